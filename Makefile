@@ -1,0 +1,24 @@
+# Two commands on a fresh machine: `make run` (launch the app) and `make test` (the whole suite).
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/refarch
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/ruff check .
+	QT_QPA_PLATFORM=offscreen $(BIN)/lint-imports
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+bench: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/refarch bench

@@ -1,0 +1,71 @@
+"""The `refarch` entry point: no arguments opens the window, subcommands are the CLI.
+
+Each subcommand lives in its own module under `app/cli/commands/` and exposes
+`register(subparsers)`; modules are discovered, so adding a command touches no
+shared file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from app.cli import commands
+from app.cli.errors import CliError
+
+GLOBAL_HELP = "refarch: size reference architectures for Greenplum, PostgreSQL and SAP IQ."
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="refarch", description=GLOBAL_HELP)
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        default=None,
+        help="SQLAlchemy URL of the catalog (default: $REFARCH_DB, else SQLite in the user data dir)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not args_list or (args_list[0].startswith("--db") and len(args_list) <= 2):
+        args_list.append("gui")
+    args = parser.parse_args(args_list)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(handler(args) or 0)
+    except CliError as exc:
+        for line in exc.lines():
+            print(line, file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("refarch: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug, not bad input: say so without a traceback unless asked
+        if os.environ.get("REFARCH_DEBUG"):
+            raise
+        print(
+            f"refarch: internal error: {type(exc).__name__}: {exc}\n"
+            "Set REFARCH_DEBUG=1 to see the traceback, and please report it.",
+            file=sys.stderr,
+        )
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,217 @@
+"""Hardware value objects: what the sizing models know of a part.
+
+These are plain frozen dataclasses, independent of how the catalog stores them
+(`catalog/` maps its ORM rows onto them). Units are in the field names:
+`capacity_tb` is decimal terabytes as vendors sell drives, `memory_gib` binary.
+A server's `price` is its list price as configured: chassis, its CPUs and its
+`memory_gib` of memory, without data drives or add-in NICs (those are their own
+BOM lines).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Literal
+
+PartKind = Literal["cpu", "server", "drive", "nic", "dimm"]
+PART_KINDS: tuple[PartKind, ...] = ("cpu", "server", "drive", "nic", "dimm")
+
+DriveInterface = Literal["SATA", "SAS", "NVMe Gen3", "NVMe Gen4", "NVMe Gen5"]
+DRIVE_INTERFACES: tuple[DriveInterface, ...] = ("SATA", "SAS", "NVMe Gen3", "NVMe Gen4", "NVMe Gen5")
+
+# Physical drive form factors, and which ones a bay of each kind takes.
+# LFF = 3.5in, SFF = 2.5in SAS/SATA; U.2/U.3/E3.S/E1.S are NVMe.
+FormFactor = Literal["LFF", "SFF", "U.2", "U.3", "E3.S", "E1.S", "M.2"]
+FORM_FACTORS: tuple[FormFactor, ...] = ("LFF", "SFF", "U.2", "U.3", "E3.S", "E1.S", "M.2")
+BAY_ACCEPTS: Mapping[str, frozenset[str]] = {
+    "LFF": frozenset({"LFF", "SFF"}),  # SFF drives fit LFF bays with a converter carrier
+    "SFF": frozenset({"SFF"}),
+    "U.2": frozenset({"U.2"}),
+    "U.3": frozenset({"U.2", "U.3", "SFF"}),  # tri-mode bays take SAS/SATA and NVMe
+    "E3.S": frozenset({"E3.S"}),
+    "E1.S": frozenset({"E1.S"}),
+    "M.2": frozenset({"M.2"}),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PartBase:
+    id: str
+    vendor: str
+    model: str
+    price: float
+    currency: str
+    price_as_of: date
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Cpu(PartBase):
+    cores: int
+    threads: int
+    base_ghz: float
+    tdp_w: float
+
+
+@dataclass(frozen=True, slots=True)
+class Server(PartBase):
+    form_factor: str  # e.g. "1U rack", "2U rack", "tower"
+    rack_u: int
+    sockets: int
+    cpu: Cpu
+    numa_nodes_per_socket: int
+    memory_gib: int
+    dimm_slots: int
+    data_bays: int
+    data_bay_form_factor: str
+    os_drives: int
+    psu_w: float
+    idle_w: float
+    max_w: float
+
+    @property
+    def cpu_id(self) -> str:
+        return self.cpu.id
+
+    @property
+    def cores_total(self) -> int:
+        return self.sockets * self.cpu.cores
+
+    @property
+    def numa_nodes(self) -> int:
+        return self.sockets * self.numa_nodes_per_socket
+
+    @property
+    def cores_per_numa_node(self) -> int:
+        return self.cores_total // self.numa_nodes
+
+    def accepts(self, drive: Drive) -> bool:
+        return drive.form_factor in BAY_ACCEPTS.get(self.data_bay_form_factor, frozenset())
+
+
+@dataclass(frozen=True, slots=True)
+class Drive(PartBase):
+    interface: DriveInterface
+    form_factor: str
+    capacity_tb: float
+    seq_read_mb_s: float
+    seq_write_mb_s: float
+    random_read_iops: float
+    random_write_iops: float
+    watts: float
+
+
+@dataclass(frozen=True, slots=True)
+class Nic(PartBase):
+    ports: int
+    speed_gbps: float
+    watts: float
+
+    @property
+    def aggregate_gbps(self) -> float:
+        return self.ports * self.speed_gbps
+
+
+@dataclass(frozen=True, slots=True)
+class Dimm(PartBase):
+    size_gib: int
+    speed_mt_s: int
+
+
+Part = Cpu | Server | Drive | Nic | Dimm
+
+KIND_OF: Mapping[type, PartKind] = {Cpu: "cpu", Server: "server", Drive: "drive", Nic: "nic", Dimm: "dimm"}
+
+
+def kind_of(part: Part) -> PartKind:
+    return KIND_OF[type(part)]
+
+
+class UnknownPartError(KeyError):
+    """An id that is not in the catalog; carries the closest ids as suggestions."""
+
+    def __init__(self, part_id: str, kind: PartKind | None, suggestions: list[str]) -> None:
+        self.part_id = part_id
+        self.kind = kind
+        self.suggestions = suggestions
+        what = kind or "part"
+        hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
+        super().__init__(f"unknown {what} id '{part_id}'{hint}")
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class HardwareCatalog:
+    """An immutable snapshot of the catalog that the models size against."""
+
+    parts: tuple[Part, ...]
+    _by_id: dict[str, Part] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {p.id: p for p in self.parts})
+
+    @classmethod
+    def of(cls, parts: Iterable[Part]) -> HardwareCatalog:
+        return cls(tuple(parts))
+
+    def __iter__(self) -> Iterator[Part]:
+        return iter(self.parts)
+
+    def __len__(self) -> int:
+        return len(self.parts)
+
+    def __contains__(self, part_id: object) -> bool:
+        return part_id in self._by_id
+
+    def of_kind(self, kind: PartKind) -> list[Part]:
+        return [p for p in self.parts if KIND_OF[type(p)] == kind]
+
+    @property
+    def servers(self) -> list[Server]:
+        return [p for p in self.parts if isinstance(p, Server)]
+
+    @property
+    def drives(self) -> list[Drive]:
+        return [p for p in self.parts if isinstance(p, Drive)]
+
+    @property
+    def nics(self) -> list[Nic]:
+        return [p for p in self.parts if isinstance(p, Nic)]
+
+    @property
+    def cpus(self) -> list[Cpu]:
+        return [p for p in self.parts if isinstance(p, Cpu)]
+
+    @property
+    def dimms(self) -> list[Dimm]:
+        return [p for p in self.parts if isinstance(p, Dimm)]
+
+    def closest_ids(self, part_id: str, kind: PartKind | None = None, n: int = 3) -> list[str]:
+        pool = [p.id for p in self.parts if kind is None or KIND_OF[type(p)] == kind]
+        return difflib.get_close_matches(part_id, pool, n=n, cutoff=0.4)
+
+    def get(self, part_id: str, kind: PartKind | None = None) -> Part:
+        part = self._by_id.get(part_id)
+        if part is None or (kind is not None and KIND_OF[type(part)] != kind):
+            raise UnknownPartError(part_id, kind, self.closest_ids(part_id, kind))
+        return part
+
+    def server(self, part_id: str) -> Server:
+        part = self.get(part_id, "server")
+        assert isinstance(part, Server)
+        return part
+
+    def drive(self, part_id: str) -> Drive:
+        part = self.get(part_id, "drive")
+        assert isinstance(part, Drive)
+        return part
+
+    def nic(self, part_id: str) -> Nic:
+        part = self.get(part_id, "nic")
+        assert isinstance(part, Nic)
+        return part

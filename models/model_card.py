@@ -1,0 +1,95 @@
+"""Model cards: how well each model fits the published points it is calibrated on.
+
+A performance module declares its card with `@model_card`; `all_cards()` imports
+every module of `models.perf` and collects them, so `refarch calibrate`, the GUI
+and the PDF appendix all show the same fit figures.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True, slots=True)
+class Residual:
+    point_id: str
+    observed: float
+    predicted: float
+    unit: str
+
+    @property
+    def pct_err(self) -> float:
+        return 100.0 * (self.predicted - self.observed) / self.observed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "point_id": self.point_id,
+            "observed": self.observed,
+            "predicted": self.predicted,
+            "unit": self.unit,
+            "pct_err": self.pct_err,
+        }
+
+
+@dataclass(frozen=True)
+class ModelCard:
+    name: str
+    description: str
+    parameters: dict[str, float]
+    residuals: tuple[Residual, ...]
+    sources: tuple[str, ...]
+    note: str = ""  # why a fit misses 5 % MAPE, or what the points cannot tell
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def points(self) -> int:
+        return len(self.residuals)
+
+    @property
+    def mape_pct(self) -> float:
+        if not self.residuals:
+            return 0.0
+        return float(np.mean([abs(r.pct_err) for r in self.residuals]))
+
+    @property
+    def max_abs_pct_err(self) -> float:
+        if not self.residuals:
+            return 0.0
+        return float(max(abs(r.pct_err) for r in self.residuals))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "parameters": dict(self.parameters),
+            "points": self.points,
+            "mape_pct": self.mape_pct,
+            "max_abs_pct_err": self.max_abs_pct_err,
+            "residuals": [r.to_dict() for r in self.residuals],
+            "sources": list(self.sources),
+            "note": self.note,
+        }
+
+
+CardFactory = Callable[[], ModelCard]
+_FACTORIES: list[CardFactory] = []
+
+
+def model_card(factory: CardFactory) -> CardFactory:
+    """Register a zero-argument function that builds a model's card."""
+    _FACTORIES.append(factory)
+    return factory
+
+
+def all_cards() -> list[ModelCard]:
+    import models.perf as perf
+
+    for info in pkgutil.iter_modules(perf.__path__):
+        importlib.import_module(f"{perf.__name__}.{info.name}")
+    return sorted((f() for f in _FACTORIES), key=lambda c: c.name)

@@ -1,0 +1,1 @@
+"""Performance models calibrated on the studies; each module declares its model card."""

@@ -1,0 +1,1 @@
+"""Package data: seed catalog, calibration data, fonts and icons."""
