@@ -1,0 +1,78 @@
+"""`refarch size SCENARIO.json`: the explained design for one scenario."""
+
+from __future__ import annotations
+
+import argparse
+
+from app.cli.catalog_access import load_catalog
+from app.cli.output import format_table, print_json
+from app.cli.scenario_files import read_scenario, size_or_fail
+from models.sizing.result import SizingResult
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("size", help="size one scenario file: design, estimates, BOM, rationale, warnings")
+    p.add_argument("scenario", help="scenario JSON file (schema_version 1)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    scenario = read_scenario(args.scenario)
+    catalog = load_catalog(args.db)
+    result = size_or_fail(scenario, catalog, args.scenario)
+    if args.format == "json":
+        print_json(result.to_dict())
+    else:
+        print(render_text(result))
+    return 0
+
+
+def render_text(r: SizingResult) -> str:
+    d = r.design
+    lines = [f"Scenario: {r.scenario_name}  ({d.kind}, {d.deployment})", ""]
+    lines.append("Design")
+    facts = [
+        ("Server", d.server_id),
+        ("Hosts", f"{d.segment_hosts} worker + {d.coordinator_hosts} coordinator + {d.etl_hosts} ETL"),
+        ("Data drives per host", f"{d.data_drives_per_host} x {d.drive_id} ({d.raid})"),
+        ("Memory per host (GiB)", f"{d.memory_gib_per_host:g}"),
+        ("VMs per host", str(d.vms_per_host)),
+    ]
+    if d.vm:
+        facts.append(("VM", f"{d.vm.vcpus} vCPU, {d.vm.memory_gib:g} GiB, {d.vm.data_drives} data drives"))
+    if d.primary_segments_per_host is not None:
+        segs = f"{d.primary_segments_per_host} primary + {d.mirror_segments_per_host} mirror"
+        facts.append(("Segments per host", segs))
+    if d.gp_vmem_protect_limit_mb is not None:
+        facts.append(("gp_vmem_protect_limit (MB)", f"{d.gp_vmem_protect_limit_mb:,}"))
+    if d.shared_buffers_ratio is not None:
+        facts.append(("shared_buffers", f"{d.shared_buffers_ratio:.0%} of VM memory"))
+    if d.overcommit_rate is not None:
+        facts.append(("Memory overcommit", f"{d.overcommit_rate:.0%}"))
+    if d.dqp_mode:
+        facts.append(("DQP mode", d.dqp_mode))
+    if d.usable_capacity_tb:
+        facts.append(("User-data capacity (TB)", f"{d.usable_capacity_tb:,.1f} (needed {d.data_needed_tb:,.1f})"))
+    facts.append(("Network", f"{d.nics_per_host} x {d.nic_id} = {d.network_gbps_per_host:g} Gbit/s per host"))
+    width = max(len(k) for k, _ in facts)
+    lines += [f"  {k.ljust(width)}  {v}" for k, v in facts]
+    lines += ["", f"Estimates (P10 / P50 / P90; binding resource: {r.binding_resource})"]
+    for name, e in r.estimates.items():
+        lines.append(f"  {name:<18} {e.p10:>14,.1f} {e.p50:>14,.1f} {e.p90:>14,.1f}  {e.unit}")
+    lines += ["", "Bill of materials"]
+    rows = [
+        {"role": b.role, "part": b.part_id, "qty/host": b.qty_per_host, "hosts": b.hosts,
+         "unit": f"{b.unit_price:,.2f}", "extended": f"{b.extended_price:,.2f}"}
+        for b in r.bom
+    ]
+    lines.append(format_table(rows, ["role", "part", "qty/host", "hosts", "unit", "extended"]))
+    t = r.totals
+    lines += ["", f"Capex {t.capex:,.2f} {t.currency}   Power {t.power_w:,.0f} W   Rack {t.rack_u} U"
+              f"   Energy {t.kwh_per_year:,.0f} kWh/year"]
+    lines += ["", "Rationale"]
+    lines += [f"  - {x.decision}: {x.text} [{x.source}]" for x in r.rationale]
+    if r.warnings:
+        lines += ["", "Warnings"]
+        lines += [f"  ! {w.code}: {w.text}" for w in r.warnings]
+    return "\n".join(lines)

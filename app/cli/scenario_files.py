@@ -1,0 +1,25 @@
+"""Reading scenario files for the CLI: every problem becomes a CliError (exit 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.cli.errors import CliError
+from models.hardware import HardwareCatalog
+from models.scenario import Scenario, ScenarioFileError, load_scenario
+from models.sizing.engine import SizingInputError, size
+from models.sizing.result import SizingResult
+
+
+def read_scenario(path: str) -> Scenario:
+    try:
+        return load_scenario(Path(path))
+    except ScenarioFileError as exc:
+        raise CliError(f"invalid scenario {path}", exc.problems) from None
+
+
+def size_or_fail(scenario: Scenario, catalog: HardwareCatalog, path: str) -> SizingResult:
+    try:
+        return size(scenario, catalog)
+    except SizingInputError as exc:
+        raise CliError(f"invalid scenario {path}", exc.problems) from None

@@ -1,0 +1,266 @@
+"""Scenario and project files: what the customer runs, what we may sell, what must hold.
+
+A scenario is the unit the CLI sizes (`refarch size FILE.json`) and a project
+(`.refarch.json`) is a list of them. pydantic validates the files; every
+problem comes back with its JSON path and the allowed range, so a user can fix
+all of them in one pass.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+SCHEMA_VERSION = 1
+MAX_FILE_BYTES = 5_000_000  # a scenario is a few KB; anything larger is not one
+
+Deployment = Literal["bare-metal", "vsphere"]
+Raid = Literal["none", "raid1", "raid5", "raid10"]
+OltpMix = Literal["tpcb", "select", "update", "insert"]
+Placement = Literal["vm-per-database", "shared-vm"]
+WorkloadKind = Literal["greenplum-analytics", "greenplum-oltp", "postgres-consolidation", "sap-iq-multiplex"]
+WORKLOAD_KINDS: tuple[str, ...] = (
+    "greenplum-analytics",
+    "greenplum-oltp",
+    "postgres-consolidation",
+    "sap-iq-multiplex",
+)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class GreenplumAnalytics(_Strict):
+    kind: Literal["greenplum-analytics"] = "greenplum-analytics"
+    data_tb: float = Field(gt=0, le=100_000, description="data as stored before compression, TB")
+    compression_ratio: float = Field(default=1.0, ge=1, le=50)
+    growth_pct_per_year: float = Field(default=0.0, ge=0, le=500)
+    horizon_years: int = Field(default=3, ge=0, le=20)
+    concurrent_queries: int = Field(ge=1, le=100_000)
+    mirrors: bool = True
+    scan_fraction_pct: float = Field(
+        default=10.0, gt=0, le=100, description="share of the fact data a typical report scans"
+    )
+
+
+class GreenplumOltp(_Strict):
+    kind: Literal["greenplum-oltp"] = "greenplum-oltp"
+    clients: int = Field(ge=1, le=100_000)
+    target_tps: float | None = Field(default=None, gt=0, le=10_000_000)
+    mix: OltpMix = "tpcb"
+    data_tb: float = Field(gt=0, le=100_000)
+    compression_ratio: float = Field(default=1.0, ge=1, le=50)
+    growth_pct_per_year: float = Field(default=0.0, ge=0, le=500)
+    horizon_years: int = Field(default=3, ge=0, le=20)
+    mirrors: bool = True
+
+
+class PgDatabase(_Strict):
+    name: str = Field(min_length=1, max_length=200)
+    size_gb: float = Field(gt=0, le=1_000_000)
+    peak_clients: int = Field(ge=1, le=100_000)
+    working_set_gb: float = Field(gt=0, le=100_000)
+
+
+class PostgresConsolidation(_Strict):
+    kind: Literal["postgres-consolidation"] = "postgres-consolidation"
+    databases: list[PgDatabase] = Field(min_length=1, max_length=1000)
+    placement: Placement = "vm-per-database"
+    vm_vcpus: int | None = Field(default=None, ge=1, le=768)
+    vm_memory_gib: float | None = Field(default=None, gt=0, le=24_576)
+    host_memory_available_gib: float | None = Field(default=None, gt=0, le=65_536)
+    shared_buffers_policy: Literal["recommended", "conventional"] = "recommended"
+
+    @field_validator("databases")
+    @classmethod
+    def _unique_names(cls, dbs: list[PgDatabase]) -> list[PgDatabase]:
+        names = [d.name for d in dbs]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"database names must be unique; repeated: {', '.join(dupes)}")
+        return dbs
+
+
+class SapIqMultiplex(_Strict):
+    kind: Literal["sap-iq-multiplex"] = "sap-iq-multiplex"
+    data_tb: float = Field(gt=0, le=100_000)
+    compression_ratio: float = Field(default=1.0, ge=1, le=50)
+    growth_pct_per_year: float = Field(default=0.0, ge=0, le=500)
+    horizon_years: int = Field(default=3, ge=0, le=20)
+    query_streams: int = Field(ge=1, le=10_000)
+    nodes: int | None = Field(default=None, ge=1, le=128)
+
+
+Workload = Annotated[
+    GreenplumAnalytics | GreenplumOltp | PostgresConsolidation | SapIqMultiplex,
+    Field(discriminator="kind"),
+]
+
+
+class Platform(_Strict):
+    deployment: Deployment = "bare-metal"
+    server_id: str | None = None
+    drive_id: str | None = None
+    drives_per_host: int | None = Field(default=None, ge=1, le=256)
+    nic_id: str | None = None
+    memory_gib: int | None = Field(default=None, ge=1, le=65_536)
+    swap_gib: float = Field(default=32.0, ge=0, le=65_536)
+    raid: Raid | None = "none"
+    nics_per_host: int | None = Field(default=None, ge=1, le=16)
+    hypervisor_reserve_gib: float | None = Field(default=None, ge=0, le=1024)
+
+
+class Targets(_Strict):
+    max_full_scan_s: float | None = Field(default=None, gt=0)
+    min_load_tb_per_hour: float | None = Field(default=None, gt=0)
+    min_queries_per_hour: float | None = Field(default=None, gt=0)
+    min_tps: float | None = Field(default=None, gt=0)
+    max_capex: float | None = Field(default=None, gt=0)
+    max_power_w: float | None = Field(default=None, gt=0)
+    max_rack_u: int | None = Field(default=None, gt=0)
+
+
+class Assumptions(_Strict):
+    """Commercial assumptions for the report: energy price and who prepared it."""
+
+    energy_price_per_kwh: float = Field(default=0.15, ge=0, le=10)
+    pue: float = Field(default=1.5, ge=1, le=5, description="data-centre power usage effectiveness")
+    utilization_pct: float = Field(default=60.0, ge=0, le=100, description="average load for energy")
+
+
+class Scenario(_Strict):
+    schema_version: int = SCHEMA_VERSION
+    name: str = Field(min_length=1, max_length=200)
+    customer: str = Field(default="", max_length=200)
+    prepared_by: str = Field(default="", max_length=200)
+    workload: Workload
+    platform: Platform = Field(default_factory=Platform)
+    targets: Targets = Field(default_factory=Targets)
+    assumptions: Assumptions = Field(default_factory=Assumptions)
+    notes: str = Field(default="", max_length=20_000)
+
+    @field_validator("schema_version")
+    @classmethod
+    def _supported(cls, v: int) -> int:
+        if v != SCHEMA_VERSION:
+            raise ValueError(f"schema_version {v} is not supported (this refarch reads {SCHEMA_VERSION})")
+        return v
+
+    @model_validator(mode="after")
+    def _platform_fits_kind(self) -> Scenario:
+        if isinstance(self.workload, PostgresConsolidation) and self.platform.deployment != "vsphere":
+            raise ValueError("postgres-consolidation places databases in VMs: platform.deployment must be 'vsphere'")
+        return self
+
+
+class Project(_Strict):
+    schema_version: int = SCHEMA_VERSION
+    kind: Literal["refarch-project"] = "refarch-project"
+    name: str = Field(default="Untitled project", min_length=1, max_length=200)
+    scenarios: list[Scenario] = Field(default_factory=list, max_length=500)
+
+    @field_validator("schema_version")
+    @classmethod
+    def _supported(cls, v: int) -> int:
+        if v != SCHEMA_VERSION:
+            raise ValueError(f"schema_version {v} is not supported (this refarch reads {SCHEMA_VERSION})")
+        return v
+
+
+class ScenarioFileError(ValueError):
+    """A scenario or project file that cannot be used; `problems` lists every reason."""
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        self.source = source
+        self.problems = problems
+        super().__init__(f"{source}: " + "; ".join(problems))
+
+
+def _path_of(loc: tuple[Any, ...]) -> str:
+    parts: list[str] = []
+    for item in loc:
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif item in WORKLOAD_KINDS:
+            continue  # the discriminator tag pydantic inserts: not part of the JSON path
+        else:
+            parts.append(("." if parts else "") + str(item))
+    return "".join(parts) or "(root)"
+
+
+def describe_validation_error(exc: ValidationError) -> list[str]:
+    """One line per problem: JSON path, what is wrong, the allowed range and the value given."""
+    lines: list[str] = []
+    for err in exc.errors(include_url=False):
+        path = _path_of(tuple(err["loc"]))
+        msg = err["msg"]
+        if err["type"] == "union_tag_invalid":
+            msg = f"unknown kind {err.get('input', {}).get('kind')!r}; allowed: {', '.join(WORKLOAD_KINDS)}"
+            path = _path_of(tuple(err["loc"])) + ".kind"
+        elif err["type"] == "extra_forbidden":
+            msg = "unknown field (check the spelling; see the scenario schema)"
+        given = err.get("input")
+        if err["type"] not in ("missing", "extra_forbidden", "union_tag_invalid") and not isinstance(
+            given, dict | list
+        ):
+            msg += f" (got {given!r})"
+        lines.append(f"{path}: {msg}")
+    return lines
+
+
+def _load_json(path: Path) -> Any:
+    name = str(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ScenarioFileError(name, [f"cannot read the file: {exc.strerror or exc}"]) from None
+    if size > MAX_FILE_BYTES:
+        raise ScenarioFileError(name, [f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,} bytes"])
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioFileError(name, [f"cannot read the file as UTF-8 text: {exc}"]) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ScenarioFileError(name, [f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"]) from None
+
+
+def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
+    if not isinstance(data, dict):
+        raise ScenarioFileError(source, ["(root): a scenario is a JSON object"])
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioFileError(source, describe_validation_error(exc)) from None
+
+
+def load_scenario(path: Path) -> Scenario:
+    return parse_scenario(_load_json(path), str(path))
+
+
+def parse_project(data: Any, source: str = "project") -> Project:
+    if isinstance(data, dict) and "workload" in data:  # a lone scenario opens as a one-scenario project
+        return Project(name=str(data.get("name") or "Untitled project"), scenarios=[parse_scenario(data, source)])
+    if not isinstance(data, dict):
+        raise ScenarioFileError(source, ["(root): a project is a JSON object"])
+    try:
+        return Project.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioFileError(source, describe_validation_error(exc)) from None
+
+
+def load_project(path: Path) -> Project:
+    return parse_project(_load_json(path), str(path))
+
+
+def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
+    return scenario.model_dump(mode="json")
+
+
+def project_to_json(project: Project) -> dict[str, Any]:
+    return project.model_dump(mode="json")

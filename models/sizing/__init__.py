@@ -1,0 +1,1 @@
+"""The sizing engine: from a scenario and a hardware catalog to an explained design."""

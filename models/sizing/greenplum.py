@@ -1,0 +1,234 @@
+"""Greenplum sizing (analytics and OLTP): candidates in, the cheapest design meeting every target out.
+
+`evaluate` works on arrays of candidates (see `candidates.py`) and is the single
+code path behind `size` and the optimizer.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models.scenario import GreenplumAnalytics, GreenplumOltp, Targets
+from models.sizing import metrics
+from models.sizing.candidates import Candidates, NetworkChoice
+from models.sizing.rules import (
+    coordinator_count,
+    coordinator_drive_count,
+    data_needed_tb,
+    segments_for_concurrency,
+    user_data_capacity_tb,
+)
+from models.sizing.search import smallest_meeting
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+BoolArray = NDArray[np.bool_]
+
+MAX_SEGMENT_HOSTS = 1000  # beyond any Greenplum cluster in production; past this a target is out of reach
+MAX_ETL_HOSTS = 64
+RAID_CAPACITY_NAMES = ("none", "raid1", "raid5", "raid10")
+
+GpWorkload = GreenplumAnalytics | GreenplumOltp
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    """The derived design of every candidate, with what it costs and how it performs (P50)."""
+
+    candidates: Candidates
+    segment_hosts: IntArray
+    etl_hosts: IntArray
+    primaries_per_host: IntArray
+    vms_per_host: IntArray
+    user_capacity_tb: FloatArray  # whole cluster
+    capex: FloatArray
+    power_w: FloatArray
+    rack_u: FloatArray
+    metrics: dict[str, FloatArray]
+    binding: IntArray
+    meets: dict[str, BoolArray]  # per target name: met on the P50 estimate
+
+    @property
+    def feasible(self) -> BoolArray:
+        ok = np.ones(len(self.candidates), dtype=bool)
+        for met in self.meets.values():
+            ok &= met
+        return ok
+
+
+def primaries_per_host(workload: GpWorkload, c: Candidates) -> tuple[IntArray, IntArray]:
+    """Primary segments and VMs per host for every candidate (tier, cores cap, even split over VMs)."""
+    vms = np.where(c.virtualized, c.numa_nodes, 1).astype(np.int64)
+    if isinstance(workload, GreenplumAnalytics):
+        tier = segments_for_concurrency(workload.concurrent_queries, 10**6).primaries_per_host
+    else:
+        # OLTP: short transactions touch few segments; the Type 1 count keeps per-host process load low
+        tier = segments_for_concurrency(10**6, 10**6).primaries_per_host
+    p = np.minimum(tier, c.cores_total.astype(np.int64))
+    p = np.maximum((p // vms) * vms, vms)
+    return p, vms
+
+
+def capacity_per_host(workload: GpWorkload, c: Candidates) -> FloatArray:
+    out = np.zeros(len(c))
+    for code, name in enumerate(RAID_CAPACITY_NAMES):
+        sel = c.raid_code == code
+        if np.any(sel):
+            out[sel] = user_data_capacity_tb(c.capacity_tb[sel], c.drives_per_host[sel], name, workload.mirrors)
+    return out
+
+
+def needed_tb(workload: GpWorkload) -> float:
+    return data_needed_tb(
+        workload.data_tb, workload.growth_pct_per_year, workload.horizon_years, workload.compression_ratio
+    )
+
+
+def min_hosts(workload: GpWorkload) -> int:
+    return 2 if workload.mirrors else 1
+
+
+def host_costs(c: Candidates, net: NetworkChoice, extra_memory_price: FloatArray) -> tuple[FloatArray, ...]:
+    """Price and watts of a segment, coordinator and ETL host of each candidate."""
+    seg_price = c.server_price + c.drives_per_host * c.drive_price + net.price_per_host + extra_memory_price
+    coord_price = c.server_price + coordinator_drive_count() * c.drive_price + net.price_per_host
+    etl_price = seg_price - extra_memory_price
+    return seg_price, coord_price, etl_price
+
+
+def evaluate(
+    workload: GpWorkload,
+    targets: Targets,
+    c: Candidates,
+    net: NetworkChoice,
+    utilization: float,
+    extra_memory_price: FloatArray | float = 0.0,
+    fixed_hosts: int | None = None,
+) -> Evaluated:
+    n = len(c)
+    extra_mem = np.broadcast_to(np.asarray(extra_memory_price, dtype=float), (n,))
+    primaries, vms = primaries_per_host(workload, c)
+    cap_host = capacity_per_host(workload, c)
+    need = needed_tb(workload)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        h_cap = np.where(cap_host > 0, np.ceil(need / cap_host), MAX_SEGMENT_HOSTS).astype(np.int64)
+    h_low = np.maximum(h_cap, min_hosts(workload))
+    ctx = metrics.GpContext.of(workload, c, primaries, vms, net, need)
+
+    perf_ok = _perf_requirement(workload, targets, ctx)
+    if fixed_hosts is not None:
+        hosts = np.full(n, fixed_hosts, dtype=np.int64)
+    else:
+        hosts, _ = smallest_meeting(lambda h: perf_ok(h, None), h_low, MAX_SEGMENT_HOSTS)
+    etl = np.zeros(n, dtype=np.int64)
+    if targets.min_load_tb_per_hour is not None and isinstance(workload, GreenplumAnalytics):
+        def load_ok(e: IntArray) -> BoolArray:
+            rate = metrics.gp_load_tb_per_hour(ctx, hosts, e)
+            return rate >= targets.min_load_tb_per_hour  # type: ignore[operator]
+
+        etl, _ = smallest_meeting(load_ok, np.ones(n, dtype=np.int64), MAX_ETL_HOSTS)
+    perf = metrics.gp_point(workload, ctx, hosts, etl)
+
+    seg_price, coord_price, etl_price = host_costs(c, net, extra_mem)
+    coordinators = coordinator_count()
+    capex = hosts * seg_price + coordinators * coord_price + etl * etl_price
+    seg_w = metrics.host_power_w(c, c.drives_per_host, net, utilization)
+    coord_w = metrics.host_power_w(c, np.full(n, coordinator_drive_count()), net, utilization * 0.5)
+    power = hosts * seg_w + coordinators * coord_w + etl * seg_w
+    rack = (hosts + coordinators + etl) * c.rack_u
+
+    meets: dict[str, BoolArray] = {"capacity": hosts >= h_cap}
+    for name, met in _target_checks(workload, targets, perf).items():
+        meets[name] = met
+    if targets.max_capex is not None:
+        meets["max_capex"] = capex <= targets.max_capex
+    if targets.max_power_w is not None:
+        meets["max_power_w"] = power <= targets.max_power_w
+    if targets.max_rack_u is not None:
+        meets["max_rack_u"] = rack <= targets.max_rack_u
+    return Evaluated(
+        candidates=c,
+        segment_hosts=hosts,
+        etl_hosts=etl,
+        primaries_per_host=primaries,
+        vms_per_host=vms,
+        user_capacity_tb=cap_host * hosts,
+        capex=capex,
+        power_w=power,
+        rack_u=rack,
+        metrics={k: v for k, v in perf.items() if k != "binding"},
+        binding=perf["binding"].astype(np.int64),
+        meets=meets,
+    )
+
+
+def _perf_requirement(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext):  # type: ignore[no-untyped-def]
+    """ok(hosts, etl) for the segment-side performance targets (every one monotone in hosts)."""
+
+    def ok(hosts: IntArray, etl: IntArray | None) -> BoolArray:
+        res = np.ones(hosts.shape, dtype=bool)
+        if isinstance(workload, GreenplumAnalytics):
+            if targets.max_full_scan_s is not None:
+                res &= metrics.gp_full_scan_s(ctx, hosts) <= targets.max_full_scan_s
+            if targets.min_queries_per_hour is not None:
+                res &= metrics.gp_queries_per_hour(ctx, hosts, workload) >= targets.min_queries_per_hour
+            if targets.min_load_tb_per_hour is not None:
+                # the segments' write side must keep up; the ETL hosts are sized after
+                big = np.full(hosts.shape, MAX_ETL_HOSTS, dtype=np.int64)
+                res &= metrics.gp_load_tb_per_hour(ctx, hosts, big) >= targets.min_load_tb_per_hour
+        else:
+            wanted = targets.min_tps or workload.target_tps
+            if wanted is not None:
+                res &= metrics.gp_tps(ctx, hosts, workload) >= wanted
+        return res
+
+    return ok
+
+
+def _target_checks(workload: GpWorkload, targets: Targets, perf: dict[str, FloatArray]) -> dict[str, BoolArray]:
+    out: dict[str, BoolArray] = {}
+    if isinstance(workload, GreenplumAnalytics):
+        if targets.max_full_scan_s is not None:
+            out["max_full_scan_s"] = perf["full_scan_s"] <= targets.max_full_scan_s
+        if targets.min_load_tb_per_hour is not None:
+            out["min_load_tb_per_hour"] = perf["load_tb_per_hour"] >= targets.min_load_tb_per_hour
+        if targets.min_queries_per_hour is not None:
+            out["min_queries_per_hour"] = perf["queries_per_hour"] >= targets.min_queries_per_hour
+    else:
+        wanted = targets.min_tps or workload.target_tps
+        if wanted is not None:
+            out["min_tps"] = perf["tps"] >= wanted
+    return out
+
+
+def pick(ev: Evaluated) -> tuple[int, bool]:
+    """Index of the cheapest feasible candidate (ties: fewer hosts, fewer drives); else the nearest.
+
+    The nearest design is the one that fails the fewest targets, then the cheapest of those.
+    """
+    feasible = ev.feasible
+    order_keys = (ev.candidates.drives_per_host, ev.segment_hosts, ev.capex)
+    if np.any(feasible):
+        idx = np.flatnonzero(feasible)
+        best = idx[np.lexsort(tuple(k[idx] for k in order_keys))[0]]
+        return int(best), True
+    misses = np.zeros(len(ev.candidates), dtype=np.int64)
+    for met in ev.meets.values():
+        misses += ~met
+    idx = np.flatnonzero(misses == misses.min())
+    best = idx[np.lexsort(tuple(k[idx] for k in order_keys))[0]]
+    return int(best), False
+
+
+def segments_rationale_for(workload: GpWorkload, cores: int):  # type: ignore[no-untyped-def]
+    if isinstance(workload, GreenplumAnalytics):
+        return segments_for_concurrency(workload.concurrent_queries, cores)
+    return segments_for_concurrency(10**6, cores)
+
+
+def hosts_for(need_tb: float, per_host_tb: float) -> int:
+    return math.ceil(need_tb / per_host_tb) if per_host_tb > 0 else MAX_SEGMENT_HOSTS

@@ -1,0 +1,371 @@
+"""The explained Greenplum design: candidates evaluated, the best one laid out, estimated, priced and argued."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from models.calibration_data import figure
+from models.hardware import Dimm, Drive, HardwareCatalog, Server
+from models.perf import cost_power
+from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
+from models.sizing import bom, greenplum, metrics
+from models.sizing.candidates import Candidates, NetworkChoice, enumerate_candidates
+from models.sizing.parts import (
+    ResolvedParts,
+    SizingInputError,
+    candidate_servers,
+    cheapest_dimm,
+    choose_nic,
+    nics_per_host,
+)
+from models.sizing.result import Design, HostLayout, Rationale, SizingResult, Totals, VmLayout, Warning
+from models.sizing.rules import (
+    RULES,
+    acting_primaries_after_failover,
+    capacity_rationale,
+    cite,
+    coordinator_count,
+    coordinator_drive_count,
+    coordinator_rationale,
+    gp_vmem_protect_limit,
+    hypervisor_reserve_gib,
+    network_rationale,
+    raid5_alignment_advice,
+    vm_memory_gib,
+    vsphere_layout_rationale,
+)
+from models.uncertainty import Estimate
+
+GpWorkload = GreenplumAnalytics | GreenplumOltp
+TARGET_WORDS = {
+    "capacity": "capacity for the data at the horizon",
+    "max_full_scan_s": "full-scan time",
+    "min_load_tb_per_hour": "load rate",
+    "min_queries_per_hour": "query throughput",
+    "min_tps": "transactions per second",
+    "max_capex": "capex budget",
+    "max_power_w": "power budget",
+    "max_rack_u": "rack space",
+}
+
+
+def chosen_raid(scenario: Scenario, workload: GpWorkload) -> tuple[str, Rationale]:
+    raid = scenario.platform.raid
+    if raid is not None:
+        return raid, Rationale("RAID", f"RAID level {raid} as specified.", "scenario")
+    if workload.mirrors:
+        return "none", Rationale(
+            "RAID",
+            "No RAID on segment data drives: Greenplum mirrors already keep a second copy on another host, and the"
+            " reference architecture does not recommend RAID on this configuration yet.",
+            "002_feb9b45e1f157a35.txt, Future work: performance optimization for RAID",
+        )
+    return "raid5", Rationale(
+        "RAID",
+        "Without mirrors a drive failure would lose data, so segment drives use RAID-5, the lowest-cost redundancy"
+        " (one drive of each group holds parity).",
+        "002_feb9b45e1f157a35.txt, Future work: performance optimization for RAID",
+    )
+
+
+def memory_plan(
+    servers: list[Server], memory_gib: int | None, dimm: Dimm | None
+) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Memory per host and the extra DIMMs' price per server when the scenario asks for more memory."""
+    mem = np.array([float(memory_gib or s.memory_gib) for s in servers])
+    extra_dimms = [
+        math.ceil(max(0, (memory_gib or s.memory_gib) - s.memory_gib) / dimm.size_gib) if dimm else 0 for s in servers
+    ]
+    price = np.array([n * (dimm.price if dimm else 0.0) for n in extra_dimms])
+    return mem, price, extra_dimms
+
+
+def size_greenplum(
+    scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, parts: ResolvedParts
+) -> SizingResult:
+    plat = scenario.platform
+    servers = candidate_servers(catalog, parts)
+    drives = [parts.drive] if parts.drive else catalog.drives
+    if not servers or not drives:
+        raise SizingInputError(["catalog: no servers or no drives to size with (import or seed the catalog)"])
+    raid, raid_why = chosen_raid(scenario, workload)
+    nic, nic_why = choose_nic(catalog, parts)
+    net = NetworkChoice(nic, nics_per_host(nic, plat.nics_per_host))
+    dimm = cheapest_dimm(catalog)
+    mem, extra_price, extra_dimms = memory_plan(servers, plat.memory_gib, dimm)
+
+    cands = enumerate_candidates(servers, drives, [plat.deployment], [raid], plat.drives_per_host)
+    if len(cands) == 0:
+        what = f"server {parts.server.id}" if parts.server else "any server"
+        raise SizingInputError(
+            [f"platform: no drive in the catalog fits {what} with {raid} and the requested drive count"]
+        )
+    cands = _with_memory(cands, mem)
+    ev = greenplum.evaluate(
+        workload, scenario.targets, cands, net, scenario.assumptions.utilization_pct / 100.0,
+        extra_price[cands.server_idx],
+    )
+    i, feasible = greenplum.pick(ev)
+    server = servers[int(cands.server_idx[i])]
+    drive = drives[int(cands.drive_idx[i])]
+    return explain(
+        scenario, workload, ev, i, feasible, server, drive, net, raid,
+        [r for r in (raid_why, nic_why) if r], dimm, extra_dimms[int(cands.server_idx[i])],
+    )
+
+
+def _with_memory(c: Candidates, mem: np.ndarray) -> Candidates:
+    from dataclasses import replace
+
+    return replace(c, memory_gib=mem[c.server_idx])
+
+
+def explain(
+    scenario: Scenario,
+    workload: GpWorkload,
+    ev: greenplum.Evaluated,
+    i: int,
+    feasible: bool,
+    server: Server,
+    drive: Drive,
+    net: NetworkChoice,
+    raid: str,
+    choice_reasons: list[Rationale],
+    dimm: Dimm | None,
+    extra_dimms: int,
+) -> SizingResult:
+    c = ev.candidates
+    plat = scenario.platform
+    hosts = int(ev.segment_hosts[i])
+    etl = int(ev.etl_hosts[i])
+    d = int(c.drives_per_host[i])
+    vms = int(ev.vms_per_host[i])
+    primaries = int(ev.primaries_per_host[i])
+    mirrors = primaries if workload.mirrors else 0
+    memory = float(c.memory_gib[i])
+    virtual = bool(c.virtualized[i])
+    need = greenplum.needed_tb(workload)
+    rationale: list[Rationale] = []
+    warnings: list[Warning] = []
+
+    seg = greenplum.segments_rationale_for(workload, server.cores_total)
+    rationale.append(seg.rationale)
+    if primaries != seg.primaries_per_host:
+        rationale.append(Rationale(
+            "Segments per VM",
+            f"{primaries} primaries per host so that each of the {vms} VMs runs the same number"
+            f" ({primaries // vms} primaries per VM).",
+            cite(RULES, "vm_per_numa_node"),
+        ))
+    rationale.append(Rationale(
+        "Mirrors",
+        f"{mirrors} mirror segments per host (as many as primaries)" if workload.mirrors
+        else "No mirrors, as specified: a failed host takes its segments' data offline.",
+        "vendor_docs: Greenplum Database Administrator Guide, Overview of Segment Mirroring",
+    ))
+
+    # --- per-host layout -------------------------------------------------------------------
+    if virtual:
+        reserve = plat.hypervisor_reserve_gib if plat.hypervisor_reserve_gib is not None \
+            else hypervisor_reserve_gib(memory)
+        vm_mem = vm_memory_gib(memory, vms, reserve)
+        vm = VmLayout(None, server.cores_per_numa_node, vm_mem, d // vms, primaries // vms, mirrors // vms)
+        vm_list = tuple(
+            VmLayout(n, server.cores_per_numa_node, vm_mem, d // vms, primaries // vms, mirrors // vms)
+            for n in range(vms)
+        )
+        rationale.append(vsphere_layout_rationale(
+            server.sockets, server.numa_nodes_per_socket, server.cores_per_numa_node, vm_mem, d // vms
+        ))
+        ram_for_vmem, per_unit_primaries = vm_mem, primaries // vms
+    else:
+        vm = None
+        vm_list = (VmLayout(None, server.cores_total, memory, d, primaries, mirrors),)
+        ram_for_vmem, per_unit_primaries = memory, primaries
+        if server.sockets > 1:
+            warnings.append(Warning(
+                "numa-multi-socket",
+                f"{server.model} has {server.sockets} sockets: bare-metal segments will cross NUMA nodes. The"
+                " reference architecture prefers single-socket hosts; on vSphere, one VM per NUMA node avoids it.",
+            ))
+            rationale.append(Rationale(
+                "NUMA", "Single-socket hosts avoid NUMA overhead and scheduling issues of multi-socket designs.",
+                "002_feb9b45e1f157a35.txt, Key hardware components: CPU",
+            ))
+
+    acting = acting_primaries_after_failover(per_unit_primaries, workload.mirrors, hosts * max(vms, 1))
+    vmem_limit, vmem_why = gp_vmem_protect_limit(ram_for_vmem, plat.swap_gib, acting)
+    rationale.append(vmem_why)
+    if vmem_limit < 4096:
+        warnings.append(Warning(
+            "low-vmem-per-segment",
+            f"gp_vmem_protect_limit is {vmem_limit:,} MB per segment: queries will spill early; add memory or"
+            " use fewer segments per host.",
+        ))
+    min_mem = figure(RULES, "min_memory_gib_per_segment_host")
+    if isinstance(workload, GreenplumAnalytics) and memory < min_mem:
+        warnings.append(Warning(
+            "memory-below-reference",
+            f"{memory:g} GiB per host is below the {min_mem:g} GB the reference architecture sets as minimum.",
+        ))
+
+    # --- capacity and host count ------------------------------------------------------------
+    per_host_tb = float(ev.user_capacity_tb[i]) / hosts
+    h_cap = greenplum.hosts_for(need, per_host_tb)
+    rationale.append(capacity_rationale(workload.mirrors, raid))
+    host_text = (
+        f"{hosts} segment hosts with {d} x {drive.capacity_tb:g} TB each: {need:,.1f} TB on disk at the"
+        f" {workload.horizon_years}-year horizon needs {h_cap} host(s) at {per_host_tb:,.2f} TB of user data each"
+    )
+    if hosts > h_cap:
+        host_text += f"; the performance targets need {hosts}"
+    rationale.append(Rationale("Segment hosts", host_text + ".", cite("vendor_docs", "gp_capacity_max_fill")))
+    rationale.extend(choice_reasons)
+    if raid == "raid5":
+        rationale.append(raid5_alignment_advice(d // vms if virtual else d))
+
+    # --- network and coordinators -------------------------------------------------------------
+    if net.nic:
+        rationale.append(network_rationale(net.ports, net.nic.speed_gbps))
+        if net.nic.speed_gbps < figure(RULES, "network_min_gbps"):
+            warnings.append(Warning(
+                "network-below-minimum",
+                f"{net.nic.speed_gbps:g} GbE ports are below the 25 GbE minimum of the reference architecture.",
+            ))
+        if net.ports < figure(RULES, "network_min_ports"):
+            warnings.append(Warning("network-ports", f"{net.ports} port(s) per host; at least 2 are advised."))
+    else:
+        warnings.append(Warning("no-nic", "The catalog has no NIC: the BOM has no network cards."))
+    coordinators = coordinator_count()
+    rationale.append(coordinator_rationale(coordinators, coordinator_drive_count(), f"{drive.capacity_tb:g} TB"))
+    if etl:
+        rationale.append(Rationale(
+            "ETL hosts",
+            f"{etl} ETL host(s) running gpfdist to reach the load target; each streams its share of the files in"
+            " parallel to all segments.",
+            "000_b2a3159111482e98.txt, Test and Measurement Tools (Data Loading)",
+        ))
+
+    # --- estimates --------------------------------------------------------------------------------
+    single = c.take(np.array([i]))
+    ctx = metrics.GpContext.of(
+        workload, single, ev.primaries_per_host[[i]], ev.vms_per_host[[i]], net, need
+    )
+    estimates, binding = metrics.gp_ranges(workload, ctx, hosts, etl)
+    warnings.extend(_unmet(ev, i, feasible, scenario, estimates))
+
+    # --- BOM and totals ----------------------------------------------------------------------------
+    lines = bom.host_lines("segment host", hosts, server, drive, d, net.nic, net.nics_per_host, dimm, extra_dimms)
+    lines += bom.host_lines("coordinator host", coordinators, server, drive, coordinator_drive_count(), net.nic,
+                            net.nics_per_host)
+    lines += bom.host_lines("ETL host", etl, server, drive, d, net.nic, net.nics_per_host)
+    totals = make_totals(lines, float(ev.power_w[i]), int(ev.rack_u[i]), scenario)
+
+    host_layouts = [
+        HostLayout("segment host", hosts, server.id, server.sockets, server.numa_nodes_per_socket,
+                   server.cores_per_numa_node, memory, d, drive.id, raid, vm_list, net.ports,
+                   net.nic.speed_gbps if net.nic else 0.0),
+        HostLayout("coordinator host", coordinators, server.id, server.sockets, server.numa_nodes_per_socket,
+                   server.cores_per_numa_node, float(server.memory_gib), coordinator_drive_count(), drive.id,
+                   "raid1", (VmLayout(None, server.cores_total, float(server.memory_gib), 2),), net.ports,
+                   net.nic.speed_gbps if net.nic else 0.0),
+    ]
+    design = Design(
+        kind=workload.kind,
+        deployment=plat.deployment,
+        server_id=server.id,
+        drive_id=drive.id,
+        nic_id=net.nic.id if net.nic else None,
+        segment_hosts=hosts,
+        data_drives_per_host=d,
+        raid=raid,
+        memory_gib_per_host=memory,
+        vms_per_host=vms if virtual else 1,
+        vm=vm,
+        primary_segments_per_host=primaries,
+        mirror_segments_per_host=mirrors,
+        raw_capacity_tb=round(d * drive.capacity_tb * hosts, 3),
+        usable_capacity_tb=round(float(ev.user_capacity_tb[i]), 3),
+        data_needed_tb=round(need, 3),
+        coordinator_hosts=coordinators,
+        etl_hosts=etl,
+        nics_per_host=net.nics_per_host,
+        network_gbps_per_host=net.gbps_per_host,
+        gp_vmem_protect_limit_mb=vmem_limit,
+        hosts=tuple(host_layouts),
+    )
+    main = "full_scan_s" if isinstance(workload, GreenplumAnalytics) else "tps"
+    return SizingResult(
+        scenario_name=scenario.name,
+        design=design,
+        estimates=estimates,
+        binding_resource=binding,
+        bom=tuple(lines),
+        totals=totals,
+        rationale=tuple(rationale),
+        warnings=tuple(warnings),
+        main_metric=main,
+    )
+
+
+def make_totals(lines: list, power_w: float, rack_u: int, scenario: Scenario) -> Totals:  # type: ignore[type-arg]
+    a = scenario.assumptions
+    kwh = float(cost_power.annual_kwh(power_w * a.pue))
+    return Totals(
+        capex=bom.capex(lines),
+        power_w=round(power_w, 1),
+        rack_u=rack_u,
+        currency=bom.currency_of(lines),
+        kwh_per_year=round(kwh, 1),
+        energy_cost_3y=round(float(cost_power.energy_cost(kwh, a.energy_price_per_kwh, 3)), 2),
+    )
+
+
+def _unmet(
+    ev: greenplum.Evaluated, i: int, feasible: bool, scenario: Scenario, estimates: dict[str, Estimate]
+) -> list[Warning]:
+    out: list[Warning] = []
+    t = scenario.targets
+    for name, met in ev.meets.items():
+        if not bool(met[i]):
+            out.append(Warning(
+                f"target-unmet:{name}",
+                f"The {TARGET_WORDS.get(name, name)} target is out of reach with this hardware: the nearest design"
+                f" is shown ({_shortfall(name, ev, i, t)}).",
+            ))
+    # the chosen design met the targets on the point prediction; check them on the Monte Carlo P50 too
+    checks = {
+        "max_full_scan_s": ("full_scan_s", t.max_full_scan_s, lambda e, v: e.p50 <= v),
+        "min_load_tb_per_hour": ("load_tb_per_hour", t.min_load_tb_per_hour, lambda e, v: e.p50 >= v),
+        "min_queries_per_hour": ("queries_per_hour", t.min_queries_per_hour, lambda e, v: e.p50 >= v),
+        "min_tps": ("tps", t.min_tps, lambda e, v: e.p50 >= v),
+    }
+    flagged = {w.code for w in out}
+    for name, (metric, value, ok) in checks.items():
+        est = estimates.get(metric)
+        if value is None or est is None or f"target-unmet:{name}" in flagged:
+            continue
+        if not ok(est, value):
+            out.append(Warning(f"target-unmet:{name}", f"P50 {metric} {est.p50:,.1f} {est.unit} misses {value:,}."))
+    return out
+
+
+def _shortfall(name: str, ev: greenplum.Evaluated, i: int, t: object) -> str:
+    m = ev.metrics
+    if name == "max_full_scan_s":
+        return f"full scan {m['full_scan_s'][i]:,.0f} s vs {t.max_full_scan_s:,.0f} s"  # type: ignore[attr-defined]
+    if name == "min_load_tb_per_hour":
+        return f"load {m['load_tb_per_hour'][i]:,.2f} TB/h vs {t.min_load_tb_per_hour:,.2f}"  # type: ignore[attr-defined]
+    if name == "min_queries_per_hour":
+        return f"{m['queries_per_hour'][i]:,.0f} queries/h vs {t.min_queries_per_hour:,.0f}"  # type: ignore[attr-defined]
+    if name == "min_tps":
+        return f"{m['tps'][i]:,.0f} TPS"
+    if name == "max_capex":
+        return f"capex {ev.capex[i]:,.0f} vs {t.max_capex:,.0f}"  # type: ignore[attr-defined]
+    if name == "max_power_w":
+        return f"{ev.power_w[i]:,.0f} W vs {t.max_power_w:,.0f} W"  # type: ignore[attr-defined]
+    if name == "max_rack_u":
+        return f"{ev.rack_u[i]:,.0f} U vs {t.max_rack_u} U"  # type: ignore[attr-defined]
+    return f"{ev.segment_hosts[i]} hosts, the most this tool sizes"

@@ -1,0 +1,143 @@
+"""The bridge from candidate arrays to the calibrated performance models in `models.perf`.
+
+Point predictions (median parameters) decide feasibility for every candidate;
+`*_ranges` give the P10/P50/P90 of one chosen design by Monte Carlo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models.perf import cost_power, scan_load, usl
+from models.scenario import GreenplumAnalytics, GreenplumOltp
+from models.sizing.candidates import Candidates, NetworkChoice
+from models.uncertainty import Estimate
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+RAID_NAMES = ("none", "raid1", "raid5", "raid10")
+
+
+@dataclass(frozen=True)
+class GpContext:
+    """Everything about a candidate the models need, except the host and ETL counts."""
+
+    shape: scan_load.ClusterShape  # with segment_hosts = 1 and etl_hosts = 1 placeholders
+    data_on_disk_tb: float
+    coordinator_cores: FloatArray
+    segment_cores: FloatArray
+
+    @classmethod
+    def of(
+        cls,
+        workload: GreenplumAnalytics | GreenplumOltp,
+        c: Candidates,
+        primaries: IntArray,
+        vms: IntArray,
+        net: NetworkChoice,
+        data_on_disk_tb: float,
+    ) -> GpContext:
+        read_f = np.ones(len(c))
+        write_f = np.ones(len(c))
+        for code, name in enumerate(RAID_NAMES):
+            sel = c.raid_code == code
+            if np.any(sel):
+                r, w = scan_load.raid_factors(name, c.drives_per_host[sel])
+                read_f[sel] = r
+                write_f[sel] = w
+        shape = scan_load.ClusterShape(
+            segment_hosts=np.ones(len(c)),
+            drives_per_host=c.drives_per_host.astype(float),
+            drive_seq_read_mb_s=c.seq_read_mb_s,
+            drive_seq_write_mb_s=c.seq_write_mb_s,
+            raid_read_factor=read_f,
+            raid_write_factor=write_f,
+            cores_per_host=c.cores_total,
+            network_gbps_per_host=np.full(len(c), net.gbps_per_host),
+            virtualized=c.virtualized,
+            numa_local=c.virtualized & (vms > 1),
+            primary_segments_per_host=primaries.astype(float),
+            etl_hosts=np.ones(len(c)),
+        )
+        return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total)
+
+    def with_counts(self, hosts: IntArray, etl: IntArray | None = None) -> scan_load.ClusterShape:
+        etl_arr = self.shape.etl_hosts if etl is None else np.asarray(etl, dtype=float)
+        return replace(self.shape, segment_hosts=np.asarray(hosts, dtype=float), etl_hosts=etl_arr)
+
+
+def gp_full_scan_s(ctx: GpContext, hosts: IntArray) -> FloatArray:
+    return scan_load.full_scan_seconds(ctx.with_counts(hosts), ctx.data_on_disk_tb).seconds
+
+
+def gp_load_tb_per_hour(ctx: GpContext, hosts: IntArray, etl: IntArray) -> FloatArray:
+    return scan_load.load_tb_per_hour(ctx.with_counts(hosts, etl)).value
+
+
+def gp_queries_per_hour(ctx: GpContext, hosts: IntArray, workload: GreenplumAnalytics) -> FloatArray:
+    return scan_load.queries_per_hour(
+        ctx.with_counts(hosts), ctx.data_on_disk_tb, workload.concurrent_queries, workload.scan_fraction_pct / 100.0
+    ).value
+
+
+def gp_tps(ctx: GpContext, hosts: IntArray, workload: GreenplumOltp) -> FloatArray:
+    pred = usl.predict_tps_point(
+        workload.mix, workload.clients, ctx.coordinator_cores, np.asarray(hosts, dtype=float), ctx.segment_cores
+    )
+    return np.asarray(pred, dtype=float)
+
+
+def gp_point(
+    workload: GreenplumAnalytics | GreenplumOltp, ctx: GpContext, hosts: IntArray, etl: IntArray
+) -> dict[str, FloatArray]:
+    if isinstance(workload, GreenplumAnalytics):
+        scan = scan_load.full_scan_seconds(ctx.with_counts(hosts, np.maximum(etl, 1)), ctx.data_on_disk_tb)
+        load = scan_load.load_tb_per_hour(ctx.with_counts(hosts, np.maximum(etl, 1)))
+        qph = gp_queries_per_hour(ctx, hosts, workload)
+        return {
+            "full_scan_s": scan.seconds,
+            "load_tb_per_hour": load.value,
+            "queries_per_hour": qph,
+            "binding": np.asarray(scan.binding, dtype=float),
+        }
+    tps = gp_tps(ctx, hosts, workload)
+    return {"tps": tps, "binding": np.zeros_like(tps)}
+
+
+def binding_name(code: int) -> str:
+    return scan_load.BINDING_NAMES[int(code)]
+
+
+def gp_ranges(
+    workload: GreenplumAnalytics | GreenplumOltp, ctx: GpContext, hosts: int, etl: int
+) -> tuple[dict[str, Estimate], str]:
+    """P10/P50/P90 of every estimate for one design (ctx of a single candidate)."""
+    shape = ctx.with_counts(np.array([hosts]), np.array([max(etl, 1)]))
+    scalar = scan_load.ClusterShape(**{k: float(np.asarray(v).ravel()[0]) if not isinstance(v, bool) else v
+                                        for k, v in vars(shape).items()})
+    if isinstance(workload, GreenplumAnalytics):
+        scan, binding = scan_load.estimate_full_scan(scalar, ctx.data_on_disk_tb)
+        load, _ = scan_load.estimate_load(scalar)
+        qph, _ = scan_load.estimate_queries_per_hour(
+            scalar, ctx.data_on_disk_tb, workload.concurrent_queries, workload.scan_fraction_pct / 100.0
+        )
+        return {"full_scan_s": scan, "load_tb_per_hour": load, "queries_per_hour": qph}, binding
+    pred = usl.predict_tps(
+        workload.mix,
+        workload.clients,
+        float(ctx.coordinator_cores[0]),
+        float(hosts),
+        float(ctx.segment_cores[0]),
+    )
+    return {"tps": pred.estimate}, pred.binding_resource
+
+
+def host_power_w(c: Candidates, drives: IntArray | FloatArray, net: NetworkChoice, utilization: float) -> FloatArray:
+    return cost_power.host_power_w(
+        c.idle_w, c.max_w, utilization, np.asarray(drives, dtype=float), c.drive_w, net.nics_per_host,
+        net.nic.watts if net.nic else 0.0,
+    )

@@ -1,0 +1,105 @@
+"""Resolving the scenario's part ids against the catalog, and recommending the ones left null."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from models.calibration_data import figure
+from models.hardware import Dimm, Drive, HardwareCatalog, Nic, Server, UnknownPartError
+from models.scenario import Scenario
+from models.sizing.result import Rationale
+from models.sizing.rules import RULES, cite
+
+
+class SizingInputError(ValueError):
+    """The scenario names parts the catalog does not have, or parts that cannot work together."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+@dataclass(frozen=True)
+class ResolvedParts:
+    server: Server | None
+    drive: Drive | None
+    nic: Nic | None
+
+
+def resolve(scenario: Scenario, catalog: HardwareCatalog) -> ResolvedParts:
+    """Look up every id the scenario names; report all unknown ids at once, with the closest ids."""
+    problems: list[str] = []
+    plat = scenario.platform
+
+    def lookup(field: str, part_id: str | None, kind: str) -> object | None:
+        if part_id is None:
+            return None
+        try:
+            return catalog.get(part_id, kind)  # type: ignore[arg-type]
+        except UnknownPartError as exc:
+            problems.append(f"platform.{field}: {exc}")
+            return None
+
+    server = lookup("server_id", plat.server_id, "server")
+    drive = lookup("drive_id", plat.drive_id, "drive")
+    nic = lookup("nic_id", plat.nic_id, "nic")
+    if isinstance(server, Server) and isinstance(drive, Drive) and not server.accepts(drive):
+        problems.append(
+            f"platform.drive_id: {drive.id} is a {drive.form_factor} drive; {server.id} has"
+            f" {server.data_bay_form_factor} bays"
+        )
+    if isinstance(server, Server) and plat.drives_per_host is not None and plat.drives_per_host > server.data_bays:
+        problems.append(
+            f"platform.drives_per_host: {plat.drives_per_host} is more than the {server.data_bays} data bays"
+            f" of {server.id} (allowed 1-{server.data_bays})"
+        )
+    if problems:
+        raise SizingInputError(problems)
+    return ResolvedParts(
+        server if isinstance(server, Server) else None,
+        drive if isinstance(drive, Drive) else None,
+        nic if isinstance(nic, Nic) else None,
+    )
+
+
+def candidate_servers(catalog: HardwareCatalog, parts: ResolvedParts) -> list[Server]:
+    return [parts.server] if parts.server else catalog.servers
+
+
+def candidate_drives(catalog: HardwareCatalog, parts: ResolvedParts, server: Server) -> list[Drive]:
+    if parts.drive:
+        return [parts.drive] if server.accepts(parts.drive) else []
+    return [d for d in catalog.drives if server.accepts(d)]
+
+
+def choose_nic(catalog: HardwareCatalog, parts: ResolvedParts) -> tuple[Nic | None, Rationale | None]:
+    """The named NIC, else the cheapest per port at the recommended speed, else at the minimum speed."""
+    if parts.nic:
+        return parts.nic, None
+    nics = catalog.nics
+    if not nics:
+        return None, None
+    recommended = figure(RULES, "network_recommended_gbps")
+    minimum = figure(RULES, "network_min_gbps")
+    for floor, why in ((recommended, "recommended"), (minimum, "minimum")):
+        fast = [n for n in nics if n.speed_gbps >= floor]
+        if fast:
+            nic = min(fast, key=lambda n: (n.price / n.ports, n.price))
+            text = f"{nic.vendor} {nic.model}: the lowest price per port at the {why} {floor:g} GbE."
+            return nic, Rationale("NIC", text, cite(RULES, "network_recommended_gbps"))
+    nic = max(nics, key=lambda n: (n.speed_gbps, -n.price))
+    return nic, Rationale("NIC", f"{nic.model}: the fastest NIC in the catalog (below 25 GbE).", "catalog")
+
+
+def nics_per_host(nic: Nic | None, requested: int | None) -> int:
+    if nic is None:
+        return 0
+    if requested is not None:
+        return requested
+    return max(1, math.ceil(figure(RULES, "network_min_ports") / nic.ports))
+
+
+def cheapest_dimm(catalog: HardwareCatalog) -> Dimm | None:
+    dimms = catalog.dimms
+    return min(dimms, key=lambda d: (d.price / d.size_gib, -d.size_gib)) if dimms else None

@@ -1,0 +1,178 @@
+"""What `size` returns: the design, its estimates, the BOM, the reasons and the warnings.
+
+`SizingResult.to_dict()` is the JSON of `refarch size --format json`; the GUI,
+the PDF report, `compare` and the optimizer all read these objects, never the JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from models.uncertainty import Estimate
+
+
+@dataclass(frozen=True, slots=True)
+class Rationale:
+    decision: str
+    text: str
+    source: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"decision": self.decision, "text": self.text, "source": self.source}
+
+
+@dataclass(frozen=True, slots=True)
+class Warning:
+    code: str
+    text: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class BomLine:
+    role: str  # "segment host", "coordinator host", "ETL host", "database host", "IQ node"
+    part_id: str
+    description: str
+    qty_per_host: int
+    hosts: int
+    unit_price: float
+    currency: str
+    kind: str  # catalog kind of the part: server, drive, nic, dimm
+    price_as_of: str = ""
+
+    @property
+    def qty(self) -> int:
+        return self.qty_per_host * self.hosts
+
+    @property
+    def extended_price(self) -> float:
+        return round(self.unit_price * self.qty, 2)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "role": self.role,
+            "part_id": self.part_id,
+            "description": self.description,
+            "kind": self.kind,
+            "qty_per_host": self.qty_per_host,
+            "hosts": self.hosts,
+            "qty": self.qty,
+            "unit_price": self.unit_price,
+            "extended_price": self.extended_price,
+            "currency": self.currency,
+            "price_as_of": self.price_as_of,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class VmLayout:
+    """One VM pinned to one NUMA node (vSphere), or the whole host (bare metal)."""
+
+    numa_node: int | None
+    vcpus: int
+    memory_gib: float
+    data_drives: int
+    primary_segments: int = 0
+    mirror_segments: int = 0
+    databases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HostLayout:
+    """What one host of a role looks like; the GUI and PDF draw it."""
+
+    role: str
+    count: int
+    server_id: str
+    sockets: int
+    numa_nodes_per_socket: int
+    cores_per_numa_node: int
+    memory_gib: float
+    data_drives: int
+    drive_id: str | None
+    raid: str
+    vms: tuple[VmLayout, ...]
+    nic_ports: int
+    nic_speed_gbps: float
+
+
+@dataclass(frozen=True)
+class Design:
+    kind: str
+    deployment: str
+    server_id: str
+    drive_id: str | None
+    nic_id: str | None
+    segment_hosts: int  # the worker hosts of any kind (segment hosts, database hosts, IQ nodes)
+    data_drives_per_host: int
+    raid: str
+    memory_gib_per_host: float
+    vms_per_host: int
+    vm: VmLayout | None
+    primary_segments_per_host: int | None = None
+    mirror_segments_per_host: int | None = None
+    raw_capacity_tb: float = 0.0
+    usable_capacity_tb: float = 0.0  # user data the cluster holds, before compression is applied
+    data_needed_tb: float = 0.0  # on disk at the horizon, after compression
+    coordinator_hosts: int = 0
+    etl_hosts: int = 0
+    nics_per_host: int = 0
+    network_gbps_per_host: float = 0.0
+    gp_vmem_protect_limit_mb: int | None = None
+    shared_buffers_ratio: float | None = None
+    shared_buffers_gib: float | None = None
+    overcommit_rate: float | None = None
+    safe_overcommit_rate: float | None = None
+    dqp_mode: str | None = None
+    iq_main_cache_gib: float | None = None
+    iq_temp_cache_gib: float | None = None
+    hosts: tuple[HostLayout, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["vm"] = asdict(self.vm) if self.vm else None
+        return d
+
+
+@dataclass(frozen=True)
+class Totals:
+    capex: float
+    power_w: float
+    rack_u: int
+    currency: str
+    kwh_per_year: float
+    energy_cost_3y: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class SizingResult:
+    scenario_name: str
+    design: Design
+    estimates: dict[str, Estimate]
+    binding_resource: str
+    bom: tuple[BomLine, ...]
+    totals: Totals
+    rationale: tuple[Rationale, ...]
+    warnings: tuple[Warning, ...]
+    main_metric: str  # the estimate a scenario of this kind is judged by (e.g. full_scan_s, tps)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        estimates: dict[str, Any] = {k: v.to_dict() for k, v in self.estimates.items()}
+        estimates["binding_resource"] = self.binding_resource
+        return {
+            "scenario": self.scenario_name,
+            "design": self.design.to_dict(),
+            "estimates": estimates,
+            "main_metric": self.main_metric,
+            "bom": [line.to_dict() for line in self.bom],
+            "totals": self.totals.to_dict(),
+            "rationale": [r.to_dict() for r in self.rationale],
+            "warnings": [w.to_dict() for w in self.warnings],
+        }
