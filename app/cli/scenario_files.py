@@ -1,14 +1,20 @@
-"""Reading scenario files for the CLI: every problem becomes a CliError (exit 2)."""
+"""Reading scenario files for the CLI: every problem becomes a CliError (exit 2).
+
+The sizing engine is imported inside the functions so that `refarch --help` and
+unrelated commands start without loading numpy and the models.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.cli.errors import CliError
-from models.hardware import HardwareCatalog
 from models.scenario import Scenario, ScenarioFileError, load_scenario
-from models.sizing.engine import SizingInputError, size
-from models.sizing.result import SizingResult
+
+if TYPE_CHECKING:
+    from models.hardware import HardwareCatalog
+    from models.sizing.result import SizingResult
 
 
 def read_scenario(path: str) -> Scenario:
@@ -19,6 +25,8 @@ def read_scenario(path: str) -> Scenario:
 
 
 def size_or_fail(scenario: Scenario, catalog: HardwareCatalog, path: str) -> SizingResult:
+    from models.sizing.engine import SizingInputError, size
+
     try:
         return size(scenario, catalog)
     except SizingInputError as exc:

@@ -1,24 +1,681 @@
-"""The main window: the shell every view plugs into."""
+"""The main window: scenarios on the side, the selected one's form and live result, compare, catalog.
+
+The window wires widgets to the project document and the sizing coordinator;
+it holds no sizing logic. Everything that would block (file dialogs, the
+dirty-state prompt, crash recovery) goes through an `ask_*` attribute so tests
+and `--screenshot` can answer without a dialog.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Literal
 
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QWidget,
+)
+
+from app.gui import files
+from app.gui.catalog_editor import CatalogEditor
+from app.gui.catalog_source import CatalogSource, CatalogUnavailable
+from app.gui.compare_view import CompareView
+from app.gui.draft import Path as FieldPath
+from app.gui.fields import KIND_LABELS, workload_for_kind
+from app.gui.formatting import money_short
+from app.gui.project_model import ProjectDocument, ScenarioEntry
+from app.gui.results_view import ResultsView, Status
+from app.gui.scenario_form import ScenarioForm
+from app.gui.scenario_list import ScenarioList
+from app.gui.sizing_service import engine_problem
+from app.gui.style import STYLESHEET
+from app.gui.workers import SizingCoordinator
+from models.hardware import HardwareCatalog
+from models.scenario import Project, ScenarioFileError
+
+SaveChoice = Literal["save", "discard", "cancel"]
+VIEWS = ("main", "compare", "catalog")
+AUTOSAVE_MS = 60_000
+
+
+def sample_project() -> Project:
+    """The bundled sample, or a small one built here when the resources are not installed."""
+    from importlib.resources import files as resource_files
+
+    with contextlib.suppress(FileNotFoundError, ModuleNotFoundError, ScenarioFileError, OSError):
+        ref = resource_files("resources") / "samples" / "sample.refarch.json"
+        if ref.is_file():
+            return files.open_project(Path(str(ref)))
+    from models.scenario import GreenplumAnalytics, Scenario
+
+    return Project(
+        name="Sample project",
+        scenarios=[
+            Scenario(name="Analytics, 50 TB", workload=GreenplumAnalytics(data_tb=50, concurrent_queries=20)),
+            Scenario(name="Analytics, 100 TB", workload=GreenplumAnalytics(data_tb=100, concurrent_queries=20)),
+        ],
+    )
+
+
+def _ask_save_changes(parent: QWidget, name: str) -> SaveChoice:
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Unsaved changes")
+    box.setText(f"Save the changes to {name}?")
+    box.setInformativeText("Your changes are lost if you don't save them.")
+    box.setStandardButtons(
+        QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel
+    )
+    box.setDefaultButton(QMessageBox.StandardButton.Save)
+    answer = box.exec()
+    if answer == QMessageBox.StandardButton.Save:
+        return "save"
+    if answer == QMessageBox.StandardButton.Discard:
+        return "discard"
+    return "cancel"
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, db_url: str | None = None, project_path: Path | None = None) -> None:
+    def __init__(
+        self,
+        db_url: str | None = None,
+        project_path: Path | None = None,
+        *,
+        catalog: HardwareCatalog | CatalogSource | None = None,
+        settings: QSettings | None = None,
+        data_dir: Path | None = None,
+        interactive: bool = True,
+    ) -> None:
         super().__init__()
-        self.db_url = db_url
-        self.project_path = project_path
-        self.setWindowTitle("refarch: reference architecture planner")
-        label = QLabel("refarch")
-        self.setCentralWidget(label)
-        file_menu = self.menuBar().addMenu("&File")
-        quit_action = QAction("&Quit", self)
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        quit_action.triggered.connect(self.close)
-        file_menu.addAction(quit_action)
-        self.statusBar().showMessage("Ready")
+        self.setObjectName("mainWindow")
+        self.setStyleSheet(STYLESHEET)
+        self.interactive = interactive
+        self.data_dir = data_dir
+        self.settings = settings or QSettings("refarch", "refarch")
+        # Injectable prompts: tests and --screenshot answer these without a dialog.
+        self.ask_save_changes: Callable[[], SaveChoice] = lambda: _ask_save_changes(self, self._doc_title())
+        self.ask_open_path: Callable[[], Path | None] = self._dialog_open_path
+        self.ask_save_path: Callable[[], Path | None] = self._dialog_save_path
+        self.ask_recover: Callable[[Path, Path | None], bool] = self._dialog_recover
+        self.show_error: Callable[[str, str], None] = self._dialog_error
+
+        self.catalog_error: str | None = None
+        self._owns_source = not isinstance(catalog, CatalogSource)
+        self.source = self._open_catalog(db_url, catalog)
+        self.doc = ProjectDocument(self)
+        self.coordinator = SizingCoordinator(lambda: self.source.snapshot if self.source else None, self)
+        self.current_uid: str | None = None
+        self._compare_uids: list[str] = []
+
+        self._build_widgets()
+        self._build_menus()
+        self._connect()
+
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.setInterval(AUTOSAVE_MS)
+        self.autosave_timer.timeout.connect(self.autosave)
+        self.autosave_timer.start()
+
+        if project_path is not None:
+            if not self.open_path(Path(project_path)):
+                self._load(sample_project(), None)
+        else:
+            self._load(sample_project(), None)
+            if self.interactive:
+                self._offer_untitled_recovery()
+
+    # -- construction ---------------------------------------------------------------------------------------
+    def _open_catalog(
+        self, db_url: str | None, catalog: HardwareCatalog | CatalogSource | None
+    ) -> CatalogSource | None:
+        if isinstance(catalog, CatalogSource):
+            return catalog
+        if isinstance(catalog, HardwareCatalog):
+            return CatalogSource.in_memory(catalog)
+        try:
+            return CatalogSource.open(db_url)
+        except CatalogUnavailable as exc:
+            self.catalog_error = exc.message
+            return None
+
+    def _build_widgets(self) -> None:
+        self.scenarios = ScenarioList()
+        self.form = ScenarioForm()
+        self.form.set_catalog(self.source.snapshot if self.source else None)
+        self.results = ResultsView()
+        self.results.set_describe(self._describe)
+        self.compare = CompareView()
+
+        design = QSplitter(Qt.Orientation.Horizontal)
+        design.setObjectName("designSplit")
+        design.addWidget(self.form)
+        design.addWidget(self.results)
+        design.setStretchFactor(0, 0)
+        design.setStretchFactor(1, 1)
+        design.setSizes([370, 790])
+        self.form.setMinimumWidth(340)
+        self.results.setMinimumWidth(560)
+
+        self.views = QTabWidget()
+        self.views.setObjectName("views")
+        self.views.addTab(design, "Design")
+        self.views.addTab(self.compare, "Compare")
+        if self.source is not None:
+            self.catalog_editor: CatalogEditor | None = CatalogEditor(self.source)
+            self.views.addTab(self.catalog_editor, "Catalog")
+        else:
+            self.catalog_editor = None
+            msg = QLabel(f"<h3>The hardware catalog cannot be opened</h3><p>{self.catalog_error}</p>"
+                         "<p>Start refarch with <code>--db URL</code> or set <code>REFARCH_DB</code>.</p>")
+            msg.setWordWrap(True)
+            msg.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+            msg.setContentsMargins(20, 20, 20, 20)
+            self.views.addTab(msg, "Catalog")
+
+        outer = QSplitter(Qt.Orientation.Horizontal)
+        outer.addWidget(self.scenarios)
+        outer.addWidget(self.views)
+        outer.setStretchFactor(0, 0)
+        outer.setStretchFactor(1, 1)
+        outer.setSizes([240, 1160])
+        self.scenarios.setMinimumWidth(210)
+        self.setCentralWidget(outer)
+
+        self.catalog_label = QLabel()
+        self.catalog_label.setObjectName("catalogLabel")
+        self.busy_label = QLabel()
+        self.statusBar().addPermanentWidget(self.busy_label)
+        self.statusBar().addPermanentWidget(self.catalog_label)
+        self._update_catalog_label()
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        self.actions: dict[str, QAction] = {}
+
+        def act(key: str, text: str, slot: Callable[[], Any], shortcut: QKeySequence | str | None = None,
+                menu: QMenu = file_menu) -> QAction:
+            a = QAction(text, self)
+            if shortcut is not None:
+                a.setShortcut(QKeySequence(shortcut))
+            a.triggered.connect(lambda _checked=False: slot())
+            menu.addAction(a)
+            self.actions[key] = a
+            return a
+
+        act("new", "&New project", self.new_project, QKeySequence.StandardKey.New)
+        act("open", "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        file_menu.addSeparator()
+        act("save", "&Save", self.save, QKeySequence.StandardKey.Save)
+        act("save_as", "Save &as…", self.save_as, "Ctrl+Shift+S")
+        self._build_export_menu(file_menu)
+        file_menu.addSeparator()
+        act("quit", "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        edit_menu = bar.addMenu("&Edit")
+        undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
+        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        edit_menu.addAction(undo)
+        edit_menu.addAction(redo)
+        self.actions["undo"], self.actions["redo"] = undo, redo
+        edit_menu.addSeparator()
+        act("add", "&Add scenario", self.add_scenario, "Ctrl+T", menu=edit_menu)
+        act("duplicate", "&Duplicate scenario", self.duplicate_scenario, "Ctrl+D", menu=edit_menu)
+        act("rename", "Re&name scenario", self.scenarios.start_rename, "F2", menu=edit_menu)
+        act("delete", "De&lete scenario", self.delete_scenario, None, menu=edit_menu)
+
+        view_menu = bar.addMenu("&View")
+        for i, (key, title) in enumerate((("main", "&Design"), ("compare", "&Compare"), ("catalog", "C&atalog"))):
+            act(f"view_{key}", title, lambda i=i: self.views.setCurrentIndex(i), f"Ctrl+{i + 1}", menu=view_menu)
+
+        if importlib.util.find_spec("models.optimizer") is not None:
+            tools = bar.addMenu("&Tools")
+            act("optimizer", "&Optimize hardware…", self.open_optimizer, "Ctrl+Shift+O", menu=tools)
+        self._refresh_recent_menu()
+
+    def _build_export_menu(self, file_menu: QMenu) -> None:
+        # The exports come from another package (app/export); offer them only when it is installed.
+        try:
+            from app.gui import export_actions
+        except ImportError:
+            return
+        export_actions.add_menu(self, file_menu)
+
+    def _connect(self) -> None:
+        doc = self.doc
+        doc.reset.connect(self._on_reset)
+        doc.entryInserted.connect(self._on_inserted)
+        doc.entryRemoved.connect(self._on_removed)
+        doc.entryChanged.connect(self._on_entry_changed)
+        doc.focusRequested.connect(self._focus)
+        doc.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
+        doc.undo_stack.indexChanged.connect(lambda _i: self._update_title())
+
+        self.scenarios.currentChanged.connect(self._select)
+        self.scenarios.selectionChanged.connect(lambda _uids: self._refresh_compare())
+        self.scenarios.addRequested.connect(self.add_scenario)
+        self.scenarios.duplicateRequested.connect(lambda uid: self.doc.duplicate(uid))
+        self.scenarios.renameRequested.connect(self._rename)
+        self.scenarios.deleteRequested.connect(self._delete_uid)
+
+        self.form.edited.connect(self._field_edited)
+        self.form.kindChosen.connect(self._kind_chosen)
+
+        self.coordinator.resultReady.connect(self._on_result)
+        self.coordinator.sizingFailed.connect(self._on_failed)
+        self.coordinator.curveReady.connect(self._on_curve)
+        self.coordinator.busyChanged.connect(self._on_busy)
+        self.views.currentChanged.connect(lambda _i: self._refresh_compare())
+        if self.catalog_editor is not None:
+            self.catalog_editor.catalogChanged.connect(self._catalog_changed)
+
+    # -- document events ------------------------------------------------------------------------------------
+    def _on_reset(self) -> None:
+        for uid in list(self.coordinator.results):
+            self.coordinator.forget(uid)
+        self._refill_list()
+        first = self.doc.entries[0].uid if self.doc.entries else None
+        self.current_uid = None
+        if first:
+            self.scenarios.select(first)
+            self._select(first)
+        else:
+            self._show_current()
+        for e in self.doc.entries:
+            self.coordinator.request(e.uid, e.scenario, immediate=True)
+        self._update_title()
+
+    def _on_inserted(self, index: int) -> None:
+        entry = self.doc.entries[index]
+        self._refill_list()
+        self.coordinator.request(entry.uid, entry.scenario, immediate=True)
+
+    def _on_removed(self, _index: int, uid: str) -> None:
+        self.coordinator.forget(uid)
+        if self.current_uid == uid:
+            self.current_uid = None
+        self._refill_list()
+        if self.current_uid is None and self.doc.entries:
+            i = min(_index, len(self.doc.entries) - 1)
+            self._select(self.doc.entries[i].uid)
+        elif not self.doc.entries:
+            self._show_current()
+        self._refresh_compare()
+
+    def _on_entry_changed(self, uid: str, _paths: list[str]) -> None:
+        entry = self.doc.entry(uid)
+        if entry.valid:
+            self.coordinator.request(uid, entry.scenario)
+        self._update_list_entry(entry)
+        if uid == self.current_uid:
+            self.form.show_draft(entry.draft)
+            self._show_issues(entry)
+            self._show_result()
+
+    def _focus(self, uid: str) -> None:
+        if uid != self.current_uid and self.doc.has(uid):
+            self.scenarios.select(uid)
+            self._select(uid)
+
+    # -- list -----------------------------------------------------------------------------------------------
+    def _subtitle(self, entry: ScenarioEntry) -> str:
+        kind = KIND_LABELS.get(str(entry.scenario.workload.kind), "")
+        kind = kind.split(" (")[0]
+        result = self.coordinator.results.get(entry.uid)
+        if not entry.valid:
+            return f"{kind} · input needs fixing"
+        if result is None:
+            return f"{kind} · sizing…" if self.coordinator.busy() else kind
+        hosts = result.design.segment_hosts + result.design.coordinator_hosts + result.design.etl_hosts
+        return f"{hosts} hosts · {money_short(result.totals.capex, result.totals.currency)} · {kind}"
+
+    def _refill_list(self) -> None:
+        self.scenarios.set_entries([(e.uid, e.name, self._subtitle(e), not e.valid) for e in self.doc.entries])
+
+    def _update_list_entry(self, entry: ScenarioEntry) -> None:
+        failed = bool(self.coordinator.problems.get(entry.uid))
+        self.scenarios.update_entry(entry.uid, entry.name, self._subtitle(entry), not entry.valid or failed)
+
+    def _select(self, uid: str) -> None:
+        if not self.doc.has(uid):
+            return
+        self.current_uid = uid
+        self._show_current()
+
+    def _show_current(self) -> None:
+        uid = self.current_uid
+        if uid is None or not self.doc.has(uid):
+            self.results.show_result(None, None, Status())
+            return
+        entry = self.doc.entry(uid)
+        self.form.show_draft(entry.draft)
+        self._show_issues(entry)
+        self._show_result()
+
+    def _show_issues(self, entry: ScenarioEntry) -> None:
+        self.form.show_issues(entry.issues, self.coordinator.problems.get(entry.uid))
+
+    def _show_result(self) -> None:
+        uid = self.current_uid
+        if uid is None or not self.doc.has(uid):
+            return
+        entry = self.doc.entry(uid)
+        c = self.coordinator
+        result = c.results.get(uid)
+        status = Status(
+            computing=c.busy(),
+            input_problems=entry.issues.lines(),
+            sizing_problems=c.problems.get(uid, []) if entry.valid else [],
+            stale=result is not None and c.result_inputs.get(uid) != entry.scenario,
+            engine_missing=engine_problem() if result is None else None,
+        )
+        if self.source is None:
+            status.engine_missing = f"No hardware catalog: {self.catalog_error}"
+        self.results.show_result(result, c.result_inputs.get(uid, entry.scenario), status, c.curves.get(uid))
+
+    # -- edits ----------------------------------------------------------------------------------------------
+    def _field_edited(self, path: FieldPath, value: object) -> None:
+        if self.current_uid is not None:
+            self.doc.edit(self.current_uid, path, value)
+
+    def _kind_chosen(self, kind: str) -> None:
+        uid = self.current_uid
+        if uid is None:
+            return
+        draft = self.doc.entry(uid).draft
+        previous = draft.get("workload") if isinstance(draft.get("workload"), dict) else None
+        if previous is not None and previous.get("kind") == kind:
+            return
+        changes: list[tuple[FieldPath, object]] = [(("workload",), workload_for_kind(kind, previous))]
+        if kind == "postgres-consolidation":
+            changes.append((("platform", "deployment"), "vsphere"))  # the schema requires VMs for this kind
+        self.doc.edit_many(uid, changes, f"Change workload to {KIND_LABELS.get(kind, kind)}")
+
+    def add_scenario(self) -> None:
+        self.doc.add_scenario()
+
+    def duplicate_scenario(self) -> None:
+        if self.current_uid is not None:
+            self.doc.duplicate(self.current_uid)
+
+    def delete_scenario(self) -> None:
+        if self.current_uid is not None:
+            self._delete_uid(self.current_uid)
+
+    def _delete_uid(self, uid: str) -> None:
+        if len(self.doc.entries) <= 1:
+            self.statusBar().showMessage("A project keeps at least one scenario", 4000)
+            return
+        self.doc.delete(uid)
+        self.statusBar().showMessage("Scenario deleted — Ctrl+Z brings it back", 5000)
+
+    def _rename(self, uid: str, name: str) -> None:
+        if not self.doc.has(uid):
+            return
+        self.doc.rename(uid, name)
+        self._update_list_entry(self.doc.entry(uid))
+
+    # -- sizing events --------------------------------------------------------------------------------------
+    def _on_result(self, uid: str) -> None:
+        if self.doc.has(uid):
+            self._update_list_entry(self.doc.entry(uid))
+        if uid == self.current_uid:
+            self._show_issues(self.doc.entry(uid))
+            self._show_result()
+        if uid in self._compare_uids:
+            self._refresh_compare()
+
+    def _on_failed(self, uid: str, _problems: list[str]) -> None:
+        self._on_result(uid)
+
+    def _on_curve(self, uid: str) -> None:
+        if uid == self.current_uid:
+            self.results.set_curve(self.coordinator.curves.get(uid))
+
+    def _on_busy(self, busy: bool) -> None:
+        self.busy_label.setText("Sizing…" if busy else "")
+        if not busy and self.current_uid is not None:
+            self._show_result()
+
+    def _catalog_changed(self) -> None:
+        if self.source is None:
+            return
+        self.form.set_catalog(self.source.snapshot)
+        for e in self.doc.entries:
+            if e.valid:
+                self.coordinator.request(e.uid, e.scenario)
+        if self.current_uid is not None:
+            self.form.show_draft(self.doc.entry(self.current_uid).draft)
+        self._update_catalog_label()
+
+    def _refresh_compare(self) -> None:
+        selected = [u for u in self.scenarios.selected_uids() if self.doc.has(u)]
+        uids = selected if len(selected) >= 2 else [e.uid for e in self.doc.entries]
+        self._compare_uids = uids
+        if self.views.currentWidget() is not self.compare:
+            return
+        note = "" if len(selected) >= 2 else "Comparing every scenario; Ctrl+click scenarios on the left to pick some."
+        names = [self.doc.entry(u).name for u in uids]
+        self.compare.show_results(names, [self.coordinator.results.get(u) for u in uids], note)
+
+    # -- describing parts -----------------------------------------------------------------------------------
+    def _describe(self, part_id: str | None) -> str:
+        return self.source.describe(part_id) if self.source else (part_id or "—")
+
+    def _update_catalog_label(self) -> None:
+        if self.source is None:
+            self.catalog_label.setText("No catalog")
+            return
+        n = len(self.source.snapshot)
+        self.catalog_label.setText(f"{self.source.label} · {n} parts")
+
+    # -- files ----------------------------------------------------------------------------------------------
+    def _doc_title(self) -> str:
+        return self.doc.path.name if self.doc.path else self.doc.name
+
+    def _update_title(self) -> None:
+        self.setWindowModified(self.doc.dirty)
+        self.setWindowTitle(f"{self._doc_title()}[*] — refarch")
+
+    def _load(self, project: Project, path: Path | None) -> None:
+        self.coordinator.cancel_all()
+        self.doc.load(project, path)
+
+    def maybe_save(self) -> bool:
+        """Ask about unsaved changes; True when it is fine to drop the current project."""
+        if not self.doc.dirty:
+            return True
+        choice = self.ask_save_changes()
+        if choice == "save":
+            return self.save()
+        return choice == "discard"
+
+    def new_project(self) -> None:
+        if not self.maybe_save():
+            return
+        files.discard_autosave(self.doc.path, self.data_dir)
+        from app.gui.fields import new_scenario_json
+        from models.scenario import Scenario
+
+        self._load(Project(name="Untitled project", scenarios=[Scenario.model_validate(new_scenario_json("Scenario"))]),
+                   None)
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        path = self.ask_open_path()
+        if path is not None:
+            self.open_path(path)
+
+    def open_path(self, path: Path) -> bool:
+        path = Path(path)
+        source = path
+        recovered = False
+        autosave = files.recoverable_autosave(path, self.data_dir)
+        if autosave is not None and self.interactive and self.ask_recover(path, autosave):
+            source, recovered = autosave, True
+        try:
+            project = files.open_project(source)
+        except ScenarioFileError as exc:
+            self.show_error("Cannot open the project", "\n".join([str(path), *exc.problems]))
+            return False
+        self._load(project, path)
+        if recovered:
+            self.doc.mark_recovered()
+            self.statusBar().showMessage(f"Recovered unsaved changes from {autosave}", 8000)
+        elif autosave is not None:
+            files.discard_autosave(path, self.data_dir)
+        self._add_recent(path)
+        return True
+
+    def save(self) -> bool:
+        if self.doc.path is None:
+            return self.save_as()
+        return self._save_to(self.doc.path)
+
+    def save_as(self) -> bool:
+        path = self.ask_save_path()
+        if path is None:
+            return False
+        return self._save_to(files.with_suffix(path))
+
+    def _save_to(self, path: Path) -> bool:
+        project, stale = self.doc.to_project()
+        if self.doc.name == "Untitled project":
+            self.doc.name = path.name.removesuffix(files.PROJECT_SUFFIX).removesuffix(".json")
+            project = project.model_copy(update={"name": self.doc.name})
+        try:
+            files.save_project(project, path)
+        except OSError as exc:
+            self.show_error("Cannot save the project", f"{path}: {exc.strerror or exc}")
+            return False
+        old_path = self.doc.path
+        files.discard_autosave(old_path, self.data_dir)
+        if stale:
+            # invalid fields are not written: the file holds the last valid values, and the window stays dirty
+            self.doc.path = path
+            self.statusBar().showMessage(
+                f"Saved {path.name}; invalid fields in {', '.join(stale)} were saved with their last valid values",
+                10000,
+            )
+        else:
+            self.doc.mark_saved(path)
+            self.statusBar().showMessage(f"Saved {path}", 5000)
+        self._add_recent(path)
+        self._update_title()
+        return True
+
+    def autosave(self) -> Path | None:
+        if not self.doc.dirty:
+            return None
+        project, _ = self.doc.to_project()
+        try:
+            return files.write_autosave(project, self.doc.path, self.data_dir)
+        except OSError as exc:
+            self.statusBar().showMessage(f"Autosave failed: {exc}", 8000)
+            return None
+
+    def _offer_untitled_recovery(self) -> None:
+        orphans = files.orphan_untitled_autosaves(self.data_dir)
+        if not orphans:
+            return
+        newest = max(orphans, key=lambda p: p.stat().st_mtime)
+        if self.ask_recover(newest, None):
+            try:
+                project = files.open_project(newest)
+            except ScenarioFileError:
+                project = None
+            if project is not None:
+                self._load(project, None)
+                self.doc.mark_recovered()
+        for p in orphans:
+            with contextlib.suppress(OSError):
+                p.unlink()
+
+    # -- recent files ---------------------------------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recentFiles", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _add_recent(self, path: Path) -> None:
+        p = str(Path(path).resolve())
+        recent = [p] + [r for r in self.recent_files() if r != p]
+        self.settings.setValue("recentFiles", recent[: files.MAX_RECENT])
+        self._refresh_recent_menu()
+
+    def _refresh_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        recent = self.recent_files()
+        for i, p in enumerate(recent):
+            a = self.recent_menu.addAction(f"&{i + 1} {Path(p).name}")
+            a.setToolTip(p)
+            a.triggered.connect(lambda _c=False, p=p: self._open_recent(Path(p)))
+        self.recent_menu.setEnabled(bool(recent))
+
+    def _open_recent(self, path: Path) -> None:
+        if self.maybe_save():
+            self.open_path(path)
+
+    # -- dialogs (replaced in tests) ------------------------------------------------------------------------
+    def _dialog_open_path(self) -> Path | None:
+        name, _ = QFileDialog.getOpenFileName(self, "Open project", "", files.PROJECT_FILTER)
+        return Path(name) if name else None
+
+    def _dialog_save_path(self) -> Path | None:
+        start = str(self.doc.path or (self.doc.name + files.PROJECT_SUFFIX))
+        name, _ = QFileDialog.getSaveFileName(self, "Save project", start, files.PROJECT_FILTER)
+        return Path(name) if name else None
+
+    def _dialog_recover(self, path: Path, autosave: Path | None) -> bool:
+        what = f"{path.name} has unsaved changes from a session that ended unexpectedly." if autosave else \
+            "An unsaved project from a session that ended unexpectedly was found."
+        answer = QMessageBox.question(self, "Recover unsaved changes?", f"{what}\n\nRecover them?")
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _dialog_error(self, title: str, text: str) -> None:
+        QMessageBox.warning(self, title, text)
+
+    # -- tools ----------------------------------------------------------------------------------------------
+    def open_optimizer(self) -> None:
+        from app.gui.optimizer_dialog import OptimizerDialog
+
+        uid = self.current_uid
+        if uid is None or self.source is None:
+            return
+        entry = self.doc.entry(uid)
+        dialog = OptimizerDialog(entry.scenario, self.source.snapshot, self)
+        dialog.designChosen.connect(lambda platform: self.doc.edit(uid, ("platform",), platform,
+                                                                   "Use the optimizer's design"))
+        dialog.open()
+
+    # -- view switching and shutdown ------------------------------------------------------------------------
+    def show_view(self, view: str) -> None:
+        self.views.setCurrentIndex(VIEWS.index(view))
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.autosave_timer.stop()
+        self.coordinator.cancel_all()
+        files.discard_autosave(self.doc.path, self.data_dir)
+        if self.source is not None and self._owns_source:
+            self.source.close()
+        event.accept()
+

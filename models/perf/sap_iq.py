@@ -128,9 +128,7 @@ class _Reference:
 
     def throughput1(self, mode: str) -> float:
         """Throughput@Size of one stream alone: 22 * 3600 * SF / (power-test elapsed in s)."""
-        return self.queries_per_stream * SECONDS_PER_HOUR * self.scale_factor_gb / (
-            self.elapsed_ms[mode] / MS_PER_S
-        )
+        return self.queries_per_stream * SECONDS_PER_HOUR * self.scale_factor_gb / (self.elapsed_ms[mode] / MS_PER_S)
 
 
 @cache
@@ -271,21 +269,19 @@ def recommend_dqp_mode(query_streams: int) -> DqpChoice:
         reason = (
             f"One query stream: storage-transfer measured faster (Power@{ref.scale_factor_gb:g}GB "
             f"{ref.power[STORAGE]:,.1f} vs {ref.power[NETWORK]:,.1f} for network-transfer); "
-            f"the study: \"{p.source.quote}\"."
+            f'the study: "{p.source.quote}".'
         )
         source = f"{p.source.cite()}; {_cite('power_storage_qpph')}"
     elif s >= s6:
         p = point(DATASET, "dqp_choice_concurrent")
         why = point(DATASET, "dqp_network_transfer_conclusion").source.quote
         beyond = (
-            f" {s} streams is beyond the {s6} measured; the {s6}-stream ratio is held (assumption)."
-            if s > s6
-            else ""
+            f" {s} streams is beyond the {s6} measured; the {s6}-stream ratio is held (assumption)." if s > s6 else ""
         )
         reason = (
             f"{s} concurrent query streams: network-transfer measured {100 * (adv - 1):.0f} % more throughput "
             f"(Throughput@{ref.scale_factor_gb:g}GB {ref.throughput6[NETWORK]:,.0f} vs "
-            f"{ref.throughput6[STORAGE]:,.0f} with {s6} streams); \"{p.source.quote}\" {why}{beyond}"
+            f'{ref.throughput6[STORAGE]:,.0f} with {s6} streams); "{p.source.quote}" {why}{beyond}'
         )
         source = f"{p.source.cite()}; {_cite('throughput_network_qthh')}"
     else:
@@ -348,9 +344,7 @@ def _to_estimate(samples: FloatArray, unit: str) -> Estimate:
     return Estimate(p10, p50, p90, unit)  # type: ignore[arg-type]
 
 
-def _power_samples(
-    mode: DqpMode, nodes: FloatArray, cores: FloatArray, prm: dict[str, FloatArray]
-) -> FloatArray:
+def _power_samples(mode: DqpMode, nodes: FloatArray, cores: FloatArray, prm: dict[str, FloatArray]) -> FloatArray:
     nd = np.broadcast(nodes, cores).nd
     k = _MODE_KEY[mode]
     scale = _scale(nodes, cores, _column(prm["beta"], nd))
@@ -363,9 +357,7 @@ def _throughput_samples(
     ref = _ref()
     nd = np.broadcast(nodes, streams, cores).nd
     k = _MODE_KEY[mode]
-    t1 = ref.queries_per_stream * SECONDS_PER_HOUR * ref.scale_factor_gb / (
-        _column(prm[f"elapsed_{k}"], nd) / MS_PER_S
-    )
+    t1 = ref.queries_per_stream * SECONDS_PER_HOUR * ref.scale_factor_gb / (_column(prm[f"elapsed_{k}"], nd) / MS_PER_S)
     t = _interpolated_throughput(t1, _column(prm[f"t6_{k}"], nd), streams, ref.streams_measured)
     spread = 1.0 + _extrapolation_halfwidth(streams, ref.streams_measured) * _column(prm["u"], nd)
     return t * spread * _scale(nodes, cores, _column(prm["beta"], nd))
@@ -488,9 +480,7 @@ def predict_iq(
         raise ValueError("predict_iq takes one query_streams value; use predict_throughput_metric for arrays")
     prm = _params(samples, seed)
     ref = _ref()
-    extrapolated = bool(
-        np.any(n * c != ref.vcpus_total) or float(s) not in (1.0, float(ref.streams_measured))
-    )
+    extrapolated = bool(np.any(n * c != ref.vcpus_total) or float(s) not in (1.0, float(ref.streams_measured)))
     return IqPrediction(
         power=_to_estimate(_power_samples(m, n, c, prm), "QppH@Size"),
         throughput=_to_estimate(_throughput_samples(m, n, s, c, prm), "QthH@Size"),
@@ -540,11 +530,12 @@ def cache_split(memory_gib_per_node: ArrayLike) -> CacheSplit:
         sizes = f"{share:.0%} of node memory goes to SAP IQ, split in thirds between -iqmc, -iqtc and -iqlm"
     reason = (
         f"Cache split: {sizes} (SAP IQ 16 guidance). The study ran {vm:g} GiB VMs and states no cache "
-        f"sizes; its best practice: \"{hint}\" Keep temp cache at least equal to main cache for DQP, "
-        f"whose intermediate results live in temp space."
+        f'sizes; its best practice: "{hint}"'
     )
     source = "; ".join(
-        _cite(p) for p in ("iq_memory_share_of_ram", "iq_cache_fraction_main", "bp_hash_partitioning_cache")
+        dict.fromkeys(
+            _cite(p) for p in ("iq_memory_share_of_ram", "iq_cache_fraction_main", "bp_hash_partitioning_cache")
+        )
     )
     out_main: Any = float(main) if mem.ndim == 0 else main
     out_temp: Any = float(temp) if mem.ndim == 0 else temp
@@ -624,7 +615,7 @@ def recommend_nodes(
             (
                 cap_n,
                 f"{data:g} TB of IQ data plus equal temp space, {copies:g} Virtual SAN copies "
-                f"= {need_tb:,.1f} TB raw at {raw:g} TB per host needs {cap_n} hosts",
+                f"= {need_tb:,.1f} TB raw at {raw:g} TB per host needs {cap_n} host{'s' if cap_n != 1 else ''}",
             )
         )
 

@@ -40,6 +40,7 @@ class Candidates:
     idle_w: FloatArray
     max_w: FloatArray
     rack_u: FloatArray
+    cpu_generation: FloatArray  # 0: the study-000 era CPUs the scan model was fitted on, 1: the study-002 era
     # drive attributes
     capacity_tb: FloatArray
     seq_read_mb_s: FloatArray
@@ -60,6 +61,7 @@ def enumerate_candidates(
     deployments: Sequence[str],
     raids: Sequence[str],
     drives_per_host: int | None = None,
+    min_drives_per_host: int = 1,
 ) -> Candidates:
     """Every compatible server x drive x drive count (within bays) x deployment x RAID."""
     s_idx: list[IntArray] = []
@@ -75,7 +77,7 @@ def enumerate_candidates(
         if drives_per_host is not None:
             n = np.array([drives_per_host], dtype=np.int64)
         else:
-            n = np.arange(1, server.data_bays + 1, dtype=np.int64)
+            n = np.arange(min(max(min_drives_per_host, 1), server.data_bays), server.data_bays + 1, dtype=np.int64)
         for dep in deployments:
             vms = vms_options[dep]
             for raid in raids:
@@ -132,12 +134,22 @@ def _gather(
         idle_w=col(servers, "idle_w", s_idx),
         max_w=col(servers, "max_w", s_idx),
         rack_u=col(servers, "rack_u", s_idx),
+        cpu_generation=(np.array([cpu_generation(s) for s in servers] or [0.0])[s_idx] if s_idx.size else np.zeros(0)),
         capacity_tb=col(drives, "capacity_tb", d_idx),
         seq_read_mb_s=col(drives, "seq_read_mb_s", d_idx),
         seq_write_mb_s=col(drives, "seq_write_mb_s", d_idx),
         drive_price=col(drives, "price", d_idx),
         drive_w=col(drives, "watts", d_idx),
     )
+
+
+# CPUs launched before this year belong to the calibration's older generation (study 000's 2012 Xeons);
+# later ones to the study-002 generation. The catalog dates old parts by their era.
+CPU_GENERATION_SPLIT_YEAR = 2016
+
+
+def cpu_generation(server: Server) -> float:
+    return 0.0 if server.cpu.price_as_of.year < CPU_GENERATION_SPLIT_YEAR else 1.0
 
 
 @dataclass(frozen=True)

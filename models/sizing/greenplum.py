@@ -12,10 +12,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from models.calibration_data import figure
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Targets
 from models.sizing import metrics
 from models.sizing.candidates import Candidates, NetworkChoice
 from models.sizing.rules import (
+    RULES,
     coordinator_count,
     coordinator_drive_count,
     data_needed_tb,
@@ -58,6 +60,10 @@ class Evaluated:
         for met in self.meets.values():
             ok &= met
         return ok
+
+
+def min_data_drives() -> int:
+    return int(figure(RULES, "segment_min_data_drives"))
 
 
 def primaries_per_host(workload: GpWorkload, c: Candidates) -> tuple[IntArray, IntArray]:

@@ -18,6 +18,7 @@ from models.sizing.parts import (
     candidate_servers,
     cheapest_dimm,
     choose_nic,
+    current,
     nics_per_host,
 )
 from models.sizing.result import Design, HostLayout, Rationale, SizingResult, Totals, VmLayout, Warning
@@ -87,7 +88,7 @@ def size_greenplum(
 ) -> SizingResult:
     plat = scenario.platform
     servers = candidate_servers(catalog, parts)
-    drives = [parts.drive] if parts.drive else catalog.drives
+    drives = [parts.drive] if parts.drive else current(catalog.drives, catalog)
     if not servers or not drives:
         raise SizingInputError(["catalog: no servers or no drives to size with (import or seed the catalog)"])
     raid, raid_why = chosen_raid(scenario, workload)
@@ -96,7 +97,9 @@ def size_greenplum(
     dimm = cheapest_dimm(catalog)
     mem, extra_price, extra_dimms = memory_plan(servers, plat.memory_gib, dimm)
 
-    cands = enumerate_candidates(servers, drives, [plat.deployment], [raid], plat.drives_per_host)
+    cands = enumerate_candidates(
+        servers, drives, [plat.deployment], [raid], plat.drives_per_host, greenplum.min_data_drives()
+    )
     if len(cands) == 0:
         what = f"server {parts.server.id}" if parts.server else "any server"
         raise SizingInputError(
@@ -203,6 +206,12 @@ def explain(
             "low-vmem-per-segment",
             f"gp_vmem_protect_limit is {vmem_limit:,} MB per segment: queries will spill early; add memory or"
             " use fewer segments per host.",
+        ))
+    if d < min(greenplum.min_data_drives(), server.data_bays):
+        warnings.append(Warning(
+            "few-data-drives",
+            f"{d} data drive(s) per segment host: the reference architecture calls"
+            f" {greenplum.min_data_drives()} drives per segment node a necessity.",
         ))
     min_mem = figure(RULES, "min_memory_gib_per_segment_host")
     if isinstance(workload, GreenplumAnalytics) and memory < min_mem:

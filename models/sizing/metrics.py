@@ -6,7 +6,7 @@ Point predictions (median parameters) decide feasibility for every candidate;
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,6 +49,8 @@ class GpContext:
                 r, w = scan_load.raid_factors(name, c.drives_per_host[sel])
                 read_f[sel] = r
                 write_f[sel] = w
+        # NUMA-local: one VM per NUMA node on vSphere, or a single-socket host (000 Best Practices; 002)
+        numa_local = (c.virtualized & (vms >= c.numa_nodes)) | (c.numa_nodes <= 1)
         shape = scan_load.ClusterShape(
             segment_hosts=np.ones(len(c)),
             drives_per_host=c.drives_per_host.astype(float),
@@ -58,10 +60,12 @@ class GpContext:
             raid_write_factor=write_f,
             cores_per_host=c.cores_total,
             network_gbps_per_host=np.full(len(c), net.gbps_per_host),
-            virtualized=c.virtualized,
-            numa_local=c.virtualized & (vms > 1),
+            virtualized=c.virtualized.astype(float),
+            numa_local=numa_local.astype(float),
             primary_segments_per_host=primaries.astype(float),
             etl_hosts=np.ones(len(c)),
+            cpu_generation=c.cpu_generation,
+            mirrored=float(workload.mirrors),
         )
         return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total)
 
@@ -85,10 +89,10 @@ def gp_queries_per_hour(ctx: GpContext, hosts: IntArray, workload: GreenplumAnal
 
 
 def gp_tps(ctx: GpContext, hosts: IntArray, workload: GreenplumOltp) -> FloatArray:
-    pred = usl.predict_tps_point(
-        workload.mix, workload.clients, ctx.coordinator_cores, np.asarray(hosts, dtype=float), ctx.segment_cores
+    pred = usl.predict_tps(
+        workload.mix, workload.clients, ctx.coordinator_cores, np.asarray(hosts, dtype=float), ctx.segment_cores, n=0
     )
-    return np.asarray(pred, dtype=float)
+    return np.asarray(pred.estimate.p50, dtype=float)
 
 
 def gp_point(
@@ -117,8 +121,9 @@ def gp_ranges(
 ) -> tuple[dict[str, Estimate], str]:
     """P10/P50/P90 of every estimate for one design (ctx of a single candidate)."""
     shape = ctx.with_counts(np.array([hosts]), np.array([max(etl, 1)]))
-    scalar = scan_load.ClusterShape(**{k: float(np.asarray(v).ravel()[0]) if not isinstance(v, bool) else v
-                                        for k, v in vars(shape).items()})
+    scalar = scan_load.ClusterShape(
+        **{f.name: float(np.asarray(getattr(shape, f.name)).ravel()[0]) for f in fields(shape)}
+    )
     if isinstance(workload, GreenplumAnalytics):
         scan, binding = scan_load.estimate_full_scan(scalar, ctx.data_on_disk_tb)
         load, _ = scan_load.estimate_load(scalar)
@@ -133,7 +138,7 @@ def gp_ranges(
         float(hosts),
         float(ctx.segment_cores[0]),
     )
-    return {"tps": pred.estimate}, pred.binding_resource
+    return {"tps": pred.estimate}, str(pred.binding_resource)
 
 
 def host_power_w(c: Candidates, drives: IntArray | FloatArray, net: NetworkChoice, utilization: float) -> FloatArray:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TypeVar
 
 from models.calibration_data import figure
-from models.hardware import Dimm, Drive, HardwareCatalog, Nic, Server, UnknownPartError
+from models.hardware import Dimm, Drive, HardwareCatalog, Nic, Part, Server, UnknownPartError
 from models.scenario import Scenario
 from models.sizing.result import Rationale
 from models.sizing.rules import RULES, cite
+
+P = TypeVar("P", bound=Part)
 
 
 class SizingInputError(ValueError):
@@ -63,21 +66,36 @@ def resolve(scenario: Scenario, catalog: HardwareCatalog) -> ResolvedParts:
     )
 
 
+# A part priced this many years before the catalog's newest price is history (a study's test bed),
+# not something to propose: "older hardware is no longer available for purchase" (002, cost analysis).
+CURRENT_WITHIN_YEARS = 3
+
+
+def current(parts: list[P], catalog: HardwareCatalog) -> list[P]:
+    """The parts one could buy today: priced within CURRENT_WITHIN_YEARS of the newest price in the catalog.
+    A scenario can still name any part by id; this only limits what refarch recommends on its own."""
+    if not parts:
+        return parts
+    newest = max(p.price_as_of for p in catalog)
+    cutoff = newest.replace(year=newest.year - CURRENT_WITHIN_YEARS)
+    return [p for p in parts if p.price_as_of >= cutoff]
+
+
 def candidate_servers(catalog: HardwareCatalog, parts: ResolvedParts) -> list[Server]:
-    return [parts.server] if parts.server else catalog.servers
+    return [parts.server] if parts.server else current(catalog.servers, catalog)
 
 
 def candidate_drives(catalog: HardwareCatalog, parts: ResolvedParts, server: Server) -> list[Drive]:
     if parts.drive:
         return [parts.drive] if server.accepts(parts.drive) else []
-    return [d for d in catalog.drives if server.accepts(d)]
+    return [d for d in current(catalog.drives, catalog) if server.accepts(d)]
 
 
 def choose_nic(catalog: HardwareCatalog, parts: ResolvedParts) -> tuple[Nic | None, Rationale | None]:
     """The named NIC, else the cheapest per port at the recommended speed, else at the minimum speed."""
     if parts.nic:
         return parts.nic, None
-    nics = catalog.nics
+    nics = current(catalog.nics, catalog)
     if not nics:
         return None, None
     recommended = figure(RULES, "network_recommended_gbps")
@@ -101,5 +119,5 @@ def nics_per_host(nic: Nic | None, requested: int | None) -> int:
 
 
 def cheapest_dimm(catalog: HardwareCatalog) -> Dimm | None:
-    dimms = catalog.dimms
+    dimms = current(catalog.dimms, catalog)
     return min(dimms, key=lambda d: (d.price / d.size_gib, -d.size_gib)) if dimms else None

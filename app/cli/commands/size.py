@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from app.cli.catalog_access import load_catalog
 from app.cli.output import format_table, print_json
 from app.cli.scenario_files import read_scenario, size_or_fail
-from models.sizing.result import SizingResult
+
+if TYPE_CHECKING:
+    from models.sizing.result import SizingResult
 
 
 def register(sub: argparse._SubParsersAction) -> None:

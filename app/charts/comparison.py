@@ -1,0 +1,63 @@
+"""Scenarios side by side: one small bar chart per metric, the best bar highlighted."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from matplotlib.figure import Figure
+
+from app.charts.style import ACCENT, BAND, GOOD, INK, MUTED, empty, new_figure, tidy
+
+
+@dataclass(frozen=True)
+class ComparisonSeries:
+    label: str  # "Capex (USD)"
+    values: Sequence[float | None]  # one per scenario; None when a scenario has no such metric
+    lower_is_better: bool
+    low: Sequence[float | None] | None = None  # optional P10 / P90 whiskers
+    high: Sequence[float | None] | None = None
+
+
+def scenario_comparison(
+    names: Sequence[str],
+    series: Sequence[ComparisonSeries],
+    *,
+    columns: int = 3,
+    title: str | None = None,
+    size_in: tuple[float, float] | None = None,
+    dpi: int = 100,
+) -> Figure:
+    if not names or not series:
+        return empty(new_figure(6, 3, dpi=dpi), "Select two or more scenarios to compare")
+    cols = min(columns, len(series))
+    rows = math.ceil(len(series) / cols)
+    fig = new_figure(*(size_in or (3.0 * cols, 0.55 + rows * (0.45 + 0.32 * len(names)))), dpi=dpi)
+    if title:
+        fig.suptitle(title, x=0.01, ha="left", fontsize=10, fontweight="bold", color=INK)
+    for n, s in enumerate(series):
+        ax = fig.add_subplot(rows, cols, n + 1)
+        present = [v for v in s.values if v is not None]
+        best = (min(present) if s.lower_is_better else max(present)) if present else None
+        ys = list(range(len(names)))[::-1]
+        for y, v in zip(ys, s.values, strict=True):
+            if v is None:
+                ax.text(0, y, " n/a", va="center", fontsize=7.5, color=MUTED)
+                continue
+            ax.barh(y, v, color=GOOD if v == best and len(present) > 1 else ACCENT, height=0.62)
+        if s.low is not None and s.high is not None:
+            for y, v, lo, hi in zip(ys, s.values, s.low, s.high, strict=True):
+                if v is not None and lo is not None and hi is not None:
+                    ax.errorbar(v, y, xerr=[[max(v - lo, 0)], [max(hi - v, 0)]], fmt="none", ecolor=BAND,
+                                elinewidth=2.5, capsize=0)
+        ax.set_yticks(ys, [str(nm) for nm in names], fontsize=7.5)
+        ax.set_xlim(0, (max(present + [v for v in (s.high or []) if v is not None]) if present else 1) * 1.12)
+        ax.xaxis.set_major_locator(ax.xaxis.get_major_locator())
+        ax.tick_params(axis="x", labelsize=7)
+        suffix = "lower is better" if s.lower_is_better else "higher is better"
+        ax.set_title(f"{s.label}\n", loc="left", fontsize=8.5, color=INK, fontweight="bold")
+        ax.text(0, 1.02, suffix, transform=ax.transAxes, fontsize=7, color=MUTED)
+        tidy(ax)
+        ax.tick_params(axis="y", colors=INK)
+    return fig

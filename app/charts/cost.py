@@ -1,0 +1,65 @@
+"""Where the money goes: the bill of materials grouped by role and part kind."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from matplotlib.figure import Figure
+
+from app.charts.style import INK, MUTED, SERIES, empty, money, new_figure, tidy
+from models.sizing.result import BomLine
+
+_KIND_ORDER = ("server", "drive", "nic", "dimm", "cpu")
+
+
+def cost_items(bom: Iterable[BomLine]) -> list[tuple[str, str, float]]:
+    """(role, kind, amount) summed over the BOM, in a stable order for the chart."""
+    sums: dict[tuple[str, str], float] = defaultdict(float)
+    for line in bom:
+        sums[(line.role, line.kind)] += line.extended_price
+    return [(role, kind, amt) for (role, kind), amt in sums.items()]
+
+
+def cost_breakdown(
+    items: Sequence[tuple[str, str, float]],
+    currency: str,
+    *,
+    title: str | None = None,
+    size_in: tuple[float, float] = (6.0, 3.0),
+    dpi: int = 100,
+) -> Figure:
+    """One horizontal bar per role, stacked by part kind, with the role total at the end."""
+    fig = new_figure(*size_in, dpi=dpi)
+    if not items:
+        return empty(fig, "No bill of materials")
+    roles: list[str] = []
+    for role, _, _ in items:
+        if role not in roles:
+            roles.append(role)
+    kinds = [k for k in _KIND_ORDER if any(i[1] == k for i in items)]
+    kinds += sorted({i[1] for i in items} - set(kinds))
+    amount = {(r, k): a for r, k, a in items}
+    totals = {r: sum(a for rr, _, a in items if rr == r) for r in roles}
+    roles.sort(key=lambda r: totals[r])  # largest at the top of a horizontal chart
+    ax = fig.add_subplot()
+    left = [0.0] * len(roles)
+    for n, kind in enumerate(kinds):
+        widths = [amount.get((r, kind), 0.0) for r in roles]
+        ax.barh(roles, widths, left=left, color=SERIES[n % len(SERIES)], label=kind, height=0.6)
+        left = [a + b for a, b in zip(left, widths, strict=True)]
+    grand = sum(totals.values())
+    for y, r in enumerate(roles):
+        share = totals[r] / grand * 100 if grand else 0
+        ax.text(totals[r], y, f"  {money(totals[r], currency)} ({share:.0f} %)", va="center", fontsize=8, color=INK)
+    ax.set_xlim(0, max(totals.values()) * 1.35 or 1)
+    ax.set_xlabel(f"Capex ({currency})")
+    ax.xaxis.set_major_formatter(lambda v, _pos: money(v, ""))
+    ax.tick_params(axis="y", labelsize=8.5, colors=INK)
+    ax.legend(fontsize=7.5, frameon=False, loc="lower right", title="part", title_fontsize=7.5)
+    ax.grid(True, axis="x", color="#eef0f2", linewidth=0.8)
+    ax.set_axisbelow(True)
+    tidy(ax, title)
+    ax.tick_params(axis="y", colors=INK)
+    ax.xaxis.label.set_color(MUTED)
+    return fig

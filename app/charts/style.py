@@ -1,0 +1,53 @@
+"""One palette and type scale for every chart, so the GUI and the PDF look like one product."""
+
+from __future__ import annotations
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+INK = "#1f2933"
+MUTED = "#616e7c"
+GRID = "#e4e7eb"
+ACCENT = "#1f6feb"  # the scenario's own line / bars
+BAND = "#9ec5fe"  # the P10-P90 band
+GOOD = "#2f9e44"
+BAD = "#d9480f"
+TARGET = "#c92a2a"
+SERIES = ("#1f6feb", "#f08c00", "#2f9e44", "#ae3ec9", "#0c8599", "#e8590c", "#5c7cfa", "#868e96")
+
+
+def new_figure(width_in: float, height_in: float, dpi: int = 100) -> Figure:
+    fig = Figure(figsize=(width_in, height_in), dpi=dpi, layout="constrained")
+    fig.patch.set_facecolor("white")
+    return fig
+
+
+def tidy(ax: Axes, title: str | None = None) -> None:
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    for side in ("left", "bottom"):
+        ax.spines[side].set_color(GRID)
+    ax.tick_params(colors=MUTED, labelsize=8)
+    ax.xaxis.label.set_color(MUTED)
+    ax.yaxis.label.set_color(MUTED)
+    ax.xaxis.label.set_size(8.5)
+    ax.yaxis.label.set_size(8.5)
+    if title:
+        ax.set_title(title, loc="left", fontsize=10, color=INK, fontweight="bold")
+
+
+def empty(fig: Figure, message: str) -> Figure:
+    ax = fig.add_subplot()
+    ax.set_axis_off()
+    ax.text(0.5, 0.5, message, ha="center", va="center", color=MUTED, fontsize=9, wrap=True)
+    return fig
+
+
+def money(amount: float, currency: str) -> str:
+    sign = "-" if amount < 0 else ""
+    a = abs(amount)
+    if a >= 1e6:
+        return f"{sign}{a / 1e6:.2f}M {currency}".strip()
+    if a >= 1e4:
+        return f"{sign}{a / 1e3:.0f}k {currency}".strip()
+    return f"{sign}{a:,.0f} {currency}".strip()

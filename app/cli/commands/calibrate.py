@@ -1,0 +1,108 @@
+"""`refarch calibrate`: every model card: parameters, fit against its study points, sources.
+
+Cards come from the modules of `models.perf` (each declares one with `@model_card`).
+A module that fails to import, or a card that fails to build, is a bug, not bad input:
+the cards that did work are printed first, then every problem goes to stderr and the
+exit code is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from typing import Any
+
+from app.cli.output import format_table, print_json
+
+RESIDUAL_COLUMNS = ("point_id", "observed", "predicted", "unit", "pct_err")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "calibrate",
+        help="show every performance model's card: parameters, residuals against the studies, MAPE",
+        description="Print each model card: its parameters, the calibration points it is checked "
+        "against, the residuals, mape_pct and max_abs_pct_err.",
+    )
+    p.add_argument("--format", choices=("table", "json"), default="table", help="output format (default: table)")
+    p.set_defaults(handler=_run)
+
+
+def collect_cards() -> tuple[list[Any], list[str]]:
+    """The cards that build, and one problem line per module or card that does not.
+
+    `models.model_card.all_cards()` stops at the first broken module; this imports each
+    module on its own so one broken model does not hide the others' cards.
+    """
+    import models.perf as perf
+    from models import model_card
+
+    problems: list[str] = []
+    for info in sorted(pkgutil.iter_modules(perf.__path__), key=lambda m: m.name):
+        name = f"{perf.__name__}.{info.name}"
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # any failure to import is reported, the rest still run
+            problems.append(f"{name}: cannot import: {type(exc).__name__}: {exc}")
+    cards = []
+    # The registry is private to model_card; all_cards() would re-raise the failed imports.
+    # A module imported twice (a reload) registers its factory again: keep the latest one.
+    latest = {(getattr(f, "__module__", ""), getattr(f, "__qualname__", id(f))): f for f in model_card._FACTORIES}
+    for factory in latest.values():
+        try:
+            cards.append(factory())
+        except Exception as exc:
+            where = f"{getattr(factory, '__module__', '?')}.{getattr(factory, '__qualname__', '?')}"
+            problems.append(f"{where}: card failed: {type(exc).__name__}: {exc}")
+    return sorted(cards, key=lambda c: c.name), problems
+
+
+def card_json(card: Any) -> dict[str, Any]:
+    return {
+        "name": card.name,
+        "parameters": dict(card.parameters),
+        "points": card.points,
+        "mape_pct": float(card.mape_pct),
+        "max_abs_pct_err": float(card.max_abs_pct_err),
+        "residuals": [r.to_dict() for r in card.residuals],
+        "note": card.note,
+        "sources": list(card.sources),
+    }
+
+
+def _card_text(card: Any) -> str:
+    lines = [
+        f"== {card.name}: {card.description}",
+        f"points {card.points}   mape_pct {card.mape_pct:.3f}   max_abs_pct_err {card.max_abs_pct_err:.3f}",
+        "parameters: " + ", ".join(f"{k}={_num(v)}" for k, v in card.parameters.items()),
+        "",
+        format_table([r.to_dict() for r in card.residuals], RESIDUAL_COLUMNS),
+    ]
+    if card.note:
+        lines += ["", f"note: {card.note}"]
+    if card.sources:
+        lines += ["sources:", *(f"  - {s}" for s in card.sources)]
+    return "\n".join(lines)
+
+
+def _num(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return str(v)
+
+
+def _run(args: argparse.Namespace) -> int:
+    cards, problems = collect_cards()
+    if args.format == "json":
+        print_json({"models": [card_json(c) for c in cards]})
+    else:
+        print("\n\n".join(_card_text(c) for c in cards) if cards else "no model cards found in models.perf")
+    sys.stdout.flush()
+    if problems:
+        print("refarch: some model cards could not be built (a bug, please report it):", file=sys.stderr)
+        for p in problems:
+            print(f"  - {p}", file=sys.stderr)
+        return 1
+    return 0

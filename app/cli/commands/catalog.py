@@ -1,0 +1,148 @@
+"""`refarch catalog`: list, import, export and re-seed the hardware catalog.
+
+Import is all-or-nothing and lists every problem with its row and field, so a
+spreadsheet can be fixed in one pass; export writes files that import cleanly
+into another catalog (a colleague's laptop, or the team's PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from app.cli.errors import CliError
+from app.cli.output import format_table, print_json
+from catalog.errors import CatalogError, InvalidRowsError
+from catalog.files import read_file, write_csv, write_json
+from catalog.store import CatalogStore
+from models.hardware import PART_KINDS, PartKind
+
+# Key specs per kind for the table view; `--format json` shows every field.
+TABLE_COLUMNS: Mapping[PartKind, tuple[str, ...]] = {
+    "cpu": ("id", "vendor", "model", "cores", "threads", "base_ghz", "tdp_w", "price", "currency"),
+    "server": ("id", "vendor", "model", "rack_u", "sockets", "cpu_id", "cores_total", "memory_gib",
+               "data_bays", "data_bay_form_factor", "max_w", "price", "currency"),
+    "drive": ("id", "vendor", "model", "interface", "form_factor", "capacity_tb", "seq_read_mb_s",
+              "seq_write_mb_s", "random_read_iops", "price", "currency"),
+    "nic": ("id", "vendor", "model", "ports", "speed_gbps", "watts", "price", "currency"),
+    "dimm": ("id", "vendor", "model", "size_gib", "speed_mt_s", "price", "currency"),
+}
+TITLES: Mapping[PartKind, str] = {"cpu": "CPUs", "server": "Servers", "drive": "Drives", "nic": "NICs",
+                                  "dimm": "DIMMs"}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("catalog", help="list, import, export or re-seed the hardware catalog")
+    actions = parser.add_subparsers(dest="catalog_command", metavar="ACTION", required=True)
+
+    p = actions.add_parser("list", help="show the parts in the catalog")
+    p.add_argument("--kind", choices=PART_KINDS, help="only this kind of part")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.set_defaults(handler=_list)
+
+    p = actions.add_parser("import", help="add parts from a CSV or JSON file (all or nothing)")
+    p.add_argument("file", type=Path, metavar="FILE", help="a .csv or .json catalog file")
+    p.add_argument("--replace", action="store_true", help="overwrite parts whose id is already in the catalog")
+    p.set_defaults(handler=_import)
+
+    p = actions.add_parser("export", help="write the catalog as CSV or JSON (re-importable)")
+    p.add_argument("--format", choices=("csv", "json"), help="default: from -o's extension, else json")
+    p.add_argument("--kind", choices=PART_KINDS, help="only this kind of part")
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here instead of stdout")
+    p.set_defaults(handler=_export)
+
+    p = actions.add_parser("seed", help="merge the bundled seed catalog in again (keeps your edits)")
+    p.set_defaults(handler=_seed)
+
+
+@contextmanager
+def _opened(args: argparse.Namespace) -> Iterator[CatalogStore]:
+    """The catalog named by --db, with catalog errors turned into CLI errors (exit 2, no traceback)."""
+    try:
+        store = CatalogStore.open(args.db)
+    except CatalogError as exc:
+        raise CliError(str(exc), exc.lines() if isinstance(exc, InvalidRowsError) else ()) from None
+    try:
+        yield store
+    except InvalidRowsError as exc:
+        raise CliError(str(exc), exc.lines()) from None
+    except CatalogError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        store.close()
+
+
+def _list(args: argparse.Namespace) -> int:
+    with _opened(args) as store:
+        rows = store.export_rows(args.kind)
+        where = store.url_display
+    if args.format == "json":
+        print_json(rows)
+        return 0
+    kinds = [args.kind] if args.kind else [k for k in PART_KINDS if any(r["kind"] == k for r in rows)]
+    print(f"catalog: {where} ({len(rows)} part{'s' if len(rows) != 1 else ''})")
+    for kind in kinds:
+        of_kind = [r for r in rows if r["kind"] == kind]
+        print(f"\n{TITLES[kind]} ({len(of_kind)})")
+        print(format_table(of_kind, TABLE_COLUMNS[kind]))
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    try:
+        rows = read_file(args.file)
+    except CatalogError as exc:
+        raise CliError(str(exc)) from None
+    with _opened(args) as store:
+        try:
+            report = store.import_rows(rows, replace=args.replace)
+        except InvalidRowsError as exc:
+            hint = ""
+            if not args.replace and any("already in the catalog" in p.message for p in exc.problems):
+                hint = " (use --replace to overwrite parts already in the catalog)"
+            raise CliError(f"{args.file}: {exc}{hint}", exc.lines()) from None
+        where = store.url_display
+    counts = ", ".join(
+        f"{kind} {report.added.get(kind, 0) + report.replaced.get(kind, 0)}"
+        for kind in PART_KINDS
+        if report.added.get(kind) or report.replaced.get(kind)
+    )
+    replaced = sum(report.replaced.values())
+    print(f"imported {report.total} part{'s' if report.total != 1 else ''} into {where}"
+          + (f": {counts}" if counts else "") + (f" ({replaced} replaced)" if replaced else ""))
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    fmt = args.format or ("csv" if args.output and args.output.suffix.lower() == ".csv" else "json")
+    with _opened(args) as store:
+        rows = store.export_rows(args.kind)
+    if args.output is None:
+        _write(rows, fmt, sys.stdout)
+        return 0
+    try:
+        with args.output.open("w", encoding="utf-8", newline="") as out:
+            _write(rows, fmt, out)
+    except OSError as exc:
+        raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    print(f"exported {len(rows)} parts to {args.output}", file=sys.stderr)
+    return 0
+
+
+def _write(rows: list[dict[str, Any]], fmt: str, out: Any) -> None:
+    if fmt == "csv":
+        write_csv(rows, out)
+    else:
+        write_json(rows, out)
+
+
+def _seed(args: argparse.Namespace) -> int:
+    with _opened(args) as store:
+        report = store.reseed()
+        where = store.url_display
+    print(f"seeded {where}: {report.summary()}")
+    return 0

@@ -1,0 +1,167 @@
+"""`refarch fit-usl FILE.csv`: fit the Universal Scalability Law to a customer's pgbench run.
+
+The CSV needs a header with the columns `clients` and `throughput` (other columns are
+ignored), one measurement per row. Prints lambda, sigma, kappa, their 95 % intervals,
+the peak and r2 as a table or JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+from pathlib import Path
+from typing import Any
+
+from app.cli.errors import CliError
+from app.cli.output import format_table, print_json
+from models.perf.usl import PARAM_NAMES, UslFit, UslFitError, fit_usl
+
+REQUIRED = ("clients", "throughput")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "fit-usl",
+        help="fit the Universal Scalability Law to a pgbench run (CSV: clients,throughput)",
+        description=(
+            "Fit X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)) to measured throughput. "
+            "The CSV needs a header row with the columns clients and throughput."
+        ),
+    )
+    p.add_argument("file", metavar="FILE.csv", help="CSV with a header and the columns clients,throughput")
+    p.add_argument("--format", choices=("table", "json"), default="table", help="output format (default: table)")
+    p.set_defaults(handler=_run)
+
+
+def read_points(path: Path) -> tuple[list[float], list[float]]:
+    """Rows of (clients, throughput); every bad row or field is reported, not just the first."""
+    if not path.exists():
+        raise CliError(f"{path}: no such file")
+    if not path.is_file():
+        raise CliError(f"{path}: not a file")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{path}: not a CSV text file (cannot decode as UTF-8 at byte {exc.start})") from exc
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    if not text.strip():
+        raise CliError(f"{path}: empty file; expected a header row 'clients,throughput' and data rows")
+    if "\x00" in text:
+        raise CliError(f"{path}: not a CSV text file (contains NUL bytes)")
+
+    reader = csv.reader(text.splitlines())
+    try:
+        header = next(reader)
+    except csv.Error as exc:
+        raise CliError(f"{path}: not a valid CSV file: {exc}") from exc
+    names = [h.strip().lower() for h in header]
+    missing = [c for c in REQUIRED if c not in names]
+    if missing:
+        shown = ", ".join(repr(h) for h in header[:6]) or "(nothing)"
+        raise CliError(
+            f"{path}: missing column(s) {', '.join(missing)} in the header row",
+            [f"header found: {shown}", "expected a header row naming the columns clients and throughput"],
+        )
+    idx = {c: names.index(c) for c in REQUIRED}
+
+    clients: list[float] = []
+    throughput: list[float] = []
+    problems: list[str] = []
+    try:
+        for row_no, row in enumerate(reader, start=2):  # row 1 is the header
+            if not any(cell.strip() for cell in row):
+                continue
+            values: dict[str, float] = {}
+            for col, i in idx.items():
+                cell = row[i].strip() if i < len(row) else ""
+                if cell == "":
+                    problems.append(f"row {row_no}: {col} is empty")
+                    continue
+                try:
+                    v = float(cell)
+                except ValueError:
+                    problems.append(f"row {row_no}: {col} {cell!r} is not a number")
+                    continue
+                if not math.isfinite(v):
+                    problems.append(f"row {row_no}: {col} {cell!r} is not a finite number")
+                elif v <= 0:
+                    problems.append(f"row {row_no}: {col} must be > 0, got {cell}")
+                else:
+                    values[col] = v
+            if len(values) == len(REQUIRED):
+                clients.append(values["clients"])
+                throughput.append(values["throughput"])
+    except csv.Error as exc:
+        raise CliError(f"{path}: not a valid CSV file: {exc}") from exc
+    if problems:
+        raise CliError(f"{path}: {len(problems)} bad value(s)", problems)
+    if len(clients) < 3:
+        raise CliError(
+            f"{path}: {len(clients)} data row(s); the USL has 3 parameters and needs at least 3 points"
+        )
+    return clients, throughput
+
+
+def _fmt(v: float | None, digits: int = 6) -> str:
+    if v is None or not math.isfinite(v):
+        return "-"
+    return f"{v:.{digits}g}"
+
+
+def _table(path: Path, fit: UslFit) -> str:
+    rows: list[dict[str, Any]] = []
+    for name, value in fit.params.items():
+        ci = fit.intervals.get(name)
+        rows.append(
+            {
+                "parameter": name,
+                "value": _fmt(value),
+                "95% low": _fmt(ci[0]) if ci else "-",
+                "95% high": _fmt(ci[1]) if ci else "-",
+            }
+        )
+    lines = [f"USL fit of {path} ({fit.points} points)", ""]
+    lines.append(format_table(rows, ["parameter", "value", "95% low", "95% high"]))
+    lines.append("")
+    lines.append(f"peak clients     {_fmt(fit.peak_clients, 4)}")
+    lines.append(f"peak throughput  {_fmt(fit.peak_throughput, 6)}")
+    lines.append(f"r2               {_fmt(fit.r2, 4)}")
+    if fit.peak_note:
+        lines.append(f"note: {fit.peak_note}")
+    if fit.covariance_note:
+        lines.append(f"note: {fit.covariance_note}")
+    pred = fit.predicted()
+    lines.append("")
+    lines.append(
+        format_table(
+            [
+                {
+                    "clients": _fmt(float(c)),
+                    "measured": _fmt(float(x)),
+                    "fitted": _fmt(float(p)),
+                    "error %": f"{100.0 * (p - x) / x:+.1f}",
+                }
+                for c, x, p in zip(fit.clients, fit.observed, pred, strict=True)
+            ],
+            ["clients", "measured", "fitted", "error %"],
+        )
+    )
+    return "\n".join(lines)
+
+
+def _run(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    clients, throughput = read_points(path)
+    try:
+        fit = fit_usl(clients, throughput, label=path.name)
+    except UslFitError as exc:
+        raise CliError(f"{path}: cannot fit the USL: {exc}") from exc
+    if args.format == "json":
+        doc = fit.summary()
+        doc["intervals"] = {k: doc["intervals"][k] for k in PARAM_NAMES}
+        print_json(doc)
+    else:
+        print(_table(path, fit))
+    return 0

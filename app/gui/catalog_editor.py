@@ -1,0 +1,247 @@
+"""The catalog editor: a table per part kind, add/edit/delete, import and export through the store."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.gui.catalog_models import CatalogTableModel
+from app.gui.catalog_source import CatalogSource
+from catalog.errors import CatalogError, InvalidRowsError
+from catalog.files import read_file, write_csv, write_json
+from catalog.rows import part_to_row
+from models.hardware import PART_KINDS
+
+KIND_TITLES = {"server": "Servers", "cpu": "CPUs", "drive": "Drives", "nic": "NICs", "dimm": "DIMMs"}
+TAB_ORDER = ("server", "drive", "nic", "cpu", "dimm")
+
+# Where the editor asks for file names; tests replace these to run without dialogs.
+OpenFileFn = Callable[[QWidget], str | None]
+SaveFileFn = Callable[[QWidget], str | None]
+
+
+def _ask_open(parent: QWidget) -> str | None:
+    name, _ = QFileDialog.getOpenFileName(parent, "Import catalog rows", "", "Catalog files (*.csv *.json)")
+    return name or None
+
+
+def _ask_save(parent: QWidget) -> str | None:
+    name, _ = QFileDialog.getSaveFileName(parent, "Export the catalog", "catalog.csv", "CSV (*.csv);;JSON (*.json)")
+    return name or None
+
+
+class CatalogEditor(QWidget):
+    catalogChanged = Signal()
+
+    def __init__(self, source: CatalogSource, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("catalogEditor")
+        self.source = source
+        self.ask_open: OpenFileFn = _ask_open
+        self.ask_save: SaveFileFn = _ask_save
+        self.models: dict[str, CatalogTableModel] = {}
+        self.views: dict[str, QTableView] = {}
+        self.proxies: dict[str, QSortFilterProxyModel] = {}
+
+        self.where = QLabel()
+        self.where.setObjectName("catalogWhere")
+        self.where.setWordWrap(True)
+        self.where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("filter parts…")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self._apply_filter)
+        self.add_btn = QPushButton("Add part")
+        self.delete_btn = QPushButton("Delete selected")
+        self.import_btn = QPushButton("Import CSV/JSON…")
+        self.export_btn = QPushButton("Export…")
+        self.replace_box = QCheckBox("Import replaces parts with the same id")
+        self.add_btn.clicked.connect(self.add_part)
+        self.delete_btn.clicked.connect(self.delete_selected)
+        self.import_btn.clicked.connect(lambda: self.import_file())
+        self.export_btn.clicked.connect(lambda: self.export_file())
+
+        bar = QHBoxLayout()
+        for w in (self.add_btn, self.delete_btn):
+            bar.addWidget(w)
+        bar.addSpacing(16)
+        bar.addWidget(self.import_btn)
+        bar.addWidget(self.replace_box)
+        bar.addWidget(self.export_btn)
+        bar.addStretch(1)
+        bar.addWidget(self.filter)
+
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        for kind in TAB_ORDER:
+            model = CatalogTableModel(source.store, kind, self)  # type: ignore[arg-type]
+            if source.store is None:
+                model.set_parts([part_to_row(p) for p in source.snapshot.of_kind(kind)])  # type: ignore[arg-type]
+            model.changed.connect(self._changed)
+            model.problem.connect(self._show_problem)
+            model.dataChanged.connect(lambda *_a: self._show_row_problems())
+            proxy = QSortFilterProxyModel(self)
+            proxy.setSourceModel(model)
+            proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+            proxy.setFilterKeyColumn(-1)
+            view = QTableView()
+            view.setObjectName(f"catalog:{kind}")
+            view.setModel(proxy)
+            view.setSortingEnabled(True)
+            view.setAlternatingRowColors(True)
+            view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+            view.verticalHeader().setVisible(False)
+            view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+            view.horizontalHeader().setStretchLastSection(True)
+            view.resizeColumnsToContents()
+            for col, name in enumerate(model.columns):
+                if name == "source" or view.columnWidth(col) > 260:
+                    view.setColumnWidth(col, 260)
+            self.models[kind], self.views[kind], self.proxies[kind] = model, view, proxy
+            self.tabs.addTab(view, f"{KIND_TITLES[kind]} ({model.rowCount()})")
+
+        self.message = QLabel()
+        self.message.setObjectName("banner")
+        self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.RichText)
+        self.message.hide()
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 10, 12, 10)
+        lay.addWidget(self.where)
+        lay.addLayout(bar)
+        lay.addWidget(self.message)
+        lay.addWidget(self.tabs, 1)
+        self._update_where()
+        writable = source.store is not None
+        for w in (self.add_btn, self.delete_btn, self.import_btn, self.replace_box):
+            w.setEnabled(writable)
+        assert set(TAB_ORDER) == set(PART_KINDS)
+
+    # -- helpers --------------------------------------------------------------------------------------------
+    def current_kind(self) -> str:
+        return TAB_ORDER[self.tabs.currentIndex()]
+
+    def _update_where(self) -> None:
+        src = self.source
+        if src.store is None:
+            text = f"Catalog: <b>{html.escape(src.label)}</b>"
+        elif src.store.is_shared:
+            text = (f"Catalog: <b>shared database</b> {html.escape(src.store.url_display)} — changes are seen by "
+                    "everyone who uses it")
+        else:
+            text = f"Catalog: <b>local SQLite file</b> {html.escape(src.store.url_display.removeprefix('sqlite:///'))}"
+        self.where.setText(text)
+
+    def _refresh_tab_titles(self) -> None:
+        for i, kind in enumerate(TAB_ORDER):
+            self.tabs.setTabText(i, f"{KIND_TITLES[kind]} ({self.models[kind].rowCount()})")
+
+    def _say(self, kind: str, text: str) -> None:
+        self.message.setProperty("kind", kind)
+        self.message.setText(text)
+        self.message.setVisible(bool(text))
+        self.message.style().unpolish(self.message)
+        self.message.style().polish(self.message)
+
+    def _show_problem(self, text: str) -> None:
+        self._say("error", html.escape(text))
+
+    def _show_row_problems(self) -> None:
+        problems = self.models[self.current_kind()].problems()
+        if problems:
+            shown = "<br>".join(html.escape(p) for p in problems[:6])
+            more = f"<br>… and {len(problems) - 6} more" if len(problems) > 6 else ""
+            self._say("warn", f"<b>Not saved yet — fix the red cells:</b><br>{shown}{more}")
+        elif self.message.property("kind") == "warn":
+            self._say("info", "")
+
+    def _changed(self) -> None:
+        self.source.refresh()
+        self._refresh_tab_titles()
+        self._show_row_problems()
+        self.catalogChanged.emit()
+
+    def _apply_filter(self, text: str) -> None:
+        for proxy in self.proxies.values():
+            proxy.setFilterFixedString(text)
+
+    # -- actions --------------------------------------------------------------------------------------------
+    def add_part(self) -> None:
+        kind = self.current_kind()
+        row = self.models[kind].add_row()
+        view = self.views[kind]
+        index = self.proxies[kind].mapFromSource(self.models[kind].index(row, 0))
+        view.scrollTo(index)
+        view.setCurrentIndex(index)
+        view.edit(index)
+        self._refresh_tab_titles()
+        self._show_row_problems()
+
+    def delete_selected(self) -> None:
+        kind = self.current_kind()
+        view, proxy, model = self.views[kind], self.proxies[kind], self.models[kind]
+        rows = sorted({proxy.mapToSource(i).row() for i in view.selectionModel().selectedRows()}, reverse=True)
+        refused = [r for r in (model.delete_row(row) for row in rows) if r]
+        self._refresh_tab_titles()
+        if refused:
+            self._say("error", "<br>".join(html.escape(r) for r in refused))
+
+    def import_file(self, path: str | None = None) -> bool:
+        if self.source.store is None:
+            return False
+        name = path or self.ask_open(self)
+        if not name:
+            return False
+        try:
+            rows = read_file(Path(name))
+            report = self.source.store.import_rows(rows, replace=self.replace_box.isChecked())
+        except InvalidRowsError as exc:
+            lines = exc.lines()
+            shown = "<br>".join(html.escape(x) for x in lines[:12])
+            more = f"<br>… and {len(lines) - 12} more" if len(lines) > 12 else ""
+            self._say("error", f"<b>{html.escape(Path(name).name)}: {html.escape(str(exc))}</b><br>{shown}{more}")
+            return False
+        except CatalogError as exc:
+            self._say("error", html.escape(str(exc)))
+            return False
+        for model in self.models.values():
+            model.reload()
+        self._changed()
+        self._say("info", f"Imported {report.total} part{'s' if report.total != 1 else ''} from "
+                          f"{html.escape(Path(name).name)}.")
+        return True
+
+    def export_file(self, path: str | None = None) -> bool:
+        name = path or self.ask_save(self)
+        if not name:
+            return False
+        target = Path(name)
+        try:
+            rows = (self.source.store.export_rows() if self.source.store is not None
+                    else [part_to_row(p) for p in self.source.snapshot])
+            with target.open("w", encoding="utf-8", newline="") as out:
+                (write_json if target.suffix.lower() == ".json" else write_csv)(rows, out)
+        except (OSError, CatalogError) as exc:
+            self._say("error", html.escape(f"Cannot export to {target}: {exc}"))
+            return False
+        self._say("info", f"Exported {len(rows)} parts to {html.escape(str(target))}.")
+        return True

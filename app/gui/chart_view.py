@@ -1,0 +1,61 @@
+"""A matplotlib Figure inside Qt, rebuilt lazily: only when the chart is on screen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+from matplotlib.figure import Figure
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
+
+FigureBuilder = Callable[[], Figure]
+
+
+class ChartView(QWidget):
+    """Holds a builder, not a figure: drawing a figure costs tens of ms, so hidden charts wait."""
+
+    def __init__(self, min_height: int = 220, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._builder: FigureBuilder | None = None
+        self._stale = False
+        self.canvas: FigureCanvasQTAgg | None = None
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self.setMinimumHeight(min_height)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def set_builder(self, builder: FigureBuilder | None) -> None:
+        self._builder = builder
+        self._stale = True
+        if self.isVisible():
+            self.render_now()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.render_now()
+
+    def render_now(self) -> None:
+        self._stale = False
+        if self._builder is None:
+            if self.canvas is not None:
+                self.canvas.setParent(None)
+                self.canvas.deleteLater()
+                self.canvas = None
+            return
+        fig = self._builder()
+        canvas = FigureCanvasQTAgg(fig)
+        canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        if self.canvas is not None:
+            self._layout.replaceWidget(self.canvas, canvas)
+            self.canvas.setParent(None)
+            self.canvas.deleteLater()
+        else:
+            self._layout.addWidget(canvas)
+        self.canvas = canvas
+        canvas.draw_idle()
+
+    @property
+    def figure(self) -> Figure | None:
+        return self.canvas.figure if self.canvas is not None else None

@@ -1,0 +1,101 @@
+"""Scenarios side by side: one column each, deltas against the first, the best value per row in green."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.charts import ComparisonSeries, scenario_comparison
+from app.gui.chart_view import ChartView
+from app.gui.comparison import CompareRow, compare_rows
+from models.sizing.result import SizingResult
+
+BEST_BG = QColor("#d3f9d8")
+BEST_FG = QColor("#2b8a3e")
+
+
+class CompareView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("compareView")
+        self.rows: list[CompareRow] = []
+        self.names: list[str] = []
+        self.title = QLabel("Compare scenarios")
+        self.title.setObjectName("resultHeading")
+        self.hint = QLabel()
+        self.hint.setObjectName("hint")
+        self.hint.setWordWrap(True)
+        self.table = QTableWidget()
+        self.table.setObjectName("compareTable")
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(True)
+        self.chart = ChartView(240)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.chart)
+        split.setSizes([430, 330])
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 10, 12, 10)
+        lay.addWidget(self.title)
+        lay.addWidget(self.hint)
+        lay.addWidget(split, 1)
+
+    def show_results(self, names: list[str], results: list[SizingResult | None], note: str = "") -> None:
+        have = [(n, r) for n, r in zip(names, results, strict=True) if r is not None]
+        missing = [n for n, r in zip(names, results, strict=True) if r is None]
+        self.names = [n for n, _ in have]
+        self.rows = compare_rows([r for _, r in have])
+        parts = [note] if note else []
+        if missing:
+            parts.append("Not sized yet (or cannot be sized): " + ", ".join(missing) + ".")
+        if len(have) > 1:
+            parts.append(f"Deltas are against {self.names[0]}. Green marks the best value in each row.")
+        self.hint.setText(" ".join(parts))
+        self._fill_table()
+        self._fill_chart()
+
+    def _fill_table(self) -> None:
+        t = self.table
+        t.clear()
+        t.setColumnCount(len(self.names))
+        t.setRowCount(len(self.rows))
+        t.setHorizontalHeaderLabels(self.names)
+        t.setVerticalHeaderLabels([r.label for r in self.rows])
+        for row, cr in enumerate(self.rows):
+            best = cr.best()
+            for col in range(len(self.names)):
+                delta = cr.delta(col)
+                item = QTableWidgetItem(cr.texts[col] + (f"\n{delta}" if delta else ""))
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                if col == best:
+                    item.setBackground(QBrush(BEST_BG))
+                    item.setForeground(QBrush(BEST_FG))
+                    f = item.font()
+                    f.setBold(True)
+                    item.setFont(f)
+                    item.setToolTip("best " + ("(lowest)" if cr.lower_is_better else "(highest)"))
+                t.setItem(row, col, item)
+        t.resizeRowsToContents()
+
+    def _fill_chart(self) -> None:
+        if len(self.names) < 2:
+            self.chart.set_builder(None)
+            return
+        series = [
+            ComparisonSeries(r.label, r.values, r.lower_is_better, r.low, r.high) for r in self.rows if r.chart
+        ]
+        names = list(self.names)
+        self.chart.set_builder(lambda: scenario_comparison(names, series, columns=3))

@@ -1,0 +1,125 @@
+"""Scenario drafts: the JSON a user is editing, which may be invalid for a while.
+
+The form edits a plain dict (the scenario's JSON) so that a half-typed value can
+live in the document, be undone and be shown in red; `Scenario.model_validate`
+decides whether the draft is usable. A field is addressed by its JSON path, a
+tuple like ("workload", "databases", 0, "size_gb").
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from models.scenario import WORKLOAD_KINDS, Scenario, scenario_to_json
+
+Path = tuple[str | int, ...]
+
+
+def path_str(path: Path) -> str:
+    """("workload", "databases", 0, "name") -> "workload.databases[0].name" (the CLI's notation)."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + part
+    return out
+
+
+def get_in(data: Any, path: Path, default: Any = None) -> Any:
+    cur = data
+    for part in path:
+        try:
+            cur = cur[part]
+        except (KeyError, IndexError, TypeError):
+            return default
+    return cur
+
+
+def set_in(data: dict[str, Any], path: Path, value: Any) -> None:
+    """Set a value at a path, creating the intermediate objects a new field needs."""
+    if not path:
+        raise ValueError("empty path")
+    cur: Any = data
+    for part, nxt in itertools.pairwise(path):
+        if isinstance(cur, dict) and part not in cur:
+            cur[part] = [] if isinstance(nxt, int) else {}
+        cur = cur[part]
+    last = path[-1]
+    value = copy.deepcopy(value)  # the undo stack keeps the old value: never share it with the draft
+    if isinstance(cur, list) and isinstance(last, int) and last == len(cur):
+        cur.append(value)
+    else:
+        cur[last] = value
+
+
+@dataclass(frozen=True)
+class Issues:
+    """Why a draft is not a valid scenario: messages by field path, and the ones no field owns."""
+
+    by_field: Mapping[str, str] = field(default_factory=dict)
+    general: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.by_field or self.general)
+
+    def count(self) -> int:
+        return len(self.by_field) + len(self.general)
+
+    def lines(self) -> list[str]:
+        return [f"{p}: {m}" for p, m in self.by_field.items()] + list(self.general)
+
+
+_PATH_IN_TEXT = re.compile(r"\b((?:workload|platform|targets|assumptions)\.[a-z_]+)\b")
+
+
+def _loc_to_path(loc: tuple[Any, ...]) -> Path:
+    # pydantic inserts the discriminator tag ("greenplum-oltp") into the location; it is not a JSON key
+    return tuple(p for p in loc if not (isinstance(p, str) and p in WORKLOAD_KINDS))
+
+
+def _message(err: Mapping[str, Any]) -> str:
+    msg = str(err["msg"])
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]
+    if err.get("input") is None and err["type"] in ("float_type", "int_type", "string_type"):
+        return "a value is required"
+    if err["type"] == "missing":
+        return "a value is required"
+    return msg
+
+
+def issues_of(exc: ValidationError) -> Issues:
+    by_field: dict[str, str] = {}
+    general: list[str] = []
+    for err in exc.errors(include_url=False):
+        path = _loc_to_path(tuple(err["loc"]))
+        msg = _message(err)
+        if path:
+            key = path_str(path)
+            by_field[key] = f"{by_field[key]}; {msg}" if key in by_field else msg
+            continue
+        # a whole-scenario rule: put it on the field it names, so the user sees where to act
+        named = _PATH_IN_TEXT.search(msg)
+        if named:
+            by_field.setdefault(named.group(1), msg)
+        general.append(msg)
+    return Issues(by_field, tuple(general))
+
+
+def validate(draft: Mapping[str, Any]) -> tuple[Scenario | None, Issues]:
+    try:
+        return Scenario.model_validate(draft), Issues()
+    except ValidationError as exc:
+        return None, issues_of(exc)
+
+
+def draft_of(scenario: Scenario) -> dict[str, Any]:
+    return scenario_to_json(scenario)

@@ -1,0 +1,172 @@
+"""One editor per scenario field: shows a JSON value, reports user edits, shows why a value is refused.
+
+User edits are read from the signals Qt emits for the user only (`textEdited`,
+`activated`, `clicked`), so showing a value (after undo, or a scenario switch)
+never records a new edit.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.gui.draft import Path
+from app.gui.fields import FieldSpec
+
+
+def format_value(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if math.isfinite(value) and value.is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        return repr(value)
+    return str(value)
+
+
+def parse_number(text: str, kind: str, optional: bool) -> Any:
+    """The JSON value for what was typed; text that is not a number is kept so pydantic can say why."""
+    t = text.strip().replace("_", "").replace(" ", "")
+    if not t:
+        return None
+    try:
+        if kind == "int":
+            return int(t)
+        return float(t)
+    except ValueError:
+        pass
+    if kind == "int":
+        try:
+            f = float(t)
+        except ValueError:
+            return text.strip()
+        return int(f) if f.is_integer() else f  # 3.5 goes through, and pydantic explains integers
+    return text.strip()
+
+
+def set_invalid(widget: QWidget, message: str | None) -> None:
+    widget.setProperty("invalid", bool(message))
+    widget.setToolTip(message or widget.property("helpText") or "")
+    style = widget.style()
+    style.unpolish(widget)
+    style.polish(widget)
+
+
+class FieldEditor(QObject):
+    """The widget for one `FieldSpec`, with an inline message under it for a refused value."""
+
+    edited = Signal(tuple, object)  # path, JSON value
+
+    def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        self.container = QWidget(parent)
+        lay = QVBoxLayout(self.container)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        self.widget: QWidget
+        if spec.kind in ("float", "int", "text"):
+            edit = QLineEdit()
+            edit.setPlaceholderText(spec.placeholder)
+            edit.textEdited.connect(self._text_edited)
+            self.widget = edit
+        elif spec.kind == "bool":
+            box = QCheckBox()
+            box.clicked.connect(lambda checked: self.edited.emit(self.spec.path, bool(checked)))
+            self.widget = box
+        else:
+            combo = QComboBox()
+            for label, value in spec.choices:
+                combo.addItem(label, value)
+            combo.activated.connect(lambda i: self.edited.emit(self.spec.path, combo.itemData(i)))
+            self.widget = combo
+        self.widget.setObjectName("field:" + ".".join(str(p) for p in spec.path))
+        self.widget.setProperty("helpText", spec.help)
+        self.widget.setToolTip(spec.help)
+        self.error_label = QLabel()
+        self.error_label.setObjectName("fieldError")
+        self.error_label.setWordWrap(True)
+        self.error_label.hide()
+        lay.addWidget(self.widget)
+        lay.addWidget(self.error_label)
+
+    @property
+    def path(self) -> Path:
+        return self.spec.path
+
+    def _text_edited(self, text: str) -> None:
+        if self.spec.kind == "text":
+            self.edited.emit(self.spec.path, text)
+        else:
+            self.edited.emit(self.spec.path, parse_number(text, self.spec.kind, self.spec.optional))
+
+    def value(self) -> Any:
+        w = self.widget
+        if isinstance(w, QLineEdit):
+            if self.spec.kind == "text":
+                return w.text()
+            return parse_number(w.text(), self.spec.kind, self.spec.optional)
+        if isinstance(w, QCheckBox):
+            return w.isChecked()
+        assert isinstance(w, QComboBox)
+        return w.currentData()
+
+    def show_value(self, value: Any) -> None:
+        w = self.widget
+        if isinstance(w, QLineEdit):
+            # leave "12." alone while the user types: it already means 12.0
+            if self.value() != value or type(self.value()) is not type(value):
+                w.setText(format_value(value))
+        elif isinstance(w, QCheckBox):
+            w.setChecked(bool(value))
+        else:
+            assert isinstance(w, QComboBox)
+            i = w.findData(value)
+            if i < 0:  # a value the form does not list (hand-edited file): show it rather than hide it
+                w.addItem(format_value(value), value)
+                i = w.count() - 1
+            w.setCurrentIndex(i)
+
+    def show_error(self, message: str | None) -> None:
+        set_invalid(self.widget, message)
+        self.error_label.setText(message or "")
+        self.error_label.setVisible(bool(message))
+
+    @property
+    def error(self) -> str | None:
+        return self.error_label.text() or None
+
+
+def add_rows(form: QFormLayout, specs: tuple[FieldSpec, ...], parent: QWidget) -> list[FieldEditor]:
+    editors: list[FieldEditor] = []
+    for spec in specs:
+        editor = FieldEditor(spec, parent)
+        label = QLabel(spec.label)
+        label.setToolTip(spec.help)
+        label.setBuddy(editor.widget)
+        form.addRow(label, editor.container)
+        editors.append(editor)
+    return editors
+
+
+def new_form_layout() -> QFormLayout:
+    form = QFormLayout()
+    form.setLabelAlignment(form.labelAlignment())
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+    form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
+    form.setHorizontalSpacing(12)
+    form.setVerticalSpacing(6)
+    return form

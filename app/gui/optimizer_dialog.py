@@ -1,0 +1,264 @@
+"""The optimizer: every server × drive × layout in the catalog against the targets, off the UI thread.
+
+Targets go in (prefilled from the scenario), the search runs in a pool thread
+with a progress bar and Cancel, and the Pareto designs come back as a table and
+a chart; "Use this design" hands the chosen platform back to the scenario.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.charts import pareto_front
+from app.gui.chart_view import ChartView
+from app.gui.draft import Issues, path_str
+from app.gui.field_widgets import FieldEditor, add_rows, new_form_layout
+from app.gui.fields import TARGET_FIELDS
+from app.gui.formatting import metric_label, money, number, power
+from app.gui.sizing_service import SizingFailure
+from app.gui.workers import Cancelled, Job, JobRunner
+from models.hardware import HardwareCatalog
+from models.scenario import Scenario, Targets
+
+COLUMNS = ("Server", "Drive", "Drives/host", "Deployment", "RAID", "Hosts", "Capex", "Power", "Rack U", "Main")
+
+
+def run_optimizer(scenario: Scenario, catalog: HardwareCatalog, cancel: threading.Event,
+                  progress: Any) -> Any:
+    from models import optimizer
+    from models.sizing.parts import SizingInputError
+
+    try:
+        return optimizer.optimize(scenario, catalog, progress=progress, cancelled=cancel.is_set)
+    except optimizer.OptimizationCancelled:
+        raise Cancelled() from None
+    except SizingInputError as exc:
+        raise SizingFailure(list(exc.problems)) from None
+
+
+class OptimizerDialog(QDialog):
+    designChosen = Signal(dict)  # the platform JSON to put into the scenario
+
+    def __init__(self, scenario: Scenario, catalog: HardwareCatalog, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Optimize hardware — {scenario.name}")
+        self.resize(1100, 720)
+        self.scenario = scenario
+        self.catalog = catalog
+        self.runner = JobRunner(self)
+        self.job: Job | None = None
+        self.result: Any = None
+        self.targets: dict[str, Any] = scenario.targets.model_dump(mode="json")
+
+        form = new_form_layout()
+        self.editors: dict[str, FieldEditor] = {}
+        for editor in add_rows(form, TARGET_FIELDS, self):
+            key = str(editor.path[-1])
+            editor.show_value(self.targets.get(key))
+            editor.edited.connect(self._target_edited)
+            self.editors[path_str(editor.path)] = editor
+        targets_box = QWidget()
+        targets_box.setLayout(form)
+        targets_box.setMaximumWidth(360)
+
+        self.run_btn = QPushButton("Run")
+        self.run_btn.setDefault(True)
+        self.cancel_btn = QPushButton("Cancel")
+        self.cancel_btn.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setValue(0)
+        self.summary = QLabel("Set the targets and run: refarch tries every server, drive, drive count, "
+                              "deployment and RAID level in the catalog.")
+        self.summary.setWordWrap(True)
+        self.run_btn.clicked.connect(self.start)
+        self.cancel_btn.clicked.connect(self.cancel)
+
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.itemSelectionChanged.connect(self._selection_changed)
+        self.chart = ChartView(240)
+
+        self.use_btn = QPushButton("Use this design")
+        self.use_btn.setEnabled(False)
+        self.use_btn.clicked.connect(self._use)
+        close = QPushButton("Close")
+        close.clicked.connect(self.reject)
+
+        left = QVBoxLayout()
+        left.addWidget(QLabel("<b>Targets</b> (empty = no target)"))
+        left.addWidget(targets_box)
+        left.addStretch(1)
+        run_row = QHBoxLayout()
+        run_row.addWidget(self.run_btn)
+        run_row.addWidget(self.cancel_btn)
+        run_row.addWidget(self.progress, 1)
+        right = QVBoxLayout()
+        right.addLayout(run_row)
+        right.addWidget(self.summary)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.chart)
+        right.addWidget(split, 1)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.use_btn)
+        buttons.addWidget(close)
+        right.addLayout(buttons)
+        lay = QHBoxLayout(self)
+        lay.addLayout(left)
+        lay.addLayout(right, 1)
+
+    # -- targets --------------------------------------------------------------------------------------------
+    def _target_edited(self, path: tuple, value: Any) -> None:  # type: ignore[type-arg]
+        self.targets[str(path[-1])] = value
+        problems = self._target_issues()
+        for key, editor in self.editors.items():
+            editor.show_error(problems.by_field.get(key))
+        self.run_btn.setEnabled(not problems and self.job is None)
+
+    def _target_issues(self) -> Issues:
+        from pydantic import ValidationError
+
+        from app.gui.draft import issues_of
+
+        try:
+            Targets.model_validate(self.targets)
+        except ValidationError as exc:
+            found = issues_of(exc)
+            return Issues({f"targets.{k}": v for k, v in found.by_field.items()}, found.general)
+        return Issues()
+
+    # -- running --------------------------------------------------------------------------------------------
+    def start(self) -> None:
+        if self.job is not None or self._target_issues():
+            return
+        scenario = self.scenario.model_copy(update={"targets": Targets.model_validate(self.targets)})
+        catalog = self.catalog
+        self.run_btn.setEnabled(False)
+        self.cancel_btn.setEnabled(True)
+        self.progress.setValue(0)
+        self.summary.setText("Searching…")
+        self.job = self.runner.start(
+            lambda cancel, progress: run_optimizer(scenario, catalog, cancel, progress),
+            self._done,
+            self._failed,
+            on_progress=self._progress,
+            on_cancelled=self._cancelled,
+        )
+
+    def cancel(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+            self.summary.setText("Cancelling…")
+
+    def _progress(self, done: int, total: int) -> None:
+        self.progress.setValue(int(done * 100 / max(total, 1)))
+
+    def _finish(self) -> None:
+        self.job = None
+        self.run_btn.setEnabled(True)
+        self.cancel_btn.setEnabled(False)
+
+    def _cancelled(self) -> None:
+        self._finish()
+        self.progress.setValue(0)
+        self.summary.setText("Cancelled.")
+
+    def _failed(self, problems: list[str]) -> None:
+        self._finish()
+        self.summary.setText("The optimizer cannot run: " + "; ".join(problems))
+
+    def _done(self, result: Any) -> None:
+        self._finish()
+        self.progress.setValue(100)
+        self.result = result
+        label = metric_label(result.main_metric)
+        if result.best is None:
+            unmet = "; ".join(result.unmet.values())
+            self.summary.setText(f"{result.evaluated:,} designs evaluated, none meets every target. {unmet}")
+        else:
+            b = result.best
+            currency = result.best_sizing.totals.currency if result.best_sizing else ""
+            self.summary.setText(
+                f"{result.evaluated:,} designs evaluated, {result.feasible:,} meet every target. Cheapest: "
+                f"<b>{b.segment_hosts} × {b.server_id}</b> with {b.drives_per_host} × {b.drive_id}, {b.deployment}, "
+                f"{b.raid}: {money(b.capex, currency)}, {label} {number(b.main_value)}."
+            )
+        self._fill(result)
+
+    def _fill(self, result: Any) -> None:
+        points = list(result.pareto)
+        self.table.setRowCount(len(points))
+        for row, p in enumerate(points):
+            cells = (p.server_id, p.drive_id, str(p.drives_per_host), p.deployment, p.raid, str(p.segment_hosts),
+                     money(p.capex, ""), power(p.power_w), f"{p.rack_u:.0f}", number(p.main_value))
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if col >= 5:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if result.best is not None and p == result.best:
+                    f = item.font()
+                    f.setBold(True)
+                    item.setFont(f)
+                self.table.setItem(row, col, item)
+        if points:
+            best_row = next((i for i, p in enumerate(points) if p == result.best), 0)
+            self.table.selectRow(best_row)
+        self._draw(points, result)
+
+    def _draw(self, points: list[Any], result: Any, selected: int | None = None) -> None:
+        currency = result.best_sizing.totals.currency if result.best_sizing else ""
+        label = metric_label(result.main_metric)
+        self.chart.set_builder(lambda: pareto_front(
+            [p.capex for p in points], [p.main_value for p in points], [p.feasible for p in points],
+            currency=currency, perf_label=label, selected=selected,
+            title="Pareto front: capex against the main estimate",
+        ))
+
+    def _selection_changed(self) -> None:
+        rows = {i.row() for i in self.table.selectedIndexes()}
+        self.use_btn.setEnabled(bool(rows) and self.result is not None)
+        if self.result is not None and rows:
+            self._draw(list(self.result.pareto), self.result, min(rows))
+
+    def selected_point(self) -> Any:
+        rows = sorted({i.row() for i in self.table.selectedIndexes()})
+        if not rows or self.result is None:
+            return None
+        return list(self.result.pareto)[rows[0]]
+
+    def _use(self) -> None:
+        point = self.selected_point()
+        if point is None:
+            return
+        self.designChosen.emit(point.platform(self.scenario))
+        self.accept()
+
+    def done(self, r: int) -> None:  # closing the dialog stops a search still running
+        if self.job is not None:
+            self.job.cancel()
+        super().done(r)

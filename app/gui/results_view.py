@@ -1,0 +1,456 @@
+"""The live result of the selected scenario: headline numbers, the hosts, estimates, BOM, reasons, warnings.
+
+It only displays a `SizingResult` (and the estimate curve); when the input is
+invalid or the engine refuses it, the last good result stays on screen under a
+banner saying why it is not current.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.charts import cost_breakdown, cost_items, estimate_vs_hosts
+from app.gui.chart_view import ChartView
+from app.gui.formatting import estimate_p50, estimate_range, metric_label, money, money_short, number, power
+from app.gui.host_diagram import HostDiagram
+from app.gui.sizing_service import Curve
+from models.scenario import Scenario
+from models.sizing.result import Design, SizingResult
+
+# Which target bounds which main metric, for the target line on the curve.
+TARGET_OF_METRIC: dict[str, tuple[str, str]] = {
+    "full_scan_s": ("max_full_scan_s", "max full scan"),
+    "tps": ("min_tps", "min TPS"),
+    "queries_per_hour": ("min_queries_per_hour", "min queries/h"),
+    "load_tb_per_hour": ("min_load_tb_per_hour", "min load rate"),
+}
+
+WORKER_ROLE: dict[str, str] = {
+    "greenplum-analytics": "Segment hosts",
+    "greenplum-oltp": "Segment hosts",
+    "postgres-consolidation": "Database hosts",
+    "sap-iq-multiplex": "IQ nodes",
+}
+
+
+@dataclass
+class Status:
+    """What the banner says about the result on screen."""
+
+    computing: bool = False
+    input_problems: list[str] = field(default_factory=list)  # the draft does not validate
+    sizing_problems: list[str] = field(default_factory=list)  # the engine refused the scenario
+    stale: bool = False  # the result shown was computed from an older version of the inputs
+    engine_missing: str | None = None
+
+
+class KpiCard(QFrame):
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("kpi")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 8, 12, 8)
+        lay.setSpacing(1)
+        self.title = QLabel(title.upper())
+        self.title.setObjectName("kpiTitle")
+        self.value = QLabel("–")
+        self.value.setObjectName("kpiValue")
+        self.sub = QLabel("")
+        self.sub.setObjectName("kpiSub")
+        for w in (self.title, self.value, self.sub):
+            # cards share the row equally; a long value is cut rather than widening the window
+            w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            lay.addWidget(w)
+
+    def set(self, value: str, sub: str = "", tooltip: str = "") -> None:
+        self.value.setText(value)
+        self.sub.setText(sub)
+        self.setToolTip(tooltip)
+
+
+def _table(headers: list[str], stretch: int | None = None) -> QTableWidget:
+    t = QTableWidget(0, len(headers))
+    t.setHorizontalHeaderLabels(headers)
+    t.verticalHeader().setVisible(False)
+    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    t.setAlternatingRowColors(True)
+    t.setWordWrap(True)
+    header = t.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    if stretch is not None:
+        header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    return t
+
+
+def _cell(text: str, right: bool = False, bold: bool = False, tooltip: str = "") -> QTableWidgetItem:
+    item = QTableWidgetItem(text)
+    if right:
+        item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    if bold:
+        f = item.font()
+        f.setBold(True)
+        item.setFont(f)
+    if tooltip:
+        item.setToolTip(tooltip)
+    return item
+
+
+def design_facts(design: Design, describe: Callable[[str], str]) -> list[tuple[str, str]]:
+    """The design as label/value pairs, skipping what does not apply to this kind."""
+    facts: list[tuple[str, str]] = [
+        ("Deployment", "vSphere VMs" if design.deployment == "vsphere" else "Bare metal"),
+        ("Server", describe(design.server_id)),
+        ("Data drive", describe(design.drive_id) if design.drive_id else "none"),
+        ("Network card", describe(design.nic_id) if design.nic_id else "none"),
+        (WORKER_ROLE.get(design.kind, "Worker hosts"), str(design.segment_hosts)),
+    ]
+    if design.coordinator_hosts:
+        facts.append(("Coordinator hosts", str(design.coordinator_hosts)))
+    if design.etl_hosts:
+        facts.append(("ETL hosts", str(design.etl_hosts)))
+    raid = "" if design.raid in ("", "none") else f" ({design.raid.upper()})"
+    facts.append(("Data drives per host", f"{design.data_drives_per_host}{raid}"))
+    facts.append(("Memory per host", f"{number(design.memory_gib_per_host)} GiB"))
+    if design.deployment == "vsphere" or design.vms_per_host > 1:
+        facts.append(("VMs per host", str(design.vms_per_host)))
+    if design.vm is not None and design.deployment == "vsphere":
+        facts.append(("VM size", f"{design.vm.vcpus} vCPU · {number(design.vm.memory_gib)} GiB"))
+    if design.primary_segments_per_host is not None:
+        mirrors = design.mirror_segments_per_host or 0
+        facts.append(("Segments per host", f"{design.primary_segments_per_host} primary + {mirrors} mirror"))
+    facts.append(("Raw capacity", f"{number(design.raw_capacity_tb)} TB"))
+    facts.append(("Usable capacity", f"{number(design.usable_capacity_tb)} TB (before compression)"))
+    if design.data_needed_tb:
+        facts.append(("Data on disk at horizon", f"{number(design.data_needed_tb)} TB"))
+    if design.nics_per_host:
+        facts.append(("Network per host", f"{design.nics_per_host} NIC · {number(design.network_gbps_per_host)} Gb/s"))
+    optional = (
+        ("gp_vmem_protect_limit", design.gp_vmem_protect_limit_mb, lambda v: f"{v:,} MB"),
+        ("shared_buffers", design.shared_buffers_gib, lambda v: f"{number(v)} GiB"),
+        ("shared_buffers ratio", design.shared_buffers_ratio, lambda v: f"{v * 100:.0f} % of VM memory"),
+        ("Memory overcommit", design.overcommit_rate, lambda v: f"{number(v)}x"),
+        ("Safe overcommit", design.safe_overcommit_rate, lambda v: f"{number(v)}x"),
+        ("DQP mode", design.dqp_mode, str),
+        ("IQ main cache", design.iq_main_cache_gib, lambda v: f"{number(v)} GiB"),
+        ("IQ temp cache", design.iq_temp_cache_gib, lambda v: f"{number(v)} GiB"),
+    )
+    for label, value, fmt in optional:
+        if value is not None:
+            facts.append((label, fmt(value)))  # type: ignore[operator]
+    return facts
+
+
+def facts_html(facts: list[tuple[str, str]], columns: int = 2) -> str:
+    rows = (len(facts) + columns - 1) // columns
+    cells = []
+    for r in range(rows):
+        tds = []
+        for c in range(columns):
+            i = c * rows + r
+            if i < len(facts):
+                k, v = facts[i]
+                tds.append(f"<td style='color:#616e7c; padding:2px 10px 2px 0'>{html.escape(k)}</td>"
+                           f"<td style='color:#1f2933; padding:2px 28px 2px 0'><b>{html.escape(v)}</b></td>")
+        cells.append("<tr>" + "".join(tds) + "</tr>")
+    return "<table cellspacing='0'>" + "".join(cells) + "</table>"
+
+
+class ResultsView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("resultsView")
+        self.result: SizingResult | None = None
+        self.scenario: Scenario | None = None
+        self.curve: Curve | None = None
+        self.describe: Callable[[str], str] = lambda part_id: part_id
+
+        self.heading = QLabel("")
+        self.heading.setObjectName("resultHeading")
+        self.banner = QLabel("")
+        self.banner.setObjectName("banner")
+        self.banner.setWordWrap(True)
+        self.banner.setTextFormat(Qt.TextFormat.RichText)
+        self.banner.hide()
+
+        cards = QHBoxLayout()
+        cards.setSpacing(8)
+        self.cards = {
+            "hosts": KpiCard("Hosts"),
+            "capex": KpiCard("Capex"),
+            "power": KpiCard("Power · space"),
+            "metric": KpiCard("Main estimate"),
+            "risk": KpiCard("Warnings"),
+        }
+        for card in self.cards.values():
+            cards.addWidget(card, 1)
+        cards.setStretch(3, 2)  # the main estimate carries its range: give it room
+
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("resultTabs")
+        self.tabs.setDocumentMode(True)
+
+        # Overview: the design in words and as a drawing
+        self.facts = QLabel()
+        self.facts.setObjectName("facts")
+        self.facts.setTextFormat(Qt.TextFormat.RichText)
+        self.facts.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.facts.setWordWrap(True)
+        self.facts.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.diagram = HostDiagram()
+        self.warn_box = QLabel()
+        self.warn_box.setObjectName("warnBox")
+        self.warn_box.setWordWrap(True)
+        self.warn_box.setTextFormat(Qt.TextFormat.RichText)
+        self.warn_box.hide()
+        overview = QWidget()
+        ov = QVBoxLayout(overview)
+        ov.setContentsMargins(10, 10, 10, 10)
+        ov.setSpacing(10)
+        ov.addWidget(self.warn_box)
+        ov.addWidget(self.facts)
+        ov.addWidget(self.diagram)
+        ov.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(overview)
+        self.tabs.addTab(scroll, "Design")
+
+        # Estimates: the table and the curve against host count
+        self.estimates = _table(["Estimate", "P50", "P10 – P90 range", "Unit", ""], stretch=4)
+        self.binding = QLabel()
+        self.binding.setObjectName("binding")
+        self.binding.setWordWrap(True)
+        self.curve_chart = ChartView(240)
+        est = QWidget()
+        el = QVBoxLayout(est)
+        el.setContentsMargins(10, 10, 10, 10)
+        el.addWidget(self.binding)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.estimates)
+        split.addWidget(self.curve_chart)
+        split.setSizes([160, 360])
+        el.addWidget(split, 1)
+        self.tabs.addTab(est, "Estimates")
+
+        # Cost: the BOM and where the money goes
+        self.bom = _table(["Role", "Part", "Description", "Qty/host", "Hosts", "Qty", "Unit price", "Extended"],
+                          stretch=2)
+        self.totals = QLabel()
+        self.totals.setObjectName("totals")
+        self.totals.setTextFormat(Qt.TextFormat.RichText)
+        self.cost_chart = ChartView(200)
+        cost = QWidget()
+        cl = QVBoxLayout(cost)
+        cl.setContentsMargins(10, 10, 10, 10)
+        csplit = QSplitter(Qt.Orientation.Vertical)
+        csplit.addWidget(self.bom)
+        csplit.addWidget(self.cost_chart)
+        csplit.setSizes([260, 240])
+        cl.addWidget(self.totals)
+        cl.addWidget(csplit, 1)
+        self.tabs.addTab(cost, "Bill of materials")
+
+        self.rationale = _table(["Decision", "Why", "Source"], stretch=1)
+        self.rationale.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+        self.tabs.addTab(self.rationale, "Rationale")
+
+        self.warnings = _table(["Code", "Warning"], stretch=1)
+        self.tabs.addTab(self.warnings, "Warnings")
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(10, 8, 10, 8)
+        lay.setSpacing(8)
+        lay.addWidget(self.heading)
+        lay.addWidget(self.banner)
+        lay.addLayout(cards)
+        lay.addWidget(self.tabs, 1)
+        self._show_empty()
+
+    # -- public ---------------------------------------------------------------------------------------------
+    def set_describe(self, describe: Callable[[str], str]) -> None:
+        self.describe = describe
+
+    def show_result(self, result: SizingResult | None, scenario: Scenario | None, status: Status,
+                    curve: Curve | None = None) -> None:
+        changed = result is not self.result
+        self.result, self.scenario = result, scenario
+        self.heading.setText(html.escape(scenario.name) if scenario else "")
+        self._show_status(status)
+        if result is None:
+            self._show_empty(status)
+            return
+        if changed:
+            self._fill(result)
+        self.set_curve(curve)
+
+    def set_curve(self, curve: Curve | None) -> None:
+        self.curve = curve
+        result, scenario = self.result, self.scenario
+        if result is None:
+            self.curve_chart.set_builder(None)
+            return
+        metric = result.main_metric
+        est = result.estimates.get(metric)
+        target = None
+        target_label = "target"
+        if scenario is not None and metric in TARGET_OF_METRIC:
+            name, target_label = TARGET_OF_METRIC[metric]
+            target = getattr(scenario.targets, name, None)
+        if curve is not None:
+            self.curve_chart.set_builder(lambda: estimate_vs_hosts(
+                curve.hosts, curve.p10, curve.p50, curve.p90, metric_label=metric_label(curve.metric),
+                unit=curve.unit, current_hosts=curve.current_hosts, target=target, target_label=target_label,
+                title=f"{metric_label(curve.metric)} against the number of hosts",
+            ))
+        elif est is not None:
+            hosts = result.design.segment_hosts
+            self.curve_chart.set_builder(lambda: estimate_vs_hosts(
+                [hosts], [est.p10], [est.p50], [est.p90], metric_label=metric_label(metric), unit=est.unit,
+                current_hosts=hosts, target=target, target_label=target_label,
+                title=f"{metric_label(metric)} at {hosts} hosts (curve not available)",
+            ))
+
+    # -- filling --------------------------------------------------------------------------------------------
+    def _show_status(self, status: Status) -> None:
+        kind, text = "info", ""
+        if status.engine_missing:
+            kind, text = "error", html.escape(status.engine_missing)
+        elif status.input_problems:
+            n = len(status.input_problems)
+            lead = f"{n} input problem{'s' if n > 1 else ''}"
+            tail = " — showing the last good result" if self.result is not None else ""
+            items = "; ".join(html.escape(p) for p in status.input_problems[:3])
+            more = f" (+{n - 3} more)" if n > 3 else ""
+            kind, text = "warn", f"<b>{lead}{tail}.</b> {items}{more}"
+        elif status.sizing_problems:
+            items = "; ".join(html.escape(p) for p in status.sizing_problems[:3])
+            tail = " — showing the last good result" if self.result is not None else ""
+            kind, text = "error", f"<b>Cannot size this scenario{tail}.</b> {items}"
+        elif status.computing and self.result is not None:
+            kind, text = "busy", "Updating…"
+        self.banner.setProperty("kind", kind)
+        self.banner.setText(text)
+        self.banner.setVisible(bool(text))
+        self.banner.style().unpolish(self.banner)
+        self.banner.style().polish(self.banner)
+
+    def _show_empty(self, status: Status | None = None) -> None:
+        for card in self.cards.values():
+            card.set("–")
+        computing = status is not None and status.computing
+        self.facts.setText("<span style='color:#616e7c'>Sizing…</span>" if computing else
+                           "<span style='color:#616e7c'>No result yet.</span>")
+        self.diagram.set_hosts((), "bare-metal", message="Sizing…" if computing else "No design yet")
+        for t in (self.estimates, self.bom, self.rationale, self.warnings):
+            t.setRowCount(0)
+        self.totals.setText("")
+        self.binding.setText("")
+        self.warn_box.hide()
+        self.curve_chart.set_builder(None)
+        self.cost_chart.set_builder(None)
+
+    def _fill(self, r: SizingResult) -> None:
+        d, t = r.design, r.totals
+        role = WORKER_ROLE.get(d.kind, "worker hosts").lower()
+        extra_hosts = d.coordinator_hosts + d.etl_hosts
+        total_hosts = d.segment_hosts + extra_hosts
+        sub = f"{d.segment_hosts} {role}" + (f" + {extra_hosts} other" if extra_hosts else "")
+        self.cards["hosts"].set(str(total_hosts), sub)
+        self.cards["capex"].set(money_short(t.capex, t.currency), f"{money(t.energy_cost_3y, t.currency)} energy/3 y",
+                                f"List price {money(t.capex, t.currency)}")
+        racks = f" ({t.rack_u / 42:.1f} racks)" if t.rack_u > 42 else ""
+        self.cards["power"].set(power(t.power_w), f"{t.rack_u} U{racks} · {number(t.kwh_per_year / 1000)} MWh/y",
+                                f"{number(t.kwh_per_year)} kWh per year at the assumed utilization")
+        main = r.estimates.get(r.main_metric)
+        if main is not None:
+            self.cards["metric"].title.setText(metric_label(r.main_metric).upper())
+            self.cards["metric"].set(estimate_p50(main), f"P10–P90 {estimate_range(main)}",
+                                     f"binding resource: {r.binding_resource}")
+        n_warn = len(r.warnings)
+        self.cards["risk"].set(str(n_warn), "none" if not n_warn else r.warnings[0].code)
+        self.cards["risk"].setProperty("alert", n_warn > 0)
+        self.cards["risk"].style().unpolish(self.cards["risk"])
+        self.cards["risk"].style().polish(self.cards["risk"])
+
+        self.facts.setText(facts_html(design_facts(d, self.describe)))
+        self.diagram.set_hosts(d.hosts, d.deployment, self.describe)
+        if r.warnings:
+            items = "".join(f"<li>{html.escape(w.text)}</li>" for w in r.warnings[:4])
+            more = f"<li>… and {n_warn - 4} more (Warnings tab)</li>" if n_warn > 4 else ""
+            self.warn_box.setText(f"<b>{n_warn} warning{'s' if n_warn > 1 else ''}</b><ul style='margin:2px 0 0 -20px'>"
+                                  f"{items}{more}</ul>")
+            self.warn_box.show()
+        else:
+            self.warn_box.hide()
+
+        self.estimates.setRowCount(len(r.estimates))
+        for row, (name, est) in enumerate(sorted(r.estimates.items(), key=lambda kv: kv[0] != r.main_metric)):
+            is_main = name == r.main_metric
+            self.estimates.setItem(row, 0, _cell(metric_label(name), bold=is_main, tooltip=name))
+            self.estimates.setItem(row, 1, _cell(number(est.p50), right=True, bold=is_main))
+            self.estimates.setItem(row, 2, _cell(estimate_range(est).removesuffix(f" {est.unit}"), right=True))
+            self.estimates.setItem(row, 3, _cell(est.unit))
+            self.estimates.setItem(row, 4, _cell("main metric" if is_main else ""))
+        self.binding.setText(f"Binding resource: <b>{html.escape(r.binding_resource)}</b> — the part of the design "
+                             "that limits the main estimate; adding more of anything else will not improve it.")
+
+        self.bom.setRowCount(len(r.bom) + 1)
+        for row, line in enumerate(r.bom):
+            self.bom.setItem(row, 0, _cell(line.role))
+            self.bom.setItem(row, 1, _cell(line.part_id, tooltip=f"{line.kind}, price as of {line.price_as_of}"))
+            self.bom.setItem(row, 2, _cell(line.description))
+            self.bom.setItem(row, 3, _cell(str(line.qty_per_host), right=True))
+            self.bom.setItem(row, 4, _cell(str(line.hosts), right=True))
+            self.bom.setItem(row, 5, _cell(str(line.qty), right=True))
+            self.bom.setItem(row, 6, _cell(money(line.unit_price, line.currency), right=True))
+            self.bom.setItem(row, 7, _cell(money(line.extended_price, line.currency), right=True))
+        last = len(r.bom)
+        self.bom.setItem(last, 0, _cell("Total", bold=True))
+        for c in range(1, 7):
+            self.bom.setItem(last, c, _cell(""))
+        self.bom.setItem(last, 7, _cell(money(t.capex, t.currency), right=True, bold=True))
+        self.totals.setText(
+            f"<b>Capex {html.escape(money(t.capex, t.currency))}</b> &nbsp;·&nbsp; {html.escape(power(t.power_w))}"
+            f" &nbsp;·&nbsp; {t.rack_u} U &nbsp;·&nbsp; {number(t.kwh_per_year)} kWh/year &nbsp;·&nbsp; "
+            f"energy over 3 years {html.escape(money(t.energy_cost_3y, t.currency))}"
+        )
+        items = cost_items(r.bom)
+        self.cost_chart.set_builder(lambda: cost_breakdown(items, t.currency, title="Capex by role and part"))
+
+        self.rationale.setRowCount(len(r.rationale))
+        for row, why in enumerate(r.rationale):
+            self.rationale.setItem(row, 0, _cell(why.decision, bold=True))
+            self.rationale.setItem(row, 1, _cell(why.text, tooltip=why.text))
+            self.rationale.setItem(row, 2, _cell(why.source, tooltip=why.source))
+        self.rationale.resizeRowsToContents()
+        self.warnings.setRowCount(len(r.warnings))
+        for row, w in enumerate(r.warnings):
+            self.warnings.setItem(row, 0, _cell(w.code))
+            self.warnings.setItem(row, 1, _cell(w.text, tooltip=w.text))
+        self.warnings.resizeRowsToContents()
+        self.tabs.setTabText(4, f"Warnings ({n_warn})" if n_warn else "Warnings")
+
+
+__all__ = ["ResultsView", "Status"]

@@ -1,0 +1,262 @@
+"""Off-UI-thread work: a cancellable job on the global QThreadPool, and the live-sizing coordinator.
+
+The window never waits for the engine: edits are debounced (`DEBOUNCE_MS`), the
+sizing runs in a `QRunnable`, and a result is kept only if it answers the latest
+request for its scenario (tokens), so a slow old answer never overwrites a newer one.
+"""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
+
+from app.gui import sizing_service
+from app.gui.sizing_service import Curve, SizingFailure
+from models.hardware import HardwareCatalog
+from models.scenario import Scenario
+from models.sizing.result import SizingResult
+
+DEBOUNCE_MS = 150
+
+Progress = Callable[[int, int], None]
+Work = Callable[[threading.Event, Progress], Any]
+
+
+class Cancelled(Exception):
+    """Raised inside a job's function when it sees its cancel flag (optional: returning also works)."""
+
+
+class _JobSignals(QObject):
+    finished = Signal(int, object)
+    failed = Signal(int, list)
+    cancelled = Signal(int)
+    progress = Signal(int, int, int)
+
+
+class Job(QRunnable):
+    """Run `work(cancel_event, progress)` on a pool thread; report through queued signals."""
+
+    def __init__(self, token: int, work: Work) -> None:
+        super().__init__()
+        self.token = token
+        self.work = work
+        self.cancel_event = threading.Event()
+        self.signals = _JobSignals()  # created on the UI thread, so its slots run there
+
+    def cancel(self) -> None:
+        self.cancel_event.set()
+
+    def _progress(self, done: int, total: int) -> None:
+        self.signals.progress.emit(self.token, done, total)
+
+    def run(self) -> None:
+        try:
+            value = self.work(self.cancel_event, self._progress)
+        except Cancelled:
+            self.signals.cancelled.emit(self.token)
+            return
+        except SizingFailure as exc:
+            self.signals.failed.emit(self.token, list(exc.problems))
+            return
+        except Exception as exc:  # a bug in a model must not take the window down; show it instead
+            traceback.print_exc()
+            self.signals.failed.emit(self.token, [f"internal error: {type(exc).__name__}: {exc}"])
+            return
+        if self.cancel_event.is_set():
+            self.signals.cancelled.emit(self.token)
+        else:
+            self.signals.finished.emit(self.token, value)
+
+
+class JobRunner(QObject):
+    """Starts jobs and keeps them (and their signal objects) alive until they report."""
+
+    _next_token = 0
+
+    def __init__(self, parent: QObject | None = None, pool: QThreadPool | None = None) -> None:
+        super().__init__(parent)
+        self.pool = pool or QThreadPool.globalInstance()
+        self.live: dict[int, Job] = {}
+
+    def start(
+        self,
+        work: Work,
+        on_done: Callable[[Any], None],
+        on_failed: Callable[[list[str]], None] | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+        on_cancelled: Callable[[], None] | None = None,
+        priority: int = 0,
+    ) -> Job:
+        JobRunner._next_token += 1
+        job = Job(JobRunner._next_token, work)
+        self.live[job.token] = job
+
+        def finished(token: int, value: object) -> None:
+            if self.live.pop(token, None) is not None:
+                on_done(value)
+
+        def failed(token: int, problems: list[str]) -> None:
+            if self.live.pop(token, None) is not None and on_failed is not None:
+                on_failed(problems)
+
+        def cancelled(token: int) -> None:
+            if self.live.pop(token, None) is not None and on_cancelled is not None:
+                on_cancelled()
+
+        job.signals.finished.connect(finished)
+        job.signals.failed.connect(failed)
+        job.signals.cancelled.connect(cancelled)
+        if on_progress is not None:
+            job.signals.progress.connect(lambda _t, d, n: on_progress(d, n))
+        self.pool.start(job, priority)
+        return job
+
+    def busy(self) -> bool:
+        return bool(self.live)
+
+    def cancel_all(self) -> None:
+        for job in self.live.values():
+            job.cancel()
+
+
+class SizingCoordinator(QObject):
+    """Keeps one up-to-date SizingResult (and estimate curve) per scenario uid."""
+
+    resultReady = Signal(str)
+    sizingFailed = Signal(str, list)
+    curveReady = Signal(str)
+    busyChanged = Signal(bool)
+
+    def __init__(self, catalog: Callable[[], HardwareCatalog | None], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._catalog = catalog
+        self.runner = JobRunner(self)
+        self.results: dict[str, SizingResult] = {}
+        self.result_inputs: dict[str, Scenario] = {}  # the scenario each result was computed from
+        self.problems: dict[str, list[str]] = {}
+        self.curves: dict[str, Curve] = {}
+        self.want_curves = True
+        self._pending: dict[str, Scenario] = {}
+        self._latest: dict[str, int] = {}
+        self._jobs: dict[str, Job] = {}
+        self._curve_jobs: dict[str, Job] = {}
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self._flush)
+        self._was_busy = False
+
+    def request(self, uid: str, scenario: Scenario, immediate: bool = False) -> None:
+        self._pending[uid] = scenario
+        if immediate:
+            self._timer.stop()
+            self._flush()
+        else:
+            self._timer.start()  # restarting it is the debounce
+        self._notify_busy()
+
+    def forget(self, uid: str) -> None:
+        self._pending.pop(uid, None)
+        for table in (self._jobs, self._curve_jobs):
+            job = table.pop(uid, None)
+            if job is not None:
+                job.cancel()
+        self._latest.pop(uid, None)
+        for store in (self.results, self.result_inputs, self.problems, self.curves):
+            store.pop(uid, None)  # type: ignore[attr-defined]
+
+    def busy(self) -> bool:
+        return bool(self._pending) or bool(self._jobs) or bool(self._curve_jobs)
+
+    def cancel_all(self) -> None:
+        self._timer.stop()
+        self._pending.clear()
+        self.runner.cancel_all()
+
+    def _notify_busy(self) -> None:
+        now = self.busy()
+        if now != self._was_busy:
+            self._was_busy = now
+            self.busyChanged.emit(now)
+
+    @Slot()
+    def _flush(self) -> None:
+        catalog = self._catalog()
+        pending, self._pending = self._pending, {}
+        for uid, scenario in pending.items():
+            if catalog is None:
+                self.problems[uid] = ["no hardware catalog is open"]
+                self.sizingFailed.emit(uid, self.problems[uid])
+                continue
+            old = self._jobs.pop(uid, None)
+            if old is not None:
+                old.cancel()
+            self._start_size(uid, scenario, catalog)
+        self._notify_busy()
+
+    def _start_size(self, uid: str, scenario: Scenario, catalog: HardwareCatalog) -> None:
+        def work(cancel: threading.Event, _progress: Progress) -> SizingResult:
+            return sizing_service.size(scenario, catalog)
+
+        holder: dict[str, Job] = {}
+
+        def done(result: object) -> None:
+            if self._jobs.get(uid) is holder["job"]:
+                del self._jobs[uid]
+                assert isinstance(result, SizingResult)
+                self.results[uid] = result
+                self.result_inputs[uid] = scenario
+                self.problems.pop(uid, None)
+                self.resultReady.emit(uid)
+                if self.want_curves:
+                    self._start_curve(uid, scenario, catalog, result)
+            self._notify_busy()
+
+        def failed(problems: list[str]) -> None:
+            if self._jobs.get(uid) is holder["job"]:
+                del self._jobs[uid]
+                self.problems[uid] = problems
+                self.sizingFailed.emit(uid, problems)
+            self._notify_busy()
+
+        def cancelled() -> None:
+            if self._jobs.get(uid) is holder["job"]:
+                del self._jobs[uid]
+            self._notify_busy()
+
+        holder["job"] = self._jobs[uid] = self.runner.start(work, done, failed, on_cancelled=cancelled, priority=1)
+
+    def _start_curve(self, uid: str, scenario: Scenario, catalog: HardwareCatalog, result: SizingResult) -> None:
+        old = self._curve_jobs.pop(uid, None)
+        if old is not None:
+            old.cancel()
+
+        def work(cancel: threading.Event, progress: Progress) -> Curve | None:
+            return sizing_service.estimate_curve(scenario, catalog, result, cancel, progress)
+
+        holder: dict[str, Job] = {}
+
+        def done(curve: object) -> None:
+            if self._curve_jobs.get(uid) is holder["job"]:
+                del self._curve_jobs[uid]
+                if isinstance(curve, Curve):
+                    self.curves[uid] = curve
+                else:
+                    self.curves.pop(uid, None)
+                self.curveReady.emit(uid)
+            self._notify_busy()
+
+        def failed(_problems: list[str]) -> None:  # the curve is a nicety: the design result still stands
+            if self._curve_jobs.get(uid) is holder["job"]:
+                del self._curve_jobs[uid]
+                self.curves.pop(uid, None)
+                self.curveReady.emit(uid)
+            self._notify_busy()
+
+        holder["job"] = self._curve_jobs[uid] = self.runner.start(
+            work, done, failed, on_cancelled=lambda: failed([]), priority=0
+        )

@@ -1,0 +1,199 @@
+"""The workload part of the form: a kind selector and the fields of that kind."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.gui.draft import Issues, get_in, path_str
+from app.gui.field_widgets import FieldEditor, add_rows, format_value, new_form_layout, parse_number
+from app.gui.fields import KIND_LABELS, NEW_PG_DATABASE, PG_DATABASE_COLUMNS, WORKLOAD_FIELDS
+from models.scenario import WORKLOAD_KINDS
+
+INVALID_CELL = QColor("#ffe3e3")
+
+
+class DatabasesTable(QWidget):
+    """The PostgreSQL databases to consolidate: one row each, edited in place."""
+
+    edited = Signal(tuple, object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._showing = False
+        self._rows: list[dict[str, Any]] = []
+        self.table = QTableWidget(0, len(PG_DATABASE_COLUMNS))
+        self.table.setObjectName("pgDatabases")
+        self.table.setHorizontalHeaderLabels([h for _, h, _ in PG_DATABASE_COLUMNS])
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setMinimumHeight(150)
+        self.table.itemChanged.connect(self._item_changed)
+        add = QPushButton("Add database")
+        remove = QPushButton("Remove selected")
+        add.clicked.connect(self._add)
+        remove.clicked.connect(self._remove)
+        self.message = QLabel()
+        self.message.setObjectName("fieldError")
+        self.message.setWordWrap(True)
+        self.message.hide()
+        buttons = QHBoxLayout()
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch(1)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(QLabel("Databases to consolidate"))
+        lay.addWidget(self.table)
+        lay.addLayout(buttons)
+        lay.addWidget(self.message)
+
+    def show_rows(self, rows: list[dict[str, Any]]) -> None:
+        self._rows = [dict(r) for r in rows] if isinstance(rows, list) else []
+        self._showing = True
+        try:
+            self.table.setRowCount(len(self._rows))
+            for r, row in enumerate(self._rows):
+                for c, (key, _, _) in enumerate(PG_DATABASE_COLUMNS):
+                    item = self.table.item(r, c)
+                    text = format_value(row.get(key))
+                    if item is None:
+                        self.table.setItem(r, c, QTableWidgetItem(text))
+                    elif item.text() != text:
+                        item.setText(text)
+        finally:
+            self._showing = False
+
+    def show_issues(self, issues: Issues) -> None:
+        self._showing = True
+        try:
+            for r in range(self.table.rowCount()):
+                for c, (key, _, _) in enumerate(PG_DATABASE_COLUMNS):
+                    item = self.table.item(r, c)
+                    if item is None:
+                        continue
+                    msg = issues.by_field.get(f"workload.databases[{r}].{key}")
+                    item.setBackground(QBrush(INVALID_CELL) if msg else QBrush())
+                    item.setToolTip(msg or "")
+        finally:
+            self._showing = False
+        own = [m for p, m in issues.by_field.items() if p == "workload.databases"]
+        self.message.setText("; ".join(own))
+        self.message.setVisible(bool(own))
+
+    def _item_changed(self, item: QTableWidgetItem) -> None:
+        if self._showing:
+            return
+        key, _, kind = PG_DATABASE_COLUMNS[item.column()]
+        value = item.text() if kind == "text" else parse_number(item.text(), kind, optional=False)
+        self.edited.emit(("workload", "databases", item.row(), key), value)
+
+    def _add(self) -> None:
+        names = {str(r.get("name")) for r in self._rows}
+        n = len(self._rows) + 1
+        while f"db{n}" in names:
+            n += 1
+        self.edited.emit(("workload", "databases"), [*self._rows, dict(NEW_PG_DATABASE, name=f"db{n}")])
+
+    def _remove(self) -> None:
+        doomed = {i.row() for i in self.table.selectedIndexes()}
+        if doomed:
+            self.edited.emit(("workload", "databases"), [r for i, r in enumerate(self._rows) if i not in doomed])
+
+
+class WorkloadForm(QWidget):
+    edited = Signal(tuple, object)
+    kindChosen = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.kind_combo = QComboBox()
+        self.kind_combo.setObjectName("field:workload.kind")
+        for kind in WORKLOAD_KINDS:
+            self.kind_combo.addItem(KIND_LABELS.get(kind, kind), kind)
+        self.kind_combo.activated.connect(lambda i: self.kindChosen.emit(self.kind_combo.itemData(i)))
+        self.kind_error = QLabel()
+        self.kind_error.setObjectName("fieldError")
+        self.kind_error.hide()
+        self.pages = QStackedWidget()
+        self.editors: dict[str, dict[str, FieldEditor]] = {}
+        self.databases = DatabasesTable()
+        self.databases.edited.connect(self.edited)
+        for kind in WORKLOAD_KINDS:
+            page = QWidget()
+            form = new_form_layout()
+            form.setContentsMargins(0, 0, 0, 0)
+            editors = add_rows(form, WORKLOAD_FIELDS[kind], page)
+            for e in editors:
+                e.edited.connect(self.edited)
+            self.editors[kind] = {path_str(e.path): e for e in editors}
+            box = QVBoxLayout(page)
+            box.setContentsMargins(0, 0, 0, 0)
+            if kind == "postgres-consolidation":
+                box.addWidget(self.databases)
+            box.addLayout(form)
+            box.addStretch(1)
+            self.pages.addWidget(page)
+        top = new_form_layout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addRow(QLabel("Workload"), self.kind_combo)
+        top.addRow("", self.kind_error)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addLayout(top)
+        lay.addWidget(self.pages)
+        self._kind = WORKLOAD_KINDS[0]
+        self._show_page(0)
+
+    def _show_page(self, index: int) -> None:
+        # a stacked widget is as tall as its tallest page; ignoring hidden pages' size removes the gap
+        for i in range(self.pages.count()):
+            policy = QSizePolicy.Policy.Preferred if i == index else QSizePolicy.Policy.Ignored
+            self.pages.widget(i).setSizePolicy(policy, policy)
+        self.pages.setCurrentIndex(index)
+        self.pages.adjustSize()
+
+    @property
+    def kind(self) -> str:
+        return self._kind
+
+    def current_editors(self) -> dict[str, FieldEditor]:
+        return self.editors.get(self._kind, {})
+
+    def show_draft(self, draft: dict[str, Any]) -> None:
+        workload = draft.get("workload") if isinstance(draft.get("workload"), dict) else {}
+        assert isinstance(workload, dict)
+        kind = workload.get("kind")
+        if kind in self.editors:
+            self._kind = str(kind)
+            self.kind_combo.setCurrentIndex(self.kind_combo.findData(kind))
+            self._show_page(WORKLOAD_KINDS.index(str(kind)))
+        for editor in self.current_editors().values():
+            editor.show_value(get_in(draft, editor.path))
+        if self._kind == "postgres-consolidation":
+            self.databases.show_rows(workload.get("databases") or [])
+
+    def show_issues(self, issues: Issues) -> None:
+        for key, editor in self.current_editors().items():
+            editor.show_error(issues.by_field.get(key))
+        kind_msg = issues.by_field.get("workload.kind") or issues.by_field.get("workload")
+        self.kind_error.setText(kind_msg or "")
+        self.kind_error.setVisible(bool(kind_msg))
+        if self._kind == "postgres-consolidation":
+            self.databases.show_issues(issues)
+

@@ -1,0 +1,131 @@
+"""Where the catalog lives and how to connect to it: URL defaults, password masking, engines.
+
+SQLite needs two adjustments to behave like PostgreSQL: foreign keys are off
+unless asked for on every connection, and Python's sqlite3 driver does not put
+DDL inside transactions, which would let a failed schema upgrade half-apply.
+SQLAlchemy's documented recipe (emit BEGIN ourselves) fixes the latter.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_data_dir
+from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+
+from catalog.errors import CatalogOpenError
+
+ENV_VAR = "REFARCH_DB"
+DEFAULT_FILE = "catalog.sqlite"
+PG_CONNECT_TIMEOUT_S = 10  # a presales laptop off the VPN should hear "server down" quickly
+# Execution option: "IMMEDIATE" makes a SQLite transaction take the write lock at BEGIN, so two
+# writers queue (busy timeout) instead of one failing with "database is locked" halfway.
+SQLITE_BEGIN = "refarch_sqlite_begin"
+# Serializes schema upgrades and first seeding of a shared PostgreSQL catalog between refarch instances.
+PG_LOCK_KEY = 0x7265666172636800  # "refarch\0"
+
+
+def default_url() -> str:
+    """`$REFARCH_DB`, else a SQLite file in the user's data directory (created if missing)."""
+    from_env = os.environ.get(ENV_VAR, "").strip()
+    if from_env:
+        return from_env
+    directory = Path(user_data_dir("refarch", appauthor=False))
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{directory / DEFAULT_FILE}"
+
+
+def mask_url(url: str) -> str:
+    """The URL without its password, even when it does not parse as a URL."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
+def parse_url(url: str) -> URL:
+    """Parse a URL; plain `postgresql://` means psycopg 3, the driver refarch ships (not psycopg2)."""
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        hint = ""
+        if "://" not in url:
+            hint = f" (for a SQLite file write sqlite:///{url})"
+        raise CatalogOpenError(mask_url(url), f"not a database URL{hint}") from None
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def is_sqlite(url: URL) -> bool:
+    return url.get_backend_name() == "sqlite"
+
+
+def sqlite_file(url: URL) -> Path | None:
+    """The SQLite database file, or None for an in-memory database."""
+    if not is_sqlite(url) or url.database in (None, "", ":memory:") or (url.database or "").startswith("file:"):
+        return None
+    return Path(url.database or "")
+
+
+def create_catalog_engine(url: URL, *, foreign_keys: bool = True) -> Engine:
+    """An engine for the catalog at `url`. Connecting is lazy: errors surface on first use.
+
+    `foreign_keys=False` is for schema migrations on SQLite, which rebuild tables and
+    check foreign keys once at the end instead (SQLite's documented procedure).
+    """
+    kwargs: dict[str, Any] = {}
+    if url.get_backend_name() == "postgresql" and "connect_timeout" not in url.query:
+        kwargs["connect_args"] = {"connect_timeout": PG_CONNECT_TIMEOUT_S}
+    engine = create_engine(url, pool_pre_ping=not is_sqlite(url), **kwargs)
+    if is_sqlite(url):
+        _make_sqlite_transactional(engine, foreign_keys=foreign_keys)
+    return engine
+
+
+def _make_sqlite_transactional(engine: Engine, *, foreign_keys: bool) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # sqlite3 must not BEGIN (or not) on its own
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        mode = connection.get_execution_options().get(SQLITE_BEGIN, "")
+        connection.exec_driver_sql(f"BEGIN {mode}".strip())
+
+
+def take_catalog_lock(conn: Connection) -> None:
+    """Wait for other refarch instances changing a shared catalog's schema or seed (until commit)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_LOCK_KEY})
+
+
+def describe_db_error(exc: BaseException, url: URL) -> str:
+    """Why the database could not be used, in a user's terms (never with the password)."""
+    if isinstance(exc, NoSuchModuleError):
+        return (f"unknown database type '{url.drivername}'; refarch supports sqlite:///FILE and "
+                "postgresql://USER:PASSWORD@HOST/DB")
+    if isinstance(exc, ImportError):
+        return f"the database driver for '{url.drivername}' is not installed ({exc.name or exc})"
+    orig = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+    message = " ".join(line.strip() for line in str(orig).strip().splitlines() if line.strip())
+    if url.password:
+        message = message.replace(str(url.password), "***")
+    path = sqlite_file(url)
+    if path is not None:
+        if "file is not a database" in message:
+            return f"{path} is not a SQLite database"
+        if "unable to open database file" in message:
+            if path.is_dir():
+                return f"{path} is a directory"
+            if not path.parent.is_dir():
+                return f"directory {path.parent} does not exist"
+            return f"cannot open {path} (check its permissions)"
+    return message or type(orig).__name__

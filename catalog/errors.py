@@ -1,0 +1,88 @@
+"""What can go wrong with a catalog, in terms a user can act on.
+
+The CLI and the GUI turn these into a message (and, for rows, one line per
+problem); none of them should ever surface as a traceback. A part id that is not
+in the catalog raises `models.hardware.UnknownPartError`, the same error the
+sizing models raise, so callers handle one "unknown id" everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class RowProblem:
+    """One problem with one field of one row of a catalog file (or of a part being saved).
+
+    `row` is the 1-based data row (0: the file as a whole); `line` is the physical
+    line a CSV row starts on, which differs from `row` + 1 once cells span lines.
+    """
+
+    row: int
+    field: str
+    message: str
+    line: int | None = None
+    part_id: str | None = None
+
+    @property
+    def where(self) -> str:
+        if self.row == 0:
+            return "file"
+        text = f"row {self.row}"
+        if self.line is not None:
+            text += f" (line {self.line})"
+        elif self.part_id:
+            text += f" (id '{self.part_id}')"
+        return text
+
+    def __str__(self) -> str:
+        return f"{self.where}, {self.field}: {self.message}"
+
+
+class CatalogError(Exception):
+    """Base of every catalog error; `str()` is a complete, user-readable message."""
+
+
+class CatalogOpenError(CatalogError):
+    """The catalog database cannot be used: unreachable, unreadable, not a catalog, or too new.
+
+    `url` is already masked (no password), so the message is safe to show and log.
+    """
+
+    def __init__(self, url: str, reason: str) -> None:
+        self.url = url
+        self.reason = reason
+        super().__init__(f"cannot open the catalog at {url}: {reason}")
+
+
+class CatalogMigrationError(CatalogOpenError):
+    """Upgrading the schema failed; the upgrade ran in one transaction, so nothing changed."""
+
+
+class InvalidRowsError(CatalogError):
+    """Rows that cannot be written; carries every problem found, not just the first."""
+
+    def __init__(self, message: str, problems: Iterable[RowProblem]) -> None:
+        self.problems = sorted(problems, key=lambda p: (p.row, p.field))
+        super().__init__(message)
+
+    def lines(self) -> list[str]:
+        return [str(p) for p in self.problems]
+
+
+class SeedError(InvalidRowsError):
+    """The bundled seed catalog is invalid: a packaging bug, not a user mistake."""
+
+
+class CatalogFileError(CatalogError):
+    """A catalog file that cannot be read at all (missing, not CSV/JSON, wrong shape)."""
+
+
+class PartInUseError(CatalogError):
+    """Deleting a part that other parts still reference (a CPU that servers use)."""
+
+
+class CatalogWriteError(CatalogError):
+    """The database refused a write (lost connection, concurrent change); nothing was written."""

@@ -1,0 +1,110 @@
+"""Read and write catalog files: a JSON list of objects, or a CSV with the same columns.
+
+Reading only splits a file into numbered rows (with the CSV line each starts on,
+so a spreadsheet user can find it); `catalog.validation` judges the values.
+Problems that make the file unreadable as a whole raise `CatalogFileError`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Literal, TextIO
+
+from catalog.errors import CatalogFileError
+from catalog.rows import columns_for
+from catalog.validation import EXTRA_CELLS, SourceRow
+from models.hardware import PART_KINDS, PartKind
+
+FileFormat = Literal["csv", "json"]
+
+
+def detect_format(path: Path, text: str) -> FileFormat:
+    """By extension, else by content: JSON starts with `[` (or `{`, to say it is the wrong shape)."""
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".json"):
+        return "csv" if suffix == ".csv" else "json"
+    return "json" if text.lstrip()[:1] in ("[", "{") else "csv"
+
+
+def read_file(path: Path) -> list[SourceRow]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")  # -sig: spreadsheets often write a BOM
+    except FileNotFoundError:
+        raise CatalogFileError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CatalogFileError(f"{path}: is a directory, not a catalog file") from None
+    except UnicodeDecodeError as exc:
+        raise CatalogFileError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8 CSV") from None
+    except OSError as exc:
+        raise CatalogFileError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    fmt = detect_format(path, text)
+    return parse_json(text, str(path)) if fmt == "json" else parse_csv(text, str(path))
+
+
+def parse_json(text: str, name: str = "<json>") -> list[SourceRow]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CatalogFileError(f"{name}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") \
+            from None
+    if not isinstance(data, list):
+        raise CatalogFileError(f"{name}: expected a JSON list of parts, got a {type(data).__name__}")
+    rows = []
+    for number, item in enumerate(data, start=1):
+        if not isinstance(item, dict):
+            raise CatalogFileError(f"{name}: item {number} is a {type(item).__name__}, not an object")
+        rows.append(SourceRow(number, item))
+    return rows
+
+
+def parse_csv(text: str, name: str = "<csv>") -> list[SourceRow]:
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader, None)
+        if header is None:
+            raise CatalogFileError(f"{name}: empty file")
+        columns = [c.strip() for c in header]
+        _check_header(columns, name)
+        rows: list[SourceRow] = []
+        last_line = reader.line_num
+        for cells in reader:
+            start, last_line = last_line + 1, reader.line_num
+            if not any(c.strip() for c in cells):
+                continue  # blank lines, and the trailing ",,,," lines spreadsheets leave
+            values: dict[str, Any] = dict(zip(columns, cells, strict=False))
+            if len(cells) > len(columns):
+                values[EXTRA_CELLS] = ",".join(cells[len(columns):])
+            rows.append(SourceRow(len(rows) + 1, values, line=start))
+        return rows
+    except csv.Error as exc:
+        raise CatalogFileError(f"{name}: not valid CSV at line {reader.line_num}: {exc}") from None
+
+
+def _check_header(columns: list[str], name: str) -> None:
+    if "kind" not in columns or "id" not in columns:
+        raise CatalogFileError(f"{name}: the header needs at least the columns 'id' and 'kind' "
+                               f"(got {', '.join(columns) or 'nothing'})")
+    seen: set[str] = set()
+    for column in columns:
+        if column in seen:
+            raise CatalogFileError(f"{name}: column '{column}' appears twice in the header")
+        seen.add(column)
+
+
+def write_json(rows: Iterable[Mapping[str, Any]], out: TextIO) -> None:
+    json.dump(list(rows), out, indent=2, ensure_ascii=False)
+    out.write("\n")
+
+
+def write_csv(rows: Iterable[Mapping[str, Any]], out: TextIO) -> None:
+    rows = list(rows)
+    kinds: tuple[PartKind, ...] = tuple(k for k in PART_KINDS if any(r["kind"] == k for r in rows)) \
+        or PART_KINDS
+    writer = csv.DictWriter(out, fieldnames=columns_for(kinds), lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow(row)  # str(float) is repr in Python 3: floats round-trip exactly

@@ -1,0 +1,148 @@
+"""The catalog's tables: one per part kind, columns named as in the catalog file format.
+
+Only portable types (no PostgreSQL arrays or enums), so one schema and one set of
+migrations serve the desktop's SQLite file and a team's shared PostgreSQL.
+Enumerations are checked by `catalog.rows` rather than by database enums, which
+would need a migration for every new drive interface. These classes are the
+schema of record for autogenerate; `migrations/versions/` holds the frozen history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, date, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import Date, DateTime, Float, ForeignKey, MetaData, Numeric, String, Text, false
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from catalog.rows import COMMON_FIELDS, KIND_FIELDS
+from models.hardware import PartKind
+
+# Named constraints: SQLite's batch migrations must be able to drop and recreate them.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class PartRecord:
+    """Columns every part table has, plus bookkeeping the file format does not carry."""
+
+    KIND: ClassVar[PartKind]
+
+    id: Mapped[str] = mapped_column(String(80), primary_key=True)
+    vendor: Mapped[str] = mapped_column(String(200))
+    model: Mapped[str] = mapped_column(String(200))
+    price: Mapped[float] = mapped_column(Numeric(14, 4, asdecimal=False))
+    currency: Mapped[str] = mapped_column(String(3))
+    price_as_of: Mapped[date] = mapped_column(Date)
+    source: Mapped[str] = mapped_column(Text)
+    # True once the user added or changed the row: seeding never overwrites it.
+    user_edited: Mapped[bool] = mapped_column(default=False, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now, onupdate=utc_now)
+
+    def catalog_fields(self) -> dict[str, Any]:
+        """The row's values under the file format's names (no bookkeeping columns)."""
+        return {name: getattr(self, name) for name in (*COMMON_FIELDS, *KIND_FIELDS[self.KIND])}
+
+    def assign(self, fields: Mapping[str, Any]) -> bool:
+        """Copy the file-format fields in; report whether anything changed."""
+        changed = False
+        for name in (*COMMON_FIELDS, *KIND_FIELDS[self.KIND]):
+            if getattr(self, name) != fields[name]:
+                setattr(self, name, fields[name])
+                changed = True
+        return changed
+
+
+class CpuRecord(PartRecord, Base):
+    __tablename__ = "cpus"
+    KIND = "cpu"
+
+    cores: Mapped[int]
+    threads: Mapped[int]
+    base_ghz: Mapped[float] = mapped_column(Float)
+    tdp_w: Mapped[float] = mapped_column(Float)
+
+
+class ServerRecord(PartRecord, Base):
+    __tablename__ = "servers"
+    KIND = "server"
+
+    form_factor: Mapped[str] = mapped_column(String(200))
+    rack_u: Mapped[int]
+    sockets: Mapped[int]
+    # RESTRICT: a CPU that servers use cannot vanish under them (the store says why first).
+    cpu_id: Mapped[str] = mapped_column(String(80), ForeignKey("cpus.id", ondelete="RESTRICT"), index=True)
+    numa_nodes_per_socket: Mapped[int]
+    memory_gib: Mapped[int]
+    dimm_slots: Mapped[int]
+    data_bays: Mapped[int]
+    data_bay_form_factor: Mapped[str] = mapped_column(String(16))
+    os_drives: Mapped[int]
+    psu_w: Mapped[float] = mapped_column(Float)
+    idle_w: Mapped[float] = mapped_column(Float)
+    max_w: Mapped[float] = mapped_column(Float)
+
+
+class DriveRecord(PartRecord, Base):
+    __tablename__ = "drives"
+    KIND = "drive"
+
+    interface: Mapped[str] = mapped_column(String(16))
+    form_factor: Mapped[str] = mapped_column(String(16))
+    capacity_tb: Mapped[float] = mapped_column(Float)
+    seq_read_mb_s: Mapped[float] = mapped_column(Float)
+    seq_write_mb_s: Mapped[float] = mapped_column(Float)
+    random_read_iops: Mapped[float] = mapped_column(Float)
+    random_write_iops: Mapped[float] = mapped_column(Float)
+    watts: Mapped[float] = mapped_column(Float)
+
+
+class NicRecord(PartRecord, Base):
+    __tablename__ = "nics"
+    KIND = "nic"
+
+    ports: Mapped[int]
+    speed_gbps: Mapped[float] = mapped_column(Float)
+    watts: Mapped[float] = mapped_column(Float)
+
+
+class DimmRecord(PartRecord, Base):
+    __tablename__ = "dimms"
+    KIND = "dimm"
+
+    size_gib: Mapped[int]
+    speed_mt_s: Mapped[int]
+
+
+class MetaRecord(Base):
+    """Catalog-wide facts, e.g. when the seed was first loaded (so an emptied catalog stays empty)."""
+
+    __tablename__ = "catalog_meta"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(500))
+
+
+RECORDS: Mapping[PartKind, type[CpuRecord | ServerRecord | DriveRecord | NicRecord | DimmRecord]] = {
+    "cpu": CpuRecord,
+    "server": ServerRecord,
+    "drive": DriveRecord,
+    "nic": NicRecord,
+    "dimm": DimmRecord,
+}
+CATALOG_TABLES = frozenset({*(r.__tablename__ for r in RECORDS.values()), MetaRecord.__tablename__})

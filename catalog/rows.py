@@ -1,0 +1,206 @@
+"""The catalog row format (docs/DESIGN.md) as pydantic models, and rows <-> `models.hardware` parts.
+
+One model per kind checks one row on its own: types, required fields, counts
+that must be positive, enums, dates. Checks across rows (duplicate ids, a
+server's `cpu_id`) need the whole file and the database, and live in
+`catalog.validation`. Field names are the file's column names, the ORM's column
+names and the dataclasses' field names, so conversion is by name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+)
+
+from models.hardware import PART_KINDS, Cpu, Dimm, Drive, Nic, Part, PartKind, Server, kind_of
+
+# Bays take these; a drive may also be M.2 (boot devices), which no data bay takes.
+BayFormFactor = Literal["LFF", "SFF", "U.2", "U.3", "E3.S", "E1.S"]
+DriveFormFactor = Literal["LFF", "SFF", "U.2", "U.3", "E3.S", "E1.S", "M.2"]
+DriveInterfaceName = Literal["SATA", "SAS", "NVMe Gen3", "NVMe Gen4", "NVMe Gen5"]
+
+SLUG_RE = re.compile(r"[a-z0-9]+(?:[._-][a-z0-9]+)*")
+ISO_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+DERIVED_COLUMNS = frozenset({"cores_total"})  # written on export for readers, ignored on import
+
+
+def _no_bool(value: Any) -> Any:
+    # JSON `true` would otherwise pass as the number 1.
+    if isinstance(value, bool):
+        raise ValueError("expected a number, got a boolean")
+    return value
+
+
+def _iso_date(value: Any) -> Any:
+    # pydantic alone would also take timestamps and datetimes; the format says YYYY-MM-DD.
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str) and ISO_DATE_RE.fullmatch(value.strip()):
+        try:
+            return date.fromisoformat(value.strip())
+        except ValueError:
+            raise ValueError(f"'{value}' is not a real date") from None
+    raise ValueError(f"expected a date as YYYY-MM-DD, got {value!r}")
+
+
+Count = Annotated[int, BeforeValidator(_no_bool), Field(gt=0)]
+CountOrZero = Annotated[int, BeforeValidator(_no_bool), Field(ge=0)]
+Positive = Annotated[float, BeforeValidator(_no_bool), Field(gt=0)]
+# Stored as NUMERIC(14, 4): rounding here keeps SQLite (which would keep every digit) and
+# PostgreSQL (which rounds) returning the same price.
+Money = Annotated[float, BeforeValidator(_no_bool), Field(ge=0, lt=1e10), AfterValidator(lambda v: round(v, 4))]
+Text = Annotated[str, Field(min_length=1, max_length=200)]
+LongText = Annotated[str, Field(min_length=1, max_length=2000)]
+Slug = Annotated[str, Field(pattern=f"^{SLUG_RE.pattern}$", max_length=80)]  # pydantic searches: anchor it
+Currency = Annotated[str, Field(pattern=r"^[A-Z]{3}$")]
+IsoDate = Annotated[date, BeforeValidator(_iso_date)]
+
+
+class PartRow(BaseModel):
+    """Columns every part has. `source` says where the price and specs come from."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, allow_inf_nan=False, frozen=True)
+
+    id: Slug
+    vendor: Text
+    model: Text
+    price: Money
+    currency: Currency
+    price_as_of: IsoDate
+    source: LongText
+
+
+class CpuRow(PartRow):
+    cores: Count
+    threads: Count
+    base_ghz: Positive
+    tdp_w: Positive
+
+    @field_validator("threads")
+    @classmethod
+    def _threads_cover_cores(cls, threads: int, info: ValidationInfo) -> int:
+        cores = info.data.get("cores")
+        if cores is not None and threads < cores:
+            raise ValueError(f"must be at least cores ({cores})")
+        return threads
+
+
+class ServerRow(PartRow):
+    form_factor: Text
+    rack_u: Count
+    sockets: Count
+    cpu_id: Slug
+    numa_nodes_per_socket: Count
+    memory_gib: Count
+    dimm_slots: Count
+    data_bays: CountOrZero  # compute-only nodes have none
+    data_bay_form_factor: BayFormFactor
+    os_drives: CountOrZero
+    psu_w: Positive
+    idle_w: Positive
+    max_w: Positive
+
+    @field_validator("max_w")
+    @classmethod
+    def _max_covers_idle(cls, max_w: float, info: ValidationInfo) -> float:
+        idle = info.data.get("idle_w")
+        if idle is not None and max_w < idle:
+            raise ValueError(f"must be at least idle_w ({idle:g})")
+        return max_w
+
+
+class DriveRow(PartRow):
+    interface: DriveInterfaceName
+    form_factor: DriveFormFactor
+    capacity_tb: Positive
+    seq_read_mb_s: Positive
+    seq_write_mb_s: Positive
+    random_read_iops: Positive
+    random_write_iops: Positive
+    watts: Positive
+
+
+class NicRow(PartRow):
+    ports: Count
+    speed_gbps: Positive
+    watts: Positive
+
+
+class DimmRow(PartRow):
+    size_gib: Count
+    speed_mt_s: Count
+
+
+RowModel = CpuRow | ServerRow | DriveRow | NicRow | DimmRow
+ROW_MODELS: Mapping[PartKind, type[RowModel]] = {
+    "cpu": CpuRow,
+    "server": ServerRow,
+    "drive": DriveRow,
+    "nic": NicRow,
+    "dimm": DimmRow,
+}
+COMMON_FIELDS: tuple[str, ...] = tuple(PartRow.model_fields)
+KIND_FIELDS: Mapping[PartKind, tuple[str, ...]] = {
+    kind: tuple(f for f in model.model_fields if f not in COMMON_FIELDS) for kind, model in ROW_MODELS.items()
+}
+_PART_CLASSES: Mapping[PartKind, type[Part]] = {"cpu": Cpu, "server": Server, "drive": Drive, "nic": Nic, "dimm": Dimm}
+
+
+def columns_for(kinds: tuple[PartKind, ...] = PART_KINDS) -> list[str]:
+    """File columns in a stable, readable order: common ones first, then each kind's."""
+    columns = ["id", "kind", *COMMON_FIELDS[1:]]
+    for kind in kinds:
+        for name in KIND_FIELDS[kind]:
+            if name not in columns:
+                columns.append(name)
+            if name == "cpu_id":
+                columns.append("cores_total")
+    return columns
+
+
+def part_from_fields(kind: PartKind, fields: Mapping[str, Any], cpus: Mapping[str, Cpu]) -> Part:
+    """Build the dataclass from a row's fields (validated, or read back from the database).
+
+    A server carries its `Cpu`, so `cpus` must hold the one its `cpu_id` names.
+    """
+    names = (*COMMON_FIELDS, *KIND_FIELDS[kind])
+    values = {name: fields[name] for name in names if name != "cpu_id"}
+    values["price"] = float(values["price"])
+    if kind == "server":
+        values["cpu"] = cpus[fields["cpu_id"]]
+    return _PART_CLASSES[kind](**values)
+
+
+def part_from_row(row: RowModel, cpus: Mapping[str, Cpu]) -> Part:
+    return part_from_fields(kind_of_row(row), row.model_dump(), cpus)
+
+
+def kind_of_row(row: RowModel) -> PartKind:
+    for kind, model in ROW_MODELS.items():
+        if type(row) is model:
+            return kind
+    raise TypeError(f"not a catalog row: {type(row).__name__}")
+
+
+def part_to_row(part: Part) -> dict[str, Any]:
+    """The file form of a part: JSON-ready values, `kind`, and for servers `cpu_id` + `cores_total`."""
+    kind = kind_of(part)
+    row: dict[str, Any] = {"id": part.id, "kind": kind}
+    for name in (*COMMON_FIELDS[1:], *KIND_FIELDS[kind]):
+        value = part.cpu_id if isinstance(part, Server) and name == "cpu_id" else getattr(part, name)
+        row[name] = value.isoformat() if isinstance(value, date) else value
+        if name == "cpu_id" and isinstance(part, Server):
+            row["cores_total"] = part.cores_total
+    return row

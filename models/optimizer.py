@@ -1,0 +1,248 @@
+"""Catalog-wide optimizer: every server x drive x drives per host x deployment x RAID, the cheapest
+design meeting every target, and the Pareto front over capex, the main estimate and power.
+
+The candidates go through `models.sizing.greenplum.evaluate`, the same code `size` runs, and the best
+design is handed back to `size` as a fixed platform, so its numbers are exactly what `size` reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models.hardware import HardwareCatalog
+from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
+from models.sizing import greenplum
+from models.sizing.candidates import Candidates, NetworkChoice, enumerate_candidates
+from models.sizing.engine import size
+from models.sizing.greenplum_design import TARGET_WORDS, memory_plan
+from models.sizing.parts import SizingInputError, cheapest_dimm, choose_nic, current, nics_per_host, resolve
+from models.sizing.result import SizingResult
+from models.sizing.rules import RAID_CODES
+
+ProgressFn = Callable[[int, int], None]
+CancelFn = Callable[[], bool]
+CHUNK = 65_536
+DEPLOYMENTS = ("bare-metal", "vsphere")
+RAIDS = ("none", "raid1", "raid5", "raid10")
+RAID_NAMES = {v: k for k, v in RAID_CODES.items()}
+
+
+class OptimizationCancelled(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class DesignPoint:
+    """One evaluated design, as a platform a scenario can take back."""
+
+    server_id: str
+    drive_id: str
+    drives_per_host: int
+    deployment: str
+    raid: str
+    segment_hosts: int
+    capex: float
+    power_w: float
+    rack_u: float
+    main_value: float
+    feasible: bool
+
+    def platform(self, base: Scenario) -> dict[str, Any]:
+        plat = base.platform.model_dump(mode="json")
+        plat.update(server_id=self.server_id, drive_id=self.drive_id, drives_per_host=self.drives_per_host,
+                    deployment=self.deployment, raid=self.raid)
+        return plat
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class OptimizationResult:
+    main_metric: str
+    higher_is_better: bool
+    evaluated: int
+    feasible: int
+    best: DesignPoint | None
+    best_sizing: SizingResult | None
+    pareto: list[DesignPoint]
+    unmet: dict[str, str] = field(default_factory=dict)  # target -> closest candidate, when nothing is feasible
+
+    def best_scenario(self, base: Scenario) -> Scenario | None:
+        if self.best is None:
+            return None
+        return base.model_copy(update={"platform": base.platform.model_validate(self.best.platform(base))})
+
+
+def _main(workload: GreenplumAnalytics | GreenplumOltp) -> tuple[str, bool]:
+    return ("full_scan_s", False) if isinstance(workload, GreenplumAnalytics) else ("tps", True)
+
+
+
+def optimize(
+    scenario: Scenario,
+    catalog: HardwareCatalog,
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
+    pareto_limit: int = 200,
+) -> OptimizationResult:
+    workload = scenario.workload
+    if not isinstance(workload, GreenplumAnalytics | GreenplumOltp):
+        raise SizingInputError([f"workload.kind: the optimizer covers Greenplum kinds, not {workload.kind}"])
+    if not catalog.servers or not catalog.drives:
+        raise SizingInputError(["catalog: empty (no servers or no drives): seed or import a catalog first"])
+    parts = resolve(scenario, catalog)
+    servers, drives = current(catalog.servers, catalog), current(catalog.drives, catalog)
+    nic, _ = choose_nic(catalog, parts)
+    net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
+    mem, extra_price, _ = memory_plan(servers, scenario.platform.memory_gib, cheapest_dimm(catalog))
+    cands = enumerate_candidates(servers, drives, DEPLOYMENTS, RAIDS, None, greenplum.min_data_drives())
+    cands = _replace_memory(cands, mem)
+    n = len(cands)
+    util = scenario.assumptions.utilization_pct / 100.0
+    main, higher = _main(workload)
+    parts_ev: list[greenplum.Evaluated] = []
+    for start in range(0, n, CHUNK):
+        if cancelled and cancelled():
+            raise OptimizationCancelled()
+        idx = np.arange(start, min(start + CHUNK, n))
+        chunk = cands.take(idx)
+        parts_ev.append(greenplum.evaluate(workload, scenario.targets, chunk, net, util,
+                                           extra_price[chunk.server_idx]))
+        if progress:
+            progress(int(idx[-1]) + 1, n)
+    ev = _concat(parts_ev, cands)
+    feasible = ev.feasible
+    values = ev.metrics[main]
+    points = _points(ev, servers, drives, values, feasible)
+    pareto = [points[i] for i in pareto_front(ev.capex, values, ev.power_w, higher, feasible)[:pareto_limit]]
+    if not np.any(feasible):
+        return OptimizationResult(main, higher, n, 0, None, None, pareto, closest_per_target(ev, points))
+    best_i, _ = greenplum.pick(ev)
+    best = points[best_i]
+    best_scenario = scenario.model_copy(
+        update={"platform": scenario.platform.model_validate(best.platform(scenario))}
+    )
+    return OptimizationResult(main, higher, n, int(feasible.sum()), best, size(best_scenario, catalog), pareto)
+
+
+def _replace_memory(c: Candidates, mem: NDArray[np.float64]) -> Candidates:
+    from dataclasses import replace
+
+    return replace(c, memory_gib=mem[c.server_idx])
+
+
+def _concat(parts: list[greenplum.Evaluated], cands: Candidates) -> greenplum.Evaluated:
+    def cat(name: str) -> NDArray[Any]:
+        return np.concatenate([getattr(p, name) for p in parts])
+
+    return greenplum.Evaluated(
+        candidates=cands,
+        segment_hosts=cat("segment_hosts"),
+        etl_hosts=cat("etl_hosts"),
+        primaries_per_host=cat("primaries_per_host"),
+        vms_per_host=cat("vms_per_host"),
+        user_capacity_tb=cat("user_capacity_tb"),
+        capex=cat("capex"),
+        power_w=cat("power_w"),
+        rack_u=cat("rack_u"),
+        metrics={k: np.concatenate([p.metrics[k] for p in parts]) for k in parts[0].metrics},
+        binding=cat("binding"),
+        meets={k: np.concatenate([p.meets[k] for p in parts]) for k in parts[0].meets},
+    )
+
+
+def _points(ev: greenplum.Evaluated, servers: list, drives: list, values: NDArray[np.float64],  # type: ignore[type-arg]
+            feasible: NDArray[np.bool_]) -> list[DesignPoint]:
+    c = ev.candidates
+    return [
+        DesignPoint(
+            server_id=servers[int(c.server_idx[i])].id,
+            drive_id=drives[int(c.drive_idx[i])].id,
+            drives_per_host=int(c.drives_per_host[i]),
+            deployment="vsphere" if bool(c.virtualized[i]) else "bare-metal",
+            raid=RAID_NAMES[int(c.raid_code[i])],
+            segment_hosts=int(ev.segment_hosts[i]),
+            capex=float(ev.capex[i]),
+            power_w=float(ev.power_w[i]),
+            rack_u=float(ev.rack_u[i]),
+            main_value=float(values[i]),
+            feasible=bool(feasible[i]),
+        )
+        for i in range(len(c))
+    ]
+
+
+def pareto_front(
+    capex: NDArray[np.float64],
+    value: NDArray[np.float64],
+    power: NDArray[np.float64],
+    higher_is_better: bool,
+    mask: NDArray[np.bool_] | None = None,
+) -> list[int]:
+    """Indices not dominated on (capex low, main value, power low), cheapest first.
+
+    Sorting by capex lets each point be compared only with the cheaper ones kept so far.
+    """
+    idx = np.flatnonzero(mask) if mask is not None and np.any(mask) else np.arange(capex.size)
+    perf = -value if higher_is_better else value  # lower is better on every axis
+    order = idx[np.lexsort((power[idx], perf[idx], capex[idx]))]
+    kept: list[int] = []
+    kept_perf = np.empty(0)
+    kept_power = np.empty(0)
+    for i in order:
+        if kept and np.any((kept_perf <= perf[i]) & (kept_power <= power[i])):
+            continue
+        kept.append(int(i))
+        kept_perf = np.append(kept_perf, perf[i])
+        kept_power = np.append(kept_power, power[i])
+    return kept
+
+
+def closest_per_target(ev: greenplum.Evaluated, points: list[DesignPoint]) -> dict[str, str]:
+    """For each target no candidate meets, the candidate that comes closest and by how much."""
+    out: dict[str, str] = {}
+    for name, met in ev.meets.items():
+        if np.any(met):
+            continue
+        i = _closest(ev, name)
+        p = points[i]
+        out[name] = (
+            f"no candidate meets the {TARGET_WORDS.get(name, name)} target; closest: {p.server_id} with"
+            f" {p.drives_per_host} x {p.drive_id}, {p.deployment}, {p.raid}, {p.segment_hosts} hosts"
+            f" ({_value_text(ev, name, i)})"
+        )
+    return out
+
+
+def _closest(ev: greenplum.Evaluated, name: str) -> int:
+    key = {
+        "max_full_scan_s": ev.metrics.get("full_scan_s"),
+        "min_load_tb_per_hour": -ev.metrics["load_tb_per_hour"] if "load_tb_per_hour" in ev.metrics else None,
+        "min_queries_per_hour": -ev.metrics["queries_per_hour"] if "queries_per_hour" in ev.metrics else None,
+        "min_tps": -ev.metrics["tps"] if "tps" in ev.metrics else None,
+        "max_capex": ev.capex,
+        "max_power_w": ev.power_w,
+        "max_rack_u": ev.rack_u,
+        "capacity": -ev.user_capacity_tb,
+    }.get(name)
+    return int(np.argmin(key)) if key is not None else 0
+
+
+def _value_text(ev: greenplum.Evaluated, name: str, i: int) -> str:
+    if name == "max_capex":
+        return f"capex {ev.capex[i]:,.0f}"
+    if name == "max_power_w":
+        return f"{ev.power_w[i]:,.0f} W"
+    if name == "max_rack_u":
+        return f"{ev.rack_u[i]:,.0f} U"
+    if name == "capacity":
+        return f"{ev.user_capacity_tb[i]:,.1f} TB"
+    metric = {"max_full_scan_s": "full_scan_s", "min_load_tb_per_hour": "load_tb_per_hour",
+              "min_queries_per_hour": "queries_per_hour", "min_tps": "tps"}[name]
+    return f"{metric} {ev.metrics[metric][i]:,.1f}"

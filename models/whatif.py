@@ -1,0 +1,233 @@
+"""What-if analyses on a sized scenario: comparison, growth year by year, and sensitivity (tornado).
+
+Each analysis re-runs `size` on modified copies of the scenario, with the hardware of the
+original design pinned, so the numbers are the engine's own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from models.hardware import Drive, HardwareCatalog, Server
+from models.scenario import (
+    GreenplumAnalytics,
+    GreenplumOltp,
+    PostgresConsolidation,
+    SapIqMultiplex,
+    Scenario,
+)
+from models.sizing.engine import size
+from models.sizing.result import SizingResult
+
+LOWER_IS_BETTER = {"full_scan_s"}
+
+
+def pinned(scenario: Scenario, result: SizingResult) -> Scenario:
+    """The scenario with the design's hardware fixed (server, drive, deployment, RAID), counts left free."""
+    d = result.design
+    plat = scenario.platform.model_copy(update={
+        "server_id": d.server_id, "drive_id": d.drive_id, "nic_id": d.nic_id,
+        "raid": d.raid if d.raid in ("none", "raid1", "raid5", "raid10") else scenario.platform.raid,
+    })
+    return scenario.model_copy(update={"platform": plat})
+
+
+# --- Compare -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompareRow:
+    metric: str
+    unit: str
+    values: list[float | None]
+    ranges: list[tuple[float, float] | None]
+    higher_is_better: bool | None  # None: no winner (a description, not a score)
+
+    @property
+    def winner(self) -> int | None:
+        vals = [(i, v) for i, v in enumerate(self.values) if v is not None]
+        if self.higher_is_better is None or len(vals) < 2 or len({v for _, v in vals}) == 1:
+            return None
+        pick = max if self.higher_is_better else min
+        return pick(vals, key=lambda iv: iv[1])[0]
+
+    def deltas(self) -> list[float | None]:
+        base = self.values[0]
+        return [None if v is None or base is None else v - base for v in self.values]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"metric": self.metric, "unit": self.unit, "values": self.values,
+                "ranges": [list(r) if r else None for r in self.ranges], "deltas_vs_first": self.deltas(),
+                "winner": self.winner}
+
+
+def compare(results: list[SizingResult]) -> list[CompareRow]:
+    """Rows of the side-by-side comparison; lower capex/power/rack wins, the better estimate wins."""
+
+    def row(metric: str, unit: str, get: Callable[[SizingResult], float | None], hib: bool | None) -> CompareRow:
+        return CompareRow(metric, unit, [get(r) for r in results], [None] * len(results), hib)
+
+    rows = [
+        row("worker hosts", "hosts", lambda r: float(r.design.segment_hosts), False),
+        row("total hosts", "hosts", lambda r: float(r.design.segment_hosts + r.design.coordinator_hosts
+                                                     + r.design.etl_hosts), False),
+        row("data drives", "drives", lambda r: float(r.design.data_drives_per_host * r.design.segment_hosts), None),
+        row("capex", results[0].totals.currency if results else "USD", lambda r: r.totals.capex, False),
+        row("power", "W", lambda r: r.totals.power_w, False),
+        row("rack space", "U", lambda r: float(r.totals.rack_u), False),
+        row("energy", "kWh/year", lambda r: r.totals.kwh_per_year, False),
+    ]
+    metrics = sorted({m for r in results for m in r.estimates})
+    for m in metrics:
+        est = [r.estimates.get(m) for r in results]
+        unit = next(e.unit for e in est if e is not None)
+        hib = m not in LOWER_IS_BETTER
+        rows.append(CompareRow(m, unit, [e.p50 if e else None for e in est],
+                               [(e.p10, e.p90) if e else None for e in est], hib))
+        rows.append(row(f"{m} per 1k {results[0].totals.currency}", "per 1k", _per(m, "capex"), hib))
+        rows.append(row(f"{m} per kW", "per kW", _per(m, "power_w"), hib))
+    return rows
+
+
+def _per(metric: str, total: str) -> Callable[[SizingResult], float | None]:
+    def get(r: SizingResult) -> float | None:
+        e = r.estimates.get(metric)
+        denom = getattr(r.totals, total) / 1000.0
+        if e is None or denom <= 0:
+            return None
+        # for a time, "per dollar" is the rate it stands for: scans per hour per 1k spent
+        value = 3600.0 / e.p50 if metric in LOWER_IS_BETTER else e.p50
+        return value / denom
+    return get
+
+
+# --- Growth -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GrowthYear:
+    year: int
+    data_tb: float
+    data_on_disk_tb: float
+    hosts: int
+    capex_total: float
+    capex_expansion: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def growth(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult | None = None) -> list[GrowthYear]:
+    """Buy-as-you-grow: the hosts each year's data needs on the design's hardware, and what each year adds."""
+    w = scenario.workload
+    if isinstance(w, PostgresConsolidation):
+        r = result or size(scenario, catalog)
+        return [GrowthYear(0, r.design.data_needed_tb, r.design.data_needed_tb, r.design.segment_hosts,
+                           r.totals.capex, r.totals.capex)]
+    base = pinned(scenario, result or size(scenario, catalog))
+    years: list[GrowthYear] = []
+    previous = 0.0
+    for y in range(w.horizon_years + 1):
+        ws = base.model_copy(update={"workload": w.model_copy(update={"horizon_years": y})})
+        r = size(ws, catalog)
+        years.append(GrowthYear(
+            year=y,
+            data_tb=round(w.data_tb * (1 + w.growth_pct_per_year / 100.0) ** y, 3),
+            data_on_disk_tb=r.design.data_needed_tb,
+            hosts=r.design.segment_hosts,
+            capex_total=r.totals.capex,
+            capex_expansion=round(r.totals.capex - previous, 2),
+        ))
+        previous = r.totals.capex
+    return years
+
+
+# --- Sensitivity ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SensitivityBar:
+    input: str
+    low_capex: float
+    high_capex: float
+    low_main: float
+    high_main: float
+    base_capex: float
+    base_main: float
+
+    @property
+    def swing(self) -> float:
+        return abs(self.high_capex - self.low_capex)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**dataclasses.asdict(self), "capex_swing": self.swing}
+
+
+def _workload_inputs(w: object) -> dict[str, str]:
+    if isinstance(w, GreenplumAnalytics):
+        return {"data volume": "data_tb", "growth": "growth_pct_per_year", "compression": "compression_ratio",
+                "concurrency": "concurrent_queries"}
+    if isinstance(w, GreenplumOltp):
+        return {"data volume": "data_tb", "growth": "growth_pct_per_year", "compression": "compression_ratio",
+                "concurrency": "clients"}
+    if isinstance(w, SapIqMultiplex):
+        return {"data volume": "data_tb", "growth": "growth_pct_per_year", "compression": "compression_ratio",
+                "concurrency": "query_streams"}
+    return {}
+
+
+def _scaled_value(w: object, field: str, factor: float) -> float | int:
+    v = getattr(w, field)
+    if field == "compression_ratio":
+        return max(1.0, v * factor)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return max(1, round(v * factor))
+    return v * factor
+
+
+def _scaled_catalog(catalog: HardwareCatalog, part_id: str, factor: float) -> HardwareCatalog:
+    parts = []
+    for p in catalog:
+        if p.id == part_id:
+            p = dataclasses.replace(p, price=p.price * factor)
+        elif isinstance(p, Server) and p.cpu.id == part_id:
+            p = dataclasses.replace(p, cpu=dataclasses.replace(p.cpu, price=p.cpu.price * factor))
+        parts.append(p)
+    return HardwareCatalog.of(parts)
+
+
+def sensitivity(
+    scenario: Scenario, catalog: HardwareCatalog, delta: float = 0.2, result: SizingResult | None = None
+) -> list[SensitivityBar]:
+    """Capex and main estimate for -delta / +delta on each main input, largest capex swing first."""
+    base_result = result or size(scenario, catalog)
+    base = pinned(scenario, base_result)
+    main = base_result.main_metric
+    base_main = base_result.estimates[main].p50 if main in base_result.estimates else float("nan")
+    bars: list[SensitivityBar] = []
+
+    def run(s: Scenario, cat: HardwareCatalog) -> tuple[float, float]:
+        r = size(s, cat)
+        return r.totals.capex, r.estimates[main].p50 if main in r.estimates else float("nan")
+
+    w = scenario.workload
+    for label, field in _workload_inputs(w).items():
+        if field == "growth_pct_per_year" and getattr(w, field) == 0:
+            continue
+        lo = base.model_copy(update={"workload": w.model_copy(update={field: _scaled_value(w, field, 1 - delta)})})
+        hi = base.model_copy(update={"workload": w.model_copy(update={field: _scaled_value(w, field, 1 + delta)})})
+        (lc, lm), (hc, hm) = run(lo, catalog), run(hi, catalog)
+        bars.append(SensitivityBar(label, lc, hc, lm, hm, base_result.totals.capex, base_main))
+    priced = (("drive price", base_result.design.drive_id), ("server price", base_result.design.server_id))
+    for label, part_id in priced:
+        if part_id is None:
+            continue
+        part = catalog.get(part_id)
+        if isinstance(part, Drive | Server):
+            (lc, lm) = run(base, _scaled_catalog(catalog, part_id, 1 - delta))
+            (hc, hm) = run(base, _scaled_catalog(catalog, part_id, 1 + delta))
+            bars.append(SensitivityBar(label, lc, hc, lm, hm, base_result.totals.capex, base_main))
+    return sorted(bars, key=lambda b: -b.swing)

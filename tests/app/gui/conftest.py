@@ -1,0 +1,77 @@
+"""Fixtures for the GUI tests: offscreen Qt, a seed catalog in memory, a window on a small project."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before anything imports Qt
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, QThreadPool
+
+from catalog.seed import seed_catalog
+from models.hardware import HardwareCatalog
+from models.scenario import GreenplumAnalytics, Platform, Project, Scenario
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture(scope="session")
+def seed() -> HardwareCatalog:
+    return seed_catalog()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # autosaves and the default catalog must never touch the real user data dir
+    monkeypatch.setenv("REFARCH_DATA_DIR", str(tmp_path / "userdata"))
+    monkeypatch.setenv("REFARCH_DB", f"sqlite:///{tmp_path / 'default-catalog.sqlite'}")
+    yield
+    QThreadPool.globalInstance().waitForDone(30_000)
+
+
+def small_project() -> Project:
+    return Project(
+        name="Test project",
+        scenarios=[
+            Scenario(name="Small DW", workload=GreenplumAnalytics(data_tb=20, concurrent_queries=10)),
+            Scenario(
+                name="Big DW",
+                workload=GreenplumAnalytics(data_tb=200, concurrent_queries=40),
+                platform=Platform(deployment="bare-metal"),
+            ),
+        ],
+    )
+
+
+@pytest.fixture
+def project_file(tmp_path: Path) -> Path:
+    from app.gui.files import save_project
+
+    path = tmp_path / "test.refarch.json"
+    save_project(small_project(), path)
+    return path
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, seed: HardwareCatalog, project_file: Path, settings: QSettings, tmp_path: Path):  # type: ignore[no-untyped-def]
+    from app.gui.main_window import MainWindow
+
+    win = MainWindow(project_path=project_file, catalog=seed, settings=settings, data_dir=tmp_path / "userdata",
+                     interactive=False)
+    win.ask_save_changes = lambda: "discard"  # teardown closes the window: never block on a prompt
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    qtbot.waitUntil(lambda: not win.coordinator.busy(), timeout=30_000)
+    yield win
+    win.coordinator.cancel_all()
+    QThreadPool.globalInstance().waitForDone(30_000)

@@ -1,0 +1,63 @@
+"""Project files: atomic save, round trip, autosave and crash recovery."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from app.gui import files
+from models.scenario import load_project
+from tests.app.gui.conftest import small_project
+
+
+def test_save_round_trips_and_leaves_no_temp_file(tmp_path: Path) -> None:
+    path = tmp_path / "p.refarch.json"
+    files.save_project(small_project(), path)
+    assert load_project(path) == small_project()
+    assert [p.name for p in tmp_path.iterdir()] == ["p.refarch.json"]
+
+
+def test_a_failed_save_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "p.refarch.json"
+    files.save_project(small_project(), path)
+    before = path.read_text()
+
+    def boom(*_a: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", boom)
+    with pytest.raises(OSError):
+        files.save_project(small_project().model_copy(update={"name": "changed"}), path)
+    assert path.read_text() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["p.refarch.json"]
+
+
+def test_with_suffix_adds_the_project_extension() -> None:
+    assert files.with_suffix(Path("/x/deal")).name == "deal.refarch.json"
+    assert files.with_suffix(Path("/x/deal.json")).name == "deal.json"
+
+
+def test_recovery_is_offered_only_for_an_autosave_newer_than_the_file(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    path = tmp_path / "p.refarch.json"
+    files.save_project(small_project(), path)
+    assert files.recoverable_autosave(path, data) is None
+    auto = files.write_autosave(small_project(), path, data)
+    old = time.time() - 100
+    os.utime(path, (old, old))
+    assert files.recoverable_autosave(path, data) == auto
+    os.utime(auto, (old - 100, old - 100))
+    assert files.recoverable_autosave(path, data) is None
+    files.discard_autosave(path, data)
+    assert not auto.exists()
+
+
+def test_untitled_autosave_of_a_dead_process_is_an_orphan(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    mine = files.write_autosave(small_project(), None, data)
+    dead = mine.with_name(f"untitled-999999999{files.PROJECT_SUFFIX}")
+    dead.write_text(mine.read_text())
+    assert files.orphan_untitled_autosaves(data) == [dead]

@@ -1,0 +1,121 @@
+"""`refarch fit-usl FILE.csv`: output formats and exit 2 on bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import app.cli.commands.fit_usl as fit_usl_cmd
+from app.cli.main import main
+from models.perf.usl import UslFitError, usl
+
+LAM, SIGMA, KAPPA = 900.0, 0.04, 0.0008
+CLIENTS = [1, 2, 4, 8, 16, 24, 32, 48, 64]
+
+
+def _csv(tmp_path: Path, text: str, name: str = "run.csv") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _good(tmp_path: Path) -> Path:
+    rows = "\n".join(f"{n},{float(usl(n, LAM, SIGMA, KAPPA)):.3f}" for n in CLIENTS)
+    return _csv(tmp_path, "clients,throughput\n" + rows + "\n")
+
+
+def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fit-usl", str(_good(tmp_path)), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc) >= {"lambda", "sigma", "kappa", "peak_clients", "peak_throughput", "r2", "intervals", "points"}
+    assert doc["points"] == len(CLIENTS)
+    assert doc["lambda"] == pytest.approx(LAM, rel=1e-3)
+    assert doc["sigma"] == pytest.approx(SIGMA, rel=1e-2)
+    assert doc["kappa"] == pytest.approx(KAPPA, rel=1e-2)
+    assert doc["peak_clients"] == pytest.approx(np.sqrt((1 - SIGMA) / KAPPA), rel=1e-2)
+    assert doc["r2"] > 0.999
+    for name in ("lambda", "sigma", "kappa"):
+        lo, hi = doc["intervals"][name]
+        assert lo <= doc[name] <= hi
+
+
+def test_table_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fit-usl", str(_good(tmp_path))]) == 0
+    out = capsys.readouterr().out
+    for word in ("lambda", "sigma", "kappa", "peak clients", "peak throughput", "r2", "95% low"):
+        assert word in out
+    assert out.count("\n") > len(CLIENTS)
+
+
+def test_extra_columns_and_column_order_are_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = "\n".join(f"{float(usl(n, LAM, SIGMA, KAPPA)):.3f},run-a,{n}" for n in CLIENTS)
+    path = _csv(tmp_path, "Throughput,label,Clients\n" + rows + "\n")
+    assert main(["fit-usl", str(path), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["points"] == len(CLIENTS)
+
+
+def test_three_points_give_null_intervals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _csv(tmp_path, "clients,throughput\n1,1000\n8,6000\n32,9000\n")
+    assert main(["fit-usl", str(path), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["intervals"] == {"lambda": None, "sigma": None, "kappa": None}
+    assert doc["covariance_note"]
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("", "empty file"),
+        ("clients,tps\n1,10\n2,20\n4,30\n", "missing column(s) throughput"),
+        ("1,1000\n2,1900\n4,3500\n", "missing column(s) clients, throughput"),
+        ("clients,throughput\n1,1000\n2,abc\n4,3500\n", "row 3: throughput 'abc' is not a number"),
+        ("clients,throughput\n1,1000\nfour,1900\n4,3500\n", "row 3: clients 'four' is not a number"),
+        ("clients,throughput\n1,1000\n2,\n4,3500\n", "row 3: throughput is empty"),
+        ("clients,throughput\n1,1000\n2,nan\n4,3500\n", "row 3: throughput 'nan' is not a finite number"),
+        ("clients,throughput\n1,1000\n2,1900\n", "at least 3 points"),
+        ("clients,throughput\n0,1000\n2,1900\n4,3500\n", "row 2: clients must be > 0"),
+        ("clients,throughput\n1,1000\n2,-5\n4,3500\n", "row 3: throughput must be > 0"),
+        ("clients,throughput\n2,1000\n2,1100\n4,3500\n4,3600\n", "3 distinct client counts"),
+    ],
+)
+def test_bad_input_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, expected: str
+) -> None:
+    assert main(["fit-usl", str(_csv(tmp_path, content))]) == 2
+    err = capsys.readouterr().err
+    assert expected in err
+    assert "Traceback" not in err
+
+
+def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fit-usl", str(tmp_path / "absent.csv")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_binary_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "run.xlsx"
+    path.write_bytes(b"PK\x03\x04\x14\x00\x06\x00\xff\xfe\x00\x00binary")
+    assert main(["fit-usl", str(path)]) == 2
+    assert "not a CSV text file" in capsys.readouterr().err
+
+
+def test_all_bad_rows_are_listed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _csv(tmp_path, "clients,throughput\nx,1\n2,y\n4,-1\n")
+    assert main(["fit-usl", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "3 bad value(s)" in err
+    assert "row 2" in err and "row 3" in err and "row 4" in err
+
+
+def test_non_converging_fit_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(*_args: object, **_kwargs: object) -> None:
+        raise UslFitError("the USL fit did not converge (max 1 evaluations)")
+
+    monkeypatch.setattr(fit_usl_cmd, "fit_usl", fail)
+    assert main(["fit-usl", str(_good(tmp_path))]) == 2
+    assert "did not converge" in capsys.readouterr().err

@@ -1,0 +1,209 @@
+"""Schema creation and upgrades: from empty, refusing what is not a catalog, all-or-nothing upgrades."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import textwrap
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine, inspect, make_url, text
+
+from catalog.engine import create_catalog_engine, mask_url, parse_url
+from catalog.errors import CatalogMigrationError, CatalogOpenError
+from catalog.migrate import MIGRATIONS_DIR, ensure_schema, head_revision, read_state
+from catalog.orm import CATALOG_TABLES, Base
+from catalog.store import CatalogStore
+
+
+def _state(url: str) -> tuple[frozenset[str], str | None]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            state = read_state(conn)
+        return state.tables, state.revision
+    finally:
+        engine.dispose()
+
+
+def test_open_creates_the_schema_in_an_empty_database(catalog_url: str) -> None:
+    CatalogStore.open(catalog_url, seed=False).close()
+    tables, revision = _state(catalog_url)
+    assert tables >= CATALOG_TABLES
+    assert revision == head_revision()
+    CatalogStore.open(catalog_url, seed=False).close()  # opening again is a no-op
+    assert _state(catalog_url)[1] == head_revision()
+
+
+def test_the_orm_matches_the_migrations(catalog_url: str) -> None:
+    CatalogStore.open(catalog_url, seed=False).close()
+    engine = create_engine(catalog_url)
+    try:
+        with engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), Base.metadata)
+    finally:
+        engine.dispose()
+    assert diff == []
+
+
+def _run_sql(url: str, *statements: str) -> None:
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            for statement in statements:
+                conn.execute(text(statement))
+    finally:
+        engine.dispose()
+
+
+def test_a_database_with_other_tables_is_refused_untouched(catalog_url: str) -> None:
+    _run_sql(catalog_url, "CREATE TABLE customers (id INTEGER PRIMARY KEY, name VARCHAR(50))")
+    with pytest.raises(CatalogOpenError, match=r"not a refarch catalog.*customers"):
+        CatalogStore.open(catalog_url)
+    assert _state(catalog_url) == (frozenset({"customers"}), None)
+
+
+def test_another_applications_alembic_database_is_refused(catalog_url: str) -> None:
+    _run_sql(
+        catalog_url,
+        "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL PRIMARY KEY)",
+        "INSERT INTO alembic_version VALUES ('3f2a9c1b7e55')",
+        "CREATE TABLE invoices (id INTEGER PRIMARY KEY)",
+    )
+    with pytest.raises(CatalogOpenError, match="revision '3f2a9c1b7e55' is unknown"):
+        CatalogStore.open(catalog_url)
+
+
+def _migrations_with(tmp_path: Path, upgrade_body: str) -> Path:
+    """A copy of the real migrations plus a revision 0002 whose upgrade() runs `upgrade_body`."""
+    location = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS_DIR, location, ignore=shutil.ignore_patterns("__pycache__"))
+    (location / "versions" / "0002_test.py").write_text(
+        textwrap.dedent('''\
+            import sqlalchemy as sa
+            from alembic import op
+
+            revision = "refarch_0002"
+            down_revision = "refarch_0001"
+            branch_labels = None
+            depends_on = None
+
+
+            def upgrade():
+            ''') + textwrap.indent(textwrap.dedent(upgrade_body), "    "),
+        encoding="utf-8",
+    )
+    return location
+
+
+def _upgrade(url: str, location: Path) -> None:
+    parsed = parse_url(url)
+    engine = create_catalog_engine(parsed)
+    try:
+        ensure_schema(parsed, engine, mask_url(url), script_location=location)
+    finally:
+        engine.dispose()
+
+
+def test_a_failed_upgrade_leaves_the_catalog_as_it_was(
+    catalog_url: str, small_seed: Path, tmp_path: Path
+) -> None:
+    with CatalogStore.open(catalog_url) as store:
+        before = store.export_rows()
+    broken = _migrations_with(tmp_path, '''
+        op.create_table("widgets", sa.Column("id", sa.Integer, primary_key=True))
+        with op.batch_alter_table("cpus") as batch:
+            batch.add_column(sa.Column("socket", sa.String(20), nullable=True))
+        op.execute("UPDATE cpus SET cores = 999")
+        raise RuntimeError("boom halfway")
+    ''')
+    with pytest.raises(CatalogMigrationError, match=r"boom halfway.*left as it was"):
+        _upgrade(catalog_url, broken)
+    tables, revision = _state(catalog_url)
+    assert revision == "refarch_0001"
+    assert "widgets" not in tables
+    engine = create_engine(catalog_url)
+    try:
+        assert "socket" not in {c["name"] for c in inspect(engine).get_columns("cpus")}
+    finally:
+        engine.dispose()
+    with CatalogStore.open(catalog_url) as store:
+        assert store.export_rows() == before
+    if catalog_url.startswith("sqlite"):
+        assert Path(f"{make_url(catalog_url).database}.bak-refarch_0001").is_file()
+
+
+def test_an_upgrade_backs_up_the_sqlite_file_and_keeps_data_and_foreign_keys(
+    tmp_path: Path, small_seed: Path
+) -> None:
+    path = tmp_path / "catalog.sqlite"
+    url = f"sqlite:///{path}"
+    with CatalogStore.open(url) as store:
+        before = store.export_rows()
+    # recreate="always": SQLite rebuilds `cpus`, which `servers` references.
+    newer = _migrations_with(tmp_path, '''
+        with op.batch_alter_table("cpus", recreate="always") as batch:
+            batch.add_column(sa.Column("socket", sa.String(20), nullable=True))
+    ''')
+    _upgrade(url, newer)
+    assert _state(url)[1] == "refarch_0002"
+    backup = tmp_path / "catalog.sqlite.bak-refarch_0001"
+    with sqlite3.connect(backup) as copy:
+        assert copy.execute("SELECT version_num FROM alembic_version").fetchone() == ("refarch_0001",)
+        assert copy.execute("SELECT count(*) FROM cpus").fetchone() == (2,)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert [r[2] for r in db.execute("PRAGMA foreign_key_list(servers)")] == ["cpus"]
+        assert db.execute("SELECT count(*) FROM cpus").fetchone() == (2,)
+    # This refarch does not know refarch_0002: the catalog is "too new", and left alone.
+    with pytest.raises(CatalogOpenError, match="newer refarch"):
+        CatalogStore.open(url)
+    assert len(before) == 6
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("not a url", "not a database URL"),
+        ("catalog.sqlite", "sqlite:///catalog.sqlite"),
+        ("foo://localhost/db", "unknown database type 'foo'"),
+        ("sqlite:////nonexistent-dir/sub/catalog.sqlite", "directory /nonexistent-dir/sub does not exist"),
+    ],
+)
+def test_unusable_urls_are_refused_clearly(url: str, expected: str) -> None:
+    with pytest.raises(CatalogOpenError) as caught:
+        CatalogStore.open(url)
+    assert expected in str(caught.value)
+
+
+def test_a_file_that_is_not_sqlite_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "notes.sqlite"
+    path.write_text("meeting notes, not a database\n" * 100, encoding="utf-8")
+    with pytest.raises(CatalogOpenError, match="is not a SQLite database"):
+        CatalogStore.open(f"sqlite:///{path}")
+    assert path.read_text(encoding="utf-8").startswith("meeting notes")
+    with pytest.raises(CatalogOpenError, match="is a directory"):
+        CatalogStore.open(f"sqlite:///{tmp_path}")
+
+
+def test_an_unreachable_server_is_refused_without_showing_the_password() -> None:
+    with pytest.raises(CatalogOpenError) as caught:
+        CatalogStore.open("postgresql://refarch:s3cr3t-pw@127.0.0.1:1/catalog")
+    message = str(caught.value)
+    assert "s3cr3t-pw" not in message
+    assert "refarch:***@127.0.0.1:1" in message and "refused" in message.lower()
+
+
+def test_default_location_is_the_user_data_dir_or_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, small_seed: Path
+) -> None:
+    with CatalogStore.open() as store:
+        assert store.url_display.endswith("refarch/catalog.sqlite")
+        assert not store.is_shared
+        assert len(store.list()) == 6
+    monkeypatch.setenv("REFARCH_DB", f"sqlite:///{tmp_path / 'env.sqlite'}")
+    with CatalogStore.open() as store:
+        assert store.url_display == f"sqlite:///{tmp_path / 'env.sqlite'}"
