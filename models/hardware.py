@@ -14,7 +14,7 @@ import difflib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Literal
+from typing import Literal, TypeVar
 
 PartKind = Literal["cpu", "server", "drive", "nic", "dimm"]
 PART_KINDS: tuple[PartKind, ...] = ("cpu", "server", "drive", "nic", "dimm")
@@ -122,6 +122,8 @@ class Dimm(PartBase):
 
 
 Part = Cpu | Server | Drive | Nic | Dimm
+P = TypeVar("P", bound=PartBase)
+CURRENT_WITHIN_YEARS = 5
 
 KIND_OF: Mapping[type, PartKind] = {Cpu: "cpu", Server: "server", Drive: "drive", Nic: "nic", Dimm: "dimm"}
 
@@ -190,6 +192,19 @@ class HardwareCatalog:
     @property
     def dimms(self) -> list[Dimm]:
         return [p for p in self.parts if isinstance(p, Dimm)]
+
+    def current(self, parts: list[P]) -> list[P]:
+        """The parts one could buy today: priced within CURRENT_WITHIN_YEARS of the newest price in the catalog.
+
+        Older entries are history (a study's test bed): "older hardware is no longer available for
+        purchase" (002_feb9b45e1f157a35.txt, Architecture cost analysis). A scenario can still name any
+        part by id; this only limits what refarch picks on its own.
+        """
+        if not parts or not self.parts:
+            return parts
+        newest = max(p.price_as_of for p in self.parts)
+        cutoff = newest.replace(year=newest.year - CURRENT_WITHIN_YEARS)
+        return [p for p in parts if p.price_as_of >= cutoff]
 
     def closest_ids(self, part_id: str, kind: PartKind | None = None, n: int = 3) -> list[str]:
         pool = [p.id for p in self.parts if kind is None or KIND_OF[type(p)] == kind]

@@ -8,12 +8,15 @@ and the PDF appendix all show the same fit figures.
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from models.hardware import HardwareCatalog
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +90,35 @@ def model_card(factory: CardFactory) -> CardFactory:
     return factory
 
 
-def all_cards() -> list[ModelCard]:
+def import_card_modules() -> list[str]:
+    """Import every `models.perf` module so its cards register; returns the modules that failed, with why."""
     import models.perf as perf
 
+    problems = []
     for info in pkgutil.iter_modules(perf.__path__):
-        importlib.import_module(f"{perf.__name__}.{info.name}")
-    return sorted((f() for f in _FACTORIES), key=lambda c: c.name)
+        name = f"{perf.__name__}.{info.name}"
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # reported by the caller; the other modules' cards still build
+            problems.append(f"{name}: cannot import: {type(exc).__name__}: {exc}")
+    return problems
+
+
+def factories() -> list[CardFactory]:
+    """Registered card factories, one per (module, name): a reloaded module replaces its own."""
+    latest = {(getattr(f, "__module__", ""), getattr(f, "__qualname__", str(id(f)))): f for f in _FACTORIES}
+    return list(latest.values())
+
+
+def build(factory: CardFactory, catalog: HardwareCatalog | None = None) -> ModelCard:
+    """Build one card; a card that validates against catalog prices (it takes `catalog`) gets the catalog."""
+    if catalog is not None and "catalog" in inspect.signature(factory).parameters:
+        return factory(catalog=catalog)  # type: ignore[call-arg]
+    return factory()
+
+
+def all_cards(catalog: HardwareCatalog | None = None) -> list[ModelCard]:
+    problems = import_card_modules()
+    if problems:
+        raise ImportError("; ".join(problems))
+    return sorted((build(f, catalog) for f in factories()), key=lambda c: c.name)

@@ -6,13 +6,14 @@ works under the Agg backend (reports, CI) and embeds in Qt via FigureCanvasQTAgg
 
 from app.charts.comparison import ComparisonSeries, scenario_comparison
 from app.charts.cost import cost_breakdown, cost_items
-from app.charts.curve import estimate_vs_hosts
+from app.charts.curve import estimate_ranges, estimate_vs_hosts
 from app.charts.pareto import pareto_front
 
 __all__ = [
     "ComparisonSeries",
     "cost_breakdown",
     "cost_items",
+    "estimate_ranges",
     "estimate_vs_hosts",
     "pareto_front",
     "scenario_comparison",

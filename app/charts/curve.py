@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
-from app.charts.style import ACCENT, BAND, INK, MUTED, TARGET, empty, new_figure, tidy
+from app.charts.style import ACCENT, BAND, INK, MUTED, TARGET, empty, new_figure, num, thousands, tidy
 
 
 def estimate_vs_hosts(
@@ -40,7 +40,7 @@ def estimate_vs_hosts(
         ax.plot([current_hosts], [p50[i]], marker="o", markersize=8, color=ACCENT, markeredgecolor="white",
                 markeredgewidth=1.5, zorder=5)
         ax.annotate(
-            f"this design: {current_hosts} hosts\n{p50[i]:,.3g} {unit}",
+            f"this design: {current_hosts} hosts\n{num(p50[i])} {unit}",
             (current_hosts, p50[i]),
             xytext=(8, 10),
             textcoords="offset points",
@@ -50,9 +50,50 @@ def estimate_vs_hosts(
     ax.set_xlabel("Hosts")
     ax.set_ylabel(f"{metric_label} ({unit})" if unit else metric_label)
     ax.set_ylim(bottom=0)
+    thousands(ax.yaxis)
     ax.grid(True, color="#eef0f2", linewidth=0.8)
     ax.set_axisbelow(True)
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.legend(fontsize=7.5, frameon=False, loc="best")
     tidy(ax, title)
+    return fig
+
+
+def estimate_ranges(
+    rows: Sequence[tuple[str, float, float, float, str]],
+    *,
+    targets: Sequence[float | None] | None = None,
+    title: str | None = None,
+    size_in: tuple[float, float] | None = None,
+    dpi: int = 100,
+) -> Figure:
+    """Each estimate's P10-P90 range with its P50, one small axis per estimate (their units differ).
+
+    `rows` are (label, p10, p50, p90, unit); `targets` (same order) draws the target each must meet.
+    """
+    fig = new_figure(*(size_in or (6.0, 0.55 + 0.75 * max(len(rows), 1))), dpi=dpi)
+    if not rows:
+        return empty(fig, "No estimates")
+    axes = fig.subplots(len(rows), 1, squeeze=False)[:, 0]
+    for n, (ax, (label, p10, p50, p90, unit)) in enumerate(zip(axes, rows, strict=True)):
+        lo, hi = min(p10, p90), max(p10, p90)
+        target = targets[n] if targets is not None and n < len(targets) else None
+        ax.barh([0], [hi - lo], left=[lo], height=0.5, color=BAND, alpha=0.8)
+        ax.plot([p50], [0], marker="o", color=ACCENT, markersize=7)
+        ax.annotate(f"{num(p50)} {unit}", (p50, 0), xytext=(0, 9), textcoords="offset points", ha="center",
+                    fontsize=7.5, color=INK)
+        span = [lo, hi] + ([target] if target is not None else [])
+        pad = (max(span) - min(span)) * 0.25 or abs(p50) * 0.1 or 1.0
+        ax.set_xlim(max(0.0, min(span) - pad), max(span) + pad)
+        if target is not None:
+            ax.axvline(target, color=TARGET, linestyle="--", linewidth=1.2)
+        ax.set_yticks([0], [label], fontsize=8, color=INK)
+        ax.set_ylim(-0.7, 0.9)
+        ax.tick_params(axis="x", labelsize=7)
+        thousands(ax.xaxis)
+        tidy(ax)
+        ax.spines["left"].set_visible(False)
+        ax.tick_params(axis="y", length=0, colors=INK)
+    if title:
+        fig.suptitle(title, x=0.01, ha="left", fontsize=10, fontweight="bold", color=INK)
     return fig

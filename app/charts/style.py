@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 from matplotlib.axes import Axes
+from matplotlib.axis import Axis
 from matplotlib.figure import Figure
 
 INK = "#1f2933"
@@ -41,6 +44,18 @@ def empty(fig: Figure, message: str) -> Figure:
     ax.set_axis_off()
     ax.text(0.5, 0.5, message, ha="center", va="center", color=MUTED, fontsize=9, wrap=True)
     return fig
+
+
+def num(value: float, digits: int = 3) -> str:
+    """A few significant digits, thousands separated, never scientific: 89,500 / 71.2 / 0.123."""
+    if value == 0 or not math.isfinite(value):
+        return f"{value:g}"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    return f"{round(value, decimals):,.{decimals}f}"
+
+
+def thousands(ax_axis: Axis) -> None:
+    ax_axis.set_major_formatter(lambda v, _pos: f"{v:,.0f}" if abs(v) >= 1000 else f"{v:g}")
 
 
 def money(amount: float, currency: str) -> str:

@@ -89,6 +89,8 @@ class FieldEditor(QObject):
             self.widget = box
         else:
             combo = QComboBox()
+            combo.setMinimumContentsLength(10)
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             for label, value in spec.choices:
                 combo.addItem(label, value)
             combo.activated.connect(lambda i: self.edited.emit(self.spec.path, combo.itemData(i)))
@@ -130,6 +132,8 @@ class FieldEditor(QObject):
             # leave "12." alone while the user types: it already means 12.0
             if self.value() != value or type(self.value()) is not type(value):
                 w.setText(format_value(value))
+                if not w.hasFocus():
+                    w.setCursorPosition(0)  # show the start of a long name, not its end
         elif isinstance(w, QCheckBox):
             w.setChecked(bool(value))
         else:
@@ -139,6 +143,11 @@ class FieldEditor(QObject):
                 w.addItem(format_value(value), value)
                 i = w.count() - 1
             w.setCurrentIndex(i)
+
+    def show_recommended(self, text: str | None) -> None:
+        """For an optional field left empty: what refarch chose, in the placeholder ("recommend: 8")."""
+        if isinstance(self.widget, QLineEdit) and self.spec.optional and self.spec.placeholder:
+            self.widget.setPlaceholderText(f"{self.spec.placeholder}: {text}" if text else self.spec.placeholder)
 
     def show_error(self, message: str | None) -> None:
         set_invalid(self.widget, message)

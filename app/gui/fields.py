@@ -103,9 +103,9 @@ KIND_LABELS: dict[str, str] = {
 # Columns of the PostgreSQL databases table: (key, header, kind)
 PG_DATABASE_COLUMNS: tuple[tuple[str, str, FieldKind], ...] = (
     ("name", "Database", "text"),
-    ("size_gb", "Size (GB)", "float"),
-    ("peak_clients", "Peak clients", "int"),
-    ("working_set_gb", "Working set (GB)", "float"),
+    ("size_gb", "Size\n(GB)", "float"),
+    ("peak_clients", "Peak\nclients", "int"),
+    ("working_set_gb", "Working\nset (GB)", "float"),
 )
 NEW_PG_DATABASE: dict[str, Any] = {"name": "db", "size_gb": 100.0, "peak_clients": 50, "working_set_gb": 20.0}
 

@@ -7,9 +7,10 @@ engine then picks the part and says why in the rationale.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QLineEdit, QWidget
 
 from app.gui.draft import Issues, Path, get_in, path_str
@@ -18,7 +19,7 @@ from app.gui.fields import PART_FIELDS
 from app.gui.formatting import money, number
 from models.hardware import Drive, HardwareCatalog, Nic, Part, Server
 
-RECOMMEND = "Recommend (refarch chooses)"
+RECOMMEND = "Recommend"
 
 
 def part_title(part: Part) -> str:
@@ -56,6 +57,7 @@ class PartPicker(QWidget):
         self.kind = kind
         self.parts: list[Part] = []
         self._value: str | None = None
+        self._picked: str | None = None  # what the engine chose while the field says Recommend
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("filter by vendor, model, specs…")
         self.filter.setClearButtonEnabled(True)
@@ -68,6 +70,7 @@ class PartPicker(QWidget):
         self.specs = QLabel()
         self.specs.setObjectName("partSpecs")
         self.specs.setWordWrap(True)
+        self.specs.setTextFormat(Qt.TextFormat.RichText)
         self.error_label = QLabel()
         self.error_label.setObjectName("fieldError")
         self.error_label.setWordWrap(True)
@@ -115,12 +118,16 @@ class PartPicker(QWidget):
 
     def _show_specs(self) -> None:
         part = next((p for p in self.parts if p.id == self._value), None)
-        if self._value is None:
+        picked = next((p for p in self.parts if p.id == self._picked), None)
+        if self._value is None and picked is not None:
+            self.specs.setText(f"refarch picked <b>{html.escape(part_title(picked))}</b> · "
+                               f"{html.escape(part_specs(picked))}")
+        elif self._value is None:
             self.specs.setText("refarch picks the part that meets the targets at the lowest cost")
         elif part is None:
             self.specs.setText(f"id '{self._value}' is not in the open catalog")
         else:
-            self.specs.setText(f"{part.id} · {part_specs(part)}")
+            self.specs.setText(f"{html.escape(part.id)} · {html.escape(part_specs(part))}")
 
     def show_value(self, value: Any) -> None:
         value = value if isinstance(value, str) and value else None
@@ -130,6 +137,10 @@ class PartPicker(QWidget):
 
     def value(self) -> str | None:
         return self._value
+
+    def show_picked(self, part_id: str | None) -> None:
+        self._picked = part_id
+        self._show_specs()
 
     def show_error(self, message: str | None) -> None:
         set_invalid(self.combo, message)
@@ -162,6 +173,10 @@ class HardwarePicker(QWidget):
     def show_draft(self, draft: dict[str, Any]) -> None:
         for picker in self.pickers.values():
             picker.show_value(get_in(draft, picker.path))
+
+    def show_picked(self, picked: dict[str, str | None]) -> None:
+        for key, picker in self.pickers.items():
+            picker.show_picked(picked.get(key))
 
     def show_issues(self, issues: Issues, sizing_problems: list[str] | None = None) -> None:
         for key, picker in self.pickers.items():

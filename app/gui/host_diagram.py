@@ -219,7 +219,8 @@ class HostDiagram(QWidget):
             lines.append((f"{vm.primary_segments} primary + {vm.mirror_segments} mirror seg.", small))
         if vm.databases:
             lines.append((", ".join(vm.databases), small))
-        lines.append((f"{vm.data_drives} data drive{'s' if vm.data_drives != 1 else ''}", small))
+        if vm.data_drives:
+            lines.append((f"{vm.data_drives} data drive{'s' if vm.data_drives != 1 else ''}", small))
         y = rect.top() + 3
         for text, font in lines[:4]:
             self._text(p, QRectF(rect.left() + 6, y, rect.width() - 10, 15), text, font, INK)

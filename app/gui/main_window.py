@@ -163,7 +163,7 @@ class MainWindow(QMainWindow):
         design.addWidget(self.results)
         design.setStretchFactor(0, 0)
         design.setStretchFactor(1, 1)
-        design.setSizes([370, 790])
+        design.setSizes([380, 780])
         self.form.setMinimumWidth(340)
         self.results.setMinimumWidth(560)
 
@@ -338,10 +338,13 @@ class MainWindow(QMainWindow):
         result = self.coordinator.results.get(entry.uid)
         if not entry.valid:
             return f"{kind} · input needs fixing"
+        if self.coordinator.problems.get(entry.uid):
+            return f"{kind} · cannot size"
         if result is None:
             return f"{kind} · sizing…" if self.coordinator.busy() else kind
         hosts = result.design.segment_hosts + result.design.coordinator_hosts + result.design.etl_hosts
-        return f"{hosts} hosts · {money_short(result.totals.capex, result.totals.currency)} · {kind}"
+        capex = money_short(result.totals.capex, result.totals.currency)
+        return f"{hosts} host{'s' if hosts != 1 else ''} · {capex} · {kind}"
 
     def _refill_list(self) -> None:
         self.scenarios.set_entries([(e.uid, e.name, self._subtitle(e), not e.valid) for e in self.doc.entries])
@@ -386,6 +389,7 @@ class MainWindow(QMainWindow):
         if self.source is None:
             status.engine_missing = f"No hardware catalog: {self.catalog_error}"
         self.results.show_result(result, c.result_inputs.get(uid, entry.scenario), status, c.curves.get(uid))
+        self.form.show_design(result.design if result is not None else None)
 
     # -- edits ----------------------------------------------------------------------------------------------
     def _field_edited(self, path: FieldPath, value: object) -> None:

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.charts import cost_breakdown, cost_items, estimate_vs_hosts
+from app.charts import cost_breakdown, cost_items, estimate_ranges, estimate_vs_hosts
 from app.gui.chart_view import ChartView
 from app.gui.formatting import estimate_p50, estimate_range, metric_label, money, money_short, number, power
 from app.gui.host_diagram import HostDiagram
@@ -44,12 +44,17 @@ TARGET_OF_METRIC: dict[str, tuple[str, str]] = {
     "load_tb_per_hour": ("min_load_tb_per_hour", "min load rate"),
 }
 
-WORKER_ROLE: dict[str, str] = {
-    "greenplum-analytics": "Segment hosts",
-    "greenplum-oltp": "Segment hosts",
-    "postgres-consolidation": "Database hosts",
-    "sap-iq-multiplex": "IQ nodes",
+WORKER_ROLE: dict[str, tuple[str, str]] = {  # (one, many)
+    "greenplum-analytics": ("segment host", "segment hosts"),
+    "greenplum-oltp": ("segment host", "segment hosts"),
+    "postgres-consolidation": ("database host", "database hosts"),
+    "sap-iq-multiplex": ("IQ node", "IQ nodes"),
 }
+
+
+def worker_role(kind: str, count: int) -> str:
+    one, many = WORKER_ROLE.get(kind, ("worker host", "worker hosts"))
+    return one if count == 1 else many
 
 
 @dataclass
@@ -122,7 +127,7 @@ def design_facts(design: Design, describe: Callable[[str], str]) -> list[tuple[s
         ("Server", describe(design.server_id)),
         ("Data drive", describe(design.drive_id) if design.drive_id else "none"),
         ("Network card", describe(design.nic_id) if design.nic_id else "none"),
-        (WORKER_ROLE.get(design.kind, "Worker hosts"), str(design.segment_hosts)),
+        (worker_role(design.kind, 2).capitalize().replace("Iq", "IQ"), str(design.segment_hosts)),
     ]
     if design.coordinator_hosts:
         facts.append(("Coordinator hosts", str(design.coordinator_hosts)))
@@ -201,9 +206,9 @@ class ResultsView(QWidget):
             "metric": KpiCard("Main estimate"),
             "risk": KpiCard("Warnings"),
         }
-        for card in self.cards.values():
-            cards.addWidget(card, 1)
-        cards.setStretch(3, 2)  # the main estimate carries its range: give it room
+        # widths by what each card must show: the main estimate carries its range
+        for card, stretch in zip(self.cards.values(), (6, 7, 6, 8, 4), strict=True):
+            cards.addWidget(card, stretch)
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("resultTabs")
@@ -255,8 +260,7 @@ class ResultsView(QWidget):
         self.tabs.addTab(est, "Estimates")
 
         # Cost: the BOM and where the money goes
-        self.bom = _table(["Role", "Part", "Description", "Qty/host", "Hosts", "Qty", "Unit price", "Extended"],
-                          stretch=2)
+        self.bom = _table(["Role", "Part", "Qty/host", "Hosts", "Qty", "Unit price", "Extended"], stretch=1)
         self.totals = QLabel()
         self.totals.setObjectName("totals")
         self.totals.setTextFormat(Qt.TextFormat.RichText)
@@ -307,30 +311,32 @@ class ResultsView(QWidget):
 
     def set_curve(self, curve: Curve | None) -> None:
         self.curve = curve
-        result, scenario = self.result, self.scenario
+        result = self.result
         if result is None:
             self.curve_chart.set_builder(None)
             return
         metric = result.main_metric
-        est = result.estimates.get(metric)
-        target = None
-        target_label = "target"
-        if scenario is not None and metric in TARGET_OF_METRIC:
-            name, target_label = TARGET_OF_METRIC[metric]
-            target = getattr(scenario.targets, name, None)
         if curve is not None:
+            target = self._target_for(metric)
+            target_label = TARGET_OF_METRIC.get(metric, ("", "target"))[1]
             self.curve_chart.set_builder(lambda: estimate_vs_hosts(
                 curve.hosts, curve.p10, curve.p50, curve.p90, metric_label=metric_label(curve.metric),
                 unit=curve.unit, current_hosts=curve.current_hosts, target=target, target_label=target_label,
                 title=f"{metric_label(curve.metric)} against the number of hosts",
             ))
-        elif est is not None:
-            hosts = result.design.segment_hosts
-            self.curve_chart.set_builder(lambda: estimate_vs_hosts(
-                [hosts], [est.p10], [est.p50], [est.p90], metric_label=metric_label(metric), unit=est.unit,
-                current_hosts=hosts, target=target, target_label=target_label,
-                title=f"{metric_label(metric)} at {hosts} hosts (curve not available)",
-            ))
+            return
+        # no host sweep for this kind: show every estimate's range against its target instead
+        ordered = sorted(result.estimates.items(), key=lambda kv: kv[0] != metric)
+        rows = [(metric_label(n), e.p10, e.p50, e.p90, e.unit) for n, e in ordered]
+        targets = [self._target_for(n) for n, _ in ordered]
+        self.curve_chart.set_builder(lambda: estimate_ranges(
+            rows, targets=targets, title="Estimates: P50 with the P10–P90 range (dashed line: target)"))
+
+    def _target_for(self, metric: str) -> float | None:
+        if self.scenario is None or metric not in TARGET_OF_METRIC:
+            return None
+        value = getattr(self.scenario.targets, TARGET_OF_METRIC[metric][0], None)
+        return float(value) if value is not None else None
 
     # -- filling --------------------------------------------------------------------------------------------
     def _show_status(self, status: Status) -> None:
@@ -373,12 +379,16 @@ class ResultsView(QWidget):
 
     def _fill(self, r: SizingResult) -> None:
         d, t = r.design, r.totals
-        role = WORKER_ROLE.get(d.kind, "worker hosts").lower()
+        role = worker_role(d.kind, d.segment_hosts)
         extra_hosts = d.coordinator_hosts + d.etl_hosts
         total_hosts = d.segment_hosts + extra_hosts
-        sub = f"{d.segment_hosts} {role}" + (f" + {extra_hosts} other" if extra_hosts else "")
-        self.cards["hosts"].set(str(total_hosts), sub)
-        self.cards["capex"].set(money_short(t.capex, t.currency), f"{money(t.energy_cost_3y, t.currency)} energy/3 y",
+        sub = f"{d.segment_hosts} {role}"
+        if extra_hosts:
+            sub = f"{d.segment_hosts} {role.split()[0]} + {extra_hosts} other"
+        details = ", ".join(f"{h.count} × {h.role}" for h in d.hosts)
+        self.cards["hosts"].set(str(total_hosts), sub, details)
+        energy = money_short(t.energy_cost_3y, t.currency)
+        self.cards["capex"].set(money_short(t.capex, t.currency), f"+ {energy} energy 3 y",
                                 f"List price {money(t.capex, t.currency)}")
         racks = f" ({t.rack_u / 42:.1f} racks)" if t.rack_u > 42 else ""
         self.cards["power"].set(power(t.power_w), f"{t.rack_u} U{racks} · {number(t.kwh_per_year / 1000)} MWh/y",
@@ -386,10 +396,18 @@ class ResultsView(QWidget):
         main = r.estimates.get(r.main_metric)
         if main is not None:
             self.cards["metric"].title.setText(metric_label(r.main_metric).upper())
-            self.cards["metric"].set(estimate_p50(main), f"P10–P90 {estimate_range(main)}",
-                                     f"binding resource: {r.binding_resource}")
+            band = estimate_range(main)
+            if len(main.unit) <= 8:
+                value, sub = estimate_p50(main), f"P10–P90 {band}"
+            else:  # a long unit goes under the number, not beside it
+                value = number(main.p50)
+                sub = f"{main.unit} · " + ("exact" if band == "exact" else f"P10–P90 {band.removesuffix(main.unit)}")
+            self.cards["metric"].set(value, sub,
+                                     f"{metric_label(r.main_metric)}: {estimate_p50(main)}; binding resource: "
+                                     f"{r.binding_resource}")
         n_warn = len(r.warnings)
-        self.cards["risk"].set(str(n_warn), "none" if not n_warn else r.warnings[0].code)
+        self.cards["risk"].set(str(n_warn), "none" if not n_warn else "to review",
+                               "\n".join(w.text for w in r.warnings))
         self.cards["risk"].setProperty("alert", n_warn > 0)
         self.cards["risk"].style().unpolish(self.cards["risk"])
         self.cards["risk"].style().polish(self.cards["risk"])
@@ -419,18 +437,18 @@ class ResultsView(QWidget):
         self.bom.setRowCount(len(r.bom) + 1)
         for row, line in enumerate(r.bom):
             self.bom.setItem(row, 0, _cell(line.role))
-            self.bom.setItem(row, 1, _cell(line.part_id, tooltip=f"{line.kind}, price as of {line.price_as_of}"))
-            self.bom.setItem(row, 2, _cell(line.description))
-            self.bom.setItem(row, 3, _cell(str(line.qty_per_host), right=True))
-            self.bom.setItem(row, 4, _cell(str(line.hosts), right=True))
-            self.bom.setItem(row, 5, _cell(str(line.qty), right=True))
-            self.bom.setItem(row, 6, _cell(money(line.unit_price, line.currency), right=True))
-            self.bom.setItem(row, 7, _cell(money(line.extended_price, line.currency), right=True))
+            self.bom.setItem(row, 1, _cell(line.description or line.part_id,
+                                           tooltip=f"{line.part_id} ({line.kind}), price as of {line.price_as_of}"))
+            self.bom.setItem(row, 2, _cell(str(line.qty_per_host), right=True))
+            self.bom.setItem(row, 3, _cell(str(line.hosts), right=True))
+            self.bom.setItem(row, 4, _cell(str(line.qty), right=True))
+            self.bom.setItem(row, 5, _cell(money(line.unit_price, line.currency), right=True))
+            self.bom.setItem(row, 6, _cell(money(line.extended_price, line.currency), right=True))
         last = len(r.bom)
         self.bom.setItem(last, 0, _cell("Total", bold=True))
-        for c in range(1, 7):
+        for c in range(1, 6):
             self.bom.setItem(last, c, _cell(""))
-        self.bom.setItem(last, 7, _cell(money(t.capex, t.currency), right=True, bold=True))
+        self.bom.setItem(last, 6, _cell(money(t.capex, t.currency), right=True, bold=True))
         self.totals.setText(
             f"<b>Capex {html.escape(money(t.capex, t.currency))}</b> &nbsp;·&nbsp; {html.escape(power(t.power_w))}"
             f" &nbsp;·&nbsp; {t.rack_u} U &nbsp;·&nbsp; {number(t.kwh_per_year)} kWh/year &nbsp;·&nbsp; "

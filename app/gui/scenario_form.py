@@ -28,6 +28,7 @@ from app.gui.fields import ASSUMPTION_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS, 
 from app.gui.hardware_picker import HardwarePicker
 from app.gui.workload_form import WorkloadForm
 from models.hardware import HardwareCatalog
+from models.sizing.result import Design
 
 _ERROR_COLOR = QColor("#c92a2a")
 _PROBLEM_PATH = re.compile(r"^([a-z_]+(?:\.[a-z_]+|\[\d+\])+):\s*(.*)$")
@@ -150,6 +151,26 @@ class ScenarioForm(QTabWidget):
             self._showing_notes = True
             self.notes.setPlainText(notes)
             self._showing_notes = False
+
+    def show_design(self, design: Design | None) -> None:
+        """What the engine chose for the fields left on "recommend", shown where the user would set them."""
+        chosen: dict[str, str | None] = {}
+        if design is not None:
+            chosen = {
+                "platform.drives_per_host": str(design.data_drives_per_host),
+                "platform.memory_gib": f"{design.memory_gib_per_host:g}",
+                "platform.nics_per_host": str(design.nics_per_host) if design.nics_per_host else None,
+                "workload.nodes": str(design.segment_hosts) if design.kind == "sap-iq-multiplex" else None,
+                "workload.vm_vcpus": str(design.vm.vcpus) if design.vm else None,
+                "workload.vm_memory_gib": f"{design.vm.memory_gib:g}" if design.vm else None,
+            }
+        for key, editor in {**self.editors, **self.workload.current_editors()}.items():
+            editor.show_recommended(chosen.get(key))
+        self.hardware.show_picked({
+            "platform.server_id": design.server_id if design else None,
+            "platform.drive_id": design.drive_id if design else None,
+            "platform.nic_id": design.nic_id if design else None,
+        })
 
     def show_issues(self, issues: Issues, sizing_problems: list[str] | None = None) -> None:
         from_sizing = problems_by_field(sizing_problems or [])

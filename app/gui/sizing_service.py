@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
+from models.uncertainty import Estimate
 
 
 class SizingFailure(Exception):
@@ -56,6 +57,9 @@ def size(scenario: Scenario, catalog: HardwareCatalog) -> SizingResult:
         raise SizingFailure([str(exc)]) from None
 
 
+CURVE_POINTS = 12
+
+
 def estimate_curve(
     scenario: Scenario,
     catalog: HardwareCatalog,
@@ -63,20 +67,57 @@ def estimate_curve(
     cancel: threading.Event,
     progress: Callable[[int, int], None],
 ) -> Curve | None:
-    """The main metric against host count, from the engine's sweep helper when it has one."""
+    """The main metric against host count: from the engine's sweep helper when it has one
+    (`models.sizing.curves.main_metric_curve`), else by sizing copies of the scenario with the host
+    count fixed, where the scenario has such a field (SAP IQ `nodes`). None when neither applies."""
     try:
-        from models.sizing import curves
+        from models.sizing import curves  # type: ignore[attr-defined]
     except ImportError:
+        curves = None
+    hosts = host_counts(result.design.segment_hosts)
+    if curves is not None and hasattr(curves, "main_metric_curve"):
+        points = curves.main_metric_curve(scenario, catalog, hosts)
+        return _curve(result, [(int(n), est) for n, est in points])
+    workload = scenario.workload
+    if "nodes" not in type(workload).model_fields:
         return None
-    return _curve_from_module(curves, scenario, catalog, result, cancel, progress)
+    points = []
+    for i, n in enumerate(hosts):
+        if cancel.is_set():
+            return None
+        copy = scenario.model_copy(update={"workload": workload.model_copy(update={"nodes": n})})
+        try:
+            sized = size(copy, catalog)
+        except SizingFailure:
+            continue  # a count the engine refuses (too few nodes for the data) is just not on the curve
+        est = sized.estimates.get(result.main_metric)
+        if est is not None:
+            points.append((n, est))
+        progress(i + 1, len(hosts))
+    return _curve(result, points)
 
 
-def _curve_from_module(
-    curves: object,
-    scenario: Scenario,
-    catalog: HardwareCatalog,
-    result: SizingResult,
-    cancel: threading.Event,
-    progress: Callable[[int, int], None],
-) -> Curve | None:
-    return None
+def host_counts(current: int, n: int = CURVE_POINTS) -> list[int]:
+    """Host counts around the design's: from a quarter of it to about twice it, at most `n` of them."""
+    lo = max(1, current // 4)
+    hi = max(current * 2, current + 4)
+    step = max(1, -(-(hi - lo) // (n - 1)))
+    counts = list(range(lo, hi + 1, step))
+    if current not in counts:
+        counts = sorted({*counts, current})
+    return counts
+
+
+def _curve(result: SizingResult, points: list[tuple[int, Estimate]]) -> Curve | None:
+    if len(points) < 2:
+        return None
+    points.sort(key=lambda p: p[0])
+    return Curve(
+        metric=result.main_metric,
+        unit=points[0][1].unit,
+        hosts=tuple(n for n, _ in points),
+        p10=tuple(e.p10 for _, e in points),
+        p50=tuple(e.p50 for _, e in points),
+        p90=tuple(e.p90 for _, e in points),
+        current_hosts=result.design.segment_hosts,
+    )

@@ -7,6 +7,7 @@ request for its scenario (tokens), so a slow old answer never overwrites a newer
 
 from __future__ import annotations
 
+import os
 import threading
 import traceback
 from collections.abc import Callable
@@ -63,7 +64,8 @@ class Job(QRunnable):
             self.signals.failed.emit(self.token, list(exc.problems))
             return
         except Exception as exc:  # a bug in a model must not take the window down; show it instead
-            traceback.print_exc()
+            if os.environ.get("REFARCH_DEBUG"):
+                traceback.print_exc()
             self.signals.failed.emit(self.token, [f"internal error: {type(exc).__name__}: {exc}"])
             return
         if self.cancel_event.is_set():

@@ -124,6 +124,8 @@ class WorkloadForm(QWidget):
         super().__init__(parent)
         self.kind_combo = QComboBox()
         self.kind_combo.setObjectName("field:workload.kind")
+        self.kind_combo.setMinimumContentsLength(14)
+        self.kind_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         for kind in WORKLOAD_KINDS:
             self.kind_combo.addItem(KIND_LABELS.get(kind, kind), kind)
         self.kind_combo.activated.connect(lambda i: self.kindChosen.emit(self.kind_combo.itemData(i)))
@@ -166,7 +168,7 @@ class WorkloadForm(QWidget):
             policy = QSizePolicy.Policy.Preferred if i == index else QSizePolicy.Policy.Ignored
             self.pages.widget(i).setSizePolicy(policy, policy)
         self.pages.setCurrentIndex(index)
-        self.pages.adjustSize()
+        self.pages.updateGeometry()
 
     @property
     def kind(self) -> str:

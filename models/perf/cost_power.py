@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import figure, point
+from models.hardware import HardwareCatalog
 from models.model_card import ModelCard, Residual, model_card
 
 FloatArray = NDArray[np.float64]
@@ -117,10 +118,44 @@ def cost_ratio_check(gen5_capex: float, baseline_capex: float) -> Residual:
     return Residual(f"{GP002}/{pt.id}", pt.value, gen5_capex / baseline_capex, pt.unit)
 
 
+def price_cost_claim(catalog: HardwareCatalog) -> tuple[float, float] | None:
+    """Per-host capex of the two Table 3 configurations priced from `catalog`, or None if it lacks them.
+
+    Only current parts are priced, as in the study ("older hardware is no longer available").
+    Gen5: the cheapest single-socket server with the spec's cores and memory that takes a PCIe Gen5
+    drive, with the spec's count of the cheapest such drive. Baseline: the cheapest dual-socket server
+    with the same cores and memory and bays for the spec's SAS drive count, with the cheapest SAS drive.
+    """
+    spec = cost_comparison_spec()
+
+    def host(cfg: dict[str, float], interface: str) -> float | None:
+        prices = []
+        for server in catalog.current(catalog.servers):
+            if server.sockets != cfg["sockets"] or server.cores_total != cfg["cores_total"]:
+                continue
+            if server.memory_gib < cfg["memory_gb"] or server.data_bays < cfg["data_drives"]:
+                continue
+            drives = [d for d in catalog.current(catalog.drives) if d.interface == interface and server.accepts(d)]
+            if drives:
+                cheapest = min(d.price for d in drives)
+                prices.append(server.price + cfg["data_drives"] * cheapest)
+        return min(prices) if prices else None
+
+    gen5, baseline = host(spec["gen5"], "NVMe Gen5"), host(spec["baseline"], "SAS")
+    return (gen5, baseline) if gen5 is not None and baseline is not None else None
+
+
 @model_card
-def cost_power_card(gen5_capex: float | None = None, baseline_capex: float | None = None) -> ModelCard:
-    """The cost/power card; with both BOM totals it carries the residual against 002's cost claim."""
+def cost_power_card(
+    gen5_capex: float | None = None, baseline_capex: float | None = None, catalog: HardwareCatalog | None = None
+) -> ModelCard:
+    """The cost/power card; with both BOM totals (given, or priced from `catalog`) it carries the
+    residual against 002's cost claim."""
     residuals: tuple[Residual, ...] = ()
+    if gen5_capex is None and catalog is not None:
+        priced = price_cost_claim(catalog)
+        if priced is not None:
+            gen5_capex, baseline_capex = priced
     if gen5_capex is not None and baseline_capex is not None:
         residuals = (cost_ratio_check(gen5_capex, baseline_capex),)
     return ModelCard(
@@ -134,9 +169,8 @@ def cost_power_card(gen5_capex: float | None = None, baseline_capex: float | Non
         sources=(f"{STUDY_002}, Architecture cost analysis, Table 3",),
         note=(
             "No fitted parameters: power comes from catalog idle/max/part watts (the studies give none). "
-            "The cost check needs catalog BOM totals for cost_comparison_spec(): call "
-            "cost_power_card(gen5_capex, baseline_capex) or cost_ratio_check(); the claim is an upper bound "
-            "('up to approximately 30 percent'), so ratios in 0.70-1.0 agree with it."
+            "The cost check needs BOM totals: a catalog with both Table 3 configurations (cost_comparison_spec()); "
+            "the claim is an upper bound ('up to approximately 30 percent'), so ratios in 0.70-1.0 agree with it."
             if not residuals
             else "Residual: catalog BOM ratio vs 002's 'up to approximately 30 percent less expensive' (0.70); "
             "the claim is an upper bound, so ratios in 0.70-1.0 agree with it."

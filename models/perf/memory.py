@@ -79,7 +79,8 @@ def overcommit_rate(mem_available_gib: ArrayLike, mem_configured_gib: ArrayLike)
         raise ValueError("mem_configured_gib must be > 0")
     if np.any(avail <= 0):
         raise ValueError("mem_available_gib must be > 0 (no memory at all is not a consolidation)")
-    rate = _f("eq1_overcommit_rate") - avail / conf
+    with np.errstate(over="ignore"):  # a huge surplus overflows to inf: rate -inf, clipped to 0
+        rate = _f("eq1_overcommit_rate") - avail / conf
     # 1 - tiny rounds to 1.0 in floating point; the definition never reaches it.
     return _out(np.clip(rate, 0.0, _BELOW_ONE))
 
@@ -385,8 +386,7 @@ def working_sets_card() -> ModelCard:
         ),
         parameters={
             "vm_mb_per_client": float(vm_memory_working_set_mb(30.0) - vm_memory_working_set_mb(2.0)) / 28.0,
-            "sb_mb_per_client": float(shared_buffers_working_set_mb(30.0) - shared_buffers_working_set_mb(2.0))
-            / 28.0,
+            "sb_mb_per_client": float(shared_buffers_working_set_mb(30.0) - shared_buffers_working_set_mb(2.0)) / 28.0,
             "vm_mb_at_2_clients": float(vm_memory_working_set_mb(2.0)),
             "sb_mb_at_2_clients": float(shared_buffers_working_set_mb(2.0)),
         },

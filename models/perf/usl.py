@@ -72,6 +72,7 @@ _Z95 = 1.959963984540054
 # sigma this close to 1 is "fully serialized": X(N) stays within 0.1 % of lambda for any N, and the
 # N* formula would divide two round-off residues.
 _SERIAL_TOL = 1e-3
+_MAX_CACHED_DRAWS = 4
 
 # Why pg92-tpcb is not calibrated: the text bounds the saturation point from below only.
 PG92_TPCB_UNSUPPORTED = (
@@ -212,6 +213,8 @@ class UslFit:
                 extra[:, 2] = np.maximum(extra[:, 2], 0.0)
                 d = np.concatenate([d, extra])
         d.setflags(write=False)
+        if len(self._draws) >= _MAX_CACHED_DRAWS:  # bounded: callers that vary the seed must not grow it
+            self._draws.pop(next(iter(self._draws)))
         self._draws[key] = d
         return d
 
@@ -386,10 +389,9 @@ def fit_usl(
     pred = usl(n, lam, sigma, kappa)
     ss_res = float(np.sum((x - pred) ** 2))
     ss_tot = float(np.sum((x - x.mean()) ** 2))
-    if ss_tot > 0:
-        r2 = 1.0 - ss_res / ss_tot
-    else:  # flat data: perfect if the curve is flat too
-        r2 = 1.0 if ss_res <= 1e-12 * float(np.sum(x**2)) else 0.0
+    flat_fits = ss_res <= 1e-12 * float(np.sum(x**2))
+    # Flat data has no variance to explain: perfect if the curve is flat too.
+    r2 = 1.0 - ss_res / ss_tot if ss_tot > 0 else (1.0 if flat_fits else 0.0)
 
     return UslFit(
         lam=lam,
@@ -509,7 +511,8 @@ def _gp6_scaling() -> _Gp6Scaling:
         env_cores=point(_DS, "env192_cores").value,
         share=point(_DS, "coordinator_cpu_share_select"),
         ref_segment_hosts=point(_DS, "segment_hosts").value,
-        # Coordinator work per transaction, counted in statements it parses, plans and dispatches.
+        # Coordinator work per transaction, counted in statements it parses, plans and dispatches;
+        # the single-statement scripts of 004 sections 2.2-2.4 send one each.
         statements={
             "tpcb": point(_DS, "tpcb_statements_per_txn").value,
             "select": 1.0,
@@ -582,10 +585,13 @@ def predict_tps(
     C coordinator cores, H segment hosts, S cores per segment host, P the calibrated peak,
     f the master's share of a select's CPU (assumed 0.5, range 0.3-0.7). Select is coordinator-CPU
     bound per 004 ("master CPU usage can exceed 90%"); the 192-core figure sets the TPS per core.
+    Write capacity scales with segment hosts only: the study ran one segment per host and does
+    not print the hosts' size, so cores per segment host enter the select capacity alone.
 
     All numeric arguments broadcast (scalars or arrays). `n` Monte Carlo samples draw the USL
     parameters from their covariance and f from its range; n = 0 returns the central prediction
-    only (p10 = p50 = p90), the fast path for optimizers.
+    only (p10 = p50 = p90), the fast path for optimizers. Monte Carlo holds n x (broadcast size)
+    floats at once: pass n = 0, or a small n, for large arrays.
     """
     if mix not in MIXES:
         raise ValueError(f"unknown mix '{mix}'; one of {', '.join(MIXES)}")
@@ -660,9 +666,7 @@ def _usl_card(workload: Workload) -> ModelCard:
     cal = _calibration(workload)
     fit = calibrated(workload)
     pts = calibration_points(workload)
-    residuals = [
-        Residual(p.id, p.value, float(fit.throughput(float(p.conditions["clients"]))), p.unit) for p in pts
-    ]
+    residuals = [Residual(p.id, p.value, float(fit.throughput(float(p.conditions["clients"]))), p.unit) for p in pts]
     sources = sorted({f"{p.source.file}, {p.source.locator}" for p in pts})
     extra: dict[str, Any] = {"peak_clients": fit.peak_clients, "peak_note": fit.peak_note}
     notes: list[str] = []
@@ -732,6 +736,8 @@ def _register_cards(workloads: Sequence[Workload]) -> None:
         def factory(w: Workload = w) -> ModelCard:
             return _usl_card(w)
 
+        # One name per workload: registries key factories by (module, qualname).
+        factory.__name__ = factory.__qualname__ = f"usl_card_{w.replace('-', '_')}"
         model_card(factory)
 
 

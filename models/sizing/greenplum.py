@@ -24,7 +24,7 @@ from models.sizing.rules import (
     segments_for_concurrency,
     user_data_capacity_tb,
 )
-from models.sizing.search import smallest_meeting
+from models.sizing.search import Probe, smallest_meeting
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -129,12 +129,14 @@ def evaluate(
     if fixed_hosts is not None:
         hosts = np.full(n, fixed_hosts, dtype=np.int64)
     else:
-        hosts, _ = smallest_meeting(lambda h: perf_ok(h, None), h_low, MAX_SEGMENT_HOSTS)
+        guess = _host_guess(workload, targets, ctx, h_low)
+        hosts, _ = smallest_meeting(perf_ok, h_low, MAX_SEGMENT_HOSTS, guess)
     etl = np.zeros(n, dtype=np.int64)
     if targets.min_load_tb_per_hour is not None and isinstance(workload, GreenplumAnalytics):
-        def load_ok(e: IntArray) -> BoolArray:
-            rate = metrics.gp_load_tb_per_hour(ctx, hosts, e)
-            return rate >= targets.min_load_tb_per_hour  # type: ignore[operator]
+        wanted_load = targets.min_load_tb_per_hour
+
+        def load_ok(e: IntArray, idx: IntArray) -> BoolArray:
+            return metrics.gp_load_tb_per_hour(ctx.take(idx), hosts[idx], e) >= wanted_load
 
         etl, _ = smallest_meeting(load_ok, np.ones(n, dtype=np.int64), MAX_ETL_HOSTS)
     perf = metrics.gp_point(workload, ctx, hosts, etl)
@@ -172,27 +174,48 @@ def evaluate(
     )
 
 
-def _perf_requirement(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext):  # type: ignore[no-untyped-def]
-    """ok(hosts, etl) for the segment-side performance targets (every one monotone in hosts)."""
+def _perf_requirement(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext) -> Probe:
+    """ok(hosts, idx) for the segment-side performance targets (every one monotone in hosts)."""
 
-    def ok(hosts: IntArray, etl: IntArray | None) -> BoolArray:
+    def ok(hosts: IntArray, idx: IntArray) -> BoolArray:
+        sub = ctx.take(idx)
         res = np.ones(hosts.shape, dtype=bool)
         if isinstance(workload, GreenplumAnalytics):
             if targets.max_full_scan_s is not None:
-                res &= metrics.gp_full_scan_s(ctx, hosts) <= targets.max_full_scan_s
+                res &= metrics.gp_full_scan_s(sub, hosts) <= targets.max_full_scan_s
             if targets.min_queries_per_hour is not None:
-                res &= metrics.gp_queries_per_hour(ctx, hosts, workload) >= targets.min_queries_per_hour
+                res &= metrics.gp_queries_per_hour(sub, hosts, workload) >= targets.min_queries_per_hour
             if targets.min_load_tb_per_hour is not None:
                 # the segments' write side must keep up; the ETL hosts are sized after
                 big = np.full(hosts.shape, MAX_ETL_HOSTS, dtype=np.int64)
-                res &= metrics.gp_load_tb_per_hour(ctx, hosts, big) >= targets.min_load_tb_per_hour
+                res &= metrics.gp_load_tb_per_hour(sub, hosts, big) >= targets.min_load_tb_per_hour
         else:
             wanted = targets.min_tps or workload.target_tps
             if wanted is not None:
-                res &= metrics.gp_tps(ctx, hosts, workload) >= wanted
+                res &= metrics.gp_tps(sub, hosts, workload) >= wanted
         return res
 
     return ok
+
+
+def _host_guess(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, h_low: IntArray) -> FloatArray | None:
+    """Hosts each target needs if performance scaled linearly with hosts from the capacity minimum.
+
+    Scans and loads nearly do (each host brings its own drives, cores and ports); the search
+    then checks the real model around this guess.
+    """
+    guesses: list[FloatArray] = []
+    if isinstance(workload, GreenplumAnalytics):
+        if targets.max_full_scan_s is not None:
+            guesses.append(h_low * metrics.gp_full_scan_s(ctx, h_low) / targets.max_full_scan_s)
+        if targets.min_queries_per_hour is not None:
+            guesses.append(h_low * targets.min_queries_per_hour / metrics.gp_queries_per_hour(ctx, h_low, workload))
+        if targets.min_load_tb_per_hour is not None:
+            big = np.full(h_low.shape, MAX_ETL_HOSTS, dtype=np.int64)
+            guesses.append(h_low * targets.min_load_tb_per_hour / metrics.gp_load_tb_per_hour(ctx, h_low, big))
+    if not guesses:
+        return None
+    return np.maximum(np.max(np.stack(guesses), axis=0), h_low)
 
 
 def _target_checks(workload: GpWorkload, targets: Targets, perf: dict[str, FloatArray]) -> dict[str, BoolArray]:

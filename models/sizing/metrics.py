@@ -50,7 +50,7 @@ class GpContext:
                 read_f[sel] = r
                 write_f[sel] = w
         # NUMA-local: one VM per NUMA node on vSphere, or a single-socket host (000 Best Practices; 002)
-        numa_local = (c.virtualized & (vms >= c.numa_nodes)) | (c.numa_nodes <= 1)
+        numa_local = (c.virtualized & (vms >= c.numa_nodes)) | (c.sockets <= 1)
         shape = scan_load.ClusterShape(
             segment_hosts=np.ones(len(c)),
             drives_per_host=c.drives_per_host.astype(float),
@@ -68,6 +68,14 @@ class GpContext:
             mirrored=float(workload.mirrors),
         )
         return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total)
+
+    def take(self, idx: IntArray) -> GpContext:
+        """The context of candidates `idx` only (scalars stay scalars)."""
+        def pick(v: object) -> object:
+            return v[idx] if isinstance(v, np.ndarray) and v.ndim else v
+
+        shape = scan_load.ClusterShape(**{f.name: pick(getattr(self.shape, f.name)) for f in fields(self.shape)})
+        return GpContext(shape, self.data_on_disk_tb, self.coordinator_cores[idx], self.segment_cores[idx])
 
     def with_counts(self, hosts: IntArray, etl: IntArray | None = None) -> scan_load.ClusterShape:
         etl_arr = self.shape.etl_hosts if etl is None else np.asarray(etl, dtype=float)

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TypeVar
 
 from models.calibration_data import figure
-from models.hardware import Dimm, Drive, HardwareCatalog, Nic, Part, Server, UnknownPartError
+from models.hardware import Dimm, Drive, HardwareCatalog, Nic, P, Server, UnknownPartError
 from models.scenario import Scenario
 from models.sizing.result import Rationale
 from models.sizing.rules import RULES, cite
-
-P = TypeVar("P", bound=Part)
 
 
 class SizingInputError(ValueError):
@@ -66,19 +63,8 @@ def resolve(scenario: Scenario, catalog: HardwareCatalog) -> ResolvedParts:
     )
 
 
-# A part priced this many years before the catalog's newest price is history (a study's test bed),
-# not something to propose: "older hardware is no longer available for purchase" (002, cost analysis).
-CURRENT_WITHIN_YEARS = 3
-
-
 def current(parts: list[P], catalog: HardwareCatalog) -> list[P]:
-    """The parts one could buy today: priced within CURRENT_WITHIN_YEARS of the newest price in the catalog.
-    A scenario can still name any part by id; this only limits what refarch recommends on its own."""
-    if not parts:
-        return parts
-    newest = max(p.price_as_of for p in catalog)
-    cutoff = newest.replace(year=newest.year - CURRENT_WITHIN_YEARS)
-    return [p for p in parts if p.price_as_of >= cutoff]
+    return catalog.current(parts)
 
 
 def candidate_servers(catalog: HardwareCatalog, parts: ResolvedParts) -> list[Server]:

@@ -16,7 +16,11 @@ from models.uncertainty import Estimate
 class Rationale:
     decision: str
     text: str
-    source: str
+    source: str  # citations separated by "; " (repeats are dropped)
+
+    def __post_init__(self) -> None:
+        unique = list(dict.fromkeys(part.strip() for part in self.source.split(";") if part.strip()))
+        object.__setattr__(self, "source", "; ".join(unique))
 
     def to_dict(self) -> dict[str, str]:
         return {"decision": self.decision, "text": self.text, "source": self.source}

@@ -58,7 +58,8 @@ def segments_for_concurrency(concurrent_queries: int, physical_cores: int) -> Se
         tier = "between Type 3 and Type 2 (6-9 concurrent queries): treated as Type 2"
         pid = "segments_type2_low_concurrency"
     tiered = int(figure(RULES, pid))
-    text = f"{concurrent_queries} concurrent queries is {tier}: {tiered} primary segments per host."
+    noun = "query" if concurrent_queries == 1 else "queries"
+    text = f"{concurrent_queries} concurrent {noun} is {tier}: {tiered} primary segments per host."
     if 5 < concurrent_queries < 10:
         text += (
             f" The study gives no tier for 6-9 queries; 32 segments would run {32 * concurrent_queries}+"

@@ -1,8 +1,11 @@
 """Vectorized searches for the smallest count that meets a monotone requirement.
 
 Host counts are found by bisection over all candidates at once: performance
-never falls with more hosts (a property the models' tests hold), so the
-smallest feasible count is well defined and found in log2(limit) evaluations.
+never falls with more hosts (a property the models' tests hold), so the smallest
+feasible count is well defined. A guess (the near-linear scaling of time with
+hosts) narrows each candidate's bracket, and each step evaluates only the
+candidates whose bracket is still open, so a million candidates cost a handful
+of model evaluations rather than log2(limit) full passes.
 """
 
 from __future__ import annotations
@@ -14,28 +17,52 @@ from numpy.typing import NDArray
 
 IntArray = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
+FloatArray = NDArray[np.float64]
+
+# ok(counts, idx): whether candidates idx meet the requirement with those counts
+Probe = Callable[[IntArray, IntArray], BoolArray]
+GUESS_BAND = (0.9, 1.1)  # bracket around the guess; a wrong guess only widens that candidate's search
 
 
 def smallest_meeting(
-    ok: Callable[[IntArray], BoolArray], low: IntArray, limit: int
+    ok: Probe, low: IntArray, limit: int, guess: FloatArray | None = None
 ) -> tuple[IntArray, BoolArray]:
     """Per element, the smallest n in [low, limit] with ok(n); returns (n, reachable).
 
-    `ok` takes an array of counts (one per element) and returns which of them meet
-    the requirement. Where even `limit` fails, n is `limit` and reachable is False.
+    Where even `limit` fails, n is `limit` and reachable is False.
     """
-    lo = np.asarray(low, dtype=np.int64).copy()
-    hi = np.full_like(lo, limit)
-    lo = np.minimum(lo, hi)
-    reachable = ok(hi)
-    already = ok(lo)
-    result = np.where(already, lo, hi)
-    todo = reachable & ~already  # invariant: ok(hi) and not ok(lo)
-    while np.any(todo & (hi - lo > 1)):
+    low = np.minimum(np.asarray(low, dtype=np.int64), limit)
+    size = low.shape[0]
+    lo = low - 1  # the largest count known to fail (low - 1 stands for "below the range")
+    hi = np.full(size, limit, dtype=np.int64)  # the smallest count known to pass, once verified
+    verified = np.zeros(size, dtype=bool)
+
+    def probe(points: IntArray, mask: BoolArray) -> BoolArray:
+        idx = np.flatnonzero(mask)
+        out = np.zeros(size, dtype=bool)
+        if idx.size:
+            out[idx] = ok(points[idx], idx)
+        return out
+
+    if guess is not None:
+        g = np.nan_to_num(np.asarray(guess, dtype=float), nan=float(limit), posinf=float(limit))
+        g_hi = np.clip(np.ceil(g * GUESS_BAND[1]).astype(np.int64) + 1, low, limit)
+        g_lo = np.clip(np.floor(g * GUESS_BAND[0]).astype(np.int64), low, limit)
+        pass_hi = probe(g_hi, np.ones(size, dtype=bool))
+        hi = np.where(pass_hi, g_hi, hi)
+        lo = np.where(pass_hi, lo, g_hi)
+        verified |= pass_hi
+        pass_lo = probe(g_lo, pass_hi & (g_lo < g_hi))
+        hi = np.where(pass_lo, g_lo, hi)
+        lo = np.where(pass_hi & ~pass_lo & (g_lo < g_hi), g_lo, lo)
+    unverified = ~verified & (lo < hi)
+    reachable = verified | probe(hi, unverified)
+    lo = np.where(reachable, lo, hi - 1)  # out of reach: stop at the limit
+    while True:
+        todo = hi - lo > 1
+        if not np.any(todo):
+            return hi, reachable
         mid = (lo + hi) // 2
-        good = ok(mid)
+        good = probe(mid, todo)
         hi = np.where(todo & good, mid, hi)
         lo = np.where(todo & ~good, mid, lo)
-        todo &= hi - lo > 1
-    result = np.where(already, result, hi)
-    return result, reachable | already

@@ -81,9 +81,7 @@ def test_three_points_give_null_intervals(tmp_path: Path, capsys: pytest.Capture
         ("clients,throughput\n2,1000\n2,1100\n4,3500\n4,3600\n", "3 distinct client counts"),
     ],
 )
-def test_bad_input_exits_2(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, expected: str
-) -> None:
+def test_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, expected: str) -> None:
     assert main(["fit-usl", str(_csv(tmp_path, content))]) == 2
     err = capsys.readouterr().err
     assert expected in err

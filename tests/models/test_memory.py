@@ -82,7 +82,9 @@ def test_overcommit_rate_is_in_unit_interval(avail: float, conf: float) -> None:
 def test_safe_overcommit_reproduces_69_percent() -> None:
     needed_gib = (vm_memory_working_set_mb(30) + vm_memory_working_set_mb(2)) / 1024.0
     configured_gib = figure(DS, "t2_mem_config_total_mb") / 1024.0
-    assert safe_overcommit_rate(configured_gib, needed_gib) == pytest.approx(figure(DS, "ws_safe_overcommit_rate"), abs=0.005)
+    assert safe_overcommit_rate(configured_gib, needed_gib) == pytest.approx(
+        figure(DS, "ws_safe_overcommit_rate"), abs=0.005
+    )
 
 
 # ------------------------------------------------------------------ shared_buffers

@@ -286,6 +286,27 @@ def test_virtualization_and_numa_act_as_documented() -> None:
     )
 
 
+def test_ceilings_follow_the_documented_formulas() -> None:
+    p = sl.default_params()
+    shape = _modern(segment_hosts=8, etl_hosts=2, etl_gbps_per_host=50, virtualized=1.0)
+    h, mb_per_gb = 8.0, 125.0
+    scan, load = sl.full_scan_seconds(shape, 1.0), sl.load_tb_per_hour(shape)
+    virt = 1 + p.virt_overhead_seq
+    cross = (h - 1) / h  # share of redistributed bytes that leave the host
+    assert float(scan.rates_mb_s["network"]) == pytest.approx(400 * mb_per_gb / (p.motion_fraction * cross) / virt)
+    # a loaded byte arrives from gpfdist, is redistributed, and is replicated to its mirror
+    assert float(load.rates_mb_s["network"]) == pytest.approx(400 * mb_per_gb / (1 + cross + 1) / virt)
+    # primary and mirror both write it
+    drives_w = 8 * figure(G2, "pm1743_seq_write_mb_s") * p.drive_write_efficiency / 2 / virt
+    assert float(load.rates_mb_s["drives"]) == pytest.approx(drives_w)
+    assert float(load.rates_mb_s["loader"]) == pytest.approx(2 * 50 * mb_per_gb * p.loader_efficiency / h)
+    cpu = 32 * p.scan_mb_s_per_core * p.scan_gen_speedup * (1 + p.numa_gain_scan) / virt
+    assert float(scan.rates_mb_s["cpu"]) == pytest.approx(cpu)
+    assert float(scan.value) == pytest.approx(1e6 / h / min(float(v) for v in scan.rates_mb_s.values()))
+    unmirrored = sl.load_tb_per_hour(replace(shape, mirrored=0.0))
+    assert float(unmirrored.rates_mb_s["drives"]) == pytest.approx(2 * drives_w)
+
+
 def test_result_decoding() -> None:
     res = sl.load_tb_per_hour(sl.gen5_reference_shape())
     assert res.unit == "TB/h"

@@ -230,7 +230,7 @@ def test_binding_resource() -> None:
     assert predict_tps("select", 100, 512, 1, 4, n=0).binding_resource == BINDING_SEGMENT_CPU
     assert predict_tps("update", 100, 64, 4, 16, n=0).binding_resource == BINDING_SEGMENT_WRITES
     assert predict_tps("tpcb", 100, 1, 64, 16, n=0).binding_resource == BINDING_COORDINATOR
-    mixed = predict_tps("select", 100, np.array([8.0, 512.0]), 1, 4, n=0).binding_resource
+    mixed = predict_tps("select", 100, np.array([2.0, 512.0]), 1, 4, n=0).binding_resource
     assert list(mixed) == [BINDING_COORDINATOR, BINDING_SEGMENT_CPU]
 
 

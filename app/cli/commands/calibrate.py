@@ -9,8 +9,6 @@ exit code is 1.
 from __future__ import annotations
 
 import argparse
-import importlib
-import pkgutil
 import sys
 from typing import Any
 
@@ -30,29 +28,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=_run)
 
 
-def collect_cards() -> tuple[list[Any], list[str]]:
+def collect_cards(catalog: Any = None) -> tuple[list[Any], list[str]]:
     """The cards that build, and one problem line per module or card that does not.
 
-    `models.model_card.all_cards()` stops at the first broken module; this imports each
-    module on its own so one broken model does not hide the others' cards.
+    Each module is imported on its own so one broken model does not hide the others' cards;
+    cards that validate against prices (the study-002 cost claim) are priced from `catalog`.
     """
-    import models.perf as perf
     from models import model_card
 
-    problems: list[str] = []
-    for info in sorted(pkgutil.iter_modules(perf.__path__), key=lambda m: m.name):
-        name = f"{perf.__name__}.{info.name}"
-        try:
-            importlib.import_module(name)
-        except Exception as exc:  # any failure to import is reported, the rest still run
-            problems.append(f"{name}: cannot import: {type(exc).__name__}: {exc}")
+    problems = model_card.import_card_modules()
     cards = []
-    # The registry is private to model_card; all_cards() would re-raise the failed imports.
-    # A module imported twice (a reload) registers its factory again: keep the latest one.
-    latest = {(getattr(f, "__module__", ""), getattr(f, "__qualname__", id(f))): f for f in model_card._FACTORIES}
-    for factory in latest.values():
+    for factory in model_card.factories():
         try:
-            cards.append(factory())
+            cards.append(model_card.build(factory, catalog))
         except Exception as exc:
             where = f"{getattr(factory, '__module__', '?')}.{getattr(factory, '__qualname__', '?')}"
             problems.append(f"{where}: card failed: {type(exc).__name__}: {exc}")
@@ -94,7 +82,9 @@ def _num(v: Any) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    cards, problems = collect_cards()
+    from app.cli.catalog_access import load_catalog
+
+    cards, problems = collect_cards(load_catalog(getattr(args, "db", None)))
     if args.format == "json":
         print_json({"models": [card_json(c) for c in cards]})
     else:

@@ -85,6 +85,9 @@ def _list(args: argparse.Namespace) -> int:
         return 0
     kinds = [args.kind] if args.kind else [k for k in PART_KINDS if any(r["kind"] == k for r in rows)]
     print(f"catalog: {where} ({len(rows)} part{'s' if len(rows) != 1 else ''})")
+    if not rows:
+        print("nothing to list: add parts with `refarch catalog import FILE`, or restore the bundled ones "
+              "with `refarch catalog seed`")
     for kind in kinds:
         of_kind = [r for r in rows if r["kind"] == kind]
         print(f"\n{TITLES[kind]} ({len(of_kind)})")

@@ -98,9 +98,7 @@ def read_points(path: Path) -> tuple[list[float], list[float]]:
     if problems:
         raise CliError(f"{path}: {len(problems)} bad value(s)", problems)
     if len(clients) < 3:
-        raise CliError(
-            f"{path}: {len(clients)} data row(s); the USL has 3 parameters and needs at least 3 points"
-        )
+        raise CliError(f"{path}: {len(clients)} data row(s); the USL has 3 parameters and needs at least 3 points")
     return clients, throughput
 
 

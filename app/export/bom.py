@@ -1,0 +1,220 @@
+"""The bill of materials as procurement reads it: lines by role, role subtotals, grand total.
+
+One `BomTable` per sized scenario feeds the PDF table, the CSV and the XLSX, so the three
+show the same lines and the same totals. Money is Decimal: each line is quantised to the
+cent the way `models.sizing.bom.total_cents` does it, so the grand total equals
+`totals.capex` of `refarch size` to the cent.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+from typing import Literal
+
+from app.export.atomic import atomic_write
+from models.sizing.result import BomLine, SizingResult
+
+CENT = Decimal("0.01")
+RowKind = Literal["line", "subtotal", "total"]
+
+COLUMNS = (
+    "Row", "Role", "Part ID", "Description", "Kind", "Qty per host", "Hosts", "Qty", "Unit price",
+    "Extended price", "Currency", "Price as of",
+)
+MONEY_COLUMNS = ("Unit price", "Extended price")
+
+
+def extended(line: BomLine) -> Decimal:
+    """A line's extended price in cents, rounded half up (as the engine's capex is)."""
+    return (Decimal(str(line.unit_price)) * line.qty).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class BomRow:
+    kind: RowKind
+    role: str
+    extended: Decimal
+    currency: str
+    part_id: str = ""
+    description: str = ""
+    part_kind: str = ""
+    qty_per_host: int | None = None
+    hosts: int | None = None
+    qty: int | None = None
+    unit_price: Decimal | None = None
+    price_as_of: str = ""
+
+    def cells(self) -> list[object]:
+        """The row under COLUMNS, numbers as numbers (None for empty cells)."""
+        label = {"line": "line", "subtotal": "subtotal", "total": "grand total"}[self.kind]
+        return [label, self.role, self.part_id, self.description, self.part_kind, self.qty_per_host, self.hosts,
+                self.qty, self.unit_price, self.extended, self.currency, self.price_as_of]
+
+
+@dataclass(frozen=True)
+class BomTable:
+    scenario: str
+    customer: str
+    currency: str
+    price_date: str  # "2026-11-01", or "2025-06-01 to 2026-11-01" when the catalog prices differ in age
+    rows: tuple[BomRow, ...]
+
+    @property
+    def lines(self) -> list[BomRow]:
+        return [r for r in self.rows if r.kind == "line"]
+
+    @property
+    def subtotals(self) -> list[BomRow]:
+        return [r for r in self.rows if r.kind == "subtotal"]
+
+    @property
+    def grand_total(self) -> Decimal:
+        return next(r.extended for r in self.rows if r.kind == "total")
+
+    def header(self) -> list[tuple[str, str]]:
+        return [("Scenario", self.scenario), ("Customer", self.customer), ("Currency", self.currency),
+                ("Prices as of", self.price_date)]
+
+
+def price_date(lines: Sequence[BomLine]) -> str:
+    dates = sorted({ln.price_as_of for ln in lines if ln.price_as_of})
+    if not dates:
+        return "not stated"
+    return dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+
+
+def bom_table(result: SizingResult, customer: str = "") -> BomTable:
+    """The BOM of one result, grouped by role in the engine's order, with subtotals and the grand total."""
+    currency = result.totals.currency
+    roles: list[str] = []
+    for ln in result.bom:
+        if ln.role not in roles:
+            roles.append(ln.role)
+    rows: list[BomRow] = []
+    grand = Decimal("0.00")
+    for role in roles:
+        sub = Decimal("0.00")
+        for ln in (x for x in result.bom if x.role == role):
+            ext = extended(ln)
+            sub += ext
+            rows.append(BomRow("line", role, ext, ln.currency, ln.part_id, ln.description, ln.kind,
+                               ln.qty_per_host, ln.hosts, ln.qty, Decimal(str(ln.unit_price)).quantize(CENT),
+                               ln.price_as_of))
+        rows.append(BomRow("subtotal", role, sub, currency))
+        grand += sub
+    rows.append(BomRow("total", "", grand, currency))
+    return BomTable(result.scenario_name, customer, currency, price_date(result.bom), tuple(rows))
+
+
+# --- CSV -------------------------------------------------------------------------------------------------
+
+_FORMULA_START = re.compile(r"^[=+\-@\t\r]")
+
+
+def _safe_text(s: str) -> str:
+    """Text a spreadsheet will not run as a formula (a leading ' is how Excel and LibreOffice mark text)."""
+    return "'" + s if _FORMULA_START.match(s) else s
+
+
+def _csv_cell(v: object) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, Decimal):
+        return f"{v:.2f}"
+    if isinstance(v, int):
+        return str(v)
+    return _safe_text(str(v))
+
+
+def bom_csv_text(tables: Sequence[BomTable]) -> str:
+    """Per scenario: a header block (scenario, customer, currency, price date), the column row, the rows.
+
+    Amounts are plain decimals with a dot and no thousands separator, so any spreadsheet reads them as numbers.
+    """
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for n, t in enumerate(tables):
+        if n:
+            w.writerow([])
+        for key, val in t.header():
+            w.writerow([key, _safe_text(val)])
+        w.writerow([])
+        w.writerow(COLUMNS)
+        for r in t.rows:
+            w.writerow([_csv_cell(c) for c in r.cells()])
+    return buf.getvalue()
+
+
+def write_bom_csv(tables: Sequence[BomTable], path: str | Path) -> None:
+    # utf-8-sig: Excel opens "Łódź" and "東京" correctly only with the BOM mark
+    data = bom_csv_text(tables).encode("utf-8-sig")
+    with atomic_write(Path(path)) as tmp:
+        tmp.write_bytes(data)
+
+
+# --- XLSX ------------------------------------------------------------------------------------------------
+
+_SHEET_BAD = re.compile(r"[\[\]:*?/\\]")
+
+
+def sheet_title(name: str, taken: set[str]) -> str:
+    """An Excel sheet name: at most 31 characters, none of []:*?/\\, unique in the workbook."""
+    base = _SHEET_BAD.sub("-", name).strip("'") or "Scenario"
+    base = base[:31]
+    title, n = base, 2
+    while title.lower() in taken:
+        suffix = f" ({n})"
+        title = base[: 31 - len(suffix)] + suffix
+        n += 1
+    taken.add(title.lower())
+    return title
+
+
+def write_bom_xlsx(tables: Sequence[BomTable], path: str | Path) -> None:
+    """One sheet per scenario, numbers as numbers with a currency format, subtotal and total rows in bold."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment, Font, PatternFill
+    from openpyxl.utils import get_column_letter
+
+    wb = Workbook()
+    wb.remove(wb.active)
+    taken: set[str] = set()
+    bold = Font(bold=True)
+    head_fill = PatternFill("solid", fgColor="1F2933")
+    sub_fill = PatternFill("solid", fgColor="EEF2F6")
+    total_fill = PatternFill("solid", fgColor="D0E2FF")
+    widths = (12, 18, 44, 60, 8, 13, 8, 8, 16, 18, 10, 12)
+    for t in tables:
+        ws = wb.create_sheet(sheet_title(t.scenario, taken))
+        for i, (key, val) in enumerate(t.header(), start=1):
+            ws.cell(i, 1, key).font = bold
+            cell = ws.cell(i, 2, val)
+            cell.data_type = "s"  # a name starting with "=" stays text, never a formula
+        head_row = len(t.header()) + 2
+        for j, col in enumerate(COLUMNS, start=1):
+            c = ws.cell(head_row, j, col)
+            c.font = Font(bold=True, color="FFFFFF")
+            c.fill = head_fill
+            c.alignment = Alignment(horizontal="right" if j >= 6 and j <= 10 else "left")
+        money_fmt = f'#,##0.00 "{t.currency}"' if t.currency.isalpha() else "#,##0.00"
+        for i, r in enumerate(t.rows, start=head_row + 1):
+            for j, v in enumerate(r.cells(), start=1):
+                cell = ws.cell(i, j, v)
+                if isinstance(v, str):
+                    cell.data_type = "s"
+                if COLUMNS[j - 1] in MONEY_COLUMNS and v is not None:
+                    cell.number_format = money_fmt
+                if r.kind != "line":
+                    cell.font = bold
+                    cell.fill = total_fill if r.kind == "total" else sub_fill
+        for j, wdt in enumerate(widths, start=1):
+            ws.column_dimensions[get_column_letter(j)].width = wdt
+        ws.freeze_panes = ws.cell(head_row + 1, 1)
+    with atomic_write(Path(path)) as tmp:
+        wb.save(tmp)

@@ -1,0 +1,144 @@
+"""The report's document template: cover and body pages, running header and footer,
+"page n of N", numbered headings that feed the table of contents and the PDF outline,
+and a cancellation check between flowables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
+
+from app.export.fonts import ReportFonts, fit_text, runs, string_width
+from app.export.pdf_styles import MARGIN_BOTTOM, MARGIN_TOP, MARGIN_X, MUTED, PAGE, RULE
+
+
+FOOTER_Y = MARGIN_BOTTOM - 16
+
+
+class ReportCancelled(Exception):
+    """The caller's `cancelled()` returned True; nothing was written."""
+
+
+class Heading(Paragraph):
+    """A numbered heading: a TOC entry and a PDF bookmark; a chapter heading also sets the running header."""
+
+    def __init__(self, text: str, style: ParagraphStyle, *, plain: str, level: int, toc: bool = True,
+                 header: str | None = None) -> None:
+        super().__init__(text, style)
+        self.markup = text
+        self.plain = plain
+        self.level = level
+        self.toc = toc
+        self.header = header
+
+
+def draw_text(canv: Canvas, x: float, y: float, text: str, font: str, size: float, fonts: ReportFonts,
+              align: str = "left") -> None:
+    """Draw `text` on the canvas with fallback-font runs (names in CJK print in the header too)."""
+    width = string_width(text, font, size, fonts)
+    if align == "right":
+        x -= width
+    elif align == "center":
+        x -= width / 2
+    for name, seg in runs(text, font, fonts):
+        canv.setFont(name, size)
+        canv.drawString(x, y, seg)
+        x += canv.stringWidth(seg, name, size)
+
+
+def numbered_canvas(fonts: ReportFonts, skip_first: bool = True) -> type[Canvas]:
+    """A canvas class that knows the page count at save time and prints "Page n of N" in the footer."""
+
+    class NumberedCanvas(Canvas):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._pages: list[dict[str, Any]] = []
+
+        def showPage(self) -> None:  # noqa: N802 (reportlab API)
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self) -> None:
+            total = len(self._pages)
+            for state in self._pages:
+                self.__dict__.update(state)
+                if not (skip_first and self._pageNumber == 1):
+                    self.setFillColor(MUTED)
+                    draw_text(self, PAGE[0] - MARGIN_X, FOOTER_Y, f"Page {self._pageNumber} of {total}",
+                              fonts.regular, 7.5, fonts, "right")
+                super().showPage()
+            super().save()
+
+    return NumberedCanvas
+
+
+class ReportDoc(BaseDocTemplate):
+    """Cover page template (no header) and body template (header, footer, page numbers)."""
+
+    def __init__(self, filename: str, *, fonts: ReportFonts, header: str, footer_left: str, footer_center: str,
+                 title: str, author: str, subject: str, cancelled: Callable[[], bool] | None = None) -> None:
+        super().__init__(filename, pagesize=PAGE, leftMargin=MARGIN_X, rightMargin=MARGIN_X, topMargin=MARGIN_TOP,
+                         bottomMargin=MARGIN_BOTTOM, title=title, author=author, subject=subject,
+                         creator="refarch", producer="refarch (reportlab)")
+        self.fonts = fonts
+        self.running_header = header
+        self._default_header = header
+        self.footer_left = footer_left
+        self.footer_center = footer_center
+        self.cancelled = cancelled
+        self._bookmarks = 0
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        cover = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="cover",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        self.addPageTemplates([
+            PageTemplate(id="cover", frames=[cover], onPage=self._cover_page),
+            PageTemplate(id="body", frames=[frame], onPageEnd=self._body_page),
+        ])
+
+    def beforeDocument(self) -> None:  # noqa: N802 (reportlab API): every multiBuild pass starts afresh
+        self.running_header = self._default_header
+        self._bookmarks = 0
+
+    def _cover_page(self, canv: Canvas, doc: BaseDocTemplate) -> None:
+        from app.export.pdf_styles import ACCENT
+
+        canv.saveState()
+        canv.setFillColor(ACCENT)
+        canv.rect(0, PAGE[1] - 9, PAGE[0], 9, stroke=0, fill=1)
+        canv.restoreState()
+
+    def _body_page(self, canv: Canvas, doc: BaseDocTemplate) -> None:
+        f = self.fonts
+        canv.saveState()
+        top = PAGE[1] - MARGIN_TOP + 8
+        canv.setFillColor(MUTED)
+        width = PAGE[0] - 2 * MARGIN_X
+        draw_text(canv, MARGIN_X, top + 4, fit_text(self.running_header, f.regular, 7.5, width - 50, f),
+                  f.regular, 7.5, f)
+        draw_text(canv, PAGE[0] - MARGIN_X, top + 4, "refarch", f.bold, 7.5, f, "right")
+        canv.setStrokeColor(RULE)
+        canv.setLineWidth(0.5)
+        canv.line(MARGIN_X, top, PAGE[0] - MARGIN_X, top)
+        canv.line(MARGIN_X, FOOTER_Y + 10, PAGE[0] - MARGIN_X, FOOTER_Y + 10)
+        draw_text(canv, MARGIN_X, FOOTER_Y, fit_text(self.footer_left, f.regular, 7.5, width * 0.38, f),
+                  f.regular, 7.5, f)
+        draw_text(canv, PAGE[0] / 2, FOOTER_Y, self.footer_center, f.regular, 7.5, f, "center")
+        canv.restoreState()
+
+    def afterFlowable(self, flowable: Flowable) -> None:  # noqa: N802 (reportlab API)
+        if self.cancelled is not None and self.cancelled():
+            raise ReportCancelled("report cancelled")
+        if isinstance(flowable, Heading):
+            if flowable.header is not None:
+                self.running_header = flowable.header
+            key = f"h{self._bookmarks}"
+            self._bookmarks += 1
+            self.canv.bookmarkPage(key)
+            self.canv.addOutlineEntry(flowable.plain, key, level=flowable.level, closed=flowable.level > 0)
+            if flowable.toc:
+                self.notify("TOCEntry", (flowable.level, flowable.markup, self.page, key))

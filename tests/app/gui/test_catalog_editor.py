@@ -1,0 +1,110 @@
+"""The catalog editor over a temporary SQLite catalog: import, edit with the store's validation, export."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.gui.catalog_editor import CatalogEditor
+from app.gui.catalog_models import ERROR_BG
+from app.gui.catalog_source import CatalogSource
+
+NEW_NIC = {
+    "id": "acme-4x25", "kind": "nic", "vendor": "Acme", "model": "Quad 25", "price": "900", "currency": "USD",
+    "price_as_of": "2024-01-01", "source": "test, estimate", "ports": "4", "speed_gbps": "25", "watts": "15",
+}
+
+
+@pytest.fixture
+def source(tmp_path: Path):  # type: ignore[no-untyped-def]
+    src = CatalogSource.open(f"sqlite:///{tmp_path / 'catalog.sqlite'}")
+    yield src
+    src.close()
+
+
+@pytest.fixture
+def editor(qtbot, source: CatalogSource) -> CatalogEditor:  # type: ignore[no-untyped-def]
+    ed = CatalogEditor(source)
+    qtbot.addWidget(ed)
+    return ed
+
+
+def _row_of(editor: CatalogEditor, kind: str, part_id: str) -> int:
+    model = editor.models[kind]
+    return next(i for i in range(model.rowCount()) if model.part_id(i) == part_id)
+
+
+def test_the_label_says_which_database_is_in_use(editor: CatalogEditor, tmp_path: Path) -> None:
+    assert "local SQLite file" in editor.where.text()
+    assert "catalog.sqlite" in editor.where.text()
+
+
+def test_an_imported_row_shows_in_its_table(editor: CatalogEditor, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "nics.csv"
+    with path.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(NEW_NIC))
+        writer.writeheader()
+        writer.writerow(NEW_NIC)
+    with qtbot.waitSignal(editor.catalogChanged, timeout=5000):
+        assert editor.import_file(str(path))
+    model = editor.models["nic"]
+    row = _row_of(editor, "nic", "acme-4x25")
+    assert model.data(model.index(row, model.columns.index("ports"))) == "4"
+    assert "acme-4x25" in editor.source.snapshot  # the window sizes against the new part
+
+
+def test_an_import_with_problems_writes_nothing_and_lists_them(editor: CatalogEditor, tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('[{"id": "x-nic", "kind": "nic", "vendor": "A", "model": "B", "price": -1, "currency": "usd",'
+                    ' "price_as_of": "2024-01-01", "source": "s", "ports": 0, "speed_gbps": 25, "watts": 1}]')
+    before = editor.models["nic"].rowCount()
+    assert not editor.import_file(str(path))
+    assert editor.models["nic"].rowCount() == before
+    text = editor.message.text()
+    assert "price" in text and "currency" in text and "ports" in text
+
+
+def test_an_invalid_edit_marks_the_cell_and_keeps_the_stored_value(editor: CatalogEditor, source: CatalogSource) -> None:
+    model = editor.models["drive"]
+    part_id = model.part_id(0)
+    col = model.columns.index("capacity_tb")
+    index = model.index(0, col)
+    stored = source.store.get(part_id).capacity_tb  # type: ignore[union-attr]
+    model.setData(index, "-3")
+    assert model.data(index, Qt.ItemDataRole.BackgroundRole).color() == ERROR_BG
+    assert "greater than 0" in model.data(index, Qt.ItemDataRole.ToolTipRole)
+    assert source.store.get(part_id).capacity_tb == stored  # type: ignore[union-attr]
+    model.setData(index, "7.68")  # fixing the cell writes the row
+    assert source.store.get(part_id).capacity_tb == 7.68  # type: ignore[union-attr]
+    assert model.data(index, Qt.ItemDataRole.BackgroundRole) is None
+
+
+def test_a_new_part_is_saved_once_every_cell_is_valid(editor: CatalogEditor, source: CatalogSource) -> None:
+    editor.tabs.setCurrentIndex(2)  # NICs
+    assert editor.current_kind() == "nic"
+    model = editor.models["nic"]
+    row = model.add_row()
+    assert model.rows[row].errors  # empty required cells are red at once
+    for key, value in NEW_NIC.items():
+        if key in model.columns:
+            model.setData(model.index(row, model.columns.index(key)), value)
+    assert model.rows[row].saved and not model.rows[row].errors
+    assert source.store.get("acme-4x25").ports == 4  # type: ignore[union-attr]
+
+
+def test_deleting_a_cpu_in_use_is_refused_with_the_reason(editor: CatalogEditor) -> None:
+    model = editor.models["cpu"]
+    before = model.rowCount()
+    assert "used by" in (model.delete_row(0) or "")
+    assert model.rowCount() == before
+
+
+def test_export_writes_every_part(editor: CatalogEditor, source: CatalogSource, tmp_path: Path) -> None:
+    out = tmp_path / "out.csv"
+    assert editor.export_file(str(out))
+    with out.open() as fh:
+        ids = {row["id"] for row in csv.DictReader(fh)}
+    assert ids == {p.id for p in source.snapshot}

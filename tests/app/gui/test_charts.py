@@ -1,0 +1,67 @@
+"""Charts build from plain data under Agg (the PDF report's backend) and render to PNG."""
+
+from __future__ import annotations
+
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from matplotlib.figure import Figure
+
+from app.charts import (
+    ComparisonSeries,
+    cost_breakdown,
+    cost_items,
+    estimate_ranges,
+    estimate_vs_hosts,
+    pareto_front,
+    scenario_comparison,
+)
+from tests.app.gui.fakes import fake_result
+
+
+def _png(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+def test_estimate_curve_draws_band_line_target_and_marker() -> None:
+    fig = estimate_vs_hosts([2, 4, 8], [900, 450, 240], [1000, 500, 260], [1100, 560, 290], metric_label="Full scan",
+                            unit="s", current_hosts=4, target=600)
+    ax = fig.axes[0]
+    assert len(ax.collections) >= 1  # the P10-P90 band
+    assert any(line.get_linestyle() == "--" for line in ax.lines)  # the target
+    assert _png(fig).startswith(b"\x89PNG")
+
+
+def test_cost_breakdown_groups_the_bom_by_role_and_kind() -> None:
+    result = fake_result(hosts=4, capex=100_000)
+    items = cost_items(result.bom)
+    assert {(r, k) for r, k, _ in items} == {("segment host", "server"), ("segment host", "drive")}
+    assert abs(sum(a for _, _, a in items) - 100_000) < 1
+    assert _png(cost_breakdown(items, "USD")).startswith(b"\x89PNG")
+
+
+def test_comparison_highlights_the_best_bar() -> None:
+    fig = scenario_comparison(["a", "b"], [ComparisonSeries("Capex", [10.0, 5.0], lower_is_better=True),
+                                           ComparisonSeries("TPS", [1.0, None], lower_is_better=False)])
+    assert len(fig.axes) == 2
+    colors = [p.get_facecolor() for p in fig.axes[0].patches]
+    assert colors[0] != colors[1]
+    _png(fig)
+
+
+def test_charts_say_so_when_there_is_nothing_to_draw() -> None:
+    for fig in (estimate_vs_hosts([], [], [], [], metric_label="x", unit=""), cost_breakdown([], "USD"),
+                scenario_comparison([], []), pareto_front([], [], [], currency="USD", perf_label="x"),
+                estimate_ranges([])):
+        assert fig.axes[0].texts
+        _png(fig)
+
+
+def test_estimate_ranges_and_pareto_render() -> None:
+    _png(estimate_ranges([("Full scan", 90, 100, 120, "s"), ("Load", 5, 6, 7, "TB/h")], targets=[110, None]))
+    _png(pareto_front([1, 2, 3], [30, 20, 10], [True, True, False], currency="USD", perf_label="s", selected=1))

@@ -1,0 +1,190 @@
+"""The main window on real widgets: live sizing, validation, undo, files, the dirty-state prompt."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtWidgets import QLineEdit
+
+from app.gui.main_window import MainWindow
+from models.scenario import load_project
+
+
+def _type(qtbot, window: MainWindow, key: str, text: str) -> None:  # type: ignore[no-untyped-def]
+    """Replace a field's text the way a user does: select all, type."""
+    widget = window.form.editor(key).widget
+    assert isinstance(widget, QLineEdit)
+    widget.setFocus()
+    widget.selectAll()
+    qtbot.keyClicks(widget, text)
+
+
+def _result(window: MainWindow):  # type: ignore[no-untyped-def]
+    assert window.current_uid is not None
+    return window.coordinator.results.get(window.current_uid)
+
+
+def test_the_window_opens_with_results_for_every_scenario(window: MainWindow) -> None:
+    assert [e.name for e in window.doc.entries] == ["Small DW", "Big DW"]
+    assert all(e.uid in window.coordinator.results for e in window.doc.entries)
+    assert window.results.result is _result(window)
+    assert window.results.cards["hosts"].value.text() != "–"
+
+
+def test_editing_a_field_changes_the_design(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    before = _result(window)
+    _type(qtbot, window, "workload.data_tb", "2000")
+    qtbot.waitUntil(lambda: _result(window) is not before and not window.coordinator.busy(), timeout=20_000)
+    after = _result(window)
+    assert window.doc.entry(window.current_uid).scenario.workload.data_tb == 2000  # type: ignore[arg-type]
+    assert after.design.segment_hosts > before.design.segment_hosts
+    assert window.results.result is after
+    assert window.results.cards["hosts"].value.text() == str(
+        after.design.segment_hosts + after.design.coordinator_hosts + after.design.etl_hosts
+    )
+
+
+def test_an_invalid_value_marks_the_field_and_keeps_the_last_result(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    before = _result(window)
+    _type(qtbot, window, "workload.data_tb", "-5")
+    editor = window.form.editor("workload.data_tb")
+    assert editor.widget.property("invalid") is True
+    assert "greater than 0" in (editor.error or "")
+    assert "greater than 0" in editor.widget.toolTip()
+    qtbot.wait(300)  # longer than the debounce: nothing may be re-sized from an invalid draft
+    assert _result(window) is before
+    assert window.results.result is before
+    assert window.results.banner.isVisible()
+    assert "last good result" in window.results.banner.text()
+    _type(qtbot, window, "workload.data_tb", "20")
+    assert editor.widget.property("invalid") is False
+    assert not window.results.banner.text() or "input" not in window.results.banner.text()
+
+
+def test_undo_restores_the_value_and_the_design(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    before = _result(window)
+    _type(qtbot, window, "workload.data_tb", "900")
+    qtbot.waitUntil(lambda: _result(window) is not before and not window.coordinator.busy(), timeout=20_000)
+    assert window.doc.undo_stack.count() == 1  # one step for the whole typed value
+    window.actions["undo"].trigger()
+    assert window.form.editor("workload.data_tb").widget.text() == "20"  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: not window.coordinator.busy(), timeout=20_000)
+    assert _result(window).design.segment_hosts == before.design.segment_hosts
+    assert not window.doc.dirty
+    window.actions["redo"].trigger()
+    assert window.form.editor("workload.data_tb").widget.text() == "900"  # type: ignore[attr-defined]
+
+
+def test_undo_of_an_edit_in_another_scenario_brings_it_into_view(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    first, second = (e.uid for e in window.doc.entries)
+    _type(qtbot, window, "workload.concurrent_queries", "33")
+    window.scenarios.select(second)
+    assert window.current_uid == second
+    window.doc.undo_stack.undo()
+    assert window.current_uid == first
+    assert window.form.editor("workload.concurrent_queries").widget.text() == "10"  # type: ignore[attr-defined]
+
+
+def test_switching_to_postgres_makes_a_valid_vsphere_scenario(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    combo = window.form.workload.kind_combo
+    combo.activated.emit(combo.findData("postgres-consolidation"))
+    entry = window.doc.entry(window.current_uid)  # type: ignore[arg-type]
+    assert entry.valid
+    assert entry.scenario.platform.deployment == "vsphere"
+    qtbot.waitUntil(lambda: not window.coordinator.busy(), timeout=20_000)
+    assert window.form.workload.databases.table.rowCount() == 1
+    window.doc.undo_stack.undo()
+    assert window.doc.entry(window.current_uid).scenario.workload.kind == "greenplum-analytics"  # type: ignore[arg-type]
+
+
+def test_add_duplicate_delete_and_undo(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    window.duplicate_scenario()
+    assert [e.name for e in window.doc.entries] == ["Small DW", "Small DW (copy)", "Big DW"]
+    assert window.current_uid == window.doc.entries[1].uid  # the copy is selected to be edited
+    window.delete_scenario()
+    assert len(window.doc.entries) == 2
+    window.doc.undo_stack.undo()
+    assert window.scenarios.list.count() == 3
+    qtbot.waitUntil(lambda: not window.coordinator.busy(), timeout=20_000)
+    assert all(e.uid in window.coordinator.results for e in window.doc.entries)
+
+
+def test_rename_from_the_list_is_undoable(window: MainWindow) -> None:
+    uid = window.doc.entries[0].uid
+    item = window.scenarios.list.item(0)
+    item.setText("Renamed")  # what an inline edit of the list item does
+    assert window.doc.entry(uid).name == "Renamed"
+    window.doc.undo_stack.undo()
+    assert window.doc.entry(uid).name == "Small DW"
+    assert window.scenarios.list.item(0).text() == "Small DW"
+
+
+def test_save_and_open_round_trip(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    _type(qtbot, window, "workload.data_tb", "77")
+    target = tmp_path / "saved"
+    window.ask_save_path = lambda: target
+    assert window.save_as()
+    saved = tmp_path / "saved.refarch.json"
+    assert saved.exists() and not window.doc.dirty
+    assert load_project(saved).scenarios[0].workload.data_tb == 77
+    assert str(saved.resolve()) in window.recent_files()
+    _type(qtbot, window, "workload.data_tb", "88")
+    window.ask_save_changes = lambda: "discard"
+    window.ask_open_path = lambda: saved
+    window.open_dialog()
+    assert window.doc.path == saved
+    assert window.doc.entries[0].scenario.workload.data_tb == 77
+    assert not window.doc.dirty
+
+
+def test_save_with_an_invalid_field_keeps_the_last_valid_value_and_stays_dirty(qtbot, window: MainWindow,  # type: ignore[no-untyped-def]
+                                                                             tmp_path: Path) -> None:
+    _type(qtbot, window, "workload.data_tb", "abc")
+    path = tmp_path / "p.refarch.json"
+    window.ask_save_path = lambda: path
+    assert window.save()
+    assert json.loads(path.read_text())["scenarios"][0]["workload"]["data_tb"] == 20
+    assert window.doc.dirty
+
+
+def test_closing_with_changes_asks_and_respects_the_answer(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    asked: list[str] = []
+
+    def answer(choice: str):  # type: ignore[no-untyped-def]
+        def ask() -> str:
+            asked.append(choice)
+            return choice
+        return ask
+
+    assert window.maybe_save()  # clean: no question
+    assert asked == []
+    _type(qtbot, window, "workload.data_tb", "30")
+    window.ask_save_changes = answer("cancel")
+    assert not window.close()
+    assert window.isVisible() and asked == ["cancel"]
+    path = tmp_path / "closing.refarch.json"
+    window.ask_save_path = lambda: path
+    window.ask_save_changes = answer("save")
+    assert window.maybe_save()
+    assert path.exists() and not window.doc.dirty
+    _type(qtbot, window, "workload.data_tb", "31")
+    window.ask_save_changes = answer("discard")
+    assert window.close()
+    assert asked == ["cancel", "save", "discard"]
+    assert load_project(path).scenarios[0].workload.data_tb == 30
+
+
+def test_autosave_is_offered_back_after_a_crash(qtbot, window: MainWindow, project_file: Path) -> None:  # type: ignore[no-untyped-def]
+    _type(qtbot, window, "workload.data_tb", "55")
+    auto = window.autosave()
+    assert auto is not None and auto.exists()
+    # a new session after a crash: the autosave is newer than the file
+    window.interactive = True
+    offered: list[Path | None] = []
+    window.ask_recover = lambda path, autosave: offered.append(autosave) or True
+    window.ask_save_changes = lambda: "discard"
+    assert window.open_path(project_file)
+    assert offered == [auto]
+    assert window.doc.entries[0].scenario.workload.data_tb == 55
+    assert window.doc.dirty  # recovered changes are not in the file yet

@@ -1,0 +1,111 @@
+"""Off-thread work: jobs finish or cancel cleanly, stale sizing answers are dropped."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from PySide6.QtCore import QThreadPool
+
+from app.gui import sizing_service
+from app.gui.workers import Cancelled, JobRunner, SizingCoordinator
+from models.scenario import GreenplumAnalytics, Scenario
+from tests.app.gui.fakes import fake_result
+
+
+def test_a_job_reports_its_value_on_the_ui_thread(qtbot) -> None:  # type: ignore[no-untyped-def]
+    runner = JobRunner()
+    got: list[object] = []
+    ui_thread = threading.get_ident()
+    seen_thread: list[int] = []
+
+    def done(value: object) -> None:
+        seen_thread.append(threading.get_ident())
+        got.append(value)
+
+    runner.start(lambda _cancel, _progress: 6 * 7, done)
+    qtbot.waitUntil(lambda: got == [42], timeout=5000)
+    assert seen_thread == [ui_thread]
+    assert not runner.busy()
+
+
+def test_a_cancelled_job_stops_and_leaves_no_thread(qtbot) -> None:  # type: ignore[no-untyped-def]
+    runner = JobRunner()
+    events: list[str] = []
+    progress: list[int] = []
+
+    def work(cancel: threading.Event, report) -> None:  # type: ignore[no-untyped-def]
+        for i in range(10_000):
+            if cancel.is_set():
+                raise Cancelled()
+            report(i, 10_000)
+            time.sleep(0.001)
+
+    job = runner.start(work, lambda _v: events.append("done"), lambda _p: events.append("failed"),
+                       on_progress=lambda d, _n: progress.append(d), on_cancelled=lambda: events.append("cancelled"))
+    qtbot.waitUntil(lambda: len(progress) > 3, timeout=5000)
+    job.cancel()
+    qtbot.waitUntil(lambda: events == ["cancelled"], timeout=5000)
+    assert QThreadPool.globalInstance().waitForDone(5000)
+    assert not runner.busy()
+
+
+def test_an_exception_in_a_job_becomes_a_problem_not_a_crash(qtbot) -> None:  # type: ignore[no-untyped-def]
+    runner = JobRunner()
+    problems: list[list[str]] = []
+
+    def work(_c: object, _p: object) -> None:
+        raise ZeroDivisionError("boom")
+
+    runner.start(work, lambda _v: None, problems.append)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: bool(problems), timeout=5000)
+    assert "ZeroDivisionError" in problems[0][0]
+
+
+def test_only_the_latest_request_for_a_scenario_is_kept(qtbot, monkeypatch: pytest.MonkeyPatch, seed) -> None:  # type: ignore[no-untyped-def]
+    def slow_size(scenario: Scenario, _catalog: object):  # type: ignore[no-untyped-def]
+        # the first (older) request is the slow one: its answer must not win
+        time.sleep(0.3 if scenario.workload.data_tb == 1 else 0.01)
+        return fake_result(hosts=int(scenario.workload.data_tb))
+
+    monkeypatch.setattr(sizing_service, "size", slow_size)
+    coordinator = SizingCoordinator(lambda: seed)
+    coordinator.want_curves = False
+    s1 = Scenario(name="a", workload=GreenplumAnalytics(data_tb=1, concurrent_queries=1))
+    s2 = s1.model_copy(update={"workload": GreenplumAnalytics(data_tb=2, concurrent_queries=1)})
+    coordinator.request("u", s1, immediate=True)
+    coordinator.request("u", s2, immediate=True)
+    qtbot.waitUntil(lambda: not coordinator.busy(), timeout=5000)
+    QThreadPool.globalInstance().waitForDone(5000)
+    qtbot.wait(50)  # the stale job's queued signal, if any, has been delivered by now
+    assert coordinator.results["u"].design.segment_hosts == 2
+    assert coordinator.result_inputs["u"] == s2
+
+
+def test_edits_within_the_debounce_window_size_once(qtbot, monkeypatch: pytest.MonkeyPatch, seed) -> None:  # type: ignore[no-untyped-def]
+    calls: list[float] = []
+
+    def counting_size(scenario: Scenario, _catalog: object):  # type: ignore[no-untyped-def]
+        calls.append(scenario.workload.data_tb)
+        return fake_result()
+
+    monkeypatch.setattr(sizing_service, "size", counting_size)
+    coordinator = SizingCoordinator(lambda: seed)
+    coordinator.want_curves = False
+    for tb in (1, 12, 123):  # keystrokes
+        coordinator.request("u", Scenario(name="a", workload=GreenplumAnalytics(data_tb=tb, concurrent_queries=1)))
+    qtbot.waitUntil(lambda: "u" in coordinator.results, timeout=5000)
+    assert calls == [123]
+
+
+def test_an_engine_refusal_is_reported_with_its_problems(qtbot, monkeypatch: pytest.MonkeyPatch, seed) -> None:  # type: ignore[no-untyped-def]
+    def refuse(_s: object, _c: object) -> None:
+        raise sizing_service.SizingFailure(["platform.server_id: unknown server id 'x'"])
+
+    monkeypatch.setattr(sizing_service, "size", refuse)
+    coordinator = SizingCoordinator(lambda: seed)
+    with qtbot.waitSignal(coordinator.sizingFailed, timeout=5000) as blocker:
+        coordinator.request("u", Scenario(name="a", workload=GreenplumAnalytics(data_tb=1, concurrent_queries=1)),
+                            immediate=True)
+    assert blocker.args == ["u", ["platform.server_id: unknown server id 'x'"]]

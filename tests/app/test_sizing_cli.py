@@ -1,0 +1,104 @@
+"""size / compare / optimize / growth / sensitivity from the command line, good and bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli.main import main
+
+SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'catalog.sqlite'}"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_size_json_on_the_seeded_catalog(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    code, out, _ = run(capsys, "--db", db, "size", str(SAMPLES / "retail-dw-gen5.json"), "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["design"]["segment_hosts"] >= 2
+    assert data["estimates"]["full_scan_s"]["unit"] == "s"
+    assert data["totals"]["capex"] == pytest.approx(sum(b["extended_price"] for b in data["bom"]), abs=0.005)
+
+
+def test_size_text_names_sections(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    code, out, _ = run(capsys, "--db", db, "size", str(SAMPLES / "study-000-vsphere.json"))
+    assert code == 0
+    for heading in ("Design", "Estimates", "Bill of materials", "Rationale", "Warnings"):
+        assert heading in out
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("{not json", "not JSON"),
+        ('{"schema_version": 1, "name": "x", "workload": {"kind": "greenplum-analytics", "data_tb": -1,'
+         ' "concurrent_queries": 0}}', "workload.data_tb"),
+        ('{"schema_version": 9, "name": "x", "workload": {"kind": "sap-iq-multiplex", "data_tb": 1,'
+         ' "query_streams": 1}}', "schema_version"),
+        ('{"schema_version": 1, "name": "x", "workload": {"kind": "teradata"}}', "allowed: greenplum-analytics"),
+        ('[1, 2]', "JSON object"),
+    ],
+)
+def test_bad_scenarios_exit_2_with_the_path(capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str,
+                                            content: str, expected: str) -> None:
+    f = tmp_path / "bad.json"
+    f.write_text(content)
+    code, out, err = run(capsys, "--db", db, "size", str(f))
+    assert code == 2
+    assert expected in err
+    assert "Traceback" not in err + out
+
+
+def test_unknown_server_suggests_ids(capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str) -> None:
+    data = json.loads((SAMPLES / "retail-dw-gen5.json").read_text())
+    data["platform"]["server_id"] = "supermicro-asg-1115s-1x-epyc-9454p"
+    f = tmp_path / "typo.json"
+    f.write_text(json.dumps(data))
+    code, _, err = run(capsys, "--db", db, "size", str(f))
+    assert code == 2
+    assert "platform.server_id" in err and "did you mean" in err
+
+
+def test_compare_json_has_rows_with_winners(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    code, out, _ = run(capsys, "--db", db, "compare", str(SAMPLES / "retail-dw-gen5.json"),
+                       str(SAMPLES / "retail-dw-dual-socket-sas.json"), "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    capex = next(r for r in data["rows"] if r["metric"] == "capex")
+    assert capex["winner"] == 0 and capex["deltas_vs_first"][0] == 0
+
+
+def test_compare_needs_two(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    code, _, err = run(capsys, "--db", db, "compare", str(SAMPLES / "retail-dw-gen5.json"))
+    assert code == 2 and "at least two" in err
+
+
+def test_optimize_json_shape(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    code, out, _ = run(capsys, "--db", db, "optimize", str(SAMPLES / "retail-dw-gen5.json"), "--format", "json",
+                       "--top", "3")
+    assert code == 0
+    data = json.loads(out)
+    assert data["evaluated"] >= data["feasible"] > 0
+    assert data["best"]["totals"]["capex"] > 0 and "server_id" in data["best"]["platform"]
+    assert 0 < len(data["pareto"]) <= 3
+
+
+def test_growth_and_sensitivity(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    code, out, _ = run(capsys, "--db", db, "growth", str(SAMPLES / "retail-dw-gen5.json"), "--format", "json")
+    assert code == 0 and len(json.loads(out)["years"]) == 4
+    code, out, _ = run(capsys, "--db", db, "sensitivity", str(SAMPLES / "retail-dw-gen5.json"), "--format", "json")
+    assert code == 0 and json.loads(out)["bars"]
+    code, _, err = run(capsys, "--db", db, "sensitivity", str(SAMPLES / "retail-dw-gen5.json"), "--delta-pct", "0")
+    assert code == 2 and "--delta-pct" in err

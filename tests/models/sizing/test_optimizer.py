@@ -1,0 +1,87 @@
+"""The optimizer finds the brute-force optimum through `size`, and says why when nothing is feasible."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from models.hardware import HardwareCatalog
+from models.optimizer import OptimizationCancelled, optimize, pareto_front
+from models.scenario import Scenario
+from models.sizing.engine import SizingInputError, size
+from tests.models.sizing.conftest import sample
+
+SMALL_IDS = (
+    "supermicro-asg-1115s-ne316r-1x-epyc-9454p", "amd-epyc-9454p",
+    "samsung-pm1743-3840gb-e3s", "samsung-pm1743-7680gb-e3s",
+    "dell-r750-2x-gold-6342-24sas", "intel-xeon-gold-6342", "dell-2400gb-sas-10k-sff",
+    "mellanox-connectx-5-2x100gbe",
+)
+
+
+@pytest.fixture(scope="module")
+def small(catalog: HardwareCatalog) -> HardwareCatalog:
+    return HardwareCatalog.of(p for p in catalog if p.id in SMALL_IDS)
+
+
+def _brute_force(scenario: Scenario, cat: HardwareCatalog) -> float:
+    best = float("inf")
+    for server, drive in itertools.product(cat.servers, cat.drives):
+        if not server.accepts(drive):
+            continue
+        for deployment, raid, n in itertools.product(("bare-metal", "vsphere"), ("none", "raid1", "raid5", "raid10"),
+                                                     range(1, server.data_bays + 1)):
+            plat = scenario.platform.model_copy(update={"server_id": server.id, "drive_id": drive.id,
+                                                        "drives_per_host": n, "deployment": deployment, "raid": raid})
+            try:
+                r = size(scenario.model_copy(update={"platform": plat}), cat)
+            except SizingInputError:
+                continue  # an invalid combination (e.g. RAID-10 over an odd count)
+            if n < min(8, server.data_bays):
+                continue  # below the reference drive floor the optimizer also applies
+            if any(w.code.startswith("target-unmet") for w in r.warnings):
+                continue
+            best = min(best, r.totals.capex)
+    return best
+
+
+def test_optimizer_matches_brute_force_through_size(small: HardwareCatalog) -> None:
+    scenario = sample("retail-dw-gen5", targets={"max_full_scan_s": 900})
+    result = optimize(scenario, small)
+    assert result.best is not None and result.best_sizing is not None
+    assert result.best_sizing.totals.capex == pytest.approx(_brute_force(scenario, small), abs=0.01)
+    # the best design fed back to size gives the same numbers
+    again = size(result.best_scenario(scenario), small)  # type: ignore[arg-type]
+    assert again.totals.capex == result.best_sizing.totals.capex
+    assert again.design.segment_hosts == result.best.segment_hosts
+    assert result.evaluated >= result.feasible > 0
+
+
+def test_no_feasible_design_names_the_targets_and_the_closest(small: HardwareCatalog) -> None:
+    scenario = sample("retail-dw-gen5", targets={"max_full_scan_s": 600, "max_capex": 10_000})
+    result = optimize(scenario, small)
+    assert result.best is None and result.feasible == 0
+    assert "max_capex" in result.unmet and "closest" in result.unmet["max_capex"]
+
+
+def test_empty_catalog_is_reported(small: HardwareCatalog) -> None:
+    with pytest.raises(SizingInputError, match="empty"):
+        optimize(sample("retail-dw-gen5"), HardwareCatalog.of([]))
+
+
+def test_progress_and_cancel(catalog: HardwareCatalog) -> None:
+    seen: list[tuple[int, int]] = []
+    optimize(sample("retail-dw-gen5"), catalog, progress=lambda d, t: seen.append((d, t)))
+    assert seen and seen[-1][0] == seen[-1][1]
+    with pytest.raises(OptimizationCancelled):
+        optimize(sample("retail-dw-gen5"), catalog, cancelled=lambda: True)
+
+
+def test_pareto_front_is_non_dominated() -> None:
+    import numpy as np
+
+    capex = np.array([1.0, 2.0, 3.0, 2.5, 4.0])
+    scan = np.array([10.0, 8.0, 5.0, 9.0, 5.0])
+    power = np.array([1.0, 1.0, 1.0, 1.0, 2.0])
+    assert pareto_front(capex, scan, power, higher_is_better=False) == [0, 1, 2]

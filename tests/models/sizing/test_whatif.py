@@ -1,0 +1,38 @@
+"""Compare, growth and sensitivity run the engine and report what moves."""
+
+from __future__ import annotations
+
+import itertools
+
+from models.hardware import HardwareCatalog
+from models.sizing.engine import size
+from models.whatif import compare, growth, sensitivity
+from tests.models.sizing.conftest import sample
+
+
+def test_compare_rows_have_winners_and_deltas(catalog: HardwareCatalog) -> None:
+    a = size(sample("retail-dw-gen5"), catalog)
+    b = size(sample("retail-dw-dual-socket-sas"), catalog)
+    rows = {r.metric: r for r in compare([a, b])}
+    assert rows["capex"].winner == 0  # the single-socket Gen5 design is cheaper (study 002's claim)
+    assert rows["capex"].deltas()[1] == b.totals.capex - a.totals.capex
+    assert rows["full_scan_s"].ranges[0] is not None
+    assert "full_scan_s per kW" in rows
+
+
+def test_growth_buys_hosts_as_data_grows(catalog: HardwareCatalog) -> None:
+    years = growth(sample("retail-dw-gen5", targets={}), catalog)
+    assert [y.year for y in years] == [0, 1, 2, 3]
+    assert all(b.data_tb > a.data_tb for a, b in itertools.pairwise(years))
+    assert all(b.hosts >= a.hosts for a, b in itertools.pairwise(years))
+    assert round(sum(y.capex_expansion for y in years), 2) == years[-1].capex_total
+
+
+def test_sensitivity_orders_the_tornado(catalog: HardwareCatalog) -> None:
+    bars = sensitivity(sample("retail-dw-gen5", targets={}), catalog)
+    names = [b.input for b in bars]
+    assert {"data volume", "compression", "concurrency", "drive price", "server price"} <= set(names)
+    swings = [b.swing for b in bars]
+    assert swings == sorted(swings, reverse=True)
+    data = next(b for b in bars if b.input == "data volume")
+    assert data.high_capex > data.low_capex
