@@ -7,6 +7,7 @@ STAMP := $(VENV)/.installed
 .PHONY: run test lint bench
 
 $(STAMP): pyproject.toml
+	bash scripts/system-deps.sh
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

@@ -117,6 +117,7 @@ class MainWindow(QMainWindow):
         self.coordinator = SizingCoordinator(lambda: self.source.snapshot if self.source else None, self)
         self.current_uid: str | None = None
         self._compare_uids: list[str] = []
+        self._shut_down = False
 
         self._build_widgets()
         self._build_menus()
@@ -262,13 +263,13 @@ class MainWindow(QMainWindow):
         doc.entryRemoved.connect(self._on_removed)
         doc.entryChanged.connect(self._on_entry_changed)
         doc.focusRequested.connect(self._focus)
-        doc.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
-        doc.undo_stack.indexChanged.connect(lambda _i: self._update_title())
+        doc.undo_stack.cleanChanged.connect(self._update_title)
+        doc.undo_stack.indexChanged.connect(self._update_title)
 
         self.scenarios.currentChanged.connect(self._select)
-        self.scenarios.selectionChanged.connect(lambda _uids: self._refresh_compare())
+        self.scenarios.selectionChanged.connect(self._refresh_compare)
         self.scenarios.addRequested.connect(self.add_scenario)
-        self.scenarios.duplicateRequested.connect(lambda uid: self.doc.duplicate(uid))
+        self.scenarios.duplicateRequested.connect(self.doc.duplicate)
         self.scenarios.renameRequested.connect(self._rename)
         self.scenarios.deleteRequested.connect(self._delete_uid)
 
@@ -279,7 +280,7 @@ class MainWindow(QMainWindow):
         self.coordinator.sizingFailed.connect(self._on_failed)
         self.coordinator.curveReady.connect(self._on_curve)
         self.coordinator.busyChanged.connect(self._on_busy)
-        self.views.currentChanged.connect(lambda _i: self._refresh_compare())
+        self.views.currentChanged.connect(self._refresh_compare)
         if self.catalog_editor is not None:
             self.catalog_editor.catalogChanged.connect(self._catalog_changed)
 
@@ -466,7 +467,7 @@ class MainWindow(QMainWindow):
             self.form.show_draft(self.doc.entry(self.current_uid).draft)
         self._update_catalog_label()
 
-    def _refresh_compare(self) -> None:
+    def _refresh_compare(self, *_why: object) -> None:
         selected = [u for u in self.scenarios.selected_uids() if self.doc.has(u)]
         uids = selected if len(selected) >= 2 else [e.uid for e in self.doc.entries]
         self._compare_uids = uids
@@ -491,7 +492,9 @@ class MainWindow(QMainWindow):
     def _doc_title(self) -> str:
         return self.doc.path.name if self.doc.path else self.doc.name
 
-    def _update_title(self) -> None:
+    def _update_title(self, *_why: object) -> None:
+        if self._shut_down:
+            return
         self.setWindowModified(self.doc.dirty)
         self.setWindowTitle(f"{self._doc_title()}[*] — refarch")
 
@@ -676,10 +679,20 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             event.ignore()
             return
+        files.discard_autosave(self.doc.path, self.data_dir)
+        self.shut_down()
+        event.accept()
+
+    def shut_down(self) -> None:
+        """Stop timers and workers and silence the document: Qt deletes children after this, and their
+        last signals must not reach a half-destroyed window."""
+        if self._shut_down:
+            return
+        self._shut_down = True
         self.autosave_timer.stop()
         self.coordinator.cancel_all()
-        files.discard_autosave(self.doc.path, self.data_dir)
+        for obj in (self.doc, self.doc.undo_stack, self.coordinator, self.scenarios, self.scenarios.list, self.views):
+            obj.blockSignals(True)
         if self.source is not None and self._owns_source:
             self.source.close()
-        event.accept()
 
