@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from matplotlib.figure import Figure
 
-from app.charts.style import ACCENT, BAND, GOOD, INK, MUTED, empty, new_figure, tidy
+from app.charts.style import ACCENT, BAND, GOOD, INK, MUTED, compact, empty, new_figure, tidy
 
 
 @dataclass(frozen=True)
@@ -52,9 +52,10 @@ def scenario_comparison(
                     ax.errorbar(v, y, xerr=[[max(v - lo, 0)], [max(hi - v, 0)]], fmt="none", ecolor=BAND,
                                 elinewidth=2.5, capsize=0)
         ax.set_yticks(ys, [str(nm) for nm in names], fontsize=7.5)
-        ax.set_xlim(0, (max(present + [v for v in (s.high or []) if v is not None]) if present else 1) * 1.12)
-        ax.xaxis.set_major_locator(ax.xaxis.get_major_locator())
+        top = max([*present, *(v for v in (s.high or []) if v is not None)], default=0.0)
+        ax.set_xlim(0, top * 1.12 if top > 0 else 1.0)
         ax.tick_params(axis="x", labelsize=7)
+        ax.xaxis.set_major_formatter(lambda v, _pos: compact(v))
         suffix = "lower is better" if s.lower_is_better else "higher is better"
         ax.set_title(f"{s.label}\n", loc="left", fontsize=8.5, color=INK, fontweight="bold")
         ax.text(0, 1.02, suffix, transform=ax.transAxes, fontsize=7, color=MUTED)

@@ -58,6 +58,16 @@ def thousands(ax_axis: Axis) -> None:
     ax_axis.set_major_formatter(lambda v, _pos: f"{v:,.0f}" if abs(v) >= 1000 else f"{v:g}")
 
 
+def compact(value: float) -> str:
+    """Axis ticks: 1.2M, 350k, 12."""
+    a = abs(value)
+    if a >= 1e6:
+        return f"{value / 1e6:g}M"
+    if a >= 1e4:
+        return f"{value / 1e3:g}k"
+    return f"{value:g}"
+
+
 def money(amount: float, currency: str) -> str:
     sign = "-" if amount < 0 else ""
     a = abs(amount)

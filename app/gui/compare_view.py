@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
@@ -46,7 +48,7 @@ class CompareView(QWidget):
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
         split.addWidget(self.chart)
-        split.setSizes([430, 330])
+        split.setSizes([400, 360])
         lay = QVBoxLayout(self)
         lay.setContentsMargins(12, 10, 12, 10)
         lay.addWidget(self.title)
@@ -72,7 +74,7 @@ class CompareView(QWidget):
         t.clear()
         t.setColumnCount(len(self.names))
         t.setRowCount(len(self.rows))
-        t.setHorizontalHeaderLabels(self.names)
+        t.setHorizontalHeaderLabels([textwrap.fill(n, 22, max_lines=2, placeholder="…") for n in self.names])
         t.setVerticalHeaderLabels([r.label for r in self.rows])
         for row, cr in enumerate(self.rows):
             best = cr.best()
@@ -97,5 +99,5 @@ class CompareView(QWidget):
         series = [
             ComparisonSeries(r.label, r.values, r.lower_is_better, r.low, r.high) for r in self.rows if r.chart
         ]
-        names = list(self.names)
+        names = [n if len(n) <= 24 else n[:23] + "…" for n in self.names]
         self.chart.set_builder(lambda: scenario_comparison(names, series, columns=3))

@@ -67,7 +67,7 @@ def compare_rows(results: Sequence[SizingResult]) -> list[CompareRow]:
     add("drives", "Data drives", lambda r: float(r.design.data_drives_per_host * r.design.segment_hosts),
         lambda v: f"{v:.0f}", True, chart=False)
     add("capex", f"Capex ({currency})", lambda r: r.totals.capex, lambda v: money(v, currency), True)
-    add("power", "Power", lambda r: r.totals.power_w, power, True)
+    add("power", "Power (W)", lambda r: r.totals.power_w, power, True)
     add("rack", "Rack space (U)", lambda r: float(r.totals.rack_u), lambda v: f"{v:.0f} U", True, chart=False)
     add("energy", f"Energy, 3 years ({currency})", lambda r: r.totals.energy_cost_3y, lambda v: money(v, currency),
         True, chart=False)
@@ -79,6 +79,7 @@ def compare_rows(results: Sequence[SizingResult]) -> list[CompareRow]:
         for name in sorted(r.estimates, key=lambda n: n != r.main_metric):
             if name not in names:
                 names.append(name)
+    main_metric = results[0].main_metric
     for name in names:
         ests = [r.estimates.get(name) for r in results]
         unit = next(e.unit for e in ests if e is not None)
@@ -87,6 +88,7 @@ def compare_rows(results: Sequence[SizingResult]) -> list[CompareRow]:
         rows.append(CompareRow(
             f"est:{name}", f"{metric_label(name)} (P50, P10–P90)", values, texts, lower_is_better(name, unit),
             low=tuple(e.p10 if e else None for e in ests), high=tuple(e.p90 if e else None for e in ests),
+            chart=name == main_metric,
         ))
 
     main = results[0].main_metric
@@ -102,5 +104,5 @@ def compare_rows(results: Sequence[SizingResult]) -> list[CompareRow]:
         rows.append(CompareRow("perf_per_dollar", f"Perf per 1,000 {currency} ({what})", tuple(per_dollar),
                                tuple("–" if v is None else number(v) for v in per_dollar), False))
         rows.append(CompareRow("perf_per_watt", f"Perf per kW ({what})", tuple(per_watt),
-                               tuple("–" if v is None else number(v) for v in per_watt), False))
+                               tuple("–" if v is None else number(v) for v in per_watt), False, chart=False))
     return rows

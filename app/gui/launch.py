@@ -97,8 +97,6 @@ def render_screenshot(window: object, out: Path, view: str = "main") -> None:
     assert isinstance(window, MainWindow)
     window.resize(*SCREENSHOT_SIZE)
     window.show()
-    if view == "compare":
-        window.scenarios.list.selectAll()
     window.show_view(view)
     wait_until_idle(window)
     window._refresh_compare()

@@ -469,11 +469,19 @@ class MainWindow(QMainWindow):
 
     def _refresh_compare(self, *_why: object) -> None:
         selected = [u for u in self.scenarios.selected_uids() if self.doc.has(u)]
-        uids = selected if len(selected) >= 2 else [e.uid for e in self.doc.entries]
+        note = ""
+        if len(selected) >= 2:
+            uids = selected
+        else:
+            # nothing picked: the scenarios that answer the same question as the current one (same workload)
+            kind = self.doc.entry(self.current_uid).scenario.workload.kind if self.current_uid else None
+            same = [e.uid for e in self.doc.entries if e.scenario.workload.kind == kind]
+            uids = same if len(same) >= 2 else [e.uid for e in self.doc.entries]
+            what = f"every {KIND_LABELS.get(str(kind), 'such')} scenario" if len(same) >= 2 else "every scenario"
+            note = f"Comparing {what}; Ctrl+click scenarios on the left to choose others."
         self._compare_uids = uids
         if self.views.currentWidget() is not self.compare:
             return
-        note = "" if len(selected) >= 2 else "Comparing every scenario; Ctrl+click scenarios on the left to pick some."
         names = [self.doc.entry(u).name for u in uids]
         self.compare.show_results(names, [self.coordinator.results.get(u) for u in uids], note)
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, SapIqMultiplex, Scenario
 from models.sizing import greenplum_design, postgres_design, sap_iq_design
 from models.sizing.parts import SizingInputError, resolve
-from models.sizing.result import SizingResult
+from models.sizing.result import SizingResult, Warning
 
 __all__ = ["SizingInputError", "size"]
 
@@ -17,9 +19,44 @@ def size(scenario: Scenario, catalog: HardwareCatalog) -> SizingResult:
     parts = resolve(scenario, catalog)
     workload = scenario.workload
     if isinstance(workload, GreenplumAnalytics | GreenplumOltp):
-        return greenplum_design.size_greenplum(scenario, workload, catalog, parts)
-    if isinstance(workload, PostgresConsolidation):
-        return postgres_design.size_postgres(scenario, workload, catalog, parts)
-    if isinstance(workload, SapIqMultiplex):
-        return sap_iq_design.size_sap_iq(scenario, workload, catalog, parts)
-    raise SizingInputError([f"workload.kind: no sizer for {type(workload).__name__}"])
+        result = greenplum_design.size_greenplum(scenario, workload, catalog, parts)
+    elif isinstance(workload, PostgresConsolidation):
+        result = postgres_design.size_postgres(scenario, workload, catalog, parts)
+    elif isinstance(workload, SapIqMultiplex):
+        result = sap_iq_design.size_sap_iq(scenario, workload, catalog, parts)
+    else:
+        raise SizingInputError([f"workload.kind: no sizer for {type(workload).__name__}"])
+    extra = target_warnings(scenario, result)
+    return dataclasses.replace(result, warnings=result.warnings + tuple(extra)) if extra else result
+
+
+# the performance targets each kind can be judged by; budgets apply to every kind
+PERFORMANCE_TARGETS: dict[type, set[str]] = {
+    GreenplumAnalytics: {"max_full_scan_s", "min_load_tb_per_hour", "min_queries_per_hour"},
+    GreenplumOltp: {"min_tps"},
+    PostgresConsolidation: set(),
+    SapIqMultiplex: set(),
+}
+BUDGETS = {"max_capex": ("capex", "totals.capex"), "max_power_w": ("power", "totals.power_w"),
+           "max_rack_u": ("rack space", "totals.rack_u")}
+
+
+def target_warnings(scenario: Scenario, result: SizingResult) -> list[Warning]:
+    """Budget targets checked on the totals of every kind, and targets that do not apply said so."""
+    have = {w.code for w in result.warnings}
+    out: list[Warning] = []
+    targets = scenario.targets.model_dump(exclude_none=True)
+    applicable = PERFORMANCE_TARGETS[type(scenario.workload)]
+    totals = {"max_capex": result.totals.capex, "max_power_w": result.totals.power_w,
+              "max_rack_u": float(result.totals.rack_u)}
+    for name, limit in targets.items():
+        code = f"target-unmet:{name}"
+        if name in BUDGETS:
+            if totals[name] > limit and code not in have:
+                what, field = BUDGETS[name]
+                out.append(Warning(code, f"The {what} target is out of reach: {field} is {totals[name]:,.0f}"
+                                         f" against {limit:,.0f}; the nearest design is shown."))
+        elif name not in applicable:
+            out.append(Warning(f"target-not-applicable:{name}",
+                               f"targets.{name} does not apply to {scenario.workload.kind} and was not used."))
+    return out

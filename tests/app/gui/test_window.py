@@ -143,7 +143,7 @@ def test_save_with_an_invalid_field_keeps_the_last_valid_value_and_stays_dirty(q
     _type(qtbot, window, "workload.data_tb", "abc")
     path = tmp_path / "p.refarch.json"
     window.ask_save_path = lambda: path
-    assert window.save()
+    assert window.save_as()
     assert json.loads(path.read_text())["scenarios"][0]["workload"]["data_tb"] == 20
     assert window.doc.dirty
 
@@ -163,8 +163,8 @@ def test_closing_with_changes_asks_and_respects_the_answer(qtbot, window: MainWi
     window.ask_save_changes = answer("cancel")
     assert not window.close()
     assert window.isVisible() and asked == ["cancel"]
-    path = tmp_path / "closing.refarch.json"
-    window.ask_save_path = lambda: path
+    path = window.doc.path
+    assert path is not None
     window.ask_save_changes = answer("save")
     assert window.maybe_save()
     assert path.exists() and not window.doc.dirty

@@ -107,3 +107,14 @@ def test_every_rationale_has_a_source(catalog: HardwareCatalog) -> None:
         r = size(sample(name), catalog)
         assert r.rationale and all(x.source for x in r.rationale), name
         assert math.isfinite(r.totals.capex) and r.totals.capex > 0
+
+
+def test_budget_targets_apply_to_every_kind(catalog: HardwareCatalog) -> None:
+    r = size(sample("sap-iq", targets={"max_capex": 1000, "max_rack_u": 1}), catalog)
+    codes = {w.code for w in r.warnings}
+    assert {"target-unmet:max_capex", "target-unmet:max_rack_u"} <= codes
+
+
+def test_targets_of_another_kind_are_named_not_ignored(catalog: HardwareCatalog) -> None:
+    r = size(sample("gp-oltp", targets={"max_full_scan_s": 100}), catalog)
+    assert "target-not-applicable:max_full_scan_s" in {w.code for w in r.warnings}

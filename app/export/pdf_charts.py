@@ -1,0 +1,118 @@
+"""Charts in the PDF: build the shared matplotlib figures from a result and embed them.
+
+Figures embed as vector drawings when svglib is installed, else as PNG at `PNG_DPI`
+(crisp in print and on screen zoom). CJK names in chart labels need the fallback font,
+so figures with such text are built and rendered inside `chart_fonts`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Iterable, Iterator, Sequence
+
+from matplotlib.figure import Figure
+from reportlab.platypus import Flowable, Image
+
+from app.charts import ComparisonSeries, cost_breakdown, cost_items, scenario_comparison
+from app.charts.report_charts import estimate_ranges, growth_chart
+from app.export.fonts import ReportFonts
+from app.export.formatting import TARGET_METRICS, is_fraction, metric_label, unit_text
+from models.scenario import Scenario
+from models.sizing.result import SizingResult
+from models.whatif import LOWER_IS_BETTER, GrowthYear
+
+PNG_DPI = 220
+
+
+@contextlib.contextmanager
+def chart_fonts(fonts: ReportFonts, texts: Iterable[str]) -> Iterator[None]:
+    """Matplotlib with the CJK font as a fallback family when any of `texts` needs it."""
+    path = fonts.cjk_path
+    if path is None or not any(fonts.needs_fallback(t) for t in texts):
+        yield
+        return
+    from matplotlib import font_manager, rc_context
+
+    font_manager.fontManager.addfont(str(path))
+    family = font_manager.FontProperties(fname=str(path)).get_name()
+    with rc_context({"font.family": ["DejaVu Sans", family]}):
+        yield
+
+
+def _svg_flowable(fig: Figure, width: float, height: float) -> Flowable | None:
+    try:
+        from svglib.svglib import svg2rlg  # optional: vector charts when it is installed
+    except ImportError:
+        return None
+    buf = io.BytesIO()
+    fig.savefig(buf, format="svg")
+    buf.seek(0)
+    drawing = svg2rlg(buf)
+    if drawing is None:
+        return None
+    scale = width / drawing.width
+    drawing.width, drawing.height = width, height
+    drawing.scale(scale, scale)
+    return drawing
+
+
+def figure_flowable(fig: Figure, width: float) -> Flowable:
+    """`fig` scaled to `width` points, its aspect ratio kept."""
+    w_in, h_in = fig.get_size_inches()
+    height = width * h_in / w_in
+    vector = _svg_flowable(fig, width, height)
+    if vector is not None:
+        return vector
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=PNG_DPI, facecolor="white")
+    buf.seek(0)
+    img = Image(buf, width=width, height=height)
+    img.hAlign = "CENTER"
+    return img
+
+
+def cost_figure(result: SizingResult) -> Figure:
+    rows = max(1, len({ln.role for ln in result.bom}))
+    return cost_breakdown(cost_items(result.bom), result.totals.currency, size_in=(6.5, 0.9 + 0.55 * rows))
+
+
+def estimates_figure(result: SizingResult, scenario: Scenario) -> Figure | None:
+    names = [n for n in result.estimates if not is_fraction(result.estimates[n].unit)]
+    if result.main_metric in names:  # the main estimate first
+        names.remove(result.main_metric)
+        names.insert(0, result.main_metric)
+    if not names:
+        return None
+    targets_by_metric = {metric: getattr(scenario.targets, field) for field, (metric, _) in TARGET_METRICS.items()}
+    est = [result.estimates[n] for n in names]
+    return estimate_ranges(
+        [metric_label(n) for n in names], [e.p10 for e in est], [e.p50 for e in est], [e.p90 for e in est],
+        [unit_text(e.unit) for e in est], targets=[targets_by_metric.get(n) for n in names],
+    )
+
+
+def growth_figure(years: Sequence[GrowthYear], currency: str) -> Figure:
+    return growth_chart([y.year for y in years], [y.hosts for y in years], [y.capex_total for y in years],
+                        [y.capex_expansion for y in years], currency)
+
+
+def comparison_figure(results: Sequence[SizingResult], names: Sequence[str]) -> Figure:
+    currency = results[0].totals.currency
+    series = [
+        ComparisonSeries(f"Capex ({currency})", [r.totals.capex for r in results], True),
+        ComparisonSeries("Power (W)", [r.totals.power_w for r in results], True),
+        ComparisonSeries("Rack space (U)", [float(r.totals.rack_u) for r in results], True),
+    ]
+    metrics: list[str] = []
+    for r in results:
+        if r.main_metric not in metrics:
+            metrics.append(r.main_metric)
+    for m in metrics:
+        ests = [r.estimates.get(m) for r in results]
+        unit = next((e.unit for e in ests if e is not None), "")
+        series.append(ComparisonSeries(
+            f"{metric_label(m)} ({unit_text(unit)})", [e.p50 if e else None for e in ests], m in LOWER_IS_BETTER,
+            low=[e.p10 if e else None for e in ests], high=[e.p90 if e else None for e in ests],
+        ))
+    return scenario_comparison(list(names), series, columns=2, size_in=None)
