@@ -5,11 +5,20 @@ Same contract as the other chart modules: plain data in, a pyplot-free Figure ou
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
 from app.charts.style import ACCENT, BAND, INK, TARGET, empty, money, new_figure, tidy
+
+
+def _sig(v: float, digits: int = 3) -> str:
+    """A few significant digits with thousands separators (1,234 / 12.3 / 0.123), as the report tables print."""
+    if v == 0 or not math.isfinite(v):
+        return f"{v:g}"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(v))))
+    return f"{v:,.{decimals}f}"
 
 
 def estimate_ranges(
@@ -28,7 +37,7 @@ def estimate_ranges(
     n = len(labels)
     if not n:
         return empty(new_figure(width_in, 1.5, dpi=dpi), "No estimates")
-    fig = new_figure(width_in, 0.35 + 0.62 * n + (0.3 if title else 0), dpi=dpi)
+    fig = new_figure(width_in, 0.25 + 0.68 * n + (0.3 if title else 0), dpi=dpi)
     if title:
         fig.suptitle(title, x=0.01, ha="left", fontsize=10, fontweight="bold", color=INK)
     axes = fig.subplots(n, 1, squeeze=False)[:, 0]
@@ -41,17 +50,18 @@ def estimate_ranges(
                 zorder=5)
         if target is not None:
             ax.axvline(target, color=TARGET, linestyle="--", linewidth=1.1)
-            ax.text(target, 0.42, " target", color=TARGET, fontsize=7, va="bottom", ha="left")
-        ax.set_xlim(0, top * 1.18)
-        ax.set_ylim(-0.6, 0.8)
+        ax.set_xlim(0, top * 1.12)
+        ax.set_ylim(-0.5, 0.5)
         ax.set_yticks([])
         unit = f" ({units[i]})" if units[i] else ""
-        ax.set_title(f"{labels[i]}{unit}", loc="left", fontsize=8, color=INK, pad=2)
-        ax.annotate(f"P50 {mid:,.3g}", (mid, 0), xytext=(0, -11), textcoords="offset points", ha="center",
-                    va="top", fontsize=7, color=INK)
+        title_text = f"{labels[i]}{unit}:  P50 {_sig(mid)}   P10–P90 {_sig(lo)} – {_sig(hi)}"
+        ax.set_title(title_text, loc="left", fontsize=8, color=INK, pad=3)
+        if target is not None:
+            ax.set_title(f"target {_sig(target)} ", loc="right", fontsize=7.5, color=TARGET, pad=3)
         tidy(ax)
         ax.spines["left"].set_visible(False)
         ax.tick_params(axis="x", labelsize=7)
+        ax.xaxis.set_major_formatter(lambda v, _pos: f"{v:,.0f}" if abs(v) >= 1000 else f"{v:g}")
     return fig
 
 
@@ -63,7 +73,7 @@ def growth_chart(
     currency: str,
     *,
     title: str | None = None,
-    size_in: tuple[float, float] = (6.5, 2.8),
+    size_in: tuple[float, float] = (6.5, 2.3),
     dpi: int = 100,
 ) -> Figure:
     """Cumulative capex per year (what is already bought, plus that year's expansion), with the host count."""
@@ -84,7 +94,7 @@ def growth_chart(
     ax.yaxis.set_major_formatter(lambda v, _pos: money(v, ""))
     ax.grid(True, axis="y", color="#eef0f2", linewidth=0.8)
     ax.set_axisbelow(True)
-    ax.legend(fontsize=7.5, frameon=False, loc="upper left")
+    ax.legend(fontsize=7.5, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2)
     tidy(ax, title)
     ax.tick_params(axis="x", colors=INK)
     return fig

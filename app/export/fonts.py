@@ -112,14 +112,6 @@ class ReportFonts:
                 self._cjk_coverage = frozenset(font.face.charToGlyph)
         return FALLBACK
 
-    def fallback_path(self) -> Path | None:
-        return self.cjk_path
-
-    def fallback_covers(self, ch: str) -> bool:
-        if self.fallback() is None or self._cjk_coverage is None:
-            return False
-        return ord(ch) in self._cjk_coverage
-
 
 @cache
 def report_fonts() -> ReportFonts:

@@ -22,7 +22,7 @@ METRIC_LABELS: dict[str, str] = {
 KIND_LABELS: dict[str, str] = {
     "greenplum-analytics": "Greenplum analytics (MPP data warehouse)",
     "greenplum-oltp": "Greenplum OLTP",
-    "postgres-consolidation": "PostgreSQL consolidation on vSphere",
+    "postgres-consolidation": "PostgreSQL database consolidation",
     "sap-iq-multiplex": "SAP IQ multiplex",
 }
 
@@ -70,6 +70,8 @@ def number(value: float | None, digits: int = 3) -> str:
     v = float(value)
     if v == 0:
         return "0"
+    if v.is_integer() and abs(v) >= 1:
+        return f"{v:,.0f}"
     mag = math.floor(math.log10(abs(v)))
     decimals = max(0, digits - 1 - mag)
     return f"{v:,.{decimals}f}"
@@ -129,6 +131,13 @@ def power(watts: float) -> str:
 def long_date(d: date) -> str:
     """"21 November 2026": unambiguous in every locale."""
     return f"{d.day} {d:%B %Y}"
+
+
+RAID_LABELS = {"none": "no RAID", "raid1": "RAID 1", "raid5": "RAID 5", "raid10": "RAID 10", "vsan": "vSAN"}
+
+
+def raid_label(raid: str) -> str:
+    return RAID_LABELS.get(raid, raid)
 
 
 def gib(v: float) -> str:

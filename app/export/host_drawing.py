@@ -14,7 +14,7 @@ from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from app.export.fonts import ReportFonts, fit_text, runs, string_width
-from app.export.formatting import gib
+from app.export.formatting import gib, raid_label
 from app.export.pdf_styles import (
     DRIVE_FILL,
     HOSTOS_EDGE,
@@ -63,6 +63,7 @@ def _text(g: Group, x: float, y: float, text: str, size: float, fonts: ReportFon
 def vm_lines(vm: VmLayout, index: int, width: float, fonts: ReportFonts, unpinned_label: str = "") -> list[str]:
     """The lines inside a VM box, compact when the box is narrow."""
     compact = width < 95
+    tight = width < 60  # e.g. 2 sockets x 4 NUMA nodes on a portrait page
     title = unpinned_label or f"VM {index}"
     if vm.databases:
         title += ": " + ", ".join(vm.databases)
@@ -72,12 +73,15 @@ def vm_lines(vm: VmLayout, index: int, width: float, fonts: ReportFonts, unpinne
     else:
         lines.append(f"{vm.vcpus} vCPU · {gib(vm.memory_gib)}")
     if vm.primary_segments or vm.mirror_segments:
-        if compact:
+        if tight:
+            lines.append(f"{vm.primary_segments}P + {vm.mirror_segments}M")
+        elif compact:
             lines.append(f"{vm.primary_segments} P + {vm.mirror_segments} M seg.")
         else:
             lines.append(f"{vm.primary_segments} primary + {vm.mirror_segments} mirror segments")
     if vm.data_drives:
-        lines.append(f"{vm.data_drives} data drive{'s' if vm.data_drives != 1 else ''}")
+        s = "s" if vm.data_drives != 1 else ""
+        lines.append(f"{vm.data_drives} drive{s}" if tight else f"{vm.data_drives} data drive{s}")
     return lines
 
 
@@ -148,15 +152,17 @@ def host_drawing(host: HostLayout, deployment: str, width: float, fonts: ReportF
         sy = top - sock_h
         g.add(Rect(sx, sy, sock_w, sock_h, rx=3, ry=3, fillColor=SOCKET_FILL, strokeColor=RULE, strokeWidth=0.7))
         _text(g, sx + 4, top - 10, f"Socket {s}", LABEL, fonts, bold=True, width=sock_w / 2)
-        _text(g, sx + sock_w - 4, top - 10, f"{host.cores_per_numa_node * nps} cores", LABEL, fonts, color=MUTED,
-              anchor="end")
+        per_node = f" ({nps} × {host.cores_per_numa_node})" if nps > 1 else ""
+        _text(g, sx + sock_w - 4, top - 10, f"{host.cores_per_numa_node * nps} cores{per_node}", LABEL, fonts,
+              color=MUTED, anchor="end")
         for k in range(nps):
             n = s * nps + k
             nx = sx + PAD + k * (node_w + GAP)
             ny = sy + PAD
             g.add(Rect(nx, ny, node_w, node_h, rx=2, ry=2, fillColor=NUMA_FILL, strokeColor=RULE, strokeWidth=0.6))
-            _text(g, nx + 3, ny + node_h - 9.5, f"NUMA node {n} · {host.cores_per_numa_node} cores", TEXT, fonts,
-                  color=MUTED, width=node_w - 6)
+            numa = (f"NUMA node {n} · {host.cores_per_numa_node} cores" if node_w >= 95
+                    else f"NUMA node {n}" if node_w >= 60 else f"NUMA {n}")
+            _text(g, nx + 3, ny + node_h - 9.5, numa, TEXT, fonts, color=MUTED, width=node_w - 6)
             y = ny + node_h - 13
             for lines, h in node_stack[n]:
                 y -= h
@@ -182,8 +188,9 @@ def host_drawing(host: HostLayout, deployment: str, width: float, fonts: ReportF
     if host.data_drives > icons:
         _text(g, x + 1, by + 2, f"+{host.data_drives - icons}", TEXT, fonts, color=MUTED)
         x += 16
-    drive_text = (f"{host.data_drives} × {host.drive_id} · RAID {host.raid}" if host.data_drives and host.drive_id
-                  else "no data drives")
+    drive_text = "no data drives"
+    if host.data_drives and host.drive_id:
+        drive_text = f"{host.data_drives} × {host.drive_id} · {raid_label(host.raid)}"
     nic_text = f"{host.nic_ports} × {host.nic_speed_gbps:g} GbE ports" if host.nic_ports else "no NIC"
     _text(g, width - PAD, by + 2, nic_text, LABEL, fonts, color=INK, anchor="end")
     nic_w = string_width(nic_text, fonts.regular, LABEL, fonts) + 12

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 from collections.abc import Iterable, Iterator, Sequence
 
 from matplotlib.figure import Figure
@@ -36,8 +37,15 @@ def chart_fonts(fonts: ReportFonts, texts: Iterable[str]) -> Iterator[None]:
 
     font_manager.fontManager.addfont(str(path))
     family = font_manager.FontProperties(fname=str(path)).get_name()
-    with rc_context({"font.family": ["DejaVu Sans", family]}):
-        yield
+    # the CJK font has no bold face; matplotlib says so on every bold title, which is expected here
+    log = logging.getLogger("matplotlib.font_manager")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        with rc_context({"font.family": ["DejaVu Sans", family]}):
+            yield
+    finally:
+        log.setLevel(level)
 
 
 def _svg_flowable(fig: Figure, width: float, height: float) -> Flowable | None:
@@ -74,7 +82,15 @@ def figure_flowable(fig: Figure, width: float) -> Flowable:
 
 def cost_figure(result: SizingResult) -> Figure:
     rows = max(1, len({ln.role for ln in result.bom}))
-    return cost_breakdown(cost_items(result.bom), result.totals.currency, size_in=(6.5, 0.9 + 0.55 * rows))
+    fig = cost_breakdown(cost_items(result.bom), result.totals.currency, size_in=(6.5, 1.0 + 0.55 * rows))
+    ax = fig.axes[0] if fig.axes else None
+    legend = ax.get_legend() if ax is not None else None
+    if ax is not None and legend is not None:
+        # beside the bars rather than over them: with one role the total's label runs under a legend inside
+        handles, labels = ax.get_legend_handles_labels()
+        ax.legend(handles, labels, fontsize=7.5, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5),
+                  title="part", title_fontsize=7.5)
+    return fig
 
 
 def estimates_figure(result: SizingResult, scenario: Scenario) -> Figure | None:

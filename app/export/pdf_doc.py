@@ -15,7 +15,6 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, P
 from app.export.fonts import ReportFonts, fit_text, runs, string_width
 from app.export.pdf_styles import MARGIN_BOTTOM, MARGIN_TOP, MARGIN_X, MUTED, PAGE, RULE
 
-
 FOOTER_Y = MARGIN_BOTTOM - 16
 
 
@@ -58,7 +57,7 @@ def numbered_canvas(fonts: ReportFonts, skip_first: bool = True) -> type[Canvas]
             super().__init__(*args, **kwargs)
             self._pages: list[dict[str, Any]] = []
 
-        def showPage(self) -> None:  # noqa: N802 (reportlab API)
+        def showPage(self) -> None:
             self._pages.append(dict(self.__dict__))
             self._startPage()
 
@@ -79,7 +78,7 @@ def numbered_canvas(fonts: ReportFonts, skip_first: bool = True) -> type[Canvas]
 class ReportDoc(BaseDocTemplate):
     """Cover page template (no header) and body template (header, footer, page numbers)."""
 
-    def __init__(self, filename: str, *, fonts: ReportFonts, header: str, footer_left: str, footer_center: str,
+    def __init__(self, filename: str, *, fonts: ReportFonts, header: str, footer_left: str, footer_date: str,
                  title: str, author: str, subject: str, cancelled: Callable[[], bool] | None = None) -> None:
         super().__init__(filename, pagesize=PAGE, leftMargin=MARGIN_X, rightMargin=MARGIN_X, topMargin=MARGIN_TOP,
                          bottomMargin=MARGIN_BOTTOM, title=title, author=author, subject=subject,
@@ -88,7 +87,7 @@ class ReportDoc(BaseDocTemplate):
         self.running_header = header
         self._default_header = header
         self.footer_left = footer_left
-        self.footer_center = footer_center
+        self.footer_date = footer_date
         self.cancelled = cancelled
         self._bookmarks = 0
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
@@ -100,7 +99,7 @@ class ReportDoc(BaseDocTemplate):
             PageTemplate(id="body", frames=[frame], onPageEnd=self._body_page),
         ])
 
-    def beforeDocument(self) -> None:  # noqa: N802 (reportlab API): every multiBuild pass starts afresh
+    def beforeDocument(self) -> None:
         self.running_header = self._default_header
         self._bookmarks = 0
 
@@ -125,12 +124,11 @@ class ReportDoc(BaseDocTemplate):
         canv.setLineWidth(0.5)
         canv.line(MARGIN_X, top, PAGE[0] - MARGIN_X, top)
         canv.line(MARGIN_X, FOOTER_Y + 10, PAGE[0] - MARGIN_X, FOOTER_Y + 10)
-        draw_text(canv, MARGIN_X, FOOTER_Y, fit_text(self.footer_left, f.regular, 7.5, width * 0.38, f),
-                  f.regular, 7.5, f)
-        draw_text(canv, PAGE[0] / 2, FOOTER_Y, self.footer_center, f.regular, 7.5, f, "center")
+        left = " · ".join(x for x in (self.footer_left, self.footer_date) if x)
+        draw_text(canv, MARGIN_X, FOOTER_Y, fit_text(left, f.regular, 7.5, width - 80, f), f.regular, 7.5, f)
         canv.restoreState()
 
-    def afterFlowable(self, flowable: Flowable) -> None:  # noqa: N802 (reportlab API)
+    def afterFlowable(self, flowable: Flowable) -> None:
         if self.cancelled is not None and self.cancelled():
             raise ReportCancelled("report cancelled")
         if isinstance(flowable, Heading):

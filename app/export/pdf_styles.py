@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_LEFT, TA_RIGHT
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -73,6 +73,7 @@ class Styles:
     toc1: ParagraphStyle
     toc2: ParagraphStyle
     warning: ParagraphStyle
+    caption: ParagraphStyle
 
 
 def make_styles(fonts: ReportFonts) -> Styles:
@@ -88,7 +89,7 @@ def make_styles(fonts: ReportFonts) -> Styles:
         subtitle=ps("subtitle", r, 13, 17, textColor=MUTED, spaceAfter=4),
         cover_label=ps("cover_label", r, 8.5, 11, textColor=MUTED),
         cover_value=ps("cover_value", b, 11.5, 15),
-        h1=ps("h1", b, 17, 21, spaceBefore=4, spaceAfter=8, textColor=ACCENT_DARK, keepWithNext=1),
+        h1=ps("h1", b, 17, 21, spaceBefore=14, spaceAfter=8, textColor=ACCENT_DARK, keepWithNext=1),
         h2=ps("h2", b, 12.5, 16, spaceBefore=12, spaceAfter=5, keepWithNext=1),
         h3=ps("h3", b, 10, 13, spaceBefore=8, spaceAfter=3, keepWithNext=1),
         body=ps("body", r, 9.5, 13.5, spaceAfter=5),
@@ -107,6 +108,7 @@ def make_styles(fonts: ReportFonts) -> Styles:
         toc1=ps("toc1", b, 10, 14, leftIndent=0, spaceBefore=4),
         toc2=ps("toc2", r, 9, 12, leftIndent=14),
         warning=ps("warning", r, 8.8, 12),
+        caption=ps("caption", r, 7.5, 10, textColor=MUTED, alignment=TA_CENTER),
     )
 
 

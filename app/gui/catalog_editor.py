@@ -106,6 +106,7 @@ class CatalogEditor(QWidget):
             view.setObjectName(f"catalog:{kind}")
             view.setModel(proxy)
             view.setSortingEnabled(True)
+            view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
             view.setAlternatingRowColors(True)
             view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
             view.verticalHeader().setVisible(False)

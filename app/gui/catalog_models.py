@@ -33,8 +33,8 @@ _NUMERIC = {
 
 
 def columns_of(kind: PartKind) -> list[str]:
-    """id, what the part is, its specs, then the commercial columns."""
-    head = ["id", "vendor", "model"]
+    """id, what the part is and its price, its specs, then where the price comes from."""
+    head = ["id", "vendor", "model", "price", "currency"]
     tail = [c for c in COMMON_FIELDS if c not in head]
     return head + list(KIND_FIELDS[kind]) + tail
 

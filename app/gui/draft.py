@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,8 +73,11 @@ class Issues:
     def count(self) -> int:
         return len(self.by_field) + len(self.general)
 
-    def lines(self) -> list[str]:
-        return [f"{p}: {m}" for p, m in self.by_field.items()] + list(self.general)
+    def lines(self, label: Callable[[str], str] | None = None) -> list[str]:
+        """One line per problem; `label` turns a JSON path into the name the user sees."""
+        name = label or (lambda p: p)
+        field_lines = [f"{name(p)}: {m}" for p, m in self.by_field.items()]
+        return field_lines + [g for g in self.general if not any(g == m for m in self.by_field.values())]
 
 
 _PATH_IN_TEXT = re.compile(r"\b((?:workload|platform|targets|assumptions)\.[a-z_]+)\b")
@@ -93,7 +96,8 @@ def _message(err: Mapping[str, Any]) -> str:
         return "a value is required"
     if err["type"] == "missing":
         return "a value is required"
-    return msg
+    # pydantic says "Input should be ..."; next to the field, "must be ..." reads as the rule it is
+    return msg.replace("Input should be", "must be", 1)
 
 
 def issues_of(exc: ValidationError) -> Issues:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QLineEdit,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -91,6 +92,7 @@ class FieldEditor(QObject):
             combo = QComboBox()
             combo.setMinimumContentsLength(10)
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             for label, value in spec.choices:
                 combo.addItem(label, value)
             combo.activated.connect(lambda i: self.edited.emit(self.spec.path, combo.itemData(i)))

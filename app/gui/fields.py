@@ -7,6 +7,7 @@ starting values for a blank form, not sizing decisions: the engine decides.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -195,3 +196,38 @@ def workload_for_kind(kind: str, previous: dict[str, Any] | None) -> dict[str, A
 
 def new_scenario_json(name: str) -> dict[str, Any]:
     return {"name": name, "workload": workload_for_kind("greenplum-analytics", None)}
+
+
+def _all_specs() -> dict[str, str]:
+    specs = [*SCENARIO_FIELDS, *PLATFORM_FIELDS, *TARGET_FIELDS, *ASSUMPTION_FIELDS]
+    for kind_specs in WORKLOAD_FIELDS.values():
+        specs += kind_specs
+    labels = {".".join(str(p) for p in s.path): s.label for s in specs}
+    labels.update({".".join(str(p) for p in path): label for path, _, label in PART_FIELDS})
+    labels["workload.kind"] = "Workload"
+    labels["workload.databases"] = "Databases"
+    return labels
+
+
+_LABELS = _all_specs()
+_DB_CELL = re.compile(r"^workload\.databases\[(\d+)\]\.(\w+)$")
+
+
+def label_of(path: str) -> str:
+    """The label the user sees for a JSON path: "workload.data_tb" -> "Data (TB, before compression)"."""
+    if path in _LABELS:
+        return _LABELS[path]
+    m = _DB_CELL.match(path)
+    if m:
+        header = next((h for key, h, _ in PG_DATABASE_COLUMNS if key == m.group(2)), m.group(2))
+        return f"Database {int(m.group(1)) + 1}, {header.replace(chr(10), ' ')}"
+    return path
+
+
+_LEADING_PATH = re.compile(r"^([a-z_]+(?:\.[a-z_]+|\[\d+\])+):\s*")
+
+
+def pretty_problem(line: str) -> str:
+    """An engine problem line with its leading JSON path replaced by the field's label."""
+    m = _LEADING_PATH.match(line)
+    return f"{label_of(m.group(1))}: {line[m.end():]}" if m else line

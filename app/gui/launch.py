@@ -8,6 +8,7 @@ from pathlib import Path
 
 SCREENSHOT_SIZE = (1400, 900)
 SCREENSHOT_TIMEOUT_S = 60.0
+_quieted = False
 
 
 class LaunchError(Exception):
@@ -25,7 +26,7 @@ def launch(
     from app.gui.main_window import MainWindow
 
     if screenshot:
-        _quiet_offscreen_warnings()
+        quiet_offscreen_warnings()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     app.setApplicationName("refarch")
@@ -54,8 +55,12 @@ def launch(
     return app.exec()
 
 
-def _quiet_offscreen_warnings() -> None:
+def quiet_offscreen_warnings() -> None:
     """The offscreen platform warns about window hints it cannot honour; that is noise for --screenshot."""
+    global _quieted
+    if _quieted:
+        return
+    _quieted = True
     from PySide6.QtCore import QtMsgType, qInstallMessageHandler
 
     previous = None

@@ -12,7 +12,7 @@ import contextlib
 import importlib.util
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -32,7 +32,7 @@ from app.gui.catalog_editor import CatalogEditor
 from app.gui.catalog_source import CatalogSource, CatalogUnavailable
 from app.gui.compare_view import CompareView
 from app.gui.draft import Path as FieldPath
-from app.gui.fields import KIND_LABELS, workload_for_kind
+from app.gui.fields import KIND_LABELS, label_of, pretty_problem, workload_for_kind
 from app.gui.formatting import money_short
 from app.gui.project_model import ProjectDocument, ScenarioEntry
 from app.gui.results_view import ResultsView, Status
@@ -42,6 +42,9 @@ from app.gui.sizing_service import engine_problem
 from app.gui.style import STYLESHEET
 from app.gui.workers import SizingCoordinator
 from models.hardware import HardwareCatalog
+
+if TYPE_CHECKING:
+    from app.gui.export_actions import Exporter
 from models.scenario import Project, ScenarioFileError
 
 SaveChoice = Literal["save", "discard", "cancel"]
@@ -249,12 +252,14 @@ class MainWindow(QMainWindow):
         self._refresh_recent_menu()
 
     def _build_export_menu(self, file_menu: QMenu) -> None:
-        # The exports come from another package (app/export); offer them only when it is installed.
-        try:
-            from app.gui import export_actions
-        except ImportError:
+        # The exports come from another package (app/export); offer them only when it is there.
+        self.exporter: Exporter | None = None
+        if importlib.util.find_spec("app.export") is None:
             return
-        export_actions.add_menu(self, file_menu)
+        from app.gui import export_actions
+
+        file_menu.addSeparator()
+        self.exporter = export_actions.add_menu(self, file_menu)
 
     def _connect(self) -> None:
         doc = self.doc
@@ -382,8 +387,8 @@ class MainWindow(QMainWindow):
         result = c.results.get(uid)
         status = Status(
             computing=c.busy(),
-            input_problems=entry.issues.lines(),
-            sizing_problems=c.problems.get(uid, []) if entry.valid else [],
+            input_problems=entry.issues.lines(label_of),
+            sizing_problems=[pretty_problem(p) for p in c.problems.get(uid, [])] if entry.valid else [],
             stale=result is not None and c.result_inputs.get(uid) != entry.scenario,
             engine_missing=engine_problem() if result is None else None,
         )
@@ -699,6 +704,8 @@ class MainWindow(QMainWindow):
         self._shut_down = True
         self.autosave_timer.stop()
         self.coordinator.cancel_all()
+        if self.exporter is not None:
+            self.exporter.cancel()
         for obj in (self.doc, self.doc.undo_stack, self.coordinator, self.scenarios, self.scenarios.list, self.views):
             obj.blockSignals(True)
         if self.source is not None and self._owns_source:

@@ -379,20 +379,20 @@ class ResultsView(QWidget):
 
     def _fill(self, r: SizingResult) -> None:
         d, t = r.design, r.totals
-        role = worker_role(d.kind, d.segment_hosts)
         extra_hosts = d.coordinator_hosts + d.etl_hosts
         total_hosts = d.segment_hosts + extra_hosts
-        sub = f"{d.segment_hosts} {role}"
+        sub = f"{d.segment_hosts} {worker_role(d.kind, d.segment_hosts)}"
         if extra_hosts:
-            sub = f"{d.segment_hosts} {role.split()[0]} + {extra_hosts} other"
+            counts = [(d.segment_hosts, "seg."), (d.coordinator_hosts, "coord."), (d.etl_hosts, "ETL")]
+            sub = " + ".join(f"{n} {what}" for n, what in counts if n)
         details = ", ".join(f"{h.count} × {h.role}" for h in d.hosts)
         self.cards["hosts"].set(str(total_hosts), sub, details)
         energy = money_short(t.energy_cost_3y, t.currency)
         self.cards["capex"].set(money_short(t.capex, t.currency), f"+ {energy} energy 3 y",
                                 f"List price {money(t.capex, t.currency)}")
-        racks = f" ({t.rack_u / 42:.1f} racks)" if t.rack_u > 42 else ""
-        self.cards["power"].set(power(t.power_w), f"{t.rack_u} U{racks} · {number(t.kwh_per_year / 1000)} MWh/y",
-                                f"{number(t.kwh_per_year)} kWh per year at the assumed utilization")
+        racks = f" ({t.rack_u / 42:.1f} racks of 42 U)" if t.rack_u > 42 else ""
+        self.cards["power"].set(power(t.power_w), f"{t.rack_u} U · {number(t.kwh_per_year / 1000)} MWh/y",
+                                f"{t.rack_u} U{racks}; {number(t.kwh_per_year)} kWh a year at the assumed load")
         main = r.estimates.get(r.main_metric)
         if main is not None:
             self.cards["metric"].title.setText(metric_label(r.main_metric).upper())

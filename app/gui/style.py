@@ -38,5 +38,6 @@ QHeaderView::section { background: #f5f7fa; color: #3e4c59; border: none; border
                        padding: 4px 6px; font-weight: 600; }
 QListWidget#scenarioList { border: 1px solid #e4e7eb; border-radius: 4px; }
 QTabBar::tab { padding: 6px 14px; }
+QTabWidget#scenarioForm QTabBar::tab { padding: 5px 7px; }
 QStatusBar { color: #52606d; }
 """

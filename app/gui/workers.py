@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
 
 from app.gui import sizing_service
 from app.gui.sizing_service import Curve, SizingFailure
@@ -31,6 +31,13 @@ class Cancelled(Exception):
     """Raised inside a job's function when it sees its cancel flag (optional: returning also works)."""
 
 
+class _Box:
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
 class _JobSignals(QObject):
     finished = Signal(int, object)
     failed = Signal(int, list)
@@ -38,11 +45,14 @@ class _JobSignals(QObject):
     progress = Signal(int, int, int)
 
 
-class Job(QRunnable):
-    """Run `work(cancel_event, progress)` on a pool thread; report through queued signals."""
+class Job:
+    """Run `work(cancel_event, progress)` on a pool thread; report through queued signals.
+
+    A plain object whose `run` the pool calls, not a QRunnable subclass: a Python QRunnable
+    is deleted by the pool on its thread, which PySide does not survive at interpreter exit.
+    """
 
     def __init__(self, token: int, work: Work) -> None:
-        super().__init__()
         self.token = token
         self.work = work
         self.cancel_event = threading.Event()
@@ -71,7 +81,9 @@ class Job(QRunnable):
         if self.cancel_event.is_set():
             self.signals.cancelled.emit(self.token)
         else:
-            self.signals.finished.emit(self.token, value)
+            # boxed: PySide mis-counts references to None sent through a queued `object` signal,
+            # which crashes the interpreter at exit once enough jobs have returned None
+            self.signals.finished.emit(self.token, _Box(value))
 
 
 class JobRunner(QObject):
@@ -97,9 +109,9 @@ class JobRunner(QObject):
         job = Job(JobRunner._next_token, work)
         self.live[job.token] = job
 
-        def finished(token: int, value: object) -> None:
+        def finished(token: int, box: _Box) -> None:
             if self.live.pop(token, None) is not None:
-                on_done(value)
+                on_done(box.value)
 
         def failed(token: int, problems: list[str]) -> None:
             if self.live.pop(token, None) is not None and on_failed is not None:
@@ -114,7 +126,7 @@ class JobRunner(QObject):
         job.signals.cancelled.connect(cancelled)
         if on_progress is not None:
             job.signals.progress.connect(lambda _t, d, n: on_progress(d, n))
-        self.pool.start(job, priority)
+        self.pool.start(job.run, priority)
         return job
 
     def busy(self) -> bool:

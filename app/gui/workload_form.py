@@ -126,6 +126,7 @@ class WorkloadForm(QWidget):
         self.kind_combo.setObjectName("field:workload.kind")
         self.kind_combo.setMinimumContentsLength(14)
         self.kind_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.kind_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         for kind in WORKLOAD_KINDS:
             self.kind_combo.addItem(KIND_LABELS.get(kind, kind), kind)
         self.kind_combo.activated.connect(lambda i: self.kindChosen.emit(self.kind_combo.itemData(i)))

@@ -30,8 +30,8 @@ Calibration (every figure read from `resources/calibration/`, none a literal her
 
 * `gp_vsphere_000` (000_b2a3159111482e98.txt): 4 segment hosts, 2 x 8-core E5-2470,
   16 SATA 7,200 rpm data drives, 2 x 10 GbE, 8 primaries + 8 mirrors per host.
-  FullScanSQL 991 s (1 VM/host) and 829 s (2 VMs/host, one per NUMA node), 1 TB load
-  1,514 s / 1,388 s, 5-6 % virtualization overhead for sequential read/write, 3 % for
+  FullScanSQL times with 1 and 2 VMs per host (points fullscan_*), the 1 TB load times
+  (points load_*), 5-6 % virtualization overhead for sequential read/write, 3 % for
   mixed I/O, 2 VMs 11 % / 4 % faster than physical. These fix the reference per-core
   scan and load rates, the NUMA-locality gains and the sequential overhead (least
   squares in log space). The NUMA gain moving the scan 16 % shows the scan was CPU

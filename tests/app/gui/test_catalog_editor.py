@@ -67,7 +67,8 @@ def test_an_import_with_problems_writes_nothing_and_lists_them(editor: CatalogEd
     assert "price" in text and "currency" in text and "ports" in text
 
 
-def test_an_invalid_edit_marks_the_cell_and_keeps_the_stored_value(editor: CatalogEditor, source: CatalogSource) -> None:
+def test_an_invalid_edit_marks_the_cell_and_keeps_the_stored_value(editor: CatalogEditor,
+                                                                   source: CatalogSource) -> None:
     model = editor.models["drive"]
     part_id = model.part_id(0)
     col = model.columns.index("capacity_tb")

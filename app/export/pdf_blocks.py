@@ -1,0 +1,176 @@
+"""Small building blocks shared by the report sections: numbered headings, escaped
+paragraphs, label/value tables, grid tables, key-figure tiles and call-out boxes.
+
+Every piece of user or catalog text goes through `Ctx.text` / `Ctx.p` (markup escaped,
+fallback font for characters DejaVu lacks); only strings written here carry markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+
+from app.export.fonts import ReportFonts, markup, string_width
+from app.export.pdf_doc import Heading
+from app.export.pdf_styles import (
+    FRAME_W,
+    MUTED,
+    RULE,
+    WARN,
+    WARN_FILL,
+    Styles,
+    facts_table_style,
+    grid_table_style,
+)
+
+Cell = str | Flowable | list[Flowable]
+
+
+@dataclass
+class Numbering:
+    """Section numbers "2", "2.1", "2.1.3" for headings at depth 0, 1, 2."""
+
+    counters: list[int] = field(default_factory=lambda: [0, 0, 0])
+
+    def next(self, depth: int) -> str:
+        self.counters[depth] += 1
+        for d in range(depth + 1, len(self.counters)):
+            self.counters[d] = 0
+        return ".".join(str(c) for c in self.counters[: depth + 1])
+
+    def peek(self, depth: int, ahead: int = 1) -> str:
+        """The number the heading `ahead` headings later at `depth` will get (no deeper headings between)."""
+        nums = [*self.counters[:depth], self.counters[depth] + ahead]
+        return ".".join(str(c) for c in nums)
+
+
+@dataclass
+class Ctx:
+    styles: Styles
+    numbering: Numbering
+    depth: int = 0  # depth of this scenario's section headings (0 single report, 1 inside a chapter)
+    width: float = FRAME_W
+
+    @property
+    def fonts(self) -> ReportFonts:
+        return self.styles.fonts
+
+    def text(self, s: object) -> str:
+        """User or catalog text as safe Paragraph markup."""
+        return markup(s, self.fonts)
+
+    def p(self, s: object, style: ParagraphStyle | None = None) -> Paragraph:
+        """A paragraph of plain (escaped) text."""
+        return Paragraph(self.text(s), style or self.styles.body)
+
+    def m(self, marked: str, style: ParagraphStyle | None = None) -> Paragraph:
+        """A paragraph of markup this module wrote (user parts already escaped with `text`)."""
+        return Paragraph(marked, style or self.styles.body)
+
+    def heading(self, title: str, extra_depth: int = 0, header: str | None = None) -> Heading:
+        depth = self.depth + extra_depth
+        number = self.numbering.next(depth)
+        style = (self.styles.h1, self.styles.h2, self.styles.h3)[min(depth, 2)]
+        plain = f"{number}  {title}"
+        return Heading(f"{number}&nbsp;&nbsp;{self.text(title)}", style, plain=plain, level=depth, toc=depth <= 1,
+                       header=header)
+
+    def section(self, title: str, min_space: float = 70 * mm) -> list[Flowable]:
+        """A section heading that starts a new page when less than `min_space` is left on this one."""
+        return [CondPageBreak(min_space), self.heading(title)]
+
+    def facts(self, rows: Sequence[tuple[str, Cell]], label_w: float = 150, width: float | None = None) -> Table:
+        """A label / value table; string values are escaped."""
+        s = self.styles
+        data = [[Paragraph(self.text(k), s.cell_bold), v if isinstance(v, Flowable | list) else Paragraph(
+            self.text(v), s.cell)] for k, v in rows]
+        w = width or self.width
+        t = Table(data, colWidths=[label_w, w - label_w], hAlign="LEFT")
+        t.setStyle(facts_table_style())
+        return t
+
+    def grid(self, header: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequence[float],
+             numeric: Sequence[int] = (), extra: Sequence[tuple[object, ...]] = (), zebra: bool = True,
+             repeat: bool = True) -> Table:
+        """A table with a dark header row; string cells are escaped, `numeric` columns right-aligned."""
+        s = self.styles
+        head = [Paragraph(self.text(h), s.cell_head_num if i in numeric else s.cell_head) for i, h in
+                enumerate(header)]
+        body = [[c if isinstance(c, Flowable | list) else Paragraph(self.text(c), s.cell_num if i in numeric
+                                                                    else s.cell)
+                 for i, c in enumerate(row)] for row in rows]
+        t = Table([head, *body], colWidths=list(widths), repeatRows=1 if repeat else 0, hAlign="LEFT")
+        style = grid_table_style(1, zebra, len(body) + 1)
+        for cmd in extra:
+            style.add(*cmd)
+        t.setStyle(style)
+        return t
+
+    def kpis(self, tiles: Sequence[tuple[str, str, str]]) -> Table:
+        """Key figures in a row of tiles: (label, value, note)."""
+        s = self.styles
+        n = len(tiles)
+        gap = 6.0
+        w = (self.width - gap * (n - 1)) / n
+
+        def value_style(text: str) -> ParagraphStyle:
+            size = s.kpi_value.fontSize
+            while size > 9 and string_width(text, s.kpi_value.fontName, size, self.fonts) > w - 14:
+                size -= 0.5
+            return ParagraphStyle(f"kpi-{size}", parent=s.kpi_value, fontSize=size, leading=s.kpi_value.leading)
+
+        cells = [[Paragraph(self.text(label), s.kpi_label), Paragraph(self.text(value), value_style(value)),
+                  Paragraph(self.text(note), s.kpi_label)] for label, value, note in tiles]
+        inner = []
+        for c in cells:
+            t = Table([[c[0]], [c[1]], [c[2]]], colWidths=[w])
+            t.setStyle(TableStyle([
+                ("LEFTPADDING", (0, 0), (-1, -1), 7), ("RIGHTPADDING", (0, 0), (-1, -1), 5),
+                ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+                ("TOPPADDING", (0, 0), (-1, 0), 6), ("BOTTOMPADDING", (0, -1), (-1, -1), 6),
+                ("BOX", (0, 0), (-1, -1), 0.6, RULE), ("LINEBEFORE", (0, 0), (0, -1), 2.5, s.h1.textColor),
+            ]))
+            inner.append(t)
+        row: list[Flowable | str] = []
+        widths: list[float] = []
+        for i, t in enumerate(inner):
+            if i:
+                row.append("")
+                widths.append(gap)
+            row.append(t)
+            widths.append(w)
+        outer = Table([row], colWidths=widths, hAlign="LEFT")
+        outer.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                                   ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+                                   ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+        return outer
+
+    def callout(self, items: Sequence[Flowable], color: object = WARN, fill: object = WARN_FILL) -> Table:
+        """Flowables in a tinted box with a coloured bar on the left (warnings, notes)."""
+        t = Table([[it] for it in items], colWidths=[self.width], hAlign="LEFT")
+        t.setStyle(TableStyle([
+            ("BACKGROUND", (0, 0), (-1, -1), fill), ("LINEBEFORE", (0, 0), (0, -1), 3, color),
+            ("LEFTPADDING", (0, 0), (-1, -1), 9), ("RIGHTPADDING", (0, 0), (-1, -1), 7),
+            ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+            ("TOPPADDING", (0, 0), (-1, 0), 6), ("BOTTOMPADDING", (0, -1), (-1, -1), 6),
+        ]))
+        return t
+
+    def figure(self, chart: Flowable, caption: str) -> KeepTogether:
+        """A chart with its caption under it, never split from it."""
+        return KeepTogether([chart, Spacer(1, 2), Paragraph(self.text(caption), self.styles.caption), Spacer(1, 6)])
+
+    def fitted(self, s: str, width: float, max_size: float = 7.5, min_size: float = 5.2,
+               style: ParagraphStyle | None = None, color: object = MUTED) -> Paragraph:
+        """An identifier on one line: the font shrinks until it fits `width` (part ids must stay copyable)."""
+        base = style or self.styles.cell_small
+        size = max_size
+        while size > min_size and string_width(s, base.fontName, size, self.fonts) > width:
+            size -= 0.2
+        st = ParagraphStyle(f"{base.name}-{size:.1f}", parent=base, fontSize=size, leading=size * 1.25,
+                            textColor=color)
+        return Paragraph(self.text(s), st)

@@ -1,0 +1,100 @@
+"""The comparison section of a multi-scenario report: `models.whatif.compare` as a table
+(winner per row marked, P10-P90 ranges and deltas against the first option), the
+at-a-glance winners, and the side-by-side bar chart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reportlab.platypus import Flowable, Spacer
+
+from app.export.formatting import DEPLOYMENT_LABELS, KIND_LABELS, is_fraction, money, number
+from app.export.pdf_blocks import Ctx
+from app.export.pdf_money import compare_label
+from app.export.pdf_styles import GOOD, GOOD_FILL
+from models.scenario import Scenario
+from models.sizing.result import SizingResult
+from models.whatif import CompareRow, compare
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def option_letter(i: int) -> str:
+    return LETTERS[i] if i < len(LETTERS) else f"#{i + 1}"
+
+
+def _fmt(row: CompareRow, v: float | None) -> str:
+    if v is None:
+        return "–"
+    if row.metric == "capex":
+        return f"{v:,.2f}"
+    if is_fraction(row.unit):
+        return f"{number(v * 100)} %"
+    return number(v)
+
+
+def comparison_section(ctx: Ctx, results: Sequence[SizingResult], scenarios: Sequence[Scenario],
+                       chart: Flowable | None) -> list[Flowable]:
+    st = ctx.styles
+    rows = compare(list(results))
+    n = len(results)
+    out: list[Flowable] = [ctx.heading("Options compared")]
+    out.append(ctx.p("The options side by side, sized by the same engine against the same catalog. "
+                     "✓ marks the best value of a row (lower cost, power and space; the better estimate); "
+                     "ranges are P10–P90; deltas are against option A.", st.body))
+    w = ctx.width
+    legend = [[option_letter(i), s.name, s.customer or "–",
+               f"{KIND_LABELS.get(s.workload.kind, s.workload.kind)}, "
+               f"{DEPLOYMENT_LABELS.get(r.design.deployment, r.design.deployment)}"]
+              for i, (r, s) in enumerate(zip(results, scenarios, strict=True))]
+    out += [ctx.grid(["", "Option", "Customer", "Workload"], legend, [w * 0.06, w * 0.4, w * 0.22, w * 0.32]),
+            Spacer(1, 8)]
+
+    glance = []
+    for key, label in (("capex", "Lowest capex"), ("power", "Lowest power"), ("rack space", "Least rack space")):
+        row = next((x for x in rows if x.metric == key), None)
+        if row is not None and row.winner is not None:
+            v = row.values[row.winner]
+            shown = money(v, row.unit) if key == "capex" else f"{_fmt(row, v)} {row.unit}"
+            glance.append(f"{label}: <b>{option_letter(row.winner)}</b> "
+                          f"({ctx.text(results[row.winner].scenario_name)}, {ctx.text(shown)})")
+    mains = {r.main_metric for r in results}
+    for row in rows:
+        if row.metric in mains and row.winner is not None:
+            label, unit = compare_label(row)
+            glance.append(f"Best {ctx.text(label.lower())}: <b>{option_letter(row.winner)}</b> "
+                          f"({ctx.text(_fmt(row, row.values[row.winner]))} {ctx.text(unit)} at P50)")
+    if glance:
+        out += [ctx.callout([ctx.m(g, st.warning) for g in glance], color=GOOD, fill=GOOD_FILL), Spacer(1, 8)]
+
+    metric_w = w * 0.3
+    col_w = (w - metric_w) / n
+    header = ["Metric"] + [f"{option_letter(i)}" for i in range(n)]
+    body: list[list[object]] = []
+    extra: list[tuple[object, ...]] = []
+    for j, row in enumerate(rows, start=1):
+        label, unit = compare_label(row)
+        cells: list[object] = [ctx.m(f"{ctx.text(label)}" + (f" <font size=6.5>({ctx.text(unit)})</font>"
+                                                             if unit else ""), st.cell)]
+        deltas = row.deltas()
+        for i, v in enumerate(row.values):
+            mark = " ✓" if row.winner == i else ""
+            text = f"<b>{ctx.text(_fmt(row, v))}{mark}</b>" if mark else ctx.text(_fmt(row, v))
+            rng = row.ranges[i]
+            if rng is not None and rng[0] != rng[1]:
+                text += f"<br/><font size=6.3>{ctx.text(_fmt(row, rng[0]))}–{ctx.text(_fmt(row, rng[1]))}</font>"
+            d = deltas[i]
+            if i > 0 and d is not None and d != 0:
+                sign = "+" if d > 0 else "−"
+                text += f"<br/><font size=6.3 color='#616e7c'>{sign}{ctx.text(_fmt(row, abs(d)))}</font>"
+            cells.append(ctx.m(text, st.cell_num))
+            if mark:
+                extra.append(("BACKGROUND", (i + 1, j), (i + 1, j), GOOD_FILL))
+        body.append(cells)
+    extra.append(("NOSPLIT", (0, max(1, len(body) - 2)), (-1, len(body))))  # no lone row on the next page
+    out.append(ctx.grid(header, body, [metric_w] + [col_w] * n, numeric=tuple(range(1, n + 1)), extra=extra,
+                        zebra=False))
+    if chart is not None:
+        out += [Spacer(1, 10), ctx.figure(chart, "P50 values; whiskers span P10–P90; the best option's bar is green.")]
+    return out

@@ -1,0 +1,115 @@
+"""Front and back matter: the cover page, the table of contents, and the appendix with
+how to read the estimates and the model cards (fit quality per model).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph, Spacer
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from app.export.formatting import DEPLOYMENT_LABELS, KIND_LABELS, long_date, metric_label, money, power, value
+from app.export.pdf_blocks import Ctx
+from app.export.pdf_compare import option_letter
+from app.export.pdf_styles import ACCENT, ZEBRA
+from models.model_card import ModelCard
+from models.scenario import Scenario
+from models.sizing.result import SizingResult
+
+
+def cover(ctx: Ctx, title: str, results: Sequence[SizingResult], scenarios: Sequence[Scenario],
+          when: date) -> list[Flowable]:
+    st = ctx.styles
+    single = len(results) == 1
+    kicker = "REFERENCE ARCHITECTURE" if single else "REFERENCE ARCHITECTURE OPTIONS"
+    out: list[Flowable] = [Spacer(1, 28 * mm),
+                           ctx.m(f"<font color='#{ACCENT.hexval()[2:]}'><b>{kicker}</b></font>",
+                                 st.cover_label),
+                           Spacer(1, 4), ctx.p(title, st.title)]
+    if single:
+        s, r = scenarios[0], results[0]
+        out.append(ctx.p(f"{KIND_LABELS.get(s.workload.kind, s.workload.kind)} on "
+                         f"{DEPLOYMENT_LABELS.get(r.design.deployment, r.design.deployment)}", st.subtitle))
+    else:
+        out.append(ctx.p(f"{len(results)} options compared", st.subtitle))
+    out.append(Spacer(1, 14 * mm))
+
+    customers = sorted({s.customer for s in scenarios if s.customer})
+    authors = sorted({s.prepared_by for s in scenarios if s.prepared_by})
+    facts: list[tuple[str, str]] = [
+        ("Prepared for", ", ".join(customers) or "–"),
+        ("Prepared by", ", ".join(authors) or "–"),
+        ("Date", long_date(when)),
+    ]
+    for label, val in facts:
+        out += [ctx.p(label, st.cover_label), ctx.p(val, st.cover_value), Spacer(1, 5)]
+    out.append(Spacer(1, 10 * mm))
+
+    if single:
+        r = results[0]
+        t, d = r.totals, r.design
+        main = r.estimates.get(r.main_metric)
+        tiles = [("Capex (list)", money(t.capex, t.currency, cents=False), ""),
+                 ("Power", power(t.power_w), f"{t.kwh_per_year:,.0f} kWh/year"),
+                 ("Hosts", str(d.segment_hosts + d.coordinator_hosts + d.etl_hosts), f"{t.rack_u} U")]
+        if main is not None:
+            tiles.append((metric_label(r.main_metric), value(main.p50, main.unit), "P50 estimate"))
+        out.append(ctx.kpis(tiles))
+    else:
+        rows = [[option_letter(i), s.name, money(r.totals.capex, r.totals.currency, cents=False),
+                 power(r.totals.power_w)]
+                for i, (r, s) in enumerate(zip(results, scenarios, strict=True))]
+        w = ctx.width
+        out.append(ctx.grid(["", "Option", "Capex", "Power"], rows, [w * 0.06, w * 0.56, w * 0.22, w * 0.16],
+                            numeric=(2, 3), zebra=True))
+    out += [Spacer(1, 16 * mm), ctx.p(
+        "Sized by refarch from published studies and vendor documentation. Estimates are model predictions with "
+        "their P10–P90 range; prices are list prices from the refarch catalog at the date shown with the bill of "
+        "materials. Confirm prices with a vendor quote before ordering.", st.muted)]
+    out += [NextPageTemplate("body"), PageBreak()]
+    return out
+
+
+def toc(ctx: Ctx) -> list[Flowable]:
+    st = ctx.styles
+    t = TableOfContents(dotsMinLevel=0)
+    t.levelStyles = [st.toc1, st.toc2]
+    return [Paragraph("Contents", st.h1), Spacer(1, 4), t, PageBreak()]
+
+
+def appendix(ctx: Ctx, cards: Sequence[ModelCard]) -> list[Flowable]:
+    st = ctx.styles
+    out: list[Flowable] = [*ctx.section("Appendix: models and their fit", 110 * mm)]
+    out.append(ctx.p(
+        "refarch estimates performance with models calibrated on published studies. The table shows how well each "
+        "model reproduces the points it was calibrated on: MAPE is the mean absolute percentage error, max error "
+        "the largest one. A model with no points has no fitted parameters (it applies a documented formula). The "
+        "P10–P90 ranges in this report come from Monte Carlo sampling of each model's parameter uncertainty.",
+        st.body))
+    w = ctx.width
+    rows: list[list[object]] = []
+    extra: list[tuple[object, ...]] = []
+    for c in cards:
+        fit = c.points > 0
+        i = len(rows) + 1
+        rows.append([ctx.p(c.name, st.cell_bold), str(c.points), f"{c.mape_pct:.2f} %" if fit else "–",
+                     f"{c.max_abs_pct_err:.2f} %" if fit else "–"])
+        detail = [ctx.p(c.description, st.cell)]
+        if c.note:
+            detail.append(ctx.m("<b>Note:</b> " + ctx.text(c.note), st.cell_small))
+        if c.sources:
+            detail.append(ctx.m("<b>Sources:</b> " + ctx.text("; ".join(c.sources)), st.cell_small))
+        rows.append([detail, "", "", ""])
+        extra += [("SPAN", (0, i + 1), (-1, i + 1)), ("LINEBELOW", (0, i), (-1, i), 0, colors.white),
+                  ("BACKGROUND", (0, i), (-1, i), ZEBRA), ("BOTTOMPADDING", (0, i + 1), (-1, i + 1), 7),
+                  ("NOSPLIT", (0, i), (-1, i + 1))]
+    if rows:
+        out.append(ctx.grid(["Model", "Points", "MAPE", "Max error"], rows, [w * 0.55, w * 0.15, w * 0.15, w * 0.15],
+                            numeric=(1, 2, 3), extra=extra, zebra=False))
+    else:
+        out.append(ctx.p("No model cards are registered.", st.body))
+    return out

@@ -1,0 +1,414 @@
+"""The per-scenario sections of the report: executive summary, workload and assumptions,
+design (roles, host layout drawings, drives, network), performance estimates, rationale
+and warnings. They render a `SizingResult` and its `Scenario`; nothing is re-sized here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether, Spacer
+
+from app.export.formatting import (
+    DEPLOYMENT_LABELS,
+    KIND_LABELS,
+    TARGET_METRICS,
+    bare,
+    estimate_range,
+    gib,
+    humanize,
+    is_fraction,
+    metric_label,
+    money,
+    number,
+    power,
+    raid_label,
+    tb,
+    unit_text,
+    value,
+)
+from app.export.host_drawing import host_drawing
+from app.export.pdf_blocks import Ctx
+from app.export.pdf_styles import BAD, GOOD, GOOD_FILL, MUTED
+from models.scenario import PostgresConsolidation, Scenario
+from models.sizing.result import SizingResult
+
+BINDING_LABELS = {"cpu": "CPU", "drives": "drives (storage bandwidth)", "memory": "memory", "network": "network"}
+
+FIELD_LABELS: dict[str, str] = {
+    "data_tb": "Data (TB, before compression)",
+    "compression_ratio": "Compression ratio",
+    "growth_pct_per_year": "Growth per year (%)",
+    "horizon_years": "Sizing horizon (years)",
+    "concurrent_queries": "Concurrent queries",
+    "mirrors": "Segment mirrors",
+    "scan_fraction_pct": "Share of data a report scans (%)",
+    "clients": "Clients",
+    "target_tps": "Target throughput (TPS)",
+    "mix": "Transaction mix",
+    "placement": "Placement",
+    "vm_vcpus": "vCPUs per VM",
+    "vm_memory_gib": "Memory per VM (GiB)",
+    "host_memory_available_gib": "Host memory available (GiB)",
+    "shared_buffers_policy": "shared_buffers policy",
+    "query_streams": "Query streams",
+    "nodes": "Multiplex nodes",
+    "deployment": "Deployment",
+    "server_id": "Server",
+    "drive_id": "Data drive",
+    "drives_per_host": "Data drives per host",
+    "nic_id": "NIC",
+    "memory_gib": "Memory per host (GiB)",
+    "swap_gib": "Swap per host (GiB)",
+    "raid": "RAID",
+    "nics_per_host": "NICs per host",
+    "hypervisor_reserve_gib": "Hypervisor reserve (GiB)",
+    "max_full_scan_s": "Full-scan time at most (s)",
+    "min_load_tb_per_hour": "Load rate at least (TB/h)",
+    "min_queries_per_hour": "Report queries per hour at least",
+    "min_tps": "Throughput at least (TPS)",
+    "max_capex": "Capex at most",
+    "max_power_w": "Power at most (W)",
+    "max_rack_u": "Rack space at most (U)",
+}
+
+
+def binding_label(name: str) -> str:
+    return BINDING_LABELS.get(name, name)
+
+
+def worker_role(r: SizingResult) -> str:
+    return r.design.hosts[0].role if r.design.hosts else "worker host"
+
+
+def plural(n: int, word: str) -> str:
+    if n == 1:
+        return f"1 {word}"
+    return f"{n} {word[:-1] + 'ies' if word.endswith('y') else word + 'es' if word.endswith('s') else word + 's'}"
+
+
+def part_description(r: SizingResult, part_id: str | None) -> str:
+    for ln in r.bom:
+        if ln.part_id == part_id:
+            return ln.description
+    return part_id or "none"
+
+
+def target_status(r: SizingResult, field: str) -> str:
+    """The engine's verdict on a target, read from its warnings."""
+    codes = {w.code for w in r.warnings}
+    if f"target-unmet:{field}" in codes:
+        return "missed"
+    if f"target-not-applicable:{field}" in codes:
+        return "not applicable"
+    return "met"
+
+
+def status_cell(ctx: Ctx, status: str) -> Flowable:
+    colour = {"met": GOOD, "missed": BAD}.get(status, MUTED)
+    return ctx.m(f"<font color='#{colour.hexval()[2:]}'><b>{ctx.text(status)}</b></font>", ctx.styles.cell)
+
+
+def _field_value(v: object) -> str:
+    if v is None:
+        return "chosen by refarch"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:,g}"
+    return str(v)
+
+
+def _model_rows(model: BaseModel, skip: Sequence[str] = ("kind",)) -> list[tuple[str, str]]:
+    rows = []
+    for name in type(model).model_fields:
+        if name in skip:
+            continue
+        v = getattr(model, name)
+        if isinstance(v, list):
+            continue
+        text = _field_value(v)
+        if name == "raid" and v is not None:
+            text = raid_label(v)
+        elif name == "deployment":
+            text = DEPLOYMENT_LABELS.get(v, v)
+        rows.append((FIELD_LABELS.get(name, humanize(name)), text))
+    return rows
+
+
+# --- Executive summary ---------------------------------------------------------------------------------------
+
+
+def recommendation(ctx: Ctx, r: SizingResult, s: Scenario) -> str:
+    """The design in one paragraph (markup; every catalog and user string escaped)."""
+    d, t = r.design, r.totals
+    t_ = ctx.text
+    who = f"For {t_(s.customer)}, refarch" if s.customer else "refarch"
+    parts = [f"{plural(d.segment_hosts, worker_role(r))} on {t_(part_description(r, d.server_id))}"]
+    if d.coordinator_hosts:
+        parts.append(plural(d.coordinator_hosts, "coordinator host"))
+    if d.etl_hosts:
+        parts.append(plural(d.etl_hosts, "ETL host"))
+    total_hosts = d.segment_hosts + d.coordinator_hosts + d.etl_hosts
+    hosts = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    text = (f"{who} recommends <b>{hosts}</b>, on {DEPLOYMENT_LABELS.get(d.deployment, d.deployment)}: "
+            f"{plural(total_hosts, 'host')} in {t.rack_u} U. ")
+    if d.drive_id and d.data_drives_per_host:
+        text += (f"Each {t_(worker_role(r))} holds {d.data_drives_per_host} × {t_(part_description(r, d.drive_id))}"
+                 f" ({t_(raid_label(d.raid))}) and {gib(d.memory_gib_per_host)} of memory")
+        text += f", split into {d.vms_per_host} VMs. " if d.vms_per_host > 1 else ". "
+    text += (f"The hardware costs <b>{money(t.capex, t.currency)}</b> at list prices and draws "
+             f"<b>{power(t.power_w)}</b> ({t.kwh_per_year:,.0f} kWh a year with PUE {s.assumptions.pue:g}). ")
+    main = r.estimates.get(r.main_metric)
+    if main is not None:
+        text += (f"Its {metric_label(r.main_metric).lower()} is estimated at <b>{value(main.p50, main.unit)}</b>"
+                 f" (P10–P90: {estimate_range(main)}); ")
+    text += f"the binding resource is <b>{t_(binding_label(r.binding_resource))}</b>."
+    return text
+
+
+def estimates_table(ctx: Ctx, r: SizingResult, s: Scenario) -> Flowable:
+    targets = {metric: (field, kind, getattr(s.targets, field)) for field, (metric, kind) in TARGET_METRICS.items()}
+    rows: list[list[object]] = []
+    names = sorted(r.estimates, key=lambda n: (n != r.main_metric, n))
+    for name in names:
+        e = r.estimates[name]
+        target_text, status = "–", "–"
+        if name in targets and targets[name][2] is not None:
+            field, kind, goal = targets[name]
+            target_text = f"{'≤' if kind == 'max' else '≥'} {number(goal)}"
+            status = target_status(r, field)
+        label = metric_label(name) + (" (main)" if name == r.main_metric else "")
+        rows.append([label, bare(e.p10, e.unit), bare(e.p50, e.unit), bare(e.p90, e.unit), unit_text(e.unit),
+                     target_text, status_cell(ctx, status) if status != "–" else status])
+    w = ctx.width
+    t = ctx.grid(["Estimate", "P10", "P50", "P90", "Unit", "Target", "Status"], rows,
+                 [w * 0.27, w * 0.11, w * 0.11, w * 0.11, w * 0.2, w * 0.11, w * 0.09], numeric=(1, 2, 3, 5))
+    return t
+
+
+def executive_summary(ctx: Ctx, r: SizingResult, s: Scenario, warnings_section: str) -> list[Flowable]:
+    st = ctx.styles
+    d, t = r.design, r.totals
+    out: list[Flowable] = [ctx.heading("Executive summary"), ctx.m(recommendation(ctx, r, s), st.lead)]
+    main = r.estimates.get(r.main_metric)
+    tiles = [
+        ("Capex (list)", money(t.capex, t.currency, cents=False), f"{len(r.bom)} BOM lines"),
+        ("Power", power(t.power_w), f"{t.kwh_per_year:,.0f} kWh/year"),
+        ("Hosts · rack", f"{d.segment_hosts + d.coordinator_hosts + d.etl_hosts} · {t.rack_u} U",
+         f"{d.segment_hosts} {worker_role(r)}s" if d.segment_hosts != 1 else f"1 {worker_role(r)}"),
+    ]
+    if main is not None:
+        tiles.append((metric_label(r.main_metric) + " (P50)", value(main.p50, main.unit),
+                      f"P10–P90 {estimate_range(main)}"))
+    out += [Spacer(1, 2), ctx.kpis(tiles), Spacer(1, 10)]
+    out += [ctx.m("<b>Headline estimates</b> with their P10–P90 range (80 % of the simulated outcomes lie "
+                  f"between P10 and P90). Binding resource: <b>{ctx.text(binding_label(r.binding_resource))}</b>.",
+                  st.body), estimates_table(ctx, r, s)]
+    if r.warnings:
+        n = len(r.warnings)
+        out += [Spacer(1, 8), ctx.callout([ctx.m(
+            f"<b>{n} warning{'s' if n != 1 else ''} to review</b> before this design is quoted "
+            f"(section {warnings_section}): " + "; ".join(ctx.text(w.code) for w in r.warnings) + ".", st.warning)])]
+    else:
+        out += [Spacer(1, 8), ctx.callout([ctx.p("refarch raised no warnings for this design.",
+                                                 st.warning)], color=GOOD, fill=GOOD_FILL)]
+    return out
+
+
+# --- Workload and assumptions ----------------------------------------------------------------------------------
+
+
+def workload_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
+    st = ctx.styles
+    w = s.workload
+    out: list[Flowable] = [*ctx.section("Workload and assumptions")]
+    out.append(ctx.p(f"Workload: {KIND_LABELS.get(w.kind, w.kind)}.", st.body))
+    out += [ctx.heading("Workload", 1), ctx.facts(_model_rows(w))]
+    if isinstance(w, PostgresConsolidation):
+        rows = [[db.name, number(db.size_gb), str(db.peak_clients), number(db.working_set_gb)] for db in w.databases]
+        cw = ctx.width
+        out += [Spacer(1, 6), ctx.grid(["Database", "Size (GB)", "Peak clients", "Working set (GB)"], rows,
+                                       [cw * 0.4, cw * 0.2, cw * 0.2, cw * 0.2], numeric=(1, 2, 3))]
+    out += [ctx.heading("Platform choices", 1), ctx.facts(_model_rows(s.platform))]
+    targets = [(k, v) for k, v in s.targets.model_dump().items() if v is not None]
+    out.append(ctx.heading("Targets", 1))
+    if targets:
+        cw = ctx.width
+        rows = [[FIELD_LABELS.get(k, humanize(k)), _field_value(v), status_cell(ctx, target_status(r, k))]
+                for k, v in targets]
+        out.append(ctx.grid(["Target", "Value", "Status"], rows, [cw * 0.45, cw * 0.25, cw * 0.3], numeric=(1,)))
+    else:
+        out.append(ctx.p("No targets were set: the design is sized for capacity at the horizon and the engine's "
+                         "rules.", st.body))
+    a = s.assumptions
+    out += [ctx.heading("Commercial assumptions", 1), ctx.facts([
+        ("Energy price", f"{a.energy_price_per_kwh:g} {r.totals.currency} per kWh"),
+        ("Data-centre PUE", f"{a.pue:g}"),
+        ("Average utilisation for energy", f"{a.utilization_pct:g} %"),
+        ("Prepared by", s.prepared_by or "–"),
+    ])]
+    if s.notes.strip():
+        out.append(ctx.heading("Notes", 1))
+        out += [ctx.p(par, st.body) for par in s.notes.split("\n") if par.strip()]
+    return out
+
+
+# --- Design --------------------------------------------------------------------------------------------------
+
+
+def _design_facts(r: SizingResult) -> list[tuple[str, str]]:
+    d = r.design
+    rows: list[tuple[str, str]] = []
+    if d.primary_segments_per_host is not None:
+        rows.append(("Segments per host", f"{d.primary_segments_per_host} primary + "
+                                          f"{d.mirror_segments_per_host or 0} mirror"))
+    if d.gp_vmem_protect_limit_mb is not None:
+        rows.append(("gp_vmem_protect_limit", f"{d.gp_vmem_protect_limit_mb:,} MB"))
+    if d.vm is not None and d.vms_per_host > 1:
+        vms = d.hosts[0].vms if d.hosts else ()
+        same = len({(v.vcpus, v.memory_gib) for v in vms}) <= 1
+        rows.append(("VMs per host", f"{d.vms_per_host} × ({d.vm.vcpus} vCPU, {gib(d.vm.memory_gib)})" if same
+                     else f"{d.vms_per_host} (sized per database; see the host layout)"))
+    if d.shared_buffers_ratio is not None:
+        sb = f"{d.shared_buffers_ratio:.0%} of VM memory"
+        if d.shared_buffers_gib is not None:
+            sb += f" ({gib(d.shared_buffers_gib)} on the first VM)"
+        rows.append(("shared_buffers", sb))
+    if d.overcommit_rate is not None:
+        rows.append(("Memory overcommit", f"{d.overcommit_rate:.0%} (safe up to {d.safe_overcommit_rate or 0:.0%})"))
+    if d.dqp_mode:
+        rows.append(("DQP mode", d.dqp_mode))
+    if d.iq_main_cache_gib is not None:
+        rows.append(("IQ main cache", gib(d.iq_main_cache_gib)))
+    if d.iq_temp_cache_gib is not None:
+        rows.append(("IQ temp cache", gib(d.iq_temp_cache_gib)))
+    return rows
+
+
+def _host_layouts(ctx: Ctx, r: SizingResult) -> list[Flowable]:
+    st = ctx.styles
+    d = r.design
+    out: list[Flowable] = []
+    layout_heading = ctx.heading("Host layout", 1)
+    intro = ctx.p("One host of each role as deployed: sockets, their NUMA nodes and the VMs pinned to each node "
+                  "(vCPU, memory, segments, data drives); a box across the whole host is the bare-metal OS or a "
+                  "VM that is not pinned. Orange marks are the data drives.", st.muted)
+    for n, h in enumerate(d.hosts):
+        caption = ctx.m(f"<b>{ctx.text(h.role[:1].upper() + h.role[1:])}</b> × {h.count}: "
+                        f"{ctx.text(part_description(r, h.server_id))}", st.small)
+        lead = [layout_heading, intro, Spacer(1, 4)] if n == 0 else []
+        # the first drawing keeps the heading and intro with it, so a heading never ends a page alone
+        out.append(KeepTogether([*lead, caption, Spacer(1, 2), host_drawing(h, d.deployment, ctx.width, ctx.fonts),
+                                 Spacer(1, 8)]))
+    return out
+
+
+def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
+    st = ctx.styles
+    d = r.design
+    out: list[Flowable] = [*ctx.section("Design")]
+    out.append(ctx.p(f"{KIND_LABELS.get(d.kind, d.kind)} on {DEPLOYMENT_LABELS.get(d.deployment, d.deployment)}."
+                     " Every host of a role is configured the same"
+                     + (" and runs the database on the operating system, without a hypervisor." if d.deployment
+                        == "bare-metal" else "."), st.body))
+    out.append(ctx.heading("Roles and hosts", 1))
+    w = ctx.width
+    rows = []
+    for h in d.hosts:
+        vms = "–" if d.deployment == "bare-metal" else str(len(h.vms))
+        rows.append([h.role, str(h.count), ctx.fitted(h.server_id, w * 0.33 - 8, max_size=7.5, min_size=6,
+                                                      style=st.cell, color=st.cell.textColor),
+                     f"{h.sockets} × {h.numa_nodes_per_socket * h.cores_per_numa_node}",
+                     gib(h.memory_gib), str(h.data_drives), raid_label(h.raid), vms])
+    out.append(ctx.grid(["Role", "Hosts", "Server", "Sockets × cores", "Memory", "Data drives", "RAID", "VMs"],
+                        rows, [w * 0.15, w * 0.07, w * 0.33, w * 0.11, w * 0.09, w * 0.08, w * 0.1, w * 0.07],
+                        numeric=(1, 5)))
+    facts = _design_facts(r)
+    if facts:
+        out += [Spacer(1, 8), ctx.facts(facts)]
+
+    if d.hosts:
+        out += _host_layouts(ctx, r)
+
+    out.append(ctx.heading("Drives and RAID", 1))
+    drive_rows: list[tuple[str, str]] = [
+        ("Data drive", part_description(r, d.drive_id) if d.drive_id else "none"),
+        ("Data drives per host", f"{d.data_drives_per_host} ({raid_label(d.raid)})"),
+    ]
+    if d.raw_capacity_tb:
+        drive_rows.append(("Raw capacity (worker hosts)", tb(d.raw_capacity_tb)))
+    if d.usable_capacity_tb:
+        drive_rows.append(("User data the cluster holds", f"{tb(d.usable_capacity_tb)} before compression"))
+    if d.data_needed_tb:
+        drive_rows.append(("Data on disk at the horizon", f"{tb(d.data_needed_tb)} after compression"))
+    for h in d.hosts[1:]:
+        if h.data_drives:
+            drive_rows.append((f"{h.role[:1].upper() + h.role[1:]} drives", f"{h.data_drives} × {h.drive_id} "
+                                                                             f"({raid_label(h.raid)})"))
+    out.append(ctx.facts(drive_rows))
+
+    out.append(ctx.heading("Network", 1))
+    net_rows = [("NIC", part_description(r, d.nic_id) if d.nic_id else "none"),
+                ("NICs per host", str(d.nics_per_host)),
+                ("Bandwidth per host", f"{d.network_gbps_per_host:g} Gbit/s")]
+    for h in d.hosts:
+        net_rows.append((f"{h.role[:1].upper() + h.role[1:]} ports", f"{h.nic_ports} × {h.nic_speed_gbps:g} GbE"))
+    out.append(ctx.facts(net_rows))
+    return out
+
+
+# --- Performance ---------------------------------------------------------------------------------------------
+
+
+def performance_section(ctx: Ctx, r: SizingResult, s: Scenario, chart: Flowable | None) -> list[Flowable]:
+    st = ctx.styles
+    out: list[Flowable] = [*ctx.section("Performance estimates")]
+    out.append(ctx.m(
+        "Each estimate is a Monte Carlo over the calibrated model's parameter uncertainty: P50 is the median, "
+        "P10 and P90 bound 80 % of the outcomes. The models and their fit to the published studies are in the "
+        f"appendix. The binding resource, the one that limits this design, is "
+        f"<b>{ctx.text(binding_label(r.binding_resource))}</b>.", st.body))
+    out.append(estimates_table(ctx, r, s))
+    if chart is not None:
+        out += [Spacer(1, 8), ctx.figure(chart, "Estimate ranges: the bar spans P10 to P90, the dot is P50, a dashed "
+                                                "line marks the target.")]
+    fractions = [n for n, e in r.estimates.items() if is_fraction(e.unit)]
+    if fractions:
+        out.append(ctx.p("Ratios are shown in percent.", st.muted))
+    return out
+
+
+# --- Rationale and warnings ----------------------------------------------------------------------------------
+
+
+def rationale_section(ctx: Ctx, r: SizingResult) -> list[Flowable]:
+    st = ctx.styles
+    out: list[Flowable] = [*ctx.section("Rationale")]
+    out.append(ctx.p("Why the design is what it is: each decision, its reason, and the study or document "
+                     "behind it.", st.body))
+    w = ctx.width
+    rows = []
+    for x in r.rationale:
+        reason = [ctx.p(x.text, st.cell), ctx.m(f"<b>Source:</b> {ctx.text(x.source)}", st.cell_small)]
+        rows.append([ctx.p(x.decision, st.cell_bold), reason])
+    if rows:
+        out.append(ctx.grid(["Decision", "Reason and source"], rows, [w * 0.25, w * 0.75], zebra=True))
+    return out
+
+
+def warnings_section(ctx: Ctx, r: SizingResult) -> list[Flowable]:
+    st = ctx.styles
+    out: list[Flowable] = [*ctx.section("Warnings", (45 if r.warnings else 22) * mm)]
+    if not r.warnings:
+        out.append(ctx.callout([ctx.p("refarch raised no warnings for this design.", st.warning)],
+                               color=GOOD, fill=GOOD_FILL))
+        return out
+    out.append(ctx.p("Review these with the customer before quoting: each is a rule of a reference architecture "
+                     "or study that the design does not fully meet, or a limit of the models.", st.body))
+    for wn in r.warnings:
+        out += [ctx.callout([ctx.m(f"<b>{ctx.text(wn.code)}</b>", st.warning), ctx.p(wn.text, st.warning)]),
+                Spacer(1, 5)]
+    return out

@@ -1,0 +1,175 @@
+"""The PDF design report: one scenario gives a design report, several give the same per
+scenario plus a comparison and a table of contents.
+
+`render_report` renders what `size` returned (and, when given, `models.whatif.growth`);
+it sizes nothing itself. Progress and cancellation are plain callables so the GUI can run
+it in a worker thread: `progress(done, total)`, `cancelled() -> bool`. The PDF is written
+to a temporary file beside `path` and renamed over it only when complete.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import date
+from pathlib import Path
+
+from reportlab.platypus import Flowable, PageBreak
+
+from app.export.atomic import atomic_write
+from app.export.bom import bom_table
+from app.export.fonts import report_fonts
+from app.export.formatting import long_date
+from app.export.pdf_blocks import Ctx, Numbering
+from app.export.pdf_charts import (
+    chart_fonts,
+    comparison_figure,
+    cost_figure,
+    estimates_figure,
+    figure_flowable,
+    growth_figure,
+)
+from app.export.pdf_compare import comparison_section, option_letter
+from app.export.pdf_cover import appendix, cover, toc
+from app.export.pdf_doc import ReportCancelled, ReportDoc, numbered_canvas
+from app.export.pdf_money import bom_section, cost_section
+from app.export.pdf_sections import (
+    design_section,
+    executive_summary,
+    performance_section,
+    rationale_section,
+    warnings_section,
+    workload_section,
+)
+from app.export.pdf_styles import make_styles
+from models.model_card import ModelCard
+from models.scenario import Scenario
+from models.sizing.result import SizingResult
+from models.whatif import GrowthYear
+
+__all__ = ["Cancelled", "Progress", "ReportCancelled", "render_report"]
+
+Progress = Callable[[int, int], None]
+Cancelled = Callable[[], bool]
+
+# the sections of one scenario, in order; the executive summary points forward to "warnings"
+SECTIONS = ("summary", "workload", "design", "bom", "cost", "performance", "rationale", "warnings")
+
+
+def _header(s: Scenario) -> str:
+    return " · ".join(x for x in (s.name, s.customer) if x)
+
+
+def _user_texts(results: Sequence[SizingResult], scenarios: Sequence[Scenario]) -> list[str]:
+    texts = [r.scenario_name for r in results]
+    for s in scenarios:
+        texts += [s.name, s.customer]
+    return texts
+
+
+def default_title(scenarios: Sequence[Scenario]) -> str:
+    if len(scenarios) == 1:
+        return scenarios[0].name
+    customers = sorted({s.customer for s in scenarios if s.customer})
+    return f"Design options for {customers[0]}" if len(customers) == 1 else "Design options"
+
+
+def render_report(
+    results: list[SizingResult],
+    scenarios: list[Scenario],
+    path: str | Path,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+    *,
+    growth: Sequence[Sequence[GrowthYear] | None] | None = None,
+    cards: Sequence[ModelCard] | None = None,
+    title: str | None = None,
+    report_date: date | None = None,
+) -> None:
+    """Write the report for `results` (one per scenario, same order) to `path`.
+
+    `growth[i]` is the buy-as-you-grow plan of scenario i (`models.whatif.growth`), or None to leave it out;
+    `cards` default to `models.model_card.all_cards()`. Raises `ReportCancelled` when `cancelled()` turns
+    True (nothing written) and `app.export.atomic.ExportError` when `path` cannot be written.
+    """
+    if not results or len(results) != len(scenarios):
+        raise ValueError("render_report needs one scenario per result, and at least one")
+    if growth is not None and len(growth) != len(results):
+        raise ValueError("growth needs one entry (or None) per result")
+    path = Path(path)
+    total = len(results) + 3
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        if cancelled is not None and cancelled():
+            raise ReportCancelled("report cancelled")
+        done += 1
+        if progress is not None:
+            progress(min(done, total), total)
+
+    fonts = report_fonts()
+    styles = make_styles(fonts)
+    when = report_date or date.today()
+    numbering = Numbering()
+    top = Ctx(styles, numbering, depth=0)
+    single = len(results) == 1
+    doc_title = title or default_title(scenarios)
+    texts = [*_user_texts(results, scenarios), doc_title]
+
+    story: list[Flowable] = cover(top, doc_title, results, scenarios, when)
+    if not single:
+        story += toc(top)
+        with chart_fonts(fonts, texts):
+            chart = figure_flowable(comparison_figure(results, [option_letter(i) for i in range(len(results))]),
+                                    top.width)
+        story += comparison_section(top, results, scenarios, chart)
+    tick()
+
+    for i, (r, s) in enumerate(zip(results, scenarios, strict=True)):
+        ctx = top if single else Ctx(styles, numbering, depth=1)
+        if not single:
+            story += [PageBreak(), top.heading(f"Option {option_letter(i)}: {s.name}", header=_header(s))]
+        story += _scenario_story(ctx, r, s, growth[i] if growth is not None else None, texts)
+        tick()
+
+    if cards is None:
+        from models.model_card import all_cards
+
+        cards = all_cards()
+    story += appendix(top, cards)
+    tick()
+
+    customers = sorted({s.customer for s in scenarios if s.customer})
+    authors = sorted({s.prepared_by for s in scenarios if s.prepared_by})
+    footer = "Prepared" + (f" for {', '.join(customers)}" if customers else "") + (
+        f" by {', '.join(authors)}" if authors else "")
+    header = _header(scenarios[0]) if single else " · ".join([doc_title, *(c for c in customers if c not in doc_title)])
+    with atomic_write(path) as tmp:
+        doc = ReportDoc(str(tmp), fonts=fonts, header=header, footer_left=footer,
+                        footer_date=long_date(when), title=doc_title, author=", ".join(authors),
+                        subject=", ".join(customers), cancelled=cancelled)
+        doc.multiBuild(story, canvasmaker=numbered_canvas(fonts))
+    tick()
+
+
+def _scenario_story(ctx: Ctx, r: SizingResult, s: Scenario, growth: Sequence[GrowthYear] | None,
+                    texts: list[str]) -> list[Flowable]:
+    fonts = ctx.fonts
+    warnings_no = ctx.numbering.peek(ctx.depth, ahead=SECTIONS.index("warnings") + 1)
+    with chart_fonts(fonts, texts):
+        cost_chart = figure_flowable(cost_figure(r), ctx.width) if r.bom else None
+        est_fig = estimates_figure(r, s)
+        est_chart = figure_flowable(est_fig, ctx.width) if est_fig is not None else None
+        grows = bool(growth) and len(growth) > 1 and any(y.capex_expansion for y in growth[1:])
+        growth_chart = figure_flowable(growth_figure(growth, r.totals.currency), ctx.width) if grows else None
+    table = bom_table(r, s.customer)
+    story: list[Flowable] = []
+    story += executive_summary(ctx, r, s, warnings_no)
+    story += workload_section(ctx, r, s)
+    story += design_section(ctx, r, s)
+    story += bom_section(ctx, table)
+    story += cost_section(ctx, r, s, cost_chart, growth, growth_chart)
+    story += performance_section(ctx, r, s, est_chart)
+    story += rationale_section(ctx, r)
+    story += warnings_section(ctx, r)
+    return story

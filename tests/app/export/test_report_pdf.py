@@ -1,0 +1,193 @@
+"""The PDF report read back: sections, BOM lines, totals to the cent, TOC and comparison, text safety."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from app.export import ReportCancelled, bom_table, render_report
+from models.hardware import HardwareCatalog
+from models.scenario import Scenario
+from models.sizing.engine import size
+from models.sizing.result import SizingResult
+from models.whatif import growth
+from tests.app.export.conftest import SCENARIO_FILES, flat, pdf_text, sample_json, scenario_from
+
+Sized = Callable[[str], tuple[Scenario, SizingResult]]
+
+SECTIONS = ("Executive summary", "Workload and assumptions", "Design", "Roles and hosts", "Host layout",
+            "Drives and RAID", "Network", "Bill of materials", "Cost and power", "Performance estimates",
+            "Rationale", "Warnings", "Appendix: models and their fit")
+
+
+@pytest.fixture(scope="module")
+def single(tmp_path_factory: pytest.TempPathFactory, sized: Sized, catalog: HardwareCatalog) -> tuple[
+        Path, Scenario, SizingResult, str]:
+    s, r = sized("retail-dw-gen5.json")
+    out = tmp_path_factory.mktemp("single") / "report.pdf"
+    render_report([r], [s], out, growth=[growth(s, catalog, r)], report_date=date(2026, 3, 14))
+    return out, s, r, pdf_text(out)
+
+
+@pytest.fixture(scope="module")
+def multi(tmp_path_factory: pytest.TempPathFactory, sized: Sized) -> tuple[Path, list[SizingResult], str]:
+    pairs = [sized(n) for n in ("retail-dw-gen5.json", "retail-dw-dual-socket-sas.json", "study-000-vsphere.json")]
+    out = tmp_path_factory.mktemp("multi") / "options.pdf"
+    render_report([r for _, r in pairs], [s for s, _ in pairs], out)
+    return out, [r for _, r in pairs], pdf_text(out)
+
+
+def test_single_report_has_every_section(single: tuple[Path, Scenario, SizingResult, str]) -> None:
+    _, s, _, text = single
+    for heading in SECTIONS:
+        assert heading in text, heading
+    assert s.name in text and s.customer in text and s.prepared_by in text
+    assert "14 March 2026" in text
+    assert "Contents" not in text  # a one-scenario report is short enough without a TOC
+
+
+def test_single_report_lists_every_bom_part(single: tuple[Path, Scenario, SizingResult, str]) -> None:
+    _, _, r, text = single
+    for line in r.bom:
+        assert line.part_id in text, line.part_id
+        assert f"{line.unit_price:,.2f}" in text
+
+
+def test_grand_total_is_the_capex_of_size_to_the_cent(single: tuple[Path, Scenario, SizingResult, str]) -> None:
+    _, _, r, text = single
+    expected = f"{r.totals.capex:,.2f} {r.totals.currency}"
+    assert f"Grand total ({r.totals.currency}" in text
+    total_line = next(ln for ln in text.splitlines() if ln.startswith("Grand total"))
+    assert total_line.endswith(expected) or expected in text.split("Grand total", 1)[1].split("\n")[1], total_line
+    for role in {ln.role for ln in r.bom}:
+        subtotal = sum((Decimal(str(ln.extended_price)) for ln in r.bom if ln.role == role), Decimal("0"))
+        assert f"Subtotal {role}" in text
+        assert f"{subtotal:,.2f}" in text
+
+
+def test_summary_states_estimates_ranges_and_binding_resource(
+        single: tuple[Path, Scenario, SizingResult, str]) -> None:
+    _, _, r, text = single
+    flat_text = flat(text)
+    assert "P10–P90" in flat_text and "binding resource" in flat_text.lower()
+    main = r.estimates[r.main_metric]
+    assert f"{main.p50:,.0f}" in flat_text
+    assert "Headline estimates" in flat_text
+
+
+def test_every_page_after_the_cover_is_numbered_with_header_and_footer(
+        single: tuple[Path, Scenario, SizingResult, str]) -> None:
+    path, s, _, _ = single
+    reader = PdfReader(str(path))
+    n = len(reader.pages)
+    assert n >= 6
+    assert "Page 1 of" not in (reader.pages[0].extract_text() or "")
+    for i, page in enumerate(reader.pages[1:], start=2):
+        t = page.extract_text() or ""
+        assert f"Page {i} of {n}" in t
+        assert "refarch" in t and s.name in t
+
+
+def test_pdf_has_an_outline_and_metadata(single: tuple[Path, Scenario, SizingResult, str]) -> None:
+    path, s, _, _ = single
+    reader = PdfReader(str(path))
+    titles = [o.title for o in reader.outline if not isinstance(o, list)]
+    assert any("Executive summary" in t for t in titles)
+    assert reader.metadata is not None and reader.metadata.title == s.name
+
+
+@pytest.mark.parametrize("name", [p.name for p in SCENARIO_FILES])
+def test_every_sample_renders_with_its_capex(name: str, tmp_path: Path, sized: Sized) -> None:
+    s, r = sized(name)
+    out = tmp_path / "r.pdf"
+    render_report([r], [s], out)
+    text = pdf_text(out)
+    assert f"{r.totals.capex:,.2f} {r.totals.currency}" in text
+    assert bom_table(r).grand_total == Decimal(str(r.totals.capex))
+    words = flat(text)
+    for w in r.warnings:
+        assert w.code in words
+    for x in r.rationale:
+        assert x.decision in words
+
+
+def test_multi_report_has_toc_comparison_and_each_option(multi: tuple[Path, list[SizingResult], str]) -> None:
+    path, results, text = multi
+    assert "Contents" in text and "Options compared" in text
+    assert "Lowest capex" in text
+    toc_page = PdfReader(str(path)).pages[1].extract_text() or ""
+    assert "Options compared" in toc_page
+    for i, r in enumerate(results):
+        assert f"Option {'ABC'[i]}: {r.scenario_name}" in flat(toc_page)
+        assert f"{r.totals.capex:,.2f} {r.totals.currency}" in text
+        for line in r.bom:
+            assert line.part_id in text
+    assert text.count("Bill of materials") >= len(results)
+
+
+def test_names_with_markup_and_non_latin_letters_print_as_written(tmp_path: Path, catalog: HardwareCatalog) -> None:
+    data = sample_json("retail-dw-gen5.json")
+    data.update(name="Müller & Søn <DW>", customer="Łódź 東京", prepared_by="Zoë <b>not bold</b>",
+                notes="Phase 1 & <b>2</b>\n東京 office")
+    s = scenario_from(data)
+    pg = sample_json("pg-consolidation.json")
+    pg["workload"]["databases"][0]["name"] = "客户 & <orders>"
+    pg["name"] = "Łódź <consolidation>"
+    s2 = scenario_from(pg)
+    out = tmp_path / "safe.pdf"
+    render_report([size(s, catalog), size(s2, catalog)], [s, s2], out)
+    text = pdf_text(out)
+    for written in ("Müller & Søn <DW>", "Łódź 東京", "Zoë <b>not bold</b>", "Phase 1 & <b>2</b>", "東京 office",
+                    "Łódź <consolidation>", "客户 & <orders>"):
+        assert written in text, written
+
+
+def test_cancel_leaves_no_file_and_keeps_the_old_one(tmp_path: Path, sized: Sized) -> None:
+    s, r = sized("gp-oltp.json")
+    out = tmp_path / "r.pdf"
+    out.write_bytes(b"previous report")
+    calls = {"n": 0}
+
+    def cancelled() -> bool:
+        calls["n"] += 1
+        return calls["n"] > 3  # cancel part-way through
+
+    with pytest.raises(ReportCancelled):
+        render_report([r], [s], out, cancelled=cancelled)
+    assert out.read_bytes() == b"previous report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.pdf"]
+
+
+def test_cancel_during_layout_also_stops(tmp_path: Path, sized: Sized) -> None:
+    s, r = sized("gp-oltp.json")
+    out = tmp_path / "r.pdf"
+    calls = {"n": 0}
+
+    def cancelled() -> bool:
+        calls["n"] += 1
+        return calls["n"] > 40  # past the section building, inside reportlab's layout
+
+    with pytest.raises(ReportCancelled):
+        render_report([r], [s], out, cancelled=cancelled)
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_progress_reaches_the_total_in_order(tmp_path: Path, sized: Sized) -> None:
+    s, r = sized("sap-iq.json")
+    seen: list[tuple[int, int]] = []
+    render_report([r], [s], tmp_path / "r.pdf", progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1][0] == seen[-1][1]
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_mismatched_inputs_are_refused(tmp_path: Path, sized: Sized) -> None:
+    s, r = sized("sap-iq.json")
+    with pytest.raises(ValueError):
+        render_report([r], [s, s], tmp_path / "r.pdf")
+    with pytest.raises(ValueError):
+        render_report([], [], tmp_path / "r.pdf")

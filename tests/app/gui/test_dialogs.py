@@ -1,0 +1,83 @@
+"""The optimizer dialog and the exports: off the UI thread, cancellable, applied back to the scenario."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from app.gui.main_window import MainWindow
+from app.gui.optimizer_dialog import OptimizerDialog
+
+
+def test_optimizer_runs_and_its_design_goes_back_into_the_scenario(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    uid = window.current_uid
+    entry = window.doc.entry(uid)  # type: ignore[arg-type]
+    dialog = OptimizerDialog(entry.scenario, window.source.snapshot, window)  # type: ignore[union-attr]
+    qtbot.addWidget(dialog)
+    dialog.designChosen.connect(lambda platform: window.doc.edit(uid, ("platform",), platform))  # type: ignore[arg-type]
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=30_000)
+    assert dialog.table.rowCount() == len(dialog.result.pareto) > 0
+    assert dialog.use_btn.isEnabled()
+    point = dialog.selected_point()
+    dialog.use_btn.click()
+    platform = window.doc.entry(uid).scenario.platform  # type: ignore[arg-type]
+    assert (platform.server_id, platform.drive_id, platform.drives_per_host) == (
+        point.server_id, point.drive_id, point.drives_per_host)
+    window.doc.undo_stack.undo()  # one undoable step
+    assert window.doc.entry(uid).scenario.platform.server_id is None  # type: ignore[arg-type]
+
+
+def test_optimizer_target_errors_block_the_run(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    dialog = OptimizerDialog(window.doc.entries[0].scenario, window.source.snapshot, window)  # type: ignore[union-attr]
+    qtbot.addWidget(dialog)
+    editor = dialog.editors["targets.max_capex"]
+    editor.widget.setText("-1")  # type: ignore[attr-defined]
+    editor.widget.textEdited.emit("-1")  # type: ignore[attr-defined]
+    assert editor.error and not dialog.run_btn.isEnabled()
+
+
+def test_optimizer_cancel_stops_the_search(qtbot, window: MainWindow, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from app.gui import optimizer_dialog
+
+    started = threading.Event()
+
+    def slow(scenario, catalog, cancel, progress):  # type: ignore[no-untyped-def]
+        started.set()
+        while not cancel.wait(0.01):
+            progress(1, 100)
+        raise optimizer_dialog.Cancelled()
+
+    monkeypatch.setattr(optimizer_dialog, "run_optimizer", slow)
+    dialog = OptimizerDialog(window.doc.entries[0].scenario, window.source.snapshot, window)  # type: ignore[union-attr]
+    qtbot.addWidget(dialog)
+    dialog.start()
+    assert started.wait(5)
+    dialog.cancel()
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=5000)
+    assert dialog.summary.text() == "Cancelled." and dialog.result is None
+
+
+def test_export_pdf_and_bom(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    exporter = window.exporter
+    assert exporter is not None
+    for kind in ("pdf", "csv", "xlsx"):
+        target = tmp_path / f"out.{kind}"
+        exporter.ask_path = lambda _k, _s, target=target: target
+        assert exporter.export(kind)  # type: ignore[arg-type]
+        qtbot.waitUntil(lambda: not exporter.busy(), timeout=60_000)
+        assert exporter.last_path == target and target.stat().st_size > 0
+    assert (tmp_path / "out.pdf").read_bytes().startswith(b"%PDF")
+    assert "Small DW" in (tmp_path / "out.csv").read_text(encoding="utf-8-sig")
+
+
+def test_a_cancelled_export_writes_nothing(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    exporter = window.exporter
+    assert exporter is not None
+    target = tmp_path / "cancelled.pdf"
+    exporter.ask_path = lambda _k, _s: target
+    window.scenarios.list.selectAll()  # both scenarios: a longer report
+    assert exporter.export("pdf")
+    exporter.cancel()
+    qtbot.waitUntil(lambda: not exporter.busy(), timeout=60_000)
+    assert not target.exists()
