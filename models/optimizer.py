@@ -17,16 +17,14 @@ from numpy.typing import NDArray
 from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import greenplum
-from models.sizing.candidates import Candidates, NetworkChoice, enumerate_candidates
 from models.sizing.engine import size
-from models.sizing.greenplum_design import TARGET_WORDS, memory_plan
-from models.sizing.parts import SizingInputError, cheapest_dimm, choose_nic, current, nics_per_host, resolve
+from models.sizing.greenplum_design import TARGET_WORDS, SearchCancelled, search
+from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
 from models.sizing.rules import RAID_CODES
 
 ProgressFn = Callable[[int, int], None]
 CancelFn = Callable[[], bool]
-CHUNK = 65_536
 DEPLOYMENTS = ("bare-metal", "vsphere")
 RAIDS = ("none", "raid1", "raid5", "raid10")
 RAID_NAMES = {v: k for k, v in RAID_CODES.items()}
@@ -98,25 +96,13 @@ def optimize(
         raise SizingInputError(["catalog: empty (no servers or no drives): seed or import a catalog first"])
     parts = resolve(scenario, catalog)
     servers, drives = current(catalog.servers, catalog), current(catalog.drives, catalog)
-    nic, _ = choose_nic(catalog, parts)
-    net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
-    mem, extra_price, _ = memory_plan(servers, scenario.platform.memory_gib, cheapest_dimm(catalog))
-    cands = enumerate_candidates(servers, drives, DEPLOYMENTS, RAIDS, None, greenplum.min_data_drives())
-    cands = _replace_memory(cands, mem)
-    n = len(cands)
-    util = scenario.assumptions.utilization_pct / 100.0
     main, higher = _main(workload)
-    parts_ev: list[greenplum.Evaluated] = []
-    for start in range(0, n, CHUNK):
-        if cancelled and cancelled():
-            raise OptimizationCancelled()
-        idx = np.arange(start, min(start + CHUNK, n))
-        chunk = cands.take(idx)
-        parts_ev.append(greenplum.evaluate(workload, scenario.targets, chunk, net, util,
-                                           extra_price[chunk.server_idx]))
-        if progress:
-            progress(int(idx[-1]) + 1, n)
-    ev = _concat(parts_ev, cands)
+    try:
+        found = search(scenario, workload, catalog, parts, servers, drives, DEPLOYMENTS, RAIDS, progress, cancelled)
+    except SearchCancelled:
+        raise OptimizationCancelled() from None
+    ev = found.ev
+    n = len(ev.candidates)
     feasible = ev.feasible
     values = ev.metrics[main]
     points = _points(ev, servers, drives, values, feasible)
@@ -129,32 +115,6 @@ def optimize(
         update={"platform": scenario.platform.model_validate(best.platform(scenario))}
     )
     return OptimizationResult(main, higher, n, int(feasible.sum()), best, size(best_scenario, catalog), pareto)
-
-
-def _replace_memory(c: Candidates, mem: NDArray[np.float64]) -> Candidates:
-    from dataclasses import replace
-
-    return replace(c, memory_gib=mem[c.server_idx])
-
-
-def _concat(parts: list[greenplum.Evaluated], cands: Candidates) -> greenplum.Evaluated:
-    def cat(name: str) -> NDArray[Any]:
-        return np.concatenate([getattr(p, name) for p in parts])
-
-    return greenplum.Evaluated(
-        candidates=cands,
-        segment_hosts=cat("segment_hosts"),
-        etl_hosts=cat("etl_hosts"),
-        primaries_per_host=cat("primaries_per_host"),
-        vms_per_host=cat("vms_per_host"),
-        user_capacity_tb=cat("user_capacity_tb"),
-        capex=cat("capex"),
-        power_w=cat("power_w"),
-        rack_u=cat("rack_u"),
-        metrics={k: np.concatenate([p.metrics[k] for p in parts]) for k in parts[0].metrics},
-        binding=cat("binding"),
-        meets={k: np.concatenate([p.meets[k] for p in parts]) for k in parts[0].meets},
-    )
 
 
 def _points(ev: greenplum.Evaluated, servers: list, drives: list, values: NDArray[np.float64],  # type: ignore[type-arg]

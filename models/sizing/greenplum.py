@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -53,6 +54,29 @@ class Evaluated:
     metrics: dict[str, FloatArray]
     binding: IntArray
     meets: dict[str, BoolArray]  # per target name: met on the P50 estimate
+
+    @classmethod
+    def concat(cls, parts: list[Evaluated], candidates: Candidates) -> Evaluated:
+        if len(parts) == 1:
+            return parts[0]
+
+        def cat(name: str) -> NDArray[Any]:
+            return np.concatenate([getattr(p, name) for p in parts])
+
+        return cls(
+            candidates=candidates,
+            segment_hosts=cat("segment_hosts"),
+            etl_hosts=cat("etl_hosts"),
+            primaries_per_host=cat("primaries_per_host"),
+            vms_per_host=cat("vms_per_host"),
+            user_capacity_tb=cat("user_capacity_tb"),
+            capex=cat("capex"),
+            power_w=cat("power_w"),
+            rack_u=cat("rack_u"),
+            metrics={k: np.concatenate([p.metrics[k] for p in parts]) for k in parts[0].metrics},
+            binding=cat("binding"),
+            meets={k: np.concatenate([p.meets[k] for p in parts]) for k in parts[0].meets},
+        )
 
     @property
     def feasible(self) -> BoolArray:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -11,7 +14,7 @@ from models.hardware import Dimm, Drive, HardwareCatalog, Server
 from models.perf import cost_power
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import bom, greenplum, metrics
-from models.sizing.candidates import Candidates, NetworkChoice, enumerate_candidates
+from models.sizing.candidates import NetworkChoice, enumerate_candidates
 from models.sizing.parts import (
     ResolvedParts,
     SizingInputError,
@@ -40,6 +43,7 @@ from models.sizing.rules import (
 from models.uncertainty import Estimate
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
+SEARCH_CHUNK = 65_536  # candidates per evaluation: bounded memory, and a progress report per chunk
 TARGET_WORDS = {
     "capacity": "capacity for the data at the horizon",
     "max_full_scan_s": "full-scan time",
@@ -83,46 +87,86 @@ def memory_plan(
     return mem, price, extra_dimms
 
 
-def size_greenplum(
-    scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, parts: ResolvedParts
-) -> SizingResult:
+@dataclass(frozen=True)
+class Search:
+    """Every candidate of a set of platforms evaluated, with what is needed to explain one of them."""
+
+    servers: list[Server]
+    drives: list[Drive]
+    net: NetworkChoice
+    nic_why: Rationale | None
+    dimm: Dimm | None
+    extra_dimms: list[int]  # per server: DIMMs added to reach the scenario's memory
+    ev: greenplum.Evaluated
+
+
+class SearchCancelled(Exception):
+    pass
+
+
+def search(
+    scenario: Scenario,
+    workload: GpWorkload,
+    catalog: HardwareCatalog,
+    parts: ResolvedParts,
+    servers: list[Server],
+    drives: list[Drive],
+    deployments: Sequence[str],
+    raids: Sequence[str],
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> Search:
+    """The one evaluation path behind `size` (one platform) and the optimizer (the whole catalog).
+
+    Candidates go through `greenplum.evaluate` in chunks so a long search reports progress and stops
+    when asked.
+    """
     plat = scenario.platform
-    servers = candidate_servers(catalog, parts)
-    drives = [parts.drive] if parts.drive else current(catalog.drives, catalog)
-    if not servers or not drives:
-        raise SizingInputError(["catalog: no servers or no drives to size with (import or seed the catalog)"])
-    raid, raid_why = chosen_raid(scenario, workload)
     nic, nic_why = choose_nic(catalog, parts)
     net = NetworkChoice(nic, nics_per_host(nic, plat.nics_per_host))
     dimm = cheapest_dimm(catalog)
     mem, extra_price, extra_dimms = memory_plan(servers, plat.memory_gib, dimm)
-
     cands = enumerate_candidates(
-        servers, drives, [plat.deployment], [raid], plat.drives_per_host, greenplum.min_data_drives()
+        servers, drives, deployments, raids, plat.drives_per_host, greenplum.min_data_drives()
     )
-    if len(cands) == 0:
+    cands = dataclasses.replace(cands, memory_gib=mem[cands.server_idx])
+    util = scenario.assumptions.utilization_pct / 100.0
+    chunks: list[greenplum.Evaluated] = []
+    for start in range(0, max(len(cands), 1), SEARCH_CHUNK):
+        if cancelled is not None and cancelled():
+            raise SearchCancelled()
+        chunk = cands.take(np.arange(start, min(start + SEARCH_CHUNK, len(cands))))
+        chunks.append(greenplum.evaluate(workload, scenario.targets, chunk, net, util, extra_price[chunk.server_idx]))
+        if progress is not None:
+            progress(min(start + SEARCH_CHUNK, len(cands)), len(cands))
+    return Search(servers, drives, net, nic_why, dimm, extra_dimms, greenplum.Evaluated.concat(chunks, cands))
+
+
+def explain_candidate(scenario: Scenario, workload: GpWorkload, found: Search, i: int, feasible: bool) -> SizingResult:
+    c = found.ev.candidates
+    raid = greenplum.RAID_CAPACITY_NAMES[int(c.raid_code[i])]
+    server = found.servers[int(c.server_idx[i])]
+    reasons = [r for r in (chosen_raid(scenario, workload)[1], found.nic_why) if r]
+    return explain(scenario, workload, found.ev, i, feasible, server, found.drives[int(c.drive_idx[i])], found.net,
+                   raid, reasons, found.dimm, found.extra_dimms[int(c.server_idx[i])])
+
+
+def size_greenplum(
+    scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, parts: ResolvedParts
+) -> SizingResult:
+    servers = candidate_servers(catalog, parts)
+    drives = [parts.drive] if parts.drive else current(catalog.drives, catalog)
+    if not servers or not drives:
+        raise SizingInputError(["catalog: no servers or no drives to size with (import or seed the catalog)"])
+    raid, _ = chosen_raid(scenario, workload)
+    found = search(scenario, workload, catalog, parts, servers, drives, [scenario.platform.deployment], [raid])
+    if len(found.ev.candidates) == 0:
         what = f"server {parts.server.id}" if parts.server else "any server"
         raise SizingInputError(
             [f"platform: no drive in the catalog fits {what} with {raid} and the requested drive count"]
         )
-    cands = _with_memory(cands, mem)
-    ev = greenplum.evaluate(
-        workload, scenario.targets, cands, net, scenario.assumptions.utilization_pct / 100.0,
-        extra_price[cands.server_idx],
-    )
-    i, feasible = greenplum.pick(ev)
-    server = servers[int(cands.server_idx[i])]
-    drive = drives[int(cands.drive_idx[i])]
-    return explain(
-        scenario, workload, ev, i, feasible, server, drive, net, raid,
-        [r for r in (raid_why, nic_why) if r], dimm, extra_dimms[int(cands.server_idx[i])],
-    )
-
-
-def _with_memory(c: Candidates, mem: np.ndarray) -> Candidates:
-    from dataclasses import replace
-
-    return replace(c, memory_gib=mem[c.server_idx])
+    i, feasible = greenplum.pick(found.ev)
+    return explain_candidate(scenario, workload, found, i, feasible)
 
 
 def explain(
