@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from app.cli.errors import CliError
 from models.hardware import HardwareCatalog
+
+from app.cli.errors import CliError
 
 
 def load_catalog(db_url: str | None) -> HardwareCatalog:
+    from catalog.errors import CatalogError
     from catalog.store import CatalogStore
 
-    from catalog.errors import CatalogOpenError
-
     try:
-        store = CatalogStore.open(db_url)
-    except CatalogOpenError as exc:
-        raise CliError(f"cannot open the catalog: {exc}") from None
-    try:
-        return store.snapshot()
-    finally:
-        store.close()
+        with CatalogStore.open(db_url) as store:
+            return store.snapshot()
+    except CatalogError as exc:
+        raise CliError(str(exc)) from None

@@ -160,9 +160,13 @@ class Ctx:
         ]))
         return t
 
-    def figure(self, chart: Flowable, caption: str) -> KeepTogether:
-        """A chart with its caption under it, never split from it."""
-        return KeepTogether([chart, Spacer(1, 2), Paragraph(self.text(caption), self.styles.caption), Spacer(1, 6)])
+    def figure(self, chart: Flowable, caption: str, before: Sequence[Flowable] = ()) -> KeepTogether:
+        """A chart with its caption under it (and `before`, e.g. its heading), never split apart.
+
+        One KeepTogether only: reportlab moves a KeepTogether nested in another to the next page even when it fits.
+        """
+        return KeepTogether([*before, chart, Spacer(1, 2), Paragraph(self.text(caption), self.styles.caption),
+                             Spacer(1, 6)])
 
     def fitted(self, s: str, width: float, max_size: float = 7.5, min_size: float = 5.2,
                style: ParagraphStyle | None = None, color: object = MUTED) -> Paragraph:

@@ -121,8 +121,8 @@ def cost_section(ctx: Ctx, r: SizingResult, s: Scenario, chart: Flowable | None,
         out += [ctx.heading("Performance per money and per watt", 1), ctx.p(note, st.muted),
                 ctx.facts(eff, label_w=260)]
     if chart is not None:
-        out.append(KeepTogether([ctx.heading("Where the money goes", 1),
-                                 ctx.figure(chart, "Capex by role, split by part kind, at list prices.")]))
+        out.append(ctx.figure(chart, "Capex by role, split by part kind, at list prices.",
+                              before=[ctx.heading("Where the money goes", 1)]))
     if growth and len(growth) > 1:
         block: list[Flowable] = [ctx.heading("Buy as you grow", 1)]
         block.append(ctx.p("Hosts the data needs each year on this design's hardware, and what each year's expansion "

@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -58,6 +59,28 @@ def parse_number(text: str, kind: str, optional: bool) -> Any:
     return text.strip()
 
 
+class _ProjectUndoKeys(QObject):
+    """Lets Ctrl+Z / Ctrl+Shift+Z reach the window's undo stack from inside a text field.
+
+    A text field has its own undo and claims those keys first; the project's undo stack
+    already records every keystroke, and two undo histories would disagree.
+    """
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.ShortcutOverride or not isinstance(event, QKeyEvent):
+            return False
+        redo_alias = event.key() == Qt.Key.Key_Z and event.modifiers() == (
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+        )
+        if event.matches(QKeySequence.StandardKey.Undo) or event.matches(QKeySequence.StandardKey.Redo) or redo_alias:
+            event.ignore()
+            return True
+        return False
+
+
+UNDO_KEYS = _ProjectUndoKeys()
+
+
 def set_invalid(widget: QWidget, message: str | None) -> None:
     widget.setProperty("invalid", bool(message))
     widget.setToolTip(message or widget.property("helpText") or "")
@@ -83,6 +106,7 @@ class FieldEditor(QObject):
             edit = QLineEdit()
             edit.setPlaceholderText(spec.placeholder)
             edit.textEdited.connect(self._text_edited)
+            edit.installEventFilter(UNDO_KEYS)
             self.widget = edit
         elif spec.kind == "bool":
             box = QCheckBox()

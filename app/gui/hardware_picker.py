@@ -79,12 +79,11 @@ class PartPicker(QWidget):
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(3)
+        # the filter sits on the title row (HardwarePicker places it); the combo gets the full width
         grid.addWidget(self.combo, 0, 0)
-        grid.addWidget(self.filter, 0, 1)
-        grid.setColumnStretch(0, 3)
-        grid.setColumnStretch(1, 2)
-        grid.addWidget(self.specs, 1, 0, 1, 2)
-        grid.addWidget(self.error_label, 2, 0, 1, 2)
+        grid.addWidget(self.specs, 1, 0)
+        grid.addWidget(self.error_label, 2, 0)
+        self.filter.setMaximumWidth(170)
 
     def set_catalog(self, catalog: HardwareCatalog | None) -> None:
         self.parts = sorted(catalog.of_kind(self.kind), key=lambda p: (p.vendor, p.model)) if catalog else []  # type: ignore[arg-type]
@@ -164,7 +163,8 @@ class HardwarePicker(QWidget):
             title = QLabel(label)
             title.setObjectName("pickerLabel")
             grid.addWidget(title, row * 2, 0)
-            grid.addWidget(picker, row * 2 + 1, 0)
+            grid.addWidget(picker.filter, row * 2, 1)
+            grid.addWidget(picker, row * 2 + 1, 0, 1, 2)
 
     def set_catalog(self, catalog: HardwareCatalog | None) -> None:
         for picker in self.pickers.values():

@@ -386,7 +386,7 @@ class MainWindow(QMainWindow):
         c = self.coordinator
         result = c.results.get(uid)
         status = Status(
-            computing=c.busy(),
+            computing=c.sizing(uid),
             input_problems=entry.issues.lines(label_of),
             sizing_problems=[pretty_problem(p) for p in c.problems.get(uid, [])] if entry.valid else [],
             stale=result is not None and c.result_inputs.get(uid) != entry.scenario,

@@ -278,6 +278,7 @@ class ResultsView(QWidget):
 
         self.rationale = _table(["Decision", "Why", "Source"], stretch=1)
         self.rationale.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+        self.rationale.setColumnWidth(2, 240)
         self.tabs.addTab(self.rationale, "Rationale")
 
         self.warnings = _table(["Code", "Warning"], stretch=1)
@@ -462,6 +463,7 @@ class ResultsView(QWidget):
             self.rationale.setItem(row, 0, _cell(why.decision, bold=True))
             self.rationale.setItem(row, 1, _cell(why.text, tooltip=why.text))
             self.rationale.setItem(row, 2, _cell(why.source, tooltip=why.source))
+        self.rationale.setColumnWidth(2, max(220, self.rationale.viewport().width() // 4))
         self.rationale.resizeRowsToContents()
         self.warnings.setRowCount(len(r.warnings))
         for row, w in enumerate(r.warnings):

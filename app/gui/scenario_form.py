@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.draft import Issues, get_in, path_str
-from app.gui.field_widgets import FieldEditor, add_rows, new_form_layout
+from app.gui.field_widgets import UNDO_KEYS, FieldEditor, add_rows, new_form_layout
 from app.gui.fields import ASSUMPTION_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS, TARGET_FIELDS
 from app.gui.hardware_picker import HardwarePicker
 from app.gui.workload_form import WorkloadForm
@@ -111,6 +111,7 @@ class ScenarioForm(QTabWidget):
         self.notes.setPlaceholderText("Notes for the report: assumptions agreed with the customer, open questions…")
         self.notes.setMaximumHeight(110)
         self.notes.textChanged.connect(self._notes_changed)
+        self.notes.installEventFilter(UNDO_KEYS)
         self._showing_notes = False
         self.addTab(
             _scroll_page(_group("Targets (empty = no target)", targets), _group("Energy and costs", costs),

@@ -186,6 +186,10 @@ class SizingCoordinator(QObject):
     def busy(self) -> bool:
         return bool(self._pending) or bool(self._jobs) or bool(self._curve_jobs)
 
+    def sizing(self, uid: str) -> bool:
+        """A new result for this scenario is on its way (the curve aside)."""
+        return uid in self._pending or uid in self._jobs
+
     def cancel_all(self) -> None:
         self._timer.stop()
         self._pending.clear()

@@ -188,3 +188,16 @@ def test_autosave_is_offered_back_after_a_crash(qtbot, window: MainWindow, proje
     assert offered == [auto]
     assert window.doc.entries[0].scenario.workload.data_tb == 55
     assert window.doc.dirty  # recovered changes are not in the file yet
+
+
+def test_ctrl_z_in_a_field_undoes_the_project_edit(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import Qt
+
+    window.activateWindow()
+    _type(qtbot, window, "workload.data_tb", "45")
+    widget = window.form.editor("workload.data_tb").widget
+    qtbot.keyClick(widget, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.doc.undo_stack.index() == 0
+    assert widget.text() == "20"  # type: ignore[attr-defined]
+    qtbot.keyClick(widget, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert widget.text() == "45"  # type: ignore[attr-defined]
