@@ -23,6 +23,9 @@ from models.sizing.engine import size
 from models.sizing.result import SizingResult
 
 LOWER_IS_BETTER = {"full_scan_s"}
+# estimates that measure work done: worth dividing by money and watts (not ratios such as overcommit)
+PERFORMANCE_METRICS = {"full_scan_s", "load_tb_per_hour", "queries_per_hour", "tps", "power_metric",
+                       "throughput_metric"}
 
 
 def pinned(scenario: Scenario, result: SizingResult) -> Scenario:
@@ -87,8 +90,11 @@ def compare(results: list[SizingResult]) -> list[CompareRow]:
         hib = m not in LOWER_IS_BETTER
         rows.append(CompareRow(m, unit, [e.p50 if e else None for e in est],
                                [(e.p10, e.p90) if e else None for e in est], hib))
-        rows.append(row(f"{m} per 1k {results[0].totals.currency}", "per 1k", _per(m, "capex"), hib))
-        rows.append(row(f"{m} per kW", "per kW", _per(m, "power_w"), hib))
+        if m not in PERFORMANCE_METRICS:
+            continue
+        # per-dollar and per-watt rows hold rates (a time becomes runs per hour): more is always better
+        rows.append(row(f"{m} per 1k {results[0].totals.currency}", "per 1k", _per(m, "capex"), True))
+        rows.append(row(f"{m} per kW", "per kW", _per(m, "power_w"), True))
     return rows
 
 

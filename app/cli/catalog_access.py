@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from models.hardware import HardwareCatalog
-
 from app.cli.errors import CliError
+from models.hardware import HardwareCatalog
 
 
 def load_catalog(db_url: str | None) -> HardwareCatalog:

@@ -16,11 +16,13 @@ from matplotlib.figure import Figure
 from reportlab.platypus import Flowable, Image
 
 from app.charts import ComparisonSeries, cost_breakdown, cost_items, scenario_comparison
+from app.charts.curve import estimate_vs_hosts
 from app.charts.report_charts import estimate_ranges, growth_chart
 from app.export.fonts import ReportFonts
 from app.export.formatting import TARGET_METRICS, is_fraction, metric_label, unit_text
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
+from models.uncertainty import Estimate
 from models.whatif import LOWER_IS_BETTER, GrowthYear
 
 PNG_DPI = 220
@@ -56,8 +58,11 @@ def _svg_flowable(fig: Figure, width: float, height: float) -> Flowable | None:
     buf = io.BytesIO()
     fig.savefig(buf, format="svg")
     buf.seek(0)
-    drawing = svg2rlg(buf)
-    if drawing is None:
+    try:
+        drawing = svg2rlg(buf)
+    except Exception:  # an svglib that cannot read this SVG: the PNG below is just as correct
+        return None
+    if drawing is None or not drawing.width:
         return None
     scale = width / drawing.width
     drawing.width, drawing.height = width, height
@@ -105,6 +110,16 @@ def estimates_figure(result: SizingResult, scenario: Scenario) -> Figure | None:
     return estimate_ranges(
         [metric_label(n) for n in names], [e.p10 for e in est], [e.p50 for e in est], [e.p90 for e in est],
         [unit_text(e.unit) for e in est], targets=[targets_by_metric.get(n) for n in names],
+    )
+
+
+def curve_figure(result: SizingResult, scenario: Scenario, points: Sequence[tuple[int, Estimate]]) -> Figure:
+    targets_by_metric = {metric: getattr(scenario.targets, field) for field, (metric, _) in TARGET_METRICS.items()}
+    ordered = sorted(points, key=lambda p: p[0])
+    return estimate_vs_hosts(
+        [h for h, _ in ordered], [e.p10 for _, e in ordered], [e.p50 for _, e in ordered],
+        [e.p90 for _, e in ordered], metric_label=metric_label(result.main_metric), unit=unit_text(ordered[0][1].unit),
+        current_hosts=result.design.segment_hosts, target=targets_by_metric.get(result.main_metric),
     )
 
 

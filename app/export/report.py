@@ -24,16 +24,17 @@ from app.export.pdf_charts import (
     chart_fonts,
     comparison_figure,
     cost_figure,
+    curve_figure,
     estimates_figure,
     figure_flowable,
     growth_figure,
 )
 from app.export.pdf_compare import comparison_section, option_letter
 from app.export.pdf_cover import appendix, cover, toc
+from app.export.pdf_design import design_section
 from app.export.pdf_doc import ReportCancelled, ReportDoc, numbered_canvas
 from app.export.pdf_money import bom_section, cost_section
 from app.export.pdf_sections import (
-    design_section,
     executive_summary,
     performance_section,
     rationale_section,
@@ -44,6 +45,7 @@ from app.export.pdf_styles import make_styles
 from models.model_card import ModelCard
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
+from models.uncertainty import Estimate
 from models.whatif import GrowthYear
 
 __all__ = ["Cancelled", "Progress", "ReportCancelled", "render_report"]
@@ -81,6 +83,7 @@ def render_report(
     cancelled: Cancelled | None = None,
     *,
     growth: Sequence[Sequence[GrowthYear] | None] | None = None,
+    curves: Sequence[Sequence[tuple[int, Estimate]] | None] | None = None,
     cards: Sequence[ModelCard] | None = None,
     title: str | None = None,
     report_date: date | None = None,
@@ -88,6 +91,7 @@ def render_report(
     """Write the report for `results` (one per scenario, same order) to `path`.
 
     `growth[i]` is the buy-as-you-grow plan of scenario i (`models.whatif.growth`), or None to leave it out;
+    `curves[i]` the main estimate against host count (`models.sizing.curves.main_metric_curve`), or None;
     `cards` default to `models.model_card.all_cards()`. Raises `ReportCancelled` when `cancelled()` turns
     True (nothing written) and `app.export.atomic.ExportError` when `path` cannot be written.
     """
@@ -95,6 +99,8 @@ def render_report(
         raise ValueError("render_report needs one scenario per result, and at least one")
     if growth is not None and len(growth) != len(results):
         raise ValueError("growth needs one entry (or None) per result")
+    if curves is not None and len(curves) != len(results):
+        raise ValueError("curves needs one entry (or None) per result")
     path = Path(path)
     total = len(results) + 3
     done = 0
@@ -129,7 +135,8 @@ def render_report(
         ctx = top if single else Ctx(styles, numbering, depth=1)
         if not single:
             story += [PageBreak(), top.heading(f"Option {option_letter(i)}: {s.name}", header=_header(s))]
-        story += _scenario_story(ctx, r, s, growth[i] if growth is not None else None, texts)
+        story += _scenario_story(ctx, r, s, growth[i] if growth is not None else None, texts,
+                                 curves[i] if curves is not None else None)
         tick()
 
     if cards is None:
@@ -153,7 +160,7 @@ def render_report(
 
 
 def _scenario_story(ctx: Ctx, r: SizingResult, s: Scenario, growth: Sequence[GrowthYear] | None,
-                    texts: list[str]) -> list[Flowable]:
+                    texts: list[str], curve: Sequence[tuple[int, Estimate]] | None = None) -> list[Flowable]:
     fonts = ctx.fonts
     warnings_no = ctx.numbering.peek(ctx.depth, ahead=SECTIONS.index("warnings") + 1)
     with chart_fonts(fonts, texts):
@@ -162,6 +169,7 @@ def _scenario_story(ctx: Ctx, r: SizingResult, s: Scenario, growth: Sequence[Gro
         est_chart = figure_flowable(est_fig, ctx.width) if est_fig is not None else None
         grows = bool(growth) and len(growth) > 1 and any(y.capex_expansion for y in growth[1:])
         growth_chart = figure_flowable(growth_figure(growth, r.totals.currency), ctx.width) if grows else None
+        curve_chart = figure_flowable(curve_figure(r, s, curve), ctx.width) if curve and len(curve) > 1 else None
     table = bom_table(r, s.customer)
     story: list[Flowable] = []
     story += executive_summary(ctx, r, s, warnings_no)
@@ -169,7 +177,7 @@ def _scenario_story(ctx: Ctx, r: SizingResult, s: Scenario, growth: Sequence[Gro
     story += design_section(ctx, r, s)
     story += bom_section(ctx, table)
     story += cost_section(ctx, r, s, cost_chart, growth, growth_chart)
-    story += performance_section(ctx, r, s, est_chart)
+    story += performance_section(ctx, r, s, est_chart, curve_chart)
     story += rationale_section(ctx, r)
     story += warnings_section(ctx, r)
     return story

@@ -54,7 +54,11 @@ def run_export(kind: ExportKind, scenarios: list[Scenario], catalog: HardwareCat
                     plans.append(growth(s, catalog, r))
                 except Exception:  # the growth plan is an extra section: a report without it still helps
                     plans.append(None)
-            render_report(results, scenarios, path, progress, cancel.is_set, growth=plans)
+            from models.sizing.curves import host_counts, main_metric_curve
+
+            curves = [main_metric_curve(s, catalog, host_counts(r.design.segment_hosts), r)
+                      for s, r in zip(scenarios, results, strict=True)]
+            render_report(results, scenarios, path, progress, cancel.is_set, growth=plans, curves=curves)
         else:
             tables = [bom_table(r, s.customer) for r, s in zip(results, scenarios, strict=True)]
             (write_bom_csv if kind == "csv" else write_bom_xlsx)(tables, path)

@@ -12,19 +12,16 @@ import contextlib
 import importlib.util
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QSplitter,
     QTabWidget,
-    QWidget,
 )
 
 from app.gui import files
@@ -33,6 +30,7 @@ from app.gui.catalog_source import CatalogSource, CatalogUnavailable
 from app.gui.compare_view import CompareView
 from app.gui.draft import Path as FieldPath
 from app.gui.fields import KIND_LABELS, label_of, pretty_problem, workload_for_kind
+from app.gui.file_actions import ProjectFileActions, SaveChoice, ask_save_changes_dialog
 from app.gui.formatting import money_short
 from app.gui.project_model import ProjectDocument, ScenarioEntry
 from app.gui.results_view import ResultsView, Status
@@ -47,7 +45,6 @@ if TYPE_CHECKING:
     from app.gui.export_actions import Exporter
 from models.scenario import Project, ScenarioFileError
 
-SaveChoice = Literal["save", "discard", "cancel"]
 VIEWS = ("main", "compare", "catalog")
 AUTOSAVE_MS = 60_000
 
@@ -71,25 +68,7 @@ def sample_project() -> Project:
     )
 
 
-def _ask_save_changes(parent: QWidget, name: str) -> SaveChoice:
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("Unsaved changes")
-    box.setText(f"Save the changes to {name}?")
-    box.setInformativeText("Your changes are lost if you don't save them.")
-    box.setStandardButtons(
-        QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel
-    )
-    box.setDefaultButton(QMessageBox.StandardButton.Save)
-    answer = box.exec()
-    if answer == QMessageBox.StandardButton.Save:
-        return "save"
-    if answer == QMessageBox.StandardButton.Discard:
-        return "discard"
-    return "cancel"
-
-
-class MainWindow(QMainWindow):
+class MainWindow(ProjectFileActions, QMainWindow):
     def __init__(
         self,
         db_url: str | None = None,
@@ -107,7 +86,7 @@ class MainWindow(QMainWindow):
         self.data_dir = data_dir
         self.settings = settings or QSettings("refarch", "refarch")
         # Injectable prompts: tests and --screenshot answer these without a dialog.
-        self.ask_save_changes: Callable[[], SaveChoice] = lambda: _ask_save_changes(self, self._doc_title())
+        self.ask_save_changes: Callable[[], SaveChoice] = lambda: ask_save_changes_dialog(self, self._doc_title())
         self.ask_open_path: Callable[[], Path | None] = self._dialog_open_path
         self.ask_save_path: Callable[[], Path | None] = self._dialog_save_path
         self.ask_recover: Callable[[Path, Path | None], bool] = self._dialog_recover
@@ -502,174 +481,11 @@ class MainWindow(QMainWindow):
         self.catalog_label.setText(f"{self.source.label} · {n} parts")
 
     # -- files ----------------------------------------------------------------------------------------------
-    def _doc_title(self) -> str:
-        return self.doc.path.name if self.doc.path else self.doc.name
-
     def _update_title(self, *_why: object) -> None:
         if self._shut_down:
             return
         self.setWindowModified(self.doc.dirty)
         self.setWindowTitle(f"{self._doc_title()}[*] — refarch")
-
-    def _load(self, project: Project, path: Path | None) -> None:
-        self.coordinator.cancel_all()
-        self.doc.load(project, path)
-
-    def maybe_save(self) -> bool:
-        """Ask about unsaved changes; True when it is fine to drop the current project."""
-        if not self.doc.dirty:
-            return True
-        choice = self.ask_save_changes()
-        if choice == "save":
-            return self.save()
-        return choice == "discard"
-
-    def new_project(self) -> None:
-        if not self.maybe_save():
-            return
-        files.discard_autosave(self.doc.path, self.data_dir)
-        from app.gui.fields import new_scenario_json
-        from models.scenario import Scenario
-
-        self._load(Project(name="Untitled project", scenarios=[Scenario.model_validate(new_scenario_json("Scenario"))]),
-                   None)
-
-    def open_dialog(self) -> None:
-        if not self.maybe_save():
-            return
-        path = self.ask_open_path()
-        if path is not None:
-            self.open_path(path)
-
-    def open_path(self, path: Path) -> bool:
-        path = Path(path)
-        source = path
-        recovered = False
-        autosave = files.recoverable_autosave(path, self.data_dir)
-        if autosave is not None and self.interactive and self.ask_recover(path, autosave):
-            source, recovered = autosave, True
-        try:
-            project = files.open_project(source)
-        except ScenarioFileError as exc:
-            self.show_error("Cannot open the project", "\n".join([str(path), *exc.problems]))
-            return False
-        self._load(project, path)
-        if recovered:
-            self.doc.mark_recovered()
-            self.statusBar().showMessage(f"Recovered unsaved changes from {autosave}", 8000)
-        elif autosave is not None:
-            files.discard_autosave(path, self.data_dir)
-        self._add_recent(path)
-        return True
-
-    def save(self) -> bool:
-        if self.doc.path is None:
-            return self.save_as()
-        return self._save_to(self.doc.path)
-
-    def save_as(self) -> bool:
-        path = self.ask_save_path()
-        if path is None:
-            return False
-        return self._save_to(files.with_suffix(path))
-
-    def _save_to(self, path: Path) -> bool:
-        project, stale = self.doc.to_project()
-        if self.doc.name == "Untitled project":
-            self.doc.name = path.name.removesuffix(files.PROJECT_SUFFIX).removesuffix(".json")
-            project = project.model_copy(update={"name": self.doc.name})
-        try:
-            files.save_project(project, path)
-        except OSError as exc:
-            self.show_error("Cannot save the project", f"{path}: {exc.strerror or exc}")
-            return False
-        old_path = self.doc.path
-        files.discard_autosave(old_path, self.data_dir)
-        if stale:
-            # invalid fields are not written: the file holds the last valid values, and the window stays dirty
-            self.doc.path = path
-            self.statusBar().showMessage(
-                f"Saved {path.name}; invalid fields in {', '.join(stale)} were saved with their last valid values",
-                10000,
-            )
-        else:
-            self.doc.mark_saved(path)
-            self.statusBar().showMessage(f"Saved {path}", 5000)
-        self._add_recent(path)
-        self._update_title()
-        return True
-
-    def autosave(self) -> Path | None:
-        if not self.doc.dirty:
-            return None
-        project, _ = self.doc.to_project()
-        try:
-            return files.write_autosave(project, self.doc.path, self.data_dir)
-        except OSError as exc:
-            self.statusBar().showMessage(f"Autosave failed: {exc}", 8000)
-            return None
-
-    def _offer_untitled_recovery(self) -> None:
-        orphans = files.orphan_untitled_autosaves(self.data_dir)
-        if not orphans:
-            return
-        newest = max(orphans, key=lambda p: p.stat().st_mtime)
-        if self.ask_recover(newest, None):
-            try:
-                project = files.open_project(newest)
-            except ScenarioFileError:
-                project = None
-            if project is not None:
-                self._load(project, None)
-                self.doc.mark_recovered()
-        for p in orphans:
-            with contextlib.suppress(OSError):
-                p.unlink()
-
-    # -- recent files ---------------------------------------------------------------------------------------
-    def recent_files(self) -> list[str]:
-        value = self.settings.value("recentFiles", [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in (value or [])]
-
-    def _add_recent(self, path: Path) -> None:
-        p = str(Path(path).resolve())
-        recent = [p] + [r for r in self.recent_files() if r != p]
-        self.settings.setValue("recentFiles", recent[: files.MAX_RECENT])
-        self._refresh_recent_menu()
-
-    def _refresh_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        recent = self.recent_files()
-        for i, p in enumerate(recent):
-            a = self.recent_menu.addAction(f"&{i + 1} {Path(p).name}")
-            a.setToolTip(p)
-            a.triggered.connect(lambda _c=False, p=p: self._open_recent(Path(p)))
-        self.recent_menu.setEnabled(bool(recent))
-
-    def _open_recent(self, path: Path) -> None:
-        if self.maybe_save():
-            self.open_path(path)
-
-    # -- dialogs (replaced in tests) ------------------------------------------------------------------------
-    def _dialog_open_path(self) -> Path | None:
-        name, _ = QFileDialog.getOpenFileName(self, "Open project", "", files.PROJECT_FILTER)
-        return Path(name) if name else None
-
-    def _dialog_save_path(self) -> Path | None:
-        start = str(self.doc.path or (self.doc.name + files.PROJECT_SUFFIX))
-        name, _ = QFileDialog.getSaveFileName(self, "Save project", start, files.PROJECT_FILTER)
-        return Path(name) if name else None
-
-    def _dialog_recover(self, path: Path, autosave: Path | None) -> bool:
-        what = f"{path.name} has unsaved changes from a session that ended unexpectedly." if autosave else \
-            "An unsaved project from a session that ended unexpectedly was found."
-        answer = QMessageBox.question(self, "Recover unsaved changes?", f"{what}\n\nRecover them?")
-        return answer == QMessageBox.StandardButton.Yes
-
-    def _dialog_error(self, title: str, text: str) -> None:
-        QMessageBox.warning(self, title, text)
 
     # -- tools ----------------------------------------------------------------------------------------------
     def open_optimizer(self) -> None:

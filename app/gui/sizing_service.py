@@ -57,9 +57,6 @@ def size(scenario: Scenario, catalog: HardwareCatalog) -> SizingResult:
         raise SizingFailure([str(exc)]) from None
 
 
-CURVE_POINTS = 12
-
-
 def estimate_curve(
     scenario: Scenario,
     catalog: HardwareCatalog,
@@ -67,45 +64,14 @@ def estimate_curve(
     cancel: threading.Event,
     progress: Callable[[int, int], None],
 ) -> Curve | None:
-    """The main metric against host count: from the engine's sweep helper when it has one
-    (`models.sizing.curves.main_metric_curve`), else by sizing copies of the scenario with the host
-    count fixed, where the scenario has such a field (SAP IQ `nodes`). None when neither applies."""
-    try:
-        from models.sizing import curves  # type: ignore[attr-defined]
-    except ImportError:
-        curves = None
-    hosts = host_counts(result.design.segment_hosts)
-    if curves is not None and hasattr(curves, "main_metric_curve"):
-        points = curves.main_metric_curve(scenario, catalog, hosts)
-        return _curve(result, [(int(n), est) for n, est in points])
-    workload = scenario.workload
-    if "nodes" not in type(workload).model_fields:
+    """The main metric against host count (`models.sizing.curves`); None for kinds without such a curve."""
+    from models.sizing import curves
+
+    if cancel.is_set():
         return None
-    points = []
-    for i, n in enumerate(hosts):
-        if cancel.is_set():
-            return None
-        copy = scenario.model_copy(update={"workload": workload.model_copy(update={"nodes": n})})
-        try:
-            sized = size(copy, catalog)
-        except SizingFailure:
-            continue  # a count the engine refuses (too few nodes for the data) is just not on the curve
-        est = sized.estimates.get(result.main_metric)
-        if est is not None:
-            points.append((n, est))
-        progress(i + 1, len(hosts))
-    return _curve(result, points)
-
-
-def host_counts(current: int, n: int = CURVE_POINTS) -> list[int]:
-    """Host counts around the design's: from a quarter of it to about twice it, at most `n` of them."""
-    lo = max(1, current // 4)
-    hi = max(current * 2, current + 4)
-    step = max(1, -(-(hi - lo) // (n - 1)))
-    counts = list(range(lo, hi + 1, step))
-    if current not in counts:
-        counts = sorted({*counts, current})
-    return counts
+    points = curves.main_metric_curve(scenario, catalog, curves.host_counts(result.design.segment_hosts), result)
+    progress(1, 1)
+    return _curve(result, list(points))
 
 
 def _curve(result: SizingResult, points: list[tuple[int, Estimate]]) -> Curve | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from models.hardware import Dimm, Drive, Nic, PartBase, Server
 from models.sizing.result import BomLine
@@ -61,10 +61,8 @@ def host_lines(
 
 
 def total_cents(lines: list[BomLine]) -> Decimal:
-    cents = sum(
-        (Decimal(str(ln.unit_price)) * ln.qty).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP) for ln in lines
-    )
-    return Decimal(cents).quantize(Decimal("0.01"))
+    """The sum of the lines' extended prices (each already rounded half-up to the cent)."""
+    return sum((Decimal(str(ln.extended_price)) for ln in lines), Decimal("0")).quantize(Decimal("0.01"))
 
 
 def capex(lines: list[BomLine]) -> float:

@@ -7,6 +7,7 @@ the PDF report, `compare` and the optimizer all read these objects, never the JS
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from models.uncertainty import Estimate
@@ -53,7 +54,9 @@ class BomLine:
 
     @property
     def extended_price(self) -> float:
-        return round(self.unit_price * self.qty, 2)
+        # half-cents round up, as in every BOM total (models/sizing/bom.py), so lines and totals agree
+        cents = (Decimal(str(self.unit_price)) * self.qty).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        return float(cents)
 
     def to_dict(self) -> dict[str, Any]:
         return {

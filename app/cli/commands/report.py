@@ -99,11 +99,15 @@ def _run(args: argparse.Namespace) -> int:
         _growth(s, catalog, r, p) for s, r, p in zip(scenarios, results, args.scenarios, strict=True)
     ]
 
+    from models.sizing.curves import host_counts, main_metric_curve
+
+    curves = [main_metric_curve(s, catalog, host_counts(r.design.segment_hosts), r)
+              for s, r in zip(scenarios, results, strict=True)]
     from app.export import bom_table, render_report, write_bom_csv, write_bom_xlsx
 
     written = []
     try:
-        render_report(results, scenarios, pdf, growth=growth, title=args.title)
+        render_report(results, scenarios, pdf, growth=growth, curves=curves, title=args.title)
         written.append(str(pdf))
         tables = [bom_table(r, s.customer) for r, s in zip(results, scenarios, strict=True)]
         if args.bom_csv:

@@ -191,3 +191,17 @@ def test_mismatched_inputs_are_refused(tmp_path: Path, sized: Sized) -> None:
         render_report([r], [s, s], tmp_path / "r.pdf")
     with pytest.raises(ValueError):
         render_report([], [], tmp_path / "r.pdf")
+
+
+def test_roles_the_engine_prices_but_does_not_lay_out_are_listed(tmp_path: Path, catalog: HardwareCatalog) -> None:
+    data = sample_json("retail-dw-gen5.json")
+    data["targets"] = {"min_load_tb_per_hour": 150, "max_capex": 500000}
+    s = scenario_from(data)
+    r = size(s, catalog)
+    assert r.design.etl_hosts > 0  # the load target needs gpfdist ETL hosts
+    out = tmp_path / "etl.pdf"
+    render_report([r], [s], out, growth=[None])
+    text = flat(pdf_text(out))
+    assert "ETL host" in text and "Subtotal ETL host" in text
+    assert "missed" in text  # the engine's target-unmet verdicts show in the targets and estimates tables
+    assert f"{r.totals.capex:,.2f} {r.totals.currency}" in text

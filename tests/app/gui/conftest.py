@@ -16,7 +16,14 @@ from catalog.seed import seed_catalog
 from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, Platform, Project, Scenario
 
-pytestmark = pytest.mark.gui
+HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # every test here needs Qt: mark them so `-m "not gui"` can skip the lot
+    for item in items:
+        if HERE in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.gui)
 
 
 @pytest.fixture(scope="session")

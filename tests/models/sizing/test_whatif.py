@@ -36,3 +36,12 @@ def test_sensitivity_orders_the_tornado(catalog: HardwareCatalog) -> None:
     assert swings == sorted(swings, reverse=True)
     data = next(b for b in bars if b.input == "data volume")
     assert data.high_capex > data.low_capex
+
+
+def test_per_dollar_rows_of_a_time_favour_the_faster_cheaper_design(catalog: HardwareCatalog) -> None:
+    fast = size(sample("retail-dw-gen5", targets={"max_full_scan_s": 300}), catalog)
+    slow = size(sample("retail-dw-gen5", targets={"max_full_scan_s": 900}), catalog)
+    rows = {r.metric: r for r in compare([fast, slow])}
+    per_kw = rows["full_scan_s per kW"]
+    assert per_kw.higher_is_better
+    assert per_kw.winner == max(range(2), key=lambda i: per_kw.values[i] or 0)

@@ -1,0 +1,77 @@
+"""The main estimate against the worker host count, with its P10-P90 band, on the design's hardware.
+
+The GUI's chart and the PDF's draw this curve: the calibrated model swept over host counts around
+the design, every point through the same estimators `size` uses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from models.hardware import HardwareCatalog
+from models.scenario import GreenplumAnalytics, GreenplumOltp, SapIqMultiplex, Scenario
+from models.sizing import greenplum, metrics
+from models.sizing.candidates import NetworkChoice, enumerate_candidates
+from models.sizing.engine import size
+from models.sizing.parts import SizingInputError
+from models.sizing.result import SizingResult
+from models.uncertainty import Estimate
+
+CURVE_POINTS = 12
+
+
+def host_counts(current: int, n: int = CURVE_POINTS) -> list[int]:
+    """Host counts around the design's: from a quarter of it to about twice it, at most about `n` of them."""
+    lo = max(1, current // 4)
+    hi = max(current * 2, current + 4)
+    step = max(1, -(-(hi - lo) // (n - 1)))
+    return sorted({*range(lo, hi + 1, step), current})
+
+
+def main_metric_curve(
+    scenario: Scenario, catalog: HardwareCatalog, counts: list[int], result: SizingResult | None = None
+) -> list[tuple[int, Estimate]]:
+    """(hosts, estimate of the scenario's main metric) for each count; empty for kinds without such a curve."""
+    result = result or size(scenario, catalog)
+    w = scenario.workload
+    if isinstance(w, GreenplumAnalytics | GreenplumOltp):
+        return _greenplum_curve(scenario, w, catalog, result, counts)
+    if isinstance(w, SapIqMultiplex):
+        points = []
+        for n in counts:
+            copy = scenario.model_copy(update={"workload": w.model_copy(update={"nodes": n})})
+            try:
+                est = size(copy, catalog).estimates.get(result.main_metric)
+            except SizingInputError:
+                continue  # too few nodes to hold the data: not a point of the curve
+            if est is not None:
+                points.append((n, est))
+        return points
+    return []
+
+
+def _greenplum_curve(
+    scenario: Scenario,
+    w: GreenplumAnalytics | GreenplumOltp,
+    catalog: HardwareCatalog,
+    result: SizingResult,
+    counts: list[int],
+) -> list[tuple[int, Estimate]]:
+    d = result.design
+    if d.drive_id is None:
+        return []
+    c = enumerate_candidates(
+        [catalog.server(d.server_id)], [catalog.drive(d.drive_id)], [d.deployment], [d.raid], d.data_drives_per_host
+    )
+    if len(c) == 0:
+        return []
+    c = dataclasses.replace(c.take(np.array([0])), memory_gib=np.array([d.memory_gib_per_host]))
+    primaries, vms = greenplum.primaries_per_host(w, c)
+    net = NetworkChoice(catalog.nic(d.nic_id) if d.nic_id else None, d.nics_per_host)
+    ctx = metrics.GpContext.of(w, c, primaries, vms, net, greenplum.needed_tb(w))
+    floor = greenplum.min_hosts(w)
+    return [
+        (h, metrics.gp_ranges(w, ctx, h, d.etl_hosts)[0][result.main_metric]) for h in counts if h >= floor
+    ]
