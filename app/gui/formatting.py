@@ -5,30 +5,13 @@ from __future__ import annotations
 import math
 import re
 
+from app.export.formatting import metric_label  # one vocabulary for the window and the report
 from models.uncertainty import Estimate
 
-_SUFFIXES = ("_per_hour", "_per_s", "_tb", "_gib", "_gb", "_ms", "_s", "_w", "_u", "_pct", "_mb_s")
-_KNOWN: dict[str, str] = {
-    "full_scan_s": "Full-scan time",
-    "tps": "Throughput",
-    "queries_per_hour": "Queries per hour",
-    "load_tb_per_hour": "Load rate",
-}
+__all__ = ["metric_label"]
 
 # Metrics where a smaller number is the better design (time, cost, power, space).
 _TIME_UNITS = {"s", "ms", "min", "h", "hours", "seconds"}
-
-
-def metric_label(name: str) -> str:
-    if name in _KNOWN:
-        return _KNOWN[name]
-    base = name
-    for suffix in _SUFFIXES:
-        if base.endswith(suffix) and len(base) > len(suffix):
-            base = base[: -len(suffix)]
-            break
-    text = base.replace("_", " ").strip()
-    return text[:1].upper() + text[1:]
 
 
 def lower_is_better(name: str, unit: str) -> bool:
