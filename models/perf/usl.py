@@ -742,3 +742,13 @@ def _register_cards(workloads: Sequence[Workload]) -> None:
 
 
 _register_cards(CALIBRATED_WORKLOADS)
+
+
+def bench_predict() -> object:
+    """One central TPS prediction (the `refarch bench` hook)."""
+    return predict_tps("select", 100, 32, 4, 48, n=0)
+
+
+def bench_monte_carlo(samples: int) -> object:
+    """One TPS estimate with `samples` Monte Carlo draws (the `refarch bench` hook)."""
+    return predict_tps("select", 100, 32, 4, 48, n=samples)
