@@ -102,3 +102,29 @@ def test_growth_and_sensitivity(capsys: pytest.CaptureFixture[str], db: str) -> 
     assert code == 0 and json.loads(out)["bars"]
     code, _, err = run(capsys, "--db", db, "sensitivity", str(SAMPLES / "retail-dw-gen5.json"), "--delta-pct", "0")
     assert code == 2 and "--delta-pct" in err
+
+
+def test_optimize_on_a_catalog_without_servers_says_so_without_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from catalog.seed import seed_catalog
+    from catalog.store import CatalogStore
+
+    url = f"sqlite:///{tmp_path / 'nics-only.sqlite'}"
+    with CatalogStore.open(url, seed=False) as store:
+        store.add(seed_catalog().nic("mellanox-connectx-5-2x100gbe"))
+    code, out, _ = run(capsys, "--db", url, "optimize", str(SAMPLES / "retail-dw-gen5.json"))
+    assert code == 1 and "no servers or no drives" in out
+
+
+def test_optimize_with_no_feasible_design_names_targets_and_closest(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                                    db: str) -> None:
+    data = json.loads((SAMPLES / "retail-dw-gen5.json").read_text())
+    data["targets"] = {"max_capex": 1000}
+    f = tmp_path / "tight.json"
+    f.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "--db", db, "optimize", str(f), "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["feasible"] == 0 and result["best"] is None
+    assert "closest" in result["unmet"]["max_capex"]

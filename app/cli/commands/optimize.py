@@ -26,6 +26,11 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError("--top must be at least 1")
     scenario = read_scenario(args.scenario)
     catalog = load_catalog(args.db)
+    if not catalog.servers or not catalog.drives:
+        # not bad input: there is simply nothing to search
+        print("No design to search: the catalog has no servers or no drives. Seed it (`refarch catalog seed`)"
+              " or import parts (`refarch catalog import FILE`).")
+        return 1
     try:
         result = optimize(scenario, catalog)
     except SizingInputError as exc:
