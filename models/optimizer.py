@@ -98,7 +98,8 @@ def optimize(
     servers, drives = current(catalog.servers, catalog), current(catalog.drives, catalog)
     main, higher = _main(workload)
     try:
-        found = search(scenario, workload, catalog, parts, servers, drives, DEPLOYMENTS, RAIDS, progress, cancelled)
+        found = search(scenario, workload, catalog, parts, servers, drives, DEPLOYMENTS, RAIDS, None, progress,
+                       cancelled)
     except SearchCancelled:
         raise OptimizationCancelled() from None
     ev = found.ev

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -230,13 +230,20 @@ def _load_json(path: Path) -> Any:
         raise ScenarioFileError(name, [f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"]) from None
 
 
-def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
+M = TypeVar("M", bound=BaseModel)
+
+
+def _validate(model: type[M], data: Any, source: str, what: str) -> M:
     if not isinstance(data, dict):
-        raise ScenarioFileError(source, ["(root): a scenario is a JSON object"])
+        raise ScenarioFileError(source, [f"(root): a {what} is a JSON object"])
     try:
-        return Scenario.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         raise ScenarioFileError(source, describe_validation_error(exc)) from None
+
+
+def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
+    return _validate(Scenario, data, source, "scenario")
 
 
 def load_scenario(path: Path) -> Scenario:
@@ -246,12 +253,7 @@ def load_scenario(path: Path) -> Scenario:
 def parse_project(data: Any, source: str = "project") -> Project:
     if isinstance(data, dict) and "workload" in data:  # a lone scenario opens as a one-scenario project
         return Project(name=str(data.get("name") or "Untitled project"), scenarios=[parse_scenario(data, source)])
-    if not isinstance(data, dict):
-        raise ScenarioFileError(source, ["(root): a project is a JSON object"])
-    try:
-        return Project.model_validate(data)
-    except ValidationError as exc:
-        raise ScenarioFileError(source, describe_validation_error(exc)) from None
+    return _validate(Project, data, source, "project")
 
 
 def load_project(path: Path) -> Project:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 from models.hardware import Dimm, Drive, Nic, PartBase, Server
-from models.sizing.result import BomLine
+from models.perf import cost_power
+from models.scenario import Scenario
+from models.sizing.result import BomLine, Totals
 
 
 def describe(part: PartBase) -> str:
@@ -72,3 +74,17 @@ def capex(lines: list[BomLine]) -> float:
 def currency_of(lines: list[BomLine]) -> str:
     currencies = sorted({ln.currency for ln in lines})
     return currencies[0] if len(currencies) == 1 else "/".join(currencies) if currencies else "USD"
+
+
+def totals(lines: list[BomLine], power_w: float, rack_u: int, scenario: Scenario) -> Totals:
+    """Capex from the lines (to the cent), power, space, and energy at the scenario's price and PUE."""
+    a = scenario.assumptions
+    kwh = float(cost_power.annual_kwh(power_w * a.pue))
+    return Totals(
+        capex=capex(lines),
+        power_w=round(power_w, 1),
+        rack_u=rack_u,
+        currency=currency_of(lines),
+        kwh_per_year=round(kwh, 1),
+        energy_cost_3y=round(float(cost_power.energy_cost(kwh, a.energy_price_per_kwh, 3)), 2),
+    )

@@ -11,7 +11,6 @@ import numpy as np
 
 from models.calibration_data import figure
 from models.hardware import Dimm, Drive, HardwareCatalog, Server
-from models.perf import cost_power
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import bom, greenplum, metrics
 from models.sizing.candidates import NetworkChoice, enumerate_candidates
@@ -24,7 +23,7 @@ from models.sizing.parts import (
     current,
     nics_per_host,
 )
-from models.sizing.result import Design, HostLayout, Rationale, SizingResult, Totals, VmLayout, Warning
+from models.sizing.result import Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
 from models.sizing.rules import (
     RULES,
     acting_primaries_after_failover,
@@ -113,6 +112,7 @@ def search(
     drives: list[Drive],
     deployments: Sequence[str],
     raids: Sequence[str],
+    drives_per_host: int | None,
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> Search:
@@ -127,7 +127,7 @@ def search(
     dimm = cheapest_dimm(catalog)
     mem, extra_price, extra_dimms = memory_plan(servers, plat.memory_gib, dimm)
     cands = enumerate_candidates(
-        servers, drives, deployments, raids, plat.drives_per_host, greenplum.min_data_drives()
+        servers, drives, deployments, raids, drives_per_host, greenplum.min_data_drives()
     )
     cands = dataclasses.replace(cands, memory_gib=mem[cands.server_idx])
     util = scenario.assumptions.utilization_pct / 100.0
@@ -159,7 +159,8 @@ def size_greenplum(
     if not servers or not drives:
         raise SizingInputError(["catalog: no servers or no drives to size with (import or seed the catalog)"])
     raid, _ = chosen_raid(scenario, workload)
-    found = search(scenario, workload, catalog, parts, servers, drives, [scenario.platform.deployment], [raid])
+    found = search(scenario, workload, catalog, parts, servers, drives, [scenario.platform.deployment], [raid],
+                   scenario.platform.drives_per_host)
     if len(found.ev.candidates) == 0:
         what = f"server {parts.server.id}" if parts.server else "any server"
         raise SizingInputError(
@@ -314,7 +315,7 @@ def explain(
     lines += bom.host_lines("coordinator host", coordinators, server, drive, coordinator_drive_count(), net.nic,
                             net.nics_per_host)
     lines += bom.host_lines("ETL host", etl, server, drive, d, net.nic, net.nics_per_host)
-    totals = make_totals(lines, float(ev.power_w[i]), int(ev.rack_u[i]), scenario)
+    totals = bom.totals(lines, float(ev.power_w[i]), int(ev.rack_u[i]), scenario)
 
     host_layouts = [
         HostLayout("segment host", hosts, server.id, server.sockets, server.numa_nodes_per_socket,
@@ -360,19 +361,6 @@ def explain(
         rationale=tuple(rationale),
         warnings=tuple(warnings),
         main_metric=main,
-    )
-
-
-def make_totals(lines: list, power_w: float, rack_u: int, scenario: Scenario) -> Totals:  # type: ignore[type-arg]
-    a = scenario.assumptions
-    kwh = float(cost_power.annual_kwh(power_w * a.pue))
-    return Totals(
-        capex=bom.capex(lines),
-        power_w=round(power_w, 1),
-        rack_u=rack_u,
-        currency=bom.currency_of(lines),
-        kwh_per_year=round(kwh, 1),
-        energy_cost_3y=round(float(cost_power.energy_cost(kwh, a.energy_price_per_kwh, 3)), 2),
     )
 
 

@@ -11,7 +11,6 @@ from models.perf import cost_power, memory
 from models.scenario import PgDatabase, PostgresConsolidation, Scenario
 from models.sizing import bom
 from models.sizing.candidates import NetworkChoice
-from models.sizing.greenplum_design import make_totals
 from models.sizing.parts import (
     ResolvedParts,
     SizingInputError,
@@ -234,7 +233,7 @@ def _explain(
         server.idle_w, server.max_w, scenario.assumptions.utilization_pct / 100.0, p.drives_per_host,
         drive.watts if drive else 0.0, net.nics_per_host, net.nic.watts if net.nic else 0.0,
     ))
-    totals = make_totals(lines, power, len(p.hosts) * server.rack_u, scenario)
+    totals = bom.totals(lines, power, len(p.hosts) * server.rack_u, scenario)
     return SizingResult(
         scenario_name=scenario.name, design=design, estimates=estimates, binding_resource="memory",
         bom=tuple(lines), totals=totals, rationale=tuple(rationale), warnings=tuple(warnings),

@@ -12,7 +12,6 @@ from models.perf import cost_power, sap_iq
 from models.scenario import SapIqMultiplex, Scenario
 from models.sizing import bom
 from models.sizing.candidates import NetworkChoice
-from models.sizing.greenplum_design import make_totals
 from models.sizing.parts import (
     ResolvedParts,
     SizingInputError,
@@ -143,7 +142,7 @@ def _explain(
         server.idle_w, server.max_w, scenario.assumptions.utilization_pct / 100.0, per_node, drive.watts,
         net.nics_per_host, net.nic.watts if net.nic else 0.0,
     ))
-    totals = make_totals(lines, power, nodes * server.rack_u, scenario)
+    totals = bom.totals(lines, power, nodes * server.rack_u, scenario)
     return SizingResult(
         scenario_name=scenario.name, design=design,
         estimates={"power_metric": pred.power, "throughput_metric": pred.throughput},

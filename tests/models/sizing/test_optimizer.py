@@ -85,3 +85,11 @@ def test_pareto_front_is_non_dominated() -> None:
     scan = np.array([10.0, 8.0, 5.0, 9.0, 5.0])
     power = np.array([1.0, 1.0, 1.0, 1.0, 2.0])
     assert pareto_front(capex, scan, power, higher_is_better=False) == [0, 1, 2]
+
+
+def test_the_scenarios_drive_count_does_not_narrow_the_catalog_search(small: HardwareCatalog) -> None:
+    free = optimize(sample("retail-dw-gen5", platform={"drives_per_host": None}), small)
+    pinned = optimize(sample("retail-dw-gen5", platform={"drives_per_host": 16}), small)
+    assert pinned.evaluated == free.evaluated
+    assert pinned.best_sizing is not None and free.best_sizing is not None
+    assert pinned.best_sizing.totals.capex == free.best_sizing.totals.capex
