@@ -14,6 +14,7 @@ from models.hardware import Dimm, Drive, HardwareCatalog, Server
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import bom, greenplum, metrics
 from models.sizing.candidates import NetworkChoice, enumerate_candidates
+from models.sizing.design_settings import greenplum_settings
 from models.sizing.parts import (
     ResolvedParts,
     SizingInputError,
@@ -349,6 +350,7 @@ def explain(
         network_gbps_per_host=net.gbps_per_host,
         gp_vmem_protect_limit_mb=vmem_limit,
         hosts=tuple(host_layouts),
+        settings=greenplum_settings(vmem_limit, vmem_why, workload.mirrors),
     )
     main = "full_scan_s" if isinstance(workload, GreenplumAnalytics) else "tps"
     return SizingResult(

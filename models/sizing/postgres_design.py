@@ -11,6 +11,7 @@ from models.perf import cost_power, memory
 from models.scenario import PgDatabase, PostgresConsolidation, Scenario
 from models.sizing import bom
 from models.sizing.candidates import NetworkChoice
+from models.sizing.design_settings import postgres_settings
 from models.sizing.parts import (
     ResolvedParts,
     SizingInputError,
@@ -226,6 +227,7 @@ def _explain(
         shared_buffers_ratio=sb.ratio, shared_buffers_gib=round(first.memory_gib * sb.ratio, 2),
         overcommit_rate=round(rates[worst], 4), safe_overcommit_rate=round(safe[worst], 4), hosts=(layout,),
         data_needed_tb=round(sum(d.size_gb for d in w.databases) / 1000.0, 3),
+        settings=postgres_settings([(vm.name, vm.memory_gib) for vm in all_vms], sb.ratio, sb.reason, sb.source),
     )
     lines = bom.host_lines("database host", len(p.hosts), server, drive, p.drives_per_host, net.nic,
                            net.nics_per_host)

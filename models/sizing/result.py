@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from models.sizing.settings import SettingGroup
 from models.uncertainty import Estimate
 
 
@@ -137,6 +138,8 @@ class Design:
     iq_main_cache_gib: float | None = None
     iq_temp_cache_gib: float | None = None
     hosts: tuple[HostLayout, ...] = ()
+    # product settings (gpconfig, postgresql.conf, SAP IQ switches...) with reason and source: see settings.py
+    settings: tuple[SettingGroup, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

@@ -12,6 +12,7 @@ from models.perf import cost_power, sap_iq
 from models.scenario import SapIqMultiplex, Scenario
 from models.sizing import bom
 from models.sizing.candidates import NetworkChoice
+from models.sizing.design_settings import sap_iq_settings
 from models.sizing.parts import (
     ResolvedParts,
     SizingInputError,
@@ -136,6 +137,8 @@ def _explain(
         data_needed_tb=round(need, 3), nics_per_host=net.nics_per_host, network_gbps_per_host=net.gbps_per_host,
         dqp_mode=choice.mode, iq_main_cache_gib=round(float(caches.main_cache_gib), 1),
         iq_temp_cache_gib=round(float(caches.temp_cache_gib), 1), hosts=(layout,),
+        settings=sap_iq_settings(round(float(caches.main_cache_gib), 1), round(float(caches.temp_cache_gib), 1),
+                                 caches.reason, caches.source),
     )
     lines = bom.host_lines("IQ node", nodes, server, drive, per_node, net.nic, net.nics_per_host)
     power = nodes * float(cost_power.host_power_w(

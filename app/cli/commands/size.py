@@ -73,6 +73,11 @@ def render_text(r: SizingResult) -> str:
     t = r.totals
     lines += ["", f"Capex {t.capex:,.2f} {t.currency}   Power {t.power_w:,.0f} W   Rack {t.rack_u} U"
               f"   Energy {t.kwh_per_year:,.0f} kWh/year"]
+    if d.settings:
+        lines += ["", "Settings (refarch config writes them as files)"]
+        for g in d.settings:
+            values = ", ".join(f"{s.name}={s.value}{(' ' + s.unit) if s.unit else ''}" for s in g.settings)
+            lines.append(f"  {g.product} [{g.target}]: {values}")
     lines += ["", "Rationale"]
     lines += [f"  - {x.decision}: {x.text} [{x.source}]" for x in r.rationale]
     if r.warnings:

@@ -1,0 +1,67 @@
+"""Product settings a design sets, each with the reason and the source behind it.
+
+The sizers put these on `Design.settings`; `refarch size` shows them and the configuration
+exporter (`app/export/config`) renders them as gpconfig lines, postgresql.conf entries, SAP IQ
+start switches or storage-policy rules. The exporter computes nothing: a value that is not
+here is not in the generated files.
+
+`product` says which syntax a group is rendered in and `target` where it applies:
+
+| product                    | target                          | rendered as                                |
+| -------------------------- | ------------------------------- | ------------------------------------------ |
+| `greenplum`                | `cluster`                       | `gpconfig -c NAME -v VALUE`                |
+| `greenplum-init`           | `cluster`                       | gpinitsystem flags (`mirror_mode`)         |
+| `greenplum-resource-group` | the group's name                | `CREATE/ALTER RESOURCE GROUP ... WITH (...)` |
+| `postgresql`               | the VM's name (design VM names) | `NAME = 'VALUE UNIT'` and `ALTER SYSTEM`   |
+| `sap-iq-server`            | `all nodes` or a node's name    | a start_iq switch `-NAME VALUE`            |
+| `sap-iq-multiplex`         | `multiplex`                     | `SET OPTION PUBLIC.NAME = VALUE`           |
+| `vsan-policy`              | the policy's name               | a vSAN storage-policy rule (`VSAN.NAME`)   |
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PRODUCTS = (
+    "greenplum",
+    "greenplum-init",
+    "greenplum-resource-group",
+    "postgresql",
+    "sap-iq-server",
+    "sap-iq-multiplex",
+    "vsan-policy",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One parameter: `value` in `unit` exactly as the product reads it (`unit` "" when it has none).
+
+    >>> Setting("gp_vmem_protect_limit", 8192, "MB", "why", "where").value
+    8192
+    """
+
+    name: str
+    value: int | float | str | bool
+    unit: str
+    reason: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class SettingGroup:
+    product: str
+    target: str
+    settings: tuple[Setting, ...]
+
+    def __post_init__(self) -> None:
+        if self.product not in PRODUCTS:
+            raise ValueError(f"unknown settings product {self.product!r}; known: {', '.join(PRODUCTS)}")
+
+    def get(self, name: str) -> Setting | None:
+        return next((s for s in self.settings if s.name == name), None)
+
+
+def groups_for(groups: tuple[SettingGroup, ...], product: str) -> list[SettingGroup]:
+    """The groups of one product, in design order."""
+    return [g for g in groups if g.product == product]
