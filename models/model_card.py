@@ -1,15 +1,13 @@
 """Model cards: how well each model fits the published points it is calibrated on.
 
-A performance module declares its card with `@model_card`; `all_cards()` imports
-every module of `models.perf` and collects them, so `refarch calibrate`, the GUI
-and the PDF appendix all show the same fit figures.
+A performance module builds its card with a plain function; `models.perf.cards` lists
+them all (`CARD_FACTORIES`, `all_cards()`), so `refarch calibrate`, the GUI and the PDF
+appendix show the same fit figures.
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
-import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,45 +78,11 @@ class ModelCard:
         }
 
 
-CardFactory = Callable[[], ModelCard]
-_FACTORIES: list[CardFactory] = []
-
-
-def model_card(factory: CardFactory) -> CardFactory:
-    """Register a zero-argument function that builds a model's card."""
-    _FACTORIES.append(factory)
-    return factory
-
-
-def import_card_modules() -> list[str]:
-    """Import every `models.perf` module so its cards register; returns the modules that failed, with why."""
-    import models.perf as perf
-
-    problems = []
-    for info in pkgutil.iter_modules(perf.__path__):
-        name = f"{perf.__name__}.{info.name}"
-        try:
-            importlib.import_module(name)
-        except Exception as exc:  # reported by the caller; the other modules' cards still build
-            problems.append(f"{name}: cannot import: {type(exc).__name__}: {exc}")
-    return problems
-
-
-def factories() -> list[CardFactory]:
-    """Registered card factories, one per (module, name): a reloaded module replaces its own."""
-    latest = {(getattr(f, "__module__", ""), getattr(f, "__qualname__", str(id(f)))): f for f in _FACTORIES}
-    return list(latest.values())
+CardFactory = Callable[..., ModelCard]
 
 
 def build(factory: CardFactory, catalog: HardwareCatalog | None = None) -> ModelCard:
     """Build one card; a card that validates against catalog prices (it takes `catalog`) gets the catalog."""
     if catalog is not None and "catalog" in inspect.signature(factory).parameters:
-        return factory(catalog=catalog)  # type: ignore[call-arg]
+        return factory(catalog=catalog)
     return factory()
-
-
-def all_cards(catalog: HardwareCatalog | None = None) -> list[ModelCard]:
-    problems = import_card_modules()
-    if problems:
-        raise ImportError("; ".join(problems))
-    return sorted((build(f, catalog) for f in factories()), key=lambda c: c.name)

@@ -22,7 +22,7 @@ SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "samples" / "retail
 def bench_report() -> BenchResult:
     from app.export import render_report
     from catalog.seed import seed_catalog
-    from models.model_card import all_cards
+    from models.perf.cards import all_cards
     from models.scenario import parse_scenario
     from models.sizing.engine import size
     from models.whatif import growth

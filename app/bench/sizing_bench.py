@@ -28,11 +28,12 @@ def bench_sizing() -> BenchResult:
     size_s = time_median(lambda: size(scenario, catalog), repeat=9)
     out.metrics["size_ms"] = 1e3 * size_s
 
-    from models.perf import scan_load
+    from models.perf.scan_load_estimates import estimate_full_scan
+    from models.perf.scan_load_fit import gen5_reference_shape
 
     r = size(scenario, catalog)
-    shape = scan_load.gen5_reference_shape()
-    mc_s = time_median(lambda: scan_load.estimate_full_scan(shape, r.design.data_needed_tb), repeat=9)
+    shape = gen5_reference_shape()
+    mc_s = time_median(lambda: estimate_full_scan(shape, r.design.data_needed_tb), repeat=9)
     out.metrics["monte_carlo_ms"] = 1e3 * mc_s
     out.notes.append(f"monte_carlo_ms: full-scan estimate with {DEFAULT_SAMPLES:,} samples")
     return out

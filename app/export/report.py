@@ -92,7 +92,7 @@ def render_report(
 
     `growth[i]` is the buy-as-you-grow plan of scenario i (`models.whatif.growth`), or None to leave it out;
     `curves[i]` the main estimate against host count (`models.sizing.curves.main_metric_curve`), or None;
-    `cards` default to `models.model_card.all_cards()`. Raises `ReportCancelled` when `cancelled()` turns
+    `cards` default to `models.perf.cards.all_cards()`. Raises `ReportCancelled` when `cancelled()` turns
     True (nothing written) and `app.export.atomic.ExportError` when `path` cannot be written.
     """
     if not results or len(results) != len(scenarios):
@@ -140,7 +140,7 @@ def render_report(
         tick()
 
     if cards is None:
-        from models.model_card import all_cards
+        from models.perf.cards import all_cards
 
         cards = all_cards()
     story += appendix(top, cards)

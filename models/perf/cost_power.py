@@ -29,7 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import figure, point
 from models.hardware import HardwareCatalog
-from models.model_card import ModelCard, Residual, model_card
+from models.model_card import ModelCard, Residual
 
 FloatArray = NDArray[np.float64]
 
@@ -145,7 +145,6 @@ def price_cost_claim(catalog: HardwareCatalog) -> tuple[float, float] | None:
     return (gen5, baseline) if gen5 is not None and baseline is not None else None
 
 
-@model_card
 def cost_power_card(
     gen5_capex: float | None = None, baseline_capex: float | None = None, catalog: HardwareCatalog | None = None
 ) -> ModelCard:

@@ -1,4 +1,6 @@
-"""PostgreSQL on vSphere memory models: overcommitment, shared_buffers sizing, working sets.
+"""PostgreSQL on vSphere memory models: overcommitment, the shared_buffers throughput curve, working sets.
+
+The shared_buffers decision built on them is `models.sizing.shared_buffers`.
 
 All figures come from `001_8432df66bbca52f5.txt` (vFabric Postgres 9.2 on vSphere 5.1,
 dataset `pg_vfabric_001`): DBT-2 (TPC-C-like, 30 warehouses, ~3 GB per database), two
@@ -26,10 +28,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from models.calibration_data import point
-from models.model_card import ModelCard, Residual, model_card
+from models.model_card import ModelCard, Residual
 from models.uncertainty import FloatArray
 
-_DS = "pg_vfabric_001"
+DATASET = "pg_vfabric_001"
 
 Placement = Literal["vm-per-database", "shared-vm"]
 PLACEMENTS: tuple[Placement, ...] = get_args(Placement)
@@ -48,7 +50,7 @@ _BELOW_ONE = float(np.nextafter(1.0, 0.0))
 
 
 def _f(name: str) -> float:
-    return point(_DS, name).value
+    return point(DATASET, name).value
 
 
 def _out(a: FloatArray) -> Any:
@@ -90,7 +92,7 @@ def overcommit_rate(mem_available_gib: ArrayLike, mem_configured_gib: ArrayLike)
 
 
 @dataclass(frozen=True, slots=True)
-class _SharedBuffers:
+class SharedBuffersFigures:
     conventional: float  # 0.25
     large: float  # 0.75
     gain_large: float  # mean of the two dedicated-VM schemes' gains
@@ -101,8 +103,9 @@ class _SharedBuffers:
 
 
 @cache
-def _sb() -> _SharedBuffers:
-    return _SharedBuffers(
+def shared_buffers_figures() -> SharedBuffersFigures:
+    """The study's shared_buffers figures (ratios of VM memory, the large-ratio gain, the dip)."""
+    return SharedBuffersFigures(
         conventional=_f("sb_conventional_ratio"),
         large=_f("sb_large_ratio"),
         # Schemes 3 and 4 are the two dedicated-VM measurements; neither is privileged.
@@ -130,65 +133,12 @@ def shared_buffers_throughput_factor(ratio: ArrayLike) -> Any:
     r = _array(ratio, "ratio")
     if np.any((r <= 0) | (r >= 1)):
         raise ValueError("shared_buffers ratio must be in (0, 1)")
-    sb = _sb()
+    sb = shared_buffers_figures()
     base = np.interp(r, [sb.conventional, sb.large], [1.0, 1.0 + sb.gain_large])
     half_width = (sb.dip_high - sb.dip_low) / 2.0
     notch = np.clip(1.0 - np.abs(r - sb.dip_center) / half_width, 0.0, 1.0)
     return _out(base - notch * np.maximum(base - sb.dip_floor, 0.0))
 
-
-@dataclass(frozen=True, slots=True)
-class SharedBuffersChoice:
-    ratio: float  # shared_buffers as a fraction of the VM's memory
-    reason: str
-    source: str
-
-
-def _in_dip(ratio: float) -> bool:
-    sb = _sb()
-    return sb.dip_low <= ratio <= sb.dip_high
-
-
-def recommend_shared_buffers(placement: Placement, conventional: bool = False) -> SharedBuffersChoice:
-    """75 % of VM memory on a VM dedicated to one database, 25 % when shared or asked for.
-
-    Never a ratio in the 45-55 % region the study's best practices say to avoid.
-    """
-    if placement not in PLACEMENTS:
-        raise ValueError(f"unknown placement '{placement}'; one of {', '.join(PLACEMENTS)}")
-    sb = _sb()
-    conv = point(_DS, "sb_conventional_ratio")
-    if conventional:
-        choice = SharedBuffersChoice(
-            sb.conventional,
-            f"conventional sizing requested: {sb.conventional:.0%} of memory, the PostgreSQL tuning guide's "
-            "starting point; the OS page cache does the rest of the caching",
-            conv.source.cite(),
-        )
-    elif placement == "vm-per-database":
-        cv = {k: _f(k) for k in ("sb25_cv_s3", "sb75_cv_s3", "sb25_cv_s4", "sb75_cv_s4")}
-        choice = SharedBuffersChoice(
-            sb.large,
-            f"a VM dedicated to the database: {sb.large:.0%} of VM memory gave "
-            f"+{_f('sb75_gain_s3'):.1%} / +{_f('sb75_gain_s4'):.1%} DBT-2 throughput over {sb.conventional:.0%} "
-            f"and steadier throughput (CV {cv['sb25_cv_s3']:.1%} -> {cv['sb75_cv_s3']:.1%}, "
-            f"{cv['sb25_cv_s4']:.1%} -> {cv['sb75_cv_s4']:.1%}); enable the vPostgres balloon if memory may be "
-            f"overcommitted (+{_f('oc55_sb75_s4_over_s3'):.0%} over the guest balloon alone at "
-            f"{_f('oc_test_rate'):.0%} overcommitment); load-test at the highest expected load",
-            point(_DS, "sb75_gain_s3").source.cite() + "; Table 4; Performance Best Practices",
-        )
-    else:
-        choice = SharedBuffersChoice(
-            sb.conventional,
-            f"several databases or server instances share the VM: {sb.large:.0%} shared_buffers did not pay "
-            f"there (scheme 1: {_f('sb75_shared_vm_change_s1'):+.1%}), and with it VM-per-database did "
-            f"{_f('oc55_sb75_s3_advantage'):.0%}-{_f('oc55_sb75_s4_advantage'):.0%} better than a shared VM at "
-            f"{_f('oc_test_rate'):.0%} overcommitment; keep the conventional {sb.conventional:.0%}",
-            conv.source.cite() + "; Tables 5 and 6; Consolidation Results: Memory Overcommitment",
-        )
-    if _in_dip(choice.ratio):  # a calibration edit must not smuggle in the ratio the study warns against
-        raise AssertionError(f"recommended ratio {choice.ratio} lies in the double-buffering dip")
-    return choice
 
 
 # --------------------------------------------------------------------------------------------
@@ -196,7 +146,7 @@ def recommend_shared_buffers(placement: Placement, conventional: bool = False) -
 
 
 def _knees(kind: str) -> tuple[FloatArray, FloatArray]:
-    lo, hi = point(_DS, f"ws_{kind}_2c_mb"), point(_DS, f"ws_{kind}_30c_mb")
+    lo, hi = point(DATASET, f"ws_{kind}_2c_mb"), point(DATASET, f"ws_{kind}_30c_mb")
     return (
         np.array([float(lo.conditions["clients"]), float(hi.conditions["clients"])]),
         np.array([lo.value, hi.value]),
@@ -316,10 +266,9 @@ def performance_preserved(overcommit_rate: ArrayLike, scheme: Scheme, shared_buf
 # Model cards
 
 
-@model_card
 def shared_buffers_card() -> ModelCard:
-    sb = _sb()
-    gains = [point(_DS, k) for k in ("sb75_gain_s3", "sb75_gain_s4", "sb75_gain_summary")]
+    sb = shared_buffers_figures()
+    gains = [point(DATASET, k) for k in ("sb75_gain_s3", "sb75_gain_s4", "sb75_gain_summary")]
     residuals = [
         Residual(p.id, 1.0 + p.value, float(shared_buffers_throughput_factor(sb.large)), "x throughput at 25 %")
         for p in gains
@@ -349,11 +298,11 @@ def shared_buffers_card() -> ModelCard:
         },
         residuals=tuple(residuals),
         sources=(
-            point(_DS, "sb75_gain_s3").source.cite(),
-            point(_DS, "sb_dip_low_ratio").source.cite(),
-            point(_DS, "sb_dip_floor_factor").source.cite(),
-            point(_DS, "t5_s1_notpm").source.cite(),
-            point(_DS, "t6_s1_notpm").source.cite(),
+            point(DATASET, "sb75_gain_s3").source.cite(),
+            point(DATASET, "sb_dip_low_ratio").source.cite(),
+            point(DATASET, "sb_dip_floor_factor").source.cite(),
+            point(DATASET, "t5_s1_notpm").source.cite(),
+            point(DATASET, "t6_s1_notpm").source.cite(),
         ),
         note=(
             "Two measured settings (25 %, 75 %) on dedicated VMs only; the shape between them is a straight "
@@ -364,19 +313,18 @@ def shared_buffers_card() -> ModelCard:
     )
 
 
-@model_card
 def working_sets_card() -> ModelCard:
     residuals = []
     for kind, fn in (("vm", vm_memory_working_set_mb), ("sb", shared_buffers_working_set_mb)):
         for c in ("2c", "30c"):
-            p = point(_DS, f"ws_{kind}_{c}_mb")
+            p = point(DATASET, f"ws_{kind}_{c}_mb")
             residuals.append(Residual(p.id, p.value, float(fn(float(p.conditions["clients"]))), "MB"))
     high, low = _f("t2_high_clients"), _f("t2_low_clients")
     needed_mb = float(vm_memory_working_set_mb(high)) + float(vm_memory_working_set_mb(low))
     config_mb = _f("t2_mem_config_total_mb")
-    safe = point(_DS, "ws_safe_overcommit_rate")
+    safe = point(DATASET, "ws_safe_overcommit_rate")
     residuals.append(Residual(safe.id, safe.value, float(safe_overcommit_rate(config_mb, needed_mb)), "fraction"))
-    spare = point(_DS, "ws_spare_mb")
+    spare = point(DATASET, "ws_spare_mb")
     residuals.append(Residual(spare.id, spare.value, config_mb - needed_mb, "MB"))
     return ModelCard(
         name="pg-working-sets",
@@ -392,9 +340,9 @@ def working_sets_card() -> ModelCard:
         },
         residuals=tuple(residuals),
         sources=(
-            point(_DS, "ws_vm_30c_mb").source.cite(),
-            point(_DS, "ws_vm_2c_mb").source.cite(),
-            point(_DS, "ws_sb_2c_mb").source.cite(),
+            point(DATASET, "ws_vm_30c_mb").source.cite(),
+            point(DATASET, "ws_vm_2c_mb").source.cite(),
+            point(DATASET, "ws_sb_2c_mb").source.cite(),
             safe.source.cite(),
         ),
         note=(
@@ -405,7 +353,6 @@ def working_sets_card() -> ModelCard:
     )
 
 
-@model_card
 def overcommit_card() -> ModelCard:
     rt = _f("oc_test_rate")
 
@@ -459,11 +406,11 @@ def overcommit_card() -> ModelCard:
         parameters=params,
         residuals=tuple(residuals),
         sources=(
-            point(_DS, "eq1_overcommit_rate").source.cite(),
-            point(_DS, "oc55_sb25_vm_advantage").source.cite(),
-            point(_DS, "oc55_sb75_s3_advantage").source.cite(),
-            point(_DS, "oc_divergence_rate").source.cite(),
-            point(_DS, "oc_best_scheme_preserved").source.cite(),
+            point(DATASET, "eq1_overcommit_rate").source.cite(),
+            point(DATASET, "oc55_sb25_vm_advantage").source.cite(),
+            point(DATASET, "oc55_sb75_s3_advantage").source.cite(),
+            point(DATASET, "oc_divergence_rate").source.cite(),
+            point(DATASET, "oc_best_scheme_preserved").source.cite(),
         ),
         note=(
             "Calibrated on ratios between schemes at one rate (55 %); the absolute level of the best scheme "

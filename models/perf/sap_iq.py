@@ -1,4 +1,7 @@
-"""SAP IQ multiplex: DQP mode, TPC-H style power/throughput, cache split and node count.
+"""SAP IQ multiplex: TPC-H style power and throughput per DQP mode, cluster size and stream count.
+
+The sizing decisions built on it (DQP mode, cache split, node count) are in
+`models.sizing.sap_iq_rules`.
 
 Calibrated on study 003 (`003_4970b14b1c56345f.txt`, "Distributed Query Processing in
 SAP IQ on VMware vSphere and Virtual SAN"): four Dell R720xd hosts, one 14 vCPU / 96 GiB
@@ -62,16 +65,15 @@ Uncertainty: each Table 3 figure is read with the quoted-figure band of
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from models.calibration_data import figure, point
-from models.model_card import ModelCard, Residual, model_card
+from models.model_card import ModelCard, Residual
 from models.uncertainty import (
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
@@ -95,9 +97,6 @@ _MODE_KEY: dict[str, str] = {STORAGE: "storage", NETWORK: "network"}
 # stream counts). Both are reported on the model card.
 CORE_SCALING_EXPONENT = Uniform(0.9, 1.0)  # near-linear in total cores: 2x cores -> 1.87x to 2x
 EXTRAPOLATION_SPREAD_PER_DOUBLING = 0.10  # +-10 % (uniform) per doubling of streams beyond six
-
-# A DQP query needs a leader and at least one worker (study: "Distributed Query Processing").
-MIN_DQP_NODES = 2
 
 SECONDS_PER_HOUR = 3600.0
 MS_PER_S = 1000.0
@@ -132,7 +131,7 @@ class _Reference:
 
 
 @cache
-def _ref() -> _Reference:
+def reference() -> _Reference:
     def f(pid: str) -> float:
         return figure(DATASET, pid)
 
@@ -149,20 +148,20 @@ def _ref() -> _Reference:
     )
 
 
-def _cite(point_id: str) -> str:
+def cite(point_id: str) -> str:
     return point(DATASET, point_id).source.cite()
 
 
 # --------------------------------------------------------------------------- validation
 
 
-def _check_mode(mode: str) -> DqpMode:
+def check_mode(mode: str) -> DqpMode:
     if mode not in DQP_MODES:
         raise ValueError(f"unknown DQP mode '{mode}'; expected one of {', '.join(DQP_MODES)}")
     return mode  # type: ignore[return-value]
 
 
-def _at_least(name: str, value: ArrayLike, low: float) -> FloatArray:
+def at_least(name: str, value: ArrayLike, low: float) -> FloatArray:
     arr = np.asarray(value, dtype=float)
     if not np.all(np.isfinite(arr)) or np.any(arr < low):
         raise ValueError(f"{name} must be a finite number >= {low:g}, got {value!r}")
@@ -185,7 +184,7 @@ def _extrapolation_halfwidth(streams: FloatArray, s6: int) -> FloatArray:
 
 def _scale(nodes: FloatArray, cores_per_node: FloatArray, beta: ArrayLike) -> FloatArray:
     """k = (n * c / (n0 * c0)) ** beta: near-linear in total cores."""
-    ref = _ref()
+    ref = reference()
     return np.power(nodes * cores_per_node / ref.vcpus_total, beta)
 
 
@@ -195,9 +194,9 @@ def throughput_at(mode: str, query_streams: ArrayLike) -> FloatArray | float:
     Formula: T(S) = T1 + (T6 - T1) * (min(S, 6) - 1) / 5; T1 = 22 * 3600 * SF / Ts(power test),
     T6 = Table 3 (003_4970b14b1c56345f.txt, Results, Table 3).
     """
-    m = _check_mode(mode)
-    s = _at_least("query_streams", query_streams, 1.0)
-    ref = _ref()
+    m = check_mode(mode)
+    s = at_least("query_streams", query_streams, 1.0)
+    ref = reference()
     out = _interpolated_throughput(ref.throughput1(m), ref.throughput6[m], s, ref.streams_measured)
     return float(out) if out.ndim == 0 else out
 
@@ -220,80 +219,12 @@ def mode_advantage(query_streams: ArrayLike) -> FloatArray | float:
 
 def crossover_streams() -> float:
     """Streams at which both modes reach the same throughput (linear anchors): about 3.1."""
-    ref = _ref()
+    ref = reference()
     d1 = ref.throughput1(STORAGE) - ref.throughput1(NETWORK)
     slope_gap = (ref.throughput6[NETWORK] - ref.throughput1(NETWORK)) - (
         ref.throughput6[STORAGE] - ref.throughput1(STORAGE)
     )
     return 1.0 + (ref.streams_measured - 1) * d1 / slope_gap
-
-
-# --------------------------------------------------------------------------- DQP mode choice
-
-
-@dataclass(frozen=True, slots=True)
-class DqpChoice:
-    mode: DqpMode
-    reason: str
-    source: str
-    network_advantage: float  # T_network / T_storage at the given streams (>1: network-transfer ahead)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "mode": self.mode,
-            "reason": self.reason,
-            "source": self.source,
-            "network_advantage": self.network_advantage,
-        }
-
-
-def recommend_dqp_mode(query_streams: int) -> DqpChoice:
-    """The DQP mode for `query_streams` concurrent query streams, with its reason and source.
-
-    Rule: network-transfer when `mode_advantage(S) > 1`, else storage-transfer. One stream
-    is the study's power test (storage-transfer ahead, Power@300GB 93,720.6 vs 79,225.5);
-    six streams its throughput test (network-transfer ahead, 78,806 vs 59,874); between
-    them the choice follows the interpolated throughputs (crossover near 3.1 streams).
-    Source: 003_4970b14b1c56345f.txt, Results, Table 3, Power Test, Throughput Test.
-    """
-    if isinstance(query_streams, bool) or not isinstance(query_streams, int | np.integer):
-        raise ValueError(f"query_streams must be a whole number of streams, got {query_streams!r}")
-    s = int(query_streams)
-    _at_least("query_streams", s, 1.0)
-    ref = _ref()
-    adv = float(mode_advantage(s))
-    mode: DqpMode = NETWORK if adv > 1.0 else STORAGE
-    s6 = ref.streams_measured
-    if s == 1:
-        p = point(DATASET, "dqp_choice_single_stream")
-        reason = (
-            f"One query stream: storage-transfer measured faster (Power@{ref.scale_factor_gb:g}GB "
-            f"{ref.power[STORAGE]:,.1f} vs {ref.power[NETWORK]:,.1f} for network-transfer); "
-            f'the study: "{p.source.quote}".'
-        )
-        source = f"{p.source.cite()}; {_cite('power_storage_qpph')}"
-    elif s >= s6:
-        p = point(DATASET, "dqp_choice_concurrent")
-        why = point(DATASET, "dqp_network_transfer_conclusion").source.quote
-        beyond = (
-            f" {s} streams is beyond the {s6} measured; the {s6}-stream ratio is held (assumption)." if s > s6 else ""
-        )
-        reason = (
-            f"{s} concurrent query streams: network-transfer measured {100 * (adv - 1):.0f} % more throughput "
-            f"(Throughput@{ref.scale_factor_gb:g}GB {ref.throughput6[NETWORK]:,.0f} vs "
-            f'{ref.throughput6[STORAGE]:,.0f} with {s6} streams); "{p.source.quote}" {why}{beyond}'
-        )
-        source = f"{p.source.cite()}; {_cite('throughput_network_qthh')}"
-    else:
-        lead = "network-transfer" if mode == NETWORK else "storage-transfer"
-        reason = (
-            f"{s} concurrent query streams lie between the study's single-stream power test "
-            f"(storage-transfer ahead) and its {s6}-stream throughput test (network-transfer ahead); "
-            f"interpolating the measured throughputs puts {lead} ahead by {100 * abs(adv - 1):.0f} % "
-            f"(modes cross near {crossover_streams():.1f} streams; interpolated, not measured)."
-        )
-        source = f"{_cite('power_elapsed_storage_ms')}; {_cite('throughput_network_qthh')} (interpolated)"
-    return DqpChoice(mode=mode, reason=reason, source=source, network_advantage=adv)
 
 
 # --------------------------------------------------------------------------- predictions
@@ -311,7 +242,7 @@ def _dists() -> dict[str, Distribution]:
 
 def _nominal() -> dict[str, FloatArray]:
     """Parameter medians as one-sample arrays (a point prediction, no Monte Carlo)."""
-    ref = _ref()
+    ref = reference()
     beta = 0.5 * (CORE_SCALING_EXPONENT.low + CORE_SCALING_EXPONENT.high)
     out = {"beta": np.array([beta]), "u": np.array([0.0])}
     for m in DQP_MODES:
@@ -354,7 +285,7 @@ def _power_samples(mode: DqpMode, nodes: FloatArray, cores: FloatArray, prm: dic
 def _throughput_samples(
     mode: DqpMode, nodes: FloatArray, streams: FloatArray, cores: FloatArray, prm: dict[str, FloatArray]
 ) -> FloatArray:
-    ref = _ref()
+    ref = reference()
     nd = np.broadcast(nodes, streams, cores).nd
     k = _MODE_KEY[mode]
     t1 = ref.queries_per_stream * SECONDS_PER_HOUR * ref.scale_factor_gb / (_column(prm[f"elapsed_{k}"], nd) / MS_PER_S)
@@ -366,9 +297,9 @@ def _throughput_samples(
 def _inputs(
     nodes: ArrayLike, cores_per_node: ArrayLike | None, query_streams: ArrayLike | None = None
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    n = _at_least("nodes", nodes, 1.0)
-    c = _at_least("cores_per_node", _ref().vcpus_per_node if cores_per_node is None else cores_per_node, 1.0)
-    s = _at_least("query_streams", 1 if query_streams is None else query_streams, 1.0)
+    n = at_least("nodes", nodes, 1.0)
+    c = at_least("cores_per_node", reference().vcpus_per_node if cores_per_node is None else cores_per_node, 1.0)
+    s = at_least("query_streams", 1 if query_streams is None else query_streams, 1.0)
     return n, c, s
 
 
@@ -390,7 +321,7 @@ def predict_power_metric(
     prediction at the parameter medians.
     Source: 003_4970b14b1c56345f.txt, Results, Table 3; Appendix A, Table 7.
     """
-    m = _check_mode(mode)
+    m = check_mode(mode)
     n, c, _ = _inputs(nodes, cores_per_node)
     return _to_estimate(_power_samples(m, n, c, _params(samples, seed)), "QppH@Size")
 
@@ -413,7 +344,7 @@ def predict_throughput_metric(
     beta ~ U(0.9, 1.0). Interpolated between 1 and 6 streams, extrapolated elsewhere.
     Source: 003_4970b14b1c56345f.txt, Results, Table 3; TPC-H specification Clause 5.4.
     """
-    m = _check_mode(mode)
+    m = check_mode(mode)
     n, c, s = _inputs(nodes, cores_per_node, query_streams)
     return _to_estimate(_throughput_samples(m, n, s, c, _params(samples, seed)), "QthH@Size")
 
@@ -448,9 +379,9 @@ def binding_resource(mode: str, query_streams: float, dqp_network_gbps: float | 
     * network-transfer, concurrent streams otherwise: "cpu" (query processing; the leader
       node runs noticeably hotter, CPU Usage Charts).
     """
-    m = _check_mode(mode)
-    s = float(_at_least("query_streams", query_streams, 1.0))
-    ref = _ref()
+    m = check_mode(mode)
+    s = float(at_least("query_streams", query_streams, 1.0))
+    ref = reference()
     if m == NETWORK and dqp_network_gbps is not None and dqp_network_gbps < ref.dqp_network_gbps:
         return "dqp-network"
     if s <= 1.0:
@@ -474,12 +405,12 @@ def predict_iq(
     the same parameter samples, so their ranges are consistent. `query_streams` is a scalar
     (it decides the binding resource); `nodes` and `cores_per_node` may be arrays.
     """
-    m = _check_mode(mode)
+    m = check_mode(mode)
     n, c, s = _inputs(nodes, cores_per_node, query_streams)
     if s.ndim:
         raise ValueError("predict_iq takes one query_streams value; use predict_throughput_metric for arrays")
     prm = _params(samples, seed)
-    ref = _ref()
+    ref = reference()
     extrapolated = bool(np.any(n * c != ref.vcpus_total) or float(s) not in (1.0, float(ref.streams_measured)))
     return IqPrediction(
         power=_to_estimate(_power_samples(m, n, c, prm), "QppH@Size"),
@@ -490,167 +421,12 @@ def predict_iq(
     )
 
 
-# --------------------------------------------------------------------------- cache split
-
-
-class CacheSplit(NamedTuple):
-    main_cache_gib: float
-    temp_cache_gib: float
-    reason: str
-    source: str
-
-
-def cache_split(memory_gib_per_node: ArrayLike) -> CacheSplit:
-    """IQ main cache (-iqmc) and temp cache (-iqtc) for a node with `memory_gib_per_node`.
-
-    Formula: iq = share * memory; main = iq * f_main; temp = iq * f_temp (large memory
-    -iqlm takes the remaining third); share = 0.80 (0.75-0.90), f_main = f_temp = 1/3.
-    The study states no cache sizes: it used 96 GiB VMs and reports only that hash
-    partitioning "required slightly higher cache settings" (Deployment Best Practices).
-    The split is SAP's IQ 16 guidance (vendor-doc points of `sapiq_dqp_003`), scaled to
-    the node; at the study's 96 GiB it gives 25.6 GiB main and 25.6 GiB temp cache.
-    `memory_gib_per_node` is the memory the IQ server's OS sees (the VM's on vSphere).
-    """
-    mem = _at_least("memory_gib_per_node", memory_gib_per_node, 0.0)
-    share = figure(DATASET, "iq_memory_share_of_ram")
-    f_main = figure(DATASET, "iq_cache_fraction_main")
-    f_temp = figure(DATASET, "iq_cache_fraction_temp")
-    f_lm = figure(DATASET, "iq_cache_fraction_large_memory")
-    iq = share * mem
-    main, temp = iq * f_main, iq * f_temp
-    hint = point(DATASET, "bp_hash_partitioning_cache").source.quote
-    vm = figure(DATASET, "vm_memory_gib")
-    if mem.ndim == 0:
-        sizes = (
-            f"of {float(mem):,.0f} GiB, {share:.0%} goes to SAP IQ ({float(iq):,.1f} GiB), split in thirds: "
-            f"main cache -iqmc {float(main):,.1f} GiB, temp cache -iqtc {float(temp):,.1f} GiB, "
-            f"large memory -iqlm {float(iq * f_lm):,.1f} GiB"
-        )
-    else:
-        sizes = f"{share:.0%} of node memory goes to SAP IQ, split in thirds between -iqmc, -iqtc and -iqlm"
-    reason = (
-        f"Cache split: {sizes} (SAP IQ 16 guidance). The study ran {vm:g} GiB VMs and states no cache "
-        f'sizes; its best practice: "{hint}"'
-    )
-    source = "; ".join(
-        dict.fromkeys(
-            _cite(p) for p in ("iq_memory_share_of_ram", "iq_cache_fraction_main", "bp_hash_partitioning_cache")
-        )
-    )
-    out_main: Any = float(main) if mem.ndim == 0 else main
-    out_temp: Any = float(temp) if mem.ndim == 0 else temp
-    return CacheSplit(out_main, out_temp, reason, source)
-
-
-# --------------------------------------------------------------------------- node count
-
-
-class NodeRecommendation(NamedTuple):
-    nodes: int
-    reason: str
-
-
-def recommend_nodes(
-    data_tb: float,
-    query_streams: int,
-    *,
-    cores_per_node: float | None = None,
-    raw_capacity_tb_per_node: float | None = None,
-    vsan: bool = True,
-    target_throughput: float | None = None,
-    target_power: float | None = None,
-    mode: str | None = None,
-) -> NodeRecommendation:
-    """Multiplex nodes for `data_tb` (as stored in IQ, i.e. after compression) and `query_streams`.
-
-    nodes = max of:
-
-    * floor: 3 hosts on Virtual SAN ("between 3 and 32 hosts"), else 2 (a DQP leader and a worker);
-    * concurrency: each stream keeps the cluster share it had in the study (6 streams on
-      4 x 14 vCPU): n >= (4 * 14 / c) * (S / 6) ** (1 / beta), beta = 0.95 (median);
-    * capacity (Virtual SAN only): n >= data * (1 + temp/main) * (FTT + 1) / raw TB per node,
-      temp/main = 1 (Table 1: 8 temp and 8 main VMDKs of 150 GB), FTT = 1 (Table 2),
-      raw = 9 TB per host (Table 5: 10 x 900 GB) unless given;
-    * targets: the smallest n whose P50 Power@Size / Throughput@Size reaches the target.
-
-    Above 32 hosts on Virtual SAN the reason says so (the 2014 limit the study quotes).
-    Source: 003_4970b14b1c56345f.txt, Technology Overview, Tables 1, 2, 3, 5, 7.
-    """
-    data = float(_at_least("data_tb", data_tb, 0.0))
-    if isinstance(query_streams, bool) or not isinstance(query_streams, int | np.integer):
-        raise ValueError(f"query_streams must be a whole number of streams, got {query_streams!r}")
-    s = int(query_streams)
-    _at_least("query_streams", s, 1.0)
-    ref = _ref()
-    c = float(_at_least("cores_per_node", ref.vcpus_per_node if cores_per_node is None else cores_per_node, 1.0))
-    m = _check_mode(mode) if mode is not None else recommend_dqp_mode(s).mode
-    beta = 0.5 * (CORE_SCALING_EXPONENT.low + CORE_SCALING_EXPONENT.high)
-    s6 = ref.streams_measured
-
-    floor_n = int(figure(DATASET, "vsan_min_hosts")) if vsan else MIN_DQP_NODES
-    floor_why = (
-        f"Virtual SAN needs at least {floor_n} hosts ({_cite('vsan_min_hosts')})"
-        if vsan
-        else f"DQP needs a leader and at least one worker: {floor_n} nodes"
-    )
-    constraints: list[tuple[int, str]] = [(floor_n, floor_why)]
-
-    conc_n = math.ceil(ref.vcpus_total / c * (s / s6) ** (1.0 / beta) - 1e-9)
-    constraints.append(
-        (
-            conc_n,
-            f"{s} streams at the study's per-stream share ({s6} streams on {ref.nodes} x "
-            f"{ref.vcpus_per_node} vCPU) with {c:g} cores per node need {conc_n} nodes",
-        )
-    )
-
-    if vsan:
-        raw = figure(DATASET, "raw_hdd_tb_per_server") if raw_capacity_tb_per_node is None else raw_capacity_tb_per_node
-        raw = float(_at_least("raw_capacity_tb_per_node", raw, 1e-9))
-        temp_ratio = figure(DATASET, "temp_to_main_dbspace_ratio")
-        copies = figure(DATASET, "vsan_host_failures_to_tolerate") + 1.0
-        need_tb = data * (1.0 + temp_ratio) * copies
-        cap_n = math.ceil(need_tb / raw - 1e-9)
-        constraints.append(
-            (
-                cap_n,
-                f"{data:g} TB of IQ data plus equal temp space, {copies:g} Virtual SAN copies "
-                f"= {need_tb:,.1f} TB raw at {raw:g} TB per host needs {cap_n} host{'s' if cap_n != 1 else ''}",
-            )
-        )
-
-    scale_need = ref.vcpus_total / c
-    if target_throughput is not None:
-        t = float(_at_least("target_throughput", target_throughput, 1e-9))
-        base = float(throughput_at(m, s))
-        tn = math.ceil(scale_need * (t / base) ** (1.0 / beta) - 1e-9)
-        constraints.append((tn, f"Throughput@Size {t:,.0f} with {s} streams in {m} needs {tn} nodes"))
-    if target_power is not None:
-        p = float(_at_least("target_power", target_power, 1e-9))
-        pn = math.ceil(scale_need * (p / ref.power[m]) ** (1.0 / beta) - 1e-9)
-        constraints.append((pn, f"Power@Size {p:,.0f} in {m} needs {pn} nodes"))
-
-    nodes, why = max(constraints, key=lambda cw: cw[0])
-    others = "; ".join(w for n_, w in constraints if w is not why)
-    reason = f"{nodes} nodes: {why}. Also checked: {others}."
-    vmax = int(figure(DATASET, "vsan_max_hosts"))
-    if vsan and nodes > vmax:
-        reason += (
-            f" {nodes} hosts exceed the {vmax}-host Virtual SAN cluster the study describes "
-            f"({_cite('vsan_max_hosts')}): split the multiplex or check the current limit."
-        )
-    if nodes * c != ref.vcpus_total:
-        reason += " Cluster size differs from the study's: performance figures are extrapolated."
-    return NodeRecommendation(nodes, reason)
-
-
 # --------------------------------------------------------------------------- model card
 
 
-@model_card
 def card() -> ModelCard:
     """Fit of the SAP IQ DQP model on Table 3 of study 003 (point predictions, no sampling)."""
-    ref = _ref()
+    ref = reference()
     residuals: list[Residual] = []
     for m in DQP_MODES:
         k = _MODE_KEY[m]
@@ -698,11 +474,11 @@ def card() -> ModelCard:
         parameters=params,
         residuals=tuple(residuals),
         sources=(
-            _cite("power_storage_qpph"),
-            _cite("dqp_choice_single_stream"),
-            _cite("dqp_choice_concurrent"),
-            _cite("vm_vcpus"),
-            _cite("tpch_queries_per_stream"),
+            cite("power_storage_qpph"),
+            cite("dqp_choice_single_stream"),
+            cite("dqp_choice_concurrent"),
+            cite("vm_vcpus"),
+            cite("tpch_queries_per_stream"),
         ),
         note=note,
     )

@@ -26,54 +26,25 @@ Per segment host, in MB/s (H hosts, D data drives, C cores, P primary segments):
   `scan_fraction` of the data; parallel = min(c x P, C); throughput = 3600 x H x rate /
   (scan_fraction x data).
 
-Calibration (every figure read from `resources/calibration/`, none a literal here):
-
-* `gp_vsphere_000` (000_b2a3159111482e98.txt): 4 segment hosts, 2 x 8-core E5-2470,
-  16 SATA 7,200 rpm data drives, 2 x 10 GbE, 8 primaries + 8 mirrors per host.
-  FullScanSQL times with 1 and 2 VMs per host (points fullscan_*), the 1 TB load times
-  (points load_*), 5-6 % virtualization overhead for sequential read/write, 3 % for
-  mixed I/O, 2 VMs 11 % / 4 % faster than physical. These fix the reference per-core
-  scan and load rates, the NUMA-locality gains and the sequential overhead (least
-  squares in log space). The NUMA gain moving the scan 16 % shows the scan was CPU
-  (memory-latency) bound, not drive bound: the study says memory latency became "as
-  prominent as the speed of the data stream". The scan reads the 8.4 billion-row
-  fact table (3.65 TB derived from the load's 1 TB = 2.3 billion rows), not the whole
-  6 TB database.
-* `gp_nvme_ra_002` (002_feb9b45e1f157a35.txt), Table 2 ratios of a Gen5 server
-  (1 x 48-core EPYC 9454P, 8 x PM1743, 400 Gb) over the previous appliance (24 spinning
-  disks, dual socket, 10 Gb): synthetic I/O 48x fixes the previous appliance's drive
-  rate; the 10.6x load ratio fixes `load_gen_speedup`; the 5.7x single-stream and 4.2x
-  concurrent ratios fix `scan_gen_speedup` (one parameter, two points). The network
-  guidance (100 GbE recommended, 25 GbE "minimal risk", slower a "significant
-  deviation", >= 2 ports) bounds `motion_fraction`.
-
 Categorical inputs are numeric arrays so one call evaluates many designs:
 `virtualized`, `numa_local`, `mirrored` are 0/1 (or bool) arrays; `cpu_generation` is 0
 for the study-000 platform (E5-2470, Greenplum 4.2) and 1 for the study-002 platform
 (EPYC Genoa, Greenplum 6.24); values between interpolate geometrically (assumption).
+
+Parameters come from the calibration in `models.perf.scan_load_fit` (`default_params()`)
+or from its Monte Carlo samples (`models.perf.scan_load_estimates`); every equation takes
+them explicitly, so this module holds the physics only.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
-from functools import cache, lru_cache
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from models.calibration_data import figure, point
-from models.model_card import ModelCard, Residual, model_card
-from models.uncertainty import (
-    DEFAULT_SAMPLES,
-    DEFAULT_SEED,
-    QUOTED_RELATIVE_SD,
-    Distribution,
-    Estimate,
-    PositiveNormal,
-    Triangular,
-    sample_all,
-)
+from models.calibration_data import figure
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -277,22 +248,20 @@ def _analytic_rates(
     return drives, cpu, network, loader
 
 
-def full_scan_seconds(
-    shape: ClusterShape, data_on_disk_tb: ArrayLike, params: ScanParams | None = None
-) -> RooflineResult:
+def full_scan_seconds(shape: ClusterShape, data_on_disk_tb: ArrayLike, params: ScanParams) -> RooflineResult:
     """Seconds for one query to scan `data_on_disk_tb` (primary copy, as stored) across the cluster.
 
     t = (data x 1e6 / H) / min(drives, cpu, network), with cpu parallelism = P primaries
     and the sequential-read virtualization overhead. Calibrated on FullScanSQL (000).
     """
-    p = params or default_params()
+    p = params
     rates = _analytic_rates(shape, _a(shape.primary_segments_per_host), p.virt_overhead_seq, p)
     host = np.minimum(np.minimum(rates[0], rates[1]), rates[2])
     seconds = _a(data_on_disk_tb) * MB_PER_TB / _a(shape.segment_hosts) / host
     return _result(seconds, "s", rates, host)
 
 
-def load_tb_per_hour(shape: ClusterShape, params: ScanParams | None = None) -> RooflineResult:
+def load_tb_per_hour(shape: ClusterShape, params: ScanParams) -> RooflineResult:
     """Cluster load rate in TB/h from gpfdist external tables.
 
     rate = H x min(drives_w / (1 + mirrored), cpu(P), line / (1 + (H-1)/H + mirrored),
@@ -300,7 +269,7 @@ def load_tb_per_hour(shape: ClusterShape, params: ScanParams | None = None) -> R
     virtualization overhead on the segment-host terms. Calibrated on the 1 TB load (000)
     and the 10.6x load ratio (002).
     """
-    p = params or default_params()
+    p = params
     virt = _virt(shape, p.virt_overhead_seq)
     hosts = _a(shape.segment_hosts)
     copies = 1.0 + _a(shape.mirrored)
@@ -333,7 +302,7 @@ def queries_per_hour(
     data_on_disk_tb: ArrayLike,
     concurrent_queries: ArrayLike,
     scan_fraction: ArrayLike,
-    params: ScanParams | None = None,
+    params: ScanParams,
 ) -> RooflineResult:
     """Concurrent analytic throughput: queries/h when `concurrent_queries` run at once.
 
@@ -349,7 +318,7 @@ def queries_per_hour(
     modelled: seek-bound slowdowns of many concurrent streams on spinning drives, spills,
     memory limits, queueing in resource groups.
     """
-    p = params or default_params()
+    p = params
     c = np.maximum(_a(concurrent_queries), 1.0)
     parallel = c * _a(shape.primary_segments_per_host)
     rates = _analytic_rates(shape, parallel, p.virt_overhead_mixed, p)
@@ -362,489 +331,3 @@ def queries_per_hour(
 def default_scan_fraction() -> float:
     """Share of the fact data a typical report scans: 000's PartialScanSQL, 1.7 / 8.4 billion rows."""
     return figure(GP000, "partial_scan_fraction")
-
-
-# --------------------------------------------------------------------------- study shapes
-
-
-def study000_shape(vms_per_host: int) -> ClusterShape:
-    """The study-000 segment hosts; `vms_per_host` 0 = physical, else 1, 2 or 4 VMs per host.
-
-    VMs per host >= NUMA nodes puts each VM in one node (000: vSphere's NUMA-aware
-    placement of the 2 and 4 VM cases). ASSUMED: 000 gives no drive rate, so its
-    7,200 rpm SATA drives stream at the rate 002 implies for the previous appliance's
-    spinning drives (`prev_drive_seq_mb_s`); no 000 case is drive bound, so the fit does
-    not depend on it.
-    """
-    drive_mb_s = figure(GP002, "prev_drive_seq_mb_s")
-    return ClusterShape(
-        segment_hosts=figure(GP000, "segment_hosts"),
-        drives_per_host=figure(GP000, "data_drives_per_host"),
-        drive_seq_read_mb_s=drive_mb_s,
-        drive_seq_write_mb_s=drive_mb_s,
-        raid_read_factor=1.0,  # one partition per disk, passed through as RDM: no RAID
-        raid_write_factor=1.0,
-        cores_per_host=figure(GP000, "cores_per_host"),
-        network_gbps_per_host=figure(GP000, "network_gbps_per_host"),
-        virtualized=float(vms_per_host > 0),
-        numa_local=float(vms_per_host >= figure(GP000, "numa_nodes_per_host")),
-        primary_segments_per_host=figure(GP000, "primary_segments_per_host"),
-        etl_hosts=figure(GP000, "etl_hosts"),
-        cpu_generation=0.0,
-        etl_gbps_per_host=figure(GP000, "etl_network_gbps"),
-    )
-
-
-def previous_appliance_shape() -> ClusterShape:
-    """Study 002's previous-generation appliance (EMC DCA), as far as the studies describe it.
-
-    002 states 24 spinning disks, dual socket and 10 Gb. ASSUMED (002 does not say): the
-    cores, primaries and ports of the study-000 host (dual 8-core socket, 8 primaries,
-    2 x 10 Gb, same era and Greenplum 4.x); drives streaming at the rate 002's synthetic
-    I/O ratio implies (`prev_drive_seq_mb_s`), reads and writes alike; the 000 cluster size;
-    ETL capacity that does not bind (one ETL host per segment host).
-    """
-    drive_mb_s = figure(GP002, "prev_drive_seq_mb_s")
-    hosts = figure(GP000, "segment_hosts")
-    return ClusterShape(
-        segment_hosts=hosts,
-        drives_per_host=figure(GP002, "prev_data_drives_per_host"),
-        drive_seq_read_mb_s=drive_mb_s,
-        drive_seq_write_mb_s=drive_mb_s,
-        raid_read_factor=1.0,  # the derived drive rate already is what the synthetic test saw
-        raid_write_factor=1.0,
-        cores_per_host=figure(GP000, "cores_per_host"),
-        network_gbps_per_host=figure(GP000, "interconnect_ports_per_host") * figure(GP002, "prev_network_port_gbps"),
-        virtualized=0.0,
-        numa_local=0.0,  # dual socket, bare metal
-        primary_segments_per_host=figure(GP000, "primary_segments_per_host"),
-        etl_hosts=hosts,
-        cpu_generation=0.0,
-    )
-
-
-def gen5_reference_shape() -> ClusterShape:
-    """Study 002's Gen5 segment server: 1 x 48 cores, 8 x PM1743 without RAID, 400 Gb.
-
-    ASSUMED (002 does not state the tested segment count): 32 primaries per host, the
-    study's Type 3; with it the single-stream and concurrent ratios agree to ~2 % (16
-    would leave the single-stream ratio at half of 5.7x). Cluster size and ETL as in
-    `previous_appliance_shape`.
-    """
-    hosts = figure(GP000, "segment_hosts")
-    return ClusterShape(
-        segment_hosts=hosts,
-        drives_per_host=figure(GP002, "gen5_data_drives_per_host"),
-        drive_seq_read_mb_s=figure(GP002, "pm1743_seq_read_mb_s"),
-        drive_seq_write_mb_s=figure(GP002, "pm1743_seq_write_mb_s"),
-        raid_read_factor=1.0,  # 002 does not recommend RAID on this configuration
-        raid_write_factor=1.0,
-        cores_per_host=figure(GP002, "gen5_cores_per_host"),
-        network_gbps_per_host=figure(GP002, "gen5_network_gbps_per_host"),
-        virtualized=0.0,
-        numa_local=1.0,  # single socket
-        primary_segments_per_host=figure(GP002, "seg_tier3_primaries_per_host"),
-        etl_hosts=hosts,
-        cpu_generation=1.0,
-    )
-
-
-# --------------------------------------------------------------------------- calibration
-
-
-@dataclass(frozen=True)
-class _Fit:
-    params: ScanParams
-    distributions: dict[str, Distribution]
-    residuals_scan_load: tuple[Residual, ...]
-    residuals_dw: tuple[Residual, ...]
-    rms_000: float
-    rms_002_dw: float
-
-
-def _fact_tb() -> float:
-    return figure(GP000, "fact_table_tb")
-
-
-def _load_tb() -> float:
-    return figure(GP000, "load_tb")
-
-
-def _load_seconds(shape: ClusterShape, p: ScanParams) -> float:
-    return float(_load_tb() / load_tb_per_hour(shape, p).value * S_PER_HOUR)
-
-
-def _scan_seconds(shape: ClusterShape, p: ScanParams) -> float:
-    return float(full_scan_seconds(shape, _fact_tb(), p).value)
-
-
-def _dw_ratios(p: ScanParams) -> tuple[float, float]:
-    # TPC-DS scale factor = raw GB, so SF / 1000 = TB; the data cancels in a ratio anyway.
-    data, frac = figure(GP002, "tpcds_scale_factor") / 1000.0, default_scan_fraction()
-    old, new = previous_appliance_shape(), gen5_reference_shape()
-    out = []
-    for streams in (1.0, figure(GP002, "tpcds_streams")):
-        q_new = queries_per_hour(new, data, streams, frac, p).value
-        q_old = queries_per_hour(old, data, streams, frac, p).value
-        out.append(float(q_new / q_old))
-    return out[0], out[1]
-
-
-def _load_ratio(p: ScanParams) -> float:
-    return float(
-        load_tb_per_hour(gen5_reference_shape(), p).value / load_tb_per_hour(previous_appliance_shape(), p).value
-    )
-
-
-def _synthetic_io_ratio() -> float:
-    # Synthetic I/O exercises only the drives: the ratio of the drive ceilings.
-    def streaming(s: ClusterShape) -> float:
-        return float(_a(s.drives_per_host) * _a(s.drive_seq_read_mb_s) * _a(s.raid_read_factor))
-
-    return streaming(gen5_reference_shape()) / streaming(previous_appliance_shape())
-
-
-@cache
-def _fit() -> _Fit:
-    # Imported here: scipy.optimize costs ~0.5 s to import and only the fit needs it.
-    from scipy.optimize import least_squares
-
-    q = QUOTED_RELATIVE_SD
-    vp = point(GP000, "virt_overhead_seq_pct")  # "between a 5% to 6% range"
-    virt_mid = vp.value / 100.0
-    virt_pt_low = (vp.value if vp.low is None else vp.low) / 100.0
-    virt_pt_high = (vp.value if vp.high is None else vp.high) / 100.0
-
-    # Start: drives at their datasheet rate, no interconnect traffic and generous ETL, so
-    # only the quantities being fitted can bind while fitting; checked again at the end.
-    p0 = ScanParams(
-        drive_read_efficiency=1.0,
-        drive_write_efficiency=1.0,
-        scan_mb_s_per_core=1.0,
-        load_mb_s_per_core=1.0,
-        scan_gen_speedup=1.0,
-        load_gen_speedup=1.0,
-        virt_overhead_seq=virt_mid,
-        virt_overhead_mixed=figure(GP000, "virt_overhead_mixed_pct") / 100.0,
-        numa_gain_scan=0.0,
-        numa_gain_load=0.0,
-        motion_fraction=0.0,
-        loader_efficiency=1.0,
-    )
-    phys, vm1, vm2 = study000_shape(0), study000_shape(1), study000_shape(2)
-    t_scan1, t_scan2 = figure(GP000, "fullscan_1vm_s"), figure(GP000, "fullscan_2vm_s")
-    t_load1, t_load2 = figure(GP000, "load_1vm_s"), figure(GP000, "load_2vm_s")
-    faster_scan = figure(GP000, "fullscan_2vm_faster_than_physical_pct") / 100.0
-    faster_load = figure(GP000, "load_2vm_faster_than_physical_pct") / 100.0
-
-    def p000(x: FloatArray) -> ScanParams:
-        return replace(
-            p0,
-            scan_mb_s_per_core=float(np.exp(x[0])),
-            numa_gain_scan=float(x[1]),
-            load_mb_s_per_core=float(np.exp(x[2])),
-            numa_gain_load=float(x[3]),
-            virt_overhead_seq=float(x[4]),
-        )
-
-    def res000(x: FloatArray) -> FloatArray:
-        p = p000(x)
-        s0, s1, s2 = (_scan_seconds(s, p) for s in (phys, vm1, vm2))
-        l0, l1, l2 = (_load_seconds(s, p) for s in (phys, vm1, vm2))
-        return np.log(
-            [
-                s1 / t_scan1,
-                s2 / t_scan2,
-                l1 / t_load1,
-                l2 / t_load2,
-                (s2 / s0) / (1.0 - faster_scan),
-                (l2 / l0) / (1.0 - faster_load),
-                (1.0 + x[4]) / (1.0 + virt_mid),
-            ]
-        )
-
-    # Closed-form start: 1 VM per host CPU bound on P primaries, the 2 VM gain all NUMA.
-    per_process = 1.0 / (_a(vm1.segment_hosts) * _a(vm1.primary_segments_per_host))
-    x0 = np.array(
-        [
-            np.log(_fact_tb() * MB_PER_TB * per_process / t_scan1 * (1.0 + virt_mid)),
-            t_scan1 / t_scan2 - 1.0,
-            np.log(_load_tb() * MB_PER_TB * per_process / t_load1 * (1.0 + virt_mid)),
-            t_load1 / t_load2 - 1.0,
-            virt_mid,
-        ]
-    )
-    # Bounds are physical: gains and overheads between 0 and +100 % / +50 %.
-    fit000 = least_squares(res000, x0, bounds=([-np.inf, 0, -np.inf, 0, 0], [np.inf, 1, np.inf, 1, 0.5]))
-    p1 = p000(fit000.x)
-    rms_000 = float(np.sqrt(np.mean(fit000.fun**2)))
-
-    # Study 002: the generation speedups, with the previous appliance as the baseline.
-    r_single, r_conc = figure(GP002, "ratio_single_stream"), figure(GP002, "ratio_concurrent")
-    r_load = figure(GP002, "ratio_load")
-
-    def res_dw(x: FloatArray) -> FloatArray:
-        single, conc = _dw_ratios(replace(p1, scan_gen_speedup=float(np.exp(x[0]))))
-        return np.log([single / r_single, conc / r_conc])
-
-    fit_dw = least_squares(res_dw, np.array([0.0]))
-    rms_dw = float(np.sqrt(np.mean(fit_dw.fun**2)))
-    p2 = replace(p1, scan_gen_speedup=float(np.exp(fit_dw.x[0])))
-    fit_load = least_squares(
-        lambda x: np.log([_load_ratio(replace(p2, load_gen_speedup=float(np.exp(x[0])))) / r_load]), np.array([0.0])
-    )
-    p3 = replace(p2, load_gen_speedup=float(np.exp(fit_load.x[0])))
-
-    # Motion fraction from 002's network guidance: 2 x 25 Gb ports carry the Gen5 host's
-    # all-core analytic rate "with minimal risk" (upper end, and the mode: conservative),
-    # 2 x 10 Gb would be "a significant deviation" (the network then binds: lower end).
-    gen5 = gen5_reference_shape()
-    all_core = float(
-        queries_per_hour(gen5, 1.0, figure(GP002, "tpcds_streams"), 1.0, p3).rates_mb_s["cpu"]
-    )  # MB/s per host with every core busy
-    ports = figure(GP002, "network_min_ports")
-    m_high = ports * figure(GP002, "network_port_min_gbps") * MB_S_PER_GBPS / all_core
-    m_low = ports * figure(GP002, "prev_network_port_gbps") * MB_S_PER_GBPS / all_core
-
-    # Drive efficiency: the 000 drives (same class as the previous appliance's) must have
-    # sustained the 2 VM scan, which the NUMA gain shows was not drive bound.
-    vm2_rate = _a(_fact_tb()) * MB_PER_TB / _a(vm2.segment_hosts) / t_scan2 * (1.0 + p3.virt_overhead_seq)
-    drive_raw = float(_a(vm2.drives_per_host) * _a(vm2.drive_seq_read_mb_s))
-    eff_low = float(min(1.0, vm2_rate / drive_raw))
-    # Loader: the single ETL VM (2 x 10 Gb) served the 2 VM load without binding.
-    served = _load_tb() * MB_PER_TB / t_load2
-    etl_line = figure(GP000, "etl_hosts") * figure(GP000, "etl_network_gbps") * MB_S_PER_GBPS
-    loader_low = float(min(1.0, served / etl_line))
-
-    params = replace(p3, motion_fraction=float(m_high))
-
-    def rel_sd(*extra: float) -> float:
-        return float(np.sqrt(q**2 + sum(e**2 for e in extra)))
-
-    ratio_sd = float(np.sqrt(2.0)) * q  # a ratio of two quoted measurements
-    dists: dict[str, Distribution] = {
-        "drive_read_efficiency": Triangular(eff_low, 1.0, 1.0),
-        "drive_write_efficiency": Triangular(eff_low, 1.0, 1.0),
-        "scan_mb_s_per_core": PositiveNormal(
-            float(params.scan_mb_s_per_core), float(params.scan_mb_s_per_core) * rel_sd(rms_000)
-        ),
-        "load_mb_s_per_core": PositiveNormal(
-            float(params.load_mb_s_per_core), float(params.load_mb_s_per_core) * rel_sd(rms_000)
-        ),
-        "scan_gen_speedup": PositiveNormal(
-            float(params.scan_gen_speedup), float(params.scan_gen_speedup) * float(np.hypot(ratio_sd, rms_dw))
-        ),
-        "load_gen_speedup": PositiveNormal(float(params.load_gen_speedup), float(params.load_gen_speedup) * ratio_sd),
-        "virt_overhead_seq": Triangular(
-            virt_pt_low, float(np.clip(params.virt_overhead_seq, virt_pt_low, virt_pt_high)), virt_pt_high
-        ),
-        "virt_overhead_mixed": PositiveNormal(float(params.virt_overhead_mixed), float(params.virt_overhead_mixed) * q),
-        "numa_gain_scan": PositiveNormal(float(params.numa_gain_scan), (1.0 + float(params.numa_gain_scan)) * ratio_sd),
-        "numa_gain_load": PositiveNormal(float(params.numa_gain_load), (1.0 + float(params.numa_gain_load)) * ratio_sd),
-        "motion_fraction": Triangular(float(m_low), float(m_high), float(m_high)),
-        "loader_efficiency": Triangular(loader_low, 1.0, 1.0),
-    }
-    return _Fit(
-        params=params,
-        distributions=dists,
-        residuals_scan_load=_scan_load_residuals(params),
-        residuals_dw=_dw_residuals(params),
-        rms_000=rms_000,
-        rms_002_dw=rms_dw,
-    )
-
-
-def _scan_load_residuals(p: ScanParams) -> tuple[Residual, ...]:
-    phys, vm1, vm2 = study000_shape(0), study000_shape(1), study000_shape(2)
-    scan = {k: _scan_seconds(s, p) for k, s in (("phys", phys), ("vm1", vm1), ("vm2", vm2))}
-    load = {k: _load_seconds(s, p) for k, s in (("phys", phys), ("vm1", vm1), ("vm2", vm2))}
-    interleaved_2vm = replace(vm2, numa_local=0.0)  # memory interleaved: no locality
-    interleaved_1vm = replace(vm1, numa_local=0.0)
-
-    def r(pid: str, predicted: float, dataset: str = GP000) -> Residual:
-        return _residual(dataset, pid, predicted)
-
-    return (
-        r("fullscan_1vm_s", scan["vm1"]),
-        r("fullscan_2vm_s", scan["vm2"]),
-        r("load_1vm_s", load["vm1"]),
-        r("load_2vm_s", load["vm2"]),
-        r("fullscan_physical_from_2vm_s", scan["phys"]),
-        r("fullscan_physical_from_overhead_s", scan["phys"]),
-        r("load_physical_from_2vm_s", load["phys"]),
-        r("load_physical_from_overhead_s", load["phys"]),
-        r("numa_load_1vm_interleaved_ratio", _load_seconds(interleaved_1vm, p) / load["vm1"]),
-        r("numa_load_2vm_interleaved_ratio", _load_seconds(interleaved_2vm, p) / load["vm1"]),
-        r("ratio_synthetic_io", _synthetic_io_ratio(), GP002),
-        r("ratio_load", _load_ratio(p), GP002),
-    )
-
-
-def _dw_residuals(p: ScanParams) -> tuple[Residual, ...]:
-    single, conc = _dw_ratios(p)
-    return (_residual(GP002, "ratio_single_stream", single), _residual(GP002, "ratio_concurrent", conc))
-
-
-def _residual(dataset: str, pid: str, predicted: float) -> Residual:
-    # Qualified "<dataset>/<point id>": a card cites points of two datasets.
-    pt = point(dataset, pid)
-    return Residual(f"{dataset}/{pid}", pt.value, float(predicted), pt.unit)
-
-
-def default_params() -> ScanParams:
-    """Parameters fitted on the calibration data (cached: the fit runs once per process)."""
-    return _fit().params
-
-
-def param_distributions() -> dict[str, Distribution]:
-    """Uncertainty of each parameter.
-
-    Fitted rates: normal, sd = the 5 % read-precision band of a quoted figure combined
-    with the fit's rms log residual (ratios of two measurements: sqrt(2) x 5 %).
-    Virtualization overhead: the study's 5-6 % range. Drive efficiency: from the lowest
-    value that still sustains 000's 2 VM scan up to the datasheet rate. Loader: from the
-    share of the ETL VM's line rate 000's load used up to the line rate. Motion fraction:
-    the band 002's network guidance allows (mode at the conservative end).
-    """
-    return dict(_fit().distributions)
-
-
-@lru_cache(maxsize=8)
-def _sampled_params(n: int, seed: int) -> ScanParams:
-    samples = sample_all(param_distributions(), n, seed)
-    for arr in samples.values():
-        arr.setflags(write=False)
-    return replace(default_params(), **samples)
-
-
-def _estimate(result: RooflineResult) -> tuple[Estimate, str]:
-    values = np.asarray(result.value, dtype=float)
-    est = Estimate.from_samples(values, result.unit)
-    at_median = int(np.argmin(np.abs(values - est.p50)))
-    return est, BINDING_NAMES[int(np.asarray(result.binding).flat[at_median])]
-
-
-def _check_scalar(shape: ClusterShape) -> None:
-    for f in fields(shape):
-        v = getattr(shape, f.name)
-        if np.ndim(v) != 0:
-            raise ValueError(f"estimate_* takes one design: ClusterShape.{f.name} must be a scalar")
-
-
-def estimate_full_scan(
-    shape_scalar: ClusterShape, data_on_disk_tb: float, n: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED
-) -> tuple[Estimate, str]:
-    """P10/P50/P90 of `full_scan_seconds` over `param_distributions()` (seeded), and the binding resource at P50."""
-    _check_scalar(shape_scalar)
-    return _estimate(full_scan_seconds(shape_scalar, data_on_disk_tb, _sampled_params(n, seed)))
-
-
-def estimate_load(
-    shape_scalar: ClusterShape, n: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED
-) -> tuple[Estimate, str]:
-    """P10/P50/P90 of `load_tb_per_hour` and the binding resource at P50."""
-    _check_scalar(shape_scalar)
-    return _estimate(load_tb_per_hour(shape_scalar, _sampled_params(n, seed)))
-
-
-def estimate_queries_per_hour(
-    shape_scalar: ClusterShape,
-    data_on_disk_tb: float,
-    concurrent_queries: float,
-    scan_fraction: float | None = None,
-    n: int = DEFAULT_SAMPLES,
-    seed: int = DEFAULT_SEED,
-) -> tuple[Estimate, str]:
-    """P10/P50/P90 of `queries_per_hour` and the binding resource at P50 (scan_fraction defaults to 000's)."""
-    _check_scalar(shape_scalar)
-    frac = default_scan_fraction() if scan_fraction is None else scan_fraction
-    return _estimate(
-        queries_per_hour(shape_scalar, data_on_disk_tb, concurrent_queries, frac, _sampled_params(n, seed))
-    )
-
-
-# --------------------------------------------------------------------------- model cards
-
-
-def _card_params(p: ScanParams) -> dict[str, float]:
-    return {k: round(v, 6) for k, v in p.as_floats().items()}
-
-
-@model_card
-def scan_load_card() -> ModelCard:
-    fit = _fit()
-    return ModelCard(
-        name="gp-scan-load-roofline",
-        description=(
-            "Greenplum full-scan time and load rate as a roofline over drives, CPU (primaries x per-core rate), "
-            "interconnect and gpfdist ETL hosts, with vSphere overhead and NUMA-locality gain"
-        ),
-        parameters=_card_params(fit.params),
-        residuals=fit.residuals_scan_load,
-        sources=(
-            f"{STUDY_000}, Performance Comparison: Physical to Virtual; Performance of Multiple Greenplum VMs",
-            f"{STUDY_002}, Performance benchmark test results, Table 2; Table 1",
-        ),
-        note=(
-            "In-sample fit: 5 parameters (per-core scan and load rates, two NUMA gains, the sequential overhead) "
-            "from 7 study-000 observations (the 4 times, the two '2 VMs x % faster than physical' statements, "
-            "the 5-6 % overhead), least squares in log space: 2 degrees of freedom, so the sub-1 % residuals "
-            "show the statements agree, not predictive accuracy. The synthetic 48x "
-            "defines the previous appliance's drive rate and the 10.6x load ratio fixes load_gen_speedup, so both "
-            "are exact by construction. The 2 VM NUMA-disabled case (2 % gain) is not modelled: numa_local=0 "
-            "gives no gain. The previous appliance's cores, primaries and ports and the Gen5 test's 32 "
-            "primaries are assumptions (study 002 does not state them); scan work is the derived 3.65 TB fact "
-            "table, not the 6 TB database, and assumes heap bytes per row equal load-file bytes per row. "
-            "Absolute Gen5 rates rest on these assumptions; 002 gives only ratios."
-        ),
-        extra={"rms_log_residual_000": fit.rms_000},
-    )
-
-
-@model_card
-def dw_throughput_card() -> ModelCard:
-    fit = _fit()
-    p = fit.params
-    return ModelCard(
-        name="gp-dw-throughput",
-        description=(
-            "Concurrent Greenplum analytics (queries/h): c queries keep min(c x primaries, cores) busy, share "
-            "drives and interconnect; a typical report scans 000's PartialScanSQL fraction"
-        ),
-        parameters={
-            "scan_gen_speedup": float(p.scan_gen_speedup),
-            "numa_gain_scan": float(p.numa_gain_scan),
-            "virt_overhead_mixed": float(p.virt_overhead_mixed),
-            "motion_fraction": float(p.motion_fraction),
-            "default_scan_fraction": default_scan_fraction(),
-        },
-        residuals=fit.residuals_dw,
-        sources=(
-            f"{STUDY_002}, Performance benchmark test results, Table 2; Number of Greenplum segments per machine; "
-            "Network",
-            f"{STUDY_000}, Test and Measurement Tools (PartialScanSQL rows)",
-        ),
-        note=(
-            "One parameter (scan_gen_speedup) for two ratios: the single-stream/concurrent pair is a real check "
-            "of the parallelism rule min(c x P, C), given the assumed 32 primaries on the Gen5 host and 8 "
-            "primaries on 16 cores for the previous appliance. Absolute queries/h is not calibrated by any "
-            "study (002 reports ratios only): it rests on 000's per-core scan rate and the scan-fraction "
-            "assumption. Concurrent streams on spinning drives lose sequential efficiency; not modelled."
-        ),
-        extra={"rms_log_residual_002": fit.rms_002_dw},
-    )
-
-
-# --------------------------------------------------------------------------- bench hooks
-# `refarch bench` (app/bench/models.py) times these; nothing in the models calls them.
-
-
-def bench_predict() -> float:
-    """One point prediction of the Gen5 reference design (full-scan seconds)."""
-    return float(full_scan_seconds(gen5_reference_shape(), 10.0).value)
-
-
-def bench_monte_carlo(samples: int = DEFAULT_SAMPLES) -> Estimate:
-    """A full-scan range from `samples` fresh draws: sampling included, the sample cache bypassed."""
-    params = replace(default_params(), **sample_all(param_distributions(), samples, DEFAULT_SEED))
-    return _estimate(full_scan_seconds(gen5_reference_shape(), 10.0, params))[0]

@@ -171,6 +171,33 @@ def size_greenplum(
     return explain_candidate(scenario, workload, found, i, feasible)
 
 
+@dataclass(frozen=True)
+class _Pick:
+    """The chosen candidate's numbers, read once from the evaluated arrays."""
+
+    hosts: int
+    etl: int
+    drives: int
+    vms: int
+    primaries: int
+    mirrors: int
+    memory_gib: float
+    virtual: bool
+    need_tb: float
+    server: Server
+    drive: Drive
+    net: NetworkChoice
+    raid: str
+
+
+@dataclass(frozen=True)
+class _Layout:
+    vm: VmLayout | None
+    vms: tuple[VmLayout, ...]
+    vmem_limit_mb: int
+    vmem_why: Rationale
+
+
 def explain(
     scenario: Scenario,
     workload: GpWorkload,
@@ -185,173 +212,42 @@ def explain(
     dimm: Dimm | None,
     extra_dimms: int,
 ) -> SizingResult:
+    """Lay out, argue, estimate and price candidate `i` of `ev`."""
     c = ev.candidates
-    plat = scenario.platform
-    hosts = int(ev.segment_hosts[i])
-    etl = int(ev.etl_hosts[i])
-    d = int(c.drives_per_host[i])
-    vms = int(ev.vms_per_host[i])
-    primaries = int(ev.primaries_per_host[i])
-    mirrors = primaries if workload.mirrors else 0
-    memory = float(c.memory_gib[i])
-    virtual = bool(c.virtualized[i])
-    need = greenplum.needed_tb(workload)
-    rationale: list[Rationale] = []
+    p = _Pick(
+        hosts=int(ev.segment_hosts[i]),
+        etl=int(ev.etl_hosts[i]),
+        drives=int(c.drives_per_host[i]),
+        vms=int(ev.vms_per_host[i]),
+        primaries=int(ev.primaries_per_host[i]),
+        mirrors=int(ev.primaries_per_host[i]) if workload.mirrors else 0,
+        memory_gib=float(c.memory_gib[i]),
+        virtual=bool(c.virtualized[i]),
+        need_tb=greenplum.needed_tb(workload),
+        server=server,
+        drive=drive,
+        net=net,
+        raid=raid,
+    )
+    rationale: list[Rationale] = _segment_rationale(workload, p)
     warnings: list[Warning] = []
-
-    seg = greenplum.segments_rationale_for(workload, server.cores_total)
-    rationale.append(seg.rationale)
-    if primaries != seg.primaries_per_host:
-        rationale.append(Rationale(
-            "Segments per VM",
-            f"{primaries} primaries per host so that each of the {vms} VMs runs the same number"
-            f" ({primaries // vms} primaries per VM).",
-            cite(RULES, "vm_per_numa_node"),
-        ))
-    rationale.append(Rationale(
-        "Mirrors",
-        f"{mirrors} mirror segments per host (as many as primaries)" if workload.mirrors
-        else "No mirrors, as specified: a failed host takes its segments' data offline.",
-        "vendor_docs: Greenplum Database Administrator Guide, Overview of Segment Mirroring",
-    ))
-
-    # --- per-host layout -------------------------------------------------------------------
-    if virtual:
-        reserve = plat.hypervisor_reserve_gib if plat.hypervisor_reserve_gib is not None \
-            else hypervisor_reserve_gib(memory)
-        vm_mem = vm_memory_gib(memory, vms, reserve)
-        vm = VmLayout(None, server.cores_per_numa_node, vm_mem, d // vms, primaries // vms, mirrors // vms)
-        vm_list = tuple(
-            VmLayout(n, server.cores_per_numa_node, vm_mem, d // vms, primaries // vms, mirrors // vms)
-            for n in range(vms)
-        )
-        rationale.append(vsphere_layout_rationale(
-            server.sockets, server.numa_nodes_per_socket, server.cores_per_numa_node, vm_mem, d // vms
-        ))
-        ram_for_vmem, per_unit_primaries = vm_mem, primaries // vms
-    else:
-        vm = None
-        vm_list = (VmLayout(None, server.cores_total, memory, d, primaries, mirrors),)
-        ram_for_vmem, per_unit_primaries = memory, primaries
-        if server.sockets > 1:
-            warnings.append(Warning(
-                "numa-multi-socket",
-                f"{server.model} has {server.sockets} sockets: bare-metal segments will cross NUMA nodes. The"
-                " reference architecture prefers single-socket hosts; on vSphere, one VM per NUMA node avoids it.",
-            ))
-            rationale.append(Rationale(
-                "NUMA", "Single-socket hosts avoid NUMA overhead and scheduling issues of multi-socket designs.",
-                "002_feb9b45e1f157a35.txt, Key hardware components: CPU",
-            ))
-
-    acting = acting_primaries_after_failover(per_unit_primaries, workload.mirrors, hosts * max(vms, 1))
-    vmem_limit, vmem_why = gp_vmem_protect_limit(ram_for_vmem, plat.swap_gib, acting)
-    rationale.append(vmem_why)
-    if vmem_limit < 4096:
-        warnings.append(Warning(
-            "low-vmem-per-segment",
-            f"gp_vmem_protect_limit is {vmem_limit:,} MB per segment: queries will spill early; add memory or"
-            " use fewer segments per host.",
-        ))
-    if d < min(greenplum.min_data_drives(), server.data_bays):
-        warnings.append(Warning(
-            "few-data-drives",
-            f"{d} data drive(s) per segment host: the reference architecture calls"
-            f" {greenplum.min_data_drives()} drives per segment node a necessity.",
-        ))
-    min_mem = figure(RULES, "min_memory_gib_per_segment_host")
-    if isinstance(workload, GreenplumAnalytics) and memory < min_mem:
-        warnings.append(Warning(
-            "memory-below-reference",
-            f"{memory:g} GiB per host is below the {min_mem:g} GB the reference architecture sets as minimum.",
-        ))
-
-    # --- capacity and host count ------------------------------------------------------------
-    per_host_tb = float(ev.user_capacity_tb[i]) / hosts
-    h_cap = greenplum.hosts_for(need, per_host_tb)
-    rationale.append(capacity_rationale(workload.mirrors, raid))
-    host_text = (
-        f"{hosts} segment hosts with {d} x {drive.capacity_tb:g} TB each: {need:,.1f} TB on disk at the"
-        f" {workload.horizon_years}-year horizon needs {h_cap} host(s) at {per_host_tb:,.2f} TB of user data each"
-    )
-    if hosts > h_cap:
-        host_text += f"; the performance targets need {hosts}"
-    rationale.append(Rationale("Segment hosts", host_text + ".", cite("vendor_docs", "gp_capacity_max_fill")))
-    rationale.extend(choice_reasons)
-    if raid == "raid5":
-        rationale.append(raid5_alignment_advice(d // vms if virtual else d))
-
-    # --- network and coordinators -------------------------------------------------------------
-    if net.nic:
-        rationale.append(network_rationale(net.ports, net.nic.speed_gbps))
-        if net.nic.speed_gbps < figure(RULES, "network_min_gbps"):
-            warnings.append(Warning(
-                "network-below-minimum",
-                f"{net.nic.speed_gbps:g} GbE ports are below the 25 GbE minimum of the reference architecture.",
-            ))
-        if net.ports < figure(RULES, "network_min_ports"):
-            warnings.append(Warning("network-ports", f"{net.ports} port(s) per host; at least 2 are advised."))
-    else:
-        warnings.append(Warning("no-nic", "The catalog has no NIC: the BOM has no network cards."))
+    layout = _host_layout(scenario, workload, p, rationale, warnings)
+    rationale += _capacity_rationale(workload, p, float(ev.user_capacity_tb[i]), choice_reasons)
     coordinators = coordinator_count()
-    rationale.append(coordinator_rationale(coordinators, coordinator_drive_count(), f"{drive.capacity_tb:g} TB"))
-    if etl:
-        rationale.append(Rationale(
-            "ETL hosts",
-            f"{etl} ETL host(s) running gpfdist to reach the load target; each streams its share of the files in"
-            " parallel to all segments.",
-            "000_b2a3159111482e98.txt, Test and Measurement Tools (Data Loading)",
-        ))
+    rationale += _network_and_hosts_rationale(p, coordinators, warnings)
 
-    # --- estimates --------------------------------------------------------------------------------
     single = c.take(np.array([i]))
-    ctx = metrics.GpContext.of(
-        workload, single, ev.primaries_per_host[[i]], ev.vms_per_host[[i]], net, need
-    )
-    estimates, binding = metrics.gp_ranges(workload, ctx, hosts, etl)
+    ctx = metrics.GpContext.of(workload, single, ev.primaries_per_host[[i]], ev.vms_per_host[[i]], net, p.need_tb)
+    estimates, binding = metrics.gp_ranges(workload, ctx, p.hosts, p.etl)
     warnings.extend(_unmet(ev, i, feasible, scenario, estimates))
 
-    # --- BOM and totals ----------------------------------------------------------------------------
-    lines = bom.host_lines("segment host", hosts, server, drive, d, net.nic, net.nics_per_host, dimm, extra_dimms)
+    lines = bom.host_lines("segment host", p.hosts, server, drive, p.drives, net.nic, net.nics_per_host, dimm,
+                           extra_dimms)
     lines += bom.host_lines("coordinator host", coordinators, server, drive, coordinator_drive_count(), net.nic,
                             net.nics_per_host)
-    lines += bom.host_lines("ETL host", etl, server, drive, d, net.nic, net.nics_per_host)
+    lines += bom.host_lines("ETL host", p.etl, server, drive, p.drives, net.nic, net.nics_per_host)
     totals = bom.totals(lines, float(ev.power_w[i]), int(ev.rack_u[i]), scenario)
-
-    host_layouts = [
-        HostLayout("segment host", hosts, server.id, server.sockets, server.numa_nodes_per_socket,
-                   server.cores_per_numa_node, memory, d, drive.id, raid, vm_list, net.ports,
-                   net.nic.speed_gbps if net.nic else 0.0),
-        HostLayout("coordinator host", coordinators, server.id, server.sockets, server.numa_nodes_per_socket,
-                   server.cores_per_numa_node, float(server.memory_gib), coordinator_drive_count(), drive.id,
-                   "raid1", (VmLayout(None, server.cores_total, float(server.memory_gib), 2),), net.ports,
-                   net.nic.speed_gbps if net.nic else 0.0),
-    ]
-    design = Design(
-        kind=workload.kind,
-        deployment=plat.deployment,
-        server_id=server.id,
-        drive_id=drive.id,
-        nic_id=net.nic.id if net.nic else None,
-        segment_hosts=hosts,
-        data_drives_per_host=d,
-        raid=raid,
-        memory_gib_per_host=memory,
-        vms_per_host=vms if virtual else 1,
-        vm=vm,
-        primary_segments_per_host=primaries,
-        mirror_segments_per_host=mirrors,
-        raw_capacity_tb=round(d * drive.capacity_tb * hosts, 3),
-        usable_capacity_tb=round(float(ev.user_capacity_tb[i]), 3),
-        data_needed_tb=round(need, 3),
-        coordinator_hosts=coordinators,
-        etl_hosts=etl,
-        nics_per_host=net.nics_per_host,
-        network_gbps_per_host=net.gbps_per_host,
-        gp_vmem_protect_limit_mb=vmem_limit,
-        hosts=tuple(host_layouts),
-        settings=greenplum_settings(vmem_limit, vmem_why, workload.mirrors),
-    )
+    design = _design(scenario, workload, p, layout, coordinators, float(ev.user_capacity_tb[i]))
     main = "full_scan_s" if isinstance(workload, GreenplumAnalytics) else "tps"
     return SizingResult(
         scenario_name=scenario.name,
@@ -363,6 +259,175 @@ def explain(
         rationale=tuple(rationale),
         warnings=tuple(warnings),
         main_metric=main,
+    )
+
+
+def _segment_rationale(workload: GpWorkload, p: _Pick) -> list[Rationale]:
+    seg = greenplum.segments_rationale_for(workload, p.server.cores_total)
+    out = [seg.rationale]
+    if p.primaries != seg.primaries_per_host:
+        out.append(Rationale(
+            "Segments per VM",
+            f"{p.primaries} primaries per host so that each of the {p.vms} VMs runs the same number"
+            f" ({p.primaries // p.vms} primaries per VM).",
+            cite(RULES, "vm_per_numa_node"),
+        ))
+    out.append(Rationale(
+        "Mirrors",
+        f"{p.mirrors} mirror segments per host (as many as primaries)" if workload.mirrors
+        else "No mirrors, as specified: a failed host takes its segments' data offline.",
+        "vendor_docs: Greenplum Database Administrator Guide, Overview of Segment Mirroring",
+    ))
+    return out
+
+
+def _host_layout(
+    scenario: Scenario, workload: GpWorkload, p: _Pick, rationale: list[Rationale], warnings: list[Warning]
+) -> _Layout:
+    """VMs per host (or bare metal), gp_vmem_protect_limit and the per-host checks; appends their reasons."""
+    plat, server, d, vms = scenario.platform, p.server, p.drives, p.vms
+    if p.virtual:
+        reserve = plat.hypervisor_reserve_gib if plat.hypervisor_reserve_gib is not None \
+            else hypervisor_reserve_gib(p.memory_gib)
+        vm_mem = vm_memory_gib(p.memory_gib, vms, reserve)
+        vm: VmLayout | None = VmLayout(
+            None, server.cores_per_numa_node, vm_mem, d // vms, p.primaries // vms, p.mirrors // vms
+        )
+        vm_list = tuple(
+            VmLayout(n, server.cores_per_numa_node, vm_mem, d // vms, p.primaries // vms, p.mirrors // vms)
+            for n in range(vms)
+        )
+        rationale.append(vsphere_layout_rationale(
+            server.sockets, server.numa_nodes_per_socket, server.cores_per_numa_node, vm_mem, d // vms
+        ))
+        ram_for_vmem, per_unit_primaries = vm_mem, p.primaries // vms
+    else:
+        vm = None
+        vm_list = (VmLayout(None, server.cores_total, p.memory_gib, d, p.primaries, p.mirrors),)
+        ram_for_vmem, per_unit_primaries = p.memory_gib, p.primaries
+        if server.sockets > 1:
+            warnings.append(Warning(
+                "numa-multi-socket",
+                f"{server.model} has {server.sockets} sockets: bare-metal segments will cross NUMA nodes. The"
+                " reference architecture prefers single-socket hosts; on vSphere, one VM per NUMA node avoids it.",
+            ))
+            rationale.append(Rationale(
+                "NUMA", "Single-socket hosts avoid NUMA overhead and scheduling issues of multi-socket designs.",
+                "002_feb9b45e1f157a35.txt, Key hardware components: CPU",
+            ))
+
+    acting = acting_primaries_after_failover(per_unit_primaries, workload.mirrors, p.hosts * max(vms, 1))
+    vmem_limit, vmem_why = gp_vmem_protect_limit(ram_for_vmem, plat.swap_gib, acting)
+    rationale.append(vmem_why)
+    warnings.extend(_host_warnings(workload, p, vmem_limit))
+    return _Layout(vm, vm_list, vmem_limit, vmem_why)
+
+
+def _host_warnings(workload: GpWorkload, p: _Pick, vmem_limit: int) -> list[Warning]:
+    out: list[Warning] = []
+    if vmem_limit < 4096:
+        out.append(Warning(
+            "low-vmem-per-segment",
+            f"gp_vmem_protect_limit is {vmem_limit:,} MB per segment: queries will spill early; add memory or"
+            " use fewer segments per host.",
+        ))
+    if p.drives < min(greenplum.min_data_drives(), p.server.data_bays):
+        out.append(Warning(
+            "few-data-drives",
+            f"{p.drives} data drive(s) per segment host: the reference architecture calls"
+            f" {greenplum.min_data_drives()} drives per segment node a necessity.",
+        ))
+    min_mem = figure(RULES, "min_memory_gib_per_segment_host")
+    if isinstance(workload, GreenplumAnalytics) and p.memory_gib < min_mem:
+        out.append(Warning(
+            "memory-below-reference",
+            f"{p.memory_gib:g} GiB per host is below the {min_mem:g} GB the reference architecture sets as minimum.",
+        ))
+    return out
+
+
+def _capacity_rationale(
+    workload: GpWorkload, p: _Pick, user_capacity_tb: float, choice_reasons: list[Rationale]
+) -> list[Rationale]:
+    per_host_tb = user_capacity_tb / p.hosts
+    h_cap = greenplum.hosts_for(p.need_tb, per_host_tb)
+    out = [capacity_rationale(workload.mirrors, p.raid)]
+    host_text = (
+        f"{p.hosts} segment hosts with {p.drives} x {p.drive.capacity_tb:g} TB each: {p.need_tb:,.1f} TB on disk at"
+        f" the {workload.horizon_years}-year horizon needs {h_cap} host(s) at {per_host_tb:,.2f} TB of user data each"
+    )
+    if p.hosts > h_cap:
+        host_text += f"; the performance targets need {p.hosts}"
+    out.append(Rationale("Segment hosts", host_text + ".", cite("vendor_docs", "gp_capacity_max_fill")))
+    out.extend(choice_reasons)
+    if p.raid == "raid5":
+        out.append(raid5_alignment_advice(p.drives // p.vms if p.virtual else p.drives))
+    return out
+
+
+def _network_and_hosts_rationale(p: _Pick, coordinators: int, warnings: list[Warning]) -> list[Rationale]:
+    """The interconnect, the coordinators and the ETL hosts; appends the network warnings."""
+    out: list[Rationale] = []
+    net = p.net
+    if net.nic:
+        out.append(network_rationale(net.ports, net.nic.speed_gbps))
+        if net.nic.speed_gbps < figure(RULES, "network_min_gbps"):
+            warnings.append(Warning(
+                "network-below-minimum",
+                f"{net.nic.speed_gbps:g} GbE ports are below the 25 GbE minimum of the reference architecture.",
+            ))
+        if net.ports < figure(RULES, "network_min_ports"):
+            warnings.append(Warning("network-ports", f"{net.ports} port(s) per host; at least 2 are advised."))
+    else:
+        warnings.append(Warning("no-nic", "The catalog has no NIC: the BOM has no network cards."))
+    out.append(coordinator_rationale(coordinators, coordinator_drive_count(), f"{p.drive.capacity_tb:g} TB"))
+    if p.etl:
+        out.append(Rationale(
+            "ETL hosts",
+            f"{p.etl} ETL host(s) running gpfdist to reach the load target; each streams its share of the files in"
+            " parallel to all segments.",
+            "000_b2a3159111482e98.txt, Test and Measurement Tools (Data Loading)",
+        ))
+    return out
+
+
+def _design(
+    scenario: Scenario, workload: GpWorkload, p: _Pick, layout: _Layout, coordinators: int, user_capacity_tb: float
+) -> Design:
+    server, drive, net = p.server, p.drive, p.net
+    speed = net.nic.speed_gbps if net.nic else 0.0
+    host_layouts = (
+        HostLayout("segment host", p.hosts, server.id, server.sockets, server.numa_nodes_per_socket,
+                   server.cores_per_numa_node, p.memory_gib, p.drives, drive.id, p.raid, layout.vms, net.ports,
+                   speed),
+        HostLayout("coordinator host", coordinators, server.id, server.sockets, server.numa_nodes_per_socket,
+                   server.cores_per_numa_node, float(server.memory_gib), coordinator_drive_count(), drive.id,
+                   "raid1", (VmLayout(None, server.cores_total, float(server.memory_gib), 2),), net.ports, speed),
+    )
+    return Design(
+        kind=workload.kind,
+        deployment=scenario.platform.deployment,
+        server_id=server.id,
+        drive_id=drive.id,
+        nic_id=net.nic.id if net.nic else None,
+        segment_hosts=p.hosts,
+        data_drives_per_host=p.drives,
+        raid=p.raid,
+        memory_gib_per_host=p.memory_gib,
+        vms_per_host=p.vms if p.virtual else 1,
+        vm=layout.vm,
+        primary_segments_per_host=p.primaries,
+        mirror_segments_per_host=p.mirrors,
+        raw_capacity_tb=round(p.drives * drive.capacity_tb * p.hosts, 3),
+        usable_capacity_tb=round(user_capacity_tb, 3),
+        data_needed_tb=round(p.need_tb, 3),
+        coordinator_hosts=coordinators,
+        etl_hosts=p.etl,
+        nics_per_host=net.nics_per_host,
+        network_gbps_per_host=net.gbps_per_host,
+        gp_vmem_protect_limit_mb=layout.vmem_limit_mb,
+        hosts=host_layouts,
+        settings=greenplum_settings(layout.vmem_limit_mb, layout.vmem_why, workload.mirrors),
     )
 
 

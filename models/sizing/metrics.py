@@ -11,7 +11,8 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from models.perf import cost_power, scan_load, usl
+from models.perf import cost_power, gp_oltp, scan_load, scan_load_estimates
+from models.perf.scan_load_fit import default_params
 from models.scenario import GreenplumAnalytics, GreenplumOltp
 from models.sizing.candidates import Candidates, NetworkChoice
 from models.uncertainty import Estimate
@@ -83,21 +84,25 @@ class GpContext:
 
 
 def gp_full_scan_s(ctx: GpContext, hosts: IntArray) -> FloatArray:
-    return scan_load.full_scan_seconds(ctx.with_counts(hosts), ctx.data_on_disk_tb).seconds
+    return scan_load.full_scan_seconds(ctx.with_counts(hosts), ctx.data_on_disk_tb, default_params()).seconds
 
 
 def gp_load_tb_per_hour(ctx: GpContext, hosts: IntArray, etl: IntArray) -> FloatArray:
-    return scan_load.load_tb_per_hour(ctx.with_counts(hosts, etl)).value
+    return scan_load.load_tb_per_hour(ctx.with_counts(hosts, etl), default_params()).value
 
 
 def gp_queries_per_hour(ctx: GpContext, hosts: IntArray, workload: GreenplumAnalytics) -> FloatArray:
     return scan_load.queries_per_hour(
-        ctx.with_counts(hosts), ctx.data_on_disk_tb, workload.concurrent_queries, workload.scan_fraction_pct / 100.0
+        ctx.with_counts(hosts),
+        ctx.data_on_disk_tb,
+        workload.concurrent_queries,
+        workload.scan_fraction_pct / 100.0,
+        default_params(),
     ).value
 
 
 def gp_tps(ctx: GpContext, hosts: IntArray, workload: GreenplumOltp) -> FloatArray:
-    pred = usl.predict_tps(
+    pred = gp_oltp.predict_tps(
         workload.mix, workload.clients, ctx.coordinator_cores, np.asarray(hosts, dtype=float), ctx.segment_cores, n=0
     )
     return np.asarray(pred.estimate.p50, dtype=float)
@@ -107,8 +112,9 @@ def gp_point(
     workload: GreenplumAnalytics | GreenplumOltp, ctx: GpContext, hosts: IntArray, etl: IntArray
 ) -> dict[str, FloatArray]:
     if isinstance(workload, GreenplumAnalytics):
-        scan = scan_load.full_scan_seconds(ctx.with_counts(hosts, np.maximum(etl, 1)), ctx.data_on_disk_tb)
-        load = scan_load.load_tb_per_hour(ctx.with_counts(hosts, np.maximum(etl, 1)))
+        shape = ctx.with_counts(hosts, np.maximum(etl, 1))
+        scan = scan_load.full_scan_seconds(shape, ctx.data_on_disk_tb, default_params())
+        load = scan_load.load_tb_per_hour(shape, default_params())
         qph = gp_queries_per_hour(ctx, hosts, workload)
         return {
             "full_scan_s": scan.seconds,
@@ -133,13 +139,13 @@ def gp_ranges(
         **{f.name: float(np.asarray(getattr(shape, f.name)).ravel()[0]) for f in fields(shape)}
     )
     if isinstance(workload, GreenplumAnalytics):
-        scan, binding = scan_load.estimate_full_scan(scalar, ctx.data_on_disk_tb)
-        load, _ = scan_load.estimate_load(scalar)
-        qph, _ = scan_load.estimate_queries_per_hour(
+        scan, binding = scan_load_estimates.estimate_full_scan(scalar, ctx.data_on_disk_tb)
+        load, _ = scan_load_estimates.estimate_load(scalar)
+        qph, _ = scan_load_estimates.estimate_queries_per_hour(
             scalar, ctx.data_on_disk_tb, workload.concurrent_queries, workload.scan_fraction_pct / 100.0
         )
         return {"full_scan_s": scan, "load_tb_per_hour": load, "queries_per_hour": qph}, binding
-    pred = usl.predict_tps(
+    pred = gp_oltp.predict_tps(
         workload.mix,
         workload.clients,
         float(ctx.coordinator_cores[0]),

@@ -22,6 +22,7 @@ from models.sizing.parts import (
 )
 from models.sizing.result import Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
 from models.sizing.rules import DOCS, RULES, cite, hypervisor_reserve_gib, raid_capacity_factor
+from models.sizing.shared_buffers import SharedBuffersChoice, recommend_shared_buffers
 from models.uncertainty import Estimate
 
 GIB_PER_GB = 1e9 / 2**30
@@ -114,7 +115,7 @@ def size_postgres(
     scenario: Scenario, w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts
 ) -> SizingResult:
     conventional = w.shared_buffers_policy == "conventional"
-    sb = memory.recommend_shared_buffers(w.placement, conventional)
+    sb = recommend_shared_buffers(w.placement, conventional)
     nic, nic_why = choose_nic(catalog, parts)
     net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
     raid = scenario.platform.raid or "raid10"
@@ -159,7 +160,7 @@ def _explain(
     scenario: Scenario,
     w: PostgresConsolidation,
     p: Packing,
-    sb: memory.SharedBuffersChoice,
+    sb: SharedBuffersChoice,
     net: NetworkChoice,
     nic_why: Rationale | None,
     raid: str,

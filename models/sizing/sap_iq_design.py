@@ -10,7 +10,7 @@ from models.calibration_data import figure
 from models.hardware import Drive, HardwareCatalog, Server
 from models.perf import cost_power, sap_iq
 from models.scenario import SapIqMultiplex, Scenario
-from models.sizing import bom
+from models.sizing import bom, sap_iq_rules
 from models.sizing.candidates import NetworkChoice
 from models.sizing.design_settings import sap_iq_settings
 from models.sizing.parts import (
@@ -68,7 +68,7 @@ def _nodes_and_drives(
     if w.nodes is not None:
         nodes = w.nodes
     else:
-        nodes = sap_iq.recommend_nodes(
+        nodes = sap_iq_rules.recommend_nodes(
             _need_tb(w), w.query_streams, cores_per_node=server.cores_total,
             raw_capacity_tb_per_node=server.data_bays * drive.capacity_tb, vsan=vsan,
         ).nodes
@@ -95,8 +95,8 @@ def _explain(
     vsan = scenario.platform.deployment == "vsphere"
     memory = float(scenario.platform.memory_gib or server.memory_gib)
     node_memory = vm_memory_gib(memory, 1, hypervisor_reserve_gib(memory)) if vsan else memory
-    choice = sap_iq.recommend_dqp_mode(w.query_streams)
-    caches = sap_iq.cache_split(node_memory)
+    choice = sap_iq_rules.recommend_dqp_mode(w.query_streams)
+    caches = sap_iq_rules.cache_split(node_memory)
     pred = sap_iq.predict_iq(choice.mode, nodes, w.query_streams, server.cores_total)
     need = _need_tb(w)
     rationale = [

@@ -1,9 +1,8 @@
 """`refarch calibrate`: every model card: parameters, fit against its study points, sources.
 
-Cards come from the modules of `models.perf` (each declares one with `@model_card`).
-A module that fails to import, or a card that fails to build, is a bug, not bad input:
-the cards that did work are printed first, then every problem goes to stderr and the
-exit code is 1.
+Cards come from the explicit list in `models.perf.cards`. A card that fails to build
+is a bug, not bad input: the cards that did work are printed first, then every problem
+goes to stderr and the exit code is 1.
 """
 
 from __future__ import annotations
@@ -29,16 +28,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def collect_cards(catalog: Any = None) -> tuple[list[Any], list[str]]:
-    """The cards that build, and one problem line per module or card that does not.
+    """The cards that build, and one problem line per card that does not.
 
-    Each module is imported on its own so one broken model does not hide the others' cards;
-    cards that validate against prices (the study-002 cost claim) are priced from `catalog`.
+    One broken card does not hide the others; cards that validate against prices (the
+    study-002 cost claim) are priced from `catalog`.
     """
     from models import model_card
+    from models.perf import cards as perf_cards
 
-    problems = model_card.import_card_modules()
+    problems: list[str] = []
     cards = []
-    for factory in model_card.factories():
+    for factory in perf_cards.CARD_FACTORIES:
         try:
             cards.append(model_card.build(factory, catalog))
         except Exception as exc:
@@ -88,7 +88,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json({"models": [card_json(c) for c in cards]})
     else:
-        print("\n\n".join(_card_text(c) for c in cards) if cards else "no model cards found in models.perf")
+        print("\n\n".join(_card_text(c) for c in cards) if cards else "no model cards listed in models.perf.cards")
     sys.stdout.flush()
     if problems:
         print("refarch: some model cards could not be built (a bug, please report it):", file=sys.stderr)

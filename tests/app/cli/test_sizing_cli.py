@@ -9,7 +9,7 @@ import pytest
 
 from app.cli.main import main
 
-SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
+SAMPLES = Path(__file__).resolve().parents[3] / "resources" / "samples"
 
 
 @pytest.fixture

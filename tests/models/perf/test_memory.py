@@ -8,13 +8,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from models.calibration_data import STUDY_FILES, dataset, figure
-from models.model_card import all_cards
+from models.perf.cards import all_cards
 from models.perf.memory import (
-    PLACEMENTS,
     SCHEMES,
     overcommit_rate,
     performance_preserved,
-    recommend_shared_buffers,
     safe_overcommit_rate,
     shared_buffers_throughput_factor,
     shared_buffers_working_set_mb,
@@ -115,22 +113,6 @@ def test_more_shared_buffers_never_lowers_throughput_outside_the_dip(a: float, b
     lo, hi = sorted((a, b))
     assume(not _in_dip(lo) and not _in_dip(hi))
     assert shared_buffers_throughput_factor(hi) >= shared_buffers_throughput_factor(lo)
-
-
-def test_recommendations() -> None:
-    dedicated = recommend_shared_buffers("vm-per-database")
-    assert dedicated.ratio == figure(DS, "sb_large_ratio")
-    assert "12.1%" in dedicated.reason and "13.2%" in dedicated.reason
-    assert "001_8432df66bbca52f5.txt" in dedicated.source
-    shared = recommend_shared_buffers("shared-vm")
-    assert shared.ratio == figure(DS, "sb_conventional_ratio")
-    assert recommend_shared_buffers("vm-per-database", conventional=True).ratio == shared.ratio
-    for placement in PLACEMENTS:
-        for conventional in (False, True):
-            r = recommend_shared_buffers(placement, conventional).ratio
-            assert not (DIP_LOW <= r <= DIP_HIGH)
-    with pytest.raises(ValueError, match="unknown placement"):
-        recommend_shared_buffers("bare-metal")  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ working sets

@@ -11,13 +11,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.calibration_data import dataset, figure, point
-from models.model_card import all_cards
 from models.perf import scan_load as sl
+from models.perf import scan_load_estimates as sl_est
+from models.perf import scan_load_fit as sl_fit
+from models.perf.cards import all_cards
 from models.perf.scan_load import ClusterShape
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 STUDIES = ROOT.parent / "shared" / "studies"
 G0, G2 = sl.GP000, sl.GP002
+
+
+def _p() -> sl.ScanParams:
+    """The calibrated parameters (the fit runs once per process)."""
+    return sl_fit.default_params()
 
 # The ids the sizing engine cites: renaming one is a breaking change.
 STABLE_IDS = {
@@ -144,45 +151,46 @@ def test_derived_points_follow_from_the_quoted_ones() -> None:
 
 
 def _scan_s(shape: ClusterShape) -> float:
-    return float(sl.full_scan_seconds(shape, figure(G0, "fact_table_tb")).seconds)
+    return float(sl.full_scan_seconds(shape, figure(G0, "fact_table_tb"), _p()).seconds)
 
 
 def _load_s(shape: ClusterShape) -> float:
-    return float(figure(G0, "load_tb") / sl.load_tb_per_hour(shape).value * 3600.0)
+    return float(figure(G0, "load_tb") / sl.load_tb_per_hour(shape, _p()).value * 3600.0)
 
 
 @pytest.mark.parametrize(
     ("vms", "scan_id", "load_id"), [(1, "fullscan_1vm_s", "load_1vm_s"), (2, "fullscan_2vm_s", "load_2vm_s")]
 )
 def test_reproduces_study000_response_times(vms: int, scan_id: str, load_id: str) -> None:
-    shape = sl.study000_shape(vms)
+    shape = sl_fit.study000_shape(vms)
     assert _scan_s(shape) == pytest.approx(figure(G0, scan_id), rel=0.02)
     assert _load_s(shape) == pytest.approx(figure(G0, load_id), rel=0.02)
 
 
 def test_physical_times_agree_with_both_study000_statements() -> None:
-    phys = sl.study000_shape(0)
+    phys = sl_fit.study000_shape(0)
     for pid in ("fullscan_physical_from_2vm_s", "fullscan_physical_from_overhead_s"):
         assert _scan_s(phys) == pytest.approx(figure(G0, pid), rel=0.02)
     for pid in ("load_physical_from_2vm_s", "load_physical_from_overhead_s"):
         assert _load_s(phys) == pytest.approx(figure(G0, pid), rel=0.02)
     # "within 6% of those measured in the physical environment"
-    assert _scan_s(sl.study000_shape(1)) / _scan_s(phys) - 1 <= figure(G0, "virt_overhead_max_pct") / 100
+    assert _scan_s(sl_fit.study000_shape(1)) / _scan_s(phys) - 1 <= figure(G0, "virt_overhead_max_pct") / 100
 
 
 def test_reproduces_study002_ratios() -> None:
-    old, new = sl.previous_appliance_shape(), sl.gen5_reference_shape()
-    load = float(sl.load_tb_per_hour(new).value / sl.load_tb_per_hour(old).value)
+    old, new = sl_fit.previous_appliance_shape(), sl_fit.gen5_reference_shape()
+    load = float(sl.load_tb_per_hour(new, _p()).value / sl.load_tb_per_hour(old, _p()).value)
     assert load == pytest.approx(figure(G2, "ratio_load"), rel=0.03)
     data, frac = figure(G2, "tpcds_scale_factor") / 1000, sl.default_scan_fraction()
     for streams, pid in ((1, "ratio_single_stream"), (figure(G2, "tpcds_streams"), "ratio_concurrent")):
         ratio = (
-            sl.queries_per_hour(new, data, streams, frac).value / sl.queries_per_hour(old, data, streams, frac).value
+            sl.queries_per_hour(new, data, streams, frac, _p()).value
+            / sl.queries_per_hour(old, data, streams, frac, _p()).value
         )
         assert float(ratio) == pytest.approx(figure(G2, pid), rel=0.03)
     # Synthetic I/O exercises the drives alone: the ratio of the drive ceilings.
-    d_old = float(sl.full_scan_seconds(old, 1.0).rates_mb_s["drives"])
-    d_new = float(sl.full_scan_seconds(new, 1.0).rates_mb_s["drives"])
+    d_old = float(sl.full_scan_seconds(old, 1.0, _p()).rates_mb_s["drives"])
+    d_new = float(sl.full_scan_seconds(new, 1.0, _p()).rates_mb_s["drives"])
     assert d_new / d_old == pytest.approx(figure(G2, "ratio_synthetic_io"), rel=0.03)
 
 
@@ -203,7 +211,7 @@ def test_model_cards_meet_the_mape_target() -> None:
 
 
 def test_parameters_come_from_the_study_figures() -> None:
-    p = sl.default_params()
+    p = sl_fit.default_params()
     vp = point(G0, "virt_overhead_seq_pct")
     assert vp.low is not None and vp.high is not None
     assert vp.low / 100 <= p.virt_overhead_seq <= vp.high / 100
@@ -211,7 +219,7 @@ def test_parameters_come_from_the_study_figures() -> None:
     # The 2 VM speed-up of each workload is its NUMA-locality gain.
     assert p.numa_gain_scan == pytest.approx(figure(G0, "fullscan_1vm_s") / figure(G0, "fullscan_2vm_s") - 1, abs=0.02)
     assert p.numa_gain_load == pytest.approx(figure(G0, "load_1vm_s") / figure(G0, "load_2vm_s") - 1, abs=0.02)
-    dists = sl.param_distributions()
+    dists = sl_fit.param_distributions()
     assert set(dists) == {f.name for f in fields(sl.ScanParams)}
 
 
@@ -219,28 +227,28 @@ def test_parameters_come_from_the_study_figures() -> None:
 
 
 def _modern(**changes: float) -> ClusterShape:
-    return replace(sl.gen5_reference_shape(), **changes)
+    return replace(sl_fit.gen5_reference_shape(), **changes)
 
 
 def test_study000_scan_is_cpu_bound_as_its_numa_gain_shows() -> None:
     # A drive-bound scan could not get 16 % faster from NUMA-local memory.
     for vms in (0, 1, 2):
-        assert sl.full_scan_seconds(sl.study000_shape(vms), 1.0).binding_labels() == "cpu"
+        assert sl.full_scan_seconds(sl_fit.study000_shape(vms), 1.0, _p()).binding_labels() == "cpu"
 
 
 def test_sixteen_sata_drives_bind_a_modern_host() -> None:
     hdd = figure(G2, "prev_drive_seq_mb_s")
     shape = _modern(drives_per_host=16, drive_seq_read_mb_s=hdd, drive_seq_write_mb_s=hdd)
-    assert sl.full_scan_seconds(shape, 10.0).binding_labels() == "drives"
-    assert sl.load_tb_per_hour(shape).binding_labels() == "drives"
+    assert sl.full_scan_seconds(shape, 10.0, _p()).binding_labels() == "drives"
+    assert sl.load_tb_per_hour(shape, _p()).binding_labels() == "drives"
 
 
 def test_gen5_nvme_host_saturates_cpu_not_drives() -> None:
     # 002: "full CPU saturation of the workload, thus preventing disk I/O bottlenecks"
-    shape = sl.gen5_reference_shape()
-    assert sl.full_scan_seconds(shape, 10.0).binding_labels() == "cpu"
-    assert sl.queries_per_hour(shape, 10.0, 15, 0.2).binding_labels() == "cpu"
-    assert sl.load_tb_per_hour(shape).binding_labels() != "drives"
+    shape = sl_fit.gen5_reference_shape()
+    assert sl.full_scan_seconds(shape, 10.0, _p()).binding_labels() == "cpu"
+    assert sl.queries_per_hour(shape, 10.0, 15, 0.2, _p()).binding_labels() == "cpu"
+    assert sl.load_tb_per_hour(shape, _p()).binding_labels() != "drives"
 
 
 def test_network_guidance_of_study002() -> None:
@@ -248,21 +256,21 @@ def test_network_guidance_of_study002() -> None:
     ok = _modern(network_gbps_per_host=ports * figure(G2, "network_port_min_gbps"))
     slow = _modern(network_gbps_per_host=ports * figure(G2, "prev_network_port_gbps"))
     streams = figure(G2, "tpcds_streams")
-    assert sl.queries_per_hour(ok, 10.0, streams, 0.2).binding_labels() == "cpu"  # "minimal risk"
-    assert sl.queries_per_hour(slow, 10.0, streams, 0.2).binding_labels() == "network"  # "significant deviation"
+    assert sl.queries_per_hour(ok, 10.0, streams, 0.2, _p()).binding_labels() == "cpu"  # "minimal risk"
+    assert sl.queries_per_hour(slow, 10.0, streams, 0.2, _p()).binding_labels() == "network"  # "significant deviation"
 
 
 def test_one_etl_host_binds_a_large_fast_cluster() -> None:
     shape = _modern(segment_hosts=32, etl_hosts=1, etl_gbps_per_host=20)
-    assert sl.load_tb_per_hour(shape).binding_labels() == "loader"
+    assert sl.load_tb_per_hour(shape, _p()).binding_labels() == "loader"
     more_etl = replace(shape, etl_hosts=32)
-    assert sl.load_tb_per_hour(more_etl).value > sl.load_tb_per_hour(shape).value
+    assert sl.load_tb_per_hour(more_etl, _p()).value > sl.load_tb_per_hour(shape, _p()).value
 
 
 def test_primaries_beyond_cores_do_not_help() -> None:
     cores = 48.0
     t = [
-        float(sl.full_scan_seconds(_modern(cores_per_host=cores, primary_segments_per_host=p), 10.0).value)
+        float(sl.full_scan_seconds(_modern(cores_per_host=cores, primary_segments_per_host=p), 10.0, _p()).value)
         for p in (8, 16, 32, 48, 64)
     ]
     assert t[0] > t[1] > t[2] > t[3]
@@ -270,27 +278,27 @@ def test_primaries_beyond_cores_do_not_help() -> None:
 
 
 def test_virtualization_and_numa_act_as_documented() -> None:
-    p = sl.default_params()
+    p = sl_fit.default_params()
     phys = _modern(numa_local=0.0)
     vm = replace(phys, virtualized=1.0)
-    ratio = float(sl.full_scan_seconds(vm, 1.0).value / sl.full_scan_seconds(phys, 1.0).value)
+    ratio = float(sl.full_scan_seconds(vm, 1.0, _p()).value / sl.full_scan_seconds(phys, 1.0, _p()).value)
     assert ratio == pytest.approx(1 + p.virt_overhead_seq)
     local = replace(phys, numa_local=1.0)
-    gain = float(sl.full_scan_seconds(phys, 1.0).value / sl.full_scan_seconds(local, 1.0).value)
+    gain = float(sl.full_scan_seconds(phys, 1.0, _p()).value / sl.full_scan_seconds(local, 1.0, _p()).value)
     assert gain == pytest.approx(1 + p.numa_gain_scan)
     # NUMA locality speeds the CPU, not the drives: a drive-bound design does not change.
     hdd = figure(G2, "prev_drive_seq_mb_s")
     slow_drives = replace(phys, drives_per_host=4, drive_seq_read_mb_s=hdd)
-    assert sl.full_scan_seconds(replace(slow_drives, numa_local=1.0), 1.0).value == pytest.approx(
-        sl.full_scan_seconds(slow_drives, 1.0).value
+    assert sl.full_scan_seconds(replace(slow_drives, numa_local=1.0), 1.0, _p()).value == pytest.approx(
+        sl.full_scan_seconds(slow_drives, 1.0, _p()).value
     )
 
 
 def test_ceilings_follow_the_documented_formulas() -> None:
-    p = sl.default_params()
+    p = sl_fit.default_params()
     shape = _modern(segment_hosts=8, etl_hosts=2, etl_gbps_per_host=50, virtualized=1.0)
     h, mb_per_gb = 8.0, 125.0
-    scan, load = sl.full_scan_seconds(shape, 1.0), sl.load_tb_per_hour(shape)
+    scan, load = sl.full_scan_seconds(shape, 1.0, _p()), sl.load_tb_per_hour(shape, _p())
     virt = 1 + p.virt_overhead_seq
     cross = (h - 1) / h  # share of redistributed bytes that leave the host
     assert float(scan.rates_mb_s["network"]) == pytest.approx(400 * mb_per_gb / (p.motion_fraction * cross) / virt)
@@ -303,18 +311,18 @@ def test_ceilings_follow_the_documented_formulas() -> None:
     cpu = 32 * p.scan_mb_s_per_core * p.scan_gen_speedup * (1 + p.numa_gain_scan) / virt
     assert float(scan.rates_mb_s["cpu"]) == pytest.approx(cpu)
     assert float(scan.value) == pytest.approx(1e6 / h / min(float(v) for v in scan.rates_mb_s.values()))
-    unmirrored = sl.load_tb_per_hour(replace(shape, mirrored=0.0))
+    unmirrored = sl.load_tb_per_hour(replace(shape, mirrored=0.0), _p())
     assert float(unmirrored.rates_mb_s["drives"]) == pytest.approx(2 * drives_w)
 
 
 def test_result_decoding() -> None:
-    res = sl.load_tb_per_hour(sl.gen5_reference_shape())
+    res = sl.load_tb_per_hour(sl_fit.gen5_reference_shape(), _p())
     assert res.unit == "TB/h"
     with pytest.raises(AttributeError):
         _ = res.seconds
     assert res.binding_names == sl.BINDING_NAMES
     assert set(res.rates_mb_s) == set(sl.BINDING_NAMES)
-    assert np.isinf(sl.full_scan_seconds(sl.gen5_reference_shape(), 1.0).rates_mb_s["loader"])
+    assert np.isinf(sl.full_scan_seconds(sl_fit.gen5_reference_shape(), 1.0, _p()).rates_mb_s["loader"])
 
 
 # --------------------------------------------------------------------------- RAID
@@ -379,30 +387,30 @@ def _element(shape: ClusterShape, i: int) -> ClusterShape:
 
 def test_vectorized_equals_per_element() -> None:
     shape, data = _random_shapes(40)
-    scan = sl.full_scan_seconds(shape, data)
-    load = sl.load_tb_per_hour(shape)
-    qph = sl.queries_per_hour(shape, data, 12, 0.2)
+    scan = sl.full_scan_seconds(shape, data, _p())
+    load = sl.load_tb_per_hour(shape, _p())
+    qph = sl.queries_per_hour(shape, data, 12, 0.2, _p())
     for i in range(40):
         one = _element(shape, i)
-        s1 = sl.full_scan_seconds(one, data[i])
+        s1 = sl.full_scan_seconds(one, data[i], _p())
         assert float(s1.value) == pytest.approx(scan.value[i])
         assert int(s1.binding) == scan.binding[i]
-        assert float(sl.load_tb_per_hour(one).value) == pytest.approx(load.value[i])
-        assert int(sl.load_tb_per_hour(one).binding) == load.binding[i]
-        assert float(sl.queries_per_hour(one, data[i], 12, 0.2).value) == pytest.approx(qph.value[i])
+        assert float(sl.load_tb_per_hour(one, _p()).value) == pytest.approx(load.value[i])
+        assert int(sl.load_tb_per_hour(one, _p()).binding) == load.binding[i]
+        assert float(sl.queries_per_hour(one, data[i], 12, 0.2, _p()).value) == pytest.approx(qph.value[i])
 
 
 def test_a_shape_rebuilt_from_floats_works() -> None:
     # The sizing engine rebuilds a one-design shape with float() on every field.
     shape, _ = _random_shapes(1)
     scalar = ClusterShape(**{f.name: float(np.asarray(getattr(shape, f.name)).ravel()[0]) for f in fields(shape)})
-    est, binding = sl.estimate_full_scan(scalar, 10.0, n=500)
+    est, binding = sl_est.estimate_full_scan(scalar, 10.0, n=500)
     assert est.p50 > 0 and binding in sl.BINDING_NAMES
 
 
 def test_million_designs_in_one_call() -> None:
     shape, data = _random_shapes(1_000_000)
-    res = sl.full_scan_seconds(shape, data)
+    res = sl.full_scan_seconds(shape, data, _p())
     assert res.value.shape == (1_000_000,) and np.all(np.isfinite(res.value)) and np.all(res.value > 0)
 
 
@@ -453,24 +461,25 @@ TOL = 1 + 1e-9
 @given(shape_st, hosts_st, st.integers(0, 40), st.floats(0.01, 5000))
 def test_more_drives_never_slow_a_scan_or_a_load(spec: tuple, hosts: int, extra: int, data: float) -> None:
     few, many = _shape(spec, hosts), _shape(spec, hosts, spec[0] + extra)
-    assert sl.full_scan_seconds(many, data).value <= sl.full_scan_seconds(few, data).value * TOL
-    assert sl.load_tb_per_hour(many).value * TOL >= sl.load_tb_per_hour(few).value
+    assert sl.full_scan_seconds(many, data, _p()).value <= sl.full_scan_seconds(few, data, _p()).value * TOL
+    assert sl.load_tb_per_hour(many, _p()).value * TOL >= sl.load_tb_per_hour(few, _p()).value
 
 
 @settings(max_examples=200, deadline=None)
 @given(shape_st, hosts_st, st.floats(0.01, 5000), st.floats(1.0, 100.0))
 def test_more_data_never_makes_a_scan_faster(spec: tuple, hosts: int, data: float, factor: float) -> None:
     shape = _shape(spec, hosts)
-    assert sl.full_scan_seconds(shape, data * factor).value * TOL >= sl.full_scan_seconds(shape, data).value
+    assert sl.full_scan_seconds(shape, data * factor, _p()).value * TOL >= sl.full_scan_seconds(shape, data, _p()).value
 
 
 @settings(max_examples=200, deadline=None)
 @given(shape_st, hosts_st, st.integers(0, 500), st.floats(0.01, 5000), st.integers(1, 100))
 def test_more_hosts_never_slow_anything(spec: tuple, hosts: int, extra: int, data: float, conc: int) -> None:
     small, big = _shape(spec, hosts), _shape(spec, hosts + extra)
-    assert sl.full_scan_seconds(big, data).value <= sl.full_scan_seconds(small, data).value * TOL
-    assert sl.load_tb_per_hour(big).value * TOL >= sl.load_tb_per_hour(small).value
-    assert sl.queries_per_hour(big, data, conc, 0.2).value * TOL >= sl.queries_per_hour(small, data, conc, 0.2).value
+    assert sl.full_scan_seconds(big, data, _p()).value <= sl.full_scan_seconds(small, data, _p()).value * TOL
+    assert sl.load_tb_per_hour(big, _p()).value * TOL >= sl.load_tb_per_hour(small, _p()).value
+    qph_big = sl.queries_per_hour(big, data, conc, 0.2, _p()).value
+    assert qph_big * TOL >= sl.queries_per_hour(small, data, conc, 0.2, _p()).value
 
 
 @settings(max_examples=200, deadline=None)
@@ -478,7 +487,8 @@ def test_more_hosts_never_slow_anything(spec: tuple, hosts: int, extra: int, dat
 def test_more_concurrency_never_lowers_throughput(spec: tuple, hosts: int, data: float, c: int, extra: int) -> None:
     shape = _shape(spec, hosts)
     assert (
-        sl.queries_per_hour(shape, data, c + extra, 0.2).value * TOL >= sl.queries_per_hour(shape, data, c, 0.2).value
+        sl.queries_per_hour(shape, data, c + extra, 0.2, _p()).value * TOL
+        >= sl.queries_per_hour(shape, data, c, 0.2, _p()).value
     )
 
 
@@ -486,19 +496,19 @@ def test_more_concurrency_never_lowers_throughput(spec: tuple, hosts: int, data:
 
 
 def test_monte_carlo_ranges_are_ordered_and_reproducible() -> None:
-    shape = sl.gen5_reference_shape()
-    est, binding = sl.estimate_full_scan(shape, 20.0)
+    shape = sl_fit.gen5_reference_shape()
+    est, binding = sl_est.estimate_full_scan(shape, 20.0)
     assert est.p10 <= est.p50 <= est.p90 and est.unit == "s"
     assert est.p10 < est.p90  # the parameters are uncertain
     assert binding in sl.BINDING_NAMES
-    assert sl.estimate_full_scan(shape, 20.0) == (est, binding)
-    again, _ = sl.estimate_full_scan(shape, 20.0, seed=12345)
+    assert sl_est.estimate_full_scan(shape, 20.0) == (est, binding)
+    again, _ = sl_est.estimate_full_scan(shape, 20.0, seed=12345)
     assert again != est and again.p50 == pytest.approx(est.p50, rel=0.05)
-    point_s = float(sl.full_scan_seconds(shape, 20.0).value)
+    point_s = float(sl.full_scan_seconds(shape, 20.0, _p()).value)
     assert est.p10 <= point_s <= est.p90
     for e, unit in (
-        (sl.estimate_load(shape)[0], "TB/h"),
-        (sl.estimate_queries_per_hour(shape, 20.0, 15)[0], "queries/h"),
+        (sl_est.estimate_load(shape)[0], "TB/h"),
+        (sl_est.estimate_queries_per_hour(shape, 20.0, 15)[0], "queries/h"),
     ):
         assert e.p10 <= e.p50 <= e.p90 and e.unit == unit
 
@@ -506,4 +516,4 @@ def test_monte_carlo_ranges_are_ordered_and_reproducible() -> None:
 def test_estimates_take_one_design() -> None:
     shape, _ = _random_shapes(3)
     with pytest.raises(ValueError):
-        sl.estimate_full_scan(shape, 1.0)
+        sl_est.estimate_full_scan(shape, 1.0)

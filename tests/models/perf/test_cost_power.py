@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from models.calibration_data import figure
-from models.model_card import all_cards
 from models.perf import cost_power as cp
+from models.perf.cards import all_cards
 
 G2 = cp.GP002
 

@@ -1,0 +1,258 @@
+"""SAP IQ sizing decisions: the DQP mode, the IQ cache split and the multiplex node count.
+
+Each returns its value with the reason and the source a customer can check; the
+performance model they rest on is `models.perf.sap_iq` (study 003,
+`003_4970b14b1c56345f.txt`, and SAP's IQ 16 guidance in `sapiq_dqp_003`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from models.calibration_data import figure, point
+from models.perf.sap_iq import (
+    CORE_SCALING_EXPONENT,
+    DATASET,
+    NETWORK,
+    STORAGE,
+    DqpMode,
+    at_least,
+    check_mode,
+    cite,
+    crossover_streams,
+    mode_advantage,
+    reference,
+    throughput_at,
+)
+
+# A DQP query needs a leader and at least one worker (study: "Distributed Query Processing").
+MIN_DQP_NODES = 2
+
+
+# --------------------------------------------------------------------------- DQP mode choice
+
+
+@dataclass(frozen=True, slots=True)
+class DqpChoice:
+    mode: DqpMode
+    reason: str
+    source: str
+    network_advantage: float  # T_network / T_storage at the given streams (>1: network-transfer ahead)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "reason": self.reason,
+            "source": self.source,
+            "network_advantage": self.network_advantage,
+        }
+
+
+def recommend_dqp_mode(query_streams: int) -> DqpChoice:
+    """The DQP mode for `query_streams` concurrent query streams, with its reason and source.
+
+    Rule: network-transfer when `mode_advantage(S) > 1`, else storage-transfer. One stream
+    is the study's power test (storage-transfer ahead, Power@300GB 93,720.6 vs 79,225.5);
+    six streams its throughput test (network-transfer ahead, 78,806 vs 59,874); between
+    them the choice follows the interpolated throughputs (crossover near 3.1 streams).
+    Source: 003_4970b14b1c56345f.txt, Results, Table 3, Power Test, Throughput Test.
+    """
+    if isinstance(query_streams, bool) or not isinstance(query_streams, int | np.integer):
+        raise ValueError(f"query_streams must be a whole number of streams, got {query_streams!r}")
+    s = int(query_streams)
+    at_least("query_streams", s, 1.0)
+    ref = reference()
+    adv = float(mode_advantage(s))
+    mode: DqpMode = NETWORK if adv > 1.0 else STORAGE
+    s6 = ref.streams_measured
+    if s == 1:
+        p = point(DATASET, "dqp_choice_single_stream")
+        reason = (
+            f"One query stream: storage-transfer measured faster (Power@{ref.scale_factor_gb:g}GB "
+            f"{ref.power[STORAGE]:,.1f} vs {ref.power[NETWORK]:,.1f} for network-transfer); "
+            f'the study: "{p.source.quote}".'
+        )
+        source = f"{p.source.cite()}; {cite('power_storage_qpph')}"
+    elif s >= s6:
+        p = point(DATASET, "dqp_choice_concurrent")
+        why = point(DATASET, "dqp_network_transfer_conclusion").source.quote
+        beyond = (
+            f" {s} streams is beyond the {s6} measured; the {s6}-stream ratio is held (assumption)." if s > s6 else ""
+        )
+        reason = (
+            f"{s} concurrent query streams: network-transfer measured {100 * (adv - 1):.0f} % more throughput "
+            f"(Throughput@{ref.scale_factor_gb:g}GB {ref.throughput6[NETWORK]:,.0f} vs "
+            f'{ref.throughput6[STORAGE]:,.0f} with {s6} streams); "{p.source.quote}" {why}{beyond}'
+        )
+        source = f"{p.source.cite()}; {cite('throughput_network_qthh')}"
+    else:
+        lead = "network-transfer" if mode == NETWORK else "storage-transfer"
+        reason = (
+            f"{s} concurrent query streams lie between the study's single-stream power test "
+            f"(storage-transfer ahead) and its {s6}-stream throughput test (network-transfer ahead); "
+            f"interpolating the measured throughputs puts {lead} ahead by {100 * abs(adv - 1):.0f} % "
+            f"(modes cross near {crossover_streams():.1f} streams; interpolated, not measured)."
+        )
+        source = f"{cite('power_elapsed_storage_ms')}; {cite('throughput_network_qthh')} (interpolated)"
+    return DqpChoice(mode=mode, reason=reason, source=source, network_advantage=adv)
+
+
+# --------------------------------------------------------------------------- cache split
+
+
+class CacheSplit(NamedTuple):
+    main_cache_gib: float
+    temp_cache_gib: float
+    reason: str
+    source: str
+
+
+def cache_split(memory_gib_per_node: ArrayLike) -> CacheSplit:
+    """IQ main cache (-iqmc) and temp cache (-iqtc) for a node with `memory_gib_per_node`.
+
+    Formula: iq = share * memory; main = iq * f_main; temp = iq * f_temp (large memory
+    -iqlm takes the remaining third); share = 0.80 (0.75-0.90), f_main = f_temp = 1/3.
+    The study states no cache sizes: it used 96 GiB VMs and reports only that hash
+    partitioning "required slightly higher cache settings" (Deployment Best Practices).
+    The split is SAP's IQ 16 guidance (vendor-doc points of `sapiq_dqp_003`), scaled to
+    the node; at the study's 96 GiB it gives 25.6 GiB main and 25.6 GiB temp cache.
+    `memory_gib_per_node` is the memory the IQ server's OS sees (the VM's on vSphere).
+    """
+    mem = at_least("memory_gib_per_node", memory_gib_per_node, 0.0)
+    share = figure(DATASET, "iq_memory_share_of_ram")
+    f_main = figure(DATASET, "iq_cache_fraction_main")
+    f_temp = figure(DATASET, "iq_cache_fraction_temp")
+    f_lm = figure(DATASET, "iq_cache_fraction_large_memory")
+    iq = share * mem
+    main, temp = iq * f_main, iq * f_temp
+    hint = point(DATASET, "bp_hash_partitioning_cache").source.quote
+    vm = figure(DATASET, "vm_memory_gib")
+    if mem.ndim == 0:
+        sizes = (
+            f"of {float(mem):,.0f} GiB, {share:.0%} goes to SAP IQ ({float(iq):,.1f} GiB), split in thirds: "
+            f"main cache -iqmc {float(main):,.1f} GiB, temp cache -iqtc {float(temp):,.1f} GiB, "
+            f"large memory -iqlm {float(iq * f_lm):,.1f} GiB"
+        )
+    else:
+        sizes = f"{share:.0%} of node memory goes to SAP IQ, split in thirds between -iqmc, -iqtc and -iqlm"
+    reason = (
+        f"Cache split: {sizes} (SAP IQ 16 guidance). The study ran {vm:g} GiB VMs and states no cache "
+        f'sizes; its best practice: "{hint}"'
+    )
+    source = "; ".join(
+        dict.fromkeys(
+            cite(p) for p in ("iq_memory_share_of_ram", "iq_cache_fraction_main", "bp_hash_partitioning_cache")
+        )
+    )
+    out_main: Any = float(main) if mem.ndim == 0 else main
+    out_temp: Any = float(temp) if mem.ndim == 0 else temp
+    return CacheSplit(out_main, out_temp, reason, source)
+
+
+# --------------------------------------------------------------------------- node count
+
+
+class NodeRecommendation(NamedTuple):
+    nodes: int
+    reason: str
+
+
+def recommend_nodes(
+    data_tb: float,
+    query_streams: int,
+    *,
+    cores_per_node: float | None = None,
+    raw_capacity_tb_per_node: float | None = None,
+    vsan: bool = True,
+    target_throughput: float | None = None,
+    target_power: float | None = None,
+    mode: str | None = None,
+) -> NodeRecommendation:
+    """Multiplex nodes for `data_tb` (as stored in IQ, i.e. after compression) and `query_streams`.
+
+    nodes = max of:
+
+    * floor: 3 hosts on Virtual SAN ("between 3 and 32 hosts"), else 2 (a DQP leader and a worker);
+    * concurrency: each stream keeps the cluster share it had in the study (6 streams on
+      4 x 14 vCPU): n >= (4 * 14 / c) * (S / 6) ** (1 / beta), beta = 0.95 (median);
+    * capacity (Virtual SAN only): n >= data * (1 + temp/main) * (FTT + 1) / raw TB per node,
+      temp/main = 1 (Table 1: 8 temp and 8 main VMDKs of 150 GB), FTT = 1 (Table 2),
+      raw = 9 TB per host (Table 5: 10 x 900 GB) unless given;
+    * targets: the smallest n whose P50 Power@Size / Throughput@Size reaches the target.
+
+    Above 32 hosts on Virtual SAN the reason says so (the 2014 limit the study quotes).
+    Source: 003_4970b14b1c56345f.txt, Technology Overview, Tables 1, 2, 3, 5, 7.
+    """
+    data = float(at_least("data_tb", data_tb, 0.0))
+    if isinstance(query_streams, bool) or not isinstance(query_streams, int | np.integer):
+        raise ValueError(f"query_streams must be a whole number of streams, got {query_streams!r}")
+    s = int(query_streams)
+    at_least("query_streams", s, 1.0)
+    ref = reference()
+    c = float(at_least("cores_per_node", ref.vcpus_per_node if cores_per_node is None else cores_per_node, 1.0))
+    m = check_mode(mode) if mode is not None else recommend_dqp_mode(s).mode
+    beta = 0.5 * (CORE_SCALING_EXPONENT.low + CORE_SCALING_EXPONENT.high)
+    s6 = ref.streams_measured
+
+    floor_n = int(figure(DATASET, "vsan_min_hosts")) if vsan else MIN_DQP_NODES
+    floor_why = (
+        f"Virtual SAN needs at least {floor_n} hosts ({cite('vsan_min_hosts')})"
+        if vsan
+        else f"DQP needs a leader and at least one worker: {floor_n} nodes"
+    )
+    constraints: list[tuple[int, str]] = [(floor_n, floor_why)]
+
+    conc_n = math.ceil(ref.vcpus_total / c * (s / s6) ** (1.0 / beta) - 1e-9)
+    constraints.append(
+        (
+            conc_n,
+            f"{s} streams at the study's per-stream share ({s6} streams on {ref.nodes} x "
+            f"{ref.vcpus_per_node} vCPU) with {c:g} cores per node need {conc_n} nodes",
+        )
+    )
+
+    if vsan:
+        raw = figure(DATASET, "raw_hdd_tb_per_server") if raw_capacity_tb_per_node is None else raw_capacity_tb_per_node
+        raw = float(at_least("raw_capacity_tb_per_node", raw, 1e-9))
+        temp_ratio = figure(DATASET, "temp_to_main_dbspace_ratio")
+        copies = figure(DATASET, "vsan_host_failures_to_tolerate") + 1.0
+        need_tb = data * (1.0 + temp_ratio) * copies
+        cap_n = math.ceil(need_tb / raw - 1e-9)
+        constraints.append(
+            (
+                cap_n,
+                f"{data:g} TB of IQ data plus equal temp space, {copies:g} Virtual SAN copies "
+                f"= {need_tb:,.1f} TB raw at {raw:g} TB per host needs {cap_n} host{'s' if cap_n != 1 else ''}",
+            )
+        )
+
+    scale_need = ref.vcpus_total / c
+    if target_throughput is not None:
+        t = float(at_least("target_throughput", target_throughput, 1e-9))
+        base = float(throughput_at(m, s))
+        tn = math.ceil(scale_need * (t / base) ** (1.0 / beta) - 1e-9)
+        constraints.append((tn, f"Throughput@Size {t:,.0f} with {s} streams in {m} needs {tn} nodes"))
+    if target_power is not None:
+        p = float(at_least("target_power", target_power, 1e-9))
+        pn = math.ceil(scale_need * (p / ref.power[m]) ** (1.0 / beta) - 1e-9)
+        constraints.append((pn, f"Power@Size {p:,.0f} in {m} needs {pn} nodes"))
+
+    nodes, why = max(constraints, key=lambda cw: cw[0])
+    others = "; ".join(w for n_, w in constraints if w is not why)
+    reason = f"{nodes} nodes: {why}. Also checked: {others}."
+    vmax = int(figure(DATASET, "vsan_max_hosts"))
+    if vsan and nodes > vmax:
+        reason += (
+            f" {nodes} hosts exceed the {vmax}-host Virtual SAN cluster the study describes "
+            f"({cite('vsan_max_hosts')}): split the multiplex or check the current limit."
+        )
+    if nodes * c != ref.vcpus_total:
+        reason += " Cluster size differs from the study's: performance figures are extrapolated."
+    return NodeRecommendation(nodes, reason)
+
+

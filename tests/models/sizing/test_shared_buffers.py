@@ -1,0 +1,34 @@
+"""shared_buffers recommendations: 75 % on a dedicated VM, 25 % when shared, never in the dip."""
+
+from __future__ import annotations
+
+import pytest
+
+from models.calibration_data import figure
+from models.perf.memory import (
+    PLACEMENTS,
+)
+from models.sizing.shared_buffers import recommend_shared_buffers
+
+DS = "pg_vfabric_001"
+DIP_LOW, DIP_HIGH = figure(DS, "sb_dip_low_ratio"), figure(DS, "sb_dip_high_ratio")
+
+
+def _in_dip(r: float) -> bool:
+    return DIP_LOW < r < DIP_HIGH
+
+
+def test_recommendations() -> None:
+    dedicated = recommend_shared_buffers("vm-per-database")
+    assert dedicated.ratio == figure(DS, "sb_large_ratio")
+    assert "12.1%" in dedicated.reason and "13.2%" in dedicated.reason
+    assert "001_8432df66bbca52f5.txt" in dedicated.source
+    shared = recommend_shared_buffers("shared-vm")
+    assert shared.ratio == figure(DS, "sb_conventional_ratio")
+    assert recommend_shared_buffers("vm-per-database", conventional=True).ratio == shared.ratio
+    for placement in PLACEMENTS:
+        for conventional in (False, True):
+            r = recommend_shared_buffers(placement, conventional).ratio
+            assert not (DIP_LOW <= r <= DIP_HIGH)
+    with pytest.raises(ValueError, match="unknown placement"):
+        recommend_shared_buffers("bare-metal")  # type: ignore[arg-type]
