@@ -47,6 +47,17 @@ class ModelCard:
     sources: tuple[str, ...]
     note: str = ""  # why a fit misses 5 % MAPE, or what the points cannot tell
     extra: dict[str, Any] = field(default_factory=dict)
+    # what the model was checked against that its fit did not use; "" when nothing was (then the residuals only
+    # show that the curve reproduces its own points, which is not accuracy on new workloads)
+    validation: str = ""
+    residuals_are_checks: bool = False  # the residuals compare against data no parameter was set from
+
+    @property
+    def error_kind(self) -> str:
+        """How to read `mape_pct`: "none" (no points), "in-sample" (fitted on them) or "check" (not fitted)."""
+        if not self.residuals:
+            return "none"
+        return "check" if self.residuals_are_checks else "in-sample"
 
     @property
     def points(self) -> int:
@@ -75,6 +86,8 @@ class ModelCard:
             "residuals": [r.to_dict() for r in self.residuals],
             "sources": list(self.sources),
             "note": self.note,
+            "error_kind": self.error_kind,
+            "validation": self.validation,
         }
 
 

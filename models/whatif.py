@@ -41,6 +41,22 @@ def pinned(scenario: Scenario, result: SizingResult) -> Scenario:
 # --- Compare -------------------------------------------------------------------------------------
 
 
+# Deterministic rows (capex, power, rack space) differ by less than this share: prices are list prices and power
+# is modelled at an average load, so a 1 % difference is not one a customer should choose on.
+CLEAR_DIFFERENCE_PCT = 2.0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Who wins a row, or why nobody does (`winner` None and `reason` set)."""
+
+    winner: int | None
+    reason: str = ""
+
+    def text(self, names: list[str]) -> str:
+        return names[self.winner] if self.winner is not None else f"no clear winner ({self.reason})"
+
+
 @dataclass(frozen=True)
 class CompareRow:
     metric: str
@@ -48,30 +64,74 @@ class CompareRow:
     values: list[float | None]
     ranges: list[tuple[float, float] | None]
     higher_is_better: bool | None  # None: no winner (a description, not a score)
+    kinds: list[str] = dataclasses.field(default_factory=list)  # workload kind of each option
+
+    @property
+    def verdict(self) -> Verdict:
+        """The best option, only when the options do the same work and the difference is real.
+
+        Options of different workload kinds are not ranked against each other (a PostgreSQL farm is not a cheaper
+        Greenplum warehouse). An estimate wins only when its P10-P90 range clears every other option's range; a
+        deterministic value only when it beats the runner-up by more than CLEAR_DIFFERENCE_PCT.
+
+        >>> CompareRow("full_scan_s", "s", [594.0, 595.0], [(516.0, 686.0), (517.0, 690.0)], False).verdict.reason
+        'the P10-P90 ranges overlap'
+        >>> CompareRow("capex", "USD", [100.0, 200.0], [None, None], False, ["gp", "pg"]).verdict.reason
+        'the options run different workloads'
+        >>> CompareRow("capex", "USD", [100.0, 200.0], [None, None], False, ["gp", "gp"]).verdict.winner
+        0
+        """
+        vals = [(i, v) for i, v in enumerate(self.values) if v is not None]
+        if self.higher_is_better is None:
+            return Verdict(None, "a description, not a score")
+        if len(vals) < 2:
+            return Verdict(None, "only one option has this value")
+        if self.kinds and len({self.kinds[i] for i, _ in vals}) > 1:
+            return Verdict(None, "the options run different workloads")
+        if len({v for _, v in vals}) == 1:
+            return Verdict(None, "equal")
+        pick = max if self.higher_is_better else min
+        best, best_v = pick(vals, key=lambda iv: iv[1])
+        others = [(i, v) for i, v in vals if i != best]
+        best_rng = self.ranges[best]
+        if best_rng is not None:
+            for i, _ in others:
+                rng = self.ranges[i]
+                if rng is None:
+                    continue
+                clear = best_rng[0] > rng[1] if self.higher_is_better else best_rng[1] < rng[0]
+                if not clear:
+                    return Verdict(None, "the P10-P90 ranges overlap")
+            return Verdict(best)
+        runner_up = pick(others, key=lambda iv: iv[1])[1]
+        scale = max(abs(best_v), abs(runner_up))
+        if scale == 0 or abs(best_v - runner_up) / scale * 100 <= CLEAR_DIFFERENCE_PCT:
+            return Verdict(None, f"within {CLEAR_DIFFERENCE_PCT:g} %")
+        return Verdict(best)
 
     @property
     def winner(self) -> int | None:
-        vals = [(i, v) for i, v in enumerate(self.values) if v is not None]
-        if self.higher_is_better is None or len(vals) < 2 or len({v for _, v in vals}) == 1:
-            return None
-        pick = max if self.higher_is_better else min
-        return pick(vals, key=lambda iv: iv[1])[0]
+        return self.verdict.winner
 
     def deltas(self) -> list[float | None]:
         base = self.values[0]
         return [None if v is None or base is None else v - base for v in self.values]
 
     def to_dict(self) -> dict[str, Any]:
+        v = self.verdict
         return {"metric": self.metric, "unit": self.unit, "values": self.values,
                 "ranges": [list(r) if r else None for r in self.ranges], "deltas_vs_first": self.deltas(),
-                "winner": self.winner}
+                "winner": v.winner, "no_winner_reason": v.reason or None}
 
 
 def compare(results: list[SizingResult]) -> list[CompareRow]:
-    """Rows of the side-by-side comparison; lower capex/power/rack wins, the better estimate wins."""
+    """Rows of the side-by-side comparison; lower capex/power/rack wins, the better estimate wins (see `verdict`)."""
+    kinds = [r.design.kind for r in results]
 
-    def row(metric: str, unit: str, get: Callable[[SizingResult], float | None], hib: bool | None) -> CompareRow:
-        return CompareRow(metric, unit, [get(r) for r in results], [None] * len(results), hib)
+    def row(metric: str, unit: str, get: Callable[[SizingResult], float | None], hib: bool | None,
+            ranges: Callable[[SizingResult], tuple[float, float] | None] | None = None) -> CompareRow:
+        return CompareRow(metric, unit, [get(r) for r in results],
+                          [ranges(r) if ranges else None for r in results], hib, kinds)
 
     rows = [
         row("worker hosts", "hosts", lambda r: float(r.design.segment_hosts), False),
@@ -89,24 +149,40 @@ def compare(results: list[SizingResult]) -> list[CompareRow]:
         unit = next(e.unit for e in est if e is not None)
         hib = m not in LOWER_IS_BETTER
         rows.append(CompareRow(m, unit, [e.p50 if e else None for e in est],
-                               [(e.p10, e.p90) if e else None for e in est], hib))
+                               [(e.p10, e.p90) if e else None for e in est], hib, kinds))
         if m not in PERFORMANCE_METRICS:
             continue
         # per-dollar and per-watt rows hold rates (a time becomes runs per hour): more is always better
-        rows.append(row(f"{m} per 1k {results[0].totals.currency}", "per 1k", _per(m, "capex"), True))
-        rows.append(row(f"{m} per kW", "per kW", _per(m, "power_w"), True))
+        rows.append(row(f"{m} per 1k {results[0].totals.currency}", "per 1k", _per(m, "capex"), True,
+                        _per_range(m, "capex")))
+        rows.append(row(f"{m} per kW", "per kW", _per(m, "power_w"), True, _per_range(m, "power_w")))
     return rows
+
+
+def _rate(metric: str, value: float) -> float:
+    # for a time, "per dollar" is the rate it stands for: scans per hour per 1k spent
+    return 3600.0 / value if metric in LOWER_IS_BETTER else value
 
 
 def _per(metric: str, total: str) -> Callable[[SizingResult], float | None]:
     def get(r: SizingResult) -> float | None:
         e = r.estimates.get(metric)
         denom = getattr(r.totals, total) / 1000.0
-        if e is None or denom <= 0:
+        if e is None or denom <= 0 or e.p50 <= 0:
             return None
-        # for a time, "per dollar" is the rate it stands for: scans per hour per 1k spent
-        value = 3600.0 / e.p50 if metric in LOWER_IS_BETTER else e.p50
-        return value / denom
+        return _rate(metric, e.p50) / denom
+    return get
+
+
+def _per_range(metric: str, total: str) -> Callable[[SizingResult], tuple[float, float] | None]:
+    """The estimate's P10-P90 carried through the division, so per-dollar rows obey the same uncertainty rule."""
+    def get(r: SizingResult) -> tuple[float, float] | None:
+        e = r.estimates.get(metric)
+        denom = getattr(r.totals, total) / 1000.0
+        if e is None or denom <= 0 or e.p10 <= 0:
+            return None
+        a, b = _rate(metric, e.p10) / denom, _rate(metric, e.p90) / denom
+        return (min(a, b), max(a, b))
     return get
 
 

@@ -26,6 +26,7 @@ from app.export.pdf_styles import (
     facts_table_style,
     grid_table_style,
 )
+from models.references import ReferenceList
 
 Cell = str | Flowable | list[Flowable]
 
@@ -54,6 +55,12 @@ class Ctx:
     numbering: Numbering
     depth: int = 0  # depth of this scenario's section headings (0 single report, 1 inside a chapter)
     width: float = FRAME_W
+    # one numbered reference list per document: every section cites into it ("[2] Table 3"), the last page lists it
+    refs: ReferenceList = field(default_factory=ReferenceList)
+
+    def cite(self, source: str) -> str:
+        """Markup for a citation: "[n] locator" per document cited (numbered on first use); no file names."""
+        return self.text(self.refs.mark(source))
 
     @property
     def fonts(self) -> ReportFonts:

@@ -15,7 +15,7 @@ from app.export.pdf_money import compare_label
 from app.export.pdf_styles import GOOD, GOOD_FILL
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
-from models.whatif import CompareRow, compare
+from models.whatif import CLEAR_DIFFERENCE_PCT, CompareRow, compare
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -41,8 +41,10 @@ def comparison_section(ctx: Ctx, results: Sequence[SizingResult], scenarios: Seq
     n = len(results)
     out: list[Flowable] = [ctx.heading("Options compared")]
     out.append(ctx.p("The options side by side, sized by the same engine against the same catalog. "
-                     "✓ marks the best value of a row (lower cost, power and space; the better estimate); "
-                     "ranges are P10–P90; deltas are against option A.", st.body))
+                     "✓ marks the best value of a row (lower cost, power and space; the better estimate) "
+                     "only among options that run the same workload, and only when the difference is real: "
+                     "estimates whose P10–P90 ranges do not overlap, or other values more than "
+                     f"{CLEAR_DIFFERENCE_PCT:g} % apart. Ranges are P10–P90; deltas are against option A.", st.body))
     w = ctx.width
     legend = [[option_letter(i), s.name, s.customer or "–",
                f"{KIND_LABELS.get(s.workload.kind, s.workload.kind)}, "
@@ -54,17 +56,27 @@ def comparison_section(ctx: Ctx, results: Sequence[SizingResult], scenarios: Seq
     glance = []
     for key, label in (("capex", "Lowest capex"), ("power", "Lowest power"), ("rack space", "Least rack space")):
         row = next((x for x in rows if x.metric == key), None)
-        if row is not None and row.winner is not None:
-            v = row.values[row.winner]
+        if row is None:
+            continue
+        verdict = row.verdict
+        if verdict.winner is not None:
+            v = row.values[verdict.winner]
             shown = money(v, row.unit) if key == "capex" else f"{_fmt(row, v)} {row.unit}"
-            glance.append(f"{label}: <b>{option_letter(row.winner)}</b> "
-                          f"({ctx.text(results[row.winner].scenario_name)}, {ctx.text(shown)})")
+            glance.append(f"{label}: <b>{option_letter(verdict.winner)}</b> "
+                          f"({ctx.text(results[verdict.winner].scenario_name)}, {ctx.text(shown)})")
+        else:
+            glance.append(f"{label}: no clear winner ({ctx.text(verdict.reason)})")
     mains = {r.main_metric for r in results}
     for row in rows:
-        if row.metric in mains and row.winner is not None:
-            label, unit = compare_label(row)
-            glance.append(f"Best {ctx.text(label.lower())}: <b>{option_letter(row.winner)}</b> "
-                          f"({ctx.text(_fmt(row, row.values[row.winner]))} {ctx.text(unit)} at P50)")
+        if row.metric not in mains or sum(v is not None for v in row.values) < 2:
+            continue  # an estimate only one option has is in its own section, not a contest
+        label, unit = compare_label(row)
+        verdict = row.verdict
+        if verdict.winner is not None:
+            glance.append(f"Best {ctx.text(label.lower())}: <b>{option_letter(verdict.winner)}</b> "
+                          f"({ctx.text(_fmt(row, row.values[verdict.winner]))} {ctx.text(unit)} at P50)")
+        else:
+            glance.append(f"Best {ctx.text(label.lower())}: no clear winner ({ctx.text(verdict.reason)})")
     if glance:
         out += [ctx.callout([ctx.m(g, st.warning) for g in glance], color=GOOD, fill=GOOD_FILL), Spacer(1, 8)]
 

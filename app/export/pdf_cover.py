@@ -17,6 +17,7 @@ from app.export.pdf_blocks import Ctx
 from app.export.pdf_compare import option_letter
 from app.export.pdf_styles import ACCENT, ZEBRA
 from models.model_card import ModelCard
+from models.references import readable
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 
@@ -81,35 +82,63 @@ def toc(ctx: Ctx) -> list[Flowable]:
     return [Paragraph("Contents", st.h1), Spacer(1, 4), t, PageBreak()]
 
 
+def _in_sample(c: ModelCard) -> str:
+    if c.error_kind == "none":
+        return "nothing fitted (a documented formula)"
+    if c.error_kind == "check":
+        return "no parameter fitted to these points"
+    if c.mape_pct < 0.05:
+        return "passes through its points (as many parameters as facts): not a measure of accuracy"
+    return f"{c.mape_pct:.1f} % mean, {c.max_abs_pct_err:.1f} % largest"
+
+
 def appendix(ctx: Ctx, cards: Sequence[ModelCard]) -> list[Flowable]:
     st = ctx.styles
     out: list[Flowable] = [*ctx.section("Appendix: models and their fit", 110 * mm)]
     out.append(ctx.p(
-        "refarch estimates performance with models calibrated on published studies. The table shows how well each "
-        "model reproduces the points it was calibrated on: MAPE is the mean absolute percentage error, max error "
-        "the largest one. A model with no points has no fitted parameters (it applies a documented formula). The "
-        "P10–P90 ranges in this report come from Monte Carlo sampling of each model's parameter uncertainty.",
+        "refarch estimates performance with models calibrated on published studies. For each model: the points it "
+        "was fitted on and how closely it reproduces them (in-sample error, the mean and largest absolute "
+        "percentage error), and what it was checked against that the fit did not use. An in-sample error says the "
+        "model can reproduce its own points; it is not the accuracy to expect on other workloads or hardware. "
+        "The P10–P90 ranges in this report come from Monte Carlo sampling of each model's parameter uncertainty.",
         st.body))
     w = ctx.width
     rows: list[list[object]] = []
     extra: list[tuple[object, ...]] = []
     for c in cards:
-        fit = c.points > 0
         i = len(rows) + 1
-        rows.append([ctx.p(c.name, st.cell_bold), str(c.points), f"{c.mape_pct:.2f} %" if fit else "–",
-                     f"{c.max_abs_pct_err:.2f} %" if fit else "–"])
-        detail = [ctx.p(c.description, st.cell)]
+        sources = "; ".join(ctx.refs.marks("; ".join(c.sources))) if c.sources else ""
+        fitted = f"{c.points} point{'s' if c.points != 1 else ''}" if c.points else "no points"
+        if sources:
+            fitted += f" from {sources}"
+        checked = ctx.text(readable(c.validation, ctx.refs)) if c.validation else \
+            "<i>nothing outside the fit</i>"
+        rows.append([ctx.p(c.name, st.cell_bold), ctx.p(fitted, st.cell), ctx.p(_in_sample(c), st.cell),
+                     ctx.m(checked, st.cell)])
+        detail = [ctx.p(readable(c.description, ctx.refs), st.cell)]
         if c.note:
-            detail.append(ctx.m("<b>Note:</b> " + ctx.text(c.note), st.cell_small))
-        if c.sources:
-            detail.append(ctx.m("<b>Sources:</b> " + ctx.text("; ".join(c.sources)), st.cell_small))
+            detail.append(ctx.m("<b>Note:</b> " + ctx.text(readable(c.note, ctx.refs)), st.cell_small))
         rows.append([detail, "", "", ""])
         extra += [("SPAN", (0, i + 1), (-1, i + 1)), ("LINEBELOW", (0, i), (-1, i), 0, colors.white),
                   ("BACKGROUND", (0, i), (-1, i), ZEBRA), ("BOTTOMPADDING", (0, i + 1), (-1, i + 1), 7),
                   ("NOSPLIT", (0, i), (-1, i + 1))]
     if rows:
-        out.append(ctx.grid(["Model", "Points", "MAPE", "Max error"], rows, [w * 0.55, w * 0.15, w * 0.15, w * 0.15],
-                            numeric=(1, 2, 3), extra=extra, zebra=False))
+        out.append(ctx.grid(["Model", "Fitted on", "In-sample error", "Checked on data not fitted"], rows,
+                            [w * 0.2, w * 0.3, w * 0.22, w * 0.28], extra=extra, zebra=False))
     else:
         out.append(ctx.p("No model cards are registered.", st.body))
+    return out
+
+
+def references_section(ctx: Ctx) -> list[Flowable]:
+    """The numbered list every [n] in the document points to (studies by title, vendor documents)."""
+    st = ctx.styles
+    if not len(ctx.refs):
+        return []
+    out: list[Flowable] = [*ctx.section("References", 40 * mm)]
+    out.append(ctx.p("Documents cited in this report as [n]; the section, table or figure follows the number where "
+                     "the text cites it.", st.muted))
+    w = ctx.width
+    rows = [[f"[{n}]", ctx.p(ref.entry(), st.cell)] for n, ref in ctx.refs.entries()]
+    out.append(ctx.grid(["", "Document"], rows, [w * 0.07, w * 0.93], zebra=True))
     return out

@@ -30,6 +30,7 @@ from app.export.formatting import (
 )
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_styles import BAD, GOOD, GOOD_FILL, MUTED
+from models.references import readable
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing.result import SizingResult
 
@@ -288,11 +289,13 @@ def rationale_section(ctx: Ctx, r: SizingResult) -> list[Flowable]:
     st = ctx.styles
     out: list[Flowable] = [*ctx.section("Rationale")]
     out.append(ctx.p("Why the design is what it is: each decision, its reason, and the study or document "
-                     "behind it.", st.body))
+                     "behind it ([n] is entry n of the reference list at the end, followed by the section, table "
+                     "or figure).", st.body))
     w = ctx.width
     rows = []
     for x in r.rationale:
-        reason = [ctx.p(x.text, st.cell), ctx.m(f"<b>Source:</b> {ctx.text(x.source)}", st.cell_small)]
+        reason = [ctx.p(readable(x.text, ctx.refs), st.cell),
+                  ctx.m(f"<b>Source:</b> {ctx.cite(x.source)}", st.cell_small)]
         rows.append([ctx.p(x.decision, st.cell_bold), reason])
     if rows:
         out.append(ctx.grid(["Decision", "Reason and source"], rows, [w * 0.25, w * 0.75], zebra=True))
@@ -309,6 +312,8 @@ def warnings_section(ctx: Ctx, r: SizingResult) -> list[Flowable]:
     out.append(ctx.p("Review these with the customer before quoting: each is a rule of a reference architecture "
                      "or study that the design does not fully meet, or a limit of the models.", st.body))
     for wn in r.warnings:
-        out += [ctx.callout([ctx.m(f"<b>{ctx.text(wn.code)}</b>", st.warning), ctx.p(wn.text, st.warning)]),
+        title = wn.code.split(":")[0].replace("-", " ").capitalize()
+        out += [ctx.callout([ctx.m(f"<b>{ctx.text(title)}</b>", st.warning),
+                             ctx.p(readable(wn.text, ctx.refs), st.warning)]),
                 Spacer(1, 5)]
     return out

@@ -30,7 +30,7 @@ from app.export.pdf_charts import (
     growth_figure,
 )
 from app.export.pdf_compare import comparison_section, option_letter
-from app.export.pdf_cover import appendix, cover, toc
+from app.export.pdf_cover import appendix, cover, references_section, toc
 from app.export.pdf_design import design_section
 from app.export.pdf_doc import ReportCancelled, ReportDoc, numbered_canvas
 from app.export.pdf_money import bom_section, cost_section
@@ -43,6 +43,7 @@ from app.export.pdf_sections import (
 )
 from app.export.pdf_styles import make_styles
 from models.model_card import ModelCard
+from models.references import ReferenceList
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.uncertainty import Estimate
@@ -117,7 +118,8 @@ def render_report(
     styles = make_styles(fonts)
     when = report_date or date.today()
     numbering = Numbering()
-    top = Ctx(styles, numbering, depth=0)
+    refs = ReferenceList()
+    top = Ctx(styles, numbering, depth=0, refs=refs)
     single = len(results) == 1
     doc_title = title or default_title(scenarios)
     texts = [*_user_texts(results, scenarios), doc_title]
@@ -132,7 +134,7 @@ def render_report(
     tick()
 
     for i, (r, s) in enumerate(zip(results, scenarios, strict=True)):
-        ctx = top if single else Ctx(styles, numbering, depth=1)
+        ctx = top if single else Ctx(styles, numbering, depth=1, refs=refs)
         if not single:
             story += [PageBreak(), top.heading(f"Option {option_letter(i)}: {s.name}", header=_header(s))]
         story += _scenario_story(ctx, r, s, growth[i] if growth is not None else None, texts,
@@ -144,6 +146,7 @@ def render_report(
 
         cards = all_cards()
     story += appendix(top, cards)
+    story += references_section(top)
     tick()
 
     customers = sorted({s.customer for s in scenarios if s.customer})

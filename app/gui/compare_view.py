@@ -64,7 +64,11 @@ class CompareView(QWidget):
         if missing:
             parts.append("Not sized yet (or cannot be sized): " + ", ".join(missing) + ".")
         if len(have) > 1:
-            parts.append(f"Deltas are against {self.names[0]}. Green marks the best value in each row.")
+            from models.whatif import CLEAR_DIFFERENCE_PCT  # the engine loads only when a comparison is asked for
+
+            parts.append(f"Deltas are against {self.names[0]}. Green marks the best value in a row; no option wins when"
+                         " the options run different workloads, their P10–P90 ranges overlap, or they differ by"
+                         f" {CLEAR_DIFFERENCE_PCT:g} % or less.")
         self.hint.setText(" ".join(parts))
         self._fill_table()
         self._fill_chart()
@@ -72,9 +76,11 @@ class CompareView(QWidget):
     def _fill_table(self) -> None:
         t = self.table
         t.clear()
-        t.setColumnCount(len(self.names))
+        n = len(self.names)
+        t.setColumnCount(n + 1 if n > 1 else n)
         t.setRowCount(len(self.rows))
-        t.setHorizontalHeaderLabels([textwrap.fill(n, 22, max_lines=2, placeholder="…") for n in self.names])
+        headers = [textwrap.fill(name, 22, max_lines=2, placeholder="…") for name in self.names]
+        t.setHorizontalHeaderLabels([*headers, "Best"] if n > 1 else headers)
         t.setVerticalHeaderLabels([r.label for r in self.rows])
         for row, cr in enumerate(self.rows):
             best = cr.best()
@@ -90,6 +96,11 @@ class CompareView(QWidget):
                     item.setFont(f)
                     item.setToolTip("best " + ("(lowest)" if cr.lower_is_better else "(highest)"))
                 t.setItem(row, col, item)
+            if len(self.names) > 1:
+                verdict = QTableWidgetItem(textwrap.fill(cr.verdict_text(self.names), 26))
+                verdict.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                verdict.setForeground(QBrush(BEST_FG if best is not None else QColor("#616e7c")))
+                t.setItem(row, len(self.names), verdict)
         t.resizeRowsToContents()
 
     def _fill_chart(self) -> None:

@@ -33,12 +33,19 @@ class CompareRow:
     texts: tuple[str, ...]
     winner: int | None
     lower_is_better: bool
+    no_winner_reason: str = ""  # why no option wins the row (models.whatif.CompareRow.verdict)
     low: tuple[float | None, ...] | None = None
     high: tuple[float | None, ...] | None = None
     chart: bool = False
 
     def best(self) -> int | None:
         return self.winner
+
+    def verdict_text(self, names: Sequence[str]) -> str:
+        """The "Best" column: the winning option's name, or "no clear winner (why)"."""
+        if self.winner is not None:
+            return names[self.winner]
+        return f"no clear winner ({self.no_winner_reason})" if self.no_winner_reason else "–"
 
     def delta(self, i: int) -> str:
         """Change against the first scenario, in percent."""
@@ -96,13 +103,15 @@ def compare_rows(results: Sequence[SizingResult]) -> list[CompareRow]:
     for r in compare(list(results)):
         if r.metric == "worker hosts":
             continue  # the total says it; the worker count is in each scenario's design
+        verdict = r.verdict
         ranges = r.ranges if any(x is not None for x in r.ranges) else None
         rows.append(CompareRow(
             key=r.metric,
             label=_label(r.metric, r.unit),
             values=tuple(r.values),
             texts=tuple(_text(r.metric, r.unit, v, rng) for v, rng in zip(r.values, r.ranges, strict=True)),
-            winner=r.winner,
+            winner=verdict.winner,
+            no_winner_reason="" if r.higher_is_better is None else verdict.reason,
             lower_is_better=r.higher_is_better is False,
             low=tuple(x[0] if x else None for x in ranges) if ranges else None,
             high=tuple(x[1] if x else None for x in ranges) if ranges else None,

@@ -33,6 +33,7 @@ from app.gui.chart_view import ChartView
 from app.gui.formatting import estimate_p50, estimate_range, metric_label, money, money_short, number, power
 from app.gui.host_diagram import HostDiagram
 from app.gui.sizing_service import Curve
+from models.references import ReferenceList, readable
 from models.scenario import Scenario
 from models.sizing.result import Design, SizingResult
 
@@ -279,7 +280,24 @@ class ResultsView(QWidget):
         self.rationale = _table(["Decision", "Why", "Source"], stretch=1)
         self.rationale.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
         self.rationale.setColumnWidth(2, 240)
-        self.tabs.addTab(self.rationale, "Rationale")
+        self.references = QLabel()
+        self.references.setObjectName("references")
+        self.references.setWordWrap(True)
+        self.references.setTextFormat(Qt.TextFormat.RichText)
+        self.references.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        why = QWidget()
+        wl = QVBoxLayout(why)
+        wl.setContentsMargins(0, 0, 0, 0)
+        wsplit = QSplitter(Qt.Orientation.Vertical)
+        wsplit.addWidget(self.rationale)
+        ref_scroll = QScrollArea()
+        ref_scroll.setWidgetResizable(True)
+        ref_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        ref_scroll.setWidget(self.references)
+        wsplit.addWidget(ref_scroll)
+        wsplit.setSizes([380, 140])
+        wl.addWidget(wsplit)
+        self.tabs.addTab(why, "Rationale")
 
         self.warnings = _table(["Code", "Warning"], stretch=1)
         self.tabs.addTab(self.warnings, "Warnings")
@@ -379,6 +397,9 @@ class ResultsView(QWidget):
         self.cost_chart.set_builder(None)
 
     def _fill(self, r: SizingResult) -> None:
+        refs = ReferenceList()  # numbered in the order this design's rationale cites them, as in the PDF
+        for why in r.rationale:
+            refs.mark(why.source)
         d, t = r.design, r.totals
         extra_hosts = d.coordinator_hosts + d.etl_hosts
         total_hosts = d.segment_hosts + extra_hosts
@@ -408,7 +429,7 @@ class ResultsView(QWidget):
                                      f"{r.binding_resource}")
         n_warn = len(r.warnings)
         self.cards["risk"].set(str(n_warn), "none" if not n_warn else "to review",
-                               "\n".join(w.text for w in r.warnings))
+                               "\n".join(readable(w.text, refs) for w in r.warnings))
         self.cards["risk"].setProperty("alert", n_warn > 0)
         self.cards["risk"].style().unpolish(self.cards["risk"])
         self.cards["risk"].style().polish(self.cards["risk"])
@@ -416,7 +437,7 @@ class ResultsView(QWidget):
         self.facts.setText(facts_html(design_facts(d, self.describe)))
         self.diagram.set_hosts(d.hosts, d.deployment, self.describe)
         if r.warnings:
-            items = "".join(f"<li>{html.escape(w.text)}</li>" for w in r.warnings[:4])
+            items = "".join(f"<li>{html.escape(readable(w.text, refs))}</li>" for w in r.warnings[:4])
             more = f"<li>… and {n_warn - 4} more (Warnings tab)</li>" if n_warn > 4 else ""
             self.warn_box.setText(f"<b>{n_warn} warning{'s' if n_warn > 1 else ''}</b><ul style='margin:2px 0 0 -20px'>"
                                   f"{items}{more}</ul>")
@@ -460,16 +481,22 @@ class ResultsView(QWidget):
 
         self.rationale.setRowCount(len(r.rationale))
         for row, why in enumerate(r.rationale):
+            text = readable(why.text, refs)
+            cited = refs.mark(why.source)
             self.rationale.setItem(row, 0, _cell(why.decision, bold=True))
-            self.rationale.setItem(row, 1, _cell(why.text, tooltip=why.text))
-            self.rationale.setItem(row, 2, _cell(why.source, tooltip=why.source))
+            self.rationale.setItem(row, 1, _cell(text, tooltip=text))
+            self.rationale.setItem(row, 2, _cell(cited, tooltip=cited))
         self.rationale.setColumnWidth(2, max(220, self.rationale.viewport().width() // 4))
         self.rationale.resizeRowsToContents()
         self.warnings.setRowCount(len(r.warnings))
         for row, w in enumerate(r.warnings):
-            self.warnings.setItem(row, 0, _cell(w.code))
-            self.warnings.setItem(row, 1, _cell(w.text, tooltip=w.text))
+            text = readable(w.text, refs)
+            self.warnings.setItem(row, 0, _cell(w.code.split(":")[0].replace("-", " ").capitalize(), tooltip=w.code))
+            self.warnings.setItem(row, 1, _cell(text, tooltip=text))
         self.warnings.resizeRowsToContents()
+        self.references.setText(
+            "<b>References</b> ([n] in the Source column is entry n; the section, table or figure follows it)"
+            + "".join(f"<br>[{n}] {html.escape(ref.entry())}" for n, ref in refs.entries()))
         self.tabs.setTabText(4, f"Warnings ({n_warn})" if n_warn else "Warnings")
 
 

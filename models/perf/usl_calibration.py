@@ -181,5 +181,11 @@ def usl_card(
         sources=tuple(dict.fromkeys(sources)),
         note=" ".join(notes),
         extra=extra,
+        validation=(
+            "The vPostgres 9.1 peak the fit implies against the study's 9.1 curve (linear to "
+            f"{extra['pg91_check']['pg91_linear_to_clients']:g} clients): "
+            + ("consistent." if extra["pg91_check"]["consistent"] else "not consistent.")
+            if "pg91_check" in extra else ""
+        ),
     )
 

@@ -6,6 +6,7 @@ code path behind `size` and the optimizer.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,8 @@ BoolArray = NDArray[np.bool_]
 
 MAX_SEGMENT_HOSTS = 1000  # beyond any Greenplum cluster in production; past this a target is out of reach
 MAX_ETL_HOSTS = 64
+# OLTP has clients, not report queries: it takes the tier of any count above the Type 1 threshold
+OLTP_AS_CONCURRENCY = 10**6
 RAID_CAPACITY_NAMES = ("none", "raid1", "raid5", "raid10")
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
@@ -97,7 +100,7 @@ def primaries_per_host(workload: GpWorkload, c: Candidates) -> tuple[IntArray, I
         tier = segments_for_concurrency(workload.concurrent_queries, 10**6).primaries_per_host
     else:
         # OLTP: short transactions touch few segments; the Type 1 count keeps per-host process load low
-        tier = segments_for_concurrency(10**6, 10**6).primaries_per_host
+        tier = segments_for_concurrency(OLTP_AS_CONCURRENCY, 10**6).primaries_per_host
     p = np.minimum(tier, c.cores_total.astype(np.int64))
     p = np.maximum((p // vms) * vms, vms)
     return p, vms
@@ -280,7 +283,12 @@ def pick(ev: Evaluated) -> tuple[int, bool]:
 def segments_rationale_for(workload: GpWorkload, cores: int):  # type: ignore[no-untyped-def]
     if isinstance(workload, GreenplumAnalytics):
         return segments_for_concurrency(workload.concurrent_queries, cores)
-    return segments_for_concurrency(10**6, cores)
+    choice = segments_for_concurrency(OLTP_AS_CONCURRENCY, cores)
+    # the tier rule words its reason by query count; an OLTP design has clients, not that stand-in count
+    rest = choice.rationale.text.partition(": ")[2]
+    text = (f"{workload.clients:,} OLTP clients run short transactions that each touch few segments, so the"
+            f" high-concurrency tier applies ({choice.tier}): {rest}")
+    return dataclasses.replace(choice, rationale=dataclasses.replace(choice.rationale, text=text))
 
 
 def hosts_for(need_tb: float, per_host_tb: float) -> int:

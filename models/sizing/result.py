@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from models.references import Citation, citations
 from models.sizing.settings import SettingGroup
 from models.uncertainty import Estimate
 
@@ -23,6 +24,10 @@ class Rationale:
     def __post_init__(self) -> None:
         unique = list(dict.fromkeys(part.strip() for part in self.source.split(";") if part.strip()))
         object.__setattr__(self, "source", "; ".join(unique))
+
+    def citations(self) -> tuple[Citation, ...]:
+        """The documents and locators `source` names, for a numbered reference list (models.references)."""
+        return citations(self.source)
 
     def to_dict(self) -> dict[str, str]:
         return {"decision": self.decision, "text": self.text, "source": self.source}

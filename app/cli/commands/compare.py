@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from models.whatif import compare
+    from models.whatif import CLEAR_DIFFERENCE_PCT, compare
 
     if len(args.scenarios) < 2:
         raise CliError("compare needs at least two scenario files")
@@ -43,7 +43,10 @@ def _run(args: argparse.Namespace) -> int:
             if i > 0 and d is not None:
                 text += f" ({d:+,.1f})"
             cells[name] = text + mark
+        cells["best"] = "-" if row.higher_is_better is None else row.verdict.text(names)
         table.append(cells)
-    print(format_table(table, ["metric", *names]))
-    print("\n* wins the row; ranges are P10-P90; deltas are against the first scenario.")
+    print(format_table(table, ["metric", *names, "best"]))
+    print("\n* wins the row; ranges are P10-P90; deltas are against the first scenario. No option wins when the"
+          " options run different workloads, when the P10-P90 ranges overlap, or when values differ by"
+          f" {CLEAR_DIFFERENCE_PCT:g} % or less.")
     return 0

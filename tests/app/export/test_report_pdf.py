@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
@@ -111,9 +112,27 @@ def test_every_sample_renders_with_its_capex(name: str, tmp_path: Path, sized: S
     assert bom_table(r).grand_total == Decimal(str(r.totals.capex))
     words = flat(text)
     for w in r.warnings:
-        assert w.code in words
+        assert w.code.split(":")[0].replace("-", " ").capitalize() in words
     for x in r.rationale:
         assert x.decision in words
+    assert_customer_text(words)
+
+
+# what must never reach a customer: study file names, calibration files, stand-in values, JSON paths, Python values
+_INTERNAL = re.compile(
+    r"\b\d{3}_[0-9a-f]{16}\.txt\b|\b\w+\.json\b|1,?000,?000 concurrent|10\*\*6|\bNone\b|\bnan\b"
+    r"|\b(?:workload|platform|targets|assumptions)\.[a-z_]+|\bstudy[- ]?00[0-4]\b|\b00[0-4]'s\b"
+)
+
+
+def assert_customer_text(words: str) -> None:
+    leaks = sorted({m.group(0) for m in _INTERNAL.finditer(words)})
+    assert not leaks, f"internal values in customer text: {leaks}"
+    cited = {int(n) for n in re.findall(r"\[(\d+)\]", words)}
+    listed = words.rsplit("References", 1)[-1]
+    assert cited, "no citations"
+    for n in cited:  # every [n] points at an entry of the reference list
+        assert f"[{n}]" in listed, n
 
 
 def test_multi_report_has_toc_comparison_and_each_option(multi: tuple[Path, list[SizingResult], str]) -> None:
@@ -128,6 +147,17 @@ def test_multi_report_has_toc_comparison_and_each_option(multi: tuple[Path, list
         for line in r.bom:
             assert line.part_id in text
     assert text.count("Bill of materials") >= len(results)
+    assert_customer_text(flat(text))
+
+
+def test_no_winner_across_workload_kinds_in_the_report(tmp_path: Path, sized: Sized) -> None:
+    pairs = [sized("retail-dw-gen5.json"), sized("gp-oltp.json")]
+    out = tmp_path / "mixed.pdf"
+    render_report([r for _, r in pairs], [s for s, _ in pairs], out)
+    words = flat(pdf_text(out))
+    assert "Lowest capex: no clear winner (the options run different workloads)" in words
+    assert not re.search(r"Lowest (?:capex|power): [AB] ", words)
+    assert_customer_text(words)
 
 
 def test_names_with_markup_and_non_latin_letters_print_as_written(tmp_path: Path, catalog: HardwareCatalog) -> None:

@@ -44,4 +44,32 @@ def test_per_dollar_rows_of_a_time_favour_the_faster_cheaper_design(catalog: Har
     rows = {r.metric: r for r in compare([fast, slow])}
     per_kw = rows["full_scan_s per kW"]
     assert per_kw.higher_is_better
-    assert per_kw.winner == max(range(2), key=lambda i: per_kw.values[i] or 0)
+    assert per_kw.winner in (None, max(range(2), key=lambda i: per_kw.values[i] or 0))
+    if per_kw.winner is None:
+        assert "overlap" in per_kw.verdict.reason
+
+
+def test_no_winner_across_workload_kinds(catalog: HardwareCatalog) -> None:
+    dw = size(sample("retail-dw-gen5"), catalog)
+    oltp = size(sample("gp-oltp"), catalog)
+    rows = {r.metric: r for r in compare([dw, oltp])}
+    for key in ("capex", "power", "rack space", "total hosts"):
+        assert rows[key].winner is None
+        assert rows[key].verdict.reason == "the options run different workloads"
+
+
+def test_no_winner_inside_the_uncertainty(catalog: HardwareCatalog) -> None:
+    a = size(sample("retail-dw-gen5"), catalog)
+    b = size(sample("retail-dw-gen5", workload={"data_tb": 60.5}), catalog)  # the same design, a hair more data
+    rows = {r.metric: r for r in compare([a, b])}
+    scan = rows["full_scan_s"]
+    lo, hi = scan.ranges[0], scan.ranges[1]
+    assert lo is not None and hi is not None and lo[0] <= hi[1] and hi[0] <= lo[1]  # the ranges overlap
+    assert scan.winner is None and "overlap" in scan.verdict.reason
+
+
+def test_a_clear_difference_wins(catalog: HardwareCatalog) -> None:
+    small = size(sample("retail-dw-gen5", workload={"data_tb": 20}, targets={}), catalog)
+    big = size(sample("retail-dw-gen5", workload={"data_tb": 200}, targets={}), catalog)
+    rows = {r.metric: r for r in compare([small, big])}
+    assert rows["capex"].winner == 0
