@@ -13,6 +13,7 @@ import os
 import pkgutil
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from app.cli import commands
 from app.cli.errors import CliError
@@ -37,8 +38,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def configure_fit_cache() -> None:
+    """Calibration fits persist in the user cache directory, so a process does not fit again.
+
+    `REFARCH_FIT_CACHE` (read by `models.fit_cache`) overrides the place.
+    """
+    from models import fit_cache
+
+    if fit_cache.cache_directory() is None:
+        import platformdirs
+
+        fit_cache.configure(Path(platformdirs.user_cache_dir("refarch", appauthor=False)) / "fits")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    configure_fit_cache()
     parser = build_parser()
     if not args_list or (args_list[0].startswith("--db") and len(args_list) <= 2):
         args_list.append("gui")

@@ -10,14 +10,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.errors import CliError
-from models.scenario import Scenario, ScenarioFileError, load_scenario
 
 if TYPE_CHECKING:
     from models.hardware import HardwareCatalog
+    from models.scenario import Scenario
     from models.sizing.result import SizingResult
 
 
 def read_scenario(path: str) -> Scenario:
+    from models.scenario import ScenarioFileError, load_scenario
+
     try:
         return load_scenario(Path(path))
     except ScenarioFileError as exc:

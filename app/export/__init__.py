@@ -3,12 +3,31 @@
 `render_report` (PDF), `bom_table` + `write_bom_csv` / `write_bom_xlsx` (spreadsheets).
 They render what `models.sizing.engine.size` returned; nothing is sized here. Every file
 is written atomically (temporary file, then rename), so a failure leaves no half file.
+
+The names load on first use (PEP 562): the window imports `app.export.formatting` for its
+labels and must not pay for reportlab and matplotlib until the user exports.
 """
 
-from app.export.atomic import ExportError
-from app.export.bom import BomTable, bom_table, write_bom_csv, write_bom_xlsx
-from app.export.pdf_doc import ReportCancelled
-from app.export.report import render_report
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.export.atomic import ExportError
+    from app.export.bom import BomTable, bom_table, write_bom_csv, write_bom_xlsx
+    from app.export.pdf_doc import ReportCancelled
+    from app.export.report import render_report
+
+_WHERE = {
+    "ExportError": "app.export.atomic",
+    "BomTable": "app.export.bom",
+    "bom_table": "app.export.bom",
+    "write_bom_csv": "app.export.bom",
+    "write_bom_xlsx": "app.export.bom",
+    "ReportCancelled": "app.export.pdf_doc",
+    "render_report": "app.export.report",
+}
 
 __all__ = [
     "BomTable",
@@ -19,3 +38,10 @@ __all__ = [
     "write_bom_csv",
     "write_bom_xlsx",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'app.export' has no attribute '{name}'")
+    return getattr(importlib.import_module(module), name)

@@ -28,11 +28,11 @@ The study shapes below describe the tested clusters; `default_params()` is the f
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cache
 
 import numpy as np
 
 from models.calibration_data import figure, point
+from models.fit_cache import disk_cached
 from models.model_card import ModelCard, Residual
 from models.perf.scan_load import (
     GP000,
@@ -193,7 +193,7 @@ def _synthetic_io_ratio() -> float:
     return streaming(gen5_reference_shape()) / streaming(previous_appliance_shape())
 
 
-@cache
+@disk_cached
 def _fit() -> _Fit:
     # Imported here: scipy.optimize costs ~0.5 s to import and only the fit needs it.
     from scipy.optimize import least_squares

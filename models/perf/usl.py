@@ -21,8 +21,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats
-from scipy.optimize import OptimizeWarning, curve_fit, nnls
 
 from models.uncertainty import DEFAULT_SAMPLES, DEFAULT_SEED, Estimate, FloatArray, rng
 
@@ -217,6 +215,8 @@ def _initial_guesses(n: FloatArray, y: FloatArray) -> list[FloatArray]:
     With a = 1/lambda, b = sigma/lambda, c = kappa/lambda this is linear, so it lands close to the
     optimum and keeps the bounded fit away from poor local minima; two plain starts back it up.
     """
+    from scipy.optimize import nnls  # scipy loads only when a fit runs (calibrated fits come from the cache)
+
     a_mat = np.column_stack([np.ones_like(n), n - 1.0, n * (n - 1.0)])
     rhs = n / y
     w = 1.0 / rhs  # relative weighting, like the fit itself
@@ -250,6 +250,8 @@ def fit_usl(
     `rel_sd` (one relative standard deviation per point) it comes from those stated
     uncertainties (calibration points; normal intervals). Intervals are clipped to the bounds.
     """
+    from scipy.optimize import OptimizeWarning, curve_fit
+
     n = _as_1d(clients, "clients")
     x = _as_1d(throughput, "throughput")
     if n.size != x.size:
@@ -328,6 +330,8 @@ def fit_usl(
 
     intervals: dict[str, tuple[float, float] | None] = dict.fromkeys(PARAM_NAMES)
     if cov is not None:
+        from scipy import stats
+
         q = _Z95 if absolute else float(stats.t.ppf(0.975, dof))
         sd = np.sqrt(np.maximum(np.diag(cov), 0.0))
         lows = np.array([1e-300, 0.0, 0.0])

@@ -16,12 +16,12 @@ what those readings imply, not what a measured curve would.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, Literal, get_args
 
 import numpy as np
 
 from models.calibration_data import Point, dataset, point
+from models.fit_cache import disk_cached
 from models.model_card import ModelCard, Residual
 from models.perf.usl import UslFit, fit_usl
 from models.uncertainty import QUOTED_RELATIVE_SD
@@ -103,7 +103,7 @@ def calibration_points(workload: str) -> list[Point]:
     return dataset(cal.dataset).series(cal.series)
 
 
-@cache
+@disk_cached
 def calibrated(workload: Workload) -> UslFit:
     """The USL fitted on a study's derived curve points (see the JSON derivations)."""
     cal = _calibration(workload)

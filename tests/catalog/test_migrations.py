@@ -207,3 +207,21 @@ def test_default_location_is_the_user_data_dir_or_the_environment(
     monkeypatch.setenv("REFARCH_DB", f"sqlite:///{tmp_path / 'env.sqlite'}")
     with CatalogStore.open() as store:
         assert store.url_display == f"sqlite:///{tmp_path / 'env.sqlite'}"
+
+
+def test_quick_head_matches_alembic_head() -> None:
+    from catalog.migrate import quick_head_revision
+
+    assert quick_head_revision() == head_revision()
+
+
+def test_quick_head_follows_the_chain_and_gives_up_on_branches(tmp_path: Path) -> None:
+    from catalog.migrate import quick_head_revision
+
+    versions = tmp_path / "versions"
+    versions.mkdir()
+    (versions / "a.py").write_text('revision: str = "r1"\ndown_revision: str | None = None\n')
+    (versions / "b.py").write_text('revision = "r2"\ndown_revision = "r1"\n')
+    assert quick_head_revision(tmp_path) == "r2"
+    (versions / "c.py").write_text('revision = "r3"\ndown_revision = "r1"\n')  # two heads: Alembic decides
+    assert quick_head_revision(tmp_path) is None

@@ -12,14 +12,14 @@ import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli.errors import CliError
 from app.cli.output import format_table, print_json
-from catalog.errors import CatalogError, InvalidRowsError
-from catalog.files import read_file, write_csv, write_json
-from catalog.store import CatalogStore
 from models.hardware import PART_KINDS, PartKind
+
+if TYPE_CHECKING:
+    from catalog.store import CatalogStore
 
 # Key specs per kind for the table view; `--format json` shows every field.
 TABLE_COLUMNS: Mapping[PartKind, tuple[str, ...]] = {
@@ -62,6 +62,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 @contextmanager
 def _opened(args: argparse.Namespace) -> Iterator[CatalogStore]:
     """The catalog named by --db, with catalog errors turned into CLI errors (exit 2, no traceback)."""
+    # Imported here: SQLAlchemy and the catalog cost ~0.4 s that `refarch --help` should not pay.
+    from catalog.errors import CatalogError, InvalidRowsError
+    from catalog.store import CatalogStore
+
     try:
         store = CatalogStore.open(args.db)
     except CatalogError as exc:
@@ -96,6 +100,9 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    from catalog.errors import CatalogError, InvalidRowsError
+    from catalog.files import read_file
+
     try:
         rows = read_file(args.file)
     except CatalogError as exc:
@@ -137,6 +144,8 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _write(rows: list[dict[str, Any]], fmt: str, out: Any) -> None:
+    from catalog.files import write_csv, write_json
+
     if fmt == "csv":
         write_csv(rows, out)
     else:

@@ -11,11 +11,13 @@ import argparse
 import csv
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli.errors import CliError
 from app.cli.output import format_table, print_json
-from models.perf.usl import PARAM_NAMES, UslFit, UslFitError, fit_usl
+
+if TYPE_CHECKING:
+    from models.perf.usl import UslFit
 
 REQUIRED = ("clients", "throughput")
 
@@ -152,6 +154,8 @@ def _table(path: Path, fit: UslFit) -> str:
 def _run(args: argparse.Namespace) -> int:
     path = Path(args.file)
     clients, throughput = read_points(path)
+    from models.perf.usl import PARAM_NAMES, UslFitError, fit_usl  # numpy and scipy only when a fit runs
+
     try:
         fit = fit_usl(clients, throughput, label=path.name)
     except UslFitError as exc:

@@ -1,0 +1,110 @@
+"""Calibration fits kept on disk between processes.
+
+Fitting the models (least squares over the study points) costs 0.1-0.5 s and scipy's import
+about as much again; every `refarch size` used to pay both. A fit depends only on the
+calibration data and on the code that fits it, so its result is stored under a fingerprint of
+both (`resources/calibration/*.json`, the fitting module's source, the Python and numpy
+versions): editing a calibration file or the model makes the next process fit again.
+
+The disk cache is off until the delivery layer names a directory (`configure`, done by the CLI
+and the GUI) or `REFARCH_FIT_CACHE` is set, so library use and tests write nothing unless asked.
+Any problem reading or writing the cache falls back to fitting: the cache can only save time.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+ENV_VAR = "REFARCH_FIT_CACHE"
+T = TypeVar("T")
+
+_directory: Path | None = None
+_fingerprints: dict[str, str] = {}
+
+
+def configure(directory: Path | str | None) -> None:
+    """Store fits under `directory` (None: keep them in memory only)."""
+    global _directory
+    _directory = Path(directory) if directory is not None else None
+
+
+def cache_directory() -> Path | None:
+    if _directory is not None:
+        return _directory
+    env = os.environ.get(ENV_VAR)
+    return Path(env) if env else None
+
+
+def calibration_digest() -> str:
+    """Digest of every calibration file's name and bytes."""
+    h = hashlib.sha256()
+    folder = resources.files("resources") / "calibration"
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".json"):
+            h.update(entry.name.encode())
+            h.update(entry.read_bytes())
+    return h.hexdigest()
+
+
+def fingerprint(module_name: str) -> str:
+    """What a fit defined in `module_name` depends on: calibration data, that module's source, runtimes."""
+    if module_name not in _fingerprints:
+        import numpy as np
+
+        h = hashlib.sha256(calibration_digest().encode())
+        source = getattr(sys.modules.get(module_name), "__file__", None)
+        if source:
+            h.update(Path(source).read_bytes())
+        h.update(f"{sys.version}|{np.__version__}".encode())
+        _fingerprints[module_name] = h.hexdigest()[:20]
+    return _fingerprints[module_name]
+
+
+def disk_cached(fn: Callable[..., T]) -> Callable[..., T]:
+    """Memoize `fn` in the process and, when a cache directory is configured, on disk.
+
+    The arguments must have a stable `repr` (strings, numbers); the result must pickle.
+    """
+
+    @functools.cache
+    def wrapper(*args: Any) -> T:
+        folder = cache_directory()
+        if folder is None:
+            return fn(*args)
+        name = f"{fn.__module__}.{fn.__qualname__}({','.join(map(repr, args))})"
+        safe = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in name)
+        path = folder / f"{safe}-{fingerprint(fn.__module__)}.pickle"
+        try:
+            with path.open("rb") as fh:
+                return pickle.load(fh)  # type: ignore[no-any-return]
+        except Exception:  # missing, stale format, truncated: fit again
+            pass
+        result = fn(*args)
+        _store(path, safe, result)
+        return result
+
+    wrapper.uncached = fn  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _store(path: Path, stem: str, result: object) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for old in path.parent.glob(f"{stem}-*.pickle"):  # fits of older calibration data or code
+            if old != path:
+                old.unlink(missing_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".fit-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(result, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)  # another process reading sees the old file or the whole new one
+    except OSError:
+        pass  # a read-only or full disk only costs the next process a fit
