@@ -21,6 +21,7 @@ Deployment = Literal["bare-metal", "vsphere"]
 Raid = Literal["none", "raid1", "raid5", "raid10"]
 OltpMix = Literal["tpcb", "select", "update", "insert"]
 Placement = Literal["vm-per-database", "shared-vm"]
+MirrorPolicy = Literal["group", "spread", "block"]
 WorkloadKind = Literal["greenplum-analytics", "greenplum-oltp", "postgres-consolidation", "sap-iq-multiplex"]
 WORKLOAD_KINDS: tuple[str, ...] = (
     "greenplum-analytics",
@@ -34,7 +35,17 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
-class GreenplumAnalytics(_Strict):
+class _Mirrored(_Strict):
+    @model_validator(mode="after")
+    def _block_needs_size(self) -> _Mirrored:
+        if getattr(self, "mirrors", False) and getattr(self, "mirroring", None) == "block" and getattr(
+            self, "mirror_block_hosts", None
+        ) is None:
+            raise ValueError("mirroring 'block' needs mirror_block_hosts (segment hosts per block, 2 or more)")
+        return self
+
+
+class GreenplumAnalytics(_Mirrored):
     kind: Literal["greenplum-analytics"] = "greenplum-analytics"
     data_tb: float = Field(gt=0, le=100_000, description="data as stored before compression, TB")
     compression_ratio: float = Field(default=1.0, ge=1, le=50)
@@ -42,12 +53,18 @@ class GreenplumAnalytics(_Strict):
     horizon_years: int = Field(default=3, ge=0, le=20)
     concurrent_queries: int = Field(ge=1, le=100_000)
     mirrors: bool = True
+    mirroring: MirrorPolicy = Field(
+        default="group", description="mirror placement: group (gpinitsystem default), spread, or block"
+    )
+    mirror_block_hosts: int | None = Field(
+        default=None, ge=2, le=1000, description="segment hosts per block (block mirroring only)"
+    )
     scan_fraction_pct: float = Field(
         default=10.0, gt=0, le=100, description="share of the fact data a typical report scans"
     )
 
 
-class GreenplumOltp(_Strict):
+class GreenplumOltp(_Mirrored):
     kind: Literal["greenplum-oltp"] = "greenplum-oltp"
     clients: int = Field(ge=1, le=100_000)
     target_tps: float | None = Field(default=None, gt=0, le=10_000_000)
@@ -57,6 +74,12 @@ class GreenplumOltp(_Strict):
     growth_pct_per_year: float = Field(default=0.0, ge=0, le=500)
     horizon_years: int = Field(default=3, ge=0, le=20)
     mirrors: bool = True
+    mirroring: MirrorPolicy = Field(
+        default="group", description="mirror placement: group (gpinitsystem default), spread, or block"
+    )
+    mirror_block_hosts: int | None = Field(
+        default=None, ge=2, le=1000, description="segment hosts per block (block mirroring only)"
+    )
 
 
 class PgDatabase(_Strict):

@@ -71,7 +71,7 @@ def _greenplum_curve(
     primaries, vms = greenplum.primaries_per_host(w, c)
     net = NetworkChoice(catalog.nic(d.nic_id) if d.nic_id else None, d.nics_per_host)
     ctx = metrics.GpContext.of(w, c, primaries, vms, net, greenplum.needed_tb(w))
-    floor = greenplum.min_hosts(w)
+    floor = int(greenplum.min_hosts(w, primaries // vms)[0])
     return [
         (h, metrics.gp_ranges(w, ctx, h, d.etl_hosts)[0][result.main_metric]) for h in counts if h >= floor
     ]

@@ -8,32 +8,51 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from models.sizing.gp_memory import MemoryPlan
 from models.sizing.result import Rationale
 from models.sizing.settings import Setting, SettingGroup
 
 MIB_PER_GIB = 1024
 
 
-def greenplum_settings(vmem_limit_mb: int, vmem_why: Rationale, mirrored: bool) -> tuple[SettingGroup, ...]:
-    """gpconfig values and the gpinitsystem mirroring mode behind gp_vmem_protect_limit.
+def greenplum_settings(plan: MemoryPlan, mirror_why: Rationale | None = None) -> tuple[SettingGroup, ...]:
+    """gpconfig values, the gpinitsystem mirroring mode and the default resource group of a Greenplum design.
 
-    >>> g = greenplum_settings(8192, Rationale("gp_vmem_protect_limit", "t", "s"), True)
-    >>> g[0].get("gp_vmem_protect_limit").value, g[1].get("mirror_mode").value
-    (8192, 'spread')
+    The values come from `gp_memory.memory_plan` (sized for the worst host failure); the reasons
+    are its rationale. Coordinator-only values are a "greenplum" group with target "coordinator".
+
+    >>> from models.sizing.gp_memory import memory_plan
+    >>> g = greenplum_settings(memory_plan(512, 32, 16, 32, 20, 20, "group", None, False))
+    >>> g[0].get("gp_vmem_protect_limit").value, g[2].get("mirror_mode").value
+    (13973, 'group')
     """
-    groups = [SettingGroup("greenplum", "cluster", (
-        Setting("gp_vmem_protect_limit", int(vmem_limit_mb), "MB", vmem_why.text, vmem_why.source),
-    ))]
-    if mirrored:
-        groups.append(SettingGroup("greenplum-init", "cluster", (
-            Setting(
-                "mirror_mode", "spread", "",
-                "gp_vmem_protect_limit counts the primaries a host runs after a neighbour fails as"
-                " primaries + ceil(primaries / (hosts - 1)), which holds for spread mirroring: each host's"
-                " mirrors are spread over the other hosts.",
-                "vendor_docs: Greenplum Database Administrator Guide, Overview of Segment Mirroring",
-            ),
-        )))
+    v = plan.settings
+    vmem_why, rg_why, conn_why = plan.rationale[:3]
+    groups = [
+        SettingGroup("greenplum", "cluster", (
+            Setting("gp_vmem_protect_limit", v.gp_vmem_protect_limit_mb, "MB", vmem_why.text, vmem_why.source),
+            Setting("gp_resource_manager", v.gp_resource_manager, "", rg_why.text, rg_why.source),
+            Setting("gp_resource_group_memory_limit", v.gp_resource_group_memory_limit, "", rg_why.text,
+                    rg_why.source),
+            Setting("statement_mem", v.statement_mem_mb, "MB", rg_why.text, rg_why.source),
+            Setting("max_statement_mem", v.max_statement_mem_mb, "MB", rg_why.text, rg_why.source),
+            Setting("max_connections", v.max_connections_segment, "", conn_why.text, conn_why.source),
+            Setting("max_prepared_transactions", v.max_prepared_transactions, "", conn_why.text, conn_why.source),
+        )),
+        SettingGroup("greenplum", "coordinator", (
+            Setting("max_connections", v.max_connections_coordinator, "", conn_why.text, conn_why.source),
+        )),
+    ]
+    if v.mirroring is not None:
+        why = mirror_why or vmem_why
+        init = [Setting("mirror_mode", v.mirroring, "", why.text, why.source)]
+        if v.mirror_block_hosts:
+            init.append(Setting("mirror_block_hosts", v.mirror_block_hosts, "", why.text, why.source))
+        groups.append(SettingGroup("greenplum-init", "cluster", tuple(init)))
+    groups.append(SettingGroup("greenplum-resource-group", "default_group", (
+        Setting("concurrency", v.resource_group_concurrency, "", rg_why.text, rg_why.source),
+        Setting("memory_spill_ratio", v.memory_spill_ratio, "", rg_why.text, rg_why.source),
+    )))
     return tuple(groups)
 
 

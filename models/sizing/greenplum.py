@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from models.calibration_data import figure
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Targets
-from models.sizing import metrics
+from models.sizing import metrics, mirroring
 from models.sizing.candidates import Candidates, NetworkChoice
 from models.sizing.rules import (
     RULES,
@@ -121,8 +121,13 @@ def needed_tb(workload: GpWorkload) -> float:
     )
 
 
-def min_hosts(workload: GpWorkload) -> int:
-    return 2 if workload.mirrors else 1
+def mirror_policy(workload: GpWorkload) -> mirroring.MirrorPolicy | None:
+    return workload.mirroring if workload.mirrors else None
+
+
+def min_hosts(workload: GpWorkload, primaries_per_unit: IntArray | int = 1) -> IntArray:
+    """The fewest physical segment hosts the mirroring policy can be built on."""
+    return mirroring.min_physical_hosts(mirror_policy(workload), primaries_per_unit, workload.mirror_block_hosts)
 
 
 def host_costs(c: Candidates, net: NetworkChoice, extra_memory_price: FloatArray) -> tuple[FloatArray, ...]:
@@ -149,7 +154,7 @@ def evaluate(
     need = needed_tb(workload)
     with np.errstate(divide="ignore", invalid="ignore"):
         h_cap = np.where(cap_host > 0, np.ceil(need / cap_host), MAX_SEGMENT_HOSTS).astype(np.int64)
-    h_low = np.maximum(h_cap, min_hosts(workload))
+    h_low = np.maximum(h_cap, min_hosts(workload, primaries // vms))
     ctx = metrics.GpContext.of(workload, c, primaries, vms, net, need)
 
     perf_ok = _perf_requirement(workload, targets, ctx)
@@ -158,6 +163,10 @@ def evaluate(
     else:
         guess = _host_guess(workload, targets, ctx, h_low)
         hosts, _ = smallest_meeting(perf_ok, h_low, MAX_SEGMENT_HOSTS, guess)
+        # block mirroring fills whole blocks; more hosts never lower performance, so targets stay met
+        hosts = np.minimum(
+            mirroring.round_hosts(mirror_policy(workload), hosts, vms, workload.mirror_block_hosts), MAX_SEGMENT_HOSTS
+        )
     etl = np.zeros(n, dtype=np.int64)
     if targets.min_load_tb_per_hour is not None and isinstance(workload, GreenplumAnalytics):
         wanted_load = targets.min_load_tb_per_hour

@@ -12,7 +12,7 @@ import numpy as np
 from models.calibration_data import figure
 from models.hardware import Dimm, Drive, HardwareCatalog, Server
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
-from models.sizing import bom, greenplum, metrics
+from models.sizing import bom, gp_memory, greenplum, metrics, mirroring
 from models.sizing.candidates import NetworkChoice, enumerate_candidates
 from models.sizing.design_settings import greenplum_settings
 from models.sizing.parts import (
@@ -27,13 +27,11 @@ from models.sizing.parts import (
 from models.sizing.result import Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
 from models.sizing.rules import (
     RULES,
-    acting_primaries_after_failover,
     capacity_rationale,
     cite,
     coordinator_count,
     coordinator_drive_count,
     coordinator_rationale,
-    gp_vmem_protect_limit,
     hypervisor_reserve_gib,
     network_rationale,
     raid5_alignment_advice,
@@ -194,8 +192,8 @@ class _Pick:
 class _Layout:
     vm: VmLayout | None
     vms: tuple[VmLayout, ...]
-    vmem_limit_mb: int
-    vmem_why: Rationale
+    memory: gp_memory.MemoryPlan
+    mirror_why: Rationale | None
 
 
 def explain(
@@ -259,6 +257,7 @@ def explain(
         rationale=tuple(rationale),
         warnings=tuple(warnings),
         main_metric=main,
+        extra={"greenplum": layout.memory.settings},  # the typed values behind design.settings
     )
 
 
@@ -316,21 +315,23 @@ def _host_layout(
                 "002_feb9b45e1f157a35.txt, Key hardware components: CPU",
             ))
 
-    acting = acting_primaries_after_failover(per_unit_primaries, workload.mirrors, p.hosts * max(vms, 1))
-    vmem_limit, vmem_why = gp_vmem_protect_limit(ram_for_vmem, plat.swap_gib, acting)
-    rationale.append(vmem_why)
-    warnings.extend(_host_warnings(workload, p, vmem_limit))
-    return _Layout(vm, vm_list, vmem_limit, vmem_why)
+    policy = greenplum.mirror_policy(workload)
+    fo = mirroring.failover(policy, per_unit_primaries, vms if p.virtual else 1, p.hosts, p.virtual,
+                            workload.mirror_block_hosts)
+    rationale.extend(fo.rationale)
+    concurrency = workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else workload.clients
+    plan = gp_memory.memory_plan(
+        ram_for_vmem, plat.swap_gib, per_unit_primaries, fo.acting_primaries, concurrency, concurrency,
+        policy, workload.mirror_block_hosts if policy == "block" else None, p.virtual and policy is not None,
+    )
+    rationale.extend(plan.rationale)
+    warnings.extend(plan.warnings)
+    warnings.extend(_host_warnings(workload, p))
+    return _Layout(vm, vm_list, plan, fo.rationale[0] if policy is not None else None)
 
 
-def _host_warnings(workload: GpWorkload, p: _Pick, vmem_limit: int) -> list[Warning]:
+def _host_warnings(workload: GpWorkload, p: _Pick) -> list[Warning]:
     out: list[Warning] = []
-    if vmem_limit < 4096:
-        out.append(Warning(
-            "low-vmem-per-segment",
-            f"gp_vmem_protect_limit is {vmem_limit:,} MB per segment: queries will spill early; add memory or"
-            " use fewer segments per host.",
-        ))
     if p.drives < min(greenplum.min_data_drives(), p.server.data_bays):
         out.append(Warning(
             "few-data-drives",
@@ -425,9 +426,9 @@ def _design(
         etl_hosts=p.etl,
         nics_per_host=net.nics_per_host,
         network_gbps_per_host=net.gbps_per_host,
-        gp_vmem_protect_limit_mb=layout.vmem_limit_mb,
+        gp_vmem_protect_limit_mb=layout.memory.settings.gp_vmem_protect_limit_mb,
         hosts=host_layouts,
-        settings=greenplum_settings(layout.vmem_limit_mb, layout.vmem_why, workload.mirrors),
+        settings=greenplum_settings(layout.memory, layout.mirror_why),
     )
 
 

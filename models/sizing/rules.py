@@ -159,27 +159,6 @@ def gp_vmem_mb(ram_gib: ArrayLike, swap_gib: ArrayLike) -> NDArray[np.float64]:
     return np.maximum((swap + ram - reserve) / divisor, 0.0) * 1024.0
 
 
-def acting_primaries_after_failover(primaries: int, mirrors: bool, segment_hosts: int) -> int:
-    """Primaries a host runs when a neighbour fails: with group mirroring all of one host's
-    mirrors fail over onto one other host, so the worst case doubles the primaries; spread
-    mirroring across n hosts adds ceil(primaries / (n - 1))."""
-    if not mirrors or segment_hosts < 2:
-        return primaries
-    return primaries + math.ceil(primaries / max(segment_hosts - 1, 1))
-
-
-def gp_vmem_protect_limit(ram_gib: float, swap_gib: float, acting_primaries: int) -> tuple[int, Rationale]:
-    vmem = float(gp_vmem_mb(ram_gib, swap_gib))
-    limit = int(vmem // max(acting_primaries, 1))
-    divisor = "1.17" if ram_gib >= figure(DOCS, "gp_vmem_large_ram_threshold_gb") else "1.7"
-    text = (
-        f"gp_vmem = ((SWAP {swap_gib:g} + RAM {ram_gib:g}) - (7.5 + 0.05 x RAM)) / {divisor} = {vmem:,.0f} MB,"
-        f" divided by {acting_primaries} acting primaries per host (primaries plus the mirrors that fail over"
-        f" onto a host) = {limit:,} MB."
-    )
-    return limit, Rationale("gp_vmem_protect_limit", text, cite(DOCS, "gp_vmem_os_reserve_gb"))
-
-
 # --- vSphere: one VM per NUMA node (study 000) ------------------------------------------
 
 

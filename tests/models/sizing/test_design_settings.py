@@ -12,7 +12,7 @@ from tests.models.sizing.conftest import sample
 
 def test_greenplum_states_its_vmem_limit(catalog: HardwareCatalog) -> None:
     r = size(sample("retail-dw-gen5"), catalog)
-    (gp,) = groups_for(r.design.settings, "greenplum")
+    (gp,) = [g for g in groups_for(r.design.settings, "greenplum") if g.target == "cluster"]
     setting = gp.get("gp_vmem_protect_limit")
     assert setting is not None and setting.unit == "MB"
     assert setting.value == r.design.gp_vmem_protect_limit_mb

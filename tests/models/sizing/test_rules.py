@@ -62,12 +62,6 @@ def test_gp_vmem_formula_switches_divisor_at_256_gb() -> None:
     assert large == pytest.approx(((32 + 256) - (7.5 + 0.05 * 256)) / 1.17 * 1024)
 
 
-def test_acting_primaries_include_failed_over_mirrors() -> None:
-    assert rules.acting_primaries_after_failover(8, mirrors=False, segment_hosts=4) == 8
-    assert rules.acting_primaries_after_failover(8, mirrors=True, segment_hosts=2) == 16
-    assert rules.acting_primaries_after_failover(8, mirrors=True, segment_hosts=5) == 10
-
-
 def test_study_000_vm_layout_two_vms_of_46_gb() -> None:
     # 2x 8-core host, 96 GB -> 2 VMs of 46 GB (study 000)
     assert rules.vm_memory_gib(96, 2) == pytest.approx(46)

@@ -1,0 +1,62 @@
+"""Memory per query: resource groups, statement_mem, the documented floor, connections."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.hardware import HardwareCatalog
+from models.sizing import gp_memory
+from models.sizing.engine import size
+from models.sizing.settings import groups_for
+from tests.models.sizing.conftest import sample
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    ram=st.floats(8, 4096), swap=st.floats(0, 256), acting=st.integers(1, 256),
+    c=st.integers(1, 5000), extra=st.integers(1, 5000),
+)
+def test_more_concurrency_never_raises_statement_mem(ram: float, swap: float, acting: int, c: int, extra: int) -> None:
+    assert gp_memory.statement_mem_mb(ram, swap, acting, c + extra) <= gp_memory.statement_mem_mb(ram, swap, acting, c)
+
+
+@settings(max_examples=100, deadline=None)
+@given(ram=st.floats(8, 4096), swap=st.floats(0, 256), acting=st.integers(1, 255), c=st.integers(1, 500))
+def test_more_acting_primaries_never_raise_per_query_memory(ram: float, swap: float, acting: int, c: int) -> None:
+    assert gp_memory.statement_mem_mb(ram, swap, acting + 1, c) <= gp_memory.statement_mem_mb(ram, swap, acting, c)
+
+
+def test_documented_resource_group_formula() -> None:
+    # rg_perseg_mem = ((RAM x 95/100 + SWAP) x 0.7) / active primaries
+    assert gp_memory.rg_perseg_mem_mb(512, 32, 32) == (512 * 0.95 + 32) * 0.7 * 1024 / 32
+
+
+def test_low_statement_mem_warns_with_the_numbers(catalog: HardwareCatalog) -> None:
+    r = size(sample("retail-dw-gen5", workload={"concurrent_queries": 300}, targets={}), catalog)
+    g = r.extra["greenplum"]
+    assert g is not None and g.resource_group_concurrency == 300
+    assert g.statement_mem_mb < 125
+    w = {x.code: x.text for x in r.warnings}
+    assert "low-statement-mem" in w and f"{g.statement_mem_mb:,} MB" in w["low-statement-mem"]
+    ok = size(sample("retail-dw-gen5", targets={}), catalog)
+    assert "low-statement-mem" not in {x.code for x in ok.warnings}
+
+
+def test_settings_are_values_for_a_deployment_config(catalog: HardwareCatalog) -> None:
+    r = size(sample("gp-oltp"), catalog)
+    g = r.extra["greenplum"]
+    assert g is not None
+    assert g.gp_resource_manager == "group" and g.memory_spill_ratio == 0
+    assert g.max_connections_coordinator >= 100 + 3  # 100 clients plus reserved superuser slots
+    assert g.max_connections_segment == 5 * g.max_connections_coordinator
+    assert g.max_prepared_transactions == g.max_connections_coordinator
+    (cluster,) = [x for x in groups_for(r.design.settings, "greenplum") if x.target == "cluster"]
+    (coord,) = [x for x in groups_for(r.design.settings, "greenplum") if x.target == "coordinator"]
+    assert cluster.get("statement_mem").value == g.statement_mem_mb  # type: ignore[union-attr]
+    assert cluster.get("max_connections").value == g.max_connections_segment  # type: ignore[union-attr]
+    assert coord.get("max_connections").value == g.max_connections_coordinator  # type: ignore[union-attr]
+    (rg,) = groups_for(r.design.settings, "greenplum-resource-group")
+    assert rg.target == "default_group" and rg.get("concurrency").value == 100  # type: ignore[union-attr]
+    (init,) = groups_for(r.design.settings, "greenplum-init")
+    assert init.get("mirror_mode").value == "group"  # type: ignore[union-attr]

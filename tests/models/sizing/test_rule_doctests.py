@@ -1,0 +1,16 @@
+"""The worked examples in the sizing rules' docstrings hold."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["models.sizing.mirroring", "models.sizing.gp_memory", "models.sizing.design_settings"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
