@@ -9,7 +9,7 @@ SQLAlchemy's documented recipe (emit BEGIN ourselves) fixes the latter.
 from __future__ import annotations
 
 import os
-import re
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -39,19 +39,68 @@ def default_url() -> str:
     return f"sqlite:///{directory / DEFAULT_FILE}"
 
 
+def _split_credentials(url: str) -> URL:
+    """Parse a server URL with `urllib.parse`, credentials included, whatever the password holds.
+
+    SQLAlchemy's own parser stops the password at the first `@`, so `p@ss` would leak `ss` into the
+    host (and into every message). Here the user info ends at the *last* `@` before the host (what
+    `urllib.parse` does with a netloc), the user name at the first `:`, and both are percent-decoded, so
+    `@ : / %` work typed raw or percent-encoded (`%40 %3A %2F %25`).
+    """
+    scheme, sep, rest = url.partition("://")
+    if not sep or not scheme:
+        raise ValueError("no scheme")
+    # The host part starts after the last "@" that comes before the path; a raw "/" may be in the password.
+    at = rest.rfind("@", 0, rest.find("/", rest.rfind("@")) if "/" in rest[rest.rfind("@"):] else len(rest))
+    userinfo, hostpart = (rest[:at], rest[at + 1:]) if at >= 0 else ("", rest)
+    parts = urllib.parse.urlsplit(f"//{hostpart}")
+    user, has_password, password = userinfo.partition(":")
+    database = urllib.parse.unquote(parts.path[1:]) if parts.path.startswith("/") else None
+    query: dict[str, str | list[str]] = {}
+    for key, value in urllib.parse.parse_qsl(parts.query, keep_blank_values=True):
+        previous = query.get(key)
+        query[key] = value if previous is None else [*(previous if isinstance(previous, list) else [previous]),
+                                                     value]
+    return URL.create(
+        scheme,
+        username=urllib.parse.unquote(user) or None,
+        password=urllib.parse.unquote(password) if has_password else None,
+        host=urllib.parse.unquote(parts.hostname or "") or None,
+        port=parts.port,
+        database=database or None,
+        query=query,
+    )
+
+
+def _parse(url: str) -> URL:
+    if url.strip().lower().startswith("sqlite"):
+        return make_url(url)  # a file path may hold "@" and has no credentials
+    return _split_credentials(url)
+
+
 def mask_url(url: str) -> str:
-    """The URL without its password, even when it does not parse as a URL."""
+    """The URL without its password, even when it does not parse as a URL.
+
+    >>> mask_url("postgresql://refarch:p@ss:w/rd%@db.example:5432/refarch")
+    'postgresql://refarch:***@db.example:5432/refarch'
+    """
+    if url.strip().lower().startswith("sqlite"):
+        return url  # a file path: no credentials, shown as the user typed it
     try:
-        return make_url(url).render_as_string(hide_password=True)
-    except (ArgumentError, ValueError):
-        return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+        return _parse(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError, TypeError):
+        scheme, sep, rest = url.partition("://")
+        at = rest.rfind("@")
+        if not sep or at < 0:
+            return url if sep else "(not a URL)"
+        return f"{scheme}://***@{rest[at + 1:]}"
 
 
 def parse_url(url: str) -> URL:
     """Parse a URL; plain `postgresql://` means psycopg 3, the driver refarch ships (not psycopg2)."""
     try:
-        parsed = make_url(url)
-    except (ArgumentError, ValueError):
+        parsed = _parse(url)
+    except (ArgumentError, ValueError, TypeError):
         hint = ""
         if "://" not in url:
             hint = f" (for a SQLite file write sqlite:///{url})"
@@ -117,7 +166,9 @@ def describe_db_error(exc: BaseException, url: URL) -> str:
     orig = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
     message = " ".join(line.strip() for line in str(orig).strip().splitlines() if line.strip())
     if url.password:
-        message = message.replace(str(url.password), "***")
+        password = str(url.password)
+        for form in {password, urllib.parse.quote(password, safe=""), urllib.parse.quote_plus(password)}:
+            message = message.replace(form, "***")
     path = sqlite_file(url)
     if path is not None:
         if "file is not a database" in message:

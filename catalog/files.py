@@ -17,6 +17,8 @@ from typing import Any, Literal, TextIO
 from catalog.errors import CatalogFileError
 from catalog.rows import columns_for
 from catalog.validation import EXTRA_CELLS, SourceRow
+from models import file_input
+from models.file_input import CATALOG_MAX_BYTES
 from models.hardware import PART_KINDS, PartKind
 
 FileFormat = Literal["csv", "json"]
@@ -31,26 +33,28 @@ def detect_format(path: Path, text: str) -> FileFormat:
 
 
 def read_file(path: Path) -> list[SourceRow]:
+    """Rows of a catalog file, read by the hardened reader (`models.file_input`): regular files only,
+    at most `CATALOG_MAX_BYTES`, UTF-8 (a spreadsheet's BOM is fine), no duplicate keys or non-finite numbers."""
     try:
-        text = path.read_text(encoding="utf-8-sig")  # -sig: spreadsheets often write a BOM
-    except FileNotFoundError:
-        raise CatalogFileError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise CatalogFileError(f"{path}: is a directory, not a catalog file") from None
-    except UnicodeDecodeError as exc:
-        raise CatalogFileError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8 CSV") from None
-    except OSError as exc:
-        raise CatalogFileError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+        text = file_input.read_text(path, max_bytes=CATALOG_MAX_BYTES, what="catalog file",
+                                    hint="save it as UTF-8 CSV")
+    except file_input.FileInputError as exc:
+        raise CatalogFileError(_reason(exc)) from None
     fmt = detect_format(path, text)
     return parse_json(text, str(path)) if fmt == "json" else parse_csv(text, str(path))
 
 
+def _reason(exc: file_input.FileInputError) -> str:
+    shown = "; ".join(str(p) if p.path != "file" else p.message for p in exc.problems[:5])
+    more = f"; and {len(exc.problems) - 5} more" if len(exc.problems) > 5 else ""
+    return f"{exc.name}: {shown}{more}"
+
+
 def parse_json(text: str, name: str = "<json>") -> list[SourceRow]:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CatalogFileError(f"{name}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") \
-            from None
+        data = file_input.parse_json(text, name)
+    except file_input.FileInputError as exc:
+        raise CatalogFileError(_reason(exc)) from None
     if not isinstance(data, list):
         raise CatalogFileError(f"{name}: expected a JSON list of parts, got a {type(data).__name__}")
     rows = []
@@ -75,7 +79,8 @@ def parse_csv(text: str, name: str = "<csv>") -> list[SourceRow]:
             start, last_line = last_line + 1, reader.line_num
             if not any(c.strip() for c in cells):
                 continue  # blank lines, and the trailing ",,,," lines spreadsheets leave
-            values: dict[str, Any] = dict(zip(columns, cells, strict=False))
+            # refarch's own exports mark formula-like text with a leading ' (see write_csv): undo it
+            values: dict[str, Any] = dict(zip(columns, map(file_input.restore_spreadsheet_text, cells), strict=False))
             if len(cells) > len(columns):
                 values[EXTRA_CELLS] = ",".join(cells[len(columns):])
             rows.append(SourceRow(len(rows) + 1, values, line=start))
@@ -107,4 +112,19 @@ def write_csv(rows: Iterable[Mapping[str, Any]], out: TextIO) -> None:
     writer = csv.DictWriter(out, fieldnames=columns_for(kinds), lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow(row)  # str(float) is repr in Python 3: floats round-trip exactly
+        # Text a spreadsheet would run as a formula ("=cmd|...", "@SUM(...)") gets a leading '; numbers stay numbers
+        # (str(float) is repr in Python 3: floats round-trip exactly).
+        writer.writerow({k: file_input.spreadsheet_text(v) if isinstance(v, str) else v for k, v in row.items()})
+
+
+def render(rows: Iterable[Mapping[str, Any]], fmt: FileFormat) -> str:
+    """The whole export as text, refused (CatalogFileError) when larger than `read_file` accepts, so an
+    export always imports again. Rendered in memory first: the old file is replaced only by a complete one."""
+    out = io.StringIO()
+    (write_csv if fmt == "csv" else write_json)(rows, out)
+    text = out.getvalue()
+    size = len(text.encode("utf-8"))
+    if size > CATALOG_MAX_BYTES:
+        raise CatalogFileError(f"the export would be {size:,} bytes; a catalog file is limited to "
+                               f"{CATALOG_MAX_BYTES:,} bytes (export one --kind at a time)")
+    return text

@@ -129,6 +129,15 @@ def _check_one(src: SourceRow, problems: list[RowProblem]) -> tuple[PartKind, Ro
         problems.append(_problem(src, "kind", f"unknown kind '{raw_kind}'; expected one of "
                                               f"{', '.join(PART_KINDS)}"))
         return None
+    names: dict[str, str] = {}
+    for key in src.values:
+        name = str(key).strip()
+        if name in names and key != EXTRA_CELLS:
+            # {"id": "a", " id": "b"} would otherwise import under whichever came last
+            problems.append(_problem(src, name, f"given twice (as {names[name]!r} and {str(key)!r})"))
+        names[name] = str(key)
+    if len(names) != len(src.values):
+        return None
     try:
         return kind, ROW_MODELS[kind].model_validate(_cleaned(src.values))
     except ValidationError as exc:

@@ -8,14 +8,16 @@ all of them in one pass.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from models import file_input
+
 SCHEMA_VERSION = 1
-MAX_FILE_BYTES = 5_000_000  # a scenario is a few KB; anything larger is not one
+MAX_FILE_BYTES = file_input.SCENARIO_MAX_BYTES  # a scenario is a few KB; anything larger is not one
+MAX_PROJECT_BYTES = file_input.PROJECT_MAX_BYTES  # the same limit applies when a project is saved
 
 Deployment = Literal["bare-metal", "vsphere"]
 Raid = Literal["none", "raid1", "raid5", "raid10"]
@@ -235,22 +237,12 @@ def describe_validation_error(exc: ValidationError) -> list[str]:
     return lines
 
 
-def _load_json(path: Path) -> Any:
-    name = str(path)
+def _load_json(path: Path, max_bytes: int = MAX_FILE_BYTES, what: str = "scenario") -> Any:
+    """The hardened reader (`models.file_input`): regular files only, bounded, no duplicate keys or NaN."""
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise ScenarioFileError(name, [f"cannot read the file: {exc.strerror or exc}"]) from None
-    if size > MAX_FILE_BYTES:
-        raise ScenarioFileError(name, [f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,} bytes"])
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioFileError(name, [f"cannot read the file as UTF-8 text: {exc}"]) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ScenarioFileError(name, [f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"]) from None
+        return file_input.load_json(path, max_bytes=max_bytes, what=what)
+    except file_input.FileInputError as exc:
+        raise ScenarioFileError(str(path), exc.lines()) from None
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -280,7 +272,7 @@ def parse_project(data: Any, source: str = "project") -> Project:
 
 
 def load_project(path: Path) -> Project:
-    return parse_project(_load_json(path), str(path))
+    return parse_project(_load_json(path, MAX_PROJECT_BYTES, "project"), str(path))
 
 
 def scenario_to_json(scenario: Scenario) -> dict[str, Any]:

@@ -8,6 +8,7 @@ shared file.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import pkgutil
@@ -62,8 +63,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    from app.export.atomic import remove_stale_temps
+
+    remove_stale_temps()  # temporary files a killed refarch left behind
     try:
-        return int(handler(args) or 0)
+        code = int(handler(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit where it cannot be caught
+        return code
+    except BrokenPipeError:
+        return _quiet_closed_pipe()
     except CliError as exc:
         for line in exc.lines():
             print(line, file=sys.stderr)
@@ -80,6 +88,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
+
+
+def _quiet_closed_pipe() -> int:
+    """`refarch catalog list | head`: the reader has gone; stop quietly, as `cat` and `ls` do (128 + SIGPIPE).
+
+    stdout is pointed at /dev/null so the interpreter's final flush cannot raise again (Python docs, signal).
+    """
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return 141
 
 
 if __name__ == "__main__":

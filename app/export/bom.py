@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from app.export.atomic import atomic_write
+from models.file_input import FORMULA_STARTS, spreadsheet_text
 from models.sizing.result import BomLine, SizingResult
 
 CENT = Decimal("0.01")
@@ -114,12 +115,9 @@ def bom_table(result: SizingResult, customer: str = "") -> BomTable:
 
 # --- CSV -------------------------------------------------------------------------------------------------
 
-_FORMULA_START = re.compile(r"^[=+\-@\t\r]")
-
-
 def _safe_text(s: str) -> str:
     """Text a spreadsheet will not run as a formula (a leading ' is how Excel and LibreOffice mark text)."""
-    return "'" + s if _FORMULA_START.match(s) else s
+    return spreadsheet_text(s)
 
 
 def _csv_cell(v: object) -> str:
@@ -160,20 +158,35 @@ def write_bom_csv(tables: Sequence[BomTable], path: str | Path) -> None:
 
 # --- XLSX ------------------------------------------------------------------------------------------------
 
-_SHEET_BAD = re.compile(r"[\[\]:*?/\\]")
+_SHEET_BAD = re.compile(r"[\[\]:*?/\\\x00-\x1f\x7f]")  # Excel's forbidden characters, and control characters
+SHEET_RESERVED = frozenset({"history"})  # Excel keeps "History" for change tracking
 
 
 def sheet_title(name: str, taken: set[str]) -> str:
-    """An Excel sheet name: at most 31 characters, none of []:*?/\\, unique in the workbook."""
-    base = _SHEET_BAD.sub("-", name).strip("'") or "Scenario"
-    base = base[:31]
+    """An Excel sheet name: 1 to 31 characters, none of []:*?/\\ or control characters, not starting or ending
+    with an apostrophe, not "History", unique in the workbook (case-insensitively, as Excel compares).
+
+    >>> sheet_title("'Q3: <b>DW</b> [draft]'", set()), sheet_title("History", set())
+    ('Q3- <b>DW<-b> -draft-', 'History (sheet)')
+    """
+    base = _SHEET_BAD.sub("-", name).strip().strip("'").strip()[:31].strip().strip("'") or "Scenario"
+    if base.lower() in SHEET_RESERVED:
+        base = f"{base} (sheet)"
     title, n = base, 2
     while title.lower() in taken:
         suffix = f" ({n})"
-        title = base[: 31 - len(suffix)] + suffix
+        title = base[: 31 - len(suffix)].rstrip().rstrip("'") + suffix
         n += 1
     taken.add(title.lower())
     return title
+
+
+def _text_cell(cell: Any) -> None:
+    """A string cell that stays text: typed as a string, and marked with Excel's quote prefix when it starts like
+    a formula, so re-typing it in Excel or saving it as CSV from there does not turn it into one."""
+    cell.data_type = "s"
+    if isinstance(cell.value, str) and cell.value.startswith(FORMULA_STARTS):
+        cell.quotePrefix = True
 
 
 def write_bom_xlsx(tables: Sequence[BomTable], path: str | Path) -> None:
@@ -195,7 +208,7 @@ def write_bom_xlsx(tables: Sequence[BomTable], path: str | Path) -> None:
         for i, (key, val) in enumerate(t.header(), start=1):
             ws.cell(i, 1, key).font = bold
             cell = ws.cell(i, 2, val)
-            cell.data_type = "s"  # a name starting with "=" stays text, never a formula
+            _text_cell(cell)  # a name starting with "=" stays text, never a formula
         head_row = len(t.header()) + 2
         for j, col in enumerate(COLUMNS, start=1):
             c = ws.cell(head_row, j, col)
@@ -207,7 +220,7 @@ def write_bom_xlsx(tables: Sequence[BomTable], path: str | Path) -> None:
             for j, v in enumerate(r.cells(), start=1):
                 cell = ws.cell(i, j, v)
                 if isinstance(v, str):
-                    cell.data_type = "s"
+                    _text_cell(cell)
                 if COLUMNS[j - 1] in MONEY_COLUMNS and v is not None:
                     cell.number_format = money_fmt
                 if r.kind != "line":

@@ -22,10 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.export.atomic import atomic_write_text
 from app.gui.catalog_models import CatalogTableModel
 from app.gui.catalog_source import CatalogSource
 from catalog.errors import CatalogError, InvalidRowsError
-from catalog.files import read_file, write_csv, write_json
+from catalog.files import read_file, render
 from catalog.rows import part_to_row
 from models.hardware import PART_KINDS
 
@@ -239,8 +240,7 @@ class CatalogEditor(QWidget):
         try:
             rows = (self.source.store.export_rows() if self.source.store is not None
                     else [part_to_row(p) for p in self.source.snapshot])
-            with target.open("w", encoding="utf-8", newline="") as out:
-                (write_json if target.suffix.lower() == ".json" else write_csv)(rows, out)
+            atomic_write_text(target, render(rows, "json" if target.suffix.lower() == ".json" else "csv"))
         except (OSError, CatalogError) as exc:
             self._say("error", html.escape(f"Cannot export to {target}: {exc}"))
             return False

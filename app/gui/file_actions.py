@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QStatusBar, QWidg
 from app.gui import files
 from app.gui.fields import new_scenario_json
 from app.gui.project_model import ProjectDocument
+from models.file_input import FileInputError
 from models.scenario import Project, Scenario, ScenarioFileError
 
 if TYPE_CHECKING:
@@ -134,8 +135,11 @@ class ProjectFileActions:
             project = project.model_copy(update={"name": self.doc.name})
         try:
             files.save_project(project, path)
+        except FileInputError as exc:
+            self.show_error("Cannot save the project", "\n".join([str(path), *exc.lines()]))
+            return False
         except OSError as exc:
-            self.show_error("Cannot save the project", f"{path}: {exc.strerror or exc}")
+            self.show_error("Cannot save the project", str(exc) if exc.strerror is None else f"{path}: {exc.strerror}")
             return False
         old_path = self.doc.path
         files.discard_autosave(old_path, self.data_dir)
@@ -159,7 +163,7 @@ class ProjectFileActions:
         project, _ = self.doc.to_project()
         try:
             return files.write_autosave(project, self.doc.path, self.data_dir)
-        except OSError as exc:
+        except (OSError, FileInputError) as exc:
             self.statusBar().showMessage(f"Autosave failed: {exc}", 8000)
             return None
 

@@ -1,20 +1,20 @@
 """Project files on disk: atomic save, autosave and crash recovery, recent files.
 
-A save never leaves a half-written project: the JSON goes to a temporary file in
-the same directory (same filesystem, so the rename is atomic), is fsync'ed, then
-replaces the target. Autosaves go to the user data dir under a name derived from
-the project path, so two open projects do not overwrite each other's autosave.
+A save never leaves a half-written project (`app.export.atomic`), keeps the file's
+permissions, and refuses a project larger than refarch can open again. Autosaves go
+to the user data dir under a name derived from the project path, so two open projects do not
+overwrite each other's autosave.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
-import tempfile
 from pathlib import Path
 
+from app.export import atomic
+from models.file_input import PROJECT_MAX_BYTES, dump_json_checked
 from models.scenario import Project, load_project, project_to_json
 
 PROJECT_SUFFIX = ".refarch.json"
@@ -23,32 +23,17 @@ MAX_RECENT = 8
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):  # make the rename itself durable where the OS allows it
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+    """See `app.export.atomic`: temporary file beside the target, fsync, rename; permissions kept."""
+    atomic.atomic_write_text(Path(path), text)
 
 
-def project_text(project: Project) -> str:
-    return json.dumps(project_to_json(project), indent=2, ensure_ascii=False) + "\n"
+def project_text(project: Project, name: str = "project") -> str:
+    """The project as JSON, refused (FileInputError) when larger than refarch opens again."""
+    return dump_json_checked(project_to_json(project), max_bytes=PROJECT_MAX_BYTES, what="project", name=name)
 
 
 def save_project(project: Project, path: Path) -> None:
-    atomic_write_text(path, project_text(project))
+    atomic_write_text(path, project_text(project, str(path)))
 
 
 def with_suffix(path: Path) -> Path:
@@ -57,12 +42,7 @@ def with_suffix(path: Path) -> Path:
 
 
 def user_data_dir() -> Path:
-    override = os.environ.get("REFARCH_DATA_DIR")  # tests and portable installs
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("refarch", "refarch"))
+    return atomic.data_dir()
 
 
 def autosave_path(project_path: Path | None, data_dir: Path | None = None) -> Path:

@@ -58,13 +58,13 @@ def test_unsupported_schema_version() -> None:
 def test_not_json_and_oversized_files(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text('{"name": "x", ')
-    with pytest.raises(ScenarioFileError, match="not JSON"):
+    with pytest.raises(ScenarioFileError, match="not valid JSON"):
         load_scenario(broken)
     huge = tmp_path / "huge.json"
     huge.write_text(" " * (MAX_FILE_BYTES + 1))
     with pytest.raises(ScenarioFileError, match="limit"):
         load_scenario(huge)
-    with pytest.raises(ScenarioFileError, match="cannot read"):
+    with pytest.raises(ScenarioFileError, match="no such file"):
         load_scenario(tmp_path / "missing.json")
 
 

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.cli.errors import CliError
 from app.cli.output import format_table, print_json
@@ -128,28 +128,24 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from app.export.atomic import ExportError, atomic_write_text
+    from catalog.errors import CatalogError
+    from catalog.files import render, write_csv, write_json
+
     fmt = args.format or ("csv" if args.output and args.output.suffix.lower() == ".csv" else "json")
     with _opened(args) as store:
         rows = store.export_rows(args.kind)
     if args.output is None:
-        _write(rows, fmt, sys.stdout)
+        (write_csv if fmt == "csv" else write_json)(rows, sys.stdout)
         return 0
     try:
-        with args.output.open("w", encoding="utf-8", newline="") as out:
-            _write(rows, fmt, out)
-    except OSError as exc:
-        raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        atomic_write_text(args.output, render(rows, fmt))  # a killed or failed export keeps the old file
+    except CatalogError as exc:
+        raise CliError(f"cannot write {args.output}: {exc}") from None
+    except ExportError as exc:
+        raise CliError(str(exc)) from None
     print(f"exported {len(rows)} parts to {args.output}", file=sys.stderr)
     return 0
-
-
-def _write(rows: list[dict[str, Any]], fmt: str, out: Any) -> None:
-    from catalog.files import write_csv, write_json
-
-    if fmt == "csv":
-        write_csv(rows, out)
-    else:
-        write_json(rows, out)
 
 
 def _seed(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.cli.errors import CliError
 from app.cli.output import format_table, print_json
+from models import file_input
 
 if TYPE_CHECKING:
     from models.perf.usl import UslFit
@@ -38,16 +39,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def read_points(path: Path) -> tuple[list[float], list[float]]:
     """Rows of (clients, throughput); every bad row or field is reported, not just the first."""
-    if not path.exists():
-        raise CliError(f"{path}: no such file")
-    if not path.is_file():
-        raise CliError(f"{path}: not a file")
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise CliError(f"{path}: not a CSV text file (cannot decode as UTF-8 at byte {exc.start})") from exc
-    except OSError as exc:
-        raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        text = file_input.read_text(path, max_bytes=file_input.TABLE_MAX_BYTES, what="CSV text file",
+                                    hint="save it as a UTF-8 CSV text file")
+    except file_input.FileInputError as exc:
+        raise CliError(f"{path}: {'; '.join(p.message for p in exc.problems)}") from None
     if not text.strip():
         raise CliError(f"{path}: empty file; expected a header row 'clients,throughput' and data rows")
     if "\x00" in text:

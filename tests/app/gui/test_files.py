@@ -17,7 +17,7 @@ def test_save_round_trips_and_leaves_no_temp_file(tmp_path: Path) -> None:
     path = tmp_path / "p.refarch.json"
     files.save_project(small_project(), path)
     assert load_project(path) == small_project()
-    assert [p.name for p in tmp_path.iterdir()] == ["p.refarch.json"]
+    assert [p.name for p in tmp_path.iterdir() if p.name != "userdata"] == ["p.refarch.json"]
 
 
 def test_a_failed_save_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -32,7 +32,7 @@ def test_a_failed_save_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Mo
     with pytest.raises(OSError):
         files.save_project(small_project().model_copy(update={"name": "changed"}), path)
     assert path.read_text() == before
-    assert [p.name for p in tmp_path.iterdir()] == ["p.refarch.json"]
+    assert [p.name for p in tmp_path.iterdir() if p.name != "userdata"] == ["p.refarch.json"]
 
 
 def test_with_suffix_adds_the_project_extension() -> None:
