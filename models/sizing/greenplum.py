@@ -6,7 +6,6 @@ code path behind `size` and the optimizer.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -15,15 +14,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.calibration_data import figure
-from models.scenario import GreenplumAnalytics, GreenplumOltp, Targets
-from models.sizing import metrics, mirroring
+from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
+from models.sizing import metrics, mirroring, segments
 from models.sizing.candidates import Candidates, NetworkChoice
 from models.sizing.rules import (
     RULES,
     coordinator_count,
     coordinator_drive_count,
     data_needed_tb,
-    segments_for_concurrency,
     user_data_capacity_tb,
 )
 from models.sizing.search import Probe, smallest_meeting
@@ -93,17 +91,12 @@ def min_data_drives() -> int:
     return int(figure(RULES, "segment_min_data_drives"))
 
 
-def primaries_per_host(workload: GpWorkload, c: Candidates) -> tuple[IntArray, IntArray]:
-    """Primary segments and VMs per host for every candidate (tier, cores cap, even split over VMs)."""
-    vms = np.where(c.virtualized, c.numa_nodes, 1).astype(np.int64)
-    if isinstance(workload, GreenplumAnalytics):
-        tier = segments_for_concurrency(workload.concurrent_queries, 10**6).primaries_per_host
-    else:
-        # OLTP: short transactions touch few segments; the Type 1 count keeps per-host process load low
-        tier = segments_for_concurrency(OLTP_AS_CONCURRENCY, 10**6).primaries_per_host
-    p = np.minimum(tier, c.cores_total.astype(np.int64))
-    p = np.maximum((p // vms) * vms, vms)
-    return p, vms
+def primaries_per_host(
+    workload: GpWorkload, c: Candidates, platform: Platform | None = None
+) -> tuple[IntArray, IntArray]:
+    """Primary segments and VMs per host for every candidate (see `segments.py`)."""
+    sp = segments.plan(workload, c, platform)
+    return sp.primaries_per_host, sp.vms_per_host
 
 
 def capacity_per_host(workload: GpWorkload, c: Candidates) -> FloatArray:
@@ -146,10 +139,11 @@ def evaluate(
     utilization: float,
     extra_memory_price: FloatArray | float = 0.0,
     fixed_hosts: int | None = None,
+    platform: Platform | None = None,
 ) -> Evaluated:
     n = len(c)
     extra_mem = np.broadcast_to(np.asarray(extra_memory_price, dtype=float), (n,))
-    primaries, vms = primaries_per_host(workload, c)
+    primaries, vms = primaries_per_host(workload, c, platform)
     cap_host = capacity_per_host(workload, c)
     need = needed_tb(workload)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -287,17 +281,6 @@ def pick(ev: Evaluated) -> tuple[int, bool]:
     idx = np.flatnonzero(misses == misses.min())
     best = idx[np.lexsort(tuple(k[idx] for k in order_keys))[0]]
     return int(best), False
-
-
-def segments_rationale_for(workload: GpWorkload, cores: int):  # type: ignore[no-untyped-def]
-    if isinstance(workload, GreenplumAnalytics):
-        return segments_for_concurrency(workload.concurrent_queries, cores)
-    choice = segments_for_concurrency(OLTP_AS_CONCURRENCY, cores)
-    # the tier rule words its reason by query count; an OLTP design has clients, not that stand-in count
-    rest = choice.rationale.text.partition(": ")[2]
-    text = (f"{workload.clients:,} OLTP clients run short transactions that each touch few segments, so the"
-            f" high-concurrency tier applies ({choice.tier}): {rest}")
-    return dataclasses.replace(choice, rationale=dataclasses.replace(choice.rationale, text=text))
 
 
 def hosts_for(need_tb: float, per_host_tb: float) -> int:

@@ -12,7 +12,7 @@ import numpy as np
 from models.calibration_data import figure
 from models.hardware import Dimm, Drive, HardwareCatalog, Server
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
-from models.sizing import bom, gp_memory, greenplum, metrics, mirroring
+from models.sizing import bom, gp_memory, greenplum, metrics, mirroring, segments
 from models.sizing.candidates import NetworkChoice, enumerate_candidates
 from models.sizing.design_settings import greenplum_settings
 from models.sizing.parts import (
@@ -135,7 +135,8 @@ def search(
         if cancelled is not None and cancelled():
             raise SearchCancelled()
         chunk = cands.take(np.arange(start, min(start + SEARCH_CHUNK, len(cands))))
-        chunks.append(greenplum.evaluate(workload, scenario.targets, chunk, net, util, extra_price[chunk.server_idx]))
+        chunks.append(greenplum.evaluate(workload, scenario.targets, chunk, net, util, extra_price[chunk.server_idx],
+                                         platform=plat))
         if progress is not None:
             progress(min(start + SEARCH_CHUNK, len(cands)), len(cands))
     return Search(servers, drives, net, nic_why, dimm, extra_dimms, greenplum.Evaluated.concat(chunks, cands))
@@ -227,7 +228,8 @@ def explain(
         net=net,
         raid=raid,
     )
-    rationale: list[Rationale] = _segment_rationale(workload, p)
+    mem_bound = int(segments.plan(workload, c.take(np.array([i])), scenario.platform).by_memory[0])
+    rationale: list[Rationale] = _segment_rationale(workload, p, mem_bound)
     warnings: list[Warning] = []
     layout = _host_layout(scenario, workload, p, rationale, warnings)
     rationale += _capacity_rationale(workload, p, float(ev.user_capacity_tb[i]), choice_reasons)
@@ -261,16 +263,8 @@ def explain(
     )
 
 
-def _segment_rationale(workload: GpWorkload, p: _Pick) -> list[Rationale]:
-    seg = greenplum.segments_rationale_for(workload, p.server.cores_total)
-    out = [seg.rationale]
-    if p.primaries != seg.primaries_per_host:
-        out.append(Rationale(
-            "Segments per VM",
-            f"{p.primaries} primaries per host so that each of the {p.vms} VMs runs the same number"
-            f" ({p.primaries // p.vms} primaries per VM).",
-            cite(RULES, "vm_per_numa_node"),
-        ))
+def _segment_rationale(workload: GpWorkload, p: _Pick, mem_bound: int) -> list[Rationale]:
+    out = segments.rationale(workload, p.server.cores_total, p.drives, p.vms, p.primaries, mem_bound, p.virtual)
     out.append(Rationale(
         "Mirrors",
         f"{p.mirrors} mirror segments per host (as many as primaries)" if workload.mirrors

@@ -33,9 +33,10 @@ def test_documented_resource_group_formula() -> None:
 
 
 def test_low_statement_mem_warns_with_the_numbers(catalog: HardwareCatalog) -> None:
-    r = size(sample("retail-dw-gen5", workload={"concurrent_queries": 300}, targets={}), catalog)
+    # so many queries that even one primary per host cannot give each the default statement_mem
+    r = size(sample("retail-dw-gen5", workload={"concurrent_queries": 5000}, targets={}), catalog)
     g = r.extra["greenplum"]
-    assert g is not None and g.resource_group_concurrency == 300
+    assert g is not None and g.resource_group_concurrency == 5000 and g.primaries_per_segment_host == 1
     assert g.statement_mem_mb < 125
     w = {x.code: x.text for x in r.warnings}
     assert "low-statement-mem" in w and f"{g.statement_mem_mb:,} MB" in w["low-statement-mem"]
@@ -60,3 +61,12 @@ def test_settings_are_values_for_a_deployment_config(catalog: HardwareCatalog) -
     assert rg.target == "default_group" and rg.get("concurrency").value == 100  # type: ignore[union-attr]
     (init,) = groups_for(r.design.settings, "greenplum-init")
     assert init.get("mirror_mode").value == "group"  # type: ignore[union-attr]
+
+
+def test_primaries_give_way_to_memory_before_statement_mem_drops(catalog: HardwareCatalog) -> None:
+    r = size(sample("retail-dw-gen5", workload={"concurrent_queries": 300}, targets={}), catalog)
+    g = r.extra["greenplum"]
+    assert g.primaries_per_segment_host < 8  # Type 1 asks for 8; memory allows fewer at 300 queries
+    assert g.statement_mem_mb >= 125
+    assert "low-statement-mem" not in {x.code for x in r.warnings}
+    assert any("by memory" in x.text for x in r.rationale if x.decision == "Primary segments per host")

@@ -7,7 +7,12 @@ import importlib
 
 import pytest
 
-MODULES = ["models.sizing.mirroring", "models.sizing.gp_memory", "models.sizing.design_settings"]
+MODULES = [
+    "models.sizing.mirroring",
+    "models.sizing.segments",
+    "models.sizing.gp_memory",
+    "models.sizing.design_settings",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,184 @@
+"""Primary segments per host that follow the hardware: cores, memory per segment, data drives.
+
+Study 002 gives three tiers for its 48-core reference host (Type 1: 8, Type 2: 16, Type 3: 32
+primaries per host, by concurrency) and says primaries "should almost never exceed" the cores.
+A 96-core host running the reference host's 16 primaries would leave half its cores idle on a
+single query, so:
+
+* hosts up to the reference size keep the tier count, capped at their cores;
+* bigger hosts keep the tier's cores per primary: tier x cores / 48 (the study: more cores
+  "likely to improve performance" on concurrent workloads), never above the cores;
+* memory: after the worst host failure each query must still get Greenplum's default
+  statement_mem (125 MB) on every segment at the stated concurrency, else fewer primaries;
+* drives: at most 4 primaries per data drive (Type 3's 32 on the reference host's 8 drives).
+
+On vSphere the count is per host and spread evenly over its VMs (one per NUMA node, each with
+its node's cores as vCPUs), so it is a multiple of the VM count. OLTP uses the Type 1 tier
+(short transactions touch few segments) without the memory bound (they need little memory).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models.calibration_data import figure, point
+from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
+from models.sizing.candidates import Candidates
+from models.sizing.result import Rationale
+from models.sizing.rules import RULES, gp_vmem_mb, segments_for_concurrency
+
+IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
+GP002 = "gp_nvme_ra_002"
+DOCS = "vendor_docs"
+MB_PER_GIB = 1024.0
+
+
+def _cite(dataset: str, pid: str) -> str:
+    return point(dataset, pid).source.cite()
+
+
+def reference_cores() -> int:
+    return int(figure(RULES, "segments_more_cores_help_concurrency"))
+
+
+def tier_primaries(workload: GreenplumAnalytics | GreenplumOltp) -> int:
+    queries = workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else 10**6
+    return segments_for_concurrency(queries, 10**6).primaries_per_host
+
+
+def for_cores(tier: int, cores: FloatArray | float) -> IntArray:
+    """The tier count on a host of `cores`: capped up to the reference size, scaled beyond it.
+
+    >>> for_cores(16, np.array([8, 16, 48, 96, 192])).tolist()
+    [8, 16, 16, 32, 64]
+    >>> for_cores(32, np.array([16, 64])).tolist()
+    [16, 43]
+    """
+    c = np.asarray(cores, dtype=float)
+    ref = reference_cores()
+    scaled = np.where(c <= ref, np.minimum(tier, c), np.minimum(np.round(tier * c / ref), c))
+    return np.maximum(scaled, 1).astype(np.int64)
+
+
+def for_drives(drives: FloatArray | float) -> IntArray:
+    return (np.asarray(drives, dtype=float) * figure(RULES, "segments_max_primaries_per_data_drive")).astype(np.int64)
+
+
+def segment_vm_memory_gib(memory_gib: FloatArray, vms: IntArray, virtual: NDArray[np.bool_], platform: Platform
+                          ) -> FloatArray:
+    """Memory the Greenplum instances of one segment host (one VM on vSphere) see."""
+    frac = figure(RULES, "hypervisor_reserve_fraction")
+    floor = figure(RULES, "hypervisor_reserve_min_gib")
+    reserve = (np.full_like(memory_gib, platform.hypervisor_reserve_gib) if platform.hypervisor_reserve_gib
+               is not None else np.maximum(memory_gib * frac, floor))
+    per_vm = np.floor((memory_gib - reserve) / np.maximum(vms, 1) * 10) / 10
+    return np.where(virtual, per_vm, memory_gib)
+
+
+def acting_for(policy: str | None, p: IntArray, block_hosts: int | None) -> IntArray:
+    """Acting primaries after a failure, for enough hosts (spread: one more each)."""
+    if policy is None:
+        return p
+    if policy == "group":
+        return 2 * p
+    if policy == "spread":
+        return p + 1
+    b = max(int(block_hosts or 2), 2)
+    return p + -(-p // (b - 1))
+
+
+def for_memory(
+    ram_gib: FloatArray, swap_gib: float, concurrency: int, policy: str | None, block_hosts: int | None,
+    cap: IntArray,
+) -> IntArray:
+    """The most primaries per segment host (VM) whose queries keep the default statement_mem after a failure.
+
+    statement_mem = min(rg_perseg_mem, 0.9 x gp_vmem_protect_limit) / concurrency, and both terms are
+    a host constant divided by the acting primaries, so the bound is the largest p with
+    acting(p) <= K / (concurrency x 125 MB).
+    """
+    ratio = figure(DOCS, "vm_overcommit_ratio_pct") / 100.0
+    share = figure(DOCS, "gp_resource_group_memory_limit_default")
+    k = np.minimum(
+        (ram_gib * ratio + swap_gib) * share * MB_PER_GIB, figure(DOCS, "gp_statement_mem_formula") * gp_vmem_mb(
+            ram_gib, swap_gib)
+    )
+    most_acting = np.floor(k / (max(concurrency, 1) * figure(DOCS, "gp_statement_mem_default_mb")))
+    p = np.asarray(cap, dtype=np.int64).copy()
+    for _ in range(64):  # acting() is monotone in p: step down where it is too high (at most a few steps)
+        over = (acting_for(policy, p, block_hosts) > most_acting) & (p > 1)
+        if not np.any(over):
+            break
+        # jump close to the bound first, then settle by single steps
+        guess = np.floor(most_acting / np.maximum(acting_for(policy, p, block_hosts) / np.maximum(p, 1), 1))
+        p = np.where(over, np.maximum(np.minimum(p - 1, guess), 1), p).astype(np.int64)
+    return np.maximum(p, 1)
+
+
+@dataclass(frozen=True)
+class SegmentPlan:
+    primaries_per_host: IntArray
+    vms_per_host: IntArray
+    by_cores: IntArray
+    by_drives: IntArray
+    by_memory: IntArray  # per host (per-VM bound x VMs)
+
+
+def plan(
+    workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None = None
+) -> SegmentPlan:
+    """Primaries and VMs per host for every candidate."""
+    plat = platform or Platform()
+    vms = np.where(c.virtualized, c.numa_nodes, 1).astype(np.int64)
+    tier = tier_primaries(workload)
+    cores = for_cores(tier, c.cores_total)
+    drives = np.maximum(for_drives(c.drives_per_host), vms)
+    cap_unit = np.maximum(np.minimum(cores, drives) // vms, 1)
+    policy = (workload.mirroring if workload.mirrors else None)
+    if isinstance(workload, GreenplumAnalytics):
+        ram = segment_vm_memory_gib(c.memory_gib, vms, c.virtualized, plat)
+        mem_unit = for_memory(ram, plat.swap_gib, workload.concurrent_queries, policy, workload.mirror_block_hosts,
+                              cap_unit)
+    else:
+        mem_unit = cap_unit
+    unit = np.maximum(np.minimum(cap_unit, mem_unit), 1)
+    return SegmentPlan(unit * vms, vms, cores, drives, mem_unit * vms)
+
+
+def rationale(workload: GreenplumAnalytics | GreenplumOltp, cores: int, drives: int, vms: int, chosen: int,
+              by_memory: int, virtual: bool) -> list[Rationale]:
+    """The arithmetic behind one design's primaries per host."""
+    queries = workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else 10**6
+    seg = segments_for_concurrency(queries, 10**6)
+    tier = seg.primaries_per_host
+    ref = reference_cores()
+    by_cores = int(for_cores(tier, np.array([cores]))[0])
+    text = seg.rationale.text
+    if isinstance(workload, GreenplumOltp):
+        text = f"OLTP: short transactions touch few segments, so the Type 1 count ({tier} per host) keeps per-host" \
+               " process load low."
+    if cores <= ref:
+        text += f" The tiers are set for the {ref}-core reference host; this host has {cores} cores, so" \
+                f" min({tier}, {cores}) = {by_cores}."
+    else:
+        text += f" The tiers are set for the {ref}-core reference host; this host has {cores} cores, so the tier's" \
+                f" cores per primary give min({tier} x {cores} / {ref}, {cores}) = {by_cores}."
+    by_drives = int(for_drives(drives))
+    limits = [f"by cores {by_cores}", f"by data drives {drives} x" \
+              f" {figure(RULES, 'segments_max_primaries_per_data_drive'):g} = {by_drives}"]
+    if isinstance(workload, GreenplumAnalytics):
+        limits.append(f"by memory {by_memory} (the default statement_mem for each of {workload.concurrent_queries}"
+                      " concurrent queries with a host down)")
+    text += f" Limits: {'; '.join(limits)}."
+    if virtual:
+        text += f" Spread evenly over {vms} VMs: {chosen} per host, {chosen // vms} per VM."
+    else:
+        text += f" Chosen: {chosen} per host."
+    src = "; ".join((seg.rationale.source, _cite(RULES, "segments_more_cores_help_concurrency"),
+                     _cite(GP002, "max_primaries_per_core"), _cite(RULES, "segments_max_primaries_per_data_drive"),
+                     _cite(DOCS, "gp_statement_mem_default_mb")))
+    return [Rationale("Primary segments per host", text, src)]

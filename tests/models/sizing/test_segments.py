@@ -1,0 +1,71 @@
+"""Primaries per host follow cores, memory and drives; the study tiers hold on the reference host."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.hardware import HardwareCatalog
+from models.scenario import GreenplumAnalytics
+from models.sizing import segments
+from models.sizing.candidates import enumerate_candidates
+from models.sizing.engine import size
+from tests.models.sizing.conftest import sample
+
+R7715 = "dell-r7715-24x-u3-1x-epyc-9655p"  # 1 x 96 cores
+R7625 = "dell-r7625-24x-u3-2x-epyc-9654"  # 2 x 96 cores
+U3 = "micron-9400-pro-7680gb-u3"
+
+
+def test_tier_counts_scale_with_cores_beyond_the_reference_host() -> None:
+    assert segments.for_cores(16, np.array([16, 48, 96, 192])).tolist() == [16, 16, 32, 64]
+    assert segments.for_cores(8, np.array([2, 4, 48, 96])).tolist() == [2, 4, 8, 16]
+
+
+def test_a_96_core_host_runs_twice_the_reference_primaries(catalog: HardwareCatalog) -> None:
+    r = size(sample("retail-dw-gen5", platform={"server_id": R7715, "drive_id": U3}, targets={}), catalog)
+    assert r.design.primary_segments_per_host == 32  # Type 2 (20 queries): 16 x 96 / 48
+    text = next(x.text for x in r.rationale if x.decision == "Primary segments per host")
+    assert "16 x 96 / 48" in text
+
+
+def test_dual_96_core_on_vsphere_spreads_evenly_over_the_vms(catalog: HardwareCatalog) -> None:
+    plat = {"server_id": R7625, "drive_id": U3, "deployment": "vsphere", "drives_per_host": 24}
+    r = size(sample("retail-dw-gen5", platform=plat, targets={}), catalog)
+    d = r.design
+    assert d.primary_segments_per_host == 64 and d.vms_per_host == 2
+    assert all(vm.primary_segments == 32 for vm in d.hosts[0].vms)
+
+
+def test_few_drives_bound_the_primaries(catalog: HardwareCatalog) -> None:
+    r = size(sample("retail-dw-gen5", platform={"server_id": R7715, "drive_id": U3, "drives_per_host": 2},
+                    targets={}), catalog)
+    assert r.design.primary_segments_per_host == 8  # 2 drives x 4
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    queries=st.integers(1, 2000), server=st.integers(0, 100), deployment=st.sampled_from(["bare-metal", "vsphere"]),
+    mirroring=st.sampled_from(["group", "spread"]),
+)
+def test_never_above_cores_and_a_multiple_of_the_vms(
+    catalog: HardwareCatalog, queries: int, server: int, deployment: str, mirroring: str
+) -> None:
+    servers = catalog.servers
+    s = servers[server % len(servers)]
+    drives = [d for d in catalog.drives if s.accepts(d)]
+    if not drives:
+        return
+    c = enumerate_candidates([s], drives[:1], [deployment], ["none"])
+    w = GreenplumAnalytics(data_tb=10, concurrent_queries=queries, mirroring=mirroring)  # type: ignore[arg-type]
+    sp = segments.plan(w, c)
+    assert np.all(sp.primaries_per_host <= np.maximum(c.cores_total, sp.vms_per_host))
+    assert np.all(sp.primaries_per_host % sp.vms_per_host == 0)
+    assert np.all(sp.primaries_per_host >= sp.vms_per_host)
+    more = segments.plan(w.model_copy(update={"concurrent_queries": queries * 2}), c)
+    assert np.all(more.primaries_per_host <= sp.primaries_per_host)  # more concurrency never adds primaries
+    big = dataclasses.replace(c, memory_gib=c.memory_gib * 4)
+    assert np.all(segments.plan(w, big).primaries_per_host >= sp.primaries_per_host)  # memory only helps
