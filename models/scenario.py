@@ -89,6 +89,34 @@ class PgDatabase(_Strict):
     size_gb: float = Field(gt=0, le=1_000_000)
     peak_clients: int = Field(ge=1, le=100_000)
     working_set_gb: float = Field(gt=0, le=100_000)
+    peak_tps: float | None = Field(
+        default=None, gt=0, le=10_000_000, description="transactions per second at the busiest hour; default:"
+        " the zero-think-time DBT-2 rate per client of study 001 (an upper bound)"
+    )
+    writes_per_txn: float | None = Field(
+        default=None, gt=0, le=10_000, description="rows inserted/updated/deleted per transaction; default: pgbench's 4"
+    )
+    busy_hours: list[int] | None = Field(
+        default=None, min_length=1, max_length=24,
+        description="hours of the day (0-23) at peak load; null: busy all day. Databases busy at different hours"
+        " share CPU and memory (study 001's complementary streams)",
+    )
+    offpeak_load_pct: float | None = Field(
+        default=None, ge=0, le=100, description="load outside the busy hours as % of peak; default: study 001's 2 of 30"
+        " clients"
+    )
+
+    @field_validator("busy_hours")
+    @classmethod
+    def _hours(cls, hours: list[int] | None) -> list[int] | None:
+        if hours is None:
+            return None
+        bad = sorted({h for h in hours if not 0 <= h <= 23})
+        if bad:
+            raise ValueError(f"hours are 0-23; got {', '.join(map(str, bad))}")
+        if len(set(hours)) != len(hours):
+            raise ValueError("hours must not repeat")
+        return sorted(hours)
 
 
 class PostgresConsolidation(_Strict):
@@ -99,6 +127,9 @@ class PostgresConsolidation(_Strict):
     vm_memory_gib: float | None = Field(default=None, gt=0, le=24_576)
     host_memory_available_gib: float | None = Field(default=None, gt=0, le=65_536)
     shared_buffers_policy: Literal["recommended", "conventional"] = "recommended"
+    vsphere_ha: bool = Field(
+        default=True, description="reserve one host's capacity for vSphere HA restarts (N+1); false: a warning"
+    )
 
     @field_validator("databases")
     @classmethod

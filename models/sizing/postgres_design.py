@@ -1,17 +1,22 @@
-"""PostgreSQL databases consolidated on vSphere: VMs, shared_buffers, hosts and memory overcommit (study 001)."""
+"""PostgreSQL databases consolidated on vSphere: VMs, hosts with HA, storage and each VM's configuration.
+
+Databases -> VMs -> hosts come from `pg_placement` (busiest-hour sums, NUMA, vSphere HA N+1),
+the I/O per database from `pg_storage`, the postgresql.conf values from `pg_config`; this module
+picks the cheapest server and drive that hold it all and explains the result.
+"""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+
+import numpy as np
 
 from models.calibration_data import figure, point
 from models.hardware import Drive, HardwareCatalog, Server
 from models.perf import cost_power, memory
-from models.scenario import PgDatabase, PostgresConsolidation, Scenario
+from models.scenario import PostgresConsolidation, Scenario
 from models.sizing import bom
 from models.sizing.candidates import NetworkChoice
-from models.sizing.design_settings import postgres_settings
 from models.sizing.parts import (
     ResolvedParts,
     SizingInputError,
@@ -20,174 +25,200 @@ from models.sizing.parts import (
     choose_nic,
     nics_per_host,
 )
+from models.sizing.pg_config import PgConfig, PgVmInputs, drive_kind, postgres_config
+from models.sizing.pg_placement import HOURS, HostPlan, clients_per_vcpu, pack_hosts, plan_vms
+from models.sizing.pg_storage import load_at, tps_per_client
 from models.sizing.result import Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
 from models.sizing.rules import DOCS, RULES, cite, hypervisor_reserve_gib, raid_capacity_factor
-from models.sizing.shared_buffers import SharedBuffersChoice, recommend_shared_buffers
 from models.uncertainty import Estimate
 
-GIB_PER_GB = 1e9 / 2**30
-STORAGE_HEADROOM = 2.0  # data + WAL, indexes growth and backups staged locally: twice the database size
+DS = "pg_tuning_docs"
+GB_PER_TB = 1000.0
+
+
+def _penalty(raid: str) -> float:
+    if raid in ("raid1", "raid10"):
+        return figure(DS, "raid_write_penalty_mirror")
+    if raid == "raid5":
+        return figure(DS, "raid_write_penalty_raid5")
+    return 1.0
 
 
 @dataclass(frozen=True)
-class PgVm:
-    name: str
-    databases: tuple[PgDatabase, ...]
-    vcpus: int
-    memory_gib: float
-    working_set_gib: float  # what must stay resident: database working sets plus the non-discretionary part
+class HostStorage:
+    """What one host's datastore must serve at its busiest hour, and hold."""
+
+    capacity_gb: float  # DATA + WAL virtual disks
+    read_iops: float
+    write_iops: float
+    wal_mb_s: float
+
+
+def host_storage(plan: HostPlan) -> HostStorage:
+    reads = np.zeros(HOURS)
+    writes = np.zeros(HOURS)
+    wal = np.zeros(HOURS)
+    for vm in plan.vms:
+        for db, io in zip(vm.databases, vm.io, strict=True):
+            loads = np.array([load_at(db, h) for h in range(HOURS)])
+            reads += io.data_read_iops * loads
+            writes += io.write_iops * loads
+            wal += io.wal_mb_s * loads
+    cap = sum(io.data_disk_gb + io.wal_disk_gb for vm in plan.vms for io in vm.io)
+    disk_io = reads + writes  # the busiest hour of the mix
+    h = int(np.argmax(disk_io)) if len(disk_io) else 0
+    return HostStorage(cap, float(reads[h]), float(writes[h]), float(wal.max()))
+
+
+def drives_for(storage: HostStorage, drive: Drive, raid: str, requested: int | None, bays: int) -> int | None:
+    """Fewest drives (valid for the RAID level) that hold the disks and serve the busiest hour's I/O."""
+    busy = figure(DS, "storage_busy_max")
+    pen = _penalty(raid)
+    per_drive_load = (storage.read_iops / max(drive.random_read_iops, 1e-9)
+                      + storage.write_iops * pen / max(drive.random_write_iops, 1e-9))
+    bw = storage.wal_mb_s * pen / max(drive.seq_write_mb_s, 1e-9)
+    need_for_io = max(per_drive_load, bw) / busy
+    candidates = [requested] if requested is not None else range(1, bays + 1)
+    for n in candidates:
+        valid = {"raid1": n == 2, "raid10": n >= 4 and n % 2 == 0, "raid5": n >= 3}.get(raid, True)
+        usable_gb = n * drive.capacity_tb * float(raid_capacity_factor(raid, n)) * GB_PER_TB
+        if valid and usable_gb >= storage.capacity_gb and n >= need_for_io and n <= bays:
+            return n
+    return None
 
 
 @dataclass(frozen=True)
 class Packing:
     server: Server
-    drive: Drive | None
-    hosts: list[list[PgVm]]
+    drive: Drive
+    hosts: list[HostPlan]
+    storage: list[HostStorage]
     drives_per_host: int
     available_gib: float
     capex: float
 
 
-def _overhead_gib(clients: int) -> float:
-    """Non-discretionary VM memory beyond shared_buffers: the VM working-set knee less the
-    shared_buffers the study held fixed while reading it (001 Figures 7 and 9)."""
-    fixed_sb_mb = float(point("pg_vfabric_001", "ws_vm_30c_mb").conditions["shared_buffers_mb"])
-    return max(float(memory.vm_memory_working_set_mb(clients)) - fixed_sb_mb, 0.0) / 1024.0
-
-
-def _vcpus_for(clients: int, node_cores: int, requested: int | None) -> int:
-    if requested is not None:
-        return requested
-    return int(min(node_cores, max(2, math.ceil(clients / figure(RULES, "pg_clients_per_vcpu")))))
-
-
-def plan_vms(w: PostgresConsolidation, server: Server, ratio: float, host_available_gib: float) -> list[PgVm]:
-    node_cores = server.cores_per_numa_node
-    if w.placement == "vm-per-database":
-        vms = []
-        for db in w.databases:
-            ws = db.working_set_gb * GIB_PER_GB
-            resident = ws + _overhead_gib(db.peak_clients)
-            mem = w.vm_memory_gib or max(2.0, math.ceil(max(ws / ratio, resident)))
-            vms.append(PgVm(f"vm-{db.name}", (db,), _vcpus_for(db.peak_clients, node_cores, w.vm_vcpus), mem, resident))
-        return vms
-    # shared VMs: each sized to one NUMA node, databases placed first-fit by working set
-    node_mem = w.vm_memory_gib or math.floor(host_available_gib / server.numa_nodes)
-    vcpus = w.vm_vcpus or node_cores
-    groups: list[list[PgDatabase]] = []
-    used: list[tuple[float, int]] = []
-    for db in sorted(w.databases, key=lambda d: -d.working_set_gb):
-        need = db.working_set_gb * GIB_PER_GB
-        for gi, (mem_used, clients) in enumerate(used):
-            if mem_used + need + _overhead_gib(clients + db.peak_clients) <= node_mem and \
-                    math.ceil((clients + db.peak_clients) / figure(RULES, "pg_clients_per_vcpu")) <= vcpus:
-                groups[gi].append(db)
-                used[gi] = (mem_used + need, clients + db.peak_clients)
-                break
-        else:
-            groups.append([db])
-            used.append((need, db.peak_clients))
-    return [
-        PgVm(f"shared-vm-{i + 1}", tuple(g), vcpus, float(node_mem),
-             sum(d.working_set_gb * GIB_PER_GB for d in g) + _overhead_gib(sum(d.peak_clients for d in g)))
-        for i, g in enumerate(groups)
-    ]
-
-
-def pack_hosts(vms: list[PgVm], cores: int, available_gib: float) -> list[list[PgVm]] | None:
-    """First-fit decreasing: a host takes VMs while their vCPUs fit its cores and their resident
-    working sets fit its available memory (so the overcommit stays within what the working sets allow)."""
-    hosts: list[list[PgVm]] = []
-    for vm in sorted(vms, key=lambda v: (-v.working_set_gib, -v.vcpus)):
-        if vm.vcpus > cores or vm.working_set_gib > available_gib:
-            return None
-        for h in hosts:
-            if sum(v.vcpus for v in h) + vm.vcpus <= cores and \
-                    sum(v.working_set_gib for v in h) + vm.working_set_gib <= available_gib:
-                h.append(vm)
-                break
-        else:
-            hosts.append([vm])
-    return hosts
-
-
 def size_postgres(
     scenario: Scenario, w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts
 ) -> SizingResult:
-    conventional = w.shared_buffers_policy == "conventional"
-    sb = recommend_shared_buffers(w.placement, conventional)
     nic, nic_why = choose_nic(catalog, parts)
     net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
     raid = scenario.platform.raid or "raid10"
+    fill = figure(DOCS, "gp_capacity_max_fill")
     best: Packing | None = None
+    too_small: list[str] = []
     for server in candidate_servers(catalog, parts):
         host_mem = float(scenario.platform.memory_gib or server.memory_gib)
-        available = w.host_memory_available_gib or host_mem - hypervisor_reserve_gib(host_mem)
-        vms = plan_vms(w, server, sb.ratio, available)
-        packed = pack_hosts(vms, server.cores_total, available)
-        if packed is None:
+        reserve = scenario.platform.hypervisor_reserve_gib
+        available = w.host_memory_available_gib or host_mem - (hypervisor_reserve_gib(host_mem) if reserve is None
+                                                               else reserve)
+        if available <= 0:
+            too_small.append(f"{server.id}: {host_mem:g} GiB leaves nothing after the hypervisor reserve")
             continue
-        drives = candidate_drives(catalog, parts, server)
-        for drive in drives:
-            per_host = _drives_per_host(packed, drive, raid, scenario.platform.drives_per_host)
-            if per_host is None or per_host > server.data_bays:
+        available = min(available, host_mem)
+        vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes, server.cores_total, fill)
+        hosts = pack_hosts(vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes,
+                           server.cores_per_numa_node)
+        if hosts is None:
+            big = max(vms, key=lambda v: v.memory_gib)
+            too_small.append(f"{server.id}: VM {big.name} ({big.memory_gib:g} GiB, {big.vcpus} vCPU) against"
+                             f" {available:,.0f} GiB available and {server.cores_total} cores")
+            continue
+        storage = [host_storage(h) for h in hosts]
+        for drive in candidate_drives(catalog, parts, server):
+            counts = [drives_for(s, drive, raid, scenario.platform.drives_per_host, server.data_bays) for s in storage]
+            if any(c is None for c in counts):
                 continue
-            capex = len(packed) * (server.price + per_host * drive.price + net.price_per_host)
+            per_host = max(c for c in counts if c is not None)
+            capex = len(hosts) * (server.price + per_host * drive.price + net.price_per_host)
             if best is None or capex < best.capex:
-                best = Packing(server, drive, packed, per_host, available, capex)
+                best = Packing(server, drive, hosts, storage, per_host, available, capex)
     if best is None:
+        detail = "; ".join(too_small[:3])
         raise SizingInputError([
-            "workload.databases: no server in the catalog can hold the largest database VM (its vCPUs within the"
-            " host's cores and its working set within the available memory) with drives for the data"
+            "workload.databases: no server and drive in the catalog hold the database VMs (each VM within the"
+            " host's memory and cores) with drives for their data, WAL and IOPS" + (f" ({detail})" if detail else "")
         ])
-    return _explain(scenario, w, best, sb, net, nic_why, raid)
+    return _explain(scenario, w, best, net, nic_why, raid)
 
 
-def _drives_per_host(hosts: list[list[PgVm]], drive: Drive, raid: str, requested: int | None) -> int | None:
-    if requested is not None:
-        return requested
-    most_gb = max(sum(db.size_gb for vm in h for db in vm.databases) for h in hosts)
-    need_tb = most_gb * STORAGE_HEADROOM / 1000.0 / figure(DOCS, "gp_capacity_max_fill")
-    for n in range(1, 257):
-        usable = n * drive.capacity_tb * float(raid_capacity_factor(raid, n))
-        valid = {"raid1": n == 2, "raid10": n >= 4 and n % 2 == 0, "raid5": n >= 3}.get(raid, True)
-        if valid and usable >= need_tb:
-            return n
-    return None
+def _configs(p: Packing, w: PostgresConsolidation, overcommitted: list[bool]) -> list[PgConfig]:
+    kind = drive_kind(p.drive)
+    out = []
+    for hi, host in enumerate(p.hosts):
+        for vm in host.vms:
+            out.append(postgres_config(PgVmInputs(
+                vm.name, vm.memory_gib, vm.vcpus, vm.clients_at_once, len(vm.databases) == 1, overcommitted[hi],
+                kind, p.drives_per_host, sum(io.wal_mb_per_checkpoint for io in vm.io),
+                w.shared_buffers_policy == "conventional",
+            )))
+    return out
 
 
 def _explain(
     scenario: Scenario,
     w: PostgresConsolidation,
     p: Packing,
-    sb: SharedBuffersChoice,
     net: NetworkChoice,
     nic_why: Rationale | None,
     raid: str,
 ) -> SizingResult:
     server, drive = p.server, p.drive
-    all_vms = [vm for h in p.hosts for vm in h]
-    configured = [sum(vm.memory_gib for vm in h) for h in p.hosts]
-    resident = [sum(vm.working_set_gib for vm in h) for h in p.hosts]
-    rates = [float(memory.overcommit_rate(p.available_gib, c)) for c in configured]
-    safe = [float(memory.safe_overcommit_rate(c, r)) for c, r in zip(configured, resident, strict=True)]
+    host_mem = float(scenario.platform.memory_gib or server.memory_gib)
+    configured = [h.configured_gib for h in p.hosts]
+    resident = [max(h.resident_peak_gib, 1e-9) for h in p.hosts]
+    rates = [float(memory.overcommit_rate(p.available_gib, c)) if c > 0 else 0.0 for c in configured]
+    safe = [float(memory.safe_overcommit_rate(c, r)) if c > 0 else 0.0
+            for c, r in zip(configured, resident, strict=True)]
     worst = max(range(len(rates)), key=lambda i: rates[i])
+    configs = _configs(p, w, [r > 0 for r in rates])
+    by_vm = {c.group.target: c for c in configs}
+    all_vms = [vm for h in p.hosts for vm in h.vms]
+    sum_peaks = sum(h.sum_of_peaks_gib for h in p.hosts)
+    busiest = sum(h.resident_peak_gib for h in p.hosts)
+    estimated = sorted({io.name for vm in all_vms for io in vm.io if io.tps_estimated})
+
+    first_cfg = by_vm[all_vms[0].name]
     rationale = [
-        Rationale("shared_buffers", sb.reason, sb.source),
+        Rationale("shared_buffers", first_cfg.get("shared_buffers").reason, first_cfg.get("shared_buffers").source),
         Rationale(
             "Database VMs",
-            f"{len(all_vms)} VM(s) ({w.placement}); vCPUs cover peak clients at"
-            f" {figure(RULES, 'pg_clients_per_vcpu'):g} clients per vCPU and memory holds each working set"
-            f" {'inside shared_buffers' if sb.ratio >= 0.5 else 'plus the non-discretionary VM memory'}.",
-            f"{cite(RULES, 'pg_clients_per_vcpu')}; 001_8432df66bbca52f5.txt, Working set sizes",
+            f"{len(all_vms)} VM(s) ({w.placement}) for {len(w.databases)} database(s); vCPUs cover the clients"
+            f" connected at once at {clients_per_vcpu():g} clients per vCPU; memory is sized so"
+            f" effective_cache_size ({figure(DS, 'effective_cache_size_ratio'):.0%} of it) holds the working sets plus"
+            " the per-client memory. VMs are pinned to one NUMA node where their vCPUs and memory fit one.",
+            f"{cite(RULES, 'pg_clients_per_vcpu')}; {point(DS, 'effective_cache_size_ratio').source.cite()};"
+            " 001_8432df66bbca52f5.txt, Working set sizes",
+        ),
+        Rationale(
+            "Busy hours",
+            f"CPU and memory are sized on the busiest hour: the highest hourly sum of resident memory is"
+            f" {busiest:,.0f} GiB against {sum_peaks:,.0f} GiB for the sum of the peaks (databases outside their busy"
+            " hours run at the off-peak share, study 001's 2 of 30 clients unless given).",
+            "001_8432df66bbca52f5.txt, Table 2 (complementary traffic streams)",
         ),
         Rationale(
             "Hosts and overcommit",
-            f"{len(p.hosts)} host(s) of {server.model}; VMs packed while their vCPUs fit the {server.cores_total}"
-            f" cores and their working sets fit the {p.available_gib:,.0f} GiB available. Memory overcommit rate"
-            f" (Equation 1: 1 - available / configured) is {rates[worst]:.0%} on the busiest host; the working sets"
-            f" allow up to {safe[worst]:.0%}.",
-            "001_8432df66bbca52f5.txt, Equation 1",
+            f"{len(p.hosts)} host(s) of {server.model}"
+            + (", one host's capacity kept free for vSphere HA restarts (admission control: the VMs of any one"
+               " failed host fit in the others)" if w.vsphere_ha else ", no vSphere HA reserve (opted out)")
+            + f". Memory overcommit (Equation 1: 1 - available / configured) is {rates[worst]:.0%} on the busiest"
+            f" host; the working sets allow up to {safe[worst]:.0%}.",
+            f"{point(DS, 'ha_min_hosts').source.cite()}; 001_8432df66bbca52f5.txt, Equation 1",
+        ),
+        Rationale(
+            "Storage",
+            f"Each VM gets a DATA and a WAL virtual disk (study 001 best practice) on the host's {raid} datastore of"
+            f" {p.drives_per_host} x {drive.capacity_tb:g} TB {drive.model}: capacity for every database at the"
+            f" {figure(DOCS, 'gp_capacity_max_fill'):.0%} fill limit plus 2x max_wal_size of WAL, and IOPS for the"
+            f" busiest hour (data pages written back once per checkpoint at most, one WAL flush per commit, RAID write"
+            f" penalty {_penalty(raid):g}) at most {figure(DS, 'storage_busy_max'):.0%} busy."
+            + (f" Transactions for {', '.join(estimated)} are estimated at {tps_per_client():.0f} per client per"
+               " second (study 001's zero-think-time DBT-2 clients, an upper bound): give peak_tps for a tighter"
+               " design." if estimated else ""),
+            "001_8432df66bbca52f5.txt, Performance Best Practices; "
+            f"{point(DS, 'raid_write_penalty_mirror').source.cite()};"
+            f" {point(DS, 'dbt2_new_orders_per_client_s').source.cite()}",
         ),
     ]
     if nic_why:
@@ -200,47 +231,83 @@ def _explain(
                 f"Host {i + 1}: {r:.0%} memory overcommit exceeds the {s:.0%} the working sets allow; expect"
                 " ballooning and hypervisor swapping.",
             ))
+    if not w.vsphere_ha:
+        most = max(len(h.vms) for h in p.hosts)
+        warnings.append(Warning("no-ha", f"vSphere HA is off: a host failure stops its {most} VM(s) until the host"
+                                         " is repaired; no capacity is reserved for restarts."))
+    else:
+        warnings.append(Warning(
+            "ha-local-storage",
+            "vSphere HA restarts VMs only from shared storage: put the DATA and WAL disks on vSAN or a SAN datastore"
+            " (the drives here are sized per host as local datastores).",
+        ))
     if raid == "none":
         warnings.append(Warning("no-raid", "Database drives without RAID: a drive failure loses the datastore."))
+    wide = [vm.name for h in p.hosts for vm, n in zip(h.vms, h.numa_nodes, strict=True) if n is None]
+    if wide:
+        warnings.append(Warning("wide-vm", f"{', '.join(wide[:5])}{' ...' if len(wide) > 5 else ''}: larger than one"
+                                           " NUMA node; configure vNUMA so the guest sees the nodes."))
+    for c in configs:
+        for note in c.notes:
+            if "pooler" in note:
+                warnings.append(Warning("connection-pooler", f"{c.group.target}: {note}"))
     scheme = "vm-per-database" if w.placement == "vm-per-database" else "shared-instance"
-    preserved = memory.performance_preserved(min(rates[worst], 0.999), scheme, sb.ratio)
+    ratios = [float(by_vm[vm.name].get("shared_buffers").value) / (vm.memory_gib * 1024.0) for vm in all_vms]
+    main_ratio = max(sorted({round(r, 2) for r in ratios}), key=lambda r: sum(round(x, 2) == r for x in ratios))
+    preserved = memory.performance_preserved(min(rates[worst], 0.999), scheme, main_ratio)
     estimates = {
         "overcommit_rate": Estimate.exact(rates[worst], "fraction"),
-        "performance_preserved": preserved if isinstance(preserved, Estimate)
-        else Estimate.exact(float(preserved), "fraction of baseline throughput"),
+        "performance_preserved": Estimate.exact(float(preserved), "fraction of baseline throughput"),
     }
-    vm_layouts = tuple(
-        VmLayout(i % server.numa_nodes, vm.vcpus, vm.memory_gib, 0, databases=tuple(d.name for d in vm.databases))
-        for i, vm in enumerate(p.hosts[worst])
-    )
-    layout = HostLayout(
-        "database host", len(p.hosts), server.id, server.sockets, server.numa_nodes_per_socket,
-        server.cores_per_numa_node, float(scenario.platform.memory_gib or server.memory_gib), p.drives_per_host,
-        drive.id if drive else None, raid, vm_layouts, net.ports, net.nic.speed_gbps if net.nic else 0.0,
-    )
+    layouts = []
+    for hi, h in enumerate(p.hosts):
+        vm_layouts = tuple(
+            VmLayout(n, vm.vcpus, vm.memory_gib, 0, databases=tuple(d.name for d in vm.databases))
+            for vm, n in zip(h.vms, h.numa_nodes, strict=True)
+        )
+        layouts.append(HostLayout(
+            f"database host {hi + 1}", 1, server.id, server.sockets, server.numa_nodes_per_socket,
+            server.cores_per_numa_node, host_mem, p.drives_per_host, drive.id, raid, vm_layouts, net.ports,
+            net.nic.speed_gbps if net.nic else 0.0,
+        ))
+    raw_tb = len(p.hosts) * p.drives_per_host * drive.capacity_tb
+    usable_tb = raw_tb * float(raid_capacity_factor(raid, p.drives_per_host))
     first = all_vms[0]
     design = Design(
-        kind=w.kind, deployment="vsphere", server_id=server.id, drive_id=drive.id if drive else None,
+        kind=w.kind, deployment="vsphere", server_id=server.id, drive_id=drive.id,
         nic_id=net.nic.id if net.nic else None, segment_hosts=len(p.hosts), data_drives_per_host=p.drives_per_host,
-        raid=raid, memory_gib_per_host=float(scenario.platform.memory_gib or server.memory_gib),
-        vms_per_host=max(len(h) for h in p.hosts), vm=VmLayout(None, first.vcpus, first.memory_gib, 0),
+        raid=raid, memory_gib_per_host=host_mem,
+        vms_per_host=max(len(h.vms) for h in p.hosts), vm=VmLayout(None, first.vcpus, first.memory_gib, 0),
         nics_per_host=net.nics_per_host, network_gbps_per_host=net.gbps_per_host,
-        shared_buffers_ratio=sb.ratio, shared_buffers_gib=round(first.memory_gib * sb.ratio, 2),
-        overcommit_rate=round(rates[worst], 4), safe_overcommit_rate=round(safe[worst], 4), hosts=(layout,),
-        data_needed_tb=round(sum(d.size_gb for d in w.databases) / 1000.0, 3),
-        settings=postgres_settings([(vm.name, vm.memory_gib) for vm in all_vms], sb.ratio, sb.reason, sb.source),
+        shared_buffers_ratio=main_ratio,
+        shared_buffers_gib=round(float(by_vm[first.name].get("shared_buffers").value) / 1024.0, 2),
+        overcommit_rate=round(rates[worst], 4), safe_overcommit_rate=round(safe[worst], 4), hosts=tuple(layouts),
+        raw_capacity_tb=round(raw_tb, 3), usable_capacity_tb=round(usable_tb, 3),
+        data_needed_tb=round(sum(s.capacity_gb for s in p.storage) / GB_PER_TB, 3),
+        settings=tuple(c.group for c in configs),
     )
     lines = bom.host_lines("database host", len(p.hosts), server, drive, p.drives_per_host, net.nic,
                            net.nics_per_host)
     power = len(p.hosts) * float(cost_power.host_power_w(
         server.idle_w, server.max_w, scenario.assumptions.utilization_pct / 100.0, p.drives_per_host,
-        drive.watts if drive else 0.0, net.nics_per_host, net.nic.watts if net.nic else 0.0,
+        drive.watts, net.nics_per_host, net.nic.watts if net.nic else 0.0,
     ))
     totals = bom.totals(lines, power, len(p.hosts) * server.rack_u, scenario)
+    vms_extra = []
+    for hi, h in enumerate(p.hosts):
+        for vm, n in zip(h.vms, h.numa_nodes, strict=True):
+            vms_extra.append({
+                "name": vm.name, "host": hi + 1, "numa_node": n, "vcpus": vm.vcpus, "memory_gib": vm.memory_gib,
+                "databases": [d.name for d in vm.databases],
+                "disks": [{"database": io.name, "data_gb": round(io.data_disk_gb, 1),
+                           "wal_gb": round(io.wal_disk_gb, 1),
+                           "peak_tps": round(io.tps, 1), "data_write_iops": round(io.data_write_iops, 1),
+                           "wal_write_iops": round(io.wal_write_iops, 1), "wal_mb_s": round(io.wal_mb_s, 2)}
+                          for io in vm.io],
+            })
     return SizingResult(
         scenario_name=scenario.name, design=design, estimates=estimates, binding_resource="memory",
         bom=tuple(lines), totals=totals, rationale=tuple(rationale), warnings=tuple(warnings),
         main_metric="performance_preserved",
-        extra={"vms": [{"name": vm.name, "vcpus": vm.vcpus, "memory_gib": vm.memory_gib,
-                        "databases": [d.name for d in vm.databases]} for vm in all_vms]},
+        extra={"vms": vms_extra},
     )

@@ -31,6 +31,7 @@ VSAN_COPIES = 2
 def size_sap_iq(
     scenario: Scenario, workload: SapIqMultiplex, catalog: HardwareCatalog, parts: ResolvedParts
 ) -> SizingResult:
+    _check_memory(scenario)
     nic, nic_why = choose_nic(catalog, parts)
     net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
     options: list[tuple[float, Server, Drive, int, int]] = []
@@ -49,6 +50,24 @@ def size_sap_iq(
         raise SizingInputError(["platform: no server and drive in the catalog can hold the data within their bays"])
     _, server, drive, nodes, per_node = min(options, key=lambda o: (o[0], o[3]))
     return _explain(scenario, workload, server, drive, nodes, per_node, net, nic_why)
+
+
+def _reserve(scenario: Scenario, host_memory_gib: float) -> float:
+    given = scenario.platform.hypervisor_reserve_gib
+    return hypervisor_reserve_gib(host_memory_gib) if given is None else given
+
+
+def _check_memory(scenario: Scenario) -> None:
+    """platform.memory_gib must leave the IQ node memory after the hypervisor reserve (vSphere)."""
+    mem = scenario.platform.memory_gib
+    if mem is None or scenario.platform.deployment != "vsphere":
+        return
+    reserve = _reserve(scenario, mem)
+    if mem <= reserve:
+        raise SizingInputError([
+            f"platform.memory_gib: {mem} GiB leaves no memory for the SAP IQ VM after the {reserve:g} GiB hypervisor"
+            f" reserve; give more than {reserve:g} GiB (got {mem})"
+        ])
 
 
 def _need_tb(w: SapIqMultiplex) -> float:
@@ -94,7 +113,7 @@ def _explain(
 ) -> SizingResult:
     vsan = scenario.platform.deployment == "vsphere"
     memory = float(scenario.platform.memory_gib or server.memory_gib)
-    node_memory = vm_memory_gib(memory, 1, hypervisor_reserve_gib(memory)) if vsan else memory
+    node_memory = vm_memory_gib(memory, 1, _reserve(scenario, memory)) if vsan else memory
     choice = sap_iq_rules.recommend_dqp_mode(w.query_streams)
     caches = sap_iq_rules.cache_split(node_memory)
     pred = sap_iq.predict_iq(choice.mode, nodes, w.query_streams, server.cores_total)

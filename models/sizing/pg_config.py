@@ -1,0 +1,252 @@
+"""The PostgreSQL server configuration of one database VM: every postgresql.conf value with its reason.
+
+Rules, in the order they depend on each other:
+
+* shared_buffers: 75 % of VM memory only where study 001 measured it paying (a VM dedicated to
+  one database, memory not overcommitted, VM no larger than the study's VMs); otherwise the
+  PostgreSQL documentation's 25 % (more than 40 % is "unlikely" to help). Never 45-55 %.
+* effective_cache_size 3/4 of memory, maintenance_work_mem 1/16 (capped), work_mem from what
+  shared_buffers leaves over (max_connections + workers) x 3: the PGTune OLTP rules.
+* max_connections covers the peak clients plus the superuser slots; when the memory left
+  cannot give every connection the work_mem floor, a transaction pooler is suggested and
+  max_connections is set to the pool.
+* wal_buffers 1/32 of shared_buffers up to one segment; max_wal_size holds one checkpoint
+  interval of WAL; random_page_cost / effective_io_concurrency by drive type; huge_pages.
+
+Every figure is read from `resources/calibration/pg_tuning_docs.json` (PostgreSQL documentation,
+PGTune, study 001); none is a literal here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from models.calibration_data import figure, point
+from models.hardware import Drive
+from models.sizing.settings import Setting, SettingGroup
+
+DS = "pg_tuning_docs"
+STUDY = "pg_vfabric_001"
+MB_PER_GIB = 1024.0
+
+DriveKind = Literal["hdd", "ssd", "nvme", "san"]
+# No spinning disk reaches even 1,000 random IOPS; every flash device in the catalog is far above 5,000.
+_FLASH_MIN_IOPS = 5_000.0
+
+
+def cite(point_id: str, dataset: str = DS) -> str:
+    return point(dataset, point_id).source.cite()
+
+
+def f(point_id: str) -> float:
+    return figure(DS, point_id)
+
+
+def drive_kind(drive: Drive | None) -> DriveKind:
+    """'nvme' for NVMe, 'ssd' for SAS/SATA flash, 'hdd' for spinning disks; no drive means external 'san'."""
+    if drive is None:
+        return "san"
+    if drive.interface.startswith("NVMe"):
+        return "nvme"
+    return "ssd" if drive.random_read_iops >= _FLASH_MIN_IOPS else "hdd"
+
+
+@dataclass(frozen=True, slots=True)
+class SharedBuffersRule:
+    ratio: float
+    reason: str
+    source: str
+
+
+def shared_buffers_rule(
+    vm_memory_gib: float, dedicated: bool, overcommitted: bool, conventional: bool = False
+) -> SharedBuffersRule:
+    """shared_buffers as a fraction of VM memory.
+
+    >>> shared_buffers_rule(4, dedicated=True, overcommitted=False).ratio
+    0.75
+    >>> shared_buffers_rule(4, dedicated=True, overcommitted=True).ratio
+    0.25
+    >>> shared_buffers_rule(256, dedicated=True, overcommitted=False).ratio
+    0.25
+    >>> shared_buffers_rule(4, dedicated=False, overcommitted=False).ratio
+    0.25
+    """
+    large = figure(STUDY, "sb_large_ratio")
+    start = f("sb_docs_start_ratio")
+    study_max = f("sb_study_max_vm_gib")
+    docs = f"{cite('sb_docs_start_ratio')}; {cite('sb_docs_max_useful_ratio')}"
+    if conventional:
+        return SharedBuffersRule(start, f"conventional sizing requested: the PostgreSQL documentation's {start:.0%}"
+                                        " starting value; the OS page cache does the rest of the caching", docs)
+    if not dedicated:
+        return SharedBuffersRule(
+            start,
+            f"several databases share this VM: {large:.0%} shared_buffers did not pay there in study 001 (scheme 1:"
+            f" {figure(STUDY, 'sb75_shared_vm_change_s1'):+.1%}), so the documentation's {start:.0%}",
+            f"{cite('sb75_shared_vm_change_s1', STUDY)}; {docs}",
+        )
+    if overcommitted:
+        return SharedBuffersRule(
+            start,
+            f"the host's memory is overcommitted: with {large:.0%} shared_buffers the guest balloon cannot reclaim"
+            f" the buffer pool, and study 001 kept its throughput under overcommitment with {large:.0%} only with the"
+            f" vPostgres database balloon (+{figure(STUDY, 'oc55_sb75_s4_over_s3'):.0%} over the guest balloon alone at"
+            f" {figure(STUDY, 'oc_test_rate'):.0%}), which community PostgreSQL lacks: {start:.0%}",
+            f"{cite('oc55_sb75_s4_over_s3', STUDY)}; {docs}",
+        )
+    if vm_memory_gib > study_max:
+        return SharedBuffersRule(
+            start,
+            f"a {vm_memory_gib:g} GiB VM is larger than any study 001 measured ({study_max:g} GiB), so its"
+            f" {large:.0%} result is not extrapolated; the PostgreSQL documentation: start at {start:.0%}, and more"
+            f" than {f('sb_docs_max_useful_ratio'):.0%} of RAM is unlikely to work better",
+            f"{cite('sb_study_max_vm_gib')}; {docs}",
+        )
+    return SharedBuffersRule(
+        large,
+        f"a VM dedicated to one database whose memory is not overcommitted: {large:.0%} of VM memory gave"
+        f" +{figure(STUDY, 'sb75_gain_s3'):.1%} DBT-2 throughput over {start:.0%} and steadier throughput (CV"
+        f" {figure(STUDY, 'sb25_cv_s3'):.1%} -> {figure(STUDY, 'sb75_cv_s3'):.1%}); never 45-55 % (double buffering);"
+        " load-test at the highest expected load",
+        f"{cite('sb75_gain_s3', STUDY)}; {cite('sb_dip_low_ratio', STUDY)}",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PgConfig:
+    """The postgresql.conf group of one VM and the advice that is not a setting (pooler)."""
+
+    group: SettingGroup
+    notes: tuple[str, ...] = ()
+
+    def get(self, name: str) -> Setting:
+        s = self.group.get(name)
+        if s is None:
+            raise KeyError(f"{self.group.target} has no setting '{name}'")
+        return s
+
+
+@dataclass(frozen=True, slots=True)
+class PgVmInputs:
+    """What the configuration of one database VM depends on."""
+
+    name: str
+    memory_gib: float
+    vcpus: int
+    peak_clients: int  # clients of all its databases at their common busiest hour
+    dedicated: bool  # one database in the VM
+    overcommitted: bool  # the host's configured VM memory exceeds what it makes available
+    drive: DriveKind
+    data_drives: int  # drives behind the datastore (the wiki formula's spindles for HDDs)
+    wal_mb_per_checkpoint: float  # WAL written in one checkpoint_timeout at peak (see pg_storage)
+    conventional: bool = False
+
+
+def _mb(gib: float) -> int:
+    return math.floor(gib * MB_PER_GIB)
+
+
+def max_worker_processes(vcpus: int) -> int:
+    """PGTune: the vCPU count from 4 vCPUs up, the PostgreSQL default below."""
+    return vcpus if vcpus >= 4 else int(f("max_worker_processes_default"))
+
+
+def postgres_config(vm: PgVmInputs) -> PgConfig:
+    """The postgresql.conf values of one VM, each with reason and source.
+
+    >>> c = postgres_config(PgVmInputs("vm-a", 4, 3, 30, True, False, "ssd", 2, 100.0))
+    >>> c.get("shared_buffers").value, c.get("effective_cache_size").value, c.get("max_connections").value
+    (3072, 3072, 33)
+    """
+    if vm.memory_gib <= 0 or vm.vcpus < 1 or vm.peak_clients < 1:
+        raise ValueError("a database VM needs memory > 0, at least 1 vCPU and 1 client")
+    ram_mb = _mb(vm.memory_gib)
+    sb = shared_buffers_rule(vm.memory_gib, vm.dedicated, vm.overcommitted, vm.conventional)
+    sb_mb = math.floor(ram_mb * sb.ratio)
+    notes: list[str] = []
+    out: list[Setting] = [Setting("shared_buffers", sb_mb, "MB",
+                                  f"{sb.ratio:.0%} of {vm.memory_gib:g} GiB: {sb.reason}", sb.source)]
+
+    ecs = f("effective_cache_size_ratio")
+    out.append(Setting("effective_cache_size", int(ram_mb * ecs), "MB",
+                       f"{ecs:.0%} of VM memory: shared_buffers plus the OS page cache a query can count on;"
+                       " the VM memory is sized so this covers the databases' working sets",
+                       cite("effective_cache_size_ratio")))
+
+    workers = max_worker_processes(vm.vcpus)
+    divisor = f("work_mem_divisor")
+    floor_mb = f("work_mem_min_mb")
+    reserved = int(f("superuser_reserved_connections"))
+    # the most connections that still leave every one of them the work_mem floor
+    cap = int((ram_mb - sb_mb) / (divisor * floor_mb)) - workers - reserved
+    spindles = vm.data_drives if vm.drive == "hdd" else 0
+    optimum = int(f("active_connections_per_core")) * vm.vcpus + spindles
+    if vm.peak_clients <= cap:
+        max_conn = vm.peak_clients + reserved
+        conn_reason = f"{vm.peak_clients} peak clients (one connection each) plus {reserved} superuser slots"
+        if vm.peak_clients > optimum:
+            conn_reason += (f"; about {optimum} active connections (cores x 2 + spindles) keep the {vm.vcpus} vCPUs"
+                            " busy, so a transaction pooler helps if clients grow")
+    else:
+        pool = max(optimum, 1)
+        max_conn = pool + reserved
+        conn_reason = (f"{vm.peak_clients} clients would leave less than the {floor_mb:g} MB work_mem floor per"
+                       f" connection in {vm.memory_gib:g} GiB: put a transaction pooler (PgBouncer) in front with a"
+                       f" pool of {pool} server connections (cores x 2 + spindles), plus {reserved} superuser slots")
+        notes.append(f"Use a connection pooler: {vm.peak_clients} clients onto {pool} server connections.")
+    out.append(Setting("max_connections", max_conn, "", conn_reason,
+                       f"{cite('superuser_reserved_connections')}; {cite('active_connections_per_core')}"))
+
+    work_mb = max(floor_mb, math.floor((ram_mb - sb_mb) / ((max_conn + workers) * divisor)))
+    out.append(Setting("work_mem", int(work_mb), "MB",
+                       f"(memory {ram_mb} MB - shared_buffers {sb_mb} MB) / ((max_connections {max_conn} +"
+                       f" {workers} worker processes) x {divisor:g}), at least {floor_mb:g} MB: a query may run"
+                       " several sorts and hashes at once, each up to work_mem",
+                       cite("work_mem_divisor")))
+
+    mwm = min(ram_mb * f("maintenance_work_mem_ratio"), f("maintenance_work_mem_cap_mb"))
+    out.append(Setting("maintenance_work_mem", int(mwm), "MB",
+                       f"1/16 of VM memory, at most {f('maintenance_work_mem_cap_mb'):g} MB (VACUUM, CREATE INDEX)",
+                       f"{cite('maintenance_work_mem_ratio')}; {cite('maintenance_work_mem_cap_mb')}"))
+
+    wal_buf = int(min(f("wal_buffers_max_mb"), max(1, math.floor(sb_mb * f("wal_buffers_fraction")))))
+    out.append(Setting("wal_buffers", wal_buf, "MB", "1/32 of shared_buffers, at most one 16 MB WAL segment",
+                       cite("wal_buffers_fraction")))
+
+    floor_max_wal = f("max_wal_size_oltp_mb")
+    need_max_wal = math.ceil(vm.wal_mb_per_checkpoint / 1024.0) * 1024
+    max_wal = int(max(floor_max_wal, need_max_wal))
+    out.append(Setting("min_wal_size", int(min(f("min_wal_size_oltp_mb"), max_wal)), "MB",
+                       "WAL segments kept for reuse (OLTP)", cite("min_wal_size_oltp_mb")))
+    out.append(Setting("max_wal_size", max_wal, "MB",
+                       f"holds the {vm.wal_mb_per_checkpoint:,.0f} MB of WAL written in one"
+                       f" {f('checkpoint_timeout_s'):g} s checkpoint interval at peak, at least the OLTP"
+                       f" {floor_max_wal:g} MB, so checkpoints are timed rather than forced by WAL volume",
+                       f"{cite('max_wal_size_oltp_mb')}; {cite('checkpoint_timeout_s')}"))
+    out.append(Setting("checkpoint_completion_target", f("checkpoint_completion_target"), "",
+                       "spread checkpoint writes over most of the interval", cite("checkpoint_completion_target")))
+
+    hp_min_mb = f("huge_pages_min_shared_buffers_gb") * 1000.0
+    huge = "try" if sb_mb >= hp_min_mb else "off"
+    hp_reason = (f"shared_buffers of {sb_mb} MB: huge pages cut page-table memory and TLB misses;"
+                 f" reserve vm.nr_hugepages = {math.ceil(sb_mb / 2) + 64} (2 MB pages) in the guest"
+                 if huge == "try" else f"shared_buffers below {hp_min_mb:g} MB: huge pages do not pay")
+    if huge == "try" and vm.overcommitted:
+        hp_reason += "; the guest balloon cannot reclaim huge pages, so reserve this VM's memory in vSphere"
+    out.append(Setting("huge_pages", huge, "", hp_reason, cite("huge_pages_min_shared_buffers_gb")))
+
+    rpc = f("random_page_cost_hdd") if vm.drive == "hdd" else f("random_page_cost_ssd")
+    out.append(Setting("random_page_cost", rpc, "",
+                       "spinning disks: the default 4.0" if vm.drive == "hdd"
+                       else f"{vm.drive.upper()} storage reads randomly nearly as fast as sequentially",
+                       cite("random_page_cost_hdd" if vm.drive == "hdd" else "random_page_cost_ssd")))
+    eio = int(f(f"effective_io_concurrency_{vm.drive}"))
+    out.append(Setting("effective_io_concurrency", eio, "",
+                       f"concurrent I/O requests {vm.drive.upper()} storage serves",
+                       cite(f"effective_io_concurrency_{vm.drive}")))
+    if 0.45 <= sb.ratio <= 0.55:  # a calibration edit must not smuggle in the ratio study 001 warns against
+        raise AssertionError(f"shared_buffers ratio {sb.ratio} lies in the double-buffering dip")
+    return PgConfig(SettingGroup("postgresql", vm.name, tuple(out)), tuple(notes))

@@ -1,0 +1,201 @@
+"""Databases -> VMs -> hosts for PostgreSQL on vSphere, sized on the busiest hour, with vSphere HA N+1.
+
+* Each database runs at its peak in its busy hours and at the off-peak share otherwise
+  (study 001: complementary streams of 30 and 2 clients). A VM's CPU demand and resident memory
+  are computed for each hour of the day; a host holds VMs while the highest hourly sum fits, not
+  the sum of the peaks.
+* VM memory: the working sets plus the per-client memory (study 001 working-set knees) must fit
+  the effective_cache_size share of VM memory; at least 2 GiB. vCPUs: peak clients at once / 10
+  (study 001's consolidation VMs). A VM never exceeds the host's memory; it is pinned to one NUMA
+  node when its vCPUs and memory fit one, else it is a wide VM (vNUMA).
+* vSphere HA N+1: the smallest host count H >= 2 on which the VMs of any one failed host restart
+  in the free capacity of the others (checked hour by hour, VM by VM).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from models.calibration_data import figure, point
+from models.perf import memory
+from models.scenario import PgDatabase, PostgresConsolidation
+from models.sizing.pg_storage import GIB_PER_GB, DbIo, database_io, load_at
+
+HOURS = 24
+RULES = "sizing_rules"
+DS = "pg_tuning_docs"
+MIN_VM_GIB = 2.0  # a guest OS and PostgreSQL with room for shared_buffers
+
+
+@dataclass(frozen=True)
+class PgVm:
+    name: str
+    databases: tuple[PgDatabase, ...]
+    vcpus: int
+    memory_gib: float
+    cpu_by_hour: np.ndarray  # physical cores busy, per hour
+    resident_by_hour: np.ndarray  # GiB that must stay resident, per hour
+    clients_at_once: int  # most clients connected at the same hour
+    io: tuple[DbIo, ...]
+
+    @property
+    def resident_peak_gib(self) -> float:
+        return float(self.resident_by_hour.max())
+
+    @property
+    def cpu_peak(self) -> float:
+        return float(self.cpu_by_hour.max())
+
+
+def clients_per_vcpu() -> float:
+    return figure(RULES, "pg_clients_per_vcpu")
+
+
+def _overhead_gib(clients: np.ndarray | float) -> np.ndarray:
+    """Per-client VM memory beyond the cached data: the VM working-set knee less the shared_buffers the
+    study held fixed while reading it (001 Figures 7 and 9)."""
+    fixed_sb_mb = float(point("pg_vfabric_001", "ws_vm_30c_mb").conditions["shared_buffers_mb"])
+    return np.maximum(np.asarray(memory.vm_memory_working_set_mb(np.asarray(clients, dtype=float))) - fixed_sb_mb,
+                      0.0) / 1024.0
+
+
+def _clients_by_hour(dbs: tuple[PgDatabase, ...]) -> np.ndarray:
+    return np.array([sum(d.peak_clients * load_at(d, h) for d in dbs) for h in range(HOURS)])
+
+
+def make_vm(name: str, dbs: tuple[PgDatabase, ...], host_cores: int, w: PostgresConsolidation, fill: float) -> PgVm:
+    clients = _clients_by_hour(dbs)
+    at_once = math.ceil(clients.max() - 1e-9)
+    ws = sum(d.working_set_gb for d in dbs) * GIB_PER_GB
+    resident = ws + _overhead_gib(clients)
+    ecs = figure(DS, "effective_cache_size_ratio")
+    mem = w.vm_memory_gib or max(MIN_VM_GIB, float(math.ceil(float(resident.max()) / ecs)))
+    vcpus = w.vm_vcpus or int(min(host_cores, max(2, math.ceil(at_once / clients_per_vcpu()))))
+    cpu = np.minimum(clients / clients_per_vcpu(), vcpus)
+    cache = mem * ecs
+    io = tuple(database_io(d, cache * d.working_set_gb / max(sum(x.working_set_gb for x in dbs), 1e-12), fill)
+               for d in dbs)
+    return PgVm(name, dbs, vcpus, float(mem), cpu, resident, at_once, io)
+
+
+def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, host_cores: int, fill: float
+             ) -> list[PgVm]:
+    """One VM per database, or databases grouped first-fit into VMs that fit one NUMA node."""
+    if w.placement == "vm-per-database":
+        return [make_vm(f"vm-{d.name}", (d,), host_cores, w, fill) for d in w.databases]
+    ecs = figure(DS, "effective_cache_size_ratio")
+    limit_gib = w.vm_memory_gib or node_mem_gib
+    limit_vcpus = w.vm_vcpus or node_cores
+    groups: list[list[PgDatabase]] = []
+    for db in sorted(w.databases, key=lambda d: (-d.working_set_gb, d.name)):
+        for g in groups:
+            trial = (*tuple(g), db)
+            clients = _clients_by_hour(trial)
+            resident = sum(d.working_set_gb for d in trial) * GIB_PER_GB + _overhead_gib(clients)
+            vcpus = math.ceil(clients.max() / clients_per_vcpu())
+            if float(resident.max()) / ecs <= limit_gib and vcpus <= limit_vcpus:
+                g.append(db)
+                break
+        else:
+            groups.append([db])
+    return [make_vm(f"shared-vm-{i + 1}", tuple(g), host_cores, w, fill) for i, g in enumerate(groups)]
+
+
+@dataclass(frozen=True)
+class HostPlan:
+    vms: tuple[PgVm, ...]
+    numa_nodes: tuple[int | None, ...]  # per VM: the node it is pinned to, None for a wide VM
+
+    @property
+    def configured_gib(self) -> float:
+        return sum(v.memory_gib for v in self.vms)
+
+    @property
+    def resident_peak_gib(self) -> float:
+        return float(sum((v.resident_by_hour for v in self.vms), np.zeros(HOURS)).max()) if self.vms else 0.0
+
+    @property
+    def cpu_peak(self) -> float:
+        return float(sum((v.cpu_by_hour for v in self.vms), np.zeros(HOURS)).max()) if self.vms else 0.0
+
+    @property
+    def sum_of_peaks_gib(self) -> float:
+        return sum(v.resident_peak_gib for v in self.vms)
+
+
+def _fits(vm: PgVm, cpu: np.ndarray, res: np.ndarray, cores: float, mem: float) -> bool:
+    return bool((cpu + vm.cpu_by_hour).max() <= cores + 1e-9 and (res + vm.resident_by_hour).max() <= mem + 1e-9)
+
+
+def _place(vms: list[PgVm], hosts: int, cores: float, mem: float) -> list[list[PgVm]] | None:
+    """Largest VM first onto the least-loaded host whose hourly sums still fit (spreads the VMs)."""
+    bins: list[list[PgVm]] = [[] for _ in range(hosts)]
+    cpu = np.zeros((hosts, HOURS))
+    res = np.zeros((hosts, HOURS))
+    for vm in sorted(vms, key=lambda v: (-v.resident_peak_gib, -v.cpu_peak, v.name)):
+        fits = [i for i in range(hosts) if _fits(vm, cpu[i], res[i], cores, mem)]
+        if not fits:
+            return None
+        i = min(fits, key=lambda k: (res[k].max() / mem + cpu[k].max() / cores, k))
+        bins[i].append(vm)
+        cpu[i] += vm.cpu_by_hour
+        res[i] += vm.resident_by_hour
+    return bins
+
+
+def _numa(vms: list[PgVm], nodes: int, node_cores: int, node_mem: float) -> tuple[int | None, ...]:
+    free = [node_mem] * nodes
+    out: dict[str, int | None] = {}
+    for vm in sorted(vms, key=lambda v: (-v.memory_gib, v.name)):
+        if vm.vcpus > node_cores or vm.memory_gib > node_mem:
+            out[vm.name] = None
+            continue
+        k = max(range(nodes), key=lambda n: (free[n], -n))
+        out[vm.name] = k
+        free[k] -= vm.resident_peak_gib
+    return tuple(out[v.name] for v in vms)
+
+
+def pack_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: bool, nodes: int, node_cores: int
+               ) -> list[HostPlan] | None:
+    """The fewest hosts holding every VM on its highest hourly sums, one host's capacity kept free with HA.
+
+    None when a single VM is larger than the host (its memory or vCPUs) or nothing fits.
+    """
+    if not vms or any(v.memory_gib > available_gib or v.vcpus > cores or v.resident_peak_gib > available_gib
+                      for v in vms):
+        return None
+    total_cpu = sum((v.cpu_by_hour for v in vms), np.zeros(HOURS)).max()
+    total_res = sum((v.resident_by_hour for v in vms), np.zeros(HOURS)).max()
+    low = max(1, math.ceil(total_cpu / cores - 1e-9), math.ceil(total_res / available_gib - 1e-9))
+    min_hosts = int(figure(DS, "ha_min_hosts")) if ha else 1
+    for h in range(max(low + (1 if ha else 0), min_hosts), len(vms) + 2 + (1 if ha else 0)):
+        bins = _place(vms, h, cores, available_gib)
+        if bins is not None and (not ha or survives_any_host_failure(bins, cores, available_gib)):
+            node_mem = available_gib / nodes
+            return [HostPlan(tuple(b), _numa(b, nodes, node_cores, node_mem)) for b in bins]
+    return None
+
+
+def survives_any_host_failure(bins: list[list[PgVm]], cores: float, mem: float) -> bool:
+    """vSphere HA admission control: the VMs of any one failed host restart in the others' free capacity
+    (hour by hour, largest VM first)."""
+    if len(bins) < 2:
+        return False
+    load = [(sum((v.cpu_by_hour for v in b), np.zeros(HOURS)), sum((v.resident_by_hour for v in b), np.zeros(HOURS)))
+            for b in bins]
+    for failed, b in enumerate(bins):
+        cpu = [c.copy() for i, (c, _) in enumerate(load) if i != failed]
+        res = [r.copy() for i, (_, r) in enumerate(load) if i != failed]
+        for vm in sorted(b, key=lambda v: (-v.resident_peak_gib, v.name)):
+            for k in range(len(cpu)):
+                if _fits(vm, cpu[k], res[k], cores, mem):
+                    cpu[k] += vm.cpu_by_hour
+                    res[k] += vm.resident_by_hour
+                    break
+            else:
+                return False
+    return True

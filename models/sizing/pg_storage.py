@@ -1,0 +1,125 @@
+"""PostgreSQL storage load per database: transactions, data-file IOPS, WAL volume and the two virtual disks.
+
+Per database at its busiest hour (upper bounds; the figures are in `pg_tuning_docs.json`):
+
+* tps: given, or peak clients x the DBT-2 rate one zero-think-time client drove in study 001
+  (27.4 New-Orders/s, New-Order being 45 % of the TPC-C mix): about 61 transactions/s per client.
+* row changes/s = tps x writes per transaction (pgbench default: 5 statements, 60 % UPDATE and
+  20 % INSERT = 4, study 001's description of the benchmark).
+* data-file writes/s: each changed page is written back once per checkpoint at most, so
+  min(row changes/s, working-set pages / (checkpoint_timeout x checkpoint_completion_target)).
+* data-file reads/s: none while the VM's cache holds the working set (the VMs are sized so);
+  otherwise the uncovered share of the working set misses.
+* WAL: one flush per commit (tps writes/s) and, per second, the row records plus one 8 kB
+  full-page image for each page first changed after a checkpoint (at most the working set per
+  interval). WAL per checkpoint interval sizes max_wal_size; the WAL disk holds twice that.
+* DATA disk: the database at the fill limit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from models.calibration_data import figure, point
+from models.scenario import PgDatabase
+
+DS = "pg_tuning_docs"
+STUDY = "pg_vfabric_001"
+GIB_PER_GB = 1e9 / 2**30
+
+
+def f(point_id: str) -> float:
+    return figure(DS, point_id)
+
+
+def cite(point_id: str, dataset: str = DS) -> str:
+    return point(dataset, point_id).source.cite()
+
+
+def tps_per_client() -> float:
+    """Transactions/s one zero-think-time DBT-2 client drove in study 001 (an upper bound per client)."""
+    return f("dbt2_new_orders_per_client_s") / f("tpcc_new_order_share")
+
+
+def default_writes_per_txn() -> float:
+    """pgbench default: 5 statements, 60 % UPDATE and 20 % INSERT -> 4 row changes per transaction."""
+    return figure(STUDY, "pgbench_default_statements") * (
+        figure(STUDY, "pgbench_default_update_share") + figure(STUDY, "pgbench_default_insert_share")
+    )
+
+
+def default_reads_per_txn() -> float:
+    return figure(STUDY, "pgbench_default_statements") - default_writes_per_txn()
+
+
+def offpeak_fraction(db: PgDatabase) -> float:
+    """Load outside the busy hours: given, or study 001's low-traffic periods (2 of 30 clients)."""
+    if db.offpeak_load_pct is not None:
+        return db.offpeak_load_pct / 100.0
+    return figure(STUDY, "t2_low_clients") / figure(STUDY, "t2_high_clients")
+
+
+def load_at(db: PgDatabase, hour: int) -> float:
+    """Fraction of its peak a database runs at `hour`: 1 in its busy hours (all day if none given)."""
+    if db.busy_hours is None or hour in db.busy_hours:
+        return 1.0
+    return offpeak_fraction(db)
+
+
+@dataclass(frozen=True, slots=True)
+class DbIo:
+    name: str
+    tps: float
+    tps_estimated: bool
+    data_write_iops: float
+    data_read_iops: float
+    wal_write_iops: float
+    wal_mb_s: float
+    wal_mb_per_checkpoint: float
+    data_disk_gb: float
+    wal_disk_gb: float
+
+    @property
+    def write_iops(self) -> float:
+        return self.data_write_iops + self.wal_write_iops
+
+    def scaled(self, load: float) -> tuple[float, float, float]:
+        """(reads/s, writes/s, WAL MB/s) at `load` x peak."""
+        return self.data_read_iops * load, self.write_iops * load, self.wal_mb_s * load
+
+
+def max_wal_size_mb(wal_mb_per_checkpoint: float) -> int:
+    """Whole GB that hold one checkpoint interval of WAL, at least the PGTune OLTP value.
+
+    >>> max_wal_size_mb(100.0), max_wal_size_mb(9000.0)
+    (8192, 9216)
+    """
+    return int(max(f("max_wal_size_oltp_mb"), math.ceil(wal_mb_per_checkpoint / 1024.0) * 1024))
+
+
+def database_io(db: PgDatabase, cache_gib: float, fill: float) -> DbIo:
+    """Peak I/O of one database whose VM caches `cache_gib` (effective_cache_size share of its working set).
+
+    >>> from models.scenario import PgDatabase
+    >>> io = database_io(PgDatabase(name="a", size_gb=3, peak_clients=30, working_set_gb=1, peak_tps=1000), 3.0, 0.7)
+    >>> round(io.data_write_iops), round(io.wal_write_iops), io.data_read_iops
+    (452, 1000, 0.0)
+    """
+    estimated = db.peak_tps is None
+    tps = db.peak_tps if db.peak_tps is not None else db.peak_clients * tps_per_client()
+    writes = db.writes_per_txn if db.writes_per_txn is not None else default_writes_per_txn()
+    changes = tps * writes
+    page_kb = f("page_size_kb")
+    ws_gib = db.working_set_gb * GIB_PER_GB
+    ws_pages = ws_gib * 1024.0 * 1024.0 / page_kb
+    timeout = f("checkpoint_timeout_s")
+    data_writes = min(changes, ws_pages / (timeout * f("checkpoint_completion_target")))
+    miss = max(0.0, 1.0 - cache_gib / ws_gib) if ws_gib > 0 else 0.0
+    reads = tps * default_reads_per_txn() * miss
+    fpi_per_s = min(changes, ws_pages / timeout)
+    wal_mb_s = (changes * f("wal_record_bytes") / 1e6) + fpi_per_s * page_kb / 1024.0
+    wal_per_ckpt = wal_mb_s * timeout
+    wal_disk_gb = max_wal_size_mb(wal_per_ckpt) * f("wal_soft_limit_factor") / 1024.0 / GIB_PER_GB
+    return DbIo(db.name, tps, estimated, data_writes, reads, tps, wal_mb_s, wal_per_ckpt,
+                db.size_gb / fill, wal_disk_gb)

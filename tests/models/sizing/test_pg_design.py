@@ -1,0 +1,191 @@
+"""PostgreSQL on vSphere: placement on every host, busy hours, HA N+1, storage, and each VM's configuration."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.hardware import HardwareCatalog
+from models.scenario import PgDatabase
+from models.sizing.engine import size
+from models.sizing.parts import SizingInputError
+from models.sizing.pg_config import PgVmInputs, postgres_config, shared_buffers_rule
+from models.sizing.pg_placement import survives_any_host_failure
+from models.sizing.pg_storage import database_io
+from models.sizing.result import SizingResult
+from tests.models.sizing.conftest import sample
+
+R670 = "dell-r670-10x-u3-2x-xeon-6740e"  # 2 x 92 cores, 512 GiB
+ML350 = "hpe-ml350-g6-2x-e5620"  # study 001's consolidation host: 8 cores, 12 GiB
+
+CONFIG_NAMES = {"shared_buffers", "effective_cache_size", "work_mem", "maintenance_work_mem", "max_connections",
+                "wal_buffers", "min_wal_size", "max_wal_size", "checkpoint_completion_target", "huge_pages",
+                "random_page_cost", "effective_io_concurrency"}
+
+
+def _dbs(n: int, seed_ws: float = 20.0, clients: int = 40, **extra: Any) -> list[dict[str, Any]]:
+    return [{"name": f"db{i:03d}", "size_gb": 50 + 7 * i, "peak_clients": clients + i % 7,
+             "working_set_gb": seed_ws + (i * 13) % 40, **extra} for i in range(n)]
+
+
+def _placed(r: SizingResult) -> list[str]:
+    return [d for h in r.design.hosts for vm in h.vms for d in vm.databases]
+
+
+def _check_buildable(r: SizingResult, names: list[str]) -> None:
+    placed = _placed(r)
+    assert Counter(placed) == Counter(names)  # every database exactly once, on some host
+    assert len(r.design.hosts) == r.design.segment_hosts
+    for h in r.design.hosts:
+        assert sum(vm.memory_gib for vm in h.vms) > 0
+        for vm in h.vms:
+            assert vm.memory_gib <= h.memory_gib  # never above the host's memory
+            if vm.numa_node is not None:
+                assert vm.vcpus <= h.cores_per_numa_node
+                assert vm.memory_gib <= h.memory_gib / (h.sockets * h.numa_nodes_per_socket)
+    assert r.design.raw_capacity_tb > 0 and r.design.usable_capacity_tb >= r.design.data_needed_tb
+    groups = [g for g in r.design.settings if g.product == "postgresql"]
+    assert {g.target for g in groups} == {vm["name"] for vm in r.extra["vms"]}
+
+
+@pytest.mark.parametrize("count", [13, 200])
+def test_every_database_placed_exactly_once_on_every_host(catalog: HardwareCatalog, count: int) -> None:
+    dbs = _dbs(count) if count < 50 else _dbs(count, seed_ws=1.0, clients=5)
+    r = size(sample("pg-consolidation", workload={"databases": dbs}, platform={"server_id": R670}), catalog)
+    _check_buildable(r, [d["name"] for d in dbs])
+    assert r.design.segment_hosts >= 2  # HA is on by default
+
+
+def test_ha_reserves_a_host_and_opting_out_warns(catalog: HardwareCatalog) -> None:
+    dbs = _dbs(13)
+    ha = size(sample("pg-consolidation", workload={"databases": dbs}, platform={"server_id": R670}), catalog)
+    no_ha = size(sample("pg-consolidation", workload={"databases": dbs, "vsphere_ha": False},
+                        platform={"server_id": R670}), catalog)
+    assert ha.design.segment_hosts >= no_ha.design.segment_hosts + 1 or ha.design.segment_hosts >= 2
+    assert "no-ha" in {w.code for w in no_ha.warnings}
+    assert "no-ha" not in {w.code for w in ha.warnings}
+    small = size(sample("pg-consolidation"), catalog)
+    assert small.design.segment_hosts >= 2
+
+
+def test_complementary_busy_hours_share_cpu_and_memory(catalog: HardwareCatalog) -> None:
+    """Study 001: two databases peaking in turn need less than the sum of their peaks."""
+    day = list(range(8, 18))
+    night = [h for h in range(24) if h not in day]
+    dbs = [{"name": f"d{i}", "size_gb": 200, "peak_clients": 300, "working_set_gb": 60,
+            "busy_hours": day if i % 2 else night} for i in range(8)]
+    same = [{**d, "busy_hours": day} for d in dbs]
+    plat = {"server_id": R670}
+    turn = size(sample("pg-consolidation", workload={"databases": dbs, "vsphere_ha": False}, platform=plat), catalog)
+    together = size(sample("pg-consolidation", workload={"databases": same, "vsphere_ha": False}, platform=plat),
+                    catalog)
+    assert turn.design.segment_hosts <= together.design.segment_hosts
+    text = next(x.text for x in turn.rationale if x.decision == "Busy hours")
+    assert "highest hourly sum" in text
+
+
+def test_survives_failure_is_checked_for_every_host(catalog: HardwareCatalog) -> None:
+    from models.sizing.pg_placement import make_vm
+
+    w = sample("pg-consolidation").workload
+    vms = [make_vm(f"v{i}", (PgDatabase(name=f"d{i}", size_gb=10, peak_clients=20, working_set_gb=100),), 16, w, 0.7)
+           for i in range(4)]
+    per_vm = vms[0].resident_peak_gib
+    # two hosts holding two VMs each, room for exactly two: nowhere to restart
+    assert not survives_any_host_failure([vms[:2], vms[2:]], 64, 2 * per_vm + 1)
+    assert survives_any_host_failure([vms[:2], vms[2:]], 64, 4 * per_vm + 1)
+    assert not survives_any_host_failure([vms], 64, 100 * per_vm)
+
+
+def test_study_001_pair_on_its_own_host(catalog: HardwareCatalog) -> None:
+    """Two ~3 GB DBT-2 databases peaking in turn fit the study's 8-core, 12 GB host in small dedicated VMs
+    with 75 % shared_buffers (not overcommitted, no larger than the study's VMs)."""
+    dbs = [{"name": "DB_1", "size_gb": 3, "peak_clients": 30, "working_set_gb": 1.0, "busy_hours": [0, 2, 4]},
+           {"name": "DB_2", "size_gb": 3, "peak_clients": 30, "working_set_gb": 1.0, "busy_hours": [1, 3, 5]}]
+    r = size(sample("pg-consolidation", workload={"databases": dbs, "vsphere_ha": False},
+                    platform={"server_id": ML350, "drive_id": None, "raid": "raid1"}), catalog)
+    assert r.design.segment_hosts == 1
+    for g in r.design.settings:
+        sb = g.get("shared_buffers").value
+        assert sb == pytest.approx(0.75 * next(v["memory_gib"] for v in r.extra["vms"] if v["name"] == g.target)
+                                   * 1024, abs=1)
+    assert r.design.shared_buffers_ratio == pytest.approx(0.75)
+
+
+def test_300_client_oltp_gets_storage_that_serves_its_iops(catalog: HardwareCatalog) -> None:
+    dbs = [{"name": "oltp", "size_gb": 500, "peak_clients": 300, "working_set_gb": 100}]
+    r = size(sample("pg-consolidation", workload={"databases": dbs}), catalog)
+    drive = catalog.drive(r.design.drive_id or "")
+    disks = r.extra["vms"][0]["disks"][0]
+    demand = (disks["data_write_iops"] + disks["wal_write_iops"]) * 2  # RAID 10 writes both mirrors
+    assert r.design.data_drives_per_host * drive.random_write_iops >= demand
+    assert drive.random_write_iops > 10_000  # flash, not 10K HDDs
+    assert disks["wal_gb"] > 0 and disks["data_gb"] >= 500
+
+
+def test_every_vm_has_the_whole_configuration(catalog: HardwareCatalog) -> None:
+    r = size(sample("pg-consolidation"), catalog)
+    groups = [g for g in r.design.settings if g.product == "postgresql"]
+    assert len(groups) == len(r.extra["vms"])
+    for g in groups:
+        assert {s.name for s in g.settings} == CONFIG_NAMES
+        for s in g.settings:
+            assert s.reason and s.source
+        assert g.get("work_mem").value >= 4
+        assert g.get("effective_cache_size").value >= g.get("shared_buffers").value
+    data = r.to_dict()["design"]["settings"]
+    assert data and {"name", "value", "unit", "reason", "source"} <= set(data[0]["settings"][0])
+
+
+@settings(max_examples=60, deadline=None)
+@given(mem=st.floats(0.5, 4096), dedicated=st.booleans(), over=st.booleans(), conv=st.booleans())
+def test_shared_buffers_rule(mem: float, dedicated: bool, over: bool, conv: bool) -> None:
+    r = shared_buffers_rule(mem, dedicated, over, conv)
+    assert not 0.45 <= r.ratio <= 0.55
+    if r.ratio > 0.5:  # 75 % only where study 001 measured it paying
+        assert dedicated and not over and not conv and mem <= 8
+    else:
+        assert r.ratio == pytest.approx(0.25)
+
+
+@settings(max_examples=40, deadline=None)
+@given(mem=st.floats(1, 2048), vcpus=st.integers(1, 96), clients=st.integers(1, 20_000),
+       drive=st.sampled_from(["hdd", "ssd", "nvme", "san"]), wal=st.floats(0, 100_000))
+def test_config_stays_within_the_vm(mem: float, vcpus: int, clients: int, drive: str, wal: float) -> None:
+    c = postgres_config(PgVmInputs("vm", mem, vcpus, clients, True, False, drive, 4, wal))  # type: ignore[arg-type]
+    ram_mb = mem * 1024
+    sb = c.get("shared_buffers").value
+    conns = c.get("max_connections").value
+    assert 0 < sb < ram_mb
+    assert c.get("maintenance_work_mem").value <= 8192
+    assert c.get("max_wal_size").value >= c.get("min_wal_size").value
+    assert c.get("max_wal_size").value >= wal
+    # either every client gets a connection, or a pooler is suggested
+    assert conns >= clients or any("pooler" in n for n in c.notes)
+    assert c.group.product == "postgresql"
+    assert c.get("random_page_cost").value == (4.0 if drive == "hdd" else 1.1)
+
+
+def test_storage_write_iops_bounded_by_checkpoints() -> None:
+    small_ws = database_io(PgDatabase(name="a", size_gb=10, peak_clients=30, working_set_gb=0.5, peak_tps=5000),
+                           1.0, 0.7)
+    big_ws = database_io(PgDatabase(name="a", size_gb=10, peak_clients=30, working_set_gb=50, peak_tps=5000),
+                         60.0, 0.7)
+    assert small_ws.data_write_iops < big_ws.data_write_iops <= 5000 * 4
+    assert small_ws.wal_write_iops == 5000
+
+
+def test_database_larger_than_any_host_is_a_clear_error(catalog: HardwareCatalog) -> None:
+    dbs = [{"name": "huge", "size_gb": 100, "peak_clients": 10, "working_set_gb": 5000}]
+    with pytest.raises(SizingInputError, match=r"workload\.databases"):
+        size(sample("pg-consolidation", workload={"databases": dbs}, platform={"server_id": R670}), catalog)
+
+
+@pytest.mark.parametrize("mem", [1, 2, 3])
+def test_sap_iq_on_vsphere_with_tiny_memory_is_bad_input(catalog: HardwareCatalog, mem: int) -> None:
+    with pytest.raises(SizingInputError, match=r"platform\.memory_gib"):
+        size(sample("sap-iq", platform={"memory_gib": mem}), catalog)
