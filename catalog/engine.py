@@ -9,6 +9,7 @@ SQLAlchemy's documented recipe (emit BEGIN ourselves) fixes the latter.
 from __future__ import annotations
 
 import os
+import sqlite3
 import urllib.parse
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,8 @@ from catalog.errors import CatalogOpenError
 ENV_VAR = "REFARCH_DB"
 DEFAULT_FILE = "catalog.sqlite"
 PG_CONNECT_TIMEOUT_S = 10  # a presales laptop off the VPN should hear "server down" quickly
+PG_STATEMENT_TIMEOUT_S = 20  # no catalog statement takes seconds; a stuck one is a frozen server or a held lock
+SQLITE_BUSY_TIMEOUT_S = 60  # a writer queues behind a 100,000-part import rather than failing
 # Execution option: "IMMEDIATE" makes a SQLite transaction take the write lock at BEGIN, so two
 # writers queue (busy timeout) instead of one failing with "database is locked" halfway.
 SQLITE_BEGIN = "refarch_sqlite_begin"
@@ -127,10 +130,20 @@ def create_catalog_engine(url: URL, *, foreign_keys: bool = True) -> Engine:
     `foreign_keys=False` is for schema migrations on SQLite, which rebuild tables and
     check foreign keys once at the end instead (SQLite's documented procedure).
     """
-    kwargs: dict[str, Any] = {}
-    if url.get_backend_name() == "postgresql" and "connect_timeout" not in url.query:
-        kwargs["connect_args"] = {"connect_timeout": PG_CONNECT_TIMEOUT_S}
-    engine = create_engine(url, pool_pre_ping=not is_sqlite(url), **kwargs)
+    connect_args: dict[str, Any] = {}
+    if url.get_backend_name() == "postgresql":
+        if "connect_timeout" not in url.query:
+            connect_args["connect_timeout"] = PG_CONNECT_TIMEOUT_S
+        options = url.query.get("options", "")
+        options = " ".join(options) if isinstance(options, tuple) else options
+        if "statement_timeout" not in options:
+            # A frozen backend or a lock held elsewhere must not hang refarch: the server cancels the statement.
+            connect_args["options"] = f"{options} -c statement_timeout={PG_STATEMENT_TIMEOUT_S * 1000}".strip()
+    elif is_sqlite(url):
+        # Python's sqlite3 "timeout" is SQLite's busy timeout: a writer waits this long for another writer's
+        # transaction (a long import) before giving up with "database is locked". Readers never wait (WAL).
+        connect_args["timeout"] = SQLITE_BUSY_TIMEOUT_S
+    engine = create_engine(url, pool_pre_ping=not is_sqlite(url), connect_args=connect_args)
     if is_sqlite(url):
         _make_sqlite_transactional(engine, foreign_keys=foreign_keys)
     return engine
@@ -142,12 +155,27 @@ def _make_sqlite_transactional(engine: Engine, *, foreign_keys: bool) -> None:
         dbapi_connection.isolation_level = None  # sqlite3 must not BEGIN (or not) on its own
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}")
+        _use_wal(cursor)
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
         mode = connection.get_execution_options().get(SQLITE_BEGIN, "")
         connection.exec_driver_sql(f"BEGIN {mode}".strip())
+
+
+def _use_wal(cursor: Any) -> None:
+    """Write-ahead logging: readers see the last commit and never wait for a writer, nor a writer for them.
+
+    The mode is stored in the file, so this changes something only the first time; a read-only file or
+    folder, or a file another process holds, keeps its mode (refarch still works, readers may then wait).
+    """
+    try:
+        mode = cursor.execute("PRAGMA journal_mode").fetchone()
+        if mode and str(mode[0]).lower() not in ("wal", "memory"):
+            cursor.execute("PRAGMA journal_mode = WAL")
+    except sqlite3.Error:
+        pass
 
 
 def take_catalog_lock(conn: Connection) -> None:
@@ -169,8 +197,14 @@ def describe_db_error(exc: BaseException, url: URL) -> str:
         password = str(url.password)
         for form in {password, urllib.parse.quote(password, safe=""), urllib.parse.quote_plus(password)}:
             message = message.replace(form, "***")
+    if "statement timeout" in message:
+        return (f"the database did not answer within {PG_STATEMENT_TIMEOUT_S} s (statement timeout): the server "
+                "is overloaded or another session holds a lock on the catalog; try again later")
     path = sqlite_file(url)
     if path is not None:
+        if "database is locked" in message:
+            return (f"another program kept the catalog busy for more than {SQLITE_BUSY_TIMEOUT_S} s (a long import?); "
+                    "try again when it has finished")
         if "file is not a database" in message:
             return f"{path} is not a SQLite database"
         if "unable to open database file" in message:

@@ -8,8 +8,9 @@ sizing models raise, so callers handle one "unknown id" everywhere.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,3 +87,60 @@ class PartInUseError(CatalogError):
 
 class CatalogWriteError(CatalogError):
     """The database refused a write (lost connection, concurrent change); nothing was written."""
+
+
+class CatalogDamagedError(CatalogWriteError):
+    """The SQLite file failed its integrity check: refused for writing (reading may still work)."""
+
+
+class EditConflictError(CatalogWriteError):
+    """A part changed or was deleted by someone else since the caller read it; nothing was written.
+
+    `theirs` is the part as stored now (file-format fields; None when it was deleted), `yours` what the
+    caller tried to write, so an editor can show both values side by side.
+    """
+
+    def __init__(self, message: str, part_id: str, kind: str | None, *, yours: Mapping[str, Any] | None = None,
+                 theirs: Mapping[str, Any] | None = None, version: int | None = None) -> None:
+        self.part_id = part_id
+        self.kind = kind
+        self.yours = dict(yours) if yours is not None else None
+        self.theirs = dict(theirs) if theirs is not None else None
+        self.version = version
+        super().__init__(message)
+
+    @property
+    def was_deleted(self) -> bool:
+        return self.theirs is None
+
+    def differences(self) -> dict[str, tuple[Any, Any]]:
+        """field -> (yours, theirs) for the fields that differ (empty when either side is unknown)."""
+        if self.yours is None or self.theirs is None:
+            return {}
+        out: dict[str, tuple[Any, Any]] = {}
+        for name, theirs in self.theirs.items():
+            if name in self.yours and str(self.yours[name]) != str(theirs):
+                out[name] = (self.yours[name], theirs)
+        return out
+
+    @classmethod
+    def changed(cls, part_id: str, kind: str | None, yours: Mapping[str, Any] | None, theirs: Mapping[str, Any],
+                version: int, *, action: str) -> EditConflictError:
+        probe = cls("", part_id, kind, yours=yours, theirs=theirs, version=version)
+        diffs = probe.differences()
+        shown = "; ".join(f"{name}: yours {mine!r}, now {now!r}" for name, (mine, now) in list(diffs.items())[:4])
+        what = f"{kind} '{part_id}'" if kind else f"part '{part_id}'"
+        return cls(
+            f"cannot {action} {what}: someone else changed it since you read it (now at version {version})"
+            + (f" ({shown})" if shown else "") + "; nothing was written. Reload it and apply your change again",
+            part_id, kind, yours=yours, theirs=theirs, version=version,
+        )
+
+    @classmethod
+    def gone(cls, part_id: str, kind: str | None, *, action: str, yours: Mapping[str, Any] | None = None,
+                raced: bool = False) -> EditConflictError:
+        what = f"{kind} '{part_id}'" if kind else f"part '{part_id}'"
+        why = ("someone else changed or deleted it at the same moment" if raced
+               else "someone else deleted it since you read it")
+        return cls(f"cannot {action} {what}: {why}; nothing was written (it is not re-created)",
+                   part_id, kind, yours=yours)

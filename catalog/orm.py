@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import Date, DateTime, Float, ForeignKey, MetaData, Numeric, String, Text, false
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy import Date, DateTime, Float, ForeignKey, Integer, MetaData, Numeric, String, Text, false, text
+from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
 from catalog.rows import COMMON_FIELDS, KIND_FIELDS
 from models.hardware import PartKind
@@ -53,6 +53,13 @@ class PartRecord:
     user_edited: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now, onupdate=utc_now)
+    # Optimistic concurrency: SQLAlchemy adds `AND version = <read>` to every UPDATE and DELETE of the row and
+    # bumps it, so a change based on a stale read fails (StaleDataError) instead of overwriting silently.
+    version: Mapped[int] = mapped_column(Integer, server_default=text("1"))
+
+    @declared_attr.directive
+    def __mapper_args__(cls) -> dict[str, Any]:
+        return {"version_id_col": cls.__table__.c.version}  # type: ignore[attr-defined]
 
     def catalog_fields(self) -> dict[str, Any]:
         """The row's values under the file format's names (no bookkeeping columns)."""

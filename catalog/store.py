@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from importlib.abc import Traversable
 from typing import Any
 
-from sqlalchemy import URL, Engine, select
+from sqlalchemy import URL, Engine, insert, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
 
 from catalog import seed as seeding
 from catalog.engine import (
@@ -36,9 +37,11 @@ from catalog.errors import (
     CatalogError,
     CatalogOpenError,
     CatalogWriteError,
+    EditConflictError,
     InvalidRowsError,
     PartInUseError,
 )
+from catalog.integrity import check_integrity
 from catalog.migrate import ensure_schema
 from catalog.orm import RECORDS, CpuRecord, MetaRecord, ServerRecord
 from catalog.rows import part_from_fields, part_to_row
@@ -52,6 +55,22 @@ from models.hardware import (
     UnknownPartError,
     kind_of,
 )
+
+
+class _Raced(CatalogError):
+    """Internal: the row changed between this session's read and its write."""
+
+    def __init__(self, part_id: str, kind: str) -> None:
+        self.part_id, self.kind = part_id, kind
+        super().__init__(f"{kind} '{part_id}' changed meanwhile")
+
+
+@dataclass(frozen=True, slots=True)
+class VersionedPart:
+    """A part as read, with the row version an update or delete must state."""
+
+    part: Part
+    version: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +93,7 @@ class CatalogStore:
         self._url = url
         self._url_display = url_display
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._checked = False  # integrity checked before this store's first write
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -152,6 +172,21 @@ class CatalogStore:
         """An immutable copy for the sizing models: later edits do not change it."""
         return HardwareCatalog.of(self.list())
 
+    def get_versioned(self, part_id: str) -> VersionedPart:
+        """A part and the version it was read at: pass the version to `update` / `delete`."""
+        with self._session() as session:
+            for kind, record_class in RECORDS.items():
+                record = session.get(record_class, part_id)
+                if record is not None:
+                    return VersionedPart(self._to_part(session, kind, record.catalog_fields()), record.version)
+            raise UnknownPartError(part_id, None, self._closest(session, part_id))
+
+    def versioned_rows(self, kind: PartKind) -> builtins.list[tuple[dict[str, Any], int]]:
+        """Rows of one kind in the file format, each with the version it was read at (for editors)."""
+        with self._session() as session:
+            versions = {pid: v for pid, v in session.execute(select(RECORDS[kind].id, RECORDS[kind].version))}
+            return [(part_to_row(p), versions[p.id]) for p in self._load(session, (kind,))]
+
     def export_rows(self, kind: PartKind | None = None) -> builtins.list[dict[str, Any]]:
         """Rows in the file format (JSON-ready); writing them out and importing them gives equal parts."""
         return [part_to_row(p) for p in self.list(kind)]
@@ -165,23 +200,33 @@ class CatalogStore:
             valid = self._validated_part(part, existing, replace=False, action="add")
             self._write_rows(session, [valid], existing)
 
-    def update(self, part: Part) -> None:
-        """Change an existing part (same id and kind) and mark it as edited by the user."""
-        kind = kind_of(part)
-        with self._session(write=True) as session:
-            existing = self._existing_kinds(session)
-            if existing.get(part.id) != kind:
-                raise UnknownPartError(part.id, kind, self._closest(session, part.id, kind))
-            valid = self._validated_part(part, existing, replace=True, action="update")
-            self._write_rows(session, [valid], existing)
+    def update(self, part: Part, expected_version: int | None = None) -> int:
+        """Change an existing part (same id and kind), mark it as edited by the user; return its new version.
 
-    def delete(self, part_id: str) -> None:
-        """Delete a part; a CPU that servers use is refused (the servers would lose their CPU)."""
+        `expected_version` is the version the caller read (`get_versioned`, `versioned_rows`): when the part
+        changed or vanished since, EditConflictError says so and nothing is written. Without it the change
+        still cannot be lost between this call's own read and write.
+        """
+        return self._save(part_to_row(part), expected_version, new=False, action="update")[1]
+
+    def save_row(self, row: Mapping[str, Any], expected_version: int | None) -> tuple[dict[str, Any], int]:
+        """Write one row in the file format: a new part when `expected_version` is None, else an update of the
+        version the caller read. Returns the stored row (normalised values) and its version."""
+        return self._save(row, expected_version, new=expected_version is None, action="save")
+
+    def delete(self, part_id: str, expected_version: int | None = None) -> None:
+        """Delete a part; a CPU that servers use is refused (the servers would lose their CPU).
+
+        With `expected_version`, a part changed or deleted since the caller read it raises EditConflictError.
+        """
         with self._session(write=True) as session:
             for kind, record_class in RECORDS.items():
                 record = session.get(record_class, part_id)
                 if record is None:
                     continue
+                if expected_version is not None and record.version != expected_version:
+                    raise EditConflictError.changed(part_id, kind, None, record.catalog_fields(), record.version,
+                                                    action="delete")
                 if kind == "cpu":
                     users = session.scalars(
                         select(ServerRecord.id).where(ServerRecord.cpu_id == part_id).order_by(ServerRecord.id)
@@ -193,7 +238,10 @@ class CatalogStore:
                             "delete those servers or give them another CPU first"
                         )
                 session.delete(record)
+                self._flush_or_conflict(session, part_id, kind, "delete")
                 return
+            if expected_version is not None:
+                raise EditConflictError.gone(part_id, None, action="delete")
             raise UnknownPartError(part_id, None, self._closest(session, part_id))
 
     def import_rows(
@@ -203,11 +251,18 @@ class CatalogStore:
 
         An id already in the catalog is a problem unless `replace`, which overwrites that
         part (same kind only) and marks it as edited by the user.
+
+        The rows are validated before the write lock is taken, so a long import holds the lock only
+        while it writes; if the catalog's ids changed meanwhile they are validated again under the lock.
         """
         sources = as_source_rows(rows)
+        with self._session() as session:
+            seen = self._existing_kinds(session)
+        valid = self._validated(sources, seen, replace=replace, message="nothing was imported")
         with self._session(write=True) as session:
             existing = self._existing_kinds(session)
-            valid = self._validated(sources, existing, replace=replace, message="nothing was imported")
+            if existing != seen:
+                valid = self._validated(sources, existing, replace=replace, message="nothing was imported")
             return self._write_rows(session, valid, existing)
 
     def reseed(self, source: Traversable | None = None) -> seeding.SeedReport:
@@ -218,16 +273,84 @@ class CatalogStore:
 
     # -- internals -----------------------------------------------------------------------------
 
+    def _save(self, row: Mapping[str, Any], expected_version: int | None, *, new: bool,
+              action: str) -> tuple[dict[str, Any], int]:
+        try:
+            return self._save_once(row, expected_version, new=new, action=action)
+        except _Raced as raced:
+            # Another session committed a change to the row between our read and our write (PostgreSQL's
+            # READ COMMITTED lets that happen; the version in the UPDATE caught it). Say what it is now.
+            with self._session() as session:
+                record = session.get(RECORDS[raced.kind], raced.part_id) if raced.kind in RECORDS else None
+                if record is None:
+                    raise EditConflictError.gone(raced.part_id, raced.kind, action=action, yours=row) from None
+                raise EditConflictError.changed(raced.part_id, raced.kind, row, record.catalog_fields(),
+                                                record.version, action=action) from None
+
+    def _save_once(self, row: Mapping[str, Any], expected_version: int | None, *, new: bool,
+                   action: str) -> tuple[dict[str, Any], int]:
+        kind_text = str(row.get("kind") or "").strip().lower()
+        part_id = str(row.get("id") or "").strip()
+        with self._session(write=True) as session:
+            existing = self._existing_kinds(session)
+            record_class = RECORDS.get(kind_text)  # type: ignore[call-overload]
+            record = session.get(record_class, part_id) if record_class is not None and part_id else None
+            if not new:
+                if record is None:
+                    if expected_version is not None:
+                        raise EditConflictError.gone(part_id, kind_text, action=action, yours=row)
+                    kind = kind_text if kind_text in PART_KINDS else None
+                    raise UnknownPartError(part_id, kind, self._closest(session, part_id, kind))  # type: ignore[arg-type]
+                if expected_version is not None and record.version != expected_version:
+                    raise EditConflictError.changed(part_id, kind_text, row, record.catalog_fields(), record.version,
+                                                    action=action)
+            result = validate_rows([row], existing, replace=not new)
+            if not result.ok:
+                details = "; ".join(f"{p.field}: {p.message}" for p in result.problems)
+                raise InvalidRowsError(f"cannot {action} {kind_text or 'part'} '{part_id}': {details}",
+                                       result.problems)
+            valid = result.rows[0]
+            try:
+                self._write_rows(session, [valid], existing)
+            except StaleDataError:
+                raise _Raced(part_id, valid.kind) from None
+            stored = session.get(RECORDS[valid.kind], part_id)
+            assert stored is not None
+            return part_to_row(self._to_part(session, valid.kind, stored.catalog_fields())), stored.version
+
+    @staticmethod
+    def _flush_or_conflict(session: Session, part_id: str, kind: str | None, action: str) -> None:
+        """Flush; a row changed by another session between our read and our write is a conflict (PostgreSQL)."""
+        try:
+            session.flush()
+        except StaleDataError:
+            raise EditConflictError.gone(part_id, kind, action=action, raced=True) from None
+
     def _seed_if_new(self) -> None:
+        # Read first: an existing catalog is opened without taking the write lock (readers never wait on an import).
+        with self._session() as session:
+            if session.get(MetaRecord, seeding.SEEDED_AT_KEY) is not None or self._any_part(session):
+                return
         with self._session(write=True) as session:
             take_catalog_lock(session.connection())  # two first opens of a shared catalog seed once
             if session.get(MetaRecord, seeding.SEEDED_AT_KEY) is not None or self._existing_kinds(session):
                 return
             seeding.apply_seed(session)
 
+    @staticmethod
+    def _any_part(session: Session) -> bool:
+        return any(session.scalar(select(record.id).limit(1)) is not None for record in RECORDS.values())
+
     @contextmanager
     def _session(self, *, write: bool = False) -> Iterator[Session]:
-        """A session in one transaction; database failures become CatalogErrors, not tracebacks."""
+        """A session in one transaction; database failures become CatalogErrors, not tracebacks.
+
+        Reads take no write lock (SQLite runs in WAL mode, so they also do not wait for a writer). The first
+        write of this store on a SQLite file runs `PRAGMA quick_check` first: a damaged file is refused.
+        """
+        if write and not self._checked:
+            check_integrity(self._engine, self._url, self._url_display)
+            self._checked = True
         try:
             with self._sessions.begin() as session:
                 if write:  # on SQLite, queue behind other writers from the start
@@ -235,6 +358,11 @@ class CatalogStore:
                 yield session
         except CatalogError:
             raise
+        except StaleDataError:
+            raise CatalogWriteError(
+                f"someone changed or deleted some of the same parts in the catalog at {self._url_display} "
+                "meanwhile; nothing was written: try again"
+            ) from None
         except IntegrityError as exc:
             raise CatalogWriteError(
                 f"the catalog at {self._url_display} refused the change ({describe_db_error(exc, self._url)}); "
@@ -276,17 +404,20 @@ class CatalogStore:
         replaced: Counter[PartKind] = Counter()
         ordered = sorted(rows, key=lambda r: PART_KINDS.index(r.kind))
         for kind in PART_KINDS:  # flush CPUs before the servers that reference them
+            new_rows: builtins.list[dict[str, Any]] = []
             for valid in (r for r in ordered if r.kind == kind):
                 fields = valid.row.model_dump()
                 record = session.get(RECORDS[kind], valid.row.id) if valid.row.id in existing else None
                 if record is None:
-                    session.add(RECORDS[kind](**fields, user_edited=True))
+                    new_rows.append({**fields, "user_edited": True, "version": 1})
                     added[kind] += 1
                 else:
                     record.assign(fields)
                     record.user_edited = True
                     replaced[kind] += 1
             session.flush()
+            if new_rows:  # one multi-row INSERT per batch: a 100,000-part import holds the write lock briefly
+                session.execute(insert(RECORDS[kind]), new_rows)
         return ImportReport(dict(added), dict(replaced))
 
     @staticmethod

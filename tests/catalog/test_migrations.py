@@ -78,7 +78,7 @@ def test_another_applications_alembic_database_is_refused(catalog_url: str) -> N
 
 
 def _migrations_with(tmp_path: Path, upgrade_body: str) -> Path:
-    """A copy of the real migrations plus a revision 0002 whose upgrade() runs `upgrade_body`."""
+    """A copy of the real migrations plus a revision after the head whose upgrade() runs `upgrade_body`."""
     location = tmp_path / "migrations"
     shutil.copytree(MIGRATIONS_DIR, location, ignore=shutil.ignore_patterns("__pycache__"))
     (location / "versions" / "0002_test.py").write_text(
@@ -86,8 +86,8 @@ def _migrations_with(tmp_path: Path, upgrade_body: str) -> Path:
             import sqlalchemy as sa
             from alembic import op
 
-            revision = "refarch_0002"
-            down_revision = "refarch_0001"
+            revision = "refarch_9999"
+            down_revision = "HEAD"
             branch_labels = None
             depends_on = None
 
@@ -96,6 +96,9 @@ def _migrations_with(tmp_path: Path, upgrade_body: str) -> Path:
             ''') + textwrap.indent(textwrap.dedent(upgrade_body), "    "),
         encoding="utf-8",
     )
+    test_file = location / "versions" / "0002_test.py"
+    test_file.write_text(test_file.read_text(encoding="utf-8").replace('"HEAD"', repr(head_revision())),
+                         encoding="utf-8")
     return location
 
 
@@ -123,7 +126,7 @@ def test_a_failed_upgrade_leaves_the_catalog_as_it_was(
     with pytest.raises(CatalogMigrationError, match=r"boom halfway.*left as it was"):
         _upgrade(catalog_url, broken)
     tables, revision = _state(catalog_url)
-    assert revision == "refarch_0001"
+    assert revision == head_revision()
     assert "widgets" not in tables
     engine = create_engine(catalog_url)
     try:
@@ -133,7 +136,7 @@ def test_a_failed_upgrade_leaves_the_catalog_as_it_was(
     with CatalogStore.open(catalog_url) as store:
         assert store.export_rows() == before
     if catalog_url.startswith("sqlite"):
-        assert Path(f"{make_url(catalog_url).database}.bak-refarch_0001").is_file()
+        assert Path(f"{make_url(catalog_url).database}.bak-{head_revision()}").is_file()
 
 
 def test_an_upgrade_backs_up_the_sqlite_file_and_keeps_data_and_foreign_keys(
@@ -149,16 +152,16 @@ def test_an_upgrade_backs_up_the_sqlite_file_and_keeps_data_and_foreign_keys(
             batch.add_column(sa.Column("socket", sa.String(20), nullable=True))
     ''')
     _upgrade(url, newer)
-    assert _state(url)[1] == "refarch_0002"
-    backup = tmp_path / "catalog.sqlite.bak-refarch_0001"
+    assert _state(url)[1] == "refarch_9999"
+    backup = tmp_path / f"catalog.sqlite.bak-{head_revision()}"
     with sqlite3.connect(backup) as copy:
-        assert copy.execute("SELECT version_num FROM alembic_version").fetchone() == ("refarch_0001",)
+        assert copy.execute("SELECT version_num FROM alembic_version").fetchone() == (head_revision(),)
         assert copy.execute("SELECT count(*) FROM cpus").fetchone() == (2,)
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
         assert [r[2] for r in db.execute("PRAGMA foreign_key_list(servers)")] == ["cpus"]
         assert db.execute("SELECT count(*) FROM cpus").fetchone() == (2,)
-    # This refarch does not know refarch_0002: the catalog is "too new", and left alone.
+    # This refarch does not know refarch_9999: the catalog is "too new", and left alone.
     with pytest.raises(CatalogOpenError, match="newer refarch"):
         CatalogStore.open(url)
     assert len(before) == 6

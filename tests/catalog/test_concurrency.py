@@ -1,0 +1,177 @@
+"""Nothing lost under concurrency: row versions, conflicts, readers that never wait, damaged files refused."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from catalog import engine as catalog_engine
+from catalog.errors import CatalogDamagedError, CatalogWriteError, EditConflictError
+from catalog.store import CatalogStore
+from models.hardware import UnknownPartError
+from tests.catalog.conftest import small_seed_rows
+
+pytestmark = pytest.mark.usefixtures("small_seed")
+ROOT = Path(__file__).resolve().parents[2]
+NIC = "cx6-25g-2p"
+
+WORKER = textwrap.dedent('''
+    import dataclasses, sys
+    from catalog.errors import EditConflictError
+    from catalog.store import CatalogStore
+    url, part_id, edits = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    conflicts = 0
+    with CatalogStore.open(url, seed=False) as store:
+        for _ in range(edits):
+            while True:  # read-modify-write, retried on a conflict as a user would
+                read = store.get_versioned(part_id)
+                try:
+                    store.update(dataclasses.replace(read.part, price=read.part.price + 1), read.version)
+                    break
+                except EditConflictError as exc:
+                    assert part_id in str(exc)
+                    conflicts += 1
+    print(conflicts)
+''')
+
+
+def test_two_processes_times_50_edits_lose_nothing(catalog_url: str) -> None:
+    with CatalogStore.open(catalog_url, seed=False) as store:
+        store.import_rows(small_seed_rows())
+        start = store.get_versioned(NIC)
+    procs = [subprocess.Popen([sys.executable, "-c", WORKER, catalog_url, NIC, "50"], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [err for _, err in outputs]
+    with CatalogStore.open(catalog_url, seed=False) as store:
+        end = store.get_versioned(NIC)
+    assert end.part.price == start.part.price + 100  # every one of the 100 edits landed
+    assert end.version == start.version + 100
+
+
+def test_a_stale_edit_is_a_conflict_naming_both_values(store: CatalogStore) -> None:
+    store.import_rows(small_seed_rows())
+    mine = store.get_versioned(NIC)
+    theirs = store.get_versioned(NIC)
+    store.update(dataclasses.replace(theirs.part, price=111.0), theirs.version)
+    with pytest.raises(EditConflictError) as caught:
+        store.update(dataclasses.replace(mine.part, price=222.0), mine.version)
+    assert caught.value.part_id == NIC and NIC in str(caught.value)
+    assert caught.value.differences()["price"] == (222.0, 111.0)
+    assert store.get(NIC).price == 111.0  # nothing overwritten
+    with pytest.raises(EditConflictError):
+        store.delete(NIC, mine.version)
+    assert store.get(NIC).price == 111.0
+
+
+def test_a_part_deleted_elsewhere_is_not_resurrected(store: CatalogStore) -> None:
+    store.import_rows(small_seed_rows())
+    (row, version), = store.versioned_rows("nic")  # an editor shows the row
+    store.delete(NIC, store.get_versioned(NIC).version)  # someone else deletes it
+    with pytest.raises(EditConflictError) as caught:
+        store.save_row({**row, "price": 1.0}, version)  # the editor's change must not bring it back
+    assert caught.value.was_deleted and "not re-created" in str(caught.value) and NIC in str(caught.value)
+    with pytest.raises(UnknownPartError):
+        store.get(NIC)
+    assert store.versioned_rows("nic") == []
+
+
+def test_save_row_returns_the_stored_row_and_its_new_version(store: CatalogStore) -> None:
+    store.import_rows(small_seed_rows())
+    (row, version), = store.versioned_rows("nic")
+    stored, new_version = store.save_row({**row, "price": "99.5"}, version)
+    assert stored["price"] == 99.5 and new_version == version + 1
+    fresh = {**row, "id": "new-nic"}
+    stored, first = store.save_row(fresh, None)
+    assert stored["id"] == "new-nic" and first == 1
+
+
+def test_readers_do_not_wait_for_a_writer(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'c.sqlite'}"
+    with CatalogStore.open(url, seed=False) as store:
+        store.import_rows(small_seed_rows())
+    holder = sqlite3.connect(tmp_path / "c.sqlite", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # a long import holds the write lock
+    holder.execute("UPDATE nics SET price = price + 1")
+    try:
+        started = time.monotonic()
+        with CatalogStore.open(url) as store:  # opening to read takes no write lock
+            assert len(store.list()) == 6
+        assert time.monotonic() - started < catalog_engine.SQLITE_BUSY_TIMEOUT_S / 4
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    with sqlite3.connect(tmp_path / "c.sqlite") as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_catalog_list_succeeds_during_a_100000_part_import(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    url = f"sqlite:///{db}"
+    nic = next(r for r in small_seed_rows() if r["kind"] == "nic")
+    (tmp_path / "big.json").write_text(json.dumps([dict(nic, id=f"load-{i:06d}") for i in range(100_000)]))
+    with CatalogStore.open(url, seed=False) as store:
+        store.import_rows(small_seed_rows())
+    importer = subprocess.Popen([sys.executable, "-m", "app.cli.main", "--db", url, "catalog", "import",
+                                 str(tmp_path / "big.json")], cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+    lists = 0
+    try:
+        while importer.poll() is None or lists == 0:
+            lister = subprocess.run([sys.executable, "-m", "app.cli.main", "--db", url, "catalog", "list", "--kind",
+                                     "cpu"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+            assert lister.returncode == 0, lister.stderr
+            lists += 1
+    finally:
+        out, err = importer.communicate(timeout=600)
+    assert importer.returncode == 0, err
+    assert "imported 100000 parts" in out and lists >= 1
+
+
+def test_a_damaged_sqlite_file_is_refused_for_writing(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    url = f"sqlite:///{path}"
+    with CatalogStore.open(url, seed=False) as store:
+        store.import_rows([dict(r, id=f"{r['id']}-{i}", cpu_id=f"{r['cpu_id']}-{i}") if r["kind"] == "server"
+                           else dict(r, id=f"{r['id']}-{i}") for i in range(300) for r in small_seed_rows()])
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+    with path.open("r+b") as fh:  # scribble over the middle of a late page
+        fh.seek((pages - 2) * page_size + 100)
+        fh.write(b"\xa5" * 500)
+    with CatalogStore.open(url, seed=False) as store, pytest.raises(CatalogDamagedError) as caught:
+        store.import_rows([dict(small_seed_rows()[4], id="another-nic")])
+    message = str(caught.value)
+    assert "damaged" in message and "nothing was written" in message
+    copies = list(tmp_path.glob("c.sqlite.damaged-*"))
+    assert len(copies) == 1 and str(copies[0]) in message
+
+
+@pytest.mark.postgres
+def test_a_stuck_postgresql_statement_times_out(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(catalog_engine, "PG_STATEMENT_TIMEOUT_S", 1)
+    with CatalogStore.open(pg_url, seed=False) as store:
+        store.import_rows(small_seed_rows())
+    locker = create_engine(pg_url)
+    try:
+        with locker.connect() as conn:
+            conn.execute(text("LOCK TABLE nics IN ACCESS EXCLUSIVE MODE"))  # a frozen session holding a lock
+            started = time.monotonic()
+            with CatalogStore.open(pg_url, seed=False) as store, pytest.raises(CatalogWriteError,
+                                                                               match="statement timeout"):
+                store.list("nic")
+            assert time.monotonic() - started < 30
+            conn.rollback()
+    finally:
+        locker.dispose()
