@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QProgressDialog
 
-from app.gui import sizing_service
+from app.gui import files, sizing_service
 from app.gui.sizing_service import SizingFailure
 from app.gui.workers import Cancelled, Job, JobRunner
 from models.hardware import HardwareCatalog
@@ -80,10 +80,14 @@ class Exporter(QObject):
         self.ask_path: Callable[[ExportKind, str], Path | None] = self._dialog_path
 
     def _dialog_path(self, kind: ExportKind, suggested: str) -> Path | None:
-        name, _ = QFileDialog.getSaveFileName(self.window, TITLES[kind], suggested, FILTERS[kind])
+        start = Path(suggested)
+        if not start.is_absolute():
+            start = files.start_folder(self.window.settings) / suggested
+        name, _ = QFileDialog.getSaveFileName(self.window, TITLES[kind], str(start), FILTERS[kind])
         if not name:
             return None
         path = Path(name)
+        files.remember_folder(self.window.settings, path)
         return path if path.suffix.lower() == f".{kind}" else path.with_name(path.name + f".{kind}")
 
     def scenarios(self) -> list[Scenario]:

@@ -195,6 +195,7 @@ class ProjectFileActions:
         p = str(Path(path).resolve())
         recent = [p] + [r for r in self.recent_files() if r != p]
         self.settings.setValue("recentFiles", recent[: files.MAX_RECENT])
+        files.remember_folder(self.settings, Path(p))
         self._refresh_recent_menu()
 
     def _refresh_recent_menu(self) -> None:
@@ -212,11 +213,12 @@ class ProjectFileActions:
 
     # -- dialogs (replaced in tests) ------------------------------------------------------------------------
     def _dialog_open_path(self) -> Path | None:
-        name, _ = QFileDialog.getOpenFileName(self._widget(), "Open project", "", files.PROJECT_FILTER)
+        start = str(files.start_folder(self.settings))
+        name, _ = QFileDialog.getOpenFileName(self._widget(), "Open project", start, files.PROJECT_FILTER)
         return Path(name) if name else None
 
     def _dialog_save_path(self) -> Path | None:
-        start = str(self.doc.path or (self.doc.name + files.PROJECT_SUFFIX))
+        start = str(self.doc.path or files.start_folder(self.settings) / (self.doc.name + files.PROJECT_SUFFIX))
         name, _ = QFileDialog.getSaveFileName(self._widget(), "Save project", start, files.PROJECT_FILTER)
         return Path(name) if name else None
 

@@ -12,6 +12,9 @@ import contextlib
 import hashlib
 import os
 from pathlib import Path
+from typing import Any
+
+import platformdirs
 
 from app.export import atomic
 from models.file_input import PROJECT_MAX_BYTES, dump_json_checked
@@ -20,6 +23,26 @@ from models.scenario import Project, load_project, project_to_json
 PROJECT_SUFFIX = ".refarch.json"
 PROJECT_FILTER = "refarch projects (*.refarch.json);;JSON files (*.json);;All files (*)"
 MAX_RECENT = 8
+
+
+LAST_FOLDER_KEY = "lastFolder"
+
+
+def start_folder(settings: Any) -> Path:
+    """Where a file dialog opens: the folder last used, else the user's documents folder, else home.
+
+    Never the working directory: launched from a menu or `make run` that is the install folder.
+    """
+    last = settings.value(LAST_FOLDER_KEY, "")
+    if isinstance(last, str) and last and Path(last).is_dir():
+        return Path(last)
+    docs = Path(platformdirs.user_documents_dir())
+    return docs if docs.is_dir() else Path.home()
+
+
+def remember_folder(settings: Any, path: Path) -> None:
+    """`settings` is the window's QSettings (anything with value/setValue)."""
+    settings.setValue(LAST_FOLDER_KEY, str(Path(path).resolve().parent))
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -15,18 +16,48 @@ class LaunchError(Exception):
     """The window cannot show anything useful (no catalog); the message says why."""
 
 
+def display_problem(env: dict[str, str] | None = None, platform: str | None = None) -> str | None:
+    """Why a window cannot open here (a Linux session with no display), or None.
+
+    Qt would otherwise abort the process with a message about the xcb plugin, which reads like a broken install.
+
+    >>> display_problem({}, "linux").startswith("No display")
+    True
+    >>> display_problem({"DISPLAY": ":0"}, "linux") is None
+    True
+    """
+    env = dict(os.environ) if env is None else env
+    platform = platform or sys.platform
+    if not platform.startswith("linux") or env.get("QT_QPA_PLATFORM"):
+        return None
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return None
+    return ("No display to open the window on: neither DISPLAY nor WAYLAND_DISPLAY is set (an SSH session without"
+            " X forwarding, a container, a CI job). Run refarch in a desktop session, use `ssh -X`, or start it"
+            " under a virtual display (`xvfb-run refarch`). Without a display, `refarch gui --screenshot OUT.png`"
+            " renders the window to a file, and every other command (size, report, compare…) works as is.")
+
+
 def launch(
     db_url: str | None = None,
     project: str | None = None,
     screenshot: str | None = None,
     view: str = "main",
+    size: tuple[int, int] = SCREENSHOT_SIZE,
 ) -> int:
-    from PySide6.QtWidgets import QApplication, QMessageBox
+    from PySide6.QtWidgets import QApplication
+
+    if screenshot:
+        if QApplication.instance() is None:
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a file needs no display, and must not wait for one
+        quiet_offscreen_warnings()
+    elif QApplication.instance() is None and (problem := display_problem()):
+        raise LaunchError(problem)
+
+    from PySide6.QtWidgets import QMessageBox
 
     from app.gui.main_window import MainWindow
 
-    if screenshot:
-        quiet_offscreen_warnings()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     app.setApplicationName("refarch")
@@ -40,7 +71,7 @@ def launch(
             window.close()
             raise LaunchError(window.catalog_error)
         try:
-            render_screenshot(window, Path(screenshot), view)
+            render_screenshot(window, Path(screenshot), view, size)
         finally:
             window.doc.recovered = False
             window.doc.undo_stack.setClean()  # a screenshot never asks to save
@@ -94,13 +125,14 @@ def wait_until_idle(window: object, timeout_s: float = SCREENSHOT_TIMEOUT_S) -> 
     return False
 
 
-def render_screenshot(window: object, out: Path, view: str = "main") -> None:
+def render_screenshot(window: object, out: Path, view: str = "main",
+                      size: tuple[int, int] = SCREENSHOT_SIZE) -> None:
     from PySide6.QtWidgets import QApplication
 
     from app.gui.main_window import MainWindow
 
     assert isinstance(window, MainWindow)
-    window.resize(*SCREENSHOT_SIZE)
+    window.resize(*size)
     window.show()
     window.show_view(view)
     wait_until_idle(window)

@@ -7,12 +7,14 @@ import argparse
 from app.cli.catalog_access import load_catalog
 from app.cli.errors import CliError
 from app.cli.output import format_table, print_json
-from app.cli.scenario_files import read_scenario, size_or_fail
+from app.cli.scenario_files import add_scenario_option, read_inputs, size_or_fail
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("compare", help="compare two or more scenario files side by side")
-    p.add_argument("scenarios", nargs="+", help="scenario JSON files")
+    p.add_argument("scenarios", nargs="+",
+                   help="scenario JSON files or .refarch.json projects (all their scenarios, or --scenario NAME)")
+    add_scenario_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(handler=_run)
 
@@ -20,13 +22,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _run(args: argparse.Namespace) -> int:
     from models.whatif import CLEAR_DIFFERENCE_PCT, compare
 
-    if len(args.scenarios) < 2:
-        raise CliError("compare needs at least two scenario files")
-    scenarios = [read_scenario(p) for p in args.scenarios]
+    inputs = read_inputs(args.scenarios, args.scenario_names)
+    if len(inputs) < 2:
+        raise CliError("compare needs at least two scenarios (two files, or a project with two or more)")
     catalog = load_catalog(args.db)
-    results = [size_or_fail(s, catalog, p) for s, p in zip(scenarios, args.scenarios, strict=True)]
+    results = [size_or_fail(i.scenario, catalog, i.label) for i in inputs]
     rows = compare(results)
-    names = [r.scenario_name for r in results]
+    names: list[str] = []
+    for r in results:  # two projects may hold scenarios of the same name: the columns must differ
+        name, n = r.scenario_name, 2
+        while name in names:
+            name, n = f"{r.scenario_name} ({n})", n + 1
+        names.append(name)
     if args.format == "json":
         print_json({"scenarios": names, "rows": [r.to_dict() for r in rows],
                     "results": [r.to_dict() for r in results]})
@@ -37,11 +44,11 @@ def _run(args: argparse.Namespace) -> int:
         for i, (name, v, d) in enumerate(zip(names, row.values, row.deltas(), strict=True)):
             mark = " *" if row.winner == i else ""
             rng = row.ranges[i]
-            text = "-" if v is None else f"{v:,.1f}"
+            text = "-" if v is None else _num(v)
             if rng:
-                text += f" [{rng[0]:,.1f}-{rng[1]:,.1f}]"
+                text += f" [{_num(rng[0])}-{_num(rng[1])}]"
             if i > 0 and d is not None:
-                text += f" ({d:+,.1f})"
+                text += f" ({'+' if d >= 0 else '-'}{_num(abs(d))})"
             cells[name] = text + mark
         cells["best"] = "-" if row.higher_is_better is None else row.verdict.text(names)
         table.append(cells)
@@ -50,3 +57,8 @@ def _run(args: argparse.Namespace) -> int:
           " options run different workloads, when the P10-P90 ranges overlap, or when values differ by"
           f" {CLEAR_DIFFERENCE_PCT:g} % or less.")
     return 0
+
+
+def _num(v: float) -> str:
+    """One decimal for large values, three significant digits for small ones (per-dollar rates are tiny)."""
+    return f"{v:,.1f}" if abs(v) >= 10 or v == 0 else f"{v:.3g}"

@@ -6,12 +6,13 @@ import argparse
 
 from app.cli.catalog_access import load_catalog
 from app.cli.output import format_table, print_json
-from app.cli.scenario_files import read_scenario, size_or_fail
+from app.cli.scenario_files import add_scenario_option, print_each, read_inputs, size_or_fail
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("growth", help="year-by-year growth: data, hosts needed, capex of each expansion")
-    p.add_argument("scenario")
+    p.add_argument("scenario", help="scenario JSON file, or a .refarch.json project (all its scenarios or --scenario)")
+    add_scenario_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(handler=_run)
 
@@ -19,13 +20,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _run(args: argparse.Namespace) -> int:
     from models.whatif import growth
 
-    scenario = read_scenario(args.scenario)
+    inputs = read_inputs([args.scenario], args.scenario_names)
     catalog = load_catalog(args.db)
-    result = size_or_fail(scenario, catalog, args.scenario)
-    years = growth(scenario, catalog, result)
-    if args.format == "json":
-        print_json({"scenario": scenario.name, "years": [y.to_dict() for y in years]})
-    else:
-        print(format_table([y.to_dict() for y in years],
-                           ["year", "data_tb", "data_on_disk_tb", "hosts", "capex_total", "capex_expansion"]))
+    out: list[object] = []
+    for i in inputs:
+        scenario = i.scenario
+        result = size_or_fail(scenario, catalog, i.label)
+        years = growth(scenario, catalog, result)
+        if args.format == "json":
+            out.append({"scenario": scenario.name, "years": [y.to_dict() for y in years]})
+        else:
+            out.append(format_table([y.to_dict() for y in years],
+                                    ["year", "data_tb", "data_on_disk_tb", "hosts", "capex_total", "capex_expansion"]))
+    print_each(out, print_json if args.format == "json" else print, [i.scenario.name for i in inputs])
     return 0

@@ -14,6 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("project", nargs="?", help="a .refarch.json project to open (default: the sample project)")
     p.add_argument("--screenshot", metavar="OUT.png", help="render the window with its results to a PNG and exit")
     p.add_argument("--view", choices=VIEWS, default="main", help="the view to show (default: main)")
+    p.add_argument("--size", default="1400x900", metavar="WxH", help="window size of a screenshot (default 1400x900)")
     p.set_defaults(handler=_run)
 
 
@@ -30,6 +31,13 @@ def _run(args: argparse.Namespace) -> int:
         except ScenarioFileError as exc:
             raise CliError(f"cannot open {args.project}", exc.problems) from None
     try:
-        return launch(db_url=args.db, project=args.project, screenshot=args.screenshot, view=args.view)
+        w, _, h = args.size.lower().partition("x")
+        size = (int(w), int(h))
+        if not (320 <= size[0] <= 8000 and 240 <= size[1] <= 8000):
+            raise ValueError
+    except ValueError:
+        raise CliError(f"--size must be WIDTHxHEIGHT between 320x240 and 8000x8000 (got {args.size!r})") from None
+    try:
+        return launch(db_url=args.db, project=args.project, screenshot=args.screenshot, view=args.view, size=size)
     except LaunchError as exc:
         raise CliError(str(exc)) from None

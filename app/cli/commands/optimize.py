@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
 
 from app.cli.catalog_access import load_catalog
 from app.cli.errors import CliError
 from app.cli.output import format_table, print_json
-from app.cli.scenario_files import read_scenario
+
+if TYPE_CHECKING:
+    from models.optimizer import OptimizationResult
+    from models.scenario import Scenario
+from app.cli.scenario_files import add_scenario_option, read_inputs
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("optimize", help="search the catalog for the cheapest design meeting the targets")
-    p.add_argument("scenario", help="scenario JSON file (Greenplum kinds)")
+    p.add_argument("scenario", help="scenario JSON file (Greenplum kinds), or a .refarch.json project (all its"
+                                    " scenarios, or --scenario NAME)")
+    add_scenario_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--top", type=int, default=10, help="Pareto designs to show (default 10)")
     p.set_defaults(handler=_run)
@@ -24,27 +32,44 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.top < 1:
         raise CliError("--top must be at least 1")
-    scenario = read_scenario(args.scenario)
+    inputs = read_inputs([args.scenario], args.scenario_names)
     catalog = load_catalog(args.db)
     if not catalog.servers or not catalog.drives:
         # not bad input: there is simply nothing to search
         print("No design to search: the catalog has no servers or no drives. Seed it (`refarch catalog seed`)"
               " or import parts (`refarch catalog import FILE`).")
         return 1
-    try:
-        result = optimize(scenario, catalog)
-    except SizingInputError as exc:
-        raise CliError(f"cannot optimize {args.scenario}", exc.problems) from None
+    reports = []
+    for n, i in enumerate(inputs):
+        try:
+            result = optimize(i.scenario, catalog)
+        except SizingInputError as exc:
+            if len(inputs) > 1 and not args.scenario_names:  # a whole project: optimize what can be, say what not
+                print(f"refarch: note: {i.label} left out: {'; '.join(exc.problems)}", file=sys.stderr)
+                continue
+            raise CliError(f"cannot optimize {i.label}", exc.problems) from None
+        if args.format == "text" and len(inputs) > 1:
+            print(("\n" if n else "") + f"== {i.scenario.name} ==")
+        reports.append(_report(args, i.scenario, result))
+    if not reports:
+        raise CliError(f"nothing to optimize in {args.scenario}: the optimizer covers Greenplum kinds")
+    if args.format == "json":
+        print_json(reports[0] if len(reports) == 1 else reports)
+    return 0
+
+
+def _report(args: argparse.Namespace, scenario: Scenario, result: OptimizationResult) -> dict[str, object]:
     best_json = None
     if result.best is not None and result.best_sizing is not None:
         s = result.best_sizing.to_dict()
         best_json = {"platform": result.best.platform(scenario), "design": s["design"], "totals": s["totals"],
                      "estimates": s["estimates"], "warnings": s["warnings"]}
+    report: dict[str, object] = {
+        "scenario": scenario.name, "main_metric": result.main_metric, "evaluated": result.evaluated,
+        "feasible": result.feasible, "best": best_json, "pareto": [p.to_dict() for p in result.pareto[: args.top]],
+        "unmet": result.unmet}
     if args.format == "json":
-        print_json({"main_metric": result.main_metric, "evaluated": result.evaluated, "feasible": result.feasible,
-                    "best": best_json, "pareto": [p.to_dict() for p in result.pareto[: args.top]],
-                    "unmet": result.unmet})
-        return 0
+        return report
     print(f"Evaluated {result.evaluated:,} candidate designs; {result.feasible:,} meet every target.")
     if result.best is None:
         print("No feasible design. Targets no candidate meets:")
@@ -61,4 +86,4 @@ def _run(args: argparse.Namespace) -> int:
     if rows:
         print("\nPareto front (capex, " + result.main_metric + ", power):")
         print(format_table(rows, list(rows[0].keys())))
-    return 0
+    return report

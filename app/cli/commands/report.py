@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from app.cli.catalog_access import load_catalog
 from app.cli.errors import CliError
-from app.cli.scenario_files import read_scenario, size_or_fail
+from app.cli.scenario_files import add_scenario_option, read_inputs, size_or_fail
 
 if TYPE_CHECKING:
     from models.hardware import HardwareCatalog
@@ -32,7 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Size the scenarios and write a PDF report: design, BOM, cost and power, estimates, rationale, "
         "warnings, model fit. Several scenarios add a comparison and a table of contents.",
     )
-    p.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="scenario JSON files")
+    p.add_argument("scenarios", nargs="+", metavar="SCENARIO",
+                   help="scenario JSON files or .refarch.json projects (all their scenarios, or --scenario NAME)")
+    add_scenario_option(p)
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="the PDF to write")
     p.add_argument("--bom-csv", metavar="OUT.csv", help="also write the bill of materials as CSV")
     p.add_argument("--bom-xlsx", metavar="OUT.xlsx", help="also write the bill of materials as an Excel workbook")
@@ -91,12 +93,14 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.energy_price is not None and not 0 <= args.energy_price <= 10:
         raise CliError("invalid --energy-price", [f"{args.energy_price:g} is outside 0 to 10 per kWh"])
-    scenarios = [_with_energy_price(read_scenario(p), args.energy_price) for p in args.scenarios]
+    inputs = read_inputs(args.scenarios, args.scenario_names)
+    scenarios = [_with_energy_price(i.scenario, args.energy_price) for i in inputs]
+    labels = [i.label for i in inputs]
     pdf, *_ = _outputs(args)
     catalog = load_catalog(args.db)
-    results = [size_or_fail(s, catalog, p) for s, p in zip(scenarios, args.scenarios, strict=True)]
+    results = [size_or_fail(s, catalog, p) for s, p in zip(scenarios, labels, strict=True)]
     growth = None if args.no_growth else [
-        _growth(s, catalog, r, p) for s, r, p in zip(scenarios, results, args.scenarios, strict=True)
+        _growth(s, catalog, r, p) for s, r, p in zip(scenarios, results, labels, strict=True)
     ]
 
     from models.sizing.curves import host_counts, main_metric_curve

@@ -7,12 +7,13 @@ import argparse
 from app.cli.catalog_access import load_catalog
 from app.cli.errors import CliError
 from app.cli.output import format_table, print_json
-from app.cli.scenario_files import read_scenario, size_or_fail
+from app.cli.scenario_files import add_scenario_option, print_each, read_inputs, size_or_fail
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("sensitivity", help="tornado: capex and main estimate for +-20 %% on each main input")
-    p.add_argument("scenario")
+    p.add_argument("scenario", help="scenario JSON file, or a .refarch.json project (all its scenarios or --scenario)")
+    add_scenario_option(p)
     p.add_argument("--delta-pct", type=float, default=20.0, help="change applied to each input (default 20)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(handler=_run)
@@ -23,15 +24,20 @@ def _run(args: argparse.Namespace) -> int:
 
     if not 0 < args.delta_pct < 100:
         raise CliError(f"--delta-pct must be between 0 and 100 (got {args.delta_pct:g})")
-    scenario = read_scenario(args.scenario)
+    inputs = read_inputs([args.scenario], args.scenario_names)
     catalog = load_catalog(args.db)
-    result = size_or_fail(scenario, catalog, args.scenario)
-    bars = sensitivity(scenario, catalog, args.delta_pct / 100.0, result)
-    if args.format == "json":
-        print_json({"scenario": scenario.name, "main_metric": result.main_metric, "delta_pct": args.delta_pct,
-                    "bars": [b.to_dict() for b in bars]})
-    else:
-        print(f"Main estimate: {result.main_metric}; each input -{args.delta_pct:g} % / +{args.delta_pct:g} %")
-        print(format_table([b.to_dict() for b in bars],
-                           ["input", "low_capex", "high_capex", "capex_swing", "low_main", "high_main"]))
+    out: list[object] = []
+    for i in inputs:
+        scenario = i.scenario
+        result = size_or_fail(scenario, catalog, i.label)
+        bars = sensitivity(scenario, catalog, args.delta_pct / 100.0, result)
+        if args.format == "json":
+            out.append({"scenario": scenario.name, "main_metric": result.main_metric, "delta_pct": args.delta_pct,
+                        "bars": [b.to_dict() for b in bars]})
+        else:
+            out.append(f"Main estimate: {result.main_metric}; each input -{args.delta_pct:g} % / "
+                       f"+{args.delta_pct:g} %\n"
+                       + format_table([b.to_dict() for b in bars],
+                                      ["input", "low_capex", "high_capex", "capex_swing", "low_main", "high_main"]))
+    print_each(out, print_json if args.format == "json" else print, [i.scenario.name for i in inputs])
     return 0

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from app.cli.catalog_access import load_catalog
 from app.cli.output import format_table, print_json
-from app.cli.scenario_files import read_scenario, size_or_fail
+from app.cli.scenario_files import add_scenario_option, print_each, read_inputs, size_or_fail
 
 if TYPE_CHECKING:
     from models.sizing.result import SizingResult
@@ -15,19 +15,20 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("size", help="size one scenario file: design, estimates, BOM, rationale, warnings")
-    p.add_argument("scenario", help="scenario JSON file (schema_version 1)")
+    p.add_argument("scenario", help="scenario JSON file, or a .refarch.json project (all its scenarios or --scenario)")
+    add_scenario_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    scenario = read_scenario(args.scenario)
+    inputs = read_inputs([args.scenario], args.scenario_names)
     catalog = load_catalog(args.db)
-    result = size_or_fail(scenario, catalog, args.scenario)
+    results = [size_or_fail(i.scenario, catalog, i.label) for i in inputs]
     if args.format == "json":
-        print_json(result.to_dict())
+        print_each([r.to_dict() for r in results], print_json)
     else:
-        print(render_text(result))
+        print_each([render_text(r) for r in results], print)
     return 0
 
 

@@ -128,3 +128,59 @@ def test_optimize_with_no_feasible_design_names_targets_and_closest(capsys: pyte
     result = json.loads(out)
     assert result["feasible"] == 0 and result["best"] is None
     assert "closest" in result["unmet"]["max_capex"]
+
+
+# --- project files (.refarch.json, as the GUI saves them) ---------------------------------------------------
+
+PROJECT = SAMPLES / "sample.refarch.json"
+PROJECT_NAMES = [s["name"] for s in json.loads(PROJECT.read_text())["scenarios"]]
+GP_NAMES = ["Retail DW: Gen5 single socket", "Order entry on Greenplum 6"]
+
+
+def test_size_sizes_every_scenario_of_a_project(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    code, out, _ = run(capsys, "--db", db, "size", str(PROJECT), "--format", "json")
+    assert code == 0
+    assert [r["scenario"] for r in json.loads(out)] == PROJECT_NAMES
+
+
+def test_size_picks_one_scenario_by_name(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    code, out, _ = run(capsys, "--db", db, "size", str(PROJECT), "--scenario", GP_NAMES[1], "--format", "json")
+    assert code == 0
+    assert json.loads(out)["scenario"] == GP_NAMES[1]
+
+
+def test_an_unknown_scenario_name_exits_2_listing_the_names(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    code, _, err = run(capsys, "--db", db, "growth", str(PROJECT), "--scenario", "No such")
+    assert code == 2
+    assert "'No such' is not there" in err and PROJECT_NAMES[0] in err
+
+
+def test_compare_growth_sensitivity_optimize_take_a_project(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    picks = [a for n in GP_NAMES for a in ("--scenario", n)]
+    code, out, _ = run(capsys, "--db", db, "compare", str(PROJECT), *picks, "--format", "json")
+    assert code == 0 and json.loads(out)["scenarios"] == GP_NAMES
+    rows = {r["metric"]: r for r in json.loads(out)["rows"]}
+    assert rows["capex"]["winner"] is None
+    assert rows["capex"]["no_winner_reason"] == "the options run different workloads"
+    code, out, _ = run(capsys, "--db", db, "growth", str(PROJECT), *picks, "--format", "json")
+    assert code == 0 and [g["scenario"] for g in json.loads(out)] == GP_NAMES
+    code, out, _ = run(capsys, "--db", db, "sensitivity", str(PROJECT), "--scenario", GP_NAMES[0])
+    assert code == 0 and "Main estimate" in out
+    code, out, err = run(capsys, "--db", db, "optimize", str(PROJECT), "--format", "json", "--top", "1")
+    assert code == 0
+    assert {r["scenario"] for r in json.loads(out)} <= set(PROJECT_NAMES)
+    assert "left out" in err  # the PostgreSQL and SAP IQ scenarios: the optimizer covers Greenplum kinds
+
+
+def test_report_takes_a_project(capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path) -> None:
+    out_pdf = tmp_path / "p.pdf"
+    code, _, _ = run(capsys, "--db", db, "report", str(PROJECT), "--scenario", GP_NAMES[0], "--no-growth",
+                     "-o", str(out_pdf))
+    assert code == 0 and out_pdf.stat().st_size > 10_000
+
+
+def test_a_broken_project_exits_2(capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.refarch.json"
+    bad.write_text('{"kind": "refarch-project", "schema_version": 1, "scenarios": [{"name": "x"}]}')
+    code, _, err = run(capsys, "--db", db, "size", str(bad))
+    assert code == 2 and "scenarios[0].workload" in err

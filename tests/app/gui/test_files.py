@@ -61,3 +61,42 @@ def test_untitled_autosave_of_a_dead_process_is_an_orphan(tmp_path: Path) -> Non
     dead = mine.with_name(f"untitled-999999999{files.PROJECT_SUFFIX}")
     dead.write_text(mine.read_text())
     assert files.orphan_untitled_autosaves(data) == [dead]
+
+
+class _Settings(dict):  # the two QSettings calls the file dialogs use
+    def value(self, key: str, default: object = None) -> object:
+        return self.get(key, default)
+
+    def setValue(self, key: str, value: object) -> None:
+        self[key] = value
+
+
+def test_dialogs_start_in_documents_then_in_the_last_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import platformdirs
+
+    from app.gui.files import remember_folder, start_folder
+
+    docs = tmp_path / "Documents"
+    docs.mkdir()
+    monkeypatch.setattr(platformdirs, "user_documents_dir", lambda: str(docs))
+    settings = _Settings()
+    assert start_folder(settings) == docs  # never the working directory
+    (tmp_path / "customer").mkdir()
+    remember_folder(settings, tmp_path / "customer" / "a.refarch.json")
+    assert start_folder(settings) == (tmp_path / "customer").resolve()
+    settings["lastFolder"] = str(tmp_path / "gone")  # a folder deleted since: back to documents
+    assert start_folder(settings) == docs
+
+
+def test_no_display_is_explained_not_aborted() -> None:
+    import doctest
+
+    import app.gui.launch
+
+    assert doctest.testmod(app.gui.launch).failed == 0
+    from app.gui.launch import display_problem
+
+    message = display_problem({}, "linux")
+    assert message is not None and "DISPLAY" in message and "--screenshot" in message
+    assert display_problem({}, "win32") is None
+    assert display_problem({"QT_QPA_PLATFORM": "offscreen"}, "linux") is None
