@@ -75,6 +75,19 @@ class ModelCard:
             return 0.0
         return float(max(abs(r.pct_err) for r in self.residuals))
 
+    def in_sample_text(self) -> str:
+        """The in-sample error as a reader should take it; never a bare "0.00 %" that reads as proven accuracy."""
+        if self.error_kind == "none":
+            return "nothing fitted (a documented formula)"
+        if self.error_kind == "check":
+            return "no parameter fitted to these points"
+        if self.mape_pct < 0.05:
+            return "passes through its points (as many parameters as facts): not a measure of accuracy"
+        return f"{self.mape_pct:.1f} % mean, {self.max_abs_pct_err:.1f} % largest"
+
+    def validation_text(self) -> str:
+        return self.validation or "nothing outside the fit"
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,

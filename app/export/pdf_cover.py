@@ -82,16 +82,6 @@ def toc(ctx: Ctx) -> list[Flowable]:
     return [Paragraph("Contents", st.h1), Spacer(1, 4), t, PageBreak()]
 
 
-def _in_sample(c: ModelCard) -> str:
-    if c.error_kind == "none":
-        return "nothing fitted (a documented formula)"
-    if c.error_kind == "check":
-        return "no parameter fitted to these points"
-    if c.mape_pct < 0.05:
-        return "passes through its points (as many parameters as facts): not a measure of accuracy"
-    return f"{c.mape_pct:.1f} % mean, {c.max_abs_pct_err:.1f} % largest"
-
-
 def appendix(ctx: Ctx, cards: Sequence[ModelCard]) -> list[Flowable]:
     st = ctx.styles
     out: list[Flowable] = [*ctx.section("Appendix: models and their fit", 110 * mm)]
@@ -113,7 +103,7 @@ def appendix(ctx: Ctx, cards: Sequence[ModelCard]) -> list[Flowable]:
             fitted += f" from {sources}"
         checked = ctx.text(readable(c.validation, ctx.refs)) if c.validation else \
             "<i>nothing outside the fit</i>"
-        rows.append([ctx.p(c.name, st.cell_bold), ctx.p(fitted, st.cell), ctx.p(_in_sample(c), st.cell),
+        rows.append([ctx.p(c.name, st.cell_bold), ctx.p(fitted, st.cell), ctx.p(c.in_sample_text(), st.cell),
                      ctx.m(checked, st.cell)])
         detail = [ctx.p(readable(c.description, ctx.refs), st.cell)]
         if c.note:

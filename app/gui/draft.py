@@ -15,9 +15,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from models.scenario import WORKLOAD_KINDS, Scenario, scenario_to_json
+from models.scenario import (
+    WORKLOAD_KINDS,
+    Assumptions,
+    GreenplumAnalytics,
+    GreenplumOltp,
+    Platform,
+    PostgresConsolidation,
+    SapIqMultiplex,
+    Scenario,
+    Targets,
+    scenario_to_json,
+)
 
 Path = tuple[str | int, ...]
 
@@ -127,3 +138,48 @@ def validate(draft: Mapping[str, Any]) -> tuple[Scenario | None, Issues]:
 
 def draft_of(scenario: Scenario) -> dict[str, Any]:
     return scenario_to_json(scenario)
+
+
+_SECTIONS: dict[str, type[BaseModel]] = {"platform": Platform, "targets": Targets, "assumptions": Assumptions}
+_KINDS: dict[str, type[BaseModel]] = {
+    "greenplum-analytics": GreenplumAnalytics,
+    "greenplum-oltp": GreenplumOltp,
+    "postgres-consolidation": PostgresConsolidation,
+    "sap-iq-multiplex": SapIqMultiplex,
+}
+MISSING = object()
+
+
+def model_default(draft: Mapping[str, Any], path: Path) -> Any:
+    """The value the engine uses for a field the draft leaves out (the schema's default), MISSING if it has none.
+
+    A hand-written file or a draft from before a kind switch may omit `mirrors`; the form must then show
+    what will be sized (mirrors on), not an unchecked box.
+    """
+    if len(path) == 1:
+        model: type[BaseModel] | None = Scenario
+    elif len(path) == 2 and path[0] == "workload":
+        kind = get_in(draft, ("workload", "kind"))
+        model = _KINDS.get(kind) if isinstance(kind, str) else None
+    elif len(path) == 2:
+        model = _SECTIONS.get(str(path[0]))
+    else:
+        model = None
+    field_info = model.model_fields.get(str(path[-1])) if model is not None else None
+    if field_info is None or field_info.is_required():
+        return MISSING
+    value = field_info.get_default(call_default_factory=True)
+    return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+
+
+def shown_value(draft: Mapping[str, Any], path: Path) -> Any:
+    """What a field shows: the draft's value, or the schema default when the draft leaves the field out."""
+    value = get_in(draft, path, MISSING)
+    if value is MISSING:
+        value = model_default(draft, path)
+    return None if value is MISSING else value
+
+
+def with_defaults(data: dict[str, Any]) -> dict[str, Any]:
+    """A valid scenario's JSON with every default written out, so a new scenario shows what will be sized."""
+    return scenario_to_json(Scenario.model_validate(data))

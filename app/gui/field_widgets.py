@@ -171,9 +171,15 @@ class FieldEditor(QObject):
             w.setCurrentIndex(i)
 
     def show_recommended(self, text: str | None) -> None:
-        """For an optional field left empty: what refarch chose, in the placeholder ("recommend: 8")."""
+        """For a field left to refarch: what it chose, in the placeholder ("recommend: 8") or in the choice
+        that stands for it ("Recommend: RAID 5")."""
         if isinstance(self.widget, QLineEdit) and self.spec.optional and self.spec.placeholder:
             self.widget.setPlaceholderText(f"{self.spec.placeholder}: {text}" if text else self.spec.placeholder)
+        elif isinstance(self.widget, QComboBox):
+            i = self.widget.findData(None)
+            label = next((lbl for lbl, v in self.spec.choices if v is None), None)
+            if i >= 0 and label is not None:
+                self.widget.setItemText(i, f"{label}: {text}" if text and self.widget.currentIndex() == i else label)
 
     def show_error(self, message: str | None) -> None:
         set_invalid(self.widget, message)

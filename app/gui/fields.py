@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from app.gui.draft import Path
+from app.gui.draft import MISSING, Path, model_default, with_defaults
 
 FieldKind = Literal["float", "int", "bool", "choice", "text"]
 
@@ -184,18 +184,25 @@ _STARTING_WORKLOAD: dict[str, dict[str, Any]] = {
 
 
 def workload_for_kind(kind: str, previous: dict[str, Any] | None) -> dict[str, Any]:
-    """The workload JSON after switching to `kind`, keeping what the kinds have in common."""
+    """The workload JSON after switching to `kind`, keeping what the kinds have in common; every other field
+    holds the schema's default explicitly, so the form shows what the engine will size."""
     new: dict[str, Any] = {"kind": kind, **_STARTING_WORKLOAD[kind]}
     if previous:
         accepted = {f.path[1] for f in WORKLOAD_FIELDS[kind]}
         for key in _CARRIED:
             if key in previous and key in accepted:
                 new[key] = previous[key]
+    partial = {"workload": new}
+    for spec in WORKLOAD_FIELDS[kind]:
+        key = spec.path[1]
+        if key not in new and (default := model_default(partial, spec.path)) is not MISSING:
+            new[key] = default
     return new
 
 
 def new_scenario_json(name: str) -> dict[str, Any]:
-    return {"name": name, "workload": workload_for_kind("greenplum-analytics", None)}
+    """A new scenario with explicit, visible defaults (mirrors on, RAID none, bare metal, ...)."""
+    return with_defaults({"name": name, "workload": workload_for_kind("greenplum-analytics", None)})
 
 
 def _all_specs() -> dict[str, str]:

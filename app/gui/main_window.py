@@ -43,6 +43,7 @@ from models.hardware import HardwareCatalog
 
 if TYPE_CHECKING:
     from app.gui.export_actions import Exporter
+    from app.gui.help import HelpDialog
 from models.scenario import Project, ScenarioFileError
 
 VIEWS = ("main", "compare", "catalog")
@@ -100,6 +101,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
         self.current_uid: str | None = None
         self._compare_uids: list[str] = []
         self._shut_down = False
+        self._help_dialogs: dict[str, Any] = {}
 
         self._build_widgets()
         self._build_menus()
@@ -228,7 +230,31 @@ class MainWindow(ProjectFileActions, QMainWindow):
         if importlib.util.find_spec("models.optimizer") is not None:
             tools = bar.addMenu("&Tools")
             act("optimizer", "&Optimize hardware…", self.open_optimizer, "Ctrl+Shift+O", menu=tools)
+
+        help_menu = bar.addMenu("&Help")
+        act("user_guide", "&User guide", lambda: self.show_help("guide"), QKeySequence.StandardKey.HelpContents,
+            menu=help_menu)
+        act("model_card", "&Model card (how far to trust the estimates)", lambda: self.show_help("models"),
+            menu=help_menu)
+        help_menu.addSeparator()
+        act("about", "&About refarch", lambda: self.show_help("about"), menu=help_menu)
         self._refresh_recent_menu()
+
+    def show_help(self, which: str) -> HelpDialog:
+        """Open (or raise) the help text `which`: "guide", "models" or "about"."""
+        from app.gui import help as help_texts
+
+        if which == "guide":
+            dialog = help_texts.HelpDialog("refarch user guide", help_texts.user_guide_markdown(), True, self)
+        elif which == "models":
+            dialog = help_texts.HelpDialog("Model card", help_texts.model_card_html(), parent=self)
+        else:
+            label = self.catalog_label.text() if hasattr(self, "catalog_label") else ""
+            dialog = help_texts.HelpDialog("About refarch", help_texts.about_html(label), parent=self)
+            dialog.resize(520, 460)
+        self._help_dialogs[which] = dialog
+        dialog.show()
+        return dialog
 
     def _build_export_menu(self, file_menu: QMenu) -> None:
         # The exports come from another package (app/export); offer them only when it is there.
@@ -253,7 +279,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
         self.scenarios.currentChanged.connect(self._select)
         self.scenarios.selectionChanged.connect(self._refresh_compare)
         self.scenarios.addRequested.connect(self.add_scenario)
-        self.scenarios.duplicateRequested.connect(self.doc.duplicate)
+        self.scenarios.duplicateRequested.connect(self._duplicate_uid)
         self.scenarios.renameRequested.connect(self._rename)
         self.scenarios.deleteRequested.connect(self._delete_uid)
 
@@ -395,11 +421,21 @@ class MainWindow(ProjectFileActions, QMainWindow):
         self.doc.edit_many(uid, changes, f"Change workload to {KIND_LABELS.get(kind, kind)}")
 
     def add_scenario(self) -> None:
-        self.doc.add_scenario()
+        self._select_only(self.doc.add_scenario())
 
     def duplicate_scenario(self) -> None:
         if self.current_uid is not None:
-            self.doc.duplicate(self.current_uid)
+            self._duplicate_uid(self.current_uid)
+
+    def _duplicate_uid(self, uid: str) -> None:
+        if self.doc.has(uid):
+            self._select_only(self.doc.duplicate(uid))
+
+    def _select_only(self, uid: str) -> None:
+        """A new scenario is the one the user works on next: Compare and Export must not still act on the others."""
+        self.scenarios.select_only(uid)
+        self._select(uid)
+        self._refresh_compare()
 
     def delete_scenario(self) -> None:
         if self.current_uid is not None:

@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from app.gui.draft import Issues, Path, get_in, path_str, set_in, validate
-from app.gui.fields import new_scenario_json
+from app.gui.fields import label_of, new_scenario_json
 from models.scenario import Project, Scenario, scenario_to_json
 
 
@@ -36,6 +36,30 @@ class ScenarioEntry:
     @property
     def valid(self) -> bool:
         return not self.issues
+
+
+def _value_words(value: Any) -> str:
+    if value is None:
+        return "automatic"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float) and value.is_integer():
+        return f"{int(value):,}"
+    if isinstance(value, int | float):
+        return f"{value:,}"
+    if isinstance(value, dict | list):
+        return ""
+    text = str(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def edit_text(path: Path, value: Any) -> str:
+    """The undo entry for one edit, in the form's words: "Set Data (TB, before compression) to 60"."""
+    label = label_of(path_str(path))
+    words = _value_words(value)
+    if value == "" or value is None:
+        return f"Clear {label}" if value == "" else f"Set {label} to {words}"
+    return f"Set {label} to {words}" if words else f"Change {label}"
 
 
 def _new_uid() -> str:
@@ -114,7 +138,7 @@ class ProjectDocument(QObject):
         old = copy.deepcopy(get_in(self.entry(uid).draft, path))
         if old == value and type(old) is type(value):
             return
-        label = text or f"Edit {path_str(path)}"
+        label = text or edit_text(path, value)
         self.undo_stack.push(SetFieldsCommand(self, uid, [(path, old, value)], label, mergeable=True))
 
     def edit_many(self, uid: str, changes: list[tuple[Path, Any]], text: str) -> None:
@@ -209,6 +233,7 @@ class SetFieldsCommand(QUndoCommand):
         if path != other_path:
             return False
         self.changes = [(path, old, new)]
+        self.setText(other.text())  # "Set Data to 600", not the first keystroke's "Set Data to 6"
         self.setObsolete(old == new and type(old) is type(new))  # typed and typed back: nothing to undo
         return True
 

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.draft import Issues, get_in, path_str
+from app.gui.draft import Issues, path_str, shown_value
 from app.gui.field_widgets import UNDO_KEYS, FieldEditor, add_rows, new_form_layout
 from app.gui.fields import ASSUMPTION_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS, TARGET_FIELDS
 from app.gui.hardware_picker import HardwarePicker
@@ -42,6 +42,16 @@ def problems_by_field(problems: list[str]) -> dict[str, str]:
         if m:
             out[m.group(1)] = f"{out[m.group(1)]}; {m.group(2)}" if m.group(1) in out else m.group(2)
     return out
+
+
+RAID_LABELS = {"none": "none (JBOD)", "raid1": "RAID 1", "raid5": "RAID 5", "raid10": "RAID 10"}
+
+
+def _reserve(design: Design) -> str | None:
+    """The hypervisor reserve the engine kept on a vSphere host: host memory less what its VMs got."""
+    if design.deployment != "vsphere" or design.vm is None or not design.vms_per_host:
+        return None
+    return f"{design.memory_gib_per_host - design.vm.memory_gib * design.vms_per_host:g}"
 
 
 def _group(title: str, content: QWidget | QFormLayout) -> QGroupBox:
@@ -144,7 +154,7 @@ class ScenarioForm(QTabWidget):
 
     def show_draft(self, draft: dict[str, Any]) -> None:
         for editor in self.editors.values():
-            editor.show_value(get_in(draft, editor.path))
+            editor.show_value(shown_value(draft, editor.path))
         self.workload.show_draft(draft)
         self.hardware.show_draft(draft)
         notes = str(draft.get("notes") or "")
@@ -164,6 +174,8 @@ class ScenarioForm(QTabWidget):
                 "workload.nodes": str(design.segment_hosts) if design.kind == "sap-iq-multiplex" else None,
                 "workload.vm_vcpus": str(design.vm.vcpus) if design.vm else None,
                 "workload.vm_memory_gib": f"{design.vm.memory_gib:g}" if design.vm else None,
+                "platform.raid": RAID_LABELS.get(design.raid, design.raid),
+                "platform.hypervisor_reserve_gib": _reserve(design),
             }
         for key, editor in {**self.editors, **self.workload.current_editors()}.items():
             editor.show_recommended(chosen.get(key))

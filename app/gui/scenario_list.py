@@ -168,6 +168,21 @@ class ScenarioList(QWidget):
         finally:
             self._filling = was
 
+    def select_only(self, uid: str) -> None:
+        """Make `uid` current and the only selected scenario (clearing a Ctrl+click multi-selection)."""
+        item = self._item(uid)
+        if item is None:
+            return
+        was = self._filling
+        self._filling = True
+        try:
+            self.list.clearSelection()
+            self.list.setCurrentItem(item)
+            item.setSelected(True)
+        finally:
+            self._filling = was
+        self.selectionChanged.emit(self.selected_uids())
+
     # -- reading ----------------------------------------------------------------------------------------
     def current_uid(self) -> str | None:
         item = self.list.currentItem()

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.draft import Issues, get_in, path_str
+from app.gui.draft import Issues, path_str, shown_value
 from app.gui.field_widgets import FieldEditor, add_rows, format_value, new_form_layout, parse_number
 from app.gui.fields import KIND_LABELS, NEW_PG_DATABASE, PG_DATABASE_COLUMNS, WORKLOAD_FIELDS
 from models.scenario import WORKLOAD_KINDS
@@ -187,7 +187,7 @@ class WorkloadForm(QWidget):
             self.kind_combo.setCurrentIndex(self.kind_combo.findData(kind))
             self._show_page(WORKLOAD_KINDS.index(str(kind)))
         for editor in self.current_editors().values():
-            editor.show_value(get_in(draft, editor.path))
+            editor.show_value(shown_value(draft, editor.path))
         if self._kind == "postgres-consolidation":
             self.databases.show_rows(workload.get("databases") or [])
 

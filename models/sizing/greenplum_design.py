@@ -73,13 +73,33 @@ def chosen_raid(scenario: Scenario, workload: GpWorkload) -> tuple[str, Rational
     )
 
 
+def recommended_memory_gib(server: Server, floor_gib: float, dimm: Dimm | None) -> int:
+    """Memory refarch recommends for a host left on "server default": the server's base memory, raised with DIMMs
+    to `floor_gib` (the reference architecture's minimum) when the server's DIMM slots can hold it, so the
+    recommendation never trips the minimum it cites.
+
+    >>> from datetime import date
+    >>> d = Dimm("d", "v", "32 GiB", 100.0, "USD", date(2025, 1, 1), "s", 32)
+    >>> s = Server("s", "v", "m", 1.0, "USD", date(2025, 1, 1), "s", "1U", 1, 1, None, 1, 384, 24, 8, "SFF", 2,
+    ...            800, 100, 500)
+    >>> recommended_memory_gib(s, 512, d), recommended_memory_gib(s, 0, d), recommended_memory_gib(s, 2048, d)
+    (512, 384, 384)
+    """
+    base = server.memory_gib
+    if dimm is None or floor_gib <= base:
+        return base
+    target = base + math.ceil((floor_gib - base) / dimm.size_gib) * dimm.size_gib
+    return int(target) if target <= server.dimm_slots * dimm.size_gib else base
+
+
 def memory_plan(
-    servers: list[Server], memory_gib: int | None, dimm: Dimm | None
+    servers: list[Server], memory_gib: int | None, dimm: Dimm | None, floor_gib: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """Memory per host and the extra DIMMs' price per server when the scenario asks for more memory."""
-    mem = np.array([float(memory_gib or s.memory_gib) for s in servers])
+    """Memory per host and the extra DIMMs' price per server: the scenario's memory, or the recommendation."""
+    wanted = [memory_gib or recommended_memory_gib(s, floor_gib, dimm) for s in servers]
+    mem = np.array([float(w) for w in wanted])
     extra_dimms = [
-        math.ceil(max(0, (memory_gib or s.memory_gib) - s.memory_gib) / dimm.size_gib) if dimm else 0 for s in servers
+        math.ceil(max(0, w - s.memory_gib) / dimm.size_gib) if dimm else 0 for w, s in zip(wanted, servers, strict=True)
     ]
     price = np.array([n * (dimm.price if dimm else 0.0) for n in extra_dimms])
     return mem, price, extra_dimms
@@ -124,7 +144,8 @@ def search(
     nic, nic_why = choose_nic(catalog, parts)
     net = NetworkChoice(nic, nics_per_host(nic, plat.nics_per_host))
     dimm = cheapest_dimm(catalog)
-    mem, extra_price, extra_dimms = memory_plan(servers, plat.memory_gib, dimm)
+    floor = figure(RULES, "min_memory_gib_per_segment_host") if isinstance(workload, GreenplumAnalytics) else 0.0
+    mem, extra_price, extra_dimms = memory_plan(servers, plat.memory_gib, dimm, floor)
     cands = enumerate_candidates(
         servers, drives, deployments, raids, drives_per_host, greenplum.min_data_drives()
     )
@@ -320,11 +341,19 @@ def _host_layout(
     )
     rationale.extend(plan.rationale)
     warnings.extend(plan.warnings)
-    warnings.extend(_host_warnings(workload, p))
+    warnings.extend(_host_warnings(workload, p, plat.memory_gib is not None))
+    if plat.memory_gib is None and p.memory_gib > server.memory_gib:
+        rationale.append(Rationale(
+            "Memory per host",
+            f"{p.memory_gib:g} GiB per host: the server's base {server.memory_gib} GiB raised with DIMMs to the"
+            f" {figure(RULES, 'min_memory_gib_per_segment_host'):g} GB the reference architecture sets as minimum"
+            " for a segment host.",
+            cite(RULES, "min_memory_gib_per_segment_host"),
+        ))
     return _Layout(vm, vm_list, plan, fo.rationale[0] if policy is not None else None)
 
 
-def _host_warnings(workload: GpWorkload, p: _Pick) -> list[Warning]:
+def _host_warnings(workload: GpWorkload, p: _Pick, memory_gib_given: bool) -> list[Warning]:
     out: list[Warning] = []
     if p.drives < min(greenplum.min_data_drives(), p.server.data_bays):
         out.append(Warning(
@@ -334,9 +363,13 @@ def _host_warnings(workload: GpWorkload, p: _Pick) -> list[Warning]:
         ))
     min_mem = figure(RULES, "min_memory_gib_per_segment_host")
     if isinstance(workload, GreenplumAnalytics) and p.memory_gib < min_mem:
+        why = (" (as specified)" if memory_gib_given else
+               f": the {p.server.dimm_slots} DIMM slots of {p.server.model} cannot reach it with the catalog's"
+               " DIMMs")
         out.append(Warning(
             "memory-below-reference",
-            f"{p.memory_gib:g} GiB per host is below the {min_mem:g} GB the reference architecture sets as minimum.",
+            f"{p.memory_gib:g} GiB per host is below the {min_mem:g} GB the reference architecture sets as minimum"
+            f"{why}.",
         ))
     return out
 

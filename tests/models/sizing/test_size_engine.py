@@ -118,3 +118,26 @@ def test_budget_targets_apply_to_every_kind(catalog: HardwareCatalog) -> None:
 def test_targets_of_another_kind_are_named_not_ignored(catalog: HardwareCatalog) -> None:
     r = size(sample("gp-oltp", targets={"max_full_scan_s": 100}), catalog)
     assert "target-not-applicable:max_full_scan_s" in {w.code for w in r.warnings}
+
+
+def test_recommended_memory_never_trips_the_minimum_it_cites(catalog: HardwareCatalog) -> None:
+    """Memory left on "server default" is raised to the reference minimum where the DIMM slots allow; where they do
+    not, the warning says why instead of contradicting the recommendation."""
+    from models.sizing.greenplum_design import recommended_memory_gib
+    from models.sizing.parts import cheapest_dimm
+
+    dimm = cheapest_dimm(catalog)
+    for server in catalog.servers:
+        s = sample("retail-dw-gen5", platform={"server_id": server.id, "drive_id": None, "memory_gib": None,
+                                                 "drives_per_host": None, "nic_id": None})
+        try:
+            r = size(s, catalog)
+        except SizingInputError:  # a server the workload cannot use at all (no drive fits its bays): not this rule
+            continue
+        warned = [w for w in r.warnings if w.code == "memory-below-reference"]
+        reachable = recommended_memory_gib(server, 512, dimm) >= 512
+        if reachable:
+            assert not warned, (server.id, warned)
+            assert r.design.memory_gib_per_host >= 512
+        else:
+            assert warned and "DIMM slots" in warned[0].text, server.id
