@@ -68,7 +68,7 @@ def postgres_settings(
         SettingGroup("postgresql", name, (
             Setting(
                 "shared_buffers", int(memory_gib * shared_buffers_ratio * MIB_PER_GIB), "MB",
-                f"{shared_buffers_ratio:.0%} of the VM's {memory_gib:g} GiB. {reason}", source,
+                f"{shared_buffers_ratio:.0%} of the VM's {memory_gib:g} GiB. {reason[:1].upper()}{reason[1:]}", source,
             ),
         ))
         for name, memory_gib in vms

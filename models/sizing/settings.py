@@ -16,6 +16,7 @@ here is not in the generated files.
 | `sap-iq-server`            | `all nodes` or a node's name    | a start_iq switch `-NAME VALUE`            |
 | `sap-iq-multiplex`         | `multiplex`                     | `SET OPTION PUBLIC.NAME = VALUE`           |
 | `vsan-policy`              | the policy's name               | a vSAN storage-policy rule (`VSAN.NAME`)   |
+| `linux-sysctl`             | `segment hosts` (or a role)     | a sysctl.conf line (e.g. vm.overcommit_ratio) |
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ PRODUCTS = (
     "sap-iq-server",
     "sap-iq-multiplex",
     "vsan-policy",
+    "linux-sysctl",
 )
 
 

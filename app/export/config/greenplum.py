@@ -1,0 +1,211 @@
+"""Greenplum: gpinitsystem_config, host files, the gpinitsystem command, gpconfig script, resource groups."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from app.export.config.bundle import ConfigBundle, comment, header
+from app.export.config.design_values import cluster_setting, fmt_value, setting_groups
+from app.export.config.gp_layout import SegmentUnit, segment_units, spread
+from app.export.config.naming import Naming
+from app.export.config.static_data import deploy_data
+from models.sizing.result import SizingResult
+
+MIRROR_FLAGS = {"spread": "--mirror-mode=spread", "group": "--mirror-mode=group"}
+DOCS = "vendor_docs: Greenplum Database Utility Guide, gpinitsystem"
+
+
+def _array(values: list[str]) -> str:
+    return "(" + " ".join(shlex.quote(v) for v in values) + ")"
+
+
+def _var(name: str, value: str) -> str:
+    return f"{name}={shlex.quote(value)}"
+
+
+def _array_name(scenario_name: str, default: str) -> str:
+    cleaned = re.sub(r"[^A-Za-z0-9 _.-]", "", scenario_name).strip()
+    return cleaned or default
+
+
+def gpinitsystem_config(result: SizingResult, units: list[SegmentUnit], naming: Naming) -> str:
+    d = result.design
+    init = {e["name"]: e for e in deploy_data("greenplum")["init"]}
+    u = units[0]
+    lines = header("gpinitsystem_config: the Greenplum cluster gpinitsystem creates", result.scenario_name)
+    e = init["ARRAY_NAME"]
+    lines += [*comment(e["reason"], e["source"]), _var("ARRAY_NAME", _array_name(result.scenario_name, e["value"]))]
+    lines += [*comment("Data directories are named <prefix><content id> inside each directory below.", DOCS),
+              _var("SEG_PREFIX", naming.render("seg_prefix"))]
+    e = init["PORT_BASE"]
+    lines += [*comment(e["reason"], e["source"]), _var("PORT_BASE", e["value"])]
+    primary_why = (
+        f"{u.primaries} primary segments per {'VM' if u.vm else 'host'} (the design's"
+        f" {d.primary_segments_per_host} per host over {d.vms_per_host} VM(s)), one entry each, spread round-robin"
+        f" over the {len(u.mounts)} data volume(s) {', '.join(u.mounts)} so every drive carries the same number"
+        " of segments."
+    )
+    lines += [*comment(primary_why, "002_feb9b45e1f157a35.txt, Number of Greenplum segments per machine"),
+              f"declare -a DATA_DIRECTORY={_array(spread(u.primaries, u.mounts, naming, 'primary_dir'))}"]
+    coordinator = naming.render("coordinator_host")
+    coord_dir = naming.render("coordinator_dir")
+    for var in ("COORDINATOR", "MASTER"):
+        release = "Greenplum 7 reads COORDINATOR_*" if var == "COORDINATOR" else "Greenplum 6 reads MASTER_*"
+        lines += [*comment(f"Coordinator host ({release}; the other release ignores these lines).", DOCS),
+                  _var(f"{var}_HOSTNAME", coordinator),
+                  *comment("Coordinator data directory (the catalog only, on the coordinator's RAID 1 pair).", DOCS),
+                  _var(f"{var}_DIRECTORY", coord_dir)]
+        e = init["COORDINATOR_PORT"]
+        lines += [*comment(e["reason"], e["source"]), _var(f"{var}_PORT", e["value"])]
+    for name in ("TRUSTED_SHELL", "ENCODING"):
+        e = init[name]
+        lines += [*comment(e["reason"], e["source"]), _var(name, e["value"])]
+    lines += [*comment("The segment host file written beside this file (one line per interface address).", DOCS),
+              _var("MACHINE_LIST_FILE", "./hostfile_gpinitsystem")]
+    if u.mirrors:
+        e = init["MIRROR_PORT_BASE"]
+        lines += [*comment(e["reason"], e["source"]), _var("MIRROR_PORT_BASE", e["value"])]
+        mode = cluster_setting(result, "greenplum-init", "mirror_mode")
+        how = f" Mirroring mode {mode.value}: run gpinitsystem with {MIRROR_FLAGS.get(str(mode.value), '')}" \
+              " (see gpinitsystem.sh)." if mode else ""
+        lines += [*comment(f"{u.mirrors} mirror segments per {'VM' if u.vm else 'host'}, spread over the same"
+                           f" data volumes.{how}", "vendor_docs: Greenplum Database Administrator Guide, Overview of"
+                           " Segment Mirroring"),
+                  f"declare -a MIRROR_DATA_DIRECTORY={_array(spread(u.mirrors, u.mounts, naming, 'mirror_dir'))}"]
+    else:
+        lines += comment("No MIRROR_DATA_DIRECTORY: the design runs without mirrors (a failed host takes its"
+                         " segments' data offline).", "vendor_docs: Greenplum Database Administrator Guide,"
+                         " Overview of Segment Mirroring")
+    return "\n".join(lines)
+
+
+def hostfile_segments(result: SizingResult, units: list[SegmentUnit]) -> str:
+    lines = header("hostfile_gpinitsystem: segment hosts, one line per interface address", result.scenario_name)
+    if len(units[0].interfaces) > 1:
+        lines += comment(
+            f"Each host has {len(units[0].interfaces)} interface addresses; gpinitsystem spreads its segments"
+            " evenly over them so every port carries interconnect traffic.",
+            "002_feb9b45e1f157a35.txt, Network setup",
+        )
+    if units[0].vm:
+        lines += comment(
+            "VMs are listed host-interleaved (VM 1 of every host, then VM 2 ...): gpinitsystem puts a host's"
+            " mirrors on the hosts that follow it, so no primary shares a physical host with its mirror.",
+            "vendor_docs: Greenplum Database Administrator Guide, Overview of Segment Mirroring",
+        )
+    for u in units:
+        where = f"VM {u.vm} on {u.physical_name}, NUMA node {u.numa_node}" if u.vm else "bare-metal segment host"
+        lines.append(f"# {u.hostname}: {where}, {u.primaries} primaries + {u.mirrors} mirrors")
+        lines += list(u.interfaces)
+    return "\n".join(lines)
+
+
+def hostfile_all(result: SizingResult, units: list[SegmentUnit], naming: Naming) -> str:
+    lines = header("hostfile_all: every Greenplum host, for gpssh-exkeys -f and gpssh -f", result.scenario_name)
+    d = result.design
+    roles = [(naming.render("coordinator_host"), "coordinator")]
+    if d.coordinator_hosts > 1:
+        roles.append((naming.render("standby_coordinator_host"), "standby coordinator"))
+    for name, role in roles:
+        lines += [f"# {role}: holds the catalog only, no user data (RAID 1 pair)", name]
+    for u in units:
+        lines += [f"# segment host {u.n}", u.hostname]
+    return "\n".join(lines)
+
+
+def gpinitsystem_script(result: SizingResult, naming: Naming) -> str:
+    mode = cluster_setting(result, "greenplum-init", "mirror_mode")
+    d = result.design
+    lines = ["#!/usr/bin/env bash", *header("gpinitsystem.sh: initialise the cluster (run as gpadmin)",
+                                             result.scenario_name)]
+    lines += [*comment("Stop at the first error.", "GNU Bash manual, The Set Builtin"), "set -euo pipefail",
+              *comment("Run beside gpinitsystem_config and the host files.", DOCS), 'cd "$(dirname "$0")"']
+    args = ["gpinitsystem", "-c", "gpinitsystem_config", "-h", "hostfile_gpinitsystem"]
+    why = "Create the cluster from gpinitsystem_config and the segment host file"
+    if d.coordinator_hosts > 1:
+        args += ["-s", naming.render("standby_coordinator_host")]
+        why += "; -s adds the standby coordinator"
+    if mode is not None and (d.mirror_segments_per_host or 0) > 0:
+        flag = MIRROR_FLAGS.get(str(mode.value))
+        if flag:
+            args.append(flag)
+            why += f"; {flag}: {mode.reason.rstrip('.')}"
+        else:
+            why += (f"; mirroring mode {mode.value} has no gpinitsystem flag: initialise without mirrors and add"
+                    " them with gpaddmirrors -i and a mirror configuration file")
+    lines += [*comment(why + ".", mode.source if mode else DOCS), " ".join(args)]
+    problem = mirror_mode_problem(result, segment_units(result.design, naming))
+    if problem:
+        lines[-1:-1] = comment("WARNING: " + problem + ".", "Greenplum Database Utility Guide, gpinitsystem")
+    return "\n".join(lines)
+
+
+def mirror_mode_problem(result: SizingResult, units: list[SegmentUnit]) -> str | None:
+    """gpinitsystem refuses spread mirroring unless there are more segment hosts than primaries per host."""
+    mode = cluster_setting(result, "greenplum-init", "mirror_mode")
+    if mode is None or str(mode.value) != "spread" or not units or not units[0].mirrors:
+        return None
+    if len(units) > units[0].primaries:
+        return None
+    return (f"spread mirroring needs more segment hosts ({len(units)}) than primaries per host"
+            f" ({units[0].primaries}): gpinitsystem --mirror-mode=spread will refuse this design; review the"
+            " mirroring policy before running gpinitsystem.sh")
+
+
+def _gpconfig_value(name: str, value: object, unit: str, plain: set[str]) -> str:
+    text = fmt_value(value)
+    return text if not unit or name in plain else f"{text}{unit}"
+
+
+def gpconfig_script(result: SizingResult) -> str:
+    plain = set(deploy_data("greenplum_gucs")["plain_number"])
+    lines = ["#!/usr/bin/env bash",
+             *header("gpconfig.sh: the server parameters the design sets (run as gpadmin on the coordinator)",
+                     result.scenario_name)]
+    lines += [*comment("Stop at the first error.", "GNU Bash manual, The Set Builtin"), "set -euo pipefail"]
+    for g in setting_groups(result, "greenplum"):
+        for s in g.settings:
+            value = _gpconfig_value(s.name, s.value, s.unit, plain)
+            lines += [*comment(s.reason, s.source), f"gpconfig -c {s.name} -v {shlex.quote(value)}"]
+    lines += [*comment("Parameters such as gp_vmem_protect_limit, gp_resource_manager and max_connections take"
+                       " effect only after a restart.", "vendor_docs: Greenplum Database Reference Guide,"
+                       " Server Configuration Parameters"),
+              "gpstop -ar"]
+    return "\n".join(lines)
+
+
+def resource_groups_sql(result: SizingResult) -> str | None:
+    groups = setting_groups(result, "greenplum-resource-group")
+    if not groups:
+        return None
+    lines = header("resource_groups.sql: resource groups the design sets (psql -f, as gpadmin)",
+                   result.scenario_name, "--")
+    builtin = {"admin_group", "default_group", "system_group"}
+    for g in groups:
+        for s in g.settings:
+            lines += comment(s.reason, s.source, "--")
+        if g.target in builtin:
+            for s in g.settings:
+                lines.append(f"ALTER RESOURCE GROUP {g.target} SET {s.name.upper()} {fmt_value(s.value)};")
+        else:
+            attrs = ", ".join(f"{s.name.upper()}={fmt_value(s.value)}" for s in g.settings)
+            lines.append(f"CREATE RESOURCE GROUP {g.target} WITH ({attrs});")
+    return "\n".join(lines)
+
+
+def add_greenplum(bundle: ConfigBundle, result: SizingResult, naming: Naming) -> list[SegmentUnit]:
+    units = segment_units(result.design, naming)
+    bundle.add("greenplum/gpinitsystem_config", gpinitsystem_config(result, units, naming),
+               "gpinitsystem configuration: ports, data and mirror directories per segment")
+    bundle.add("greenplum/hostfile_gpinitsystem", hostfile_segments(result, units),
+               "segment hosts (one line per interface address)")
+    bundle.add("greenplum/hostfile_all", hostfile_all(result, units, naming), "every host, for gpssh-exkeys")
+    bundle.add("greenplum/gpinitsystem.sh", gpinitsystem_script(result, naming),
+               "the gpinitsystem command with the mirroring flag", executable=True)
+    bundle.add("greenplum/gpconfig.sh", gpconfig_script(result), "gpconfig commands for every parameter the"
+               " design sets", executable=True)
+    sql = resource_groups_sql(result)
+    if sql:
+        bundle.add("greenplum/resource_groups.sql", sql, "resource group DDL")
+    return units

@@ -1,0 +1,135 @@
+"""Operating-system files: sysctl.conf, limits.conf, data-disk set-up, guest boot parameters, BIOS checklist."""
+
+from __future__ import annotations
+
+import shlex
+
+from app.export.config.bundle import ConfigBundle, comment, header
+from app.export.config.design_values import fmt_value, setting_groups
+from app.export.config.static_data import deploy_data
+from models.sizing.result import SizingResult
+
+GREENPLUM_KINDS = ("greenplum-analytics", "greenplum-oltp")
+
+
+def sysctl_conf(result: SizingResult) -> str:
+    data = deploy_data("linux")
+    lines = header("sysctl.conf for every Greenplum host (copy to /etc/sysctl.d/90-greenplum.conf;"
+                   " sysctl --system)", result.scenario_name)
+    for e in data["greenplum_sysctl"]:
+        lines += [*comment(e["reason"], e["source"]), f"{e['name']} = {e['value']}"]
+    for g in setting_groups(result, "linux-sysctl"):  # values the design sizes (e.g. vm.overcommit_ratio)
+        for s in g.settings:
+            lines += [*comment(s.reason, s.source), f"{s.name} = {fmt_value(s.value)}"]
+    for e in data["greenplum_sysctl_omitted"]:
+        lines += [*comment("Left out: " + e["reason"], e["source"]), f"# {e['name']} = {e['value']}"]
+    return "\n".join(lines)
+
+
+def limits_conf(result: SizingResult) -> str:
+    data = deploy_data("linux")
+    lines = header("limits.conf for every Greenplum host (copy to /etc/security/limits.d/90-greenplum.conf)",
+                   result.scenario_name)
+    lines += comment("limits.conf needs a domain; '*' applies to every user including gpadmin. The study lists"
+                     " the type, item and value.", "000_b2a3159111482e98.txt, Appendix A: Operating System"
+                     " Configuration; limits.conf(5)")
+    for e in data["greenplum_limits"]:
+        lines += [*comment(e["reason"], e["source"]), f"{e['domain']} {e['type']} {e['item']} {e['value']}"]
+    return "\n".join(lines)
+
+
+def data_disks_script(result: SizingResult, mounts: tuple[str, ...], drives: int, what: str) -> str:
+    """Make, mount and tune the data volumes of one host or VM (devices are given on the command line)."""
+    fs = deploy_data("linux")["greenplum_data_fs"]
+    raid = result.design.raid
+    volumes = len(mounts)
+    lines = ["#!/usr/bin/env bash", *header(
+        f"data-disks.sh: XFS data volumes of one {what} (run as root with the {volumes} device(s) in order,"
+        " e.g. ./data-disks.sh /dev/sdb ...)", result.scenario_name)]
+    lines += [*comment("Stop at the first error.", "GNU Bash manual, The Set Builtin"), "set -euo pipefail"]
+    layout = f"{drives} data drive(s), one volume per drive (no RAID)" if raid == "none" else \
+        f"{drives} data drive(s) in one {raid} volume presented by the controller"
+    lines += [*comment(f"The design gives each {what} {layout}.", fs["partition_source"]),
+              f"if [ $# -ne {volumes} ]; then echo \"usage: $0 DEVICE x {volumes}\" >&2; exit 2; fi",
+              *comment("Mount points, in the order of the devices given.", fs["mount_source"]),
+              f"MOUNTS=({' '.join(shlex.quote(m) for m in mounts)})",
+              'DEVICES=("$@")',
+              *comment(fs["partition_reason"], fs["partition_source"]),
+              'for i in "${!MOUNTS[@]}"; do',
+              '  dev=${DEVICES[$i]}; mnt=${MOUNTS[$i]}; label=$(basename "$mnt" | cut -c1-12)',
+              *["  " + c for c in comment("One GPT partition over the whole disk, aligned by parted.",
+                                          fs["partition_source"])],
+              '  parted -s "$dev" mklabel gpt mkpart primary xfs 1MiB 100%',
+              '  part=$(lsblk -lnpo NAME "$dev" | sed -n 2p)',
+              *["  " + c for c in comment(f"{fs['fs_type'].upper()} file system labelled after its mount point.",
+                                          fs["mount_source"])],
+              f'  mkfs.{fs["fs_type"]} -f -L "$label" "$part"',
+              *["  " + c for c in comment(fs["mount_reason"], fs["mount_source"])],
+              '  mkdir -p "$mnt"',
+              f'  echo "LABEL=$label $mnt {fs["fs_type"]} {fs["mount_options"]} 0 0" >> /etc/fstab',
+              '  mount "$mnt"',
+              *["  " + c for c in comment(fs["readahead_reason"], fs["readahead_source"])],
+              f'  /sbin/blockdev --setra {fs["readahead_sectors"]} "$dev"',
+              *["  " + c for c in comment(fs["scheduler_reason"], fs["scheduler_source"])],
+              '  disk=$(basename "$dev")',
+              f'  if grep -q "mq-{fs["scheduler"]}" "/sys/block/$disk/queue/scheduler"; then'
+              f' echo mq-{fs["scheduler"]} > "/sys/block/$disk/queue/scheduler";'
+              f' else echo {fs["scheduler"]} > "/sys/block/$disk/queue/scheduler"; fi',
+              "done",
+              *comment("Read-ahead and scheduler do not survive a reboot: keep the two lines above in a"
+                       " boot-time unit (rc.local or a tuned profile).", fs["readahead_source"])]
+    return "\n".join(lines)
+
+
+def bios_checklist(result: SizingResult) -> str:
+    data = deploy_data("bios")
+    lines = header("BIOS checklist for every physical host (set before installing the OS or ESXi)",
+                   result.scenario_name)
+    lines += comment(data["about"], "002_feb9b45e1f157a35.txt, BIOS setup and settings")
+    lines += comment(data["note"]["reason"], data["note"]["source"])
+    for i, e in enumerate(data["items"], start=1):
+        lines += ["", f"[ ] {i}. {e['setting']}: {e['value']}  (BIOS: {e['where']})",
+                  *comment(e["reason"], e["source"], "   ")]
+    return "\n".join(lines)
+
+
+def guest_settings(result: SizingResult) -> str:
+    """Boot parameters and driver settings for the Linux guests of a vSphere design."""
+    v = deploy_data("vsphere")
+    g = v["guest"]
+    kind = result.design.kind
+    elevator = g[v["scheduler_by_kind"][kind]]
+    params = [g["thp"], elevator, g["pvscsi_queue"]]
+    lines = header("Linux guest settings for every VM (boot parameters, drivers)", result.scenario_name)
+    for p in params:
+        lines += [*comment(p["reason"], p["source"]), f"# kernel parameter: {p['param']}"]
+    joined = " ".join(p["param"] for p in params)
+    lines += [*comment("All parameters at once, on RHEL-family guests:", "grubby(8)"),
+              f"grubby --update-kernel=ALL --args={shlex.quote(joined)}"]
+    sched = "mq-deadline" if "deadline" in elevator["param"] else "none"
+    lines += [*comment(f"Kernels 5.0 and later ignore elevator=: this udev rule sets {sched} on every virtual"
+                       " disk instead (save as /etc/udev/rules.d/60-refarch-scheduler.rules).", elevator["source"]),
+              f'# ACTION=="add|change", KERNEL=="sd[a-z]*", ATTR{{queue/scheduler}}="{sched}"']
+    lines += [*comment(g["vmware_tools"]["reason"], g["vmware_tools"]["source"]),
+              f"# {g['vmware_tools']['command']}",
+              *comment(g["balloon"]["reason"], g["balloon"]["source"]),
+              "# lsmod | grep vmw_balloon"]
+    if kind in GREENPLUM_KINDS:
+        q = v["vmxnet3_single_queue"]
+        lines += [*comment(q["reason"], q["source"]),
+                  "# ethtool -L <interface> combined 1   (for every VMXNET3 interface)"]
+    return "\n".join(lines)
+
+
+def add_linux(bundle: ConfigBundle, result: SizingResult, mounts: tuple[str, ...] | None, drives: int) -> None:
+    kind = result.design.kind
+    if kind in GREENPLUM_KINDS:
+        bundle.add("os/sysctl.conf", sysctl_conf(result), "kernel parameters for every Greenplum host")
+        bundle.add("os/limits.conf", limits_conf(result), "open files and processes for every Greenplum host")
+        if mounts:
+            what = "segment VM" if result.design.deployment == "vsphere" else "segment host"
+            bundle.add("os/data-disks.sh", data_disks_script(result, mounts, drives, what),
+                       "XFS data volumes: mount options, read-ahead, I/O scheduler", executable=True)
+    if result.design.deployment == "vsphere":
+        bundle.add("os/guest-settings.txt", guest_settings(result), "Linux guest boot parameters and drivers")
+    bundle.add("os/bios-checklist.txt", bios_checklist(result), "BIOS settings for every physical host")
