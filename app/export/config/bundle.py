@@ -53,6 +53,20 @@ def comment(reason: str, source: str, mark: str = "#") -> list[str]:
     return [f"{mark} {line}" for line in textwrap.wrap(text, WRAP - len(mark) - 1, break_on_hyphens=False)]
 
 
+class Comments:
+    """`comment` that says "same reason" instead of repeating the reason of the setting just above."""
+
+    def __init__(self, mark: str = "#") -> None:
+        self.mark = mark
+        self.last: tuple[str, str] | None = None
+
+    def __call__(self, reason: str, source: str) -> list[str]:
+        if self.last == (reason, source):
+            return [f"{self.mark} Same reason and source as the setting above."]
+        self.last = (reason, source)
+        return comment(reason, source, self.mark)
+
+
 def header(title: str, scenario_name: str, mark: str = "#") -> list[str]:
     """The first lines of every file: what it is and the scenario it came from (no date: same input, same bytes)."""
     return [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from app.export.config.bundle import ConfigBundle, comment, header
+from app.export.config.bundle import Comments, ConfigBundle, comment, header
 from app.export.config.design_values import cluster_setting, fmt_value, setting_groups
 from app.export.config.gp_layout import SegmentUnit, segment_units, spread
 from app.export.config.naming import Naming
@@ -63,10 +63,18 @@ def gpinitsystem_config(result: SizingResult, units: list[SegmentUnit], naming: 
         lines += [*comment(e["reason"], e["source"]), _var(name, e["value"])]
     lines += [*comment("The segment host file written beside this file (one line per interface address).", DOCS),
               _var("MACHINE_LIST_FILE", "./hostfile_gpinitsystem")]
-    if u.mirrors:
+    mode = cluster_setting(result, "greenplum-init", "mirror_mode")
+    block = mode is not None and str(mode.value) == "block"
+    if u.mirrors and block:
         e = init["MIRROR_PORT_BASE"]
         lines += [*comment(e["reason"], e["source"]), _var("MIRROR_PORT_BASE", e["value"])]
-        mode = cluster_setting(result, "greenplum-init", "mirror_mode")
+        lines += [*comment(f"Block mirroring has no gpinitsystem flag: the cluster is initialised without mirrors"
+                           f" and gpaddmirrors -i adds them in blocks (see gpinitsystem.sh). The {u.mirrors} mirror"
+                           " directories per host, for that file:", mode.source),
+                  f"# MIRROR_DATA_DIRECTORY: {' '.join(spread(u.mirrors, u.mounts, naming, 'mirror_dir'))}"]
+    elif u.mirrors:
+        e = init["MIRROR_PORT_BASE"]
+        lines += [*comment(e["reason"], e["source"]), _var("MIRROR_PORT_BASE", e["value"])]
         how = f" Mirroring mode {mode.value}: run gpinitsystem with {MIRROR_FLAGS.get(str(mode.value), '')}" \
               " (see gpinitsystem.sh)." if mode else ""
         lines += [*comment(f"{u.mirrors} mirror segments per {'VM' if u.vm else 'host'}, spread over the same"
@@ -132,8 +140,11 @@ def gpinitsystem_script(result: SizingResult, naming: Naming) -> str:
             args.append(flag)
             why += f"; {flag}: {mode.reason.rstrip('.')}"
         else:
-            why += (f"; mirroring mode {mode.value} has no gpinitsystem flag: initialise without mirrors and add"
-                    " them with gpaddmirrors -i and a mirror configuration file")
+            blocks = cluster_setting(result, "greenplum-init", "mirror_block_hosts")
+            size = f" of {blocks.value} segment hosts" if blocks else ""
+            why += (f"; mirroring mode {mode.value} has no gpinitsystem flag: the cluster starts without mirrors;"
+                    f" then generate a template with gpaddmirrors -o, place each host's mirrors on the other hosts"
+                    f" of its block{size} (consecutive hosts of hostfile_gpinitsystem) and run gpaddmirrors -i")
     lines += [*comment(why + ".", mode.source if mode else DOCS), " ".join(args)]
     problem = mirror_mode_problem(result, segment_units(result.design, naming))
     if problem:
@@ -159,15 +170,30 @@ def _gpconfig_value(name: str, value: object, unit: str, plain: set[str]) -> str
 
 
 def gpconfig_script(result: SizingResult) -> str:
+    """One gpconfig per parameter: the cluster value (-v) and, where the design sets one, the coordinator's (-m)."""
     plain = set(deploy_data("greenplum_gucs")["plain_number"])
+    groups = setting_groups(result, "greenplum")
+    cluster = [s for g in groups if g.target != "coordinator" for s in g.settings]
+    coordinator = {s.name: s for g in groups if g.target == "coordinator" for s in g.settings}
     lines = ["#!/usr/bin/env bash",
              *header("gpconfig.sh: the server parameters the design sets (run as gpadmin on the coordinator)",
                      result.scenario_name)]
     lines += [*comment("Stop at the first error.", "GNU Bash manual, The Set Builtin"), "set -euo pipefail"]
-    for g in setting_groups(result, "greenplum"):
-        for s in g.settings:
-            value = _gpconfig_value(s.name, s.value, s.unit, plain)
-            lines += [*comment(s.reason, s.source), f"gpconfig -c {s.name} -v {shlex.quote(value)}"]
+    why = Comments()
+    for s in cluster:
+        value = _gpconfig_value(s.name, s.value, s.unit, plain)
+        cmd = f"gpconfig -c {s.name} -v {shlex.quote(value)}"
+        lines += why(s.reason, s.source)
+        c = coordinator.pop(s.name, None)
+        if c is not None:
+            lines += comment(f"Coordinator value (-m): {c.reason}" if c.reason != s.reason else
+                             "-m gives the coordinator its own value.", c.source)
+            cmd += f" -m {shlex.quote(_gpconfig_value(c.name, c.value, c.unit, plain))}"
+        lines.append(cmd)
+    for c in coordinator.values():
+        value = _gpconfig_value(c.name, c.value, c.unit, plain)
+        lines += [*comment(c.reason + " (Greenplum 6 spells the flag --masteronly.)", c.source),
+                  f"gpconfig -c {c.name} -v {shlex.quote(value)} --coordinatoronly"]
     lines += [*comment("Parameters such as gp_vmem_protect_limit, gp_resource_manager and max_connections take"
                        " effect only after a restart.", "vendor_docs: Greenplum Database Reference Guide,"
                        " Server Configuration Parameters"),
@@ -182,13 +208,15 @@ def resource_groups_sql(result: SizingResult) -> str | None:
     lines = header("resource_groups.sql: resource groups the design sets (psql -f, as gpadmin)",
                    result.scenario_name, "--")
     builtin = {"admin_group", "default_group", "system_group"}
+    why = Comments("--")
     for g in groups:
-        for s in g.settings:
-            lines += comment(s.reason, s.source, "--")
         if g.target in builtin:
             for s in g.settings:
-                lines.append(f"ALTER RESOURCE GROUP {g.target} SET {s.name.upper()} {fmt_value(s.value)};")
+                lines += [*why(s.reason, s.source),
+                          f"ALTER RESOURCE GROUP {g.target} SET {s.name.upper()} {fmt_value(s.value)};"]
         else:
+            for s in g.settings:
+                lines += why(f"{s.name.upper()}: {s.reason}", s.source)
             attrs = ", ".join(f"{s.name.upper()}={fmt_value(s.value)}" for s in g.settings)
             lines.append(f"CREATE RESOURCE GROUP {g.target} WITH ({attrs});")
     return "\n".join(lines)

@@ -131,15 +131,31 @@ def sap_iq_vms(result: SizingResult, naming: Naming) -> list[dict[str, Any]]:
     return out
 
 
-def anti_affinity(units: list[SegmentUnit], mirror_mode: str | None) -> list[dict[str, Any]]:
-    """VM-VM anti-affinity for each VM and the VMs holding its mirrors (the next hosts in host-file order)."""
+def mirror_partners(n: int, i: int, primaries: int, mode: str | None, block: int | None) -> list[int]:
+    """Host-file positions holding the mirrors of position `i` (0-based) among `n` segment hosts.
+
+    group: the next host; spread: the next `primaries` hosts; block: the other hosts of its block.
+
+    >>> mirror_partners(6, 5, 8, "group", None), mirror_partners(6, 1, 3, "spread", None)
+    ([0], [2, 3, 4])
+    >>> mirror_partners(8, 5, 8, "block", 4)
+    [4, 6, 7]
+    """
+    if mode == "block" and block:
+        start = i - i % block
+        return [j for j in range(start, min(start + block, n)) if j != i]
+    span = 1 if mode in (None, "group") else min(primaries, n - 1)
+    return [(i + k) % n for k in range(1, span + 1)]
+
+
+def anti_affinity(units: list[SegmentUnit], mirror_mode: str | None, block: int | None = None
+                  ) -> list[dict[str, Any]]:
+    """A VM-VM anti-affinity rule for each segment VM and the VMs holding its mirrors."""
     if not units or not units[0].mirrors or len(units) < 2:
         return []
-    n = len(units)
-    span = 1 if mirror_mode in (None, "group") else min(units[0].primaries, n - 1)
     rules = []
     for i, u in enumerate(units):
-        partners = [units[(i + k) % n].hostname for k in range(1, span + 1)]
+        partners = [units[j].hostname for j in mirror_partners(len(units), i, u.primaries, mirror_mode, block)]
         rules.append({
             "name": f"mirror-apart-{u.hostname}",
             "type": "VMAntiAffinity",

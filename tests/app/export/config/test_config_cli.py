@@ -34,10 +34,21 @@ def _values_in_files(out: Path, group: dict) -> dict[str, str]:
     product, target = group["product"], group["target"]
     if product == "greenplum":
         text = (out / "greenplum" / "gpconfig.sh").read_text()
-        return dict(re.findall(r"^gpconfig -c (\S+) -v '?([^'\s]+)'?$", text, re.M))
+        if target == "coordinator":  # -m VALUE beside the segments' value, or a coordinator-only parameter
+            found = dict(re.findall(r"^gpconfig -c (\S+) -v \S+ -m '?([^'\s]+)'?$", text, re.M))
+            return found | dict(re.findall(r"^gpconfig -c (\S+) -v '?([^'\s]+)'? --coordinatoronly$", text, re.M))
+        return dict(re.findall(r"^gpconfig -c (\S+) -v '?([^'\s]+)'?(?: -m \S+)?$", text, re.M))
     if product == "greenplum-init":
         text = (out / "greenplum" / "gpinitsystem.sh").read_text()
-        return dict(re.findall(r"--(mirror)-mode=(\S+)", text))
+        found = dict(re.findall(r"--(mirror)-mode=(\S+)", text))
+        block = re.search(r"block of (\d+) segment hosts", text)
+        return found | ({"mirror_block_hosts": block.group(1)} if block else {})
+    if product == "greenplum-resource-group":
+        text = (out / "greenplum" / "resource_groups.sql").read_text()
+        found = {k.lower(): v for k, v in re.findall(rf"^ALTER RESOURCE GROUP {target} SET (\w+) (\S+);$", text, re.M)}
+        for attrs in re.findall(rf"^CREATE RESOURCE GROUP {target} WITH \((.*)\);$", text, re.M):
+            found |= {k.strip().lower(): v for k, v in (a.split("=") for a in attrs.split(","))}
+        return found
     if product == "postgresql":
         text = (out / "postgresql" / f"{target}.conf").read_text()
         return {k: v.strip("'") for k, v in re.findall(r"^(\w+) = (\S+)$", text, re.M)}

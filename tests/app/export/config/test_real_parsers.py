@@ -111,15 +111,19 @@ def test_scripts_are_valid_bash(name: str, config_of: ConfigOf, tmp_path: Path) 
 def test_gpconfig_sets_every_greenplum_value_of_the_design(name: str, config_of: ConfigOf) -> None:
     result, bundle = config_of(name)
     script = bundle.get("greenplum/gpconfig.sh").text
-    got = {}
+    got, got_coordinator = {}, {}
     for ln in script.splitlines():
         if ln.startswith("gpconfig -c "):
             parts = ln.split()
-            got[parts[2]] = parts[4].strip("'")
-    expected = {s.name: s for g in setting_groups(result, "greenplum") for s in g.settings}
-    assert set(got) == set(expected)
-    for name_, s in expected.items():
-        assert got[name_].removesuffix(s.unit) == str(s.value)
+            (got_coordinator if "--coordinatoronly" in parts else got)[parts[2]] = parts[4].strip("'")
+            if "-m" in parts:
+                got_coordinator[parts[2]] = parts[parts.index("-m") + 1].strip("'")
+    for g in setting_groups(result, "greenplum"):
+        values = got_coordinator if g.target == "coordinator" else got
+        for s in g.settings:
+            assert values[s.name].removesuffix(s.unit) == str(s.value), (g.target, s.name)
+    assert set(got) == {s.name for g in setting_groups(result, "greenplum") if g.target != "coordinator"
+                        for s in g.settings}
 
 
 def test_sysctl_and_limits_follow_their_formats(config_of: ConfigOf) -> None:

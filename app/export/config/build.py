@@ -1,0 +1,67 @@
+"""Every configuration file of one design, rendered in memory, with a README index."""
+
+from __future__ import annotations
+
+from app.export.config.bundle import ConfigBundle, ConfigFile, comment, header
+from app.export.config.design_values import cluster_setting
+from app.export.config.gp_layout import segment_units
+from app.export.config.greenplum import add_greenplum, mirror_mode_problem
+from app.export.config.linux import GREENPLUM_KINDS, add_linux
+from app.export.config.naming import Naming
+from app.export.config.postgres import add_postgres, vm_names
+from app.export.config.sap_iq import add_sap_iq
+from app.export.config.vsphere import (
+    add_vsphere,
+    anti_affinity,
+    greenplum_vms,
+    postgres_vms,
+    sap_iq_vms,
+    vsan_policies,
+)
+from models.sizing.result import SizingResult
+
+
+def build_config(result: SizingResult, naming: Naming | None = None) -> ConfigBundle:
+    naming = naming or Naming()
+    d = result.design
+    bundle = ConfigBundle(result.scenario_name, d.kind)
+    vsphere = d.deployment == "vsphere"
+    if d.kind in GREENPLUM_KINDS:
+        units = add_greenplum(bundle, result, naming)
+        add_linux(bundle, result, units[0].mounts if units else None, units[0].drives if units else 0)
+        if vsphere:
+            mode = cluster_setting(result, "greenplum-init", "mirror_mode")
+            block = cluster_setting(result, "greenplum-init", "mirror_block_hosts")
+            add_vsphere(bundle, result, greenplum_vms(result, units),
+                        anti_affinity(units, str(mode.value) if mode else None, int(block.value) if block else None),
+                        [])
+    elif d.kind == "postgres-consolidation":
+        add_postgres(bundle, result, naming)
+        add_linux(bundle, result, None, 0)
+        add_vsphere(bundle, result, postgres_vms(result, vm_names(result, naming)), [], [])
+    elif d.kind == "sap-iq-multiplex":
+        add_sap_iq(bundle, result, naming)
+        add_linux(bundle, result, None, 0)
+        if vsphere:
+            add_vsphere(bundle, result, sap_iq_vms(result, naming), [], vsan_policies(result))
+    bundle.files.insert(0, ConfigFile("README.txt", readme(bundle, result, naming) + "\n", False, "this index"))
+    return bundle
+
+
+def readme(bundle: ConfigBundle, result: SizingResult, naming: Naming) -> str:
+    d = result.design
+    lines = header("README.txt: the configuration refarch generated for this design", result.scenario_name)
+    lines += [f"Scenario: {result.scenario_name}", f"Kind: {d.kind} ({d.deployment})",
+              f"Server: {d.server_id}   Hosts: {d.segment_hosts} worker + {d.coordinator_hosts} coordinator",
+              "", "Files:"]
+    width = max(len(f.path) for f in bundle.files)
+    lines += [f"  {f.path.ljust(width)}  {f.what}" for f in bundle.files]
+    problems = [f"  ! {w.code}: {w.text}" for w in result.warnings]
+    if d.kind in GREENPLUM_KINDS:
+        problem = mirror_mode_problem(result, segment_units(d, naming))
+        if problem:
+            problems.append(f"  ! mirror-mode: {problem}")
+    if problems:
+        lines += ["", "Warnings of the design (read them before applying):", *problems]
+    lines += ["", *comment("Values come from the design; every file states each value's reason and source.", "")]
+    return "\n".join(lines)
