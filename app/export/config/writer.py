@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from app.export.atomic import ExportError, atomic_write
+from app.export.atomic import ExportError, atomic_write_bytes
 from app.export.config.bundle import ConfigBundle
 
 
@@ -30,8 +30,7 @@ def write_bundle(bundle: ConfigBundle, out_dir: Path, force: bool = False) -> li
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ExportError(f"cannot create {target.parent}: {exc.strerror or exc}") from None
-        with atomic_write(target) as tmp:
-            tmp.write_bytes(f.text.encode("utf-8"))
+        atomic_write_bytes(target, f.text.encode("utf-8"))
         if f.executable:
             mode = target.stat().st_mode
             os.chmod(target, mode | ((mode & 0o444) >> 2))  # x wherever r is set
