@@ -90,6 +90,8 @@ class PgCluster:
 
 def to_base(value: object, unit: str, base_unit: str) -> float | str:
     """A setting stated in `unit` expressed in the server's base unit (e.g. 3072 MB in 8kB pages = 393216)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
     if not base_unit:
         return value if isinstance(value, str) else float(value)  # type: ignore[arg-type]
     m = re.fullmatch(r"(\d*)(\D+)", base_unit)
