@@ -18,16 +18,13 @@ from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import greenplum
 from models.sizing.engine import size
-from models.sizing.greenplum_design import TARGET_WORDS, SearchCancelled, search
+from models.sizing.greenplum_design import SearchCancelled, search
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
-from models.sizing.rules import RAID_CODES
+from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
 
 ProgressFn = Callable[[int, int], None]
 CancelFn = Callable[[], bool]
-DEPLOYMENTS = ("bare-metal", "vsphere")
-RAIDS = ("none", "raid1", "raid5", "raid10")
-RAID_NAMES = {v: k for k, v in RAID_CODES.items()}
 
 
 class OptimizationCancelled(Exception):
@@ -78,7 +75,8 @@ class OptimizationResult:
 
 
 def _main(workload: GreenplumAnalytics | GreenplumOltp) -> tuple[str, bool]:
-    return ("full_scan_s", False) if isinstance(workload, GreenplumAnalytics) else ("tps", True)
+    main = KINDS[workload.kind].main_metric
+    return main, METRICS[main].better == "higher"
 
 
 
@@ -98,7 +96,7 @@ def optimize(
     servers, drives = current(catalog.servers, catalog), current(catalog.drives, catalog)
     main, higher = _main(workload)
     try:
-        found = search(scenario, workload, catalog, parts, servers, drives, DEPLOYMENTS, RAIDS, None, progress,
+        found = search(scenario, workload, catalog, parts, servers, drives, DEPLOYMENTS, RAID_LEVELS, None, progress,
                        cancelled)
     except SearchCancelled:
         raise OptimizationCancelled() from None
@@ -127,7 +125,7 @@ def _points(ev: greenplum.Evaluated, servers: list, drives: list, values: NDArra
             drive_id=drives[int(c.drive_idx[i])].id,
             drives_per_host=int(c.drives_per_host[i]),
             deployment="vsphere" if bool(c.virtualized[i]) else "bare-metal",
-            raid=RAID_NAMES[int(c.raid_code[i])],
+            raid=RAID_LEVELS[int(c.raid_code[i])],
             segment_hosts=int(ev.segment_hosts[i]),
             capex=float(ev.capex[i]),
             power_w=float(ev.power_w[i]),
@@ -174,36 +172,32 @@ def closest_per_target(ev: greenplum.Evaluated, points: list[DesignPoint]) -> di
         i = _closest(ev, name)
         p = points[i]
         out[name] = (
-            f"no candidate meets the {TARGET_WORDS.get(name, name)} target; closest: {p.server_id} with"
+            f"no candidate meets the {target_words(name)} target; closest: {p.server_id} with"
             f" {p.drives_per_host} x {p.drive_id}, {p.deployment}, {p.raid}, {p.segment_hosts} hosts"
             f" ({_value_text(ev, name, i)})"
         )
     return out
 
 
+def _metric_values(ev: greenplum.Evaluated) -> dict[str, NDArray[np.float64]]:
+    return {**ev.metrics, "capex": ev.capex, "power_w": ev.power_w, "rack_u": ev.rack_u}
+
+
 def _closest(ev: greenplum.Evaluated, name: str) -> int:
-    key = {
-        "max_full_scan_s": ev.metrics.get("full_scan_s"),
-        "min_load_tb_per_hour": -ev.metrics["load_tb_per_hour"] if "load_tb_per_hour" in ev.metrics else None,
-        "min_queries_per_hour": -ev.metrics["queries_per_hour"] if "queries_per_hour" in ev.metrics else None,
-        "min_tps": -ev.metrics["tps"] if "tps" in ev.metrics else None,
-        "max_capex": ev.capex,
-        "max_power_w": ev.power_w,
-        "max_rack_u": ev.rack_u,
-        "capacity": -ev.user_capacity_tb,
-    }.get(name)
-    return int(np.argmin(key)) if key is not None else 0
+    if name == CAPACITY:
+        return int(np.argmin(-ev.user_capacity_tb))
+    target = TARGETS.get(name)
+    values = _metric_values(ev).get(target.metric) if target else None
+    if target is None or values is None:
+        return 0
+    return int(np.argmin(values if target.bound == "max" else -values))
 
 
 def _value_text(ev: greenplum.Evaluated, name: str, i: int) -> str:
-    if name == "max_capex":
-        return f"capex {ev.capex[i]:,.0f}"
-    if name == "max_power_w":
-        return f"{ev.power_w[i]:,.0f} W"
-    if name == "max_rack_u":
-        return f"{ev.rack_u[i]:,.0f} U"
-    if name == "capacity":
+    if name == CAPACITY:
         return f"{ev.user_capacity_tb[i]:,.1f} TB"
-    metric = {"max_full_scan_s": "full_scan_s", "min_load_tb_per_hour": "load_tb_per_hour",
-              "min_queries_per_hour": "queries_per_hour", "min_tps": "tps"}[name]
-    return f"{metric} {ev.metrics[metric][i]:,.1f}"
+    target = TARGETS[name]
+    v = float(_metric_values(ev)[target.metric][i])
+    if target.budget:
+        return f"{v:,.0f} {target.unit}" if target.unit else f"{target.metric} {v:,.0f}"
+    return f"{target.metric} {v:,.1f}"

@@ -14,23 +14,20 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from models import file_input
+from models.vocabulary import (
+    WORKLOAD_KINDS,
+    Deployment,
+    MirrorPolicy,
+    OltpMix,
+    Placement,
+    Raid,
+    SharedBuffersPolicy,
+)
 
 SCHEMA_VERSION = 1
 MAX_FILE_BYTES = file_input.SCENARIO_MAX_BYTES  # a scenario is a few KB; anything larger is not one
 MAX_PROJECT_BYTES = file_input.PROJECT_MAX_BYTES  # the same limit applies when a project is saved
 
-Deployment = Literal["bare-metal", "vsphere"]
-Raid = Literal["none", "raid1", "raid5", "raid10"]
-OltpMix = Literal["tpcb", "select", "update", "insert"]
-Placement = Literal["vm-per-database", "shared-vm"]
-MirrorPolicy = Literal["group", "spread", "block"]
-WorkloadKind = Literal["greenplum-analytics", "greenplum-oltp", "postgres-consolidation", "sap-iq-multiplex"]
-WORKLOAD_KINDS: tuple[str, ...] = (
-    "greenplum-analytics",
-    "greenplum-oltp",
-    "postgres-consolidation",
-    "sap-iq-multiplex",
-)
 
 
 class _Strict(BaseModel):
@@ -126,7 +123,7 @@ class PostgresConsolidation(_Strict):
     vm_vcpus: int | None = Field(default=None, ge=1, le=768)
     vm_memory_gib: float | None = Field(default=None, gt=0, le=24_576)
     host_memory_available_gib: float | None = Field(default=None, gt=0, le=65_536)
-    shared_buffers_policy: Literal["recommended", "conventional"] = "recommended"
+    shared_buffers_policy: SharedBuffersPolicy = "recommended"
     vsphere_ha: bool = Field(
         default=True, description="reserve one host's capacity for vSphere HA restarts (N+1); false: a warning"
     )

@@ -21,11 +21,7 @@ from models.scenario import (
 )
 from models.sizing.engine import size
 from models.sizing.result import SizingResult
-
-LOWER_IS_BETTER = {"full_scan_s"}
-# estimates that measure work done: worth dividing by money and watts (not ratios such as overcommit)
-PERFORMANCE_METRICS = {"full_scan_s", "load_tb_per_hour", "queries_per_hour", "tps", "power_metric",
-                       "throughput_metric"}
+from models.vocabulary import METRICS, RAID_LEVELS, lower_is_better, metric_label
 
 
 def pinned(scenario: Scenario, result: SizingResult) -> Scenario:
@@ -33,7 +29,7 @@ def pinned(scenario: Scenario, result: SizingResult) -> Scenario:
     d = result.design
     plat = scenario.platform.model_copy(update={
         "server_id": d.server_id, "drive_id": d.drive_id, "nic_id": d.nic_id,
-        "raid": d.raid if d.raid in ("none", "raid1", "raid5", "raid10") else scenario.platform.raid,
+        "raid": d.raid if d.raid in RAID_LEVELS else scenario.platform.raid,
     })
     return scenario.model_copy(update={"platform": plat})
 
@@ -113,6 +109,11 @@ class CompareRow:
     def winner(self) -> int | None:
         return self.verdict.winner
 
+    @property
+    def label(self) -> str:
+        """What the row measures, in words: "Hosts (all roles)", "Full scans per hour per kW"."""
+        return compare_label(self.metric)
+
     def deltas(self) -> list[float | None]:
         base = self.values[0]
         return [None if v is None or base is None else v - base for v in self.values]
@@ -122,6 +123,34 @@ class CompareRow:
         return {"metric": self.metric, "unit": self.unit, "values": self.values,
                 "ranges": [list(r) if r else None for r in self.ranges], "deltas_vs_first": self.deltas(),
                 "winner": v.winner, "no_winner_reason": v.reason or None}
+
+
+# rows of `compare` that are not estimates
+_ROW_LABELS = {
+    "worker hosts": "Worker hosts",
+    "total hosts": "Hosts (all roles)",
+    "data drives": "Data drives",
+    "capex": METRICS["capex"].label,
+    "power": METRICS["power_w"].label,
+    "rack space": METRICS["rack_u"].label,
+    "energy": "Energy per year",
+}
+
+
+def _rate_label(metric: str) -> str:
+    """A performance metric as a rate: a time reads as the runs per hour it stands for."""
+    declared = METRICS.get(metric)
+    return declared.rate_label if declared is not None and declared.rate_label else metric_label(metric)
+
+
+def compare_label(metric: str) -> str:
+    """The label of a `compare` row key (`capex`, `full_scan_s`, `tps per 1k USD`, `tps per kW`...)."""
+    if metric.endswith(" per kW"):
+        return f"{_rate_label(metric.removesuffix(' per kW'))} per kW"
+    if " per 1k " in metric:
+        base, currency = metric.split(" per 1k ", 1)
+        return f"{_rate_label(base)} per 1,000 {currency}"
+    return _ROW_LABELS.get(metric) or metric_label(metric)
 
 
 def compare(results: list[SizingResult]) -> list[CompareRow]:
@@ -134,9 +163,8 @@ def compare(results: list[SizingResult]) -> list[CompareRow]:
                           [ranges(r) if ranges else None for r in results], hib, kinds)
 
     rows = [
-        row("worker hosts", "hosts", lambda r: float(r.design.segment_hosts), False),
-        row("total hosts", "hosts", lambda r: float(r.design.segment_hosts + r.design.coordinator_hosts
-                                                     + r.design.etl_hosts), False),
+        row("worker hosts", "hosts", lambda r: float(r.design.worker_hosts), False),
+        row("total hosts", "hosts", lambda r: float(r.design.total_hosts), False),
         row("data drives", "drives", lambda r: float(r.design.data_drives_per_host * r.design.segment_hosts), None),
         row("capex", results[0].totals.currency if results else "USD", lambda r: r.totals.capex, False),
         row("power", "W", lambda r: r.totals.power_w, False),
@@ -147,10 +175,10 @@ def compare(results: list[SizingResult]) -> list[CompareRow]:
     for m in metrics:
         est = [r.estimates.get(m) for r in results]
         unit = next(e.unit for e in est if e is not None)
-        hib = m not in LOWER_IS_BETTER
+        hib = _higher_is_better(m)
         rows.append(CompareRow(m, unit, [e.p50 if e else None for e in est],
                                [(e.p10, e.p90) if e else None for e in est], hib, kinds))
-        if m not in PERFORMANCE_METRICS:
+        if not (m in METRICS and METRICS[m].performance):
             continue
         # per-dollar and per-watt rows hold rates (a time becomes runs per hour): more is always better
         rows.append(row(f"{m} per 1k {results[0].totals.currency}", "per 1k", _per(m, "capex"), True,
@@ -159,9 +187,17 @@ def compare(results: list[SizingResult]) -> list[CompareRow]:
     return rows
 
 
+def _higher_is_better(metric: str) -> bool | None:
+    """True/False from the metric's declared direction; None (no winner) for a description."""
+    if metric not in METRICS:
+        return True
+    better = METRICS[metric].better
+    return None if better is None else better == "higher"
+
+
 def _rate(metric: str, value: float) -> float:
     # for a time, "per dollar" is the rate it stands for: scans per hour per 1k spent
-    return 3600.0 / value if metric in LOWER_IS_BETTER else value
+    return 3600.0 / value if lower_is_better(metric) else value
 
 
 def _per(metric: str, total: str) -> Callable[[SizingResult], float | None]:

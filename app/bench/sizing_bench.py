@@ -42,11 +42,11 @@ def bench_sizing() -> BenchResult:
 @benchmark("optimizer")
 def bench_optimizer() -> BenchResult:
     from catalog.seed import seed_catalog
-    from models.optimizer import DEPLOYMENTS, RAIDS
     from models.scenario import parse_scenario
     from models.sizing import greenplum
     from models.sizing.candidates import NetworkChoice, enumerate_candidates
     from models.sizing.parts import choose_nic, current, resolve
+    from models.vocabulary import DEPLOYMENTS, RAID_LEVELS
 
     catalog = seed_catalog()
     scenario = parse_scenario(json.loads(SAMPLE.read_text()))
@@ -54,7 +54,7 @@ def bench_optimizer() -> BenchResult:
     nic, _ = choose_nic(catalog, resolve(scenario, catalog))
     net = NetworkChoice(nic, 1)
     base = enumerate_candidates(current(catalog.servers, catalog), current(catalog.drives, catalog), DEPLOYMENTS,
-                                RAIDS, None, greenplum.min_data_drives())
+                                RAID_LEVELS, None, greenplum.min_data_drives())
     reps = max(1, TILE_TO // len(base))
     tiled = base.take(np.tile(np.arange(len(base)), reps))
     vec_s = time_median(lambda: greenplum.evaluate(w, t, tiled, net, 0.6), repeat=3)  # type: ignore[arg-type]

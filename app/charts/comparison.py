@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from matplotlib.figure import Figure
 
-from app.charts.style import ACCENT, BAND, GOOD, INK, MUTED, compact, empty, new_figure, tidy
+from app.charts.style import ACCENT, BAND, GOOD, INK, MUTED, empty, new_figure, tidy
+from app.formatting import compact
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ from collections.abc import Iterable, Sequence
 
 from matplotlib.figure import Figure
 
-from app.charts.style import INK, MUTED, SERIES, empty, money, new_figure, tidy
+from app.charts.style import INK, MUTED, SERIES, empty, new_figure, tidy
+from app.formatting import money_short
 from models.sizing.result import BomLine
 
 _KIND_ORDER = ("server", "drive", "nic", "dimm", "cpu")
@@ -51,10 +52,11 @@ def cost_breakdown(
     grand = sum(totals.values())
     for y, r in enumerate(roles):
         share = totals[r] / grand * 100 if grand else 0
-        ax.text(totals[r], y, f"  {money(totals[r], currency)} ({share:.0f} %)", va="center", fontsize=8, color=INK)
+        label = f"  {money_short(totals[r], currency)} ({share:.0f} %)"
+        ax.text(totals[r], y, label, va="center", fontsize=8, color=INK)
     ax.set_xlim(0, max(totals.values()) * 1.35 or 1)
     ax.set_xlabel(f"Capex ({currency})")
-    ax.xaxis.set_major_formatter(lambda v, _pos: money(v, ""))
+    ax.xaxis.set_major_formatter(lambda v, _pos: money_short(v, ""))
     ax.tick_params(axis="y", labelsize=8.5, colors=INK)
     ax.legend(fontsize=7.5, frameon=False, loc="lower right", title="part", title_fontsize=7.5)
     ax.grid(True, axis="x", color="#eef0f2", linewidth=0.8)

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
-from app.charts.style import ACCENT, BAND, INK, MUTED, TARGET, empty, new_figure, num, thousands, tidy
+from app.charts.style import ACCENT, BAND, INK, MUTED, TARGET, empty, new_figure, thousands, tidy
+from app.formatting import number
 
 
 def estimate_vs_hosts(
@@ -40,7 +41,7 @@ def estimate_vs_hosts(
         ax.plot([current_hosts], [p50[i]], marker="o", markersize=8, color=ACCENT, markeredgecolor="white",
                 markeredgewidth=1.5, zorder=5)
         ax.annotate(
-            f"this design: {current_hosts} hosts\n{num(p50[i])} {unit}",
+            f"this design: {current_hosts} hosts\n{number(p50[i])} {unit}",
             (current_hosts, p50[i]),
             xytext=(8, 10),
             textcoords="offset points",
@@ -80,7 +81,7 @@ def estimate_ranges(
         target = targets[n] if targets is not None and n < len(targets) else None
         ax.barh([0], [hi - lo], left=[lo], height=0.5, color=BAND, alpha=0.8)
         ax.plot([p50], [0], marker="o", color=ACCENT, markersize=7)
-        ax.annotate(f"{num(p50)} {unit}", (p50, 0), xytext=(0, 9), textcoords="offset points", ha="center",
+        ax.annotate(f"{number(p50)} {unit}", (p50, 0), xytext=(0, 9), textcoords="offset points", ha="center",
                     fontsize=7.5, color=INK)
         span = [lo, hi] + ([target] if target is not None else [])
         pad = (max(span) - min(span)) * 0.25 or abs(p50) * 0.1 or 1.0

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
-from app.charts.style import ACCENT, GOOD, INK, MUTED, empty, money, new_figure, tidy
+from app.charts.style import ACCENT, GOOD, INK, MUTED, empty, new_figure, tidy
+from app.formatting import money_short
 
 
 def pareto_front(
@@ -38,7 +39,7 @@ def pareto_front(
                    zorder=5, label="selected")
     ax.set_xlabel(f"Capex ({currency})" if currency else "Capex")
     ax.set_ylabel(perf_label)
-    ax.xaxis.set_major_formatter(lambda v, _pos: money(v, ""))
+    ax.xaxis.set_major_formatter(lambda v, _pos: money_short(v, ""))
     ax.grid(True, color="#eef0f2", linewidth=0.8)
     ax.set_axisbelow(True)
     ax.legend(fontsize=7.5, frameon=False)

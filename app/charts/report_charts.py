@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
-from app.charts.style import ACCENT, BAND, INK, TARGET, empty, money, new_figure, tidy
+from app.charts.style import ACCENT, BAND, INK, TARGET, empty, new_figure, tidy
+from app.formatting import money_short
 
 
 def _sig(v: float, digits: int = 3) -> str:
@@ -87,11 +88,11 @@ def growth_chart(
     ax.bar(labels, capex_expansion, bottom=bought, color=ACCENT, width=0.6, label="bought that year")
     top = max(capex_total) or 1.0
     for x, (t, h, e) in enumerate(zip(capex_total, hosts, capex_expansion, strict=True)):
-        ax.text(x, t + top * 0.02, f"{h} hosts\n+{money(e, currency)}", ha="center", va="bottom", fontsize=7.5,
+        ax.text(x, t + top * 0.02, f"{h} hosts\n+{money_short(e, currency)}", ha="center", va="bottom", fontsize=7.5,
                 color=INK)
     ax.set_ylim(0, top * 1.3)
     ax.set_ylabel(f"Capex ({currency})")
-    ax.yaxis.set_major_formatter(lambda v, _pos: money(v, ""))
+    ax.yaxis.set_major_formatter(lambda v, _pos: money_short(v, ""))
     ax.grid(True, axis="y", color="#eef0f2", linewidth=0.8)
     ax.set_axisbelow(True)
     ax.legend(fontsize=7.5, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from matplotlib.axes import Axes
 from matplotlib.axis import Axis
 from matplotlib.figure import Figure
@@ -46,33 +44,5 @@ def empty(fig: Figure, message: str) -> Figure:
     return fig
 
 
-def num(value: float, digits: int = 3) -> str:
-    """A few significant digits, thousands separated, never scientific: 89,500 / 71.2 / 0.123."""
-    if value == 0 or not math.isfinite(value):
-        return f"{value:g}"
-    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
-    return f"{round(value, decimals):,.{decimals}f}"
-
-
 def thousands(ax_axis: Axis) -> None:
     ax_axis.set_major_formatter(lambda v, _pos: f"{v:,.0f}" if abs(v) >= 1000 else f"{v:g}")
-
-
-def compact(value: float) -> str:
-    """Axis ticks: 1.2M, 350k, 12."""
-    a = abs(value)
-    if a >= 1e6:
-        return f"{value / 1e6:g}M"
-    if a >= 1e4:
-        return f"{value / 1e3:g}k"
-    return f"{value:g}"
-
-
-def money(amount: float, currency: str) -> str:
-    sign = "-" if amount < 0 else ""
-    a = abs(amount)
-    if a >= 1e6:
-        return f"{sign}{a / 1e6:.2f}M {currency}".strip()
-    if a >= 1e4:
-        return f"{sign}{a / 1e3:.0f}k {currency}".strip()
-    return f"{sign}{a:,.0f} {currency}".strip()

@@ -14,7 +14,6 @@ from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from app.export.fonts import ReportFonts, fit_text, runs, string_width
-from app.export.formatting import gib, raid_label
 from app.export.pdf_styles import (
     DRIVE_FILL,
     HOSTOS_EDGE,
@@ -27,7 +26,9 @@ from app.export.pdf_styles import (
     VM_EDGE,
     VM_FILL,
 )
+from app.formatting import gib
 from models.sizing.result import HostLayout, VmLayout
+from models.vocabulary import raid_label
 
 PAD = 6.0
 GAP = 5.0

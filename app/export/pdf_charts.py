@@ -19,11 +19,12 @@ from app.charts import ComparisonSeries, cost_breakdown, cost_items, scenario_co
 from app.charts.curve import estimate_vs_hosts
 from app.charts.report_charts import estimate_ranges, growth_chart
 from app.export.fonts import ReportFonts
-from app.export.formatting import TARGET_METRICS, is_fraction, metric_label, unit_text
+from app.formatting import is_fraction, unit_text
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.uncertainty import Estimate
-from models.whatif import LOWER_IS_BETTER, GrowthYear
+from models.vocabulary import lower_is_better, metric_label, target_of_metric
+from models.whatif import GrowthYear
 
 PNG_DPI = 220
 
@@ -98,6 +99,12 @@ def cost_figure(result: SizingResult) -> Figure:
     return fig
 
 
+def _target_value(scenario: Scenario, metric: str) -> float | None:
+    """The scenario's limit on `metric`, if a target bounds it and is set."""
+    target = target_of_metric(metric)
+    return getattr(scenario.targets, target.name) if target is not None else None
+
+
 def estimates_figure(result: SizingResult, scenario: Scenario) -> Figure | None:
     names = [n for n in result.estimates if not is_fraction(result.estimates[n].unit)]
     if result.main_metric in names:  # the main estimate first
@@ -105,21 +112,19 @@ def estimates_figure(result: SizingResult, scenario: Scenario) -> Figure | None:
         names.insert(0, result.main_metric)
     if not names:
         return None
-    targets_by_metric = {metric: getattr(scenario.targets, field) for field, (metric, _) in TARGET_METRICS.items()}
     est = [result.estimates[n] for n in names]
     return estimate_ranges(
         [metric_label(n) for n in names], [e.p10 for e in est], [e.p50 for e in est], [e.p90 for e in est],
-        [unit_text(e.unit) for e in est], targets=[targets_by_metric.get(n) for n in names],
+        [unit_text(e.unit) for e in est], targets=[_target_value(scenario, n) for n in names],
     )
 
 
 def curve_figure(result: SizingResult, scenario: Scenario, points: Sequence[tuple[int, Estimate]]) -> Figure:
-    targets_by_metric = {metric: getattr(scenario.targets, field) for field, (metric, _) in TARGET_METRICS.items()}
     ordered = sorted(points, key=lambda p: p[0])
     return estimate_vs_hosts(
         [h for h, _ in ordered], [e.p10 for _, e in ordered], [e.p50 for _, e in ordered],
         [e.p90 for _, e in ordered], metric_label=metric_label(result.main_metric), unit=unit_text(ordered[0][1].unit),
-        current_hosts=result.design.segment_hosts, target=targets_by_metric.get(result.main_metric),
+        current_hosts=result.design.worker_hosts, target=_target_value(scenario, result.main_metric),
     )
 
 
@@ -143,7 +148,7 @@ def comparison_figure(results: Sequence[SizingResult], names: Sequence[str]) -> 
         ests = [r.estimates.get(m) for r in results]
         unit = next((e.unit for e in ests if e is not None), "")
         series.append(ComparisonSeries(
-            f"{metric_label(m)} ({unit_text(unit)})", [e.p50 if e else None for e in ests], m in LOWER_IS_BETTER,
+            f"{metric_label(m)} ({unit_text(unit)})", [e.p50 if e else None for e in ests], lower_is_better(m),
             low=[e.p10 if e else None for e in ests], high=[e.p90 if e else None for e in ests],
         ))
     return scenario_comparison(list(names), series, columns=2, size_in=None)

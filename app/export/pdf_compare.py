@@ -9,12 +9,13 @@ from collections.abc import Sequence
 
 from reportlab.platypus import Flowable, Spacer
 
-from app.export.formatting import DEPLOYMENT_LABELS, KIND_LABELS, is_fraction, money, number
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_money import compare_label
 from app.export.pdf_styles import GOOD, GOOD_FILL
+from app.formatting import is_fraction, money, number
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
+from models.vocabulary import deployment_label, kind_label
 from models.whatif import CLEAR_DIFFERENCE_PCT, CompareRow, compare
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -47,8 +48,8 @@ def comparison_section(ctx: Ctx, results: Sequence[SizingResult], scenarios: Seq
                      f"{CLEAR_DIFFERENCE_PCT:g} % apart. Ranges are P10–P90; deltas are against option A.", st.body))
     w = ctx.width
     legend = [[option_letter(i), s.name, s.customer or "–",
-               f"{KIND_LABELS.get(s.workload.kind, s.workload.kind)}, "
-               f"{DEPLOYMENT_LABELS.get(r.design.deployment, r.design.deployment)}"]
+               f"{kind_label(s.workload.kind)}, "
+               f"{deployment_label(r.design.deployment)}"]
               for i, (r, s) in enumerate(zip(results, scenarios, strict=True))]
     out += [ctx.grid(["", "Option", "Customer", "Workload"], legend, [w * 0.06, w * 0.4, w * 0.22, w * 0.32]),
             Spacer(1, 8)]

@@ -12,14 +12,15 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph, Spacer
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from app.export.formatting import DEPLOYMENT_LABELS, KIND_LABELS, long_date, metric_label, money, power, value
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_compare import option_letter
 from app.export.pdf_styles import ACCENT, ZEBRA
+from app.formatting import long_date, money, power, value
 from models.model_card import ModelCard
 from models.references import readable
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
+from models.vocabulary import deployment_label, kind_label, metric_label
 
 
 def cover(ctx: Ctx, title: str, results: Sequence[SizingResult], scenarios: Sequence[Scenario],
@@ -33,8 +34,8 @@ def cover(ctx: Ctx, title: str, results: Sequence[SizingResult], scenarios: Sequ
                            Spacer(1, 4), ctx.p(title, st.title)]
     if single:
         s, r = scenarios[0], results[0]
-        out.append(ctx.p(f"{KIND_LABELS.get(s.workload.kind, s.workload.kind)} on "
-                         f"{DEPLOYMENT_LABELS.get(r.design.deployment, r.design.deployment)}", st.subtitle))
+        out.append(ctx.p(f"{kind_label(s.workload.kind)} on "
+                         f"{deployment_label(r.design.deployment)}", st.subtitle))
     else:
         out.append(ctx.p(f"{len(results)} options compared", st.subtitle))
     out.append(Spacer(1, 14 * mm))

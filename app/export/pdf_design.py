@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from reportlab.platypus import Flowable, KeepTogether, Spacer
 
-from app.export.formatting import DEPLOYMENT_LABELS, KIND_LABELS, gib, raid_label, tb
 from app.export.host_drawing import host_drawing
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_sections import part_description
+from app.formatting import gib, tb
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
+from models.vocabulary import deployment_label, kind_label, raid_label
 
 
 def _design_facts(r: SizingResult) -> list[tuple[str, str]]:
@@ -65,7 +66,7 @@ def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     st = ctx.styles
     d = r.design
     out: list[Flowable] = [*ctx.section("Design")]
-    out.append(ctx.p(f"{KIND_LABELS.get(d.kind, d.kind)} on {DEPLOYMENT_LABELS.get(d.deployment, d.deployment)}."
+    out.append(ctx.p(f"{kind_label(d.kind)} on {deployment_label(d.deployment)}."
                      " Every host of a role is configured the same"
                      + (" and runs the database on the operating system, without a hypervisor." if d.deployment
                         == "bare-metal" else "."), st.body))

@@ -11,14 +11,13 @@ from collections.abc import Sequence
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
 
 from app.export.bom import BomTable
-from app.export.formatting import metric_label, money, number, power, unit_text
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_styles import SUB_FILL, TOTAL_FILL, grid_table_style
+from app.formatting import money, number, power, unit_text
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
-from models.whatif import LOWER_IS_BETTER, CompareRow, GrowthYear, compare
-
-RATE_LABELS = {"full_scan_s": "Full scans per hour"}
+from models.vocabulary import METRICS
+from models.whatif import CompareRow, GrowthYear, compare
 
 
 def bom_section(ctx: Ctx, table: BomTable) -> list[Flowable]:
@@ -72,16 +71,9 @@ def bom_section(ctx: Ctx, table: BomTable) -> list[Flowable]:
 
 
 def compare_label(row: CompareRow) -> tuple[str, str]:
-    """A readable metric name and unit for a `compare` row."""
-    for suffix in (" per kW",):
-        if row.metric.endswith(suffix):
-            m = row.metric[: -len(suffix)]
-            return f"{RATE_LABELS.get(m, metric_label(m))} per kW", ""
-    if " per 1k " in row.metric:
-        m, cur = row.metric.split(" per 1k ", 1)
-        return f"{RATE_LABELS.get(m, metric_label(m))} per 1,000 {cur}", ""
-    label = metric_label(row.metric) if "_" in row.metric else row.metric[:1].upper() + row.metric[1:]
-    return label, unit_text(row.unit)
+    """A readable metric name and unit for a `compare` row (rates per money or per kW carry no unit)."""
+    per = row.metric.endswith(" per kW") or " per 1k " in row.metric
+    return row.label, "" if per else unit_text(row.unit)
 
 
 def efficiency_rows(r: SizingResult) -> list[tuple[str, str]]:
@@ -115,7 +107,7 @@ def cost_section(ctx: Ctx, r: SizingResult, s: Scenario, chart: Flowable | None,
     out.append(ctx.facts(rows, label_w=200))
     eff = efficiency_rows(r)
     if eff:
-        rates = [RATE_LABELS.get(m, metric_label(m)).lower() for m in sorted(LOWER_IS_BETTER) if m in r.estimates]
+        rates = [METRICS[m].rate_label.lower() for m in sorted(r.estimates) if m in METRICS and METRICS[m].rate_label]
         note = "P50 estimates divided by capex (per 1,000) and by power (per kW)"
         note += f"; a time counts as the rate it stands for ({', '.join(rates)})." if rates else "."
         out += [ctx.heading("Performance per money and per watt", 1), ctx.p(note, st.muted),

@@ -11,67 +11,23 @@ from pydantic import BaseModel
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
-from app.export.formatting import (
-    DEPLOYMENT_LABELS,
-    KIND_LABELS,
-    TARGET_METRICS,
-    bare,
-    estimate_range,
-    gib,
-    humanize,
-    is_fraction,
-    metric_label,
-    money,
-    number,
-    power,
-    raid_label,
-    unit_text,
-    value,
-)
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_styles import BAD, GOOD, GOOD_FILL, MUTED
+from app.formatting import bare, estimate_range, gib, humanize, is_fraction, money, number, power, unit_text, value
 from models.references import readable
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing.result import SizingResult
+from models.vocabulary import (
+    deployment_label,
+    field_info,
+    field_label,
+    kind_label,
+    metric_label,
+    raid_label,
+    target_of_metric,
+)
 
 BINDING_LABELS = {"cpu": "CPU", "drives": "drives (storage bandwidth)", "memory": "memory", "network": "network"}
-
-FIELD_LABELS: dict[str, str] = {
-    "data_tb": "Data (TB, before compression)",
-    "compression_ratio": "Compression ratio",
-    "growth_pct_per_year": "Growth per year (%)",
-    "horizon_years": "Sizing horizon (years)",
-    "concurrent_queries": "Concurrent queries",
-    "mirrors": "Segment mirrors",
-    "scan_fraction_pct": "Share of data a report scans (%)",
-    "clients": "Clients",
-    "target_tps": "Target throughput (TPS)",
-    "mix": "Transaction mix",
-    "placement": "Placement",
-    "vm_vcpus": "vCPUs per VM",
-    "vm_memory_gib": "Memory per VM (GiB)",
-    "host_memory_available_gib": "Host memory available (GiB)",
-    "shared_buffers_policy": "shared_buffers policy",
-    "query_streams": "Query streams",
-    "nodes": "Multiplex nodes",
-    "deployment": "Deployment",
-    "server_id": "Server",
-    "drive_id": "Data drive",
-    "drives_per_host": "Data drives per host",
-    "nic_id": "NIC",
-    "memory_gib": "Memory per host (GiB)",
-    "swap_gib": "Swap per host (GiB)",
-    "raid": "RAID",
-    "nics_per_host": "NICs per host",
-    "hypervisor_reserve_gib": "Hypervisor reserve (GiB)",
-    "max_full_scan_s": "Full-scan time at most (s)",
-    "min_load_tb_per_hour": "Load rate at least (TB/h)",
-    "min_queries_per_hour": "Report queries per hour at least",
-    "min_tps": "Throughput at least (TPS)",
-    "max_capex": "Capex at most",
-    "max_power_w": "Power at most (W)",
-    "max_rack_u": "Rack space at most (U)",
-}
 
 
 def binding_label(name: str) -> str:
@@ -120,7 +76,8 @@ def _field_value(v: object) -> str:
     return str(v)
 
 
-def _model_rows(model: BaseModel, skip: Sequence[str] = ("kind",)) -> list[tuple[str, str]]:
+def _model_rows(model: BaseModel, section: str, skip: Sequence[str] = ("kind",)) -> list[tuple[str, str]]:
+    """(label, value) of every field of `model`, the part of the scenario at JSON path `section`."""
     rows = []
     for name in type(model).model_fields:
         if name in skip:
@@ -128,12 +85,9 @@ def _model_rows(model: BaseModel, skip: Sequence[str] = ("kind",)) -> list[tuple
         v = getattr(model, name)
         if isinstance(v, list):
             continue
-        text = _field_value(v)
-        if name == "raid" and v is not None:
-            text = raid_label(v)
-        elif name == "deployment":
-            text = DEPLOYMENT_LABELS.get(v, v)
-        rows.append((FIELD_LABELS.get(name, humanize(name)), text))
+        info = field_info(f"{section}.{name}")
+        text = info.choice_label(v) if info is not None and info.choices and v is not None else _field_value(v)
+        rows.append((info.text if info is not None else humanize(name), text))
     return rows
 
 
@@ -150,9 +104,9 @@ def recommendation(ctx: Ctx, r: SizingResult, s: Scenario) -> str:
         parts.append(plural(d.coordinator_hosts, "coordinator host"))
     if d.etl_hosts:
         parts.append(plural(d.etl_hosts, "ETL host"))
-    total_hosts = d.segment_hosts + d.coordinator_hosts + d.etl_hosts
+    total_hosts = d.total_hosts
     hosts = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
-    text = (f"{who} recommends <b>{hosts}</b>, on {DEPLOYMENT_LABELS.get(d.deployment, d.deployment)}: "
+    text = (f"{who} recommends <b>{hosts}</b>, on {deployment_label(d.deployment)}: "
             f"{plural(total_hosts, 'host')} in {t.rack_u} U. ")
     if d.drive_id and d.data_drives_per_host:
         text += (f"Each {t_(worker_role(r))} holds {d.data_drives_per_host} × {t_(part_description(r, d.drive_id))}"
@@ -169,16 +123,16 @@ def recommendation(ctx: Ctx, r: SizingResult, s: Scenario) -> str:
 
 
 def estimates_table(ctx: Ctx, r: SizingResult, s: Scenario) -> Flowable:
-    targets = {metric: (field, kind, getattr(s.targets, field)) for field, (metric, kind) in TARGET_METRICS.items()}
     rows: list[list[object]] = []
     names = sorted(r.estimates, key=lambda n: (n != r.main_metric, n))
     for name in names:
         e = r.estimates[name]
         target_text, status = "–", "–"
-        if name in targets and targets[name][2] is not None:
-            field, kind, goal = targets[name]
-            target_text = f"{'≤' if kind == 'max' else '≥'} {number(goal)}"
-            status = target_status(r, field)
+        target = target_of_metric(name)
+        goal = getattr(s.targets, target.name) if target is not None else None
+        if target is not None and goal is not None:
+            target_text = f"{'≤' if target.bound == 'max' else '≥'} {number(goal)}"
+            status = target_status(r, target.name)
         label = metric_label(name) + (" (main)" if name == r.main_metric else "")
         rows.append([label, bare(e.p10, e.unit), bare(e.p50, e.unit), bare(e.p90, e.unit), unit_text(e.unit),
                      target_text, status_cell(ctx, status) if status != "–" else status])
@@ -196,7 +150,7 @@ def executive_summary(ctx: Ctx, r: SizingResult, s: Scenario, warnings_section: 
     tiles = [
         ("Capex (list)", money(t.capex, t.currency, cents=False), f"{len(r.bom)} BOM lines"),
         ("Power", power(t.power_w), f"{t.kwh_per_year:,.0f} kWh/year"),
-        ("Hosts · rack", f"{d.segment_hosts + d.coordinator_hosts + d.etl_hosts} · {t.rack_u} U",
+        ("Hosts · rack", f"{d.total_hosts} · {t.rack_u} U",
          f"{d.segment_hosts} {worker_role(r)}s" if d.segment_hosts != 1 else f"1 {worker_role(r)}"),
     ]
     if main is not None:
@@ -224,19 +178,19 @@ def workload_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     st = ctx.styles
     w = s.workload
     out: list[Flowable] = [*ctx.section("Workload and assumptions")]
-    out.append(ctx.p(f"Workload: {KIND_LABELS.get(w.kind, w.kind)}.", st.body))
-    out += [ctx.heading("Workload", 1), ctx.facts(_model_rows(w))]
+    out.append(ctx.p(f"Workload: {kind_label(w.kind)}.", st.body))
+    out += [ctx.heading("Workload", 1), ctx.facts(_model_rows(w, "workload"))]
     if isinstance(w, PostgresConsolidation):
         rows = [[db.name, number(db.size_gb), str(db.peak_clients), number(db.working_set_gb)] for db in w.databases]
         cw = ctx.width
         out += [Spacer(1, 6), ctx.grid(["Database", "Size (GB)", "Peak clients", "Working set (GB)"], rows,
                                        [cw * 0.4, cw * 0.2, cw * 0.2, cw * 0.2], numeric=(1, 2, 3))]
-    out += [ctx.heading("Platform choices", 1), ctx.facts(_model_rows(s.platform))]
+    out += [ctx.heading("Platform choices", 1), ctx.facts(_model_rows(s.platform, "platform"))]
     targets = [(k, v) for k, v in s.targets.model_dump().items() if v is not None]
     out.append(ctx.heading("Targets", 1))
     if targets:
         cw = ctx.width
-        rows = [[FIELD_LABELS.get(k, humanize(k)), _field_value(v), status_cell(ctx, target_status(r, k))]
+        rows = [[field_label(f"targets.{k}"), _field_value(v), status_cell(ctx, target_status(r, k))]
                 for k, v in targets]
         out.append(ctx.grid(["Target", "Value", "Status"], rows, [cw * 0.45, cw * 0.25, cw * 0.3], numeric=(1,)))
     else:

@@ -18,7 +18,6 @@ from reportlab.platypus import Flowable, PageBreak
 from app.export.atomic import atomic_write
 from app.export.bom import bom_table
 from app.export.fonts import report_fonts
-from app.export.formatting import long_date
 from app.export.pdf_blocks import Ctx, Numbering
 from app.export.pdf_charts import (
     chart_fonts,
@@ -42,6 +41,7 @@ from app.export.pdf_sections import (
     workload_section,
 )
 from app.export.pdf_styles import make_styles
+from app.formatting import long_date
 from models.model_card import ModelCard
 from models.references import ReferenceList
 from models.scenario import Scenario

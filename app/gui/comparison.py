@@ -9,20 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from app.gui.formatting import metric_label, money, number, power
+from app.formatting import money, number, power
 from models.sizing.result import SizingResult
+
+if TYPE_CHECKING:
+    from models.whatif import CompareRow as WhatifRow
 
 # rows drawn as bar charts under the table (the rest are table-only)
 _CHARTED = {"total hosts", "capex", "power"}
-_LABELS = {
-    "worker hosts": "Worker hosts",
-    "total hosts": "Hosts (all roles)",
-    "data drives": "Data drives",
-    "power": "Power",
-    "rack space": "Rack space",
-    "energy": "Energy per year",
-}
+_PLAIN = {"worker hosts", "total hosts", "data drives", "power", "rack space", "energy"}  # no unit in the label
 
 
 @dataclass(frozen=True)
@@ -56,29 +53,20 @@ class CompareRow:
         return "±0 %" if abs(pct) < 0.05 else f"{pct:+.0f} %" if abs(pct) >= 10 else f"{pct:+.1f} %"
 
 
-def _label(metric: str, unit: str) -> str:
-    if metric in _LABELS:
-        return _LABELS[metric]
-    if metric == "capex":
-        return f"Capex ({unit})"
-    base, per = metric, ""
-    if " per 1k " in metric:
-        base, currency = metric.split(" per 1k ", 1)
-        per = f" per 1,000 {currency}"
-    elif metric.endswith(" per kW"):
-        base, per = metric.removesuffix(" per kW"), " per kW"
-    if per:
-        # the model turns a time into the rate it stands for (runs per hour) before dividing
-        what = f"{metric_label(base).removesuffix(' time')} runs/h" if base.endswith("_s") else metric_label(base)
-        return what + per
-    return f"{metric_label(metric)} ({unit}; P50, P10–P90)"
+def _label(row: WhatifRow) -> str:
+    """The row's label from `models.whatif`, with the unit and, for an estimate, what the cell shows."""
+    if row.metric == "capex":
+        return f"{row.label} ({row.unit})"
+    if row.unit.startswith("per ") or row.metric in _PLAIN or row.ranges == [None] * len(row.ranges):
+        return row.label
+    return f"{row.label} ({row.unit}; P50, P10–P90)"
 
 
 def _text(metric: str, unit: str, v: float | None, rng: tuple[float, float] | None) -> str:
     if v is None:
         return "–"
     if metric == "capex":
-        return money(v, unit)
+        return money(v, unit, cents=False)
     if metric == "power":
         return power(v)
     if metric == "rack space":
@@ -107,7 +95,7 @@ def compare_rows(results: Sequence[SizingResult]) -> list[CompareRow]:
         ranges = r.ranges if any(x is not None for x in r.ranges) else None
         rows.append(CompareRow(
             key=r.metric,
-            label=_label(r.metric, r.unit),
+            label=_label(r),
             values=tuple(r.values),
             texts=tuple(_text(r.metric, r.unit, v, rng) for v, rng in zip(r.values, r.ranges, strict=True)),
             winner=verdict.winner,

@@ -13,10 +13,10 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QLineEdit, QWidget
 
+from app.formatting import money, number
 from app.gui.draft import Issues, Path, get_in, path_str
 from app.gui.field_widgets import set_invalid
 from app.gui.fields import PART_FIELDS
-from app.gui.formatting import money, number
 from models.hardware import Drive, HardwareCatalog, Nic, Part, Server
 
 RECOMMEND = "Recommend"
@@ -28,7 +28,7 @@ def part_title(part: Part) -> str:
 
 def part_specs(part: Part) -> str:
     """One line of the specs that drive a sizing decision, and the list price."""
-    price = money(part.price, part.currency)
+    price = money(part.price, part.currency, cents=False)
     if isinstance(part, Server):
         return (
             f"{part.sockets} × {part.cpu.model} ({part.cores_total} cores, {part.numa_nodes} NUMA) · "
@@ -100,7 +100,7 @@ class PartPicker(QWidget):
         self.combo.addItem(RECOMMEND, None)
         shown = [p for p in self.parts if not needle or self._matches(p, needle) or p.id == self._value]
         for part in shown:
-            self.combo.addItem(f"{part_title(part)}  ·  {money(part.price, part.currency)}", part.id)
+            self.combo.addItem(f"{part_title(part)}  ·  {money(part.price, part.currency, cents=False)}", part.id)
             self.combo.setItemData(self.combo.count() - 1, f"{part.id}\n{part_specs(part)}", 3)  # ToolTipRole
         if self._value is not None and all(p.id != self._value for p in self.parts):
             self.combo.addItem(f"'{self._value}' (not in the catalog)", self._value)

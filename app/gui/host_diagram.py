@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from app.gui.formatting import number
+from app.formatting import number
 from models.sizing.result import HostLayout, VmLayout
 
 CARD_BG = QColor("#f8fafc")

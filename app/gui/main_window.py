@@ -24,14 +24,14 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
+from app.formatting import money_short
 from app.gui import files
 from app.gui.catalog_editor import CatalogEditor
 from app.gui.catalog_source import CatalogSource, CatalogUnavailable
 from app.gui.compare_view import CompareView
 from app.gui.draft import Path as FieldPath
-from app.gui.fields import KIND_LABELS, label_of, pretty_problem, workload_for_kind
+from app.gui.fields import label_of, pretty_problem, workload_for_kind
 from app.gui.file_actions import ProjectFileActions, SaveChoice, ask_save_changes_dialog
-from app.gui.formatting import money_short
 from app.gui.project_model import ProjectDocument, ScenarioEntry
 from app.gui.results_view import ResultsView, Status
 from app.gui.scenario_form import ScenarioForm
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from app.gui.export_actions import Exporter
     from app.gui.help import HelpDialog
 from models.scenario import Project, ScenarioFileError
+from models.vocabulary import kind_label
 
 VIEWS = ("main", "compare", "catalog")
 AUTOSAVE_MS = 60_000
@@ -344,7 +345,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
 
     # -- list -----------------------------------------------------------------------------------------------
     def _subtitle(self, entry: ScenarioEntry) -> str:
-        kind = KIND_LABELS.get(str(entry.scenario.workload.kind), "")
+        kind = kind_label(str(entry.scenario.workload.kind))
         kind = kind.split(" (")[0]
         result = self.coordinator.results.get(entry.uid)
         if not entry.valid:
@@ -353,7 +354,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
             return f"{kind} · cannot size"
         if result is None:
             return f"{kind} · sizing…" if self.coordinator.busy() else kind
-        hosts = result.design.segment_hosts + result.design.coordinator_hosts + result.design.etl_hosts
+        hosts = result.design.total_hosts
         capex = money_short(result.totals.capex, result.totals.currency)
         return f"{hosts} host{'s' if hosts != 1 else ''} · {capex} · {kind}"
 
@@ -418,7 +419,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
         changes: list[tuple[FieldPath, object]] = [(("workload",), workload_for_kind(kind, previous))]
         if kind == "postgres-consolidation":
             changes.append((("platform", "deployment"), "vsphere"))  # the schema requires VMs for this kind
-        self.doc.edit_many(uid, changes, f"Change workload to {KIND_LABELS.get(kind, kind)}")
+        self.doc.edit_many(uid, changes, f"Change workload to {kind_label(kind)}")
 
     def add_scenario(self) -> None:
         self._select_only(self.doc.add_scenario())
@@ -497,7 +498,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
             kind = self.doc.entry(self.current_uid).scenario.workload.kind if self.current_uid else None
             same = [e.uid for e in self.doc.entries if e.scenario.workload.kind == kind]
             uids = same if len(same) >= 2 else [e.uid for e in self.doc.entries]
-            what = f"every {KIND_LABELS.get(str(kind), 'such')} scenario" if len(same) >= 2 else "every scenario"
+            what = f"every {kind_label(str(kind))} scenario" if len(same) >= 2 else "every scenario"
             note = f"Comparing {what}; Ctrl+click scenarios on the left to choose others."
         self._compare_uids = uids
         if self.views.currentWidget() is not self.compare:

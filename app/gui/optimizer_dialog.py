@@ -27,15 +27,16 @@ from PySide6.QtWidgets import (
 )
 
 from app.charts import pareto_front
+from app.formatting import money, number, power
 from app.gui.chart_view import ChartView
 from app.gui.draft import Issues, path_str
 from app.gui.field_widgets import FieldEditor, add_rows, new_form_layout
 from app.gui.fields import TARGET_FIELDS
-from app.gui.formatting import metric_label, money, number, power
 from app.gui.sizing_service import SizingFailure
 from app.gui.workers import Cancelled, Job, JobRunner
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario, Targets
+from models.vocabulary import metric_label
 
 COLUMNS = ("Server", "Drive", "Drives/host", "Deployment", "RAID", "Hosts", "Capex", "Power", "Rack U", "Main")
 
@@ -206,7 +207,7 @@ class OptimizerDialog(QDialog):
             self.summary.setText(
                 f"{result.evaluated:,} designs evaluated, {result.feasible:,} meet every target. Cheapest: "
                 f"<b>{b.segment_hosts} × {b.server_id}</b> with {b.drives_per_host} × {b.drive_id}, {b.deployment}, "
-                f"{b.raid}: {money(b.capex, currency)}, {label} {number(b.main_value)}."
+                f"{b.raid}: {money(b.capex, currency, cents=False)}, {label} {number(b.main_value)}."
             )
         self._fill(result)
 
@@ -215,7 +216,7 @@ class OptimizerDialog(QDialog):
         self.table.setRowCount(len(points))
         for row, p in enumerate(points):
             cells = (p.server_id, p.drive_id, str(p.drives_per_host), p.deployment, p.raid, str(p.segment_hosts),
-                     money(p.capex, ""), power(p.power_w), f"{p.rack_u:.0f}", number(p.main_value))
+                     money(p.capex, "", cents=False), power(p.power_w), f"{p.rack_u:.0f}", number(p.main_value))
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if col >= 5:

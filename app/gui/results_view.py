@@ -29,33 +29,20 @@ from PySide6.QtWidgets import (
 )
 
 from app.charts import cost_breakdown, cost_items, estimate_ranges, estimate_vs_hosts
+from app.formatting import estimate_p50, estimate_range, money, money_short, number, power
 from app.gui.chart_view import ChartView
-from app.gui.formatting import estimate_p50, estimate_range, metric_label, money, money_short, number, power
 from app.gui.host_diagram import HostDiagram
 from app.gui.sizing_service import Curve
 from models.references import ReferenceList, readable
 from models.scenario import Scenario
 from models.sizing.result import Design, SizingResult
-
-# Which target bounds which main metric, for the target line on the curve.
-TARGET_OF_METRIC: dict[str, tuple[str, str]] = {
-    "full_scan_s": ("max_full_scan_s", "max full scan"),
-    "tps": ("min_tps", "min TPS"),
-    "queries_per_hour": ("min_queries_per_hour", "min queries/h"),
-    "load_tb_per_hour": ("min_load_tb_per_hour", "min load rate"),
-}
-
-WORKER_ROLE: dict[str, tuple[str, str]] = {  # (one, many)
-    "greenplum-analytics": ("segment host", "segment hosts"),
-    "greenplum-oltp": ("segment host", "segment hosts"),
-    "postgres-consolidation": ("database host", "database hosts"),
-    "sap-iq-multiplex": ("IQ node", "IQ nodes"),
-}
+from models.vocabulary import KINDS, metric_label, target_of_metric
 
 
 def worker_role(kind: str, count: int) -> str:
-    one, many = WORKER_ROLE.get(kind, ("worker host", "worker hosts"))
-    return one if count == 1 else many
+    if kind not in KINDS:
+        return "worker host" if count == 1 else "worker hosts"
+    return KINDS[kind].workers(count)
 
 
 @dataclass
@@ -337,7 +324,8 @@ class ResultsView(QWidget):
         metric = result.main_metric
         if curve is not None:
             target = self._target_for(metric)
-            target_label = TARGET_OF_METRIC.get(metric, ("", "target"))[1]
+            bound = target_of_metric(metric)
+            target_label = bound.label.lower() if bound is not None else "target"
             self.curve_chart.set_builder(lambda: estimate_vs_hosts(
                 curve.hosts, curve.p10, curve.p50, curve.p90, metric_label=metric_label(curve.metric),
                 unit=curve.unit, current_hosts=curve.current_hosts, target=target, target_label=target_label,
@@ -352,9 +340,10 @@ class ResultsView(QWidget):
             rows, targets=targets, title="Estimates: P50 with the P10–P90 range (dashed line: target)"))
 
     def _target_for(self, metric: str) -> float | None:
-        if self.scenario is None or metric not in TARGET_OF_METRIC:
+        target = target_of_metric(metric)
+        if self.scenario is None or target is None:
             return None
-        value = getattr(self.scenario.targets, TARGET_OF_METRIC[metric][0], None)
+        value = getattr(self.scenario.targets, target.name, None)
         return float(value) if value is not None else None
 
     # -- filling --------------------------------------------------------------------------------------------
@@ -401,8 +390,8 @@ class ResultsView(QWidget):
         for why in r.rationale:
             refs.mark(why.source)
         d, t = r.design, r.totals
-        extra_hosts = d.coordinator_hosts + d.etl_hosts
-        total_hosts = d.segment_hosts + extra_hosts
+        extra_hosts = d.total_hosts - d.worker_hosts
+        total_hosts = d.total_hosts
         sub = f"{d.segment_hosts} {worker_role(d.kind, d.segment_hosts)}"
         if extra_hosts:
             counts = [(d.segment_hosts, "seg."), (d.coordinator_hosts, "coord."), (d.etl_hosts, "ETL")]
@@ -411,7 +400,7 @@ class ResultsView(QWidget):
         self.cards["hosts"].set(str(total_hosts), sub, details)
         energy = money_short(t.energy_cost_3y, t.currency)
         self.cards["capex"].set(money_short(t.capex, t.currency), f"+ {energy} energy 3 y",
-                                f"List price {money(t.capex, t.currency)}")
+                                f"List price {money(t.capex, t.currency, cents=False)}")
         racks = f" ({t.rack_u / 42:.1f} racks of 42 U)" if t.rack_u > 42 else ""
         self.cards["power"].set(power(t.power_w), f"{t.rack_u} U · {number(t.kwh_per_year / 1000)} MWh/y",
                                 f"{t.rack_u} U{racks}; {number(t.kwh_per_year)} kWh a year at the assumed load")
@@ -464,17 +453,18 @@ class ResultsView(QWidget):
             self.bom.setItem(row, 2, _cell(str(line.qty_per_host), right=True))
             self.bom.setItem(row, 3, _cell(str(line.hosts), right=True))
             self.bom.setItem(row, 4, _cell(str(line.qty), right=True))
-            self.bom.setItem(row, 5, _cell(money(line.unit_price, line.currency), right=True))
-            self.bom.setItem(row, 6, _cell(money(line.extended_price, line.currency), right=True))
+            self.bom.setItem(row, 5, _cell(money(line.unit_price, line.currency, cents=False), right=True))
+            self.bom.setItem(row, 6, _cell(money(line.extended_price, line.currency, cents=False), right=True))
         last = len(r.bom)
         self.bom.setItem(last, 0, _cell("Total", bold=True))
         for c in range(1, 6):
             self.bom.setItem(last, c, _cell(""))
-        self.bom.setItem(last, 6, _cell(money(t.capex, t.currency), right=True, bold=True))
+        self.bom.setItem(last, 6, _cell(money(t.capex, t.currency, cents=False), right=True, bold=True))
         self.totals.setText(
-            f"<b>Capex {html.escape(money(t.capex, t.currency))}</b> &nbsp;·&nbsp; {html.escape(power(t.power_w))}"
+            f"<b>Capex {html.escape(money(t.capex, t.currency, cents=False))}</b>"
+            f" &nbsp;·&nbsp; {html.escape(power(t.power_w))}"
             f" &nbsp;·&nbsp; {t.rack_u} U &nbsp;·&nbsp; {number(t.kwh_per_year)} kWh/year &nbsp;·&nbsp; "
-            f"energy over 3 years {html.escape(money(t.energy_cost_3y, t.currency))}"
+            f"energy over 3 years {html.escape(money(t.energy_cost_3y, t.currency, cents=False))}"
         )
         items = cost_items(r.bom)
         self.cost_chart.set_builder(lambda: cost_breakdown(items, t.currency, title="Capex by role and part"))

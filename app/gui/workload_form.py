@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 
 from app.gui.draft import Issues, path_str, shown_value
 from app.gui.field_widgets import FieldEditor, add_rows, format_value, new_form_layout, parse_number
-from app.gui.fields import KIND_LABELS, NEW_PG_DATABASE, PG_DATABASE_COLUMNS, WORKLOAD_FIELDS
-from models.scenario import WORKLOAD_KINDS
+from app.gui.fields import NEW_PG_DATABASE, PG_DATABASE_COLUMNS, WORKLOAD_FIELDS
+from models.vocabulary import WORKLOAD_KINDS, kind_label
 
 INVALID_CELL = QColor("#ffe3e3")
 
@@ -128,7 +128,7 @@ class WorkloadForm(QWidget):
         self.kind_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.kind_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         for kind in WORKLOAD_KINDS:
-            self.kind_combo.addItem(KIND_LABELS.get(kind, kind), kind)
+            self.kind_combo.addItem(kind_label(kind), kind)
         self.kind_combo.activated.connect(lambda i: self.kindChosen.emit(self.kind_combo.itemData(i)))
         self.kind_error = QLabel()
         self.kind_error.setObjectName("fieldError")

@@ -19,8 +19,9 @@ from numpy.typing import ArrayLike
 from models.calibration_data import Point, point
 from models.model_card import ModelCard
 from models.perf.usl import as_output, positive_array, usl
-from models.perf.usl_calibration import MIXES, Mix, calibrated, usl_card
+from models.perf.usl_calibration import calibrated, usl_card
 from models.uncertainty import DEFAULT_SAMPLES, DEFAULT_SEED, Estimate, FloatArray, from_point, rng
+from models.vocabulary import OLTP_MIXES, OltpMix
 
 # --------------------------------------------------------------------------------------------
 # Greenplum 6 TPS on given hardware
@@ -116,7 +117,7 @@ def _capacity_ratios(
 
 
 def predict_tps(
-    mix: Mix,
+    mix: OltpMix,
     clients: ArrayLike,
     coordinator_cores: ArrayLike,
     segment_hosts: ArrayLike,
@@ -143,8 +144,8 @@ def predict_tps(
     only (p10 = p50 = p90), the fast path for optimizers. Monte Carlo holds n x (broadcast size)
     floats at once: pass n = 0, or a small n, for large arrays.
     """
-    if mix not in MIXES:
-        raise ValueError(f"unknown mix '{mix}'; one of {', '.join(MIXES)}")
+    if mix not in OLTP_MIXES:
+        raise ValueError(f"unknown mix '{mix}'; one of {', '.join(OLTP_MIXES)}")
     if n < 0:
         raise ValueError("n (Monte Carlo samples) must be >= 0")
     arrays = [

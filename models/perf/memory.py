@@ -33,8 +33,6 @@ from models.uncertainty import FloatArray
 
 DATASET = "pg_vfabric_001"
 
-Placement = Literal["vm-per-database", "shared-vm"]
-PLACEMENTS: tuple[Placement, ...] = get_args(Placement)
 
 # The study's four consolidation schemes (Tables 3 and 4).
 Scheme = Literal["shared-instance", "shared-os", "vm-per-database", "vm-per-database+db-balloon"]

@@ -45,6 +45,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import figure
+from models.vocabulary import RAID_LEVELS, RAIDS
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -62,8 +63,6 @@ S_PER_HOUR = 3600.0
 
 BINDING_NAMES: tuple[str, ...] = ("drives", "cpu", "network", "loader")
 DRIVES, CPU, NETWORK, LOADER = range(4)
-
-RAID_LEVELS: tuple[str, ...] = ("none", "raid1", "raid5", "raid10")  # codes for raid_factors arrays
 
 
 # --------------------------------------------------------------------------- values
@@ -187,7 +186,7 @@ def raid_factors(raid: str | ArrayLike, drives: ArrayLike) -> tuple[FloatArray, 
     is5 = codes == RAID_LEVELS.index("raid5")
     if np.any(is5 & (n < 3)):
         raise ValueError("RAID-5 needs at least 3 drives")
-    mirrored = (codes == RAID_LEVELS.index("raid1")) | (codes == RAID_LEVELS.index("raid10"))
+    mirrored = np.isin(codes, [r.code for r in RAIDS.values() if r.mirrored])
     with np.errstate(divide="ignore", invalid="ignore"):
         data_share = np.where(is5, (n - 1.0) / n, 1.0)
     read = data_share

@@ -25,6 +25,7 @@ from models.fit_cache import disk_cached
 from models.model_card import ModelCard, Residual
 from models.perf.usl import UslFit, fit_usl
 from models.uncertainty import QUOTED_RELATIVE_SD
+from models.vocabulary import OLTP_MIXES
 
 Workload = Literal[
     "gp6-tpcb",
@@ -39,8 +40,6 @@ Workload = Literal[
 ]
 CALIBRATED_WORKLOADS: tuple[Workload, ...] = get_args(Workload)
 
-Mix = Literal["tpcb", "select", "update", "insert"]
-MIXES: tuple[Mix, ...] = get_args(Mix)
 
 # A stated range in a calibration point is read as a 90 % interval (+-1.645 sd).
 _RANGE_WIDTH_IN_SD = 2 * 1.6448536269514722
@@ -76,7 +75,7 @@ _CALIBRATIONS: dict[str, _Calibration] = {
             "TPS",
         )
         for ver in ("gp6", "gp5")
-        for mix in MIXES
+        for mix in OLTP_MIXES
     },
     "pg92-select": _Calibration("pg_vfabric_001", "usl_pg92_select_n", None, None, "x single-client TPS"),
 }

@@ -15,7 +15,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.hardware import Drive, Nic, Server
-from models.sizing.rules import RAID_CODES, drives_valid_for_raid
+from models.sizing.rules import drives_valid_for_raid
+from models.vocabulary import raid_code
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -92,7 +93,7 @@ def enumerate_candidates(
                     d_idx.append(np.full(valid.size, di, dtype=np.int64))
                     counts.append(valid)
                     virt.append(np.full(valid.size, dep == "vsphere"))
-                    raid_codes.append(np.full(valid.size, RAID_CODES[raid], dtype=np.int64))
+                    raid_codes.append(np.full(valid.size, raid_code(raid), dtype=np.int64))
     if not s_idx:
         return _gather(servers, drives, *(np.zeros(0, dtype=np.int64) for _ in range(3)), np.zeros(0, bool),
                        np.zeros(0, dtype=np.int64))

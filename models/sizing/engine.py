@@ -9,6 +9,7 @@ from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolida
 from models.sizing import greenplum_design, postgres_design, sap_iq_design
 from models.sizing.parts import SizingInputError, resolve
 from models.sizing.result import SizingResult, Warning
+from models.vocabulary import TARGETS, metric_label
 
 __all__ = ["SizingInputError", "size"]
 
@@ -30,33 +31,22 @@ def size(scenario: Scenario, catalog: HardwareCatalog) -> SizingResult:
     return dataclasses.replace(result, warnings=result.warnings + tuple(extra)) if extra else result
 
 
-# the performance targets each kind can be judged by; budgets apply to every kind
-PERFORMANCE_TARGETS: dict[type, set[str]] = {
-    GreenplumAnalytics: {"max_full_scan_s", "min_load_tb_per_hour", "min_queries_per_hour"},
-    GreenplumOltp: {"min_tps"},
-    PostgresConsolidation: set(),
-    SapIqMultiplex: set(),
-}
-BUDGETS = {"max_capex": ("capex", "totals.capex"), "max_power_w": ("power", "totals.power_w"),
-           "max_rack_u": ("rack space", "totals.rack_u")}
-
-
 def target_warnings(scenario: Scenario, result: SizingResult) -> list[Warning]:
     """Budget targets checked on the totals of every kind, and targets that do not apply said so."""
     have = {w.code for w in result.warnings}
     out: list[Warning] = []
     targets = scenario.targets.model_dump(exclude_none=True)
-    applicable = PERFORMANCE_TARGETS[type(scenario.workload)]
-    totals = {"max_capex": result.totals.capex, "max_power_w": result.totals.power_w,
-              "max_rack_u": float(result.totals.rack_u)}
+    kind = scenario.workload.kind
     for name, limit in targets.items():
+        target = TARGETS[name]
         code = f"target-unmet:{name}"
-        if name in BUDGETS:
-            if totals[name] > limit and code not in have:
-                what, field = BUDGETS[name]
-                out.append(Warning(code, f"The {what} target is out of reach: {field} is {totals[name]:,.0f}"
+        if target.budget:
+            total = float(getattr(result.totals, target.metric))
+            if not target.met(total, limit) and code not in have:
+                what = metric_label(target.metric).lower()
+                out.append(Warning(code, f"The {what} target is out of reach: totals.{target.metric} is {total:,.0f}"
                                          f" against {limit:,.0f}; the nearest design is shown."))
-        elif name not in applicable:
+        elif kind not in target.kinds:
             out.append(Warning(f"target-not-applicable:{name}",
-                               f"targets.{name} does not apply to {scenario.workload.kind} and was not used."))
+                               f"targets.{name} does not apply to {kind} and was not used."))
     return out

@@ -25,6 +25,7 @@ from models.sizing.rules import (
     user_data_capacity_tb,
 )
 from models.sizing.search import Probe, smallest_meeting
+from models.vocabulary import CAPACITY, RAID_LEVELS, MirrorPolicy, targets_for
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -34,7 +35,6 @@ MAX_SEGMENT_HOSTS = 1000  # beyond any Greenplum cluster in production; past thi
 MAX_ETL_HOSTS = 64
 # OLTP has clients, not report queries: it takes the tier of any count above the Type 1 threshold
 OLTP_AS_CONCURRENCY = 10**6
-RAID_CAPACITY_NAMES = ("none", "raid1", "raid5", "raid10")
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 
@@ -101,7 +101,7 @@ def primaries_per_host(
 
 def capacity_per_host(workload: GpWorkload, c: Candidates) -> FloatArray:
     out = np.zeros(len(c))
-    for code, name in enumerate(RAID_CAPACITY_NAMES):
+    for code, name in enumerate(RAID_LEVELS):
         sel = c.raid_code == code
         if np.any(sel):
             out[sel] = user_data_capacity_tb(c.capacity_tb[sel], c.drives_per_host[sel], name, workload.mirrors)
@@ -114,7 +114,7 @@ def needed_tb(workload: GpWorkload) -> float:
     )
 
 
-def mirror_policy(workload: GpWorkload) -> mirroring.MirrorPolicy | None:
+def mirror_policy(workload: GpWorkload) -> MirrorPolicy | None:
     return workload.mirroring if workload.mirrors else None
 
 
@@ -179,15 +179,8 @@ def evaluate(
     power = hosts * seg_w + coordinators * coord_w + etl * seg_w
     rack = (hosts + coordinators + etl) * c.rack_u
 
-    meets: dict[str, BoolArray] = {"capacity": hosts >= h_cap}
-    for name, met in _target_checks(workload, targets, perf).items():
-        meets[name] = met
-    if targets.max_capex is not None:
-        meets["max_capex"] = capex <= targets.max_capex
-    if targets.max_power_w is not None:
-        meets["max_power_w"] = power <= targets.max_power_w
-    if targets.max_rack_u is not None:
-        meets["max_rack_u"] = rack <= targets.max_rack_u
+    meets: dict[str, BoolArray] = {CAPACITY: hosts >= h_cap}
+    meets.update(_target_checks(workload, targets, {**perf, "capex": capex, "power_w": power, "rack_u": rack}))
     return Evaluated(
         candidates=c,
         segment_hosts=hosts,
@@ -248,19 +241,15 @@ def _host_guess(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, 
     return np.maximum(np.max(np.stack(guesses), axis=0), h_low)
 
 
-def _target_checks(workload: GpWorkload, targets: Targets, perf: dict[str, FloatArray]) -> dict[str, BoolArray]:
+def _target_checks(workload: GpWorkload, targets: Targets, values: dict[str, FloatArray]) -> dict[str, BoolArray]:
+    """Per target set for this kind: met on the P50 `values` (estimates and totals by metric name)."""
     out: dict[str, BoolArray] = {}
-    if isinstance(workload, GreenplumAnalytics):
-        if targets.max_full_scan_s is not None:
-            out["max_full_scan_s"] = perf["full_scan_s"] <= targets.max_full_scan_s
-        if targets.min_load_tb_per_hour is not None:
-            out["min_load_tb_per_hour"] = perf["load_tb_per_hour"] >= targets.min_load_tb_per_hour
-        if targets.min_queries_per_hour is not None:
-            out["min_queries_per_hour"] = perf["queries_per_hour"] >= targets.min_queries_per_hour
-    else:
-        wanted = targets.min_tps or workload.target_tps
-        if wanted is not None:
-            out["min_tps"] = perf["tps"] >= wanted
+    for target in targets_for(workload.kind):
+        limit = getattr(targets, target.name)
+        if target.name == "min_tps" and limit is None and isinstance(workload, GreenplumOltp):
+            limit = workload.target_tps  # the workload's own TPS goal stands in for a missing target
+        if limit is not None:
+            out[target.name] = np.asarray(target.met(values[target.metric], limit))  # type: ignore[arg-type]
     return out
 
 

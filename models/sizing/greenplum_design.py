@@ -39,19 +39,10 @@ from models.sizing.rules import (
     vsphere_layout_rationale,
 )
 from models.uncertainty import Estimate
+from models.vocabulary import KINDS, RAID_LEVELS, target_words
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 SEARCH_CHUNK = 65_536  # candidates per evaluation: bounded memory, and a progress report per chunk
-TARGET_WORDS = {
-    "capacity": "capacity for the data at the horizon",
-    "max_full_scan_s": "full-scan time",
-    "min_load_tb_per_hour": "load rate",
-    "min_queries_per_hour": "query throughput",
-    "min_tps": "transactions per second",
-    "max_capex": "capex budget",
-    "max_power_w": "power budget",
-    "max_rack_u": "rack space",
-}
 
 
 def chosen_raid(scenario: Scenario, workload: GpWorkload) -> tuple[str, Rationale]:
@@ -165,7 +156,7 @@ def search(
 
 def explain_candidate(scenario: Scenario, workload: GpWorkload, found: Search, i: int, feasible: bool) -> SizingResult:
     c = found.ev.candidates
-    raid = greenplum.RAID_CAPACITY_NAMES[int(c.raid_code[i])]
+    raid = RAID_LEVELS[int(c.raid_code[i])]
     server = found.servers[int(c.server_idx[i])]
     reasons = [r for r in (chosen_raid(scenario, workload)[1], found.nic_why) if r]
     return explain(scenario, workload, found.ev, i, feasible, server, found.drives[int(c.drive_idx[i])], found.net,
@@ -269,7 +260,7 @@ def explain(
     lines += bom.host_lines("ETL host", p.etl, server, drive, p.drives, net.nic, net.nics_per_host)
     totals = bom.totals(lines, float(ev.power_w[i]), int(ev.rack_u[i]), scenario)
     design = _design(scenario, workload, p, layout, coordinators, float(ev.user_capacity_tb[i]))
-    main = "full_scan_s" if isinstance(workload, GreenplumAnalytics) else "tps"
+    main = KINDS[workload.kind].main_metric
     return SizingResult(
         scenario_name=scenario.name,
         design=design,
@@ -468,7 +459,7 @@ def _unmet(
         if not bool(met[i]):
             out.append(Warning(
                 f"target-unmet:{name}",
-                f"The {TARGET_WORDS.get(name, name)} target is out of reach with this hardware: the nearest design"
+                f"The {target_words(name)} target is out of reach with this hardware: the nearest design"
                 f" is shown ({_shortfall(name, ev, i, t)}).",
             ))
     # the chosen design met the targets on the point prediction; check them on the Monte Carlo P50 too

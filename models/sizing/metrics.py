@@ -16,11 +16,11 @@ from models.perf.scan_load_fit import default_params
 from models.scenario import GreenplumAnalytics, GreenplumOltp
 from models.sizing.candidates import Candidates, NetworkChoice
 from models.uncertainty import Estimate
+from models.vocabulary import RAID_LEVELS
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
-RAID_NAMES = ("none", "raid1", "raid5", "raid10")
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class GpContext:
     ) -> GpContext:
         read_f = np.ones(len(c))
         write_f = np.ones(len(c))
-        for code, name in enumerate(RAID_NAMES):
+        for code, name in enumerate(RAID_LEVELS):
             sel = c.raid_code == code
             if np.any(sel):
                 r, w = scan_load.raid_factors(name, c.drives_per_host[sel])

@@ -26,16 +26,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import point
 from models.sizing.result import Rationale
+from models.vocabulary import MirrorPolicy
 
-MirrorPolicy = Literal["group", "spread", "block"]
-MIRROR_POLICIES: tuple[MirrorPolicy, ...] = ("group", "spread", "block")
 DOCS = "vendor_docs"
 IntArray = NDArray[np.int64]
 

@@ -29,15 +29,23 @@ from models.sizing.pg_config import PgConfig, PgVmInputs, drive_kind, postgres_c
 from models.sizing.pg_placement import HOURS, HostPlan, clients_per_vcpu, pack_hosts, plan_vms
 from models.sizing.pg_storage import load_at, tps_per_client
 from models.sizing.result import Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
-from models.sizing.rules import DOCS, RULES, cite, hypervisor_reserve_gib, raid_capacity_factor
+from models.sizing.rules import (
+    DOCS,
+    RULES,
+    cite,
+    drives_valid_for_raid,
+    hypervisor_reserve_gib,
+    raid_capacity_factor,
+)
 from models.uncertainty import Estimate
+from models.vocabulary import KINDS, RAIDS
 
 DS = "pg_tuning_docs"
 GB_PER_TB = 1000.0
 
 
 def _penalty(raid: str) -> float:
-    if raid in ("raid1", "raid10"):
+    if RAIDS[raid].mirrored:
         return figure(DS, "raid_write_penalty_mirror")
     if raid == "raid5":
         return figure(DS, "raid_write_penalty_raid5")
@@ -80,9 +88,8 @@ def drives_for(storage: HostStorage, drive: Drive, raid: str, requested: int | N
     need_for_io = max(per_drive_load, bw) / busy
     candidates = [requested] if requested is not None else range(1, bays + 1)
     for n in candidates:
-        valid = {"raid1": n == 2, "raid10": n >= 4 and n % 2 == 0, "raid5": n >= 3}.get(raid, True)
         usable_gb = n * drive.capacity_tb * float(raid_capacity_factor(raid, n)) * GB_PER_TB
-        if valid and usable_gb >= storage.capacity_gb and n >= need_for_io and n <= bays:
+        if bool(drives_valid_for_raid(raid, n)) and usable_gb >= storage.capacity_gb and n >= need_for_io and n <= bays:
             return n
     return None
 
@@ -308,6 +315,6 @@ def _explain(
     return SizingResult(
         scenario_name=scenario.name, design=design, estimates=estimates, binding_resource="memory",
         bom=tuple(lines), totals=totals, rationale=tuple(rationale), warnings=tuple(warnings),
-        main_metric="performance_preserved",
+        main_metric=KINDS[w.kind].main_metric,
         extra={"vms": vms_extra},
     )

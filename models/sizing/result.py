@@ -146,9 +146,21 @@ class Design:
     # product settings (gpconfig, postgresql.conf, SAP IQ switches...) with reason and source: see settings.py
     settings: tuple[SettingGroup, ...] = ()
 
+    @property
+    def worker_hosts(self) -> int:
+        """The hosts that hold the data and do the work: segment hosts, database hosts or IQ nodes."""
+        return self.segment_hosts
+
+    @property
+    def total_hosts(self) -> int:
+        """Every host of the design: workers, coordinators and ETL hosts."""
+        return self.segment_hosts + self.coordinator_hosts + self.etl_hosts
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["vm"] = asdict(self.vm) if self.vm else None
+        d["worker_hosts"] = self.worker_hosts
+        d["total_hosts"] = self.total_hosts
         return d
 
 

@@ -16,10 +16,10 @@ from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import figure, point
 from models.sizing.result import Rationale
+from models.vocabulary import RAIDS
 
 RULES = "sizing_rules"
 DOCS = "vendor_docs"
-RAID_CODES: dict[str, int] = {"none": 0, "raid1": 1, "raid5": 2, "raid10": 3}
 
 
 def cite(dataset_name: str, point_id: str) -> str:
@@ -80,7 +80,7 @@ def segments_for_concurrency(concurrent_queries: int, physical_cores: int) -> Se
 def raid_capacity_factor(raid: str, drives: ArrayLike) -> NDArray[np.float64]:
     """Share of raw capacity left by the RAID level: mirrored 1/2, RAID-5 (n-1)/n, none 1."""
     n = np.asarray(drives, dtype=float)
-    if raid in ("raid1", "raid10"):
+    if RAIDS[raid].mirrored:
         return np.full_like(n, figure(DOCS, "gp_capacity_mirror_raid_factor"))
     if raid == "raid5":
         return np.where(n > 1, (n - 1) / np.maximum(n, 1), 0.0)
@@ -112,15 +112,13 @@ def data_needed_tb(data_tb: float, growth_pct_per_year: float, horizon_years: in
     return data_tb * (1.0 + growth_pct_per_year / 100.0) ** horizon_years / compression_ratio
 
 
-def min_drives_for_raid(raid: str) -> int:
-    return {"none": 1, "raid1": 2, "raid10": 4, "raid5": 3}[raid]
-
-
-def drives_valid_for_raid(raid: str, drives: NDArray[np.int64]) -> NDArray[np.bool_]:
-    ok = drives >= min_drives_for_raid(raid)
-    if raid in ("raid1", "raid10"):
-        ok &= drives % 2 == 0
-    return ok
+def drives_valid_for_raid(raid: str, drives: ArrayLike) -> NDArray[np.bool_]:
+    """Drive counts a RAID level can be built on: at least its minimum; mirrored levels in pairs."""
+    n = np.asarray(drives)
+    ok = n >= RAIDS[raid].min_drives
+    if RAIDS[raid].mirrored:
+        ok &= n % 2 == 0
+    return np.asarray(ok)
 
 
 def raid5_alignment_advice(drives_per_raid_group: int) -> Rationale:

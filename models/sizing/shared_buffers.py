@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models.calibration_data import point
-from models.perf.memory import DATASET, PLACEMENTS, Placement, shared_buffers_figures
+from models.perf.memory import DATASET, shared_buffers_figures
+from models.vocabulary import PLACEMENTS, Placement
 
 
 def _f(name: str) -> float:

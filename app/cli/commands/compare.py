@@ -40,7 +40,7 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     table = []
     for row in rows:
-        cells: dict[str, object] = {"metric": f"{row.metric} ({row.unit})"}
+        cells: dict[str, object] = {"metric": f"{row.label} ({row.unit})"}
         for i, (name, v, d) in enumerate(zip(names, row.values, row.deltas(), strict=True)):
             mark = " *" if row.winner == i else ""
             rng = row.ranges[i]

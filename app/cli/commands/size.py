@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from app.cli.catalog_access import load_catalog
 from app.cli.output import format_table, print_json
 from app.cli.scenario_files import add_scenario_option, print_each, read_inputs, size_or_fail
+from app.formatting import bare, money, number, power, unit_text
+from models.vocabulary import KINDS, deployment_label, kind_label, metric_label, raid_label
 
 if TYPE_CHECKING:
     from models.sizing.result import SizingResult
@@ -34,12 +36,13 @@ def _run(args: argparse.Namespace) -> int:
 
 def render_text(r: SizingResult) -> str:
     d = r.design
-    lines = [f"Scenario: {r.scenario_name}  ({d.kind}, {d.deployment})", ""]
+    lines = [f"Scenario: {r.scenario_name}  ({kind_label(d.kind)}, {deployment_label(d.deployment)})", ""]
     lines.append("Design")
     facts = [
         ("Server", d.server_id),
-        ("Hosts", f"{d.segment_hosts} worker + {d.coordinator_hosts} coordinator + {d.etl_hosts} ETL"),
-        ("Data drives per host", f"{d.data_drives_per_host} x {d.drive_id} ({d.raid})"),
+        ("Hosts", f"{d.total_hosts}: {d.worker_hosts} {KINDS[d.kind].workers(d.worker_hosts)}"
+                  f" + {d.coordinator_hosts} coordinator + {d.etl_hosts} ETL"),
+        ("Data drives per host", f"{d.data_drives_per_host} x {d.drive_id} ({raid_label(d.raid)})"),
         ("Memory per host (GiB)", f"{d.memory_gib_per_host:g}"),
         ("VMs per host", str(d.vms_per_host)),
     ]
@@ -62,8 +65,11 @@ def render_text(r: SizingResult) -> str:
     width = max(len(k) for k, _ in facts)
     lines += [f"  {k.ljust(width)}  {v}" for k, v in facts]
     lines += ["", f"Estimates (P10 / P50 / P90; binding resource: {r.binding_resource})"]
+    labels = {name: metric_label(name) for name in r.estimates}
+    label_w = max((len(v) for v in labels.values()), default=0)
     for name, e in r.estimates.items():
-        lines.append(f"  {name:<18} {e.p10:>14,.1f} {e.p50:>14,.1f} {e.p90:>14,.1f}  {e.unit}")
+        p10, p50, p90 = (bare(v, e.unit) for v in (e.p10, e.p50, e.p90))
+        lines.append(f"  {labels[name]:<{label_w}} {p10:>12} {p50:>12} {p90:>12}  {unit_text(e.unit)}")
     lines += ["", "Bill of materials"]
     rows = [
         {"role": b.role, "part": b.part_id, "qty/host": b.qty_per_host, "hosts": b.hosts,
@@ -72,8 +78,8 @@ def render_text(r: SizingResult) -> str:
     ]
     lines.append(format_table(rows, ["role", "part", "qty/host", "hosts", "unit", "extended"]))
     t = r.totals
-    lines += ["", f"Capex {t.capex:,.2f} {t.currency}   Power {t.power_w:,.0f} W   Rack {t.rack_u} U"
-              f"   Energy {t.kwh_per_year:,.0f} kWh/year"]
+    lines += ["", f"Capex {money(t.capex, t.currency)}   Power {power(t.power_w)}   Rack {t.rack_u} U"
+              f"   Energy {number(t.kwh_per_year)} kWh/year"]
     if d.settings:
         lines += ["", "Settings (refarch config writes them as files)"]
         for g in d.settings:

@@ -25,7 +25,7 @@ def test_rows_follow_the_models_winners_and_directions() -> None:
 def test_labels_are_words_not_identifiers() -> None:
     rows = compare_rows([fake_result(), fake_result(capex=50_000)])
     labels = [r.label for r in rows]
-    assert "Full-scan runs/h per 1,000 USD" in labels
+    assert "Full scans per hour per 1,000 USD" in labels  # a time reads as the rate it stands for
     assert all("_" not in label for label in labels)
 
 

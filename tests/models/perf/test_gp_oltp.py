@@ -15,7 +15,8 @@ from models.perf.gp_oltp import (
     predict_tps,
     scaling_check,
 )
-from models.perf.usl_calibration import MIXES, calibrated
+from models.perf.usl_calibration import calibrated
+from models.vocabulary import OLTP_MIXES as MIXES
 
 # ------------------------------------------------------------------ hardware scaling
 

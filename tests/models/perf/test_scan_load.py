@@ -16,6 +16,7 @@ from models.perf import scan_load_estimates as sl_est
 from models.perf import scan_load_fit as sl_fit
 from models.perf.cards import all_cards
 from models.perf.scan_load import ClusterShape
+from models.vocabulary import RAID_LEVELS
 
 ROOT = Path(__file__).resolve().parents[3]
 STUDIES = ROOT.parent / "shared" / "studies"
@@ -339,7 +340,7 @@ def test_raid_factors() -> None:
     codes = np.array([0, 1, 2, 3])
     reads, writes = sl.raid_factors(codes, np.array([8, 2, 8, 8]))
     for code, rd, wr in zip(codes, reads, writes, strict=True):
-        r, w = sl.raid_factors(sl.RAID_LEVELS[code], 8 if code != 1 else 2)
+        r, w = sl.raid_factors(RAID_LEVELS[code], 8 if code != 1 else 2)
         assert (rd, wr) == pytest.approx((float(r), float(w)))
     with pytest.raises(ValueError):
         sl.raid_factors("raid7", 8)
@@ -353,7 +354,7 @@ def test_raid_factors() -> None:
 def _random_shapes(n: int, seed: int = 7) -> tuple[ClusterShape, np.ndarray]:
     g = np.random.default_rng(seed)
     drives = g.integers(3, 25, n).astype(float)
-    raid = g.integers(0, len(sl.RAID_LEVELS), n)
+    raid = g.integers(0, len(RAID_LEVELS), n)
     rf, wf = sl.raid_factors(raid, drives)
     shape = ClusterShape(
         segment_hosts=g.integers(2, 64, n).astype(float),
@@ -429,7 +430,7 @@ shape_st = st.builds(
     st.integers(1, 64),
     st.integers(1, 32),
     st.sampled_from([0.0, 0.5, 1.0]),
-    st.sampled_from(sl.RAID_LEVELS),
+    st.sampled_from(RAID_LEVELS),
 )
 
 

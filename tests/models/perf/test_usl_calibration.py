@@ -6,7 +6,8 @@ import pytest
 
 from models.calibration_data import figure
 from models.perf.cards import all_cards
-from models.perf.usl_calibration import CALIBRATED_WORKLOADS, MIXES, calibrated
+from models.perf.usl_calibration import CALIBRATED_WORKLOADS, calibrated
+from models.vocabulary import OLTP_MIXES as MIXES
 
 # ------------------------------------------------------------------ calibrations
 

@@ -5,10 +5,8 @@ from __future__ import annotations
 import pytest
 
 from models.calibration_data import figure
-from models.perf.memory import (
-    PLACEMENTS,
-)
 from models.sizing.shared_buffers import recommend_shared_buffers
+from models.vocabulary import PLACEMENTS
 
 DS = "pg_vfabric_001"
 DIP_LOW, DIP_HIGH = figure(DS, "sb_dip_low_ratio"), figure(DS, "sb_dip_high_ratio")

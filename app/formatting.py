@@ -1,4 +1,8 @@
-"""How numbers and names read in the exported documents (presentation only, no sizing)."""
+"""How numbers, money, ranges and units read: one module for the window, the PDF, the charts and the CLI.
+
+Presentation only: what a value means (its label, unit and better direction) is declared in
+`models.vocabulary`; this module only writes it down.
+"""
 
 from __future__ import annotations
 
@@ -8,50 +12,7 @@ from decimal import Decimal
 
 from models.uncertainty import Estimate
 
-METRIC_LABELS: dict[str, str] = {
-    "full_scan_s": "Full-scan time",
-    "load_tb_per_hour": "Load rate",
-    "queries_per_hour": "Report queries per hour",
-    "tps": "Transactions per second",
-    "throughput_metric": "TPC-H throughput",
-    "power_metric": "TPC-H power",
-    "overcommit_rate": "Memory overcommit",
-    "performance_preserved": "Throughput preserved",
-}
-
-KIND_LABELS: dict[str, str] = {
-    "greenplum-analytics": "Greenplum analytics (MPP data warehouse)",
-    "greenplum-oltp": "Greenplum OLTP",
-    "postgres-consolidation": "PostgreSQL database consolidation",
-    "sap-iq-multiplex": "SAP IQ multiplex",
-}
-
-DEPLOYMENT_LABELS: dict[str, str] = {"bare-metal": "bare metal", "vsphere": "VMware vSphere"}
-
-# target field of the scenario -> (estimate or total it bounds, "max"/"min")
-TARGET_METRICS: dict[str, tuple[str, str]] = {
-    "max_full_scan_s": ("full_scan_s", "max"),
-    "min_load_tb_per_hour": ("load_tb_per_hour", "min"),
-    "min_queries_per_hour": ("queries_per_hour", "min"),
-    "min_tps": ("tps", "min"),
-    "max_capex": ("capex", "max"),
-    "max_power_w": ("power_w", "max"),
-    "max_rack_u": ("rack_u", "max"),
-}
-
-_SUFFIXES = ("_per_hour", "_tb", "_gib", "_gb", "_ms", "_s", "_w", "_pct")
-
-
-def metric_label(name: str) -> str:
-    if name in METRIC_LABELS:
-        return METRIC_LABELS[name]
-    base = name
-    for suffix in _SUFFIXES:
-        if base.endswith(suffix) and len(base) > len(suffix):
-            base = base[: -len(suffix)]
-            break
-    text = base.replace("_", " ").strip()
-    return text[:1].upper() + text[1:]
+DASH = "–"  # an absent value
 
 
 def humanize(name: str) -> str:
@@ -64,9 +25,9 @@ def is_fraction(unit: str) -> bool:
 
 
 def number(value: float | None, digits: int = 3) -> str:
-    """A few significant digits with thousands separators: 1,234 / 12.3 / 0.123."""
+    """A few significant digits with thousands separators, never scientific: 1,234 / 12.3 / 0.123."""
     if value is None or not math.isfinite(float(value)):
-        return "–"
+        return DASH
     v = float(value)
     if v == 0:
         return "0"
@@ -88,7 +49,7 @@ def unit_text(unit: str) -> str:
 def value(v: float | None, unit: str, digits: int = 3) -> str:
     """A value with its unit; fractions as percent."""
     if v is None:
-        return "–"
+        return DASH
     if is_fraction(unit):
         return f"{number(v * 100, digits)} {unit_text(unit)}".strip()
     return f"{number(v, digits)} {unit}".strip()
@@ -97,31 +58,48 @@ def value(v: float | None, unit: str, digits: int = 3) -> str:
 def bare(v: float | None, unit: str, digits: int = 3) -> str:
     """A value without its unit (for tables with a unit column); fractions as percent."""
     if v is None:
-        return "–"
+        return DASH
     return number(v * 100 if is_fraction(unit) else v, digits)
 
 
+def estimate_p50(e: Estimate) -> str:
+    return value(e.p50, e.unit)
+
+
 def estimate_range(e: Estimate) -> str:
-    """"535 – 666 s" or "exact" when the model gives no spread."""
+    """"535 – 666 s", or "no spread" when the model gives none."""
     if math.isclose(e.p10, e.p90, rel_tol=1e-9, abs_tol=1e-12):
         return "no spread"
     return f"{bare(e.p10, e.unit)} – {value(e.p90, e.unit)}"
 
 
-def money(amount: float | Decimal, currency: str, cents: bool = True) -> str:
-    """"766,500.00 USD": the BOM and totals format (cents), or whole units for prose."""
+def money(amount: float | Decimal | None, currency: str, cents: bool = True) -> str:
+    """"766,500.00 USD": the BOM and totals format (cents), or whole units for prose and the window."""
+    if amount is None:
+        return DASH
     a = Decimal(str(amount)) if not isinstance(amount, Decimal) else amount
     text = f"{a:,.2f}" if cents else f"{a:,.0f}"
     return f"{text} {currency}".strip()
 
 
 def money_short(amount: float, currency: str) -> str:
+    """"1.20 M USD", "350 k USD", "9,800 USD": for cards, chart labels and axes."""
     a = abs(amount)
     if a >= 1e6:
         return f"{amount / 1e6:,.2f} M {currency}".strip()
     if a >= 1e4:
         return f"{amount / 1e3:,.0f} k {currency}".strip()
     return money(amount, currency, cents=False)
+
+
+def compact(v: float) -> str:
+    """Axis ticks: 1.2 M, 350 k, 12."""
+    a = abs(v)
+    if a >= 1e6:
+        return f"{v / 1e6:g} M"
+    if a >= 1e4:
+        return f"{v / 1e3:g} k"
+    return f"{v:g}"
 
 
 def power(watts: float) -> str:
@@ -131,13 +109,6 @@ def power(watts: float) -> str:
 def long_date(d: date) -> str:
     """"21 November 2026": unambiguous in every locale."""
     return f"{d.day} {d:%B %Y}"
-
-
-RAID_LABELS = {"none": "no RAID", "raid1": "RAID 1", "raid5": "RAID 5", "raid10": "RAID 10", "vsan": "vSAN"}
-
-
-def raid_label(raid: str) -> str:
-    return RAID_LABELS.get(raid, raid)
 
 
 def gib(v: float) -> str:

@@ -1,0 +1,368 @@
+"""The words refarch speaks, declared once: workload kinds, scenario fields, metrics, targets, RAID levels.
+
+Every layer reads its labels, units and directions from here: the engine (which targets a
+kind is judged by, which way a metric is better), the GUI form, the PDF, the CLI and the
+XLSX. Adding a target is one `Target` entry here (plus the model that estimates its
+metric); adding a RAID level is one `RaidLevel` entry (plus its capacity and bandwidth rule).
+
+>>> TARGETS["max_full_scan_s"].metric, TARGETS["max_full_scan_s"].bound
+('full_scan_s', 'max')
+>>> TARGETS["min_tps"].met(5_000.0, 4_000.0)
+True
+>>> raid_code("raid5"), RAID_LEVELS[2]
+(2, 'raid5')
+>>> field_label("workload.databases[1].size_gb")
+'Database 2, Size (GB)'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+# --------------------------------------------------------------------------- choices
+
+WorkloadKind = Literal["greenplum-analytics", "greenplum-oltp", "postgres-consolidation", "sap-iq-multiplex"]
+WORKLOAD_KINDS: tuple[WorkloadKind, ...] = get_args(WorkloadKind)
+GREENPLUM_KINDS: tuple[WorkloadKind, ...] = ("greenplum-analytics", "greenplum-oltp")
+
+Deployment = Literal["bare-metal", "vsphere"]
+DEPLOYMENTS: tuple[Deployment, ...] = get_args(Deployment)
+
+Raid = Literal["none", "raid1", "raid5", "raid10"]
+RAID_LEVELS: tuple[Raid, ...] = get_args(Raid)  # a level's position is its code in candidate arrays
+
+OltpMix = Literal["tpcb", "select", "update", "insert"]
+OLTP_MIXES: tuple[OltpMix, ...] = get_args(OltpMix)
+
+Placement = Literal["vm-per-database", "shared-vm"]
+PLACEMENTS: tuple[Placement, ...] = get_args(Placement)
+
+SharedBuffersPolicy = Literal["recommended", "conventional"]
+
+MirrorPolicy = Literal["group", "spread", "block"]  # gpinitsystem mirror placement
+MIRROR_POLICIES: tuple[MirrorPolicy, ...] = get_args(MirrorPolicy)
+
+Better = Literal["lower", "higher"]
+Bound = Literal["max", "min"]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A workload kind: how it is named and what its worker hosts are called."""
+
+    name: WorkloadKind
+    label: str
+    worker_role: str  # one worker host
+    worker_roles: str  # several
+    main_metric: str  # the estimate a design of this kind is judged by (SAP IQ: power for a single stream)
+
+    def workers(self, count: int) -> str:
+        return self.worker_role if count == 1 else self.worker_roles
+
+
+KINDS: dict[str, Kind] = {
+    k.name: k
+    for k in (
+        Kind("greenplum-analytics", "Greenplum analytics (MPP data warehouse)", "segment host", "segment hosts",
+             "full_scan_s"),
+        Kind("greenplum-oltp", "Greenplum OLTP", "segment host", "segment hosts", "tps"),
+        Kind("postgres-consolidation", "PostgreSQL consolidation on vSphere", "database host", "database hosts",
+             "performance_preserved"),
+        Kind("sap-iq-multiplex", "SAP IQ multiplex", "IQ node", "IQ nodes", "throughput_metric"),
+    )
+}
+
+
+def kind_label(kind: str) -> str:
+    return KINDS[kind].label if kind in KINDS else kind
+
+
+DEPLOYMENT_LABELS: dict[str, str] = {"bare-metal": "bare metal", "vsphere": "VMware vSphere"}
+
+
+def deployment_label(deployment: str) -> str:
+    return DEPLOYMENT_LABELS.get(deployment, deployment)
+
+
+@dataclass(frozen=True)
+class RaidLevel:
+    """A RAID level of the data drives; `min_drives` is the smallest set the level can be built on."""
+
+    name: Raid
+    label: str
+    min_drives: int
+    mirrored: bool  # every write lands on two drives (RAID 1 and 10)
+
+    @property
+    def code(self) -> int:
+        return RAID_LEVELS.index(self.name)
+
+
+RAIDS: dict[str, RaidLevel] = {
+    r.name: r
+    for r in (
+        RaidLevel("none", "no RAID", 1, False),
+        RaidLevel("raid1", "RAID 1", 2, True),
+        RaidLevel("raid5", "RAID 5", 3, False),
+        RaidLevel("raid10", "RAID 10", 4, True),
+    )
+}
+
+# Storage that is not a RAID level of ours but can stand in a design's `raid` (SAP IQ on Virtual SAN).
+_OTHER_STORAGE_LABELS = {"vsan": "vSAN"}
+
+
+def raid_code(level: str) -> int:
+    """The integer code of a level in candidate arrays (its position in `RAID_LEVELS`)."""
+    return RAIDS[level].code
+
+
+def raid_label(level: str) -> str:
+    if level in RAIDS:
+        return RAIDS[level].label
+    return _OTHER_STORAGE_LABELS.get(level, level)
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+@dataclass(frozen=True)
+class Metric:
+    """An estimate (`SizingResult.estimates`) or a total (`SizingResult.totals`) a design is measured by.
+
+    `better` is None for a description that has no better direction. `performance` marks work
+    done, worth dividing by money and watts; `rate_label` names the rate a time stands for.
+    """
+
+    name: str
+    label: str
+    unit: str
+    better: Better | None
+    kinds: tuple[WorkloadKind, ...]
+    performance: bool = False
+    rate_label: str = ""
+
+    @property
+    def lower_is_better(self) -> bool:
+        return self.better == "lower"
+
+
+METRICS: dict[str, Metric] = {
+    m.name: m
+    for m in (
+        Metric("full_scan_s", "Full-scan time", "s", "lower", ("greenplum-analytics",), True, "Full scans per hour"),
+        Metric("load_tb_per_hour", "Load rate", "TB/h", "higher", ("greenplum-analytics",), True),
+        Metric("queries_per_hour", "Report queries per hour", "queries/h", "higher", ("greenplum-analytics",), True),
+        Metric("tps", "Transactions per second", "TPS", "higher", ("greenplum-oltp",), True),
+        Metric("throughput_metric", "TPC-H throughput", "QthH@Size", "higher", ("sap-iq-multiplex",), True),
+        Metric("power_metric", "TPC-H power", "QppH@Size", "higher", ("sap-iq-multiplex",), True),
+        Metric("overcommit_rate", "Memory overcommit", "fraction", "higher", ("postgres-consolidation",)),
+        Metric(
+            "performance_preserved", "Throughput preserved", "fraction of baseline throughput", "higher",
+            ("postgres-consolidation",),
+        ),
+        Metric("capex", "Capex", "", "lower", WORKLOAD_KINDS),  # unit: the catalog's currency
+        Metric("power_w", "Power", "W", "lower", WORKLOAD_KINDS),
+        Metric("rack_u", "Rack space", "U", "lower", WORKLOAD_KINDS),
+    )
+}
+
+_SUFFIXES = ("_per_hour", "_tb", "_gib", "_gb", "_ms", "_s", "_w", "_pct")
+
+
+def metric_label(name: str) -> str:
+    """The label of a metric; an undeclared name reads as words without its unit suffix."""
+    if name in METRICS:
+        return METRICS[name].label
+    base = name
+    for suffix in _SUFFIXES:
+        if base.endswith(suffix) and len(base) > len(suffix):
+            base = base[: -len(suffix)]
+            break
+    text = base.replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
+def lower_is_better(metric: str) -> bool:
+    return metric in METRICS and METRICS[metric].lower_is_better
+
+
+# --------------------------------------------------------------------------- targets
+
+
+@dataclass(frozen=True)
+class Target:
+    """A scenario target (`Scenario.targets.<name>`): the metric it bounds, which way, for which kinds."""
+
+    name: str
+    metric: str
+    bound: Bound
+    label: str  # the form's label, without the unit
+    words: str  # how prose names it: "The {words} target is out of reach"
+    kinds: tuple[WorkloadKind, ...]
+
+    @property
+    def unit(self) -> str:
+        return METRICS[self.metric].unit
+
+    @property
+    def budget(self) -> bool:
+        """A budget bounds a total every kind has (capex, power, rack space), not a performance estimate."""
+        return self.kinds == WORKLOAD_KINDS
+
+    def met(self, value: float, limit: float) -> bool:
+        return value <= limit if self.bound == "max" else value >= limit
+
+
+TARGETS: dict[str, Target] = {
+    t.name: t
+    for t in (
+        Target("max_full_scan_s", "full_scan_s", "max", "Max full-scan time", "full-scan time",
+               ("greenplum-analytics",)),
+        Target("min_load_tb_per_hour", "load_tb_per_hour", "min", "Min load rate", "load rate",
+               ("greenplum-analytics",)),
+        Target("min_queries_per_hour", "queries_per_hour", "min", "Min query throughput", "query throughput",
+               ("greenplum-analytics",)),
+        Target("min_tps", "tps", "min", "Min throughput", "transactions per second", ("greenplum-oltp",)),
+        Target("max_capex", "capex", "max", "Max capex", "capex budget", WORKLOAD_KINDS),
+        Target("max_power_w", "power_w", "max", "Max power", "power budget", WORKLOAD_KINDS),
+        Target("max_rack_u", "rack_u", "max", "Max rack space", "rack space", WORKLOAD_KINDS),
+    )
+}
+
+# Checks a design must pass that are not scenario targets.
+CAPACITY = "capacity"
+_CHECK_WORDS = {CAPACITY: "capacity for the data at the horizon"}
+
+
+def target_words(name: str) -> str:
+    """How prose names a target or a check: "full-scan time", "capacity for the data at the horizon"."""
+    if name in TARGETS:
+        return TARGETS[name].words
+    return _CHECK_WORDS.get(name, name)
+
+
+def target_of_metric(metric: str) -> Target | None:
+    """The target that bounds `metric`, if any."""
+    return next((t for t in TARGETS.values() if t.metric == metric), None)
+
+
+def targets_for(kind: str) -> tuple[Target, ...]:
+    return tuple(t for t in TARGETS.values() if kind in t.kinds)
+
+
+# --------------------------------------------------------------------------- scenario fields
+
+
+@dataclass(frozen=True)
+class FieldInfo:
+    """How a scenario field reads: label, unit and help; `choices` are (JSON value, label) pairs."""
+
+    label: str
+    unit: str = ""
+    help: str = ""
+    choices: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The label with its unit: "Data before compression (TB)"."""
+        return f"{self.label} ({self.unit})" if self.unit else self.label
+
+    def choice_label(self, value: object) -> str:
+        return next((label for v, label in self.choices if v == value), str(value))
+
+
+def _targets_fields() -> dict[str, FieldInfo]:
+    return {f"targets.{t.name}": FieldInfo(t.label, t.unit or "catalog currency") for t in TARGETS.values()}
+
+
+# Keyed by JSON path; list items as `[]` (`workload.databases[].size_gb`).
+FIELDS: dict[str, FieldInfo] = {
+    "name": FieldInfo("Scenario name"),
+    "customer": FieldInfo("Customer"),
+    "prepared_by": FieldInfo("Prepared by"),
+    "notes": FieldInfo("Notes"),
+    "workload": FieldInfo("Workload"),
+    "workload.kind": FieldInfo("Workload", choices=tuple((k.name, k.label) for k in KINDS.values())),
+    "workload.data_tb": FieldInfo("Data before compression", "TB", "Data as the customer stores it today, decimal TB"),
+    "workload.compression_ratio": FieldInfo("Compression ratio", "x", "1 = no compression; 3 = a third on disk"),
+    "workload.growth_pct_per_year": FieldInfo("Growth per year", "%"),
+    "workload.horizon_years": FieldInfo("Planning horizon", "years", "Capacity is sized for the data at this horizon"),
+    "workload.mirrors": FieldInfo("Mirror segments (HA)", help="Greenplum mirrors double the data on disk"),
+    "workload.mirroring": FieldInfo(
+        "Mirror placement",
+        help="Where each host's mirrors go: group (the gpinitsystem default), spread, or block",
+        choices=(("group", "Group (default)"), ("spread", "Spread"), ("block", "Block")),
+    ),
+    "workload.mirror_block_hosts": FieldInfo("Segment hosts per mirror block", help="Block mirroring only"),
+    "workload.concurrent_queries": FieldInfo("Concurrent queries", help="Reports running at the same time at peak"),
+    "workload.scan_fraction_pct": FieldInfo(
+        "Data scanned per query", "%", "Share of the fact data a typical report scans"
+    ),
+    "workload.clients": FieldInfo("Concurrent clients"),
+    "workload.target_tps": FieldInfo("Target throughput", "TPS"),
+    "workload.mix": FieldInfo(
+        "Transaction mix",
+        choices=(("tpcb", "TPC-B like"), ("select", "Select only"), ("update", "Update"), ("insert", "Insert")),
+    ),
+    "workload.databases": FieldInfo("Databases"),
+    "workload.databases[].name": FieldInfo("Database"),
+    "workload.databases[].size_gb": FieldInfo("Size", "GB"),
+    "workload.databases[].peak_clients": FieldInfo("Peak clients"),
+    "workload.databases[].working_set_gb": FieldInfo("Working set", "GB"),
+    "workload.placement": FieldInfo(
+        "Placement", choices=(("vm-per-database", "One VM per database"), ("shared-vm", "Shared VMs"))
+    ),
+    "workload.vm_vcpus": FieldInfo("VM size", "vCPU"),
+    "workload.vm_memory_gib": FieldInfo("VM memory", "GiB"),
+    "workload.host_memory_available_gib": FieldInfo("Host memory for VMs", "GiB"),
+    "workload.shared_buffers_policy": FieldInfo(
+        "shared_buffers policy",
+        choices=(("recommended", "Recommended (study)"), ("conventional", "Conventional 25 %")),
+    ),
+    "workload.query_streams": FieldInfo("Concurrent query streams"),
+    "workload.nodes": FieldInfo("Multiplex nodes"),
+    "platform.deployment": FieldInfo(
+        "Deployment", choices=tuple((d, label[:1].upper() + label[1:]) for d, label in DEPLOYMENT_LABELS.items())
+    ),
+    "platform.server_id": FieldInfo("Server"),
+    "platform.drive_id": FieldInfo("Data drive"),
+    "platform.nic_id": FieldInfo("Network card"),
+    "platform.drives_per_host": FieldInfo("Data drives per host"),
+    "platform.memory_gib": FieldInfo("Memory per host", "GiB"),
+    "platform.swap_gib": FieldInfo("Swap per host", "GiB"),
+    "platform.raid": FieldInfo("RAID", choices=tuple((r.name, r.label) for r in RAIDS.values())),
+    "platform.nics_per_host": FieldInfo("NICs per host"),
+    "platform.hypervisor_reserve_gib": FieldInfo(
+        "Hypervisor reserve", "GiB", "Host memory kept for ESXi (vSphere only)"
+    ),
+    **_targets_fields(),
+    "assumptions.energy_price_per_kwh": FieldInfo("Energy price per kWh", "catalog currency"),
+    "assumptions.pue": FieldInfo("Data-centre PUE", "x", "Power usage effectiveness"),
+    "assumptions.utilization_pct": FieldInfo("Average utilization", "%", "Average load for energy"),
+}
+
+_INDEX = re.compile(r"\[(\d+)\]")
+
+
+def field_info(path: str) -> FieldInfo | None:
+    """The declaration of a JSON path; list indices do not matter (`databases[3]` is `databases[]`)."""
+    return FIELDS.get(_INDEX.sub("[]", path))
+
+
+def field_label(path: str) -> str:
+    """The label (with unit) a user reads for a JSON path; a list item says which one.
+
+    >>> field_label("workload.data_tb")
+    'Data before compression (TB)'
+    """
+    info = field_info(path)
+    if info is None:
+        return path
+    m = re.match(r"^(.*)\[(\d+)\]\.\w+$", path)
+    if m:
+        owner = FIELDS.get(_INDEX.sub("[]", m.group(1)) + "[].name")
+        return f"{owner.label if owner else 'Item'} {int(m.group(2)) + 1}, {info.text}"
+    return info.text
