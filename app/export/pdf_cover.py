@@ -57,7 +57,7 @@ def cover(ctx: Ctx, title: str, results: Sequence[SizingResult], scenarios: Sequ
         main = r.estimates.get(r.main_metric)
         tiles = [("Capex (list)", money(t.capex, t.currency, cents=False), ""),
                  ("Power", power(t.power_w), f"{t.kwh_per_year:,.0f} kWh/year"),
-                 ("Hosts", str(d.segment_hosts + d.coordinator_hosts + d.etl_hosts), f"{t.rack_u} U")]
+                 ("Hosts", str(d.total_hosts), f"{t.rack_u} U")]
         if main is not None:
             tiles.append((metric_label(r.main_metric), value(main.p50, main.unit), "P50 estimate"))
         out.append(ctx.kpis(tiles))
