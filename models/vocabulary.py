@@ -312,6 +312,10 @@ FIELDS: dict[str, FieldInfo] = {
     "workload.databases[].size_gb": FieldInfo("Size", "GB"),
     "workload.databases[].peak_clients": FieldInfo("Peak clients"),
     "workload.databases[].working_set_gb": FieldInfo("Working set", "GB"),
+    "workload.databases[].peak_tps": FieldInfo("Peak throughput", "TPS", "Transactions per second at the busiest hour"),
+    "workload.databases[].writes_per_txn": FieldInfo("Writes per transaction", help="Rows written per transaction"),
+    "workload.databases[].busy_hours": FieldInfo("Busy hours", help="Hours of the day (0-23) at peak load"),
+    "workload.databases[].offpeak_load_pct": FieldInfo("Off-peak load", "% of peak"),
     "workload.placement": FieldInfo(
         "Placement", choices=(("vm-per-database", "One VM per database"), ("shared-vm", "Shared VMs"))
     ),
@@ -321,6 +325,9 @@ FIELDS: dict[str, FieldInfo] = {
     "workload.shared_buffers_policy": FieldInfo(
         "shared_buffers policy",
         choices=(("recommended", "Recommended (study)"), ("conventional", "Conventional 25 %")),
+    ),
+    "workload.vsphere_ha": FieldInfo(
+        "vSphere HA reserve (N+1)", help="Reserve one host's capacity for vSphere HA restarts"
     ),
     "workload.query_streams": FieldInfo("Concurrent query streams"),
     "workload.nodes": FieldInfo("Multiplex nodes"),
