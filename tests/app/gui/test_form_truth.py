@@ -102,7 +102,7 @@ def test_undo_entries_are_in_words(window: MainWindow) -> None:
     uid = window.current_uid
     assert uid is not None
     window.doc.edit(uid, ("workload", "data_tb"), 60.0)
-    assert window.doc.undo_stack.undoText() == "Set Data (TB, before compression) to 60"
+    assert window.doc.undo_stack.undoText() == "Set Data before compression (TB) to 60"  # the vocabulary's label
     assert edit_text(("workload", "mirrors"), False) == "Set Mirror segments (HA) to off"
     assert edit_text(("platform", "raid"), None) == "Set RAID to automatic"
     assert "." not in edit_text(("targets", "max_capex"), 1000.0).removeprefix("Set ")
