@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,6 +20,9 @@ class ComparisonSeries:
     lower_is_better: bool
     low: Sequence[float | None] | None = None  # optional P10 / P90 whiskers
     high: Sequence[float | None] | None = None
+    # the option that wins the row by models.whatif.CompareRow.verdict (same workload, outside the uncertainty);
+    # None: no bar is green, because no option clearly wins
+    winner: int | None = None
 
 
 def scenario_comparison(
@@ -40,13 +44,12 @@ def scenario_comparison(
     for n, s in enumerate(series):
         ax = fig.add_subplot(rows, cols, n + 1)
         present = [v for v in s.values if v is not None]
-        best = (min(present) if s.lower_is_better else max(present)) if present else None
         ys = list(range(len(names)))[::-1]
-        for y, v in zip(ys, s.values, strict=True):
+        for i, (y, v) in enumerate(zip(ys, s.values, strict=True)):
             if v is None:
                 ax.text(0, y, " n/a", va="center", fontsize=7.5, color=MUTED)
                 continue
-            ax.barh(y, v, color=GOOD if v == best and len(present) > 1 else ACCENT, height=0.62)
+            ax.barh(y, v, color=GOOD if i == s.winner else ACCENT, height=0.62)
         if s.low is not None and s.high is not None:
             for y, v, lo, hi in zip(ys, s.values, s.low, s.high, strict=True):
                 if v is not None and lo is not None and hi is not None:
@@ -55,10 +58,13 @@ def scenario_comparison(
         ax.set_yticks(ys, [str(nm) for nm in names], fontsize=7.5)
         top = max([*present, *(v for v in (s.high or []) if v is not None)], default=0.0)
         ax.set_xlim(0, top * 1.12 if top > 0 else 1.0)
+        ax.set_ylim(-0.6, len(names) - 0.4)  # a row without a bar ("n/a") keeps its place below the note
         ax.tick_params(axis="x", labelsize=7)
         ax.xaxis.set_major_formatter(lambda v, _pos: compact(v))
         suffix = "lower is better" if s.lower_is_better else "higher is better"
-        ax.set_title(f"{s.label}\n", loc="left", fontsize=8.5, color=INK, fontweight="bold")
+        # a long label wraps instead of running into the next chart or being cut at the figure's edge
+        label = textwrap.fill(s.label, max(18, int(38 * fig.get_figwidth() / cols / 3.0)))
+        ax.set_title(f"{label}\n", loc="left", fontsize=8.5, color=INK, fontweight="bold")
         ax.text(0, 1.02, suffix, transform=ax.transAxes, fontsize=7, color=MUTED)
         tidy(ax)
         ax.tick_params(axis="y", colors=INK)

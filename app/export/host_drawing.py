@@ -99,7 +99,8 @@ def _draw_vm(g: Group, box: _Box, lines: list[str], fonts: ReportFonts, *, fill:
         y -= LINE
 
 
-def host_drawing(host: HostLayout, deployment: str, width: float, fonts: ReportFonts) -> Drawing:
+def host_drawing(host: HostLayout, deployment: str, width: float, fonts: ReportFonts,
+                 drive_name: str | None = None) -> Drawing:
     """A Drawing `width` points wide of one host of `host.role`."""
     nodes_total = max(1, host.sockets * host.numa_nodes_per_socket)
     pinned: dict[int, list[tuple[int, VmLayout]]] = {n: [] for n in range(nodes_total)}
@@ -191,7 +192,7 @@ def host_drawing(host: HostLayout, deployment: str, width: float, fonts: ReportF
         x += 16
     drive_text = "no data drives"
     if host.data_drives and host.drive_id:
-        drive_text = f"{host.data_drives} × {host.drive_id} · {raid_label(host.raid)}"
+        drive_text = f"{host.data_drives} × {drive_name or host.drive_id} · {raid_label(host.raid)}"
     nic_text = f"{host.nic_ports} × {host.nic_speed_gbps:g} GbE ports" if host.nic_ports else "no NIC"
     _text(g, width - PAD, by + 2, nic_text, LABEL, fonts, color=INK, anchor="end")
     nic_w = string_width(nic_text, fonts.regular, LABEL, fonts) + 12

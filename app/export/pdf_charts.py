@@ -24,7 +24,7 @@ from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.uncertainty import Estimate
 from models.vocabulary import lower_is_better, metric_label, target_of_metric
-from models.whatif import GrowthYear
+from models.whatif import GrowthYear, compare
 
 PNG_DPI = 220
 
@@ -135,10 +135,12 @@ def growth_figure(years: Sequence[GrowthYear], currency: str) -> Figure:
 
 def comparison_figure(results: Sequence[SizingResult], names: Sequence[str]) -> Figure:
     currency = results[0].totals.currency
+    winners = {row.metric: row.winner for row in compare(list(results))}
     series = [
-        ComparisonSeries(f"Capex ({currency})", [r.totals.capex for r in results], True),
-        ComparisonSeries("Power (W)", [r.totals.power_w for r in results], True),
-        ComparisonSeries("Rack space (U)", [float(r.totals.rack_u) for r in results], True),
+        ComparisonSeries(f"Capex ({currency})", [r.totals.capex for r in results], True, winner=winners["capex"]),
+        ComparisonSeries("Power (W)", [r.totals.power_w for r in results], True, winner=winners["power"]),
+        ComparisonSeries("Rack space (U)", [float(r.totals.rack_u) for r in results], True,
+                         winner=winners["rack space"]),
     ]
     metrics: list[str] = []
     for r in results:
@@ -147,8 +149,11 @@ def comparison_figure(results: Sequence[SizingResult], names: Sequence[str]) -> 
     for m in metrics:
         ests = [r.estimates.get(m) for r in results]
         unit = next((e.unit for e in ests if e is not None), "")
+        k = 100.0 if is_fraction(unit) else 1.0  # a share is drawn and labelled in percent
+        label = f"{metric_label(m)} (%)" if k != 1.0 else f"{metric_label(m)} ({unit_text(unit)})"
         series.append(ComparisonSeries(
-            f"{metric_label(m)} ({unit_text(unit)})", [e.p50 if e else None for e in ests], lower_is_better(m),
-            low=[e.p10 if e else None for e in ests], high=[e.p90 if e else None for e in ests],
+            label, [e.p50 * k if e else None for e in ests], lower_is_better(m),
+            low=[e.p10 * k if e else None for e in ests], high=[e.p90 * k if e else None for e in ests],
+            winner=winners.get(m),
         ))
     return scenario_comparison(list(names), series, columns=2, size_in=None)

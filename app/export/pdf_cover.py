@@ -99,12 +99,15 @@ def appendix(ctx: Ctx, cards: Sequence[ModelCard]) -> list[Flowable]:
     for c in cards:
         i = len(rows) + 1
         sources = "; ".join(ctx.refs.marks("; ".join(c.sources))) if c.sources else ""
-        fitted = f"{c.points} point{'s' if c.points != 1 else ''}" if c.points else "no points"
-        if sources:
-            fitted += f" from {sources}"
+        if c.points:
+            fitted = f"{c.points} point{'s' if c.points != 1 else ''}" + (f" from {sources}" if sources else "")
+        else:
+            fitted = "no points" + (f" (documented in {sources})" if sources else "")
         checked = ctx.text(readable(c.validation, ctx.refs)) if c.validation else \
             "<i>nothing outside the fit</i>"
-        rows.append([ctx.p(c.name, st.cell_bold), ctx.p(fitted, st.cell), ctx.p(c.in_sample_text(), st.cell),
+        name = ctx.fitted(c.name, w * 0.2 - 8, max_size=7.5, min_size=5.5, style=st.cell_bold,
+                          color=st.cell_bold.textColor)  # a model name on one line, never broken mid-word
+        rows.append([name, ctx.p(fitted, st.cell), ctx.p(c.in_sample_text(), st.cell),
                      ctx.m(checked, st.cell)])
         detail = [ctx.p(readable(c.description, ctx.refs), st.cell)]
         if c.note:

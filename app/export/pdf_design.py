@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import re
+
 from reportlab.platypus import Flowable, KeepTogether, Spacer
 
 from app.export.host_drawing import host_drawing
@@ -57,8 +59,8 @@ def _host_layouts(ctx: Ctx, r: SizingResult) -> list[Flowable]:
                         f"{ctx.text(part_description(r, h.server_id))}", st.small)
         lead = [layout_heading, intro, Spacer(1, 4)] if n == 0 else []
         # the first drawing keeps the heading and intro with it, so a heading never ends a page alone
-        out.append(KeepTogether([*lead, caption, Spacer(1, 2), host_drawing(h, d.deployment, ctx.width, ctx.fonts),
-                                 Spacer(1, 8)]))
+        drawing = host_drawing(h, d.deployment, ctx.width, ctx.fonts, part_description(r, h.drive_id))
+        out.append(KeepTogether([*lead, caption, Spacer(1, 2), drawing, Spacer(1, 8)]))
     return out
 
 
@@ -75,11 +77,11 @@ def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     rows = []
     for h in d.hosts:
         vms = "–" if d.deployment == "bare-metal" else str(len(h.vms))
-        rows.append([h.role, str(h.count), ctx.fitted(h.server_id, w * 0.33 - 8, max_size=7.5, min_size=6,
-                                                      style=st.cell, color=st.cell.textColor),
+        rows.append([h.role, str(h.count), ctx.p(part_description(r, h.server_id), st.cell),
                      f"{h.sockets} × {h.numa_nodes_per_socket * h.cores_per_numa_node}",
                      gib(h.memory_gib), str(h.data_drives), raid_label(h.raid), vms])
-    laid_out = {h.role for h in d.hosts}
+    # "database host 1", "database host 2" are laid out one by one; the BOM prices them as "database host"
+    laid_out = {h.role for h in d.hosts} | {re.sub(r"\s+\d+$", "", h.role) for h in d.hosts}
     for role in dict.fromkeys(ln.role for ln in r.bom):
         if role in laid_out:
             continue
@@ -87,9 +89,7 @@ def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
         lines = [ln for ln in r.bom if ln.role == role]
         server = next((ln for ln in lines if ln.kind == "server"), None)
         drives = sum(ln.qty_per_host for ln in lines if ln.kind == "drive")
-        rows.append([role, str(lines[0].hosts), ctx.fitted(server.part_id if server else "–", w * 0.33 - 8,
-                                                            max_size=7.5, min_size=6, style=st.cell,
-                                                            color=st.cell.textColor),
+        rows.append([role, str(lines[0].hosts), ctx.p(server.description if server else "–", st.cell),
                      "–", "–", str(drives), "–", "–"])
     out.append(ctx.grid(["Role", "Hosts", "Server", "Sockets × cores", "Memory", "Data drives", "RAID", "VMs"],
                         rows, [w * 0.15, w * 0.07, w * 0.33, w * 0.11, w * 0.09, w * 0.08, w * 0.1, w * 0.07],
@@ -114,8 +114,8 @@ def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
         drive_rows.append(("Data on disk at the horizon", f"{tb(d.data_needed_tb)} after compression"))
     for h in d.hosts[1:]:
         if h.data_drives:
-            drive_rows.append((f"{h.role[:1].upper() + h.role[1:]} drives", f"{h.data_drives} × {h.drive_id} "
-                                                                             f"({raid_label(h.raid)})"))
+            drive_rows.append((f"{h.role[:1].upper() + h.role[1:]} drives",
+                               f"{h.data_drives} × {part_description(r, h.drive_id)} ({raid_label(h.raid)})"))
     out.append(ctx.facts(drive_rows))
 
     out.append(ctx.heading("Network", 1))

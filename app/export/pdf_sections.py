@@ -5,6 +5,7 @@ render a `SizingResult` and its `Scenario`; nothing is re-sized here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from pydantic import BaseModel
@@ -35,7 +36,14 @@ def binding_label(name: str) -> str:
 
 
 def worker_role(r: SizingResult) -> str:
-    return r.design.hosts[0].role if r.design.hosts else "worker host"
+    """The worker hosts' role without a host number ("database host 1" is one of the "database host"s)."""
+    role = r.design.hosts[0].role if r.design.hosts else "worker host"
+    return re.sub(r"\s+\d+$", "", role)
+
+
+def warning_title(code: str) -> str:
+    """A warning's code in words for its title ("target-unmet:min_tps" -> "Target unmet"); the text says the rest."""
+    return code.split(":")[0].replace("-", " ").capitalize()
 
 
 def plural(n: int, word: str) -> str:
@@ -76,8 +84,10 @@ def _field_value(v: object) -> str:
     return str(v)
 
 
-def _model_rows(model: BaseModel, section: str, skip: Sequence[str] = ("kind",)) -> list[tuple[str, str]]:
-    """(label, value) of every field of `model`, the part of the scenario at JSON path `section`."""
+def _model_rows(model: BaseModel, section: str, skip: Sequence[str] = ("kind",),
+                r: SizingResult | None = None) -> list[tuple[str, str]]:
+    """(label, value) of every field of `model`, the part of the scenario at JSON path `section`; a part id
+    reads as the part's name (as the BOM lists it) when the sized result `r` is given."""
     rows = []
     for name in type(model).model_fields:
         if name in skip:
@@ -87,6 +97,8 @@ def _model_rows(model: BaseModel, section: str, skip: Sequence[str] = ("kind",))
             continue
         info = field_info(f"{section}.{name}")
         text = info.choice_label(v) if info is not None and info.choices and v is not None else _field_value(v)
+        if name.endswith("_id") and isinstance(v, str) and r is not None:
+            text = part_description(r, v)  # a part by its name; the id stays in the BOM
         rows.append((info.text if info is not None else humanize(name), text))
     return rows
 
@@ -164,7 +176,8 @@ def executive_summary(ctx: Ctx, r: SizingResult, s: Scenario, warnings_section: 
         n = len(r.warnings)
         out += [Spacer(1, 8), ctx.callout([ctx.m(
             f"<b>{n} warning{'s' if n != 1 else ''} to review</b> before this design is quoted "
-            f"(section {warnings_section}): " + "; ".join(ctx.text(w.code) for w in r.warnings) + ".", st.warning)])]
+            f"(section {warnings_section}): " + "; ".join(ctx.text(warning_title(w.code)) for w in r.warnings)
+            + ".", st.warning)])]
     else:
         out += [Spacer(1, 8), ctx.callout([ctx.p("refarch raised no warnings for this design.",
                                                  st.warning)], color=GOOD, fill=GOOD_FILL)]
@@ -185,7 +198,7 @@ def workload_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
         cw = ctx.width
         out += [Spacer(1, 6), ctx.grid(["Database", "Size (GB)", "Peak clients", "Working set (GB)"], rows,
                                        [cw * 0.4, cw * 0.2, cw * 0.2, cw * 0.2], numeric=(1, 2, 3))]
-    out += [ctx.heading("Platform choices", 1), ctx.facts(_model_rows(s.platform, "platform"))]
+    out += [ctx.heading("Platform choices", 1), ctx.facts(_model_rows(s.platform, "platform", r=r))]
     targets = [(k, v) for k, v in s.targets.model_dump().items() if v is not None]
     out.append(ctx.heading("Targets", 1))
     if targets:
@@ -266,7 +279,7 @@ def warnings_section(ctx: Ctx, r: SizingResult) -> list[Flowable]:
     out.append(ctx.p("Review these with the customer before quoting: each is a rule of a reference architecture "
                      "or study that the design does not fully meet, or a limit of the models.", st.body))
     for wn in r.warnings:
-        title = wn.code.split(":")[0].replace("-", " ").capitalize()
+        title = warning_title(wn.code)
         out += [ctx.callout([ctx.m(f"<b>{ctx.text(title)}</b>", st.warning),
                              ctx.p(readable(wn.text, ctx.refs), st.warning)]),
                 Spacer(1, 5)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -32,6 +32,7 @@ class CompareView(QWidget):
         self.setObjectName("compareView")
         self.rows: list[CompareRow] = []
         self.names: list[str] = []
+        self._wrapped_at = 0
         self.title = QLabel("Compare scenarios")
         self.title.setObjectName("resultHeading")
         self.hint = QLabel()
@@ -73,13 +74,24 @@ class CompareView(QWidget):
         self._fill_table()
         self._fill_chart()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.rows and self._col_chars() != self._wrapped_at:
+            self._fill_table()  # re-break the headers for the new column width
+
+    def _col_chars(self) -> int:
+        # header text is bold: about 9 px a character at the default size
+        return max(10, (self.table.viewport().width() // max(len(self.names) + 1, 1)) // 9 - 1)
+
     def _fill_table(self) -> None:
         t = self.table
         t.clear()
         n = len(self.names)
         t.setColumnCount(n + 1 if n > 1 else n)
         t.setRowCount(len(self.rows))
-        headers = [textwrap.fill(name, 22, max_lines=2, placeholder="…") for name in self.names]
+        # the header does not wrap by itself: break names to the width a column gets
+        col_chars = self._wrapped_at = self._col_chars()
+        headers = [textwrap.fill(name, col_chars, max_lines=3, placeholder="…") for name in self.names]
         t.setHorizontalHeaderLabels([*headers, "Best"] if n > 1 else headers)
         t.setVerticalHeaderLabels([r.label for r in self.rows])
         for row, cr in enumerate(self.rows):
@@ -97,7 +109,7 @@ class CompareView(QWidget):
                     item.setToolTip("best " + ("(lowest)" if cr.lower_is_better else "(highest)"))
                 t.setItem(row, col, item)
             if len(self.names) > 1:
-                verdict = QTableWidgetItem(textwrap.fill(cr.verdict_text(self.names), 26))
+                verdict = QTableWidgetItem(textwrap.fill(cr.verdict_text(self.names), col_chars + 4))
                 verdict.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 verdict.setForeground(QBrush(BEST_FG if best is not None else QColor("#616e7c")))
                 t.setItem(row, len(self.names), verdict)
@@ -108,7 +120,8 @@ class CompareView(QWidget):
             self.chart.set_builder(None)
             return
         series = [
-            ComparisonSeries(r.label, r.values, r.lower_is_better, r.low, r.high) for r in self.rows if r.chart
+            ComparisonSeries(r.label, r.values, r.lower_is_better, r.low, r.high, r.winner) for r in self.rows
+            if r.chart
         ]
         names = [n if len(n) <= 24 else n[:23] + "…" for n in self.names]
         self.chart.set_builder(lambda: scenario_comparison(names, series, columns=3))

@@ -7,6 +7,7 @@ formats it. Plain Python (no Qt).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -92,6 +93,9 @@ def compare_rows(results: Sequence[SizingResult]) -> list[CompareRow]:
         if r.metric == "worker hosts":
             continue  # the total says it; the worker count is in each scenario's design
         verdict = r.verdict
+        if r.unit.lower().startswith("fraction"):  # a share reads as a percentage, never "0.65 fraction"
+            r = dataclasses.replace(r, unit="%", values=[None if v is None else v * 100 for v in r.values],
+                                    ranges=[None if x is None else (x[0] * 100, x[1] * 100) for x in r.ranges])
         ranges = r.ranges if any(x is not None for x in r.ranges) else None
         rows.append(CompareRow(
             key=r.metric,

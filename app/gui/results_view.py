@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -70,14 +71,39 @@ class KpiCard(QFrame):
         self.sub = QLabel("")
         self.sub.setObjectName("kpiSub")
         for w in (self.title, self.value, self.sub):
-            # cards share the row equally; a long value is cut rather than widening the window
+            # cards share the row; a long title or note wraps onto a second line instead of being cut
+            # ("627k EUR/US"), and the window never widens for it
             w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            w.setWordWrap(w is not self.value)
             lay.addWidget(w)
+        lay.addStretch(1)
+        # room for a title and a note of two lines each at the stylesheet's sizes (7.5, 14 and 8 pt): a wrapped
+        # line must not be clipped at the bottom
+        self.setMinimumHeight(104)
 
     def set(self, value: str, sub: str = "", tooltip: str = "") -> None:
         self.value.setText(value)
         self.sub.setText(sub)
         self.setToolTip(tooltip)
+        self._fit_value()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_value()
+
+    def _fit_value(self) -> None:
+        """The headline number in the largest size (14 pt down to 9 pt) that shows all of it: never "627k EUR/US"."""
+        width = self.value.contentsRect().width()
+        if width <= 0:
+            return
+        font = QFont(self.value.font())
+        for pt in (14.0, 13.0, 12.0, 11.0, 10.0, 9.0):
+            font.setPointSizeF(pt)
+            if QFontMetrics(font).horizontalAdvance(self.value.text()) <= width:
+                break
+        if self.value.property("fittedPt") != pt:
+            self.value.setProperty("fittedPt", pt)
+            self.value.setStyleSheet(f"font-size: {pt:g}pt;")
 
 
 def _table(headers: list[str], stretch: int | None = None) -> QTableWidget:
@@ -141,8 +167,8 @@ def design_facts(design: Design, describe: Callable[[str], str]) -> list[tuple[s
         ("gp_vmem_protect_limit", design.gp_vmem_protect_limit_mb, lambda v: f"{v:,} MB"),
         ("shared_buffers", design.shared_buffers_gib, lambda v: f"{number(v)} GiB"),
         ("shared_buffers ratio", design.shared_buffers_ratio, lambda v: f"{v * 100:.0f} % of VM memory"),
-        ("Memory overcommit", design.overcommit_rate, lambda v: f"{number(v)}x"),
-        ("Safe overcommit", design.safe_overcommit_rate, lambda v: f"{number(v)}x"),
+        ("Memory overcommit", design.overcommit_rate, lambda v: f"{v * 100:.0f} %"),  # a share
+        ("Safe overcommit", design.safe_overcommit_rate, lambda v: f"up to {v * 100:.0f} %"),
         ("DQP mode", design.dqp_mode, str),
         ("IQ main cache", design.iq_main_cache_gib, lambda v: f"{number(v)} GiB"),
         ("IQ temp cache", design.iq_temp_cache_gib, lambda v: f"{number(v)} GiB"),
@@ -190,12 +216,12 @@ class ResultsView(QWidget):
         self.cards = {
             "hosts": KpiCard("Hosts"),
             "capex": KpiCard("Capex"),
-            "power": KpiCard("Power · space"),
+            "power": KpiCard("Power"),
             "metric": KpiCard("Main estimate"),
             "risk": KpiCard("Warnings"),
         }
         # widths by what each card must show: the main estimate carries its range
-        for card, stretch in zip(self.cards.values(), (6, 7, 6, 8, 4), strict=True):
+        for card, stretch in zip(self.cards.values(), (6, 7, 6, 8, 5), strict=True):
             cards.addWidget(card, stretch)
 
         self.tabs = QTabWidget()
@@ -394,12 +420,12 @@ class ResultsView(QWidget):
         total_hosts = d.total_hosts
         sub = f"{d.segment_hosts} {worker_role(d.kind, d.segment_hosts)}"
         if extra_hosts:
-            counts = [(d.segment_hosts, "seg."), (d.coordinator_hosts, "coord."), (d.etl_hosts, "ETL")]
+            counts = [(d.segment_hosts, "seg."), (d.coordinator_hosts, "coord."), (d.etl_hosts, "ETL")]  # short: a card
             sub = " + ".join(f"{n} {what}" for n, what in counts if n)
         details = ", ".join(f"{h.count} × {h.role}" for h in d.hosts)
         self.cards["hosts"].set(str(total_hosts), sub, details)
         energy = money_short(t.energy_cost_3y, t.currency)
-        self.cards["capex"].set(money_short(t.capex, t.currency), f"+ {energy} energy 3 y",
+        self.cards["capex"].set(money_short(t.capex, t.currency), f"+ {energy} energy (3 y)",
                                 f"List price {money(t.capex, t.currency, cents=False)}")
         racks = f" ({t.rack_u / 42:.1f} racks of 42 U)" if t.rack_u > 42 else ""
         self.cards["power"].set(power(t.power_w), f"{t.rack_u} U · {number(t.kwh_per_year / 1000)} MWh/y",

@@ -45,12 +45,15 @@ def test_cost_breakdown_groups_the_bom_by_role_and_kind() -> None:
     assert _png(cost_breakdown(items, "USD")).startswith(b"\x89PNG")
 
 
-def test_comparison_highlights_the_best_bar() -> None:
-    fig = scenario_comparison(["a", "b"], [ComparisonSeries("Capex", [10.0, 5.0], lower_is_better=True),
+def test_comparison_highlights_only_the_winner_the_model_named() -> None:
+    fig = scenario_comparison(["a", "b"], [ComparisonSeries("Capex", [10.0, 5.0], lower_is_better=True, winner=1),
+                                           ComparisonSeries("Power", [10.0, 9.9], lower_is_better=True),
                                            ComparisonSeries("TPS", [1.0, None], lower_is_better=False)])
-    assert len(fig.axes) == 2
+    assert len(fig.axes) == 3
     colors = [p.get_facecolor() for p in fig.axes[0].patches]
     assert colors[0] != colors[1]
+    tied = [p.get_facecolor() for p in fig.axes[1].patches]  # no clear winner: no bar is marked best
+    assert tied[0] == tied[1]
     _png(fig)
 
 
