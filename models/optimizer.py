@@ -7,6 +7,7 @@ design is handed back to `size` as a fixed platform, so its numbers are exactly 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +19,7 @@ from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import greenplum
 from models.sizing.engine import size
-from models.sizing.greenplum_design import SearchCancelled, search
+from models.sizing.greenplum_design import SearchCancelled, search, settled_pick
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
 from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
@@ -108,8 +109,13 @@ def optimize(
     pareto = [points[i] for i in pareto_front(ev.capex, values, ev.power_w, higher, feasible)[:pareto_limit]]
     if not np.any(feasible):
         return OptimizationResult(main, higher, n, 0, None, None, pareto, closest_per_target(ev, points))
-    best_i, _ = greenplum.pick(ev)
-    best = points[best_i]
+    best_i, settled, ok = settled_pick(scenario, workload, found)
+    if not ok:
+        return OptimizationResult(main, higher, n, 0, None, None, pareto, closest_per_target(settled, [points[best_i]]))
+    best = dataclasses.replace(
+        points[best_i], segment_hosts=int(settled.segment_hosts[0]), capex=float(settled.capex[0]),
+        power_w=float(settled.power_w[0]), rack_u=float(settled.rack_u[0]), main_value=float(settled.metrics[main][0]),
+    )
     best_scenario = scenario.model_copy(
         update={"platform": scenario.platform.model_validate(best.platform(scenario))}
     )

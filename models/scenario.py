@@ -168,6 +168,9 @@ class Platform(_Strict):
 
 
 class Targets(_Strict):
+    confidence: Literal["P50", "P90"] = Field(
+        default="P50", description="the estimate every target is sized on: P50 (median) or P90 (9 in 10 meet it)"
+    )
     max_full_scan_s: float | None = Field(default=None, gt=0)
     min_load_tb_per_hour: float | None = Field(default=None, gt=0)
     min_queries_per_hour: float | None = Field(default=None, gt=0)

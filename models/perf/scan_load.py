@@ -19,9 +19,17 @@ Per segment host, in MB/s (H hosts, D data drives, C cores, P primary segments):
   which is why study 002 gives low-concurrency systems more primaries); the network
   carries `motion_fraction x (H-1)/H` of the scanned bytes (redistribute motions).
 * Load (`load_tb_per_hour`): every byte is written by its primary and its mirror, so the
-  drives carry (1 + mirrored) bytes per loaded byte; on the wire it arrives from gpfdist
-  (1), is redistributed to its segment ((H-1)/H) and replicated to the mirror (1);
-  parallel = P (each primary parses its share of the gpfdist stream).
+  drives carry (1 + mirrored) / ratio bytes per loaded byte; on the wire it arrives from
+  gpfdist (1), is redistributed to its segment ((H-1)/H) and replicated to the mirror
+  (1 / ratio, compressed); parallel = P (each primary parses its share of the gpfdist
+  stream) and pays zstd compression per logical MB when the table is compressed. The
+  per-core load rate was fitted on mirrored loads, so it includes the mirror's work.
+* Compression (`compression_ratio`, logical bytes per byte on disk): drives move bytes on
+  disk, while CPU and interconnect move tuples (logical bytes), so a 3:1 table scans no
+  faster than 1:1 where the CPU binds, and pays zstd decompression on top (codec speeds
+  from the zstd README benchmark, one core; not scaled by CPU generation: conservative
+  for newer cores). The studies' tables were uncompressed (000) or compared like with
+  like (002's ratios), so the calibration is unchanged.
 * Concurrent analytics (`queries_per_hour`): c concurrent queries each scan
   `scan_fraction` of the data; parallel = min(c x P, C); throughput = 3600 x H x rate /
   (scan_fraction x data).
@@ -51,6 +59,7 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 Num = float | FloatArray  # a scalar or an array that broadcasts against the others
 
+DOCS = "vendor_docs"  # zstd codec speeds (its README benchmark): the CPU cost of compressed tables
 GP000 = "gp_vsphere_000"
 GP002 = "gp_nvme_ra_002"
 STUDY_000 = "000_b2a3159111482e98.txt"
@@ -122,6 +131,7 @@ class ClusterShape:
     cpu_generation: Num = 1.0
     core_speed: Num = 1.0
     mirrored: Num = 1.0
+    compression_ratio: Num = 1.0  # logical (uncompressed) bytes per byte on disk; 1 = heap/uncompressed
     etl_gbps_per_host: Num = float("nan")  # NaN: as fast as the segment hosts' interconnect
 
     def replace(self, **changes: Any) -> ClusterShape:
@@ -198,12 +208,25 @@ def _virt(shape: ClusterShape, overhead: Num) -> FloatArray:
     return 1.0 + _a(overhead) * _a(shape.virtualized)
 
 
-def _cpu_rate(shape: ClusterShape, parallel: FloatArray, per_core: Num, speedup: Num, numa_gain: Num) -> FloatArray:
-    # Processes beyond the core count only queue (002: primaries "should almost never exceed" cores).
+def _cpu_rate(
+    shape: ClusterShape, parallel: FloatArray, per_core: Num, speedup: Num, numa_gain: Num, codec_mb_s: float = np.inf
+) -> FloatArray:
+    """Logical (uncompressed) MB/s the busy cores process, the codec's work included.
+
+    Processes beyond the core count only queue (002: primaries "should almost never exceed"
+    cores), so more primaries on the same cores add nothing. A compressed table costs each
+    core the codec's time per logical MB on top of the tuple work: 1 / (1/rate + 1/codec).
+    """
     busy = np.minimum(parallel, _a(shape.cores_per_host))
     gen_factor = np.power(_a(speedup), _a(shape.cpu_generation))
     numa = 1.0 + _a(numa_gain) * _a(shape.numa_local)
-    return busy * _a(per_core) * gen_factor * _a(shape.core_speed) * numa
+    per = _a(per_core) * gen_factor * _a(shape.core_speed) * numa
+    codec = np.where(_a(shape.compression_ratio) > 1.0, 1.0 / codec_mb_s, 0.0)
+    return busy / (1.0 / per + codec)
+
+
+def _codec(name: str) -> float:
+    return figure(DOCS, name)
 
 
 def _cross_host_share(hosts: FloatArray) -> FloatArray:
@@ -241,8 +264,13 @@ def _analytic_rates(
         * _a(shape.raid_read_factor)
         / virt
     )
-    cpu = _cpu_rate(shape, parallel, p.scan_mb_s_per_core, p.scan_gen_speedup, p.numa_gain_scan) / virt
-    network = _network_rate(shape, _a(p.motion_fraction) * _cross_host_share(hosts)) / virt
+    # Rates per byte on disk. CPU and the interconnect work on tuples, i.e. logical bytes: a
+    # byte on disk holds `ratio` of them, and the scan also decompresses them.
+    ratio = _a(shape.compression_ratio)
+    decompress = _codec("zstd_decompress_mb_s_per_core")
+    cpu = _cpu_rate(shape, parallel, p.scan_mb_s_per_core, p.scan_gen_speedup, p.numa_gain_scan, decompress)
+    cpu = cpu / virt / ratio
+    network = _network_rate(shape, _a(p.motion_fraction) * _cross_host_share(hosts) * ratio) / virt
     loader = np.full_like(cpu, np.inf)
     return drives, cpu, network, loader
 
@@ -271,22 +299,27 @@ def load_tb_per_hour(shape: ClusterShape, params: ScanParams) -> RooflineResult:
     p = params
     virt = _virt(shape, p.virt_overhead_seq)
     hosts = _a(shape.segment_hosts)
+    # Rates per loaded (logical) byte: it reaches the disks compressed, once for the primary and
+    # once for the mirror; the primary compresses it; the mirror copy crosses the wire compressed.
+    ratio = _a(shape.compression_ratio)
     copies = 1.0 + _a(shape.mirrored)
     drives = (
         _a(shape.drives_per_host)
         * _a(shape.drive_seq_write_mb_s)
         * _a(p.drive_write_efficiency)
         * _a(shape.raid_write_factor)
+        * ratio
         / copies
         / virt
     )
     cpu = (
         _cpu_rate(
-            shape, _a(shape.primary_segments_per_host), p.load_mb_s_per_core, p.load_gen_speedup, p.numa_gain_load
+            shape, _a(shape.primary_segments_per_host), p.load_mb_s_per_core, p.load_gen_speedup, p.numa_gain_load,
+            _codec("zstd_compress_mb_s_per_core"),
         )
         / virt
     )
-    wire = 1.0 + _cross_host_share(hosts) + _a(shape.mirrored)
+    wire = 1.0 + _cross_host_share(hosts) + _a(shape.mirrored) / ratio
     network = _network_rate(shape, wire) / virt
     etl_gbps = _a(shape.etl_gbps_per_host)
     etl_gbps = np.where(np.isnan(etl_gbps), _a(shape.network_gbps_per_host), etl_gbps)

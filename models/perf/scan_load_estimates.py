@@ -34,6 +34,11 @@ def _sampled_params(n: int, seed: int) -> ScanParams:
     return replace(default_params(), **samples)
 
 
+def sampled_params(n: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED) -> ScanParams:
+    """The Monte Carlo parameter samples every estimate uses (the same seeded draw: one estimate)."""
+    return _sampled_params(n, seed)
+
+
 def _estimate(result: RooflineResult) -> tuple[Estimate, str]:
     values = np.asarray(result.value, dtype=float)
     est = Estimate.from_samples(values, result.unit)

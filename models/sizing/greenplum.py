@@ -6,7 +6,9 @@ code path behind `size` and the optimizer.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +17,7 @@ from numpy.typing import NDArray
 
 from models.calibration_data import figure
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
-from models.sizing import metrics, mirroring, segments
+from models.sizing import confidence, metrics, mirroring, segments
 from models.sizing.candidates import Candidates, NetworkChoice
 from models.sizing.rules import (
     RULES,
@@ -140,6 +142,7 @@ def evaluate(
     extra_memory_price: FloatArray | float = 0.0,
     fixed_hosts: int | None = None,
     platform: Platform | None = None,
+    fixed_etl: int | None = None,
 ) -> Evaluated:
     n = len(c)
     extra_mem = np.broadcast_to(np.asarray(extra_memory_price, dtype=float), (n,))
@@ -162,7 +165,9 @@ def evaluate(
             mirroring.round_hosts(mirror_policy(workload), hosts, vms, workload.mirror_block_hosts), MAX_SEGMENT_HOSTS
         )
     etl = np.zeros(n, dtype=np.int64)
-    if targets.min_load_tb_per_hour is not None and isinstance(workload, GreenplumAnalytics):
+    if fixed_etl is not None:
+        etl = np.full(n, fixed_etl, dtype=np.int64)
+    elif targets.min_load_tb_per_hour is not None and isinstance(workload, GreenplumAnalytics):
         wanted_load = targets.min_load_tb_per_hour
 
         def load_ok(e: IntArray, idx: IntArray) -> BoolArray:
@@ -274,3 +279,118 @@ def pick(ev: Evaluated) -> tuple[int, bool]:
 
 def hosts_for(need_tb: float, per_host_tb: float) -> int:
     return math.ceil(need_tb / per_host_tb) if per_host_tb > 0 else MAX_SEGMENT_HOSTS
+
+
+def smallest_from(ok: Callable[[IntArray], BoolArray], start: int, limit: int, batch: int = 64) -> tuple[int, bool]:
+    """The smallest count n in [start, limit] with ok(n) (monotone), probing `batch` counts at a time.
+
+    >>> smallest_from(lambda h: h >= 70, 10, 1000)
+    (70, True)
+    >>> smallest_from(lambda h: h >= 5000, 10, 1000)
+    (1000, False)
+    """
+    lo = max(int(start), 0)
+    while lo <= limit:
+        pts = np.arange(lo, min(lo + batch, limit + 1), dtype=np.int64)
+        good = np.asarray(ok(pts), dtype=bool)
+        if np.any(good):
+            return int(pts[int(np.argmax(good))]), True
+        lo = int(pts[-1]) + 1
+        batch *= 2  # far away: widen the window (the probes are vectorized)
+    return limit, False
+
+
+def settle(
+    workload: GpWorkload,
+    targets: Targets,
+    c1: Candidates,
+    net: NetworkChoice,
+    utilization: float,
+    extra_memory_price: float,
+    platform: Platform | None,
+    start_hosts: int,
+) -> Evaluated:
+    """Candidate `c1` (one) sized on the estimate it reports, at the scenario's confidence.
+
+    Hosts grow from `start_hosts` (the point-prediction answer) until every performance target
+    holds at the confidence percentile; ETL hosts likewise for the load target. The result's
+    metrics are those percentile values and `meets` is judged on them.
+    """
+    primaries, vms = primaries_per_host(workload, c1, platform)
+    ctx = metrics.GpContext.of(workload, c1, primaries, vms, net, needed_tb(workload))
+    conf = targets.confidence
+    perf_targets = confidence.meets(workload, targets, confidence.at_confidence(
+        workload, ctx, np.array([start_hosts]), np.array([MAX_ETL_HOSTS]), conf))
+
+    def hosts_ok(h: IntArray) -> BoolArray:
+        vals = confidence.at_confidence(workload, ctx, h, np.full(h.shape, MAX_ETL_HOSTS), conf)
+        res = np.ones(h.shape, dtype=bool)
+        for met in confidence.meets(workload, targets, vals).values():
+            res &= met
+        return res
+
+    hosts = start_hosts
+    if perf_targets:
+        found, reachable = smallest_from(hosts_ok, start_hosts, MAX_SEGMENT_HOSTS)
+        if reachable:
+            hosts = int(mirroring.round_hosts(
+                mirror_policy(workload), np.array([found]), vms[:1], workload.mirror_block_hosts)[0])
+            hosts = min(hosts, MAX_SEGMENT_HOSTS)
+    etl = 0
+    if targets.min_load_tb_per_hour is not None and isinstance(workload, GreenplumAnalytics):
+        want = targets.min_load_tb_per_hour
+
+        def etl_ok(e: IntArray) -> BoolArray:
+            vals = confidence.at_confidence(workload, ctx, np.full(e.shape, hosts), e, conf)
+            return vals["load_tb_per_hour"] >= want
+
+        etl, reachable = smallest_from(etl_ok, 1, MAX_ETL_HOSTS)
+    ev = evaluate(workload, targets, c1, net, utilization, extra_memory_price, fixed_hosts=hosts, platform=platform,
+                  fixed_etl=etl)
+    vals = confidence.at_confidence(workload, ctx, np.array([hosts]), np.array([etl]), conf)
+    meets = dict(ev.meets)
+    meets.update(confidence.meets(workload, targets, vals))
+    return dataclasses.replace(ev, metrics={k: np.asarray(v, dtype=float) for k, v in vals.items()}, meets=meets)
+
+
+def pick_settled(
+    workload: GpWorkload,
+    targets: Targets,
+    ev: Evaluated,
+    net: NetworkChoice,
+    utilization: float,
+    extra_memory_price: FloatArray,
+    platform: Platform | None,
+    most: int = 256,
+) -> tuple[int, Evaluated, bool]:
+    """The cheapest candidate once settled on the reported estimate: (index, its settled evaluation, feasible).
+
+    Settling only adds hosts, so a candidate's point capex is a lower bound of its settled capex:
+    candidates are settled cheapest first until the next one's lower bound is no cheaper than the
+    best settled design (`size` and `optimize` both pick this way, so they agree to the cent).
+    """
+    c = ev.candidates
+    feasible = ev.feasible
+    if not np.any(feasible):
+        i, _ = pick(ev)
+        one = settle(workload, targets, c.take(np.array([i])), net, utilization, float(extra_memory_price[i]),
+                     platform, int(ev.segment_hosts[i]))
+        return i, one, False
+    idx = np.flatnonzero(feasible)
+    order = idx[np.lexsort((c.drives_per_host[idx], ev.segment_hosts[idx], ev.capex[idx]))]
+    best: tuple[int, Evaluated] | None = None
+    fallback: tuple[int, Evaluated] | None = None
+    for i in order[:most]:
+        if best is not None and ev.capex[i] >= best[1].capex[0]:
+            break
+        one = settle(workload, targets, c.take(np.array([i])), net, utilization, float(extra_memory_price[i]),
+                     platform, int(ev.segment_hosts[i]))
+        if bool(one.feasible[0]):
+            if best is None or one.capex[0] < best[1].capex[0]:
+                best = (int(i), one)
+        elif fallback is None:
+            fallback = (int(i), one)
+    if best is not None:
+        return best[0], best[1], True
+    assert fallback is not None
+    return fallback[0], fallback[1], False

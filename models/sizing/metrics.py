@@ -67,6 +67,7 @@ class GpContext:
             etl_hosts=np.ones(len(c)),
             cpu_generation=c.cpu_generation,
             mirrored=float(workload.mirrors),
+            compression_ratio=float(workload.compression_ratio),
         )
         return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total)
 

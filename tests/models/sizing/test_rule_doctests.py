@@ -12,6 +12,8 @@ MODULES = [
     "models.sizing.segments",
     "models.sizing.gp_memory",
     "models.sizing.design_settings",
+    "models.sizing.confidence",
+    "models.sizing.greenplum",
 ]
 
 

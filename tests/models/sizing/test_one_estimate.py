@@ -1,0 +1,52 @@
+"""One estimate: targets are met on the estimate the design reports, at the scenario's confidence."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from models.hardware import HardwareCatalog
+from models.sizing.engine import size
+from tests.models.sizing.conftest import sample
+
+
+def _unmet(r) -> set[str]:  # type: ignore[no-untyped-def]
+    return {w.code for w in r.warnings if w.code.startswith("target-unmet")}
+
+
+def test_the_reported_p50_meets_the_scan_target(catalog: HardwareCatalog) -> None:
+    r = size(sample("retail-dw-gen5"), catalog)
+    assert not _unmet(r)
+    assert r.estimates["full_scan_s"].p50 <= 600
+
+
+def test_p90_confidence_sizes_on_the_90th_percentile(catalog: HardwareCatalog) -> None:
+    p50 = size(sample("retail-dw-gen5"), catalog)
+    p90 = size(sample("retail-dw-gen5", targets={"max_full_scan_s": 600, "confidence": "P90"}), catalog)
+    assert p90.estimates["full_scan_s"].p90 <= 600 and not _unmet(p90)
+    assert p90.design.segment_hosts >= p50.design.segment_hosts
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    data_tb=st.floats(5, 400), scan_s=st.floats(120, 7200), queries=st.integers(1, 60),
+    load=st.one_of(st.none(), st.floats(1, 40)), confidence=st.sampled_from(["P50", "P90"]),
+)
+def test_a_design_reported_as_meeting_its_targets_meets_them_when_sized_again(
+    catalog: HardwareCatalog, data_tb: float, scan_s: float, queries: int, load: float | None, confidence: str
+) -> None:
+    targets = {"max_full_scan_s": scan_s, "confidence": confidence}
+    if load is not None:
+        targets["min_load_tb_per_hour"] = load
+    s = sample("retail-dw-gen5", workload={"data_tb": data_tb, "concurrent_queries": queries}, targets=targets)
+    r = size(s, catalog)
+    if _unmet(r):
+        return
+    # fix everything the design chose and size again: the same design, still meeting every target
+    plat = s.platform.model_copy(update={"drives_per_host": r.design.data_drives_per_host})
+    again = size(s.model_copy(update={"platform": plat}), catalog)
+    assert not _unmet(again)
+    assert again.design.segment_hosts == r.design.segment_hosts
+    assert again.totals.capex == r.totals.capex
+    est = again.estimates["full_scan_s"]
+    assert (est.p90 if confidence == "P90" else est.p50) <= scan_s
