@@ -346,6 +346,11 @@ FIELDS: dict[str, FieldInfo] = {
         "Hypervisor reserve", "GiB", "Host memory kept for ESXi (vSphere only)"
     ),
     **_targets_fields(),
+    "targets.confidence": FieldInfo(
+        "Sized on the estimate",
+        help="Every performance target is met on this estimate: P50 (the median) or P90 (nine designs in ten)",
+        choices=(("P50", "P50 (median)"), ("P90", "P90 (9 in 10 meet it)")),
+    ),
     "assumptions.energy_price_per_kwh": FieldInfo("Energy price per kWh", "catalog currency"),
     "assumptions.pue": FieldInfo("Data-centre PUE", "x", "Power usage effectiveness"),
     "assumptions.utilization_pct": FieldInfo("Average utilization", "%", "Average load for energy"),

@@ -199,9 +199,11 @@ def workload_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
         out += [Spacer(1, 6), ctx.grid(["Database", "Size (GB)", "Peak clients", "Working set (GB)"], rows,
                                        [cw * 0.4, cw * 0.2, cw * 0.2, cw * 0.2], numeric=(1, 2, 3))]
     out += [ctx.heading("Platform choices", 1), ctx.facts(_model_rows(s.platform, "platform", r=r))]
-    targets = [(k, v) for k, v in s.targets.model_dump().items() if v is not None]
+    targets = [(k, v) for k, v in s.targets.model_dump().items() if v is not None and k != "confidence"]
     out.append(ctx.heading("Targets", 1))
     if targets:
+        out.append(ctx.p(f"Each performance target is met on the {s.targets.confidence} estimate the design reports.",
+                         st.body))
         cw = ctx.width
         rows = [[field_label(f"targets.{k}"), _field_value(v), status_cell(ctx, target_status(r, k))]
                 for k, v in targets]

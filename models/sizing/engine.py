@@ -36,6 +36,7 @@ def target_warnings(scenario: Scenario, result: SizingResult) -> list[Warning]:
     have = {w.code for w in result.warnings}
     out: list[Warning] = []
     targets = scenario.targets.model_dump(exclude_none=True)
+    targets.pop("confidence", None)  # how targets are checked, not a target
     kind = scenario.workload.kind
     for name, limit in targets.items():
         target = TARGETS[name]
