@@ -19,17 +19,11 @@ from numpy.typing import NDArray
 from models.perf import gp_oltp, scan_load, scan_load_estimates
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Targets
 from models.sizing.metrics import GpContext
+from models.vocabulary import METRICS, TARGETS
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 GpWorkload = GreenplumAnalytics | GreenplumOltp
-HIGHER_IS_BETTER = {"full_scan_s": False, "load_tb_per_hour": True, "queries_per_hour": True, "tps": True}
-TARGET_METRIC = {
-    "max_full_scan_s": "full_scan_s",
-    "min_load_tb_per_hour": "load_tb_per_hour",
-    "min_queries_per_hour": "queries_per_hour",
-    "min_tps": "tps",
-}
 
 
 def percentile(metric: str, confidence: str) -> float:
@@ -40,7 +34,7 @@ def percentile(metric: str, confidence: str) -> float:
     """
     if confidence == "P50":
         return 50.0
-    return 10.0 if HIGHER_IS_BETTER[metric] else 90.0
+    return 10.0 if METRICS[metric].better == "higher" else 90.0
 
 
 def at_confidence(
@@ -78,9 +72,9 @@ def meets(workload: GpWorkload, targets: Targets, values: dict[str, FloatArray])
     }
     out: dict[str, NDArray[np.bool_]] = {}
     for name, want in wanted.items():
-        metric = TARGET_METRIC[name]
-        if want is None or metric not in values:
+        target = TARGETS[name]
+        if want is None or target.metric not in values:
             continue
-        v = values[metric]
-        out[name] = v >= want if HIGHER_IS_BETTER[metric] else v <= want
+        v = values[target.metric]
+        out[name] = v >= want if target.bound == "min" else v <= want
     return out

@@ -67,7 +67,8 @@ def test_every_scenario_field_is_declared_once_and_nothing_else() -> None:
 
 
 def test_targets_are_the_targets_model_and_bound_declared_metrics() -> None:
-    assert set(TARGETS) == set(Targets.model_fields)
+    # targets.confidence says which estimate the targets are checked on; it bounds no metric itself
+    assert set(TARGETS) == set(Targets.model_fields) - {"confidence"}
     for t in TARGETS.values():
         assert t.metric in METRICS, t.name
         assert set(t.kinds) <= set(METRICS[t.metric].kinds), t.name
