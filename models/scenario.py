@@ -146,6 +146,21 @@ class SapIqMultiplex(_Strict):
     horizon_years: int = Field(default=3, ge=0, le=20)
     query_streams: int = Field(ge=1, le=10_000)
     nodes: int | None = Field(default=None, ge=1, le=128)
+    shared_storage: Literal["vsan", "san"] | None = Field(
+        default=None, description="where the shared main and temp dbspaces live: vSAN on the IQ hosts, or an"
+        " external SAN; default vsan on vSphere, san on bare metal (a multiplex needs shared disks)"
+    )
+    vsan_policy: Literal["raid1-ftt1", "raid5-ftt1", "raid6-ftt2"] = Field(
+        default="raid1-ftt1", description="vSAN storage policy: mirroring (3+ hosts) or erasure coding (4+ / 6+)"
+    )
+    san_price_per_tb: float | None = Field(
+        default=None, ge=0, le=1_000_000, description="external SAN price per usable TB"
+    )
+    san_currency: str = Field(default="USD", pattern=r"^[A-Z]{3}$", description="ISO 4217 currency of san_price_per_tb")
+    writer_nodes: int | None = Field(default=None, ge=0, le=127, description="nodes that load data besides the"
+                                     " coordinator; default 1 when there are 3+ nodes")
+    temp_to_main_ratio: float | None = Field(default=None, gt=0, le=10, description="temp dbspace per TB of main"
+                                             " dbspace; default study 003's 1:1")
 
 
 Workload = Annotated[
@@ -210,6 +225,10 @@ class Scenario(_Strict):
     def _platform_fits_kind(self) -> Scenario:
         if isinstance(self.workload, PostgresConsolidation) and self.platform.deployment != "vsphere":
             raise ValueError("postgres-consolidation places databases in VMs: platform.deployment must be 'vsphere'")
+        if isinstance(self.workload, SapIqMultiplex) and self.workload.shared_storage == "vsan" \
+                and self.platform.deployment != "vsphere":
+            raise ValueError("workload.shared_storage 'vsan' runs on vSphere: set platform.deployment to 'vsphere'"
+                             " or use 'san'")
         return self
 
 

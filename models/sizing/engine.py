@@ -7,6 +7,7 @@ import dataclasses
 from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, SapIqMultiplex, Scenario
 from models.sizing import greenplum_design, postgres_design, sap_iq_design
+from models.sizing.oltp_advice import oltp_warnings
 from models.sizing.parts import SizingInputError, resolve
 from models.sizing.result import SizingResult, Warning
 from models.vocabulary import TARGETS, metric_label
@@ -27,7 +28,7 @@ def size(scenario: Scenario, catalog: HardwareCatalog) -> SizingResult:
         result = sap_iq_design.size_sap_iq(scenario, workload, catalog, parts)
     else:
         raise SizingInputError([f"workload.kind: no sizer for {type(workload).__name__}"])
-    extra = target_warnings(scenario, result)
+    extra = target_warnings(scenario, result) + oltp_warnings(scenario, result)
     return dataclasses.replace(result, warnings=result.warnings + tuple(extra)) if extra else result
 
 

@@ -1,18 +1,28 @@
-"""SAP IQ multiplex: nodes, drives, DQP mode and cache split, with the study-003 estimates."""
+"""SAP IQ multiplex: node roles, shared storage that survives a failure, DQP mode and caches (study 003).
+
+* Main and temp dbspaces are sized once (data at the horizon after compression, temp at study
+  003's 1:1 unless given) and that one figure drives both the node count and the drive count.
+* Shared storage: vSAN disk groups under a storage policy (`shared_storage`), or an external SAN
+  as a BOM line; a multiplex never runs on local disks.
+* Each node is one VM (vSphere) with the share of the host's cores study 003 gave its VMs
+  (14 vCPU of 16 cores); the performance model scales on those vCPUs times a per-core speed
+  factor (base clock / the study's 2.9 GHz).
+* Roles: one coordinator, writers (1 by default from 3 nodes), the rest readers.
+"""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
-from models.calibration_data import figure
-from models.hardware import Drive, HardwareCatalog, Server
+from models.calibration_data import figure, point
+from models.hardware import CURRENT_WITHIN_YEARS, Drive, HardwareCatalog, Server
 from models.perf import cost_power, sap_iq
 from models.scenario import SapIqMultiplex, Scenario
 from models.sizing import bom, sap_iq_rules
 from models.sizing.candidates import NetworkChoice
-from models.sizing.design_settings import sap_iq_settings
 from models.sizing.parts import (
     ResolvedParts,
     SizingInputError,
@@ -21,35 +31,68 @@ from models.sizing.parts import (
     choose_nic,
     nics_per_host,
 )
-from models.sizing.result import Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
-from models.sizing.rules import DOCS, data_needed_tb, hypervisor_reserve_gib, vm_memory_gib
+from models.sizing.result import BomLine, Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
+from models.sizing.rules import data_needed_tb, hypervisor_reserve_gib, vm_memory_gib
+from models.sizing.settings import Setting, SettingGroup
+from models.sizing.shared_storage import (
+    POLICIES,
+    VsanLayout,
+    is_flash,
+    policy_factor,
+    policy_min_hosts,
+    raw_needed_tb,
+    san_usable_tb,
+    vsan_layout,
+)
 
-# vSAN keeps a second copy of every object with the default failures-to-tolerate of 1, as in study 003's layout
-VSAN_COPIES = 2
+STUDY = "sapiq_dqp_003"
+VS = "vsan_storage"
+MIB_PER_GIB = 1024
+MAX_NODES = 128
 
 
-def size_sap_iq(
-    scenario: Scenario, workload: SapIqMultiplex, catalog: HardwareCatalog, parts: ResolvedParts
-) -> SizingResult:
-    _check_memory(scenario)
-    nic, nic_why = choose_nic(catalog, parts)
-    net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
-    options: list[tuple[float, Server, Drive, int, int]] = []
-    for server in candidate_servers(catalog, parts):
-        drives = [parts.drive] if parts.drive else candidate_drives(catalog, parts, server)
-        for drive in drives:
-            if not server.accepts(drive):
-                continue
-            layout = _nodes_and_drives(scenario, workload, server, drive)
-            if layout is None:
-                continue
-            nodes, per_node = layout
-            capex = nodes * (server.price + per_node * drive.price + net.price_per_host)
-            options.append((capex, server, drive, nodes, per_node))
-    if not options:
-        raise SizingInputError(["platform: no server and drive in the catalog can hold the data within their bays"])
-    _, server, drive, nodes, per_node = min(options, key=lambda o: (o[0], o[3]))
-    return _explain(scenario, workload, server, drive, nodes, per_node, net, nic_why)
+def _cite(pid: str, ds: str = STUDY) -> str:
+    return point(ds, pid).source.cite()
+
+
+def vcpu_share() -> float:
+    """Share of a host's cores study 003 gave each IQ VM: 14 vCPU of 2 x 8 cores."""
+    return figure(STUDY, "vm_vcpus") / (figure(STUDY, "cpu_sockets_per_server") * figure(STUDY, "cpu_cores_per_socket"))
+
+
+def node_vcpus(server: Server, vsphere: bool) -> int:
+    """vCPUs of the IQ VM (vSphere) or the host's cores (bare metal).
+
+    >>> from types import SimpleNamespace as S
+    >>> node_vcpus(S(cores_total=16), True), node_vcpus(S(cores_total=96), True), node_vcpus(S(cores_total=2), True)
+    (14, 84, 1)
+    """
+    if not vsphere:
+        return server.cores_total
+    return max(1, math.floor(server.cores_total * vcpu_share() + 1e-9))
+
+
+def speed_factor(server: Server) -> float:
+    """Per-core speed against the study's Xeon E5-2690 by base clock (ignores newer cores' higher IPC:
+    conservative for recent CPUs)."""
+    return server.cpu.base_ghz / figure(STUDY, "cpu_base_ghz")
+
+
+@dataclass(frozen=True)
+class IqOption:
+    capex: float
+    server: Server
+    nodes: int
+    vsan: VsanLayout | None
+    san_tb: float
+
+
+def _need_tb(w: SapIqMultiplex) -> float:
+    return data_needed_tb(w.data_tb, w.growth_pct_per_year, w.horizon_years, w.compression_ratio)
+
+
+def _temp_ratio(w: SapIqMultiplex) -> float:
+    return w.temp_to_main_ratio if w.temp_to_main_ratio is not None else figure(STUDY, "temp_to_main_dbspace_ratio")
 
 
 def _reserve(scenario: Scenario, host_memory_gib: float) -> float:
@@ -70,105 +113,250 @@ def _check_memory(scenario: Scenario) -> None:
         ])
 
 
-def _need_tb(w: SapIqMultiplex) -> float:
-    return data_needed_tb(w.data_tb, w.growth_pct_per_year, w.horizon_years, w.compression_ratio)
+def _storage_kind(scenario: Scenario, w: SapIqMultiplex) -> str:
+    return w.shared_storage or ("vsan" if scenario.platform.deployment == "vsphere" else "san")
 
 
-def _raw_per_tb(vsan: bool) -> float:
-    # user data x copies, kept under the same 70 % fill limit Greenplum's capacity planning uses
-    return (VSAN_COPIES if vsan else 1) / figure(DOCS, "gp_capacity_max_fill")
+def _check_inputs(scenario: Scenario, w: SapIqMultiplex, storage: str) -> None:
+    problems = []
+    if storage == "vsan" and w.nodes is not None and w.nodes < policy_min_hosts(w.vsan_policy):
+        problems.append(f"workload.nodes: {w.nodes} is below the {policy_min_hosts(w.vsan_policy)} hosts the vSAN"
+                        f" policy {w.vsan_policy} needs to survive a host failure; give at least"
+                        f" {policy_min_hosts(w.vsan_policy)}, another vsan_policy, or shared_storage 'san'")
+    if w.nodes is not None and w.writer_nodes is not None and w.writer_nodes > w.nodes - 1:
+        problems.append(f"workload.writer_nodes: {w.writer_nodes} writers need at least {w.writer_nodes + 1} nodes"
+                        f" (one is the coordinator); nodes is {w.nodes}")
+    if problems:
+        raise SizingInputError(problems)
 
 
-def _nodes_and_drives(
-    scenario: Scenario, w: SapIqMultiplex, server: Server, drive: Drive
-) -> tuple[int, int] | None:
-    vsan = scenario.platform.deployment == "vsphere"
-    raw_needed = _need_tb(w) * _raw_per_tb(vsan)
-    if w.nodes is not None:
-        nodes = w.nodes
-    else:
-        nodes = sap_iq_rules.recommend_nodes(
-            _need_tb(w), w.query_streams, cores_per_node=server.cores_total,
-            raw_capacity_tb_per_node=server.data_bays * drive.capacity_tb, vsan=vsan,
-        ).nodes
-    per_node = scenario.platform.drives_per_host or math.ceil(raw_needed / nodes / drive.capacity_tb)
-    per_node = max(per_node, 1)
-    if per_node > server.data_bays:
-        if w.nodes is not None or scenario.platform.drives_per_host is not None:
-            return None
-        nodes = math.ceil(raw_needed / (server.data_bays * drive.capacity_tb))
-        per_node = math.ceil(raw_needed / nodes / drive.capacity_tb)
-    return nodes, per_node
+def size_sap_iq(
+    scenario: Scenario, workload: SapIqMultiplex, catalog: HardwareCatalog, parts: ResolvedParts
+) -> SizingResult:
+    _check_memory(scenario)
+    storage = _storage_kind(scenario, workload)
+    _check_inputs(scenario, workload, storage)
+    vsphere = scenario.platform.deployment == "vsphere"
+    nic, nic_why = choose_nic(catalog, parts)
+    net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
+    main_tb = _need_tb(workload)
+    stored_tb = main_tb * (1.0 + _temp_ratio(workload))
+    options: list[IqOption] = []
+    for server in candidate_servers(catalog, parts):
+        eff = node_vcpus(server, vsphere) * speed_factor(server)
+        conc = sap_iq_rules.recommend_nodes(main_tb, workload.query_streams, cores_per_node=eff, vsan=False).nodes
+        floor_nodes = workload.nodes or conc
+        if storage == "san":
+            san_tb = san_usable_tb(stored_tb)
+            price = workload.san_price_per_tb or 0.0
+            options.append(IqOption(floor_nodes * (server.price + net.price_per_host) + san_tb * price, server,
+                                    floor_nodes, None, san_tb))
+            continue
+        flash = [d for d in catalog.drives if server.accepts(d) and is_flash(d)]
+        capacity = [parts.drive] if parts.drive else candidate_drives(catalog, parts, server)
+        for drive in capacity:
+            if not server.accepts(drive):
+                continue
+            start = max(floor_nodes, policy_min_hosts(workload.vsan_policy))
+            last = start if workload.nodes is not None else MAX_NODES
+            for n in range(start, last + 1):
+                lay = vsan_layout(stored_tb, workload.vsan_policy, n, drive, _cache_choices(flash, drive),
+                                  server.data_bays)
+                if lay is not None:
+                    per_host = lay.capacity_per_host * drive.price + lay.disk_groups_per_host * lay.cache_drive.price
+                    options.append(IqOption(lay.hosts * (server.price + per_host + net.price_per_host), server,
+                                            lay.hosts, lay, 0.0))
+                    break
+    if not options:
+        what = ("no server and drive in the catalog hold the main and temp dbspaces in vSAN disk groups (1 flash"
+                " cache device and up to 7 capacity drives per group, up to 5 groups per host) within their bays"
+                if storage == "vsan" else "no server in the catalog")
+        raise SizingInputError([f"platform: {what}" + (f" on {workload.nodes} nodes" if workload.nodes else "")])
+    best = min(options, key=lambda o: (o.capex, o.nodes))
+    return _explain(scenario, workload, best, storage, main_tb, stored_tb, net, nic_why)
+
+
+def _cache_choices(flash: list[Drive], capacity: Drive) -> list[Drive]:
+    """Flash cache devices one could buy alongside `capacity`: priced within the catalog's currency window of it
+    (a 2014 capacity drive pairs with a 2014 SSD, as in study 003), another model than the capacity drive."""
+    def years(d: Drive) -> float:
+        return abs((d.price_as_of - capacity.price_as_of).days) / 365.25
+
+    same_era = [d for d in flash if years(d) <= CURRENT_WITHIN_YEARS]
+    return [d for d in same_era if d.id != capacity.id] or same_era
+
+
+def _roles(w: SapIqMultiplex, nodes: int) -> tuple[int, int, int]:
+    writers = w.writer_nodes if w.writer_nodes is not None else (1 if nodes >= 3 else 0)
+    writers = min(writers, nodes - 1)
+    return 1, writers, nodes - 1 - writers
 
 
 def _explain(
     scenario: Scenario,
     w: SapIqMultiplex,
-    server: Server,
-    drive: Drive,
-    nodes: int,
-    per_node: int,
+    o: IqOption,
+    storage: str,
+    main_tb: float,
+    stored_tb: float,
     net: NetworkChoice,
     nic_why: Rationale | None,
 ) -> SizingResult:
-    vsan = scenario.platform.deployment == "vsphere"
+    server, nodes, lay = o.server, o.nodes, o.vsan
+    vsphere = scenario.platform.deployment == "vsphere"
     memory = float(scenario.platform.memory_gib or server.memory_gib)
-    node_memory = vm_memory_gib(memory, 1, _reserve(scenario, memory)) if vsan else memory
+    node_memory = vm_memory_gib(memory, 1, _reserve(scenario, memory)) if vsphere else memory
+    vcpus = node_vcpus(server, vsphere)
+    speed = speed_factor(server)
+    eff = vcpus * speed
     choice = sap_iq_rules.recommend_dqp_mode(w.query_streams)
     caches = sap_iq_rules.cache_split(node_memory)
-    pred = sap_iq.predict_iq(choice.mode, nodes, w.query_streams, server.cores_total)
-    need = _need_tb(w)
+    pred = sap_iq.predict_iq(choice.mode, nodes, w.query_streams, eff,
+                             dqp_network_gbps=net.nic.speed_gbps if net.nic else None)
+    coord, writers, readers = _roles(w, nodes)
+    temp_tb = main_tb * _temp_ratio(w)
+    ref_vcpus = int(figure(STUDY, "vm_vcpus"))
+    node_desc = (f"is a VM with {vcpus} vCPUs ({vcpu_share():.0%} of the host cores, as study 003 gave its VMs)"
+                 if vsphere else f"runs on {vcpus} cores")
     rationale = [
         Rationale("DQP mode", choice.reason, choice.source),
         Rationale(
+            "Dbspaces",
+            f"Main store {main_tb:,.2f} TB (data at the horizon after compression) and temp {temp_tb:,.2f} TB"
+            f" (temp:main {_temp_ratio(w):g}:1) = {stored_tb:,.2f} TB of shared dbspaces, sized once for the node"
+            " count and the drive count. IQ_SYSTEM_MAIN/IQ_USER_MAIN and IQ_SHARED_TEMP are shared by every node;"
+            " IQ_SYSTEM_TEMP is local to each.",
+            f"{_cite('temp_to_main_dbspace_ratio')}; {_cite('dbspace_vmdks_total')}",
+        ),
+        Rationale(
             "Multiplex nodes",
-            f"{nodes} node(s) with {per_node} x {drive.capacity_tb:g} TB: {need:,.1f} TB of compressed data at the"
-            f" horizon x {VSAN_COPIES if vsan else 1} cop{'ies' if vsan else 'y'} under a 70 % fill limit"
-            f" needs {need * _raw_per_tb(vsan):,.1f} TB raw.",
-            "003_4970b14b1c56345f.txt, Test bed (Virtual SAN storage layout)",
+            f"{nodes} node(s): 1 coordinator (also runs queries, DQP leader), {writers} writer(s), {readers}"
+            f" reader(s). Each node {node_desc} at {server.cpu.base_ghz:g} GHz:"
+            f" {speed:.2f} x the study's per-core speed (base clock; newer cores do more per clock, so this is"
+            f" conservative) = {eff:,.1f} study-equivalent cores per node against {ref_vcpus} in the study.",
+            f"{_cite('vm_vcpus')}; {_cite('cpu_base_ghz')}",
         ),
         Rationale("IQ caches", caches.reason, caches.source),
     ]
+    groups: list[SettingGroup] = [SettingGroup("sap-iq-server", "all nodes", (
+        Setting("iqmc", int(round(float(caches.main_cache_gib), 1) * MIB_PER_GIB), "MB",
+                f"IQ main cache. {caches.reason}", caches.source),
+        Setting("iqtc", int(round(float(caches.temp_cache_gib), 1) * MIB_PER_GIB), "MB",
+                f"IQ temporary cache. {caches.reason}", caches.source),
+        Setting("iqlm", int(round(figure(STUDY, "iq_memory_share_of_ram") * node_memory
+                                  * figure(STUDY, "iq_cache_fraction_large_memory"), 1) * MIB_PER_GIB), "MB",
+                f"IQ large memory. {caches.reason}", caches.source),
+    ))]
+    warnings: list[Warning] = []
+    extra_lines: list[BomLine] = []
+    if lay is not None:
+        ftt, method = POLICIES[lay.policy][2], POLICIES[lay.policy][3]
+        rationale.append(Rationale(
+            "Shared storage (vSAN)",
+            f"vSAN policy {lay.policy} ({method}, failures to tolerate {ftt}) stores x{policy_factor(lay.policy):.2f}"
+            f" and needs at least {policy_min_hosts(lay.policy)} hosts; with"
+            f" {figure(VS, 'slack_fraction'):.0%} slack kept free, {stored_tb:,.2f} TB of dbspaces need"
+            f" {raw_needed_tb(stored_tb, lay.policy):,.1f} TB raw. Per host: {lay.disk_groups_per_host} disk group(s),"
+            f" each 1 x {lay.cache_drive.model} cache ({figure(STUDY, 'vsan_ssd_read_cache_pct'):g} % read cache /"
+            f" {figure(STUDY, 'vsan_ssd_write_buffer_pct'):g} % write buffer, at least"
+            f" {figure(VS, 'cache_ratio_of_consumed'):.0%} of consumed capacity) in front of up to"
+            f" {figure(STUDY, 'vsan_hdd_per_disk_group_max'):g} capacity drives: {lay.capacity_per_host} x"
+            f" {lay.capacity_drive.capacity_tb:g} TB {lay.capacity_drive.model}. Raw {lay.raw_tb:,.1f} TB holds"
+            f" {lay.usable_tb:,.1f} TB of dbspaces.",
+            f"{_cite('slack_fraction', VS)}; {_cite('raid1_ftt1_min_hosts', VS)}; {_cite('vsan_ssd_read_cache_pct')};"
+            f" {_cite('vsan_hdd_per_disk_group_max')}",
+        ))
+        groups.append(SettingGroup("vsan-policy", "iq-dbspaces", (
+            Setting("hostFailuresToTolerate", ftt, "", f"the dbspaces stay available through {ftt} host failure(s)",
+                    _cite("vsan_host_failures_to_tolerate")),
+            Setting("replicaPreference", method, "", f"policy {lay.policy}", _cite(POLICIES[lay.policy][0], VS)),
+            Setting("stripeWidth", int(min(figure(STUDY, "vsan_stripe_width"), lay.capacity_per_host)), "",
+                    "spread each replica over several capacity drives (study 003 best practice, at most the drives"
+                    " a host has)", _cite("vsan_stripe_width")),
+            Setting("proportionalCapacity", int(figure(STUDY, "vsan_proportional_capacity_pct")), "",
+                    "thick-provision the dbspace disks", _cite("vsan_proportional_capacity_pct")),
+        )))
+        drive_id, per_node, raid = lay.capacity_drive.id, lay.drives_per_host, f"vsan-{lay.policy}"
+        raw_tb, usable_tb = lay.raw_tb, lay.usable_tb
+        lines = bom.host_lines("IQ node", nodes, server, lay.capacity_drive, lay.capacity_per_host, net.nic,
+                               net.nics_per_host)
+        lines.insert(2, bom.line("IQ node", lay.cache_drive, lay.disk_groups_per_host, nodes, "drive"))
+        drive_w = lay.capacity_per_host * lay.capacity_drive.watts + lay.disk_groups_per_host * lay.cache_drive.watts
+        drives_for_power = 1
+    else:
+        rationale.append(Rationale(
+            "Shared storage (SAN)",
+            f"The dbspaces live on an external SAN shared by all {nodes} nodes: {stored_tb:,.2f} TB of LUNs at"
+            f" most {figure(VS, 'san_fill_max'):.0%} full = {o.san_tb:,.1f} TB usable on the array (its own RAID"
+            " protects against drive failures; multipath to every node).",
+            _cite("san_fill_max", VS),
+        ))
+        drive_id, per_node, raid = None, 0, "external-san"
+        raw_tb, usable_tb = 0.0, o.san_tb
+        lines = bom.host_lines("IQ node", nodes, server, None, 0, net.nic, net.nics_per_host)
+        price = w.san_price_per_tb or 0.0
+        extra_lines.append(BomLine("shared storage", "external-san", f"External SAN array, usable TB for the IQ"
+                                   f" dbspaces ({o.san_tb:g} TB)", math.ceil(o.san_tb), 1, price, w.san_currency,
+                                   "storage"))
+        if w.san_price_per_tb is None:
+            warnings.append(Warning("san-unpriced", "The external SAN has no price (workload.san_price_per_tb):"
+                                                    " capex leaves it out; get a quote from the storage vendor."))
+        if w.san_currency != server.currency:
+            warnings.append(Warning("mixed-currency", f"The SAN is priced in {w.san_currency}, the servers in"
+                                                      f" {server.currency}: convert before comparing totals."))
+        drive_w, drives_for_power = 0.0, 0
     if nic_why:
         rationale.append(nic_why)
-    warnings: list[Warning] = []
     if pred.extrapolated:
         warnings.append(Warning(
             "extrapolated",
-            "Nodes or query streams lie outside what study 003 measured (4 nodes, 1 and 6 streams): the range is"
-            " wider and the estimate is an extrapolation.",
+            f"{nodes} node(s) x {eff:,.1f} study-equivalent cores and {w.query_streams} stream(s) lie outside what"
+            f" study 003 measured (4 nodes x {ref_vcpus} vCPU, 1 and 6 streams): the range is wider and the estimate"
+            " is an extrapolation.",
         ))
-    if net.nic and net.nic.speed_gbps < 10:
+    per_stream = nodes * eff / w.query_streams
+    ref_per_stream = figure(STUDY, "servers") * ref_vcpus / figure(STUDY, "query_streams_throughput_test")
+    if node_memory < figure(STUDY, "vm_memory_gib") or per_stream < ref_per_stream - 1e-9:
+        warnings.append(Warning(
+            "small-vm",
+            f"Each node has {node_memory:,.0f} GiB and the cluster {per_stream:,.1f} study-equivalent cores per query"
+            f" stream, below study 003's {figure(STUDY, 'vm_memory_gib'):g} GiB VMs and {ref_per_stream:,.1f} cores"
+            " per stream: queries will queue or spill to the temp dbspace.",
+        ))
+    if net.nic and net.nic.speed_gbps < figure(STUDY, "dqp_network_gbps"):
         warnings.append(Warning("network-below-minimum", "DQP network-transfer needs at least a 10 GbE interconnect."))
-    vm = VmLayout(None, server.cores_total, node_memory, per_node) if vsan else None
-    layout = HostLayout(
-        "IQ node", nodes, server.id, server.sockets, server.numa_nodes_per_socket, server.cores_per_numa_node,
-        memory, per_node, drive.id, "vsan" if vsan else (scenario.platform.raid or "none"),
-        (VmLayout(None, server.cores_total, node_memory, per_node),), net.ports,
-        net.nic.speed_gbps if net.nic else 0.0,
+    if lay is not None and lay.hosts > figure(STUDY, "vsan_max_hosts"):
+        warnings.append(Warning("vsan-cluster-size", f"{lay.hosts} hosts exceed the"
+                                f" {figure(STUDY, 'vsan_max_hosts'):g}-host vSAN cluster study 003 describes."))
+    numa = None if vcpus > server.cores_per_numa_node else 0
+    vm = VmLayout(numa, vcpus, node_memory, per_node)
+    layouts = tuple(
+        HostLayout(role, count, server.id, server.sockets, server.numa_nodes_per_socket, server.cores_per_numa_node,
+                   memory, per_node, drive_id, raid, (vm,), net.ports, net.nic.speed_gbps if net.nic else 0.0)
+        for role, count in (("IQ coordinator", coord), ("IQ writer", writers), ("IQ reader", readers)) if count
     )
     design = Design(
-        kind=w.kind, deployment=scenario.platform.deployment, server_id=server.id, drive_id=drive.id,
+        kind=w.kind, deployment=scenario.platform.deployment, server_id=server.id, drive_id=drive_id,
         nic_id=net.nic.id if net.nic else None, segment_hosts=nodes, data_drives_per_host=per_node,
-        raid="vsan-ftt1" if vsan else (scenario.platform.raid or "none"), memory_gib_per_host=memory,
-        vms_per_host=1 if vsan else 0, vm=vm, raw_capacity_tb=round(nodes * per_node * drive.capacity_tb, 3),
-        usable_capacity_tb=round(nodes * per_node * drive.capacity_tb / _raw_per_tb(vsan), 3),
-        data_needed_tb=round(need, 3), nics_per_host=net.nics_per_host, network_gbps_per_host=net.gbps_per_host,
+        raid=raid, memory_gib_per_host=memory, vms_per_host=1 if vsphere else 0, vm=vm if vsphere else None,
+        raw_capacity_tb=round(raw_tb, 3), usable_capacity_tb=round(usable_tb, 3),
+        data_needed_tb=round(stored_tb, 3), nics_per_host=net.nics_per_host, network_gbps_per_host=net.gbps_per_host,
         dqp_mode=choice.mode, iq_main_cache_gib=round(float(caches.main_cache_gib), 1),
-        iq_temp_cache_gib=round(float(caches.temp_cache_gib), 1), hosts=(layout,),
-        settings=sap_iq_settings(round(float(caches.main_cache_gib), 1), round(float(caches.temp_cache_gib), 1),
-                                 caches.reason, caches.source),
+        iq_temp_cache_gib=round(float(caches.temp_cache_gib), 1), hosts=layouts, settings=tuple(groups),
     )
-    lines = bom.host_lines("IQ node", nodes, server, drive, per_node, net.nic, net.nics_per_host)
+    all_lines = [*lines, *extra_lines]
     power = nodes * float(cost_power.host_power_w(
-        server.idle_w, server.max_w, scenario.assumptions.utilization_pct / 100.0, per_node, drive.watts,
+        server.idle_w, server.max_w, scenario.assumptions.utilization_pct / 100.0, drives_for_power, drive_w,
         net.nics_per_host, net.nic.watts if net.nic else 0.0,
     ))
-    totals = bom.totals(lines, power, nodes * server.rack_u, scenario)
+    totals = bom.totals(all_lines, power, nodes * server.rack_u, scenario)
     return SizingResult(
         scenario_name=scenario.name, design=design,
         estimates={"power_metric": pred.power, "throughput_metric": pred.throughput},
-        binding_resource=pred.binding_resource, bom=tuple(lines), totals=totals, rationale=tuple(rationale),
+        binding_resource=pred.binding_resource, bom=tuple(all_lines), totals=totals, rationale=tuple(rationale),
         warnings=tuple(warnings), main_metric="throughput_metric" if w.query_streams > 1 else "power_metric",
-        extra={"network_advantage": float(np.asarray(choice.network_advantage))},
+        extra={"network_advantage": float(np.asarray(choice.network_advantage)),
+               "roles": {"coordinator": coord, "writers": writers, "readers": readers},
+               "study_equivalent_cores_per_node": round(eff, 2), "dbspaces_tb": {"main": round(main_tb, 3),
+                                                                                "temp": round(temp_tb, 3)}},
     )

@@ -1,0 +1,122 @@
+"""Shared storage that survives a host failure: vSAN disk groups under a storage policy, or an external SAN.
+
+vSAN (study 003's layout, VMware vSAN Design Guide):
+
+* a storage policy multiplies what is stored: RAID-1 FTT=1 x2 (3 hosts at least: two replicas
+  and a witness), RAID-5 erasure coding x1.33 (4 hosts), RAID-6 x1.5 (FTT=2, 6 hosts);
+* the datastore keeps 30 % slack (rebuilds after a failure, rebalancing);
+* each host's capacity drives sit in disk groups of 1 flash cache device and 1-7 capacity
+  drives, at most 5 groups per host; the cache tier is 10 % of the capacity consumed before
+  the policy's copies (study 003: 70 % of each SSD read cache, 30 % write buffer).
+
+External SAN: the nodes have no data drives; the array's usable capacity is a BOM line, filled
+to at most 70 %.
+
+Figures: `resources/calibration/vsan_storage.json` and `sapiq_dqp_003.json`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from models.calibration_data import figure, point
+from models.hardware import Drive
+
+DS = "vsan_storage"
+STUDY = "sapiq_dqp_003"
+
+VsanPolicy = Literal["raid1-ftt1", "raid5-ftt1", "raid6-ftt2"]
+POLICIES: dict[str, tuple[str, str, int, str]] = {
+    # policy: (factor point, min-hosts point, failures to tolerate, fault tolerance method)
+    "raid1-ftt1": ("raid1_ftt1_factor", "raid1_ftt1_min_hosts", 1, "RAID-1 (Mirroring)"),
+    "raid5-ftt1": ("raid5_ftt1_factor", "raid5_ftt1_min_hosts", 1, "RAID-5/6 (Erasure Coding)"),
+    "raid6-ftt2": ("raid6_ftt2_factor", "raid6_ftt2_min_hosts", 2, "RAID-5/6 (Erasure Coding)"),
+}
+
+
+def cite(point_id: str, dataset: str = DS) -> str:
+    return point(dataset, point_id).source.cite()
+
+
+def policy_factor(policy: str) -> float:
+    """Raw capacity a policy consumes per TB stored.
+
+    >>> policy_factor("raid1-ftt1"), round(policy_factor("raid5-ftt1"), 3), policy_factor("raid6-ftt2")
+    (2.0, 1.333, 1.5)
+    """
+    return figure(DS, POLICIES[policy][0])
+
+
+def policy_min_hosts(policy: str) -> int:
+    """The fewest hosts a policy can place its components on.
+
+    >>> [policy_min_hosts(p) for p in ("raid1-ftt1", "raid5-ftt1", "raid6-ftt2")]
+    [3, 4, 6]
+    """
+    return int(figure(DS, POLICIES[policy][1]))
+
+
+def is_flash(drive: Drive) -> bool:
+    return drive.interface.startswith("NVMe") or drive.random_read_iops >= figure(DS, "flash_min_iops")
+
+
+def raw_needed_tb(stored_tb: float, policy: str) -> float:
+    """Raw vSAN capacity for `stored_tb` of virtual disks: x the policy's copies, with the slack kept free.
+
+    >>> round(raw_needed_tb(10.0, "raid1-ftt1"), 2)
+    28.57
+    """
+    return stored_tb * policy_factor(policy) / (1.0 - figure(DS, "slack_fraction"))
+
+
+@dataclass(frozen=True, slots=True)
+class VsanLayout:
+    hosts: int
+    policy: str
+    capacity_drive: Drive
+    capacity_per_host: int
+    cache_drive: Drive
+    disk_groups_per_host: int
+    raw_tb: float  # capacity tier of the whole cluster
+    usable_tb: float  # what the virtual disks may take: raw less slack, divided by the policy's copies
+
+    @property
+    def drives_per_host(self) -> int:
+        return self.capacity_per_host + self.disk_groups_per_host
+
+
+def vsan_layout(
+    stored_tb: float, policy: str, hosts: int, capacity: Drive, cache_choices: list[Drive], bays: int
+) -> VsanLayout | None:
+    """The cheapest disk-group layout on `hosts` hosts holding `stored_tb`, or None when the bays cannot.
+
+    `hosts` below the policy's minimum is raised to it (the caller's count is a floor).
+    """
+    hosts = max(hosts, policy_min_hosts(policy))
+    per_group_max = int(figure(STUDY, "vsan_hdd_per_disk_group_max"))
+    groups_max = int(figure(STUDY, "vsan_max_disk_groups_per_host"))
+    raw = raw_needed_tb(stored_tb, policy)
+    cap_per_host = max(1, math.ceil(raw / hosts / capacity.capacity_tb - 1e-9))
+    groups = math.ceil(cap_per_host / per_group_max)
+    if groups > groups_max or cap_per_host + groups > bays:
+        return None
+    consumed_per_host_tb = stored_tb / hosts
+    cache_per_group_tb = figure(DS, "cache_ratio_of_consumed") * consumed_per_host_tb / groups
+    caches = [d for d in cache_choices if is_flash(d) and d.capacity_tb >= cache_per_group_tb]
+    if not caches:
+        return None
+    cache = min(caches, key=lambda d: (d.price, -d.capacity_tb))
+    raw_tb = hosts * cap_per_host * capacity.capacity_tb
+    usable = raw_tb * (1.0 - figure(DS, "slack_fraction")) / policy_factor(policy)
+    return VsanLayout(hosts, policy, capacity, cap_per_host, cache, groups, raw_tb, usable)
+
+
+def san_usable_tb(stored_tb: float) -> float:
+    """External SAN capacity to buy for `stored_tb` of LUNs at the fill limit.
+
+    >>> san_usable_tb(7.0)
+    10.0
+    """
+    return math.ceil(stored_tb / figure(DS, "san_fill_max") * 10) / 10

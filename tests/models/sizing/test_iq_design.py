@@ -1,0 +1,129 @@
+"""SAP IQ multiplex: shared storage that survives a failure, node roles, vCPU scaling, warnings."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.calibration_data import figure
+from models.hardware import HardwareCatalog
+from models.sizing.engine import size
+from models.sizing.parts import SizingInputError
+from models.sizing.result import SizingResult
+from models.sizing.shared_storage import is_flash, policy_factor, policy_min_hosts
+from tests.models.sizing.conftest import sample
+
+SLACK = figure("vsan_storage", "slack_fraction")
+
+
+def _stored(r: SizingResult) -> float:
+    return r.design.data_needed_tb
+
+
+def _check_vsan(r: SizingResult, catalog: HardwareCatalog, policy: str = "raid1-ftt1") -> None:
+    d = r.design
+    assert d.raid == f"vsan-{policy}"
+    assert d.segment_hosts >= policy_min_hosts(policy)  # FTT=1 mirroring never below 3 hosts
+    # raw covers main + temp at the policy's copies with the slack kept free
+    assert d.raw_capacity_tb * (1 - SLACK) >= _stored(r) * policy_factor(policy) - 1e-6
+    drive_lines = [b for b in r.bom if b.kind == "drive"]
+    cache = [b for b in drive_lines if is_flash(catalog.drive(b.part_id)) and b.part_id != d.drive_id]
+    capacity = [b for b in drive_lines if b.part_id == d.drive_id]
+    assert len(cache) == 1 and len(capacity) == 1
+    groups, cap = cache[0].qty_per_host, capacity[0].qty_per_host
+    assert 1 <= groups <= 5 and cap <= 7 * groups  # 1 SSD in front of 1-7 capacity drives, up to 5 groups
+    assert groups + cap == d.data_drives_per_host <= catalog.server(d.server_id).data_bays
+    assert {g.product for g in d.settings} >= {"sap-iq-server", "vsan-policy"}
+
+
+def test_study_003_configuration_is_reproduced(catalog: HardwareCatalog) -> None:
+    r = size(sample("sap-iq", workload={"nodes": 4, "data_tb": 0.3, "compression_ratio": 1}), catalog)
+    d = r.design
+    assert d.segment_hosts == 4 and d.dqp_mode == "network-transfer"
+    assert d.vm is not None and d.vm.vcpus == figure("sapiq_dqp_003", "vm_vcpus")
+    assert "extrapolated" not in {w.code for w in r.warnings}
+    assert r.estimates["throughput_metric"].p50 == pytest.approx(figure("sapiq_dqp_003", "throughput_network_qthh"),
+                                                                 rel=0.03)
+    _check_vsan(r, catalog)
+    assert r.extra["roles"] == {"coordinator": 1, "writers": 1, "readers": 2}
+    assert [h.role for h in d.hosts] == ["IQ coordinator", "IQ writer", "IQ reader"]
+    assert sum(h.count for h in d.hosts) == d.segment_hosts
+
+
+@settings(max_examples=12, deadline=None)
+@given(data_tb=st.sampled_from([0.1, 3.0, 40.0, 300.0]), streams=st.sampled_from([1, 6, 40]),
+       policy=st.sampled_from(["raid1-ftt1", "raid5-ftt1", "raid6-ftt2"]))
+def test_vsan_survives_a_failure_and_holds_main_plus_temp(catalog: HardwareCatalog, data_tb: float, streams: int,
+                                                          policy: str) -> None:
+    r = size(sample("sap-iq", workload={"data_tb": data_tb, "query_streams": streams, "vsan_policy": policy},
+                    platform={"server_id": None, "drive_id": None, "nic_id": None}), catalog)
+    _check_vsan(r, catalog, policy)
+
+
+def test_one_petabyte_needs_raw_for_both_copies_of_main_and_temp(catalog: HardwareCatalog) -> None:
+    r = size(sample("sap-iq", workload={"data_tb": 1000, "compression_ratio": 1},
+                    platform={"server_id": None, "drive_id": None}), catalog)
+    assert r.design.data_needed_tb == pytest.approx(2000)  # main + temp at 1:1
+    assert r.design.raw_capacity_tb >= 2000 * 2 / (1 - SLACK)
+
+
+@pytest.mark.parametrize(("nodes", "policy"), [(2, "raid1-ftt1"), (3, "raid5-ftt1"), (5, "raid6-ftt2")])
+def test_too_few_hosts_for_the_policy_is_bad_input(catalog: HardwareCatalog, nodes: int, policy: str) -> None:
+    with pytest.raises(SizingInputError, match=r"workload\.nodes"):
+        size(sample("sap-iq", workload={"nodes": nodes, "vsan_policy": policy}), catalog)
+
+
+def test_bare_metal_uses_an_external_san_line(catalog: HardwareCatalog) -> None:
+    plat = {"deployment": "bare-metal", "drive_id": None}
+    unpriced = size(sample("sap-iq", platform=plat), catalog)
+    assert unpriced.design.raid == "external-san" and unpriced.design.data_drives_per_host == 0
+    san = [b for b in unpriced.bom if b.role == "shared storage"]
+    assert len(san) == 1 and san[0].qty >= _stored(unpriced) / 0.7 - 1
+    assert "san-unpriced" in {w.code for w in unpriced.warnings}
+    priced = size(sample("sap-iq", platform=plat, workload={"san_price_per_tb": 1000}), catalog)
+    assert priced.totals.capex == pytest.approx(unpriced.totals.capex + 1000 * san[0].qty)
+    eur = size(sample("sap-iq", platform=plat, workload={"san_price_per_tb": 900, "san_currency": "EUR"}), catalog)
+    assert "mixed-currency" in {w.code for w in eur.warnings}
+
+
+def test_vsan_on_bare_metal_is_refused() -> None:
+    with pytest.raises(Exception, match="vsan"):
+        sample("sap-iq", platform={"deployment": "bare-metal"}, workload={"shared_storage": "vsan"})
+
+
+def test_scaling_uses_vm_vcpus_and_per_core_speed(catalog: HardwareCatalog) -> None:
+    r = size(sample("sap-iq", workload={"nodes": 4}), catalog)
+    server = catalog.server(r.design.server_id)
+    assert r.design.vm is not None and r.design.vm.vcpus < server.cores_total
+    fast = size(sample("sap-iq", workload={"nodes": 4}, platform={"server_id": "dell-r760-24x-u3-2x-xeon-gold-6530",
+                                                                    "drive_id": None, "nic_id": None}), catalog)
+    eff = fast.extra["study_equivalent_cores_per_node"]
+    fast_server = catalog.server(fast.design.server_id)
+    assert fast.design.vm is not None
+    assert eff == pytest.approx(fast.design.vm.vcpus * fast_server.cpu.base_ghz / 2.9, rel=0.01)
+    assert "extrapolated" in {w.code for w in fast.warnings}
+
+
+def test_roles_and_writer_limits(catalog: HardwareCatalog) -> None:
+    r = size(sample("sap-iq", workload={"nodes": 6, "writer_nodes": 2}), catalog)
+    assert r.extra["roles"] == {"coordinator": 1, "writers": 2, "readers": 3}
+    with pytest.raises(SizingInputError, match=r"writer_nodes"):
+        size(sample("sap-iq", workload={"nodes": 3, "writer_nodes": 3}), catalog)
+
+
+def test_small_vms_warn(catalog: HardwareCatalog) -> None:
+    r = size(sample("sap-iq", platform={"memory_gib": 64}, workload={"nodes": 3, "query_streams": 40}), catalog)
+    assert "small-vm" in {w.code for w in r.warnings}
+
+
+def test_oltp_beyond_the_measured_greenplum_peak_suggests_postgresql(catalog: HardwareCatalog) -> None:
+    from models.sizing.oltp_advice import measured_peak_tps
+
+    peak = measured_peak_tps("tpcb")
+    big = size(sample("gp-oltp", workload={"target_tps": peak * 3, "mix": "tpcb"}), catalog)
+    w = [x for x in big.warnings if x.code == "oltp-beyond-measured"]
+    assert w and "PostgreSQL" in w[0].text
+    small = size(sample("gp-oltp", workload={"target_tps": peak / 10, "mix": "tpcb"}), catalog)
+    if small.estimates["tps"].p50 <= peak:
+        assert "oltp-beyond-measured" not in {x.code for x in small.warnings}
