@@ -111,7 +111,13 @@ RAIDS: dict[str, RaidLevel] = {
 }
 
 # Storage that is not a RAID level of ours but can stand in a design's `raid` (SAP IQ on Virtual SAN).
-_OTHER_STORAGE_LABELS = {"vsan": "vSAN"}
+_OTHER_STORAGE_LABELS = {
+    "vsan": "vSAN",
+    "vsan-raid1-ftt1": "vSAN RAID-1 mirror, FTT=1",
+    "vsan-raid5-ftt1": "vSAN RAID-5 erasure coding, FTT=1",
+    "vsan-raid6-ftt2": "vSAN RAID-6 erasure coding, FTT=2",
+    "external-san": "external SAN",
+}
 
 
 def raid_code(level: str) -> int:
@@ -331,6 +337,19 @@ FIELDS: dict[str, FieldInfo] = {
     ),
     "workload.query_streams": FieldInfo("Concurrent query streams"),
     "workload.nodes": FieldInfo("Multiplex nodes"),
+    "workload.shared_storage": FieldInfo(
+        "Shared storage", help="Where the main and temp dbspaces live (a multiplex needs shared disks)",
+        choices=(("vsan", "vSAN on the IQ hosts"), ("san", "External SAN")),
+    ),
+    "workload.vsan_policy": FieldInfo(
+        "vSAN storage policy",
+        choices=(("raid1-ftt1", "RAID-1 mirror, FTT=1 (3+ hosts)"), ("raid5-ftt1", "RAID-5 erasure coding (4+ hosts)"),
+                 ("raid6-ftt2", "RAID-6 erasure coding, FTT=2 (6+ hosts)")),
+    ),
+    "workload.san_price_per_tb": FieldInfo("SAN price", "per usable TB", "External SAN price per usable TB"),
+    "workload.san_currency": FieldInfo("SAN currency", help="ISO 4217 code of the SAN price"),
+    "workload.writer_nodes": FieldInfo("Writer nodes", help="Nodes that load data besides the coordinator"),
+    "workload.temp_to_main_ratio": FieldInfo("Temp to main dbspace", "ratio", "Temp dbspace per TB of main store"),
     "platform.deployment": FieldInfo(
         "Deployment", choices=tuple((d, label[:1].upper() + label[1:]) for d, label in DEPLOYMENT_LABELS.items())
     ),
