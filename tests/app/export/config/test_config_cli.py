@@ -55,6 +55,10 @@ def _values_in_files(out: Path, group: dict) -> dict[str, str]:
     if product == "sap-iq-server":
         text = next((out / "sap-iq").glob("*.cfg")).read_text()
         return dict(re.findall(r"^-(\w+) (\S+)$", text, re.M))
+    if product == "vsan-policy":
+        doc = json.loads((out / "vsphere" / "vms.json").read_text())
+        rules = next(p["rules"] for p in doc["storage_policies"] if p["name"] == target)
+        return {k: str(v) for k, v in rules.items()}
     raise AssertionError(f"no reader for {product}")
 
 
