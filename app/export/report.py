@@ -29,6 +29,7 @@ from app.export.pdf_charts import (
     growth_figure,
 )
 from app.export.pdf_compare import comparison_section, option_letter
+from app.export.pdf_config import config_appendix
 from app.export.pdf_cover import appendix, cover, references_section, toc
 from app.export.pdf_design import design_section
 from app.export.pdf_doc import ReportCancelled, ReportDoc, numbered_canvas
@@ -146,6 +147,7 @@ def render_report(
 
         cards = all_cards()
     story += appendix(top, cards)
+    story += config_appendix(top, results, scenarios)
     story += references_section(top)
     tick()
 

@@ -1,4 +1,4 @@
-"""File > Export: the PDF report and the BOM (CSV / XLSX), rendered off the UI thread with progress.
+"""File > Export: the PDF report, the BOM (CSV / XLSX) and the configuration files, off the UI thread.
 
 The exports are `app.export`'s; this module picks the scenarios (the ones selected
 in the list, else the current one), asks for a file name, and runs the export in a
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu, QProgressDialog
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog
 
 from app.gui import files, sizing_service
 from app.gui.sizing_service import SizingFailure
@@ -25,12 +25,13 @@ from models.scenario import Scenario
 if TYPE_CHECKING:
     from app.gui.main_window import MainWindow
 
-ExportKind = Literal["pdf", "csv", "xlsx"]
+ExportKind = Literal["pdf", "csv", "xlsx", "config"]
 FILTERS: dict[str, str] = {"pdf": "PDF (*.pdf)", "csv": "CSV (*.csv)", "xlsx": "Excel workbook (*.xlsx)"}
 TITLES: dict[str, str] = {
     "pdf": "Export the PDF report",
     "csv": "Export the BOM as CSV",
     "xlsx": "Export the BOM as Excel",
+    "config": "Export the configuration files",
 }
 
 
@@ -38,6 +39,9 @@ def run_export(kind: ExportKind, scenarios: list[Scenario], catalog: HardwareCat
                cancel: threading.Event, progress: Callable[[int, int], None]) -> Path:
     """Size each scenario (the engine's numbers, not a cached screen state), then write the file."""
     from app.export import ExportError, ReportCancelled, bom_table, render_report, write_bom_csv, write_bom_xlsx
+
+    if kind == "config":
+        return run_config_export(scenarios[0], catalog, path, cancel)
 
     results = []
     for s in scenarios:
@@ -69,6 +73,25 @@ def run_export(kind: ExportKind, scenarios: list[Scenario], catalog: HardwareCat
     return path
 
 
+def run_config_export(scenario: Scenario, catalog: HardwareCatalog, folder: Path, cancel: threading.Event) -> Path:
+    """`refarch config` for one scenario: the folder was checked (and confirmed if not empty) by the caller."""
+    from app.export import ExportError
+    from app.export.config import NamingError, export_configuration
+
+    result = sizing_service.size(scenario, catalog)
+    if cancel.is_set():
+        raise Cancelled()
+    try:
+        export_configuration(result, folder, force=True, cancelled=cancel.is_set)
+    except NamingError as exc:
+        raise SizingFailure(exc.problems) from None
+    except (ExportError, OSError) as exc:
+        raise SizingFailure([f"cannot write {folder}: {exc}"]) from None
+    if cancel.is_set():
+        raise Cancelled()
+    return folder
+
+
 class Exporter(QObject):
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
@@ -78,17 +101,31 @@ class Exporter(QObject):
         self.dialog: QProgressDialog | None = None
         self.last_path: Path | None = None
         self.ask_path: Callable[[ExportKind, str], Path | None] = self._dialog_path
+        self.confirm_overwrite: Callable[[Path], bool] = self._confirm_overwrite
 
     def _dialog_path(self, kind: ExportKind, suggested: str) -> Path | None:
         start = Path(suggested)
         if not start.is_absolute():
             start = files.start_folder(self.window.settings) / suggested
+        if kind == "config":
+            name = QFileDialog.getExistingDirectory(self.window, TITLES[kind], str(start.parent))
+            if not name:
+                return None
+            files.remember_folder(self.window.settings, Path(name) / "x")
+            return Path(name)
         name, _ = QFileDialog.getSaveFileName(self.window, TITLES[kind], str(start), FILTERS[kind])
         if not name:
             return None
         path = Path(name)
         files.remember_folder(self.window.settings, path)
         return path if path.suffix.lower() == f".{kind}" else path.with_name(path.name + f".{kind}")
+
+    def _confirm_overwrite(self, folder: Path) -> bool:
+        answer = QMessageBox.question(
+            self.window, TITLES["config"],
+            f"{folder} is not empty. Write the configuration files into it, replacing files of the same name?",
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def scenarios(self) -> list[Scenario]:
         w = self.window
@@ -104,10 +141,16 @@ class Exporter(QObject):
         scenarios = self.scenarios()
         if not scenarios:
             return False
+        if kind == "config":
+            scenarios = [w.doc.entry(w.current_uid).scenario] if w.current_uid else scenarios[:1]
         stem = scenarios[0].name if len(scenarios) == 1 else (w.doc.name or "design options")
         suggested = f"{stem}{' BOM' if kind != 'pdf' else ''}.{kind}".replace("/", "-")
+        if kind == "config":
+            suggested = f"{stem} configuration".replace("/", "-")
         path = self.ask_path(kind, str((w.doc.path.parent if w.doc.path else Path.home()) / suggested))
         if path is None:
+            return False
+        if kind == "config" and not self._folder_ok(path):
             return False
         catalog = w.source.snapshot
         self.dialog = QProgressDialog(f"{TITLES[kind]} ({len(scenarios)} scenario{'s' * (len(scenarios) > 1)})…",
@@ -121,6 +164,15 @@ class Exporter(QObject):
             lambda cancel, progress: run_export(kind, scenarios, catalog, path, cancel, progress),
             self._done, self._failed, on_progress=self._progress, on_cancelled=self._cancelled,
         )
+        return True
+
+    def _folder_ok(self, folder: Path) -> bool:
+        """An existing file is refused; a non-empty folder only after the user confirms."""
+        if folder.exists() and not folder.is_dir():
+            self.window.show_error("Export failed", f"{folder} exists and is not a folder")
+            return False
+        if folder.is_dir() and any(folder.iterdir()):
+            return self.confirm_overwrite(folder)
         return True
 
     def cancel(self) -> None:
@@ -165,11 +217,15 @@ def add_menu(window: MainWindow, file_menu: QMenu) -> Exporter:
         ("pdf", "PDF &report…", "Ctrl+E"),
         ("csv", "BOM as &CSV…", None),
         ("xlsx", "BOM as &Excel (XLSX)…", None),
+        ("config", "&Configuration files…", None),
     ):
         action = menu.addAction(text)
         if shortcut:
             action.setShortcut(QKeySequence(shortcut))
-        action.setToolTip("Exports the scenarios selected in the list, or the current one")
+        action.setToolTip(
+            "Writes gpinitsystem_config, gpconfig, sysctl, VM specs, postgresql.conf or SAP IQ parameters of the"
+            " current scenario into a folder" if kind == "config"
+            else "Exports the scenarios selected in the list, or the current one")
         action.triggered.connect(lambda _c=False, k=kind: exporter.export(k))  # type: ignore[misc]
         window.actions[f"export_{kind}"] = action
     return exporter

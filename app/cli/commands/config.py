@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from app.export.atomic import ExportError
-    from app.export.config import NamingError, build_config, parse_naming, write_bundle
+    from app.export.config import NamingError, export_configuration, parse_naming
     from app.export.config.writer import check_target
 
     try:
@@ -48,8 +48,7 @@ def _run(args: argparse.Namespace) -> int:
     scenario = read_scenario(args.scenario)
     result = size_or_fail(scenario, load_catalog(args.db), args.scenario)
     try:
-        bundle = build_config(result, naming)
-        written = write_bundle(bundle, out, args.force)
+        written = export_configuration(result, out, args.force, naming)
     except NamingError as exc:
         raise CliError("invalid naming pattern", exc.problems) from None
     except ExportError as exc:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from app.export.config.build import build_config
     from app.export.config.bundle import ConfigBundle, ConfigFile
     from app.export.config.naming import Naming, NamingError, parse_naming
+    from app.export.config.usecase import export_configuration
     from app.export.config.writer import write_bundle
 
 _WHERE = {
@@ -25,9 +26,11 @@ _WHERE = {
     "NamingError": "app.export.config.naming",
     "parse_naming": "app.export.config.naming",
     "write_bundle": "app.export.config.writer",
+    "export_configuration": "app.export.config.usecase",
 }
 
-__all__ = ["ConfigBundle", "ConfigFile", "Naming", "NamingError", "build_config", "parse_naming", "write_bundle"]
+__all__ = ["ConfigBundle", "ConfigFile", "Naming", "NamingError", "build_config", "export_configuration",
+           "parse_naming", "write_bundle"]
 
 
 def __getattr__(name: str) -> Any:

@@ -81,3 +81,24 @@ def test_a_cancelled_export_writes_nothing(qtbot, window: MainWindow, tmp_path: 
     exporter.cancel()
     qtbot.waitUntil(lambda: not exporter.busy(), timeout=60_000)
     assert not target.exists()
+
+
+def test_export_configuration_writes_the_folder_and_asks_before_overwriting(  # type: ignore[no-untyped-def]
+    qtbot, window: MainWindow, tmp_path: Path
+) -> None:
+    exporter = window.exporter
+    assert exporter is not None and "export_config" in window.actions
+    target = tmp_path / "cfg"
+    exporter.ask_path = lambda _k, _s: target
+    asked: list[Path] = []
+    exporter.confirm_overwrite = lambda folder: asked.append(folder) or False
+    assert exporter.export("config")
+    qtbot.waitUntil(lambda: not exporter.busy(), timeout=60_000)
+    assert exporter.last_path == target and (target / "README.txt").is_file() and not asked
+    readme = (target / "README.txt").read_text()
+    # a non-empty folder: refused unless the user confirms, and then written again
+    assert not exporter.export("config") and asked == [target]
+    exporter.confirm_overwrite = lambda _folder: True
+    assert exporter.export("config")
+    qtbot.waitUntil(lambda: not exporter.busy(), timeout=60_000)
+    assert (target / "README.txt").read_text() == readme

@@ -1,0 +1,65 @@
+"""PDF appendix: the deployment configuration of each design (the values `refarch config` writes, and the files)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable
+
+from app.export.config.build import build_config
+from app.export.config.design_values import fmt_value
+from app.export.pdf_blocks import Ctx
+from models.references import readable
+from models.scenario import Scenario
+from models.sizing.result import SizingResult
+
+WHERE = {
+    "greenplum": "gpconfig",
+    "greenplum-init": "gpinitsystem",
+    "greenplum-resource-group": "resource group",
+    "postgresql": "postgresql.conf",
+    "sap-iq-server": "start_iq",
+    "sap-iq-multiplex": "LS policy",
+    "vsan-policy": "vSAN policy",
+    "linux-sysctl": "sysctl.conf",
+}
+
+
+def _settings_table(ctx: Ctx, r: SizingResult) -> list[Flowable]:
+    st = ctx.styles
+    rows: list[list[object]] = []
+    last: tuple[str, str] | None = None
+    for g in r.design.settings:
+        for s in g.settings:
+            value = fmt_value(s.value) + (f" {s.unit}" if s.unit else "")
+            same = last == (s.reason, s.source)
+            last = (s.reason, s.source)
+            why = [ctx.p("As the row above." if same else readable(s.reason, ctx.refs), st.cell_small)]
+            if not same:
+                why.append(ctx.m(f"<b>Source:</b> {ctx.cite(s.source)}", st.cell_small))
+            rows.append([ctx.p(f"{WHERE.get(g.product, g.product)} · {g.target}", st.cell),
+                         ctx.p(s.name, st.cell_bold), ctx.p(value, st.cell_num), why])
+    if not rows:
+        return [ctx.p("The design sets no product parameters.", st.body)]
+    w = ctx.width
+    return [ctx.grid(["Where", "Setting", "Value", "Reason and source"], rows,
+                     [w * 0.17, w * 0.26, w * 0.12, w * 0.45], numeric=(2,))]
+
+
+def config_appendix(ctx: Ctx, results: Sequence[SizingResult], scenarios: Sequence[Scenario]) -> list[Flowable]:
+    st = ctx.styles
+    out: list[Flowable] = [*ctx.section("Appendix: deployment configuration", 90 * mm)]
+    out.append(ctx.p(
+        "The settings each design fixes, as refarch config (or File > Export > Configuration files) writes them: "
+        "every file line carries its reason and source, with the same values as this report. Operating-system, "
+        "BIOS and guest settings come from the studies' best practices and are listed in the files.", st.body))
+    for r, s in zip(results, scenarios, strict=True):
+        if len(results) > 1:
+            out.append(ctx.heading(s.name, extra_depth=1))
+        out += _settings_table(ctx, r)
+        bundle = build_config(r)
+        rows = [[ctx.p(f.path, st.cell), ctx.p(f.what, st.cell)] for f in bundle.files]
+        out.append(ctx.p(f"Files written for {s.name}:", st.body))
+        out.append(ctx.grid(["File", "What it holds"], rows, [ctx.width * 0.38, ctx.width * 0.62]))
+    return out
