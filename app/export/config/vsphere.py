@@ -278,7 +278,7 @@ def add_vsphere(bundle: ConfigBundle, result: SizingResult, vms: list[dict[str, 
                 rules: list[dict[str, Any]], policies: list[dict[str, Any]]) -> dict[str, Any]:
     doc = spec(result, vms, rules, policies)
     bundle.add("vsphere/vms.json", json.dumps(doc, indent=2, ensure_ascii=False),
-               "the VM specification (validates against vms.schema.json)")
-    bundle.add("vsphere/vms.schema.json", schema_text(), "JSON Schema of vms.json")
+               "the VM specification (checked against the JSON Schema beside it)")
+    bundle.add("vsphere/vms.schema.json", schema_text(), "JSON Schema of the VM specification")
     bundle.add("vsphere/create-vms.ps1", powercli(result, doc), "PowerCLI script creating the VMs and DRS rules")
     return doc
