@@ -76,6 +76,8 @@ def enumerate_candidates(
         if not fitting:
             continue
         if drives_per_host is not None:
+            if drives_per_host > server.data_bays:
+                continue  # a design that cannot be built is never priced: the drives must fit the bays
             n = np.array([drives_per_host], dtype=np.int64)
         else:
             n = np.arange(min(max(min_drives_per_host, 1), server.data_bays), server.data_bays + 1, dtype=np.int64)

@@ -173,6 +173,11 @@ def size_greenplum(
     raid, _ = chosen_raid(scenario, workload)
     found = search(scenario, workload, catalog, parts, servers, drives, [scenario.platform.deployment], [raid],
                    scenario.platform.drives_per_host)
+    n = scenario.platform.drives_per_host
+    most = max(s.data_bays for s in servers)
+    if len(found.ev.candidates) == 0 and n is not None and n > most:
+        raise SizingInputError([f"platform.drives_per_host: {n} is more than the data bays of every server that"
+                                f" could be chosen (the most is {most}; allowed 1-{most})"])
     if len(found.ev.candidates) == 0:
         what = f"server {parts.server.id}" if parts.server else "any server"
         raise SizingInputError(

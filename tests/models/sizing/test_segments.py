@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,7 @@ from models.scenario import GreenplumAnalytics
 from models.sizing import segments
 from models.sizing.candidates import enumerate_candidates
 from models.sizing.engine import size
+from models.sizing.parts import SizingInputError
 from tests.models.sizing.conftest import sample
 
 R7715 = "dell-r7715-24x-u3-1x-epyc-9655p"  # 1 x 96 cores
@@ -69,3 +71,15 @@ def test_never_above_cores_and_a_multiple_of_the_vms(
     assert np.all(more.primaries_per_host <= sp.primaries_per_host)  # more concurrency never adds primaries
     big = dataclasses.replace(c, memory_gib=c.memory_gib * 4)
     assert np.all(segments.plan(w, big).primaries_per_host >= sp.primaries_per_host)  # memory only helps
+
+
+def test_a_drive_count_is_only_priced_on_servers_with_that_many_bays(catalog: HardwareCatalog) -> None:
+    s = sample("retail-dw-gen5", platform={"server_id": None, "drive_id": None, "drives_per_host": 24}, targets={})
+    r = size(s, catalog)
+    assert catalog.server(r.design.server_id).data_bays >= 24 and r.design.data_drives_per_host == 24
+
+
+def test_more_drives_than_any_server_has_bays_is_bad_input(catalog: HardwareCatalog) -> None:
+    s = sample("retail-dw-gen5", platform={"server_id": None, "drive_id": None, "drives_per_host": 200}, targets={})
+    with pytest.raises(SizingInputError, match=r"platform.drives_per_host: 200 .*the most is 24"):
+        size(s, catalog)
