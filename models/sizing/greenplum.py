@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.calibration_data import figure
+from models.perf import gp_oltp
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
 from models.sizing import confidence, metrics, mirroring, segments
 from models.sizing.candidates import Candidates, NetworkChoice
@@ -27,7 +28,7 @@ from models.sizing.rules import (
     user_data_capacity_tb,
 )
 from models.sizing.search import Probe, smallest_meeting
-from models.vocabulary import CAPACITY, RAID_LEVELS, MirrorPolicy, targets_for
+from models.vocabulary import CAPACITY, METRICS, RAID_LEVELS, TARGETS, MirrorPolicy, targets_for
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -57,6 +58,8 @@ class Evaluated:
     metrics: dict[str, FloatArray]
     binding: IntArray
     meets: dict[str, BoolArray]  # per target name: met on the P50 estimate
+    # settled designs only: per target out of reach even at MAX_SEGMENT_HOSTS, (best value, binding resource)
+    out_of_reach: dict[str, tuple[float, str]] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def concat(cls, parts: list[Evaluated], candidates: Candidates) -> Evaluated:
@@ -322,20 +325,7 @@ def settle(
     perf_targets = confidence.meets(workload, targets, confidence.at_confidence(
         workload, ctx, np.array([start_hosts]), np.array([MAX_ETL_HOSTS]), conf))
 
-    def hosts_ok(h: IntArray) -> BoolArray:
-        vals = confidence.at_confidence(workload, ctx, h, np.full(h.shape, MAX_ETL_HOSTS), conf)
-        res = np.ones(h.shape, dtype=bool)
-        for met in confidence.meets(workload, targets, vals).values():
-            res &= met
-        return res
-
-    hosts = start_hosts
-    if perf_targets:
-        found, reachable = smallest_from(hosts_ok, start_hosts, MAX_SEGMENT_HOSTS)
-        if reachable:
-            hosts = int(mirroring.round_hosts(
-                mirror_policy(workload), np.array([found]), vms[:1], workload.mirror_block_hosts)[0])
-            hosts = min(hosts, MAX_SEGMENT_HOSTS)
+    hosts, out_of_reach = _reachable_hosts(workload, targets, c1, ctx, vms, start_hosts, perf_targets)
     etl = 0
     if targets.min_load_tb_per_hour is not None and isinstance(workload, GreenplumAnalytics):
         want = targets.min_load_tb_per_hour
@@ -344,13 +334,90 @@ def settle(
             vals = confidence.at_confidence(workload, ctx, np.full(e.shape, hosts), e, conf)
             return vals["load_tb_per_hour"] >= want
 
-        etl, reachable = smallest_from(etl_ok, 1, MAX_ETL_HOSTS)
+        etl, _ = smallest_from(etl_ok, 1, MAX_ETL_HOSTS)
     ev = evaluate(workload, targets, c1, net, utilization, extra_memory_price, fixed_hosts=hosts, platform=platform,
                   fixed_etl=etl)
     vals = confidence.at_confidence(workload, ctx, np.array([hosts]), np.array([etl]), conf)
     meets = dict(ev.meets)
     meets.update(confidence.meets(workload, targets, vals))
-    return dataclasses.replace(ev, metrics={k: np.asarray(v, dtype=float) for k, v in vals.items()}, meets=meets)
+    return dataclasses.replace(ev, metrics={k: np.asarray(v, dtype=float) for k, v in vals.items()}, meets=meets,
+                               out_of_reach=out_of_reach)
+
+
+PLATEAU = 0.01  # within 1 % of the best value any host count gives: more hosts stop helping
+
+
+def _reachable_hosts(
+    workload: GpWorkload,
+    targets: Targets,
+    c1: Candidates,
+    ctx: metrics.GpContext,
+    vms: IntArray,
+    start_hosts: int,
+    perf_targets: dict[str, BoolArray],
+) -> tuple[int, dict[str, tuple[float, str]]]:
+    """Hosts meeting every reachable target at the confidence; targets out of reach do not grow the cluster.
+
+    A target that even MAX_SEGMENT_HOSTS cannot meet sizes the cluster only up to where its metric
+    stops improving (within 1 % of its best, e.g. a coordinator-bound OLTP cluster); where it keeps
+    improving with hosts it adds none: the design stays at what capacity and the reachable targets
+    need, and the warning states the best value and the resource that binds.
+    """
+    conf = targets.confidence
+    floor = int(np.maximum(
+        np.ceil(needed_tb(workload) / np.maximum(capacity_per_host(workload, c1), 1e-12)),
+        min_hosts(workload, primaries_per_host(workload, c1)[0] // vms),
+    )[0])
+    floor = min(max(floor, 1), MAX_SEGMENT_HOSTS)
+    if not perf_targets:
+        return max(start_hosts, floor) if start_hosts < MAX_SEGMENT_HOSTS else floor, {}
+    big = MAX_ETL_HOSTS
+
+    def values(h: IntArray) -> dict[str, FloatArray]:
+        return confidence.at_confidence(workload, ctx, h, np.full(h.shape, big), conf)
+
+    at_max = values(np.array([MAX_SEGMENT_HOSTS]))
+    met_at_max = confidence.meets(workload, targets, at_max)
+    start = start_hosts if start_hosts < MAX_SEGMENT_HOSTS else floor
+    reachable = [n for n, m in met_at_max.items() if bool(m[0])]
+    need = max(floor, start) if len(reachable) == len(met_at_max) else floor
+    out: dict[str, tuple[float, str]] = {}
+    if reachable:
+        def ok(h: IntArray) -> BoolArray:
+            met = confidence.meets(workload, targets, values(h))
+            res = np.ones(h.shape, dtype=bool)
+            for n in reachable:
+                res &= met[n]
+            return res
+
+        need = max(need, smallest_from(ok, need, MAX_SEGMENT_HOSTS)[0])
+    for name in (n for n in met_at_max if n not in reachable):
+        metric = TARGETS[name].metric
+        best = float(at_max[metric][0])
+        higher = METRICS[metric].better == "higher"
+
+        def near(h: IntArray, metric: str = metric, best: float = best, higher: bool = higher) -> BoolArray:
+            v = values(h)[metric]
+            return v >= best * (1 - PLATEAU) if higher else v <= best * (1 + PLATEAU)
+
+        plateau, _ = smallest_from(near, floor, MAX_SEGMENT_HOSTS)
+        if plateau <= MAX_SEGMENT_HOSTS // 2:
+            need = max(need, plateau)
+        out[name] = (best, _binding_at(workload, ctx, MAX_SEGMENT_HOSTS))
+    policy = mirror_policy(workload)
+    hosts = int(mirroring.round_hosts(policy, np.array([need]), vms[:1], workload.mirror_block_hosts)[0])
+    return min(hosts, MAX_SEGMENT_HOSTS), out
+
+
+def _binding_at(workload: GpWorkload, ctx: metrics.GpContext, hosts: int) -> str:
+    """The resource that binds the main metric at `hosts` (point prediction)."""
+    h = np.array([hosts], dtype=np.int64)
+    if isinstance(workload, GreenplumOltp):
+        pred = gp_oltp.predict_tps(workload.mix, workload.clients, float(ctx.coordinator_cores[0]), float(hosts),
+                                   float(ctx.segment_cores[0]), n=0)
+        return str(np.asarray(pred.binding_resource).ravel()[0])
+    code = int(metrics.gp_point(workload, ctx, h, np.full(1, MAX_ETL_HOSTS))["binding"][0])
+    return metrics.binding_name(code)
 
 
 def pick_settled(

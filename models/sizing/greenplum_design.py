@@ -39,7 +39,7 @@ from models.sizing.rules import (
     vsphere_layout_rationale,
 )
 from models.uncertainty import Estimate
-from models.vocabulary import KINDS, RAID_LEVELS, target_words
+from models.vocabulary import KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 SEARCH_CHUNK = 65_536  # candidates per evaluation: bounded memory, and a progress report per chunk
@@ -479,12 +479,30 @@ def _unmet(
     t = scenario.targets
     for name, met in ev.meets.items():
         if not bool(met[i]):
-            out.append(Warning(
-                f"target-unmet:{name}",
-                f"The {target_words(name)} target is out of reach with this hardware: the nearest design"
-                f" is shown ({_shortfall(name, ev, i, t)}).",
-            ))
+            text = (f"The {target_words(name)} target is out of reach with this hardware: the nearest design"
+                    f" is shown ({_shortfall(name, ev, i, t)}).")
+            if name in ev.out_of_reach:
+                best, binding = ev.out_of_reach[name]
+                m = TARGETS[name].metric
+                text = (
+                    f"The {target_words(name)} target is out of reach with this hardware: even"
+                    f" {greenplum.MAX_SEGMENT_HOSTS:,} segment hosts give {best:,.1f} {METRICS[m].unit}, bound by"
+                    f" {binding}. The design is sized for capacity and the other targets instead"
+                    f" ({_shortfall(name, ev, i, t)}). To move it: {LEVERS.get(binding, 'faster hardware')}."
+                )
+            out.append(Warning(f"target-unmet:{name}", text))
     return out
+
+
+LEVERS = {
+    "drives": "faster data drives or more of them per host",
+    "cpu": "more cores per segment host (a bigger CPU) or a lower concurrency tier with more primaries",
+    "network": "more interconnect bandwidth per host (faster or more NIC ports)",
+    "loader": "more or faster ETL hosts",
+    "coordinator CPU": "a bigger coordinator host (more cores)",
+    "segment CPU": "more cores per segment host",
+    "segment hosts (WAL flush / lock capacity)": "faster WAL drives on the segment hosts",
+}
 
 
 def _shortfall(name: str, ev: greenplum.Evaluated, i: int, t: object) -> str:
