@@ -38,7 +38,7 @@ def build_config(result: SizingResult, naming: Naming | None = None) -> ConfigBu
     elif d.kind == "postgres-consolidation":
         add_postgres(bundle, result, naming)
         add_linux(bundle, result, None, 0)
-        add_vsphere(bundle, result, postgres_vms(result, vm_names(result, naming)), [], [])
+        add_vsphere(bundle, result, postgres_vms(result, vm_names(result, naming), naming), [], [])
     elif d.kind == "sap-iq-multiplex":
         add_sap_iq(bundle, result, naming)
         add_linux(bundle, result, None, 0)

@@ -6,6 +6,7 @@ from app.export.config.bundle import ConfigBundle, comment, header
 from app.export.config.design_values import fmt_value, setting_groups, switch_name
 from app.export.config.naming import Naming, unique
 from app.export.config.static_data import deploy_data
+from app.export.config.vsphere import sap_iq_roles
 from models.sizing.result import SizingResult
 from models.sizing.settings import Setting
 
@@ -39,8 +40,12 @@ def params_file(result: SizingResult, node: str, n: int) -> str:
     lines = header(f"{node}.cfg: start_iq parameters of multiplex node {node} (start_iq @{node}.cfg DB.db)",
                    result.scenario_name)
     role = role_of(result, node, f"node{n}")
+    roles = sap_iq_roles(result)
     if role is not None:
         lines += [*comment(f"Role: {fmt_value(role.value)}. {role.reason}", role.source)]
+    elif n - 1 < len(roles):
+        lines += comment(f"Role of this node in the multiplex: {roles[n - 1]} (the design's node layout).",
+                         "003_4970b14b1c56345f.txt, SAP IQ (multiplex coordinator and query nodes)")
     lines += [*comment("Server name of this node in the multiplex.", START_DOC), f"-n {node}"]
     for s in switches_for(result, node, f"node{n}"):
         lines += [*comment(s.reason, s.source), f"-{switch_name(s)} {fmt_value(s.value)}"]

@@ -96,35 +96,55 @@ def greenplum_vms(result: SizingResult, units: list[SegmentUnit]) -> list[dict[s
     return out
 
 
-def postgres_vms(result: SizingResult, names: dict[str, str]) -> list[dict[str, Any]]:
+def _disk_gb(spec: dict[str, Any], key: str) -> float | None:
+    """A VM's DATA or WAL disk: the design's per-database sizes on that VM, added up (None when not stated)."""
+    sizes = [d.get(key) for d in spec.get("disks", [])]
+    return round(sum(sizes), 1) if sizes and all(isinstance(x, int | float) for x in sizes) else None
+
+
+def postgres_vms(result: SizingResult, names: dict[str, str], naming: Naming) -> list[dict[str, Any]]:
     sized = {vm["name"]: vm for vm in result.extra.get("vms", [])}
+    fmt = deploy_data("vsphere")["vm"]["vmdk_format"]
     out = []
     for g in setting_groups(result, "postgresql"):
         spec = sized.get(g.target)
         if spec is None:
             continue
-        disks = [{"label": "pgdata", "backing": "vmdk", "format": deploy_data("vsphere")["vm"]["vmdk_format"],
-                  "size_gb": None, "mount": "/pgdata"},
-                 {"label": "pgwal", "backing": "vmdk", "format": deploy_data("vsphere")["vm"]["vmdk_format"],
-                  "size_gb": None, "mount": "/pgwal"}]
-        vm = _vm(names[g.target], None, "postgresql", None, int(spec["vcpus"]), float(spec["memory_gib"]),
-                 result.design.kind, disks, ["public"])
+        disks = [{"label": "pgdata", "backing": "vmdk", "format": fmt, "size_gb": _disk_gb(spec, "data_gb"),
+                  "mount": "/pgdata"},
+                 {"label": "pgwal", "backing": "vmdk", "format": fmt, "size_gb": _disk_gb(spec, "wal_gb"),
+                  "mount": "/pgwal"}]
+        host = naming.render("physical_host", host=int(spec["host"])) if spec.get("host") else None
+        numa = spec.get("numa_node")
+        vm = _vm(names[g.target], host, "postgresql", numa if isinstance(numa, int) else None, int(spec["vcpus"]),
+                 float(spec["memory_gib"]), result.design.kind, disks, ["public"])
         vm["notes"].append(_note("disks", "DATA and WAL directories each on a dedicated virtual disk, apart from"
-                                 " the operating system.", "001_8432df66bbca52f5.txt, Performance Best Practices"))
+                                 " the operating system; sizes are the design's data and WAL space of the VM's"
+                                 " databases.", "001_8432df66bbca52f5.txt, Performance Best Practices"))
         vm["postgresql"] = {"databases": list(spec.get("databases", []))}
         out.append(vm)
     return out
+
+
+def sap_iq_roles(result: SizingResult) -> list[str]:
+    """The role of each multiplex node in order, from the design's host layouts ("IQ coordinator" ...)."""
+    roles: list[str] = []
+    for h in result.design.hosts:
+        roles += [h.role.removeprefix("IQ ").strip() or "node"] * h.count
+    return roles
 
 
 def sap_iq_vms(result: SizingResult, naming: Naming) -> list[dict[str, Any]]:
     d = result.design
     if d.vm is None:
         return []
+    roles = sap_iq_roles(result)
     out = []
     for n in range(1, d.segment_hosts + 1):
         name = naming.render("iq_node", n=n)
-        vm = _vm(name, naming.render("physical_host", host=n), "sap iq node", None, d.vm.vcpus, d.vm.memory_gib,
-                 d.kind, [], ["public", "dqp-interconnect"])
+        role = roles[n - 1] if n - 1 < len(roles) else "node"
+        vm = _vm(name, naming.render("physical_host", host=n), f"sap iq {role}", None, d.vm.vcpus,
+                 d.vm.memory_gib, d.kind, [], ["public", "dqp-interconnect"])
         vm["notes"].append(_note("networks", "A private network for DQP between the nodes, apart from the vSAN"
                                  " network.", "003_4970b14b1c56345f.txt, Test Environment"))
         out.append(vm)
@@ -202,6 +222,13 @@ def _ps(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+def _ps_value(value: object) -> str:
+    """A PowerShell literal: numbers bare, booleans $true/$false, text quoted."""
+    if isinstance(value, bool):
+        return "$true" if value else "$false"
+    return fmt_value(value) if isinstance(value, int | float) else _ps(str(value))
+
+
 def powercli(result: SizingResult, doc: dict[str, Any]) -> str:
     lines = header("create-vms.ps1: the design's VMs for VMware PowerCLI (Connect-VIServer first)",
                    result.scenario_name)
@@ -217,7 +244,7 @@ def powercli(result: SizingResult, doc: dict[str, Any]) -> str:
               *comment("Stop at the first error.", "PowerShell about_Preference_Variables"),
               "$ErrorActionPreference = 'Stop'"]
     for p in doc["storage_policies"]:
-        rules = ", ".join(f"(New-SpbmRule -Capability (Get-SpbmCapability -Name 'VSAN.{k}') -Value {fmt_value(v)})"
+        rules = ", ".join(f"(New-SpbmRule -Capability (Get-SpbmCapability -Name 'VSAN.{k}') -Value {_ps_value(v)})"
                           for k, v in p["rules"].items())
         for n in p["notes"]:
             lines += comment(f"{n['field']}: {n['reason']}", n["source"])
@@ -250,13 +277,18 @@ def powercli(result: SizingResult, doc: dict[str, Any]) -> str:
             if disk["label"] == "os":
                 continue
             key = f"{name}/{disk['label']}"
-            if disk["backing"] == "rdm-physical":
+            if disk["size_gb"] is not None and disk["backing"] == "vmdk":
+                lines.append(f"# {disk['label']}: {fmt_value(disk['size_gb'])} GB from the design")
+                new = f"New-HardDisk -VM $vm -CapacityGB {fmt_value(disk['size_gb'])} -StorageFormat EagerZeroedThick"
+                guard = ""
+            elif disk["backing"] == "rdm-physical":
                 new = (f"New-HardDisk -VM $vm -DiskType RawPhysical -DeviceName $RdmDevice[{_ps(key)}]")
                 guard = f"if (-not $RdmDevice[{_ps(key)}]) {{ throw 'RdmDevice[{key}] is missing' }}"
             else:
                 new = (f"New-HardDisk -VM $vm -CapacityGB $DiskGB[{_ps(key)}] -StorageFormat EagerZeroedThick")
                 guard = f"if (-not $DiskGB[{_ps(key)}]) {{ throw 'DiskGB[{key}] is missing' }}"
-            lines += [f"# {disk['label']} -> {disk['mount']} on PVSCSI controller {disk['controller']}", guard]
+            lines += [f"# {disk['label']} -> {disk['mount']} on PVSCSI controller {disk['controller']}",
+                      *([guard] if guard else [])]
             if disk["controller"] not in made:
                 lines.append(f"{new} | New-ScsiController -Type ParaVirtual | Out-Null")
                 made.add(disk["controller"])

@@ -183,11 +183,19 @@ def _matches_design(result: SizingResult, doc: dict) -> None:
         assert {vm["name"] for vm in doc["vms"]} == set(vms)
         for vm in doc["vms"]:
             assert (vm["vcpus"], vm["memory_gib"]) == (vms[vm["name"]]["vcpus"], vms[vm["name"]]["memory_gib"])
-            assert {disk["label"] for disk in vm["disks"]} >= {"pgdata", "pgwal"}
+            spec = vms[vm["name"]]
+            disks = {disk["label"]: disk for disk in vm["disks"]}
+            assert disks["pgdata"]["size_gb"] == pytest.approx(sum(x["data_gb"] for x in spec["disks"]), abs=0.05)
+            assert disks["pgwal"]["size_gb"] == pytest.approx(sum(x["wal_gb"] for x in spec["disks"]), abs=0.05)
+            assert vm["host"] == f"esx{spec['host']}" and vm["numa_node"] == spec["numa_node"]
     else:
         assert len(doc["vms"]) == d.segment_hosts
         assert all(vm["vcpus"] == d.vm.vcpus and vm["memory_gib"] == d.vm.memory_gib for vm in doc["vms"])
-        assert doc["storage_policies"]
+        roles = [f"sap iq {h.role.removeprefix('IQ ')}" for h in d.hosts for _ in range(h.count)]
+        assert [vm["role"] for vm in doc["vms"]] == roles
+        policies = {p["name"]: p["rules"] for p in doc["storage_policies"]}
+        for g in setting_groups(result, "vsan-policy"):
+            assert policies[g.target] == {s.name: s.value for s in g.settings}
 
 
 def test_sap_iq_start_parameters_carry_the_design_caches(config_of: ConfigOf) -> None:
