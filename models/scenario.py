@@ -127,6 +127,13 @@ class PostgresConsolidation(_Strict):
     vsphere_ha: bool = Field(
         default=True, description="reserve one host's capacity for vSphere HA restarts (N+1); false: a warning"
     )
+    shared_storage: Literal["vsan", "local"] | None = Field(
+        default=None, description="datastore of the DATA and WAL disks: vSAN across the hosts (HA restarts need"
+        " shared storage) or each host's local RAID; default vsan with vsphere_ha, local without"
+    )
+    vsan_policy: Literal["raid1-ftt1", "raid5-ftt1", "raid6-ftt2"] = Field(
+        default="raid1-ftt1", description="vSAN storage policy: mirroring (3+ hosts) or erasure coding (4+ / 6+)"
+    )
 
     @field_validator("databases")
     @classmethod

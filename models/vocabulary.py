@@ -336,11 +336,12 @@ FIELDS: dict[str, FieldInfo] = {
         "vSphere HA reserve (N+1)", help="Reserve one host's capacity for vSphere HA restarts"
     ),
     "workload.query_streams": FieldInfo("Concurrent query streams"),
-    "workload.nodes": FieldInfo("Multiplex nodes"),
     "workload.shared_storage": FieldInfo(
-        "Shared storage", help="Where the main and temp dbspaces live (a multiplex needs shared disks)",
-        choices=(("vsan", "vSAN on the IQ hosts"), ("san", "External SAN")),
+        "Shared storage", help="Where the database (or IQ dbspace) disks live; vSphere HA restarts need shared disks",
+        choices=(("vsan", "vSAN on the hosts"), ("san", "External SAN (SAP IQ)"), ("local", "Local RAID per host"
+                                                                                  " (PostgreSQL)")),
     ),
+    "workload.nodes": FieldInfo("Multiplex nodes"),
     "workload.vsan_policy": FieldInfo(
         "vSAN storage policy",
         choices=(("raid1-ftt1", "RAID-1 mirror, FTT=1 (3+ hosts)"), ("raid5-ftt1", "RAID-5 erasure coding (4+ hosts)"),

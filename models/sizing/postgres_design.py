@@ -7,6 +7,7 @@ picks the cheapest server and drive that hold it all and explains the result.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,6 +24,7 @@ from models.sizing.parts import (
     candidate_drives,
     candidate_servers,
     choose_nic,
+    current,
     nics_per_host,
 )
 from models.sizing.pg_config import PgConfig, PgVmInputs, drive_kind, postgres_config
@@ -37,10 +39,13 @@ from models.sizing.rules import (
     hypervisor_reserve_gib,
     raid_capacity_factor,
 )
+from models.sizing.shared_storage import VsanLayout, is_flash, policy_min_hosts, vsan_layout, write_penalty
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS, RAIDS
 
 DS = "pg_tuning_docs"
+VS = "vsan_storage"
+MAX_EXTRA_STORAGE_HOSTS = 64  # hosts added only for vSAN capacity before a server is given up
 GB_PER_TB = 1000.0
 
 
@@ -103,6 +108,25 @@ class Packing:
     drives_per_host: int
     available_gib: float
     capex: float
+    vsan: VsanLayout | None = None
+
+
+def cluster_storage(hosts: list[HostPlan]) -> HostStorage:
+    """The busiest hour of the whole cluster: what one vSAN datastore serves."""
+    return host_storage(HostPlan(tuple(vm for h in hosts for vm in h.vms), ()))
+
+
+def vsan_for(storage: HostStorage, policy: str, hosts: int, drive: Drive, flash: list[Drive], bays: int,
+             requested: int | None) -> VsanLayout | None:
+    """Disk groups holding the DATA and WAL disks and serving the busiest hour's I/O at the policy's write penalty."""
+    busy = figure(DS, "storage_busy_max")
+    load = (storage.read_iops / max(drive.random_read_iops, 1e-9)
+            + storage.write_iops * write_penalty(policy) / max(drive.random_write_iops, 1e-9))
+    bw = storage.wal_mb_s * write_penalty(policy) / max(drive.seq_write_mb_s, 1e-9)
+    per_host_for_io = math.ceil(max(load, bw) / busy / hosts - 1e-9)
+    caches = [d for d in flash if d.id != drive.id] or flash
+    return vsan_layout(storage.capacity_gb / GB_PER_TB, policy, hosts, drive, caches, bays,
+                       max(per_host_for_io, requested or 1))
 
 
 def size_postgres(
@@ -110,7 +134,8 @@ def size_postgres(
 ) -> SizingResult:
     nic, nic_why = choose_nic(catalog, parts)
     net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
-    raid = scenario.platform.raid or "raid10"
+    vsan = (w.shared_storage or ("vsan" if w.vsphere_ha else "local")) == "vsan"
+    raid = f"vsan-{w.vsan_policy}" if vsan else (scenario.platform.raid or "raid10")
     fill = figure(DOCS, "gp_capacity_max_fill")
     best: Packing | None = None
     too_small: list[str] = []
@@ -125,13 +150,38 @@ def size_postgres(
         available = min(available, host_mem)
         vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes, server.cores_total, fill)
         hosts = pack_hosts(vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes,
-                           server.cores_per_numa_node)
+                           server.cores_per_numa_node, policy_min_hosts(w.vsan_policy) if vsan else 1)
         if hosts is None:
             big = max(vms, key=lambda v: v.memory_gib)
             too_small.append(f"{server.id}: VM {big.name} ({big.memory_gib:g} GiB, {big.vcpus} vCPU) against"
                              f" {available:,.0f} GiB available and {server.cores_total} cores")
             continue
         storage = [host_storage(h) for h in hosts]
+        if vsan:
+            flash = [d for d in current(catalog.drives, catalog) if server.accepts(d) and is_flash(d)]
+            whole = cluster_storage(hosts)
+            drives = candidate_drives(catalog, parts, server)
+            # more hosts when the datastore does not fit the bays of the hosts the VMs need
+            for n in range(len(hosts), len(hosts) + MAX_EXTRA_STORAGE_HOSTS + 1):
+                spread = hosts if n == len(hosts) else pack_hosts(
+                    vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes, server.cores_per_numa_node, n)
+                if spread is None:
+                    continue
+                found = False
+                for drive in drives:
+                    lay = vsan_for(whole, w.vsan_policy, len(spread), drive, flash, server.data_bays,
+                                   scenario.platform.drives_per_host)
+                    if lay is None:
+                        continue
+                    found = True
+                    per_host = lay.capacity_per_host * drive.price + lay.disk_groups_per_host * lay.cache_drive.price
+                    capex = len(spread) * (server.price + per_host + net.price_per_host)
+                    if best is None or capex < best.capex:
+                        best = Packing(server, drive, spread, [host_storage(h) for h in spread], lay.drives_per_host,
+                                       available, capex, lay)
+                if found:
+                    break
+            continue
         for drive in candidate_drives(catalog, parts, server):
             counts = [drives_for(s, drive, raid, scenario.platform.drives_per_host, server.data_bays) for s in storage]
             if any(c is None for c in counts):
@@ -186,6 +236,17 @@ def _explain(
     estimated = sorted({io.name for vm in all_vms for io in vm.io if io.tps_estimated})
 
     first_cfg = by_vm[all_vms[0].name]
+    lay = p.vsan
+    if lay is not None:
+        penalty = write_penalty(lay.policy)
+        where = (f"one vSAN datastore across the {len(p.hosts)} hosts (policy {lay.policy}: VMs of a failed host"
+                 f" restart on the others with their disks; at least {policy_min_hosts(lay.policy)} hosts), per host"
+                 f" {lay.disk_groups_per_host} disk group(s) of 1 x {lay.cache_drive.model} cache in front of"
+                 f" {lay.capacity_per_host} x {drive.capacity_tb:g} TB {drive.model} in all,"
+                 f" {figure(VS, 'slack_fraction'):.0%} slack kept free")
+    else:
+        penalty = _penalty(raid)
+        where = f"each host's local {raid} datastore of {p.drives_per_host} x {drive.capacity_tb:g} TB {drive.model}"
     rationale = [
         Rationale("shared_buffers", first_cfg.get("shared_buffers").reason, first_cfg.get("shared_buffers").source),
         Rationale(
@@ -215,11 +276,10 @@ def _explain(
         ),
         Rationale(
             "Storage",
-            f"Each VM gets a DATA and a WAL virtual disk (study 001 best practice) on the host's {raid} datastore of"
-            f" {p.drives_per_host} x {drive.capacity_tb:g} TB {drive.model}: capacity for every database at the"
-            f" {figure(DOCS, 'gp_capacity_max_fill'):.0%} fill limit plus 2x max_wal_size of WAL, and IOPS for the"
-            f" busiest hour (data pages written back once per checkpoint at most, one WAL flush per commit, RAID write"
-            f" penalty {_penalty(raid):g}) at most {figure(DS, 'storage_busy_max'):.0%} busy."
+            f"Each VM gets a DATA and a WAL virtual disk (study 001 best practice) on {where}: capacity for every"
+            f" database at the {figure(DOCS, 'gp_capacity_max_fill'):.0%} fill limit plus 2x max_wal_size of WAL, and"
+            " IOPS for the busiest hour (data pages written back once per checkpoint at most, one WAL flush per"
+            f" commit, write penalty {penalty:g}) at most {figure(DS, 'storage_busy_max'):.0%} busy."
             + (f" Transactions for {', '.join(estimated)} are estimated at {tps_per_client():.0f} per client per"
                " second (study 001's zero-think-time DBT-2 clients, an upper bound): give peak_tps for a tighter"
                " design." if estimated else ""),
@@ -242,11 +302,21 @@ def _explain(
         most = max(len(h.vms) for h in p.hosts)
         warnings.append(Warning("no-ha", f"vSphere HA is off: a host failure stops its {most} VM(s) until the host"
                                          " is repaired; no capacity is reserved for restarts."))
-    else:
+    elif lay is None:
         warnings.append(Warning(
             "ha-local-storage",
-            "vSphere HA restarts VMs only from shared storage: put the DATA and WAL disks on vSAN or a SAN datastore"
-            " (the drives here are sized per host as local datastores).",
+            "vSphere HA restarts VMs only from shared storage, and shared_storage is 'local': the capacity is"
+            " reserved but a failed host's VMs cannot restart until their datastore is back.",
+        ))
+    small = [f"{vm.name} ({vm.vcpus} vCPU for {vm.clients_at_once} clients)" for vm in all_vms
+             if vm.vcpus < math.ceil(vm.clients_at_once / clients_per_vcpu() - 1e-9)]
+    small += [f"{vm.name} ({vm.memory_gib:g} GiB for a {vm.resident_peak_gib:,.1f} GiB working set)" for vm in all_vms
+              if vm.memory_gib < vm.resident_peak_gib]
+    if small:
+        warnings.append(Warning(
+            "small-vm", f"VMs too small for their clients: {', '.join(small[:5])}{' ...' if len(small) > 5 else ''};"
+            f" study 001 ran {clients_per_vcpu():g} clients per vCPU with the working set resident. Expect queueing"
+            " or reads from disk; split the database or give the VM more.",
         ))
     if raid == "none":
         warnings.append(Warning("no-raid", "Database drives without RAID: a drive failure loses the datastore."))
@@ -277,8 +347,11 @@ def _explain(
             server.cores_per_numa_node, host_mem, p.drives_per_host, drive.id, raid, vm_layouts, net.ports,
             net.nic.speed_gbps if net.nic else 0.0,
         ))
-    raw_tb = len(p.hosts) * p.drives_per_host * drive.capacity_tb
-    usable_tb = raw_tb * float(raid_capacity_factor(raid, p.drives_per_host))
+    if lay is not None:
+        raw_tb, usable_tb = lay.raw_tb, lay.usable_tb
+    else:
+        raw_tb = len(p.hosts) * p.drives_per_host * drive.capacity_tb
+        usable_tb = raw_tb * float(raid_capacity_factor(raid, p.drives_per_host))
     first = all_vms[0]
     design = Design(
         kind=w.kind, deployment="vsphere", server_id=server.id, drive_id=drive.id,
@@ -293,8 +366,11 @@ def _explain(
         data_needed_tb=round(sum(s.capacity_gb for s in p.storage) / GB_PER_TB, 3),
         settings=tuple(c.group for c in configs),
     )
-    lines = bom.host_lines("database host", len(p.hosts), server, drive, p.drives_per_host, net.nic,
+    capacity_drives = lay.capacity_per_host if lay is not None else p.drives_per_host
+    lines = bom.host_lines("database host", len(p.hosts), server, drive, capacity_drives, net.nic,
                            net.nics_per_host)
+    if lay is not None:
+        lines.insert(2, bom.line("database host", lay.cache_drive, lay.disk_groups_per_host, len(p.hosts), "drive"))
     power = len(p.hosts) * float(cost_power.host_power_w(
         server.idle_w, server.max_w, scenario.assumptions.utilization_pct / 100.0, p.drives_per_host,
         drive.watts, net.nics_per_host, net.nic.watts if net.nic else 0.0,

@@ -88,7 +88,8 @@ class VsanLayout:
 
 
 def vsan_layout(
-    stored_tb: float, policy: str, hosts: int, capacity: Drive, cache_choices: list[Drive], bays: int
+    stored_tb: float, policy: str, hosts: int, capacity: Drive, cache_choices: list[Drive], bays: int,
+    min_capacity_per_host: int = 1,
 ) -> VsanLayout | None:
     """The cheapest disk-group layout on `hosts` hosts holding `stored_tb`, or None when the bays cannot.
 
@@ -98,7 +99,7 @@ def vsan_layout(
     per_group_max = int(figure(STUDY, "vsan_hdd_per_disk_group_max"))
     groups_max = int(figure(STUDY, "vsan_max_disk_groups_per_host"))
     raw = raw_needed_tb(stored_tb, policy)
-    cap_per_host = max(1, math.ceil(raw / hosts / capacity.capacity_tb - 1e-9))
+    cap_per_host = max(1, min_capacity_per_host, math.ceil(raw / hosts / capacity.capacity_tb - 1e-9))
     groups = math.ceil(cap_per_host / per_group_max)
     if groups > groups_max or cap_per_host + groups > bays:
         return None
@@ -111,6 +112,18 @@ def vsan_layout(
     raw_tb = hosts * cap_per_host * capacity.capacity_tb
     usable = raw_tb * (1.0 - figure(DS, "slack_fraction")) / policy_factor(policy)
     return VsanLayout(hosts, policy, capacity, cap_per_host, cache, groups, raw_tb, usable)
+
+
+def write_penalty(policy: str) -> float:
+    """Back-end I/Os per guest write: every copy for mirroring, read-modify-write of data and parity for erasure
+    coding (RAID-5: 2 reads + 2 writes, RAID-6: 3 + 3).
+
+    >>> [write_penalty(p) for p in ("raid1-ftt1", "raid5-ftt1", "raid6-ftt2")]
+    [2.0, 4.0, 6.0]
+    """
+    if policy == "raid1-ftt1":
+        return policy_factor(policy)
+    return 2.0 * (POLICIES[policy][2] + 1)
 
 
 def san_usable_tb(stored_tb: float) -> float:

@@ -189,3 +189,27 @@ def test_database_larger_than_any_host_is_a_clear_error(catalog: HardwareCatalog
 def test_sap_iq_on_vsphere_with_tiny_memory_is_bad_input(catalog: HardwareCatalog, mem: int) -> None:
     with pytest.raises(SizingInputError, match=r"platform\.memory_gib"):
         size(sample("sap-iq", platform={"memory_gib": mem}), catalog)
+
+
+def test_ha_puts_the_disks_on_vsan_that_survives_a_host(catalog: HardwareCatalog) -> None:
+    from models.calibration_data import figure
+
+    r = size(sample("pg-consolidation", workload={"databases": _dbs(13)}, platform={"server_id": R670}), catalog)
+    d = r.design
+    assert d.raid == "vsan-raid1-ftt1" and d.segment_hosts >= 3
+    slack = figure("vsan_storage", "slack_fraction")
+    assert d.raw_capacity_tb * (1 - slack) >= 2 * d.data_needed_tb - 1e-6  # both copies of every DATA/WAL disk
+    assert "ha-local-storage" not in {w.code for w in r.warnings}
+    local = size(sample("pg-consolidation", workload={"databases": _dbs(13), "shared_storage": "local"},
+                        platform={"server_id": R670}), catalog)
+    assert local.design.raid == "raid10" and "ha-local-storage" in {w.code for w in local.warnings}
+    no_ha = size(sample("pg-consolidation", workload={"databases": _dbs(13), "vsphere_ha": False},
+                        platform={"server_id": R670}), catalog)
+    assert no_ha.design.raid == "raid10"
+
+
+def test_vms_too_small_for_their_clients_warn(catalog: HardwareCatalog) -> None:
+    r = size(sample("pg-consolidation", workload={"vm_vcpus": 1, "vm_memory_gib": 2}), catalog)
+    w = [x for x in r.warnings if x.code == "small-vm"]
+    assert w and "vm-crm" in w[0].text
+    assert "small-vm" not in {x.code for x in size(sample("pg-consolidation"), catalog).warnings}
