@@ -105,7 +105,7 @@ def optimize(
     n = len(ev.candidates)
     feasible = ev.feasible
     values = ev.metrics[main]
-    points = _points(ev, servers, drives, values, feasible)
+    points = _points(ev, found.servers, found.drives, values, feasible)  # the servers whose slots hold the memory
     pareto = [points[i] for i in pareto_front(ev.capex, values, ev.power_w, higher, feasible)[:pareto_limit]]
     if not np.any(feasible):
         return OptimizationResult(main, higher, n, 0, None, None, pareto, closest_per_target(ev, points))

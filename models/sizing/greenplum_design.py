@@ -19,7 +19,6 @@ from models.sizing.parts import (
     ResolvedParts,
     SizingInputError,
     candidate_servers,
-    cheapest_dimm,
     choose_nic,
     current,
     nics_per_host,
@@ -70,7 +69,7 @@ def recommended_memory_gib(server: Server, floor_gib: float, dimm: Dimm | None) 
     recommendation never trips the minimum it cites.
 
     >>> from datetime import date
-    >>> d = Dimm("d", "v", "32 GiB", 100.0, "USD", date(2025, 1, 1), "s", 32)
+    >>> d = Dimm("d", "v", "32 GiB", 100.0, "USD", date(2025, 1, 1), "s", 32, 4800)
     >>> s = Server("s", "v", "m", 1.0, "USD", date(2025, 1, 1), "s", "1U", 1, 1, None, 1, 384, 24, 8, "SFF", 2,
     ...            800, 100, 500)
     >>> recommended_memory_gib(s, 512, d), recommended_memory_gib(s, 0, d), recommended_memory_gib(s, 2048, d)
@@ -83,17 +82,63 @@ def recommended_memory_gib(server: Server, floor_gib: float, dimm: Dimm | None) 
     return int(target) if target <= server.dimm_slots * dimm.size_gib else base
 
 
+@dataclass(frozen=True)
+class HostMemory:
+    """Memory of one server model as sized: what the hosts get and the DIMMs added to its base."""
+
+    memory_gib: float
+    dimm: Dimm | None
+    extra_dimms: int
+    price: float
+    fits: bool  # False: the DIMM slots cannot hold it with any DIMM of the catalog
+
+
+def host_memory(server: Server, wanted_gib: float, dimms: Sequence[Dimm]) -> HostMemory:
+    """Memory above the base is added in whole DIMMs that fit the free slots (the base counted in the same DIMMs).
+
+    The cheapest DIMM that fits wins. Below the base the server keeps its base DIMMs (no credit).
+
+    >>> from datetime import date
+    >>> d32 = Dimm("d32", "v", "32 GiB", 100.0, "USD", date(2025, 1, 1), "s", 32, 4800)
+    >>> d128 = Dimm("d128", "v", "128 GiB", 1250.0, "USD", date(2025, 1, 1), "s", 128, 5600)
+    >>> s = Server("s", "v", "m", 1.0, "USD", date(2025, 1, 1), "s", "1U", 1, 1, None, 1, 384, 24, 8, "SFF", 2,
+    ...            800, 100, 500)
+    >>> m = host_memory(s, 512, [d32, d128]); (m.dimm.id, m.extra_dimms, m.fits)
+    ('d32', 4, True)
+    >>> m = host_memory(s, 2048, [d32, d128]); (m.dimm.id, m.extra_dimms, m.fits)
+    ('d128', 13, True)
+    >>> host_memory(s, 65536, [d32, d128]).fits
+    False
+    """
+    base = server.memory_gib
+    if wanted_gib <= base or not dimms:
+        return HostMemory(float(wanted_gib), None, 0, 0.0, wanted_gib <= base)
+    options = []
+    for d in dimms:
+        extra = math.ceil((wanted_gib - base) / d.size_gib)
+        if math.ceil(base / d.size_gib) + extra <= server.dimm_slots:
+            options.append((extra * d.price, extra, d))
+    if not options:
+        return HostMemory(float(wanted_gib), None, 0, 0.0, False)
+    price, extra, d = min(options, key=lambda o: (o[0], o[1]))
+    return HostMemory(float(wanted_gib), d, extra, float(price), True)
+
+
+def max_memory_gib(server: Server, dimms: Sequence[Dimm]) -> int:
+    """The most memory a server's slots hold with the catalog's DIMMs (its base when none is bigger)."""
+    best = server.memory_gib
+    for d in dimms:
+        free = server.dimm_slots - math.ceil(server.memory_gib / d.size_gib)
+        best = max(best, server.memory_gib + max(free, 0) * d.size_gib)
+    return int(best)
+
+
 def memory_plan(
-    servers: list[Server], memory_gib: int | None, dimm: Dimm | None, floor_gib: float = 0.0
-) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """Memory per host and the extra DIMMs' price per server: the scenario's memory, or the recommendation."""
-    wanted = [memory_gib or recommended_memory_gib(s, floor_gib, dimm) for s in servers]
-    mem = np.array([float(w) for w in wanted])
-    extra_dimms = [
-        math.ceil(max(0, w - s.memory_gib) / dimm.size_gib) if dimm else 0 for w, s in zip(wanted, servers, strict=True)
-    ]
-    price = np.array([n * (dimm.price if dimm else 0.0) for n in extra_dimms])
-    return mem, price, extra_dimms
+    servers: list[Server], memory_gib: int | None, dimms: Sequence[Dimm], floor_gib: float = 0.0
+) -> list[HostMemory]:
+    """Per server: the scenario's memory, or the recommendation (base raised to `floor_gib` where slots allow)."""
+    cheapest = min(dimms, key=lambda d: (d.price / d.size_gib, -d.size_gib)) if dimms else None
+    return [host_memory(s, memory_gib or recommended_memory_gib(s, floor_gib, cheapest), dimms) for s in servers]
 
 
 @dataclass(frozen=True)
@@ -104,8 +149,7 @@ class Search:
     drives: list[Drive]
     net: NetworkChoice
     nic_why: Rationale | None
-    dimm: Dimm | None
-    extra_dimms: list[int]  # per server: DIMMs added to reach the scenario's memory
+    memory: list[HostMemory]  # per server: memory, DIMMs added to reach it, their price
     ev: greenplum.Evaluated
 
 
@@ -134,9 +178,19 @@ def search(
     plat = scenario.platform
     nic, nic_why = choose_nic(catalog, parts)
     net = NetworkChoice(nic, nics_per_host(nic, plat.nics_per_host))
-    dimm = cheapest_dimm(catalog)
+    dimms = current(catalog.dimms, catalog)
     floor = figure(RULES, "min_memory_gib_per_segment_host") if isinstance(workload, GreenplumAnalytics) else 0.0
-    mem, extra_price, extra_dimms = memory_plan(servers, plat.memory_gib, dimm, floor)
+    memory = memory_plan(servers, plat.memory_gib, dimms, floor)
+    fitting = [s for s, m in zip(servers, memory, strict=True) if m.fits]
+    if not fitting:
+        most = max(max_memory_gib(s, dimms) for s in servers)
+        raise SizingInputError([f"platform.memory_gib: {plat.memory_gib:,} GiB does not fit the DIMM slots of any"
+                                f" server that could be chosen (at most {most:,} GiB with the catalog's DIMMs;"
+                                f" allowed 1-{most:,})"])
+    memory = [m for m in memory if m.fits]
+    servers = fitting
+    mem = np.array([m.memory_gib for m in memory])
+    extra_price = np.array([m.price for m in memory])
     cands = enumerate_candidates(
         servers, drives, deployments, raids, drives_per_host, greenplum.min_data_drives()
     )
@@ -151,7 +205,7 @@ def search(
                                          platform=plat))
         if progress is not None:
             progress(min(start + SEARCH_CHUNK, len(cands)), len(cands))
-    return Search(servers, drives, net, nic_why, dimm, extra_dimms, greenplum.Evaluated.concat(chunks, cands))
+    return Search(servers, drives, net, nic_why, memory, greenplum.Evaluated.concat(chunks, cands))
 
 
 def explain_candidate(scenario: Scenario, workload: GpWorkload, found: Search, i: int, feasible: bool) -> SizingResult:
@@ -160,7 +214,7 @@ def explain_candidate(scenario: Scenario, workload: GpWorkload, found: Search, i
     server = found.servers[int(c.server_idx[i])]
     reasons = [r for r in (chosen_raid(scenario, workload)[1], found.nic_why) if r]
     return explain(scenario, workload, found.ev, i, feasible, server, found.drives[int(c.drive_idx[i])], found.net,
-                   raid, reasons, found.dimm, found.extra_dimms[int(c.server_idx[i])])
+                   raid, reasons, found.memory[int(c.server_idx[i])])
 
 
 def size_greenplum(
@@ -190,7 +244,7 @@ def size_greenplum(
 def settled_pick(scenario: Scenario, workload: GpWorkload, found: Search) -> tuple[int, greenplum.Evaluated, bool]:
     """The cheapest candidate sized on the estimate it reports (`greenplum.pick_settled`)."""
     c = found.ev.candidates
-    _, extra_price, _ = memory_plan(found.servers, scenario.platform.memory_gib, found.dimm)
+    extra_price = np.array([m.price for m in found.memory])
     return greenplum.pick_settled(
         workload, scenario.targets, found.ev, found.net, scenario.assumptions.utilization_pct / 100.0,
         extra_price[c.server_idx], scenario.platform,
@@ -242,8 +296,7 @@ def explain(
     net: NetworkChoice,
     raid: str,
     choice_reasons: list[Rationale],
-    dimm: Dimm | None,
-    extra_dimms: int,
+    host_mem: HostMemory,
 ) -> SizingResult:
     """Lay out, argue, estimate and price candidate `i` of `ev`."""
     c = ev.candidates
@@ -275,8 +328,8 @@ def explain(
     estimates, binding = metrics.gp_ranges(workload, ctx, p.hosts, p.etl)
     warnings.extend(_unmet(ev, i, feasible, scenario, estimates))
 
-    lines = bom.host_lines("segment host", p.hosts, server, drive, p.drives, net.nic, net.nics_per_host, dimm,
-                           extra_dimms)
+    lines = bom.host_lines("segment host", p.hosts, server, drive, p.drives, net.nic, net.nics_per_host,
+                           host_mem.dimm, host_mem.extra_dimms)
     lines += bom.host_lines("coordinator host", coordinators, server, drive, coordinator_drive_count(), net.nic,
                             net.nics_per_host)
     lines += bom.host_lines("ETL host", p.etl, server, drive, p.drives, net.nic, net.nics_per_host)
@@ -368,6 +421,22 @@ def _host_layout(
 
 def _host_warnings(workload: GpWorkload, p: _Pick, memory_gib_given: bool) -> list[Warning]:
     out: list[Warning] = []
+    if p.memory_gib < p.server.memory_gib:
+        out.append(Warning(
+            "memory-below-base",
+            f"{p.memory_gib:g} GiB per host is below the {p.server.memory_gib} GiB {p.server.model} is priced with:"
+            " the design is sized on the smaller memory, the price keeps the base DIMMs (no credit is taken).",
+        ))
+    if p.hosts < 2:
+        out.append(Warning(
+            "single-segment-host",
+            "One segment host: it is a single point of failure, and Greenplum cannot place mirrors on another host.",
+        ))
+    if not workload.mirrors and p.raid == "none":
+        out.append(Warning(
+            "no-redundancy",
+            "No mirrors and no RAID: one failed drive loses the data of the segments on it. Use mirrors or RAID.",
+        ))
     if p.drives < min(greenplum.min_data_drives(), p.server.data_bays):
         out.append(Warning(
             "few-data-drives",

@@ -14,6 +14,7 @@ MODULES = [
     "models.sizing.design_settings",
     "models.sizing.confidence",
     "models.sizing.greenplum",
+    "models.sizing.greenplum_design",
 ]
 
 
