@@ -53,6 +53,11 @@ def greenplum_settings(plan: MemoryPlan, mirror_why: Rationale | None = None) ->
         Setting("concurrency", v.resource_group_concurrency, "", rg_why.text, rg_why.source),
         Setting("memory_spill_ratio", v.memory_spill_ratio, "", rg_why.text, rg_why.source),
     )))
+    # the kernel settings the memory plan is computed with: without them the plan does not hold
+    groups.append(SettingGroup("linux-sysctl", "segment hosts", (
+        Setting("vm.overcommit_memory", v.vm_overcommit_memory, "", rg_why.text, rg_why.source),
+        Setting("vm.overcommit_ratio", v.vm_overcommit_ratio, "", rg_why.text, rg_why.source),
+    )))
     return tuple(groups)
 
 

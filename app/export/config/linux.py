@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 
-from app.export.config.bundle import ConfigBundle, comment, header
+from app.export.config.bundle import Comments, ConfigBundle, comment, header
 from app.export.config.design_values import fmt_value, setting_groups
 from app.export.config.static_data import deploy_data
 from models.sizing.result import SizingResult
@@ -16,11 +16,14 @@ def sysctl_conf(result: SizingResult) -> str:
     data = deploy_data("linux")
     lines = header("sysctl.conf for every Greenplum host (copy to /etc/sysctl.d/90-greenplum.conf;"
                    " sysctl --system)", result.scenario_name)
+    sized = [s for g in setting_groups(result, "linux-sysctl") for s in g.settings]
+    own = {s.name for s in sized}
     for e in data["greenplum_sysctl"]:
-        lines += [*comment(e["reason"], e["source"]), f"{e['name']} = {e['value']}"]
-    for g in setting_groups(result, "linux-sysctl"):  # values the design sizes (e.g. vm.overcommit_ratio)
-        for s in g.settings:
-            lines += [*comment(s.reason, s.source), f"{s.name} = {fmt_value(s.value)}"]
+        if e["name"] not in own:  # the design's own value (its memory plan depends on it) wins
+            lines += [*comment(e["reason"], e["source"]), f"{e['name']} = {e['value']}"]
+    why = Comments()
+    for s in sized:  # values the design's memory plan is computed with (e.g. vm.overcommit_ratio)
+        lines += [*why(s.reason, s.source), f"{s.name} = {fmt_value(s.value)}"]
     for e in data["greenplum_sysctl_omitted"]:
         lines += [*comment("Left out: " + e["reason"], e["source"]), f"# {e['name']} = {e['value']}"]
     return "\n".join(lines)

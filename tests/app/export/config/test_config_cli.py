@@ -59,6 +59,9 @@ def _values_in_files(out: Path, group: dict) -> dict[str, str]:
         doc = json.loads((out / "vsphere" / "vms.json").read_text())
         rules = next(p["rules"] for p in doc["storage_policies"] if p["name"] == target)
         return {k: str(v) for k, v in rules.items()}
+    if product == "linux-sysctl":
+        text = (out / "os" / "sysctl.conf").read_text()
+        return dict(re.findall(r"^([a-z0-9_.]+) = (.+)$", text, re.M))
     raise AssertionError(f"no reader for {product}")
 
 

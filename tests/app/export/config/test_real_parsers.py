@@ -144,7 +144,8 @@ def test_sysctl_and_limits_follow_their_formats(config_of: ConfigOf) -> None:
             key, sep, value = ln.partition(" = ")
             assert sep and re.fullmatch(r"[a-z0-9_]+(\.[a-z0-9_]+)+", key) and value.strip(), ln
             keys.append(key)
-    assert "vm.overcommit_memory" in keys and "net.ipv4.tcp_tw_recycle" not in keys
+    assert "vm.overcommit_memory" in keys and "vm.overcommit_ratio" in keys and "net.ipv4.tcp_tw_recycle" not in keys
+    assert len(keys) == len(set(keys))  # the design's own values replace the study's, never repeat them
     assert "# net.ipv4.tcp_tw_recycle = 1" in bundle.get("os/sysctl.conf").text
     for ln in bundle.get("os/limits.conf").text.splitlines():
         if ln and not ln.startswith("#"):
