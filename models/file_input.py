@@ -27,9 +27,10 @@ import math
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from models.problems import Problem
 
 MAX_DEPTH = 64  # a scenario is 4 levels deep, a project 6; 64 leaves room and stays far from the C stack
 MAX_INT_DIGITS = 15  # 10^15: more than any count, price or size refarch takes; far below Python's 4,300
@@ -42,21 +43,10 @@ CATALOG_MAX_BYTES = 256 * MB  # about 650,000 parts in JSON; a vendor price list
 TABLE_MAX_BYTES = 50 * MB  # quotes, USL measurements and other CSV/XLSX tables
 
 
-@dataclass(frozen=True, slots=True)
-class InputProblem:
-    """One reason a file cannot be used: where (a JSON path, a row/column, or "file") and what."""
-
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
-
-
 class FileInputError(ValueError):
     """A file that cannot be used; `problems` names each place and reason (never a traceback)."""
 
-    def __init__(self, name: str, problems: list[InputProblem]) -> None:
+    def __init__(self, name: str, problems: list[Problem]) -> None:
         self.name = name
         self.problems = problems
         shown = "; ".join(str(p) for p in problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3
@@ -68,7 +58,7 @@ class FileInputError(ValueError):
 
 
 def _file_problem(name: str, message: str) -> FileInputError:
-    return FileInputError(name, [InputProblem("file", message)])
+    return FileInputError(name, [Problem("file", message)])
 
 
 def read_bytes(path: Path | str, *, max_bytes: int, what: str = "file") -> bytes:
@@ -192,17 +182,17 @@ def _key_path(parent: str, key: str | int) -> str:
     return f"{parent}[{json.dumps(key)}]"
 
 
-def _walk(value: Any, path: str, depth: int, out: list[InputProblem]) -> Any:
+def _walk(value: Any, path: str, depth: int, out: list[Problem]) -> Any:
     """Report refused values and duplicate keys; return the value with plain dicts (no bookkeeping)."""
     if depth >= MAX_DEPTH and isinstance(value, dict | list):
-        out.append(InputProblem(path or "(root)", f"nested deeper than {MAX_DEPTH} levels"))
+        out.append(Problem(path or "(root)", f"nested deeper than {MAX_DEPTH} levels"))
         return None
     if isinstance(value, _Bad):
-        out.append(InputProblem(path or "(root)", value.reason))
+        out.append(Problem(path or "(root)", value.reason))
         return None
     if isinstance(value, dict):
         for key in getattr(value, "duplicates", ()):
-            out.append(InputProblem(_key_path(path, key), "this key appears more than once in the object"))
+            out.append(Problem(_key_path(path, key), "this key appears more than once in the object"))
         return {k: _walk(v, _key_path(path, k), depth + 1, out) for k, v in value.items()}
     if isinstance(value, list):
         return [_walk(v, _key_path(path, i), depth + 1, out) for i, v in enumerate(value)]
@@ -228,11 +218,11 @@ def parse_json(text: str, name: str = "<json>") -> Any:
         raise _file_problem(name, f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
     except RecursionError:
         raise _file_problem(name, f"nested deeper than {MAX_DEPTH} levels") from None
-    problems: list[InputProblem] = []
+    problems: list[Problem] = []
     try:
         clean = _walk(data, "", 0, problems)
     except RecursionError:  # cannot happen below MAX_DEPTH; kept so no input can surface as a traceback
-        problems = [InputProblem("file", f"nested deeper than {MAX_DEPTH} levels")]
+        problems = [Problem("file", f"nested deeper than {MAX_DEPTH} levels")]
     if problems:
         raise FileInputError(name, problems)
     return clean

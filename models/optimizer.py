@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.hardware import HardwareCatalog
+from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import greenplum
 from models.sizing.engine import size
@@ -90,9 +91,9 @@ def optimize(
 ) -> OptimizationResult:
     workload = scenario.workload
     if not isinstance(workload, GreenplumAnalytics | GreenplumOltp):
-        raise SizingInputError([f"workload.kind: the optimizer covers Greenplum kinds, not {workload.kind}"])
+        raise SizingInputError([Problem("workload.kind", f"the optimizer covers Greenplum kinds, not {workload.kind}")])
     if not catalog.servers or not catalog.drives:
-        raise SizingInputError(["catalog: empty (no servers or no drives): seed or import a catalog first"])
+        raise SizingInputError([Problem("catalog", "empty (no servers or no drives): seed or import a catalog first")])
     parts = resolve(scenario, catalog)
     servers, drives = current(catalog.servers, catalog), current(catalog.drives, catalog)
     main, higher = _main(workload)

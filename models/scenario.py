@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from models import file_input
+from models.problems import ROOT, FieldRuleError, Problem, problems_of
 from models.vocabulary import (
     WORKLOAD_KINDS,
     Deployment,
@@ -40,7 +41,9 @@ class _Mirrored(_Strict):
         if getattr(self, "mirrors", False) and getattr(self, "mirroring", None) == "block" and getattr(
             self, "mirror_block_hosts", None
         ) is None:
-            raise ValueError("mirroring 'block' needs mirror_block_hosts (segment hosts per block, 2 or more)")
+            raise FieldRuleError(
+                "mirror_block_hosts", "mirroring 'block' needs the segment hosts per block (2 or more)"
+            )
         return self
 
 
@@ -231,11 +234,13 @@ class Scenario(_Strict):
     @model_validator(mode="after")
     def _platform_fits_kind(self) -> Scenario:
         if isinstance(self.workload, PostgresConsolidation) and self.platform.deployment != "vsphere":
-            raise ValueError("postgres-consolidation places databases in VMs: platform.deployment must be 'vsphere'")
+            raise FieldRuleError(
+                "platform.deployment", "postgres-consolidation places databases in VMs: must be 'vsphere'"
+            )
         if isinstance(self.workload, SapIqMultiplex) and self.workload.shared_storage == "vsan" \
                 and self.platform.deployment != "vsphere":
-            raise ValueError("workload.shared_storage 'vsan' runs on vSphere: set platform.deployment to 'vsphere'"
-                             " or use 'san'")
+            raise FieldRuleError("workload.shared_storage",
+                                 "'vsan' runs on vSphere: set platform.deployment to 'vsphere' or use 'san'")
         return self
 
 
@@ -254,44 +259,17 @@ class Project(_Strict):
 
 
 class ScenarioFileError(ValueError):
-    """A scenario or project file that cannot be used; `problems` lists every reason."""
+    """A scenario or project file that cannot be used; `problems` lists every reason with its JSON path."""
 
-    def __init__(self, source: str, problems: list[str]) -> None:
+    def __init__(self, source: str, problems: list[Problem]) -> None:
         self.source = source
         self.problems = problems
-        super().__init__(f"{source}: " + "; ".join(problems))
+        super().__init__(f"{source}: " + "; ".join(str(p) for p in problems))
 
 
-def _path_of(loc: tuple[Any, ...]) -> str:
-    parts: list[str] = []
-    for item in loc:
-        if isinstance(item, int):
-            parts.append(f"[{item}]")
-        elif item in WORKLOAD_KINDS:
-            continue  # the discriminator tag pydantic inserts: not part of the JSON path
-        else:
-            parts.append(("." if parts else "") + str(item))
-    return "".join(parts) or "(root)"
-
-
-def describe_validation_error(exc: ValidationError) -> list[str]:
-    """One line per problem: JSON path, what is wrong, the allowed range and the value given."""
-    lines: list[str] = []
-    for err in exc.errors(include_url=False):
-        path = _path_of(tuple(err["loc"]))
-        msg = err["msg"]
-        if err["type"] == "union_tag_invalid":
-            msg = f"unknown kind {err.get('input', {}).get('kind')!r}; allowed: {', '.join(WORKLOAD_KINDS)}"
-            path = _path_of(tuple(err["loc"])) + ".kind"
-        elif err["type"] == "extra_forbidden":
-            msg = "unknown field (check the spelling; see the scenario schema)"
-        given = err.get("input")
-        if err["type"] not in ("missing", "extra_forbidden", "union_tag_invalid") and not isinstance(
-            given, dict | list
-        ):
-            msg += f" (got {given!r})"
-        lines.append(f"{path}: {msg}")
-    return lines
+def describe_validation_error(exc: ValidationError) -> list[Problem]:
+    """Every problem of a scenario validation error (see `models.problems.problems_of`)."""
+    return problems_of(exc, WORKLOAD_KINDS)
 
 
 def _load_json(path: Path, max_bytes: int = MAX_FILE_BYTES, what: str = "scenario") -> Any:
@@ -299,7 +277,7 @@ def _load_json(path: Path, max_bytes: int = MAX_FILE_BYTES, what: str = "scenari
     try:
         return file_input.load_json(path, max_bytes=max_bytes, what=what)
     except file_input.FileInputError as exc:
-        raise ScenarioFileError(str(path), exc.lines()) from None
+        raise ScenarioFileError(str(path), list(exc.problems)) from None
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -307,11 +285,11 @@ M = TypeVar("M", bound=BaseModel)
 
 def _validate(model: type[M], data: Any, source: str, what: str) -> M:
     if not isinstance(data, dict):
-        raise ScenarioFileError(source, [f"(root): a {what} is a JSON object"])
+        raise ScenarioFileError(source, [Problem(ROOT, f"a {what} is a JSON object")])
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise ScenarioFileError(source, describe_validation_error(exc)) from None
+        raise ScenarioFileError(source, problems_of(exc, WORKLOAD_KINDS)) from None
 
 
 def parse_scenario(data: Any, source: str = "scenario") -> Scenario:

@@ -5,7 +5,6 @@ render a `SizingResult` and its `Scenario`; nothing is re-sized here.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from pydantic import BaseModel
@@ -17,8 +16,10 @@ from app.export.pdf_styles import BAD, GOOD, GOOD_FILL, MUTED
 from app.formatting import bare, estimate_range, gib, humanize, is_fraction, money, number, power, unit_text, value
 from models.references import readable
 from models.scenario import PostgresConsolidation, Scenario
-from models.sizing.result import SizingResult
+from models.sizing.result import SizingResult, Warning
 from models.vocabulary import (
+    KINDS,
+    TARGETS,
     deployment_label,
     field_info,
     field_label,
@@ -36,14 +37,8 @@ def binding_label(name: str) -> str:
 
 
 def worker_role(r: SizingResult) -> str:
-    """The worker hosts' role without a host number ("database host 1" is one of the "database host"s)."""
-    role = r.design.hosts[0].role if r.design.hosts else "worker host"
-    return re.sub(r"\s+\d+$", "", role)
-
-
-def warning_title(code: str) -> str:
-    """A warning's code in words for its title ("target-unmet:min_tps" -> "Target unmet"); the text says the rest."""
-    return code.split(":")[0].replace("-", " ").capitalize()
+    """What one worker host of the design's kind is called ("segment host", "database host", "IQ node")."""
+    return KINDS[r.design.kind].worker_role if r.design.kind in KINDS else "worker host"
 
 
 def plural(n: int, word: str) -> str:
@@ -59,18 +54,26 @@ def part_description(r: SizingResult, part_id: str | None) -> str:
     return part_id or "none"
 
 
+SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
+
+
+def warning_title(w: Warning) -> str:
+    """"Target missed (Max full-scan time (s))": the code in words and the field it concerns."""
+    title = humanize(w.code)
+    return f"{title} ({field_label(w.field)})" if w.field else title
+
+
 def target_status(r: SizingResult, field: str) -> str:
-    """The engine's verdict on a target, read from its warnings."""
-    codes = {w.code for w in r.warnings}
-    if f"target-unmet:{field}" in codes:
-        return "missed"
-    if f"target-not-applicable:{field}" in codes:
-        return "not applicable"
-    return "met"
+    """The engine's verdict on a target (`SizingResult.target_checks`); "not applicable" when the kind is not
+    judged by it."""
+    check = r.check(field)
+    if check is not None:
+        return check.status
+    return "not applicable" if r.design.kind not in TARGETS[field].kinds else "not checked"
 
 
 def status_cell(ctx: Ctx, status: str) -> Flowable:
-    colour = {"met": GOOD, "missed": BAD}.get(status, MUTED)
+    colour = {"met": GOOD, "missed": BAD, "unreachable": BAD}.get(status, MUTED)
     return ctx.m(f"<font color='#{colour.hexval()[2:]}'><b>{ctx.text(status)}</b></font>", ctx.styles.cell)
 
 
@@ -176,8 +179,8 @@ def executive_summary(ctx: Ctx, r: SizingResult, s: Scenario, warnings_section: 
         n = len(r.warnings)
         out += [Spacer(1, 8), ctx.callout([ctx.m(
             f"<b>{n} warning{'s' if n != 1 else ''} to review</b> before this design is quoted "
-            f"(section {warnings_section}): " + "; ".join(ctx.text(warning_title(w.code)) for w in r.warnings)
-            + ".", st.warning)])]
+            f"(section {warnings_section}): " + "; ".join(ctx.text(warning_title(w)) for w in r.warnings) + ".",
+            st.warning)])]
     else:
         out += [Spacer(1, 8), ctx.callout([ctx.p("refarch raised no warnings for this design.",
                                                  st.warning)], color=GOOD, fill=GOOD_FILL)]
@@ -280,8 +283,8 @@ def warnings_section(ctx: Ctx, r: SizingResult) -> list[Flowable]:
         return out
     out.append(ctx.p("Review these with the customer before quoting: each is a rule of a reference architecture "
                      "or study that the design does not fully meet, or a limit of the models.", st.body))
-    for wn in r.warnings:
-        title = warning_title(wn.code)
+    for wn in sorted(r.warnings, key=lambda w: SEVERITY_ORDER[w.severity]):
+        title = warning_title(wn)
         out += [ctx.callout([ctx.m(f"<b>{ctx.text(title)}</b>", st.warning),
                              ctx.p(readable(wn.text, ctx.refs), st.warning)]),
                 Spacer(1, 5)]

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import copy
 import itertools
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from models.problems import ROOT, problems_of
 from models.scenario import (
     WORKLOAD_KINDS,
     Assumptions,
@@ -91,41 +91,15 @@ class Issues:
         return field_lines + [g for g in self.general if not any(g == m for m in self.by_field.values())]
 
 
-_PATH_IN_TEXT = re.compile(r"\b((?:workload|platform|targets|assumptions)\.[a-z_]+)\b")
-
-
-def _loc_to_path(loc: tuple[Any, ...]) -> Path:
-    # pydantic inserts the discriminator tag ("greenplum-oltp") into the location; it is not a JSON key
-    return tuple(p for p in loc if not (isinstance(p, str) and p in WORKLOAD_KINDS))
-
-
-def _message(err: Mapping[str, Any]) -> str:
-    msg = str(err["msg"])
-    if msg.startswith("Value error, "):
-        msg = msg[len("Value error, ") :]
-    if err.get("input") is None and err["type"] in ("float_type", "int_type", "string_type"):
-        return "a value is required"
-    if err["type"] == "missing":
-        return "a value is required"
-    # pydantic says "Input should be ..."; next to the field, "must be ..." reads as the rule it is
-    return msg.replace("Input should be", "must be", 1)
-
-
 def issues_of(exc: ValidationError) -> Issues:
+    """The validation problems by field path (`models.problems.problems_of`); the rest are general."""
     by_field: dict[str, str] = {}
     general: list[str] = []
-    for err in exc.errors(include_url=False):
-        path = _loc_to_path(tuple(err["loc"]))
-        msg = _message(err)
-        if path:
-            key = path_str(path)
-            by_field[key] = f"{by_field[key]}; {msg}" if key in by_field else msg
-            continue
-        # a whole-scenario rule: put it on the field it names, so the user sees where to act
-        named = _PATH_IN_TEXT.search(msg)
-        if named:
-            by_field.setdefault(named.group(1), msg)
-        general.append(msg)
+    for p in problems_of(exc, WORKLOAD_KINDS):
+        if p.path == ROOT:
+            general.append(p.message)
+        else:
+            by_field[p.path] = f"{by_field[p.path]}; {p.message}" if p.path in by_field else p.message
     return Issues(by_field, tuple(general))
 
 
@@ -134,10 +108,6 @@ def validate(draft: Mapping[str, Any]) -> tuple[Scenario | None, Issues]:
         return Scenario.model_validate(draft), Issues()
     except ValidationError as exc:
         return None, issues_of(exc)
-
-
-def draft_of(scenario: Scenario) -> dict[str, Any]:
-    return scenario_to_json(scenario)
 
 
 _SECTIONS: dict[str, type[BaseModel]] = {"platform": Platform, "targets": Targets, "assumptions": Assumptions}

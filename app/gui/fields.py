@@ -7,11 +7,11 @@ decisions: the engine decides.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from app.gui.draft import MISSING, Path, model_default, with_defaults
+from models.problems import ROOT, Problem
 from models.vocabulary import FIELDS, TARGETS, FieldInfo, field_info, field_label
 
 FieldKind = Literal["float", "int", "bool", "choice", "text"]
@@ -176,15 +176,8 @@ def new_scenario_json(name: str) -> dict[str, Any]:
     return with_defaults({"name": name, "workload": workload_for_kind("greenplum-analytics", None)})
 
 
-def label_of(path: str) -> str:
-    """The label the user sees for a JSON path: "workload.data_tb" -> "Data before compression (TB)"."""
-    return field_label(path)
-
-
-_LEADING_PATH = re.compile(r"^([a-z_]+(?:\.[a-z_]+|\[\d+\])+):\s*")
-
-
-def pretty_problem(line: str) -> str:
-    """An engine problem line with its leading JSON path replaced by the field's label."""
-    m = _LEADING_PATH.match(line)
-    return f"{label_of(m.group(1))}: {line[m.end():]}" if m else line
+def problem_text(problem: Problem) -> str:
+    """A problem as the user reads it: the field's label, then what is wrong."""
+    if problem.path in ("", ROOT):
+        return problem.message
+    return f"{field_label(problem.path)}: {problem.message}"

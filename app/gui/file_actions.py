@@ -106,7 +106,7 @@ class ProjectFileActions:
         try:
             project = files.open_project(source)
         except ScenarioFileError as exc:
-            self.show_error("Cannot open the project", "\n".join([str(path), *exc.problems]))
+            self.show_error("Cannot open the project", "\n".join([str(path), *(str(p) for p in exc.problems)]))
             return False
         self._load(project, path)
         if recovered:

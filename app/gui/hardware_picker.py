@@ -18,6 +18,7 @@ from app.gui.draft import Issues, Path, get_in, path_str
 from app.gui.field_widgets import set_invalid
 from app.gui.fields import PART_FIELDS
 from models.hardware import Drive, HardwareCatalog, Nic, Part, Server
+from models.problems import Problem
 
 RECOMMEND = "Recommend"
 
@@ -178,11 +179,9 @@ class HardwarePicker(QWidget):
         for key, picker in self.pickers.items():
             picker.show_picked(picked.get(key))
 
-    def show_issues(self, issues: Issues, sizing_problems: list[str] | None = None) -> None:
+    def show_issues(self, issues: Issues, sizing_problems: list[Problem] | None = None) -> None:
         for key, picker in self.pickers.items():
             msg = issues.by_field.get(key)
             if msg is None and sizing_problems:
-                # the engine names the field in its problem lines ("platform.server_id: unknown server ...")
-                mine = [p for p in sizing_problems if p.startswith(key)]
-                msg = "; ".join(p.split(":", 1)[1].strip() if ":" in p else p for p in mine) or None
+                msg = "; ".join(p.message for p in sizing_problems if p.path == key) or None
             picker.show_error(msg)

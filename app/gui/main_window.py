@@ -30,7 +30,7 @@ from app.gui.catalog_editor import CatalogEditor
 from app.gui.catalog_source import CatalogSource, CatalogUnavailable
 from app.gui.compare_view import CompareView
 from app.gui.draft import Path as FieldPath
-from app.gui.fields import label_of, pretty_problem, workload_for_kind
+from app.gui.fields import problem_text, workload_for_kind
 from app.gui.file_actions import ProjectFileActions, SaveChoice, ask_save_changes_dialog
 from app.gui.project_model import ProjectDocument, ScenarioEntry
 from app.gui.results_view import ResultsView, Status
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from app.gui.export_actions import Exporter
     from app.gui.help import HelpDialog
 from models.scenario import Project, ScenarioFileError
-from models.vocabulary import kind_label
+from models.vocabulary import field_label, kind_label
 
 VIEWS = ("main", "compare", "catalog")
 AUTOSAVE_MS = 60_000
@@ -393,8 +393,8 @@ class MainWindow(ProjectFileActions, QMainWindow):
         result = c.results.get(uid)
         status = Status(
             computing=c.sizing(uid),
-            input_problems=entry.issues.lines(label_of),
-            sizing_problems=[pretty_problem(p) for p in c.problems.get(uid, [])] if entry.valid else [],
+            input_problems=entry.issues.lines(field_label),
+            sizing_problems=[problem_text(p) for p in c.problems.get(uid, [])] if entry.valid else [],
             stale=result is not None and c.result_inputs.get(uid) != entry.scenario,
             engine_missing=engine_problem() if result is None else None,
         )

@@ -17,8 +17,9 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from app.gui.draft import Issues, Path, get_in, path_str, set_in, validate
-from app.gui.fields import label_of, new_scenario_json
+from app.gui.fields import new_scenario_json
 from models.scenario import Project, Scenario, scenario_to_json
+from models.vocabulary import field_label
 
 
 @dataclass
@@ -55,7 +56,7 @@ def _value_words(value: Any) -> str:
 
 def edit_text(path: Path, value: Any) -> str:
     """The undo entry for one edit, in the form's words: "Set Data (TB, before compression) to 60"."""
-    label = label_of(path_str(path))
+    label = field_label(path_str(path))
     words = _value_words(value)
     if value == "" or value is None:
         return f"Clear {label}" if value == "" else f"Set {label} to {words}"

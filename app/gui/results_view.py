@@ -30,14 +30,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.charts import cost_breakdown, cost_items, estimate_ranges, estimate_vs_hosts
-from app.formatting import estimate_p50, estimate_range, money, money_short, number, power
+from app.formatting import estimate_p50, estimate_range, humanize, money, money_short, number, power
 from app.gui.chart_view import ChartView
 from app.gui.host_diagram import HostDiagram
 from app.gui.sizing_service import Curve
 from models.references import ReferenceList, readable
 from models.scenario import Scenario
 from models.sizing.result import Design, SizingResult
-from models.vocabulary import KINDS, metric_label, target_of_metric
+from models.vocabulary import KINDS, field_label, metric_label, target_of_metric
 
 
 def worker_role(kind: str, count: int) -> str:
@@ -507,7 +507,9 @@ class ResultsView(QWidget):
         self.warnings.setRowCount(len(r.warnings))
         for row, w in enumerate(r.warnings):
             text = readable(w.text, refs)
-            self.warnings.setItem(row, 0, _cell(w.code.split(":")[0].replace("-", " ").capitalize(), tooltip=w.code))
+            title = humanize(w.code) + (f" ({field_label(w.field)})" if w.field else "")
+            critical = w.severity == "critical"
+            self.warnings.setItem(row, 0, _cell(title, bold=critical, tooltip=f"{w.code} ({w.severity})"))
             self.warnings.setItem(row, 1, _cell(text, tooltip=text))
         self.warnings.resizeRowsToContents()
         self.references.setText(

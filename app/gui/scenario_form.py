@@ -6,7 +6,6 @@ The form only shows a draft and reports edits (`edited(path, value)`,
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -28,19 +27,17 @@ from app.gui.fields import ASSUMPTION_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS, 
 from app.gui.hardware_picker import HardwarePicker
 from app.gui.workload_form import WorkloadForm
 from models.hardware import HardwareCatalog
+from models.problems import Problem
 from models.sizing.result import Design
 
 _ERROR_COLOR = QColor("#c92a2a")
-_PROBLEM_PATH = re.compile(r"^([a-z_]+(?:\.[a-z_]+|\[\d+\])+):\s*(.*)$")
 
 
-def problems_by_field(problems: list[str]) -> dict[str, str]:
-    """Sizing problems that start with a JSON path ("platform.drive_id: ...") keyed by that path."""
+def problems_by_field(problems: list[Problem]) -> dict[str, str]:
+    """Sizing problems keyed by the JSON path of the field they concern."""
     out: dict[str, str] = {}
-    for line in problems:
-        m = _PROBLEM_PATH.match(line)
-        if m:
-            out[m.group(1)] = f"{out[m.group(1)]}; {m.group(2)}" if m.group(1) in out else m.group(2)
+    for p in problems:
+        out[p.path] = f"{out[p.path]}; {p.message}" if p.path in out else p.message
     return out
 
 
@@ -185,7 +182,7 @@ class ScenarioForm(QTabWidget):
             "platform.nic_id": design.nic_id if design else None,
         })
 
-    def show_issues(self, issues: Issues, sizing_problems: list[str] | None = None) -> None:
+    def show_issues(self, issues: Issues, sizing_problems: list[Problem] | None = None) -> None:
         from_sizing = problems_by_field(sizing_problems or [])
         merged = Issues({**from_sizing, **issues.by_field}, issues.general)
         counts = [0, 0, 0, 0]

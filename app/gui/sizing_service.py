@@ -11,14 +11,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from models.hardware import HardwareCatalog
+from models.problems import ROOT, Problem
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.uncertainty import Estimate
 
 
 class SizingFailure(Exception):
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("; ".join(str(p) for p in problems))
         self.problems = problems
 
 
@@ -48,13 +49,13 @@ def size(scenario: Scenario, catalog: HardwareCatalog) -> SizingResult:
     try:
         from models.sizing import engine
     except ImportError as exc:
-        raise SizingFailure([f"the sizing engine is not available ({exc})"]) from None
+        raise SizingFailure([Problem(ROOT, f"the sizing engine is not available ({exc})")]) from None
     try:
         return engine.size(scenario, catalog)
     except engine.SizingInputError as exc:
-        raise SizingFailure(list(exc.problems) or [str(exc)]) from None
+        raise SizingFailure(list(exc.problems) or [Problem(ROOT, str(exc))]) from None
     except ValueError as exc:  # a combination the engine refuses, e.g. no drive fits the server's bays
-        raise SizingFailure([str(exc)]) from None
+        raise SizingFailure([Problem(ROOT, str(exc))]) from None
 
 
 def estimate_curve(

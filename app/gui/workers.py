@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
 from app.gui import sizing_service
 from app.gui.sizing_service import Curve, SizingFailure
 from models.hardware import HardwareCatalog
+from models.problems import ROOT, Problem
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 
@@ -76,7 +77,7 @@ class Job:
         except Exception as exc:  # a bug in a model must not take the window down; show it instead
             if os.environ.get("REFARCH_DEBUG"):
                 traceback.print_exc()
-            self.signals.failed.emit(self.token, [f"internal error: {type(exc).__name__}: {exc}"])
+            self.signals.failed.emit(self.token, [Problem(ROOT, f"internal error: {type(exc).__name__}: {exc}")])
             return
         if self.cancel_event.is_set():
             self.signals.cancelled.emit(self.token)
@@ -151,7 +152,7 @@ class SizingCoordinator(QObject):
         self.runner = JobRunner(self)
         self.results: dict[str, SizingResult] = {}
         self.result_inputs: dict[str, Scenario] = {}  # the scenario each result was computed from
-        self.problems: dict[str, list[str]] = {}
+        self.problems: dict[str, list[Problem]] = {}
         self.curves: dict[str, Curve] = {}
         self.want_curves = True
         self._pending: dict[str, Scenario] = {}
@@ -207,7 +208,7 @@ class SizingCoordinator(QObject):
         pending, self._pending = self._pending, {}
         for uid, scenario in pending.items():
             if catalog is None:
-                self.problems[uid] = ["no hardware catalog is open"]
+                self.problems[uid] = [Problem("catalog", "no hardware catalog is open")]
                 self.sizingFailed.emit(uid, self.problems[uid])
                 continue
             old = self._jobs.pop(uid, None)
@@ -234,7 +235,7 @@ class SizingCoordinator(QObject):
                     self._start_curve(uid, scenario, catalog, result)
             self._notify_busy()
 
-        def failed(problems: list[str]) -> None:
+        def failed(problems: list[Problem]) -> None:
             if self._jobs.get(uid) is holder["job"]:
                 del self._jobs[uid]
                 self.problems[uid] = problems

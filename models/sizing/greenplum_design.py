@@ -11,6 +11,7 @@ import numpy as np
 
 from models.calibration_data import figure
 from models.hardware import Dimm, Drive, HardwareCatalog, Server
+from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import bom, gp_memory, greenplum, metrics, mirroring, segments
 from models.sizing.candidates import NetworkChoice, enumerate_candidates
@@ -23,7 +24,7 @@ from models.sizing.parts import (
     current,
     nics_per_host,
 )
-from models.sizing.result import Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
+from models.sizing.result import Design, HostLayout, Rationale, SizingResult, TargetCheck, Totals, VmLayout, Warning
 from models.sizing.rules import (
     RULES,
     capacity_rationale,
@@ -37,8 +38,9 @@ from models.sizing.rules import (
     vm_memory_gib,
     vsphere_layout_rationale,
 )
+from models.sizing.targets import estimate_at, judge, target_limit
 from models.uncertainty import Estimate
-from models.vocabulary import KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
+from models.vocabulary import CAPACITY, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 SEARCH_CHUNK = 65_536  # candidates per evaluation: bounded memory, and a progress report per chunk
@@ -223,7 +225,7 @@ def size_greenplum(
     servers = candidate_servers(catalog, parts)
     drives = [parts.drive] if parts.drive else current(catalog.drives, catalog)
     if not servers or not drives:
-        raise SizingInputError(["catalog: no servers or no drives to size with (import or seed the catalog)"])
+        raise SizingInputError([Problem("catalog", "no servers or no drives to size with (import or seed it)")])
     raid, _ = chosen_raid(scenario, workload)
     found = search(scenario, workload, catalog, parts, servers, drives, [scenario.platform.deployment], [raid],
                    scenario.platform.drives_per_host)
@@ -235,7 +237,7 @@ def size_greenplum(
     if len(found.ev.candidates) == 0:
         what = f"server {parts.server.id}" if parts.server else "any server"
         raise SizingInputError(
-            [f"platform: no drive in the catalog fits {what} with {raid} and the requested drive count"]
+            [Problem("platform", f"no drive in the catalog fits {what} with {raid} and the requested drive count")]
         )
     i, settled, feasible = settled_pick(scenario, workload, found)
     return explain_settled(scenario, workload, found, i, settled, feasible)
@@ -326,7 +328,6 @@ def explain(
     single = c.take(np.array([i]))
     ctx = metrics.GpContext.of(workload, single, ev.primaries_per_host[[i]], ev.vms_per_host[[i]], net, p.need_tb)
     estimates, binding = metrics.gp_ranges(workload, ctx, p.hosts, p.etl)
-    warnings.extend(_unmet(ev, i, feasible, scenario, estimates))
 
     lines = bom.host_lines("segment host", p.hosts, server, drive, p.drives, net.nic, net.nics_per_host,
                            host_mem.dimm, host_mem.extra_dimms)
@@ -334,6 +335,8 @@ def explain(
                             net.nics_per_host)
     lines += bom.host_lines("ETL host", p.etl, server, drive, p.drives, net.nic, net.nics_per_host)
     totals = bom.totals(lines, float(ev.power_w[i]), int(ev.rack_u[i]), scenario)
+    unreachable, search_warnings = _search_verdicts(ev, i, scenario, estimates, totals)
+    warnings += search_warnings
     design = _design(scenario, workload, p, layout, coordinators, float(ev.user_capacity_tb[i]))
     main = KINDS[workload.kind].main_metric
     return SizingResult(
@@ -346,6 +349,7 @@ def explain(
         rationale=tuple(rationale),
         warnings=tuple(warnings),
         main_metric=main,
+        target_checks=tuple(unreachable),
         extra={"greenplum": layout.memory.settings},  # the typed values behind design.settings
     )
 
@@ -541,26 +545,41 @@ def _design(
     )
 
 
-def _unmet(
-    ev: greenplum.Evaluated, i: int, feasible: bool, scenario: Scenario, estimates: dict[str, Estimate]
-) -> list[Warning]:
-    out: list[Warning] = []
-    t = scenario.targets
+def _search_verdicts(
+    ev: greenplum.Evaluated, i: int, scenario: Scenario, estimates: dict[str, Estimate], totals: Totals
+) -> tuple[list[TargetCheck], list[Warning]]:
+    """What the search could not reach: the targets no candidate met with the others (the nearest design is
+    shown), and capacity. The targets it met are judged on the P50 estimates by `targets.check_targets`."""
+    checks: list[TargetCheck] = []
+    warnings: list[Warning] = []
     for name, met in ev.meets.items():
-        if not bool(met[i]):
-            text = (f"The {target_words(name)} target is out of reach with this hardware: the nearest design"
-                    f" is shown ({_shortfall(name, ev, i, t)}).")
-            if name in ev.out_of_reach:
-                best, binding = ev.out_of_reach[name]
-                m = TARGETS[name].metric
+        if bool(met[i]):
+            continue
+        shortfall = _shortfall(name, ev, i, scenario.targets)
+        if name == CAPACITY:
+            warnings.append(Warning(
+                "capacity-unmet", f"The {target_words(name)} is out of reach with this hardware: the nearest design is"
+                f" shown ({shortfall}).", "critical", "workload.data_tb"))
+            continue
+        target = TARGETS[name]
+        limit = target_limit(scenario, name)
+        confidence = scenario.targets.confidence
+        e = estimates.get(target.metric)
+        value = float(getattr(totals, target.metric)) if e is None else estimate_at(e, target.metric, confidence)
+        if limit is not None:
+            unit = totals.currency if target.metric == "capex" else target.unit
+            text = f"no design with this hardware meets it; the nearest is shown ({shortfall})."
+            achievable, binding = None, ""
+            if name in ev.out_of_reach:  # no host count reaches it: say the best any gives and what binds
+                achievable, binding = ev.out_of_reach[name]
                 text = (
-                    f"The {target_words(name)} target is out of reach with this hardware: even"
-                    f" {greenplum.MAX_SEGMENT_HOSTS:,} segment hosts give {best:,.1f} {METRICS[m].unit}, bound by"
-                    f" {binding}. The design is sized for capacity and the other targets instead"
-                    f" ({_shortfall(name, ev, i, t)}). To move it: {LEVERS.get(binding, 'faster hardware')}."
+                    f"even {greenplum.MAX_SEGMENT_HOSTS:,} segment hosts give {achievable:,.1f}"
+                    f" {METRICS[target.metric].unit}, bound by {binding}. The design is sized for capacity and the"
+                    f" other targets instead ({shortfall}). To move it: {LEVERS.get(binding, 'faster hardware')}."
                 )
-            out.append(Warning(f"target-unmet:{name}", text))
-    return out
+            check = judge(name, limit, value, unit, unreachable_text=text, confidence=confidence)
+            checks.append(dataclasses.replace(check, achievable=achievable, binding=binding))
+    return checks, warnings
 
 
 LEVERS = {

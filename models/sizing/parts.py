@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from models.calibration_data import figure
 from models.hardware import Dimm, Drive, HardwareCatalog, Nic, P, Server, UnknownPartError
+from models.problems import Problem
 from models.scenario import Scenario
 from models.sizing.result import Rationale
 from models.sizing.rules import RULES, cite
@@ -15,9 +16,9 @@ from models.sizing.rules import RULES, cite
 class SizingInputError(ValueError):
     """The scenario names parts the catalog does not have, or parts that cannot work together."""
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
-        super().__init__("; ".join(problems))
+        super().__init__("; ".join(str(p) for p in problems))
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class ResolvedParts:
 
 def resolve(scenario: Scenario, catalog: HardwareCatalog) -> ResolvedParts:
     """Look up every id the scenario names; report all unknown ids at once, with the closest ids."""
-    problems: list[str] = []
+    problems: list[Problem] = []
     plat = scenario.platform
 
     def lookup(field: str, part_id: str | None, kind: str) -> object | None:
@@ -38,22 +39,23 @@ def resolve(scenario: Scenario, catalog: HardwareCatalog) -> ResolvedParts:
         try:
             return catalog.get(part_id, kind)  # type: ignore[arg-type]
         except UnknownPartError as exc:
-            problems.append(f"platform.{field}: {exc}")
+            problems.append(Problem(f"platform.{field}", str(exc)))
             return None
 
     server = lookup("server_id", plat.server_id, "server")
     drive = lookup("drive_id", plat.drive_id, "drive")
     nic = lookup("nic_id", plat.nic_id, "nic")
     if isinstance(server, Server) and isinstance(drive, Drive) and not server.accepts(drive):
-        problems.append(
-            f"platform.drive_id: {drive.id} is a {drive.form_factor} drive; {server.id} has"
-            f" {server.data_bay_form_factor} bays"
-        )
+        problems.append(Problem(
+            "platform.drive_id",
+            f"{drive.id} is a {drive.form_factor} drive; {server.id} has {server.data_bay_form_factor} bays",
+        ))
     if isinstance(server, Server) and plat.drives_per_host is not None and plat.drives_per_host > server.data_bays:
-        problems.append(
-            f"platform.drives_per_host: {plat.drives_per_host} is more than the {server.data_bays} data bays"
-            f" of {server.id} (allowed 1-{server.data_bays})"
-        )
+        problems.append(Problem(
+            "platform.drives_per_host",
+            f"{plat.drives_per_host} is more than the {server.data_bays} data bays of {server.id}"
+            f" (allowed 1-{server.data_bays})",
+        ))
     if problems:
         raise SizingInputError(problems)
     return ResolvedParts(

@@ -15,6 +15,7 @@ import numpy as np
 from models.calibration_data import figure, point
 from models.hardware import Drive, HardwareCatalog, Server
 from models.perf import cost_power, memory
+from models.problems import Problem
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing import bom
 from models.sizing.candidates import NetworkChoice
@@ -192,10 +193,11 @@ def size_postgres(
                 best = Packing(server, drive, hosts, storage, per_host, available, capex)
     if best is None:
         detail = "; ".join(too_small[:3])
-        raise SizingInputError([
-            "workload.databases: no server and drive in the catalog hold the database VMs (each VM within the"
-            " host's memory and cores) with drives for their data, WAL and IOPS" + (f" ({detail})" if detail else "")
-        ])
+        raise SizingInputError([Problem(
+            "workload.databases",
+            "no server and drive in the catalog hold the database VMs (each VM within the host's memory and cores)"
+            " with drives for their data, WAL and IOPS" + (f" ({detail})" if detail else ""),
+        )])
     return _explain(scenario, w, best, net, nic_why, raid)
 
 

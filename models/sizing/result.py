@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, Literal
 
 from models.references import Citation, citations
 from models.sizing.settings import SettingGroup
@@ -33,13 +33,54 @@ class Rationale:
         return {"decision": self.decision, "text": self.text, "source": self.source}
 
 
+Severity = Literal["info", "warning", "critical"]
+TargetStatus = Literal["met", "missed", "unreachable"]
+
+
 @dataclass(frozen=True, slots=True)
 class Warning:
+    """Something to review before the design is quoted.
+
+    `code` is stable (tests and scripts match it); `severity` says how much it matters
+    (critical: the design misses what was asked); `field` is the JSON path of the scenario
+    field it concerns, when one does.
+    """
+
     code: str
     text: str
+    severity: Severity = "warning"
+    field: str | None = None
 
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "text": self.text}
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "text": self.text, "severity": self.severity, "field": self.field}
+
+
+@dataclass(frozen=True, slots=True)
+class TargetCheck:
+    """The verdict on one scenario target: `estimate` (the P50, or the total for a budget) against `limit`.
+
+    met: the design meets it; missed: the design was sized for it but its P50 (or total) misses it;
+    unreachable: no design the engine could build meets it, the nearest one is shown. `text` says by how much.
+    """
+
+    target: str  # the field of `Scenario.targets`, e.g. max_full_scan_s
+    metric: str  # the estimate or total it bounds (models.vocabulary.TARGETS[target].metric)
+    limit: float
+    estimate: float
+    unit: str
+    status: TargetStatus
+    text: str = ""
+    achievable: float | None = None  # unreachable: the best value any design of this hardware gives
+    binding: str = ""  # unreachable: the resource that stops it
+
+    @property
+    def met(self) -> bool:
+        return self.status == "met"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"target": self.target, "metric": self.metric, "limit": self.limit, "estimate": self.estimate,
+                "unit": self.unit, "status": self.status, "text": self.text, "achievable": self.achievable,
+                "binding": self.binding or None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +229,12 @@ class SizingResult:
     rationale: tuple[Rationale, ...]
     warnings: tuple[Warning, ...]
     main_metric: str  # the estimate a scenario of this kind is judged by (e.g. full_scan_s, tps)
+    target_checks: tuple[TargetCheck, ...] = ()  # one per target the scenario sets and its kind is judged by
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def check(self, target: str) -> TargetCheck | None:
+        """The verdict on `target` (a field of `Scenario.targets`), None when the scenario does not set it."""
+        return next((c for c in self.target_checks if c.target == target), None)
 
     def to_dict(self) -> dict[str, Any]:
         estimates: dict[str, Any] = {k: v.to_dict() for k, v in self.estimates.items()}
@@ -202,4 +248,5 @@ class SizingResult:
             "totals": self.totals.to_dict(),
             "rationale": [r.to_dict() for r in self.rationale],
             "warnings": [w.to_dict() for w in self.warnings],
+            "target_checks": [c.to_dict() for c in self.target_checks],
         }

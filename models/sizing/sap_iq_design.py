@@ -20,6 +20,7 @@ import numpy as np
 from models.calibration_data import figure, point
 from models.hardware import CURRENT_WITHIN_YEARS, Drive, HardwareCatalog, Server
 from models.perf import cost_power, sap_iq
+from models.problems import Problem
 from models.scenario import SapIqMultiplex, Scenario
 from models.sizing import bom, sap_iq_rules
 from models.sizing.candidates import NetworkChoice
@@ -107,10 +108,11 @@ def _check_memory(scenario: Scenario) -> None:
         return
     reserve = _reserve(scenario, mem)
     if mem <= reserve:
-        raise SizingInputError([
-            f"platform.memory_gib: {mem} GiB leaves no memory for the SAP IQ VM after the {reserve:g} GiB hypervisor"
-            f" reserve; give more than {reserve:g} GiB (got {mem})"
-        ])
+        raise SizingInputError([Problem(
+            "platform.memory_gib",
+            f"{mem} GiB leaves no memory for the SAP IQ VM after the {reserve:g} GiB hypervisor reserve;"
+            f" give more than {reserve:g} GiB (got {mem})",
+        )])
 
 
 def _storage_kind(scenario: Scenario, w: SapIqMultiplex) -> str:
@@ -118,14 +120,14 @@ def _storage_kind(scenario: Scenario, w: SapIqMultiplex) -> str:
 
 
 def _check_inputs(scenario: Scenario, w: SapIqMultiplex, storage: str) -> None:
-    problems = []
+    problems: list[Problem] = []
     if storage == "vsan" and w.nodes is not None and w.nodes < policy_min_hosts(w.vsan_policy):
-        problems.append(f"workload.nodes: {w.nodes} is below the {policy_min_hosts(w.vsan_policy)} hosts the vSAN"
-                        f" policy {w.vsan_policy} needs to survive a host failure; give at least"
-                        f" {policy_min_hosts(w.vsan_policy)}, another vsan_policy, or shared_storage 'san'")
+        problems.append(Problem("workload.nodes", f"{w.nodes} is below the {policy_min_hosts(w.vsan_policy)} hosts"
+                                f" the vSAN policy {w.vsan_policy} needs to survive a host failure; give at least"
+                                f" {policy_min_hosts(w.vsan_policy)}, another vsan_policy, or shared_storage 'san'"))
     if w.nodes is not None and w.writer_nodes is not None and w.writer_nodes > w.nodes - 1:
-        problems.append(f"workload.writer_nodes: {w.writer_nodes} writers need at least {w.writer_nodes + 1} nodes"
-                        f" (one is the coordinator); nodes is {w.nodes}")
+        problems.append(Problem("workload.writer_nodes", f"{w.writer_nodes} writers need at least"
+                                f" {w.writer_nodes + 1} nodes (one is the coordinator); nodes is {w.nodes}"))
     if problems:
         raise SizingInputError(problems)
 
@@ -171,7 +173,7 @@ def size_sap_iq(
         what = ("no server and drive in the catalog hold the main and temp dbspaces in vSAN disk groups (1 flash"
                 " cache device and up to 7 capacity drives per group, up to 5 groups per host) within their bays"
                 if storage == "vsan" else "no server in the catalog")
-        raise SizingInputError([f"platform: {what}" + (f" on {workload.nodes} nodes" if workload.nodes else "")])
+        raise SizingInputError([Problem("platform", what + (f" on {workload.nodes} nodes" if workload.nodes else ""))])
     best = min(options, key=lambda o: (o.capex, o.nodes))
     return _explain(scenario, workload, best, storage, main_tb, stored_tb, net, nic_why)
 

@@ -45,7 +45,7 @@ def _run(args: argparse.Namespace) -> int:
             result = optimize(i.scenario, catalog)
         except SizingInputError as exc:
             if len(inputs) > 1 and not args.scenario_names:  # a whole project: optimize what can be, say what not
-                print(f"refarch: note: {i.label} left out: {'; '.join(exc.problems)}", file=sys.stderr)
+                print(f"refarch: note: {i.label} left out: {'; '.join(str(p) for p in exc.problems)}", file=sys.stderr)
                 continue
             raise CliError(f"cannot optimize {i.label}", exc.problems) from None
         if args.format == "text" and len(inputs) > 1:

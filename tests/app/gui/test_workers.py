@@ -10,6 +10,7 @@ from PySide6.QtCore import QThreadPool
 
 from app.gui import sizing_service
 from app.gui.workers import Cancelled, JobRunner, SizingCoordinator
+from models.problems import Problem
 from models.scenario import GreenplumAnalytics, Scenario
 from tests.app.gui.fakes import fake_result
 
@@ -53,14 +54,14 @@ def test_a_cancelled_job_stops_and_leaves_no_thread(qtbot) -> None:  # type: ign
 
 def test_an_exception_in_a_job_becomes_a_problem_not_a_crash(qtbot) -> None:  # type: ignore[no-untyped-def]
     runner = JobRunner()
-    problems: list[list[str]] = []
+    problems: list[list[Problem]] = []
 
     def work(_c: object, _p: object) -> None:
         raise ZeroDivisionError("boom")
 
     runner.start(work, lambda _v: None, problems.append)  # type: ignore[arg-type]
     qtbot.waitUntil(lambda: bool(problems), timeout=5000)
-    assert "ZeroDivisionError" in problems[0][0]
+    assert "ZeroDivisionError" in problems[0][0].message
 
 
 def test_only_the_latest_request_for_a_scenario_is_kept(qtbot, monkeypatch: pytest.MonkeyPatch, seed) -> None:  # type: ignore[no-untyped-def]
@@ -101,11 +102,11 @@ def test_edits_within_the_debounce_window_size_once(qtbot, monkeypatch: pytest.M
 
 def test_an_engine_refusal_is_reported_with_its_problems(qtbot, monkeypatch: pytest.MonkeyPatch, seed) -> None:  # type: ignore[no-untyped-def]
     def refuse(_s: object, _c: object) -> None:
-        raise sizing_service.SizingFailure(["platform.server_id: unknown server id 'x'"])
+        raise sizing_service.SizingFailure([Problem("platform.server_id", "unknown server id 'x'")])
 
     monkeypatch.setattr(sizing_service, "size", refuse)
     coordinator = SizingCoordinator(lambda: seed)
     with qtbot.waitSignal(coordinator.sizingFailed, timeout=5000) as blocker:
         coordinator.request("u", Scenario(name="a", workload=GreenplumAnalytics(data_tb=1, concurrent_queries=1)),
                             immediate=True)
-    assert blocker.args == ["u", ["platform.server_id: unknown server id 'x'"]]
+    assert blocker.args == ["u", [Problem("platform.server_id", "unknown server id 'x'")]]

@@ -40,7 +40,7 @@ def _brute_force(scenario: Scenario, cat: HardwareCatalog) -> float:
                 continue  # an invalid combination (e.g. RAID-10 over an odd count)
             if n < min(8, server.data_bays):
                 continue  # below the reference drive floor the optimizer also applies
-            if any(w.code.startswith("target-unmet") for w in r.warnings):
+            if not all(c.met for c in r.target_checks):
                 continue
             best = min(best, r.totals.capex)
     return best

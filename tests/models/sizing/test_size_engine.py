@@ -30,13 +30,17 @@ def test_scan_target_met_on_p50_with_fewest_hosts(catalog: HardwareCatalog) -> N
     assert r.estimates["full_scan_s"].p90 >= r.estimates["full_scan_s"].p50
     tighter = size(sample("retail-dw-gen5", targets={"max_full_scan_s": 300}), catalog)
     assert tighter.design.segment_hosts > r.design.segment_hosts
-    assert not [w for w in r.warnings if w.code.startswith("target-unmet")]
+    check = r.check("max_full_scan_s")
+    assert check is not None and check.status == "met" and check.estimate == r.estimates["full_scan_s"].p50
+    assert not [w for w in r.warnings if w.code.startswith("target-")]
 
 
 def test_infeasible_target_returns_nearest_design_with_a_warning(catalog: HardwareCatalog) -> None:
     r = size(sample("retail-dw-gen5", targets={"max_full_scan_s": 600, "max_capex": 1000}), catalog)
-    codes = {w.code for w in r.warnings}
-    assert "target-unmet:max_capex" in codes
+    capex = r.check("max_capex")
+    assert capex is not None and capex.status == "unreachable" and capex.limit == 1000
+    assert capex.estimate == r.totals.capex and capex.unit == r.totals.currency
+    assert any(w.field == "targets.max_capex" and w.severity == "critical" for w in r.warnings)
     assert r.design.segment_hosts >= 2
 
 
@@ -78,9 +82,9 @@ def test_unknown_ids_are_all_reported_with_suggestions(catalog: HardwareCatalog)
                                            "drive_id": "samsung-pm1743-3840gb"})
     with pytest.raises(SizingInputError) as info:
         size(s, catalog)
-    text = "\n".join(info.value.problems)
-    assert "platform.server_id" in text and "did you mean supermicro-asg-1115s-ne316r-1x-epyc-9454p" in text
-    assert "platform.drive_id" in text and "samsung-pm1743-3840gb-e3s" in text
+    by_path = {p.path: p.message for p in info.value.problems}
+    assert "did you mean supermicro-asg-1115s-ne316r-1x-epyc-9454p" in by_path["platform.server_id"]
+    assert "samsung-pm1743-3840gb-e3s" in by_path["platform.drive_id"]
 
 
 def test_drive_that_does_not_fit_the_bays(catalog: HardwareCatalog) -> None:
@@ -111,13 +115,14 @@ def test_every_rationale_has_a_source(catalog: HardwareCatalog) -> None:
 
 def test_budget_targets_apply_to_every_kind(catalog: HardwareCatalog) -> None:
     r = size(sample("sap-iq", targets={"max_capex": 1000, "max_rack_u": 1}), catalog)
-    codes = {w.code for w in r.warnings}
-    assert {"target-unmet:max_capex", "target-unmet:max_rack_u"} <= codes
+    assert {c.target: c.status for c in r.target_checks} == {"max_capex": "missed", "max_rack_u": "missed"}
+    assert {w.field for w in r.warnings if w.code == "target-missed"} == {"targets.max_capex", "targets.max_rack_u"}
 
 
 def test_targets_of_another_kind_are_named_not_ignored(catalog: HardwareCatalog) -> None:
     r = size(sample("gp-oltp", targets={"max_full_scan_s": 100}), catalog)
-    assert "target-not-applicable:max_full_scan_s" in {w.code for w in r.warnings}
+    assert r.check("max_full_scan_s") is None
+    assert ("target-not-applicable", "targets.max_full_scan_s") in {(w.code, w.field) for w in r.warnings}
 
 
 def test_recommended_memory_never_trips_the_minimum_it_cites(catalog: HardwareCatalog) -> None:

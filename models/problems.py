@@ -1,0 +1,97 @@
+"""Why an input cannot be used, as (path, message) pairs: one type and one translator for every layer.
+
+The CLI prints them (`str(problem)`), the GUI marks the field at `problem.path` and words it with
+the vocabulary's label; nothing parses the text back.
+
+>>> from pydantic import BaseModel, Field, ValidationError
+>>> class M(BaseModel):
+...     n: int = Field(gt=0)
+>>> try:
+...     M(n=-1)
+... except ValidationError as exc:
+...     [str(p) for p in problems_of(exc)]
+['n: must be greater than 0 (got -1)']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+ROOT = "(root)"  # the path of a problem no single field owns
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One reason an input cannot be used: where (a JSON path, "row 3, cores", "file") and what."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+class FieldRuleError(ValueError):
+    """A rule across fields, raised by a model validator, that names the field the user must change.
+
+    `field` is relative to the model that raises it ("mirror_block_hosts", "platform.deployment").
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def json_path(loc: tuple[Any, ...], tags: Collection[str] = ()) -> str:
+    """A pydantic location as a JSON path: ("workload", "databases", 2, "size_gb") -> "workload.databases[2].size_gb".
+
+    `tags` are discriminator values pydantic inserts into locations; they are not JSON keys.
+    """
+    parts: list[str] = []
+    for item in loc:
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif item in tags:
+            continue
+        else:
+            parts.append(("." if parts else "") + str(item))
+    return "".join(parts) or ROOT
+
+
+def _message(err: Mapping[str, Any], tags: Collection[str]) -> str:
+    kind = err["type"]
+    given = err.get("input")
+    if kind == "missing" or (given is None and kind in ("float_type", "int_type", "string_type")):
+        return "a value is required"
+    if kind == "union_tag_invalid":
+        tag = given.get("kind") if isinstance(given, dict) else given
+        return f"unknown kind {tag!r}; allowed: {', '.join(tags)}"
+    if kind == "extra_forbidden":
+        return "unknown field (check the spelling; see the scenario schema)"
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    # pydantic says "Input should be ..."; "must be ..." reads as the rule it is
+    msg = msg.replace("Input should be", "must be", 1)
+    if not isinstance(given, dict | list):
+        msg += f" (got {given!r})"
+    return msg
+
+
+def problems_of(exc: ValidationError, tags: Collection[str] = ()) -> list[Problem]:
+    """Every problem of a validation error, with its JSON path, the rule and the value given."""
+    out = []
+    for err in exc.errors(include_url=False):
+        loc = tuple(err["loc"])
+        rule = err.get("ctx", {}).get("error")
+        if isinstance(rule, FieldRuleError):  # a cross-field rule: the problem belongs to the field it names
+            out.append(Problem(json_path((*loc, *rule.field.split(".")), tags), rule.message))
+            continue
+        path = json_path(loc, tags)
+        if err["type"] == "union_tag_invalid":
+            path = f"{path}.kind" if path != ROOT else "kind"
+        out.append(Problem(path, _message(err, tags)))
+    return out
