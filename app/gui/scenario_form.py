@@ -29,6 +29,7 @@ from app.gui.workload_form import WorkloadForm
 from models.hardware import HardwareCatalog
 from models.problems import Problem
 from models.sizing.result import Design
+from models.vocabulary import raid_label
 
 _ERROR_COLOR = QColor("#c92a2a")
 
@@ -39,9 +40,6 @@ def problems_by_field(problems: list[Problem]) -> dict[str, str]:
     for p in problems:
         out[p.path] = f"{out[p.path]}; {p.message}" if p.path in out else p.message
     return out
-
-
-RAID_LABELS = {"none": "none (JBOD)", "raid1": "RAID 1", "raid5": "RAID 5", "raid10": "RAID 10"}
 
 
 def _reserve(design: Design) -> str | None:
@@ -171,7 +169,7 @@ class ScenarioForm(QTabWidget):
                 "workload.nodes": str(design.segment_hosts) if design.kind == "sap-iq-multiplex" else None,
                 "workload.vm_vcpus": str(design.vm.vcpus) if design.vm else None,
                 "workload.vm_memory_gib": f"{design.vm.memory_gib:g}" if design.vm else None,
-                "platform.raid": RAID_LABELS.get(design.raid, design.raid),
+                "platform.raid": raid_label(design.raid),
                 "platform.hypervisor_reserve_gib": _reserve(design),
             }
         for key, editor in {**self.editors, **self.workload.current_editors()}.items():

@@ -9,6 +9,7 @@ from app.gui.draft import get_in, shown_value
 from app.gui.main_window import MainWindow
 from app.gui.project_model import edit_text
 from models.scenario import WORKLOAD_KINDS, scenario_to_json
+from models.vocabulary import raid_label
 
 
 def _sized(qtbot, window: MainWindow, uid: str):  # type: ignore[no-untyped-def]
@@ -64,8 +65,7 @@ def test_recommend_raid_says_what_it_picked(qtbot, window: MainWindow) -> None: 
     combo = window.form.editor("platform.raid").widget
     assert isinstance(combo, QComboBox) and combo.currentData() is None
     assert combo.currentText().startswith("Recommend: ")
-    assert {"none": "none", "raid5": "RAID 5", "raid10": "RAID 10", "raid1": "RAID 1"}[result.design.raid] in \
-        combo.currentText()
+    assert combo.currentText() == f"Recommend: {raid_label(result.design.raid)}"
 
 
 def test_a_new_scenario_starts_from_explicit_defaults(window: MainWindow) -> None:
