@@ -11,7 +11,7 @@ from tests.models.sizing.conftest import sample
 
 
 def _unmet(r) -> set[str]:  # type: ignore[no-untyped-def]
-    return {w.code for w in r.warnings if w.code.startswith("target-unmet")}
+    return {c.target for c in r.target_checks if not c.met}
 
 
 def test_the_reported_p50_meets_the_scan_target(catalog: HardwareCatalog) -> None:
