@@ -27,6 +27,7 @@ class FieldSpec:
     optional: bool = False  # empty means None: "let refarch recommend" or "no target"
     placeholder: str = ""
     recommend_choice: bool = False  # a choice whose empty entry means "let refarch recommend"
+    only: tuple[str, ...] = ()  # the choices this workload kind accepts, when the vocabulary lists more
 
     @property
     def info(self) -> FieldInfo:
@@ -46,7 +47,7 @@ class FieldSpec:
     @property
     def choices(self) -> tuple[tuple[str, Any], ...]:
         """(label, JSON value) pairs for a choice widget."""
-        pairs = tuple((label, v) for v, label in self.info.choices)
+        pairs = tuple((label, v) for v, label in self.info.choices if not self.only or v in self.only)
         return (("Recommend", None), *pairs) if self.recommend_choice else pairs
 
 
@@ -86,6 +87,9 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         _w("vm_memory_gib", "float", optional=True, placeholder="recommend"),
         _w("host_memory_available_gib", "float", optional=True, placeholder="recommend"),
         _w("shared_buffers_policy", "choice"),
+        _w("vsphere_ha", "bool"),
+        _w("shared_storage", "choice", recommend_choice=True, only=("vsan", "local")),
+        _w("vsan_policy", "choice"),
     ),
     "sap-iq-multiplex": (
         _DATA,
@@ -94,6 +98,12 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         _HORIZON,
         _w("query_streams", "int"),
         _w("nodes", "int", optional=True, placeholder="recommend"),
+        _w("shared_storage", "choice", recommend_choice=True, only=("vsan", "san")),
+        _w("vsan_policy", "choice"),
+        _w("writer_nodes", "int", optional=True, placeholder="recommend"),
+        _w("temp_to_main_ratio", "float", optional=True, placeholder="1 (study 003)"),
+        _w("san_price_per_tb", "float", optional=True, placeholder="not priced"),
+        _w("san_currency", "text"),
     ),
 }
 

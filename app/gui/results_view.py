@@ -37,7 +37,7 @@ from app.gui.sizing_service import Curve
 from models.references import ReferenceList, readable
 from models.scenario import Scenario
 from models.sizing.result import Design, SizingResult
-from models.vocabulary import KINDS, field_label, metric_label, target_of_metric
+from models.vocabulary import KINDS, field_label, metric_label, raid_label, target_of_metric
 
 
 def worker_role(kind: str, count: int) -> str:
@@ -147,7 +147,7 @@ def design_facts(design: Design, describe: Callable[[str], str]) -> list[tuple[s
         facts.append(("Coordinator hosts", str(design.coordinator_hosts)))
     if design.etl_hosts:
         facts.append(("ETL hosts", str(design.etl_hosts)))
-    raid = "" if design.raid in ("", "none") else f" ({design.raid.upper()})"
+    raid = "" if design.raid in ("", "none") else f" ({raid_label(design.raid)})"
     facts.append(("Data drives per host", f"{design.data_drives_per_host}{raid}"))
     facts.append(("Memory per host", f"{number(design.memory_gib_per_host)} GiB"))
     if design.deployment == "vsphere" or design.vms_per_host > 1:
