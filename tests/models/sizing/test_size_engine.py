@@ -146,3 +146,16 @@ def test_recommended_memory_never_trips_the_minimum_it_cites(catalog: HardwareCa
             assert r.design.memory_gib_per_host >= 512
         else:
             assert warned and "DIMM slots" in warned[0].text, server.id
+
+
+@pytest.mark.parametrize("name", ["retail-dw-gen5", "retail-dw-dual-socket-sas", "gp-oltp"])
+@pytest.mark.parametrize("data_tb", [2.0, 60.0, 600.0])
+def test_a_design_left_to_refarch_raises_none_of_the_rules_it_cites(catalog: HardwareCatalog, name: str,
+                                                                    data_tb: float) -> None:
+    rule_warnings = {"memory-below-reference", "few-data-drives", "network-below-minimum", "network-ports",
+                     "numa-multi-socket"}
+    s = sample(name, targets={}, workload={"data_tb": data_tb},
+               platform={"server_id": None, "drive_id": None, "nic_id": None, "memory_gib": None,
+                         "drives_per_host": None, "nics_per_host": None, "raid": None})
+    r = size(s, catalog)
+    assert not [w.code for w in r.warnings if w.code in rule_warnings], r.warnings
