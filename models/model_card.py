@@ -85,6 +85,12 @@ class ModelCard:
             return "passes through its points (as many parameters as facts): not a measure of accuracy"
         return f"{self.mape_pct:.1f} % mean, {self.max_abs_pct_err:.1f} % largest"
 
+    def fitted_text(self, cited: str = "") -> str:
+        """What the model was fitted on, with `cited` (the sources as the document cites them, e.g. "[2] Table 3")."""
+        if not self.points:
+            return "no points" + (f" (documented in {cited})" if cited else "")
+        return f"{self.points} point{'s' if self.points != 1 else ''}" + (f" from {cited}" if cited else "")
+
     def validation_text(self) -> str:
         return self.validation or "nothing outside the fit"
 

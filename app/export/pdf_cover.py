@@ -99,10 +99,7 @@ def appendix(ctx: Ctx, cards: Sequence[ModelCard]) -> list[Flowable]:
     for c in cards:
         i = len(rows) + 1
         sources = "; ".join(ctx.refs.marks("; ".join(c.sources))) if c.sources else ""
-        if c.points:
-            fitted = f"{c.points} point{'s' if c.points != 1 else ''}" + (f" from {sources}" if sources else "")
-        else:
-            fitted = "no points" + (f" (documented in {sources})" if sources else "")
+        fitted = c.fitted_text(sources)
         checked = ctx.text(readable(c.validation, ctx.refs)) if c.validation else \
             "<i>nothing outside the fit</i>"
         name = ctx.fitted(c.name, w * 0.2 - 8, max_size=7.5, min_size=5.5, style=st.cell_bold,

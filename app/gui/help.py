@@ -58,8 +58,7 @@ def model_card_html() -> str:
     rows = []
     for c in all_cards():
         cited = "; ".join(refs.marks("; ".join(c.sources))) if c.sources else ""
-        fitted = (f"{c.points} point{'s' if c.points != 1 else ''}" if c.points else "no points") + \
-            (f" from {cited}" if cited else "")
+        fitted = c.fitted_text(cited)
         rows.append(
             f"<tr><td><b>{html.escape(c.name)}</b><br><small>{html.escape(readable(c.description, refs))}</small>"
             f"</td><td>{html.escape(fitted)}</td><td>{html.escape(c.in_sample_text())}</td>"

@@ -293,6 +293,8 @@ class ResultsView(QWidget):
         self.rationale = _table(["Decision", "Why", "Source"], stretch=1)
         self.rationale.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
         self.rationale.setColumnWidth(2, 240)
+        # rows follow the columns' width as the window or splitter moves: a reason is never cut to "…"
+        self.rationale.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.references = QLabel()
         self.references.setObjectName("references")
         self.references.setWordWrap(True)
@@ -313,6 +315,7 @@ class ResultsView(QWidget):
         self.tabs.addTab(why, "Rationale")
 
         self.warnings = _table(["Code", "Warning"], stretch=1)
+        self.warnings.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.tabs.addTab(self.warnings, "Warnings")
 
         lay = QVBoxLayout(self)

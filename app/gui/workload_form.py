@@ -125,6 +125,7 @@ class WorkloadForm(QWidget):
         self.kind_combo = QComboBox()
         self.kind_combo.setObjectName("field:workload.kind")
         self.kind_combo.setMinimumContentsLength(14)
+        self.kind_combo.setToolTip("The kind of workload; switching keeps data volume, growth and horizon")
         self.kind_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.kind_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         for kind in WORKLOAD_KINDS:
@@ -154,7 +155,11 @@ class WorkloadForm(QWidget):
             self.pages.addWidget(page)
         top = new_form_layout()
         top.setContentsMargins(0, 0, 0, 0)
-        top.addRow(QLabel("Workload"), self.kind_combo)
+        # the kind names are long ("Greenplum analytics (MPP data warehouse)"): the choice gets the whole row
+        kind_label_widget = QLabel("Workload")
+        kind_label_widget.setBuddy(self.kind_combo)
+        top.addRow(kind_label_widget)
+        top.addRow(self.kind_combo)
         top.addRow("", self.kind_error)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
