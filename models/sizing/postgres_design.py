@@ -338,6 +338,8 @@ def _explain(
         "overcommit_rate": Estimate.exact(rates[worst], "fraction"),
         "performance_preserved": Estimate.exact(float(preserved), "fraction of baseline throughput"),
     }
+    # layouts and the design count the capacity drives; vSAN cache devices are their own BOM line
+    capacity_drives = lay.capacity_per_host if lay is not None else p.drives_per_host
     layouts = []
     for hi, h in enumerate(p.hosts):
         vm_layouts = tuple(
@@ -346,7 +348,7 @@ def _explain(
         )
         layouts.append(HostLayout(
             f"database host {hi + 1}", 1, server.id, server.sockets, server.numa_nodes_per_socket,
-            server.cores_per_numa_node, host_mem, p.drives_per_host, drive.id, raid, vm_layouts, net.ports,
+            server.cores_per_numa_node, host_mem, capacity_drives, drive.id, raid, vm_layouts, net.ports,
             net.nic.speed_gbps if net.nic else 0.0,
         ))
     if lay is not None:
@@ -357,7 +359,7 @@ def _explain(
     first = all_vms[0]
     design = Design(
         kind=w.kind, deployment="vsphere", server_id=server.id, drive_id=drive.id,
-        nic_id=net.nic.id if net.nic else None, segment_hosts=len(p.hosts), data_drives_per_host=p.drives_per_host,
+        nic_id=net.nic.id if net.nic else None, segment_hosts=len(p.hosts), data_drives_per_host=capacity_drives,
         raid=raid, memory_gib_per_host=host_mem,
         vms_per_host=max(len(h.vms) for h in p.hosts), vm=VmLayout(None, first.vcpus, first.memory_gib, 0),
         nics_per_host=net.nics_per_host, network_gbps_per_host=net.gbps_per_host,
@@ -368,7 +370,6 @@ def _explain(
         data_needed_tb=round(sum(s.capacity_gb for s in p.storage) / GB_PER_TB, 3),
         settings=tuple(c.group for c in configs),
     )
-    capacity_drives = lay.capacity_per_host if lay is not None else p.drives_per_host
     lines = bom.host_lines("database host", len(p.hosts), server, drive, capacity_drives, net.nic,
                            net.nics_per_host)
     if lay is not None:

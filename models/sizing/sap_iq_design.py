@@ -278,7 +278,8 @@ def _explain(
             Setting("proportionalCapacity", int(figure(STUDY, "vsan_proportional_capacity_pct")), "",
                     "thick-provision the dbspace disks", _cite("vsan_proportional_capacity_pct")),
         )))
-        drive_id, per_node, raid = lay.capacity_drive.id, lay.drives_per_host, f"vsan-{lay.policy}"
+        # layouts and the design count the capacity drives; the cache devices are their own BOM line
+        drive_id, per_node, raid = lay.capacity_drive.id, lay.capacity_per_host, f"vsan-{lay.policy}"
         raw_tb, usable_tb = lay.raw_tb, lay.usable_tb
         lines = bom.host_lines("IQ node", nodes, server, lay.capacity_drive, lay.capacity_per_host, net.nic,
                                net.nics_per_host)

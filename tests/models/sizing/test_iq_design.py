@@ -33,7 +33,7 @@ def _check_vsan(r: SizingResult, catalog: HardwareCatalog, policy: str = "raid1-
     assert len(cache) == 1 and len(capacity) == 1
     groups, cap = cache[0].qty_per_host, capacity[0].qty_per_host
     assert 1 <= groups <= 5 and cap <= 7 * groups  # 1 SSD in front of 1-7 capacity drives, up to 5 groups
-    assert groups + cap == d.data_drives_per_host <= catalog.server(d.server_id).data_bays
+    assert cap == d.data_drives_per_host and groups + cap <= catalog.server(d.server_id).data_bays
     assert {g.product for g in d.settings} >= {"sap-iq-server", "vsan-policy"}
 
 
