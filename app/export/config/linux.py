@@ -84,6 +84,25 @@ def data_disks_script(result: SizingResult, mounts: tuple[str, ...], drives: int
     return "\n".join(lines)
 
 
+def cgroups_conf(result: SizingResult) -> str | None:
+    """The cgroup hierarchy resource groups need, when the design turns them on (gp_resource_manager=group)."""
+    manager = next((s for g in setting_groups(result, "greenplum") for s in g.settings
+                    if s.name == "gp_resource_manager"), None)
+    if manager is None or str(manager.value) != "group":
+        return None
+    cg = deploy_data("linux")["greenplum_cgroups"]
+    user = cg["user"]
+    lines = header("cgconfig-gpdb.conf: the cgroup hierarchy Greenplum resource groups run in (every host)",
+                   result.scenario_name)
+    lines += [*comment(cg["reason"], cg["source"]), "group gpdb {",
+              *comment(f"{user} creates and manages the resource groups' cgroups.", cg["source"]),
+              f"    perm {{ task {{ uid = {user}; gid = {user}; }} admin {{ uid = {user}; gid = {user}; }} }}",
+              *comment("Controllers for CPU limits, CPU accounting, CPU sets and memory.", cg["source"]),
+              "    " + " ".join(f"{c} {{ }}" for c in cg["controllers"]),
+              *comment("End of the gpdb group.", cg["source"]), "}"]
+    return "\n".join(lines)
+
+
 def bios_checklist(result: SizingResult) -> str:
     data = deploy_data("bios")
     lines = header("BIOS checklist for every physical host (set before installing the OS or ESXi)",
@@ -129,6 +148,9 @@ def add_linux(bundle: ConfigBundle, result: SizingResult, mounts: tuple[str, ...
     if kind in GREENPLUM_KINDS:
         bundle.add("os/sysctl.conf", sysctl_conf(result), "kernel parameters for every Greenplum host")
         bundle.add("os/limits.conf", limits_conf(result), "open files and processes for every Greenplum host")
+        cgroups = cgroups_conf(result)
+        if cgroups:
+            bundle.add("os/cgconfig-gpdb.conf", cgroups, "cgroups for resource groups (gp_resource_manager=group)")
         if mounts:
             what = "segment VM" if result.design.deployment == "vsphere" else "segment host"
             bundle.add("os/data-disks.sh", data_disks_script(result, mounts, drives, what),

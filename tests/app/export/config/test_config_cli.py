@@ -18,6 +18,15 @@ SAMPLES = Path(__file__).resolve().parents[4] / "resources" / "samples"
 COMMENTED_SUFFIXES = (".conf", ".sql", ".cfg", "gpinitsystem_config")
 
 
+def test_resource_groups_come_with_their_cgroup_hierarchy(config_of: ConfigOf) -> None:
+    _, bundle = config_of("retail-dw-gen5.json")
+    assert "gpconfig -c gp_resource_manager -v group" in bundle.get("greenplum/gpconfig.sh").text
+    text = bundle.get("os/cgconfig-gpdb.conf").text
+    body = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+    assert body[0] == "group gpdb {" and body[-1] == "}" and all(c + " { }" in text for c in ("cpu", "memory"))
+    assert text.count("{") == text.count("}")
+
+
 @pytest.fixture
 def db(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'catalog.sqlite'}"
