@@ -3,7 +3,8 @@
 vSAN (study 003's layout, VMware vSAN Design Guide):
 
 * a storage policy multiplies what is stored: RAID-1 FTT=1 x2 (3 hosts at least: two replicas
-  and a witness), RAID-5 erasure coding x1.33 (4 hosts), RAID-6 x1.5 (FTT=2, 6 hosts);
+  and a witness), RAID-5 erasure coding x1.33 (4 hosts), RAID-6 x1.5 (FTT=2, 6 hosts); erasure
+  coding needs all-flash capacity drives;
 * the datastore keeps 30 % slack (rebuilds after a failure, rebalancing);
 * each host's capacity drives sit in disk groups of 1 flash cache device and 1-7 capacity
   drives, at most 5 groups per host; the cache tier is 10 % of the capacity consumed before
@@ -96,6 +97,8 @@ def vsan_layout(
     `hosts` below the policy's minimum is raised to it (the caller's count is a floor).
     """
     hosts = max(hosts, policy_min_hosts(policy))
+    if policy != "raid1-ftt1" and not is_flash(capacity):
+        return None  # erasure coding runs on all-flash disk groups only
     per_group_max = int(figure(STUDY, "vsan_hdd_per_disk_group_max"))
     groups_max = int(figure(STUDY, "vsan_max_disk_groups_per_host"))
     raw = raw_needed_tb(stored_tb, policy)

@@ -127,3 +127,11 @@ def test_oltp_beyond_the_measured_greenplum_peak_suggests_postgresql(catalog: Ha
     small = size(sample("gp-oltp", workload={"target_tps": peak / 10, "mix": "tpcb"}), catalog)
     if small.estimates["tps"].p50 <= peak:
         assert "oltp-beyond-measured" not in {x.code for x in small.warnings}
+
+
+def test_erasure_coding_only_on_flash_capacity(catalog: HardwareCatalog) -> None:
+    r = size(sample("sap-iq", workload={"vsan_policy": "raid5-ftt1"},
+                    platform={"server_id": None, "drive_id": None, "nic_id": None}), catalog)
+    assert is_flash(catalog.drive(r.design.drive_id or ""))
+    with pytest.raises(SizingInputError):
+        size(sample("sap-iq", workload={"vsan_policy": "raid5-ftt1"}), catalog)  # pinned 10K HDDs
