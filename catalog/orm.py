@@ -49,6 +49,7 @@ class PartRecord:
     currency: Mapped[str] = mapped_column(String(3))
     price_as_of: Mapped[date] = mapped_column(Date)
     source: Mapped[str] = mapped_column(Text)
+    price_basis: Mapped[str] = mapped_column(String(16), server_default="list")
     # True once the user added or changed the row: seeding never overwrites it.
     user_edited: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
@@ -136,6 +137,77 @@ class DimmRecord(PartRecord, Base):
     speed_mt_s: Mapped[int]
 
 
+class SwitchRecord(PartRecord, Base):
+    __tablename__ = "switches"
+    KIND = "switch"
+
+    ports: Mapped[int]
+    speed_gbps: Mapped[float] = mapped_column(Float)
+    uplink_ports: Mapped[int]
+    uplink_speed_gbps: Mapped[float] = mapped_column(Float)
+    rack_u: Mapped[int]
+    watts: Mapped[float] = mapped_column(Float)
+
+
+class CableRecord(PartRecord, Base):
+    __tablename__ = "cables"
+    KIND = "cable"
+
+    medium: Mapped[str] = mapped_column(String(16))
+    speed_gbps: Mapped[float] = mapped_column(Float)
+    reach_m: Mapped[float] = mapped_column(Float)
+    watts: Mapped[float] = mapped_column(Float)
+
+
+class RackRecord(PartRecord, Base):
+    __tablename__ = "racks"
+    KIND = "rack"
+
+    rack_u: Mapped[int]
+    max_kw: Mapped[float] = mapped_column(Float)
+
+
+class PduRecord(PartRecord, Base):
+    __tablename__ = "pdus"
+    KIND = "pdu"
+
+    outlets: Mapped[int]
+    max_kw: Mapped[float] = mapped_column(Float)
+    rack_u: Mapped[int]
+
+
+class LicenceRecord(PartRecord, Base):
+    __tablename__ = "licences"
+    KIND = "licence"
+
+    metric: Mapped[str] = mapped_column(String(16))
+    term: Mapped[str] = mapped_column(String(16))
+    applies_to: Mapped[str] = mapped_column(String(16))
+    min_cores_per_cpu: Mapped[int]
+    min_units: Mapped[int]
+
+
+class SupportRecord(PartRecord, Base):
+    __tablename__ = "supports"
+    KIND = "support"
+
+    basis: Mapped[str] = mapped_column(String(16))
+    pct_of_hardware: Mapped[float] = mapped_column(Float)
+    applies_to: Mapped[str] = mapped_column(String(200))
+
+
+class RateRecord(Base):
+    """The exchange-rate table: US dollars per unit of `currency` as of a date (USD itself is implicit)."""
+
+    __tablename__ = "exchange_rates"
+
+    currency: Mapped[str] = mapped_column(String(3), primary_key=True)
+    usd_per_unit: Mapped[float] = mapped_column(Numeric(18, 8, asdecimal=False))
+    as_of: Mapped[date] = mapped_column(Date)
+    source: Mapped[str] = mapped_column(Text)
+    user_edited: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+
 class MetaRecord(Base):
     """Catalog-wide facts, e.g. when the seed was first loaded (so an emptied catalog stays empty)."""
 
@@ -145,11 +217,23 @@ class MetaRecord(Base):
     value: Mapped[str] = mapped_column(String(500))
 
 
-RECORDS: Mapping[PartKind, type[CpuRecord | ServerRecord | DriveRecord | NicRecord | DimmRecord]] = {
+AnyRecord = (
+    CpuRecord | ServerRecord | DriveRecord | NicRecord | DimmRecord | SwitchRecord | CableRecord | RackRecord
+    | PduRecord | LicenceRecord | SupportRecord
+)
+RECORDS: Mapping[PartKind, type[AnyRecord]] = {
     "cpu": CpuRecord,
     "server": ServerRecord,
     "drive": DriveRecord,
     "nic": NicRecord,
     "dimm": DimmRecord,
+    "switch": SwitchRecord,
+    "cable": CableRecord,
+    "rack": RackRecord,
+    "pdu": PduRecord,
+    "licence": LicenceRecord,
+    "support": SupportRecord,
 }
-CATALOG_TABLES = frozenset({*(r.__tablename__ for r in RECORDS.values()), MetaRecord.__tablename__})
+CATALOG_TABLES = frozenset(
+    {*(r.__tablename__ for r in RECORDS.values()), MetaRecord.__tablename__, RateRecord.__tablename__}
+)

@@ -22,9 +22,26 @@ from pydantic import (
     Field,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
-from models.hardware import PART_KINDS, Cpu, Dimm, Drive, Nic, Part, PartKind, Server, kind_of
+from models.hardware import (
+    PART_KINDS,
+    Cable,
+    Cpu,
+    Dimm,
+    Drive,
+    Licence,
+    Nic,
+    Part,
+    PartKind,
+    Pdu,
+    Rack,
+    Server,
+    Support,
+    Switch,
+    kind_of,
+)
 
 # Bays take these; a drive may also be M.2 (boot devices), which no data bay takes.
 BayFormFactor = Literal["LFF", "SFF", "U.2", "U.3", "E3.S", "E1.S"]
@@ -80,6 +97,15 @@ class PartRow(BaseModel):
     currency: Currency
     price_as_of: IsoDate
     source: LongText
+    # Absent in older files: a source that says "estimate" is one, anything else a list price.
+    price_basis: Literal["list", "quote", "estimate"] | None = None
+
+    @model_validator(mode="after")
+    def _basis_from_source(self) -> PartRow:
+        if self.price_basis is None:
+            basis = "estimate" if "estimate" in self.source.lower() else "list"
+            object.__setattr__(self, "price_basis", basis)
+        return self
 
 
 class CpuRow(PartRow):
@@ -143,19 +169,79 @@ class DimmRow(PartRow):
     speed_mt_s: Count
 
 
-RowModel = CpuRow | ServerRow | DriveRow | NicRow | DimmRow
+class SwitchRow(PartRow):
+    ports: Count
+    speed_gbps: Positive
+    uplink_ports: CountOrZero  # 0: uplinks come out of `ports`
+    uplink_speed_gbps: Positive
+    rack_u: Count
+    watts: Positive
+
+
+class CableRow(PartRow):
+    medium: Literal["DAC", "AOC", "optic", "fibre"]
+    speed_gbps: Positive
+    reach_m: Positive
+    watts: Annotated[float, BeforeValidator(_no_bool), Field(ge=0)]
+
+
+class RackRow(PartRow):
+    rack_u: Count
+    max_kw: Positive
+
+
+class PduRow(PartRow):
+    outlets: Count
+    max_kw: Positive
+    rack_u: CountOrZero
+
+
+class LicenceRow(PartRow):
+    metric: Literal["core", "socket", "host", "tb"]
+    term: Literal["perpetual", "annual"]
+    applies_to: Literal["vsphere", "greenplum", "sap-iq", "postgres", "os"]
+    min_cores_per_cpu: CountOrZero
+    min_units: CountOrZero
+
+
+class SupportRow(PartRow):
+    basis: Literal["host", "hardware-pct"]
+    pct_of_hardware: Annotated[float, BeforeValidator(_no_bool), Field(ge=0, le=100)]
+    applies_to: Text  # a server vendor, or "*"
+
+    @field_validator("pct_of_hardware")
+    @classmethod
+    def _pct_needs_basis(cls, pct: float, info: ValidationInfo) -> float:
+        if info.data.get("basis") == "hardware-pct" and pct <= 0:
+            raise ValueError("must be above 0 when basis is hardware-pct")
+        return pct
+
+
+RowModel = (
+    CpuRow | ServerRow | DriveRow | NicRow | DimmRow | SwitchRow | CableRow | RackRow | PduRow | LicenceRow
+    | SupportRow
+)
 ROW_MODELS: Mapping[PartKind, type[RowModel]] = {
     "cpu": CpuRow,
     "server": ServerRow,
     "drive": DriveRow,
     "nic": NicRow,
     "dimm": DimmRow,
+    "switch": SwitchRow,
+    "cable": CableRow,
+    "rack": RackRow,
+    "pdu": PduRow,
+    "licence": LicenceRow,
+    "support": SupportRow,
 }
 COMMON_FIELDS: tuple[str, ...] = tuple(PartRow.model_fields)
 KIND_FIELDS: Mapping[PartKind, tuple[str, ...]] = {
     kind: tuple(f for f in model.model_fields if f not in COMMON_FIELDS) for kind, model in ROW_MODELS.items()
 }
-_PART_CLASSES: Mapping[PartKind, type[Part]] = {"cpu": Cpu, "server": Server, "drive": Drive, "nic": Nic, "dimm": Dimm}
+_PART_CLASSES: Mapping[PartKind, type[Part]] = {
+    "cpu": Cpu, "server": Server, "drive": Drive, "nic": Nic, "dimm": Dimm, "switch": Switch, "cable": Cable,
+    "rack": Rack, "pdu": Pdu, "licence": Licence, "support": Support,
+}
 
 
 def columns_for(kinds: tuple[PartKind, ...] = PART_KINDS) -> list[str]:

@@ -57,7 +57,9 @@ def seed_parts(source: Traversable | None = None) -> list[Part]:
 
 
 def seed_catalog(source: Traversable | None = None) -> HardwareCatalog:
-    return HardwareCatalog.of(seed_parts(source))
+    from catalog.rates import seed_exchange_rates  # late: rates import the row types this module uses
+
+    return HardwareCatalog.of(seed_parts(source), seed_exchange_rates())
 
 
 @dataclass(slots=True)
@@ -68,6 +70,7 @@ class SeedReport:
     kept_user_edited: list[str] = field(default_factory=list)
     # Seed ids the user took for another kind of part (or servers whose CPU id they took).
     skipped: list[str] = field(default_factory=list)
+    rates: int = 0  # exchange rates added or refreshed
 
     def summary(self) -> str:
         text = (f"{sum(self.added.values())} added, {sum(self.updated.values())} updated, "
@@ -103,6 +106,9 @@ def apply_seed(session: Session, source: Traversable | None = None) -> SeedRepor
             else:
                 report.unchanged += 1
         session.flush()
+    from catalog.rates import merge_rates, seed_rate_rows
+
+    report.rates = merge_rates(session, seed_rate_rows(), user=False)
     meta = session.get(MetaRecord, SEEDED_AT_KEY)
     if meta is None:
         session.add(MetaRecord(key=SEEDED_AT_KEY, value=utc_now().isoformat()))

@@ -43,7 +43,8 @@ from catalog.errors import (
 )
 from catalog.integrity import check_integrity
 from catalog.migrate import ensure_schema
-from catalog.orm import RECORDS, CpuRecord, MetaRecord, ServerRecord
+from catalog.orm import RECORDS, CpuRecord, MetaRecord, RateRecord, ServerRecord
+from catalog.rates import load_rates, merge_rates, validate_rates
 from catalog.rows import part_from_fields, part_to_row
 from catalog.validation import SourceRow, ValidRow, as_source_rows, validate_rows
 from models.hardware import (
@@ -55,6 +56,7 @@ from models.hardware import (
     UnknownPartError,
     kind_of,
 )
+from models.money import ExchangeRates
 
 
 class _Raced(CatalogError):
@@ -169,8 +171,26 @@ class CatalogStore:
             }
 
     def snapshot(self) -> HardwareCatalog:
-        """An immutable copy for the sizing models: later edits do not change it."""
-        return HardwareCatalog.of(self.list())
+        """An immutable copy for the sizing models (parts and exchange rates): later edits do not change it."""
+        return HardwareCatalog.of(self.list(), self.rates())
+
+    def rates(self) -> ExchangeRates:
+        """The exchange-rate table (USD per unit of each currency, dated)."""
+        with self._session() as session:
+            return load_rates(session)
+
+    def import_rates(self, rows: Iterable[Mapping[str, Any]]) -> int:
+        """Add or change exchange rates, all-or-nothing; the seed never overwrites them afterwards."""
+        valid = validate_rates(rows)
+        with self._session(write=True) as session:
+            return merge_rates(session, valid, user=True)
+
+    def delete_rate(self, currency: str) -> None:
+        with self._session(write=True) as session:
+            record = session.get(RateRecord, currency)
+            if record is None:
+                raise CatalogWriteError(f"no exchange rate for '{currency}' in the catalog")
+            session.delete(record)
 
     def get_versioned(self, part_id: str) -> VersionedPart:
         """A part and the version it was read at: pass the version to `update` / `delete`."""

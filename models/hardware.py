@@ -16,8 +16,15 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal, TypeVar
 
-PartKind = Literal["cpu", "server", "drive", "nic", "dimm"]
-PART_KINDS: tuple[PartKind, ...] = ("cpu", "server", "drive", "nic", "dimm")
+from models.money import ExchangeRates
+
+PartKind = Literal["cpu", "server", "drive", "nic", "dimm", "switch", "cable", "rack", "pdu", "licence", "support"]
+PART_KINDS: tuple[PartKind, ...] = (
+    "cpu", "server", "drive", "nic", "dimm", "switch", "cable", "rack", "pdu", "licence", "support",
+)
+# How a price was obtained: a vendor's list price, a quote to this customer, or refarch's estimate.
+PriceBasis = Literal["list", "quote", "estimate"]
+PRICE_BASES: tuple[PriceBasis, ...] = ("list", "quote", "estimate")
 
 DriveInterface = Literal["SATA", "SAS", "NVMe Gen3", "NVMe Gen4", "NVMe Gen5"]
 DRIVE_INTERFACES: tuple[DriveInterface, ...] = ("SATA", "SAS", "NVMe Gen3", "NVMe Gen4", "NVMe Gen5")
@@ -46,6 +53,21 @@ class PartBase:
     currency: str
     price_as_of: date
     source: str
+    price_basis: str = field(default="list", kw_only=True)
+    # Set on parts of a catalog converted to a project currency (`models.money`): what the
+    # catalog said before conversion and discount. None on the catalog's own parts.
+    origin: PriceOrigin | None = field(default=None, kw_only=True, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PriceOrigin:
+    """A converted part's catalog price: the list price in its own currency, the rate and discount applied."""
+
+    list_price: float
+    currency: str
+    rate: float  # project-currency units per unit of `currency`
+    rate_as_of: date | None
+    discount_pct: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,11 +143,77 @@ class Dimm(PartBase):
     speed_mt_s: int
 
 
-Part = Cpu | Server | Drive | Nic | Dimm
+@dataclass(frozen=True, slots=True)
+class Switch(PartBase):
+    """An Ethernet switch: `ports` at `speed_gbps` for hosts, plus dedicated uplink ports (0: uplinks use `ports`)."""
+
+    ports: int
+    speed_gbps: float
+    uplink_ports: int
+    uplink_speed_gbps: float
+    rack_u: int
+    watts: float
+
+
+CableMedium = Literal["DAC", "AOC", "optic", "fibre"]
+
+
+@dataclass(frozen=True, slots=True)
+class Cable(PartBase):
+    """A cable or transceiver: DAC/AOC is a whole link; an `optic` is one transceiver end; `fibre` a patch cord."""
+
+    medium: str
+    speed_gbps: float
+    reach_m: float
+    watts: float
+
+
+@dataclass(frozen=True, slots=True)
+class Rack(PartBase):
+    rack_u: int
+    max_kw: float  # what the enclosure and its cooling are rated for
+
+
+@dataclass(frozen=True, slots=True)
+class Pdu(PartBase):
+    outlets: int
+    max_kw: float
+    rack_u: int  # 0 for a vertical (zero-U) PDU
+
+
+LicenceMetric = Literal["core", "socket", "host", "tb"]
+LicenceTerm = Literal["perpetual", "annual"]
+LicenceScope = Literal["vsphere", "greenplum", "sap-iq", "postgres", "os"]
+
+
+@dataclass(frozen=True, slots=True)
+class Licence(PartBase):
+    """Software priced per core, socket, host or TB; `price` is per unit (per year when `term` is annual)."""
+
+    metric: str
+    term: str
+    applies_to: str
+    min_cores_per_cpu: int  # e.g. vSphere counts at least 16 cores per CPU
+    min_units: int  # the smallest order, in `metric` units
+
+
+@dataclass(frozen=True, slots=True)
+class Support(PartBase):
+    """A hardware support contract, per year: `price` per host, or `pct_of_hardware` % of the hosts' net price."""
+
+    basis: str  # "host" or "hardware-pct"
+    pct_of_hardware: float
+    applies_to: str  # a server vendor, or "*" for any
+
+
+Part = Cpu | Server | Drive | Nic | Dimm | Switch | Cable | Rack | Pdu | Licence | Support
 P = TypeVar("P", bound=PartBase)
 CURRENT_WITHIN_YEARS = 5
 
-KIND_OF: Mapping[type, PartKind] = {Cpu: "cpu", Server: "server", Drive: "drive", Nic: "nic", Dimm: "dimm"}
+KIND_OF: Mapping[type, PartKind] = {
+    Cpu: "cpu", Server: "server", Drive: "drive", Nic: "nic", Dimm: "dimm", Switch: "switch", Cable: "cable",
+    Rack: "rack", Pdu: "pdu", Licence: "licence", Support: "support",
+}
 
 
 def kind_of(part: Part) -> PartKind:
@@ -152,14 +240,17 @@ class HardwareCatalog:
     """An immutable snapshot of the catalog that the models size against."""
 
     parts: tuple[Part, ...]
+    rates: ExchangeRates = field(default_factory=lambda: ExchangeRates(()))
+    # The project currency once `models.money.in_currency` converted every price; None: the catalog's own prices.
+    currency: str | None = None
     _by_id: dict[str, Part] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {p.id: p for p in self.parts})
 
     @classmethod
-    def of(cls, parts: Iterable[Part]) -> HardwareCatalog:
-        return cls(tuple(parts))
+    def of(cls, parts: Iterable[Part], rates: ExchangeRates | None = None) -> HardwareCatalog:
+        return cls(tuple(parts), rates if rates is not None else ExchangeRates(()))
 
     def __iter__(self) -> Iterator[Part]:
         return iter(self.parts)
@@ -188,6 +279,30 @@ class HardwareCatalog:
     @property
     def cpus(self) -> list[Cpu]:
         return [p for p in self.parts if isinstance(p, Cpu)]
+
+    @property
+    def switches(self) -> list[Switch]:
+        return self.typed(Switch)
+
+    @property
+    def cables(self) -> list[Cable]:
+        return self.typed(Cable)
+
+    @property
+    def racks(self) -> list[Rack]:
+        return self.typed(Rack)
+
+    @property
+    def pdus(self) -> list[Pdu]:
+        return self.typed(Pdu)
+
+    @property
+    def licences(self) -> list[Licence]:
+        return self.typed(Licence)
+
+    @property
+    def supports(self) -> list[Support]:
+        return self.typed(Support)
 
     @property
     def dimms(self) -> list[Dimm]:
@@ -225,6 +340,9 @@ class HardwareCatalog:
         part = self.get(part_id, "drive")
         assert isinstance(part, Drive)
         return part
+
+    def typed(self, cls: type[P]) -> list[P]:
+        return [p for p in self.parts if isinstance(p, cls)]
 
     def nic(self, part_id: str) -> Nic:
         part = self.get(part_id, "nic")

@@ -30,8 +30,10 @@ from catalog.files import read_file, render
 from catalog.rows import part_to_row
 from models.hardware import PART_KINDS
 
-KIND_TITLES = {"server": "Servers", "cpu": "CPUs", "drive": "Drives", "nic": "NICs", "dimm": "DIMMs"}
-TAB_ORDER = ("server", "drive", "nic", "cpu", "dimm")
+KIND_TITLES = {"server": "Servers", "cpu": "CPUs", "drive": "Drives", "nic": "NICs", "dimm": "DIMMs",
+               "switch": "Switches", "cable": "Cables/optics", "rack": "Racks", "pdu": "PDUs",
+               "licence": "Licences", "support": "Support"}
+TAB_ORDER = ("server", "drive", "nic", "cpu", "dimm", "switch", "cable", "rack", "pdu", "licence", "support")
 
 # Where the editor asks for file names; tests replace these to run without dialogs.
 OpenFileFn = Callable[[QWidget], str | None]

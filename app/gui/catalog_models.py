@@ -28,7 +28,8 @@ _NUMERIC = {
     "price", "cores", "threads", "base_ghz", "tdp_w", "rack_u", "sockets", "numa_nodes_per_socket", "memory_gib",
     "dimm_slots", "data_bays", "os_drives", "psu_w", "idle_w", "max_w", "capacity_tb", "seq_read_mb_s",
     "seq_write_mb_s", "random_read_iops", "random_write_iops", "watts", "ports", "speed_gbps", "size_gib",
-    "speed_mt_s",
+    "speed_mt_s", "uplink_ports", "uplink_speed_gbps", "reach_m", "max_kw", "outlets", "min_cores_per_cpu",
+    "min_units", "pct_of_hardware",
 }
 
 

@@ -49,7 +49,7 @@ def test_export_of_one_kind_has_only_its_columns() -> None:
     write_csv([part_to_row(p) for p in _parts_of(small_seed_rows()) if isinstance(p, Nic)], buffer)
     header = buffer.getvalue().splitlines()[0].split(",")
     assert header == ["id", "kind", "vendor", "model", "price", "currency", "price_as_of", "source",
-                      "ports", "speed_gbps", "watts"]
+                      "price_basis", "ports", "speed_gbps", "watts"]
 
 
 def _parts_of(rows: list[dict[str, object]]) -> list[Part]:

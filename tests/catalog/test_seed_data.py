@@ -21,12 +21,18 @@ from models.hardware import (
     BAY_ACCEPTS,
     DRIVE_INTERFACES,
     PART_KINDS,
+    Cable,
     Cpu,
     Dimm,
     Drive,
     HardwareCatalog,
+    Licence,
     Nic,
+    Pdu,
+    Rack,
     Server,
+    Support,
+    Switch,
 )
 
 Entry = dict[str, Any]
@@ -64,11 +70,20 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     ),
     "nic": ("ports", "speed_gbps", "watts"),
     "dimm": ("size_gib", "speed_mt_s"),
+    "switch": ("ports", "speed_gbps", "uplink_ports", "uplink_speed_gbps", "rack_u", "watts"),
+    "cable": ("medium", "speed_gbps", "reach_m", "watts"),
+    "rack": ("rack_u", "max_kw"),
+    "pdu": ("outlets", "max_kw", "rack_u"),
+    "licence": ("metric", "term", "applies_to", "min_cores_per_cpu", "min_units"),
+    "support": ("basis", "pct_of_hardware", "applies_to"),
 }
-# Counts that may legitimately be zero (e.g. ESXi booted from SD/USB, no OS drives).
-MAY_BE_ZERO = {"os_drives"}
+# Counts that may legitimately be zero (e.g. ESXi booted from SD/USB, no OS drives; a zero-U PDU;
+# a passive cable's watts; a licence without minimums).
+MAY_BE_ZERO = {"os_drives", "uplink_ports", "watts", "rack_u", "min_cores_per_cpu", "min_units", "pct_of_hardware"}
+# Free software and support priced as a share of hardware have no unit price.
+PRICE_MAY_BE_ZERO = {"licence", "support"}
 BAY_FORM_FACTORS = {"LFF", "SFF", "U.2", "U.3", "E3.S", "E1.S"}
-DRIVE_FORM_FACTORS = BAY_FORM_FACTORS
+DRIVE_FORM_FACTORS = BAY_FORM_FACTORS | {"M.2"}  # M.2: boot devices, which no data bay takes
 
 # Every server, CPU, drive, NIC (and the DIMMs) that the five studies name, by catalog id.
 STUDY_PARTS: dict[str, str] = {
@@ -171,7 +186,7 @@ def test_common_fields_are_valid(entries: list[Entry]) -> None:
             problems.append(f"{e['id']}: empty vendor")
         if not (isinstance(e["model"], str) and e["model"].strip()):
             problems.append(f"{e['id']}: empty model")
-        if e["currency"] != "USD":
+        if not re.fullmatch(r"[A-Z]{3}", e["currency"]):
             problems.append(f"{e['id']}: currency {e['currency']!r}")
         try:
             as_of = date.fromisoformat(e["price_as_of"])
@@ -193,7 +208,8 @@ def test_numeric_fields_are_positive(entries: list[Entry]) -> None:
                 continue
             if isinstance(value, bool) or not isinstance(value, int | float):
                 problems.append(f"{e['id']}.{col} = {value!r} is not a number")
-            elif value < 0 or (value == 0 and col not in MAY_BE_ZERO):
+            elif value < 0 or (value == 0 and col not in MAY_BE_ZERO
+                               and not (col == "price" and e["kind"] in PRICE_MAY_BE_ZERO)):
                 problems.append(f"{e['id']}.{col} = {value!r} is not positive")
     assert not problems, "\n".join(problems)
 
@@ -212,6 +228,10 @@ def test_counts_are_integers(entries: list[Entry]) -> None:
         "ports",
         "size_gib",
         "speed_mt_s",
+        "uplink_ports",
+        "outlets",
+        "min_cores_per_cpu",
+        "min_units",
     }
     bad = [
         f"{e['id']}.{c}"
@@ -389,7 +409,8 @@ def test_study_002_drive_capacities_and_nic(by_id: dict[str, Entry]) -> None:
 
 
 def test_seed_loads_into_the_domain_value_objects(entries: list[Entry]) -> None:
-    classes = {"cpu": Cpu, "drive": Drive, "nic": Nic, "dimm": Dimm}
+    classes = {"cpu": Cpu, "drive": Drive, "nic": Nic, "dimm": Dimm, "switch": Switch, "cable": Cable, "rack": Rack,
+               "pdu": Pdu, "licence": Licence, "support": Support}
     cpus: dict[str, Cpu] = {}
     parts: list[Cpu | Server | Drive | Nic | Dimm] = []
 

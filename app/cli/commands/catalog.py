@@ -30,9 +30,20 @@ TABLE_COLUMNS: Mapping[PartKind, tuple[str, ...]] = {
               "seq_write_mb_s", "random_read_iops", "price", "currency"),
     "nic": ("id", "vendor", "model", "ports", "speed_gbps", "watts", "price", "currency"),
     "dimm": ("id", "vendor", "model", "size_gib", "speed_mt_s", "price", "currency"),
+    "switch": ("id", "vendor", "model", "ports", "speed_gbps", "uplink_ports", "uplink_speed_gbps", "rack_u",
+               "watts", "price", "currency", "price_basis"),
+    "cable": ("id", "vendor", "model", "medium", "speed_gbps", "reach_m", "price", "currency", "price_basis"),
+    "rack": ("id", "vendor", "model", "rack_u", "max_kw", "price", "currency", "price_basis"),
+    "pdu": ("id", "vendor", "model", "outlets", "max_kw", "rack_u", "price", "currency", "price_basis"),
+    "licence": ("id", "vendor", "model", "metric", "term", "applies_to", "min_cores_per_cpu", "min_units", "price",
+                "currency", "price_basis"),
+    "support": ("id", "vendor", "model", "basis", "pct_of_hardware", "applies_to", "price", "currency",
+                "price_basis"),
 }
 TITLES: Mapping[PartKind, str] = {"cpu": "CPUs", "server": "Servers", "drive": "Drives", "nic": "NICs",
-                                  "dimm": "DIMMs"}
+                                  "dimm": "DIMMs", "switch": "Switches", "cable": "Cables and optics",
+                                  "rack": "Racks", "pdu": "PDUs", "licence": "Software licences",
+                                  "support": "Support contracts"}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -57,6 +68,71 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = actions.add_parser("seed", help="merge the bundled seed catalog in again (keeps your edits)")
     p.set_defaults(handler=_seed)
+
+    p = actions.add_parser("rates", help="the dated exchange-rate table: list, set, import or export")
+    p.add_argument("rates_action", choices=("list", "set", "import", "export"), metavar="list|set|import|export")
+    p.add_argument("values", nargs="*", metavar="ARG",
+                   help="set: CURRENCY USD_PER_UNIT [AS_OF] [SOURCE]; import: FILE (.csv or .json)")
+    p.add_argument("--format", choices=("table", "json", "csv"), default=None)
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="export: write here instead of stdout")
+    p.set_defaults(handler=_rates)
+
+
+def _rates(args: argparse.Namespace) -> int:
+    import csv
+    import json
+    from datetime import date
+
+    from catalog.rates import RATE_COLUMNS, rate_to_row
+
+    action, values = args.rates_action, args.values
+    with _opened(args) as store:
+        if action == "set":
+            if len(values) < 2:
+                raise CliError("rates set needs CURRENCY USD_PER_UNIT [AS_OF] [SOURCE], e.g. rates set EUR 1.16")
+            as_of = values[2] if len(values) > 2 else date.today().isoformat()
+            source = " ".join(values[3:]) or "set by the user"
+            store.import_rates([{"currency": values[0].upper(), "usd_per_unit": values[1], "as_of": as_of,
+                                 "source": source}])
+            print(f"rate set: 1 {values[0].upper()} = {values[1]} USD as of {as_of}")
+            return 0
+        if action == "import":
+            if len(values) != 1:
+                raise CliError("rates import needs one FILE (.csv or .json)")
+            path = Path(values[0])
+            try:
+                text = path.read_text(encoding="utf-8-sig")
+            except OSError as exc:
+                raise CliError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+            try:
+                rows = json.loads(text) if path.suffix.lower() == ".json" else list(csv.DictReader(text.splitlines()))
+            except json.JSONDecodeError as exc:
+                raise CliError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+            if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+                raise CliError(f"{path}: expected a list of rate rows with {', '.join(RATE_COLUMNS)}")
+            written = store.import_rates(rows)
+            print(f"imported {written} exchange rate(s) into {store.url_display}")
+            return 0
+        table = [rate_to_row(r) for r in store.rates()]
+    fmt = args.format or ("csv" if args.output and args.output.suffix.lower() == ".csv" else
+                          "json" if action == "export" else "table")
+    out = args.output.open("w", encoding="utf-8", newline="") if args.output else sys.stdout
+    try:
+        if fmt == "json":
+            json.dump(table, out, indent=2)
+            out.write("\n")
+        elif fmt == "csv":
+            writer = csv.DictWriter(out, fieldnames=RATE_COLUMNS, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(table)
+        else:
+            shown = [{**r, "usd_per_unit": f"{r['usd_per_unit']:.6g}"} for r in table]
+            out.write("Exchange rates (USD per unit; USD is the pivot)\n")
+            out.write(format_table(shown, RATE_COLUMNS) + "\n")
+    finally:
+        if args.output:
+            out.close()
+    return 0
 
 
 @contextmanager
