@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import sqlite3
+import threading
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
+_AST_LOCK = threading.Lock()
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 VERSION_TABLE = "alembic_version"
 
@@ -67,7 +69,8 @@ def quick_head_revision(script_location: Path = MIGRATIONS_DIR) -> str | None:
     parents: set[str] = set()
     for path in (script_location / "versions").glob("*.py"):
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            with _AST_LOCK:  # CPython 3.11's ast.parse is not thread-safe ("recursion depth mismatch")
+                tree = ast.parse(path.read_text(encoding="utf-8"))
         except (OSError, SyntaxError, UnicodeDecodeError):
             return None
         for node in tree.body:
