@@ -14,7 +14,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import date
 from importlib.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import URL, Engine, insert, select
@@ -22,6 +24,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
+from catalog import quotes
 from catalog import seed as seeding
 from catalog.engine import (
     SQLITE_BEGIN,
@@ -40,6 +43,7 @@ from catalog.errors import (
     EditConflictError,
     InvalidRowsError,
     PartInUseError,
+    RowProblem,
 )
 from catalog.integrity import check_integrity
 from catalog.migrate import ensure_schema
@@ -73,6 +77,12 @@ class VersionedPart:
 
     part: Part
     version: int
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteReport:
+    updated: builtins.list[str]  # part ids now at the quoted price
+    unmatched: builtins.list[str]  # lines left out (only with allow_unmatched)
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +294,28 @@ class CatalogStore:
             if existing != seen:
                 valid = self._validated(sources, existing, replace=replace, message="nothing was imported")
             return self._write_rows(session, valid, existing)
+
+    def apply_quote(self, path: Path, when: date, *, allow_unmatched: bool = False) -> QuoteReport:
+        """Quoted prices onto the parts a vendor quote names, all-or-nothing (see `catalog.quotes`).
+
+        Raises InvalidRowsError listing every bad or (unless `allow_unmatched`) unmatched line; then
+        nothing is written. Matched parts become user-edited, so a re-seed keeps the quote.
+        """
+        lines, problems = quotes.read_quote(path)
+        found = quotes.match(lines, self.list())
+        problems += found.problems
+        if not allow_unmatched:
+            problems += quotes.describe_unmatched(found.unmatched)
+        if problems:
+            raise InvalidRowsError(
+                f"{path.name}: {len(problems)} line(s) cannot be applied; nothing was imported"
+                + (" (use --allow-unmatched to apply the matched lines anyway)" if found.unmatched and
+                   not allow_unmatched else ""),
+                [RowProblem(0, "quote", p, None, None) for p in problems])
+        parts = [quotes.quoted(part, line, path.name, when) for line, part in found.matched]
+        if parts:
+            self.import_rows(quotes.as_rows(parts), replace=True)
+        return QuoteReport([p.id for p in parts], quotes.describe_unmatched(found.unmatched))
 
     def reseed(self, source: Traversable | None = None) -> seeding.SeedReport:
         """Merge the bundled seed in again: adds missing parts, refreshes ones the user never edited."""

@@ -15,14 +15,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from models import pricing
 from models.hardware import HardwareCatalog
+from models.perf import cost_power
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
-from models.sizing import greenplum
+from models.sizing import greenplum, software
 from models.sizing.engine import size
 from models.sizing.greenplum_design import SearchCancelled, search, settled_pick
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
+from models.sizing.rules import coordinator_count
 from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
 
 ProgressFn = Callable[[int, int], None]
@@ -69,6 +72,7 @@ class OptimizationResult:
     best_sizing: SizingResult | None
     pareto: list[DesignPoint]
     unmet: dict[str, str] = field(default_factory=dict)  # target -> closest candidate, when nothing is feasible
+    objective: str = "capex"
 
     def best_scenario(self, base: Scenario) -> Scenario | None:
         if self.best is None:
@@ -82,13 +86,64 @@ def _main(workload: GreenplumAnalytics | GreenplumOltp) -> tuple[str, bool]:
 
 
 
+TCO_RERANK = 6  # exact TCO (full BOM) of this many candidates with the lowest approximate TCO
+
+
+def approx_tco(ev: greenplum.Evaluated, servers: list, scenario: Scenario,  # type: ignore[type-arg]
+               catalog: HardwareCatalog) -> NDArray[np.float64]:
+    """Capex plus N years of licences, support and energy for every candidate (network and racks left out:
+    they follow the host count and are priced exactly on the few candidates re-ranked by `size`)."""
+    c = ev.candidates
+    com, a = scenario.commercial, scenario.assumptions
+    years = com.tco_years
+    hosts = (ev.segment_hosts + coordinator_count() + ev.etl_hosts).astype(float)
+    sockets = c.sockets.astype(float)
+    per_cpu = c.cores_total / np.maximum(sockets, 1)
+    data_tb = float(np.ceil(max(scenario.workload.data_tb / scenario.workload.compression_ratio, 1.0)))  # type: ignore[union-attr]
+    once = np.zeros(len(c))
+    yearly = np.zeros(len(c))
+    for product in software.products(scenario):
+        offers = [lic for lic in catalog.current(catalog.licences) if lic.applies_to == product]
+        if com.licence_ids is not None:
+            offers = [lic for lic in catalog.licences if lic.id in com.licence_ids and lic.applies_to == product]
+        if not offers:
+            continue
+        costs = []
+        for lic in offers:
+            units = {"core": hosts * sockets * np.maximum(per_cpu, lic.min_cores_per_cpu),
+                     "socket": hosts * sockets, "host": hosts}.get(lic.metric, np.full(len(c), data_tb))
+            cost = np.maximum(units, lic.min_units) * lic.price
+            costs.append((cost, lic.term))
+        best = np.argmin(np.stack([x for x, _ in costs]), axis=0)
+        for k, (cost, term) in enumerate(costs):
+            sel = best == k
+            (once if term == "perpetual" else yearly)[sel] += cost[sel]
+    if com.support:
+        vendors = np.array([servers[int(i)].vendor.casefold() for i in c.server_idx])
+        support = np.full(len(c), np.inf)
+        for sup in catalog.current(catalog.supports):
+            fits = (vendors == sup.applies_to.casefold()) | (sup.applies_to == "*")
+            cost = hosts * sup.price if sup.basis == "host" else ev.capex * sup.pct_of_hardware / 100.0
+            support = np.where(fits, np.minimum(support, cost), support)
+        yearly += np.where(np.isfinite(support), support, 0.0)
+    energy = ev.power_w * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
+    return ev.capex + once + years * (yearly + energy)
+
+
 def optimize(
     scenario: Scenario,
     catalog: HardwareCatalog,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
     pareto_limit: int = 200,
+    objective: str | None = None,
 ) -> OptimizationResult:
+    """The cheapest feasible design by `objective`: "capex" (the BOM's one-time cost) or "tco" (N-year cost of
+    ownership, `commercial.tco_years`); None takes the scenario's `commercial.optimize_for`."""
+    objective = objective or scenario.commercial.optimize_for
+    if objective not in ("capex", "tco"):
+        raise SizingInputError([Problem("objective", f"'{objective}' is not one of capex, tco")])
+    catalog = pricing.in_currency(catalog, scenario.commercial.currency, scenario.commercial.discounts_pct).catalog
     workload = scenario.workload
     if not isinstance(workload, GreenplumAnalytics | GreenplumOltp):
         raise SizingInputError([Problem("workload.kind", f"the optimizer covers Greenplum kinds, not {workload.kind}")])
@@ -120,7 +175,21 @@ def optimize(
     best_scenario = scenario.model_copy(
         update={"platform": scenario.platform.model_validate(best.platform(scenario))}
     )
-    return OptimizationResult(main, higher, n, int(feasible.sum()), best, size(best_scenario, catalog), pareto)
+    best_sized = size(best_scenario, catalog)
+    if objective == "tco":
+        tco = approx_tco(ev, servers, scenario, catalog)
+        idx = np.flatnonzero(feasible)
+        shortlist = idx[np.argsort(tco[idx], kind="stable")[:TCO_RERANK]]
+        for i in shortlist:
+            plat = scenario.platform.model_validate(points[int(i)].platform(scenario))
+            s_i = scenario.model_copy(update={"platform": plat})
+            r_i = size(s_i, catalog)
+            # the full sizing is the judge: a candidate that misses a target once sized is not taken
+            if any(w.code.startswith("target-unmet") for w in r_i.warnings):
+                continue
+            if r_i.totals.tco < best_sized.totals.tco:
+                best, best_sized = points[int(i)], r_i
+    return OptimizationResult(main, higher, n, int(feasible.sum()), best, best_sized, pareto, objective=objective)
 
 
 def _points(ev: greenplum.Evaluated, servers: list, drives: list, values: NDArray[np.float64],  # type: ignore[type-arg]

@@ -8,6 +8,7 @@ all of them in one pass.
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -213,6 +214,43 @@ class Assumptions(_Strict):
     utilization_pct: float = Field(default=60.0, ge=0, le=100, description="average load for energy")
 
 
+class Commercial(_Strict):
+    """How the bill of materials is priced and what it includes beyond the hosts; TCO horizon and its costs."""
+
+    currency: str = Field(default="USD", pattern=r"^[A-Z]{3}$", description="project currency (ISO 4217)")
+    discounts_pct: dict[str, float] = Field(
+        default_factory=dict, description="discount off list, by part id or vendor name (a part id wins)"
+    )
+    price_max_age_months: int = Field(default=12, ge=1, le=240, description="older prices are flagged")
+    valuation_date: date | None = Field(default=None, description="the date prices are judged against (today)")
+    network: bool = Field(default=True, description="price leaf/spine switches, cables and optics")
+    racks: bool = Field(default=True, description="price racks and PDUs")
+    switch_id: str | None = None
+    spine_switch_id: str | None = None
+    rack_id: str | None = None
+    pdu_id: str | None = None
+    boot_drive_id: str | None = None
+    rack_power_kw: float = Field(default=10.0, gt=0, le=100, description="power budget per rack, peak kW")
+    network_oversubscription: float = Field(default=1.0, ge=1, le=20, description="leaf downlink:uplink ratio")
+    licence_ids: list[str] | None = Field(default=None, max_length=50, description="None: the cheapest per product")
+    support_id: str | None = Field(default=None, description="None: the cheapest for the server vendor")
+    support: bool = True
+    tco_years: int = Field(default=5, ge=1, le=20)
+    purchase: Literal["upfront", "as-you-grow"] = Field(
+        default="upfront", description="buy for the horizon now, or add hosts in the year growth needs them"
+    )
+    rack_cost_per_year: float = Field(default=0.0, ge=0, le=10_000_000, description="space cost per rack per year")
+    optimize_for: Literal["capex", "tco"] = Field(default="capex", description="what the optimizer minimises")
+
+    @field_validator("discounts_pct")
+    @classmethod
+    def _discounts_in_range(cls, v: dict[str, float]) -> dict[str, float]:
+        bad = [f"{k}={p:g}" for k, p in v.items() if not 0 <= p < 100]
+        if bad:
+            raise ValueError(f"discounts must be 0-99.99 %; got {', '.join(bad)}")
+        return v
+
+
 class Scenario(_Strict):
     schema_version: int = SCHEMA_VERSION
     name: str = Field(min_length=1, max_length=200)
@@ -222,6 +260,7 @@ class Scenario(_Strict):
     platform: Platform = Field(default_factory=Platform)
     targets: Targets = Field(default_factory=Targets)
     assumptions: Assumptions = Field(default_factory=Assumptions)
+    commercial: Commercial = Field(default_factory=Commercial)
     notes: str = Field(default="", max_length=20_000)
 
     @field_validator("schema_version")

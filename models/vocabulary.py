@@ -281,7 +281,7 @@ class FieldInfo:
 
 
 def _targets_fields() -> dict[str, FieldInfo]:
-    return {f"targets.{t.name}": FieldInfo(t.label, t.unit or "catalog currency") for t in TARGETS.values()}
+    return {f"targets.{t.name}": FieldInfo(t.label, t.unit or "project currency") for t in TARGETS.values()}
 
 
 # Keyed by JSON path; list items as `[]` (`workload.databases[].size_gb`).
@@ -371,9 +371,32 @@ FIELDS: dict[str, FieldInfo] = {
         help="Every performance target is met on this estimate: P50 (the median) or P90 (nine designs in ten)",
         choices=(("P50", "P50 (median)"), ("P90", "P90 (9 in 10 meet it)")),
     ),
-    "assumptions.energy_price_per_kwh": FieldInfo("Energy price per kWh", "catalog currency"),
+    "assumptions.energy_price_per_kwh": FieldInfo("Energy price per kWh", "project currency"),
     "assumptions.pue": FieldInfo("Data-centre PUE", "x", "Power usage effectiveness"),
     "assumptions.utilization_pct": FieldInfo("Average utilization", "%", "Average load for energy"),
+    "commercial.currency": FieldInfo(
+        "Project currency", "ISO code", "Every price is converted to it at the catalog's dated exchange rates"),
+    "commercial.discounts_pct": FieldInfo("Discounts", "%", "Off list, by part id or vendor name"),
+    "commercial.price_max_age_months": FieldInfo("Flag prices older than", "months"),
+    "commercial.valuation_date": FieldInfo("Prices judged as of", help="Empty: today"),
+    "commercial.network": FieldInfo("Price the network", help="Leaf/spine switches, cables and optics"),
+    "commercial.racks": FieldInfo("Price racks and PDUs"),
+    "commercial.switch_id": FieldInfo("Leaf switch"),
+    "commercial.spine_switch_id": FieldInfo("Spine switch"),
+    "commercial.rack_id": FieldInfo("Rack"),
+    "commercial.pdu_id": FieldInfo("PDU"),
+    "commercial.boot_drive_id": FieldInfo("Boot drive"),
+    "commercial.rack_power_kw": FieldInfo("Rack power budget", "kW", "Peak draw allowed per rack"),
+    "commercial.network_oversubscription": FieldInfo("Leaf oversubscription", "x", "Host bandwidth : uplinks"),
+    "commercial.licence_ids": FieldInfo("Software licences", help="Empty: the cheapest per product"),
+    "commercial.support_id": FieldInfo("Support contract", help="Empty: the cheapest for the server vendor"),
+    "commercial.support": FieldInfo("Price hardware support"),
+    "commercial.tco_years": FieldInfo("TCO horizon", "years"),
+    "commercial.purchase": FieldInfo(
+        "Purchases", choices=(("upfront", "All up front"), ("as-you-grow", "As the data grows"))),
+    "commercial.rack_cost_per_year": FieldInfo("Rack space cost per rack per year", "project currency"),
+    "commercial.optimize_for": FieldInfo(
+        "Optimizer minimises", choices=(("capex", "Capex"), ("tco", "Cost of ownership"))),
 }
 
 _INDEX = re.compile(r"\[(\d+)\]")

@@ -156,6 +156,10 @@ def compare_label(metric: str) -> str:
 def compare(results: list[SizingResult]) -> list[CompareRow]:
     """Rows of the side-by-side comparison; lower capex/power/rack wins, the better estimate wins (see `verdict`)."""
     kinds = [r.design.kind for r in results]
+    currencies = sorted({r.totals.currency for r in results})
+    # money in two project currencies is never compared digit for digit: no winner on those rows
+    cur = currencies[0] if len(currencies) == 1 else "/".join(currencies)
+    money_hib: bool | None = False if len(currencies) <= 1 else None
 
     def row(metric: str, unit: str, get: Callable[[SizingResult], float | None], hib: bool | None,
             ranges: Callable[[SizingResult], tuple[float, float] | None] | None = None) -> CompareRow:
@@ -166,7 +170,9 @@ def compare(results: list[SizingResult]) -> list[CompareRow]:
         row("worker hosts", "hosts", lambda r: float(r.design.worker_hosts), False),
         row("total hosts", "hosts", lambda r: float(r.design.total_hosts), False),
         row("data drives", "drives", lambda r: float(r.design.data_drives_per_host * r.design.segment_hosts), None),
-        row("capex", results[0].totals.currency if results else "USD", lambda r: r.totals.capex, False),
+        row("capex", cur, lambda r: r.totals.capex, money_hib),
+        row("per year", cur, lambda r: r.totals.recurring_per_year, money_hib),
+        row(f"TCO {results[0].totals.tco_years if results else 0} years", cur, lambda r: r.totals.tco, money_hib),
         row("power", "W", lambda r: r.totals.power_w, False),
         row("rack space", "U", lambda r: float(r.totals.rack_u), False),
         row("energy", "kWh/year", lambda r: r.totals.kwh_per_year, False),
@@ -181,8 +187,9 @@ def compare(results: list[SizingResult]) -> list[CompareRow]:
         if not (m in METRICS and METRICS[m].performance):
             continue
         # per-dollar and per-watt rows hold rates (a time becomes runs per hour): more is always better
-        rows.append(row(f"{m} per 1k {results[0].totals.currency}", "per 1k", _per(m, "capex"), True,
-                        _per_range(m, "capex")))
+        per_money: bool | None = True if money_hib is not None else None
+        rows.append(row(f"{m} per 1k {cur}", "per 1k", _per(m, "capex"), per_money, _per_range(m, "capex")))
+        rows.append(row(f"{m} per 1k {cur} TCO", "per 1k", _per(m, "tco"), per_money, _per_range(m, "tco")))
         rows.append(row(f"{m} per kW", "per kW", _per(m, "power_w"), True, _per_range(m, "power_w")))
     return rows
 
@@ -314,7 +321,7 @@ def _scaled_catalog(catalog: HardwareCatalog, part_id: str, factor: float) -> Ha
         elif isinstance(p, Server) and p.cpu.id == part_id:
             p = dataclasses.replace(p, cpu=dataclasses.replace(p.cpu, price=p.cpu.price * factor))
         parts.append(p)
-    return HardwareCatalog.of(parts)
+    return HardwareCatalog(tuple(parts), catalog.rates, catalog.currency)
 
 
 def sensitivity(

@@ -1,9 +1,11 @@
-"""The bill of materials as procurement reads it: lines by role, role subtotals, grand total.
+"""The bill of materials as procurement reads it: lines by group, subtotals, one-time, per-year and BOM totals.
 
 One `BomTable` per sized scenario feeds the PDF table, the CSV and the XLSX, so the three
-show the same lines and the same totals. Money is Decimal: each line is quantised to the
-cent the way `models.sizing.bom.total_cents` does it, so the grand total equals
-`totals.capex` of `refarch size` to the cent.
+show the same lines and the same totals. Money is Decimal in the project currency: each
+line is quantised to the cent the way the engine does it, so the one-time total equals
+`totals.capex`, the per-year total `totals.recurring_per_year` and the grand total
+`totals.bom_total` of `refarch size` to the cent. Each line says its list price, the
+discount, where the price comes from (list, quote, estimate; currency and rate) and its date.
 """
 
 from __future__ import annotations
@@ -25,10 +27,13 @@ CENT = Decimal("0.01")
 RowKind = Literal["line", "subtotal", "total"]
 
 COLUMNS = (
-    "Row", "Role", "Part ID", "Description", "Kind", "Qty per host", "Hosts", "Qty", "Unit price",
-    "Extended price", "Currency", "Price as of",
+    "Row", "Role", "Part ID", "Description", "Kind", "Qty per host", "Hosts", "Qty", "List unit price",
+    "Discount %", "Unit price", "Extended price", "Currency", "Per year", "Price basis", "Catalog price",
+    "Catalog currency", "Rate", "Price as of", "Note",
 )
-MONEY_COLUMNS = ("Unit price", "Extended price")
+MONEY_COLUMNS = ("List unit price", "Unit price", "Extended price")
+GROUP_TITLES = {"network": "Network", "rack": "Racks and power", "software": "Software licences",
+                "support": "Support"}
 
 
 def extended(line: BomLine) -> Decimal:
@@ -50,12 +55,25 @@ class BomRow:
     qty: int | None = None
     unit_price: Decimal | None = None
     price_as_of: str = ""
+    list_unit_price: Decimal | None = None
+    discount_pct: float | None = None
+    recurring: bool = False
+    price_basis: str = ""
+    source_price: float | None = None
+    source_currency: str = ""
+    fx_rate: float | None = None
+    note: str = ""
+    label: str = ""  # for totals: which total
+    group: str = ""  # the group heading the line sits under (a host role, or Network, Racks and power, ...)
 
     def cells(self) -> list[object]:
         """The row under COLUMNS, numbers as numbers (None for empty cells)."""
-        label = {"line": "line", "subtotal": "subtotal", "total": "grand total"}[self.kind]
+        label = {"line": "line", "subtotal": "subtotal", "total": self.label or "total"}[self.kind]
+        per_year = ("yes" if self.recurring else "no") if self.kind == "line" else ""
         return [label, self.role, self.part_id, self.description, self.part_kind, self.qty_per_host, self.hosts,
-                self.qty, self.unit_price, self.extended, self.currency, self.price_as_of]
+                self.qty, self.list_unit_price, self.discount_pct, self.unit_price, self.extended, self.currency,
+                per_year, self.price_basis, self.source_price, self.source_currency, self.fx_rate, self.price_as_of,
+                self.note]
 
 
 @dataclass(frozen=True)
@@ -76,7 +94,16 @@ class BomTable:
 
     @property
     def grand_total(self) -> Decimal:
-        return next(r.extended for r in self.rows if r.kind == "total")
+        """The whole BOM (one-time lines plus one year of the per-year lines): `totals.bom_total`."""
+        return [r.extended for r in self.rows if r.kind == "total"][-1]
+
+    @property
+    def one_time_total(self) -> Decimal:
+        return next(r.extended for r in self.rows if r.kind == "total" and r.label == ONE_TIME)
+
+    @property
+    def per_year_total(self) -> Decimal:
+        return next(r.extended for r in self.rows if r.kind == "total" and r.label == PER_YEAR)
 
     def header(self) -> list[tuple[str, str]]:
         return [("Scenario", self.scenario), ("Customer", self.customer), ("Currency", self.currency),
@@ -90,26 +117,50 @@ def price_date(lines: Sequence[BomLine]) -> str:
     return dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
 
 
+ONE_TIME = "one-time total"
+PER_YEAR = "per-year total"
+GRAND = "BOM total (first year)"
+
+
+def group_of(line: BomLine) -> str:
+    """Hosts group by role (their parts stay together); the rest by category."""
+    return line.role if line.category == "compute" else GROUP_TITLES.get(line.category, line.category)
+
+
+def _money(v: float | None) -> Decimal | None:
+    return None if v is None else Decimal(str(v)).quantize(CENT)
+
+
 def bom_table(result: SizingResult, customer: str = "") -> BomTable:
-    """The BOM of one result, grouped by role in the engine's order, with subtotals and the grand total."""
+    """The BOM of one result, grouped (host roles, then network, racks, software, support), with subtotals,
+    the one-time total (capex), the per-year total and the BOM total."""
     currency = result.totals.currency
-    roles: list[str] = []
+    groups: list[str] = []
     for ln in result.bom:
-        if ln.role not in roles:
-            roles.append(ln.role)
+        if group_of(ln) not in groups:
+            groups.append(group_of(ln))
     rows: list[BomRow] = []
-    grand = Decimal("0.00")
-    for role in roles:
+    once = yearly = Decimal("0.00")
+    for group in groups:
         sub = Decimal("0.00")
-        for ln in (x for x in result.bom if x.role == role):
+        for ln in (x for x in result.bom if group_of(x) == group):
             ext = extended(ln)
             sub += ext
-            rows.append(BomRow("line", role, ext, ln.currency, ln.part_id, ln.description, ln.kind,
-                               ln.qty_per_host, ln.hosts, ln.qty, Decimal(str(ln.unit_price)).quantize(CENT),
-                               ln.price_as_of))
-        rows.append(BomRow("subtotal", role, sub, currency))
-        grand += sub
-    rows.append(BomRow("total", "", grand, currency))
+            if ln.recurring:
+                yearly += ext
+            else:
+                once += ext
+            rows.append(BomRow(
+                "line", ln.role, ext, ln.currency, ln.part_id, ln.description, ln.kind, ln.qty_per_host, ln.hosts,
+                ln.qty, _money(ln.unit_price), ln.price_as_of,
+                list_unit_price=_money(ln.list_unit_price if ln.list_unit_price is not None else ln.unit_price),
+                discount_pct=ln.discount_pct, recurring=ln.recurring, price_basis=ln.price_basis,
+                source_price=ln.source_unit_price if ln.source_unit_price is not None else ln.unit_price,
+                source_currency=ln.source_currency or ln.currency, fx_rate=ln.fx_rate, note=ln.note, group=group))
+        rows.append(BomRow("subtotal", group, sub, currency, group=group))
+    rows.append(BomRow("total", "", once, currency, label=ONE_TIME))
+    rows.append(BomRow("total", "", yearly, currency, label=PER_YEAR))
+    rows.append(BomRow("total", "", once + yearly, currency, label=GRAND))
     return BomTable(result.scenario_name, customer, currency, price_date(result.bom), tuple(rows))
 
 
@@ -202,7 +253,7 @@ def write_bom_xlsx(tables: Sequence[BomTable], path: str | Path) -> None:
     head_fill = PatternFill("solid", fgColor="1F2933")
     sub_fill = PatternFill("solid", fgColor="EEF2F6")
     total_fill = PatternFill("solid", fgColor="D0E2FF")
-    widths = (12, 18, 44, 60, 8, 13, 8, 8, 16, 18, 10, 12)
+    widths = (12, 18, 44, 60, 8, 13, 8, 8, 16, 10, 16, 18, 10, 9, 11, 14, 10, 10, 12, 40)
     for t in tables:
         ws = wb.create_sheet(sheet_title(t.scenario, taken))
         for i, (key, val) in enumerate(t.header(), start=1):
@@ -214,7 +265,7 @@ def write_bom_xlsx(tables: Sequence[BomTable], path: str | Path) -> None:
             c = ws.cell(head_row, j, col)
             c.font = Font(bold=True, color="FFFFFF")
             c.fill = head_fill
-            c.alignment = Alignment(horizontal="right" if j >= 6 and j <= 10 else "left")
+            c.alignment = Alignment(horizontal="right" if 6 <= j <= 12 else "left")
         money_fmt = f'#,##0.00 "{t.currency}"' if t.currency.isalpha() else "#,##0.00"
         for i, r in enumerate(t.rows, start=head_row + 1):
             for j, v in enumerate(r.cells(), start=1):

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
 
-from app.export.bom import BomTable
+from app.export.bom import GRAND, ONE_TIME, PER_YEAR, BomTable
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_styles import SUB_FILL, TOTAL_FILL, grid_table_style
 from app.formatting import money, number, power, unit_text
@@ -19,55 +19,108 @@ from models.sizing.result import SizingResult
 from models.vocabulary import METRICS
 from models.whatif import CompareRow, GrowthYear, compare
 
+BASIS_MARK = {"list": "L", "quote": "Q", "estimate": "E"}
 
-def bom_section(ctx: Ctx, table: BomTable) -> list[Flowable]:
+
+def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -> list[Flowable]:
     st = ctx.styles
     w = ctx.width
-    widths = [w * 0.43, w * 0.07, w * 0.08, w * 0.07, w * 0.07, w * 0.13, w * 0.15]
+    widths = [w * 0.36, w * 0.07, w * 0.06, w * 0.07, w * 0.12, w * 0.06, w * 0.12, w * 0.14]
     cur = table.currency
-    head = ["Part", "Kind", "Qty / host", "Hosts", "Qty", f"Unit price ({cur})", f"Extended ({cur})"]
-    numeric = {2, 3, 4, 5, 6}
+    head = ["Part", "Qty / host", "Hosts", "Qty", f"List unit ({cur})", "Disc. %", f"Net unit ({cur})",
+            f"Extended ({cur})"]
+    numeric = {1, 2, 3, 4, 5, 6, 7}
     data: list[list[object]] = [[Paragraph(ctx.text(h), st.cell_head_num if i in numeric else st.cell_head)
                                  for i, h in enumerate(head)]]
     cmds: list[tuple[object, ...]] = []
-    current_role = None
+    current_group = None
     for row in table.rows:
         i = len(data)
         if row.kind == "line":
-            if row.role != current_role:
-                current_role = row.role
-                hosts = row.hosts or 0
-                data.append([ctx.m(f"<b>{ctx.text(row.role[:1].upper() + row.role[1:])}</b> · "
-                                   f"{hosts} host{'s' if hosts != 1 else ''}", st.cell), "", "", "", "", "", ""])
+            if row.group != current_group:
+                current_group = row.group
+                title = ctx.text(row.group[:1].upper() + row.group[1:])
+                if row.group == row.role and row.hosts and row.part_kind not in ("switch", "cable", "rack", "pdu"):
+                    title = f"{title}</b> · {row.hosts} host{'s' if row.hosts != 1 else ''}<b>"
+                data.append([ctx.m(f"<b>{title}</b>", st.cell), "", "", "", "", "", "", ""])
                 cmds += [("SPAN", (0, i), (-1, i)), ("BACKGROUND", (0, i), (-1, i), SUB_FILL)]
                 i += 1
-            part = [ctx.p(row.description, st.cell), ctx.fitted(row.part_id, widths[0] - 8)]
-            data.append([part, ctx.p(row.part_kind, st.cell), ctx.p(str(row.qty_per_host), st.cell_num),
-                         ctx.p(str(row.hosts), st.cell_num), ctx.p(str(row.qty), st.cell_num),
-                         ctx.p(f"{row.unit_price:,.2f}", st.cell_num), ctx.p(f"{row.extended:,.2f}", st.cell_num)])
+            origin = BASIS_MARK.get(row.price_basis, "?")
+            if row.source_currency and row.source_currency != cur:
+                origin += f" · {row.source_price:,.2f} {row.source_currency} at {row.fx_rate:.4g}"
+            sub = f"{row.part_id} · {row.part_kind} · {origin} · {row.price_as_of}"
+            if row.note:
+                sub += f" · {row.note}"
+            part = [ctx.p(row.description, st.cell), ctx.fitted(sub, widths[0] - 8)]
+            ext = f"{row.extended:,.2f}" + (" /yr" if row.recurring else "")
+            disc = f"{row.discount_pct:g}" if row.discount_pct else ""
+            data.append([part, ctx.p(str(row.qty_per_host), st.cell_num), ctx.p(str(row.hosts), st.cell_num),
+                         ctx.p(str(row.qty), st.cell_num), ctx.p(f"{row.list_unit_price:,.2f}", st.cell_num),
+                         ctx.p(disc, st.cell_num), ctx.p(f"{row.unit_price:,.2f}", st.cell_num),
+                         ctx.p(ext, st.cell_num)])
         elif row.kind == "subtotal":
-            data.append([ctx.p(f"Subtotal {row.role}", st.cell_bold), "", "", "", "", "",
+            data.append([ctx.p(f"Subtotal {row.role}", st.cell_bold), "", "", "", "", "", "",
                          ctx.p(f"{row.extended:,.2f}", st.cell_num_bold)])
-            cmds += [("SPAN", (0, i), (5, i)), ("LINEABOVE", (0, i), (-1, i), 0.6, st.h1.textColor)]
+            cmds += [("SPAN", (0, i), (6, i)), ("LINEABOVE", (0, i), (-1, i), 0.6, st.h1.textColor)]
         else:
-            label = f"Grand total ({cur}, list prices as of {table.price_date})"
-            data.append([ctx.p(label, st.cell_bold), "", "", "", "",
+            label = {ONE_TIME: "One-time total (capex)", PER_YEAR: "Per-year total (subscriptions and support)",
+                     GRAND: "BOM total, first year"}.get(row.label, row.label)
+            data.append([ctx.p(f"{label} ({cur})", st.cell_bold), "", "", "", "", "",
                          ctx.p(money(row.extended, cur), st.cell_num_bold), ""])
-            cmds += [("SPAN", (0, i), (4, i)), ("SPAN", (5, i), (6, i)), ("BACKGROUND", (0, i), (-1, i), TOTAL_FILL),
+            cmds += [("SPAN", (0, i), (5, i)), ("SPAN", (6, i), (7, i)), ("BACKGROUND", (0, i), (-1, i), TOTAL_FILL),
                      ("LINEABOVE", (0, i), (-1, i), 1.0, st.h1.textColor)]
-    # the last line, its subtotal and the grand total stay on one page
-    cmds.append(("NOSPLIT", (0, max(1, len(data) - 3)), (-1, len(data) - 1)))
+    # the last line, its subtotal and the totals stay on one page
+    cmds.append(("NOSPLIT", (0, max(1, len(data) - 5)), (-1, len(data) - 1)))
     t = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
     style = grid_table_style(1, zebra=False, rows=len(data))
     for c in cmds:
         style.add(*c)
     t.setStyle(style)
-    return [
+    bases = sorted({r.price_basis for r in table.lines})
+    basis_text = ", ".join({"list": "L list price", "quote": "Q quoted", "estimate": "E estimate"}.get(b, b)
+                           for b in bases)
+    out: list[Flowable] = [
         *ctx.section("Bill of materials"),
-        ctx.p(f"Hardware for {table.scenario}, grouped by role. Prices are list prices from the refarch catalog "
-              f"(as of {table.price_date}); the CSV and XLSX exports carry the same lines and totals.", st.body),
+        ctx.p(f"Everything to build {table.scenario}: hosts by role, network, racks and power, software licences "
+              f"and support. Net prices in {cur} after discounts; each line shows its catalog price basis "
+              f"({basis_text}), any conversion and the price date (prices as of {table.price_date}). "
+              "Lines marked /yr recur every year. The CSV and XLSX exports carry the same lines and totals.",
+              st.body),
         t,
     ]
+    if result is not None:
+        out += _rates_block(ctx, result, cur)
+        out += _racks_block(ctx, result)
+    return out
+
+
+def _rates_block(ctx: Ctx, r: SizingResult, cur: str) -> list[Flowable]:
+    st = ctx.styles
+    if not r.exchange_rates:
+        return [ctx.p(f"Every price used is in {cur}: no currency conversion.", st.muted)]
+    w = ctx.width
+    rows = [[f"1 {x['from']}", f"{x['rate']:.6g} {x['to']}", str(x["as_of"]), ctx.p(str(x["table"]), st.cell)]
+            for x in r.exchange_rates]
+    return [ctx.heading("Exchange rates used", 1),
+            ctx.p(f"Prices in other currencies were converted to {cur} at these dated rates from the catalog's rate "
+                  "table (USD is its pivot); nothing in another currency is added unconverted.", st.muted),
+            ctx.grid(["Unit", f"In {cur}", "As of", "Rate table rows"], rows,
+                     [w * 0.1, w * 0.16, w * 0.12, w * 0.62], numeric=(1,))]
+
+
+def _racks_block(ctx: Ctx, r: SizingResult) -> list[Flowable]:
+    if not r.racks:
+        return []
+    from app.export.rack_drawing import rack_drawings
+
+    st = ctx.styles
+    t = r.totals
+    text = (f"{t.racks} rack(s), {t.rack_u} U occupied, filled host by host up to each rack's U and its peak power "
+            f"budget of {r.racks[0].budget_kw:g} kW; leaf switches at the top of each rack.")
+    drawings = rack_drawings(r.racks, ctx.width, ctx.fonts)
+    return [ctx.figure(drawings[0], "Rack elevation" + (" (first racks)" if len(drawings) > 1 else ""),
+                       before=[ctx.heading("Racks and power", 1), ctx.p(text, st.body)]),
+            *(ctx.figure(d, "Rack elevation (continued)") for d in drawings[1:])]
 
 
 def compare_label(row: CompareRow) -> tuple[str, str]:
@@ -96,15 +149,32 @@ def cost_section(ctx: Ctx, r: SizingResult, s: Scenario, chart: Flowable | None,
     cur = t.currency
     out: list[Flowable] = [*ctx.section("Cost and power")]
     rows = [
-        ("Capex (hardware at list prices)", money(t.capex, cur)),
+        ("Capex (one-time, net)", money(t.capex, cur)),
+        ("Subscriptions and support per year", money(t.recurring_per_year, cur)),
+        ("BOM at list prices (first year)", money(t.list_total, cur)),
         (f"Power at {a.utilization_pct:g} % average utilisation", f"{power(t.power_w)} ({t.power_w:,.0f} W)"),
-        ("Rack space", f"{t.rack_u} U"),
-        (f"Energy per year (PUE {a.pue:g})", f"{t.kwh_per_year:,.0f} kWh"),
+        ("Rack space", f"{t.racks} rack(s), {t.rack_u} U"),
+        (f"Energy per year (PUE {a.pue:g})", f"{t.kwh_per_year:,.0f} kWh, {money(t.energy_cost_per_year, cur)}"),
         ("Energy price", f"{a.energy_price_per_kwh:g} {cur} per kWh"),
-        ("Energy cost over 3 years", money(t.energy_cost_3y, cur)),
-        ("Capex plus 3 years of energy", money(t.capex + t.energy_cost_3y, cur)),
+        (f"Cost of ownership over {t.tco_years} years", money(t.tco, cur)),
     ]
     out.append(ctx.facts(rows, label_w=200))
+    if r.tco:
+        w = ctx.width
+        tco_rows = [[f"Year {y.year}", str(y.hosts), money(y.hardware, ""), money(y.licences, ""),
+                     money(y.support, ""), money(y.energy, ""), money(y.space, ""), money(y.total, ""),
+                     money(y.cumulative, "")] for y in r.tco]
+        how = ("hardware bought in year 1 for the whole horizon" if s.commercial.purchase == "upfront" else
+               "hosts bought in the year the data growth needs them")
+        out += [ctx.heading(f"Cost of ownership, year by year ({cur})", 1),
+                ctx.p(f"Purchases ({how}), licences (perpetual in the year bought, subscriptions every year), "
+                      f"support, energy at PUE {a.pue:g} and rack space at "
+                      f"{money(s.commercial.rack_cost_per_year, cur)} per rack per year. No discounting or price "
+                      "drift.", st.muted),
+                ctx.grid(["Year", "Hosts", "Hardware", "Licences", "Support", "Energy", "Space", "Total",
+                          "Cumulative"], tco_rows,
+                         [w * 0.08, w * 0.07, w * 0.13, w * 0.13, w * 0.11, w * 0.11, w * 0.1, w * 0.13, w * 0.14],
+                         numeric=(1, 2, 3, 4, 5, 6, 7, 8))]
     eff = efficiency_rows(r)
     if eff:
         rates = [METRICS[m].rate_label.lower() for m in sorted(r.estimates) if m in METRICS and METRICS[m].rate_label]
@@ -113,7 +183,8 @@ def cost_section(ctx: Ctx, r: SizingResult, s: Scenario, chart: Flowable | None,
         out += [ctx.heading("Performance per money and per watt", 1), ctx.p(note, st.muted),
                 ctx.facts(eff, label_w=260)]
     if chart is not None:
-        out.append(ctx.figure(chart, "Capex by role, split by part kind, at list prices.",
+        out.append(ctx.figure(chart, "The BOM (one-time lines plus a year of subscriptions and support) by role, "
+                              "split by part kind, at net prices.",
                               before=[ctx.heading("Where the money goes", 1)]))
     if growth and len(growth) > 1:
         block: list[Flowable] = [ctx.heading("Buy as you grow", 1)]

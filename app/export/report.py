@@ -180,7 +180,7 @@ def _scenario_story(ctx: Ctx, r: SizingResult, s: Scenario, growth: Sequence[Gro
     story += executive_summary(ctx, r, s, warnings_no)
     story += workload_section(ctx, r, s)
     story += design_section(ctx, r, s)
-    story += bom_section(ctx, table)
+    story += bom_section(ctx, table, r)
     story += cost_section(ctx, r, s, cost_chart, growth, growth_chart)
     story += performance_section(ctx, r, s, est_chart, curve_chart)
     story += rationale_section(ctx, r)

@@ -139,6 +139,13 @@ ASSUMPTION_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec(("assumptions", "energy_price_per_kwh"), "float"),
     FieldSpec(("assumptions", "pue"), "float"),
     FieldSpec(("assumptions", "utilization_pct"), "float"),
+    FieldSpec(("commercial", "currency"), "text"),
+    FieldSpec(("commercial", "tco_years"), "int"),
+    FieldSpec(("commercial", "purchase"), "choice"),
+    FieldSpec(("commercial", "rack_power_kw"), "float"),
+    FieldSpec(("commercial", "rack_cost_per_year"), "float"),
+    FieldSpec(("commercial", "price_max_age_months"), "int"),
+    FieldSpec(("commercial", "optimize_for"), "choice"),
 )
 
 SCENARIO_FIELDS: tuple[FieldSpec, ...] = (

@@ -30,9 +30,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.charts import cost_breakdown, cost_items, estimate_ranges, estimate_vs_hosts
+from app.export.bom import bom_table
 from app.formatting import estimate_p50, estimate_range, humanize, money, money_short, number, power
 from app.gui.chart_view import ChartView
 from app.gui.host_diagram import HostDiagram
+from app.gui.rack_view import RackElevation
 from app.gui.sizing_service import Curve
 from models.references import ReferenceList, readable
 from models.scenario import Scenario
@@ -274,7 +276,8 @@ class ResultsView(QWidget):
         self.tabs.addTab(est, "Estimates")
 
         # Cost: the BOM and where the money goes
-        self.bom = _table(["Role", "Part", "Qty/host", "Hosts", "Qty", "Unit price", "Extended"], stretch=1)
+        self.bom = _table(["Group", "Part", "Qty/host", "Hosts", "Qty", "List unit", "Disc. %", "Net unit",
+                           "Extended", "Basis"], stretch=1)
         self.totals = QLabel()
         self.totals.setObjectName("totals")
         self.totals.setTextFormat(Qt.TextFormat.RichText)
@@ -289,6 +292,27 @@ class ResultsView(QWidget):
         cl.addWidget(self.totals)
         cl.addWidget(csplit, 1)
         self.tabs.addTab(cost, "Bill of materials")
+
+        # Cost of ownership and racks
+        self.tco = _table(["Year", "Hosts", "Hardware", "Licences", "Support", "Energy", "Space", "Total",
+                           "Cumulative"])
+        self.tco_note = QLabel()
+        self.tco_note.setWordWrap(True)
+        self.tco_note.setTextFormat(Qt.TextFormat.RichText)
+        self.rack_view = RackElevation()
+        rack_scroll = QScrollArea()
+        rack_scroll.setWidgetResizable(False)
+        rack_scroll.setWidget(self.rack_view)
+        own = QWidget()
+        ol = QVBoxLayout(own)
+        ol.setContentsMargins(10, 10, 10, 10)
+        osplit = QSplitter(Qt.Orientation.Vertical)
+        osplit.addWidget(self.tco)
+        osplit.addWidget(rack_scroll)
+        osplit.setSizes([200, 420])
+        ol.addWidget(self.tco_note)
+        ol.addWidget(osplit, 1)
+        self.tabs.addTab(own, "TCO and racks")
 
         self.rationale = _table(["Decision", "Why", "Source"], stretch=1)
         self.rationale.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
@@ -474,29 +498,46 @@ class ResultsView(QWidget):
         self.binding.setText(f"Binding resource: <b>{html.escape(r.binding_resource)}</b> — the part of the design "
                              "that limits the main estimate; adding more of anything else will not improve it.")
 
-        self.bom.setRowCount(len(r.bom) + 1)
-        for row, line in enumerate(r.bom):
-            self.bom.setItem(row, 0, _cell(line.role))
-            self.bom.setItem(row, 1, _cell(line.description or line.part_id,
-                                           tooltip=f"{line.part_id} ({line.kind}), price as of {line.price_as_of}"))
-            self.bom.setItem(row, 2, _cell(str(line.qty_per_host), right=True))
-            self.bom.setItem(row, 3, _cell(str(line.hosts), right=True))
-            self.bom.setItem(row, 4, _cell(str(line.qty), right=True))
-            self.bom.setItem(row, 5, _cell(money(line.unit_price, line.currency, cents=False), right=True))
-            self.bom.setItem(row, 6, _cell(money(line.extended_price, line.currency, cents=False), right=True))
-        last = len(r.bom)
-        self.bom.setItem(last, 0, _cell("Total", bold=True))
-        for c in range(1, 6):
-            self.bom.setItem(last, c, _cell(""))
-        self.bom.setItem(last, 6, _cell(money(t.capex, t.currency, cents=False), right=True, bold=True))
+        table = bom_table(r)
+        self.bom.setRowCount(len(table.rows))
+        for row, b in enumerate(table.rows):
+            if b.kind == "line":
+                origin = b.price_basis + (f", {b.source_price:,.2f} {b.source_currency} at {b.fx_rate:.4g}"
+                                          if b.source_currency != b.currency else "")
+                tip = f"{b.part_id} ({b.part_kind}), {origin}, price as of {b.price_as_of}" + (
+                    f"; {b.note}" if b.note else "")
+                cells = [b.group, b.description or b.part_id, str(b.qty_per_host), str(b.hosts), str(b.qty),
+                         f"{b.list_unit_price:,.2f}", f"{b.discount_pct:g}" if b.discount_pct else "",
+                         f"{b.unit_price:,.2f}", f"{b.extended:,.2f}" + (" /yr" if b.recurring else ""), origin]
+                for c, text in enumerate(cells):
+                    self.bom.setItem(row, c, _cell(text, right=2 <= c <= 8, tooltip=tip if c == 1 else ""))
+            else:
+                label = f"Subtotal {b.role}" if b.kind == "subtotal" else b.label.capitalize()
+                self.bom.setItem(row, 0, _cell(label, bold=True))
+                for c in range(1, 10):
+                    self.bom.setItem(row, c, _cell(""))
+                self.bom.setItem(row, 8, _cell(money(b.extended, b.currency), right=True, bold=True))
         self.totals.setText(
-            f"<b>Capex {html.escape(money(t.capex, t.currency, cents=False))}</b>"
-            f" &nbsp;·&nbsp; {html.escape(power(t.power_w))}"
-            f" &nbsp;·&nbsp; {t.rack_u} U &nbsp;·&nbsp; {number(t.kwh_per_year)} kWh/year &nbsp;·&nbsp; "
-            f"energy over 3 years {html.escape(money(t.energy_cost_3y, t.currency, cents=False))}"
+            f"<b>Capex {html.escape(money(t.capex, t.currency))}</b> + "
+            f"<b>{html.escape(money(t.recurring_per_year, t.currency))}/year</b> &nbsp;·&nbsp; "
+            f"{t.tco_years}-year TCO {html.escape(money(t.tco, t.currency))} &nbsp;·&nbsp; "
+            f"{html.escape(power(t.power_w))} &nbsp;·&nbsp; {t.racks} rack(s), {t.rack_u} U &nbsp;·&nbsp; "
+            f"{number(t.kwh_per_year)} kWh/year"
         )
+        self.tco.setRowCount(len(r.tco))
+        for row, y in enumerate(r.tco):
+            for c, v in enumerate((f"Year {y.year}", str(y.hosts), *(f"{x:,.2f}" for x in (
+                    y.hardware, y.licences, y.support, y.energy, y.space, y.total, y.cumulative)))):
+                self.tco.setItem(row, c, _cell(v, right=c > 0, bold=c == 7))
+        rates = "; ".join(f"1 {x['from']} = {x['rate']:.6g} {x['to']} (as of {x['as_of']})" for x in r.exchange_rates)
+        self.tco_note.setText(
+            f"Cost of ownership over {t.tco_years} years in {html.escape(t.currency)}: purchases, licences, support, "
+            f"energy (with the scenario PUE) and rack space, year by year."
+            + (f" Converted at {html.escape(rates)}." if rates else " No currency conversion was needed."))
+        self.rack_view.set_racks(r.racks)
         items = cost_items(r.bom)
-        self.cost_chart.set_builder(lambda: cost_breakdown(items, t.currency, title="Capex by role and part"))
+        self.cost_chart.set_builder(
+            lambda: cost_breakdown(items, t.currency, title="BOM (first year) by role and part"))
 
         self.rationale.setRowCount(len(r.rationale))
         for row, why in enumerate(r.rationale):
@@ -518,7 +559,7 @@ class ResultsView(QWidget):
         self.references.setText(
             "<b>References</b> ([n] in the Source column is entry n; the section, table or figure follows it)"
             + "".join(f"<br>[{n}] {html.escape(ref.entry())}" for n, ref in refs.entries()))
-        self.tabs.setTabText(4, f"Warnings ({n_warn})" if n_warn else "Warnings")
+        self.tabs.setTabText(self.tabs.indexOf(self.warnings), f"Warnings ({n_warn})" if n_warn else "Warnings")
 
 
 __all__ = ["ResultsView", "Status"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from models.hardware import Dimm, Drive, Nic, PartBase, Server
+from models.hardware import Cable, Dimm, Drive, Licence, Nic, PartBase, Pdu, Rack, Server, Support, Switch
+from models.money import cents
 from models.perf import cost_power
 from models.scenario import Scenario
 from models.sizing.result import BomLine, Totals
@@ -22,20 +23,62 @@ def describe(part: PartBase) -> str:
         return f"{part.vendor} {part.model} {part.ports}x {part.speed_gbps:g} GbE"
     if isinstance(part, Dimm):
         return f"{part.vendor} {part.model} {part.size_gib} GiB DIMM"
+    if isinstance(part, Switch):
+        up = f" + {part.uplink_ports}x {part.uplink_speed_gbps:g} GbE uplinks" if part.uplink_ports else ""
+        return f"{part.vendor} {part.model}: {part.ports}x {part.speed_gbps:g} GbE{up}, {part.rack_u}U"
+    if isinstance(part, Cable):
+        return f"{part.vendor} {part.model} ({part.medium}, {part.speed_gbps:g} GbE, {part.reach_m:g} m)"
+    if isinstance(part, Rack):
+        return f"{part.vendor} {part.model}, {part.rack_u}U"
+    if isinstance(part, Pdu):
+        return f"{part.vendor} {part.model}"
+    if isinstance(part, Licence):
+        per = {"core": "per core", "socket": "per socket", "host": "per host", "tb": "per TB"}[part.metric]
+        term = "per year" if part.term == "annual" else "perpetual"
+        return f"{part.vendor} {part.model} ({per}, {term})"
+    if isinstance(part, Support):
+        basis = "per host per year" if part.basis == "host" else f"{part.pct_of_hardware:g} % of hardware per year"
+        return f"{part.vendor} {part.model} ({basis})"
     return f"{part.vendor} {part.model}"
 
 
-def line(role: str, part: PartBase, qty_per_host: int, hosts: int, kind: str) -> BomLine:
+def line(
+    role: str,
+    part: PartBase,
+    qty_per_host: int,
+    hosts: int,
+    kind: str,
+    *,
+    category: str = "compute",
+    recurring: bool = False,
+    note: str = "",
+    unit_price: float | None = None,
+) -> BomLine:
+    """A line at the part's (converted, net) price; `unit_price` overrides it for computed prices (e.g. a %)."""
+    origin = part.origin
+    price = float(part.price) if unit_price is None else unit_price
+    list_price = price
+    if origin is not None and unit_price is None:
+        list_price = cents(origin.list_price * origin.rate)
     return BomLine(
         role=role,
         part_id=part.id,
         description=describe(part),
         qty_per_host=qty_per_host,
         hosts=hosts,
-        unit_price=float(part.price),
+        unit_price=price,
         currency=part.currency,
         kind=kind,
         price_as_of=part.price_as_of.isoformat(),
+        category=category,
+        recurring=recurring,
+        price_basis=part.price_basis,
+        list_unit_price=list_price,
+        discount_pct=origin.discount_pct if origin and unit_price is None else 0.0,
+        source_currency=origin.currency if origin else part.currency,
+        source_unit_price=origin.list_price if origin and unit_price is None else None,
+        fx_rate=origin.rate if origin else 1.0,
+        note=note,
     )
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from models.hardware import HardwareCatalog
+from models import pricing
+from models.hardware import HardwareCatalog, UnknownPartError
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, SapIqMultiplex, Scenario
-from models.sizing import greenplum_design, postgres_design, sap_iq_design
+from models.sizing import commercial, greenplum_design, postgres_design, sap_iq_design
 from models.sizing.oltp_advice import oltp_warnings
 from models.sizing.parts import SizingInputError, resolve
 from models.sizing.result import SizingResult
@@ -19,17 +20,72 @@ __all__ = ["SizingInputError", "size"]
 def size(scenario: Scenario, catalog: HardwareCatalog) -> SizingResult:
     """Size one scenario. Unknown or incompatible parts raise `SizingInputError` listing every problem;
     targets that cannot be met are not errors: the nearest design comes back, `result.target_checks` says
-    which target is met, missed or unreachable (and a critical warning per target not met)."""
-    parts = resolve(scenario, catalog)
-    workload = scenario.workload
-    if isinstance(workload, GreenplumAnalytics | GreenplumOltp):
-        result = greenplum_design.size_greenplum(scenario, workload, catalog, parts)
-    elif isinstance(workload, PostgresConsolidation):
-        result = postgres_design.size_postgres(scenario, workload, catalog, parts)
-    elif isinstance(workload, SapIqMultiplex):
-        result = sap_iq_design.size_sap_iq(scenario, workload, catalog, parts)
-    else:
-        raise SizingInputError([Problem("workload.kind", f"no sizer for {type(workload).__name__}")])
+    which target is met, missed or unreachable (and a critical warning per target not met).
+
+    Prices are compared and summed in the project currency only (`models.pricing`): the catalog is
+    converted, net of discounts, before any part is chosen; `commercial.complete` then adds boot drives,
+    network, racks, licences and support, the totals in one currency and the TCO rows."""
+    c = scenario.commercial
+    converted = pricing.in_currency(catalog, c.currency, c.discounts_pct)
+    check_commercial_ids(scenario, catalog, converted.left_out)
+    priced = converted.catalog
+    result = commercial.complete(_size_design(scenario, priced), scenario, priced, converted.left_out)
+    w = scenario.workload
+    if c.purchase == "as-you-grow" and getattr(w, "horizon_years", 0) > 0:
+        base = _pinned(scenario, result)
+        states = []
+        for y in range(min(w.horizon_years, c.tco_years - 1) + 1):  # type: ignore[union-attr]
+            at_y = base.model_copy(update={"workload": w.model_copy(update={"horizon_years": y})})
+            states.append(commercial.state_of(commercial.complete(_size_design(at_y, priced), at_y, priced), at_y))
+        result = commercial.with_tco(result, states, scenario)
     checks, warnings = check_targets(scenario, result)
     warnings += tuple(oltp_warnings(scenario, result))
     return dataclasses.replace(result, target_checks=checks, warnings=result.warnings + warnings)
+
+
+def _pinned(scenario: Scenario, result: SizingResult) -> Scenario:
+    d = result.design
+    plat = scenario.platform.model_copy(update={"server_id": d.server_id, "drive_id": d.drive_id,
+                                                "nic_id": d.nic_id})
+    return scenario.model_copy(update={"platform": plat})
+
+
+COMMERCIAL_IDS = {"switch_id": "switch", "spine_switch_id": "switch", "rack_id": "rack", "pdu_id": "pdu",
+                  "boot_drive_id": "drive", "support_id": "support"}
+
+
+def check_commercial_ids(scenario: Scenario, catalog: HardwareCatalog, left_out: dict[str, str]) -> None:
+    """Every part the scenario names must exist with its kind and have a rate to the project currency."""
+    c = scenario.commercial
+    named: list[tuple[str, str, str]] = [(f"commercial.{f}", getattr(c, f), k) for f, k in COMMERCIAL_IDS.items()
+                                         if getattr(c, f)]
+    named += [(f"commercial.licence_ids[{i}]", lid, "licence") for i, lid in enumerate(c.licence_ids or [])]
+    plat = scenario.platform
+    named += [(f"platform.{f}", getattr(plat, f), k) for f, k in
+              (("server_id", "server"), ("drive_id", "drive"), ("nic_id", "nic")) if getattr(plat, f)]
+    problems: list[Problem] = []
+    for where, part_id, kind in named:
+        if part_id in left_out:
+            problems.append(Problem(where, f"{part_id} is priced in {left_out[part_id]} and the rate table has no "
+                                           f"{left_out[part_id]}->{c.currency} rate; add one "
+                                           "(refarch catalog rates set ...)"))
+            continue
+        try:
+            catalog.get(part_id, kind)  # type: ignore[arg-type]
+        except UnknownPartError as exc:
+            if where.startswith("commercial."):
+                problems.append(Problem(where, str(exc)))
+    if problems:
+        raise SizingInputError(problems)
+
+
+def _size_design(scenario: Scenario, catalog: HardwareCatalog) -> SizingResult:
+    parts = resolve(scenario, catalog)
+    workload = scenario.workload
+    if isinstance(workload, GreenplumAnalytics | GreenplumOltp):
+        return greenplum_design.size_greenplum(scenario, workload, catalog, parts)
+    if isinstance(workload, PostgresConsolidation):
+        return postgres_design.size_postgres(scenario, workload, catalog, parts)
+    if isinstance(workload, SapIqMultiplex):
+        return sap_iq_design.size_sap_iq(scenario, workload, catalog, parts)
+    raise SizingInputError([Problem("workload.kind", f"no sizer for {type(workload).__name__}")])

@@ -92,8 +92,17 @@ class BomLine:
     hosts: int
     unit_price: float
     currency: str
-    kind: str  # catalog kind of the part: server, drive, nic, dimm
+    kind: str  # catalog kind of the part: server, drive, nic, dimm, switch, cable, rack, pdu, licence, support
     price_as_of: str = ""
+    category: str = "compute"  # compute | network | rack | software | support: how the BOM groups lines
+    recurring: bool = False  # a price per year (subscriptions, support) rather than a one-time purchase
+    price_basis: str = "list"  # list | quote | estimate
+    list_unit_price: float | None = None  # before discount, in `currency` (None: not converted, = unit_price)
+    discount_pct: float = 0.0
+    source_currency: str = ""  # the catalog's currency, when it differs from the project's
+    source_unit_price: float | None = None  # the catalog's list price in source_currency
+    fx_rate: float = 1.0  # project-currency units per source_currency unit
+    note: str = ""  # how the quantity was counted (licence minimums, boot mirror, ...)
 
     @property
     def qty(self) -> int:
@@ -118,6 +127,15 @@ class BomLine:
             "extended_price": self.extended_price,
             "currency": self.currency,
             "price_as_of": self.price_as_of,
+            "category": self.category,
+            "recurring": self.recurring,
+            "price_basis": self.price_basis,
+            "list_unit_price": self.list_unit_price if self.list_unit_price is not None else self.unit_price,
+            "discount_pct": self.discount_pct,
+            "source_currency": self.source_currency or self.currency,
+            "source_unit_price": self.source_unit_price if self.source_unit_price is not None else self.unit_price,
+            "fx_rate": self.fx_rate,
+            "note": self.note,
         }
 
 
@@ -207,15 +225,75 @@ class Design:
 
 @dataclass(frozen=True)
 class Totals:
-    capex: float
+    """All money in `currency`. capex + recurring_per_year = the sum of the BOM lines (to the cent)."""
+
+    capex: float  # one-time lines: hardware, network, racks, perpetual licences
     power_w: float
     rack_u: int
     currency: str
     kwh_per_year: float
     energy_cost_3y: float
+    recurring_per_year: float = 0.0  # subscriptions and support, per year
+    energy_cost_per_year: float = 0.0
+    racks: int = 0
+    tco_years: int = 0
+    tco: float = 0.0  # the sum of the TCO rows
+    list_total: float = 0.0  # the BOM (first year) at list prices, before discounts
+
+    @property
+    def bom_total(self) -> float:
+        from models.money import total
+
+        return total((self.capex, self.recurring_per_year))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "bom_total": self.bom_total}
+
+
+@dataclass(frozen=True, slots=True)
+class TcoYear:
+    """One year of the cost of ownership; `total` is the sum of the other money fields."""
+
+    year: int
+    hardware: float  # purchases that year (the growth plan's, or everything in year 1)
+    licences: float  # perpetual licences bought that year plus subscriptions
+    support: float
+    energy: float
+    space: float
+    total: float
+    cumulative: float
+    hosts: int
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class RackSlot:
+    u_bottom: int  # 1 = the lowest U
+    u_height: int
+    label: str
+    kind: str  # server | switch | pdu
+    role: str
+    peak_w: float
+
+
+@dataclass(frozen=True, slots=True)
+class RackLayout:
+    name: str
+    rack_id: str
+    u_total: int
+    slots: tuple[RackSlot, ...]
+    peak_kw: float
+    budget_kw: float
+    zero_u_pdus: int = 0
+
+    @property
+    def u_used(self) -> int:
+        return sum(s.u_height for s in self.slots)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "u_used": self.u_used}
 
 
 @dataclass(frozen=True)
@@ -231,6 +309,9 @@ class SizingResult:
     main_metric: str  # the estimate a scenario of this kind is judged by (e.g. full_scan_s, tps)
     target_checks: tuple[TargetCheck, ...] = ()  # one per target the scenario sets and its kind is judged by
     extra: dict[str, Any] = field(default_factory=dict)
+    tco: tuple[TcoYear, ...] = ()
+    racks: tuple[RackLayout, ...] = ()
+    exchange_rates: tuple[dict[str, Any], ...] = ()  # the rate rows the conversion used (for the report)
 
     def check(self, target: str) -> TargetCheck | None:
         """The verdict on `target` (a field of `Scenario.targets`), None when the scenario does not set it."""
@@ -246,6 +327,9 @@ class SizingResult:
             "main_metric": self.main_metric,
             "bom": [line.to_dict() for line in self.bom],
             "totals": self.totals.to_dict(),
+            "tco": [y.to_dict() for y in self.tco],
+            "racks": [r.to_dict() for r in self.racks],
+            "exchange_rates": list(self.exchange_rates),
             "rationale": [r.to_dict() for r in self.rationale],
             "warnings": [w.to_dict() for w in self.warnings],
             "target_checks": [c.to_dict() for c in self.target_checks],

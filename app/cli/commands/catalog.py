@@ -69,6 +69,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = actions.add_parser("seed", help="merge the bundled seed catalog in again (keeps your edits)")
     p.set_defaults(handler=_seed)
 
+    p = actions.add_parser("quote", help="apply a vendor quote (CSV or XLSX): quoted prices replace the catalog's")
+    p.add_argument("file", type=Path, metavar="FILE", help="columns: part_number (or id), description, quantity, "
+                                                            "unit_price, currency")
+    p.add_argument("--date", help="the quote's date, YYYY-MM-DD (default: today)")
+    p.add_argument("--allow-unmatched", action="store_true",
+                   help="apply the matched lines even if some match no catalog part (they are listed)")
+    p.set_defaults(handler=_quote)
+
     p = actions.add_parser("rates", help="the dated exchange-rate table: list, set, import or export")
     p.add_argument("rates_action", choices=("list", "set", "import", "export"), metavar="list|set|import|export")
     p.add_argument("values", nargs="*", metavar="ARG",
@@ -76,6 +84,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("table", "json", "csv"), default=None)
     p.add_argument("-o", "--output", type=Path, metavar="FILE", help="export: write here instead of stdout")
     p.set_defaults(handler=_rates)
+
+
+def _quote(args: argparse.Namespace) -> int:
+    from datetime import date
+
+    from catalog.errors import CatalogError, InvalidRowsError
+
+    try:
+        when = date.fromisoformat(args.date) if args.date else date.today()
+    except ValueError:
+        raise CliError(f"--date: expected YYYY-MM-DD, got {args.date!r}") from None
+    with _opened(args) as store:
+        try:
+            report = store.apply_quote(args.file, when, allow_unmatched=args.allow_unmatched)
+        except CatalogError as exc:
+            raise CliError(str(exc), exc.lines() if isinstance(exc, InvalidRowsError) else ()) from None
+    print(f"quote {args.file.name} of {when}: {len(report.updated)} part(s) now at the quoted price"
+          + (f" ({', '.join(report.updated)})" if report.updated else ""))
+    for line in report.unmatched:
+        print(f"  not applied: {line}")
+    return 0
 
 
 def _rates(args: argparse.Namespace) -> int:

@@ -23,6 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_scenario_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--top", type=int, default=10, help="Pareto designs to show (default 10)")
+    p.add_argument("--objective", choices=("capex", "tco"), default=None,
+                   help="minimise capex or the N-year cost of ownership (default: the scenario's "
+                        "commercial.optimize_for, else capex)")
     p.set_defaults(handler=_run)
 
 
@@ -42,7 +45,7 @@ def _run(args: argparse.Namespace) -> int:
     reports = []
     for n, i in enumerate(inputs):
         try:
-            result = optimize(i.scenario, catalog)
+            result = optimize(i.scenario, catalog, objective=args.objective)
         except SizingInputError as exc:
             if len(inputs) > 1 and not args.scenario_names:  # a whole project: optimize what can be, say what not
                 print(f"refarch: note: {i.label} left out: {'; '.join(str(p) for p in exc.problems)}", file=sys.stderr)
@@ -67,7 +70,7 @@ def _report(args: argparse.Namespace, scenario: Scenario, result: OptimizationRe
     report: dict[str, object] = {
         "scenario": scenario.name, "main_metric": result.main_metric, "evaluated": result.evaluated,
         "feasible": result.feasible, "best": best_json, "pareto": [p.to_dict() for p in result.pareto[: args.top]],
-        "unmet": result.unmet}
+        "unmet": result.unmet, "objective": result.objective}
     if args.format == "json":
         return report
     print(f"Evaluated {result.evaluated:,} candidate designs; {result.feasible:,} meet every target.")
@@ -77,9 +80,11 @@ def _report(args: argparse.Namespace, scenario: Scenario, result: OptimizationRe
             print(f"  - {text}")
     else:
         b = result.best
-        print(f"Cheapest: {b.segment_hosts} x {b.server_id}, {b.drives_per_host} x {b.drive_id}, {b.deployment},"
-              f" {b.raid}: capex {result.best_sizing.totals.capex:,.2f}"  # type: ignore[union-attr]
-              f" {result.best_sizing.totals.currency}, {result.main_metric} {b.main_value:,.1f}")  # type: ignore[union-attr]
+        t = result.best_sizing.totals  # type: ignore[union-attr]
+        what = "Cheapest" if result.objective == "capex" else f"Lowest {t.tco_years}-year TCO"
+        print(f"{what}: {b.segment_hosts} x {b.server_id}, {b.drives_per_host} x {b.drive_id}, {b.deployment},"
+              f" {b.raid}: capex {t.capex:,.2f} {t.currency}, {t.tco_years}-year TCO {t.tco:,.2f} {t.currency},"
+              f" {result.main_metric} {b.main_value:,.1f}")
     rows = [{"server": p.server_id, "drive": f"{p.drives_per_host} x {p.drive_id}", "deploy": p.deployment,
              "raid": p.raid, "hosts": p.segment_hosts, "capex": p.capex, "power_w": p.power_w,
              result.main_metric: p.main_value} for p in result.pareto[: args.top]]

@@ -72,14 +72,35 @@ def render_text(r: SizingResult) -> str:
         lines.append(f"  {labels[name]:<{label_w}} {p10:>12} {p50:>12} {p90:>12}  {unit_text(e.unit)}")
     lines += ["", "Bill of materials"]
     rows = [
-        {"role": b.role, "part": b.part_id, "qty/host": b.qty_per_host, "hosts": b.hosts,
-         "unit": f"{b.unit_price:,.2f}", "extended": f"{b.extended_price:,.2f}"}
+        {"kind": b.kind, "role": b.role, "part": b.part_id, "qty/host": b.qty_per_host, "hosts": b.hosts,
+         "list": f"{b.list_unit_price if b.list_unit_price is not None else b.unit_price:,.2f}",
+         "net": f"{b.unit_price:,.2f}", "extended": f"{b.extended_price:,.2f}" + ("/yr" if b.recurring else ""),
+         "basis": b.price_basis + (f" {b.source_currency}" if b.source_currency not in ("", b.currency) else "")}
         for b in r.bom
     ]
-    lines.append(format_table(rows, ["role", "part", "qty/host", "hosts", "unit", "extended"]))
+    lines.append(format_table(rows, ["kind", "role", "part", "qty/host", "hosts", "list", "net", "extended",
+                                     "basis"]))
     t = r.totals
-    lines += ["", f"Capex {money(t.capex, t.currency)}   Power {power(t.power_w)}   Rack {t.rack_u} U"
-              f"   Energy {number(t.kwh_per_year)} kWh/year"]
+    lines += ["", f"Capex {money(t.capex, t.currency)}   Recurring {money(t.recurring_per_year, t.currency)}/year"
+              f"   (BOM {money(t.bom_total, t.currency)}; at list prices {money(t.list_total, t.currency)})",
+              f"Power {power(t.power_w)}   Racks {t.racks} ({t.rack_u} U)   Energy {number(t.kwh_per_year)} kWh/year"]
+    if r.tco:
+        lines += ["", f"Cost of ownership over {t.tco_years} years ({t.currency})"]
+        tco = [{"year": y.year, "hosts": y.hosts, "hardware": f"{y.hardware:,.2f}", "licences": f"{y.licences:,.2f}",
+                "support": f"{y.support:,.2f}", "energy": f"{y.energy:,.2f}", "space": f"{y.space:,.2f}",
+                "total": f"{y.total:,.2f}", "cumulative": f"{y.cumulative:,.2f}"} for y in r.tco]
+        lines.append(format_table(tco, ["year", "hosts", "hardware", "licences", "support", "energy", "space",
+                                        "total", "cumulative"]))
+    if r.racks:
+        lines += ["", "Racks"]
+        for rack in r.racks:
+            lines.append(f"  {rack.name}: {rack.u_used}/{rack.u_total} U, {rack.peak_kw:g} kW peak of "
+                         f"{rack.budget_kw:g} kW")
+    if r.exchange_rates:
+        lines += ["", "Exchange rates used"]
+        for rate in r.exchange_rates:
+            lines.append(f"  1 {rate['from']} = {rate['rate']:.6g} {rate['to']} (as of {rate['as_of']}; "
+                         f"{rate['table']})")
     if d.settings:
         lines += ["", "Settings (refarch config writes them as files)"]
         for g in d.settings:

@@ -29,7 +29,16 @@ def test_size_json_on_the_seeded_catalog(capsys: pytest.CaptureFixture[str], db:
     data = json.loads(out)
     assert data["design"]["segment_hosts"] >= 2
     assert data["estimates"]["full_scan_s"]["unit"] == "s"
-    assert data["totals"]["capex"] == pytest.approx(sum(b["extended_price"] for b in data["bom"]), abs=0.005)
+    bom = data["bom"]
+    assert data["totals"]["capex"] == pytest.approx(sum(b["extended_price"] for b in bom if not b["recurring"]),
+                                                    abs=0.005)
+    assert data["totals"]["bom_total"] == pytest.approx(sum(b["extended_price"] for b in bom), abs=0.005)
+    assert data["totals"]["currency"] == "USD" and {b["currency"] for b in bom} == {"USD"}
+    kinds = {b["kind"] for b in bom}
+    assert {"server", "switch", "cable", "rack", "pdu", "licence", "support"} <= kinds
+    assert [y["year"] for y in data["tco"]] == list(range(1, data["totals"]["tco_years"] + 1))
+    assert data["tco"][-1]["cumulative"] == pytest.approx(data["totals"]["tco"], abs=0.005)
+    assert data["racks"] and all(r["u_used"] <= r["u_total"] for r in data["racks"])
 
 
 def test_size_text_names_sections(capsys: pytest.CaptureFixture[str], db: str) -> None:

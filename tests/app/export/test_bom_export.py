@@ -12,7 +12,7 @@ import pytest
 from openpyxl import load_workbook
 
 from app.export import bom_table, write_bom_csv, write_bom_xlsx
-from app.export.bom import COLUMNS, BomTable, extended, sheet_title
+from app.export.bom import COLUMNS, BomTable, extended, group_of, sheet_title
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
 from models.sizing.bom import total_cents
@@ -63,13 +63,17 @@ def tables(sized: Sized) -> list[BomTable]:
     return [bom_table(r, s.customer) for s, r in (sized("retail-dw-gen5.json"), sized("pg-consolidation.json"))]
 
 
-def test_table_groups_by_role_with_subtotals_and_the_capex(sized: Sized) -> None:
+def test_table_groups_with_subtotals_and_the_totals_of_size(sized: Sized) -> None:
     s, r = sized("retail-dw-gen5.json")
     t = bom_table(r, s.customer)
-    assert t.grand_total == Decimal(str(r.totals.capex)) == total_cents(list(r.bom))
-    assert [x.part_id for x in t.lines] == [ln.part_id for ln in r.bom]
+    assert t.grand_total == Decimal(str(r.totals.bom_total)) == total_cents(list(r.bom))
+    assert t.one_time_total == Decimal(str(r.totals.capex))
+    assert t.per_year_total == Decimal(str(r.totals.recurring_per_year))
+    assert sorted(x.part_id for x in t.lines) == sorted(ln.part_id for ln in r.bom)
+    lines = list(r.bom)
     for sub in t.subtotals:
-        assert sub.extended == sum(x.extended for x in t.lines if x.role == sub.role)
+        assert sub.extended == total_cents([ln for ln in lines if group_of(ln) == sub.role])
+    assert {"Network", "Racks and power", "Software licences", "Support"} <= {sub.role for sub in t.subtotals}
     assert t.price_date == r.bom[0].price_as_of
     assert t.rows[-1].kind == "total"
 
@@ -96,7 +100,7 @@ def test_csv_and_xlsx_carry_the_same_lines_and_totals(tmp_path: Path, tables: li
             if row.kind == "line":
                 assert int(c["Qty"]) == x["Qty"] == row.qty
                 assert Decimal(c["Unit price"]) == Decimal(str(x["Unit price"])).quantize(Decimal("0.01"))
-        assert crows[-1]["Row"] == "grand total"
+        assert crows[-1]["Row"] == "BOM total (first year)"
         assert Decimal(crows[-1]["Extended price"]) == t.grand_total
 
 

@@ -12,6 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from app.export import ReportCancelled, bom_table, render_report
+from app.export.bom import group_of
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
 from models.sizing.engine import size
@@ -59,16 +60,20 @@ def test_single_report_lists_every_bom_part(single: tuple[Path, Scenario, Sizing
         assert f"{line.unit_price:,.2f}" in text
 
 
-def test_grand_total_is_the_capex_of_size_to_the_cent(single: tuple[Path, Scenario, SizingResult, str]) -> None:
+def test_bom_totals_are_those_of_size_to_the_cent(single: tuple[Path, Scenario, SizingResult, str]) -> None:
     _, _, r, text = single
-    expected = f"{r.totals.capex:,.2f} {r.totals.currency}"
-    assert f"Grand total ({r.totals.currency}" in text
-    total_line = next(ln for ln in text.splitlines() if ln.startswith("Grand total"))
-    assert total_line.endswith(expected) or expected in text.split("Grand total", 1)[1].split("\n")[1], total_line
-    for role in {ln.role for ln in r.bom}:
-        subtotal = sum((Decimal(str(ln.extended_price)) for ln in r.bom if ln.role == role), Decimal("0"))
-        assert f"Subtotal {role}" in text
+    cur = r.totals.currency
+    for label, amount in (("One-time total (capex)", r.totals.capex),
+                          ("Per-year total (subscriptions and support)", r.totals.recurring_per_year),
+                          ("BOM total, first year", r.totals.bom_total)):
+        expected = f"{amount:,.2f} {cur}"
+        total_line = next(ln for ln in text.splitlines() if ln.startswith(label))
+        assert total_line.endswith(expected) or expected in text.split(label, 1)[1].split("\n")[1], total_line
+    for group in {group_of(ln) for ln in r.bom}:
+        subtotal = sum((Decimal(str(ln.extended_price)) for ln in r.bom if group_of(ln) == group), Decimal("0"))
+        assert f"Subtotal {group}" in text
         assert f"{subtotal:,.2f}" in text
+    assert "Rack elevation" in text and "Cost of ownership, year by year" in text
 
 
 def test_summary_states_estimates_ranges_and_binding_resource(
@@ -109,7 +114,8 @@ def test_every_sample_renders_with_its_capex(name: str, tmp_path: Path, sized: S
     render_report([r], [s], out)
     text = pdf_text(out)
     assert f"{r.totals.capex:,.2f} {r.totals.currency}" in text
-    assert bom_table(r).grand_total == Decimal(str(r.totals.capex))
+    assert bom_table(r).one_time_total == Decimal(str(r.totals.capex))
+    assert bom_table(r).grand_total == Decimal(str(r.totals.bom_total))
     words = flat(text)
     for w in r.warnings:
         assert w.code.split(":")[0].replace("-", " ").capitalize() in words

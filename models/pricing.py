@@ -1,0 +1,69 @@
+"""The catalog in the project's currency and at the customer's net prices, before anything is sized.
+
+Sizing compares prices (the cheapest NIC per port, the cheapest design meeting the targets), so
+converting afterwards would let 500 EUR beat 800 USD on the digits alone. `in_currency` returns a
+catalog whose every price is net (list less the vendor or line discount) in the project currency,
+each part remembering its catalog price, currency, the rate and the discount (`PriceOrigin`).
+Parts whose currency the rate table cannot convert are left out of the converted catalog (never
+summed as if they were in the project currency); `left_out` names them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from models.hardware import HardwareCatalog, Part, PriceOrigin, Server
+from models.money import MissingRateError, cents
+
+
+@dataclass(frozen=True)
+class Converted:
+    catalog: HardwareCatalog
+    left_out: dict[str, str]  # part id -> currency without a rate
+
+
+def discount_for(part: Part, discounts: Mapping[str, float]) -> float:
+    """A discount for the part id wins over one for its vendor (vendor names match case-insensitively).
+
+    >>> from datetime import date
+    >>> from models.hardware import Nic
+    >>> nic = Nic("x710", "Intel", "X710", 260.0, "USD", date(2026, 1, 1), "list", ports=2, speed_gbps=10, watts=5)
+    >>> discount_for(nic, {"intel": 20}), discount_for(nic, {"Intel": 20, "x710": 35})
+    (20, 35)
+    """
+    if part.id in discounts:
+        return discounts[part.id]
+    vendor = part.vendor.casefold()
+    return next((pct for key, pct in discounts.items() if key.casefold() == vendor), 0.0)
+
+
+def _convert(part: Part, catalog: HardwareCatalog, currency: str, discounts: Mapping[str, float]) -> Part:
+    if part.origin is not None and part.currency == currency:
+        return part  # already net in this currency (e.g. a what-if copy): a discount applies once
+    rate = catalog.rates.rate(part.currency, currency)
+    pct = discount_for(part, discounts)
+    origin = PriceOrigin(part.price, part.currency, rate, catalog.rates.as_of(part.currency, currency), pct)
+    net = cents(part.price * rate * (1 - pct / 100.0))
+    if isinstance(part, Server):  # the CPU inside is priced within the server; keep its figure comparable
+        cpu = dataclasses.replace(part.cpu, price=cents(part.cpu.price * catalog.rates.rate(part.cpu.currency,
+                                                                                             currency)),
+                                  currency=currency)
+        return dataclasses.replace(part, price=net, currency=currency, origin=origin, cpu=cpu)
+    return dataclasses.replace(part, price=net, currency=currency, origin=origin)
+
+
+def in_currency(catalog: HardwareCatalog, currency: str, discounts: Mapping[str, float] | None = None) -> Converted:
+    """Every part at its net price in `currency`; a catalog already converted to `currency` is returned as is."""
+    if catalog.currency == currency:
+        return Converted(catalog, {})
+    discounts = discounts or {}
+    parts: list[Part] = []
+    left_out: dict[str, str] = {}
+    for part in catalog:
+        try:
+            parts.append(_convert(part, catalog, currency, discounts))
+        except MissingRateError:
+            left_out[part.id] = part.currency
+    return Converted(HardwareCatalog(tuple(parts), catalog.rates, currency), left_out)

@@ -1,0 +1,165 @@
+"""From a sized design to what procurement quotes: the full BOM, totals in one currency, TCO year by year.
+
+`complete` takes any sizer's result (its BOM lists hosts and their parts) and adds boot drives, network,
+racks and PDUs (`infrastructure`), licences and support (`software`); the totals are sums of those lines
+in the project currency; the TCO rows add purchases, licences, support, energy (with PUE) and rack space.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from models.hardware import HardwareCatalog
+from models.money import cents, total
+from models.perf import cost_power
+from models.scenario import Scenario
+from models.sizing import infrastructure, software
+from models.sizing.result import BomLine, Rationale, SizingResult, TcoYear, Totals, Warning
+
+
+@dataclass(frozen=True)
+class YearState:
+    """What the installed design costs to hold in one year, and what it took to buy so far."""
+
+    hosts: int
+    hardware_to_date: float  # one-time non-software lines
+    perpetual_to_date: float  # perpetual licences
+    annual_licences: float
+    support: float
+    energy: float
+    racks: int
+
+
+def state_of(result: SizingResult, scenario: Scenario) -> YearState:
+    bom = result.bom
+    hosts = sum(ln.hosts for ln in bom if ln.kind == "server")
+    return YearState(
+        hosts=hosts,
+        hardware_to_date=total(ln.extended_price for ln in bom if not ln.recurring and ln.kind != "licence"),
+        perpetual_to_date=total(ln.extended_price for ln in bom if not ln.recurring and ln.kind == "licence"),
+        annual_licences=total(ln.extended_price for ln in bom if ln.recurring and ln.kind == "licence"),
+        support=total(ln.extended_price for ln in bom if ln.recurring and ln.kind != "licence"),
+        energy=result.totals.energy_cost_per_year,
+        racks=result.totals.racks,
+    )
+
+
+def tco_rows(states: Sequence[YearState], years: int, rack_cost_per_year: float) -> list[TcoYear]:
+    """Year 1..`years`: year y holds states[y-1] (the last state repeats); purchases are the increase.
+
+    >>> s = YearState(4, 1000.0, 100.0, 50.0, 20.0, 10.0, 1)
+    >>> [(r.year, r.hardware, r.licences, r.total, r.cumulative) for r in tco_rows([s], 2, 5.0)]
+    [(1, 1000.0, 150.0, 1185.0, 1185.0), (2, 0.0, 50.0, 85.0, 1270.0)]
+    """
+    rows: list[TcoYear] = []
+    bought_hw = bought_perp = 0.0
+    cumulative = 0.0
+    for y in range(1, years + 1):
+        s = states[min(y, len(states)) - 1]
+        hw = cents(max(0.0, s.hardware_to_date - bought_hw))
+        perp = cents(max(0.0, s.perpetual_to_date - bought_perp))
+        bought_hw, bought_perp = max(bought_hw, s.hardware_to_date), max(bought_perp, s.perpetual_to_date)
+        licences = total((perp, s.annual_licences))
+        space = cents(s.racks * rack_cost_per_year)
+        year_total = total((hw, licences, s.support, s.energy, space))
+        cumulative = total((cumulative, year_total))
+        rows.append(TcoYear(y, hw, licences, s.support, s.energy, space, year_total, cumulative, s.hosts))
+    return rows
+
+
+def _valuation_date(scenario: Scenario) -> date:
+    return scenario.commercial.valuation_date or date.today()
+
+
+def price_warnings(lines: Sequence[BomLine], scenario: Scenario, catalog: HardwareCatalog) -> list[Warning]:
+    """Old prices, estimates and rates: the report must say which numbers are soft."""
+    c = scenario.commercial
+    today = _valuation_date(scenario)
+    months = c.price_max_age_months
+    out: list[Warning] = []
+
+    def age_months(d: date) -> int:
+        return (today.year - d.year) * 12 + today.month - d.month
+
+    old = sorted({(ln.price_as_of, ln.part_id) for ln in lines
+                  if ln.price_as_of and age_months(date.fromisoformat(ln.price_as_of)) > months})
+    if old:
+        shown = ", ".join(f"{pid} ({when})" for when, pid in old[:4]) + (" ..." if len(old) > 4 else "")
+        out.append(Warning("price-old", f"{len(old)} BOM part(s) have prices older than {months} months: {shown}. "
+                                        "Ask for a current quote before this goes to the customer."))
+    estimates = sorted({ln.part_id for ln in lines if ln.price_basis == "estimate"})
+    if estimates:
+        share = total(ln.extended_price for ln in lines if ln.price_basis == "estimate")
+        everything = total(ln.extended_price for ln in lines)
+        pct = 100.0 * share / everything if everything else 0.0
+        out.append(Warning("price-estimate", f"{len(estimates)} BOM part(s) are priced by estimate, not list or "
+                                             f"quote ({pct:.0f} % of the BOM total): the totals are estimates."))
+    foreign = {ln.source_currency for ln in lines if ln.source_currency and ln.source_currency != c.currency}
+    for rate in catalog.rates.used(foreign, c.currency):
+        if age_months(rate.as_of) > months:
+            out.append(Warning("rate-old", f"The {rate.currency} exchange rate is from {rate.as_of}, older than "
+                                           f"{months} months: update it (refarch catalog rates set "
+                                           f"{rate.currency} USD_PER_UNIT)."))
+    return out
+
+
+def conversions(lines: Sequence[BomLine], catalog: HardwareCatalog, currency: str) -> list[dict[str, object]]:
+    """One row per foreign currency the BOM converted: the rate used, its date and the table rows behind it."""
+    out: list[dict[str, object]] = []
+    for cur in sorted({ln.source_currency for ln in lines if ln.source_currency and ln.source_currency != currency}):
+        rows = catalog.rates.used({cur}, currency)
+        out.append({"from": cur, "to": currency, "rate": catalog.rates.rate(cur, currency),
+                    "as_of": min(r.as_of for r in rows).isoformat() if rows else "",
+                    "table": "; ".join(f"1 {r.currency} = {r.usd_per_unit:g} USD ({r.as_of}, {r.source})"
+                                       for r in rows)})
+    return out
+
+
+def complete(result: SizingResult, scenario: Scenario, catalog: HardwareCatalog,
+             left_out: dict[str, str] | None = None) -> SizingResult:
+    """The result with its full BOM, totals in the project currency, racks, TCO and price warnings."""
+    c = scenario.commercial
+    a = scenario.assumptions
+    infra = infrastructure.plan(result.bom, catalog, c)
+    lines = list(result.bom) + infra.lines
+    groups = infrastructure.host_groups(lines, catalog)
+    rationale: list[Rationale] = list(infra.rationale)
+    warnings: list[Warning] = list(infra.warnings)
+    software.licence_lines(scenario, groups, catalog, result.design.data_needed_tb, lines, rationale, warnings)
+    hardware = [ln for ln in lines if ln.category == "compute"]
+    software.support_lines(scenario, groups, catalog, hardware, lines, rationale, warnings)
+    warnings += price_warnings(lines, scenario, catalog)
+    if left_out:
+        by_cur = sorted(set(left_out.values()))
+        warnings.append(Warning("no-rate", f"{len(left_out)} catalog part(s) priced in {', '.join(by_cur)} were not "
+                                           f"considered: no exchange rate to {c.currency} in the rate table."))
+
+    power_w = result.totals.power_w + infra.network_w
+    kwh = float(cost_power.annual_kwh(power_w * a.pue))
+    energy_year = cents(float(cost_power.energy_cost(kwh, a.energy_price_per_kwh, 1)))
+    rack_u = sum(r.u_used for r in infra.racks) or result.totals.rack_u
+    capex = total(ln.extended_price for ln in lines if not ln.recurring)
+    recurring = total(ln.extended_price for ln in lines if ln.recurring)
+    list_total = total(cents((ln.list_unit_price if ln.list_unit_price is not None else ln.unit_price) * ln.qty)
+                       for ln in lines)
+    totals = Totals(
+        capex=capex, power_w=round(power_w, 1), rack_u=int(rack_u), currency=c.currency,
+        kwh_per_year=round(kwh, 1), energy_cost_3y=cents(energy_year * 3), recurring_per_year=recurring,
+        energy_cost_per_year=energy_year, racks=len(infra.racks), tco_years=c.tco_years, list_total=list_total,
+    )
+    done = dataclasses.replace(
+        result, bom=tuple(lines), totals=totals, racks=tuple(infra.racks),
+        rationale=result.rationale + tuple(rationale), warnings=result.warnings + tuple(warnings),
+        exchange_rates=tuple(conversions(lines, catalog, c.currency)),
+    )
+    return with_tco(done, [state_of(done, scenario)], scenario)
+
+
+def with_tco(result: SizingResult, states: Sequence[YearState], scenario: Scenario) -> SizingResult:
+    c = scenario.commercial
+    rows = tco_rows(states, c.tco_years, c.rack_cost_per_year)
+    totals = dataclasses.replace(result.totals, tco=rows[-1].cumulative if rows else 0.0)
+    return dataclasses.replace(result, tco=tuple(rows), totals=totals)

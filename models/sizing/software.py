@@ -1,0 +1,145 @@
+"""Software licences and support contracts priced from the catalog for the hosts a design lists.
+
+A licence counts per core, socket, host or TB with its minimums (vSphere counts at least 16 cores per
+CPU; some products have a smallest order). The products a scenario needs: an OS on every host, vSphere
+when deployed on vSphere, and the database product of the workload kind. Unless the scenario names
+licences (`commercial.licence_ids`), the cheapest catalog licence of each needed product is taken.
+Support is per host per year, or a share of the hosts' hardware price per year.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from models.hardware import HardwareCatalog, Licence, Support
+from models.money import cents, total
+from models.scenario import Scenario
+from models.sizing import bom
+from models.sizing.infrastructure import HostGroup
+from models.sizing.result import BomLine, Rationale, Warning
+
+PRODUCT_OF_KIND = {
+    "greenplum-analytics": "greenplum",
+    "greenplum-oltp": "greenplum",
+    "postgres-consolidation": "postgres",
+    "sap-iq-multiplex": "sap-iq",
+}
+UNLICENSED_ROLES = ("ETL host",)  # gpfdist hosts run no database server
+
+
+def products(scenario: Scenario) -> list[str]:
+    out = ["os", PRODUCT_OF_KIND[scenario.workload.kind]]
+    if scenario.platform.deployment == "vsphere":
+        out.insert(1, "vsphere")
+    return out
+
+
+def units(licence: Licence, groups: Sequence[HostGroup], data_tb: float) -> tuple[int, str]:
+    """How many `metric` units the hosts need, and how they were counted.
+
+    >>> from datetime import date
+    >>> from models.hardware import Cpu, Server
+    >>> cpu = Cpu("c", "AMD", "EPYC 9124", 1.0, "USD", date(2026, 1, 1), "x", cores=12, threads=24, base_ghz=3,
+    ...           tdp_w=200)
+    >>> srv = Server("s", "Dell", "R", 1.0, "USD", date(2026, 1, 1), "x", form_factor="2U", rack_u=2, sockets=2,
+    ...              cpu=cpu, numa_nodes_per_socket=1, memory_gib=256, dimm_slots=24, data_bays=12,
+    ...              data_bay_form_factor="U.3", os_drives=2, psu_w=1400, idle_w=200, max_w=700)
+    >>> vs = Licence("v", "Broadcom", "vSphere", 50.0, "USD", date(2026, 1, 1), "x", metric="core", term="annual",
+    ...              applies_to="vsphere", min_cores_per_cpu=16, min_units=0)
+    >>> units(vs, [HostGroup("h", srv, 4, 800.0, 2, 25.0)], 10.0)
+    (128, '4 hosts x 2 CPUs x 16 cores (16-core minimum per CPU)')
+    """
+    if licence.metric == "tb":
+        n = max(1, math.ceil(data_tb))
+        how = f"{data_tb:g} TB on disk"
+    else:
+        n = 0
+        parts = []
+        for g in groups:
+            if licence.metric == "core":
+                per_cpu = max(g.server.cpu.cores, licence.min_cores_per_cpu)
+                n += g.hosts * g.server.sockets * per_cpu
+                minimum = (f" ({licence.min_cores_per_cpu}-core minimum per CPU)"
+                           if licence.min_cores_per_cpu > g.server.cpu.cores else "")
+                parts.append(f"{g.hosts} hosts x {g.server.sockets} CPUs x {per_cpu} cores{minimum}")
+            elif licence.metric == "socket":
+                n += g.hosts * g.server.sockets
+                parts.append(f"{g.hosts} hosts x {g.server.sockets} sockets")
+            else:
+                n += g.hosts
+                parts.append(f"{g.hosts} hosts")
+        how = " + ".join(parts)
+    if licence.min_units > n:
+        how += f"; raised to the {licence.min_units}-unit minimum order"
+        n = licence.min_units
+    return n, how
+
+
+def licence_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: HardwareCatalog, data_tb: float,
+                  lines: list[BomLine], rationale: list[Rationale], warnings: list[Warning]) -> None:
+    licensed = [g for g in groups if g.role not in UNLICENSED_ROLES]
+    commercial = scenario.commercial
+    if commercial.licence_ids is not None:
+        chosen: list[Licence] = []
+        for lid in commercial.licence_ids:
+            lic = catalog.get(lid, "licence")
+            assert isinstance(lic, Licence)
+            chosen.append(lic)
+        why = "named in the scenario"
+    else:
+        chosen = []
+        for product in products(scenario):
+            offers = [lic for lic in catalog.current(catalog.licences) if lic.applies_to == product]
+            if not offers:
+                warnings.append(Warning("no-licence", f"The catalog has no {product} licence: it is not priced."))
+                continue
+            chosen.append(min(offers, key=lambda lic: (lic.price * units(lic, licensed, data_tb)[0], lic.id)))
+        why = "the cheapest catalog licence for each product the design runs"
+    for lic in chosen:
+        host_groups = licensed if lic.applies_to not in ("os", "vsphere") else list(groups)
+        n, how = units(lic, host_groups, data_tb)
+        lines.append(bom.line("software", lic, n, 1, "licence", category="software",
+                              recurring=lic.term == "annual", note=how))
+    if chosen:
+        rationale.append(Rationale(
+            "Software licences", f"{', '.join(lic.model for lic in chosen)}: {why}; counted per the licence's "
+            "metric with its minimums (see each line).", "catalog"))
+
+
+def support_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: HardwareCatalog,
+                  hardware: Sequence[BomLine], lines: list[BomLine], rationale: list[Rationale],
+                  warnings: list[Warning]) -> None:
+    commercial = scenario.commercial
+    if not commercial.support:
+        return
+    for g in groups:
+        base = total(ln.extended_price for ln in hardware if ln.role == g.role and not ln.recurring)
+
+        def cost(s: Support, g: HostGroup = g, base: float = base) -> float:
+            return s.price * g.hosts if s.basis == "host" else cents(base * s.pct_of_hardware / 100.0)
+
+        if commercial.support_id:
+            sup = catalog.get(commercial.support_id, "support")
+            assert isinstance(sup, Support)
+        else:
+            vendor = g.server.vendor.casefold()
+            offers = [s for s in catalog.current(catalog.supports)
+                      if s.applies_to.casefold() == vendor]
+            offers = offers or [s for s in catalog.current(catalog.supports) if s.applies_to == "*"]
+            if not offers:
+                warnings.append(Warning("no-support", f"The catalog has no support contract for {g.server.vendor} "
+                                                      f"servers: {g.role}s have no support line."))
+                continue
+            sup = min(offers, key=lambda s: (cost(s), s.id))
+        if sup.basis == "host":
+            lines.append(bom.line(g.role, sup, 1, g.hosts, "support", category="support", recurring=True,
+                                  note="per host per year"))
+        else:
+            lines.append(bom.line(g.role, sup, 1, 1, "support", category="support", recurring=True,
+                                  unit_price=cost(sup),
+                                  note=f"{sup.pct_of_hardware:g} % of {base:,.2f} hardware per year"))
+    if any(ln.kind == "support" for ln in lines):
+        rationale.append(Rationale("Support", "A support contract for every host, per year: the one the scenario "
+                                              "names, else the cheapest for the server's vendor (or any vendor).",
+                                   "catalog"))

@@ -1,0 +1,72 @@
+"""Vendor quotes: matched parts take the quoted price, nothing else changes, and a bad quote writes nothing."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+
+from catalog.errors import InvalidRowsError
+from catalog.store import CatalogStore
+
+WHEN = date(2026, 11, 20)
+
+
+def _csv(path: Path, rows: list[str]) -> Path:
+    path.write_text("Part Number,Description,Qty,Unit Price,Currency\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def _rows(store: CatalogStore) -> dict[str, dict[str, object]]:
+    return {r["id"]: r for r in store.export_rows()}
+
+
+def test_a_quote_overrides_exactly_the_matched_parts(seeded_store: CatalogStore, tmp_path: Path) -> None:
+    before = _rows(seeded_store)
+    ids = sorted(before)
+    by_model = before[ids[1]]
+    quote = _csv(tmp_path / "acme-q42.csv", [f"{ids[0]},whatever,3,\"1,234.50\",EUR",
+                                              f",{by_model['model']},1,99.5,USD"])
+    report = seeded_store.apply_quote(quote, WHEN)
+    assert sorted(report.updated) == sorted([ids[0], ids[1]]) and report.unmatched == []
+    after = _rows(seeded_store)
+    for pid in ids:
+        if pid in report.updated:
+            row = after[pid]
+            assert row["price_basis"] == "quote" and row["source"] == "quote acme-q42.csv 2026-11-20"
+            assert row["price_as_of"] == "2026-11-20"
+        else:
+            assert after[pid] == before[pid]
+    assert (after[ids[0]]["price"], after[ids[0]]["currency"]) == (1234.5, "EUR")
+    assert (after[ids[1]]["price"], after[ids[1]]["currency"]) == (99.5, "USD")
+
+
+def test_unmatched_or_bad_lines_write_nothing_and_are_listed(seeded_store: CatalogStore, tmp_path: Path) -> None:
+    before = _rows(seeded_store)
+    pid = sorted(before)[0]
+    quote = _csv(tmp_path / "q.csv", [f"{pid},x,1,10,USD", "NOPE-1,Mystery,1,5,USD", f"{pid},x,1,abc,usd"])
+    with pytest.raises(InvalidRowsError) as caught:
+        seeded_store.apply_quote(quote, WHEN)
+    text = "\n".join(caught.value.lines())
+    assert "NOPE-1" in text and "line 4" in text and "unit_price" in text
+    assert _rows(seeded_store) == before
+    # the matched lines may be applied on purpose; the unmatched are still reported
+    ok = _csv(tmp_path / "q2.csv", [f"{pid},x,1,10,USD", "NOPE-1,Mystery,1,5,USD"])
+    report = seeded_store.apply_quote(ok, WHEN, allow_unmatched=True)
+    assert report.updated == [pid] and len(report.unmatched) == 1
+
+
+def test_an_xlsx_quote_reads_like_a_csv(seeded_store: CatalogStore, tmp_path: Path) -> None:
+    pid = sorted(_rows(seeded_store))[-1]
+    wb = Workbook()
+    ws = wb.active
+    path = tmp_path / "q.xlsx"
+    ws.append(["SKU", "Item", "Quantity", "Net unit price", "CCY"])
+    ws.append([pid, "part", 2, 77.25, "GBP"])
+    wb.save(path)
+    report = seeded_store.apply_quote(path, WHEN)
+    assert report.updated == [pid]
+    got = _rows(seeded_store)[pid]
+    assert (got["price"], got["currency"], got["price_basis"]) == (77.25, "GBP", "quote")
