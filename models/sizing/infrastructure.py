@@ -134,7 +134,8 @@ def _cheapest_cable(catalog: HardwareCatalog, medium: str, speed: float) -> Cabl
     return min(exact, key=lambda c: c.price)
 
 
-def choose_leaf(catalog: HardwareCatalog, commercial: Commercial, speed: float) -> Switch | None:
+def choose_leaf(catalog: HardwareCatalog, commercial: Commercial, speed: float, host_ports: int = 1) -> Switch | None:
+    """The named leaf, else the one whose pairs carry `host_ports` for the least money (then per port)."""
     if commercial.switch_id:
         sw = catalog.get(commercial.switch_id, "switch")
         assert isinstance(sw, Switch)
@@ -142,7 +143,12 @@ def choose_leaf(catalog: HardwareCatalog, commercial: Commercial, speed: float) 
     fits = [s for s in catalog.current(catalog.switches) if s.speed_gbps == speed]
     usable = [(s, downlinks(s, commercial.network_oversubscription)[0]) for s in fits]
     usable = [(s, d) for s, d in usable if d > 0]
-    return min(usable, key=lambda sd: (sd[0].price / sd[1], sd[0].price))[0] if usable else None
+
+    def cost(sd: tuple[Switch, int]) -> tuple[float, float, float]:
+        sw, d = sd
+        return (2 * _pairs_for(max(host_ports, 1), d) * sw.price, sw.price / d, sw.price)
+
+    return min(usable, key=cost)[0] if usable else None
 
 
 def choose_spine(catalog: HardwareCatalog, commercial: Commercial, speed: float) -> Switch | None:
@@ -247,7 +253,8 @@ def plan(lines: Sequence[BomLine], catalog: HardwareCatalog, commercial: Commerc
                         g.speed_gbps) for g in groups]
 
     speed = max(g.speed_gbps for g in groups)
-    leaf = choose_leaf(catalog, commercial, speed) if commercial.network and speed > 0 else None
+    ports = sum(g.hosts * g.ports_per_host for g in groups)
+    leaf = choose_leaf(catalog, commercial, speed, ports) if commercial.network and speed > 0 else None
     if commercial.network and speed > 0 and leaf is None:
         out.warnings.append(Warning("no-switch", f"The catalog has no leaf switch with {speed:g} GbE ports: "
                                                  "the network is not priced; add one or set commercial.switch_id."))
