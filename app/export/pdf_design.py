@@ -88,6 +88,8 @@ def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
         # a role the engine prices but does not lay out (e.g. ETL hosts): what the BOM says about it
         lines = [ln for ln in r.bom if ln.role == role]
         server = next((ln for ln in lines if ln.kind == "server"), None)
+        if server is None:
+            continue  # network, racks, software, support: the BOM's own groups, not hosts
         drives = sum(ln.qty_per_host for ln in lines if ln.kind == "drive")
         rows.append([role, str(lines[0].hosts), ctx.p(server.description if server else "–", st.cell),
                      "–", "–", str(drives), "–", "–"])

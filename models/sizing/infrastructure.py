@@ -96,7 +96,8 @@ def boot_lines(groups: Sequence[HostGroup], catalog: HardwareCatalog, commercial
     for g in wanted:
         n = g.server.os_drives
         note = "boot, mirrored" if n == 2 else "boot"
-        out.lines.append(bom.line(g.role, drive, n, g.hosts, "drive", note=note))
+        # its own kind: boot devices are not data drives (drive counts, vSAN cache/capacity read "drive" lines)
+        out.lines.append(bom.line(g.role, drive, n, g.hosts, "boot-drive", note=note))
     out.rationale.append(Rationale(
         "Boot drives", f"{drive.vendor} {drive.model} as each server's boot device(s), as many as its OS drive "
         "slots (two: a mirrored pair, so a failed boot device does not take the host down).", "catalog"))

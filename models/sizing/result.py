@@ -92,7 +92,7 @@ class BomLine:
     hosts: int
     unit_price: float
     currency: str
-    kind: str  # catalog kind of the part: server, drive, nic, dimm, switch, cable, rack, pdu, licence, support
+    kind: str  # catalog kind: server, drive, nic, dimm, switch, cable, rack, pdu, licence, support; boot-drive
     price_as_of: str = ""
     category: str = "compute"  # compute | network | rack | software | support: how the BOM groups lines
     recurring: bool = False  # a price per year (subscriptions, support) rather than a one-time purchase
