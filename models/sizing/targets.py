@@ -7,6 +7,8 @@ estimates and totals the report shows.
 
 from __future__ import annotations
 
+import dataclasses
+
 from models.scenario import GreenplumOltp, Scenario
 from models.sizing.confidence import percentile
 from models.sizing.result import SizingResult, TargetCheck, TargetStatus, Warning
@@ -84,7 +86,14 @@ def check_targets(scenario: Scenario, result: SizingResult) -> tuple[tuple[Targe
                                     " used.", "info", f"targets.{name}"))
             continue
         value = result_value(result, target.metric, scenario.targets.confidence)
-        if name in given:
+        if name in given and target.budget and value is not None and given[name].estimate != value:
+            # the sizer judged its hosts; the totals also hold network, racks and software (models.sizing.commercial)
+            g = given[name]
+            unit = result.totals.currency if target.metric == "capex" else target.unit
+            checks.append(dataclasses.replace(g, estimate=value, unit=unit, text=(
+                f"no design with this hardware meets it; the nearest is shown ({target.metric} {_num(value)} {unit}"
+                f" in total vs {_num(limit)}).") if g.status == "unreachable" else g.text))
+        elif name in given:
             checks.append(given[name])
         elif value is not None:
             unit = result.totals.currency if target.metric == "capex" else target.unit
