@@ -144,3 +144,7 @@ class EditConflictError(CatalogWriteError):
                else "someone else deleted it since you read it")
         return cls(f"cannot {action} {what}: {why}; nothing was written (it is not re-created)",
                    part_id, kind, yours=yours)
+
+
+class ImportCancelled(CatalogError):
+    """The user stopped an import; the transaction was rolled back, so nothing was imported."""

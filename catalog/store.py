@@ -11,7 +11,7 @@ from __future__ import annotations
 import builtins
 import difflib
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -41,6 +41,7 @@ from catalog.errors import (
     CatalogOpenError,
     CatalogWriteError,
     EditConflictError,
+    ImportCancelled,
     InvalidRowsError,
     PartInUseError,
     RowProblem,
@@ -61,6 +62,8 @@ from models.hardware import (
     kind_of,
 )
 from models.money import ExchangeRates
+
+WRITE_BATCH = 5_000  # rows per INSERT statement during an import: progress and cancel points
 
 
 class _Raced(CatalogError):
@@ -275,7 +278,12 @@ class CatalogStore:
             raise UnknownPartError(part_id, None, self._closest(session, part_id))
 
     def import_rows(
-        self, rows: Iterable[SourceRow | Mapping[str, Any]], *, replace: bool = False
+        self,
+        rows: Iterable[SourceRow | Mapping[str, Any]],
+        *,
+        replace: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
     ) -> ImportReport:
         """Import file rows all-or-nothing: any problem in any row and nothing is written.
 
@@ -284,16 +292,32 @@ class CatalogStore:
 
         The rows are validated before the write lock is taken, so a long import holds the lock only
         while it writes; if the catalog's ids changed meanwhile they are validated again under the lock.
+        `progress(done, total)` counts rows written; `cancelled()` turning True raises ImportCancelled and
+        rolls everything back (the writes are one transaction).
         """
         sources = as_source_rows(rows)
+        total = len(sources)
+
+        def check() -> None:
+            if cancelled is not None and cancelled():
+                raise ImportCancelled("import cancelled; nothing was imported")
+
         with self._session() as session:
             seen = self._existing_kinds(session)
+        check()
         valid = self._validated(sources, seen, replace=replace, message="nothing was imported")
+        check()
         with self._session(write=True) as session:
             existing = self._existing_kinds(session)
             if existing != seen:
                 valid = self._validated(sources, existing, replace=replace, message="nothing was imported")
-            return self._write_rows(session, valid, existing)
+
+            def step(done: int) -> None:
+                check()
+                if progress is not None:
+                    progress(done, total)
+
+            return self._write_rows(session, valid, existing, step)
 
     def apply_quote(self, path: Path, when: date, *, allow_unmatched: bool = False) -> QuoteReport:
         """Quoted prices onto the parts a vendor quote names, all-or-nothing (see `catalog.quotes`).
@@ -451,7 +475,8 @@ class CatalogStore:
         return result.rows[0]
 
     @staticmethod
-    def _write_rows(session: Session, rows: Iterable[ValidRow], existing: Mapping[str, PartKind]) -> ImportReport:
+    def _write_rows(session: Session, rows: Iterable[ValidRow], existing: Mapping[str, PartKind],
+                    step: Callable[[int], None] | None = None) -> ImportReport:
         added: Counter[PartKind] = Counter()
         replaced: Counter[PartKind] = Counter()
         ordered = sorted(rows, key=lambda r: PART_KINDS.index(r.kind))
@@ -468,8 +493,16 @@ class CatalogStore:
                     record.user_edited = True
                     replaced[kind] += 1
             session.flush()
-            if new_rows:  # one multi-row INSERT per batch: a 100,000-part import holds the write lock briefly
-                session.execute(insert(RECORDS[kind]), new_rows)
+            # multi-row INSERTs in batches: a 100,000-part import holds the write lock briefly, and can stop
+            written = sum(added.values()) - len(new_rows) + sum(replaced.values())
+            for start in range(0, len(new_rows), WRITE_BATCH):
+                batch = new_rows[start:start + WRITE_BATCH]
+                session.execute(insert(RECORDS[kind]), batch)
+                written += len(batch)
+                if step is not None:
+                    step(written)
+        if step is not None:
+            step(sum(added.values()) + sum(replaced.values()))
         return ImportReport(dict(added), dict(replaced))
 
     @staticmethod

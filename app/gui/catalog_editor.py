@@ -1,8 +1,14 @@
-"""The catalog editor: a table per part kind, add/edit/delete, import and export through the store."""
+"""The catalog editor: a table per part kind, add/edit/delete, import and export through the store.
+
+Every write (cell edits, deletes, imports) and every export runs on a worker thread: a 30,000-part import or a
+write queued behind another program's import must not freeze the window. Imports and exports show progress and
+can be cancelled; a cancelled import writes nothing, a cancelled export leaves the old file as it was.
+"""
 
 from __future__ import annotations
 
 import html
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +21,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QProgressBar,
     QPushButton,
     QTableView,
     QTabWidget,
@@ -25,7 +32,8 @@ from PySide6.QtWidgets import (
 from app.export.atomic import atomic_write_text
 from app.gui.catalog_models import CatalogTableModel
 from app.gui.catalog_source import CatalogSource
-from catalog.errors import CatalogError, InvalidRowsError
+from app.gui.workers import Cancelled, Job, JobRunner, Progress
+from catalog.errors import CatalogError, ImportCancelled, InvalidRowsError
 from catalog.files import read_file, render
 from catalog.rows import part_to_row
 from models.hardware import PART_KINDS
@@ -52,6 +60,8 @@ def _ask_save(parent: QWidget) -> str | None:
 
 class CatalogEditor(QWidget):
     catalogChanged = Signal()
+    importFinished = Signal(bool)  # True: rows were written
+    exportFinished = Signal(bool)
 
     def __init__(self, source: CatalogSource, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -62,6 +72,8 @@ class CatalogEditor(QWidget):
         self.models: dict[str, CatalogTableModel] = {}
         self.views: dict[str, QTableView] = {}
         self.proxies: dict[str, QSortFilterProxyModel] = {}
+        self.jobs = JobRunner(self)
+        self.job: Job | None = None  # the running import or export
 
         self.where = QLabel()
         self.where.setObjectName("catalogWhere")
@@ -100,6 +112,7 @@ class CatalogEditor(QWidget):
                 model.set_parts([part_to_row(p) for p in source.snapshot.of_kind(kind)])  # type: ignore[arg-type]
             model.changed.connect(self._changed)
             model.problem.connect(self._show_problem)
+            model.busyChanged.connect(self._model_busy)
             model.dataChanged.connect(lambda *_a: self._show_row_problems())
             proxy = QSortFilterProxyModel(self)
             proxy.setSourceModel(model)
@@ -122,6 +135,19 @@ class CatalogEditor(QWidget):
             self.models[kind], self.views[kind], self.proxies[kind] = model, view, proxy
             self.tabs.addTab(view, f"{KIND_TITLES[kind]} ({model.rowCount()})")
 
+        self.progress = QProgressBar()
+        self.progress.setObjectName("catalogProgress")
+        self.progress.setTextVisible(True)
+        self.cancel_btn = QPushButton("Cancel")
+        self.cancel_btn.setObjectName("catalogCancel")
+        self.cancel_btn.clicked.connect(self.cancel)
+        self.busy_row = QWidget()
+        busy_lay = QHBoxLayout(self.busy_row)
+        busy_lay.setContentsMargins(0, 0, 0, 0)
+        busy_lay.addWidget(self.progress, 1)
+        busy_lay.addWidget(self.cancel_btn)
+        self.busy_row.hide()
+
         self.message = QLabel()
         self.message.setObjectName("banner")
         self.message.setWordWrap(True)
@@ -132,6 +158,7 @@ class CatalogEditor(QWidget):
         lay.setContentsMargins(12, 10, 12, 10)
         lay.addWidget(self.where)
         lay.addLayout(bar)
+        lay.addWidget(self.busy_row)
         lay.addWidget(self.message)
         lay.addWidget(self.tabs, 1)
         self._update_where()
@@ -179,7 +206,7 @@ class CatalogEditor(QWidget):
             self._say("info", "")
 
     def _changed(self) -> None:
-        self.source.refresh()
+        self.source.refresh()  # a read: WAL means it never waits for a writer
         self._refresh_tab_titles()
         self._show_row_problems()
         self.catalogChanged.emit()
@@ -204,47 +231,141 @@ class CatalogEditor(QWidget):
         kind = self.current_kind()
         view, proxy, model = self.views[kind], self.proxies[kind], self.models[kind]
         rows = sorted({proxy.mapToSource(i).row() for i in view.selectionModel().selectedRows()}, reverse=True)
-        refused = [r for r in (model.delete_row(row) for row in rows) if r]
+        for row in rows:
+            model.delete_row(row)  # on a worker thread; a refusal arrives through model.problem
         self._refresh_tab_titles()
-        if refused:
-            self._say("error", "<br>".join(html.escape(r) for r in refused))
+
+    def busy(self) -> bool:
+        """An import, export or cell write is still running on a worker thread."""
+        return self.jobs.busy() or any(m.busy() for m in self.models.values())
+
+    def cancel(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+            self.progress.setFormat("Cancelling…")
+
+    def _model_busy(self, busy: bool) -> None:
+        if self.job is None:
+            self.where.setToolTip("saving…" if busy else "")
+
+    def _begin(self, text: str) -> None:
+        for w in (self.import_btn, self.export_btn):
+            w.setEnabled(False)
+        self.progress.setRange(0, 0)  # busy until the first count arrives
+        self.progress.setFormat(text)
+        self.busy_row.show()
+
+    def _end(self) -> None:
+        self.job = None
+        self.busy_row.hide()
+        self.export_btn.setEnabled(True)
+        self.import_btn.setEnabled(self.source.store is not None)
+
+    def _on_progress(self, text: str) -> Callable[[int, int], None]:
+        def show(done: int, total: int) -> None:
+            self.progress.setRange(0, max(total, 1))
+            self.progress.setValue(done)
+            self.progress.setFormat(f"{text} %v of %m")
+        return show
 
     def import_file(self, path: str | None = None) -> bool:
-        if self.source.store is None:
+        """Start importing a file on a worker thread; True when it started (the result shows in the banner)."""
+        if self.source.store is None or self.job is not None:
             return False
         name = path or self.ask_open(self)
         if not name:
             return False
-        try:
-            rows = read_file(Path(name))
-            report = self.source.store.import_rows(rows, replace=self.replace_box.isChecked())
-        except InvalidRowsError as exc:
-            lines = exc.lines()
+        store, replace = self.source.store, self.replace_box.isChecked()
+
+        def work(cancel: threading.Event, progress: Progress) -> object:
+            try:
+                rows = read_file(Path(name))
+                if cancel.is_set():
+                    raise Cancelled
+                return store.import_rows(rows, replace=replace, progress=progress, cancelled=cancel.is_set)
+            except ImportCancelled:
+                raise Cancelled from None
+            except CatalogError as exc:
+                return exc
+
+        self._begin(f"Importing {Path(name).name}…")
+        self.job = self.jobs.start(work, lambda result: self._imported(name, result),
+                                   on_failed=lambda problems: self._failed("Import failed", problems),
+                                   on_progress=self._on_progress(f"Importing {Path(name).name}:"),
+                                   on_cancelled=lambda: self._stopped(f"Import of {Path(name).name} cancelled; "
+                                                                      "nothing was imported."))
+        return True
+
+    def _imported(self, name: str, result: object) -> None:
+        self._end()
+        if isinstance(result, InvalidRowsError):
+            lines = result.lines()
             shown = "<br>".join(html.escape(x) for x in lines[:12])
             more = f"<br>… and {len(lines) - 12} more" if len(lines) > 12 else ""
-            self._say("error", f"<b>{html.escape(Path(name).name)}: {html.escape(str(exc))}</b><br>{shown}{more}")
-            return False
-        except CatalogError as exc:
-            self._say("error", html.escape(str(exc)))
-            return False
+            self._say("error", f"<b>{html.escape(Path(name).name)}: {html.escape(str(result))}</b><br>{shown}{more}")
+            self.importFinished.emit(False)
+            return
+        if isinstance(result, CatalogError):
+            self._say("error", html.escape(str(result)))
+            self.importFinished.emit(False)
+            return
         for model in self.models.values():
             model.reload()
         self._changed()
-        self._say("info", f"Imported {report.total} part{'s' if report.total != 1 else ''} from "
-                          f"{html.escape(Path(name).name)}.")
-        return True
+        total = getattr(result, "total", 0)
+        self._say("info", f"Imported {total} part{'s' if total != 1 else ''} from {html.escape(Path(name).name)}.")
+        self.importFinished.emit(True)
 
     def export_file(self, path: str | None = None) -> bool:
+        """Start exporting on a worker thread; True when it started (the result shows in the banner)."""
+        if self.job is not None:
+            return False
         name = path or self.ask_save(self)
         if not name:
             return False
         target = Path(name)
-        try:
-            rows = (self.source.store.export_rows() if self.source.store is not None
-                    else [part_to_row(p) for p in self.source.snapshot])
-            atomic_write_text(target, render(rows, "json" if target.suffix.lower() == ".json" else "csv"))
-        except (OSError, CatalogError) as exc:
-            self._say("error", html.escape(f"Cannot export to {target}: {exc}"))
-            return False
-        self._say("info", f"Exported {len(rows)} parts to {html.escape(str(target))}.")
+        store, snapshot = self.source.store, self.source.snapshot
+        fmt = "json" if target.suffix.lower() == ".json" else "csv"
+
+        def work(cancel: threading.Event, progress: Progress) -> object:
+            try:
+                rows = store.export_rows() if store is not None else [part_to_row(p) for p in snapshot]
+                progress(1, 3)
+                if cancel.is_set():
+                    raise Cancelled
+                text = render(rows, fmt)
+                progress(2, 3)
+                if cancel.is_set():
+                    raise Cancelled
+                atomic_write_text(target, text)  # all or nothing: the old file stays if anything fails
+                progress(3, 3)
+                return len(rows)
+            except (OSError, CatalogError) as exc:
+                return exc
+
+        self._begin(f"Exporting to {target.name}…")
+        self.job = self.jobs.start(work, lambda result: self._exported(target, result),
+                                   on_failed=lambda problems: self._failed("Export failed", problems),
+                                   on_progress=self._on_progress(f"Exporting to {target.name}: step"),
+                                   on_cancelled=lambda: self._stopped(f"Export cancelled; {target.name} was not "
+                                                                      "changed."))
         return True
+
+    def _exported(self, target: Path, result: object) -> None:
+        self._end()
+        if isinstance(result, Exception):
+            self._say("error", html.escape(f"Cannot export to {target}: {result}"))
+            self.exportFinished.emit(False)
+            return
+        self._say("info", f"Exported {result} parts to {html.escape(str(target))}.")
+        self.exportFinished.emit(True)
+
+    def _failed(self, what: str, problems: list[str]) -> None:
+        self._end()
+        self._say("error", html.escape(f"{what}: {'; '.join(problems)}"))
+        self.importFinished.emit(False)
+
+    def _stopped(self, text: str) -> None:
+        self._end()
+        self._say("info", html.escape(text))
+        self.importFinished.emit(False)

@@ -1,26 +1,34 @@
 """Table models over the catalog store: one per part kind, edited in place, validated by the store.
 
-An edit is written at once (each write is one transaction in the store). When
-the store refuses it, the typed value stays in the cell, the cell turns red and
-its tooltip carries the store's reason; fixing the cell writes the row. New rows
-live only in the model until they validate.
+An edit is written at once, on a worker thread (a write may wait for another
+program's import; the window must not), as one transaction in the store. Each row
+remembers the version it was read at and the store writes only if the part still
+has it: when someone else changed the part meanwhile the row is reloaded with their
+values and the cells that differ show both ("yours" and "now"); a part deleted
+elsewhere is not re-created. When the store refuses an edit, the typed value stays
+in the cell, the cell turns red and its tooltip carries the reason; fixing the cell
+writes the row. New rows live only in the model until they validate.
 """
 
 from __future__ import annotations
 
+import html
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
-from catalog.errors import CatalogError, InvalidRowsError
+from app.gui.workers import JobRunner, Progress
+from catalog.errors import CatalogError, EditConflictError, InvalidRowsError
 from catalog.rows import COMMON_FIELDS, KIND_FIELDS
 from catalog.store import CatalogStore
 from models.hardware import PartKind
 
 ERROR_BG = QColor("#ffe3e3")
 NEW_BG = QColor("#fff9db")
+CONFLICT_BG = QColor("#ffd8a8")
 Index = QModelIndex | QPersistentModelIndex
 
 _UNITS = {"tb": "TB", "gib": "GiB", "gbps": "Gb/s", "w": "W", "mb_s": "MB/s", "ghz": "GHz", "mt_s": "MT/s", "u": "U"}
@@ -31,6 +39,11 @@ _NUMERIC = {
     "speed_mt_s", "uplink_ports", "uplink_speed_gbps", "reach_m", "max_kw", "outlets", "min_cores_per_cpu",
     "min_units", "pct_of_hardware",
 }
+
+
+def plain_tooltip(text: str) -> str:
+    """A tooltip showing `text` as written: Qt renders a tooltip that looks like markup as rich text."""
+    return "<qt>" + html.escape(text).replace("\n", "<br>") + "</qt>"
 
 
 def columns_of(kind: PartKind) -> list[str]:
@@ -50,12 +63,16 @@ def header_of(column: str) -> str:
     return special.get(column, column.replace("_", " ").capitalize())
 
 
-@dataclass
+@dataclass(eq=False)  # rows are told apart by identity: two rows may hold equal values
 class RowState:
     values: dict[str, Any]
     saved: bool  # in the database (False: a new row still being filled in)
     errors: dict[str, str] = field(default_factory=dict)
     general: str = ""  # problems no column owns
+    version: int | None = None  # the version the row was read at (None: not in the database)
+    conflicts: dict[str, str] = field(default_factory=dict)  # column -> "yours ..., now ..." after a conflict
+    writing: bool = False  # a write of this row is running
+    dirty_again: bool = False  # edited again while it ran: write once more when it ends
 
 
 class CatalogTableModel(QAbstractTableModel):
@@ -63,6 +80,7 @@ class CatalogTableModel(QAbstractTableModel):
 
     changed = Signal()
     problem = Signal(str)
+    busyChanged = Signal(bool)
 
     def __init__(self, store: CatalogStore | None, kind: PartKind, parent: Any = None) -> None:
         super().__init__(parent)
@@ -70,13 +88,19 @@ class CatalogTableModel(QAbstractTableModel):
         self.kind = kind
         self.columns = columns_of(kind)
         self.rows: list[RowState] = []
+        self.jobs = JobRunner(self)
         self.reload()
+
+    def busy(self) -> bool:
+        """A write is still running on a worker thread."""
+        return self.jobs.busy()
 
     # -- reading --------------------------------------------------------------------------------------------
     def reload(self) -> None:
         pending = [r for r in self.rows if not r.saved]
         self.beginResetModel()
-        saved = [RowState(dict(v), True) for v in self.store.export_rows(self.kind)] if self.store else []
+        saved = [RowState(dict(v), True, version=version) for v, version in self.store.versioned_rows(self.kind)] \
+            if self.store else []
         self.rows = saved + pending
         self.endResetModel()
 
@@ -114,15 +138,17 @@ class CatalogTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.BackgroundRole:
             if column in state.errors or (column == "id" and state.general):
                 return QBrush(ERROR_BG)
+            if column in state.conflicts:
+                return QBrush(CONFLICT_BG)
             if not state.saved:
                 return QBrush(NEW_BG)
         if role == Qt.ItemDataRole.ToolTipRole:
-            msg = state.errors.get(column) or (state.general if column == "id" else "")
+            msg = state.errors.get(column) or state.conflicts.get(column) or (state.general if column == "id" else "")
             if msg:
-                return msg
+                return plain_tooltip(msg)
             if not state.saved:
                 return "new part: not saved until every cell is valid"
-            return str(value) if column == "source" else None
+            return plain_tooltip(str(value)) if column == "source" else None
         if role == Qt.ItemDataRole.TextAlignmentRole and column in _NUMERIC:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -146,6 +172,7 @@ class CatalogTableModel(QAbstractTableModel):
             out += [f"{pid}, {f}: {m}" for f, m in state.errors.items()]
             if state.general:
                 out.append(f"{pid}: {state.general}")
+            out += [f"{pid}, {f}: {m}" for f, m in state.conflicts.items()]
         return out
 
     # -- writing --------------------------------------------------------------------------------------------
@@ -158,6 +185,7 @@ class CatalogTableModel(QAbstractTableModel):
         if str(state.values.get(column) if state.values.get(column) is not None else "") == str(text):
             return False
         state.values[column] = text if text != "" else None
+        state.conflicts.pop(column, None)  # the user has decided this cell
         self._commit(index.row())
         self._emit_row(index.row())
         return True
@@ -174,45 +202,119 @@ class CatalogTableModel(QAbstractTableModel):
         return row
 
     def delete_row(self, row: int) -> str | None:
-        """Delete a part; returns the store's reason when it refuses."""
+        """Delete a part on a worker thread; a refusal comes back through `problem`. Returns None."""
         state = self.rows[row]
-        if state.saved and self.store is not None:
+        if not state.saved or self.store is None:
+            self._remove(state)
+            return None
+        store, part_id, version = self.store, str(state.values["id"]), state.version
+
+        def work(_cancel: threading.Event, _progress: Progress) -> CatalogError | None:
             try:
-                self.store.delete(str(state.values["id"]))
+                store.delete(part_id, version)
             except CatalogError as exc:
-                return str(exc)
+                return exc
+            return None
+
+        def done(result: object) -> None:
+            if isinstance(result, EditConflictError) and result.was_deleted:
+                self._remove(state)  # gone already: what the user wanted
+                self.changed.emit()
+            elif isinstance(result, CatalogError):
+                if isinstance(result, EditConflictError):
+                    self._apply_conflict(state, result)
+                self.problem.emit(str(result))
+            else:
+                self._remove(state)
+                self.changed.emit()
+
+        self._start(work, done)
+        return None
+
+    def _remove(self, state: RowState) -> None:
+        row = self._row_of(state)
+        if row is None:
+            return
         self.beginRemoveRows(QModelIndex(), row, row)
         del self.rows[row]
         self.endRemoveRows()
-        if state.saved:
-            self.changed.emit()
-        return None
+
+    def _row_of(self, state: RowState) -> int | None:
+        return next((i for i, r in enumerate(self.rows) if r is state), None)
 
     def _row_for_store(self, state: RowState) -> dict[str, Any]:
         return {"kind": self.kind, **{k: v for k, v in state.values.items() if k in self.columns}}
 
+    def _start(self, work: Any, done: Any) -> None:
+        was_busy = self.busy()
+        self.jobs.start(work, lambda result: (done(result), self._notify_busy()),
+                        on_failed=lambda problems: (self.problem.emit("; ".join(problems)), self._notify_busy()))
+        if not was_busy:
+            self.busyChanged.emit(True)
+
+    def _notify_busy(self) -> None:
+        if not self.busy():
+            self.busyChanged.emit(False)
+
     def _commit(self, row: int) -> None:
+        """Write the row (a new part, or the version it was read at) on a worker thread."""
         state = self.rows[row]
         assert self.store is not None
-        try:
-            self.store.import_rows([self._row_for_store(state)], replace=state.saved)
-        except InvalidRowsError as exc:
-            self._set_problems(state, exc)
+        if state.writing:
+            state.dirty_again = True
             return
-        except CatalogError as exc:
-            state.general = str(exc)
-            self.problem.emit(str(exc))
+        store, values, version = self.store, self._row_for_store(state), state.version if state.saved else None
+        state.writing = True
+
+        def work(_cancel: threading.Event, _progress: Progress) -> tuple[dict[str, Any], int] | CatalogError:
+            try:
+                return store.save_row(values, version)
+            except CatalogError as exc:
+                return exc
+
+        self._start(work, lambda result: self._committed(state, result))
+
+    def _committed(self, state: RowState, result: object) -> None:
+        state.writing = False
+        row = self._row_of(state)
+        if row is None:
             return
+        if isinstance(result, InvalidRowsError):
+            self._set_problems(state, result)
+        elif isinstance(result, EditConflictError):
+            self._apply_conflict(state, result)
+            self.problem.emit(str(result))
+        elif isinstance(result, CatalogError):
+            state.general = str(result)
+            self.problem.emit(str(result))
+        else:
+            stored, version = result  # type: ignore[misc]
+            state.errors, state.general, state.conflicts = {}, "", {}
+            state.saved, state.version = True, version
+            if not state.dirty_again:
+                state.values = dict(stored)  # the store's normalised values (dates, rounding)
+            self.changed.emit()
+        self._emit_row(row)
+        if state.dirty_again:  # edited again while the first write ran: write the newest values
+            state.dirty_again = False
+            self._commit(row)
+
+    def _apply_conflict(self, state: RowState, exc: EditConflictError) -> None:
+        """Someone else changed or deleted the part: show their values, and yours beside them."""
         state.errors, state.general = {}, ""
-        was_new = not state.saved
-        state.saved = True
-        saved_id = state.values.get("id")
-        fresh = {str(v["id"]): v for v in self.store.export_rows(self.kind)}
-        if saved_id in fresh:
-            state.values = dict(fresh[str(saved_id)])  # the store's normalised values (dates, rounding)
-        if was_new:
-            self._emit_row(row)
-        self.changed.emit()
+        if exc.was_deleted:
+            state.saved, state.version = False, None
+            state.general = ("deleted elsewhere since you opened it: it is not re-created. Your values stay in this "
+                             "row; edit a cell to add it again as a new part, or delete the row")
+            return
+        yours = {k: v for k, v in state.values.items() if k in self.columns}
+        state.values = {k: v for k, v in (exc.theirs or {}).items() if k in self.columns}
+        state.version = exc.version
+        state.conflicts = {
+            name: f"changed elsewhere: yours {yours.get(name)!r}, now {theirs!r}; type yours again to keep it"
+            for name, theirs in state.values.items()
+            if name in yours and str(yours.get(name) if yours.get(name) is not None else "") != str(theirs)
+        }
 
     def _check_only(self, row: int) -> None:
         """Validate a new row without writing it, so the cells to fill in show red at once."""

@@ -38,6 +38,7 @@ class CompareView(QWidget):
         self.hint = QLabel()
         self.hint.setObjectName("hint")
         self.hint.setWordWrap(True)
+        self.hint.setTextFormat(Qt.TextFormat.PlainText)  # holds scenario names from the project file
         self.table = QTableWidget()
         self.table.setObjectName("compareTable")
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -127,6 +127,7 @@ class FieldEditor(QObject):
         self.error_label = QLabel()
         self.error_label.setObjectName("fieldError")
         self.error_label.setWordWrap(True)
+        self.error_label.setTextFormat(Qt.TextFormat.PlainText)  # messages quote values from files
         self.error_label.hide()
         lay.addWidget(self.widget)
         lay.addWidget(self.error_label)

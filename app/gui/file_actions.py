@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
 from app.gui import files
@@ -27,8 +27,21 @@ if TYPE_CHECKING:
 SaveChoice = Literal["save", "discard", "cancel"]
 
 
+def _plain_box(parent: QWidget, icon: QMessageBox.Icon, title: str, text: str, *, yes_no: bool = False) -> bool:
+    """A message box that shows `text` as text: names and problems from files never render as rich text."""
+    box = QMessageBox(parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setIcon(icon)
+    box.setWindowTitle(title)
+    box.setText(text)
+    if yes_no:
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+    return box.exec() == QMessageBox.StandardButton.Yes
+
+
 def ask_save_changes_dialog(parent: QWidget, name: str) -> SaveChoice:
     box = QMessageBox(parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)  # the name comes from the project file
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle("Unsaved changes")
     box.setText(f"Save the changes to {name}?")
@@ -225,11 +238,11 @@ class ProjectFileActions:
     def _dialog_recover(self, path: Path, autosave: Path | None) -> bool:
         what = f"{path.name} has unsaved changes from a session that ended unexpectedly." if autosave else \
             "An unsaved project from a session that ended unexpectedly was found."
-        answer = QMessageBox.question(self._widget(), "Recover unsaved changes?", f"{what}\n\nRecover them?")
-        return answer == QMessageBox.StandardButton.Yes
+        return _plain_box(self._widget(), QMessageBox.Icon.Question, "Recover unsaved changes?",
+                          f"{what}\n\nRecover them?", yes_no=True)
 
     def _dialog_error(self, title: str, text: str) -> None:
-        QMessageBox.warning(self._widget(), title, text)
+        _plain_box(self._widget(), QMessageBox.Icon.Warning, title, text)  # problems quote the file's text
 
     def _widget(self) -> QWidget:
         assert isinstance(self, QWidget)

@@ -75,6 +75,7 @@ class PartPicker(QWidget):
         self.error_label = QLabel()
         self.error_label.setObjectName("fieldError")
         self.error_label.setWordWrap(True)
+        self.error_label.setTextFormat(Qt.TextFormat.PlainText)  # messages quote ids from files
         self.error_label.hide()
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
@@ -125,7 +126,7 @@ class PartPicker(QWidget):
         elif self._value is None:
             self.specs.setText("refarch picks the part that meets the targets at the lowest cost")
         elif part is None:
-            self.specs.setText(f"id '{self._value}' is not in the open catalog")
+            self.specs.setText(f"id '{html.escape(self._value)}' is not in the open catalog")
         else:
             self.specs.setText(f"{html.escape(part.id)} · {html.escape(part_specs(part))}")
 

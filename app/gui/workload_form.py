@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -51,6 +51,7 @@ class DatabasesTable(QWidget):
         self.message = QLabel()
         self.message.setObjectName("fieldError")
         self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)  # messages quote values from files
         self.message.hide()
         buttons = QHBoxLayout()
         buttons.addWidget(add)
@@ -133,6 +134,7 @@ class WorkloadForm(QWidget):
         self.kind_combo.activated.connect(lambda i: self.kindChosen.emit(self.kind_combo.itemData(i)))
         self.kind_error = QLabel()
         self.kind_error.setObjectName("fieldError")
+        self.kind_error.setTextFormat(Qt.TextFormat.PlainText)
         self.kind_error.hide()
         self.pages = QStackedWidget()
         self.editors: dict[str, dict[str, FieldEditor]] = {}

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
+import json
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
 
 from app.gui.catalog_editor import CatalogEditor
-from app.gui.catalog_models import ERROR_BG
+from app.gui.catalog_models import CONFLICT_BG, ERROR_BG
 from app.gui.catalog_source import CatalogSource
 
 NEW_NIC = {
@@ -48,42 +50,49 @@ def test_an_imported_row_shows_in_its_table(editor: CatalogEditor, tmp_path: Pat
         writer = csv.DictWriter(fh, fieldnames=list(NEW_NIC))
         writer.writeheader()
         writer.writerow(NEW_NIC)
-    with qtbot.waitSignal(editor.catalogChanged, timeout=5000):
-        assert editor.import_file(str(path))
+    with qtbot.waitSignal(editor.importFinished, timeout=30_000) as finished:
+        assert editor.import_file(str(path))  # returns at once: the import runs on a worker thread
+    assert finished.args == [True]
     model = editor.models["nic"]
     row = _row_of(editor, "nic", "acme-4x25")
     assert model.data(model.index(row, model.columns.index("ports"))) == "4"
     assert "acme-4x25" in editor.source.snapshot  # the window sizes against the new part
 
 
-def test_an_import_with_problems_writes_nothing_and_lists_them(editor: CatalogEditor, tmp_path: Path) -> None:
+def test_an_import_with_problems_writes_nothing_and_lists_them(editor: CatalogEditor, tmp_path: Path,
+                                                                qtbot) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "bad.json"
     path.write_text('[{"id": "x-nic", "kind": "nic", "vendor": "A", "model": "B", "price": -1, "currency": "usd",'
                     ' "price_as_of": "2024-01-01", "source": "s", "ports": 0, "speed_gbps": 25, "watts": 1}]')
     before = editor.models["nic"].rowCount()
-    assert not editor.import_file(str(path))
+    with qtbot.waitSignal(editor.importFinished, timeout=30_000) as finished:
+        editor.import_file(str(path))
+    assert finished.args == [False]
     assert editor.models["nic"].rowCount() == before
     text = editor.message.text()
     assert "price" in text and "currency" in text and "ports" in text
 
 
-def test_an_invalid_edit_marks_the_cell_and_keeps_the_stored_value(editor: CatalogEditor,
-                                                                   source: CatalogSource) -> None:
+def test_an_invalid_edit_marks_the_cell_and_keeps_the_stored_value(editor: CatalogEditor, source: CatalogSource,
+                                                                   qtbot) -> None:  # type: ignore[no-untyped-def]
     model = editor.models["drive"]
     part_id = model.part_id(0)
     col = model.columns.index("capacity_tb")
     index = model.index(0, col)
     stored = source.store.get(part_id).capacity_tb  # type: ignore[union-attr]
     model.setData(index, "-3")
+    qtbot.waitUntil(lambda: not model.busy(), timeout=30_000)
     assert model.data(index, Qt.ItemDataRole.BackgroundRole).color() == ERROR_BG
     assert "greater than 0" in model.data(index, Qt.ItemDataRole.ToolTipRole)
     assert source.store.get(part_id).capacity_tb == stored  # type: ignore[union-attr]
     model.setData(index, "7.68")  # fixing the cell writes the row
+    qtbot.waitUntil(lambda: not model.busy(), timeout=30_000)
     assert source.store.get(part_id).capacity_tb == 7.68  # type: ignore[union-attr]
     assert model.data(index, Qt.ItemDataRole.BackgroundRole) is None
 
 
-def test_a_new_part_is_saved_once_every_cell_is_valid(editor: CatalogEditor, source: CatalogSource) -> None:
+def test_a_new_part_is_saved_once_every_cell_is_valid(editor: CatalogEditor, source: CatalogSource,
+                                                      qtbot) -> None:  # type: ignore[no-untyped-def]
     editor.tabs.setCurrentIndex(2)  # NICs
     assert editor.current_kind() == "nic"
     model = editor.models["nic"]
@@ -92,20 +101,83 @@ def test_a_new_part_is_saved_once_every_cell_is_valid(editor: CatalogEditor, sou
     for key, value in NEW_NIC.items():
         if key in model.columns:
             model.setData(model.index(row, model.columns.index(key)), value)
+    qtbot.waitUntil(lambda: not model.busy(), timeout=30_000)
     assert model.rows[row].saved and not model.rows[row].errors
     assert source.store.get("acme-4x25").ports == 4  # type: ignore[union-attr]
 
 
-def test_deleting_a_cpu_in_use_is_refused_with_the_reason(editor: CatalogEditor) -> None:
+def test_deleting_a_cpu_in_use_is_refused_with_the_reason(editor: CatalogEditor,
+                                                         qtbot) -> None:  # type: ignore[no-untyped-def]
     model = editor.models["cpu"]
+    used = next(i for i in range(model.rowCount())
+                if any(s.cpu.id == model.part_id(i) for s in editor.source.snapshot.of_kind("server")))
     before = model.rowCount()
-    assert "used by" in (model.delete_row(0) or "")
+    with qtbot.waitSignal(model.problem, timeout=30_000) as refused:
+        model.delete_row(used)
+    assert "used by" in refused.args[0]
     assert model.rowCount() == before
 
 
-def test_export_writes_every_part(editor: CatalogEditor, source: CatalogSource, tmp_path: Path) -> None:
+def test_export_writes_every_part(editor: CatalogEditor, source: CatalogSource, tmp_path: Path,
+                                  qtbot) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "out.csv"
-    assert editor.export_file(str(out))
+    with qtbot.waitSignal(editor.exportFinished, timeout=30_000) as finished:
+        assert editor.export_file(str(out))
+    assert finished.args == [True]
     with out.open() as fh:
         ids = {row["id"] for row in csv.DictReader(fh)}
     assert ids == {p.id for p in source.snapshot}
+
+
+def test_an_edit_over_a_change_made_elsewhere_is_a_conflict_showing_both(editor: CatalogEditor,
+                                                                         source: CatalogSource,
+                                                                         qtbot) -> None:  # type: ignore[no-untyped-def]
+    model = editor.models["nic"]
+    part_id = model.part_id(0)
+    col = model.columns.index("price")
+    store = source.store
+    assert store is not None
+    elsewhere = store.get_versioned(part_id)  # the CLI, or a colleague on the shared catalog
+    store.update(dataclasses.replace(elsewhere.part, price=1234.0), elsewhere.version)
+    with qtbot.waitSignal(model.problem, timeout=30_000) as told:
+        model.setData(model.index(0, col), "999")
+    qtbot.waitUntil(lambda: not model.busy(), timeout=30_000)
+    assert part_id in told.args[0] and "someone else changed it" in told.args[0]
+    assert store.get(part_id).price == 1234.0  # nothing overwritten
+    tip = model.data(model.index(0, col), Qt.ItemDataRole.ToolTipRole)
+    assert "999" in tip and "1234" in tip  # both values shown
+    assert model.data(model.index(0, col), Qt.ItemDataRole.BackgroundRole).color() == CONFLICT_BG
+    assert model.data(model.index(0, col)) == "1,234.00"  # the row was reloaded with the stored value
+    model.setData(model.index(0, col), "999")  # typing yours again applies it on top of theirs
+    qtbot.waitUntil(lambda: not model.busy(), timeout=30_000)
+    assert store.get(part_id).price == 999.0
+
+
+def test_an_edit_of_a_part_deleted_elsewhere_does_not_bring_it_back(editor: CatalogEditor, source: CatalogSource,
+                                                                     qtbot) -> None:  # type: ignore[no-untyped-def]
+    model = editor.models["nic"]
+    part_id = model.part_id(0)
+    store = source.store
+    assert store is not None
+    store.delete(part_id)
+    with qtbot.waitSignal(model.problem, timeout=30_000) as told:
+        model.setData(model.index(0, model.columns.index("price")), "5")
+    qtbot.waitUntil(lambda: not model.busy(), timeout=30_000)
+    assert "not re-created" in told.args[0]
+    assert part_id not in {p.id for p in store.list("nic")}
+    assert not model.rows[0].saved
+
+
+def test_a_cancelled_import_writes_nothing(editor: CatalogEditor, source: CatalogSource, tmp_path: Path,
+                                           qtbot) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "many.json"
+    base = {k: v for k, v in NEW_NIC.items()}
+    path.write_text(json.dumps([dict(base, id=f"many-{i}") for i in range(12_000)]))
+    before = len(source.store.list("nic"))  # type: ignore[union-attr]
+    with qtbot.waitSignal(editor.importFinished, timeout=60_000) as finished:
+        assert editor.import_file(str(path))
+        assert editor.busy_row.isVisibleTo(editor) and editor.import_btn.isEnabled() is False
+        editor.cancel()
+    assert finished.args == [False]
+    assert "cancelled" in editor.message.text()
+    assert len(source.store.list("nic")) == before  # type: ignore[union-attr]
