@@ -17,6 +17,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
@@ -247,8 +248,18 @@ class CatalogTableModel(QAbstractTableModel):
 
     def _start(self, work: Any, done: Any) -> None:
         was_busy = self.busy()
-        self.jobs.start(work, lambda result: (done(result), self._notify_busy()),
-                        on_failed=lambda problems: (self.problem.emit("; ".join(problems)), self._notify_busy()))
+
+        def finished(result: object) -> None:
+            if shiboken6.isValid(self):  # the editor may have closed while the write ran
+                done(result)
+                self._notify_busy()
+
+        def failed(problems: list[str]) -> None:
+            if shiboken6.isValid(self):
+                self.problem.emit("; ".join(problems))
+                self._notify_busy()
+
+        self.jobs.start(work, finished, on_failed=failed)
         if not was_busy:
             self.busyChanged.emit(True)
 
