@@ -20,8 +20,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import secrets
 import stat
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -97,7 +97,7 @@ def _journal_add(tmp: Path) -> Path | None:
     entry = _journal_entry(tmp)
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
-        entry.write_text(str(tmp.resolve()), encoding="utf-8", errors="surrogateescape")
+        entry.write_text(str(tmp.absolute()), encoding="utf-8", errors="surrogateescape")
     except OSError:
         return None  # no journal (read-only home): the same-folder sweep still cleans up later
     return entry
@@ -169,13 +169,15 @@ def atomic_write(path: Path) -> Iterator[Path]:
     check_writable(path)
     parent = path.parent if str(path.parent) else Path(".")
     _sweep_folder(parent, path.name)
+    tmp = parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}{TEMP_SUFFIX}"
+    entry = _journal_add(tmp)  # journalled before it exists: a kill at any later moment leaves a known name
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=parent)
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600))
     except OSError as exc:
+        if entry is not None:
+            with contextlib.suppress(OSError):
+                entry.unlink()
         raise ExportError(f"cannot write in {parent}: {exc.strerror or exc}") from None
-    os.close(fd)
-    tmp = Path(tmp_name)
-    entry = _journal_add(tmp)
     try:
         yield tmp
         try:

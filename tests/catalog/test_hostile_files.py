@@ -97,3 +97,20 @@ def test_passwords_never_show_in_urls_or_messages(password: str) -> None:
 
 def test_a_percent_encoded_password_is_decoded() -> None:
     assert parse_url("postgresql://u:s%40cret%2Fx@h/db").password == "s@cret/x"
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("password", ["p@ss-W0rd!", "a:b/c%d@e"])
+def test_a_refused_password_is_never_shown(pg_admin_engine: object, password: str) -> None:
+    from catalog.errors import CatalogOpenError
+    from catalog.store import CatalogStore
+
+    url = pg_admin_engine.url  # type: ignore[attr-defined]
+    raw = f"postgresql://{url.username}:{password}@{url.host}:{url.port or 5432}/{url.database}"
+    with pytest.raises(CatalogOpenError) as caught:
+        CatalogStore.open(raw)
+    message = str(caught.value)
+    assert "***" in message and f"@{url.host}" in message
+    for piece in {password, *password.replace("@", " ").replace(":", " ").replace("/", " ").split()}:
+        if len(piece) >= 2:
+            assert piece not in message.replace(str(url.username), "").replace(str(url.host), "")
