@@ -30,13 +30,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.export.atomic import atomic_write_text
-from app.gui.catalog_models import CatalogTableModel
+from app.gui.catalog_models import CatalogTableModel, SourceSortedProxy
 from app.gui.catalog_source import CatalogSource
 from app.gui.workers import Cancelled, Job, JobRunner, Progress
 from catalog.errors import CatalogError, ImportCancelled, InvalidRowsError
 from catalog.files import read_file, render
 from catalog.rows import part_to_row
-from models.hardware import PART_KINDS
+from models.hardware import PART_KINDS, HardwareCatalog
 
 KIND_TITLES = {"server": "Servers", "cpu": "CPUs", "drive": "Drives", "nic": "NICs", "dimm": "DIMMs",
                "switch": "Switches", "cable": "Cables/optics", "rack": "Racks", "pdu": "PDUs",
@@ -110,11 +110,11 @@ class CatalogEditor(QWidget):
             model = CatalogTableModel(source.store, kind, self)  # type: ignore[arg-type]
             if source.store is None:
                 model.set_parts([part_to_row(p) for p in source.snapshot.of_kind(kind)])  # type: ignore[arg-type]
-            model.changed.connect(self._changed)
+            model.changed.connect(lambda: self._changed())
             model.problem.connect(self._show_problem)
             model.busyChanged.connect(self._model_busy)
             model.dataChanged.connect(lambda *_a: self._show_row_problems())
-            proxy = QSortFilterProxyModel(self)
+            proxy = SourceSortedProxy(self)
             proxy.setSourceModel(model)
             proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
             proxy.setFilterKeyColumn(-1)
@@ -205,8 +205,14 @@ class CatalogEditor(QWidget):
         elif self.message.property("kind") == "warn":
             self._say("info", "")
 
-    def _changed(self) -> None:
-        self.source.refresh()  # a read: WAL means it never waits for a writer
+    def _changed(self, snapshot: HardwareCatalog | None = None) -> None:
+        fresh = snapshot or next((m.fresh_snapshot for m in self.models.values() if m.fresh_snapshot), None)
+        for model in self.models.values():
+            model.fresh_snapshot = None
+        if fresh is not None:
+            self.source.snapshot = fresh  # read by the worker that wrote
+        else:
+            self.source.refresh()  # a read: WAL means it never waits for a writer
         self._refresh_tab_titles()
         self._show_row_problems()
         self.catalogChanged.emit()
@@ -282,7 +288,9 @@ class CatalogEditor(QWidget):
                 rows = read_file(Path(name))
                 if cancel.is_set():
                     raise Cancelled
-                return store.import_rows(rows, replace=replace, progress=progress, cancelled=cancel.is_set)
+                report = store.import_rows(rows, replace=replace, progress=progress, cancelled=cancel.is_set)
+                # the tables and the sizing snapshot are read here too: 30,000 rows must not be read on the UI thread
+                return report, {kind: store.versioned_rows(kind) for kind in TAB_ORDER}, store.snapshot()  # type: ignore[arg-type]
             except ImportCancelled:
                 raise Cancelled from None
             except CatalogError as exc:
@@ -309,10 +317,11 @@ class CatalogEditor(QWidget):
             self._say("error", html.escape(str(result)))
             self.importFinished.emit(False)
             return
-        for model in self.models.values():
-            model.reload()
-        self._changed()
-        total = getattr(result, "total", 0)
+        report, rows, snapshot = result  # type: ignore[misc]
+        for kind, model in self.models.items():
+            model.set_versioned(rows[kind])
+        self._changed(snapshot)
+        total = report.total
         self._say("info", f"Imported {total} part{'s' if total != 1 else ''} from {html.escape(Path(name).name)}.")
         self.importFinished.emit(True)
 

@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
 from app.gui.workers import JobRunner, Progress
 from catalog.errors import CatalogError, EditConflictError, InvalidRowsError
 from catalog.rows import COMMON_FIELDS, KIND_FIELDS
 from catalog.store import CatalogStore
-from models.hardware import PartKind
+from models.hardware import HardwareCatalog, PartKind
 
 ERROR_BG = QColor("#ffe3e3")
 NEW_BG = QColor("#fff9db")
@@ -64,6 +64,15 @@ def header_of(column: str) -> str:
     return special.get(column, column.replace("_", " ").capitalize())
 
 
+class SourceSortedProxy(QSortFilterProxyModel):
+    """Filters like any proxy, but leaves sorting to the source model's fast Python sort (see `sort`)."""
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        source = self.sourceModel()
+        if source is not None:
+            source.sort(column, order)
+
+
 @dataclass(eq=False)  # rows are told apart by identity: two rows may hold equal values
 class RowState:
     values: dict[str, Any]
@@ -90,6 +99,8 @@ class CatalogTableModel(QAbstractTableModel):
         self.columns = columns_of(kind)
         self.rows: list[RowState] = []
         self.jobs = JobRunner(self)
+        self._sort: tuple[int, Qt.SortOrder] | None = None
+        self.fresh_snapshot: HardwareCatalog | None = None  # the catalog after the last write, read off the UI thread
         self.reload()
 
     def busy(self) -> bool:
@@ -98,12 +109,49 @@ class CatalogTableModel(QAbstractTableModel):
 
     # -- reading --------------------------------------------------------------------------------------------
     def reload(self) -> None:
+        self.set_versioned(self.store.versioned_rows(self.kind) if self.store else [])
+
+    def set_versioned(self, rows: list[tuple[dict[str, Any], int]]) -> None:
+        """Show rows read elsewhere (a worker thread reads them; this only swaps the list), keeping new rows."""
         pending = [r for r in self.rows if not r.saved]
         self.beginResetModel()
-        saved = [RowState(dict(v), True, version=version) for v, version in self.store.versioned_rows(self.kind)] \
-            if self.store else []
-        self.rows = saved + pending
+        self.rows = [RowState(dict(v), True, version=version) for v, version in rows] + pending
+        if self._sort is not None:
+            self.rows.sort(key=self._sort_key(self._sort[0]), reverse=self._sort[1] == Qt.SortOrder.DescendingOrder)
         self.endResetModel()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort in Python with a key (milliseconds for 30,000 rows); a proxy's C++ sort would call `data()` for
+        every comparison, hundreds of thousands of calls into Python on the UI thread."""
+        if not 0 <= column < len(self.columns):
+            return
+        self._sort = (column, order)
+        self.layoutAboutToBeChanged.emit()
+        before = {id(state): i for i, state in enumerate(self.rows)}
+        old = self.rows[:]
+        self.rows.sort(key=self._sort_key(column), reverse=order == Qt.SortOrder.DescendingOrder)
+        moved = {before[id(state)]: i for i, state in enumerate(self.rows)}
+        for index in self.persistentIndexList():
+            if index.isValid() and index.row() < len(old):
+                self.changePersistentIndex(index, self.index(moved[index.row()], index.column()))
+        self.layoutChanged.emit()
+
+    def _sort_key(self, column: int) -> Any:
+        name = self.columns[column]
+        numeric = name in _NUMERIC
+
+        def key(state: RowState) -> tuple[int, Any]:
+            value = state.values.get(name)
+            if value is None or value == "":
+                return (1, 0 if numeric else "")
+            if numeric:
+                try:
+                    return (0, float(value))
+                except (TypeError, ValueError):
+                    return (2, 0.0)
+            return (0, str(value).lower())
+
+        return key
 
     def set_parts(self, rows: list[dict[str, Any]]) -> None:
         """Show rows without a store (read-only view of an in-memory catalog)."""
@@ -277,9 +325,11 @@ class CatalogTableModel(QAbstractTableModel):
         store, values, version = self.store, self._row_for_store(state), state.version if state.saved else None
         state.writing = True
 
-        def work(_cancel: threading.Event, _progress: Progress) -> tuple[dict[str, Any], int] | CatalogError:
+        def work(_cancel: threading.Event, _progress: Progress) -> object:
             try:
-                return store.save_row(values, version)
+                saved = store.save_row(values, version)
+                self.fresh_snapshot = store.snapshot()  # read here, not on the UI thread, for the sizing
+                return saved
             except CatalogError as exc:
                 return exc
 

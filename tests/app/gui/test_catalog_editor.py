@@ -181,3 +181,16 @@ def test_a_cancelled_import_writes_nothing(editor: CatalogEditor, source: Catalo
     assert finished.args == [False]
     assert "cancelled" in editor.message.text()
     assert len(source.store.list("nic")) == before  # type: ignore[union-attr]
+
+
+def test_sorting_a_column_sorts_numbers_as_numbers(editor: CatalogEditor) -> None:
+    kind = "drive"
+    view, proxy, model = editor.views[kind], editor.proxies[kind], editor.models[kind]
+    col = model.columns.index("price")
+    view.sortByColumn(col, Qt.SortOrder.DescendingOrder)
+    prices = [float(str(model.rows[proxy.mapToSource(proxy.index(r, col)).row()].values["price"]))
+              for r in range(proxy.rowCount())]
+    assert prices == sorted(prices, reverse=True) and len(prices) > 3
+    view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    ids = [model.part_id(proxy.mapToSource(proxy.index(r, 0)).row()) for r in range(proxy.rowCount())]
+    assert ids == sorted(ids, key=str.lower)
