@@ -8,6 +8,7 @@ into another catalog (a colleague's laptop, or the team's PostgreSQL).
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -129,14 +130,14 @@ def _rates(args: argparse.Namespace) -> int:
             if len(values) != 1:
                 raise CliError("rates import needs one FILE (.csv or .json)")
             path = Path(values[0])
+            from models import file_input  # the hardened reader: regular files, bounded, no NaN or duplicate keys
+
             try:
-                text = path.read_text(encoding="utf-8-sig")
-            except OSError as exc:
-                raise CliError(f"{path}: cannot read it: {exc.strerror or exc}") from None
-            try:
-                rows = json.loads(text) if path.suffix.lower() == ".json" else list(csv.DictReader(text.splitlines()))
-            except json.JSONDecodeError as exc:
-                raise CliError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+                text = file_input.read_text(path, max_bytes=file_input.TABLE_MAX_BYTES, what="rates file")
+                rows = file_input.parse_json(text, str(path)) if path.suffix.lower() == ".json" \
+                    else list(csv.DictReader(text.splitlines()))
+            except file_input.FileInputError as exc:
+                raise CliError(str(exc), exc.lines()) from None
             if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
                 raise CliError(f"{path}: expected a list of rate rows with {', '.join(RATE_COLUMNS)}")
             written = store.import_rates(rows)
@@ -145,22 +146,25 @@ def _rates(args: argparse.Namespace) -> int:
         table = [rate_to_row(r) for r in store.rates()]
     fmt = args.format or ("csv" if args.output and args.output.suffix.lower() == ".csv" else
                           "json" if action == "export" else "table")
-    out = args.output.open("w", encoding="utf-8", newline="") if args.output else sys.stdout
-    try:
-        if fmt == "json":
-            json.dump(table, out, indent=2)
-            out.write("\n")
-        elif fmt == "csv":
-            writer = csv.DictWriter(out, fieldnames=RATE_COLUMNS, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(table)
-        else:
-            shown = [{**r, "usd_per_unit": f"{r['usd_per_unit']:.6g}"} for r in table]
-            out.write("Exchange rates (USD per unit; USD is the pivot)\n")
-            out.write(format_table(shown, RATE_COLUMNS) + "\n")
-    finally:
-        if args.output:
-            out.close()
+    out = io.StringIO() if args.output else sys.stdout  # a file is written whole and atomically below
+    if fmt == "json":
+        json.dump(table, out, indent=2)
+        out.write("\n")
+    elif fmt == "csv":
+        writer = csv.DictWriter(out, fieldnames=RATE_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(table)
+    else:
+        shown = [{**r, "usd_per_unit": f"{r['usd_per_unit']:.6g}"} for r in table]
+        out.write("Exchange rates (USD per unit; USD is the pivot)\n")
+        out.write(format_table(shown, RATE_COLUMNS) + "\n")
+    if args.output:
+        from app.export.atomic import ExportError, atomic_write_text
+
+        try:
+            atomic_write_text(args.output, out.getvalue())  # type: ignore[attr-defined]
+        except ExportError as exc:
+            raise CliError(str(exc)) from None
     return 0
 
 
