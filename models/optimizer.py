@@ -16,16 +16,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models import pricing
-from models.hardware import HardwareCatalog
+from models.hardware import Drive, HardwareCatalog, Server
 from models.perf import cost_power
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import greenplum, software
 from models.sizing.engine import size
-from models.sizing.greenplum_design import SearchCancelled, search, settled_pick
+from models.sizing.greenplum_design import SEARCH_CHUNK, SearchCancelled, search_space, settled_pick, settled_pool
+from models.sizing.pareto import ParetoFront, pareto_indices
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
 from models.sizing.rules import coordinator_count
+from models.sizing.stream import CheapestFeasible, RunningBest
 from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
 
 ProgressFn = Callable[[int, int], None]
@@ -85,6 +87,14 @@ def _main(workload: GreenplumAnalytics | GreenplumOltp) -> tuple[str, bool]:
     return main, METRICS[main].better == "higher"
 
 
+# About a minute on a 2-core laptop at the rate `refarch bench` measures (optimizer.*); past it the user
+# narrows the catalog instead of waiting, and is told so before anything runs.
+MAX_CANDIDATES = 20_000_000
+
+
+class SearchTooLarge(SizingInputError):
+    """The catalog gives more candidate designs than one optimizer run searches."""
+
 
 TCO_RERANK = 6  # exact TCO (full BOM) of this many candidates with the lowest approximate TCO
 
@@ -137,9 +147,17 @@ def optimize(
     cancelled: CancelFn | None = None,
     pareto_limit: int = 200,
     objective: str | None = None,
+    chunk: int = SEARCH_CHUNK,
 ) -> OptimizationResult:
     """The cheapest feasible design by `objective`: "capex" (the BOM's one-time cost) or "tco" (N-year cost of
-    ownership, `commercial.tco_years`); None takes the scenario's `commercial.optimize_for`."""
+    ownership, `commercial.tco_years`); None takes the scenario's `commercial.optimize_for`.
+
+    Every candidate streams through the evaluation in chunks; the running best (`greenplum.pick`'s order),
+    the cheapest feasible rows the settling reads, the Pareto front (`models.sizing.pareto`), the closest
+    candidate per target and the lowest approximate TCOs survive each chunk. Memory is bounded by the chunk,
+    time is linear in the candidates; results equal the whole-array search's
+    (tests/models/sizing/test_optimizer_streaming.py).
+    """
     objective = objective or scenario.commercial.optimize_for
     if objective not in ("capex", "tco"):
         raise SizingInputError([Problem("objective", f"'{objective}' is not one of capex, tco")])
@@ -152,24 +170,34 @@ def optimize(
     parts = resolve(scenario, catalog)
     servers, drives = current(catalog.servers, catalog), current(catalog.drives, catalog)
     main, higher = _main(workload)
+    space = search_space(scenario, workload, catalog, parts, servers, drives, DEPLOYMENTS, RAID_LEVELS, None)
+    total = space.count()
+    if total > MAX_CANDIDATES:
+        raise SearchTooLarge([Problem(
+            "catalog",
+            f"{len(servers):,} current servers x {len(drives):,} drives give {total:,} candidate designs,"
+            f" more than the {MAX_CANDIDATES:,} one optimizer run searches; name a server or a drive in the"
+            " scenario, or optimize over a smaller catalog",
+        )])
+    state = _Stream(main, higher, space.servers, space.drives)  # the servers whose slots hold the memory
+    if objective == "tco":
+        state.tco = lambda ev: approx_tco(ev, space.servers, scenario, catalog)
     try:
-        found = search(scenario, workload, catalog, parts, servers, drives, DEPLOYMENTS, RAID_LEVELS, None, progress,
-                       cancelled)
+        for offset, ev in space.chunks(chunk, progress, cancelled, total):
+            state.add(offset, ev)
     except SearchCancelled:
         raise OptimizationCancelled() from None
-    ev = found.ev
-    n = len(ev.candidates)
-    feasible = ev.feasible
-    values = ev.metrics[main]
-    points = _points(ev, found.servers, found.drives, values, feasible)  # the servers whose slots hold the memory
-    pareto = [points[i] for i in pareto_front(ev.capex, values, ev.power_w, higher, feasible)[:pareto_limit]]
-    if not np.any(feasible):
-        return OptimizationResult(main, higher, n, 0, None, None, pareto, closest_per_target(ev, points))
-    best_i, settled, ok = settled_pick(scenario, workload, found)
+    pareto = state.pareto(pareto_limit)
+    if state.best.row is None or not state.best.feasible:
+        return OptimizationResult(main, higher, state.evaluated, 0, None, None, pareto, state.unmet())
+    pool = settled_pool(state.best, state.cheapest)
+    pool_i, settled, ok = settled_pick(scenario, workload, space.found(pool))
+    point = state.point(pool, pool_i)
     if not ok:
-        return OptimizationResult(main, higher, n, 0, None, None, pareto, closest_per_target(settled, [points[best_i]]))
+        return OptimizationResult(main, higher, state.evaluated, 0, None, None, pareto,
+                                  _closest_per_target(settled, point))
     best = dataclasses.replace(
-        points[best_i], segment_hosts=int(settled.segment_hosts[0]), capex=float(settled.capex[0]),
+        point, segment_hosts=int(settled.segment_hosts[0]), capex=float(settled.capex[0]),
         power_w=float(settled.power_w[0]), rack_u=float(settled.rack_u[0]), main_value=float(settled.metrics[main][0]),
     )
     best_scenario = scenario.model_copy(
@@ -177,28 +205,118 @@ def optimize(
     )
     best_sized = size(best_scenario, catalog)
     if objective == "tco":
-        tco = approx_tco(ev, servers, scenario, catalog)
-        idx = np.flatnonzero(feasible)
-        shortlist = idx[np.argsort(tco[idx], kind="stable")[:TCO_RERANK]]
-        for i in shortlist:
-            plat = scenario.platform.model_validate(points[int(i)].platform(scenario))
-            s_i = scenario.model_copy(update={"platform": plat})
-            r_i = size(s_i, catalog)
+        for _, _, cand in state.tco_shortlist:
+            plat = scenario.platform.model_validate(cand.platform(scenario))
+            r_i = size(scenario.model_copy(update={"platform": plat}), catalog)
             # the full sizing is the judge: a candidate that misses a target once sized is not taken
             if any(w.code.startswith("target-unmet") for w in r_i.warnings):
                 continue
             if r_i.totals.tco < best_sized.totals.tco:
-                best, best_sized = points[int(i)], r_i
-    return OptimizationResult(main, higher, n, int(feasible.sum()), best, best_sized, pareto, objective=objective)
+                best, best_sized = cand, r_i
+    return OptimizationResult(main, higher, state.evaluated, state.feasible, best, best_sized, pareto,
+                              objective=objective)
 
 
-def _points(ev: greenplum.Evaluated, servers: list, drives: list, values: NDArray[np.float64],  # type: ignore[type-arg]
-            feasible: NDArray[np.bool_]) -> list[DesignPoint]:
-    c = ev.candidates
-    return [
-        DesignPoint(
-            server_id=servers[int(c.server_idx[i])].id,
-            drive_id=drives[int(c.drive_idx[i])].id,
+_PAYLOAD = ("server_idx", "drive_idx", "drives_per_host", "virtualized", "raid_code", "segment_hosts", "rack_u",
+            "main_value", "feasible")
+
+
+class _Stream:
+    """What the optimizer keeps of the candidates seen so far."""
+
+    def __init__(self, main: str, higher: bool, servers: list[Server], drives: list[Drive]) -> None:
+        self.main, self.higher, self.servers, self.drives = main, higher, servers, drives
+        self.evaluated = 0
+        self.feasible = 0
+        self.best = RunningBest()
+        self.cheapest = CheapestFeasible()
+        self.front_feasible = ParetoFront()
+        self.front_all: ParetoFront | None = ParetoFront()  # dropped once a feasible design exists
+        self.any_met: dict[str, bool] = {}
+        self.closest: dict[str, tuple[float, int, str]] = {}  # target -> (key value, index, message)
+        self.tco: Callable[[greenplum.Evaluated], NDArray[np.float64]] | None = None
+        self.tco_shortlist: list[tuple[float, int, DesignPoint]] = []  # lowest approximate TCO, feasible
+
+    def add(self, offset: int, ev: greenplum.Evaluated) -> None:
+        n = len(ev.candidates)
+        self.evaluated += n
+        if n == 0:
+            return
+        feasible = ev.feasible
+        count = int(feasible.sum())
+        self.feasible += count
+        self.best.add(offset, ev)
+        self.cheapest.add(offset, ev)
+        values = ev.metrics[self.main]
+        perf = -values if self.higher else values
+        index = offset + np.arange(n, dtype=np.int64)
+        c = ev.candidates
+        payload = {"server_idx": c.server_idx, "drive_idx": c.drive_idx, "drives_per_host": c.drives_per_host,
+                   "virtualized": c.virtualized, "raid_code": c.raid_code, "segment_hosts": ev.segment_hosts,
+                   "rack_u": ev.rack_u, "main_value": values, "feasible": feasible}
+        if count:
+            sel = np.flatnonzero(feasible)
+            self.front_feasible.add(ev.capex[sel], perf[sel], ev.power_w[sel], index[sel],
+                                    {k: v[sel] for k, v in payload.items()})
+            self.front_all = None
+            if self.tco is not None:
+                self._shortlist(offset, ev, sel)
+        elif self.front_all is not None:
+            self.front_all.add(ev.capex, perf, ev.power_w, index, payload)
+        if self.front_all is not None:  # nothing feasible yet: the closest designs may be reported
+            self._closest(offset, ev)
+
+    def _shortlist(self, offset: int, ev: greenplum.Evaluated, feasible: NDArray[np.int64]) -> None:
+        """The TCO_RERANK feasible candidates of lowest approximate TCO, ties to the earlier (a stable sort)."""
+        assert self.tco is not None
+        tco = self.tco(ev)
+        top = feasible[np.argsort(tco[feasible], kind="stable")[:TCO_RERANK]]
+        merged = self.tco_shortlist + [(float(tco[i]), offset + int(i), self.point(ev, int(i))) for i in top]
+        merged.sort(key=lambda t: (t[0], t[1]))
+        self.tco_shortlist = merged[:TCO_RERANK]
+
+    def _closest(self, offset: int, ev: greenplum.Evaluated) -> None:
+        for name, met in ev.meets.items():
+            self.any_met[name] = self.any_met.get(name, False) or bool(np.any(met))
+            key = _closest_key(ev, name)
+            j = int(np.argmin(key)) if key is not None else 0
+            value = float(key[j]) if key is not None else 0.0
+            if key is None and offset > 0:
+                continue  # no measure for this target: the first candidate stands, as before
+            held = self.closest.get(name)
+            # np.argmin's rule over everything: NaN wins, else the smaller value, ties to the earlier
+            better = held is None or (not np.isnan(held[0]) and (np.isnan(value) or value < held[0]))
+            if better:
+                self.closest[name] = (value, offset + j, _closest_text(name, self.point(ev, j), ev, j))
+
+    def unmet(self) -> dict[str, str]:
+        return {name: self.closest[name][2] for name, met in self.any_met.items() if not met}
+
+    def pareto(self, limit: int) -> list[DesignPoint]:
+        front = self.front_all if self.front_all is not None else self.front_feasible
+        out = []
+        for k in range(min(limit, len(front))):
+            pl = {name: front.payload[name][k] for name in _PAYLOAD}
+            out.append(DesignPoint(
+                server_id=self.servers[int(pl["server_idx"])].id,
+                drive_id=self.drives[int(pl["drive_idx"])].id,
+                drives_per_host=int(pl["drives_per_host"]),
+                deployment="vsphere" if bool(pl["virtualized"]) else "bare-metal",
+                raid=RAID_LEVELS[int(pl["raid_code"])],
+                segment_hosts=int(pl["segment_hosts"]),
+                capex=float(front.capex[k]),
+                power_w=float(front.power[k]),
+                rack_u=float(pl["rack_u"]),
+                main_value=float(pl["main_value"]),
+                feasible=bool(pl["feasible"]),
+            ))
+        return out
+
+    def point(self, ev: greenplum.Evaluated, i: int) -> DesignPoint:
+        c = ev.candidates
+        return DesignPoint(
+            server_id=self.servers[int(c.server_idx[i])].id,
+            drive_id=self.drives[int(c.drive_idx[i])].id,
             drives_per_host=int(c.drives_per_host[i]),
             deployment="vsphere" if bool(c.virtualized[i]) else "bare-metal",
             raid=RAID_LEVELS[int(c.raid_code[i])],
@@ -206,11 +324,9 @@ def _points(ev: greenplum.Evaluated, servers: list, drives: list, values: NDArra
             capex=float(ev.capex[i]),
             power_w=float(ev.power_w[i]),
             rack_u=float(ev.rack_u[i]),
-            main_value=float(values[i]),
-            feasible=bool(feasible[i]),
+            main_value=float(ev.metrics[self.main][i]),
+            feasible=bool(ev.feasible[i]),
         )
-        for i in range(len(c))
-    ]
 
 
 def pareto_front(
@@ -220,53 +336,36 @@ def pareto_front(
     higher_is_better: bool,
     mask: NDArray[np.bool_] | None = None,
 ) -> list[int]:
-    """Indices not dominated on (capex low, main value, power low), cheapest first.
-
-    Sorting by capex lets each point be compared only with the cheaper ones kept so far.
-    """
-    idx = np.flatnonzero(mask) if mask is not None and np.any(mask) else np.arange(capex.size)
-    perf = -value if higher_is_better else value  # lower is better on every axis
-    order = idx[np.lexsort((power[idx], perf[idx], capex[idx]))]
-    kept: list[int] = []
-    kept_perf = np.empty(0)
-    kept_power = np.empty(0)
-    for i in order:
-        if kept and np.any((kept_perf <= perf[i]) & (kept_power <= power[i])):
-            continue
-        kept.append(int(i))
-        kept_perf = np.append(kept_perf, perf[i])
-        kept_power = np.append(kept_power, power[i])
-    return kept
+    """Indices not dominated on (capex low, main value, power low), cheapest first."""
+    return pareto_indices(capex, value, power, higher_is_better, mask)
 
 
-def closest_per_target(ev: greenplum.Evaluated, points: list[DesignPoint]) -> dict[str, str]:
-    """For each target no candidate meets, the candidate that comes closest and by how much."""
-    out: dict[str, str] = {}
-    for name, met in ev.meets.items():
-        if np.any(met):
-            continue
-        i = _closest(ev, name)
-        p = points[i]
-        out[name] = (
-            f"no candidate meets the {target_words(name)} target; closest: {p.server_id} with"
-            f" {p.drives_per_host} x {p.drive_id}, {p.deployment}, {p.raid}, {p.segment_hosts} hosts"
-            f" ({_value_text(ev, name, i)})"
-        )
-    return out
+def _closest_per_target(ev: greenplum.Evaluated, point: DesignPoint) -> dict[str, str]:
+    """For each target the one settled design `ev` misses, that design and how close it comes."""
+    return {name: _closest_text(name, point, ev, 0) for name, met in ev.meets.items() if not np.any(met)}
 
 
 def _metric_values(ev: greenplum.Evaluated) -> dict[str, NDArray[np.float64]]:
     return {**ev.metrics, "capex": ev.capex, "power_w": ev.power_w, "rack_u": ev.rack_u}
 
 
-def _closest(ev: greenplum.Evaluated, name: str) -> int:
+def _closest_key(ev: greenplum.Evaluated, name: str) -> NDArray[np.float64] | None:
+    """How close each candidate comes to target `name` (lower is closer); None: no measure."""
     if name == CAPACITY:
-        return int(np.argmin(-ev.user_capacity_tb))
+        return -ev.user_capacity_tb
     target = TARGETS.get(name)
     values = _metric_values(ev).get(target.metric) if target else None
     if target is None or values is None:
-        return 0
-    return int(np.argmin(values if target.bound == "max" else -values))
+        return None
+    return values if target.bound == "max" else -values
+
+
+def _closest_text(name: str, p: DesignPoint, ev: greenplum.Evaluated, i: int) -> str:
+    return (
+        f"no candidate meets the {target_words(name)} target; closest: {p.server_id} with"
+        f" {p.drives_per_host} x {p.drive_id}, {p.deployment}, {p.raid}, {p.segment_hosts} hosts"
+        f" ({_value_text(ev, name, i)})"
+    )
 
 
 def _value_text(ev: greenplum.Evaluated, name: str, i: int) -> str:

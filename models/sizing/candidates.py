@@ -8,13 +8,14 @@ only used by the benchmark as the baseline.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from models.hardware import Drive, Nic, Server
+from models.hardware import BAY_ACCEPTS, Drive, Nic, Server
 from models.sizing.rules import drives_valid_for_raid
 from models.vocabulary import raid_code
 
@@ -56,6 +57,82 @@ class Candidates:
         return Candidates(**{f.name: getattr(self, f.name)[index] for f in fields(self)})
 
 
+Blocks = tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]  # server, drive, count, virtualized, RAID
+
+
+def _server_blocks(
+    servers: Sequence[Server],
+    drives: Sequence[Drive],
+    deployments: Sequence[str],
+    raids: Sequence[str],
+    drives_per_host: int | None,
+    min_drives_per_host: int,
+) -> Iterator[Blocks]:
+    """Per server, the index arrays of its candidates, in the order the search has always used.
+
+    Order: server, deployment, RAID, drive, drive count. The fitting drives come from one lookup
+    per bay form factor and each (deployment, RAID) group is one repeat/tile, so the cost is per
+    server, not per server x drive pair.
+    """
+    by_form: dict[str, list[int]] = {}
+    for di, drive in enumerate(drives):
+        by_form.setdefault(drive.form_factor, []).append(di)
+    fitting_by_bay: dict[str, IntArray] = {}
+    for si, server in enumerate(servers):
+        bay = server.data_bay_form_factor
+        if bay not in fitting_by_bay:
+            accepted = [di for form in BAY_ACCEPTS.get(bay, frozenset()) for di in by_form.get(form, [])]
+            fitting_by_bay[bay] = np.array(sorted(accepted), dtype=np.int64)
+        fitting = fitting_by_bay[bay]
+        if fitting.size == 0:
+            continue
+        if drives_per_host is not None:
+            if drives_per_host > server.data_bays:
+                continue  # a design that cannot be built is never priced: the drives must fit the bays
+            n = np.array([drives_per_host], dtype=np.int64)
+        else:
+            n = np.arange(min(max(min_drives_per_host, 1), server.data_bays), server.data_bays + 1, dtype=np.int64)
+        parts: list[Blocks] = []
+        for dep in deployments:
+            vms = server.numa_nodes if dep == "vsphere" else 1
+            for raid in raids:
+                ok = drives_valid_for_raid(raid, n) & (n % vms == 0)
+                if raid != "none" and dep == "vsphere":
+                    ok &= drives_valid_for_raid(raid, n // vms)  # one RAID group per VM
+                valid = n[ok]
+                if valid.size == 0:
+                    continue
+                size = valid.size * fitting.size
+                parts.append((
+                    np.full(size, si, dtype=np.int64),
+                    np.repeat(fitting, valid.size),
+                    np.tile(valid, fitting.size),
+                    np.full(size, dep == "vsphere"),
+                    np.full(size, raid_code(raid), dtype=np.int64),
+                ))
+        if parts:
+            yield _concat(parts)
+
+
+def _concat(parts: Sequence[Blocks]) -> Blocks:
+    if len(parts) == 1:
+        return parts[0]
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(5))  # type: ignore[return-value]
+
+
+def count_candidates(
+    servers: Sequence[Server],
+    drives: Sequence[Drive],
+    deployments: Sequence[str],
+    raids: Sequence[str],
+    drives_per_host: int | None = None,
+    min_drives_per_host: int = 1,
+) -> int:
+    """How many candidates `enumerate_candidates` would give, without building them."""
+    return sum(b[0].size for b in _server_blocks(servers, drives, deployments, raids, drives_per_host,
+                                                   min_drives_per_host))
+
+
 def enumerate_candidates(
     servers: Sequence[Server],
     drives: Sequence[Drive],
@@ -65,85 +142,93 @@ def enumerate_candidates(
     min_drives_per_host: int = 1,
 ) -> Candidates:
     """Every compatible server x drive x drive count (within bays) x deployment x RAID."""
-    s_idx: list[IntArray] = []
-    d_idx: list[IntArray] = []
-    counts: list[IntArray] = []
-    virt: list[BoolArray] = []
-    raid_codes: list[IntArray] = []
-    for si, server in enumerate(servers):
-        vms_options = {dep: (server.numa_nodes if dep == "vsphere" else 1) for dep in deployments}
-        fitting = [di for di, drive in enumerate(drives) if server.accepts(drive)]
-        if not fitting:
-            continue
-        if drives_per_host is not None:
-            if drives_per_host > server.data_bays:
-                continue  # a design that cannot be built is never priced: the drives must fit the bays
-            n = np.array([drives_per_host], dtype=np.int64)
-        else:
-            n = np.arange(min(max(min_drives_per_host, 1), server.data_bays), server.data_bays + 1, dtype=np.int64)
-        for dep in deployments:
-            vms = vms_options[dep]
-            for raid in raids:
-                ok = drives_valid_for_raid(raid, n) & (n % vms == 0)
-                if raid != "none" and dep == "vsphere":
-                    ok &= drives_valid_for_raid(raid, n // vms)  # one RAID group per VM
-                valid = n[ok]
-                if valid.size == 0:
-                    continue
-                for di in fitting:
-                    s_idx.append(np.full(valid.size, si, dtype=np.int64))
-                    d_idx.append(np.full(valid.size, di, dtype=np.int64))
-                    counts.append(valid)
-                    virt.append(np.full(valid.size, dep == "vsphere"))
-                    raid_codes.append(np.full(valid.size, raid_code(raid), dtype=np.int64))
-    if not s_idx:
-        return _gather(servers, drives, *(np.zeros(0, dtype=np.int64) for _ in range(3)), np.zeros(0, bool),
-                       np.zeros(0, dtype=np.int64))
-    return _gather(
-        servers,
-        drives,
-        np.concatenate(s_idx),
-        np.concatenate(d_idx),
-        np.concatenate(counts),
-        np.concatenate(virt),
-        np.concatenate(raid_codes),
-    )
+    blocks = list(_server_blocks(servers, drives, deployments, raids, drives_per_host, min_drives_per_host))
+    tables = Tables.of(servers, drives)
+    if not blocks:
+        empty = np.zeros(0, dtype=np.int64)
+        return tables.gather(empty, empty, empty, np.zeros(0, bool), empty)
+    return tables.gather(*_concat(blocks))
 
 
-def _gather(
+def iter_candidates(
     servers: Sequence[Server],
     drives: Sequence[Drive],
-    s_idx: IntArray,
-    d_idx: IntArray,
-    counts: IntArray,
-    virt: BoolArray,
-    raid_codes: IntArray,
-) -> Candidates:
-    def col(items: Sequence[object], attr: str, idx: IntArray) -> FloatArray:
-        table = np.array([float(getattr(x, attr)) for x in items] or [0.0])
-        return table[idx] if idx.size else np.zeros(0)
+    deployments: Sequence[str],
+    raids: Sequence[str],
+    drives_per_host: int | None,
+    min_drives_per_host: int,
+    chunk: int,
+) -> Iterator[tuple[int, Candidates]]:
+    """The candidates of `enumerate_candidates`, in the same order, as (offset, chunk) pieces.
 
-    return Candidates(
-        server_idx=s_idx,
-        drive_idx=d_idx,
-        drives_per_host=counts,
-        virtualized=virt,
-        raid_code=raid_codes,
-        cores_total=col(servers, "cores_total", s_idx),
-        sockets=col(servers, "sockets", s_idx),
-        numa_nodes=col(servers, "numa_nodes", s_idx),
-        memory_gib=col(servers, "memory_gib", s_idx),
-        server_price=col(servers, "price", s_idx),
-        idle_w=col(servers, "idle_w", s_idx),
-        max_w=col(servers, "max_w", s_idx),
-        rack_u=col(servers, "rack_u", s_idx),
-        cpu_generation=(np.array([cpu_generation(s) for s in servers] or [0.0])[s_idx] if s_idx.size else np.zeros(0)),
-        capacity_tb=col(drives, "capacity_tb", d_idx),
-        seq_read_mb_s=col(drives, "seq_read_mb_s", d_idx),
-        seq_write_mb_s=col(drives, "seq_write_mb_s", d_idx),
-        drive_price=col(drives, "price", d_idx),
-        drive_w=col(drives, "watts", d_idx),
-    )
+    Memory stays bounded by `chunk` (plus one server's block) whatever the catalog's size.
+    """
+    tables = Tables.of(servers, drives)
+    pending: list[Blocks] = []
+    held = 0
+    offset = 0
+    for block in _server_blocks(servers, drives, deployments, raids, drives_per_host, min_drives_per_host):
+        pending.append(block)
+        held += block[0].size
+        if held < chunk:
+            continue
+        merged = _concat(pending)
+        start = 0
+        while held - start >= chunk:
+            sl = slice(start, start + chunk)
+            yield offset, tables.gather(*(a[sl] for a in merged))
+            offset += chunk
+            start += chunk
+        pending = [tuple(a[start:] for a in merged)] if held > start else []  # type: ignore[list-item]
+        held -= start
+    if held:
+        yield offset, tables.gather(*_concat(pending))
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Per-server and per-drive attribute columns, looked up by index for each chunk."""
+
+    server: dict[str, FloatArray]
+    drive: dict[str, FloatArray]
+
+    SERVER_ATTRS: ClassVar[tuple[str, ...]] = (
+        "cores_total", "sockets", "numa_nodes", "memory_gib", "price", "idle_w", "max_w", "rack_u")
+    DRIVE_ATTRS: ClassVar[tuple[str, ...]] = ("capacity_tb", "seq_read_mb_s", "seq_write_mb_s", "price", "watts")
+
+    @classmethod
+    def of(cls, servers: Sequence[Server], drives: Sequence[Drive]) -> Tables:
+        def table(items: Sequence[object], attr: str) -> FloatArray:
+            return np.array([float(getattr(x, attr)) for x in items] or [0.0])
+
+        server = {a: table(servers, a) for a in cls.SERVER_ATTRS}
+        server["cpu_generation"] = np.array([cpu_generation(s) for s in servers] or [0.0])
+        return cls(server, {a: table(drives, a) for a in cls.DRIVE_ATTRS})
+
+    def gather(self, s_idx: IntArray, d_idx: IntArray, counts: IntArray, virt: BoolArray,
+               raid_codes: IntArray) -> Candidates:
+        s, d = self.server, self.drive
+        return Candidates(
+            server_idx=s_idx,
+            drive_idx=d_idx,
+            drives_per_host=counts,
+            virtualized=virt,
+            raid_code=raid_codes,
+            cores_total=s["cores_total"][s_idx],
+            sockets=s["sockets"][s_idx],
+            numa_nodes=s["numa_nodes"][s_idx],
+            memory_gib=s["memory_gib"][s_idx],
+            server_price=s["price"][s_idx],
+            idle_w=s["idle_w"][s_idx],
+            max_w=s["max_w"][s_idx],
+            rack_u=s["rack_u"][s_idx],
+            cpu_generation=s["cpu_generation"][s_idx],
+            capacity_tb=d["capacity_tb"][d_idx],
+            seq_read_mb_s=d["seq_read_mb_s"][d_idx],
+            seq_write_mb_s=d["seq_write_mb_s"][d_idx],
+            drive_price=d["price"][d_idx],
+            drive_w=d["watts"][d_idx],
+        )
 
 
 # CPUs launched before this year belong to the calibration's older generation (study 000's 2012 Xeons);

@@ -84,6 +84,22 @@ class Evaluated:
             meets={k: np.concatenate([p.meets[k] for p in parts]) for k in parts[0].meets},
         )
 
+    def take(self, index: IntArray) -> Evaluated:
+        """The candidates `index` only (the streamed search keeps one row per reported design).
+
+        Generic over the fields, so a field added later (arrays, dicts of arrays) follows.
+        """
+        def pick(value: Any) -> Any:
+            if isinstance(value, Candidates):
+                return value.take(index)
+            if isinstance(value, dict):
+                return {k: v[index] for k, v in value.items()}
+            if isinstance(value, np.ndarray) and value.ndim:
+                return value[index]
+            return value
+
+        return Evaluated(**{f.name: pick(getattr(self, f.name)) for f in dataclasses.fields(self)})
+
     @property
     def feasible(self) -> BoolArray:
         ok = np.ones(len(self.candidates), dtype=bool)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,7 +14,13 @@ from models.hardware import Dimm, Drive, HardwareCatalog, Server
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import bom, gp_memory, greenplum, metrics, mirroring, segments
-from models.sizing.candidates import NetworkChoice, enumerate_candidates
+from models.sizing.candidates import (
+    Candidates,
+    NetworkChoice,
+    count_candidates,
+    enumerate_candidates,
+    iter_candidates,
+)
 from models.sizing.design_settings import greenplum_settings
 from models.sizing.parts import (
     ResolvedParts,
@@ -38,6 +44,7 @@ from models.sizing.rules import (
     vm_memory_gib,
     vsphere_layout_rationale,
 )
+from models.sizing.stream import CheapestFeasible, RunningBest
 from models.sizing.targets import estimate_at, judge, target_limit
 from models.uncertainty import Estimate
 from models.vocabulary import CAPACITY, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
@@ -145,7 +152,7 @@ def memory_plan(
 
 @dataclass(frozen=True)
 class Search:
-    """Every candidate of a set of platforms evaluated, with what is needed to explain one of them."""
+    """Evaluated candidates of a set of platforms, with what is needed to explain one of them."""
 
     servers: list[Server]
     drives: list[Drive]
@@ -157,6 +164,96 @@ class Search:
 
 class SearchCancelled(Exception):
     pass
+
+
+@dataclass(frozen=True)
+class SearchSpace:
+    """Every candidate of a set of platforms, ready to be evaluated chunk by chunk.
+
+    The one evaluation path behind `size` (one platform, or every server and drive when none is
+    named) and the optimizer (the whole catalog): `chunks` streams (offset, evaluated chunk) pairs
+    through `evaluate_chunk`, so memory stays bounded by the chunk and a long search reports
+    progress and stops when asked. Reducers (`models.sizing.stream`, the optimizer's front) keep
+    what they report.
+    """
+
+    scenario: Scenario
+    workload: GpWorkload
+    servers: list[Server]
+    drives: list[Drive]
+    deployments: tuple[str, ...]
+    raids: tuple[str, ...]
+    drives_per_host: int | None
+    net: NetworkChoice
+    nic_why: Rationale | None
+    memory: list[HostMemory]  # per server: memory, DIMMs added to reach it, their price
+    memory_gib: np.ndarray  # per server: memory per host in the design
+    extra_memory_price: np.ndarray  # per server: price of the added DIMMs
+
+    def count(self) -> int:
+        return count_candidates(self.servers, self.drives, self.deployments, self.raids, self.drives_per_host,
+                                greenplum.min_data_drives())
+
+    def chunks(
+        self,
+        chunk: int = SEARCH_CHUNK,
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+        total: int | None = None,
+    ) -> Iterator[tuple[int, greenplum.Evaluated]]:
+        total = self.count() if progress is not None and total is None else (total or 0)
+        for offset, cands in iter_candidates(self.servers, self.drives, self.deployments, self.raids,
+                                             self.drives_per_host, greenplum.min_data_drives(), chunk):
+            if cancelled is not None and cancelled():
+                raise SearchCancelled()
+            yield offset, evaluate_chunk(self, cands)
+            if progress is not None:
+                progress(offset + len(cands), total)
+
+    def found(self, ev: greenplum.Evaluated) -> Search:
+        return Search(self.servers, self.drives, self.net, self.nic_why, self.memory, ev)
+
+
+def search_space(
+    scenario: Scenario,
+    workload: GpWorkload,
+    catalog: HardwareCatalog,
+    parts: ResolvedParts,
+    servers: list[Server],
+    drives: list[Drive],
+    deployments: Sequence[str],
+    raids: Sequence[str],
+    drives_per_host: int | None,
+) -> SearchSpace:
+    plat = scenario.platform
+    nic, nic_why = choose_nic(catalog, parts)
+    net = NetworkChoice(nic, nics_per_host(nic, plat.nics_per_host))
+    dimms = current(catalog.dimms, catalog)
+    floor = figure(RULES, "min_memory_gib_per_segment_host") if isinstance(workload, GreenplumAnalytics) else 0.0
+    memory = memory_plan(servers, plat.memory_gib, dimms, floor)
+    fitting = [s for s, m in zip(servers, memory, strict=True) if m.fits]
+    if not fitting:
+        most = max(max_memory_gib(s, dimms) for s in servers)
+        raise SizingInputError([f"platform.memory_gib: {plat.memory_gib:,} GiB does not fit the DIMM slots of any"
+                                f" server that could be chosen (at most {most:,} GiB with the catalog's DIMMs;"
+                                f" allowed 1-{most:,})"])
+    memory = [m for m in memory if m.fits]
+    mem = np.array([m.memory_gib for m in memory])
+    extra_price = np.array([m.price for m in memory])
+    return SearchSpace(scenario, workload, fitting, drives, tuple(deployments), tuple(raids), drives_per_host, net,
+                       nic_why, memory, mem, extra_price)
+
+
+def evaluate_chunk(space: SearchSpace, cands: Candidates) -> greenplum.Evaluated:
+    """The per-chunk evaluation kernel: one chunk of candidates through the Greenplum sizing rules.
+
+    The seam where the evaluation semantics live; everything around it (enumeration, streaming,
+    reducers) only moves arrays.
+    """
+    cands = dataclasses.replace(cands, memory_gib=space.memory_gib[cands.server_idx])
+    util = space.scenario.assumptions.utilization_pct / 100.0
+    return greenplum.evaluate(space.workload, space.scenario.targets, cands, space.net, util,
+                              space.extra_memory_price[cands.server_idx], platform=space.scenario.platform)
 
 
 def search(
@@ -172,42 +269,16 @@ def search(
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> Search:
-    """The one evaluation path behind `size` (one platform) and the optimizer (the whole catalog).
-
-    Candidates go through `greenplum.evaluate` in chunks so a long search reports progress and stops
-    when asked.
-    """
-    plat = scenario.platform
-    nic, nic_why = choose_nic(catalog, parts)
-    net = NetworkChoice(nic, nics_per_host(nic, plat.nics_per_host))
-    dimms = current(catalog.dimms, catalog)
-    floor = figure(RULES, "min_memory_gib_per_segment_host") if isinstance(workload, GreenplumAnalytics) else 0.0
-    memory = memory_plan(servers, plat.memory_gib, dimms, floor)
-    fitting = [s for s, m in zip(servers, memory, strict=True) if m.fits]
-    if not fitting:
-        most = max(max_memory_gib(s, dimms) for s in servers)
-        raise SizingInputError([f"platform.memory_gib: {plat.memory_gib:,} GiB does not fit the DIMM slots of any"
-                                f" server that could be chosen (at most {most:,} GiB with the catalog's DIMMs;"
-                                f" allowed 1-{most:,})"])
-    memory = [m for m in memory if m.fits]
-    servers = fitting
-    mem = np.array([m.memory_gib for m in memory])
-    extra_price = np.array([m.price for m in memory])
-    cands = enumerate_candidates(
-        servers, drives, deployments, raids, drives_per_host, greenplum.min_data_drives()
-    )
-    cands = dataclasses.replace(cands, memory_gib=mem[cands.server_idx])
-    util = scenario.assumptions.utilization_pct / 100.0
-    chunks: list[greenplum.Evaluated] = []
-    for start in range(0, max(len(cands), 1), SEARCH_CHUNK):
-        if cancelled is not None and cancelled():
-            raise SearchCancelled()
-        chunk = cands.take(np.arange(start, min(start + SEARCH_CHUNK, len(cands))))
-        chunks.append(greenplum.evaluate(workload, scenario.targets, chunk, net, util, extra_price[chunk.server_idx],
-                                         platform=plat))
-        if progress is not None:
-            progress(min(start + SEARCH_CHUNK, len(cands)), len(cands))
-    return Search(servers, drives, net, nic_why, memory, greenplum.Evaluated.concat(chunks, cands))
+    """Every candidate evaluated and kept (for small spaces and tests; the optimizer streams)."""
+    space = search_space(scenario, workload, catalog, parts, servers, drives, deployments, raids, drives_per_host)
+    parts_ev = [ev for _, ev in space.chunks(progress=progress, cancelled=cancelled)]
+    if not parts_ev:
+        empty = enumerate_candidates(servers, drives, deployments, raids, drives_per_host, greenplum.min_data_drives())
+        parts_ev = [evaluate_chunk(space, empty)]
+    cands = parts_ev[0].candidates if len(parts_ev) == 1 else Candidates(**{
+        f.name: np.concatenate([getattr(e.candidates, f.name) for e in parts_ev])
+        for f in dataclasses.fields(Candidates)})
+    return space.found(greenplum.Evaluated.concat(parts_ev, cands))
 
 
 def explain_candidate(scenario: Scenario, workload: GpWorkload, found: Search, i: int, feasible: bool) -> SizingResult:
@@ -227,20 +298,31 @@ def size_greenplum(
     if not servers or not drives:
         raise SizingInputError([Problem("catalog", "no servers or no drives to size with (import or seed it)")])
     raid, _ = chosen_raid(scenario, workload)
-    found = search(scenario, workload, catalog, parts, servers, drives, [scenario.platform.deployment], [raid],
-                   scenario.platform.drives_per_host)
+    space = search_space(scenario, workload, catalog, parts, servers, drives, [scenario.platform.deployment], [raid],
+                         scenario.platform.drives_per_host)
+    best, cheapest = RunningBest(), CheapestFeasible()
+    for offset, ev in space.chunks():
+        best.add(offset, ev)
+        cheapest.add(offset, ev)
     n = scenario.platform.drives_per_host
     most = max(s.data_bays for s in servers)
-    if len(found.ev.candidates) == 0 and n is not None and n > most:
+    if best.row is None and n is not None and n > most:
         raise SizingInputError([f"platform.drives_per_host: {n} is more than the data bays of every server that"
                                 f" could be chosen (the most is {most}; allowed 1-{most})"])
-    if len(found.ev.candidates) == 0:
+    if best.row is None:
         what = f"server {parts.server.id}" if parts.server else "any server"
         raise SizingInputError(
             [Problem("platform", f"no drive in the catalog fits {what} with {raid} and the requested drive count")]
         )
-    i, settled, feasible = settled_pick(scenario, workload, found)
-    return explain_settled(scenario, workload, found, i, settled, feasible)
+    _, settled, feasible = settled_pick(scenario, workload, space.found(settled_pool(best, cheapest)))
+    return explain_candidate(scenario, workload, space.found(settled), 0, feasible)
+
+
+def settled_pool(best: RunningBest, cheapest: CheapestFeasible) -> greenplum.Evaluated:
+    """What `settled_pick` needs of a streamed search: the cheapest feasible rows, else the nearest design."""
+    pool = cheapest.pool if cheapest.pool is not None else best.row
+    assert pool is not None
+    return pool
 
 
 def settled_pick(scenario: Scenario, workload: GpWorkload, found: Search) -> tuple[int, greenplum.Evaluated, bool]:

@@ -1,0 +1,133 @@
+"""The Pareto front over (capex, performance, power), built chunk by chunk with numpy.
+
+The definition is the optimizer's of old: sort the candidates by (capex, performance, power,
+index), all lower-is-better, and keep a candidate unless an earlier one is at least as good on both
+performance and power. Being dominated by any earlier candidate (kept or not) is the same as being
+dominated by an earlier kept one (dominance is transitive), so:
+
+- a chunk's candidates that an earlier kept point dominates can be dropped at once (one broadcast
+  comparison with the current front, which stays small), and
+- the front of everything seen is the sweep of (current front + the chunk's survivors).
+
+The sweep runs over blocks of the sorted survivors: each block is checked against the points kept
+so far and, through a triangular mask, against the block's own earlier points. Memory is bounded
+by the chunk and the front; no Python loop runs per candidate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+BoolArray = NDArray[np.bool_]
+
+BLOCK = 256  # rows compared at once in the sweep: BLOCK x (front + BLOCK) booleans
+PREFILTER_CELLS = 1 << 22  # rows x front cells per broadcast in the prefilter
+
+
+@dataclass
+class ParetoFront:
+    """The running front; `payload` holds any per-candidate columns to report for its points."""
+
+    capex: FloatArray = field(default_factory=lambda: np.zeros(0))
+    perf: FloatArray = field(default_factory=lambda: np.zeros(0))  # lower is better (negate a "higher" metric)
+    power: FloatArray = field(default_factory=lambda: np.zeros(0))
+    index: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    payload: dict[str, NDArray] = field(default_factory=dict)  # type: ignore[type-arg]
+
+    def __len__(self) -> int:
+        return int(self.index.size)
+
+    def add(self, capex: FloatArray, perf: FloatArray, power: FloatArray, index: IntArray,
+            payload: dict[str, NDArray]) -> None:  # type: ignore[type-arg]
+        """Merge candidates (global `index` strictly increasing across calls) into the front."""
+        if index.size == 0:
+            return
+        # The chunk's own record holders (a perf or power better than every earlier candidate's of the
+        # chunk) are on its front for sure; with the current front they screen out most of the chunk.
+        order = np.lexsort((index, power, perf, capex))
+        seed = order[_records(perf[order]) | _records(power[order])]
+        f = [np.concatenate([getattr(self, k), a[seed]]) for k, a in
+             (("capex", capex), ("perf", perf), ("power", power), ("index", index))]
+        keep = _not_dominated_by(capex, perf, power, index, *f)
+        if not np.any(keep):
+            return
+        cols = {"capex": capex[keep], "perf": perf[keep], "power": power[keep], "index": index[keep]}
+        if not self.payload:
+            self.payload = {k: v[:0] for k, v in payload.items()}
+        merged = {k: np.concatenate([getattr(self, k), v]) for k, v in cols.items()}
+        merged_payload = {k: np.concatenate([self.payload[k], payload[k][keep]]) for k in self.payload}
+        order = np.lexsort((merged["index"], merged["power"], merged["perf"], merged["capex"]))
+        kept = order[_sweep(merged["perf"][order], merged["power"][order])]
+        self.capex, self.perf, self.power, self.index = (merged[k][kept] for k in ("capex", "perf", "power", "index"))
+        self.payload = {k: v[kept] for k, v in merged_payload.items()}
+
+
+def _records(values: FloatArray) -> BoolArray:
+    """Where a value is strictly below every earlier one (NaN never is)."""
+    if values.size == 0:
+        return np.zeros(0, dtype=bool)
+    with np.errstate(invalid="ignore"):
+        best_before = np.concatenate([[np.inf], np.fmin.accumulate(values)[:-1]])
+        return values < best_before
+
+
+def _not_dominated_by(capex: FloatArray, perf: FloatArray, power: FloatArray, index: IntArray,
+                      f_capex: FloatArray, f_perf: FloatArray, f_power: FloatArray, f_index: IntArray) -> BoolArray:
+    """Candidates no front point both precedes (in the sort order) and weakly dominates."""
+    keep = np.ones(index.size, dtype=bool)
+    if f_index.size == 0:
+        return keep
+    rows = max(1, PREFILTER_CELLS // f_index.size)
+    for start in range(0, index.size, rows):
+        sl = slice(start, start + rows)
+        c, p, w, i = capex[sl, None], perf[sl, None], power[sl, None], index[sl, None]
+        weak = (f_perf <= p) & (f_power <= w)
+        # with perf and power no worse, a front point comes first unless it is dearer, or ties on
+        # capex, perf and power and has the later index
+        precedes = (f_capex < c) | ((f_capex == c) & ((f_perf < p) | (f_power < w) | (f_index < i)))
+        keep[sl] = ~np.any(weak & precedes, axis=1)
+    return keep
+
+
+def _sweep(perf: FloatArray, power: FloatArray) -> IntArray:
+    """Positions (in the given sorted order) not weakly dominated on (perf, power) by an earlier one.
+
+    NaN compares false, so a NaN point is kept and dominates nothing, as in the one-by-one sweep.
+    """
+    n = perf.size
+    kept_perf = np.zeros(0)
+    kept_power = np.zeros(0)
+    kept: list[IntArray] = []
+    tri = np.tri(BLOCK, BLOCK, -1, dtype=bool)  # tri[i, j]: j comes before i within a block
+    for start in range(0, n, BLOCK):
+        p = perf[start:start + BLOCK]
+        w = power[start:start + BLOCK]
+        m = p.size
+        by_front = np.any((kept_perf <= p[:, None]) & (kept_power <= w[:, None]), axis=1) if kept_perf.size \
+            else np.zeros(m, dtype=bool)
+        within = np.any((p[None, :] <= p[:, None]) & (w[None, :] <= w[:, None]) & tri[:m, :m], axis=1)
+        ok = ~(by_front | within)
+        if np.any(ok):
+            kept.append(start + np.flatnonzero(ok))
+            kept_perf = np.concatenate([kept_perf, p[ok]])
+            kept_power = np.concatenate([kept_power, w[ok]])
+    return np.concatenate(kept) if kept else np.zeros(0, dtype=np.int64)
+
+
+def pareto_indices(capex: FloatArray, value: FloatArray, power: FloatArray, higher_is_better: bool,
+                   mask: BoolArray | None = None) -> list[int]:
+    """Indices of the front of one set of arrays, cheapest first (the whole-array form of `ParetoFront`).
+
+    >>> pareto_indices(np.array([1.0, 2.0, 3.0]), np.array([5.0, 4.0, 6.0]), np.array([1.0, 1.0, 1.0]), False)
+    [0, 1]
+    """
+    idx = np.flatnonzero(mask) if mask is not None and np.any(mask) else np.arange(capex.size)
+    perf = -value if higher_is_better else value
+    front = ParetoFront()
+    front.add(capex[idx], perf[idx], power[idx], idx.astype(np.int64), {})
+    return [int(i) for i in front.index]

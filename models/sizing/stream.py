@@ -1,0 +1,77 @@
+"""Reducers over a streamed candidate search: what survives of millions of evaluated candidates.
+
+The search hands out (offset, evaluated chunk) pairs; each reducer keeps only what it will report,
+so memory is bounded by one chunk whatever the catalog's size. `RunningBest` is `greenplum.pick`
+over everything seen: the cheapest design meeting every target (ties: fewer hosts, fewer drives,
+earlier candidate), or, when none does, the one missing the fewest targets, then the same order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from models.sizing import greenplum
+
+BestKey = tuple[int, float, int, int, int]  # misses, capex, hosts, drives per host, candidate index
+
+
+@dataclass
+class RunningBest:
+    key: BestKey | None = None
+    row: greenplum.Evaluated | None = None  # the best candidate's evaluation, one row
+    index: int = -1  # its position in the whole search
+
+    @property
+    def feasible(self) -> bool:
+        return self.key is not None and self.key[0] == 0
+
+    def add(self, offset: int, ev: greenplum.Evaluated) -> None:
+        n = len(ev.candidates)
+        if n == 0:
+            return
+        misses = np.zeros(n, dtype=np.int64)
+        for met in ev.meets.values():
+            misses += ~met
+        local = np.arange(n)
+        j = int(np.lexsort((local, ev.candidates.drives_per_host, ev.segment_hosts, ev.capex, misses))[0])
+        key: BestKey = (int(misses[j]), float(ev.capex[j]), int(ev.segment_hosts[j]),
+                        int(ev.candidates.drives_per_host[j]), offset + j)
+        if self.key is None or key < self.key:
+            self.key, self.row, self.index = key, ev.take(np.array([j])), offset + j
+
+
+@dataclass
+class CheapestFeasible:
+    """The `k` cheapest feasible candidates (capex, then hosts, drives, index): what `pick_settled` settles.
+
+    Settling adds hosts until the reported estimate meets the targets, cheapest first, and stops at
+    `greenplum.pick_settled`'s `most`; keeping that many rows is all the settling ever reads.
+    """
+
+    k: int = 256
+    pool: greenplum.Evaluated | None = None
+    index: np.ndarray | None = None  # global candidate index of each pool row
+
+    def add(self, offset: int, ev: greenplum.Evaluated) -> None:
+        sel = np.flatnonzero(ev.feasible)
+        if sel.size == 0:
+            return
+        rows = ev.take(sel)
+        index = offset + sel
+        if self.pool is not None and self.index is not None:
+            rows = _concat_rows([self.pool, rows])
+            index = np.concatenate([self.index, index])
+        order = np.lexsort((index, rows.candidates.drives_per_host, rows.segment_hosts, rows.capex))[: self.k]
+        self.pool, self.index = rows.take(order), index[order]
+
+
+def _concat_rows(parts: list[greenplum.Evaluated]) -> greenplum.Evaluated:
+    from dataclasses import fields
+
+    from models.sizing.candidates import Candidates
+
+    cands = Candidates(**{f.name: np.concatenate([getattr(p.candidates, f.name) for p in parts])
+                          for f in fields(Candidates)})
+    return greenplum.Evaluated.concat(parts, cands)

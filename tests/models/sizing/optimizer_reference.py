@@ -1,0 +1,155 @@
+"""Today's (pre-streaming) optimizer, kept as the reference the streamed search must equal.
+
+It evaluates every candidate of the catalog in one array, builds a point per candidate, sweeps the
+Pareto front one candidate at a time, picks the best with `greenplum.pick` and the closest design per
+unmet target with `argmin` over everything: slow and memory-hungry, but plainly right. Copied from
+`models/optimizer.py` at 624c533 (issue 17), with the settled pick of e25970c. It follows the shared
+evaluation's inputs (the platform, the memory floor and DIMMs that fit, 85442a9) and the closest-design
+wording of the one vocabulary (6bab767): what is compared is the search plumbing, not the sizing rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models.calibration_data import figure
+from models.hardware import HardwareCatalog
+from models.scenario import GreenplumAnalytics, Scenario
+from models.sizing import greenplum
+from models.sizing.candidates import NetworkChoice, enumerate_candidates
+from models.sizing.greenplum_design import Search, memory_plan, settled_pick
+from models.sizing.parts import choose_nic, current, nics_per_host, resolve
+from models.sizing.rules import RULES
+from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
+
+
+@dataclass(frozen=True)
+class RefPoint:
+    server_id: str
+    drive_id: str
+    drives_per_host: int
+    deployment: str
+    raid: str
+    segment_hosts: int
+    capex: float
+    power_w: float
+    rack_u: float
+    main_value: float
+    feasible: bool
+
+
+@dataclass(frozen=True)
+class RefResult:
+    evaluated: int
+    feasible: int
+    best: RefPoint | None
+    pareto: list[RefPoint]
+    unmet: dict[str, str]
+
+
+def reference_optimize(scenario: Scenario, catalog: HardwareCatalog, pareto_limit: int = 200) -> RefResult:
+    workload = scenario.workload
+    assert isinstance(workload, greenplum.GreenplumAnalytics | greenplum.GreenplumOltp)
+    parts = resolve(scenario, catalog)
+    servers, drives = current(catalog.servers, catalog), current(catalog.drives, catalog)
+    nic, _ = choose_nic(catalog, parts)
+    net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
+    floor = figure(RULES, "min_memory_gib_per_segment_host") if isinstance(workload, GreenplumAnalytics) else 0.0
+    memory = memory_plan(servers, scenario.platform.memory_gib, current(catalog.dimms, catalog), floor)
+    servers = [s for s, m in zip(servers, memory, strict=True) if m.fits]
+    memory = [m for m in memory if m.fits]
+    mem = np.array([m.memory_gib for m in memory])
+    extra_price = np.array([m.price for m in memory])
+    cands = enumerate_candidates(servers, drives, DEPLOYMENTS, RAID_LEVELS, None, greenplum.min_data_drives())
+    cands = dataclasses.replace(cands, memory_gib=mem[cands.server_idx])
+    ev = greenplum.evaluate(workload, scenario.targets, cands, net, scenario.assumptions.utilization_pct / 100.0,
+                            extra_price[cands.server_idx], platform=scenario.platform)
+    main = KINDS[workload.kind].main_metric
+    higher = METRICS[main].better == "higher"
+    values = ev.metrics[main]
+    feasible = ev.feasible
+    points = _points(ev, servers, drives, values, feasible)
+    pareto = [points[i] for i in _pareto_front(ev.capex, values, ev.power_w, higher, feasible)[:pareto_limit]]
+    if not np.any(feasible):
+        return RefResult(len(cands), 0, None, pareto, _closest_per_target(ev, points))
+    found = Search(servers, drives, net, None, memory, ev)
+    best_i, settled, ok = settled_pick(scenario, workload, found)
+    if not ok:
+        return RefResult(len(cands), 0, None, pareto, _closest_per_target(settled, [points[best_i]]))
+    best = dataclasses.replace(
+        points[best_i], segment_hosts=int(settled.segment_hosts[0]), capex=float(settled.capex[0]),
+        power_w=float(settled.power_w[0]), rack_u=float(settled.rack_u[0]), main_value=float(settled.metrics[main][0]),
+    )
+    return RefResult(len(cands), int(feasible.sum()), best, pareto, {})
+
+
+def _points(ev: greenplum.Evaluated, servers: list, drives: list, values: NDArray[np.float64],  # type: ignore[type-arg]
+            feasible: NDArray[np.bool_]) -> list[RefPoint]:
+    c = ev.candidates
+    return [
+        RefPoint(servers[int(c.server_idx[i])].id, drives[int(c.drive_idx[i])].id, int(c.drives_per_host[i]),
+                 "vsphere" if bool(c.virtualized[i]) else "bare-metal", RAID_LEVELS[int(c.raid_code[i])],
+                 int(ev.segment_hosts[i]), float(ev.capex[i]), float(ev.power_w[i]), float(ev.rack_u[i]),
+                 float(values[i]), bool(feasible[i]))
+        for i in range(len(c))
+    ]
+
+
+def _pareto_front(capex: NDArray[np.float64], value: NDArray[np.float64], power: NDArray[np.float64],
+                  higher_is_better: bool, mask: NDArray[np.bool_] | None = None) -> list[int]:
+    idx = np.flatnonzero(mask) if mask is not None and np.any(mask) else np.arange(capex.size)
+    perf = -value if higher_is_better else value
+    order = idx[np.lexsort((power[idx], perf[idx], capex[idx]))]
+    kept: list[int] = []
+    kept_perf = np.empty(0)
+    kept_power = np.empty(0)
+    for i in order:
+        if kept and np.any((kept_perf <= perf[i]) & (kept_power <= power[i])):
+            continue
+        kept.append(int(i))
+        kept_perf = np.append(kept_perf, perf[i])
+        kept_power = np.append(kept_power, power[i])
+    return kept
+
+
+def _closest_per_target(ev: greenplum.Evaluated, points: list[RefPoint]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, met in ev.meets.items():
+        if np.any(met):
+            continue
+        i = _closest(ev, name)
+        p = points[i]
+        out[name] = (
+            f"no candidate meets the {target_words(name)} target; closest: {p.server_id} with"
+            f" {p.drives_per_host} x {p.drive_id}, {p.deployment}, {p.raid}, {p.segment_hosts} hosts"
+            f" ({_value_text(ev, name, i)})"
+        )
+    return out
+
+
+def _metric_values(ev: greenplum.Evaluated) -> dict[str, NDArray[np.float64]]:
+    return {**ev.metrics, "capex": ev.capex, "power_w": ev.power_w, "rack_u": ev.rack_u}
+
+
+def _closest(ev: greenplum.Evaluated, name: str) -> int:
+    if name == CAPACITY:
+        return int(np.argmin(-ev.user_capacity_tb))
+    target = TARGETS.get(name)
+    values = _metric_values(ev).get(target.metric) if target else None
+    if target is None or values is None:
+        return 0
+    return int(np.argmin(values if target.bound == "max" else -values))
+
+
+def _value_text(ev: greenplum.Evaluated, name: str, i: int) -> str:
+    if name == CAPACITY:
+        return f"{ev.user_capacity_tb[i]:,.1f} TB"
+    target = TARGETS[name]
+    v = float(_metric_values(ev)[target.metric][i])
+    if target.budget:
+        return f"{v:,.0f} {target.unit}" if target.unit else f"{target.metric} {v:,.0f}"
+    return f"{target.metric} {v:,.1f}"
