@@ -17,6 +17,7 @@ from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph,
 from app.export.fonts import ReportFonts, markup, string_width
 from app.export.pdf_doc import Heading
 from app.export.pdf_styles import (
+    FRAME_H,
     FRAME_W,
     MUTED,
     RULE,
@@ -57,6 +58,11 @@ class Ctx:
     width: float = FRAME_W
     # one numbered reference list per document: every section cites into it ("[2] Table 3"), the last page lists it
     refs: ReferenceList = field(default_factory=ReferenceList)
+
+    @property
+    def max_figure_height(self) -> float:
+        """The tallest chart that still leaves a page room for its caption (and a heading above it)."""
+        return FRAME_H * 0.8
 
     def cite(self, source: str) -> str:
         """Markup for a citation: "[n] locator" per document cited (numbered on first use); no file names."""

@@ -1,19 +1,24 @@
 """Charts in the PDF: build the shared matplotlib figures from a result and embed them.
 
-Figures embed as vector drawings when svglib is installed, else as PNG at `PNG_DPI`
-(crisp in print and on screen zoom). CJK names in chart labels need the fallback font,
-so figures with such text are built and rendered inside `chart_fonts`.
+Figures embed as vector drawings when svglib is installed, else as an image at `PNG_DPI` (crisp in
+print and on screen zoom). The image is rendered once (Agg straight to pixels, no PNG round trip) and
+compressed into its PDF object once: the table of contents makes reportlab lay the document out two
+or three times, and re-encoding every chart on every pass cost more than drawing them. CJK names in
+chart labels need the fallback font, so figures with such text are built and rendered inside `chart_fonts`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
+import hashlib
 import io
 import logging
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from matplotlib.figure import Figure
-from reportlab.platypus import Flowable, Image
+from reportlab.platypus import Flowable
 
 from app.charts import ComparisonSeries, cost_breakdown, cost_items, scenario_comparison
 from app.charts.curve import estimate_vs_hosts
@@ -27,6 +32,7 @@ from models.vocabulary import lower_is_better, metric_label, target_of_metric
 from models.whatif import GrowthYear, compare
 
 PNG_DPI = 220
+_PDF_INTERNAL_NAME = "__InternalName__"  # where reportlab's PDFDocument notes an object's registration
 
 
 @contextlib.contextmanager
@@ -71,19 +77,65 @@ def _svg_flowable(fig: Figure, width: float, height: float) -> Flowable | None:
     return drawing
 
 
-def figure_flowable(fig: Figure, width: float) -> Flowable:
-    """`fig` scaled to `width` points, its aspect ratio kept."""
+class ChartImage(Flowable):
+    """A rendered chart whose PDF image object is built once and reused by every layout pass."""
+
+    def __init__(self, pixels: Any, width: float, height: float) -> None:  # pixels: a PIL RGB image
+        super().__init__()
+        from reportlab.lib.utils import ImageReader
+        from reportlab.pdfbase.pdfdoc import PDFImageXObject
+
+        self.width, self.height = width, height
+        self.hAlign = "CENTER"
+        self._reader = ImageReader(pixels)
+        self._name = "chart-" + hashlib.sha1(pixels.tobytes()).hexdigest()
+        self._xobject = PDFImageXObject(self._name, self._reader)  # compressed here, once
+        self._xobject.name = self._name
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        canv = self.canv
+        try:
+            doc = canv._doc
+            reg = doc.getXObjectName(self._name)
+            if not doc.idToObject.get(reg):
+                # each document (layout pass) registers its own shallow copy: same compressed bytes
+                xobject = copy.copy(self._xobject)
+                xobject.__dict__.pop(_PDF_INTERNAL_NAME, None)
+                canv._setXObjects(xobject)
+                doc.Reference(xobject, reg)
+                doc.addForm(self._name, xobject)
+            canv._currentPageHasImages = 1
+            canv.saveState()
+            canv.scale(self.width, self.height)
+            canv._code.append(f"/{reg} Do")
+            canv.restoreState()
+            canv._formsinuse.append(self._name)
+        except AttributeError:  # a reportlab whose canvas internals differ: the public call, re-encoding
+            canv.drawImage(self._reader, 0, 0, self.width, self.height)
+
+
+def figure_flowable(fig: Figure, width: float, max_height: float | None = None) -> Flowable:
+    """`fig` scaled to `width` points (less when it would be taller than `max_height`), aspect ratio kept."""
     w_in, h_in = fig.get_size_inches()
     height = width * h_in / w_in
+    if max_height is not None and height > max_height:
+        width, height = width * max_height / height, max_height
     vector = _svg_flowable(fig, width, height)
     if vector is not None:
         return vector
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=PNG_DPI, facecolor="white")
-    buf.seek(0)
-    img = Image(buf, width=width, height=height)
-    img.hAlign = "CENTER"
-    return img
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image as PilImage
+
+    fig.set_dpi(PNG_DPI)
+    fig.patch.set_facecolor("white")
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    w_px, h_px = canvas.get_width_height()
+    pixels = PilImage.frombuffer("RGBA", (w_px, h_px), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
+    return ChartImage(pixels, width, height)
 
 
 def cost_figure(result: SizingResult) -> Figure:

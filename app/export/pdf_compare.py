@@ -19,6 +19,21 @@ from models.vocabulary import deployment_label, kind_label
 from models.whatif import CLEAR_DIFFERENCE_PCT, CompareRow, compare
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+GROUP = 6  # options per table and chart: columns stay wide enough for a P10-P90 range
+
+
+def option_groups(n: int) -> list[range]:
+    """Consecutive groups of at most `GROUP` options.
+
+    >>> option_groups(13)
+    [range(0, 6), range(6, 12), range(12, 13)]
+    """
+    return [range(start, min(start + GROUP, n)) for start in range(0, n, GROUP)]
+
+
+def group_title(group: range) -> str:
+    first, last = option_letter(group[0]), option_letter(group[-1])
+    return f"Options {first}–{last}" if len(group) > 1 else f"Option {first}"
 
 
 def option_letter(i: int) -> str:
@@ -36,7 +51,8 @@ def _fmt(row: CompareRow, v: float | None) -> str:
 
 
 def comparison_section(ctx: Ctx, results: Sequence[SizingResult], scenarios: Sequence[Scenario],
-                       chart: Flowable | None) -> list[Flowable]:
+                       charts: Sequence[Flowable | None]) -> list[Flowable]:
+    """The comparison; `charts[g]` is the bar chart of `option_groups(len(results))[g]` (or None)."""
     st = ctx.styles
     rows = compare(list(results))
     n = len(results)
@@ -81,9 +97,27 @@ def comparison_section(ctx: Ctx, results: Sequence[SizingResult], scenarios: Seq
     if glance:
         out += [ctx.callout([ctx.m(g, st.warning) for g in glance], color=GOOD, fill=GOOD_FILL), Spacer(1, 8)]
 
+    groups = option_groups(n)
+    for g, group in enumerate(groups):
+        if len(groups) > 1:
+            out.append(ctx.m(f"<b>{ctx.text(group_title(group))}</b>", st.body))
+        out.append(_table(ctx, rows, group))
+        out.append(Spacer(1, 8))
+        chart = charts[g] if g < len(charts) else None
+        if chart is not None:
+            caption = "P50 values; whiskers span P10–P90; the best option's bar is green."
+            if len(groups) > 1:
+                caption = f"{group_title(group)}: {caption}"
+            out += [Spacer(1, 2), ctx.figure(chart, caption)]
+    return out
+
+
+def _table(ctx: Ctx, rows: Sequence[CompareRow], group: range) -> Flowable:
+    st = ctx.styles
+    w = ctx.width
     metric_w = w * 0.3
-    col_w = (w - metric_w) / n
-    header = ["Metric"] + [f"{option_letter(i)}" for i in range(n)]
+    col_w = (w - metric_w) / max(len(group), 3)  # one or two options do not stretch across the page
+    header = ["Metric"] + [option_letter(i) for i in group]
     body: list[list[object]] = []
     extra: list[tuple[object, ...]] = []
     for j, row in enumerate(rows, start=1):
@@ -91,7 +125,8 @@ def comparison_section(ctx: Ctx, results: Sequence[SizingResult], scenarios: Seq
         cells: list[object] = [ctx.m(f"{ctx.text(label)}" + (f" <font size=6.5>({ctx.text(unit)})</font>"
                                                              if unit else ""), st.cell)]
         deltas = row.deltas()
-        for i, v in enumerate(row.values):
+        for col, i in enumerate(group, start=1):
+            v = row.values[i]
             mark = " ✓" if row.winner == i else ""
             text = f"<b>{ctx.text(_fmt(row, v))}{mark}</b>" if mark else ctx.text(_fmt(row, v))
             rng = row.ranges[i]
@@ -103,11 +138,9 @@ def comparison_section(ctx: Ctx, results: Sequence[SizingResult], scenarios: Seq
                 text += f"<br/><font size=6.3 color='#616e7c'>{sign}{ctx.text(_fmt(row, abs(d)))}</font>"
             cells.append(ctx.m(text, st.cell_num))
             if mark:
-                extra.append(("BACKGROUND", (i + 1, j), (i + 1, j), GOOD_FILL))
+                extra.append(("BACKGROUND", (col, j), (col, j), GOOD_FILL))
         body.append(cells)
     extra.append(("NOSPLIT", (0, max(1, len(body) - 2)), (-1, len(body))))  # no lone row on the next page
-    out.append(ctx.grid(header, body, [metric_w] + [col_w] * n, numeric=tuple(range(1, n + 1)), extra=extra,
-                        zebra=False))
-    if chart is not None:
-        out += [Spacer(1, 10), ctx.figure(chart, "P50 values; whiskers span P10–P90; the best option's bar is green.")]
-    return out
+    cols = len(group)
+    return ctx.grid(header, body, [metric_w] + [col_w] * cols, numeric=tuple(range(1, cols + 1)), extra=extra,
+                    zebra=False)

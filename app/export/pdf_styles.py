@@ -21,6 +21,7 @@ MARGIN_X = 18 * mm
 MARGIN_TOP = 22 * mm
 MARGIN_BOTTOM = 20 * mm
 FRAME_W = PAGE[0] - 2 * MARGIN_X
+FRAME_H = PAGE[1] - MARGIN_TOP - MARGIN_BOTTOM
 
 INK = colors.HexColor("#1f2933")
 MUTED = colors.HexColor("#616e7c")

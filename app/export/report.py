@@ -28,7 +28,7 @@ from app.export.pdf_charts import (
     figure_flowable,
     growth_figure,
 )
-from app.export.pdf_compare import comparison_section, option_letter
+from app.export.pdf_compare import comparison_section, option_groups, option_letter
 from app.export.pdf_config import config_appendix
 from app.export.pdf_cover import appendix, cover, references_section, toc
 from app.export.pdf_design import design_section
@@ -129,9 +129,11 @@ def render_report(
     if not single:
         story += toc(top)
         with chart_fonts(fonts, texts):
-            chart = figure_flowable(comparison_figure(results, [option_letter(i) for i in range(len(results))]),
-                                    top.width)
-        story += comparison_section(top, results, scenarios, chart)
+            charts = [figure_flowable(comparison_figure([results[i] for i in group],
+                                                        [option_letter(i) for i in group]),
+                                      top.width, max_height=top.max_figure_height)
+                      for group in option_groups(len(results))]
+        story += comparison_section(top, results, scenarios, charts)
     tick()
 
     for i, (r, s) in enumerate(zip(results, scenarios, strict=True)):

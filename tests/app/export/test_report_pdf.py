@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from datetime import date
@@ -243,3 +244,26 @@ def test_roles_the_engine_prices_but_does_not_lay_out_are_listed(tmp_path: Path,
     assert any(c.status != "met" for c in r.target_checks)
     assert "unreachable" in text or "missed" in text  # the engine's verdicts show in the targets and estimates tables
     assert f"{r.totals.capex:,.2f} {r.totals.currency}" in text
+
+
+@pytest.mark.parametrize("count", [12, 20])
+def test_reports_of_many_options_paginate_the_comparison(count: int, tmp_path: Path, sized: Sized) -> None:
+    """12 and 20 options (every sample kind, mixed) render; each option group gets its own table and chart."""
+    from app.export.pdf_compare import GROUP, option_groups, option_letter
+
+    base = [sized(p.name) for p in SCENARIO_FILES]
+    pairs = [base[i % len(base)] for i in range(count)]
+    scenarios = [s.model_copy(update={"name": f"{s.name} / {i + 1}"}) for i, (s, _) in enumerate(pairs)]
+    results = [dataclasses.replace(r, scenario_name=s.name) for s, (_, r) in zip(scenarios, pairs, strict=True)]
+    out = tmp_path / "many.pdf"
+    render_report(results, scenarios, out, cards=[])
+    reader = PdfReader(str(out))
+    text = flat("\n".join(page.extract_text() or "" for page in reader.pages))
+    groups = option_groups(count)
+    assert len(groups) == -(-count // GROUP) >= 2
+    for group in groups:
+        assert f"Options {option_letter(group[0])}–{option_letter(group[-1])}" in text
+    for i, s in enumerate(scenarios):
+        assert f"Option {option_letter(i)}: {s.name}" in text
+    # every page fits A4: nothing overflowed into a page reportlab had to stretch
+    assert all(round(float(p.mediabox.height)) == 842 for p in reader.pages)
