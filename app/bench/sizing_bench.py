@@ -11,8 +11,6 @@ import numpy as np
 from app.bench.registry import BenchResult, benchmark, time_median
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "samples" / "retail-dw-gen5.json"
-NAIVE_CANDIDATES = 400  # the per-candidate loop is slow; its rate is measured on this many of the same candidates
-TILE_TO = 1_000_000  # the vectorized pass is measured on the catalog's candidates repeated to about this many
 
 
 @benchmark("sizing")
@@ -28,52 +26,165 @@ def bench_sizing() -> BenchResult:
     size_s = time_median(lambda: size(scenario, catalog), repeat=9)
     out.metrics["size_ms"] = 1e3 * size_s
 
-    from models.perf.scan_load_estimates import estimate_full_scan
-    from models.perf.scan_load_fit import gen5_reference_shape
+    from models.perf.scan_load_estimates import bench_monte_carlo
 
-    r = size(scenario, catalog)
-    shape = gen5_reference_shape()
-    mc_s = time_median(lambda: estimate_full_scan(shape, r.design.data_needed_tb), repeat=9)
+    mc_s = time_median(lambda: bench_monte_carlo(DEFAULT_SAMPLES), repeat=9)
     out.metrics["monte_carlo_ms"] = 1e3 * mc_s
-    out.notes.append(f"monte_carlo_ms: full-scan estimate with {DEFAULT_SAMPLES:,} samples")
+    out.notes.append(f"monte_carlo_ms: full-scan estimate with {DEFAULT_SAMPLES:,} fresh samples (drawing included)")
     return out
+
+
+SCALES = (1, 2, 5, 10)  # catalog factors for the scaling exponent
 
 
 @benchmark("optimizer")
 def bench_optimizer() -> BenchResult:
+    """The optimizer end to end, against a lean kernel and a scalar loop of the same arithmetic.
+
+    - `optimizer.candidates_per_s`: `optimize()` on the 10x catalog, candidates over wall time
+      (enumeration, evaluation with the host-count search, Pareto front, best design sized again).
+    - `optimizer.lean_kernel_per_s`: the full-scan roofline at the capacity host count written as
+      one numpy expression over the same candidates: what numpy could do for one model evaluation.
+      `optimizer.lean_over_end_to_end` is the distance to it (target <= 10).
+    - `optimizer.scalar_loop_per_s`: the same roofline as a plain Python loop over floats, checked
+      equal (rtol 1e-9) to the production model on the whole seed catalog; the speedup divides the
+      end-to-end rate by it, although the end-to-end path evaluates the model several times per
+      candidate (the host-count search) and the loop once: the loop is favoured.
+    - `optimizer.time_exponent`: slope of log(time) over log(candidates) at 1x/2x/5x/10x (1 = linear).
+    - `optimizer.process_*`: `refarch optimize` as fresh processes on the 1x and 10x catalogs, wall
+      time ratio (target <= 3) and peak memory (target < 500 MiB); `optimizer.100x_refused_s`: how long
+      the 100x catalog takes to be refused with its size named.
+    """
+    import statistics
+
+    from app.bench.catalogs import scaled_catalog
     from catalog.seed import seed_catalog
+    from models.optimizer import SearchTooLarge, optimize
     from models.scenario import parse_scenario
-    from models.sizing import greenplum
+
+    seed = seed_catalog()
+    scenario = parse_scenario(json.loads(SAMPLE.read_text()))
+    out = BenchResult()
+    optimize(scenario, seed)  # warm: imports and fits
+    counts: list[int] = []
+    times: list[float] = []
+    for factor in SCALES:
+        cat = scaled_catalog(seed, factor)
+        runs = []
+        for _ in range(3 if factor < 10 else 1):
+            start = time.perf_counter()
+            result = optimize(scenario, cat)
+            runs.append(time.perf_counter() - start)
+        counts.append(result.evaluated)
+        times.append(statistics.median(runs))
+        out.metrics[f"optimizer.{factor}x_s"] = times[-1]
+    out.metrics["optimizer.candidates_per_s"] = counts[-1] / times[-1]
+    out.metrics["optimizer.time_exponent"] = float(np.polyfit(np.log(counts), np.log(times), 1)[0])
+    out.metrics["optimizer.10x_over_1x"] = times[-1] / times[0]
+
+    lean_rate, scalar_rate, problems = _kernels(scenario, seed, scaled_catalog(seed, SCALES[-1]))
+    out.problems += problems
+    out.metrics["optimizer.lean_kernel_per_s"] = lean_rate
+    out.metrics["optimizer.scalar_loop_per_s"] = scalar_rate
+    out.metrics["optimizer.lean_over_end_to_end"] = lean_rate / out.metrics["optimizer.candidates_per_s"]
+    out.metrics["optimizer.speedup_over_scalar_loop"] = out.metrics["optimizer.candidates_per_s"] / scalar_rate
+
+    _processes(out)
+    huge = scaled_catalog(seed, 100)
+    start = time.perf_counter()
+    try:
+        optimize(scenario, huge)
+        out.notes.append("optimizer: the 100x catalog was searched to the end")
+    except SearchTooLarge as exc:
+        out.notes.append(f"optimizer 100x: refused up front: {exc.problems[0]}")
+    out.metrics["optimizer.100x_refused_s"] = time.perf_counter() - start
+    out.notes.append(f"optimizer: {counts[0]:,} candidates at 1x, {counts[-1]:,} at 10x; in process, medians")
+    return out
+
+
+def _kernels(scenario: object, seed: object, big: object) -> tuple[float, float, list[str]]:
+    """Rates of the lean numpy kernel (on the 10x candidates) and of the scalar loop (seed catalog)."""
+    from models.perf.scan_load_fit import default_params
+    from models.sizing import greenplum, metrics
     from models.sizing.candidates import NetworkChoice, enumerate_candidates
     from models.sizing.parts import choose_nic, current, resolve
     from models.vocabulary import DEPLOYMENTS, RAID_LEVELS
 
-    catalog = seed_catalog()
-    scenario = parse_scenario(json.loads(SAMPLE.read_text()))
-    w, t = scenario.workload, scenario.targets
-    nic, _ = choose_nic(catalog, resolve(scenario, catalog))
-    net = NetworkChoice(nic, 1)
-    base = enumerate_candidates(current(catalog.servers, catalog), current(catalog.drives, catalog), DEPLOYMENTS,
-                                RAID_LEVELS, None, greenplum.min_data_drives())
-    reps = max(1, TILE_TO // len(base))
-    tiled = base.take(np.tile(np.arange(len(base)), reps))
-    vec_s = time_median(lambda: greenplum.evaluate(w, t, tiled, net, 0.6), repeat=3)  # type: ignore[arg-type]
-    few = base.take(np.arange(min(NAIVE_CANDIDATES, len(base))))
-    singles = [few.take(np.array([i])) for i in range(len(few))]
+    problems: list[str] = []
+    w = scenario.workload  # type: ignore[attr-defined]
+    p = default_params()
 
-    def naive() -> None:
-        for one in singles:
-            greenplum.evaluate(w, t, one, net, 0.6)  # type: ignore[arg-type]
+    def inputs(cat: object) -> tuple[metrics.GpContext, np.ndarray]:
+        nic, _ = choose_nic(cat, resolve(scenario, cat))  # type: ignore[arg-type]
+        servers, drives = current(cat.servers, cat), current(cat.drives, cat)  # type: ignore[attr-defined]
+        c = enumerate_candidates(servers, drives, DEPLOYMENTS, RAID_LEVELS, None, greenplum.min_data_drives())
+        primaries, vms = greenplum.primaries_per_host(w, c, scenario.platform)  # type: ignore[attr-defined]
+        need = greenplum.needed_tb(w)
+        ctx = metrics.GpContext.of(w, c, primaries, vms, NetworkChoice(nic, 1), need)
+        cap = greenplum.capacity_per_host(w, c)
+        hosts = np.maximum(np.ceil(need / cap), 2).astype(np.int64)
+        return ctx, hosts
 
+    def lean(ctx: metrics.GpContext, hosts: np.ndarray) -> np.ndarray:
+        sh = ctx.shape
+        h = hosts.astype(float)
+        virt = 1.0 + p.virt_overhead_seq * sh.virtualized
+        drives = sh.drives_per_host * sh.drive_seq_read_mb_s * p.drive_read_efficiency * sh.raid_read_factor
+        cpu = (np.minimum(sh.primary_segments_per_host, sh.cores_per_host) * p.scan_mb_s_per_core
+               * np.power(p.scan_gen_speedup, sh.cpu_generation) * sh.core_speed
+               * (1.0 + p.numa_gain_scan * sh.numa_local))
+        with np.errstate(divide="ignore"):
+            net = sh.network_gbps_per_host * 125.0 / (p.motion_fraction * (h - 1.0) / h)
+        return ctx.data_on_disk_tb * 1e6 / h / (np.minimum(np.minimum(drives, cpu), net) / virt)
+
+    def scalar(ctx: metrics.GpContext, hosts: np.ndarray) -> list[float]:
+        sh = ctx.shape
+        cols = [np.broadcast_to(np.asarray(getattr(sh, k), dtype=float), hosts.shape).tolist() for k in (
+            "virtualized", "drives_per_host", "drive_seq_read_mb_s", "raid_read_factor", "primary_segments_per_host",
+            "cores_per_host", "cpu_generation", "core_speed", "numa_local", "network_gbps_per_host")]
+        pv, pe, pc, ps, pn, pm = (float(p.virt_overhead_seq), float(p.drive_read_efficiency),
+                                  float(p.scan_mb_s_per_core), float(p.scan_gen_speedup), float(p.numa_gain_scan),
+                                  float(p.motion_fraction))
+        data = ctx.data_on_disk_tb * 1e6
+        out = []
+        rows = zip(hosts.tolist(), *cols, strict=True)
+        for h, vz, d, rd, rf, prim, cores, gen, speed, numa, gbps in rows:
+            virt = 1.0 + pv * vz
+            drives = d * rd * pe * rf
+            cpu = min(prim, cores) * pc * ps ** gen * speed * (1.0 + pn * numa)
+            wire = pm * (h - 1.0) / h
+            net = gbps * 125.0 / wire if wire > 0 else float("inf")
+            out.append(data / h / (min(drives, cpu, net) / virt))
+        return out
+
+    small_ctx, small_hosts = inputs(seed)
+    truth = metrics.gp_full_scan_s(small_ctx, small_hosts)
     start = time.perf_counter()
-    naive()
-    naive_s = time.perf_counter() - start
-    out = BenchResult()
-    out.metrics["optimizer.candidates_per_s"] = len(tiled) / vec_s
-    out.metrics["optimizer.naive_candidates_per_s"] = len(singles) / naive_s
-    out.metrics["optimizer.speedup"] = out.metrics["optimizer.candidates_per_s"] / out.metrics[
-        "optimizer.naive_candidates_per_s"]
-    out.notes.append(
-        f"optimizer: {len(base):,} catalog candidates tiled to {len(tiled):,}; naive loop over {len(singles)} of them"
-    )
-    return out
+    looped = np.array(scalar(small_ctx, small_hosts))
+    scalar_rate = small_hosts.size / (time.perf_counter() - start)
+    if not np.allclose(looped, truth, rtol=1e-9, atol=0):
+        problems.append("optimizer: the scalar loop differs from the production model on the seed catalog")
+    big_ctx, big_hosts = inputs(big)
+    lean_s = time_median(lambda: lean(big_ctx, big_hosts), repeat=3)
+    if not np.allclose(lean(big_ctx, big_hosts), metrics.gp_full_scan_s(big_ctx, big_hosts), rtol=1e-9, atol=0):
+        problems.append("optimizer: the lean kernel differs from the production model on the 10x catalog")
+    return big_hosts.size / lean_s, scalar_rate, problems
+
+
+def _processes(out: BenchResult) -> None:
+    import tempfile
+
+    from app.bench.catalogs import scaled_database
+    from app.bench.processes import median_run, refarch
+
+    with tempfile.TemporaryDirectory(prefix="refarch-bench-") as tmp:
+        runs = {}
+        for factor in (1, 10):
+            db = scaled_database(Path(tmp), factor)
+            runs[factor] = median_run(refarch("--db", db, "optimize", str(SAMPLE)), repeat=3 if factor == 1 else 1)
+            if runs[factor].returncode:
+                out.problems.append(f"optimize {factor}x: exit {runs[factor].returncode}: "
+                                    f"{runs[factor].stderr.strip()[-300:]}")
+            out.metrics[f"optimizer.process_{factor}x_s"] = runs[factor].seconds
+            out.metrics[f"optimizer.process_{factor}x_peak_mib"] = runs[factor].peak_mib
+    out.metrics["optimizer.process_10x_over_1x"] = runs[10].seconds / runs[1].seconds

@@ -60,6 +60,42 @@ class Candidates:
 Blocks = tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]  # server, drive, count, virtualized, RAID
 
 
+def _fitting_by_server(servers: Sequence[Server], drives: Sequence[Drive]) -> list[IntArray]:
+    """Per server, the indices (ascending) of the drives its bays take: one lookup per bay form factor."""
+    by_form: dict[str, list[int]] = {}
+    for di, drive in enumerate(drives):
+        by_form.setdefault(drive.form_factor, []).append(di)
+    by_bay: dict[str, IntArray] = {}
+    out = []
+    for server in servers:
+        bay = server.data_bay_form_factor
+        if bay not in by_bay:
+            accepted = [di for form in BAY_ACCEPTS.get(bay, frozenset()) for di in by_form.get(form, [])]
+            by_bay[bay] = np.array(sorted(accepted), dtype=np.int64)
+        out.append(by_bay[bay])
+    return out
+
+
+def _layouts(server: Server, deployments: Sequence[str], raids: Sequence[str], drives_per_host: int | None,
+             min_drives_per_host: int) -> Iterator[tuple[str, str, IntArray]]:
+    """(deployment, RAID, valid drive counts) of one server, in search order."""
+    if drives_per_host is not None:
+        if drives_per_host > server.data_bays:
+            return  # a design that cannot be built is never priced: the drives must fit the bays
+        n = np.array([drives_per_host], dtype=np.int64)
+    else:
+        n = np.arange(min(max(min_drives_per_host, 1), server.data_bays), server.data_bays + 1, dtype=np.int64)
+    for dep in deployments:
+        vms = server.numa_nodes if dep == "vsphere" else 1
+        for raid in raids:
+            ok = drives_valid_for_raid(raid, n) & (n % vms == 0)
+            if raid != "none" and dep == "vsphere":
+                ok &= drives_valid_for_raid(raid, n // vms)  # one RAID group per VM
+            valid = n[ok]
+            if valid.size:
+                yield dep, raid, valid
+
+
 def _server_blocks(
     servers: Sequence[Server],
     drives: Sequence[Drive],
@@ -70,46 +106,22 @@ def _server_blocks(
 ) -> Iterator[Blocks]:
     """Per server, the index arrays of its candidates, in the order the search has always used.
 
-    Order: server, deployment, RAID, drive, drive count. The fitting drives come from one lookup
-    per bay form factor and each (deployment, RAID) group is one repeat/tile, so the cost is per
-    server, not per server x drive pair.
+    Order: server, deployment, RAID, drive, drive count. Each (deployment, RAID) group is one
+    repeat/tile over the fitting drives, so the cost is per server, not per server x drive pair.
     """
-    by_form: dict[str, list[int]] = {}
-    for di, drive in enumerate(drives):
-        by_form.setdefault(drive.form_factor, []).append(di)
-    fitting_by_bay: dict[str, IntArray] = {}
-    for si, server in enumerate(servers):
-        bay = server.data_bay_form_factor
-        if bay not in fitting_by_bay:
-            accepted = [di for form in BAY_ACCEPTS.get(bay, frozenset()) for di in by_form.get(form, [])]
-            fitting_by_bay[bay] = np.array(sorted(accepted), dtype=np.int64)
-        fitting = fitting_by_bay[bay]
+    for si, (server, fitting) in enumerate(zip(servers, _fitting_by_server(servers, drives), strict=True)):
         if fitting.size == 0:
             continue
-        if drives_per_host is not None:
-            if drives_per_host > server.data_bays:
-                continue  # a design that cannot be built is never priced: the drives must fit the bays
-            n = np.array([drives_per_host], dtype=np.int64)
-        else:
-            n = np.arange(min(max(min_drives_per_host, 1), server.data_bays), server.data_bays + 1, dtype=np.int64)
         parts: list[Blocks] = []
-        for dep in deployments:
-            vms = server.numa_nodes if dep == "vsphere" else 1
-            for raid in raids:
-                ok = drives_valid_for_raid(raid, n) & (n % vms == 0)
-                if raid != "none" and dep == "vsphere":
-                    ok &= drives_valid_for_raid(raid, n // vms)  # one RAID group per VM
-                valid = n[ok]
-                if valid.size == 0:
-                    continue
-                size = valid.size * fitting.size
-                parts.append((
-                    np.full(size, si, dtype=np.int64),
-                    np.repeat(fitting, valid.size),
-                    np.tile(valid, fitting.size),
-                    np.full(size, dep == "vsphere"),
-                    np.full(size, raid_code(raid), dtype=np.int64),
-                ))
+        for dep, raid, valid in _layouts(server, deployments, raids, drives_per_host, min_drives_per_host):
+            size = valid.size * fitting.size
+            parts.append((
+                np.full(size, si, dtype=np.int64),
+                np.repeat(fitting, valid.size),
+                np.tile(valid, fitting.size),
+                np.full(size, dep == "vsphere"),
+                np.full(size, raid_code(raid), dtype=np.int64),
+            ))
         if parts:
             yield _concat(parts)
 
@@ -129,8 +141,11 @@ def count_candidates(
     min_drives_per_host: int = 1,
 ) -> int:
     """How many candidates `enumerate_candidates` would give, without building them."""
-    return sum(b[0].size for b in _server_blocks(servers, drives, deployments, raids, drives_per_host,
-                                                   min_drives_per_host))
+    return sum(
+        int(fitting.size) * sum(int(v.size) for _, _, v in _layouts(server, deployments, raids, drives_per_host,
+                                                                     min_drives_per_host))
+        for server, fitting in zip(servers, _fitting_by_server(servers, drives), strict=True) if fitting.size
+    )
 
 
 def enumerate_candidates(

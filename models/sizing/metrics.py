@@ -73,6 +73,8 @@ class GpContext:
 
     def take(self, idx: IntArray) -> GpContext:
         """The context of candidates `idx` only (scalars stay scalars)."""
+        if idx.size == self.coordinator_cores.size:  # idx is sorted and unique: every candidate, as is
+            return self
         def pick(v: object) -> object:
             return v[idx] if isinstance(v, np.ndarray) and v.ndim else v
 

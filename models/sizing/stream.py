@@ -34,8 +34,13 @@ class RunningBest:
         misses = np.zeros(n, dtype=np.int64)
         for met in ev.meets.values():
             misses += ~met
-        local = np.arange(n)
-        j = int(np.lexsort((local, ev.candidates.drives_per_host, ev.segment_hosts, ev.capex, misses))[0])
+        # narrow to the fewest misses and the lowest capex first: the full sort only runs over the ties
+        tied = np.flatnonzero(misses == misses.min())
+        capex = ev.capex[tied]
+        if not np.all(np.isnan(capex)):
+            tied = tied[capex == np.nanmin(capex)]
+        keys = (tied, ev.candidates.drives_per_host[tied], ev.segment_hosts[tied], ev.capex[tied], misses[tied])
+        j = int(tied[np.lexsort(keys)[0]])
         key: BestKey = (int(misses[j]), float(ev.capex[j]), int(ev.segment_hosts[j]),
                         int(ev.candidates.drives_per_host[j]), offset + j)
         if self.key is None or key < self.key:

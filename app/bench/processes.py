@@ -1,0 +1,85 @@
+"""Running refarch as the user does: a fresh process per run, timed from spawn to exit.
+
+`run` returns the wall time and the peak resident memory of that one child (its VmHWM), so a
+figure includes interpreter start, imports, opening the catalog and printing, like the user's wait.
+Each measurement first runs once untimed (disk cache warm, calibration fits cached, as on every run
+after the first) and then takes the median of `repeat` runs.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "resources" / "samples"
+PEAK_ENV = "REFARCH_BENCH_PEAK_FILE"
+# `python -m app.cli.main` plus one thing: at exit the child writes its peak memory (VmHWM). The
+# parent's wait4 figure cannot be used: a forked child's high-water mark starts at the parent's size.
+_ENTRY = """
+import atexit, os, runpy, sys
+def _peak():
+    try:
+        with open('/proc/self/status') as f:
+            kib = next(line.split()[1] for line in f if line.startswith('VmHWM:'))
+        with open(os.environ['REFARCH_BENCH_PEAK_FILE'], 'w') as out:
+            out.write(kib)
+    except (OSError, KeyError, StopIteration):
+        pass
+atexit.register(_peak)
+sys.argv[0] = 'refarch'
+runpy.run_module('app.cli.main', run_name='__main__', alter_sys=True)
+"""
+REFARCH = (sys.executable, "-c", _ENTRY)
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    peak_mib: float
+    returncode: int
+    stderr: str
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    return env
+
+
+def run(args: Sequence[str]) -> Run:
+    with tempfile.TemporaryDirectory(prefix="refarch-bench-peak-") as tmp:
+        peak_file = Path(tmp) / "peak"
+        env = _env()
+        env[PEAK_ENV] = str(peak_file)
+        start = time.perf_counter()
+        proc = subprocess.run(list(args), cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL, check=False)
+        seconds = time.perf_counter() - start
+        try:
+            peak_mib = int(peak_file.read_text()) / 1024.0
+        except (OSError, ValueError):
+            peak_mib = float("nan")  # not a refarch child, or no /proc
+    return Run(seconds, peak_mib, proc.returncode, proc.stderr.decode(errors="replace"))
+
+
+def median_run(args: Sequence[str], repeat: int = 5, warm: bool = True) -> Run:
+    """Median wall time (and the largest peak memory) of `repeat` fresh processes."""
+    if warm:
+        run(args)
+    runs = [run(args) for _ in range(repeat)]
+    failed = [r for r in runs if r.returncode != 0]
+    return Run(statistics.median(r.seconds for r in runs), max(r.peak_mib for r in runs),
+               failed[0].returncode if failed else 0, failed[0].stderr if failed else "")
+
+
+def refarch(*args: str) -> tuple[str, ...]:
+    return (*REFARCH, *args)
