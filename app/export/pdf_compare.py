@@ -19,14 +19,14 @@ from models.vocabulary import deployment_label, kind_label
 from models.whatif import CLEAR_DIFFERENCE_PCT, CompareRow, compare
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-GROUP = 6  # options per table and chart: columns stay wide enough for a P10-P90 range
+GROUP = 5  # options per table and chart: columns stay wide enough for a seven-figure price and a P10-P90 range
 
 
 def option_groups(n: int) -> list[range]:
     """Consecutive groups of at most `GROUP` options.
 
     >>> option_groups(13)
-    [range(0, 6), range(6, 12), range(12, 13)]
+    [range(0, 5), range(5, 10), range(10, 13)]
     """
     return [range(start, min(start + GROUP, n)) for start in range(0, n, GROUP)]
 
