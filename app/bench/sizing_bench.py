@@ -125,34 +125,43 @@ def _kernels(scenario: object, seed: object, big: object) -> tuple[float, float,
         hosts = np.maximum(np.ceil(need / cap), 2).astype(np.int64)
         return ctx, hosts
 
+    from models.calibration_data import figure
+    from models.perf.scan_load import DOCS
+
+    codec = 1.0 / figure(DOCS, "zstd_decompress_mb_s_per_core")
+
     def lean(ctx: metrics.GpContext, hosts: np.ndarray) -> np.ndarray:
         sh = ctx.shape
         h = hosts.astype(float)
+        ratio = sh.compression_ratio
         virt = 1.0 + p.virt_overhead_seq * sh.virtualized
         drives = sh.drives_per_host * sh.drive_seq_read_mb_s * p.drive_read_efficiency * sh.raid_read_factor
-        cpu = (np.minimum(sh.primary_segments_per_host, sh.cores_per_host) * p.scan_mb_s_per_core
-               * np.power(p.scan_gen_speedup, sh.cpu_generation) * sh.core_speed
+        per = (p.scan_mb_s_per_core * np.power(p.scan_gen_speedup, sh.cpu_generation) * sh.core_speed
                * (1.0 + p.numa_gain_scan * sh.numa_local))
+        cpu = (np.minimum(sh.primary_segments_per_host, sh.cores_per_host)
+               / (1.0 / per + np.where(np.asarray(ratio) > 1.0, codec, 0.0)) / ratio)
         with np.errstate(divide="ignore"):
-            net = sh.network_gbps_per_host * 125.0 / (p.motion_fraction * (h - 1.0) / h)
+            net = sh.network_gbps_per_host * 125.0 / (p.motion_fraction * (h - 1.0) / h * ratio)
         return ctx.data_on_disk_tb * 1e6 / h / (np.minimum(np.minimum(drives, cpu), net) / virt)
 
     def scalar(ctx: metrics.GpContext, hosts: np.ndarray) -> list[float]:
         sh = ctx.shape
         cols = [np.broadcast_to(np.asarray(getattr(sh, k), dtype=float), hosts.shape).tolist() for k in (
             "virtualized", "drives_per_host", "drive_seq_read_mb_s", "raid_read_factor", "primary_segments_per_host",
-            "cores_per_host", "cpu_generation", "core_speed", "numa_local", "network_gbps_per_host")]
+            "cores_per_host", "cpu_generation", "core_speed", "numa_local", "network_gbps_per_host",
+            "compression_ratio")]
         pv, pe, pc, ps, pn, pm = (float(p.virt_overhead_seq), float(p.drive_read_efficiency),
                                   float(p.scan_mb_s_per_core), float(p.scan_gen_speedup), float(p.numa_gain_scan),
                                   float(p.motion_fraction))
         data = ctx.data_on_disk_tb * 1e6
         out = []
         rows = zip(hosts.tolist(), *cols, strict=True)
-        for h, vz, d, rd, rf, prim, cores, gen, speed, numa, gbps in rows:
+        for h, vz, d, rd, rf, prim, cores, gen, speed, numa, gbps, ratio in rows:
             virt = 1.0 + pv * vz
             drives = d * rd * pe * rf
-            cpu = min(prim, cores) * pc * ps ** gen * speed * (1.0 + pn * numa)
-            wire = pm * (h - 1.0) / h
+            per = pc * ps ** gen * speed * (1.0 + pn * numa)
+            cpu = min(prim, cores) / (1.0 / per + (codec if ratio > 1.0 else 0.0)) / ratio
+            wire = pm * (h - 1.0) / h * ratio
             net = gbps * 125.0 / wire if wire > 0 else float("inf")
             out.append(data / h / (min(drives, cpu, net) / virt))
         return out
