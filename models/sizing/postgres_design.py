@@ -92,12 +92,33 @@ def drives_for(storage: HostStorage, drive: Drive, raid: str, requested: int | N
                       + storage.write_iops * pen / max(drive.random_write_iops, 1e-9))
     bw = storage.wal_mb_s * pen / max(drive.seq_write_mb_s, 1e-9)
     need_for_io = max(per_drive_load, bw) / busy
-    candidates = [requested] if requested is not None else range(1, bays + 1)
-    for n in candidates:
+
+    def holds(n: int) -> bool:  # capacity and I/O: both only improve with more drives
         usable_gb = n * drive.capacity_tb * float(raid_capacity_factor(raid, n)) * GB_PER_TB
-        if bool(drives_valid_for_raid(raid, n)) and usable_gb >= storage.capacity_gb and n >= need_for_io and n <= bays:
-            return n
-    return None
+        return usable_gb >= storage.capacity_gb and n >= need_for_io
+
+    def fits(n: int) -> bool:
+        return 1 <= n <= bays and bool(drives_valid_for_raid(raid, n)) and holds(n)
+
+    if requested is not None:
+        return requested if fits(requested) else None
+    if not math.isfinite(need_for_io) or not math.isfinite(storage.capacity_gb):
+        return None
+    # Closed form for the capacity bound (RAID-5 loses one drive, mirrors half), then a step or two
+    # of the exact test around it, so rounding cannot move the answer; was one test per bay count.
+    per_drive_gb = max(drive.capacity_tb * GB_PER_TB, 1e-9)
+    if RAIDS[raid].mirrored:
+        per_drive_gb *= float(raid_capacity_factor(raid, 2))
+    n = max(1, math.ceil(storage.capacity_gb / per_drive_gb) + (1 if raid == "raid5" else 0), math.ceil(need_for_io))
+    n = min(n, bays + 1)
+    while n > 1 and holds(n - 1):
+        n -= 1
+    while n <= bays and not holds(n):
+        n += 1
+    for m in range(n, min(n + 4, bays + 1)):  # the RAID level's minimum and parity: a few counts up
+        if fits(m):
+            return m
+    return next((m for m in range(min(n + 4, bays + 1), bays + 1) if fits(m)), None)
 
 
 @dataclass(frozen=True)
