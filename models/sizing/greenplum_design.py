@@ -419,6 +419,7 @@ def explain(
     totals = bom.totals(lines, float(ev.power_w[i]), int(ev.rack_u[i]), scenario)
     unreachable, search_warnings = _search_verdicts(ev, i, scenario, estimates, totals)
     warnings += search_warnings
+    warnings += _implicit_service_level(workload, scenario, estimates)
     design = _design(scenario, workload, p, layout, coordinators, float(ev.user_capacity_tb[i]))
     main = KINDS[workload.kind].main_metric
     return SizingResult(
@@ -625,6 +626,30 @@ def _design(
         hosts=host_layouts,
         settings=greenplum_settings(layout.memory, layout.mirror_why),
     )
+
+
+def _implicit_service_level(
+    workload: GpWorkload, scenario: Scenario, estimates: dict[str, Estimate]
+) -> list[Warning]:
+    """With no performance target, the least a customer would expect: every concurrent query slot turns over
+    at least once an hour (queries/h >= concurrent queries). Said plainly when the design falls short."""
+    t = scenario.targets
+    if not isinstance(workload, GreenplumAnalytics) or any(
+        v is not None for v in (t.max_full_scan_s, t.min_load_tb_per_hour, t.min_queries_per_hour)
+    ):
+        return []
+    qph = estimates.get("queries_per_hour")
+    if qph is None or qph.p50 >= workload.concurrent_queries:
+        return []
+    scan = estimates.get("full_scan_s")
+    scan_text = f"; a full scan takes {scan.p50 / 3600:,.1f} h" if scan is not None else ""
+    return [Warning(
+        "no-target-service-level",
+        f"No performance target was set, and this design serves {qph.p50:,.1f} queries/h for"
+        f" {workload.concurrent_queries} concurrent queries: each query would run longer than an hour{scan_text}."
+        f" Set a target (e.g. min queries/h = {workload.concurrent_queries}) to size the hosts for it.",
+        "warning", "targets.min_queries_per_hour",
+    )]
 
 
 def _search_verdicts(

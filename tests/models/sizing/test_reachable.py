@@ -33,3 +33,18 @@ def test_reachable_targets_are_still_met_when_another_is_not(catalog: HardwareCa
     status = {c.target: c.status for c in r.target_checks}
     assert status["max_full_scan_s"] == "unreachable" and status["min_load_tb_per_hour"] == "met"
     assert r.estimates["load_tb_per_hour"].p50 >= 30
+
+
+def test_no_targets_still_warns_when_queries_cannot_turn_over_hourly(catalog: HardwareCatalog) -> None:
+    s = sample("retail-dw-gen5", workload={"data_tb": 100, "compression_ratio": 1, "growth_pct_per_year": 0},
+               platform={"server_id": None, "drive_id": None, "nic_id": None}, targets={})
+    r = size(s, catalog)
+    w = {x.code: x.text for x in r.warnings}
+    if r.estimates["queries_per_hour"].p50 < 20:
+        assert "no-target-service-level" in w and "20 concurrent queries" in w["no-target-service-level"]
+    else:
+        assert "no-target-service-level" not in w
+    with_target = size(s.model_copy(update={"targets": s.targets.model_copy(update={"min_queries_per_hour": 20})}),
+                       catalog)
+    assert "no-target-service-level" not in {x.code for x in with_target.warnings}
+    assert with_target.estimates["queries_per_hour"].p50 >= 20
