@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
+from shiboken6 import isValid as shiboken_valid
 
 from app.gui import sizing_service
 from app.gui.sizing_service import Curve, SizingFailure
@@ -260,6 +261,8 @@ class SizingCoordinator(QObject):
         holder: dict[str, Job] = {}
 
         def done(curve: object) -> None:
+            if not shiboken_valid(self):
+                return  # the window closed while the curve was computed: nobody to tell
             if self._curve_jobs.get(uid) is holder["job"]:
                 del self._curve_jobs[uid]
                 if isinstance(curve, Curve):
@@ -270,6 +273,8 @@ class SizingCoordinator(QObject):
             self._notify_busy()
 
         def failed(_problems: list[str]) -> None:  # the curve is a nicety: the design result still stands
+            if not shiboken_valid(self):
+                return
             if self._curve_jobs.get(uid) is holder["job"]:
                 del self._curve_jobs[uid]
                 self.curves.pop(uid, None)
