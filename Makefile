@@ -20,6 +20,7 @@ test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/ruff check .
 	QT_QPA_PLATFORM=offscreen $(BIN)/lint-imports
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+	$(BIN)/python -m pytest -q --doctest-modules models
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/refarch bench

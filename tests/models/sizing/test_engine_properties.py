@@ -1,0 +1,41 @@
+"""Engine-level properties over workloads no study names (the reported-met property is in test_one_estimate.py)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from models.hardware import HardwareCatalog
+from models.sizing.engine import size
+from tests.models.sizing.conftest import sample
+
+# each example sizes twice (~1 s each); no shrinking phase: a failure prints its inputs, which is enough here
+SETTINGS = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
+                    phases=[Phase.explicit, Phase.reuse, Phase.generate])
+
+
+@pytest.mark.xfail(strict=True, reason="KNOWN BUG found by this property (i10, reported): 167 TB on 4 drives per"
+                   " host sizes 247 segment hosts, 732 TB only 130; remove this marker with the fix")
+def test_more_data_never_gives_fewer_hosts_on_the_same_hardware(catalog: HardwareCatalog) -> None:
+    # the same hardware: server, drive and drive count pinned (free drive counts may trade hosts for drives)
+    platform = {"drives_per_host": 4}
+    hosts = [size(sample("retail-dw-gen5", workload={"data_tb": tb}, platform=platform), catalog).design.worker_hosts
+             for tb in (167.01983443975067, 167.01983443975067 * 4.38415118707851)]
+    assert hosts[1] >= hosts[0]
+
+
+@SETTINGS
+@given(
+    name=st.sampled_from(["retail-dw-gen5", "gp-oltp", "pg-consolidation", "sap-iq", "study-000-vsphere"]),
+    scale=st.floats(0.2, 20.0),
+)
+def test_every_bom_sums_to_its_totals(catalog: HardwareCatalog, name: str, scale: float) -> None:
+    base = sample(name)
+    w = base.workload
+    changed = {"data_tb": w.data_tb * scale} if hasattr(w, "data_tb") else {}
+    r = size(sample(name, workload=changed) if changed else base, catalog)
+    assert round(sum(line.extended_price for line in r.bom), 2) == round(r.totals.list_total, 2)  # capex + software
+    assert {line.currency for line in r.bom} == {r.totals.currency}
+    worker_lines = [line for line in r.bom if line.kind == "server"]
+    assert sum(line.hosts for line in worker_lines) == r.design.total_hosts
