@@ -12,7 +12,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,18 +19,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "resources" / "samples"
-PEAK_ENV = "REFARCH_BENCH_PEAK_FILE"
-# `python -m app.cli.main` plus one thing: at exit the child writes its peak memory (VmHWM). The
-# parent's wait4 figure cannot be used: a forked child's high-water mark starts at the parent's size.
+PEAK_MARK = "refarch-bench-peak-kib="
+# `python -m app.cli.main` plus one thing: at exit the child prints its peak memory (VmHWM) to stderr.
+# The parent's wait4 figure cannot be used: a forked child's high-water mark starts at the parent's size.
 _ENTRY = """
-import atexit, os, runpy, sys
+import atexit, runpy, sys
 def _peak():
     try:
         with open('/proc/self/status') as f:
             kib = next(line.split()[1] for line in f if line.startswith('VmHWM:'))
-        with open(os.environ['REFARCH_BENCH_PEAK_FILE'], 'w') as out:
-            out.write(kib)
-    except (OSError, KeyError, StopIteration):
+        print('""" + PEAK_MARK + """' + kib, file=sys.stderr)
+    except (OSError, StopIteration):
         pass
 atexit.register(_peak)
 sys.argv[0] = 'refarch'
@@ -56,19 +54,14 @@ def _env() -> dict[str, str]:
 
 
 def run(args: Sequence[str]) -> Run:
-    with tempfile.TemporaryDirectory(prefix="refarch-bench-peak-") as tmp:
-        peak_file = Path(tmp) / "peak"
-        env = _env()
-        env[PEAK_ENV] = str(peak_file)
-        start = time.perf_counter()
-        proc = subprocess.run(list(args), cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              stdin=subprocess.DEVNULL, check=False)
-        seconds = time.perf_counter() - start
-        try:
-            peak_mib = int(peak_file.read_text()) / 1024.0
-        except (OSError, ValueError):
-            peak_mib = float("nan")  # not a refarch child, or no /proc
-    return Run(seconds, peak_mib, proc.returncode, proc.stderr.decode(errors="replace"))
+    start = time.perf_counter()
+    proc = subprocess.run(list(args), cwd=ROOT, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          stdin=subprocess.DEVNULL, check=False)
+    seconds = time.perf_counter() - start
+    lines = proc.stderr.decode(errors="replace").splitlines()
+    peaks = [line.removeprefix(PEAK_MARK) for line in lines if line.startswith(PEAK_MARK)]
+    peak_mib = int(peaks[-1]) / 1024.0 if peaks else float("nan")  # nan: not a refarch child, or no /proc
+    return Run(seconds, peak_mib, proc.returncode, "\n".join(x for x in lines if not x.startswith(PEAK_MARK)))
 
 
 def median_run(args: Sequence[str], repeat: int = 5, warm: bool = True) -> Run:
