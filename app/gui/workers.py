@@ -111,16 +111,19 @@ class JobRunner(QObject):
         job = Job(JobRunner._next_token, work)
         self.live[job.token] = job
 
+        # A job can report after its owner (a window, the coordinator) was deleted: the runner is
+        # the owner's child and dies with it, so a dead runner means nobody is left to tell, and
+        # calling on would emit on deleted objects ("Signal source has been deleted").
         def finished(token: int, box: _Box) -> None:
-            if self.live.pop(token, None) is not None:
+            if shiboken_valid(self) and self.live.pop(token, None) is not None:
                 on_done(box.value)
 
         def failed(token: int, problems: list[str]) -> None:
-            if self.live.pop(token, None) is not None and on_failed is not None:
+            if shiboken_valid(self) and self.live.pop(token, None) is not None and on_failed is not None:
                 on_failed(problems)
 
         def cancelled(token: int) -> None:
-            if self.live.pop(token, None) is not None and on_cancelled is not None:
+            if shiboken_valid(self) and self.live.pop(token, None) is not None and on_cancelled is not None:
                 on_cancelled()
 
         job.signals.finished.connect(finished)
