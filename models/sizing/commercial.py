@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from models.hardware import HardwareCatalog
-from models.money import cents, total
+from models.money import MissingRateError, cents, total
 from models.perf import cost_power
 from models.scenario import Scenario
 from models.sizing import infrastructure, software
@@ -118,16 +118,43 @@ def conversions(lines: Sequence[BomLine], catalog: HardwareCatalog, currency: st
     return out
 
 
+def in_project_currency(lines: Sequence[BomLine], catalog: HardwareCatalog, currency: str,
+                        warnings: list[Warning]) -> list[BomLine]:
+    """Lines priced outside the catalog (an external SAN's price per TB) converted, so totals never mix currencies.
+
+    Catalog parts arrive converted already; a line with no rate to the project currency is kept at a zero
+    price and named in a warning rather than summed in its own currency.
+    """
+    out: list[BomLine] = []
+    for ln in lines:
+        if ln.currency == currency:
+            out.append(ln)
+            continue
+        try:
+            fx = catalog.rates.rate(ln.currency, currency)
+        except MissingRateError:
+            warnings.append(Warning("no-rate", f"{ln.description} is priced in {ln.currency} and the rate table has"
+                                               f" no rate to {currency}: it is left out of the totals."))
+            out.append(dataclasses.replace(ln, unit_price=0.0, currency=currency, list_unit_price=None))
+            continue
+        out.append(dataclasses.replace(
+            ln, unit_price=cents(ln.unit_price * fx), currency=currency, source_currency=ln.currency,
+            source_unit_price=ln.unit_price, fx_rate=fx,
+            list_unit_price=None if ln.list_unit_price is None else cents(ln.list_unit_price * fx),
+        ))
+    return out
+
+
 def complete(result: SizingResult, scenario: Scenario, catalog: HardwareCatalog,
              left_out: dict[str, str] | None = None) -> SizingResult:
     """The result with its full BOM, totals in the project currency, racks, TCO and price warnings."""
     c = scenario.commercial
     a = scenario.assumptions
     infra = infrastructure.plan(result.bom, catalog, c)
-    lines = list(result.bom) + infra.lines
+    warnings: list[Warning] = list(infra.warnings)
+    lines = in_project_currency(list(result.bom) + infra.lines, catalog, c.currency, warnings)
     groups = infrastructure.host_groups(lines, catalog)
     rationale: list[Rationale] = list(infra.rationale)
-    warnings: list[Warning] = list(infra.warnings)
     software.licence_lines(scenario, groups, catalog, result.design.data_needed_tb, lines, rationale, warnings)
     hardware = [ln for ln in lines if ln.category == "compute"]
     software.support_lines(scenario, groups, catalog, hardware, lines, rationale, warnings)

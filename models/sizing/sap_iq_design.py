@@ -304,9 +304,7 @@ def _explain(
         if w.san_price_per_tb is None:
             warnings.append(Warning("san-unpriced", "The external SAN has no price (workload.san_price_per_tb):"
                                                     " capex leaves it out; get a quote from the storage vendor."))
-        if w.san_currency != server.currency:
-            warnings.append(Warning("mixed-currency", f"The SAN is priced in {w.san_currency}, the servers in"
-                                                      f" {server.currency}: convert before comparing totals."))
+        # a SAN priced in another currency is converted with the rest of the BOM (sizing.commercial)
         drive_w, drives_for_power = 0.0, 0
     if nic_why:
         rationale.append(nic_why)

@@ -84,7 +84,12 @@ def test_bare_metal_uses_an_external_san_line(catalog: HardwareCatalog) -> None:
     priced = size(sample("sap-iq", platform=plat, workload={"san_price_per_tb": 1000}), catalog)
     assert priced.totals.capex == pytest.approx(unpriced.totals.capex + 1000 * san[0].qty)
     eur = size(sample("sap-iq", platform=plat, workload={"san_price_per_tb": 900, "san_currency": "EUR"}), catalog)
-    assert "mixed-currency" in {w.code for w in eur.warnings}
+    # converted at the rate table's rate, never summed as EUR into a USD total
+    san_eur = next(b for b in eur.bom if b.role == "shared storage")
+    fx = catalog.rates.rate("EUR", eur.totals.currency)
+    assert san_eur.currency == eur.totals.currency and san_eur.source_currency == "EUR"
+    assert san_eur.unit_price == pytest.approx(900 * fx, abs=0.01)
+    assert eur.totals.capex == pytest.approx(unpriced.totals.capex + san_eur.extended_price, abs=0.01)
 
 
 def test_vsan_on_bare_metal_is_refused() -> None:
