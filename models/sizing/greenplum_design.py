@@ -234,9 +234,11 @@ def search_space(
     fitting = [s for s, m in zip(servers, memory, strict=True) if m.fits]
     if not fitting:
         most = max(max_memory_gib(s, dimms) for s in servers)
-        raise SizingInputError([f"platform.memory_gib: {plat.memory_gib:,} GiB does not fit the DIMM slots of any"
-                                f" server that could be chosen (at most {most:,} GiB with the catalog's DIMMs;"
-                                f" allowed 1-{most:,})"])
+        raise SizingInputError([Problem(
+            "platform.memory_gib",
+            f"{plat.memory_gib:,} GiB does not fit the DIMM slots of any server that could be chosen"
+            f" (at most {most:,} GiB with the catalog's DIMMs; allowed 1-{most:,})",
+        )])
     memory = [m for m in memory if m.fits]
     mem = np.array([m.memory_gib for m in memory])
     extra_price = np.array([m.price for m in memory])
@@ -307,8 +309,11 @@ def size_greenplum(
     n = scenario.platform.drives_per_host
     most = max(s.data_bays for s in servers)
     if best.row is None and n is not None and n > most:
-        raise SizingInputError([f"platform.drives_per_host: {n} is more than the data bays of every server that"
-                                f" could be chosen (the most is {most}; allowed 1-{most})"])
+        raise SizingInputError([Problem(
+            "platform.drives_per_host",
+            f"{n} is more than the data bays of every server that could be chosen (the most is {most};"
+            f" allowed 1-{most})",
+        )])
     if best.row is None:
         what = f"server {parts.server.id}" if parts.server else "any server"
         raise SizingInputError(

@@ -24,6 +24,10 @@ def test_memory_above_the_base_is_whole_dimms_within_the_slots(catalog: Hardware
 def test_memory_beyond_the_slots_is_bad_input_naming_the_limit(catalog: HardwareCatalog) -> None:
     with pytest.raises(SizingInputError, match=r"platform.memory_gib: 65,536 GiB .*at most [\d,]+ GiB"):
         size(sample("retail-dw-gen5", platform={"memory_gib": 65536}), catalog)
+    free = sample("retail-dw-gen5", platform={"memory_gib": 65536, "server_id": None})
+    with pytest.raises(SizingInputError, match=r"platform.memory_gib: 65,536 GiB") as err:
+        size(free, catalog)
+    assert [p.path for p in err.value.problems] == ["platform.memory_gib"]  # the GUI marks that field
 
 
 def test_memory_below_the_base_is_warned(catalog: HardwareCatalog) -> None:

@@ -81,5 +81,6 @@ def test_a_drive_count_is_only_priced_on_servers_with_that_many_bays(catalog: Ha
 
 def test_more_drives_than_any_server_has_bays_is_bad_input(catalog: HardwareCatalog) -> None:
     s = sample("retail-dw-gen5", platform={"server_id": None, "drive_id": None, "drives_per_host": 200}, targets={})
-    with pytest.raises(SizingInputError, match=r"platform.drives_per_host: 200 .*the most is 24"):
+    with pytest.raises(SizingInputError, match=r"platform.drives_per_host: 200 .*the most is 24") as err:
         size(s, catalog)
+    assert [p.path for p in err.value.problems] == ["platform.drives_per_host"]  # the GUI marks that field
