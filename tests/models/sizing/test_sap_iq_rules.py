@@ -18,19 +18,7 @@ from models.perf.sap_iq import (
 )
 from models.sizing import sap_iq_rules
 from models.sizing.sap_iq_rules import cache_split, recommend_dqp_mode, recommend_nodes
-
-KEY = {STORAGE: "storage", NETWORK: "network"}
-NODES = int(figure(DATASET, "servers"))
-VCPUS = int(figure(DATASET, "vm_vcpus"))
-S6 = int(figure(DATASET, "query_streams_throughput_test"))
-SF = figure(DATASET, "scale_factor_gb")
-QUERIES = figure(DATASET, "tpch_queries_per_stream")
-
-
-def _interval_s(throughput: float, streams: int = S6) -> float:
-    """TPC-H: Throughput@Size = S * 22 * 3600 * SF / Ts, solved for Ts."""
-    return streams * QUERIES * 3600 * SF / throughput
-
+from tests.models.sap_iq_study import NODES, S6, SF, VCPUS
 
 # ----------------------------------------------------------------- the study's DQP choice
 
