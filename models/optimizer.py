@@ -22,7 +22,7 @@ from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import greenplum, software
 from models.sizing.engine import size
-from models.sizing.greenplum_design import SEARCH_CHUNK, SearchCancelled, search_space, settled_pick, settled_pool
+from models.sizing.gp_search import SEARCH_CHUNK, SearchCancelled, search_space, settled_pick, settled_pool
 from models.sizing.pareto import ParetoFront, pareto_indices
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult

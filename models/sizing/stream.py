@@ -52,7 +52,7 @@ class CheapestFeasible:
     """The `k` cheapest feasible candidates (capex, then hosts, drives, index): what `pick_settled` settles.
 
     Settling adds hosts until the reported estimate meets the targets, cheapest first, and stops at
-    `greenplum.pick_settled`'s `most`; keeping that many rows is all the settling ever reads.
+    `gp_settle.pick_settled`'s `most`; keeping that many rows is all the settling ever reads.
     """
 
     k: int = 256

@@ -21,7 +21,8 @@ from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, Scenario
 from models.sizing import greenplum
 from models.sizing.candidates import NetworkChoice, enumerate_candidates
-from models.sizing.greenplum_design import Search, memory_plan, settled_pick
+from models.sizing.gp_host_memory import memory_plan
+from models.sizing.gp_search import Search, settled_pick
 from models.sizing.parts import choose_nic, current, nics_per_host, resolve
 from models.sizing.rules import RULES
 from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words

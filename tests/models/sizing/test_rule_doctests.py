@@ -14,7 +14,8 @@ MODULES = [
     "models.sizing.design_settings",
     "models.sizing.confidence",
     "models.sizing.greenplum",
-    "models.sizing.greenplum_design",
+    "models.sizing.gp_settle",
+    "models.sizing.gp_host_memory",
 ]
 
 

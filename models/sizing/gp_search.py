@@ -1,0 +1,188 @@
+"""The Greenplum candidate search: every candidate of a set of platforms evaluated chunk by chunk, and the pick
+settled on the estimate it reports."""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from models.calibration_data import figure
+from models.hardware import Drive, HardwareCatalog, Server
+from models.problems import Problem
+from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
+from models.sizing import gp_settle, greenplum
+from models.sizing.candidates import (
+    Candidates,
+    NetworkChoice,
+    count_candidates,
+    enumerate_candidates,
+    iter_candidates,
+)
+from models.sizing.gp_host_memory import HostMemory, max_memory_gib, memory_plan
+from models.sizing.parts import (
+    ResolvedParts,
+    SizingInputError,
+    choose_nic,
+    current,
+    nics_per_host,
+)
+from models.sizing.result import Rationale
+from models.sizing.rules import (
+    RULES,
+)
+from models.sizing.stream import CheapestFeasible, RunningBest
+
+GpWorkload = GreenplumAnalytics | GreenplumOltp
+SEARCH_CHUNK = 65_536  # candidates per evaluation: bounded memory, and a progress report per chunk
+
+
+@dataclass(frozen=True)
+class Search:
+    """Evaluated candidates of a set of platforms, with what is needed to explain one of them."""
+
+    servers: list[Server]
+    drives: list[Drive]
+    net: NetworkChoice
+    nic_why: Rationale | None
+    memory: list[HostMemory]  # per server: memory, DIMMs added to reach it, their price
+    ev: greenplum.Evaluated
+
+
+class SearchCancelled(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class SearchSpace:
+    """Every candidate of a set of platforms, ready to be evaluated chunk by chunk.
+
+    The one evaluation path behind `size` (one platform, or every server and drive when none is
+    named) and the optimizer (the whole catalog): `chunks` streams (offset, evaluated chunk) pairs
+    through `evaluate_chunk`, so memory stays bounded by the chunk and a long search reports
+    progress and stops when asked. Reducers (`models.sizing.stream`, the optimizer's front) keep
+    what they report.
+    """
+
+    scenario: Scenario
+    workload: GpWorkload
+    servers: list[Server]
+    drives: list[Drive]
+    deployments: tuple[str, ...]
+    raids: tuple[str, ...]
+    drives_per_host: int | None
+    net: NetworkChoice
+    nic_why: Rationale | None
+    memory: list[HostMemory]  # per server: memory, DIMMs added to reach it, their price
+    memory_gib: np.ndarray  # per server: memory per host in the design
+    extra_memory_price: np.ndarray  # per server: price of the added DIMMs
+
+    def count(self) -> int:
+        return count_candidates(self.servers, self.drives, self.deployments, self.raids, self.drives_per_host,
+                                greenplum.min_data_drives())
+
+    def chunks(
+        self,
+        chunk: int = SEARCH_CHUNK,
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+        total: int | None = None,
+    ) -> Iterator[tuple[int, greenplum.Evaluated]]:
+        total = self.count() if progress is not None and total is None else (total or 0)
+        for offset, cands in iter_candidates(self.servers, self.drives, self.deployments, self.raids,
+                                             self.drives_per_host, greenplum.min_data_drives(), chunk):
+            if cancelled is not None and cancelled():
+                raise SearchCancelled()
+            yield offset, evaluate_chunk(self, cands)
+            if progress is not None:
+                progress(offset + len(cands), total)
+
+    def found(self, ev: greenplum.Evaluated) -> Search:
+        return Search(self.servers, self.drives, self.net, self.nic_why, self.memory, ev)
+
+
+def search_space(
+    scenario: Scenario,
+    workload: GpWorkload,
+    catalog: HardwareCatalog,
+    parts: ResolvedParts,
+    servers: list[Server],
+    drives: list[Drive],
+    deployments: Sequence[str],
+    raids: Sequence[str],
+    drives_per_host: int | None,
+) -> SearchSpace:
+    plat = scenario.platform
+    nic, nic_why = choose_nic(catalog, parts)
+    net = NetworkChoice(nic, nics_per_host(nic, plat.nics_per_host))
+    dimms = current(catalog.dimms, catalog)
+    floor = figure(RULES, "min_memory_gib_per_segment_host") if isinstance(workload, GreenplumAnalytics) else 0.0
+    memory = memory_plan(servers, plat.memory_gib, dimms, floor)
+    fitting = [s for s, m in zip(servers, memory, strict=True) if m.fits]
+    if not fitting:
+        most = max(max_memory_gib(s, dimms) for s in servers)
+        raise SizingInputError([Problem(
+            "platform.memory_gib",
+            f"{plat.memory_gib:,} GiB does not fit the DIMM slots of any server that could be chosen"
+            f" (at most {most:,} GiB with the catalog's DIMMs; allowed 1-{most:,})",
+        )])
+    memory = [m for m in memory if m.fits]
+    mem = np.array([m.memory_gib for m in memory])
+    extra_price = np.array([m.price for m in memory])
+    return SearchSpace(scenario, workload, fitting, drives, tuple(deployments), tuple(raids), drives_per_host, net,
+                       nic_why, memory, mem, extra_price)
+
+
+def evaluate_chunk(space: SearchSpace, cands: Candidates) -> greenplum.Evaluated:
+    """The per-chunk evaluation kernel: one chunk of candidates through the Greenplum sizing rules.
+
+    The seam where the evaluation semantics live; everything around it (enumeration, streaming,
+    reducers) only moves arrays.
+    """
+    cands = dataclasses.replace(cands, memory_gib=space.memory_gib[cands.server_idx])
+    util = space.scenario.assumptions.utilization_pct / 100.0
+    return greenplum.evaluate(space.workload, space.scenario.targets, cands, space.net, util,
+                              space.extra_memory_price[cands.server_idx], platform=space.scenario.platform)
+
+
+def search(
+    scenario: Scenario,
+    workload: GpWorkload,
+    catalog: HardwareCatalog,
+    parts: ResolvedParts,
+    servers: list[Server],
+    drives: list[Drive],
+    deployments: Sequence[str],
+    raids: Sequence[str],
+    drives_per_host: int | None,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> Search:
+    """Every candidate evaluated and kept (for small spaces and tests; the optimizer streams)."""
+    space = search_space(scenario, workload, catalog, parts, servers, drives, deployments, raids, drives_per_host)
+    parts_ev = [ev for _, ev in space.chunks(progress=progress, cancelled=cancelled)]
+    if not parts_ev:
+        empty = enumerate_candidates(servers, drives, deployments, raids, drives_per_host, greenplum.min_data_drives())
+        parts_ev = [evaluate_chunk(space, empty)]
+    cands = parts_ev[0].candidates if len(parts_ev) == 1 else Candidates(**{
+        f.name: np.concatenate([getattr(e.candidates, f.name) for e in parts_ev])
+        for f in dataclasses.fields(Candidates)})
+    return space.found(greenplum.Evaluated.concat(parts_ev, cands))
+
+
+def settled_pool(best: RunningBest, cheapest: CheapestFeasible) -> greenplum.Evaluated:
+    """What `settled_pick` needs of a streamed search: the cheapest feasible rows, else the nearest design."""
+    pool = cheapest.pool if cheapest.pool is not None else best.row
+    assert pool is not None
+    return pool
+
+
+def settled_pick(scenario: Scenario, workload: GpWorkload, found: Search) -> tuple[int, greenplum.Evaluated, bool]:
+    """The cheapest candidate sized on the estimate it reports (`gp_settle.pick_settled`)."""
+    c = found.ev.candidates
+    extra_price = np.array([m.price for m in found.memory])
+    return gp_settle.pick_settled(
+        workload, scenario.targets, found.ev, found.net, scenario.assumptions.utilization_pct / 100.0,
+        extra_price[c.server_idx], scenario.platform,
+    )

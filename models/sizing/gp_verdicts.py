@@ -1,0 +1,105 @@
+"""What a Greenplum design could not reach, said plainly: targets out of reach (with the lever), the implicit
+service level with no target."""
+from __future__ import annotations
+
+import dataclasses
+
+from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
+from models.sizing import greenplum
+from models.sizing.result import TargetCheck, Totals, Warning
+from models.sizing.targets import estimate_at, judge, target_limit
+from models.uncertainty import Estimate
+from models.vocabulary import CAPACITY, METRICS, TARGETS, target_words
+
+GpWorkload = GreenplumAnalytics | GreenplumOltp
+
+
+def implicit_service_level(
+    workload: GpWorkload, scenario: Scenario, estimates: dict[str, Estimate]
+) -> list[Warning]:
+    """With no performance target, the least a customer would expect: every concurrent query slot turns over
+    at least once an hour (queries/h >= concurrent queries). Said plainly when the design falls short."""
+    t = scenario.targets
+    if not isinstance(workload, GreenplumAnalytics) or any(
+        v is not None for v in (t.max_full_scan_s, t.min_load_tb_per_hour, t.min_queries_per_hour)
+    ):
+        return []
+    qph = estimates.get("queries_per_hour")
+    if qph is None or qph.p50 >= workload.concurrent_queries:
+        return []
+    scan = estimates.get("full_scan_s")
+    scan_text = f"; a full scan takes {scan.p50 / 3600:,.1f} h" if scan is not None else ""
+    return [Warning(
+        "no-target-service-level",
+        f"No performance target was set, and this design serves {qph.p50:,.1f} queries/h for"
+        f" {workload.concurrent_queries} concurrent queries: each query would run longer than an hour{scan_text}."
+        f" Set a target (e.g. min queries/h = {workload.concurrent_queries}) to size the hosts for it.",
+        "warning", "targets.min_queries_per_hour",
+    )]
+
+
+def search_verdicts(
+    ev: greenplum.Evaluated, i: int, scenario: Scenario, estimates: dict[str, Estimate], totals: Totals
+) -> tuple[list[TargetCheck], list[Warning]]:
+    """What the search could not reach: the targets no candidate met with the others (the nearest design is
+    shown), and capacity. The targets it met are judged on the P50 estimates by `targets.check_targets`."""
+    checks: list[TargetCheck] = []
+    warnings: list[Warning] = []
+    for name, met in ev.meets.items():
+        if bool(met[i]):
+            continue
+        shortfall = _shortfall(name, ev, i, scenario.targets)
+        if name == CAPACITY:
+            warnings.append(Warning(
+                "capacity-unmet", f"The {target_words(name)} is out of reach with this hardware: the nearest design is"
+                f" shown ({shortfall}).", "critical", "workload.data_tb"))
+            continue
+        target = TARGETS[name]
+        limit = target_limit(scenario, name)
+        confidence = scenario.targets.confidence
+        e = estimates.get(target.metric)
+        value = float(getattr(totals, target.metric)) if e is None else estimate_at(e, target.metric, confidence)
+        if limit is not None:
+            unit = totals.currency if target.metric == "capex" else target.unit
+            text = f"no design with this hardware meets it; the nearest is shown ({shortfall})."
+            achievable, binding = None, ""
+            if name in ev.out_of_reach:  # no host count reaches it: say the best any gives and what binds
+                achievable, binding = ev.out_of_reach[name]
+                text = (
+                    f"even {greenplum.MAX_SEGMENT_HOSTS:,} segment hosts give {achievable:,.1f}"
+                    f" {METRICS[target.metric].unit}, bound by {binding}. The design is sized for capacity and the"
+                    f" other targets instead ({shortfall}). To move it: {LEVERS.get(binding, 'faster hardware')}."
+                )
+            check = judge(name, limit, value, unit, unreachable_text=text, confidence=confidence)
+            checks.append(dataclasses.replace(check, achievable=achievable, binding=binding))
+    return checks, warnings
+
+
+LEVERS = {
+    "drives": "faster data drives or more of them per host",
+    "cpu": "more cores per segment host (a bigger CPU) or a lower concurrency tier with more primaries",
+    "network": "more interconnect bandwidth per host (faster or more NIC ports)",
+    "loader": "more or faster ETL hosts",
+    "coordinator CPU": "a bigger coordinator host (more cores)",
+    "segment CPU": "more cores per segment host",
+    "segment hosts (WAL flush / lock capacity)": "faster WAL drives on the segment hosts",
+}
+
+
+def _shortfall(name: str, ev: greenplum.Evaluated, i: int, t: object) -> str:
+    m = ev.metrics
+    if name == "max_full_scan_s":
+        return f"full scan {m['full_scan_s'][i]:,.0f} s vs {t.max_full_scan_s:,.0f} s"  # type: ignore[attr-defined]
+    if name == "min_load_tb_per_hour":
+        return f"load {m['load_tb_per_hour'][i]:,.2f} TB/h vs {t.min_load_tb_per_hour:,.2f}"  # type: ignore[attr-defined]
+    if name == "min_queries_per_hour":
+        return f"{m['queries_per_hour'][i]:,.0f} queries/h vs {t.min_queries_per_hour:,.0f}"  # type: ignore[attr-defined]
+    if name == "min_tps":
+        return f"{m['tps'][i]:,.0f} TPS"
+    if name == "max_capex":
+        return f"capex {ev.capex[i]:,.0f} vs {t.max_capex:,.0f}"  # type: ignore[attr-defined]
+    if name == "max_power_w":
+        return f"{ev.power_w[i]:,.0f} W vs {t.max_power_w:,.0f} W"  # type: ignore[attr-defined]
+    if name == "max_rack_u":
+        return f"{ev.rack_u[i]:,.0f} U vs {t.max_rack_u} U"  # type: ignore[attr-defined]
+    return f"{ev.segment_hosts[i]} hosts, the most this tool sizes"
