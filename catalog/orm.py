@@ -45,6 +45,8 @@ class PartRecord:
     id: Mapped[str] = mapped_column(String(80), primary_key=True)
     vendor: Mapped[str] = mapped_column(String(200))
     model: Mapped[str] = mapped_column(String(200))
+    # Vendor SKU / manufacturer part number, "" when unknown (migration 0004).
+    part_number: Mapped[str] = mapped_column(String(80), server_default="")
     price: Mapped[float] = mapped_column(Numeric(14, 4, asdecimal=False))
     currency: Mapped[str] = mapped_column(String(3))
     price_as_of: Mapped[date] = mapped_column(Date)

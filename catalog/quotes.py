@@ -1,8 +1,9 @@
 """A vendor quote (CSV or XLSX) mapped onto catalog parts: quoted prices replace estimates and list prices.
 
-A quote line names a part by its catalog id (a `part_number`, `sku` or `id` column) or by its model
-text (`description`); it carries a quantity, a unit price and a currency. Matched parts get the quoted
-price with `price_basis` "quote", `price_as_of` the quote date and `source` "quote FILE DATE".
+A quote line names a part by its catalog id or the vendor's part number (a `part_number`, `sku` or `id`
+column) or by its model text (`description`); it carries a quantity, a unit price and a currency.
+Matched parts get the quoted price with `price_basis` "quote", `price_as_of` the quote date and `source`
+"quote FILE DATE".
 All or nothing: any malformed line, any part quoted twice at two prices, or (unless allowed) any
 line that matches no part, and nothing is written; every such line is listed.
 """
@@ -144,9 +145,15 @@ def read_quote(path: Path) -> tuple[list[QuoteLine], list[str]]:
 
 
 def match(lines: Iterable[QuoteLine], parts: Iterable[Part]) -> QuoteMatch:
-    """Each line to one part: by id (part number), else by model text equal to the description or part number."""
+    """Each line to one part: by catalog id, else by the vendor part number, else by model text equal to the
+    description or part number."""
     parts = list(parts)
     by_id = {p.id.lower(): p for p in parts}
+    # a vendor's quote names parts by the vendor's own part number; one that two parts share matches neither
+    by_number: dict[str, list[Part]] = {}
+    for p in parts:
+        if p.part_number:
+            by_number.setdefault(_norm(p.part_number), []).append(p)
     by_model: dict[str, list[Part]] = {}
     for p in parts:
         by_model.setdefault(_norm(p.model), []).append(p)
@@ -155,6 +162,9 @@ def match(lines: Iterable[QuoteLine], parts: Iterable[Part]) -> QuoteMatch:
     seen: dict[str, QuoteLine] = {}
     for ln in lines:
         part = by_id.get(ln.part.lower()) if ln.part else None
+        numbered = by_number.get(_norm(ln.part), []) if ln.part and part is None else []
+        if len(numbered) == 1:
+            part = numbered[0]
         if part is None:
             for key in (ln.part, ln.description):
                 candidates = by_model.get(_norm(key), []) if key else []
@@ -182,7 +192,7 @@ def quoted(part: Part, line: QuoteLine, file_name: str, when: date) -> Part:
 
 def describe_unmatched(lines: Iterable[QuoteLine]) -> list[str]:
     return [f"line {ln.number}: {ln.part or '-'} / {ln.description or '-'} ({ln.unit_price:g} {ln.currency}) "
-            "matches no catalog part (by id or model)" for ln in lines]
+            "matches no catalog part (by id, part number or model)" for ln in lines]
 
 
 def as_rows(parts: Iterable[Part]) -> list[Mapping[str, Any]]:

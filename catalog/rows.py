@@ -80,6 +80,7 @@ Positive = Annotated[float, BeforeValidator(_no_bool), Field(gt=0)]
 Money = Annotated[float, BeforeValidator(_no_bool), Field(ge=0, lt=1e10), AfterValidator(lambda v: round(v, 4))]
 Text = Annotated[str, Field(min_length=1, max_length=200)]
 LongText = Annotated[str, Field(min_length=1, max_length=2000)]
+PartNumber = Annotated[str, Field(max_length=80)]
 Slug = Annotated[str, Field(pattern=f"^{SLUG_RE.pattern}$", max_length=80)]  # pydantic searches: anchor it
 Currency = Annotated[str, Field(pattern=r"^[A-Z]{3}$")]
 IsoDate = Annotated[date, BeforeValidator(_iso_date)]
@@ -93,6 +94,8 @@ class PartRow(BaseModel):
     id: Slug
     vendor: Text
     model: Text
+    # The vendor's SKU / manufacturer part number; absent in older files and unknown for many parts (empty).
+    part_number: PartNumber = ""
     price: Money
     currency: Currency
     price_as_of: IsoDate

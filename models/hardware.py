@@ -54,6 +54,9 @@ class PartBase:
     price_as_of: date
     source: str
     price_basis: str = field(default="list", kw_only=True)
+    # The vendor's orderable SKU / manufacturer part number (e.g. "MZWLO7T6HBLA-00A07"); "" when unknown.
+    # `id` is refarch's own key; this is what procurement orders by.
+    part_number: str = field(default="", kw_only=True)
     # Set on parts of a catalog converted to a project currency (`models.money`): what the
     # catalog said before conversion and discount. None on the catalog's own parts.
     origin: PriceOrigin | None = field(default=None, kw_only=True, compare=False)

@@ -26,10 +26,11 @@ from models.sizing.result import BomLine, SizingResult
 CENT = Decimal("0.01")
 RowKind = Literal["line", "subtotal", "total"]
 
+# Parts by name and vendor part number (what procurement orders by); refarch's own catalog id last.
 COLUMNS = (
-    "Row", "Role", "Part ID", "Description", "Kind", "Qty per host", "Hosts", "Qty", "List unit price",
+    "Row", "Role", "Description", "Part number", "Kind", "Qty per host", "Hosts", "Qty", "List unit price",
     "Discount %", "Unit price", "Extended price", "Currency", "Per year", "Price basis", "Catalog price",
-    "Catalog currency", "Rate", "Price as of", "Note",
+    "Catalog currency", "Rate", "Price as of", "Note", "Catalog id",
 )
 MONEY_COLUMNS = ("List unit price", "Unit price", "Extended price")
 GROUP_TITLES = {"network": "Network", "rack": "Racks and power", "software": "Software licences",
@@ -65,15 +66,16 @@ class BomRow:
     note: str = ""
     label: str = ""  # for totals: which total
     group: str = ""  # the group heading the line sits under (a host role, or Network, Racks and power, ...)
+    part_number: str = ""  # the vendor's SKU; "" when the catalog does not know it
 
     def cells(self) -> list[object]:
         """The row under COLUMNS, numbers as numbers (None for empty cells)."""
         label = {"line": "line", "subtotal": "subtotal", "total": self.label or "total"}[self.kind]
         per_year = ("yes" if self.recurring else "no") if self.kind == "line" else ""
-        return [label, self.role, self.part_id, self.description, self.part_kind, self.qty_per_host, self.hosts,
-                self.qty, self.list_unit_price, self.discount_pct, self.unit_price, self.extended, self.currency,
-                per_year, self.price_basis, self.source_price, self.source_currency, self.fx_rate, self.price_as_of,
-                self.note]
+        return [label, self.role, self.description, self.part_number, self.part_kind, self.qty_per_host,
+                self.hosts, self.qty, self.list_unit_price, self.discount_pct, self.unit_price, self.extended,
+                self.currency, per_year, self.price_basis, self.source_price, self.source_currency, self.fx_rate,
+                self.price_as_of, self.note, self.part_id]
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,8 @@ def bom_table(result: SizingResult, customer: str = "") -> BomTable:
                 list_unit_price=_money(ln.list_unit_price if ln.list_unit_price is not None else ln.unit_price),
                 discount_pct=ln.discount_pct, recurring=ln.recurring, price_basis=ln.price_basis,
                 source_price=ln.source_unit_price if ln.source_unit_price is not None else ln.unit_price,
-                source_currency=ln.source_currency or ln.currency, fx_rate=ln.fx_rate, note=ln.note, group=group))
+                source_currency=ln.source_currency or ln.currency, fx_rate=ln.fx_rate, note=ln.note, group=group,
+                part_number=ln.part_number))
         rows.append(BomRow("subtotal", group, sub, currency, group=group))
     rows.append(BomRow("total", "", once, currency, label=ONE_TIME))
     rows.append(BomRow("total", "", yearly, currency, label=PER_YEAR))
@@ -253,7 +256,7 @@ def write_bom_xlsx(tables: Sequence[BomTable], path: str | Path) -> None:
     head_fill = PatternFill("solid", fgColor="1F2933")
     sub_fill = PatternFill("solid", fgColor="EEF2F6")
     total_fill = PatternFill("solid", fgColor="D0E2FF")
-    widths = (12, 18, 44, 60, 8, 13, 8, 8, 16, 10, 16, 18, 10, 9, 11, 14, 10, 10, 12, 40)
+    widths = (12, 18, 60, 22, 8, 13, 8, 8, 16, 10, 16, 18, 10, 9, 11, 14, 10, 10, 12, 40, 30)
     for t in tables:
         ws = wb.create_sheet(sheet_title(t.scenario, taken))
         for i, (key, val) in enumerate(t.header(), start=1):

@@ -10,7 +10,7 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer
 
 from app.export.host_drawing import host_drawing
 from app.export.pdf_blocks import Ctx
-from app.export.pdf_sections import part_description
+from app.export.pdf_sections import part_description, part_with_number
 from app.formatting import gib, tb
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
@@ -77,7 +77,7 @@ def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     rows = []
     for h in d.hosts:
         vms = "–" if d.deployment == "bare-metal" else str(len(h.vms))
-        rows.append([h.role, str(h.count), ctx.p(part_description(r, h.server_id), st.cell),
+        rows.append([h.role, str(h.count), ctx.p(part_with_number(r, h.server_id), st.cell),
                      f"{h.sockets} × {h.numa_nodes_per_socket * h.cores_per_numa_node}",
                      gib(h.memory_gib), str(h.data_drives), raid_label(h.raid), vms])
     # "database host 1", "database host 2" are laid out one by one; the BOM prices them as "database host"
@@ -105,7 +105,7 @@ def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
 
     out.append(ctx.heading("Drives and RAID", 1))
     drive_rows: list[tuple[str, str]] = [
-        ("Data drive", part_description(r, d.drive_id) if d.drive_id else "none"),
+        ("Data drive", part_with_number(r, d.drive_id) if d.drive_id else "none"),
         ("Data drives per host", f"{d.data_drives_per_host} ({raid_label(d.raid)})"),
     ]
     if d.raw_capacity_tb:
@@ -117,11 +117,11 @@ def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     for h in d.hosts[1:]:
         if h.data_drives:
             drive_rows.append((f"{h.role[:1].upper() + h.role[1:]} drives",
-                               f"{h.data_drives} × {part_description(r, h.drive_id)} ({raid_label(h.raid)})"))
+                               f"{h.data_drives} × {part_with_number(r, h.drive_id)} ({raid_label(h.raid)})"))
     out.append(ctx.facts(drive_rows))
 
     out.append(ctx.heading("Network", 1))
-    net_rows = [("NIC", part_description(r, d.nic_id) if d.nic_id else "none"),
+    net_rows = [("NIC", part_with_number(r, d.nic_id) if d.nic_id else "none"),
                 ("NICs per host", str(d.nics_per_host)),
                 ("Bandwidth per host", f"{d.network_gbps_per_host:g} Gbit/s")]
     for h in d.hosts:

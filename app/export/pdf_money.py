@@ -48,9 +48,12 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
             origin = BASIS_MARK.get(row.price_basis, "?")
             if row.source_currency and row.source_currency != cur:
                 origin += f" · {row.source_price:,.2f} {row.source_currency} at {row.fx_rate:.4g}"
-            sub = f"{row.part_id} · {row.part_kind} · {origin} · {row.price_as_of}"
+            # vendor part number first (what procurement orders by); refarch's catalog id last, in small print
+            sub = f"P/N {row.part_number} · " if row.part_number else ""
+            sub += f"{row.part_kind} · {origin} · {row.price_as_of}"
             if row.note:
                 sub += f" · {row.note}"
+            sub += f" · id {row.part_id}"
             part = [ctx.p(row.description, st.cell), ctx.fitted(sub, widths[0] - 8)]
             ext = f"{row.extended:,.2f}" + (" /yr" if row.recurring else "")
             disc = f"{row.discount_pct:g}" if row.discount_pct else ""

@@ -54,6 +54,13 @@ def part_description(r: SizingResult, part_id: str | None) -> str:
     return part_id or "none"
 
 
+def part_with_number(r: SizingResult, part_id: str | None) -> str:
+    """The part's name and, when the catalog knows it, the vendor part number procurement orders by."""
+    number = next((ln.part_number for ln in r.bom if ln.part_id == part_id and ln.part_number), "")
+    name = part_description(r, part_id)
+    return f"{name} (P/N {number})" if number else name
+
+
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
 
 

@@ -49,7 +49,7 @@ def plain_tooltip(text: str) -> str:
 
 def columns_of(kind: PartKind) -> list[str]:
     """id, what the part is and its price, its specs, then where the price comes from."""
-    head = ["id", "vendor", "model", "price", "currency"]
+    head = ["id", "vendor", "model", "part_number", "price", "currency"]
     tail = [c for c in COMMON_FIELDS if c not in head]
     return head + list(KIND_FIELDS[kind]) + tail
 

@@ -136,6 +136,15 @@ def _cell(text: str, right: bool = False, bold: bool = False, tooltip: str = "")
     return item
 
 
+def with_part_number(name: str, part_number: str) -> str:
+    """A part's name and, when known, the vendor part number procurement orders by.
+
+    >>> with_part_number("Samsung PM1743 7.68TB U.2", "MZWLO7T6HBLA-00A07"), with_part_number("Dell R7625", "")
+    ('Samsung PM1743 7.68TB U.2 (P/N MZWLO7T6HBLA-00A07)', 'Dell R7625')
+    """
+    return f"{name} (P/N {part_number})" if part_number else name
+
+
 def design_facts(design: Design, describe: Callable[[str], str]) -> list[tuple[str, str]]:
     """The design as label/value pairs, skipping what does not apply to this kind."""
     facts: list[tuple[str, str]] = [
@@ -276,8 +285,8 @@ class ResultsView(QWidget):
         self.tabs.addTab(est, "Estimates")
 
         # Cost: the BOM and where the money goes
-        self.bom = _table(["Group", "Part", "Qty/host", "Hosts", "Qty", "List unit", "Disc. %", "Net unit",
-                           "Extended", "Basis"], stretch=1)
+        self.bom = _table(["Group", "Part", "Part number", "Qty/host", "Hosts", "Qty", "List unit", "Disc. %",
+                           "Net unit", "Extended", "Basis"], stretch=1)
         self.totals = QLabel()
         self.totals.setObjectName("totals")
         self.totals.setTextFormat(Qt.TextFormat.RichText)
@@ -476,7 +485,9 @@ class ResultsView(QWidget):
         self.cards["risk"].style().unpolish(self.cards["risk"])
         self.cards["risk"].style().polish(self.cards["risk"])
 
-        self.facts.setText(facts_html(design_facts(d, self.describe)))
+        numbers = {ln.part_id: ln.part_number for ln in r.bom if ln.part_number}
+        self.facts.setText(facts_html(design_facts(d, lambda pid: with_part_number(self.describe(pid),
+                                                                                   numbers.get(pid, "")))))
         self.diagram.set_hosts(d.hosts, d.deployment, self.describe)
         if r.warnings:
             items = "".join(f"<li>{html.escape(readable(w.text, refs))}</li>" for w in r.warnings[:4])
@@ -504,19 +515,20 @@ class ResultsView(QWidget):
             if b.kind == "line":
                 origin = b.price_basis + (f", {b.source_price:,.2f} {b.source_currency} at {b.fx_rate:.4g}"
                                           if b.source_currency != b.currency else "")
-                tip = f"{b.part_id} ({b.part_kind}), {origin}, price as of {b.price_as_of}" + (
+                # the catalog id only in the tooltip: the table shows the part by name and vendor part number
+                tip = f"catalog id {b.part_id} ({b.part_kind}), {origin}, price as of {b.price_as_of}" + (
                     f"; {b.note}" if b.note else "")
-                cells = [b.group, b.description or b.part_id, str(b.qty_per_host), str(b.hosts), str(b.qty),
-                         f"{b.list_unit_price:,.2f}", f"{b.discount_pct:g}" if b.discount_pct else "",
+                cells = [b.group, b.description or b.part_id, b.part_number, str(b.qty_per_host), str(b.hosts),
+                         str(b.qty), f"{b.list_unit_price:,.2f}", f"{b.discount_pct:g}" if b.discount_pct else "",
                          f"{b.unit_price:,.2f}", f"{b.extended:,.2f}" + (" /yr" if b.recurring else ""), origin]
                 for c, text in enumerate(cells):
-                    self.bom.setItem(row, c, _cell(text, right=2 <= c <= 8, tooltip=tip if c == 1 else ""))
+                    self.bom.setItem(row, c, _cell(text, right=3 <= c <= 9, tooltip=tip if c in (1, 2) else ""))
             else:
                 label = f"Subtotal {b.role}" if b.kind == "subtotal" else b.label.capitalize()
                 self.bom.setItem(row, 0, _cell(label, bold=True))
-                for c in range(1, 10):
+                for c in range(1, 11):
                     self.bom.setItem(row, c, _cell(""))
-                self.bom.setItem(row, 8, _cell(money(b.extended, b.currency), right=True, bold=True))
+                self.bom.setItem(row, 9, _cell(money(b.extended, b.currency), right=True, bold=True))
         self.totals.setText(
             f"<b>Capex {html.escape(money(t.capex, t.currency))}</b> + "
             f"<b>{html.escape(money(t.recurring_per_year, t.currency))}/year</b> &nbsp;·&nbsp; "

@@ -79,6 +79,7 @@ def line(
         source_unit_price=origin.list_price if origin and unit_price is None else None,
         fx_rate=origin.rate if origin else 1.0,
         note=note,
+        part_number=part.part_number,
     )
 
 

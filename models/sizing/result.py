@@ -103,6 +103,7 @@ class BomLine:
     source_unit_price: float | None = None  # the catalog's list price in source_currency
     fx_rate: float = 1.0  # project-currency units per source_currency unit
     note: str = ""  # how the quantity was counted (licence minimums, boot mirror, ...)
+    part_number: str = ""  # the vendor's SKU / manufacturer part number ("" when the catalog does not know it)
 
     @property
     def qty(self) -> int:
@@ -119,6 +120,7 @@ class BomLine:
             "role": self.role,
             "part_id": self.part_id,
             "description": self.description,
+            "part_number": self.part_number,
             "kind": self.kind,
             "qty_per_host": self.qty_per_host,
             "hosts": self.hosts,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -228,3 +229,58 @@ def test_quick_head_follows_the_chain_and_gives_up_on_branches(tmp_path: Path) -
     assert quick_head_revision(tmp_path) == "r2"
     (versions / "c.py").write_text('revision = "r3"\ndown_revision = "r1"\n')  # two heads: Alembic decides
     assert quick_head_revision(tmp_path) is None
+
+
+def test_an_upgrade_from_0003_keeps_every_row_and_gives_part_numbers_empty(catalog_url: str) -> None:
+    """A 0003 catalog with rows of several kinds upgrades to the head with nothing lost; the new
+    `part_number` is "" (unknown) on old rows, never a guess, and can then be set."""
+    from alembic import command
+
+    from catalog.migrate import alembic_config
+
+    engine = create_engine(catalog_url)
+    try:
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(connection=conn), "refarch_0003")
+        common = ("'2026-11-01', 'vendor datasheet', 'list', false, 1, '2026-11-01 00:00:00', "
+                  "'2026-11-01 00:00:00'")
+        cols = "vendor, model, price, currency, price_as_of, source, price_basis, user_edited, version, " \
+               "created_at, updated_at"
+        _run_sql(
+            catalog_url,
+            f"INSERT INTO cpus (id, {cols}, cores, threads, base_ghz, tdp_w) "
+            f"VALUES ('cpu-a', 'AMD', 'EPYC 9354', 3420, 'USD', {common}, 32, 64, 3.25, 280)",
+            f"INSERT INTO servers (id, {cols}, form_factor, rack_u, sockets, cpu_id, numa_nodes_per_socket, "
+            f"memory_gib, dimm_slots, data_bays, data_bay_form_factor, os_drives, psu_w, idle_w, max_w) "
+            f"VALUES ('srv-a', 'Dell', 'PowerEdge R7625', 21000, 'USD', {common}, '2U rack', 2, 2, 'cpu-a', 1, "
+            f"768, 24, 24, 'U.3', 2, 1400, 350, 1100)",
+            f"INSERT INTO drives (id, {cols}, interface, form_factor, capacity_tb, seq_read_mb_s, seq_write_mb_s, "
+            f"random_read_iops, random_write_iops, watts) VALUES ('drv-a', 'Samsung', 'PM1743 7.68TB', 1900, "
+            f"'EUR', {common}, 'NVMe Gen5', 'E3.S', 7.68, 13000, 6600, 2500000, 300000, 25)",
+            f"INSERT INTO switches (id, {cols}, ports, speed_gbps, uplink_ports, uplink_speed_gbps, rack_u, watts) "
+            f"VALUES ('sw-a', 'NVIDIA', 'SN2700', 30000, 'USD', {common}, 32, 100, 0, 100, 1, 400)",
+        )
+        with engine.connect() as conn:
+            before = {t: conn.execute(text(f"SELECT * FROM {t} ORDER BY id")).mappings().all()
+                      for t in ("cpus", "servers", "drives", "switches")}
+    finally:
+        engine.dispose()
+    with CatalogStore.open(catalog_url, seed=False) as store:
+        rows = {r["id"]: r for r in store.export_rows()}
+    assert _state(catalog_url)[1] == head_revision()
+    assert set(rows) == {"cpu-a", "srv-a", "drv-a", "sw-a"}
+    engine = create_engine(catalog_url)
+    try:
+        with engine.connect() as conn:
+            for table, old_rows in before.items():
+                new_rows = conn.execute(text(f"SELECT * FROM {table} ORDER BY id")).mappings().all()
+                assert len(new_rows) == len(old_rows)
+                for old, new in zip(old_rows, new_rows, strict=True):
+                    assert {k: new[k] for k in old} == dict(old)  # every old column's value kept
+                    assert new["part_number"] == ""
+    finally:
+        engine.dispose()
+    assert rows["srv-a"]["cpu_id"] == "cpu-a" and rows["drv-a"]["currency"] == "EUR"
+    with CatalogStore.open(catalog_url, seed=False) as store:
+        store.update(replace(store.get("drv-a"), part_number="MZWLO7T6HBLA-00A07"))
+        assert store.get("drv-a").part_number == "MZWLO7T6HBLA-00A07"

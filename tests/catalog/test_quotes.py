@@ -9,7 +9,9 @@ import pytest
 from openpyxl import Workbook
 
 from catalog.errors import InvalidRowsError
+from catalog.quotes import QuoteLine, match
 from catalog.store import CatalogStore
+from models.hardware import Nic
 
 WHEN = date(2026, 11, 20)
 
@@ -70,3 +72,19 @@ def test_an_xlsx_quote_reads_like_a_csv(seeded_store: CatalogStore, tmp_path: Pa
     assert report.updated == [pid]
     got = _rows(seeded_store)[pid]
     assert (got["price"], got["currency"], got["price_basis"]) == (77.25, "GBP", "quote")
+
+
+def _nic(part_id: str, part_number: str) -> Nic:
+    return Nic(part_id, "Intel", f"E810 {part_id}", 500.0, "USD", WHEN, "vendor datasheet", ports=2,
+               speed_gbps=25, watts=12, part_number=part_number)
+
+
+def test_a_quote_line_names_a_part_by_its_vendor_part_number() -> None:
+    """Vendors quote their own SKUs: a line matches the one part carrying that part number (any case);
+    a number two parts share matches neither, rather than guessing."""
+    parts = [_nic("nic-a", "E810XXVDA2"), _nic("nic-b", "X710DA2"), _nic("nic-c", "DUP-1"), _nic("nic-d", "DUP-1")]
+    lines = [QuoteLine(2, "e810xxvda2", "", 4, 410.0, "USD"), QuoteLine(3, "DUP-1", "", 1, 9.0, "USD"),
+             QuoteLine(4, "nic-b", "", 1, 300.0, "USD")]
+    result = match(lines, parts)
+    assert [(ln.number, p.id) for ln, p in result.matched] == [(2, "nic-a"), (4, "nic-b")]
+    assert [ln.number for ln in result.unmatched] == [3]

@@ -40,7 +40,7 @@ Entry = dict[str, Any]
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 STUDY_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
 
-COMMON = ("id", "kind", "vendor", "model", "price", "currency", "price_as_of", "source")
+COMMON = ("id", "kind", "vendor", "model", "part_number", "price", "currency", "price_as_of", "source")
 COLUMNS: dict[str, tuple[str, ...]] = {
     "cpu": ("cores", "threads", "base_ghz", "tdp_w"),
     "server": (
@@ -433,3 +433,22 @@ def test_seed_loads_into_the_domain_value_objects(entries: list[Entry]) -> None:
     assert len(catalog) == len(entries)
     for server in catalog.servers:
         assert any(server.accepts(d) for d in catalog.drives), server.id
+
+
+def test_part_numbers_are_vendor_skus_with_provenance_or_empty(entries: list[Entry]) -> None:
+    """A part number is what procurement orders by: one token, never shared by two parts, and said where it
+    comes from; an unknown one stays empty rather than guessed."""
+    numbers = [e["part_number"] for e in entries if e["part_number"]]
+    assert numbers, "the seed names no vendor part number at all"
+    dupes = [n for n, k in Counter(numbers).items() if k > 1]
+    assert not dupes, f"part numbers on two parts: {dupes}"
+    problems = []
+    for e in entries:
+        number = e["part_number"]
+        if not isinstance(number, str):
+            problems.append(f"{e['id']}: part_number must be text, got {number!r}")
+        elif number and (number != number.strip() or " " in number):
+            problems.append(f"{e['id']}: part number {number!r} is not one token")
+        elif number and "part number:" not in e["source"]:
+            problems.append(f"{e['id']}: part number {number} without its source ('part number: ...')")
+    assert not problems, "\n".join(problems)

@@ -72,14 +72,15 @@ def render_text(r: SizingResult) -> str:
         lines.append(f"  {labels[name]:<{label_w}} {p10:>12} {p50:>12} {p90:>12}  {unit_text(e.unit)}")
     lines += ["", "Bill of materials"]
     rows = [
-        {"kind": b.kind, "role": b.role, "part": b.part_id, "qty/host": b.qty_per_host, "hosts": b.hosts,
+        {"kind": b.kind, "role": b.role, "part": b.part_id, "part number": b.part_number or "-",
+         "qty/host": b.qty_per_host, "hosts": b.hosts,
          "list": f"{b.list_unit_price if b.list_unit_price is not None else b.unit_price:,.2f}",
          "net": f"{b.unit_price:,.2f}", "extended": f"{b.extended_price:,.2f}" + ("/yr" if b.recurring else ""),
          "basis": b.price_basis + (f" {b.source_currency}" if b.source_currency not in ("", b.currency) else "")}
         for b in r.bom
     ]
-    lines.append(format_table(rows, ["kind", "role", "part", "qty/host", "hosts", "list", "net", "extended",
-                                     "basis"]))
+    lines.append(format_table(rows, ["kind", "role", "part", "part number", "qty/host", "hosts", "list", "net",
+                                     "extended", "basis"]))
     t = r.totals
     lines += ["", f"Capex {money(t.capex, t.currency)}   Recurring {money(t.recurring_per_year, t.currency)}/year"
               f"   (BOM {money(t.bom_total, t.currency)}; at list prices {money(t.list_total, t.currency)})",

@@ -93,7 +93,8 @@ def test_csv_and_xlsx_carry_the_same_lines_and_totals(tmp_path: Path, tables: li
         assert ch == {k: v for k, v in t.header()} == {k: str(v) for k, v in xh.items()}
         assert len(crows) == len(xrows) == len(t.rows)
         for c, x, row in zip(crows, xrows, t.rows, strict=True):
-            assert c["Part ID"] == (x["Part ID"] or "") == row.part_id
+            assert c["Catalog id"] == (x["Catalog id"] or "") == row.part_id
+            assert c["Part number"] == (x["Part number"] or "") == row.part_number
             assert c["Row"] == x["Row"]
             assert Decimal(c["Extended price"]) == Decimal(str(x["Extended price"])).quantize(Decimal("0.01"))
             assert Decimal(c["Extended price"]) == row.extended
@@ -145,3 +146,24 @@ def test_a_failed_write_leaves_nothing(tmp_path: Path, tables: list[BomTable]) -
     with pytest.raises(ExportError):
         write_bom_xlsx(tables, tmp_path / "dir.xlsx")
     assert [p.name for p in tmp_path.iterdir()] == ["dir.xlsx"]
+
+
+@pytest.mark.parametrize("name", ["retail-dw-gen5.json", "pg-consolidation.json", "gp-oltp.json"])
+def test_lines_carry_the_vendor_part_number_of_their_catalog_part(
+        name: str, sized: Sized, catalog: HardwareCatalog, tmp_path: Path) -> None:
+    """Procurement orders by the vendor's part number: every catalog line carries exactly its part's number
+    (none invented where the catalog has none), in the CSV and the XLSX next to the description."""
+    s, r = sized(name)
+    t = bom_table(r, s.customer)
+    for row in t.lines:
+        expected = catalog.get(row.part_id).part_number if row.part_id in catalog else ""
+        assert row.part_number == expected, row.part_id
+    assert any(row.part_number for row in t.lines)
+    write_bom_csv([t], tmp_path / "bom.csv")
+    write_bom_xlsx([t], tmp_path / "bom.xlsx")
+    (_, crows), = csv_blocks(tmp_path / "bom.csv")
+    (_, xrows), = xlsx_blocks(tmp_path / "bom.xlsx")
+    assert COLUMNS.index("Part number") == COLUMNS.index("Description") + 1
+    for c, x, row in zip(crows, xrows, t.rows, strict=True):
+        assert c["Part number"] == (x["Part number"] or "") == row.part_number
+        assert c["Description"] == (x["Description"] or "") == row.description

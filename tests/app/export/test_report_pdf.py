@@ -267,3 +267,16 @@ def test_reports_of_many_options_paginate_the_comparison(count: int, tmp_path: P
         assert f"Option {option_letter(i)}: {s.name}" in text
     # every page fits A4: nothing overflowed into a page reportlab had to stretch
     assert all(round(float(p.mediabox.height)) == 842 for p in reader.pages)
+
+
+def test_parts_are_named_with_their_vendor_part_numbers(single: tuple[Path, Scenario, SizingResult, str]) -> None:
+    """The design and the BOM show parts by name and vendor part number; the catalog id only in small print."""
+    _, _, r, text = single
+    words = flat(text)
+    numbered = {ln.part_id: ln for ln in r.bom if ln.part_number}
+    assert numbered
+    for line in numbered.values():
+        assert f"P/N {line.part_number}" in words, line.part_id
+    drive = numbered[r.design.drive_id]
+    assert f"Data drive {drive.description} (P/N {drive.part_number})" in words
+    assert f"id {drive.part_id}" in words  # the small print under the BOM line

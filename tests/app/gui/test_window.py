@@ -201,3 +201,21 @@ def test_ctrl_z_in_a_field_undoes_the_project_edit(qtbot, window: MainWindow) ->
     assert widget.text() == "20"  # type: ignore[attr-defined]
     qtbot.keyClick(widget, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert widget.text() == "45"  # type: ignore[attr-defined]
+
+
+def test_the_bom_tab_and_design_show_parts_by_name_and_part_number(window: MainWindow) -> None:
+    """What procurement orders by is on screen: name and vendor part number; the catalog id only in the tooltip."""
+    r = _result(window)
+    table = window.results.bom
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    name_col, number_col = headers.index("Part"), headers.index("Part number")
+    shown = {(table.item(i, name_col).text(), table.item(i, number_col).text()) for i in range(table.rowCount())
+             if table.item(i, number_col) is not None and table.item(i, number_col).text()}
+    lines = [ln for ln in r.bom if ln.part_number]
+    assert lines
+    assert {(ln.description, ln.part_number) for ln in lines} <= shown
+    cells = {table.item(i, c).text() for i in range(table.rowCount()) for c in range(table.columnCount())
+             if table.item(i, c) is not None}
+    assert not {ln.part_id for ln in r.bom} & cells  # ids are not what the table shows
+    drive = next(ln for ln in lines if ln.part_id == r.design.drive_id)
+    assert f"(P/N {drive.part_number})" in window.results.facts.text()
