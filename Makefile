@@ -19,6 +19,7 @@ run: $(STAMP)
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/ruff check .
 	QT_QPA_PLATFORM=offscreen $(BIN)/lint-imports
+	$(BIN)/mypy
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
 	$(BIN)/python -m pytest -q --doctest-modules models
 

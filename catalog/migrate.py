@@ -196,6 +196,7 @@ def _check_foreign_keys(conn: Connection) -> None:
 
 
 def _first_line(exc: BaseException) -> str:
-    if isinstance(exc, SQLAlchemyError) and getattr(exc, "orig", None) is not None:
-        exc = exc.orig  # type: ignore[assignment]
+    orig = getattr(exc, "orig", None) if isinstance(exc, SQLAlchemyError) else None
+    if isinstance(orig, BaseException):  # the driver's own error says what went wrong
+        exc = orig
     return (str(exc).strip().splitlines() or [""])[0]

@@ -78,7 +78,13 @@ class PartRecord:
         return changed
 
 
-class CpuRecord(PartRecord, Base):
+class PartTable(PartRecord, Base):
+    """The base of every part table (abstract: no table of its own), so code handling any kind is typed."""
+
+    __abstract__ = True
+
+
+class CpuRecord(PartTable):
     __tablename__ = "cpus"
     KIND = "cpu"
 
@@ -88,7 +94,7 @@ class CpuRecord(PartRecord, Base):
     tdp_w: Mapped[float] = mapped_column(Float)
 
 
-class ServerRecord(PartRecord, Base):
+class ServerRecord(PartTable):
     __tablename__ = "servers"
     KIND = "server"
 
@@ -108,7 +114,7 @@ class ServerRecord(PartRecord, Base):
     max_w: Mapped[float] = mapped_column(Float)
 
 
-class DriveRecord(PartRecord, Base):
+class DriveRecord(PartTable):
     __tablename__ = "drives"
     KIND = "drive"
 
@@ -122,7 +128,7 @@ class DriveRecord(PartRecord, Base):
     watts: Mapped[float] = mapped_column(Float)
 
 
-class NicRecord(PartRecord, Base):
+class NicRecord(PartTable):
     __tablename__ = "nics"
     KIND = "nic"
 
@@ -131,7 +137,7 @@ class NicRecord(PartRecord, Base):
     watts: Mapped[float] = mapped_column(Float)
 
 
-class DimmRecord(PartRecord, Base):
+class DimmRecord(PartTable):
     __tablename__ = "dimms"
     KIND = "dimm"
 
@@ -139,7 +145,7 @@ class DimmRecord(PartRecord, Base):
     speed_mt_s: Mapped[int]
 
 
-class SwitchRecord(PartRecord, Base):
+class SwitchRecord(PartTable):
     __tablename__ = "switches"
     KIND = "switch"
 
@@ -151,7 +157,7 @@ class SwitchRecord(PartRecord, Base):
     watts: Mapped[float] = mapped_column(Float)
 
 
-class CableRecord(PartRecord, Base):
+class CableRecord(PartTable):
     __tablename__ = "cables"
     KIND = "cable"
 
@@ -161,7 +167,7 @@ class CableRecord(PartRecord, Base):
     watts: Mapped[float] = mapped_column(Float)
 
 
-class RackRecord(PartRecord, Base):
+class RackRecord(PartTable):
     __tablename__ = "racks"
     KIND = "rack"
 
@@ -169,7 +175,7 @@ class RackRecord(PartRecord, Base):
     max_kw: Mapped[float] = mapped_column(Float)
 
 
-class PduRecord(PartRecord, Base):
+class PduRecord(PartTable):
     __tablename__ = "pdus"
     KIND = "pdu"
 
@@ -178,7 +184,7 @@ class PduRecord(PartRecord, Base):
     rack_u: Mapped[int]
 
 
-class LicenceRecord(PartRecord, Base):
+class LicenceRecord(PartTable):
     __tablename__ = "licences"
     KIND = "licence"
 
@@ -189,7 +195,7 @@ class LicenceRecord(PartRecord, Base):
     min_units: Mapped[int]
 
 
-class SupportRecord(PartRecord, Base):
+class SupportRecord(PartTable):
     __tablename__ = "supports"
     KIND = "support"
 
@@ -219,11 +225,7 @@ class MetaRecord(Base):
     value: Mapped[str] = mapped_column(String(500))
 
 
-AnyRecord = (
-    CpuRecord | ServerRecord | DriveRecord | NicRecord | DimmRecord | SwitchRecord | CableRecord | RackRecord
-    | PduRecord | LicenceRecord | SupportRecord
-)
-RECORDS: Mapping[PartKind, type[AnyRecord]] = {
+RECORDS: Mapping[PartKind, type[PartTable]] = {
     "cpu": CpuRecord,
     "server": ServerRecord,
     "drive": DriveRecord,

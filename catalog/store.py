@@ -69,7 +69,7 @@ WRITE_BATCH = 5_000  # rows per INSERT statement during an import: progress and 
 class _Raced(CatalogError):
     """Internal: the row changed between this session's read and its write."""
 
-    def __init__(self, part_id: str, kind: str) -> None:
+    def __init__(self, part_id: str, kind: PartKind) -> None:
         self.part_id, self.kind = part_id, kind
         super().__init__(f"{kind} '{part_id}' changed meanwhile")
 
@@ -357,7 +357,7 @@ class CatalogStore:
             # Another session committed a change to the row between our read and our write (PostgreSQL's
             # READ COMMITTED lets that happen; the version in the UPDATE caught it). Say what it is now.
             with self._session() as session:
-                record = session.get(RECORDS[raced.kind], raced.part_id) if raced.kind in RECORDS else None
+                record = session.get(RECORDS[raced.kind], raced.part_id)
                 if record is None:
                     raise EditConflictError.gone(raced.part_id, raced.kind, action=action, yours=row) from None
                 raise EditConflictError.changed(raced.part_id, raced.kind, row, record.catalog_fields(),
@@ -376,7 +376,7 @@ class CatalogStore:
                     if expected_version is not None:
                         raise EditConflictError.gone(part_id, kind_text, action=action, yours=row)
                     kind = kind_text if kind_text in PART_KINDS else None
-                    raise UnknownPartError(part_id, kind, self._closest(session, part_id, kind))  # type: ignore[arg-type]
+                    raise UnknownPartError(part_id, kind, self._closest(session, part_id, kind))
                 if expected_version is not None and record.version != expected_version:
                     raise EditConflictError.changed(part_id, kind_text, row, record.catalog_fields(), record.version,
                                                     action=action)

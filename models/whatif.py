@@ -210,7 +210,7 @@ def _rate(metric: str, value: float) -> float:
 def _per(metric: str, total: str) -> Callable[[SizingResult], float | None]:
     def get(r: SizingResult) -> float | None:
         e = r.estimates.get(metric)
-        denom = getattr(r.totals, total) / 1000.0
+        denom: float = getattr(r.totals, total) / 1000.0
         if e is None or denom <= 0 or e.p50 <= 0:
             return None
         return _rate(metric, e.p50) / denom
@@ -221,7 +221,7 @@ def _per_range(metric: str, total: str) -> Callable[[SizingResult], tuple[float,
     """The estimate's P10-P90 carried through the division, so per-dollar rows obey the same uncertainty rule."""
     def get(r: SizingResult) -> tuple[float, float] | None:
         e = r.estimates.get(metric)
-        denom = getattr(r.totals, total) / 1000.0
+        denom: float = getattr(r.totals, total) / 1000.0
         if e is None or denom <= 0 or e.p10 <= 0:
             return None
         a, b = _rate(metric, e.p10) / denom, _rate(metric, e.p90) / denom
@@ -305,7 +305,7 @@ def _workload_inputs(w: object) -> dict[str, str]:
 
 
 def _scaled_value(w: object, field: str, factor: float) -> float | int:
-    v = getattr(w, field)
+    v: float | int = getattr(w, field)
     if field == "compression_ratio":
         return max(1.0, v * factor)
     if isinstance(v, int) and not isinstance(v, bool):

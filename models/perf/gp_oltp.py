@@ -104,7 +104,7 @@ def _capacity_ratios(
 ) -> tuple[FloatArray, FloatArray, str]:
     sc = _gp6_scaling()
     k_coord, k_seg = sc.per_core(share)
-    ref_peak = calibrated(f"gp6-{mix}").peak_throughput  # type: ignore[arg-type]
+    ref_peak = calibrated(f"gp6-{mix}").peak_throughput
     # Every transaction passes the coordinator; a write costs it at least what a select does.
     r_coord = k_coord * coordinator_cores / (sc.statements[mix] * ref_peak)
     if mix == "select":
@@ -158,7 +158,7 @@ def predict_tps(
         )
     ]
     nc, cc, hh, ss = np.broadcast_arrays(*arrays)
-    ref = calibrated(f"gp6-{mix}")  # type: ignore[arg-type]
+    ref = calibrated(f"gp6-{mix}")
     share = _gp6_scaling().share
 
     r_coord, r_other, other_name = _capacity_ratios(mix, cc, hh, ss, share.value)

@@ -158,7 +158,7 @@ def cite(point_id: str) -> str:
 def check_mode(mode: str) -> DqpMode:
     if mode not in DQP_MODES:
         raise ValueError(f"unknown DQP mode '{mode}'; expected one of {', '.join(DQP_MODES)}")
-    return mode  # type: ignore[return-value]
+    return mode
 
 
 def at_least(name: str, value: ArrayLike, low: float) -> FloatArray:
@@ -174,7 +174,8 @@ def at_least(name: str, value: ArrayLike, low: float) -> FloatArray:
 def _interpolated_throughput(t1: ArrayLike, t6: ArrayLike, streams: FloatArray, s6: int) -> FloatArray:
     """T(S) = T1 + (T6 - T1) * (min(S, S6) - 1) / (S6 - 1): linear between the measured stream counts."""
     frac = (np.minimum(streams, s6) - 1.0) / (s6 - 1.0)
-    return np.asarray(t1, dtype=float) + (np.asarray(t6, dtype=float) - np.asarray(t1, dtype=float)) * frac
+    t: FloatArray = np.asarray(t1, dtype=float) + (np.asarray(t6, dtype=float) - np.asarray(t1, dtype=float)) * frac
+    return t
 
 
 def _extrapolation_halfwidth(streams: FloatArray, s6: int) -> FloatArray:
@@ -268,11 +269,11 @@ def _to_estimate(samples: FloatArray, unit: str) -> Estimate:
     """Percentiles over the sample axis. Array inputs give p10/p50/p90 arrays of the input shape."""
     if samples.shape[0] == 1:
         v = samples[0]
-        return Estimate.exact(float(v), unit) if v.ndim == 0 else Estimate(v, v, v, unit)  # type: ignore[arg-type]
+        return Estimate.exact(float(v), unit) if v.ndim == 0 else Estimate(v, v, v, unit)
     p10, p50, p90 = np.percentile(samples, [10.0, 50.0, 90.0], axis=0)
     if p50.ndim == 0:
         return Estimate(float(p10), float(p50), float(p90), unit)
-    return Estimate(p10, p50, p90, unit)  # type: ignore[arg-type]
+    return Estimate(p10, p50, p90, unit)
 
 
 def _power_samples(mode: DqpMode, nodes: FloatArray, cores: FloatArray, prm: dict[str, FloatArray]) -> FloatArray:

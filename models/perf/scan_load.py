@@ -161,7 +161,8 @@ class RooflineResult:
 
     @functools.cached_property
     def binding(self) -> IntArray:
-        return np.argmin(np.stack(np.broadcast_arrays(*self.rates)), axis=0)
+        codes: IntArray = np.argmin(np.stack(np.broadcast_arrays(*self.rates)), axis=0)
+        return codes
 
     @property
     def seconds(self) -> FloatArray:

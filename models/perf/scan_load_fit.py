@@ -299,7 +299,7 @@ def _fit() -> _Fit:
     # sustained the 2 VM scan, which the NUMA gain shows was not drive bound.
     vm2_rate = _a(_fact_tb()) * MB_PER_TB / _a(vm2.segment_hosts) / t_scan2 * (1.0 + p3.virt_overhead_seq)
     drive_raw = float(_a(vm2.drives_per_host) * _a(vm2.drive_seq_read_mb_s))
-    eff_low = float(min(1.0, vm2_rate / drive_raw))
+    eff_low = min(1.0, float(vm2_rate / drive_raw))
     # Loader: the single ETL VM (2 x 10 Gb) served the 2 VM load without binding.
     served = _load_tb() * MB_PER_TB / t_load2
     etl_line = figure(GP000, "etl_hosts") * figure(GP000, "etl_network_gbps") * MB_S_PER_GBPS

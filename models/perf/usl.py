@@ -40,7 +40,8 @@ class UslFitError(ValueError):
 def usl(n: ArrayLike, lam: ArrayLike, sigma: ArrayLike, kappa: ArrayLike) -> FloatArray:
     """X(N) = lambda N / (1 + sigma (N - 1) + kappa N (N - 1)), broadcast over all arguments."""
     n = np.asarray(n, dtype=float)
-    return np.asarray(lam) * n / (1.0 + np.asarray(sigma) * (n - 1.0) + np.asarray(kappa) * n * (n - 1.0))
+    x: FloatArray = np.asarray(lam) * n / (1.0 + np.asarray(sigma) * (n - 1.0) + np.asarray(kappa) * n * (n - 1.0))
+    return x
 
 
 def as_output(a: FloatArray) -> Any:

@@ -133,7 +133,7 @@ def usl_card(
         sources.append(peak.source.cite())
     if cal.ratio_point is not None:
         ratio = point(cal.dataset, cal.ratio_point)
-        gp5 = calibrated(workload.replace("gp6", "gp5"))  # type: ignore[arg-type]
+        gp5 = calibrated(workload.replace("gp6", "gp5"))
         residuals.append(Residual(ratio.id, ratio.value, fit.peak_throughput / gp5.peak_throughput, ratio.unit))
         sources.append(ratio.source.cite())
     if cal.dataset == "gp6_oltp_004":

@@ -191,7 +191,8 @@ def iter_candidates(
         start = 0
         while held - start >= chunk:
             sl = slice(start, start + chunk)
-            yield offset, tables.gather(*(a[sl] for a in merged))
+            s_idx, d_idx, counts, virt, raid_codes = merged
+            yield offset, tables.gather(s_idx[sl], d_idx[sl], counts[sl], virt[sl], raid_codes[sl])
             offset += chunk
             start += chunk
         pending = [tuple(a[start:] for a in merged)] if held > start else []  # type: ignore[list-item]

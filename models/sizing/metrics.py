@@ -7,6 +7,7 @@ Point predictions (median parameters) decide feasibility for every candidate;
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -75,7 +76,7 @@ class GpContext:
         """The context of candidates `idx` only (scalars stay scalars)."""
         if idx.size == self.coordinator_cores.size:  # idx is sorted and unique: every candidate, as is
             return self
-        def pick(v: object) -> object:
+        def pick(v: Any) -> Any:
             return v[idx] if isinstance(v, np.ndarray) and v.ndim else v
 
         shape = scan_load.ClusterShape(**{f.name: pick(getattr(self.shape, f.name)) for f in fields(self.shape)})

@@ -351,7 +351,7 @@ def _explain(
         for note in c.notes:
             if "pooler" in note:
                 warnings.append(Warning("connection-pooler", f"{c.group.target}: {note}"))
-    scheme = "vm-per-database" if w.placement == "vm-per-database" else "shared-instance"
+    scheme: memory.Scheme = "vm-per-database" if w.placement == "vm-per-database" else "shared-instance"
     ratios = [float(by_vm[vm.name].get("shared_buffers").value) / (vm.memory_gib * 1024.0) for vm in all_vms]
     main_ratio = max(sorted({round(r, 2) for r in ratios}), key=lambda r: sum(round(x, 2) == r for x in ratios))
     preserved = memory.performance_preserved(min(rates[worst], 0.999), scheme, main_ratio)

@@ -95,7 +95,8 @@ def user_data_capacity_tb(
     formatted = raw * figure(DOCS, "gp_capacity_format_factor") * raid_capacity_factor(raid, drives_per_host)
     usable = formatted * figure(DOCS, "gp_capacity_max_fill")
     workspace = figure(DOCS, "gp_capacity_workspace_fraction")
-    return usable / ((2.0 if mirrors else 1.0) + workspace)
+    per_host: NDArray[np.float64] = usable / ((2.0 if mirrors else 1.0) + workspace)
+    return per_host
 
 
 def capacity_rationale(mirrors: bool, raid: str) -> Rationale:
@@ -154,7 +155,8 @@ def gp_vmem_mb(ram_gib: ArrayLike, swap_gib: ArrayLike) -> NDArray[np.float64]:
         figure(DOCS, "gp_vmem_divisor_large_ram"),
         figure(DOCS, "gp_vmem_divisor_small_ram"),
     )
-    return np.maximum((swap + ram - reserve) / divisor, 0.0) * 1024.0
+    vmem_mb: NDArray[np.float64] = np.maximum((swap + ram - reserve) / divisor, 0.0) * 1024.0
+    return vmem_mb
 
 
 # --- vSphere: one VM per NUMA node (study 000) ------------------------------------------

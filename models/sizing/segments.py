@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import figure, point
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
@@ -61,10 +61,11 @@ def for_cores(tier: int, cores: FloatArray | float) -> IntArray:
     c = np.asarray(cores, dtype=float)
     ref = reference_cores()
     scaled = np.where(c <= ref, np.minimum(tier, c), np.minimum(np.round(tier * c / ref), c))
-    return np.maximum(scaled, 1).astype(np.int64)
+    primaries: NDArray[np.int64] = np.maximum(scaled, 1).astype(np.int64)
+    return primaries
 
 
-def for_drives(drives: FloatArray | float) -> IntArray:
+def for_drives(drives: ArrayLike) -> IntArray:
     return (np.asarray(drives, dtype=float) * figure(RULES, "segments_max_primaries_per_data_drive")).astype(np.int64)
 
 

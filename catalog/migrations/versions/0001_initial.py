@@ -12,6 +12,7 @@ Frozen: the schema of record is `catalog/orm.py`; later changes get new revision
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -22,7 +23,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
-def _part_columns() -> list[sa.Column]:
+def _part_columns() -> list[sa.Column[Any]]:
     return [
         sa.Column("id", sa.String(80), nullable=False),
         sa.Column("vendor", sa.String(200), nullable=False),
@@ -37,7 +38,7 @@ def _part_columns() -> list[sa.Column]:
     ]
 
 
-def _part_table(name: str, *columns: sa.Column | sa.Constraint) -> None:
+def _part_table(name: str, *columns: sa.Column[Any] | sa.Constraint) -> None:
     op.create_table(name, *_part_columns(), *columns, sa.PrimaryKeyConstraint("id", name=f"pk_{name}"))
 
 

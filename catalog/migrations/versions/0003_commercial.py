@@ -12,6 +12,7 @@ reads a row without the column).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -25,7 +26,7 @@ OLD_TABLES = ("cpus", "servers", "drives", "nics", "dimms")
 NEW_TABLES = ("switches", "cables", "racks", "pdus", "licences", "supports")
 
 
-def _part_columns() -> list[sa.Column]:
+def _part_columns() -> list[sa.Column[Any]]:
     return [
         sa.Column("id", sa.String(80), nullable=False),
         sa.Column("vendor", sa.String(200), nullable=False),
@@ -42,7 +43,7 @@ def _part_columns() -> list[sa.Column]:
     ]
 
 
-def _part_table(name: str, *columns: sa.Column) -> None:
+def _part_table(name: str, *columns: sa.Column[Any]) -> None:
     op.create_table(name, *_part_columns(), *columns, sa.PrimaryKeyConstraint("id", name=f"pk_{name}"))
 
 
