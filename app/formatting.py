@@ -106,6 +106,15 @@ def power(watts: float) -> str:
     return f"{watts / 1000:,.1f} kW" if watts >= 10_000 else f"{watts:,.0f} W"
 
 
+def rack_power(peak_kw: float, budget_kw: float) -> str:
+    """A rack's peak draw against its budget, both to three significant digits.
+
+    >>> rack_power(13.6953, 13.6953125)
+    '13.7 kW peak of 13.7 kW'
+    """
+    return f"{number(peak_kw)} kW peak of {number(budget_kw)} kW"
+
+
 def long_date(d: date) -> str:
     """"21 November 2026": unambiguous in every locale."""
     return f"{d.day} {d:%B %Y}"

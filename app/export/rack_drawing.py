@@ -13,6 +13,7 @@ from reportlab.lib import colors
 
 from app.export.fonts import ReportFonts, fit_text
 from app.export.pdf_styles import INK, MUTED, RULE
+from app.formatting import rack_power
 from models.sizing.result import RackLayout
 
 FILLS = {"server": colors.HexColor("#D0E2FF"), "switch": colors.HexColor("#C6F0D8"),
@@ -43,7 +44,7 @@ def rack_row(racks: Sequence[RackLayout], width: float, fonts: ReportFonts, per_
         over = rack.peak_kw > rack.budget_kw
         d.add(String(x0, height - 9, fit_text(f"{rack.name} · {rack.u_used}/{rack.u_total} U", fonts.bold, 7.5,
                                               col_w, fonts), fontName=fonts.bold, fontSize=7.5, fillColor=INK))
-        kw = f"{rack.peak_kw:g} kW peak of {rack.budget_kw:g} kW"
+        kw = rack_power(rack.peak_kw, rack.budget_kw)
         if rack.zero_u_pdus:
             kw += f" · {rack.zero_u_pdus} 0U PDUs"
         d.add(String(x0, height - 19, fit_text(kw, fonts.regular, 6.4, col_w, fonts), fontName=fonts.regular,

@@ -11,6 +11,7 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
+from app.formatting import rack_power
 from models.sizing.result import RackLayout
 
 FILLS = {"server": QColor("#D0E2FF"), "switch": QColor("#C6F0D8"), "pdu": QColor("#FFE8C2")}
@@ -60,7 +61,7 @@ class RackElevation(QWidget):
             p.setFont(small)
             p.setPen(OVER if over else QColor("#616e7c"))
             extra = f" · {rack.zero_u_pdus} 0U PDUs" if rack.zero_u_pdus else ""
-            p.drawText(x, 28, f"{rack.peak_kw:g} kW peak of {rack.budget_kw:g} kW{extra}")
+            p.drawText(x, 28, rack_power(rack.peak_kw, rack.budget_kw) + extra)
             top = HEAD
             p.setPen(QPen(OVER if over else QColor("#cbd2d9"), 1.5))
             p.setBrush(Qt.BrushStyle.NoBrush)

@@ -409,13 +409,13 @@ def _rack_lines(filled: list[_RackFill], rack: Rack | None, rack_u: int, budget_
             else:
                 zero_u = 2 * pairs
         out.racks.append(RackLayout(f"Rack {n}", rack.id if rack else "", rack_u, tuple(slots),
-                                    round(peak_w / 1000, 2), budget_kw, zero_u))
+                                    peak_w / 1000, budget_kw, zero_u))  # unrounded: the budget check compares it
     over = [r for r in out.racks if r.peak_kw > budget_kw]
     if over:
         worst = max(over, key=lambda r: r.peak_kw)
         out.warnings.append(Warning(
             "rack-power", f"{len(over)} rack(s) exceed the {budget_kw:g} kW power budget even with a single host "
-            f"(up to {worst.peak_kw:g} kW with its switches): raise commercial.rack_power_kw or pick cooler hosts."))
+            f"(up to {worst.peak_kw:.3g} kW with its switches): raise commercial.rack_power_kw or pick cooler hosts."))
     if rack is not None:
         out.lines.append(bom.line("racks", rack, len(filled), 1, "rack", category="rack",
                                   note=f"filled to {rack_u}U and {budget_kw:g} kW peak per rack"))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from app.cli.catalog_access import load_catalog
 from app.cli.output import format_table, print_json
 from app.cli.scenario_files import add_scenario_option, print_each, read_inputs, size_or_fail
-from app.formatting import bare, money, number, power, unit_text
+from app.formatting import bare, money, number, power, rack_power, unit_text
 from models.vocabulary import KINDS, deployment_label, kind_label, metric_label, raid_label
 
 if TYPE_CHECKING:
@@ -95,8 +95,8 @@ def render_text(r: SizingResult) -> str:
     if r.racks:
         lines += ["", "Racks"]
         for rack in r.racks:
-            lines.append(f"  {rack.name}: {rack.u_used}/{rack.u_total} U, {rack.peak_kw:g} kW peak of "
-                         f"{rack.budget_kw:g} kW")
+            lines.append(f"  {rack.name}: {rack.u_used}/{rack.u_total} U, "
+                         f"{rack_power(rack.peak_kw, rack.budget_kw)}")
     if r.exchange_rates:
         lines += ["", "Exchange rates used"]
         for rate in r.exchange_rates:
