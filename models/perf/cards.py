@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from models.hardware import HardwareCatalog
 from models.model_card import CardFactory, ModelCard, build
-from models.perf import cost_power, gp_oltp, memory, sap_iq, scan_load_fit, usl_calibration
+from models.perf import cost_power, gp_oltp, memory, sap_iq, scan_load_cards, usl_calibration
 from models.perf.usl_calibration import CALIBRATED_WORKLOADS, Workload
 
 
@@ -23,8 +23,8 @@ def _usl_factory(workload: Workload) -> CardFactory:
 
 
 CARD_FACTORIES: tuple[CardFactory, ...] = (
-    scan_load_fit.scan_load_card,
-    scan_load_fit.dw_throughput_card,
+    scan_load_cards.scan_load_card,
+    scan_load_cards.dw_throughput_card,
     *(_usl_factory(w) for w in CALIBRATED_WORKLOADS if w != "gp6-select"),
     gp_oltp.gp6_select_card,
     memory.shared_buffers_card,

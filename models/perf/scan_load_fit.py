@@ -22,7 +22,7 @@ Calibration (every figure read from `resources/calibration/`, none a literal her
   deviation", >= 2 ports) bounds `motion_fraction`.
 
 The study shapes below describe the tested clusters; `default_params()` is the fit and
-`param_distributions()` its uncertainty. The two model cards report the fit.
+`param_distributions()` its uncertainty; `models.perf.scan_load_cards` reports the fit as two model cards.
 """
 
 from __future__ import annotations
@@ -33,15 +33,13 @@ import numpy as np
 
 from models.calibration_data import figure, point
 from models.fit_cache import disk_cached
-from models.model_card import ModelCard, Residual
+from models.model_card import Residual
 from models.perf.scan_load import (
     GP000,
     GP002,
     MB_PER_TB,
     MB_S_PER_GBPS,
     S_PER_HOUR,
-    STUDY_000,
-    STUDY_002,
     ClusterShape,
     FloatArray,
     ScanParams,
@@ -142,7 +140,9 @@ def gen5_reference_shape() -> ClusterShape:
 
 
 @dataclass(frozen=True)
-class _Fit:
+class ScanLoadFit:
+    """The fitted parameters, their ranges and the residuals against both studies (what the cards report)."""
+
     params: ScanParams
     distributions: dict[str, Distribution]
     residuals_scan_load: tuple[Residual, ...]
@@ -193,33 +193,50 @@ def _synthetic_io_ratio() -> float:
     return streaming(gen5_reference_shape()) / streaming(previous_appliance_shape())
 
 
-@disk_cached
-def _fit() -> _Fit:
-    # Imported here: scipy.optimize costs ~0.5 s to import and only the fit needs it.
-    from scipy.optimize import least_squares
+def _seq_overhead_band() -> tuple[float, float, float]:
+    """Study 000's sequential vSphere overhead as fractions: (quoted mid, low, high) of "between a 5% to 6% range".
 
-    q = QUOTED_RELATIVE_SD
-    vp = point(GP000, "virt_overhead_seq_pct")  # "between a 5% to 6% range"
-    virt_mid = vp.value / 100.0
-    virt_pt_low = (vp.value if vp.low is None else vp.low) / 100.0
-    virt_pt_high = (vp.value if vp.high is None else vp.high) / 100.0
+    The mid starts and anchors the fit; the band bounds its distribution.
+    """
+    vp = point(GP000, "virt_overhead_seq_pct")
+    low = (vp.value if vp.low is None else vp.low) / 100.0
+    high = (vp.value if vp.high is None else vp.high) / 100.0
+    return vp.value / 100.0, low, high
 
-    # Start: drives at their datasheet rate, no interconnect traffic and generous ETL, so
-    # only the quantities being fitted can bind while fitting; checked again at the end.
-    p0 = ScanParams(
+
+def _start_params() -> ScanParams:
+    """Where the fit starts: only the quantities being fitted can bind while fitting.
+
+    Drives at their datasheet rate, no interconnect traffic and generous ETL; the fitted point is
+    checked against those ceilings again at the end (`_drive_efficiency_floor`, `_loader_efficiency_floor`).
+    """
+    return ScanParams(
         drive_read_efficiency=1.0,
         drive_write_efficiency=1.0,
         scan_mb_s_per_core=1.0,
         load_mb_s_per_core=1.0,
         scan_gen_speedup=1.0,
         load_gen_speedup=1.0,
-        virt_overhead_seq=virt_mid,
+        virt_overhead_seq=_seq_overhead_band()[0],
         virt_overhead_mixed=figure(GP000, "virt_overhead_mixed_pct") / 100.0,
         numa_gain_scan=0.0,
         numa_gain_load=0.0,
         motion_fraction=0.0,
         loader_efficiency=1.0,
     )
+
+
+def _fit_study000(p0: ScanParams) -> tuple[ScanParams, float]:
+    """Per-core scan and load rates, both NUMA gains and the sequential overhead from study 000.
+
+    Five parameters against seven log-space observations: the four scan/load times, the two
+    "2 VMs x % faster than physical" statements and the quoted 5-6 % overhead. Returns the
+    fitted parameters and the rms log residual (it widens the rates' distributions).
+    """
+    # Imported here: scipy.optimize costs ~0.5 s to import and only the fit needs it.
+    from scipy.optimize import least_squares
+
+    virt_mid = _seq_overhead_band()[0]
     phys, vm1, vm2 = study000_shape(0), study000_shape(1), study000_shape(2)
     t_scan1, t_scan2 = figure(GP000, "fullscan_1vm_s"), figure(GP000, "fullscan_2vm_s")
     t_load1, t_load2 = figure(GP000, "load_1vm_s"), figure(GP000, "load_2vm_s")
@@ -265,10 +282,17 @@ def _fit() -> _Fit:
     )
     # Bounds are physical: gains and overheads between 0 and +100 % / +50 %.
     fit000 = least_squares(res000, x0, bounds=([-np.inf, 0, -np.inf, 0, 0], [np.inf, 1, np.inf, 1, 0.5]))
-    p1 = p000(fit000.x)
-    rms_000 = float(np.sqrt(np.mean(fit000.fun**2)))
+    return p000(fit000.x), float(np.sqrt(np.mean(fit000.fun**2)))
 
-    # Study 002: the generation speedups, with the previous appliance as the baseline.
+
+def _fit_generation_speedups(p1: ScanParams) -> tuple[ScanParams, float]:
+    """Study 002's Gen5-over-previous-appliance speedups, with the previous appliance as the baseline.
+
+    The scan speedup is one parameter for two ratios (single stream and concurrent), so its rms log
+    residual is a real check and is returned; the load speedup is fixed exactly by the load ratio.
+    """
+    from scipy.optimize import least_squares
+
     r_single, r_conc = figure(GP002, "ratio_single_stream"), figure(GP002, "ratio_concurrent")
     r_load = figure(GP002, "ratio_load")
 
@@ -282,36 +306,61 @@ def _fit() -> _Fit:
     fit_load = least_squares(
         lambda x: np.log([_load_ratio(replace(p2, load_gen_speedup=float(np.exp(x[0])))) / r_load]), np.array([0.0])
     )
-    p3 = replace(p2, load_gen_speedup=float(np.exp(fit_load.x[0])))
+    return replace(p2, load_gen_speedup=float(np.exp(fit_load.x[0]))), rms_dw
 
-    # Motion fraction from 002's network guidance: 2 x 25 Gb ports carry the Gen5 host's
-    # all-core analytic rate "with minimal risk" (upper end, and the mode: conservative),
-    # 2 x 10 Gb would be "a significant deviation" (the network then binds: lower end).
+
+def _motion_fraction_band(p: ScanParams) -> tuple[float, float]:
+    """(low, high) share of the analytic stream that crosses the interconnect, from 002's network guidance.
+
+    2 x 25 Gb ports carry the Gen5 host's all-core analytic rate "with minimal risk" (the upper end,
+    and the mode: conservative); 2 x 10 Gb would be "a significant deviation" (the network then
+    binds: the lower end).
+    """
     gen5 = gen5_reference_shape()
     all_core = float(
-        queries_per_hour(gen5, 1.0, figure(GP002, "tpcds_streams"), 1.0, p3).rates_mb_s["cpu"]
+        queries_per_hour(gen5, 1.0, figure(GP002, "tpcds_streams"), 1.0, p).rates_mb_s["cpu"]
     )  # MB/s per host with every core busy
     ports = figure(GP002, "network_min_ports")
     m_high = ports * figure(GP002, "network_port_min_gbps") * MB_S_PER_GBPS / all_core
     m_low = ports * figure(GP002, "prev_network_port_gbps") * MB_S_PER_GBPS / all_core
+    return float(m_low), float(m_high)
 
-    # Drive efficiency: the 000 drives (same class as the previous appliance's) must have
-    # sustained the 2 VM scan, which the NUMA gain shows was not drive bound.
-    vm2_rate = _a(_fact_tb()) * MB_PER_TB / _a(vm2.segment_hosts) / t_scan2 * (1.0 + p3.virt_overhead_seq)
+
+def _drive_efficiency_floor(p: ScanParams) -> float:
+    """The lowest drive efficiency that still sustains study 000's 2 VM scan.
+
+    The 000 drives (same class as the previous appliance's) must have sustained it, and the NUMA
+    gain shows that scan was not drive bound.
+    """
+    vm2 = study000_shape(2)
+    t_scan2 = figure(GP000, "fullscan_2vm_s")
+    vm2_rate = _a(_fact_tb()) * MB_PER_TB / _a(vm2.segment_hosts) / t_scan2 * (1.0 + p.virt_overhead_seq)
     drive_raw = float(_a(vm2.drives_per_host) * _a(vm2.drive_seq_read_mb_s))
-    eff_low = min(1.0, float(vm2_rate / drive_raw))
-    # Loader: the single ETL VM (2 x 10 Gb) served the 2 VM load without binding.
-    served = _load_tb() * MB_PER_TB / t_load2
-    etl_line = figure(GP000, "etl_hosts") * figure(GP000, "etl_network_gbps") * MB_S_PER_GBPS
-    loader_low = float(min(1.0, served / etl_line))
+    return min(1.0, float(vm2_rate / drive_raw))
 
-    params = replace(p3, motion_fraction=float(m_high))
+
+def _loader_efficiency_floor() -> float:
+    """The share of its line rate the single ETL VM (2 x 10 Gb) used to serve study 000's 2 VM load
+    without binding: the lowest loader efficiency consistent with it."""
+    served = _load_tb() * MB_PER_TB / figure(GP000, "load_2vm_s")
+    etl_line = figure(GP000, "etl_hosts") * figure(GP000, "etl_network_gbps") * MB_S_PER_GBPS
+    return float(min(1.0, served / etl_line))
+
+
+def _distributions(
+    params: ScanParams, rms_000: float, rms_dw: float, motion: tuple[float, float]
+) -> dict[str, Distribution]:
+    """Each parameter's uncertainty around the fitted point (the rules are in `param_distributions`)."""
+    q = QUOTED_RELATIVE_SD
+    _, virt_pt_low, virt_pt_high = _seq_overhead_band()
+    eff_low, loader_low = _drive_efficiency_floor(params), _loader_efficiency_floor()
+    m_low, m_high = motion
 
     def rel_sd(*extra: float) -> float:
         return float(np.sqrt(q**2 + sum(e**2 for e in extra)))
 
     ratio_sd = float(np.sqrt(2.0)) * q  # a ratio of two quoted measurements
-    dists: dict[str, Distribution] = {
+    return {
         "drive_read_efficiency": Triangular(eff_low, 1.0, 1.0),
         "drive_write_efficiency": Triangular(eff_low, 1.0, 1.0),
         "scan_mb_s_per_core": PositiveNormal(
@@ -333,9 +382,18 @@ def _fit() -> _Fit:
         "motion_fraction": Triangular(float(m_low), float(m_high), float(m_high)),
         "loader_efficiency": Triangular(loader_low, 1.0, 1.0),
     }
-    return _Fit(
+
+
+@disk_cached
+def _fit() -> ScanLoadFit:
+    """Fit the roofline in three steps, each on the studies that pin it, then set the parameters' ranges."""
+    p1, rms_000 = _fit_study000(_start_params())
+    p3, rms_dw = _fit_generation_speedups(p1)
+    motion = _motion_fraction_band(p3)
+    params = replace(p3, motion_fraction=motion[1])
+    return ScanLoadFit(
         params=params,
-        distributions=dists,
+        distributions=_distributions(params, rms_000, rms_dw, motion),
         residuals_scan_load=_scan_load_residuals(params),
         residuals_dw=_dw_residuals(params),
         rms_000=rms_000,
@@ -398,71 +456,6 @@ def param_distributions() -> dict[str, Distribution]:
     return dict(_fit().distributions)
 
 
-# --------------------------------------------------------------------------- model cards
-
-
-def _card_params(p: ScanParams) -> dict[str, float]:
-    return {k: round(v, 6) for k, v in p.as_floats().items()}
-
-
-def scan_load_card() -> ModelCard:
-    fit = _fit()
-    return ModelCard(
-        name="gp-scan-load-roofline",
-        description=(
-            "Greenplum full-scan time and load rate as a roofline over drives, CPU (primaries x per-core rate), "
-            "interconnect and gpfdist ETL hosts, with vSphere overhead and NUMA-locality gain"
-        ),
-        parameters=_card_params(fit.params),
-        residuals=fit.residuals_scan_load,
-        sources=(
-            f"{STUDY_000}, Performance Comparison: Physical to Virtual; Performance of Multiple Greenplum VMs",
-            f"{STUDY_002}, Performance benchmark test results, Table 2; Table 1",
-        ),
-        note=(
-            "In-sample fit: 5 parameters (per-core scan and load rates, two NUMA gains, the sequential overhead) "
-            "from 7 study-000 observations (the 4 times, the two '2 VMs x % faster than physical' statements, "
-            "the 5-6 % overhead), least squares in log space: 2 degrees of freedom, so the sub-1 % residuals "
-            "show the statements agree, not predictive accuracy. The synthetic 48x "
-            "defines the previous appliance's drive rate and the 10.6x load ratio fixes load_gen_speedup, so both "
-            "are exact by construction. The 2 VM NUMA-disabled case (2 % gain) is not modelled: numa_local=0 "
-            "gives no gain. The previous appliance's cores, primaries and ports and the Gen5 test's 32 "
-            "primaries are assumptions (study 002 does not state them); scan work is the derived 3.65 TB fact "
-            "table, not the 6 TB database, and assumes heap bytes per row equal load-file bytes per row. "
-            "Absolute Gen5 rates rest on these assumptions; 002 gives only ratios."
-        ),
-        extra={"rms_log_residual_000": fit.rms_000},
-    )
-
-
-def dw_throughput_card() -> ModelCard:
-    fit = _fit()
-    p = fit.params
-    return ModelCard(
-        name="gp-dw-throughput",
-        description=(
-            "Concurrent Greenplum analytics (queries/h): c queries keep min(c x primaries, cores) busy, share "
-            "drives and interconnect; a typical report scans 000's PartialScanSQL fraction"
-        ),
-        parameters={
-            "scan_gen_speedup": float(p.scan_gen_speedup),
-            "numa_gain_scan": float(p.numa_gain_scan),
-            "virt_overhead_mixed": float(p.virt_overhead_mixed),
-            "motion_fraction": float(p.motion_fraction),
-            "default_scan_fraction": default_scan_fraction(),
-        },
-        residuals=fit.residuals_dw,
-        sources=(
-            f"{STUDY_002}, Performance benchmark test results, Table 2; Number of Greenplum segments per machine; "
-            "Network",
-            f"{STUDY_000}, Test and Measurement Tools (PartialScanSQL rows)",
-        ),
-        note=(
-            "One parameter (scan_gen_speedup) for two ratios: the single-stream/concurrent pair is a real check "
-            "of the parallelism rule min(c x P, C), given the assumed 32 primaries on the Gen5 host and 8 "
-            "primaries on 16 cores for the previous appliance. Absolute queries/h is not calibrated by any "
-            "study (002 reports ratios only): it rests on 000's per-core scan rate and the scan-fraction "
-            "assumption. Concurrent streams on spinning drives lose sequential efficiency; not modelled."
-        ),
-        extra={"rms_log_residual_002": fit.rms_002_dw},
-    )
+def calibration() -> ScanLoadFit:
+    """The whole fit: parameters, distributions, residuals and rms (cached like `default_params`)."""
+    return _fit()

@@ -234,6 +234,132 @@ def _initial_guesses(n: FloatArray, y: FloatArray) -> list[FloatArray]:
     return starts
 
 
+def _checked_points(clients: ArrayLike, throughput: ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """The (clients, throughput) points as arrays, refused with a message naming the point when they cannot
+    determine three parameters: equal lengths, finite, positive, at least 3 distinct client counts."""
+    n = _as_1d(clients, "clients")
+    x = _as_1d(throughput, "throughput")
+    if n.size != x.size:
+        raise UslFitError(f"clients and throughput differ in length ({n.size} vs {x.size})")
+    if n.size < 3:
+        raise UslFitError(f"need at least 3 points to fit the 3 USL parameters, got {n.size}")
+    for name, arr in (("clients", n), ("throughput", x)):
+        bad = np.flatnonzero(~np.isfinite(arr))
+        if bad.size:
+            raise UslFitError(f"{name} is not a finite number at point(s) {', '.join(str(i + 1) for i in bad)}")
+        nonpos = np.flatnonzero(arr <= 0)
+        if nonpos.size:
+            where = ", ".join(f"point {i + 1} ({arr[i]:g})" for i in nonpos)
+            raise UslFitError(f"{name} must be > 0: {where}")
+    if np.unique(n).size < 3:
+        raise UslFitError("need at least 3 distinct client counts to separate lambda, sigma and kappa")
+    return n, x
+
+
+def _point_weights(rel_sd: ArrayLike | None, n: FloatArray) -> FloatArray:
+    """One relative standard deviation per point: the stated ones (checked), else 1 for every point."""
+    if rel_sd is None:
+        return np.ones_like(n)
+    rsd = np.broadcast_to(np.asarray(rel_sd, dtype=float), n.shape)
+    if not np.all(np.isfinite(rsd)) or np.any(rsd <= 0):
+        raise UslFitError("rel_sd must be positive and finite")
+    return rsd
+
+
+_LOWER = np.array([1e-12, 0.0, 0.0])  # lambda > 0, 0 <= sigma <= 1, kappa >= 0 (lambda in fit units)
+_UPPER = np.array([np.inf, 1.0, np.inf])
+
+
+def _best_of_starts(
+    n: FloatArray, y: FloatArray, weights: FloatArray, absolute: bool, max_evaluations: int
+) -> tuple[FloatArray, FloatArray, list[str]]:
+    """The lowest-cost bounded fit over the starting points: (popt, pcov, scipy's OptimizeWarnings).
+
+    Several starts because a bounded fit can stop in a poor local minimum; raises `UslFitError`
+    when none converges to a finite solution.
+    """
+    from scipy.optimize import OptimizeWarning, curve_fit
+
+    best: tuple[float, FloatArray, FloatArray, list[str]] | None = None
+    failures: list[str] = []
+    for p0 in _initial_guesses(n, y):
+        p0 = np.clip(p0, _LOWER, np.where(np.isfinite(_UPPER), _UPPER, p0))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                popt, pcov = curve_fit(
+                    usl,
+                    n,
+                    y,
+                    p0=p0,
+                    sigma=weights,
+                    absolute_sigma=absolute,
+                    bounds=(_LOWER, _UPPER),
+                    method="trf",
+                    x_scale="jac",
+                    max_nfev=max_evaluations,
+                )
+            except (RuntimeError, ValueError, FloatingPointError) as exc:
+                failures.append(str(exc))
+                continue
+        cost = float(np.sum(((usl(n, *popt) - y) / weights) ** 2))
+        if np.all(np.isfinite(popt)) and (best is None or cost < best[0]):
+            best = (cost, popt, pcov, [str(w.message) for w in caught if issubclass(w.category, OptimizeWarning)])
+    if best is None:
+        detail = failures[0] if failures else "no finite solution"
+        raise UslFitError(f"the USL fit did not converge (max {max_evaluations} evaluations): {detail}")
+    return best[1], best[2], best[3]
+
+
+def _covariance(
+    pcov: FloatArray, scale: float, dof: int, absolute: bool, opt_warnings: list[str]
+) -> tuple[FloatArray | None, str]:
+    """The parameters' covariance in the caller's units, or None with the reason it is undefined.
+
+    Undefined when scipy returns infinities, or when the scatter must estimate it (no `rel_sd`)
+    and 3 points leave no degree of freedom.
+    """
+    if np.all(np.isfinite(pcov)) and (absolute or dof > 0):
+        d = np.diag([scale, 1.0, 1.0])
+        cov = d @ pcov @ d
+        return (cov + cov.T) / 2.0, ""
+    return None, (
+        "parameter covariance undefined: 3 points leave no degrees of freedom to estimate scatter"
+        if dof == 0 and not absolute
+        else "parameter covariance undefined" + (f" ({opt_warnings[0]})" if opt_warnings else "")
+    )
+
+
+def _intervals(
+    cov: FloatArray | None, centres: tuple[float, float, float], absolute: bool, dof: int
+) -> dict[str, tuple[float, float] | None]:
+    """95 % intervals clipped to the bounds: normal for stated uncertainties, Student's t for scatter."""
+    intervals: dict[str, tuple[float, float] | None] = dict.fromkeys(PARAM_NAMES)
+    if cov is None:
+        return intervals
+    from scipy import stats
+
+    q = _Z95 if absolute else float(stats.t.ppf(0.975, dof))
+    sd = np.sqrt(np.maximum(np.diag(cov), 0.0))
+    lows = np.array([1e-300, 0.0, 0.0])
+    highs = np.array([np.inf, 1.0, np.inf])
+    for i, name in enumerate(PARAM_NAMES):
+        centre = centres[i]
+        intervals[name] = (
+            float(max(centre - q * sd[i], lows[i])),
+            float(min(centre + q * sd[i], highs[i])),
+        )
+    return intervals
+
+
+def _r_squared(x: FloatArray, pred: FloatArray) -> float:
+    """R^2 of the fitted curve; flat data has no variance to explain: perfect if the curve is flat too."""
+    ss_res = float(np.sum((x - pred) ** 2))
+    ss_tot = float(np.sum((x - x.mean()) ** 2))
+    flat_fits = ss_res <= 1e-12 * float(np.sum(x**2))
+    return 1.0 - ss_res / ss_tot if ss_tot > 0 else (1.0 if flat_fits else 0.0)
+
+
 def fit_usl(
     clients: ArrayLike,
     throughput: ArrayLike,
@@ -251,117 +377,26 @@ def fit_usl(
     `rel_sd` (one relative standard deviation per point) it comes from those stated
     uncertainties (calibration points; normal intervals). Intervals are clipped to the bounds.
     """
-    from scipy.optimize import OptimizeWarning, curve_fit
-
-    n = _as_1d(clients, "clients")
-    x = _as_1d(throughput, "throughput")
-    if n.size != x.size:
-        raise UslFitError(f"clients and throughput differ in length ({n.size} vs {x.size})")
-    if n.size < 3:
-        raise UslFitError(f"need at least 3 points to fit the 3 USL parameters, got {n.size}")
-    for name, arr in (("clients", n), ("throughput", x)):
-        bad = np.flatnonzero(~np.isfinite(arr))
-        if bad.size:
-            raise UslFitError(f"{name} is not a finite number at point(s) {', '.join(str(i + 1) for i in bad)}")
-        nonpos = np.flatnonzero(arr <= 0)
-        if nonpos.size:
-            where = ", ".join(f"point {i + 1} ({arr[i]:g})" for i in nonpos)
-            raise UslFitError(f"{name} must be > 0: {where}")
-    if np.unique(n).size < 3:
-        raise UslFitError("need at least 3 distinct client counts to separate lambda, sigma and kappa")
-
+    n, x = _checked_points(clients, throughput)
     absolute = rel_sd is not None
-    if absolute:
-        rsd = np.broadcast_to(np.asarray(rel_sd, dtype=float), n.shape)
-        if not np.all(np.isfinite(rsd)) or np.any(rsd <= 0):
-            raise UslFitError("rel_sd must be positive and finite")
-    else:
-        rsd = np.ones_like(n)
-
+    rsd = _point_weights(rel_sd, n)
     # Fit in units of the largest throughput so lambda is O(1) next to sigma and kappa.
     scale = float(x.max())
     y = x / scale
-    weights = rsd * y
-    lower, upper = np.array([1e-12, 0.0, 0.0]), np.array([np.inf, 1.0, np.inf])
-
-    best: tuple[float, FloatArray, FloatArray, list[str]] | None = None
-    failures: list[str] = []
-    for p0 in _initial_guesses(n, y):
-        p0 = np.clip(p0, lower, np.where(np.isfinite(upper), upper, p0))
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                popt, pcov = curve_fit(
-                    usl,
-                    n,
-                    y,
-                    p0=p0,
-                    sigma=weights,
-                    absolute_sigma=absolute,
-                    bounds=(lower, upper),
-                    method="trf",
-                    x_scale="jac",
-                    max_nfev=max_evaluations,
-                )
-            except (RuntimeError, ValueError, FloatingPointError) as exc:
-                failures.append(str(exc))
-                continue
-        cost = float(np.sum(((usl(n, *popt) - y) / weights) ** 2))
-        if np.all(np.isfinite(popt)) and (best is None or cost < best[0]):
-            best = (cost, popt, pcov, [str(w.message) for w in caught if issubclass(w.category, OptimizeWarning)])
-    if best is None:
-        detail = failures[0] if failures else "no finite solution"
-        raise UslFitError(f"the USL fit did not converge (max {max_evaluations} evaluations): {detail}")
-
-    _, popt, pcov, opt_warnings = best
+    popt, pcov, opt_warnings = _best_of_starts(n, y, rsd * y, absolute, max_evaluations)
     lam, sigma, kappa = float(popt[0]) * scale, float(popt[1]), float(popt[2])
     dof = n.size - 3
-    cov: FloatArray | None = None
-    note = ""
-    if np.all(np.isfinite(pcov)) and (absolute or dof > 0):
-        d = np.diag([scale, 1.0, 1.0])
-        cov = d @ pcov @ d
-        cov = (cov + cov.T) / 2.0
-    else:
-        note = (
-            "parameter covariance undefined: 3 points leave no degrees of freedom to estimate scatter"
-            if dof == 0 and not absolute
-            else "parameter covariance undefined" + (f" ({opt_warnings[0]})" if opt_warnings else "")
-        )
-
-    intervals: dict[str, tuple[float, float] | None] = dict.fromkeys(PARAM_NAMES)
-    if cov is not None:
-        from scipy import stats
-
-        q = _Z95 if absolute else float(stats.t.ppf(0.975, dof))
-        sd = np.sqrt(np.maximum(np.diag(cov), 0.0))
-        lows = np.array([1e-300, 0.0, 0.0])
-        highs = np.array([np.inf, 1.0, np.inf])
-        for i, name in enumerate(PARAM_NAMES):
-            centre = (lam, sigma, kappa)[i]
-            intervals[name] = (
-                float(max(centre - q * sd[i], lows[i])),
-                float(min(centre + q * sd[i], highs[i])),
-            )
-
-    pred = usl(n, lam, sigma, kappa)
-    ss_res = float(np.sum((x - pred) ** 2))
-    ss_tot = float(np.sum((x - x.mean()) ** 2))
-    flat_fits = ss_res <= 1e-12 * float(np.sum(x**2))
-    # Flat data has no variance to explain: perfect if the curve is flat too.
-    r2 = 1.0 - ss_res / ss_tot if ss_tot > 0 else (1.0 if flat_fits else 0.0)
-
+    cov, note = _covariance(pcov, scale, dof, absolute, opt_warnings)
     return UslFit(
         lam=lam,
         sigma=sigma,
         kappa=kappa,
         cov=cov,
-        r2=r2,
+        r2=_r_squared(x, usl(n, lam, sigma, kappa)),
         clients=n.copy(),
         observed=x.copy(),
-        intervals=intervals,
+        intervals=_intervals(cov, (lam, sigma, kappa), absolute, dof),
         unit=unit,
         label=label,
         covariance_note=note,
     )
-

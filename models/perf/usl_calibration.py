@@ -116,17 +116,12 @@ def calibrated(workload: Workload) -> UslFit:
     )
 
 
-def usl_card(
-    workload: Workload, *, more_extra: dict[str, Any] | None = None, more_notes: tuple[str, ...] = ()
-) -> ModelCard:
-    """The card of one calibrated curve; `more_extra` / `more_notes` let a model built on it add its checks."""
-    cal = _calibration(workload)
-    fit = calibrated(workload)
+def _checks(workload: Workload, cal: _Calibration, fit: UslFit) -> tuple[list[Residual], list[str]]:
+    """What the curve is checked against, with the sources: its derived points, the quoted peak where the
+    study prints one, and the Greenplum 6 / 5 peak ratio where it quotes it."""
     pts = calibration_points(workload)
     residuals = [Residual(p.id, p.value, float(fit.throughput(float(p.conditions["clients"]))), p.unit) for p in pts]
     sources = sorted({f"{p.source.file}, {p.source.locator}" for p in pts})
-    extra: dict[str, Any] = {"peak_clients": fit.peak_clients, "peak_note": fit.peak_note}
-    notes: list[str] = []
     if cal.peak_point is not None:
         peak = point(cal.dataset, cal.peak_point)
         residuals.append(Residual(peak.id, peak.value, fit.peak_throughput, peak.unit))
@@ -136,6 +131,42 @@ def usl_card(
         gp5 = calibrated(workload.replace("gp6", "gp5"))
         residuals.append(Residual(ratio.id, ratio.value, fit.peak_throughput / gp5.peak_throughput, ratio.unit))
         sources.append(ratio.source.cite())
+    return residuals, sources
+
+
+def _pg91_check(cal: _Calibration, fit: UslFit) -> dict[str, Any]:
+    """Whether the vPostgres 9.1 peak the 9.2 fit implies (study 001: 9.2 peaks about 4x higher) reaches
+    the client count the study says 9.1 stayed linear to; it assumes both share the single-client rate."""
+    peak91 = fit.peak_throughput / point(cal.dataset, "pg92_select_peak_vs_pg91").value
+    linear91 = point(cal.dataset, "pg91_select_linear_clients").value
+    return {
+        "implied_pg91_peak_single_client_units": peak91,
+        "pg91_linear_to_clients": linear91,
+        "consistent": bool(peak91 >= 0.9 * linear91),
+        "assumes": "9.1 and 9.2 share the single-client rate",
+    }
+
+
+def _validation(extra: dict[str, Any]) -> str:
+    """The card's validation line: only the pg91 check validates against something the fit did not see."""
+    if "pg91_check" not in extra:
+        return ""
+    return (
+        "The vPostgres 9.1 peak the fit implies against the study's 9.1 curve (linear to "
+        f"{extra['pg91_check']['pg91_linear_to_clients']:g} clients): "
+        + ("consistent." if extra["pg91_check"]["consistent"] else "not consistent.")
+    )
+
+
+def usl_card(
+    workload: Workload, *, more_extra: dict[str, Any] | None = None, more_notes: tuple[str, ...] = ()
+) -> ModelCard:
+    """The card of one calibrated curve; `more_extra` / `more_notes` let a model built on it add its checks."""
+    cal = _calibration(workload)
+    fit = calibrated(workload)
+    residuals, sources = _checks(workload, cal, fit)
+    extra: dict[str, Any] = {"peak_clients": fit.peak_clients, "peak_note": fit.peak_note}
+    notes: list[str] = []
     if cal.dataset == "gp6_oltp_004":
         notes.append(
             "The study prints only peaks; the curve points are an assumed shape around them "
@@ -145,14 +176,7 @@ def usl_card(
     extra.update(more_extra or {})
     notes.extend(more_notes)
     if workload == "pg92-select":
-        peak91 = fit.peak_throughput / point(cal.dataset, "pg92_select_peak_vs_pg91").value
-        linear91 = point(cal.dataset, "pg91_select_linear_clients").value
-        extra["pg91_check"] = {
-            "implied_pg91_peak_single_client_units": peak91,
-            "pg91_linear_to_clients": linear91,
-            "consistent": bool(peak91 >= 0.9 * linear91),
-            "assumes": "9.1 and 9.2 share the single-client rate",
-        }
+        extra["pg91_check"] = _pg91_check(cal, fit)
         notes.append(
             "Units are multiples of one client's throughput (the study prints no TPS); the 48-client point "
             "is an assumed CPU ceiling of the 32-vCPU VM. The USL cannot bend as sharply as a CPU ceiling, "
@@ -180,11 +204,5 @@ def usl_card(
         sources=tuple(dict.fromkeys(sources)),
         note=" ".join(notes),
         extra=extra,
-        validation=(
-            "The vPostgres 9.1 peak the fit implies against the study's 9.1 curve (linear to "
-            f"{extra['pg91_check']['pg91_linear_to_clients']:g} clients): "
-            + ("consistent." if extra["pg91_check"]["consistent"] else "not consistent.")
-            if "pg91_check" in extra else ""
-        ),
+        validation=_validation(extra),
     )
-
