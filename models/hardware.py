@@ -32,7 +32,6 @@ DRIVE_INTERFACES: tuple[DriveInterface, ...] = ("SATA", "SAS", "NVMe Gen3", "NVM
 # Physical drive form factors, and which ones a bay of each kind takes.
 # LFF = 3.5in, SFF = 2.5in SAS/SATA; U.2/U.3/E3.S/E1.S are NVMe.
 FormFactor = Literal["LFF", "SFF", "U.2", "U.3", "E3.S", "E1.S", "M.2"]
-FORM_FACTORS: tuple[FormFactor, ...] = ("LFF", "SFF", "U.2", "U.3", "E3.S", "E1.S", "M.2")
 BAY_ACCEPTS: Mapping[str, frozenset[str]] = {
     "LFF": frozenset({"LFF", "SFF"}),  # SFF drives fit LFF bays with a converter carrier
     "SFF": frozenset({"SFF"}),
@@ -134,10 +133,6 @@ class Nic(PartBase):
     ports: int
     speed_gbps: float
     watts: float
-
-    @property
-    def aggregate_gbps(self) -> float:
-        return self.ports * self.speed_gbps
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,10 +44,6 @@ class Estimate:
     def exact(cls, value: float, unit: str) -> Estimate:
         return cls(value, value, value, unit)
 
-    def scaled(self, factor: float, unit: str | None = None) -> Estimate:
-        lo, hi = sorted((self.p10 * factor, self.p90 * factor))
-        return Estimate(lo, self.p50 * factor, hi, unit or self.unit)
-
     def to_dict(self) -> dict[str, Any]:
         return {"p10": self.p10, "p50": self.p50, "p90": self.p90, "unit": self.unit}
 
@@ -99,17 +95,6 @@ class Triangular:
         if self.low == self.high:
             return np.full(n, self.mode)
         return gen.triangular(self.low, self.mode, self.high, n)
-
-
-@dataclass(frozen=True, slots=True)
-class MultivariateNormal:
-    """Fitted parameters with their covariance (e.g. from curve_fit)."""
-
-    mean: tuple[float, ...]
-    cov: tuple[tuple[float, ...], ...]
-
-    def sample_matrix(self, n: int, gen: np.random.Generator) -> FloatArray:
-        return gen.multivariate_normal(np.asarray(self.mean), np.asarray(self.cov), n, method="eigh")
 
 
 Distribution = Fixed | Normal | PositiveNormal | Uniform | Triangular

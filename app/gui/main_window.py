@@ -9,7 +9,6 @@ and `--screenshot` can answer without a dialog.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -228,9 +227,8 @@ class MainWindow(ProjectFileActions, QMainWindow):
         for i, (key, title) in enumerate((("main", "&Design"), ("compare", "&Compare"), ("catalog", "C&atalog"))):
             act(f"view_{key}", title, lambda i=i: self.views.setCurrentIndex(i), f"Ctrl+{i + 1}", menu=view_menu)
 
-        if importlib.util.find_spec("models.optimizer") is not None:
-            tools = bar.addMenu("&Tools")
-            act("optimizer", "&Optimize hardware…", self.open_optimizer, "Ctrl+Shift+O", menu=tools)
+        tools = bar.addMenu("&Tools")
+        act("optimizer", "&Optimize hardware…", self.open_optimizer, "Ctrl+Shift+O", menu=tools)
 
         help_menu = bar.addMenu("&Help")
         act("user_guide", "&User guide", lambda: self.show_help("guide"), QKeySequence.StandardKey.HelpContents,
@@ -258,14 +256,10 @@ class MainWindow(ProjectFileActions, QMainWindow):
         return dialog
 
     def _build_export_menu(self, file_menu: QMenu) -> None:
-        # The exports come from another package (app/export); offer them only when it is there.
-        self.exporter: Exporter | None = None
-        if importlib.util.find_spec("app.export") is None:
-            return
         from app.gui import export_actions
 
         file_menu.addSeparator()
-        self.exporter = export_actions.add_menu(self, file_menu)
+        self.exporter: Exporter = export_actions.add_menu(self, file_menu)
 
     def _connect(self) -> None:
         doc = self.doc
@@ -557,8 +551,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
         self._shut_down = True
         self.autosave_timer.stop()
         self.coordinator.cancel_all()
-        if self.exporter is not None:
-            self.exporter.cancel()
+        self.exporter.cancel()
         for obj in (self.doc, self.doc.undo_stack, self.coordinator, self.scenarios, self.scenarios.list, self.views):
             obj.blockSignals(True)
         if self.source is not None and self._owns_source:

@@ -272,7 +272,3 @@ class NetworkChoice:
     @property
     def price_per_host(self) -> float:
         return self.nic.price * self.nics_per_host if self.nic else 0.0
-
-    @property
-    def watts_per_host(self) -> float:
-        return self.nic.watts * self.nics_per_host if self.nic else 0.0

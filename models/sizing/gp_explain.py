@@ -125,7 +125,7 @@ def explain(
         warnings=tuple(warnings),
         main_metric=main,
         target_checks=tuple(unreachable),
-        extra={"greenplum": layout.memory.settings},  # the typed values behind design.settings
+        greenplum=layout.memory.settings,  # the typed values behind design.settings
     )
 
 

@@ -31,7 +31,16 @@ from models.sizing.parts import (
 from models.sizing.pg_config import PgConfig, PgVmInputs, drive_kind, postgres_config
 from models.sizing.pg_placement import HOURS, HostPlan, clients_per_vcpu, pack_hosts, plan_vms
 from models.sizing.pg_storage import load_at, tps_per_client
-from models.sizing.result import Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
+from models.sizing.result import (
+    DatabaseDisks,
+    Design,
+    HostLayout,
+    PlacedVm,
+    Rationale,
+    SizingResult,
+    VmLayout,
+    Warning,
+)
 from models.sizing.rules import (
     DOCS,
     RULES,
@@ -400,21 +409,16 @@ def _explain(
         drive.watts, net.nics_per_host, net.nic.watts if net.nic else 0.0,
     ))
     totals = bom.totals(lines, power, len(p.hosts) * server.rack_u, scenario)
-    vms_extra = []
-    for hi, h in enumerate(p.hosts):
-        for vm, n in zip(h.vms, h.numa_nodes, strict=True):
-            vms_extra.append({
-                "name": vm.name, "host": hi + 1, "numa_node": n, "vcpus": vm.vcpus, "memory_gib": vm.memory_gib,
-                "databases": [d.name for d in vm.databases],
-                "disks": [{"database": io.name, "data_gb": round(io.data_disk_gb, 1),
-                           "wal_gb": round(io.wal_disk_gb, 1),
-                           "peak_tps": round(io.tps, 1), "data_write_iops": round(io.data_write_iops, 1),
-                           "wal_write_iops": round(io.wal_write_iops, 1), "wal_mb_s": round(io.wal_mb_s, 2)}
-                          for io in vm.io],
-            })
+    placed = tuple(
+        PlacedVm(vm.name, hi + 1, n, vm.vcpus, vm.memory_gib, tuple(d.name for d in vm.databases), tuple(
+            DatabaseDisks(io.name, round(io.data_disk_gb, 1), round(io.wal_disk_gb, 1), round(io.tps, 1),
+                          round(io.data_write_iops, 1), round(io.wal_write_iops, 1), round(io.wal_mb_s, 2))
+            for io in vm.io))
+        for hi, h in enumerate(p.hosts) for vm, n in zip(h.vms, h.numa_nodes, strict=True)
+    )
     return SizingResult(
         scenario_name=scenario.name, design=design, estimates=estimates, binding_resource="memory",
         bom=tuple(lines), totals=totals, rationale=tuple(rationale), warnings=tuple(warnings),
         main_metric=KINDS[w.kind].main_metric,
-        extra={"vms": vms_extra},
+        vms=placed,
     )

@@ -6,13 +6,16 @@ the PDF report, `compare` and the optimizer all read these objects, never the JS
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from models.references import Citation, citations
 from models.sizing.settings import SettingGroup
 from models.uncertainty import Estimate
+
+if TYPE_CHECKING:  # gp_memory builds its warnings from this module
+    from models.sizing.gp_memory import GreenplumSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +176,45 @@ class HostLayout:
     nic_speed_gbps: float
 
 
+@dataclass(frozen=True, slots=True)
+class DatabaseDisks:
+    """The disks one PostgreSQL database needs on its VM, and the load that sized them."""
+
+    database: str
+    data_gb: float
+    wal_gb: float
+    peak_tps: float
+    data_write_iops: float
+    wal_write_iops: float
+    wal_mb_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedVm:
+    """One PostgreSQL VM as placed: on which host (1-based) and NUMA node (None: wider than a node)."""
+
+    name: str
+    host: int
+    numa_node: int | None
+    vcpus: int
+    memory_gib: float
+    databases: tuple[str, ...]
+    disks: tuple[DatabaseDisks, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class IqMultiplex:
+    """How a SAP IQ multiplex splits its nodes and stores, and the figures that chose it."""
+
+    coordinators: int
+    writers: int
+    readers: int
+    network_advantage: float  # DQP network-transfer over shared-storage exchange (1.0: no advantage)
+    study_equivalent_cores_per_node: float  # the node's vCPUs scaled to the study's CPU
+    main_dbspace_tb: float
+    temp_dbspace_tb: float
+
+
 @dataclass(frozen=True)
 class Design:
     kind: str
@@ -310,7 +352,10 @@ class SizingResult:
     warnings: tuple[Warning, ...]
     main_metric: str  # the estimate a scenario of this kind is judged by (e.g. full_scan_s, tps)
     target_checks: tuple[TargetCheck, ...] = ()  # one per target the scenario sets and its kind is judged by
-    extra: dict[str, Any] = field(default_factory=dict)
+    # what only one kind has, typed: Greenplum's memory settings, PostgreSQL's VMs, SAP IQ's multiplex
+    greenplum: GreenplumSettings | None = None
+    vms: tuple[PlacedVm, ...] = ()
+    iq: IqMultiplex | None = None
     tco: tuple[TcoYear, ...] = ()
     racks: tuple[RackLayout, ...] = ()
     exchange_rates: tuple[dict[str, Any], ...] = ()  # the rate rows the conversion used (for the report)

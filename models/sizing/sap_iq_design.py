@@ -32,7 +32,16 @@ from models.sizing.parts import (
     choose_nic,
     nics_per_host,
 )
-from models.sizing.result import BomLine, Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
+from models.sizing.result import (
+    BomLine,
+    Design,
+    HostLayout,
+    IqMultiplex,
+    Rationale,
+    SizingResult,
+    VmLayout,
+    Warning,
+)
 from models.sizing.rules import data_needed_tb, hypervisor_reserve_gib, vm_memory_gib
 from models.sizing.settings import Setting, SettingGroup
 from models.sizing.shared_storage import (
@@ -356,8 +365,6 @@ def _explain(
         estimates={"power_metric": pred.power, "throughput_metric": pred.throughput},
         binding_resource=pred.binding_resource, bom=tuple(all_lines), totals=totals, rationale=tuple(rationale),
         warnings=tuple(warnings), main_metric="throughput_metric" if w.query_streams > 1 else "power_metric",
-        extra={"network_advantage": float(np.asarray(choice.network_advantage)),
-               "roles": {"coordinator": coord, "writers": writers, "readers": readers},
-               "study_equivalent_cores_per_node": round(eff, 2), "dbspaces_tb": {"main": round(main_tb, 3),
-                                                                                "temp": round(temp_tb, 3)}},
+        iq=IqMultiplex(coord, writers, readers, float(np.asarray(choice.network_advantage)), round(eff, 2),
+                       round(main_tb, 3), round(temp_tb, 3)),
     )

@@ -96,32 +96,26 @@ def greenplum_vms(result: SizingResult, units: list[SegmentUnit]) -> list[dict[s
     return out
 
 
-def _disk_gb(spec: dict[str, Any], key: str) -> float | None:
-    """A VM's DATA or WAL disk: the design's per-database sizes on that VM, added up (None when not stated)."""
-    sizes = [d.get(key) for d in spec.get("disks", [])]
-    return round(sum(sizes), 1) if sizes and all(isinstance(x, int | float) for x in sizes) else None
-
-
 def postgres_vms(result: SizingResult, names: dict[str, str], naming: Naming) -> list[dict[str, Any]]:
-    sized = {vm["name"]: vm for vm in result.extra.get("vms", [])}
+    sized = {vm.name: vm for vm in result.vms}
     fmt = deploy_data("vsphere")["vm"]["vmdk_format"]
     out = []
     for g in setting_groups(result, "postgresql"):
         spec = sized.get(g.target)
         if spec is None:
             continue
-        disks = [{"label": "pgdata", "backing": "vmdk", "format": fmt, "size_gb": _disk_gb(spec, "data_gb"),
-                  "mount": "/pgdata"},
-                 {"label": "pgwal", "backing": "vmdk", "format": fmt, "size_gb": _disk_gb(spec, "wal_gb"),
-                  "mount": "/pgwal"}]
-        host = naming.render("physical_host", host=int(spec["host"])) if spec.get("host") else None
-        numa = spec.get("numa_node")
-        vm = _vm(names[g.target], host, "postgresql", numa if isinstance(numa, int) else None, int(spec["vcpus"]),
-                 float(spec["memory_gib"]), result.design.kind, disks, ["public"])
+        # a VM's DATA and WAL disks: the design's per-database sizes on that VM, added up
+        data_gb = round(sum(d.data_gb for d in spec.disks), 1) if spec.disks else None
+        wal_gb = round(sum(d.wal_gb for d in spec.disks), 1) if spec.disks else None
+        disks = [{"label": "pgdata", "backing": "vmdk", "format": fmt, "size_gb": data_gb, "mount": "/pgdata"},
+                 {"label": "pgwal", "backing": "vmdk", "format": fmt, "size_gb": wal_gb, "mount": "/pgwal"}]
+        host = naming.render("physical_host", host=spec.host)
+        vm = _vm(names[g.target], host, "postgresql", spec.numa_node, spec.vcpus, spec.memory_gib,
+                 result.design.kind, disks, ["public"])
         vm["notes"].append(_note("disks", "DATA and WAL directories each on a dedicated virtual disk, apart from"
                                  " the operating system; sizes are the design's data and WAL space of the VM's"
                                  " databases.", "001_8432df66bbca52f5.txt, Performance Best Practices"))
-        vm["postgresql"] = {"databases": list(spec.get("databases", []))}
+        vm["postgresql"] = {"databases": list(spec.databases)}
         out.append(vm)
     return out
 

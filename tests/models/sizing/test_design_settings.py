@@ -27,7 +27,7 @@ def test_no_mirror_mode_without_mirrors(catalog: HardwareCatalog) -> None:
 def test_postgres_has_one_group_per_vm(catalog: HardwareCatalog) -> None:
     r = size(sample("pg-consolidation"), catalog)
     groups = groups_for(r.design.settings, "postgresql")
-    vms = {vm["name"]: vm["memory_gib"] for vm in r.extra["vms"]}
+    vms = {vm.name: vm.memory_gib for vm in r.vms}
     assert {g.target for g in groups} == set(vms)
     for g in groups:
         sb = g.get("shared_buffers")

@@ -35,7 +35,7 @@ def test_documented_resource_group_formula() -> None:
 def test_low_statement_mem_warns_with_the_numbers(catalog: HardwareCatalog) -> None:
     # so many queries that even one primary per host cannot give each the default statement_mem
     r = size(sample("retail-dw-gen5", workload={"concurrent_queries": 5000}, targets={}), catalog)
-    g = r.extra["greenplum"]
+    g = r.greenplum
     assert g is not None and g.resource_group_concurrency == 5000 and g.primaries_per_segment_host == 1
     assert g.statement_mem_mb < 125
     w = {x.code: x.text for x in r.warnings}
@@ -46,7 +46,7 @@ def test_low_statement_mem_warns_with_the_numbers(catalog: HardwareCatalog) -> N
 
 def test_settings_are_values_for_a_deployment_config(catalog: HardwareCatalog) -> None:
     r = size(sample("gp-oltp"), catalog)
-    g = r.extra["greenplum"]
+    g = r.greenplum
     assert g is not None
     assert g.gp_resource_manager == "group" and g.memory_spill_ratio == 0
     assert g.max_connections_coordinator >= 100 + 3  # 100 clients plus reserved superuser slots
@@ -65,7 +65,7 @@ def test_settings_are_values_for_a_deployment_config(catalog: HardwareCatalog) -
 
 def test_primaries_give_way_to_memory_before_statement_mem_drops(catalog: HardwareCatalog) -> None:
     r = size(sample("retail-dw-gen5", workload={"concurrent_queries": 300}, targets={}), catalog)
-    g = r.extra["greenplum"]
+    g = r.greenplum
     assert g.primaries_per_segment_host < 8  # Type 1 asks for 8; memory allows fewer at 300 queries
     assert g.statement_mem_mb >= 125
     assert "low-statement-mem" not in {x.code for x in r.warnings}

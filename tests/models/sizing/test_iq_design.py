@@ -46,7 +46,7 @@ def test_study_003_configuration_is_reproduced(catalog: HardwareCatalog) -> None
     assert r.estimates["throughput_metric"].p50 == pytest.approx(figure("sapiq_dqp_003", "throughput_network_qthh"),
                                                                  rel=0.03)
     _check_vsan(r, catalog)
-    assert r.extra["roles"] == {"coordinator": 1, "writers": 1, "readers": 2}
+    assert r.iq is not None and (r.iq.coordinators, r.iq.writers, r.iq.readers) == (1, 1, 2)
     assert [h.role for h in d.hosts] == ["IQ coordinator", "IQ writer", "IQ reader"]
     assert sum(h.count for h in d.hosts) == d.segment_hosts
 
@@ -103,7 +103,8 @@ def test_scaling_uses_vm_vcpus_and_per_core_speed(catalog: HardwareCatalog) -> N
     assert r.design.vm is not None and r.design.vm.vcpus < server.cores_total
     fast = size(sample("sap-iq", workload={"nodes": 4}, platform={"server_id": "dell-r760-24x-u3-2x-xeon-gold-6530",
                                                                     "drive_id": None, "nic_id": None}), catalog)
-    eff = fast.extra["study_equivalent_cores_per_node"]
+    assert fast.iq is not None
+    eff = fast.iq.study_equivalent_cores_per_node
     fast_server = catalog.server(fast.design.server_id)
     assert fast.design.vm is not None
     assert eff == pytest.approx(fast.design.vm.vcpus * fast_server.cpu.base_ghz / 2.9, rel=0.01)
@@ -112,7 +113,7 @@ def test_scaling_uses_vm_vcpus_and_per_core_speed(catalog: HardwareCatalog) -> N
 
 def test_roles_and_writer_limits(catalog: HardwareCatalog) -> None:
     r = size(sample("sap-iq", workload={"nodes": 6, "writer_nodes": 2}), catalog)
-    assert r.extra["roles"] == {"coordinator": 1, "writers": 2, "readers": 3}
+    assert r.iq is not None and (r.iq.coordinators, r.iq.writers, r.iq.readers) == (1, 2, 3)
     with pytest.raises(SizingInputError, match=r"writer_nodes"):
         size(sample("sap-iq", workload={"nodes": 3, "writer_nodes": 3}), catalog)
 

@@ -48,13 +48,13 @@ def test_group_never_gives_a_higher_vmem_limit_than_spread_or_block(
 
 def test_default_is_group_mirroring_so_the_vmem_limit_halves(catalog: HardwareCatalog) -> None:
     r = size(sample("retail-dw-gen5", targets={}), catalog)
-    g = r.extra["greenplum"]
+    g = r.greenplum
     assert g is not None and g.mirroring == "group"
     assert g.max_acting_primary_segments == 2 * r.design.primary_segments_per_host
     assert r.design.gp_vmem_protect_limit_mb == g.gp_vmem_protect_limit_mb
     spread = size(sample("retail-dw-gen5", targets={}, workload={"mirroring": "spread"}), catalog)
     assert spread.design.segment_hosts > spread.design.primary_segments_per_host  # spread needs hosts > P
-    assert spread.extra["greenplum"].max_acting_primary_segments == spread.design.primary_segments_per_host + 1
+    assert spread.greenplum.max_acting_primary_segments == spread.design.primary_segments_per_host + 1
     assert spread.design.gp_vmem_protect_limit_mb > r.design.gp_vmem_protect_limit_mb
 
 
@@ -62,7 +62,7 @@ def test_block_mirroring_fills_whole_blocks(catalog: HardwareCatalog) -> None:
     r = size(sample("retail-dw-gen5", workload={"mirroring": "block", "mirror_block_hosts": 4}), catalog)
     assert r.design.segment_hosts % 4 == 0
     p = r.design.primary_segments_per_host
-    assert r.extra["greenplum"].max_acting_primary_segments == p + -(-p // 3)
+    assert r.greenplum.max_acting_primary_segments == p + -(-p // 3)
 
 
 def test_block_without_a_size_is_bad_input() -> None:
@@ -72,7 +72,7 @@ def test_block_without_a_size_is_bad_input() -> None:
 
 def test_vsphere_states_anti_affinity_and_counts_per_vm(catalog: HardwareCatalog) -> None:
     r = size(sample("study-000-vsphere"), catalog)
-    g = r.extra["greenplum"]
+    g = r.greenplum
     assert g is not None and g.mirror_anti_affinity
     per_vm = r.design.primary_segments_per_host // r.design.vms_per_host
     assert g.primaries_per_segment_host == per_vm and g.max_acting_primary_segments == 2 * per_vm
@@ -87,6 +87,6 @@ def test_spread_on_vsphere_needs_more_physical_hosts_than_primaries_per_vm(catal
 
 def test_no_mirrors_has_no_failover_load(catalog: HardwareCatalog) -> None:
     r = size(sample("retail-dw-gen5", workload={"mirrors": False}, targets={}), catalog)
-    g = r.extra["greenplum"]
+    g = r.greenplum
     assert g is not None and g.mirroring is None
     assert g.max_acting_primary_segments == r.design.primary_segments_per_host

@@ -49,7 +49,7 @@ def _check_buildable(r: SizingResult, names: list[str]) -> None:
                 assert vm.memory_gib <= h.memory_gib / (h.sockets * h.numa_nodes_per_socket)
     assert r.design.raw_capacity_tb > 0 and r.design.usable_capacity_tb >= r.design.data_needed_tb
     groups = [g for g in r.design.settings if g.product == "postgresql"]
-    assert {g.target for g in groups} == {vm["name"] for vm in r.extra["vms"]}
+    assert {g.target for g in groups} == {vm.name for vm in r.vms}
 
 
 @pytest.mark.parametrize("count", [13, 200])
@@ -111,7 +111,7 @@ def test_study_001_pair_on_its_own_host(catalog: HardwareCatalog) -> None:
     assert r.design.segment_hosts == 1
     for g in r.design.settings:
         sb = g.get("shared_buffers").value
-        assert sb == pytest.approx(0.75 * next(v["memory_gib"] for v in r.extra["vms"] if v["name"] == g.target)
+        assert sb == pytest.approx(0.75 * next(v.memory_gib for v in r.vms if v.name == g.target)
                                    * 1024, abs=1)
     assert r.design.shared_buffers_ratio == pytest.approx(0.75)
 
@@ -120,17 +120,17 @@ def test_300_client_oltp_gets_storage_that_serves_its_iops(catalog: HardwareCata
     dbs = [{"name": "oltp", "size_gb": 500, "peak_clients": 300, "working_set_gb": 100}]
     r = size(sample("pg-consolidation", workload={"databases": dbs}), catalog)
     drive = catalog.drive(r.design.drive_id or "")
-    disks = r.extra["vms"][0]["disks"][0]
-    demand = (disks["data_write_iops"] + disks["wal_write_iops"]) * 2  # RAID 10 writes both mirrors
+    disks = r.vms[0].disks[0]
+    demand = (disks.data_write_iops + disks.wal_write_iops) * 2  # RAID 10 writes both mirrors
     assert r.design.data_drives_per_host * drive.random_write_iops >= demand
     assert drive.random_write_iops > 10_000  # flash, not 10K HDDs
-    assert disks["wal_gb"] > 0 and disks["data_gb"] >= 500
+    assert disks.wal_gb > 0 and disks.data_gb >= 500
 
 
 def test_every_vm_has_the_whole_configuration(catalog: HardwareCatalog) -> None:
     r = size(sample("pg-consolidation"), catalog)
     groups = [g for g in r.design.settings if g.product == "postgresql"]
-    assert len(groups) == len(r.extra["vms"])
+    assert len(groups) == len(r.vms)
     for g in groups:
         assert {s.name for s in g.settings} == CONFIG_NAMES
         for s in g.settings:

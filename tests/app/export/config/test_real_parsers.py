@@ -180,15 +180,15 @@ def _matches_design(result: SizingResult, doc: dict) -> None:
         for rule in doc["drs_rules"]:
             assert len({host_of[v] for v in rule["vms"][:2]}) == 2
     elif d.kind == "postgres-consolidation":
-        vms = {vm["name"]: vm for vm in result.extra["vms"]}
+        vms = {vm.name: vm for vm in result.vms}
         assert {vm["name"] for vm in doc["vms"]} == set(vms)
         for vm in doc["vms"]:
-            assert (vm["vcpus"], vm["memory_gib"]) == (vms[vm["name"]]["vcpus"], vms[vm["name"]]["memory_gib"])
+            assert (vm["vcpus"], vm["memory_gib"]) == (vms[vm["name"]].vcpus, vms[vm["name"]].memory_gib)
             spec = vms[vm["name"]]
             disks = {disk["label"]: disk for disk in vm["disks"]}
-            assert disks["pgdata"]["size_gb"] == pytest.approx(sum(x["data_gb"] for x in spec["disks"]), abs=0.05)
-            assert disks["pgwal"]["size_gb"] == pytest.approx(sum(x["wal_gb"] for x in spec["disks"]), abs=0.05)
-            assert vm["host"] == f"esx{spec['host']}" and vm["numa_node"] == spec["numa_node"]
+            assert disks["pgdata"]["size_gb"] == pytest.approx(sum(x.data_gb for x in spec.disks), abs=0.05)
+            assert disks["pgwal"]["size_gb"] == pytest.approx(sum(x.wal_gb for x in spec.disks), abs=0.05)
+            assert vm["host"] == f"esx{spec.host}" and vm["numa_node"] == spec.numa_node
     else:
         assert len(doc["vms"]) == d.segment_hosts
         assert all(vm["vcpus"] == d.vm.vcpus and vm["memory_gib"] == d.vm.memory_gib for vm in doc["vms"])
