@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from models.tasks import Cancelled
+
 
 @dataclass(frozen=True, slots=True)
 class RowProblem:
@@ -146,5 +148,7 @@ class EditConflictError(CatalogWriteError):
                    part_id, kind, yours=yours)
 
 
-class ImportCancelled(CatalogError):
-    """The user stopped an import; the transaction was rolled back, so nothing was imported."""
+class ImportCancelled(CatalogError, Cancelled):
+    """The user stopped an import; the transaction was rolled back, so nothing was imported.
+
+    A `models.tasks.Cancelled`, so a worker stops an import the way it stops any other task."""

@@ -22,20 +22,14 @@ from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import greenplum, software
 from models.sizing.engine import size
-from models.sizing.gp_search import SEARCH_CHUNK, SearchCancelled, search_space, settled_pick, settled_pool
+from models.sizing.gp_search import SEARCH_CHUNK, search_space, settled_pick, settled_pool
 from models.sizing.pareto import ParetoFront, pareto_indices
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
 from models.sizing.rules import coordinator_count
 from models.sizing.stream import CheapestFeasible, RunningBest
+from models.tasks import IsCancelled, Progress, check_cancelled
 from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
-
-ProgressFn = Callable[[int, int], None]
-CancelFn = Callable[[], bool]
-
-
-class OptimizationCancelled(Exception):
-    pass
 
 
 @dataclass(frozen=True)
@@ -143,8 +137,8 @@ def approx_tco(ev: greenplum.Evaluated, servers: list, scenario: Scenario,  # ty
 def optimize(
     scenario: Scenario,
     catalog: HardwareCatalog,
-    progress: ProgressFn | None = None,
-    cancelled: CancelFn | None = None,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
     pareto_limit: int = 200,
     objective: str | None = None,
     chunk: int = SEARCH_CHUNK,
@@ -182,11 +176,8 @@ def optimize(
     state = _Stream(main, higher, space.servers, space.drives)  # the servers whose slots hold the memory
     if objective == "tco":
         state.tco = lambda ev: approx_tco(ev, space.servers, scenario, catalog)
-    try:
-        for offset, ev in space.chunks(chunk, progress, cancelled, total):
-            state.add(offset, ev)
-    except SearchCancelled:
-        raise OptimizationCancelled() from None
+    for offset, ev in space.chunks(chunk, progress, cancelled, total):  # raises models.tasks.Cancelled
+        state.add(offset, ev)
     pareto = state.pareto(pareto_limit)
     if state.best.row is None or not state.best.feasible:
         return OptimizationResult(main, higher, state.evaluated, 0, None, None, pareto, state.unmet())
@@ -203,11 +194,12 @@ def optimize(
     best_scenario = scenario.model_copy(
         update={"platform": scenario.platform.model_validate(best.platform(scenario))}
     )
-    best_sized = size(best_scenario, catalog)
+    best_sized = size(best_scenario, catalog, cancelled=cancelled)
     if objective == "tco":
         for _, _, cand in state.tco_shortlist:
             plat = scenario.platform.model_validate(cand.platform(scenario))
-            r_i = size(scenario.model_copy(update={"platform": plat}), catalog)
+            check_cancelled(cancelled)
+            r_i = size(scenario.model_copy(update={"platform": plat}), catalog, cancelled=cancelled)
             # the full sizing is the judge: a candidate that misses a target once sized is not taken
             if any(w.code.startswith("target-unmet") for w in r_i.warnings):
                 continue

@@ -21,6 +21,7 @@ from models.scenario import (
 )
 from models.sizing.engine import size
 from models.sizing.result import SizingResult
+from models.tasks import IsCancelled
 from models.vocabulary import METRICS, RAID_LEVELS, lower_is_better, metric_label
 
 
@@ -245,19 +246,23 @@ class GrowthYear:
         return dataclasses.asdict(self)
 
 
-def growth(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult | None = None) -> list[GrowthYear]:
-    """Buy-as-you-grow: the hosts each year's data needs on the design's hardware, and what each year adds."""
+def growth(
+    scenario: Scenario, catalog: HardwareCatalog, result: SizingResult | None = None,
+    cancelled: IsCancelled | None = None,
+) -> list[GrowthYear]:
+    """Buy-as-you-grow: the hosts each year's data needs on the design's hardware, and what each year adds.
+    `cancelled()` turning True raises `models.tasks.Cancelled`."""
     w = scenario.workload
     if isinstance(w, PostgresConsolidation):
-        r = result or size(scenario, catalog)
+        r = result or size(scenario, catalog, cancelled=cancelled)
         return [GrowthYear(0, r.design.data_needed_tb, r.design.data_needed_tb, r.design.segment_hosts,
                            r.totals.capex, r.totals.capex)]
-    base = pinned(scenario, result or size(scenario, catalog))
+    base = pinned(scenario, result or size(scenario, catalog, cancelled=cancelled))
     years: list[GrowthYear] = []
     previous = 0.0
     for y in range(w.horizon_years + 1):
         ws = base.model_copy(update={"workload": w.model_copy(update={"horizon_years": y})})
-        r = size(ws, catalog)
+        r = size(ws, catalog, cancelled=cancelled)
         years.append(GrowthYear(
             year=y,
             data_tb=round(w.data_tb * (1 + w.growth_pct_per_year / 100.0) ** y, 3),
@@ -325,17 +330,19 @@ def _scaled_catalog(catalog: HardwareCatalog, part_id: str, factor: float) -> Ha
 
 
 def sensitivity(
-    scenario: Scenario, catalog: HardwareCatalog, delta: float = 0.2, result: SizingResult | None = None
+    scenario: Scenario, catalog: HardwareCatalog, delta: float = 0.2, result: SizingResult | None = None,
+    cancelled: IsCancelled | None = None,
 ) -> list[SensitivityBar]:
-    """Capex and main estimate for -delta / +delta on each main input, largest capex swing first."""
-    base_result = result or size(scenario, catalog)
+    """Capex and main estimate for -delta / +delta on each main input, largest capex swing first.
+    `cancelled()` turning True raises `models.tasks.Cancelled`."""
+    base_result = result or size(scenario, catalog, cancelled=cancelled)
     base = pinned(scenario, base_result)
     main = base_result.main_metric
     base_main = base_result.estimates[main].p50 if main in base_result.estimates else float("nan")
     bars: list[SensitivityBar] = []
 
     def run(s: Scenario, cat: HardwareCatalog) -> tuple[float, float]:
-        r = size(s, cat)
+        r = size(s, cat, cancelled=cancelled)
         return r.totals.capex, r.estimates[main].p50 if main in r.estimates else float("nan")
 
     w = scenario.workload

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from app.export.atomic import ExportError
     from app.export.bom import BomTable, bom_table, write_bom_csv, write_bom_xlsx
-    from app.export.pdf_doc import ReportCancelled
     from app.export.report import render_report
 
 _WHERE = {
@@ -25,14 +24,12 @@ _WHERE = {
     "bom_table": "app.export.bom",
     "write_bom_csv": "app.export.bom",
     "write_bom_xlsx": "app.export.bom",
-    "ReportCancelled": "app.export.pdf_doc",
     "render_report": "app.export.report",
 }
 
 __all__ = [
     "BomTable",
     "ExportError",
-    "ReportCancelled",
     "bom_table",
     "render_report",
     "write_bom_csv",

@@ -5,7 +5,6 @@ and a cancellation check between flowables.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from reportlab.lib.styles import ParagraphStyle
@@ -14,12 +13,9 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, P
 
 from app.export.fonts import ReportFonts, fit_text, runs, string_width
 from app.export.pdf_styles import MARGIN_BOTTOM, MARGIN_TOP, MARGIN_X, MUTED, PAGE, RULE
+from models.tasks import IsCancelled, check_cancelled
 
 FOOTER_Y = MARGIN_BOTTOM - 16
-
-
-class ReportCancelled(Exception):
-    """The caller's `cancelled()` returned True; nothing was written."""
 
 
 class Heading(Paragraph):
@@ -79,7 +75,7 @@ class ReportDoc(BaseDocTemplate):
     """Cover page template (no header) and body template (header, footer, page numbers)."""
 
     def __init__(self, filename: str, *, fonts: ReportFonts, header: str, footer_left: str, footer_date: str,
-                 title: str, author: str, subject: str, cancelled: Callable[[], bool] | None = None) -> None:
+                 title: str, author: str, subject: str, cancelled: IsCancelled | None = None) -> None:
         super().__init__(filename, pagesize=PAGE, leftMargin=MARGIN_X, rightMargin=MARGIN_X, topMargin=MARGIN_TOP,
                          bottomMargin=MARGIN_BOTTOM, title=title, author=author, subject=subject,
                          creator="refarch", producer="refarch (reportlab)")
@@ -129,8 +125,7 @@ class ReportDoc(BaseDocTemplate):
         canv.restoreState()
 
     def afterFlowable(self, flowable: Flowable) -> None:
-        if self.cancelled is not None and self.cancelled():
-            raise ReportCancelled("report cancelled")
+        check_cancelled(self.cancelled)  # models.tasks.Cancelled: nothing was written
         if isinstance(flowable, Heading):
             if flowable.header is not None:
                 self.running_header = flowable.header

@@ -2,14 +2,14 @@
 scenario plus a comparison and a table of contents.
 
 `render_report` renders what `size` returned (and, when given, `models.whatif.growth`);
-it sizes nothing itself. Progress and cancellation are plain callables so the GUI can run
+it sizes nothing itself. Progress and cancellation follow `models.tasks` so the GUI can run
 it in a worker thread: `progress(done, total)`, `cancelled() -> bool`. The PDF is written
 to a temporary file beside `path` and renamed over it only when complete.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
@@ -32,7 +32,7 @@ from app.export.pdf_compare import comparison_section, option_groups, option_let
 from app.export.pdf_config import config_appendix
 from app.export.pdf_cover import appendix, cover, references_section, toc
 from app.export.pdf_design import design_section
-from app.export.pdf_doc import ReportCancelled, ReportDoc, numbered_canvas
+from app.export.pdf_doc import ReportDoc, numbered_canvas
 from app.export.pdf_money import bom_section, cost_section
 from app.export.pdf_sections import (
     executive_summary,
@@ -47,13 +47,11 @@ from models.model_card import ModelCard
 from models.references import ReferenceList
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
+from models.tasks import IsCancelled, Progress, check_cancelled
 from models.uncertainty import Estimate
 from models.whatif import GrowthYear
 
-__all__ = ["Cancelled", "Progress", "ReportCancelled", "render_report"]
-
-Progress = Callable[[int, int], None]
-Cancelled = Callable[[], bool]
+__all__ = ["render_report"]
 
 # the sections of one scenario, in order; the executive summary points forward to "warnings"
 SECTIONS = ("summary", "workload", "design", "bom", "cost", "performance", "rationale", "warnings")
@@ -82,7 +80,7 @@ def render_report(
     scenarios: list[Scenario],
     path: str | Path,
     progress: Progress | None = None,
-    cancelled: Cancelled | None = None,
+    cancelled: IsCancelled | None = None,
     *,
     growth: Sequence[Sequence[GrowthYear] | None] | None = None,
     curves: Sequence[Sequence[tuple[int, Estimate]] | None] | None = None,
@@ -94,7 +92,7 @@ def render_report(
 
     `growth[i]` is the buy-as-you-grow plan of scenario i (`models.whatif.growth`), or None to leave it out;
     `curves[i]` the main estimate against host count (`models.sizing.curves.main_metric_curve`), or None;
-    `cards` default to `models.perf.cards.all_cards()`. Raises `ReportCancelled` when `cancelled()` turns
+    `cards` default to `models.perf.cards.all_cards()`. Raises `models.tasks.Cancelled` when `cancelled()` turns
     True (nothing written) and `app.export.atomic.ExportError` when `path` cannot be written.
     """
     if not results or len(results) != len(scenarios):
@@ -109,8 +107,7 @@ def render_report(
 
     def tick() -> None:
         nonlocal done
-        if cancelled is not None and cancelled():
-            raise ReportCancelled("report cancelled")
+        check_cancelled(cancelled)
         done += 1
         if progress is not None:
             progress(min(done, total), total)

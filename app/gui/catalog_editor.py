@@ -32,11 +32,12 @@ from PySide6.QtWidgets import (
 from app.export.atomic import atomic_write_text
 from app.gui.catalog_models import CatalogTableModel, SourceSortedProxy
 from app.gui.catalog_source import CatalogSource
-from app.gui.workers import Cancelled, Job, JobRunner, Progress
-from catalog.errors import CatalogError, ImportCancelled, InvalidRowsError
+from app.gui.workers import Job, JobRunner
+from catalog.errors import CatalogError, InvalidRowsError
 from catalog.files import read_file, render
 from catalog.rows import part_to_row
 from models.hardware import PART_KINDS, HardwareCatalog
+from models.tasks import Cancelled, Progress
 
 KIND_TITLES = {"server": "Servers", "cpu": "CPUs", "drive": "Drives", "nic": "NICs", "dimm": "DIMMs",
                "switch": "Switches", "cable": "Cables/optics", "rack": "Racks", "pdu": "PDUs",
@@ -287,12 +288,12 @@ class CatalogEditor(QWidget):
             try:
                 rows = read_file(Path(name))
                 if cancel.is_set():
-                    raise Cancelled
+                    raise Cancelled()
                 report = store.import_rows(rows, replace=replace, progress=progress, cancelled=cancel.is_set)
                 # the tables and the sizing snapshot are read here too: 30,000 rows must not be read on the UI thread
                 return report, {kind: store.versioned_rows(kind) for kind in TAB_ORDER}, store.snapshot()  # type: ignore[arg-type]
-            except ImportCancelled:
-                raise Cancelled from None
+            except Cancelled:
+                raise  # catalog.errors.ImportCancelled is a CatalogError too, but a stop, not a failure
             except CatalogError as exc:
                 return exc
 
@@ -341,11 +342,11 @@ class CatalogEditor(QWidget):
                 rows = store.export_rows() if store is not None else [part_to_row(p) for p in snapshot]
                 progress(1, 3)
                 if cancel.is_set():
-                    raise Cancelled
+                    raise Cancelled()
                 text = render(rows, fmt)
                 progress(2, 3)
                 if cancel.is_set():
-                    raise Cancelled
+                    raise Cancelled()
                 atomic_write_text(target, text)  # all or nothing: the old file stays if anything fails
                 progress(3, 3)
                 return len(rows)

@@ -21,11 +21,12 @@ import shiboken6
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
-from app.gui.workers import JobRunner, Progress
+from app.gui.workers import JobRunner
 from catalog.errors import CatalogError, EditConflictError, InvalidRowsError
 from catalog.rows import COMMON_FIELDS, KIND_FIELDS
 from catalog.store import CatalogStore
 from models.hardware import HardwareCatalog, PartKind
+from models.tasks import Progress
 
 ERROR_BG = QColor("#ffe3e3")
 NEW_BG = QColor("#fff9db")

@@ -18,9 +18,10 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog
 
 from app.gui import files, sizing_service
 from app.gui.sizing_service import SizingFailure
-from app.gui.workers import Cancelled, Job, JobRunner
+from app.gui.workers import Job, JobRunner
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
+from models.tasks import check_cancelled
 
 if TYPE_CHECKING:
     from app.gui.main_window import MainWindow
@@ -38,15 +39,14 @@ TITLES: dict[str, str] = {
 def run_export(kind: ExportKind, scenarios: list[Scenario], catalog: HardwareCatalog, path: Path,
                cancel: threading.Event, progress: Callable[[int, int], None]) -> Path:
     """Size each scenario (the engine's numbers, not a cached screen state), then write the file."""
-    from app.export import ExportError, ReportCancelled, bom_table, render_report, write_bom_csv, write_bom_xlsx
+    from app.export import ExportError, bom_table, render_report, write_bom_csv, write_bom_xlsx
 
     if kind == "config":
         return run_config_export(scenarios[0], catalog, path, cancel)
 
     results = []
     for s in scenarios:
-        if cancel.is_set():
-            raise Cancelled()
+        check_cancelled(cancel.is_set)
         results.append(sizing_service.size(s, catalog))
     try:
         if kind == "pdf":
@@ -66,8 +66,6 @@ def run_export(kind: ExportKind, scenarios: list[Scenario], catalog: HardwareCat
         else:
             tables = [bom_table(r, s.customer) for r, s in zip(results, scenarios, strict=True)]
             (write_bom_csv if kind == "csv" else write_bom_xlsx)(tables, path)
-    except ReportCancelled:
-        raise Cancelled() from None
     except (ExportError, OSError) as exc:
         raise SizingFailure([f"cannot write {path}: {exc}"]) from None
     return path
@@ -79,16 +77,14 @@ def run_config_export(scenario: Scenario, catalog: HardwareCatalog, folder: Path
     from app.export.config import NamingError, export_configuration
 
     result = sizing_service.size(scenario, catalog)
-    if cancel.is_set():
-        raise Cancelled()
+    check_cancelled(cancel.is_set)
     try:
         export_configuration(result, folder, force=True, cancelled=cancel.is_set)
     except NamingError as exc:
         raise SizingFailure(exc.problems) from None
     except (ExportError, OSError) as exc:
         raise SizingFailure([f"cannot write {folder}: {exc}"]) from None
-    if cancel.is_set():
-        raise Cancelled()
+    check_cancelled(cancel.is_set)
     return folder
 
 

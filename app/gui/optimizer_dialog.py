@@ -33,7 +33,7 @@ from app.gui.draft import Issues, path_str
 from app.gui.field_widgets import FieldEditor, add_rows, new_form_layout
 from app.gui.fields import TARGET_FIELDS
 from app.gui.sizing_service import SizingFailure
-from app.gui.workers import Cancelled, Job, JobRunner
+from app.gui.workers import Job, JobRunner
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario, Targets
 from models.vocabulary import metric_label
@@ -48,8 +48,6 @@ def run_optimizer(scenario: Scenario, catalog: HardwareCatalog, cancel: threadin
 
     try:
         return optimizer.optimize(scenario, catalog, progress=progress, cancelled=cancel.is_set)
-    except optimizer.OptimizationCancelled:
-        raise Cancelled() from None
     except SizingInputError as exc:
         raise SizingFailure(list(exc.problems)) from None
 

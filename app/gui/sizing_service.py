@@ -14,6 +14,7 @@ from models.hardware import HardwareCatalog
 from models.problems import ROOT, Problem
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
+from models.tasks import IsCancelled, Progress
 from models.uncertainty import Estimate
 
 
@@ -45,13 +46,14 @@ def engine_problem() -> str | None:
     return None
 
 
-def size(scenario: Scenario, catalog: HardwareCatalog) -> SizingResult:
+def size(scenario: Scenario, catalog: HardwareCatalog, progress: Progress | None = None,
+         cancelled: IsCancelled | None = None) -> SizingResult:
     try:
         from models.sizing import engine
     except ImportError as exc:
         raise SizingFailure([Problem(ROOT, f"the sizing engine is not available ({exc})")]) from None
     try:
-        return engine.size(scenario, catalog)
+        return engine.size(scenario, catalog, progress, cancelled)
     except engine.SizingInputError as exc:
         raise SizingFailure(list(exc.problems) or [Problem(ROOT, str(exc))]) from None
     except ValueError as exc:  # a combination the engine refuses, e.g. no drive fits the server's bays
@@ -68,10 +70,8 @@ def estimate_curve(
     """The main metric against host count (`models.sizing.curves`); None for kinds without such a curve."""
     from models.sizing import curves
 
-    if cancel.is_set():
-        return None
-    points = curves.main_metric_curve(scenario, catalog, curves.host_counts(result.design.segment_hosts), result)
-    progress(1, 1)
+    points = curves.main_metric_curve(scenario, catalog, curves.host_counts(result.design.segment_hosts), result,
+                                      progress, cancel.is_set)
     return _curve(result, list(points))
 
 

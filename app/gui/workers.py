@@ -22,15 +22,11 @@ from models.hardware import HardwareCatalog
 from models.problems import ROOT, Problem
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
+from models.tasks import Cancelled, Progress
 
 DEBOUNCE_MS = 150
 
-Progress = Callable[[int, int], None]
-Work = Callable[[threading.Event, Progress], Any]
-
-
-class Cancelled(Exception):
-    """Raised inside a job's function when it sees its cancel flag (optional: returning also works)."""
+Work = Callable[[threading.Event, Progress], Any]  # raises models.tasks.Cancelled when it sees its flag
 
 
 class _Box:
@@ -223,7 +219,7 @@ class SizingCoordinator(QObject):
 
     def _start_size(self, uid: str, scenario: Scenario, catalog: HardwareCatalog) -> None:
         def work(cancel: threading.Event, _progress: Progress) -> SizingResult:
-            return sizing_service.size(scenario, catalog)
+            return sizing_service.size(scenario, catalog, cancelled=cancel.is_set)
 
         holder: dict[str, Job] = {}
 

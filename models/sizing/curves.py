@@ -17,6 +17,7 @@ from models.sizing.candidates import NetworkChoice, enumerate_candidates
 from models.sizing.engine import size
 from models.sizing.parts import SizingInputError
 from models.sizing.result import SizingResult
+from models.tasks import IsCancelled, Progress, check_cancelled
 from models.uncertainty import Estimate
 
 CURVE_POINTS = 12
@@ -31,25 +32,39 @@ def host_counts(current: int, n: int = CURVE_POINTS) -> list[int]:
 
 
 def main_metric_curve(
-    scenario: Scenario, catalog: HardwareCatalog, counts: list[int], result: SizingResult | None = None
+    scenario: Scenario,
+    catalog: HardwareCatalog,
+    counts: list[int],
+    result: SizingResult | None = None,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
 ) -> list[tuple[int, Estimate]]:
-    """(hosts, estimate of the scenario's main metric) for each count; empty for kinds without such a curve."""
-    result = result or size(scenario, catalog)
+    """(hosts, estimate of the scenario's main metric) for each count; empty for kinds without such a curve.
+
+    One Monte Carlo estimate per count: `progress(done, len(counts))` after each, and `cancelled()`
+    checked before each (`models.tasks`)."""
+    result = result or size(scenario, catalog, cancelled=cancelled)
     w = scenario.workload
     if isinstance(w, GreenplumAnalytics | GreenplumOltp):
-        return _greenplum_curve(scenario, w, catalog, result, counts)
-    if isinstance(w, SapIqMultiplex):
+        points = _greenplum_curve(scenario, w, catalog, result, counts, progress, cancelled)
+    elif isinstance(w, SapIqMultiplex):
         points = []
-        for n in counts:
+        for i, n in enumerate(counts):
+            check_cancelled(cancelled)
             copy = scenario.model_copy(update={"workload": w.model_copy(update={"nodes": n})})
             try:
-                est = size(copy, catalog).estimates.get(result.main_metric)
+                est = size(copy, catalog, cancelled=cancelled).estimates.get(result.main_metric)
             except SizingInputError:
-                continue  # too few nodes to hold the data: not a point of the curve
+                est = None  # too few nodes to hold the data: not a point of the curve
             if est is not None:
                 points.append((n, est))
-        return points
-    return []
+            if progress is not None:
+                progress(i + 1, len(counts))
+    else:
+        points = []
+    if progress is not None:
+        progress(len(counts), len(counts))
+    return points
 
 
 def _greenplum_curve(
@@ -58,6 +73,8 @@ def _greenplum_curve(
     catalog: HardwareCatalog,
     result: SizingResult,
     counts: list[int],
+    progress: Progress | None,
+    cancelled: IsCancelled | None,
 ) -> list[tuple[int, Estimate]]:
     d = result.design
     if d.drive_id is None:
@@ -72,6 +89,11 @@ def _greenplum_curve(
     net = NetworkChoice(catalog.nic(d.nic_id) if d.nic_id else None, d.nics_per_host)
     ctx = metrics.GpContext.of(w, c, primaries, vms, net, greenplum.needed_tb(w))
     floor = int(greenplum.min_hosts(w, primaries // vms)[0])
-    return [
-        (h, metrics.gp_ranges(w, ctx, h, d.etl_hosts)[0][result.main_metric]) for h in counts if h >= floor
-    ]
+    points = []
+    for i, h in enumerate(counts):
+        check_cancelled(cancelled)
+        if h >= floor:
+            points.append((h, metrics.gp_ranges(w, ctx, h, d.etl_hosts)[0][result.main_metric]))
+        if progress is not None:
+            progress(i + 1, len(counts))
+    return points

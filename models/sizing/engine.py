@@ -13,30 +13,46 @@ from models.sizing.oltp_advice import oltp_warnings
 from models.sizing.parts import SizingInputError, resolve
 from models.sizing.result import SizingResult
 from models.sizing.targets import check_targets
+from models.tasks import IsCancelled, Progress, check_cancelled, part_progress
 
 __all__ = ["SizingInputError", "size"]
 
 
-def size(scenario: Scenario, catalog: HardwareCatalog) -> SizingResult:
+def size(
+    scenario: Scenario,
+    catalog: HardwareCatalog,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> SizingResult:
     """Size one scenario. Unknown or incompatible parts raise `SizingInputError` listing every problem;
     targets that cannot be met are not errors: the nearest design comes back, `result.target_checks` says
     which target is met, missed or unreachable (and a critical warning per target not met).
 
     Prices are compared and summed in the project currency only (`models.pricing`): the catalog is
     converted, net of discounts, before any part is chosen; `commercial.complete` then adds boot drives,
-    network, racks, licences and support, the totals in one currency and the TCO rows."""
+    network, racks, licences and support, the totals in one currency and the TCO rows.
+
+    `progress` / `cancelled` follow `models.tasks`: one part per design sized (the design, then each
+    year of an as-you-grow purchase), the Greenplum candidate search reporting within its part;
+    `cancelled()` turning True raises `models.tasks.Cancelled`."""
+    check_cancelled(cancelled)
     c = scenario.commercial
     converted = pricing.in_currency(catalog, c.currency, c.discounts_pct)
     check_commercial_ids(scenario, catalog, converted.left_out)
     priced = converted.catalog
-    result = commercial.complete(_size_design(scenario, priced), scenario, priced, converted.left_out)
     w = scenario.workload
-    if c.purchase == "as-you-grow" and getattr(w, "horizon_years", 0) > 0:
+    grows = c.purchase == "as-you-grow" and getattr(w, "horizon_years", 0) > 0
+    years = list(range(min(w.horizon_years, c.tco_years - 1) + 1)) if grows else []  # type: ignore[union-attr]
+    parts = 1 + len(years)
+    design = _size_design(scenario, priced, part_progress(progress, 0, parts), cancelled)
+    result = commercial.complete(design, scenario, priced, converted.left_out)
+    if grows:
         base = _pinned(scenario, result)
         states = []
-        for y in range(min(w.horizon_years, c.tco_years - 1) + 1):  # type: ignore[union-attr]
+        for y in years:
             at_y = base.model_copy(update={"workload": w.model_copy(update={"horizon_years": y})})
-            states.append(commercial.state_of(commercial.complete(_size_design(at_y, priced), at_y, priced), at_y))
+            at_y_design = _size_design(at_y, priced, part_progress(progress, 1 + y, parts), cancelled)
+            states.append(commercial.state_of(commercial.complete(at_y_design, at_y, priced), at_y))
         result = commercial.with_tco(result, states, scenario)
     checks, warnings = check_targets(scenario, result)
     warnings += tuple(oltp_warnings(scenario, result))
@@ -79,13 +95,20 @@ def check_commercial_ids(scenario: Scenario, catalog: HardwareCatalog, left_out:
         raise SizingInputError(problems)
 
 
-def _size_design(scenario: Scenario, catalog: HardwareCatalog) -> SizingResult:
+def _size_design(
+    scenario: Scenario, catalog: HardwareCatalog, progress: Progress | None, cancelled: IsCancelled | None
+) -> SizingResult:
+    check_cancelled(cancelled)
     parts = resolve(scenario, catalog)
     workload = scenario.workload
     if isinstance(workload, GreenplumAnalytics | GreenplumOltp):
-        return greenplum_design.size_greenplum(scenario, workload, catalog, parts)
-    if isinstance(workload, PostgresConsolidation):
-        return postgres_design.size_postgres(scenario, workload, catalog, parts)
-    if isinstance(workload, SapIqMultiplex):
-        return sap_iq_design.size_sap_iq(scenario, workload, catalog, parts)
-    raise SizingInputError([Problem("workload.kind", f"no sizer for {type(workload).__name__}")])
+        result = greenplum_design.size_greenplum(scenario, workload, catalog, parts, progress, cancelled)
+    elif isinstance(workload, PostgresConsolidation):
+        result = postgres_design.size_postgres(scenario, workload, catalog, parts)
+    elif isinstance(workload, SapIqMultiplex):
+        result = sap_iq_design.size_sap_iq(scenario, workload, catalog, parts)
+    else:
+        raise SizingInputError([Problem("workload.kind", f"no sizer for {type(workload).__name__}")])
+    if progress is not None:
+        progress(1, 1)  # the part is done (the Greenplum search reported its chunks on the way)
+    return result

@@ -3,7 +3,7 @@ settled on the estimate it reports."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +33,7 @@ from models.sizing.rules import (
     RULES,
 )
 from models.sizing.stream import CheapestFeasible, RunningBest
+from models.tasks import IsCancelled, Progress, check_cancelled
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 SEARCH_CHUNK = 65_536  # candidates per evaluation: bounded memory, and a progress report per chunk
@@ -48,10 +49,6 @@ class Search:
     nic_why: Rationale | None
     memory: list[HostMemory]  # per server: memory, DIMMs added to reach it, their price
     ev: greenplum.Evaluated
-
-
-class SearchCancelled(Exception):
-    pass
 
 
 @dataclass(frozen=True)
@@ -85,15 +82,14 @@ class SearchSpace:
     def chunks(
         self,
         chunk: int = SEARCH_CHUNK,
-        progress: Callable[[int, int], None] | None = None,
-        cancelled: Callable[[], bool] | None = None,
+        progress: Progress | None = None,
+        cancelled: IsCancelled | None = None,
         total: int | None = None,
     ) -> Iterator[tuple[int, greenplum.Evaluated]]:
         total = self.count() if progress is not None and total is None else (total or 0)
         for offset, cands in iter_candidates(self.servers, self.drives, self.deployments, self.raids,
                                              self.drives_per_host, greenplum.min_data_drives(), chunk):
-            if cancelled is not None and cancelled():
-                raise SearchCancelled()
+            check_cancelled(cancelled)
             yield offset, evaluate_chunk(self, cands)
             if progress is not None:
                 progress(offset + len(cands), total)
@@ -156,8 +152,8 @@ def search(
     deployments: Sequence[str],
     raids: Sequence[str],
     drives_per_host: int | None,
-    progress: Callable[[int, int], None] | None = None,
-    cancelled: Callable[[], bool] | None = None,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
 ) -> Search:
     """Every candidate evaluated and kept (for small spaces and tests; the optimizer streams)."""
     space = search_space(scenario, workload, catalog, parts, servers, drives, deployments, raids, drives_per_host)

@@ -17,6 +17,7 @@ from models.sizing.parts import (
 )
 from models.sizing.result import Rationale, SizingResult
 from models.sizing.stream import CheapestFeasible, RunningBest
+from models.tasks import IsCancelled, Progress
 from models.vocabulary import RAID_LEVELS
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
@@ -51,7 +52,8 @@ def explain_candidate(scenario: Scenario, workload: GpWorkload, found: Search, i
 
 
 def size_greenplum(
-    scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, parts: ResolvedParts
+    scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, parts: ResolvedParts,
+    progress: Progress | None = None, cancelled: IsCancelled | None = None,
 ) -> SizingResult:
     servers = candidate_servers(catalog, parts)
     drives = [parts.drive] if parts.drive else current(catalog.drives, catalog)
@@ -61,7 +63,7 @@ def size_greenplum(
     space = search_space(scenario, workload, catalog, parts, servers, drives, [scenario.platform.deployment], [raid],
                          scenario.platform.drives_per_host)
     best, cheapest = RunningBest(), CheapestFeasible()
-    for offset, ev in space.chunks():
+    for offset, ev in space.chunks(progress=progress, cancelled=cancelled):
         best.add(offset, ev)
         cheapest.add(offset, ev)
     n = scenario.platform.drives_per_host

@@ -6,9 +6,10 @@ import dataclasses
 
 import pytest
 
-from catalog.errors import InvalidRowsError, PartInUseError
+from catalog.errors import ImportCancelled, InvalidRowsError, PartInUseError
 from catalog.store import CatalogStore
 from models.hardware import Cpu, HardwareCatalog, Nic, Server, UnknownPartError
+from models.tasks import Cancelled
 from tests.catalog.conftest import small_seed_rows
 
 
@@ -31,6 +32,19 @@ def test_an_import_with_any_bad_row_writes_nothing(store: CatalogStore) -> None:
     with pytest.raises(InvalidRowsError) as caught:
         store.import_rows(rows)
     assert [(p.row, p.field) for p in caught.value.problems] == [(6, "size_gib")]
+    assert store.list() == []
+
+
+def test_a_cancelled_import_is_the_task_protocol_s_cancelled_and_writes_nothing(store: CatalogStore) -> None:
+    calls = {"n": 0}
+
+    def cancelled() -> bool:
+        calls["n"] += 1
+        return calls["n"] > 2  # part-way through the rows
+
+    with pytest.raises(Cancelled) as caught:
+        store.import_rows(small_seed_rows(), cancelled=cancelled)
+    assert isinstance(caught.value, ImportCancelled) and "nothing was imported" in str(caught.value)
     assert store.list() == []
 
 

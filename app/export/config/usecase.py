@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from app.export.config.build import build_config
 from app.export.config.naming import Naming
 from app.export.config.writer import check_target, write_bundle
 from models.sizing.result import SizingResult
+from models.tasks import IsCancelled, check_cancelled
 
 
 def export_configuration(result: SizingResult, out_dir: Path, force: bool = False, naming: Naming | None = None,
-                         cancelled: Callable[[], bool] | None = None) -> list[Path]:
+                         cancelled: IsCancelled | None = None) -> list[Path]:
     """Render every file in memory, then write them all (atomically, file by file); the paths written.
 
     A folder that is refused (non-empty without `force`, a file in the way) raises ExportError before
@@ -20,6 +20,5 @@ def export_configuration(result: SizingResult, out_dir: Path, force: bool = Fals
     """
     check_target(out_dir, force)
     bundle = build_config(result, naming or Naming())
-    if cancelled is not None and cancelled():
-        return []
+    check_cancelled(cancelled)  # models.tasks.Cancelled before anything is written
     return write_bundle(bundle, out_dir, force)

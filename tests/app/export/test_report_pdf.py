@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from app.export import ReportCancelled, bom_table, render_report
+from app.export import bom_table, render_report
 from app.export.bom import group_of
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
 from models.sizing.engine import size
 from models.sizing.result import SizingResult
+from models.tasks import Cancelled
 from models.whatif import growth
 from tests.app.export.conftest import SCENARIO_FILES, flat, pdf_text, sample_json, scenario_from
 
@@ -195,7 +196,7 @@ def test_cancel_leaves_no_file_and_keeps_the_old_one(tmp_path: Path, sized: Size
         calls["n"] += 1
         return calls["n"] > 3  # cancel part-way through
 
-    with pytest.raises(ReportCancelled):
+    with pytest.raises(Cancelled):
         render_report([r], [s], out, cancelled=cancelled)
     assert out.read_bytes() == b"previous report"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.pdf"]
@@ -210,7 +211,7 @@ def test_cancel_during_layout_also_stops(tmp_path: Path, sized: Sized) -> None:
         calls["n"] += 1
         return calls["n"] > 40  # past the section building, inside reportlab's layout
 
-    with pytest.raises(ReportCancelled):
+    with pytest.raises(Cancelled):
         render_report([r], [s], out, cancelled=cancelled)
     assert not out.exists() and list(tmp_path.iterdir()) == []
 

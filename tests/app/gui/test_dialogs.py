@@ -7,6 +7,7 @@ from pathlib import Path
 
 from app.gui.main_window import MainWindow
 from app.gui.optimizer_dialog import OptimizerDialog
+from models.tasks import Cancelled
 
 
 def test_optimizer_runs_and_its_design_goes_back_into_the_scenario(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
@@ -46,7 +47,7 @@ def test_optimizer_cancel_stops_the_search(qtbot, window: MainWindow, monkeypatc
         started.set()
         while not cancel.wait(0.01):
             progress(1, 100)
-        raise optimizer_dialog.Cancelled()
+        raise Cancelled()
 
     monkeypatch.setattr(optimizer_dialog, "run_optimizer", slow)
     dialog = OptimizerDialog(window.doc.entries[0].scenario, window.source.snapshot, window)  # type: ignore[union-attr]

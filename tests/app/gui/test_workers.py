@@ -9,9 +9,10 @@ import pytest
 from PySide6.QtCore import QThreadPool
 
 from app.gui import sizing_service
-from app.gui.workers import Cancelled, JobRunner, SizingCoordinator
+from app.gui.workers import JobRunner, SizingCoordinator
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, Scenario
+from models.tasks import Cancelled
 from tests.app.gui.fakes import fake_result
 
 
@@ -65,7 +66,7 @@ def test_an_exception_in_a_job_becomes_a_problem_not_a_crash(qtbot) -> None:  # 
 
 
 def test_only_the_latest_request_for_a_scenario_is_kept(qtbot, monkeypatch: pytest.MonkeyPatch, seed) -> None:  # type: ignore[no-untyped-def]
-    def slow_size(scenario: Scenario, _catalog: object):  # type: ignore[no-untyped-def]
+    def slow_size(scenario: Scenario, _catalog: object, **_task: object):  # type: ignore[no-untyped-def]
         # the first (older) request is the slow one: its answer must not win
         time.sleep(0.3 if scenario.workload.data_tb == 1 else 0.01)
         return fake_result(hosts=int(scenario.workload.data_tb))
@@ -87,7 +88,7 @@ def test_only_the_latest_request_for_a_scenario_is_kept(qtbot, monkeypatch: pyte
 def test_edits_within_the_debounce_window_size_once(qtbot, monkeypatch: pytest.MonkeyPatch, seed) -> None:  # type: ignore[no-untyped-def]
     calls: list[float] = []
 
-    def counting_size(scenario: Scenario, _catalog: object):  # type: ignore[no-untyped-def]
+    def counting_size(scenario: Scenario, _catalog: object, **_task: object):  # type: ignore[no-untyped-def]
         calls.append(scenario.workload.data_tb)
         return fake_result()
 
@@ -101,7 +102,7 @@ def test_edits_within_the_debounce_window_size_once(qtbot, monkeypatch: pytest.M
 
 
 def test_an_engine_refusal_is_reported_with_its_problems(qtbot, monkeypatch: pytest.MonkeyPatch, seed) -> None:  # type: ignore[no-untyped-def]
-    def refuse(_s: object, _c: object) -> None:
+    def refuse(_s: object, _c: object, **_task: object) -> None:
         raise sizing_service.SizingFailure([Problem("platform.server_id", "unknown server id 'x'")])
 
     monkeypatch.setattr(sizing_service, "size", refuse)

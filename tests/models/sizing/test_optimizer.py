@@ -7,9 +7,10 @@ import itertools
 import pytest
 
 from models.hardware import HardwareCatalog
-from models.optimizer import OptimizationCancelled, optimize, pareto_front
+from models.optimizer import optimize, pareto_front
 from models.scenario import Scenario
 from models.sizing.engine import SizingInputError, size
+from models.tasks import Cancelled
 from tests.models.sizing.conftest import sample
 
 SMALL_IDS = (
@@ -74,7 +75,7 @@ def test_progress_and_cancel(catalog: HardwareCatalog) -> None:
     seen: list[tuple[int, int]] = []
     optimize(sample("retail-dw-gen5"), catalog, progress=lambda d, t: seen.append((d, t)))
     assert seen and seen[-1][0] == seen[-1][1]
-    with pytest.raises(OptimizationCancelled):
+    with pytest.raises(Cancelled):
         optimize(sample("retail-dw-gen5"), catalog, cancelled=lambda: True)
 
 
