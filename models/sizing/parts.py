@@ -95,7 +95,8 @@ def choose_nic(catalog: HardwareCatalog, parts: ResolvedParts) -> tuple[Nic | No
             text = f"{nic.vendor} {nic.model}: the lowest price per port at the {why} {floor:g} GbE."
             return nic, Rationale("NIC", text, cite(RULES, "network_recommended_gbps"))
     nic = max(nics, key=lambda n: (n.speed_gbps, -n.price))
-    return nic, Rationale("NIC", f"{nic.model}: the fastest NIC in the catalog (below 25 GbE).", "catalog")
+    return nic, Rationale("NIC", f"{nic.model}: the fastest NIC in the catalog (below {minimum:g} GbE).",
+                          f"catalog; {cite(RULES, 'network_min_gbps')}")
 
 
 def nics_per_host(nic: Nic | None, requested: int | None) -> int:
