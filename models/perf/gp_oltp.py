@@ -116,6 +116,52 @@ def _capacity_ratios(
     return r_coord, segment_hosts / sc.ref_segment_hosts, BINDING_SEGMENT_WRITES
 
 
+def _checked_cluster(
+    mix: OltpMix,
+    n: int,
+    clients: ArrayLike,
+    coordinator_cores: ArrayLike,
+    segment_hosts: ArrayLike,
+    segment_cores_per_host: ArrayLike,
+) -> tuple[FloatArray, ...]:
+    """The inputs refused with the argument's name when out of range, then broadcast to one shape."""
+    if mix not in OLTP_MIXES:
+        raise ValueError(f"unknown mix '{mix}'; one of {', '.join(OLTP_MIXES)}")
+    if n < 0:
+        raise ValueError("n (Monte Carlo samples) must be >= 0")
+    arrays = [
+        positive_array(v, name)
+        for v, name in (
+            (clients, "clients"),
+            (coordinator_cores, "coordinator_cores"),
+            (segment_hosts, "segment_hosts"),
+            (segment_cores_per_host, "segment_cores_per_host"),
+        )
+    ]
+    return tuple(np.broadcast_arrays(*arrays))
+
+
+def _tps_range(
+    mix: OltpMix, nc: FloatArray, cc: FloatArray, hh: FloatArray, ss: FloatArray, n: int, seed: int
+) -> Estimate:
+    """P10/P50/P90 TPS over `n` draws of the USL parameters (their covariance) and of the coordinator's share of
+    a select's CPU (its assumed range), all broadcast in one array of n x the input shape."""
+    ref = calibrated(f"gp6-{mix}")
+    d = ref.draws(n, seed)
+    f = from_point(_gp6_scaling().share).sample(n, rng(seed + 1))
+    shape = (-1,) + (1,) * nc.ndim
+    rc, ro, _ = _capacity_ratios(mix, cc[None, ...], hh[None, ...], ss[None, ...], f.reshape(shape))
+    x = _scaled_usl(
+        nc[None, ...],
+        np.minimum(rc, ro),
+        d[:, 0].reshape(shape),
+        d[:, 1].reshape(shape),
+        d[:, 2].reshape(shape),
+    )
+    p10, p50, p90 = np.percentile(x, [10.0, 50.0, 90.0], axis=0)
+    return Estimate(as_output(p10), as_output(p50), as_output(p90), "TPS")
+
+
 def predict_tps(
     mix: OltpMix,
     clients: ArrayLike,
@@ -144,47 +190,19 @@ def predict_tps(
     only (p10 = p50 = p90), the fast path for optimizers. Monte Carlo holds n x (broadcast size)
     floats at once: pass n = 0, or a small n, for large arrays.
     """
-    if mix not in OLTP_MIXES:
-        raise ValueError(f"unknown mix '{mix}'; one of {', '.join(OLTP_MIXES)}")
-    if n < 0:
-        raise ValueError("n (Monte Carlo samples) must be >= 0")
-    arrays = [
-        positive_array(v, name)
-        for v, name in (
-            (clients, "clients"),
-            (coordinator_cores, "coordinator_cores"),
-            (segment_hosts, "segment_hosts"),
-            (segment_cores_per_host, "segment_cores_per_host"),
-        )
-    ]
-    nc, cc, hh, ss = np.broadcast_arrays(*arrays)
+    nc, cc, hh, ss = _checked_cluster(mix, n, clients, coordinator_cores, segment_hosts, segment_cores_per_host)
     ref = calibrated(f"gp6-{mix}")
-    share = _gp6_scaling().share
-
-    r_coord, r_other, other_name = _capacity_ratios(mix, cc, hh, ss, share.value)
+    r_coord, r_other, other_name = _capacity_ratios(mix, cc, hh, ss, _gp6_scaling().share.value)
     r = np.minimum(r_coord, r_other)
     central = _scaled_usl(nc, r, ref.lam, ref.sigma, ref.kappa)
     binding_arr = np.where(r_coord <= r_other, BINDING_COORDINATOR, other_name)
     first = str(binding_arr.flat[0])
     binding: Any = first if np.all(binding_arr == first) else binding_arr
     peak = r * ref.peak_clients
-
     if n == 0:
         est = Estimate(as_output(central), as_output(central), as_output(central), "TPS")
     else:
-        d = ref.draws(n, seed)
-        f = from_point(share).sample(n, rng(seed + 1))
-        shape = (-1,) + (1,) * nc.ndim
-        rc, ro, _ = _capacity_ratios(mix, cc[None, ...], hh[None, ...], ss[None, ...], f.reshape(shape))
-        x = _scaled_usl(
-            nc[None, ...],
-            np.minimum(rc, ro),
-            d[:, 0].reshape(shape),
-            d[:, 1].reshape(shape),
-            d[:, 2].reshape(shape),
-        )
-        p10, p50, p90 = np.percentile(x, [10.0, 50.0, 90.0], axis=0)
-        est = Estimate(as_output(p10), as_output(p50), as_output(p90), "TPS")
+        est = _tps_range(mix, nc, cc, hh, ss, n, seed)
     return TpsPrediction(est, binding, as_output(peak), as_output(r))
 
 

@@ -242,17 +242,17 @@ def pack(
     return racks
 
 
-def plan(lines: Sequence[BomLine], catalog: HardwareCatalog, commercial: Commercial) -> Infrastructure:
-    out = Infrastructure()
-    groups = host_groups(lines, catalog)
-    if not groups:
-        return out
-    boot_lines(groups, catalog, commercial, out)
-    # boot drives draw power too
+def _with_boot_power(groups: list[HostGroup], out: Infrastructure, catalog: HardwareCatalog) -> list[HostGroup]:
+    """The host groups with their boot drives' draw added: boot drives count against the rack power budget."""
     boot_w = {ln.role: ln.qty_per_host * _watts(catalog, ln.part_id) for ln in out.lines}
-    groups = [HostGroup(g.role, g.server, g.hosts, g.peak_w_per_host + boot_w.get(g.role, 0.0), g.ports_per_host,
-                        g.speed_gbps) for g in groups]
+    return [HostGroup(g.role, g.server, g.hosts, g.peak_w_per_host + boot_w.get(g.role, 0.0), g.ports_per_host,
+                      g.speed_gbps) for g in groups]
 
+
+def _leaf_choice(groups: list[HostGroup], catalog: HardwareCatalog, commercial: Commercial,
+                 out: Infrastructure) -> tuple[Switch | None, int, int]:
+    """The leaf switch for the fastest host ports, with its host ports and uplinks per switch at the
+    oversubscription asked; None (and a warning saying why) when the network cannot be priced."""
     speed = max(g.speed_gbps for g in groups)
     ports = sum(g.hosts * g.ports_per_host for g in groups)
     leaf = choose_leaf(catalog, commercial, speed, ports) if commercial.network and speed > 0 else None
@@ -266,7 +266,21 @@ def plan(lines: Sequence[BomLine], catalog: HardwareCatalog, commercial: Commerc
         out.warnings.append(Warning("no-switch", f"{leaf.model} has no port left for hosts at "
                                                  f"{commercial.network_oversubscription:g}:1; network not priced."))
         leaf = None
+    return leaf, per_switch, uplinks
 
+
+@dataclass(frozen=True)
+class _RackChoice:
+    rack: Rack | None
+    rack_u: int
+    budget_kw: float
+    pdu: Pdu | None
+    pdu_u: int  # U the PDUs of a full rack take (0 for zero-U PDUs)
+
+
+def _rack_choice(catalog: HardwareCatalog, commercial: Commercial, out: Infrastructure) -> _RackChoice:
+    """The rack and PDU model, the rack's U and power budget (the scenario's, within the rack's rating) and
+    the U its PDUs take; a 42U unpriced rack (with a warning) when the catalog has none."""
     rack = choose_rack(catalog, commercial) if commercial.racks else None
     if commercial.racks and rack is None:
         out.warnings.append(Warning("no-rack", "The catalog has no rack: 42U racks are assumed and not priced."))
@@ -277,36 +291,56 @@ def plan(lines: Sequence[BomLine], catalog: HardwareCatalog, commercial: Commerc
         out.warnings.append(Warning("no-pdu", "The catalog has no PDU: rack power distribution is not priced."))
     pdu_pairs_max = math.ceil(budget_kw / pdu.max_kw) if pdu else 0
     pdu_u = 2 * pdu_pairs_max * pdu.rack_u if pdu else 0
+    return _RackChoice(rack, rack_u, budget_kw, pdu, pdu_u)
 
-    budget_w = budget_kw * 1000
 
+def _pack_with_spines(
+    groups: list[HostGroup], rc: _RackChoice, leaf: Switch | None, per_switch: int, uplinks: int,
+    catalog: HardwareCatalog, commercial: Commercial, out: Infrastructure,
+) -> tuple[list[_RackFill], Switch | None, int]:
+    """Hosts into racks, then spines for more than one leaf pair; the spines live in rack 1, so the racks are
+    re-packed with their U and watts until the spine count settles. Raises ValueError beyond MAX_RACKS."""
+    budget_w = rc.budget_kw * 1000
     spine = None
     spines = 0
+    filled = pack(groups, rc.rack_u, budget_w, leaf, per_switch, None, 0, rc.pdu_u)
+    for _ in range(3):
+        pairs = sum(r.pairs for r in filled)
+        if not leaf or pairs <= 1:
+            break
+        up_speed = leaf.uplink_speed_gbps
+        spine = choose_spine(catalog, commercial, up_speed)
+        if spine is None:
+            out.warnings.append(Warning("no-spine", f"The catalog has no {up_speed:g} GbE spine switch: the "
+                                                    "leaf uplinks are counted but the spines are not priced."))
+            break
+        total_up = 2 * pairs * uplinks
+        need = max(2, 2 * math.ceil(total_up / (2 * spine.ports)))
+        if need == spines:
+            break
+        spines = need
+        filled = pack(groups, rc.rack_u, budget_w, leaf, per_switch, spine, spines, rc.pdu_u)
+    return filled, spine, spines
+
+
+def plan(lines: Sequence[BomLine], catalog: HardwareCatalog, commercial: Commercial) -> Infrastructure:
+    """Boot drives, the leaf/spine network, racks and PDUs around the hosts the BOM lists."""
+    out = Infrastructure()
+    groups = host_groups(lines, catalog)
+    if not groups:
+        return out
+    boot_lines(groups, catalog, commercial, out)
+    groups = _with_boot_power(groups, out, catalog)
+    leaf, per_switch, uplinks = _leaf_choice(groups, catalog, commercial, out)
+    rc = _rack_choice(catalog, commercial, out)
     try:
-        filled = pack(groups, rack_u, budget_w, leaf, per_switch, None, 0, pdu_u)
-        for _ in range(3):  # spines live in rack 1: re-pack with their U and watts until it settles
-            pairs = sum(r.pairs for r in filled)
-            if not leaf or pairs <= 1:
-                break
-            up_speed = leaf.uplink_speed_gbps
-            spine = choose_spine(catalog, commercial, up_speed)
-            if spine is None:
-                out.warnings.append(Warning("no-spine", f"The catalog has no {up_speed:g} GbE spine switch: the "
-                                                        "leaf uplinks are counted but the spines are not priced."))
-                break
-            total_up = 2 * pairs * uplinks
-            need = max(2, 2 * math.ceil(total_up / (2 * spine.ports)))
-            if need == spines:
-                break
-            spines = need
-            filled = pack(groups, rack_u, budget_w, leaf, per_switch, spine, spines, pdu_u)
+        filled, spine, spines = _pack_with_spines(groups, rc, leaf, per_switch, uplinks, catalog, commercial, out)
     except ValueError:
         out.warnings.append(Warning("racks-unbounded", f"The design needs more than {MAX_RACKS} racks: racks and "
                                                        "network are not laid out."))
         return out
-
     _network_lines(filled, leaf, per_switch, uplinks, spine, spines, catalog, out)
-    _rack_lines(filled, rack, rack_u, budget_kw, pdu, leaf, spine, out)
+    _rack_lines(filled, rc.rack, rc.rack_u, rc.budget_kw, rc.pdu, leaf, spine, out)
     return out
 
 

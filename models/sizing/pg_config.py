@@ -154,29 +154,12 @@ def max_worker_processes(vcpus: int) -> int:
     return vcpus if vcpus >= 4 else int(f("max_worker_processes_default"))
 
 
-def postgres_config(vm: PgVmInputs) -> PgConfig:
-    """The postgresql.conf values of one VM, each with reason and source.
+def _max_connections(vm: PgVmInputs, ram_mb: int, sb_mb: int, workers: int) -> tuple[int, Setting, list[str]]:
+    """max_connections: every peak client plus the superuser slots while memory still gives each connection the
+    work_mem floor; otherwise a transaction pooler in front and a pool of cores x 2 + spindles (PGTune / wiki).
 
-    >>> c = postgres_config(PgVmInputs("vm-a", 4, 3, 30, True, False, "ssd", 2, 100.0))
-    >>> c.get("shared_buffers").value, c.get("effective_cache_size").value, c.get("max_connections").value
-    (3072, 3072, 33)
+    Returns the count, its setting and the pooler advice (a note, not a setting).
     """
-    if vm.memory_gib <= 0 or vm.vcpus < 1 or vm.peak_clients < 1:
-        raise ValueError("a database VM needs memory > 0, at least 1 vCPU and 1 client")
-    ram_mb = _mb(vm.memory_gib)
-    sb = shared_buffers_rule(vm.memory_gib, vm.dedicated, vm.overcommitted, vm.conventional)
-    sb_mb = math.floor(ram_mb * sb.ratio)
-    notes: list[str] = []
-    out: list[Setting] = [Setting("shared_buffers", sb_mb, "MB",
-                                  f"{sb.ratio:.0%} of {vm.memory_gib:g} GiB: {sb.reason}", sb.source)]
-
-    ecs = f("effective_cache_size_ratio")
-    out.append(Setting("effective_cache_size", int(ram_mb * ecs), "MB",
-                       f"{ecs:.0%} of VM memory: shared_buffers plus the OS page cache a query can count on;"
-                       " the VM memory is sized so this covers the databases' working sets",
-                       cite("effective_cache_size_ratio")))
-
-    workers = max_worker_processes(vm.vcpus)
     divisor = f("work_mem_divisor")
     floor_mb = f("work_mem_min_mb")
     reserved = int(f("superuser_reserved_connections"))
@@ -184,6 +167,7 @@ def postgres_config(vm: PgVmInputs) -> PgConfig:
     cap = int((ram_mb - sb_mb) / (divisor * floor_mb)) - workers - reserved
     spindles = vm.data_drives if vm.drive == "hdd" else 0
     optimum = int(f("active_connections_per_core")) * vm.vcpus + spindles
+    notes: list[str] = []
     if vm.peak_clients <= cap:
         max_conn = vm.peak_clients + reserved
         conn_reason = f"{vm.peak_clients} peak clients (one connection each) plus {reserved} superuser slots"
@@ -197,38 +181,55 @@ def postgres_config(vm: PgVmInputs) -> PgConfig:
                        f" connection in {vm.memory_gib:g} GiB: put a transaction pooler (PgBouncer) in front with a"
                        f" pool of {pool} server connections (cores x 2 + spindles), plus {reserved} superuser slots")
         notes.append(f"Use a connection pooler: {vm.peak_clients} clients onto {pool} server connections.")
-    out.append(Setting("max_connections", max_conn, "", conn_reason,
-                       f"{cite('superuser_reserved_connections')}; {cite('active_connections_per_core')}"))
+    setting = Setting("max_connections", max_conn, "", conn_reason,
+                      f"{cite('superuser_reserved_connections')}; {cite('active_connections_per_core')}")
+    return max_conn, setting, notes
 
+
+def _memory_settings(vm: PgVmInputs, ram_mb: int, sb_mb: int, max_conn: int, workers: int) -> list[Setting]:
+    """work_mem from what shared_buffers leaves over all connections and workers (never below the floor), and
+    maintenance_work_mem as a capped share of memory: the PGTune OLTP rules."""
+    divisor = f("work_mem_divisor")
+    floor_mb = f("work_mem_min_mb")
     work_mb = max(floor_mb, math.floor((ram_mb - sb_mb) / ((max_conn + workers) * divisor)))
-    out.append(Setting("work_mem", int(work_mb), "MB",
-                       f"(memory {ram_mb} MB - shared_buffers {sb_mb} MB) / ((max_connections {max_conn} +"
-                       f" {workers} worker processes) x {divisor:g}), at least {floor_mb:g} MB: a query may run"
-                       " several sorts and hashes at once, each up to work_mem",
-                       cite("work_mem_divisor")))
-
     mwm = min(ram_mb * f("maintenance_work_mem_ratio"), f("maintenance_work_mem_cap_mb"))
-    out.append(Setting("maintenance_work_mem", int(mwm), "MB",
-                       f"1/16 of VM memory, at most {f('maintenance_work_mem_cap_mb'):g} MB (VACUUM, CREATE INDEX)",
-                       f"{cite('maintenance_work_mem_ratio')}; {cite('maintenance_work_mem_cap_mb')}"))
+    return [
+        Setting("work_mem", int(work_mb), "MB",
+                f"(memory {ram_mb} MB - shared_buffers {sb_mb} MB) / ((max_connections {max_conn} +"
+                f" {workers} worker processes) x {divisor:g}), at least {floor_mb:g} MB: a query may run"
+                " several sorts and hashes at once, each up to work_mem",
+                cite("work_mem_divisor")),
+        Setting("maintenance_work_mem", int(mwm), "MB",
+                f"1/16 of VM memory, at most {f('maintenance_work_mem_cap_mb'):g} MB (VACUUM, CREATE INDEX)",
+                f"{cite('maintenance_work_mem_ratio')}; {cite('maintenance_work_mem_cap_mb')}"),
+    ]
 
+
+def _wal_settings(vm: PgVmInputs, sb_mb: int) -> list[Setting]:
+    """WAL buffers and checkpoint spacing: max_wal_size holds one checkpoint interval of WAL at peak, so
+    checkpoints come from the timer rather than from WAL volume."""
     wal_buf = int(min(f("wal_buffers_max_mb"), max(1, math.floor(sb_mb * f("wal_buffers_fraction")))))
-    out.append(Setting("wal_buffers", wal_buf, "MB", "1/32 of shared_buffers, at most one 16 MB WAL segment",
-                       cite("wal_buffers_fraction")))
-
     floor_max_wal = f("max_wal_size_oltp_mb")
     need_max_wal = math.ceil(vm.wal_mb_per_checkpoint / 1024.0) * 1024
     max_wal = int(max(floor_max_wal, need_max_wal))
-    out.append(Setting("min_wal_size", int(min(f("min_wal_size_oltp_mb"), max_wal)), "MB",
-                       "WAL segments kept for reuse (OLTP)", cite("min_wal_size_oltp_mb")))
-    out.append(Setting("max_wal_size", max_wal, "MB",
-                       f"holds the {vm.wal_mb_per_checkpoint:,.0f} MB of WAL written in one"
-                       f" {f('checkpoint_timeout_s'):g} s checkpoint interval at peak, at least the OLTP"
-                       f" {floor_max_wal:g} MB, so checkpoints are timed rather than forced by WAL volume",
-                       f"{cite('max_wal_size_oltp_mb')}; {cite('checkpoint_timeout_s')}"))
-    out.append(Setting("checkpoint_completion_target", f("checkpoint_completion_target"), "",
-                       "spread checkpoint writes over most of the interval", cite("checkpoint_completion_target")))
+    return [
+        Setting("wal_buffers", wal_buf, "MB", "1/32 of shared_buffers, at most one 16 MB WAL segment",
+                cite("wal_buffers_fraction")),
+        Setting("min_wal_size", int(min(f("min_wal_size_oltp_mb"), max_wal)), "MB",
+                "WAL segments kept for reuse (OLTP)", cite("min_wal_size_oltp_mb")),
+        Setting("max_wal_size", max_wal, "MB",
+                f"holds the {vm.wal_mb_per_checkpoint:,.0f} MB of WAL written in one"
+                f" {f('checkpoint_timeout_s'):g} s checkpoint interval at peak, at least the OLTP"
+                f" {floor_max_wal:g} MB, so checkpoints are timed rather than forced by WAL volume",
+                f"{cite('max_wal_size_oltp_mb')}; {cite('checkpoint_timeout_s')}"),
+        Setting("checkpoint_completion_target", f("checkpoint_completion_target"), "",
+                "spread checkpoint writes over most of the interval", cite("checkpoint_completion_target")),
+    ]
 
+
+def _huge_pages(vm: PgVmInputs, sb_mb: int) -> Setting:
+    """huge_pages 'try' once shared_buffers is large enough for page tables and TLB misses to matter; an
+    overcommitted host must reserve the VM's memory, since the balloon cannot reclaim huge pages."""
     hp_min_mb = f("huge_pages_min_shared_buffers_gb") * 1000.0
     huge = "try" if sb_mb >= hp_min_mb else "off"
     hp_reason = (f"shared_buffers of {sb_mb} MB: huge pages cut page-table memory and TLB misses;"
@@ -236,17 +237,51 @@ def postgres_config(vm: PgVmInputs) -> PgConfig:
                  if huge == "try" else f"shared_buffers below {hp_min_mb:g} MB: huge pages do not pay")
     if huge == "try" and vm.overcommitted:
         hp_reason += "; the guest balloon cannot reclaim huge pages, so reserve this VM's memory in vSphere"
-    out.append(Setting("huge_pages", huge, "", hp_reason, cite("huge_pages_min_shared_buffers_gb")))
+    return Setting("huge_pages", huge, "", hp_reason, cite("huge_pages_min_shared_buffers_gb"))
 
+
+def _planner_io_settings(vm: PgVmInputs) -> list[Setting]:
+    """What the planner assumes of the storage, by drive type: random read cost and concurrent I/O requests."""
     rpc = f("random_page_cost_hdd") if vm.drive == "hdd" else f("random_page_cost_ssd")
-    out.append(Setting("random_page_cost", rpc, "",
-                       "spinning disks: the default 4.0" if vm.drive == "hdd"
-                       else f"{vm.drive.upper()} storage reads randomly nearly as fast as sequentially",
-                       cite("random_page_cost_hdd" if vm.drive == "hdd" else "random_page_cost_ssd")))
     eio = int(f(f"effective_io_concurrency_{vm.drive}"))
-    out.append(Setting("effective_io_concurrency", eio, "",
-                       f"concurrent I/O requests {vm.drive.upper()} storage serves",
-                       cite(f"effective_io_concurrency_{vm.drive}")))
+    return [
+        Setting("random_page_cost", rpc, "",
+                "spinning disks: the default 4.0" if vm.drive == "hdd"
+                else f"{vm.drive.upper()} storage reads randomly nearly as fast as sequentially",
+                cite("random_page_cost_hdd" if vm.drive == "hdd" else "random_page_cost_ssd")),
+        Setting("effective_io_concurrency", eio, "",
+                f"concurrent I/O requests {vm.drive.upper()} storage serves",
+                cite(f"effective_io_concurrency_{vm.drive}")),
+    ]
+
+
+def postgres_config(vm: PgVmInputs) -> PgConfig:
+    """The postgresql.conf values of one VM, each with reason and source.
+
+    >>> c = postgres_config(PgVmInputs("vm-a", 4, 3, 30, True, False, "ssd", 2, 100.0))
+    >>> c.get("shared_buffers").value, c.get("effective_cache_size").value, c.get("max_connections").value
+    (3072, 3072, 33)
+    """
+    if vm.memory_gib <= 0 or vm.vcpus < 1 or vm.peak_clients < 1:
+        raise ValueError("a database VM needs memory > 0, at least 1 vCPU and 1 client")
+    ram_mb = _mb(vm.memory_gib)
+    sb = shared_buffers_rule(vm.memory_gib, vm.dedicated, vm.overcommitted, vm.conventional)
+    sb_mb = math.floor(ram_mb * sb.ratio)
+    ecs = f("effective_cache_size_ratio")
+    workers = max_worker_processes(vm.vcpus)
+    max_conn, connections, notes = _max_connections(vm, ram_mb, sb_mb, workers)
+    out = [
+        Setting("shared_buffers", sb_mb, "MB", f"{sb.ratio:.0%} of {vm.memory_gib:g} GiB: {sb.reason}", sb.source),
+        Setting("effective_cache_size", int(ram_mb * ecs), "MB",
+                f"{ecs:.0%} of VM memory: shared_buffers plus the OS page cache a query can count on;"
+                " the VM memory is sized so this covers the databases' working sets",
+                cite("effective_cache_size_ratio")),
+        connections,
+        *_memory_settings(vm, ram_mb, sb_mb, max_conn, workers),
+        *_wal_settings(vm, sb_mb),
+        _huge_pages(vm, sb_mb),
+        *_planner_io_settings(vm),
+    ]
     if 0.45 <= sb.ratio <= 0.55:  # a calibration edit must not smuggle in the ratio study 001 warns against
         raise AssertionError(f"shared_buffers ratio {sb.ratio} lies in the double-buffering dip")
     return PgConfig(SettingGroup("postgresql", vm.name, tuple(out)), tuple(notes))

@@ -29,7 +29,7 @@ from models.sizing.parts import (
     nics_per_host,
 )
 from models.sizing.pg_config import PgConfig, PgVmInputs, drive_kind, postgres_config
-from models.sizing.pg_placement import HOURS, HostPlan, clients_per_vcpu, pack_hosts, plan_vms
+from models.sizing.pg_placement import HOURS, HostPlan, PgVm, clients_per_vcpu, pack_hosts, plan_vms
 from models.sizing.pg_storage import load_at, tps_per_client
 from models.sizing.result import (
     DatabaseDisks,
@@ -160,9 +160,71 @@ def vsan_for(storage: HostStorage, policy: str, hosts: int, drive: Drive, flash:
                        max(per_host_for_io, requested or 1))
 
 
+def _host_memory(scenario: Scenario, w: PostgresConsolidation, server: Server) -> tuple[float, float]:
+    """(host memory, memory left for VMs) in GiB: the workload's stated figure, else the host's memory less the
+    hypervisor reserve (the platform's, else the rule's); may be <= 0 for a host too small for any VM."""
+    host_mem = float(scenario.platform.memory_gib or server.memory_gib)
+    reserve = scenario.platform.hypervisor_reserve_gib
+    available = w.host_memory_available_gib or host_mem - (hypervisor_reserve_gib(host_mem) if reserve is None
+                                                           else reserve)
+    return host_mem, available
+
+
+def _cheapest_vsan(
+    scenario: Scenario, w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts, server: Server,
+    vms: list[PgVm], hosts: list[HostPlan], available: float, net: NetworkChoice,
+) -> Packing | None:
+    """The cheapest capacity drive for one vSAN datastore over `server` hosts; when no drive fits the bays of the
+    hosts the VMs need, hosts are added (up to MAX_EXTRA_STORAGE_HOSTS) until one does."""
+    flash = [d for d in current(catalog.drives, catalog) if server.accepts(d) and is_flash(d)]
+    whole = cluster_storage(hosts)
+    drives = candidate_drives(catalog, parts, server)
+    best: Packing | None = None
+    for n in range(len(hosts), len(hosts) + MAX_EXTRA_STORAGE_HOSTS + 1):
+        spread = hosts if n == len(hosts) else pack_hosts(
+            vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes, server.cores_per_numa_node, n)
+        if spread is None:
+            continue
+        found = False
+        for drive in drives:
+            lay = vsan_for(whole, w.vsan_policy, len(spread), drive, flash, server.data_bays,
+                           scenario.platform.drives_per_host)
+            if lay is None:
+                continue
+            found = True
+            per_host = lay.capacity_per_host * drive.price + lay.disk_groups_per_host * lay.cache_drive.price
+            capex = len(spread) * (server.price + per_host + net.price_per_host)
+            if best is None or capex < best.capex:
+                best = Packing(server, drive, spread, [host_storage(h) for h in spread], lay.drives_per_host,
+                               available, capex, lay)
+        if found:
+            break
+    return best
+
+
+def _cheapest_local(
+    scenario: Scenario, catalog: HardwareCatalog, parts: ResolvedParts, server: Server, hosts: list[HostPlan],
+    available: float, net: NetworkChoice, raid: str,
+) -> Packing | None:
+    """The cheapest drive for each host's local datastore at `raid`: every host gets the drive count its busiest
+    host needs."""
+    storage = [host_storage(h) for h in hosts]
+    best: Packing | None = None
+    for drive in candidate_drives(catalog, parts, server):
+        counts = [drives_for(s, drive, raid, scenario.platform.drives_per_host, server.data_bays) for s in storage]
+        if any(c is None for c in counts):
+            continue
+        per_host = max(c for c in counts if c is not None)
+        capex = len(hosts) * (server.price + per_host * drive.price + net.price_per_host)
+        if best is None or capex < best.capex:
+            best = Packing(server, drive, hosts, storage, per_host, available, capex)
+    return best
+
+
 def size_postgres(
     scenario: Scenario, w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts
 ) -> SizingResult:
+    """The cheapest server and drive that hold the database VMs on hosts (with HA when asked) and their storage."""
     nic, nic_why = choose_nic(catalog, parts)
     net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
     vsan = (w.shared_storage or ("vsan" if w.vsphere_ha else "local")) == "vsan"
@@ -171,10 +233,7 @@ def size_postgres(
     best: Packing | None = None
     too_small: list[str] = []
     for server in candidate_servers(catalog, parts):
-        host_mem = float(scenario.platform.memory_gib or server.memory_gib)
-        reserve = scenario.platform.hypervisor_reserve_gib
-        available = w.host_memory_available_gib or host_mem - (hypervisor_reserve_gib(host_mem) if reserve is None
-                                                               else reserve)
+        host_mem, available = _host_memory(scenario, w, server)
         if available <= 0:
             too_small.append(f"{server.id}: {host_mem:g} GiB leaves nothing after the hypervisor reserve")
             continue
@@ -187,40 +246,10 @@ def size_postgres(
             too_small.append(f"{server.id}: VM {big.name} ({big.memory_gib:g} GiB, {big.vcpus} vCPU) against"
                              f" {available:,.0f} GiB available and {server.cores_total} cores")
             continue
-        storage = [host_storage(h) for h in hosts]
-        if vsan:
-            flash = [d for d in current(catalog.drives, catalog) if server.accepts(d) and is_flash(d)]
-            whole = cluster_storage(hosts)
-            drives = candidate_drives(catalog, parts, server)
-            # more hosts when the datastore does not fit the bays of the hosts the VMs need
-            for n in range(len(hosts), len(hosts) + MAX_EXTRA_STORAGE_HOSTS + 1):
-                spread = hosts if n == len(hosts) else pack_hosts(
-                    vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes, server.cores_per_numa_node, n)
-                if spread is None:
-                    continue
-                found = False
-                for drive in drives:
-                    lay = vsan_for(whole, w.vsan_policy, len(spread), drive, flash, server.data_bays,
-                                   scenario.platform.drives_per_host)
-                    if lay is None:
-                        continue
-                    found = True
-                    per_host = lay.capacity_per_host * drive.price + lay.disk_groups_per_host * lay.cache_drive.price
-                    capex = len(spread) * (server.price + per_host + net.price_per_host)
-                    if best is None or capex < best.capex:
-                        best = Packing(server, drive, spread, [host_storage(h) for h in spread], lay.drives_per_host,
-                                       available, capex, lay)
-                if found:
-                    break
-            continue
-        for drive in candidate_drives(catalog, parts, server):
-            counts = [drives_for(s, drive, raid, scenario.platform.drives_per_host, server.data_bays) for s in storage]
-            if any(c is None for c in counts):
-                continue
-            per_host = max(c for c in counts if c is not None)
-            capex = len(hosts) * (server.price + per_host * drive.price + net.price_per_host)
-            if best is None or capex < best.capex:
-                best = Packing(server, drive, hosts, storage, per_host, available, capex)
+        found = (_cheapest_vsan(scenario, w, catalog, parts, server, vms, hosts, available, net) if vsan
+                 else _cheapest_local(scenario, catalog, parts, server, hosts, available, net, raid))
+        if found is not None and (best is None or found.capex < best.capex):
+            best = found
     if best is None:
         detail = "; ".join(too_small[:3])
         raise SizingInputError([Problem(

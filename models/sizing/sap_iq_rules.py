@@ -162,6 +162,85 @@ class NodeRecommendation(NamedTuple):
     reason: str
 
 
+Constraint = tuple[int, str]  # nodes a rule needs, and why
+
+
+def _floor_constraint(vsan: bool) -> Constraint:
+    """The fewest nodes at all: Virtual SAN's minimum hosts, else a DQP leader and one worker."""
+    floor_n = int(figure(DATASET, "vsan_min_hosts")) if vsan else MIN_DQP_NODES
+    floor_why = (
+        f"Virtual SAN needs at least {floor_n} hosts ({cite('vsan_min_hosts')})"
+        if vsan
+        else f"DQP needs a leader and at least one worker: {floor_n} nodes"
+    )
+    return floor_n, floor_why
+
+
+def _concurrency_constraint(streams: int, cores_per_node: float, beta: float) -> Constraint:
+    """Nodes that give each query stream the cluster share it had in the study (6 streams on 4 x 14 vCPU)."""
+    ref = reference()
+    s6 = ref.streams_measured
+    conc_n = math.ceil(ref.vcpus_total / cores_per_node * (streams / s6) ** (1.0 / beta) - 1e-9)
+    return (
+        conc_n,
+        f"{streams} streams at the study's per-stream share ({s6} streams on {ref.nodes} x "
+        f"{ref.vcpus_per_node} vCPU) with {cores_per_node:g} cores per node need {conc_n} nodes",
+    )
+
+
+def _capacity_constraint(data: float, raw_capacity_tb_per_node: float | None) -> Constraint:
+    """Virtual SAN hosts whose raw drives hold the main store, equal temp space, times the copies FTT keeps."""
+    raw = figure(DATASET, "raw_hdd_tb_per_server") if raw_capacity_tb_per_node is None else raw_capacity_tb_per_node
+    raw = float(at_least("raw_capacity_tb_per_node", raw, 1e-9))
+    temp_ratio = figure(DATASET, "temp_to_main_dbspace_ratio")
+    copies = figure(DATASET, "vsan_host_failures_to_tolerate") + 1.0
+    need_tb = data * (1.0 + temp_ratio) * copies
+    cap_n = math.ceil(need_tb / raw - 1e-9)
+    return (
+        cap_n,
+        f"{data:g} TB of IQ data plus equal temp space, {copies:g} Virtual SAN copies "
+        f"= {need_tb:,.1f} TB raw at {raw:g} TB per host needs {cap_n} host{'s' if cap_n != 1 else ''}",
+    )
+
+
+def _target_constraints(
+    mode: DqpMode, streams: int, cores_per_node: float, beta: float,
+    target_throughput: float | None, target_power: float | None,
+) -> list[Constraint]:
+    """The smallest node counts whose P50 Throughput@Size / Power@Size reach the targets given (near-linear
+    scaling in total cores, exponent beta)."""
+    ref = reference()
+    scale_need = ref.vcpus_total / cores_per_node
+    out: list[Constraint] = []
+    if target_throughput is not None:
+        t = float(at_least("target_throughput", target_throughput, 1e-9))
+        base = float(throughput_at(mode, streams))
+        tn = math.ceil(scale_need * (t / base) ** (1.0 / beta) - 1e-9)
+        out.append((tn, f"Throughput@Size {t:,.0f} with {streams} streams in {mode} needs {tn} nodes"))
+    if target_power is not None:
+        p = float(at_least("target_power", target_power, 1e-9))
+        pn = math.ceil(scale_need * (p / ref.power[mode]) ** (1.0 / beta) - 1e-9)
+        out.append((pn, f"Power@Size {p:,.0f} in {mode} needs {pn} nodes"))
+    return out
+
+
+def _binding_reason(constraints: list[Constraint], vsan: bool, cores_per_node: float) -> NodeRecommendation:
+    """The largest need wins; the reason names it, the others checked, and where the answer leaves the study
+    (beyond its Virtual SAN cluster limit, or another cluster size)."""
+    nodes, why = max(constraints, key=lambda cw: cw[0])
+    others = "; ".join(w for n_, w in constraints if w is not why)
+    reason = f"{nodes} nodes: {why}. Also checked: {others}."
+    vmax = int(figure(DATASET, "vsan_max_hosts"))
+    if vsan and nodes > vmax:
+        reason += (
+            f" {nodes} hosts exceed the {vmax}-host Virtual SAN cluster the study describes "
+            f"({cite('vsan_max_hosts')}): split the multiplex or check the current limit."
+        )
+    if nodes * cores_per_node != reference().vcpus_total:
+        reason += " Cluster size differs from the study's: performance figures are extrapolated."
+    return NodeRecommendation(nodes, reason)
+
+
 def recommend_nodes(
     data_tb: float,
     query_streams: int,
@@ -197,62 +276,8 @@ def recommend_nodes(
     c = float(at_least("cores_per_node", ref.vcpus_per_node if cores_per_node is None else cores_per_node, 1.0))
     m = check_mode(mode) if mode is not None else recommend_dqp_mode(s).mode
     beta = 0.5 * (CORE_SCALING_EXPONENT.low + CORE_SCALING_EXPONENT.high)
-    s6 = ref.streams_measured
-
-    floor_n = int(figure(DATASET, "vsan_min_hosts")) if vsan else MIN_DQP_NODES
-    floor_why = (
-        f"Virtual SAN needs at least {floor_n} hosts ({cite('vsan_min_hosts')})"
-        if vsan
-        else f"DQP needs a leader and at least one worker: {floor_n} nodes"
-    )
-    constraints: list[tuple[int, str]] = [(floor_n, floor_why)]
-
-    conc_n = math.ceil(ref.vcpus_total / c * (s / s6) ** (1.0 / beta) - 1e-9)
-    constraints.append(
-        (
-            conc_n,
-            f"{s} streams at the study's per-stream share ({s6} streams on {ref.nodes} x "
-            f"{ref.vcpus_per_node} vCPU) with {c:g} cores per node need {conc_n} nodes",
-        )
-    )
-
+    constraints = [_floor_constraint(vsan), _concurrency_constraint(s, c, beta)]
     if vsan:
-        raw = figure(DATASET, "raw_hdd_tb_per_server") if raw_capacity_tb_per_node is None else raw_capacity_tb_per_node
-        raw = float(at_least("raw_capacity_tb_per_node", raw, 1e-9))
-        temp_ratio = figure(DATASET, "temp_to_main_dbspace_ratio")
-        copies = figure(DATASET, "vsan_host_failures_to_tolerate") + 1.0
-        need_tb = data * (1.0 + temp_ratio) * copies
-        cap_n = math.ceil(need_tb / raw - 1e-9)
-        constraints.append(
-            (
-                cap_n,
-                f"{data:g} TB of IQ data plus equal temp space, {copies:g} Virtual SAN copies "
-                f"= {need_tb:,.1f} TB raw at {raw:g} TB per host needs {cap_n} host{'s' if cap_n != 1 else ''}",
-            )
-        )
-
-    scale_need = ref.vcpus_total / c
-    if target_throughput is not None:
-        t = float(at_least("target_throughput", target_throughput, 1e-9))
-        base = float(throughput_at(m, s))
-        tn = math.ceil(scale_need * (t / base) ** (1.0 / beta) - 1e-9)
-        constraints.append((tn, f"Throughput@Size {t:,.0f} with {s} streams in {m} needs {tn} nodes"))
-    if target_power is not None:
-        p = float(at_least("target_power", target_power, 1e-9))
-        pn = math.ceil(scale_need * (p / ref.power[m]) ** (1.0 / beta) - 1e-9)
-        constraints.append((pn, f"Power@Size {p:,.0f} in {m} needs {pn} nodes"))
-
-    nodes, why = max(constraints, key=lambda cw: cw[0])
-    others = "; ".join(w for n_, w in constraints if w is not why)
-    reason = f"{nodes} nodes: {why}. Also checked: {others}."
-    vmax = int(figure(DATASET, "vsan_max_hosts"))
-    if vsan and nodes > vmax:
-        reason += (
-            f" {nodes} hosts exceed the {vmax}-host Virtual SAN cluster the study describes "
-            f"({cite('vsan_max_hosts')}): split the multiplex or check the current limit."
-        )
-    if nodes * c != ref.vcpus_total:
-        reason += " Cluster size differs from the study's: performance figures are extrapolated."
-    return NodeRecommendation(nodes, reason)
-
-
+        constraints.append(_capacity_constraint(data, raw_capacity_tb_per_node))
+    constraints += _target_constraints(m, s, c, beta, target_throughput, target_power)
+    return _binding_reason(constraints, vsan, c)
