@@ -1,16 +1,15 @@
 """PostgreSQL databases consolidated on vSphere: VMs, hosts with HA, storage and each VM's configuration.
 
 Databases -> VMs -> hosts come from `pg_placement` (busiest-hour sums, NUMA, vSphere HA N+1),
-the I/O per database from `pg_storage`, the postgresql.conf values from `pg_config`; this module
-picks the cheapest server and drive that hold it all and explains the result.
+the I/O per database from `pg_storage`, the datastores' drives from `pg_datastore`, the postgresql.conf
+values from `pg_config`; this module picks the cheapest server and drive that hold it all and explains
+the result.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
-import numpy as np
 
 from models.calibration_data import figure, point
 from models.hardware import Drive, HardwareCatalog, Server
@@ -29,15 +28,28 @@ from models.sizing.parts import (
     nics_per_host,
 )
 from models.sizing.pg_config import PgConfig, PgVmInputs, drive_kind, postgres_config
-from models.sizing.pg_placement import HOURS, HostPlan, PgVm, clients_per_vcpu, pack_hosts, plan_vms
-from models.sizing.pg_storage import load_at, tps_per_client
+from models.sizing.pg_datastore import (
+    DS,
+    GB_PER_TB,
+    VS,
+    HostStorage,
+    cluster_storage,
+    drives_for,
+    host_storage,
+    raid_write_penalty,
+    vsan_for,
+)
+from models.sizing.pg_placement import HostPlan, PgVm, clients_per_vcpu, pack_hosts, plan_vms
+from models.sizing.pg_storage import tps_per_client
 from models.sizing.result import (
+    BomLine,
     DatabaseDisks,
     Design,
     HostLayout,
     PlacedVm,
     Rationale,
     SizingResult,
+    Totals,
     VmLayout,
     Warning,
 )
@@ -45,89 +57,14 @@ from models.sizing.rules import (
     DOCS,
     RULES,
     cite,
-    drives_valid_for_raid,
     hypervisor_reserve_gib,
     raid_capacity_factor,
 )
-from models.sizing.shared_storage import VsanLayout, is_flash, policy_min_hosts, vsan_layout, write_penalty
+from models.sizing.shared_storage import VsanLayout, is_flash, policy_min_hosts, write_penalty
 from models.uncertainty import Estimate
-from models.vocabulary import KINDS, RAIDS
+from models.vocabulary import KINDS
 
-DS = "pg_tuning_docs"
-VS = "vsan_storage"
 MAX_EXTRA_STORAGE_HOSTS = 64  # hosts added only for vSAN capacity before a server is given up
-GB_PER_TB = 1000.0
-
-
-def _penalty(raid: str) -> float:
-    if RAIDS[raid].mirrored:
-        return figure(DS, "raid_write_penalty_mirror")
-    if raid == "raid5":
-        return figure(DS, "raid_write_penalty_raid5")
-    return 1.0
-
-
-@dataclass(frozen=True)
-class HostStorage:
-    """What one host's datastore must serve at its busiest hour, and hold."""
-
-    capacity_gb: float  # DATA + WAL virtual disks
-    read_iops: float
-    write_iops: float
-    wal_mb_s: float
-
-
-def host_storage(plan: HostPlan) -> HostStorage:
-    reads = np.zeros(HOURS)
-    writes = np.zeros(HOURS)
-    wal = np.zeros(HOURS)
-    for vm in plan.vms:
-        for db, io in zip(vm.databases, vm.io, strict=True):
-            loads = np.array([load_at(db, h) for h in range(HOURS)])
-            reads += io.data_read_iops * loads
-            writes += io.write_iops * loads
-            wal += io.wal_mb_s * loads
-    cap = sum(io.data_disk_gb + io.wal_disk_gb for vm in plan.vms for io in vm.io)
-    disk_io = reads + writes  # the busiest hour of the mix
-    h = int(np.argmax(disk_io)) if len(disk_io) else 0
-    return HostStorage(cap, float(reads[h]), float(writes[h]), float(wal.max()))
-
-
-def drives_for(storage: HostStorage, drive: Drive, raid: str, requested: int | None, bays: int) -> int | None:
-    """Fewest drives (valid for the RAID level) that hold the disks and serve the busiest hour's I/O."""
-    busy = figure(DS, "storage_busy_max")
-    pen = _penalty(raid)
-    per_drive_load = (storage.read_iops / max(drive.random_read_iops, 1e-9)
-                      + storage.write_iops * pen / max(drive.random_write_iops, 1e-9))
-    bw = storage.wal_mb_s * pen / max(drive.seq_write_mb_s, 1e-9)
-    need_for_io = max(per_drive_load, bw) / busy
-
-    def holds(n: int) -> bool:  # capacity and I/O: both only improve with more drives
-        usable_gb = n * drive.capacity_tb * float(raid_capacity_factor(raid, n)) * GB_PER_TB
-        return usable_gb >= storage.capacity_gb and n >= need_for_io
-
-    def fits(n: int) -> bool:
-        return 1 <= n <= bays and bool(drives_valid_for_raid(raid, n)) and holds(n)
-
-    if requested is not None:
-        return requested if fits(requested) else None
-    if not math.isfinite(need_for_io) or not math.isfinite(storage.capacity_gb):
-        return None
-    # Closed form for the capacity bound (RAID-5 loses one drive, mirrors half), then a step or two
-    # of the exact test around it, so rounding cannot move the answer; was one test per bay count.
-    per_drive_gb = max(drive.capacity_tb * GB_PER_TB, 1e-9)
-    if RAIDS[raid].mirrored:
-        per_drive_gb *= float(raid_capacity_factor(raid, 2))
-    n = max(1, math.ceil(storage.capacity_gb / per_drive_gb) + (1 if raid == "raid5" else 0), math.ceil(need_for_io))
-    n = min(n, bays + 1)
-    while n > 1 and holds(n - 1):
-        n -= 1
-    while n <= bays and not holds(n):
-        n += 1
-    for m in range(n, min(n + 4, bays + 1)):  # the RAID level's minimum and parity: a few counts up
-        if fits(m):
-            return m
-    return next((m for m in range(min(n + 4, bays + 1), bays + 1) if fits(m)), None)
 
 
 @dataclass(frozen=True)
@@ -140,24 +77,6 @@ class Packing:
     available_gib: float
     capex: float
     vsan: VsanLayout | None = None
-
-
-def cluster_storage(hosts: list[HostPlan]) -> HostStorage:
-    """The busiest hour of the whole cluster: what one vSAN datastore serves."""
-    return host_storage(HostPlan(tuple(vm for h in hosts for vm in h.vms), ()))
-
-
-def vsan_for(storage: HostStorage, policy: str, hosts: int, drive: Drive, flash: list[Drive], bays: int,
-             requested: int | None) -> VsanLayout | None:
-    """Disk groups holding the DATA and WAL disks and serving the busiest hour's I/O at the policy's write penalty."""
-    busy = figure(DS, "storage_busy_max")
-    load = (storage.read_iops / max(drive.random_read_iops, 1e-9)
-            + storage.write_iops * write_penalty(policy) / max(drive.random_write_iops, 1e-9))
-    bw = storage.wal_mb_s * write_penalty(policy) / max(drive.seq_write_mb_s, 1e-9)
-    per_host_for_io = math.ceil(max(load, bw) / busy / hosts - 1e-9)
-    caches = [d for d in flash if d.id != drive.id] or flash
-    return vsan_layout(storage.capacity_gb / GB_PER_TB, policy, hosts, drive, caches, bays,
-                       max(per_host_for_io, requested or 1))
 
 
 def _host_memory(scenario: Scenario, w: PostgresConsolidation, server: Server) -> tuple[float, float]:
@@ -273,31 +192,36 @@ def _configs(p: Packing, w: PostgresConsolidation, overcommitted: list[bool]) ->
     return out
 
 
-def _explain(
-    scenario: Scenario,
-    w: PostgresConsolidation,
-    p: Packing,
-    net: NetworkChoice,
-    nic_why: Rationale | None,
-    raid: str,
-) -> SizingResult:
-    server, drive = p.server, p.drive
-    host_mem = float(scenario.platform.memory_gib or server.memory_gib)
+@dataclass(frozen=True)
+class _Overcommit:
+    """Equation 1 on every host: the memory overcommit it runs at and the most its working sets allow."""
+
+    rates: list[float]
+    safe: list[float]
+    worst: int  # index of the host with the highest rate: the one the design reports
+
+    @property
+    def rate(self) -> float:
+        return self.rates[self.worst]
+
+
+def _overcommit(p: Packing) -> _Overcommit:
+    """Overcommit = 1 - available / configured per host (0 for a host with nothing configured), and the safe
+    rate from its configured memory against the resident working sets at the busiest hour."""
     configured = [h.configured_gib for h in p.hosts]
     resident = [max(h.resident_peak_gib, 1e-9) for h in p.hosts]
     rates = [float(memory.overcommit_rate(p.available_gib, c)) if c > 0 else 0.0 for c in configured]
     safe = [float(memory.safe_overcommit_rate(c, r)) if c > 0 else 0.0
             for c, r in zip(configured, resident, strict=True)]
-    worst = max(range(len(rates)), key=lambda i: rates[i])
-    configs = _configs(p, w, [r > 0 for r in rates])
-    by_vm = {c.group.target: c for c in configs}
-    all_vms = [vm for h in p.hosts for vm in h.vms]
-    sum_peaks = sum(h.sum_of_peaks_gib for h in p.hosts)
-    busiest = sum(h.resident_peak_gib for h in p.hosts)
-    estimated = sorted({io.name for vm in all_vms for io in vm.io if io.tps_estimated})
+    return _Overcommit(rates, safe, max(range(len(rates)), key=lambda i: rates[i]))
 
-    first_cfg = by_vm[all_vms[0].name]
-    lay = p.vsan
+
+def _storage_rationale(w: PostgresConsolidation, p: Packing, raid: str) -> Rationale:
+    """Where the DATA and WAL disks live (one vSAN datastore or each host's local RAID), the write penalty the
+    I/O is sized at, and which databases' transaction rates are estimated rather than given."""
+    drive, lay = p.drive, p.vsan
+    all_vms = [vm for h in p.hosts for vm in h.vms]
+    estimated = sorted({io.name for vm in all_vms for io in vm.io if io.tps_estimated})
     if lay is not None:
         penalty = write_penalty(lay.policy)
         where = (f"one vSAN datastore across the {len(p.hosts)} hosts (policy {lay.policy}: VMs of a failed host"
@@ -306,9 +230,31 @@ def _explain(
                  f" {lay.capacity_per_host} x {drive.capacity_tb:g} TB {drive.model} in all,"
                  f" {figure(VS, 'slack_fraction'):.0%} slack kept free")
     else:
-        penalty = _penalty(raid)
+        penalty = raid_write_penalty(raid)
         where = f"each host's local {raid} datastore of {p.drives_per_host} x {drive.capacity_tb:g} TB {drive.model}"
-    rationale = [
+    return Rationale(
+        "Storage",
+        f"Each VM gets a DATA and a WAL virtual disk (study 001 best practice) on {where}: capacity for every"
+        f" database at the {figure(DOCS, 'gp_capacity_max_fill'):.0%} fill limit plus 2x max_wal_size of WAL, and"
+        " IOPS for the busiest hour (data pages written back once per checkpoint at most, one WAL flush per"
+        f" commit, write penalty {penalty:g}) at most {figure(DS, 'storage_busy_max'):.0%} busy."
+        + (f" Transactions for {', '.join(estimated)} are estimated at {tps_per_client():.0f} per client per"
+           " second (study 001's zero-think-time DBT-2 clients, an upper bound): give peak_tps for a tighter"
+           " design." if estimated else ""),
+        "001_8432df66bbca52f5.txt, Performance Best Practices; "
+        f"{point(DS, 'raid_write_penalty_mirror').source.cite()};"
+        f" {point(DS, 'dbt2_new_orders_per_client_s').source.cite()}",
+    )
+
+
+def _rationale(
+    w: PostgresConsolidation, p: Packing, first_cfg: PgConfig, oc: _Overcommit, raid: str
+) -> list[Rationale]:
+    """Why shared_buffers, the VMs, the busy-hour sums, the hosts with their HA reserve, and the storage."""
+    all_vms = [vm for h in p.hosts for vm in h.vms]
+    sum_peaks = sum(h.sum_of_peaks_gib for h in p.hosts)
+    busiest = sum(h.resident_peak_gib for h in p.hosts)
+    return [
         Rationale("shared_buffers", first_cfg.get("shared_buffers").reason, first_cfg.get("shared_buffers").source),
         Rationale(
             "Database VMs",
@@ -328,31 +274,24 @@ def _explain(
         ),
         Rationale(
             "Hosts and overcommit",
-            f"{len(p.hosts)} host(s) of {server.model}"
+            f"{len(p.hosts)} host(s) of {p.server.model}"
             + (", one host's capacity kept free for vSphere HA restarts (admission control: the VMs of any one"
                " failed host fit in the others)" if w.vsphere_ha else ", no vSphere HA reserve (opted out)")
-            + f". Memory overcommit (Equation 1: 1 - available / configured) is {rates[worst]:.0%} on the busiest"
-            f" host; the working sets allow up to {safe[worst]:.0%}.",
+            + f". Memory overcommit (Equation 1: 1 - available / configured) is {oc.rate:.0%} on the busiest"
+            f" host; the working sets allow up to {oc.safe[oc.worst]:.0%}.",
             f"{point(DS, 'ha_min_hosts').source.cite()}; 001_8432df66bbca52f5.txt, Equation 1",
         ),
-        Rationale(
-            "Storage",
-            f"Each VM gets a DATA and a WAL virtual disk (study 001 best practice) on {where}: capacity for every"
-            f" database at the {figure(DOCS, 'gp_capacity_max_fill'):.0%} fill limit plus 2x max_wal_size of WAL, and"
-            " IOPS for the busiest hour (data pages written back once per checkpoint at most, one WAL flush per"
-            f" commit, write penalty {penalty:g}) at most {figure(DS, 'storage_busy_max'):.0%} busy."
-            + (f" Transactions for {', '.join(estimated)} are estimated at {tps_per_client():.0f} per client per"
-               " second (study 001's zero-think-time DBT-2 clients, an upper bound): give peak_tps for a tighter"
-               " design." if estimated else ""),
-            "001_8432df66bbca52f5.txt, Performance Best Practices; "
-            f"{point(DS, 'raid_write_penalty_mirror').source.cite()};"
-            f" {point(DS, 'dbt2_new_orders_per_client_s').source.cite()}",
-        ),
+        _storage_rationale(w, p, raid),
     ]
-    if nic_why:
-        rationale.append(nic_why)
+
+
+def _warnings(
+    w: PostgresConsolidation, p: Packing, oc: _Overcommit, raid: str, configs: list[PgConfig]
+) -> list[Warning]:
+    """What the customer must know about the design: overcommit beyond the working sets, HA that cannot restart,
+    VMs smaller than their clients or wider than a NUMA node, no RAID, and where a pooler is needed."""
     warnings: list[Warning] = []
-    for i, (r, s) in enumerate(zip(rates, safe, strict=True)):
+    for i, (r, s) in enumerate(zip(oc.rates, oc.safe, strict=True)):
         if r > s + 1e-9:
             warnings.append(Warning(
                 "overcommit-above-safe",
@@ -363,12 +302,13 @@ def _explain(
         most = max(len(h.vms) for h in p.hosts)
         warnings.append(Warning("no-ha", f"vSphere HA is off: a host failure stops its {most} VM(s) until the host"
                                          " is repaired; no capacity is reserved for restarts."))
-    elif lay is None:
+    elif p.vsan is None:
         warnings.append(Warning(
             "ha-local-storage",
             "vSphere HA restarts VMs only from shared storage, and shared_storage is 'local': the capacity is"
             " reserved but a failed host's VMs cannot restart until their datastore is back.",
         ))
+    all_vms = [vm for h in p.hosts for vm in h.vms]
     small = [f"{vm.name} ({vm.vcpus} vCPU for {vm.clients_at_once} clients)" for vm in all_vms
              if vm.vcpus < math.ceil(vm.clients_at_once / clients_per_vcpu() - 1e-9)]
     small += [f"{vm.name} ({vm.memory_gib:g} GiB for a {vm.resident_peak_gib:,.1f} GiB working set)" for vm in all_vms
@@ -389,16 +329,37 @@ def _explain(
         for note in c.notes:
             if "pooler" in note:
                 warnings.append(Warning("connection-pooler", f"{c.group.target}: {note}"))
+    return warnings
+
+
+def _performance(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig],
+                 oc: _Overcommit) -> tuple[dict[str, Estimate], float]:
+    """The estimates (overcommit on the busiest host, and the throughput study 001's scheme keeps there) and the
+    shared_buffers ratio most VMs got, which the kept throughput depends on."""
     scheme: memory.Scheme = "vm-per-database" if w.placement == "vm-per-database" else "shared-instance"
-    ratios = [float(by_vm[vm.name].get("shared_buffers").value) / (vm.memory_gib * 1024.0) for vm in all_vms]
+    ratios = [float(by_vm[vm.name].get("shared_buffers").value) / (vm.memory_gib * 1024.0)
+              for h in p.hosts for vm in h.vms]
     main_ratio = max(sorted({round(r, 2) for r in ratios}), key=lambda r: sum(round(x, 2) == r for x in ratios))
-    preserved = memory.performance_preserved(min(rates[worst], 0.999), scheme, main_ratio)
-    estimates = {
-        "overcommit_rate": Estimate.exact(rates[worst], "fraction"),
+    preserved = memory.performance_preserved(min(oc.rate, 0.999), scheme, main_ratio)
+    return {
+        "overcommit_rate": Estimate.exact(oc.rate, "fraction"),
         "performance_preserved": Estimate.exact(float(preserved), "fraction of baseline throughput"),
-    }
-    # layouts and the design count the capacity drives; vSAN cache devices are their own BOM line
-    capacity_drives = lay.capacity_per_host if lay is not None else p.drives_per_host
+    }, main_ratio
+
+
+def _first_vm(p: Packing) -> PgVm:
+    """The VM the design's single-VM fields describe: the first one placed."""
+    return next(vm for h in p.hosts for vm in h.vms)
+
+
+def _capacity_drives(p: Packing) -> int:
+    """Data drives per host as layouts and the design count them: vSAN cache devices are their own BOM line."""
+    return p.vsan.capacity_per_host if p.vsan is not None else p.drives_per_host
+
+
+def _host_layouts(p: Packing, host_mem: float, raid: str, net: NetworkChoice) -> tuple[HostLayout, ...]:
+    """One layout per database host with its VMs, their NUMA node and databases."""
+    server = p.server
     layouts = []
     for hi, h in enumerate(p.hosts):
         vm_layouts = tuple(
@@ -407,47 +368,86 @@ def _explain(
         )
         layouts.append(HostLayout(
             f"database host {hi + 1}", 1, server.id, server.sockets, server.numa_nodes_per_socket,
-            server.cores_per_numa_node, host_mem, capacity_drives, drive.id, raid, vm_layouts, net.ports,
+            server.cores_per_numa_node, host_mem, _capacity_drives(p), p.drive.id, raid, vm_layouts, net.ports,
             net.nic.speed_gbps if net.nic else 0.0,
         ))
-    if lay is not None:
-        raw_tb, usable_tb = lay.raw_tb, lay.usable_tb
+    return tuple(layouts)
+
+
+def _design(w: PostgresConsolidation, p: Packing, net: NetworkChoice, raid: str, host_mem: float,
+            oc: _Overcommit, configs: list[PgConfig], main_ratio: float) -> Design:
+    """The design as the result reports it: parts, counts, capacity, the first VM's shape and its settings."""
+    if p.vsan is not None:
+        raw_tb, usable_tb = p.vsan.raw_tb, p.vsan.usable_tb
     else:
-        raw_tb = len(p.hosts) * p.drives_per_host * drive.capacity_tb
+        raw_tb = len(p.hosts) * p.drives_per_host * p.drive.capacity_tb
         usable_tb = raw_tb * float(raid_capacity_factor(raid, p.drives_per_host))
-    first = all_vms[0]
-    design = Design(
-        kind=w.kind, deployment="vsphere", server_id=server.id, drive_id=drive.id,
-        nic_id=net.nic.id if net.nic else None, segment_hosts=len(p.hosts), data_drives_per_host=capacity_drives,
+    first = _first_vm(p)
+    first_sb = {c.group.target: c for c in configs}[first.name].get("shared_buffers")
+    return Design(
+        kind=w.kind, deployment="vsphere", server_id=p.server.id, drive_id=p.drive.id,
+        nic_id=net.nic.id if net.nic else None, segment_hosts=len(p.hosts), data_drives_per_host=_capacity_drives(p),
         raid=raid, memory_gib_per_host=host_mem,
         vms_per_host=max(len(h.vms) for h in p.hosts), vm=VmLayout(None, first.vcpus, first.memory_gib, 0),
         nics_per_host=net.nics_per_host, network_gbps_per_host=net.gbps_per_host,
         shared_buffers_ratio=main_ratio,
-        shared_buffers_gib=round(float(by_vm[first.name].get("shared_buffers").value) / 1024.0, 2),
-        overcommit_rate=round(rates[worst], 4), safe_overcommit_rate=round(safe[worst], 4), hosts=tuple(layouts),
+        shared_buffers_gib=round(float(first_sb.value) / 1024.0, 2),
+        overcommit_rate=round(oc.rate, 4), safe_overcommit_rate=round(oc.safe[oc.worst], 4),
+        hosts=_host_layouts(p, host_mem, raid, net),
         raw_capacity_tb=round(raw_tb, 3), usable_capacity_tb=round(usable_tb, 3),
         data_needed_tb=round(sum(s.capacity_gb for s in p.storage) / GB_PER_TB, 3),
         settings=tuple(c.group for c in configs),
     )
-    lines = bom.host_lines("database host", len(p.hosts), server, drive, capacity_drives, net.nic,
+
+
+def _bom(scenario: Scenario, p: Packing, net: NetworkChoice) -> tuple[list[BomLine], Totals]:
+    """The database hosts' BOM lines (vSAN cache devices as their own line) and the totals with their power."""
+    server, drive = p.server, p.drive
+    lines = bom.host_lines("database host", len(p.hosts), server, drive, _capacity_drives(p), net.nic,
                            net.nics_per_host)
-    if lay is not None:
-        lines.insert(2, bom.line("database host", lay.cache_drive, lay.disk_groups_per_host, len(p.hosts), "drive"))
+    if p.vsan is not None:
+        lines.insert(2, bom.line("database host", p.vsan.cache_drive, p.vsan.disk_groups_per_host, len(p.hosts),
+                                 "drive"))
     power = len(p.hosts) * float(cost_power.host_power_w(
         server.idle_w, server.max_w, scenario.assumptions.utilization_pct / 100.0, p.drives_per_host,
         drive.watts, net.nics_per_host, net.nic.watts if net.nic else 0.0,
     ))
-    totals = bom.totals(lines, power, len(p.hosts) * server.rack_u, scenario)
-    placed = tuple(
+    return lines, bom.totals(lines, power, len(p.hosts) * server.rack_u, scenario)
+
+
+def _placed_vms(p: Packing) -> tuple[PlacedVm, ...]:
+    """Every VM where it runs, with each database's disks and I/O: what the vSphere config is written from."""
+    return tuple(
         PlacedVm(vm.name, hi + 1, n, vm.vcpus, vm.memory_gib, tuple(d.name for d in vm.databases), tuple(
             DatabaseDisks(io.name, round(io.data_disk_gb, 1), round(io.wal_disk_gb, 1), round(io.tps, 1),
                           round(io.data_write_iops, 1), round(io.wal_write_iops, 1), round(io.wal_mb_s, 2))
             for io in vm.io))
         for hi, h in enumerate(p.hosts) for vm, n in zip(h.vms, h.numa_nodes, strict=True)
     )
+
+
+def _explain(
+    scenario: Scenario,
+    w: PostgresConsolidation,
+    p: Packing,
+    net: NetworkChoice,
+    nic_why: Rationale | None,
+    raid: str,
+) -> SizingResult:
+    """The result of the chosen packing: design, estimates, BOM, rationale and warnings."""
+    host_mem = float(scenario.platform.memory_gib or p.server.memory_gib)
+    oc = _overcommit(p)
+    configs = _configs(p, w, [r > 0 for r in oc.rates])
+    by_vm = {c.group.target: c for c in configs}
+    estimates, main_ratio = _performance(w, p, by_vm, oc)
+    rationale = _rationale(w, p, by_vm[_first_vm(p).name], oc, raid)
+    if nic_why:
+        rationale.append(nic_why)
+    lines, totals = _bom(scenario, p, net)
     return SizingResult(
-        scenario_name=scenario.name, design=design, estimates=estimates, binding_resource="memory",
-        bom=tuple(lines), totals=totals, rationale=tuple(rationale), warnings=tuple(warnings),
+        scenario_name=scenario.name, design=_design(w, p, net, raid, host_mem, oc, configs, main_ratio),
+        estimates=estimates, binding_resource="memory",
+        bom=tuple(lines), totals=totals, rationale=tuple(rationale), warnings=tuple(_warnings(w, p, oc, raid, configs)),
         main_metric=KINDS[w.kind].main_metric,
-        vms=placed,
+        vms=_placed_vms(p),
     )

@@ -203,6 +203,207 @@ def _roles(w: SapIqMultiplex, nodes: int) -> tuple[int, int, int]:
     return 1, writers, nodes - 1 - writers
 
 
+@dataclass(frozen=True)
+class _Node:
+    """One multiplex node as sized: host memory, the IQ VM's memory and vCPUs, and its study-equivalent cores."""
+
+    vsphere: bool
+    host_memory_gib: float
+    memory_gib: float  # the IQ VM's (vSphere) or the host's (bare metal)
+    vcpus: int
+    speed: float  # per-core speed against the study's CPU
+    eff: float  # study-equivalent cores: vcpus x speed
+
+
+def _node(scenario: Scenario, server: Server) -> _Node:
+    """The node's shape on `server`: on vSphere one VM with the study's share of the cores and the memory
+    left after the hypervisor reserve; on bare metal the whole host."""
+    vsphere = scenario.platform.deployment == "vsphere"
+    memory = float(scenario.platform.memory_gib or server.memory_gib)
+    node_memory = vm_memory_gib(memory, 1, _reserve(scenario, memory)) if vsphere else memory
+    vcpus = node_vcpus(server, vsphere)
+    speed = speed_factor(server)
+    return _Node(vsphere, memory, node_memory, vcpus, speed, vcpus * speed)
+
+
+@dataclass(frozen=True)
+class _SharedStorage:
+    """What the shared dbspace storage adds to the design: its reason, settings, parts, capacity and power."""
+
+    rationale: Rationale
+    settings: tuple[SettingGroup, ...]
+    drive_id: str | None
+    drives_per_node: int  # capacity drives, as layouts and the design count them
+    raid: str
+    raw_tb: float
+    usable_tb: float
+    lines: list[BomLine]  # the IQ nodes' lines with their drives, then any shared-storage line
+    drive_w: float  # per node, for the power estimate
+    drives_for_power: int  # multiplier of drive_w (1: drive_w already covers every drive)
+    warnings: list[Warning]
+
+
+def _vsan_storage(lay: VsanLayout, nodes: int, server: Server, stored_tb: float, net: NetworkChoice) -> _SharedStorage:
+    """vSAN disk groups under the storage policy: the policy's copies and minimum hosts, the cache in front of
+    the capacity drives (study 003's layout), and the policy settings the dbspace disks get."""
+    ftt, method = POLICIES[lay.policy][2], POLICIES[lay.policy][3]
+    rationale = Rationale(
+        "Shared storage (vSAN)",
+        f"vSAN policy {lay.policy} ({method}, failures to tolerate {ftt}) stores x{policy_factor(lay.policy):.2f}"
+        f" and needs at least {policy_min_hosts(lay.policy)} hosts; with"
+        f" {figure(VS, 'slack_fraction'):.0%} slack kept free, {stored_tb:,.2f} TB of dbspaces need"
+        f" {raw_needed_tb(stored_tb, lay.policy):,.1f} TB raw. Per host: {lay.disk_groups_per_host} disk group(s),"
+        f" each 1 x {lay.cache_drive.model} cache ({figure(STUDY, 'vsan_ssd_read_cache_pct'):g} % read cache /"
+        f" {figure(STUDY, 'vsan_ssd_write_buffer_pct'):g} % write buffer, at least"
+        f" {figure(VS, 'cache_ratio_of_consumed'):.0%} of consumed capacity) in front of up to"
+        f" {figure(STUDY, 'vsan_hdd_per_disk_group_max'):g} capacity drives: {lay.capacity_per_host} x"
+        f" {lay.capacity_drive.capacity_tb:g} TB {lay.capacity_drive.model}. Raw {lay.raw_tb:,.1f} TB holds"
+        f" {lay.usable_tb:,.1f} TB of dbspaces.",
+        f"{_cite('slack_fraction', VS)}; {_cite('raid1_ftt1_min_hosts', VS)}; {_cite('vsan_ssd_read_cache_pct')};"
+        f" {_cite('vsan_hdd_per_disk_group_max')}",
+    )
+    policy = SettingGroup("vsan-policy", "iq-dbspaces", (
+        Setting("hostFailuresToTolerate", ftt, "", f"the dbspaces stay available through {ftt} host failure(s)",
+                _cite("vsan_host_failures_to_tolerate")),
+        Setting("replicaPreference", method, "", f"policy {lay.policy}", _cite(POLICIES[lay.policy][0], VS)),
+        Setting("stripeWidth", int(min(figure(STUDY, "vsan_stripe_width"), lay.capacity_per_host)), "",
+                "spread each replica over several capacity drives (study 003 best practice, at most the drives"
+                " a host has)", _cite("vsan_stripe_width")),
+        Setting("proportionalCapacity", int(figure(STUDY, "vsan_proportional_capacity_pct")), "",
+                "thick-provision the dbspace disks", _cite("vsan_proportional_capacity_pct")),
+    ))
+    # layouts and the design count the capacity drives; the cache devices are their own BOM line
+    lines = bom.host_lines("IQ node", nodes, server, lay.capacity_drive, lay.capacity_per_host, net.nic,
+                           net.nics_per_host)
+    lines.insert(2, bom.line("IQ node", lay.cache_drive, lay.disk_groups_per_host, nodes, "drive"))
+    drive_w = lay.capacity_per_host * lay.capacity_drive.watts + lay.disk_groups_per_host * lay.cache_drive.watts
+    return _SharedStorage(rationale, (policy,), lay.capacity_drive.id, lay.capacity_per_host, f"vsan-{lay.policy}",
+                          lay.raw_tb, lay.usable_tb, lines, drive_w, 1, [])
+
+
+def _san_storage(w: SapIqMultiplex, o: IqOption, server: Server, stored_tb: float,
+                 net: NetworkChoice) -> _SharedStorage:
+    """An external SAN shared by every node, as one priced (or flagged unpriced) BOM line of usable TB."""
+    nodes = o.nodes
+    rationale = Rationale(
+        "Shared storage (SAN)",
+        f"The dbspaces live on an external SAN shared by all {nodes} nodes: {stored_tb:,.2f} TB of LUNs at"
+        f" most {figure(VS, 'san_fill_max'):.0%} full = {o.san_tb:,.1f} TB usable on the array (its own RAID"
+        " protects against drive failures; multipath to every node).",
+        _cite("san_fill_max", VS),
+    )
+    lines = bom.host_lines("IQ node", nodes, server, None, 0, net.nic, net.nics_per_host)
+    price = w.san_price_per_tb or 0.0
+    # a SAN priced in another currency is converted with the rest of the BOM (sizing.commercial)
+    lines.append(BomLine("shared storage", "external-san", f"External SAN array, usable TB for the IQ"
+                         f" dbspaces ({o.san_tb:g} TB)", math.ceil(o.san_tb), 1, price, w.san_currency, "storage"))
+    warnings = []
+    if w.san_price_per_tb is None:
+        warnings.append(Warning("san-unpriced", "The external SAN has no price (workload.san_price_per_tb):"
+                                                " capex leaves it out; get a quote from the storage vendor."))
+    return _SharedStorage(rationale, (), None, 0, "external-san", 0.0, o.san_tb, lines, 0.0, 0, warnings)
+
+
+def _cache_settings(node_memory_gib: float) -> tuple[sap_iq_rules.CacheSplit, SettingGroup]:
+    """The IQ main, temporary and large-memory caches of every node (the split `sap_iq_rules.cache_split` decides)."""
+    caches = sap_iq_rules.cache_split(node_memory_gib)
+    return caches, SettingGroup("sap-iq-server", "all nodes", (
+        Setting("iqmc", int(round(float(caches.main_cache_gib), 1) * MIB_PER_GIB), "MB",
+                f"IQ main cache. {caches.reason}", caches.source),
+        Setting("iqtc", int(round(float(caches.temp_cache_gib), 1) * MIB_PER_GIB), "MB",
+                f"IQ temporary cache. {caches.reason}", caches.source),
+        Setting("iqlm", int(round(figure(STUDY, "iq_memory_share_of_ram") * node_memory_gib
+                                  * figure(STUDY, "iq_cache_fraction_large_memory"), 1) * MIB_PER_GIB), "MB",
+                f"IQ large memory. {caches.reason}", caches.source),
+    ))
+
+
+def _rationale(w: SapIqMultiplex, server: Server, nodes: int, node: _Node, choice: sap_iq_rules.DqpChoice,
+               caches: sap_iq_rules.CacheSplit, main_tb: float, stored_tb: float) -> list[Rationale]:
+    """Why the DQP mode, the dbspace sizes, the node count with its roles and per-core speed, and the caches."""
+    _, writers, readers = _roles(w, nodes)
+    node_desc = (f"is a VM with {node.vcpus} vCPUs ({vcpu_share():.0%} of the host cores, as study 003 gave its VMs)"
+                 if node.vsphere else f"runs on {node.vcpus} cores")
+    return [
+        Rationale("DQP mode", choice.reason, choice.source),
+        Rationale(
+            "Dbspaces",
+            f"Main store {main_tb:,.2f} TB (data at the horizon after compression) and temp"
+            f" {main_tb * _temp_ratio(w):,.2f} TB"
+            f" (temp:main {_temp_ratio(w):g}:1) = {stored_tb:,.2f} TB of shared dbspaces, sized once for the node"
+            " count and the drive count. IQ_SYSTEM_MAIN/IQ_USER_MAIN and IQ_SHARED_TEMP are shared by every node;"
+            " IQ_SYSTEM_TEMP is local to each.",
+            f"{_cite('temp_to_main_dbspace_ratio')}; {_cite('dbspace_vmdks_total')}",
+        ),
+        Rationale(
+            "Multiplex nodes",
+            f"{nodes} node(s): 1 coordinator (also runs queries, DQP leader), {writers} writer(s), {readers}"
+            f" reader(s). Each node {node_desc} at {server.cpu.base_ghz:g} GHz:"
+            f" {node.speed:.2f} x the study's per-core speed (base clock; newer cores do more per clock, so this is"
+            f" conservative) = {node.eff:,.1f} study-equivalent cores per node against"
+            f" {int(figure(STUDY, 'vm_vcpus'))} in the study.",
+            f"{_cite('vm_vcpus')}; {_cite('cpu_base_ghz')}",
+        ),
+        Rationale("IQ caches", caches.reason, caches.source),
+    ]
+
+
+def _warnings(w: SapIqMultiplex, o: IqOption, node: _Node, pred: sap_iq.IqPrediction,
+              net: NetworkChoice) -> list[Warning]:
+    """Where the design leaves what study 003 measured: extrapolated size, nodes smaller than its VMs or fewer
+    cores per stream, an interconnect below DQP's minimum, a vSAN cluster beyond the study's limit."""
+    nodes, lay = o.nodes, o.vsan
+    ref_vcpus = int(figure(STUDY, "vm_vcpus"))
+    warnings: list[Warning] = []
+    if pred.extrapolated:
+        warnings.append(Warning(
+            "extrapolated",
+            f"{nodes} node(s) x {node.eff:,.1f} study-equivalent cores and {w.query_streams} stream(s) lie outside"
+            f" what study 003 measured (4 nodes x {ref_vcpus} vCPU, 1 and 6 streams): the range is wider and the"
+            " estimate is an extrapolation.",
+        ))
+    per_stream = nodes * node.eff / w.query_streams
+    ref_per_stream = figure(STUDY, "servers") * ref_vcpus / figure(STUDY, "query_streams_throughput_test")
+    if node.memory_gib < figure(STUDY, "vm_memory_gib") or per_stream < ref_per_stream - 1e-9:
+        warnings.append(Warning(
+            "small-vm",
+            f"Each node has {node.memory_gib:,.0f} GiB and the cluster {per_stream:,.1f} study-equivalent cores per"
+            f" query stream, below study 003's {figure(STUDY, 'vm_memory_gib'):g} GiB VMs and {ref_per_stream:,.1f}"
+            " cores per stream: queries will queue or spill to the temp dbspace.",
+        ))
+    if net.nic and net.nic.speed_gbps < figure(STUDY, "dqp_network_gbps"):
+        warnings.append(Warning("network-below-minimum", "DQP network-transfer needs at least a 10 GbE interconnect."))
+    if lay is not None and lay.hosts > figure(STUDY, "vsan_max_hosts"):
+        warnings.append(Warning("vsan-cluster-size", f"{lay.hosts} hosts exceed the"
+                                f" {figure(STUDY, 'vsan_max_hosts'):g}-host vSAN cluster study 003 describes."))
+    return warnings
+
+
+def _design(scenario: Scenario, w: SapIqMultiplex, o: IqOption, node: _Node, st: _SharedStorage,
+            net: NetworkChoice, choice: sap_iq_rules.DqpChoice, caches: sap_iq_rules.CacheSplit,
+            settings: tuple[SettingGroup, ...], stored_tb: float) -> Design:
+    """The design as the result reports it: one layout per role (coordinator, writers, readers), one VM each."""
+    server, nodes = o.server, o.nodes
+    coord, writers, readers = _roles(w, nodes)
+    numa = None if node.vcpus > server.cores_per_numa_node else 0
+    vm = VmLayout(numa, node.vcpus, node.memory_gib, st.drives_per_node)
+    layouts = tuple(
+        HostLayout(role, count, server.id, server.sockets, server.numa_nodes_per_socket, server.cores_per_numa_node,
+                   node.host_memory_gib, st.drives_per_node, st.drive_id, st.raid, (vm,), net.ports,
+                   net.nic.speed_gbps if net.nic else 0.0)
+        for role, count in (("IQ coordinator", coord), ("IQ writer", writers), ("IQ reader", readers)) if count
+    )
+    return Design(
+        kind=w.kind, deployment=scenario.platform.deployment, server_id=server.id, drive_id=st.drive_id,
+        nic_id=net.nic.id if net.nic else None, segment_hosts=nodes, data_drives_per_host=st.drives_per_node,
+        raid=st.raid, memory_gib_per_host=node.host_memory_gib, vms_per_host=1 if node.vsphere else 0,
+        vm=vm if node.vsphere else None, raw_capacity_tb=round(st.raw_tb, 3), usable_capacity_tb=round(st.usable_tb, 3),
+        data_needed_tb=round(stored_tb, 3), nics_per_host=net.nics_per_host, network_gbps_per_host=net.gbps_per_host,
+        dqp_mode=choice.mode, iq_main_cache_gib=round(float(caches.main_cache_gib), 1),
+        iq_temp_cache_gib=round(float(caches.temp_cache_gib), 1), hosts=layouts, settings=settings,
+    )
+
+
 def _explain(
     scenario: Scenario,
     w: SapIqMultiplex,
@@ -213,158 +414,31 @@ def _explain(
     net: NetworkChoice,
     nic_why: Rationale | None,
 ) -> SizingResult:
-    server, nodes, lay = o.server, o.nodes, o.vsan
-    vsphere = scenario.platform.deployment == "vsphere"
-    memory = float(scenario.platform.memory_gib or server.memory_gib)
-    node_memory = vm_memory_gib(memory, 1, _reserve(scenario, memory)) if vsphere else memory
-    vcpus = node_vcpus(server, vsphere)
-    speed = speed_factor(server)
-    eff = vcpus * speed
+    """The result of the chosen option: design, estimates, BOM, rationale and warnings."""
+    server, nodes = o.server, o.nodes
+    node = _node(scenario, server)
     choice = sap_iq_rules.recommend_dqp_mode(w.query_streams)
-    caches = sap_iq_rules.cache_split(node_memory)
-    pred = sap_iq.predict_iq(choice.mode, nodes, w.query_streams, eff,
+    caches, cache_group = _cache_settings(node.memory_gib)
+    pred = sap_iq.predict_iq(choice.mode, nodes, w.query_streams, node.eff,
                              dqp_network_gbps=net.nic.speed_gbps if net.nic else None)
-    coord, writers, readers = _roles(w, nodes)
-    temp_tb = main_tb * _temp_ratio(w)
-    ref_vcpus = int(figure(STUDY, "vm_vcpus"))
-    node_desc = (f"is a VM with {vcpus} vCPUs ({vcpu_share():.0%} of the host cores, as study 003 gave its VMs)"
-                 if vsphere else f"runs on {vcpus} cores")
-    rationale = [
-        Rationale("DQP mode", choice.reason, choice.source),
-        Rationale(
-            "Dbspaces",
-            f"Main store {main_tb:,.2f} TB (data at the horizon after compression) and temp {temp_tb:,.2f} TB"
-            f" (temp:main {_temp_ratio(w):g}:1) = {stored_tb:,.2f} TB of shared dbspaces, sized once for the node"
-            " count and the drive count. IQ_SYSTEM_MAIN/IQ_USER_MAIN and IQ_SHARED_TEMP are shared by every node;"
-            " IQ_SYSTEM_TEMP is local to each.",
-            f"{_cite('temp_to_main_dbspace_ratio')}; {_cite('dbspace_vmdks_total')}",
-        ),
-        Rationale(
-            "Multiplex nodes",
-            f"{nodes} node(s): 1 coordinator (also runs queries, DQP leader), {writers} writer(s), {readers}"
-            f" reader(s). Each node {node_desc} at {server.cpu.base_ghz:g} GHz:"
-            f" {speed:.2f} x the study's per-core speed (base clock; newer cores do more per clock, so this is"
-            f" conservative) = {eff:,.1f} study-equivalent cores per node against {ref_vcpus} in the study.",
-            f"{_cite('vm_vcpus')}; {_cite('cpu_base_ghz')}",
-        ),
-        Rationale("IQ caches", caches.reason, caches.source),
-    ]
-    groups: list[SettingGroup] = [SettingGroup("sap-iq-server", "all nodes", (
-        Setting("iqmc", int(round(float(caches.main_cache_gib), 1) * MIB_PER_GIB), "MB",
-                f"IQ main cache. {caches.reason}", caches.source),
-        Setting("iqtc", int(round(float(caches.temp_cache_gib), 1) * MIB_PER_GIB), "MB",
-                f"IQ temporary cache. {caches.reason}", caches.source),
-        Setting("iqlm", int(round(figure(STUDY, "iq_memory_share_of_ram") * node_memory
-                                  * figure(STUDY, "iq_cache_fraction_large_memory"), 1) * MIB_PER_GIB), "MB",
-                f"IQ large memory. {caches.reason}", caches.source),
-    ))]
-    warnings: list[Warning] = []
-    extra_lines: list[BomLine] = []
-    if lay is not None:
-        ftt, method = POLICIES[lay.policy][2], POLICIES[lay.policy][3]
-        rationale.append(Rationale(
-            "Shared storage (vSAN)",
-            f"vSAN policy {lay.policy} ({method}, failures to tolerate {ftt}) stores x{policy_factor(lay.policy):.2f}"
-            f" and needs at least {policy_min_hosts(lay.policy)} hosts; with"
-            f" {figure(VS, 'slack_fraction'):.0%} slack kept free, {stored_tb:,.2f} TB of dbspaces need"
-            f" {raw_needed_tb(stored_tb, lay.policy):,.1f} TB raw. Per host: {lay.disk_groups_per_host} disk group(s),"
-            f" each 1 x {lay.cache_drive.model} cache ({figure(STUDY, 'vsan_ssd_read_cache_pct'):g} % read cache /"
-            f" {figure(STUDY, 'vsan_ssd_write_buffer_pct'):g} % write buffer, at least"
-            f" {figure(VS, 'cache_ratio_of_consumed'):.0%} of consumed capacity) in front of up to"
-            f" {figure(STUDY, 'vsan_hdd_per_disk_group_max'):g} capacity drives: {lay.capacity_per_host} x"
-            f" {lay.capacity_drive.capacity_tb:g} TB {lay.capacity_drive.model}. Raw {lay.raw_tb:,.1f} TB holds"
-            f" {lay.usable_tb:,.1f} TB of dbspaces.",
-            f"{_cite('slack_fraction', VS)}; {_cite('raid1_ftt1_min_hosts', VS)}; {_cite('vsan_ssd_read_cache_pct')};"
-            f" {_cite('vsan_hdd_per_disk_group_max')}",
-        ))
-        groups.append(SettingGroup("vsan-policy", "iq-dbspaces", (
-            Setting("hostFailuresToTolerate", ftt, "", f"the dbspaces stay available through {ftt} host failure(s)",
-                    _cite("vsan_host_failures_to_tolerate")),
-            Setting("replicaPreference", method, "", f"policy {lay.policy}", _cite(POLICIES[lay.policy][0], VS)),
-            Setting("stripeWidth", int(min(figure(STUDY, "vsan_stripe_width"), lay.capacity_per_host)), "",
-                    "spread each replica over several capacity drives (study 003 best practice, at most the drives"
-                    " a host has)", _cite("vsan_stripe_width")),
-            Setting("proportionalCapacity", int(figure(STUDY, "vsan_proportional_capacity_pct")), "",
-                    "thick-provision the dbspace disks", _cite("vsan_proportional_capacity_pct")),
-        )))
-        # layouts and the design count the capacity drives; the cache devices are their own BOM line
-        drive_id, per_node, raid = lay.capacity_drive.id, lay.capacity_per_host, f"vsan-{lay.policy}"
-        raw_tb, usable_tb = lay.raw_tb, lay.usable_tb
-        lines = bom.host_lines("IQ node", nodes, server, lay.capacity_drive, lay.capacity_per_host, net.nic,
-                               net.nics_per_host)
-        lines.insert(2, bom.line("IQ node", lay.cache_drive, lay.disk_groups_per_host, nodes, "drive"))
-        drive_w = lay.capacity_per_host * lay.capacity_drive.watts + lay.disk_groups_per_host * lay.cache_drive.watts
-        drives_for_power = 1
-    else:
-        rationale.append(Rationale(
-            "Shared storage (SAN)",
-            f"The dbspaces live on an external SAN shared by all {nodes} nodes: {stored_tb:,.2f} TB of LUNs at"
-            f" most {figure(VS, 'san_fill_max'):.0%} full = {o.san_tb:,.1f} TB usable on the array (its own RAID"
-            " protects against drive failures; multipath to every node).",
-            _cite("san_fill_max", VS),
-        ))
-        drive_id, per_node, raid = None, 0, "external-san"
-        raw_tb, usable_tb = 0.0, o.san_tb
-        lines = bom.host_lines("IQ node", nodes, server, None, 0, net.nic, net.nics_per_host)
-        price = w.san_price_per_tb or 0.0
-        extra_lines.append(BomLine("shared storage", "external-san", f"External SAN array, usable TB for the IQ"
-                                   f" dbspaces ({o.san_tb:g} TB)", math.ceil(o.san_tb), 1, price, w.san_currency,
-                                   "storage"))
-        if w.san_price_per_tb is None:
-            warnings.append(Warning("san-unpriced", "The external SAN has no price (workload.san_price_per_tb):"
-                                                    " capex leaves it out; get a quote from the storage vendor."))
-        # a SAN priced in another currency is converted with the rest of the BOM (sizing.commercial)
-        drive_w, drives_for_power = 0.0, 0
+    st = (_vsan_storage(o.vsan, nodes, server, stored_tb, net) if o.vsan is not None
+          else _san_storage(w, o, server, stored_tb, net))
+    rationale = [*_rationale(w, server, nodes, node, choice, caches, main_tb, stored_tb), st.rationale]
     if nic_why:
         rationale.append(nic_why)
-    if pred.extrapolated:
-        warnings.append(Warning(
-            "extrapolated",
-            f"{nodes} node(s) x {eff:,.1f} study-equivalent cores and {w.query_streams} stream(s) lie outside what"
-            f" study 003 measured (4 nodes x {ref_vcpus} vCPU, 1 and 6 streams): the range is wider and the estimate"
-            " is an extrapolation.",
-        ))
-    per_stream = nodes * eff / w.query_streams
-    ref_per_stream = figure(STUDY, "servers") * ref_vcpus / figure(STUDY, "query_streams_throughput_test")
-    if node_memory < figure(STUDY, "vm_memory_gib") or per_stream < ref_per_stream - 1e-9:
-        warnings.append(Warning(
-            "small-vm",
-            f"Each node has {node_memory:,.0f} GiB and the cluster {per_stream:,.1f} study-equivalent cores per query"
-            f" stream, below study 003's {figure(STUDY, 'vm_memory_gib'):g} GiB VMs and {ref_per_stream:,.1f} cores"
-            " per stream: queries will queue or spill to the temp dbspace.",
-        ))
-    if net.nic and net.nic.speed_gbps < figure(STUDY, "dqp_network_gbps"):
-        warnings.append(Warning("network-below-minimum", "DQP network-transfer needs at least a 10 GbE interconnect."))
-    if lay is not None and lay.hosts > figure(STUDY, "vsan_max_hosts"):
-        warnings.append(Warning("vsan-cluster-size", f"{lay.hosts} hosts exceed the"
-                                f" {figure(STUDY, 'vsan_max_hosts'):g}-host vSAN cluster study 003 describes."))
-    numa = None if vcpus > server.cores_per_numa_node else 0
-    vm = VmLayout(numa, vcpus, node_memory, per_node)
-    layouts = tuple(
-        HostLayout(role, count, server.id, server.sockets, server.numa_nodes_per_socket, server.cores_per_numa_node,
-                   memory, per_node, drive_id, raid, (vm,), net.ports, net.nic.speed_gbps if net.nic else 0.0)
-        for role, count in (("IQ coordinator", coord), ("IQ writer", writers), ("IQ reader", readers)) if count
-    )
-    design = Design(
-        kind=w.kind, deployment=scenario.platform.deployment, server_id=server.id, drive_id=drive_id,
-        nic_id=net.nic.id if net.nic else None, segment_hosts=nodes, data_drives_per_host=per_node,
-        raid=raid, memory_gib_per_host=memory, vms_per_host=1 if vsphere else 0, vm=vm if vsphere else None,
-        raw_capacity_tb=round(raw_tb, 3), usable_capacity_tb=round(usable_tb, 3),
-        data_needed_tb=round(stored_tb, 3), nics_per_host=net.nics_per_host, network_gbps_per_host=net.gbps_per_host,
-        dqp_mode=choice.mode, iq_main_cache_gib=round(float(caches.main_cache_gib), 1),
-        iq_temp_cache_gib=round(float(caches.temp_cache_gib), 1), hosts=layouts, settings=tuple(groups),
-    )
-    all_lines = [*lines, *extra_lines]
     power = nodes * float(cost_power.host_power_w(
-        server.idle_w, server.max_w, scenario.assumptions.utilization_pct / 100.0, drives_for_power, drive_w,
+        server.idle_w, server.max_w, scenario.assumptions.utilization_pct / 100.0, st.drives_for_power, st.drive_w,
         net.nics_per_host, net.nic.watts if net.nic else 0.0,
     ))
-    totals = bom.totals(all_lines, power, nodes * server.rack_u, scenario)
+    coord, writers, readers = _roles(w, nodes)
     return SizingResult(
-        scenario_name=scenario.name, design=design,
+        scenario_name=scenario.name,
+        design=_design(scenario, w, o, node, st, net, choice, caches, (cache_group, *st.settings), stored_tb),
         estimates={"power_metric": pred.power, "throughput_metric": pred.throughput},
-        binding_resource=pred.binding_resource, bom=tuple(all_lines), totals=totals, rationale=tuple(rationale),
-        warnings=tuple(warnings), main_metric="throughput_metric" if w.query_streams > 1 else "power_metric",
-        iq=IqMultiplex(coord, writers, readers, float(np.asarray(choice.network_advantage)), round(eff, 2),
-                       round(main_tb, 3), round(temp_tb, 3)),
+        binding_resource=pred.binding_resource, bom=tuple(st.lines),
+        totals=bom.totals(st.lines, power, nodes * server.rack_u, scenario), rationale=tuple(rationale),
+        warnings=(*st.warnings, *_warnings(w, o, node, pred, net)),
+        main_metric="throughput_metric" if w.query_streams > 1 else "power_metric",
+        iq=IqMultiplex(coord, writers, readers, float(np.asarray(choice.network_advantage)), round(node.eff, 2),
+                       round(main_tb, 3), round(main_tb * _temp_ratio(w), 3)),
     )

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from catalog.seed import seed_catalog
 from models.calibration_data import figure
-from models.sizing.postgres_design import DS, GB_PER_TB, HostStorage, _penalty, drives_for
+from models.sizing.pg_datastore import DS, GB_PER_TB, HostStorage, drives_for, raid_write_penalty
 from models.sizing.rules import drives_valid_for_raid, raid_capacity_factor
 
 DRIVES = seed_catalog().drives
@@ -15,7 +15,7 @@ DRIVES = seed_catalog().drives
 
 def _one_by_one(storage: HostStorage, drive: object, raid: str, bays: int) -> int | None:
     busy = figure(DS, "storage_busy_max")
-    pen = _penalty(raid)
+    pen = raid_write_penalty(raid)
     load = (storage.read_iops / max(drive.random_read_iops, 1e-9)  # type: ignore[attr-defined]
             + storage.write_iops * pen / max(drive.random_write_iops, 1e-9))  # type: ignore[attr-defined]
     need = max(load, storage.wal_mb_s * pen / max(drive.seq_write_mb_s, 1e-9)) / busy  # type: ignore[attr-defined]
