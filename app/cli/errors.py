@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 
 class CliError(Exception):
@@ -16,3 +17,14 @@ class CliError(Exception):
 
     def lines(self) -> list[str]:
         return [f"refarch: {self.message}", *(f"  - {p}" for p in self.problems)]
+
+
+@contextmanager
+def service_errors() -> Iterator[None]:
+    """A use case's `ServiceError` (`app.services`) as a CliError: its message, one line per problem, exit 2."""
+    from app.services.errors import ServiceError
+
+    try:
+        yield
+    except ServiceError as exc:
+        raise CliError(exc.message, [str(p) for p in exc.problems]) from None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.cli.errors import CliError
+from app.cli.errors import CliError, service_errors
 
 if TYPE_CHECKING:
     from models.hardware import HardwareCatalog
@@ -76,12 +76,10 @@ def read_inputs(paths: list[str], names: list[str] | None = None) -> list[Input]
 
 
 def size_or_fail(scenario: Scenario, catalog: HardwareCatalog, path: str) -> SizingResult:
-    from models.sizing.engine import SizingInputError, size
+    from app.services.sizing import size
 
-    try:
-        return size(scenario, catalog)
-    except SizingInputError as exc:
-        raise CliError(f"invalid scenario {path}", exc.problems) from None
+    with service_errors():  # "invalid scenario <path>" and the engine's problems
+        return size(scenario, catalog, label=path)
 
 
 def print_each(outputs: list[Any], emit: Callable[[Any], None], names: list[str] | None = None) -> None:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from app.charts import ComparisonSeries, scenario_comparison
 from app.gui.chart_view import ChartView
-from app.gui.comparison import CompareRow, compare_rows
+from app.services.compare import CompareRow, clear_difference_pct, compare_rows
 from models.sizing.result import SizingResult
 
 BEST_BG = QColor("#d3f9d8")
@@ -66,11 +66,9 @@ class CompareView(QWidget):
         if missing:
             parts.append("Not sized yet (or cannot be sized): " + ", ".join(missing) + ".")
         if len(have) > 1:
-            from models.whatif import CLEAR_DIFFERENCE_PCT  # the engine loads only when a comparison is asked for
-
             parts.append(f"Deltas are against {self.names[0]}. Green marks the best value in a row; no option wins when"
                          " the options run different workloads, their P10–P90 ranges overlap, or they differ by"
-                         f" {CLEAR_DIFFERENCE_PCT:g} % or less.")
+                         f" {clear_difference_pct():g} % or less.")  # the engine loads only now
         self.hint.setText(" ".join(parts))
         self._fill_table()
         self._fill_chart()

@@ -1,8 +1,8 @@
 """File > Export: the PDF report, the BOM (CSV / XLSX) and the configuration files, off the UI thread.
 
-The exports are `app.export`'s; this module picks the scenarios (the ones selected
-in the list, else the current one), asks for a file name, and runs the export in a
-pool thread behind a progress dialog with Cancel.
+The export use cases are `app.services`' (the ones `refarch report` and `refarch config` call); this
+module picks the scenarios (the ones selected in the list, else the current one), asks for a file name,
+and runs the export in a pool thread behind a progress dialog with Cancel.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog
 
-from app.gui import files, sizing_service
-from app.gui.sizing_service import SizingFailure
+from app.gui import files
 from app.gui.workers import Job, JobRunner
 from models.hardware import HardwareCatalog
+from models.problems import Problem
 from models.scenario import Scenario
-from models.tasks import check_cancelled
+from models.tasks import Progress
 
 if TYPE_CHECKING:
     from app.gui.main_window import MainWindow
@@ -37,55 +37,18 @@ TITLES: dict[str, str] = {
 
 
 def run_export(kind: ExportKind, scenarios: list[Scenario], catalog: HardwareCatalog, path: Path,
-               cancel: threading.Event, progress: Callable[[int, int], None]) -> Path:
-    """Size each scenario (the engine's numbers, not a cached screen state), then write the file."""
-    from app.export import ExportError, bom_table, render_report, write_bom_csv, write_bom_xlsx
+               cancel: threading.Event, progress: Progress) -> tuple[Path, list[str]]:
+    """The export use case of `app.services` (the same as `refarch report` / `refarch config`): the path
+    written and the notes (what the report left out and why)."""
+    from app.services import config_export, report
 
-    if kind == "config":
-        return run_config_export(scenarios[0], catalog, path, cancel)
-
-    results = []
-    for s in scenarios:
-        check_cancelled(cancel.is_set)
-        results.append(sizing_service.size(s, catalog))
-    try:
-        if kind == "pdf":
-            from models.whatif import growth
-
-            plans = []
-            for s, r in zip(scenarios, results, strict=True):
-                try:
-                    plans.append(growth(s, catalog, r))
-                except Exception:  # the growth plan is an extra section: a report without it still helps
-                    plans.append(None)
-            from models.sizing.curves import host_counts, main_metric_curve
-
-            curves = [main_metric_curve(s, catalog, host_counts(r.design.segment_hosts), r)
-                      for s, r in zip(scenarios, results, strict=True)]
-            render_report(results, scenarios, path, progress, cancel.is_set, growth=plans, curves=curves)
-        else:
-            tables = [bom_table(r, s.customer) for r, s in zip(results, scenarios, strict=True)]
-            (write_bom_csv if kind == "csv" else write_bom_xlsx)(tables, path)
-    except (ExportError, OSError) as exc:
-        raise SizingFailure([f"cannot write {path}: {exc}"]) from None
-    return path
-
-
-def run_config_export(scenario: Scenario, catalog: HardwareCatalog, folder: Path, cancel: threading.Event) -> Path:
-    """`refarch config` for one scenario: the folder was checked (and confirmed if not empty) by the caller."""
-    from app.export import ExportError
-    from app.export.config import NamingError, export_configuration
-
-    result = sizing_service.size(scenario, catalog)
-    check_cancelled(cancel.is_set)
-    try:
-        export_configuration(result, folder, force=True, cancelled=cancel.is_set)
-    except NamingError as exc:
-        raise SizingFailure(exc.problems) from None
-    except (ExportError, OSError) as exc:
-        raise SizingFailure([f"cannot write {folder}: {exc}"]) from None
-    check_cancelled(cancel.is_set)
-    return folder
+    if kind == "config":  # the folder was checked (and confirmed if not empty) by the caller
+        config_export.export_config(scenarios[0], catalog, path, force=True, cancelled=cancel.is_set)
+        return path, []
+    if kind == "pdf":
+        _, notes = report.export_report(scenarios, catalog, path, progress=progress, cancelled=cancel.is_set)
+        return path, notes
+    return report.export_bom(scenarios, catalog, path, kind, progress=progress, cancelled=cancel.is_set), []
 
 
 class Exporter(QObject):
@@ -96,6 +59,7 @@ class Exporter(QObject):
         self.job: Job | None = None
         self.dialog: QProgressDialog | None = None
         self.last_path: Path | None = None
+        self.last_notes: list[str] = []  # what the last report left out and why (the growth plan)
         self.ask_path: Callable[[ExportKind, str], Path | None] = self._dialog_path
         self.confirm_overwrite: Callable[[Path], bool] = self._confirm_overwrite
 
@@ -190,15 +154,17 @@ class Exporter(QObject):
             self.dialog.deleteLater()
             self.dialog = None
 
-    def _done(self, path: object) -> None:
+    def _done(self, outcome: object) -> None:
         self._finish()
+        path, notes = outcome  # type: ignore[misc]
         assert isinstance(path, Path)
         self.last_path = path
-        self.window.statusBar().showMessage(f"Exported {path}", 8000)
+        self.last_notes = list(notes)
+        self.window.statusBar().showMessage(" ".join([f"Exported {path}.", *notes]), 8000)
 
-    def _failed(self, problems: list[str]) -> None:
+    def _failed(self, problems: list[Problem]) -> None:
         self._finish()
-        self.window.show_error("Export failed", "\n".join(problems))
+        self.window.show_error("Export failed", "\n".join(str(p) for p in problems))
 
     def _cancelled(self) -> None:
         self._finish()

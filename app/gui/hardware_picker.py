@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QLineEdit, QWidget
 
-from app.formatting import money, number
+from app.formatting import compact, money, number
 from app.gui.draft import Issues, Path, get_in, path_str
 from app.gui.field_widgets import set_invalid
 from app.gui.fields import PART_FIELDS
@@ -40,7 +40,7 @@ def part_specs(part: Part) -> str:
         return (
             f"{part.interface} {part.form_factor} · {number(part.capacity_tb)} TB · "
             f"{number(part.seq_read_mb_s)}/{number(part.seq_write_mb_s)} MB/s · "
-            f"{number(part.random_read_iops / 1000)}k IOPS read · {number(part.watts)} W · {price}"
+            f"{compact(part.random_read_iops)} IOPS read · {number(part.watts)} W · {price}"
         )
     if isinstance(part, Nic):
         return f"{part.ports} × {number(part.speed_gbps)} Gb/s · {number(part.watts)} W · {price}"

@@ -35,7 +35,6 @@ from app.gui.project_model import ProjectDocument, ScenarioEntry
 from app.gui.results_view import ResultsView, Status
 from app.gui.scenario_form import ScenarioForm
 from app.gui.scenario_list import ScenarioList
-from app.gui.sizing_service import engine_problem
 from app.gui.style import STYLESHEET
 from app.gui.workers import SizingCoordinator
 from models.hardware import HardwareCatalog
@@ -390,7 +389,6 @@ class MainWindow(ProjectFileActions, QMainWindow):
             input_problems=entry.issues.lines(field_label),
             sizing_problems=[problem_text(p) for p in c.problems.get(uid, [])] if entry.valid else [],
             stale=result is not None and c.result_inputs.get(uid) != entry.scenario,
-            engine_missing=engine_problem() if result is None else None,
         )
         if self.source is None:
             status.engine_missing = f"No hardware catalog: {self.catalog_error}"

@@ -32,9 +32,9 @@ from app.gui.chart_view import ChartView
 from app.gui.draft import Issues, path_str
 from app.gui.field_widgets import FieldEditor, add_rows, new_form_layout
 from app.gui.fields import TARGET_FIELDS
-from app.gui.sizing_service import SizingFailure
 from app.gui.workers import Job, JobRunner
 from models.hardware import HardwareCatalog
+from models.problems import Problem
 from models.scenario import Scenario, Targets
 from models.vocabulary import metric_label
 
@@ -43,13 +43,9 @@ COLUMNS = ("Server", "Drive", "Drives/host", "Deployment", "RAID", "Hosts", "Cap
 
 def run_optimizer(scenario: Scenario, catalog: HardwareCatalog, cancel: threading.Event,
                   progress: Any) -> Any:
-    from models import optimizer
-    from models.sizing.parts import SizingInputError
+    from app.services.optimize import optimize
 
-    try:
-        return optimizer.optimize(scenario, catalog, progress=progress, cancelled=cancel.is_set)
-    except SizingInputError as exc:
-        raise SizingFailure(list(exc.problems)) from None
+    return optimize(scenario, catalog, progress=progress, cancelled=cancel.is_set)
 
 
 class OptimizerDialog(QDialog):
@@ -187,9 +183,9 @@ class OptimizerDialog(QDialog):
         self.progress.setValue(0)
         self.summary.setText("Cancelled.")
 
-    def _failed(self, problems: list[str]) -> None:
+    def _failed(self, problems: list[Problem]) -> None:
         self._finish()
-        self.summary.setText("The optimizer cannot run: " + "; ".join(problems))
+        self.summary.setText("The optimizer cannot run: " + "; ".join(str(p) for p in problems))
 
     def _done(self, result: Any) -> None:
         self._finish()

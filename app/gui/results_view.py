@@ -35,7 +35,7 @@ from app.formatting import estimate_p50, estimate_range, humanize, money, money_
 from app.gui.chart_view import ChartView
 from app.gui.host_diagram import HostDiagram
 from app.gui.rack_view import RackElevation
-from app.gui.sizing_service import Curve
+from app.services.sizing import Curve
 from models.references import ReferenceList, readable
 from models.scenario import Scenario
 from models.sizing.result import Design, SizingResult

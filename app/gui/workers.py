@@ -16,8 +16,9 @@ from typing import Any
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
 from shiboken6 import isValid as shiboken_valid
 
-from app.gui import sizing_service
-from app.gui.sizing_service import Curve, SizingFailure
+from app.services import sizing
+from app.services.errors import ServiceError
+from app.services.sizing import Curve
 from models.hardware import HardwareCatalog
 from models.problems import ROOT, Problem
 from models.scenario import Scenario
@@ -68,8 +69,8 @@ class Job:
         except Cancelled:
             self.signals.cancelled.emit(self.token)
             return
-        except SizingFailure as exc:
-            self.signals.failed.emit(self.token, list(exc.problems))
+        except ServiceError as exc:
+            self.signals.failed.emit(self.token, exc.shown())
             return
         except Exception as exc:  # a bug in a model must not take the window down; show it instead
             if os.environ.get("REFARCH_DEBUG"):
@@ -219,7 +220,7 @@ class SizingCoordinator(QObject):
 
     def _start_size(self, uid: str, scenario: Scenario, catalog: HardwareCatalog) -> None:
         def work(cancel: threading.Event, _progress: Progress) -> SizingResult:
-            return sizing_service.size(scenario, catalog, cancelled=cancel.is_set)
+            return sizing.size(scenario, catalog, cancelled=cancel.is_set)
 
         holder: dict[str, Job] = {}
 
@@ -255,7 +256,7 @@ class SizingCoordinator(QObject):
             old.cancel()
 
         def work(cancel: threading.Event, progress: Progress) -> Curve | None:
-            return sizing_service.estimate_curve(scenario, catalog, result, cancel, progress)
+            return sizing.estimate_curve(scenario, catalog, result, progress, cancel.is_set)
 
         holder: dict[str, Job] = {}
 

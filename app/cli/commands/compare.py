@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 
 from app.cli.catalog_access import load_catalog
-from app.cli.errors import CliError
+from app.cli.errors import CliError, service_errors
 from app.cli.output import format_table, print_json
-from app.cli.scenario_files import add_scenario_option, read_inputs, size_or_fail
+from app.cli.scenario_files import add_scenario_option, read_inputs
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,14 +20,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from models.whatif import CLEAR_DIFFERENCE_PCT, compare
+    from app.services.compare import clear_difference_pct, compare_scenarios
 
     inputs = read_inputs(args.scenarios, args.scenario_names)
     if len(inputs) < 2:
         raise CliError("compare needs at least two scenarios (two files, or a project with two or more)")
     catalog = load_catalog(args.db)
-    results = [size_or_fail(i.scenario, catalog, i.label) for i in inputs]
-    rows = compare(results)
+    with service_errors():
+        results, rows = compare_scenarios([i.scenario for i in inputs], catalog, [i.label for i in inputs])
     names: list[str] = []
     for r in results:  # two projects may hold scenarios of the same name: the columns must differ
         name, n = r.scenario_name, 2
@@ -55,7 +55,7 @@ def _run(args: argparse.Namespace) -> int:
     print(format_table(table, ["metric", *names, "best"]))
     print("\n* wins the row; ranges are P10-P90; deltas are against the first scenario. No option wins when the"
           " options run different workloads, when the P10-P90 ranges overlap, or when values differ by"
-          f" {CLEAR_DIFFERENCE_PCT:g} % or less.")
+          f" {clear_difference_pct():g} % or less.")
     return 0
 
 

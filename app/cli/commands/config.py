@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 
 from app.cli.catalog_access import load_catalog
-from app.cli.errors import CliError
-from app.cli.scenario_files import read_scenario, size_or_fail
+from app.cli.errors import CliError, service_errors
+from app.cli.scenario_files import read_scenario
 from app.export.config.naming import PLACEHOLDERS
 
 
@@ -32,27 +32,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from app.export.atomic import ExportError
-    from app.export.config import NamingError, export_configuration, parse_naming
-    from app.export.config.writer import check_target
+    from app.export.config import NamingError, parse_naming
+    from app.services.config_export import check_folder, export_config
 
     try:
         naming = parse_naming(args.name)
     except NamingError as exc:
         raise CliError("invalid naming pattern", exc.problems) from None
     out = Path(args.output)
-    try:
-        check_target(out, args.force)  # before sizing: a refused folder costs nothing
-    except ExportError as exc:
-        raise CliError(str(exc)) from None
-    scenario = read_scenario(args.scenario)
-    result = size_or_fail(scenario, load_catalog(args.db), args.scenario)
-    try:
-        written = export_configuration(result, out, args.force, naming)
-    except NamingError as exc:
-        raise CliError("invalid naming pattern", exc.problems) from None
-    except ExportError as exc:
-        raise CliError(str(exc)) from None
+    with service_errors():
+        check_folder(out, args.force)  # before reading and sizing: a refused folder costs nothing
+        scenario = read_scenario(args.scenario)
+        written = export_config(scenario, load_catalog(args.db), out, force=args.force, naming=naming,
+                                label=args.scenario)
     for path in written:
         print(path)
     return 0

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 
 from app.cli.catalog_access import load_catalog
+from app.cli.errors import service_errors
 from app.cli.output import format_table, print_json
-from app.cli.scenario_files import add_scenario_option, print_each, read_inputs, size_or_fail
+from app.cli.scenario_files import add_scenario_option, print_each, read_inputs
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,15 +19,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from models.whatif import growth
+    from app.services.whatif import growth
 
     inputs = read_inputs([args.scenario], args.scenario_names)
     catalog = load_catalog(args.db)
     out: list[object] = []
     for i in inputs:
         scenario = i.scenario
-        result = size_or_fail(scenario, catalog, i.label)
-        years = growth(scenario, catalog, result)
+        with service_errors():
+            _, years = growth(scenario, catalog, i.label)
         if args.format == "json":
             out.append({"scenario": scenario.name, "years": [y.to_dict() for y in years]})
         else:

@@ -11,7 +11,7 @@ from app.cli.errors import CliError
 from app.cli.output import format_table, print_json
 
 if TYPE_CHECKING:
-    from models.optimizer import OptimizationResult
+    from app.services.optimize import OptimizationResult
     from models.scenario import Scenario
 from app.cli.scenario_files import add_scenario_option, read_inputs
 
@@ -30,8 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from models.optimizer import optimize
-    from models.sizing.parts import SizingInputError
+    from app.services.errors import ServiceError
+    from app.services.optimize import optimize
 
     if args.top < 1:
         raise CliError("--top must be at least 1")
@@ -45,12 +45,12 @@ def _run(args: argparse.Namespace) -> int:
     reports = []
     for n, i in enumerate(inputs):
         try:
-            result = optimize(i.scenario, catalog, objective=args.objective)
-        except SizingInputError as exc:
+            result = optimize(i.scenario, catalog, args.objective, i.label)
+        except ServiceError as exc:
             if len(inputs) > 1 and not args.scenario_names:  # a whole project: optimize what can be, say what not
                 print(f"refarch: note: {i.label} left out: {'; '.join(str(p) for p in exc.problems)}", file=sys.stderr)
                 continue
-            raise CliError(f"cannot optimize {i.label}", exc.problems) from None
+            raise CliError(exc.message, [str(p) for p in exc.problems]) from None
         if args.format == "text" and len(inputs) > 1:
             print(("\n" if n else "") + f"== {i.scenario.name} ==")
         reports.append(_report(args, i.scenario, result))

@@ -15,14 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.catalog_access import load_catalog
-from app.cli.errors import CliError
-from app.cli.scenario_files import add_scenario_option, read_inputs, size_or_fail
+from app.cli.errors import CliError, service_errors
+from app.cli.scenario_files import add_scenario_option, read_inputs
 
 if TYPE_CHECKING:
-    from models.hardware import HardwareCatalog
     from models.scenario import Scenario
-    from models.sizing.result import SizingResult
-    from models.whatif import GrowthYear
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -45,24 +42,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=_run)
 
 
-def _outputs(args: argparse.Namespace) -> list[Path]:
-    from app.export.atomic import ExportError, check_writable
-
-    outs = [Path(args.output)] + [Path(p) for p in (args.bom_csv, args.bom_xlsx) if p]
-    problems = []
-    resolved = [o.resolve() for o in outs]
-    if len(set(resolved)) != len(resolved):
-        problems.append("the PDF, CSV and XLSX outputs must be different files")
-    for o in outs:
-        try:
-            check_writable(o)
-        except ExportError as exc:
-            problems.append(f"{o}: {exc}")
-    if problems:
-        raise CliError("cannot write the report", problems)
-    return outs
-
-
 def _with_energy_price(scenario: Scenario, price: float | None) -> Scenario:
     if price is None:
         return scenario
@@ -77,51 +56,23 @@ def _with_energy_price(scenario: Scenario, price: float | None) -> Scenario:
     return scenario.model_copy(update={"assumptions": assumptions})
 
 
-def _growth(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult, path: str) -> list[GrowthYear] | None:
-    from models.sizing.engine import SizingInputError
-    from models.whatif import growth
-
-    try:
-        return growth(scenario, catalog, result)
-    except (SizingInputError, ValueError) as exc:  # the report is still useful without the plan; say why
-        print(f"refarch: note: {path}: growth plan left out ({exc})", file=sys.stderr)
-        return None
-
-
 def _run(args: argparse.Namespace) -> int:
-    from app.export.atomic import ExportError
+    """The report use case of `app.services.report` (File > Export > PDF report calls the same)."""
+    from app.services import report
 
     if args.energy_price is not None and not 0 <= args.energy_price <= 10:
         raise CliError("invalid --energy-price", [f"{args.energy_price:g} is outside 0 to 10 per kWh"])
     inputs = read_inputs(args.scenarios, args.scenario_names)
     scenarios = [_with_energy_price(i.scenario, args.energy_price) for i in inputs]
-    labels = [i.label for i in inputs]
-    pdf, *_ = _outputs(args)
-    catalog = load_catalog(args.db)
-    results = [size_or_fail(s, catalog, p) for s, p in zip(scenarios, labels, strict=True)]
-    growth = None if args.no_growth else [
-        _growth(s, catalog, r, p) for s, r, p in zip(scenarios, results, labels, strict=True)
-    ]
-
-    from models.sizing.curves import host_counts, main_metric_curve
-
-    curves = [main_metric_curve(s, catalog, host_counts(r.design.segment_hosts), r)
-              for s, r in zip(scenarios, results, strict=True)]
-    from app.export import bom_table, render_report, write_bom_csv, write_bom_xlsx
-
-    written = []
-    try:
-        render_report(results, scenarios, pdf, growth=growth, curves=curves, title=args.title)
-        written.append(str(pdf))
-        tables = [bom_table(r, s.customer) for r, s in zip(results, scenarios, strict=True)]
-        if args.bom_csv:
-            write_bom_csv(tables, args.bom_csv)
-            written.append(args.bom_csv)
-        if args.bom_xlsx:
-            write_bom_xlsx(tables, args.bom_xlsx)
-            written.append(args.bom_xlsx)
-    except (ExportError, OSError) as exc:
-        raise CliError("cannot write the report", [str(exc)]) from None
+    pdf = Path(args.output)
+    csv, xlsx = (Path(p) if p else None for p in (args.bom_csv, args.bom_xlsx))
+    with service_errors():
+        report.check_outputs([p for p in (pdf, csv, xlsx) if p is not None])
+        catalog = load_catalog(args.db)
+        sized = report.size_for_report(scenarios, catalog, [i.label for i in inputs], with_growth=not args.no_growth)
+        for note in sized.notes:
+            print(f"refarch: note: {note}", file=sys.stderr)
+        written = report.write_report(sized, pdf, bom_csv=csv, bom_xlsx=xlsx, title=args.title)
     for w in written:
         print(f"wrote {w}")
     return 0

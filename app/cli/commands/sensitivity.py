@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 
 from app.cli.catalog_access import load_catalog
-from app.cli.errors import CliError
+from app.cli.errors import CliError, service_errors
 from app.cli.output import format_table, print_json
-from app.cli.scenario_files import add_scenario_option, print_each, read_inputs, size_or_fail
+from app.cli.scenario_files import add_scenario_option, print_each, read_inputs
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from models.whatif import sensitivity
+    from app.services.whatif import sensitivity
 
     if not 0 < args.delta_pct < 100:
         raise CliError(f"--delta-pct must be between 0 and 100 (got {args.delta_pct:g})")
@@ -29,8 +29,8 @@ def _run(args: argparse.Namespace) -> int:
     out: list[object] = []
     for i in inputs:
         scenario = i.scenario
-        result = size_or_fail(scenario, catalog, i.label)
-        bars = sensitivity(scenario, catalog, args.delta_pct / 100.0, result)
+        with service_errors():
+            result, bars = sensitivity(scenario, catalog, args.delta_pct / 100.0, i.label)
         if args.format == "json":
             out.append({"scenario": scenario.name, "main_metric": result.main_metric, "delta_pct": args.delta_pct,
                         "bars": [b.to_dict() for b in bars]})

@@ -8,8 +8,9 @@ import time
 import pytest
 from PySide6.QtCore import QThreadPool
 
-from app.gui import sizing_service
 from app.gui.workers import JobRunner, SizingCoordinator
+from app.services import sizing
+from app.services.errors import ServiceError
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, Scenario
 from models.tasks import Cancelled
@@ -71,7 +72,7 @@ def test_only_the_latest_request_for_a_scenario_is_kept(qtbot, monkeypatch: pyte
         time.sleep(0.3 if scenario.workload.data_tb == 1 else 0.01)
         return fake_result(hosts=int(scenario.workload.data_tb))
 
-    monkeypatch.setattr(sizing_service, "size", slow_size)
+    monkeypatch.setattr(sizing, "size", slow_size)
     coordinator = SizingCoordinator(lambda: seed)
     coordinator.want_curves = False
     s1 = Scenario(name="a", workload=GreenplumAnalytics(data_tb=1, concurrent_queries=1))
@@ -92,7 +93,7 @@ def test_edits_within_the_debounce_window_size_once(qtbot, monkeypatch: pytest.M
         calls.append(scenario.workload.data_tb)
         return fake_result()
 
-    monkeypatch.setattr(sizing_service, "size", counting_size)
+    monkeypatch.setattr(sizing, "size", counting_size)
     coordinator = SizingCoordinator(lambda: seed)
     coordinator.want_curves = False
     for tb in (1, 12, 123):  # keystrokes
@@ -103,9 +104,9 @@ def test_edits_within_the_debounce_window_size_once(qtbot, monkeypatch: pytest.M
 
 def test_an_engine_refusal_is_reported_with_its_problems(qtbot, monkeypatch: pytest.MonkeyPatch, seed) -> None:  # type: ignore[no-untyped-def]
     def refuse(_s: object, _c: object, **_task: object) -> None:
-        raise sizing_service.SizingFailure([Problem("platform.server_id", "unknown server id 'x'")])
+        raise ServiceError("invalid scenario a", [Problem("platform.server_id", "unknown server id 'x'")])
 
-    monkeypatch.setattr(sizing_service, "size", refuse)
+    monkeypatch.setattr(sizing, "size", refuse)
     coordinator = SizingCoordinator(lambda: seed)
     with qtbot.waitSignal(coordinator.sizingFailed, timeout=5000) as blocker:
         coordinator.request("u", Scenario(name="a", workload=GreenplumAnalytics(data_tb=1, concurrent_queries=1)),

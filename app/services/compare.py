@@ -1,8 +1,9 @@
-"""The compare view's table, from `models.whatif.compare`: labels, formatted cells, deltas, the best per row.
+"""Compare scenarios: size them and put them side by side (`models.whatif.compare`), and the compare
+view's table (labels, formatted cells, deltas, the best per row).
 
 Which value wins a row (and how "per dollar" reads for a time) is the model's
 decision, shared with `refarch compare` and the PDF; this module only words and
-formats it. Plain Python (no Qt).
+formats it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.formatting import money, number, power
+from app.services import sizing
+from models.hardware import HardwareCatalog
+from models.scenario import Scenario
 from models.sizing.result import SizingResult
+from models.tasks import IsCancelled
 
 if TYPE_CHECKING:
     from models.whatif import CompareRow as WhatifRow
@@ -110,3 +115,20 @@ def compare_rows(results: Sequence[SizingResult]) -> list[CompareRow]:
             chart=r.metric in _CHARTED or r.metric == main or r.metric.startswith(f"{main} per 1k"),
         ))
     return rows
+
+
+def clear_difference_pct() -> float:
+    """Values closer than this (percent) have no winner (`models.whatif`); loads the engine when first asked."""
+    from models.whatif import CLEAR_DIFFERENCE_PCT
+
+    return CLEAR_DIFFERENCE_PCT
+
+
+def compare_scenarios(scenarios: Sequence[Scenario], catalog: HardwareCatalog, labels: Sequence[str] | None = None,
+                      cancelled: IsCancelled | None = None) -> tuple[list[SizingResult], list[WhatifRow]]:
+    """Size every scenario (a refused one raises `ServiceError` naming it), then compare them row by row."""
+    from models.whatif import compare
+
+    names = list(labels) if labels is not None else [s.name for s in scenarios]
+    results = [sizing.size(s, catalog, cancelled=cancelled, label=n) for s, n in zip(scenarios, names, strict=True)]
+    return results, compare(results)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.gui.comparison import compare_rows
+from app.services.compare import compare_rows
 from models.whatif import compare
 from tests.app.gui.fakes import fake_result
 

@@ -1,0 +1,25 @@
+"""Search the catalog for the cheapest design meeting the targets (`models.optimizer`), for the dialog and the CLI."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.services.errors import ServiceError
+from models.hardware import HardwareCatalog
+from models.scenario import Scenario
+from models.tasks import IsCancelled, Progress
+
+if TYPE_CHECKING:
+    from models.optimizer import OptimizationResult
+
+
+def optimize(scenario: Scenario, catalog: HardwareCatalog, objective: str | None = None, label: str | None = None,
+             progress: Progress | None = None, cancelled: IsCancelled | None = None) -> OptimizationResult:
+    """`models.optimizer.optimize`; input it refuses raises `ServiceError("cannot optimize <label>", problems)`."""
+    from models import optimizer
+    from models.sizing.parts import SizingInputError
+
+    try:
+        return optimizer.optimize(scenario, catalog, progress=progress, cancelled=cancelled, objective=objective)
+    except SizingInputError as exc:
+        raise ServiceError(f"cannot optimize {label or scenario.name}", exc.problems) from None

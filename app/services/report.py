@@ -1,0 +1,163 @@
+"""The report use case, once for `refarch report` and File > Export: size for the report, then write it.
+
+One error policy (the CLI's, now also the window's):
+- a scenario the engine refuses stops the report: `ServiceError("invalid scenario <label>", problems)`;
+- a growth plan the engine cannot make (`SizingInputError`, `ValueError`) leaves that section out and
+  says why in `ReportInputs.notes` (the CLI prints them, the window shows them with the result);
+- an output that cannot be written: `ServiceError("cannot write the report", ...)`, nothing half-written;
+- anything else is a bug and propagates (the window and the CLI show it as an internal error).
+reportlab and the engine load inside the functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from app.services import sizing
+from app.services.errors import ServiceError
+from models.hardware import HardwareCatalog
+from models.problems import Problem
+from models.scenario import Scenario
+from models.sizing.result import SizingResult
+from models.tasks import IsCancelled, Progress, check_cancelled, part_progress
+from models.uncertainty import Estimate
+
+if TYPE_CHECKING:
+    from models.whatif import GrowthYear
+
+BomFormat = Literal["csv", "xlsx"]
+
+
+@dataclass(frozen=True)
+class ReportInputs:
+    """What a report renders, one entry per scenario in order; `notes` say what was left out and why."""
+
+    scenarios: list[Scenario]
+    results: list[SizingResult]
+    growth: list[list[GrowthYear] | None] | None  # None: the growth section was not asked for
+    curves: list[list[tuple[int, Estimate]]]
+    notes: list[str] = field(default_factory=list)
+
+
+def check_outputs(paths: Sequence[Path]) -> None:
+    """Before any sizing: the outputs must be different files that can be written."""
+    from app.export.atomic import ExportError, check_writable
+
+    problems = []
+    resolved = [p.resolve() for p in paths]
+    if len(set(resolved)) != len(resolved):
+        problems.append(Problem("", "the PDF, CSV and XLSX outputs must be different files"))
+    for p in paths:
+        try:
+            check_writable(p)
+        except ExportError as exc:
+            problems.append(Problem(str(p), str(exc)))
+    if problems:
+        raise ServiceError("cannot write the report", problems)
+
+
+def size_for_report(
+    scenarios: Sequence[Scenario],
+    catalog: HardwareCatalog,
+    labels: Sequence[str] | None = None,
+    *,
+    with_growth: bool = True,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> ReportInputs:
+    """Size every scenario, then its growth plan and its estimate curve, under the one error policy above.
+
+    `labels` name the scenarios in problems and notes (the CLI's file names; default: the scenario names)."""
+    scenarios = list(scenarios)
+    names = list(labels) if labels is not None else [s.name for s in scenarios]
+    parts = 2 * len(scenarios)  # per scenario: its design, then its growth plan and curve
+    results = [sizing.size(s, catalog, part_progress(progress, i, parts), cancelled, label)
+               for i, (s, label) in enumerate(zip(scenarios, names, strict=True))]
+    notes: list[str] = []
+    plans: list[list[GrowthYear] | None] | None = [] if with_growth else None
+    curves = []
+    for i, (s, r, label) in enumerate(zip(scenarios, results, names, strict=True)):
+        check_cancelled(cancelled)
+        if plans is not None:
+            plans.append(_growth(s, catalog, r, label, notes, cancelled))
+        curves.append(sizing.curve_points(s, catalog, r, part_progress(progress, len(scenarios) + i, parts),
+                                          cancelled))
+    return ReportInputs(scenarios, results, plans, curves, notes)
+
+
+def _growth(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult, label: str, notes: list[str],
+            cancelled: IsCancelled | None) -> list[GrowthYear] | None:
+    from models.sizing.engine import SizingInputError
+    from models.whatif import growth
+
+    try:
+        return growth(scenario, catalog, result, cancelled)
+    except (SizingInputError, ValueError) as exc:  # the report is still useful without the plan; say why
+        notes.append(f"{label}: growth plan left out ({exc})")
+        return None
+
+
+def write_report(
+    inputs: ReportInputs,
+    pdf: Path,
+    *,
+    bom_csv: Path | None = None,
+    bom_xlsx: Path | None = None,
+    title: str | None = None,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+) -> list[Path]:
+    """The PDF (and the BOM files when asked), each written atomically; the paths written, in that order."""
+    from app.export import ExportError, render_report
+
+    boms: list[tuple[Path, BomFormat]] = [(bom_csv, "csv")] if bom_csv is not None else []
+    boms += [(bom_xlsx, "xlsx")] if bom_xlsx is not None else []
+    try:
+        render_report(inputs.results, inputs.scenarios, pdf, progress, cancelled, growth=inputs.growth,
+                      curves=inputs.curves, title=title)
+    except (ExportError, OSError) as exc:
+        raise ServiceError("cannot write the report", [Problem(str(pdf), str(exc))]) from None
+    written = [pdf]
+    for path, fmt in boms:
+        check_cancelled(cancelled)
+        written.append(write_bom(inputs.results, inputs.scenarios, path, fmt))
+    return written
+
+
+def write_bom(results: Sequence[SizingResult], scenarios: Sequence[Scenario], path: Path, fmt: BomFormat) -> Path:
+    """The bill of materials of every scenario as CSV or XLSX (`app.export.bom`), written atomically."""
+    from app.export import ExportError, bom_table, write_bom_csv, write_bom_xlsx
+
+    tables = [bom_table(r, s.customer) for r, s in zip(results, scenarios, strict=True)]
+    try:
+        (write_bom_csv if fmt == "csv" else write_bom_xlsx)(tables, path)
+    except (ExportError, OSError) as exc:
+        raise ServiceError("cannot write the report", [Problem(str(path), str(exc))]) from None
+    return path
+
+
+def export_bom(scenarios: Sequence[Scenario], catalog: HardwareCatalog, path: Path, fmt: BomFormat,
+               labels: Sequence[str] | None = None, progress: Progress | None = None,
+               cancelled: IsCancelled | None = None) -> Path:
+    """Size every scenario (the engine's numbers, not a cached screen state), then write their BOM."""
+    names = list(labels) if labels is not None else [s.name for s in scenarios]
+    results = [sizing.size(s, catalog, part_progress(progress, i, len(scenarios)), cancelled, label)
+               for i, (s, label) in enumerate(zip(scenarios, names, strict=True))]
+    check_cancelled(cancelled)
+    return write_bom(results, scenarios, path, fmt)
+
+
+def export_report(scenarios: Sequence[Scenario], catalog: HardwareCatalog, pdf: Path, *,
+                  labels: Sequence[str] | None = None, with_growth: bool = True, title: str | None = None,
+                  bom_csv: Path | None = None, bom_xlsx: Path | None = None,
+                  progress: Progress | None = None, cancelled: IsCancelled | None = None,
+                  ) -> tuple[list[Path], list[str]]:
+    """Size for the report, then write it: the paths written and the notes (what was left out and why)."""
+    inputs = size_for_report(scenarios, catalog, labels, with_growth=with_growth,
+                             progress=part_progress(progress, 0, 2), cancelled=cancelled)
+    written = write_report(inputs, pdf, bom_csv=bom_csv, bom_xlsx=bom_xlsx, title=title,
+                           progress=part_progress(progress, 1, 2), cancelled=cancelled)
+    return written, inputs.notes
