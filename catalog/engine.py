@@ -8,20 +8,19 @@ SQLAlchemy's documented recipe (emit BEGIN ourselves) fixes the latter.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import urllib.parse
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_data_dir
 from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url, text
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from catalog.errors import CatalogOpenError
+from catalog.location import DEFAULT_FILE as DEFAULT_FILE  # re-exported: defined without SQLAlchemy
+from catalog.location import ENV_VAR as ENV_VAR
+from catalog.location import default_url as default_url
 
-ENV_VAR = "REFARCH_DB"
-DEFAULT_FILE = "catalog.sqlite"
 PG_CONNECT_TIMEOUT_S = 10  # a presales laptop off the VPN should hear "server down" quickly
 PG_STATEMENT_TIMEOUT_S = 20  # no catalog statement takes seconds; a stuck one is a frozen server or a held lock
 SQLITE_BUSY_TIMEOUT_S = 60  # a writer queues behind a 100,000-part import rather than failing
@@ -30,16 +29,6 @@ SQLITE_BUSY_TIMEOUT_S = 60  # a writer queues behind a 100,000-part import rathe
 SQLITE_BEGIN = "refarch_sqlite_begin"
 # Serializes schema upgrades and first seeding of a shared PostgreSQL catalog between refarch instances.
 PG_LOCK_KEY = 0x7265666172636800  # "refarch\0"
-
-
-def default_url() -> str:
-    """`$REFARCH_DB`, else a SQLite file in the user's data directory (created if missing)."""
-    from_env = os.environ.get(ENV_VAR, "").strip()
-    if from_env:
-        return from_env
-    directory = Path(user_data_dir("refarch", appauthor=False))
-    directory.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{directory / DEFAULT_FILE}"
 
 
 def _split_credentials(url: str) -> URL:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import difflib
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -24,7 +25,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from catalog import quotes
+from catalog import quotes, snapshot_cache
 from catalog import seed as seeding
 from catalog.engine import (
     SQLITE_BEGIN,
@@ -432,6 +433,8 @@ class CatalogStore:
                 if write:  # on SQLite, queue behind other writers from the start
                     session.connection(execution_options={SQLITE_BEGIN: "IMMEDIATE"})
                 yield session
+                if write:  # a new data version in the same transaction: cached snapshots are stale now
+                    session.merge(MetaRecord(key=snapshot_cache.DATA_VERSION_KEY, value=uuid.uuid4().hex))
         except CatalogError:
             raise
         except StaleDataError:

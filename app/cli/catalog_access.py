@@ -7,11 +7,23 @@ from models.hardware import HardwareCatalog
 
 
 def load_catalog(db_url: str | None) -> HardwareCatalog:
+    """The catalog's snapshot: from the snapshot cache while the SQLite catalog is unchanged (no SQLAlchemy
+    import), else read through `CatalogStore` (creating, upgrading or seeding it as needed) and cached."""
+    from catalog import snapshot_cache
+    from catalog.location import default_url
+
+    url = default_url() if db_url is None else db_url
+    cached = snapshot_cache.load(url)
+    if cached is not None:
+        return cached
     from catalog.errors import CatalogError
     from catalog.store import CatalogStore
 
     try:
-        with CatalogStore.open(db_url) as store:
-            return store.snapshot()
+        with CatalogStore.open(url) as store:
+            token = snapshot_cache.read_token(url)
+            catalog = store.snapshot()
     except CatalogError as exc:
         raise CliError(str(exc)) from None
+    snapshot_cache.store(url, token, catalog)
+    return catalog

@@ -40,16 +40,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def configure_fit_cache() -> None:
-    """Calibration fits persist in the user cache directory, so a process does not fit again.
-
-    `REFARCH_FIT_CACHE` (read by `models.fit_cache`) overrides the place.
+    """Calibration fits and catalog snapshots persist in the user cache directory, so a process does not fit
+    again or open an unchanged catalog through SQLAlchemy. `REFARCH_FIT_CACHE` (read by `models.fit_cache`)
+    and `REFARCH_CATALOG_CACHE` (`catalog.snapshot_cache`) override the places.
     """
+    from catalog import snapshot_cache
     from models import fit_cache
 
-    if fit_cache.cache_directory() is None:
+    if fit_cache.cache_directory() is None or snapshot_cache.cache_directory() is None:
         import platformdirs
 
-        fit_cache.configure(Path(platformdirs.user_cache_dir("refarch", appauthor=False)) / "fits")
+        base = Path(platformdirs.user_cache_dir("refarch", appauthor=False))
+        if fit_cache.cache_directory() is None:
+            fit_cache.configure(base / "fits")
+        if snapshot_cache.cache_directory() is None:
+            snapshot_cache.configure(base / "catalogs")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,7 +8,7 @@ from models import pricing
 from models.hardware import HardwareCatalog, UnknownPartError
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, SapIqMultiplex, Scenario
-from models.sizing import commercial, greenplum_design, postgres_design, sap_iq_design
+from models.sizing import commercial
 from models.sizing.oltp_advice import oltp_warnings
 from models.sizing.parts import SizingInputError, resolve
 from models.sizing.result import SizingResult
@@ -101,11 +101,19 @@ def _size_design(
     check_cancelled(cancelled)
     parts = resolve(scenario, catalog)
     workload = scenario.workload
+    # Each kind's sizer is imported when a scenario of that kind is sized: a command sizing one kind does not
+    # pay for loading the other two at start-up.
     if isinstance(workload, GreenplumAnalytics | GreenplumOltp):
+        from models.sizing import greenplum_design
+
         result = greenplum_design.size_greenplum(scenario, workload, catalog, parts, progress, cancelled)
     elif isinstance(workload, PostgresConsolidation):
+        from models.sizing import postgres_design
+
         result = postgres_design.size_postgres(scenario, workload, catalog, parts)
     elif isinstance(workload, SapIqMultiplex):
+        from models.sizing import sap_iq_design
+
         result = sap_iq_design.size_sap_iq(scenario, workload, catalog, parts)
     else:
         raise SizingInputError([Problem("workload.kind", f"no sizer for {type(workload).__name__}")])
