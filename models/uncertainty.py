@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import Point
+from models.percentiles import percentiles
 
 DEFAULT_SAMPLES = 10_000
 DEFAULT_SEED = 20_140_601  # fixed: identical inputs give identical ranges
@@ -37,7 +38,7 @@ class Estimate:
     @classmethod
     def from_samples(cls, samples: ArrayLike, unit: str) -> Estimate:
         arr = np.asarray(samples, dtype=float)
-        p10, p50, p90 = np.percentile(arr, [10.0, 50.0, 90.0])
+        p10, p50, p90 = percentiles(arr, [10.0, 50.0, 90.0])
         return cls(float(p10), float(p50), float(p90), unit)
 
     @classmethod

@@ -74,6 +74,7 @@ from numpy.typing import ArrayLike
 
 from models.calibration_data import figure, point
 from models.model_card import ModelCard, Residual
+from models.percentiles import percentiles
 from models.uncertainty import (
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
@@ -270,7 +271,7 @@ def _to_estimate(samples: FloatArray, unit: str) -> Estimate:
     if samples.shape[0] == 1:
         v = samples[0]
         return Estimate.exact(float(v), unit) if v.ndim == 0 else Estimate(v, v, v, unit)
-    p10, p50, p90 = np.percentile(samples, [10.0, 50.0, 90.0], axis=0)
+    p10, p50, p90 = percentiles(samples, [10.0, 50.0, 90.0], axis=0)
     if p50.ndim == 0:
         return Estimate(float(p10), float(p50), float(p90), unit)
     return Estimate(p10, p50, p90, unit)

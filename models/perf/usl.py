@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from models.percentiles import percentiles
 from models.uncertainty import DEFAULT_SAMPLES, DEFAULT_SEED, Estimate, FloatArray, rng
 
 PARAM_NAMES = ("lambda", "sigma", "kappa")
@@ -179,7 +180,7 @@ class UslFit:
         d = self.draws(samples, seed)
         shape = (-1,) + (1,) * n_arr.ndim
         x = usl(n_arr[None, ...], d[:, 0].reshape(shape), d[:, 1].reshape(shape), d[:, 2].reshape(shape))
-        p10, p50, p90 = np.percentile(x, [10.0, 50.0, 90.0], axis=0)
+        p10, p50, p90 = percentiles(x, [10.0, 50.0, 90.0], axis=0)
         return Estimate(as_output(p10), as_output(p50), as_output(p90), self.unit)
 
     def summary(self) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
+from models.percentiles import percentiles
 from models.perf import gp_oltp, scan_load, scan_load_estimates
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Targets
 from models.sizing.metrics import GpContext
@@ -59,7 +60,7 @@ def at_confidence(
             shape, ctx.data_on_disk_tb, workload.concurrent_queries, workload.scan_fraction_pct / 100.0, params
         ).value,
     }
-    return {k: np.percentile(np.asarray(v, dtype=float), percentile(k, confidence), axis=1) for k, v in out.items()}
+    return {k: percentiles(np.asarray(v, dtype=float), percentile(k, confidence), axis=1) for k, v in out.items()}
 
 
 def meets(workload: GpWorkload, targets: Targets, values: dict[str, FloatArray]) -> dict[str, NDArray[np.bool_]]:
