@@ -3,8 +3,10 @@
 Fitting the models (least squares over the study points) costs 0.1-0.5 s and scipy's import
 about as much again; every `refarch size` used to pay both. A fit depends only on the
 calibration data and on the code that fits it, so its result is stored under a fingerprint of
-both (`resources/calibration/*.json`, the fitting module's source, the Python and numpy
-versions): editing a calibration file or the model makes the next process fit again.
+both (`resources/calibration/*.json`, the source of every module in the `models` package, the
+Python and numpy versions): editing a calibration file or any model code makes the next process fit
+again. The whole package, not only the module defining the fit, because a fit calls the law it fits
+(scan_load.py, usl.py) from other modules; hashing ~100 small files costs about a millisecond.
 
 The disk cache is off until the delivery layer names a directory (`configure`, done by the CLI
 and the GUI) or `REFARCH_FIT_CACHE` is set, so library use and tests write nothing unless asked.
@@ -55,15 +57,25 @@ def calibration_digest() -> str:
     return h.hexdigest()
 
 
+def model_sources() -> list[Path]:
+    """Every Python source file of the `models` package, in a stable order."""
+    return sorted(Path(__file__).resolve().parent.rglob("*.py"))
+
+
 def fingerprint(module_name: str) -> str:
-    """What a fit defined in `module_name` depends on: calibration data, that module's source, runtimes."""
+    """What a fit defined in `module_name` depends on: calibration data, the model code, runtimes.
+
+    Keyed by module so a fit's file name stays tied to where it is defined; the digest covers all of
+    `models`, since a fit in one module evaluates laws defined in others.
+    """
     if module_name not in _fingerprints:
         import numpy as np
 
         h = hashlib.sha256(calibration_digest().encode())
-        source = getattr(sys.modules.get(module_name), "__file__", None)
-        if source:
-            h.update(Path(source).read_bytes())
+        h.update(module_name.encode())
+        for source in model_sources():
+            h.update(source.name.encode())
+            h.update(source.read_bytes())
         h.update(f"{sys.version}|{np.__version__}".encode())
         _fingerprints[module_name] = h.hexdigest()[:20]
     return _fingerprints[module_name]

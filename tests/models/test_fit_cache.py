@@ -47,6 +47,28 @@ def test_changed_calibration_data_fits_again(cache_dir: Path, monkeypatch: pytes
     assert len(list(cache_dir.glob("*.pickle"))) == 1  # the stale fit is removed
 
 
+def test_an_edit_to_any_model_module_fits_again(cache_dir: Path, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # The fit lives in one module but evaluates laws from others (scan_load_fit -> scan_load):
+    # editing a module other than the fit's own must invalidate it too.
+    law = tmp_path / "law.py"
+    law.write_text("SPEED = 1\n")
+    monkeypatch.setattr(fit_cache, "model_sources", lambda: [law])
+    calls, fit = _counting()
+    fit_cache.disk_cached(fit)(3)  # type: ignore[arg-type]
+    fit_cache.disk_cached(fit)(3)  # type: ignore[arg-type]
+    assert calls == [3]
+    law.write_text("SPEED = 2\n")
+    monkeypatch.setattr(fit_cache, "_fingerprints", {})  # a new process
+    fit_cache.disk_cached(fit)(3)  # type: ignore[arg-type]
+    assert calls == [3, 3]
+
+
+def test_the_model_sources_are_the_whole_models_package() -> None:
+    names = {p.relative_to(p.parents[2]).as_posix() for p in fit_cache.model_sources() if p.parent.name == "perf"}
+    assert {"models/perf/scan_load.py", "models/perf/usl.py"} <= names
+
+
 def test_a_broken_cache_file_only_costs_a_fit(cache_dir: Path) -> None:
     calls, fit = _counting()
     fit_cache.disk_cached(fit)(3)  # type: ignore[arg-type]
