@@ -76,21 +76,7 @@ def explain(
 ) -> SizingResult:
     """Lay out, argue, estimate and price candidate `i` of `ev`."""
     c = ev.candidates
-    p = _Pick(
-        hosts=int(ev.segment_hosts[i]),
-        etl=int(ev.etl_hosts[i]),
-        drives=int(c.drives_per_host[i]),
-        vms=int(ev.vms_per_host[i]),
-        primaries=int(ev.primaries_per_host[i]),
-        mirrors=int(ev.primaries_per_host[i]) if workload.mirrors else 0,
-        memory_gib=float(c.memory_gib[i]),
-        virtual=bool(c.virtualized[i]),
-        need_tb=greenplum.needed_tb(workload),
-        server=server,
-        drive=drive,
-        net=net,
-        raid=raid,
-    )
+    p = _pick_of(workload, ev, i, server, drive, net, raid)
     mem_bound = int(segments.plan(workload, c.take(np.array([i])), scenario.platform).by_memory[0])
     rationale: list[Rationale] = _segment_rationale(workload, p, mem_bound)
     warnings: list[Warning] = []
@@ -126,6 +112,27 @@ def explain(
         main_metric=main,
         target_checks=tuple(unreachable),
         greenplum=layout.memory.settings,  # the typed values behind design.settings
+    )
+
+
+def _pick_of(
+    workload: GpWorkload, ev: greenplum.Evaluated, i: int, server: Server, drive: Drive, net: NetworkChoice, raid: str
+) -> _Pick:
+    c = ev.candidates
+    return _Pick(
+        hosts=int(ev.segment_hosts[i]),
+        etl=int(ev.etl_hosts[i]),
+        drives=int(c.drives_per_host[i]),
+        vms=int(ev.vms_per_host[i]),
+        primaries=int(ev.primaries_per_host[i]),
+        mirrors=int(ev.primaries_per_host[i]) if workload.mirrors else 0,
+        memory_gib=float(c.memory_gib[i]),
+        virtual=bool(c.virtualized[i]),
+        need_tb=greenplum.needed_tb(workload),
+        server=server,
+        drive=drive,
+        net=net,
+        raid=raid,
     )
 
 

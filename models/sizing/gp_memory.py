@@ -26,6 +26,8 @@ from models.sizing.rules import gp_vmem_mb
 DOCS = "vendor_docs"
 MB_PER_GIB = 1024.0
 SUPERUSER_RESERVED = 3  # PostgreSQL's superuser_reserved_connections default: admin access when full
+VM_OVERCOMMIT_STRICT = 2  # vm.overcommit_memory=2: the mode the resource-group formula (overcommit_ratio) assumes
+LOW_VMEM_MB = 4096  # refarch's warning line: under 4 GB per segment a host failure leaves queries little room
 
 
 def _cite(pid: str) -> str:
@@ -108,20 +110,10 @@ def memory_plan(
     `concurrency` is what runs at once (concurrent queries, or OLTP clients); `sessions` what
     connects to the coordinator.
     """
-    vmem = float(gp_vmem_mb(ram_gib, swap_gib))
-    vmem_limit = int(vmem // max(acting_primaries, 1))
-    large = ram_gib >= figure(DOCS, "gp_vmem_large_ram_threshold_gb")
-    divisor = figure(DOCS, "gp_vmem_divisor_large_ram" if large else "gp_vmem_divisor_small_ram")
-    per_seg = rg_perseg_mem_mb(ram_gib, swap_gib, acting_primaries)
+    vmem_limit = int(float(gp_vmem_mb(ram_gib, swap_gib)) // max(acting_primaries, 1))
     c = max(int(concurrency), 1)
     stmt = statement_mem_mb(ram_gib, swap_gib, acting_primaries, c, vmem_limit)
-    max_stmt = int(ram_gib * MB_PER_GIB // c)
     coord = max(int(figure(DOCS, "gp_max_connections_coordinator_default")), sessions + SUPERUSER_RESERVED)
-    seg_conn = coord * int(figure(DOCS, "gp_max_connections_segment_factor"))
-    ratio = int(figure(DOCS, "vm_overcommit_ratio_pct"))
-    share = figure(DOCS, "gp_resource_group_memory_limit_default")
-    default_conn = int(figure(DOCS, "gp_max_connections_coordinator_default"))
-    factor = int(figure(DOCS, "gp_max_connections_segment_factor"))
     settings = GreenplumSettings(
         mirroring=mirroring,
         mirror_block_hosts=block_hosts,
@@ -130,63 +122,86 @@ def memory_plan(
         max_acting_primary_segments=acting_primaries,
         gp_vmem_protect_limit_mb=vmem_limit,
         gp_resource_manager="group",
-        gp_resource_group_memory_limit=share,
-        vm_overcommit_memory=2,
-        vm_overcommit_ratio=ratio,
+        gp_resource_group_memory_limit=figure(DOCS, "gp_resource_group_memory_limit_default"),
+        vm_overcommit_memory=VM_OVERCOMMIT_STRICT,
+        vm_overcommit_ratio=int(figure(DOCS, "vm_overcommit_ratio_pct")),
         resource_group_concurrency=c,
         memory_spill_ratio=0,
-        rg_perseg_mem_mb=int(per_seg),
+        rg_perseg_mem_mb=int(rg_perseg_mem_mb(ram_gib, swap_gib, acting_primaries)),
         statement_mem_mb=stmt,
-        max_statement_mem_mb=max(max_stmt, stmt),
+        max_statement_mem_mb=max(int(ram_gib * MB_PER_GIB // c), stmt),
         max_connections_coordinator=coord,
-        max_connections_segment=seg_conn,
+        max_connections_segment=coord * int(figure(DOCS, "gp_max_connections_segment_factor")),
         max_prepared_transactions=coord,
     )
-    why = [
-        Rationale(
-            "gp_vmem_protect_limit",
-            f"gp_vmem = ((SWAP {swap_gib:g} + RAM {ram_gib:g}) - (7.5 + 0.05 x RAM)) / {divisor:g} = {vmem:,.0f} MB,"
-            f" divided by the {acting_primaries} primaries a segment host runs after the worst host failure"
-            f" (max_acting_primary_segments) = {vmem_limit:,} MB.",
-            f"{_cite('gp_vmem_os_reserve_gb')}; {_cite('gp_vmem_max_acting_primaries')}",
-        ),
-        Rationale(
-            "Resource groups",
-            f"gp_resource_manager=group with vm.overcommit_memory=2 and vm.overcommit_ratio={ratio}:"
-            f" rg_perseg_mem = (({ram_gib:g} GiB x {ratio}/100 + {swap_gib:g} GiB) x {share:g}) / {acting_primaries}"
-            f" active primaries = {per_seg:,.0f} MB per segment with a host down. The default resource group runs"
-            f" CONCURRENCY={c} with MEMORY_SPILL_RATIO=0, so each query gets statement_mem = min({per_seg:,.0f},"
-            f" 0.9 x {vmem_limit:,}) / {c} = {stmt:,} MB per segment before it spills (max_statement_mem"
-            f" {max(max_stmt, stmt):,} MB).",
-            f"{_cite('gp_rg_perseg_mem_formula')}; {_cite('gp_resource_group_memory_limit_default')};"
-            f" {_cite('vm_overcommit_ratio_pct')}; {_cite('gp_statement_mem_formula')}",
-        ),
-        Rationale(
-            "Connections",
-            f"max_connections {coord} on the coordinator (Greenplum's default {default_conn}"
-            f" or the {sessions} sessions plus {SUPERUSER_RESERVED} reserved for superusers), {seg_conn} on segments"
-            f" ({factor} x), max_prepared_transactions {coord}.",
-            f"{_cite('gp_max_connections_coordinator_default')}; {_cite('gp_max_connections_segment_factor')}",
-        ),
-    ]
+    why = (_vmem_rationale(ram_gib, swap_gib, settings), _resource_group_rationale(ram_gib, swap_gib, settings),
+           _connections_rationale(sessions, settings))
+    return MemoryPlan(settings, why, _warnings(settings, rg_perseg_mem_mb(ram_gib, swap_gib, acting_primaries)))
+
+
+def _vmem_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings) -> Rationale:
+    large = ram_gib >= figure(DOCS, "gp_vmem_large_ram_threshold_gb")
+    divisor = figure(DOCS, "gp_vmem_divisor_large_ram" if large else "gp_vmem_divisor_small_ram")
+    reserve = figure(DOCS, "gp_vmem_os_reserve_gb")
+    fraction = figure(DOCS, "gp_vmem_os_reserve_ram_fraction")
+    return Rationale(
+        "gp_vmem_protect_limit",
+        f"gp_vmem = ((SWAP {swap_gib:g} + RAM {ram_gib:g}) - ({reserve:g} + {fraction:g} x RAM)) / {divisor:g}"
+        f" = {float(gp_vmem_mb(ram_gib, swap_gib)):,.0f} MB, divided by the {s.max_acting_primary_segments}"
+        " primaries a segment host runs after the worst host failure (max_acting_primary_segments)"
+        f" = {s.gp_vmem_protect_limit_mb:,} MB.",
+        f"{_cite('gp_vmem_os_reserve_gb')}; {_cite('gp_vmem_max_acting_primaries')}",
+    )
+
+
+def _resource_group_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings) -> Rationale:
+    per_seg = rg_perseg_mem_mb(ram_gib, swap_gib, s.max_acting_primary_segments)
+    c = s.resource_group_concurrency
+    return Rationale(
+        "Resource groups",
+        f"gp_resource_manager=group with vm.overcommit_memory={s.vm_overcommit_memory} and vm.overcommit_ratio="
+        f"{s.vm_overcommit_ratio}: rg_perseg_mem = (({ram_gib:g} GiB x {s.vm_overcommit_ratio}/100 + {swap_gib:g} GiB)"
+        f" x {s.gp_resource_group_memory_limit:g}) / {s.max_acting_primary_segments} active primaries ="
+        f" {per_seg:,.0f} MB per segment with a host down. The default resource group runs CONCURRENCY={c} with"
+        f" MEMORY_SPILL_RATIO={s.memory_spill_ratio}, so each query gets statement_mem = min({per_seg:,.0f},"
+        f" {figure(DOCS, 'gp_statement_mem_formula'):g} x {s.gp_vmem_protect_limit_mb:,}) / {c} ="
+        f" {s.statement_mem_mb:,} MB per segment before it spills (max_statement_mem {s.max_statement_mem_mb:,} MB).",
+        f"{_cite('gp_rg_perseg_mem_formula')}; {_cite('gp_resource_group_memory_limit_default')};"
+        f" {_cite('vm_overcommit_ratio_pct')}; {_cite('gp_statement_mem_formula')}",
+    )
+
+
+def _connections_rationale(sessions: int, s: GreenplumSettings) -> Rationale:
+    return Rationale(
+        "Connections",
+        f"max_connections {s.max_connections_coordinator} on the coordinator (Greenplum's default"
+        f" {figure(DOCS, 'gp_max_connections_coordinator_default'):g} or the {sessions} sessions plus"
+        f" {SUPERUSER_RESERVED} reserved for superusers), {s.max_connections_segment} on segments"
+        f" ({figure(DOCS, 'gp_max_connections_segment_factor'):g} x), max_prepared_transactions"
+        f" {s.max_prepared_transactions}.",
+        f"{_cite('gp_max_connections_coordinator_default')}; {_cite('gp_max_connections_segment_factor')}",
+    )
+
+
+def _warnings(s: GreenplumSettings, per_seg: float) -> tuple[Warning, ...]:
     warnings: list[Warning] = []
     floor = figure(DOCS, "gp_statement_mem_default_mb")
-    if stmt < floor:
+    if s.statement_mem_mb < floor:
         warnings.append(Warning(
             "low-statement-mem",
-            f"statement_mem is {stmt:,} MB per query per segment ({per_seg:,.0f} MB per segment with {acting_primaries}"
-            f" acting primaries, shared by {c} concurrent queries): below Greenplum's default of {floor:g} MB, so"
-            " queries spill to disk early. Add memory, run fewer primaries per host, or cap the resource group's"
-            " concurrency.",
+            f"statement_mem is {s.statement_mem_mb:,} MB per query per segment ({per_seg:,.0f} MB per segment"
+            f" with {s.max_acting_primary_segments} acting primaries, shared by {s.resource_group_concurrency}"
+            f" concurrent queries): below Greenplum's default of {floor:g} MB, so queries spill to disk early. Add"
+            " memory, run fewer primaries per host, or cap the resource group's concurrency.",
         ))
-    if vmem_limit < 4096:
+    if s.gp_vmem_protect_limit_mb < LOW_VMEM_MB:
         warnings.append(Warning(
             "low-vmem-per-segment",
-            f"gp_vmem_protect_limit is {vmem_limit:,} MB per segment with {acting_primaries} acting primaries after a"
-            " host failure: queries will spill early or fail while a host is down; add memory or use fewer segments"
-            " per host.",
+            f"gp_vmem_protect_limit is {s.gp_vmem_protect_limit_mb:,} MB per segment with"
+            f" {s.max_acting_primary_segments} acting primaries after a host failure: queries will spill early or"
+            " fail while a host is down; add memory or use fewer segments per host.",
         ))
-    return MemoryPlan(settings, tuple(why), tuple(warnings))
+    return tuple(warnings)
 
 
 def wal_gib_per_instance() -> float:

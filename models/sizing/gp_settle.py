@@ -25,8 +25,10 @@ from models.sizing.greenplum import (
     needed_tb,
     pick,
     primaries_per_host,
+    stops_helping,
 )
-from models.vocabulary import METRICS, TARGETS
+from models.sizing.search import smallest_meeting
+from models.vocabulary import TARGETS
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -50,6 +52,16 @@ def smallest_from(ok: Callable[[IntArray], BoolArray], start: int, limit: int, b
         lo = int(pts[-1]) + 1
         batch *= 2  # far away: widen the window (the probes are vectorized)
     return limit, False
+
+
+def _bisect(ok: Callable[[IntArray], BoolArray], low: int, limit: int) -> int:
+    """The smallest count in [low, limit] with ok (monotone), by bisection: one count per probe (`limit` if none).
+
+    >>> _bisect(lambda h: h >= 70, 10, 1000), _bisect(lambda h: h >= 5000, 10, 1000)
+    (70, 1000)
+    """
+    n, _ = smallest_meeting(lambda h, idx: ok(h), np.array([low], dtype=np.int64), limit)
+    return int(n[0])
 
 
 def settle(
@@ -93,9 +105,6 @@ def settle(
                                out_of_reach=out_of_reach)
 
 
-PLATEAU = 0.01  # within 1 % of the best value any host count gives: more hosts stop helping
-
-
 def _reachable_hosts(
     workload: GpWorkload,
     targets: Targets,
@@ -105,12 +114,13 @@ def _reachable_hosts(
     start_hosts: int,
     perf_targets: dict[str, BoolArray],
 ) -> tuple[int, dict[str, tuple[float, str]]]:
-    """Hosts meeting every reachable target at the confidence; targets out of reach do not grow the cluster.
+    """Hosts meeting every performance target at the confidence, bounded where more hosts stop helping.
 
-    A target that even MAX_SEGMENT_HOSTS cannot meet sizes the cluster only up to where its metric
-    stops improving (within 1 % of its best, e.g. a coordinator-bound OLTP cluster); where it keeps
-    improving with hosts it adds none: the design stays at what capacity and the reachable targets
-    need, and the warning states the best value and the resource that binds.
+    The search grows from `start_hosts` (the point-prediction answer; settling only adds hosts) and
+    stops at the fewest hosts meeting every target, or where one more host gains less than
+    MIN_MARGINAL_GAIN on every target's metric (a coordinator-bound OLTP plateau, or the linear
+    scan's 1/(H+1)), at most MAX_SEGMENT_HOSTS. A target still unmet there is out of reach: the
+    design reports the value it reaches and the resource that binds.
     """
     conf = targets.confidence
     floor = int(np.maximum(
@@ -118,44 +128,33 @@ def _reachable_hosts(
         min_hosts(workload, primaries_per_host(workload, c1)[0] // vms),
     )[0])
     floor = min(max(floor, 1), MAX_SEGMENT_HOSTS)
+    start = max(min(start_hosts, MAX_SEGMENT_HOSTS), floor)
     if not perf_targets:
-        return max(start_hosts, floor) if start_hosts < MAX_SEGMENT_HOSTS else floor, {}
-    big = MAX_ETL_HOSTS
+        return start, {}
 
     def values(h: IntArray) -> dict[str, FloatArray]:
-        return confidence.at_confidence(workload, ctx, h, np.full(h.shape, big), conf)
+        vals = confidence.at_confidence(workload, ctx, h, np.full(h.shape, MAX_ETL_HOSTS), conf)
+        return {TARGETS[n].metric: vals[TARGETS[n].metric] for n in perf_targets}
 
-    at_max = values(np.array([MAX_SEGMENT_HOSTS]))
-    met_at_max = confidence.meets(workload, targets, at_max)
-    start = start_hosts if start_hosts < MAX_SEGMENT_HOSTS else floor
-    reachable = [n for n, m in met_at_max.items() if bool(m[0])]
-    need = max(floor, start) if len(reachable) == len(met_at_max) else floor
-    out: dict[str, tuple[float, str]] = {}
-    if reachable:
-        def ok(h: IntArray) -> BoolArray:
-            met = confidence.meets(workload, targets, values(h))
-            res = np.ones(h.shape, dtype=bool)
-            for n in reachable:
-                res &= met[n]
-            return res
+    def all_met(h: IntArray) -> BoolArray:
+        res = np.ones(h.shape, dtype=bool)
+        for met in confidence.meets(workload, targets, values(h)).values():
+            res &= met
+        return res
 
-        need = max(need, smallest_from(ok, need, MAX_SEGMENT_HOSTS)[0])
-    for name in (n for n in met_at_max if n not in reachable):
-        metric = TARGETS[name].metric
-        best = float(at_max[metric][0])
-        higher = METRICS[metric].better == "higher"
-
-        def near(h: IntArray, metric: str = metric, best: float = best, higher: bool = higher) -> BoolArray:
-            v = values(h)[metric]
-            return v >= best * (1 - PLATEAU) if higher else v <= best * (1 + PLATEAU)
-
-        plateau, _ = smallest_from(near, floor, MAX_SEGMENT_HOSTS)
-        if plateau <= MAX_SEGMENT_HOSTS // 2:
-            need = max(need, plateau)
-        out[name] = (best, _binding_at(workload, ctx, MAX_SEGMENT_HOSTS))
+    hosts = start
+    if not bool(all_met(np.array([start]))[0]):  # the point answer falls short at the confidence: grow
+        stop = _bisect(lambda h: stops_helping(values(h), values(h + 1)), floor, MAX_SEGMENT_HOSTS)
+        limit = max(stop, start)
+        need, found = smallest_from(all_met, start, limit)
+        hosts = need if found else limit
     policy = mirror_policy(workload)
-    hosts = int(mirroring.round_hosts(policy, np.array([need]), vms[:1], workload.mirror_block_hosts)[0])
-    return min(hosts, MAX_SEGMENT_HOSTS), out
+    hosts = min(int(mirroring.round_hosts(policy, np.array([hosts]), vms[:1], workload.mirror_block_hosts)[0]),
+                MAX_SEGMENT_HOSTS)
+    at = confidence.at_confidence(workload, ctx, np.array([hosts]), np.array([MAX_ETL_HOSTS]), conf)
+    unmet = [n for n, met in confidence.meets(workload, targets, at).items() if not bool(met[0])]
+    binding = _binding_at(workload, ctx, hosts) if unmet else ""
+    return hosts, {n: (float(at[TARGETS[n].metric][0]), binding) for n in unmet}
 
 
 def _binding_at(workload: GpWorkload, ctx: metrics.GpContext, hosts: int) -> str:

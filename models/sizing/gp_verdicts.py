@@ -66,13 +66,20 @@ def search_verdicts(
             if name in ev.out_of_reach:  # no host count reaches it: say the best any gives and what binds
                 achievable, binding = ev.out_of_reach[name]
                 text = (
-                    f"even {greenplum.MAX_SEGMENT_HOSTS:,} segment hosts give {achievable:,.1f}"
-                    f" {METRICS[target.metric].unit}, bound by {binding}. The design is sized for capacity and the"
-                    f" other targets instead ({shortfall}). To move it: {LEVERS.get(binding, 'faster hardware')}."
+                    f"the best this hardware reaches is {achievable:,.1f} {METRICS[target.metric].unit} at"
+                    f" {ev.segment_hosts[i]:,} segment hosts, bound by {binding}: {_why_stopped(ev, i)}"
+                    f" ({shortfall}). To move it: {LEVERS.get(binding, 'faster hardware')}."
                 )
             check = judge(name, limit, value, unit, unreachable_text=text, confidence=confidence)
             checks.append(dataclasses.replace(check, achievable=achievable, binding=binding))
     return checks, warnings
+
+
+def _why_stopped(ev: greenplum.Evaluated, i: int) -> str:
+    if ev.segment_hosts[i] >= greenplum.MAX_SEGMENT_HOSTS:
+        return f"{greenplum.MAX_SEGMENT_HOSTS:,} segment hosts is the largest cluster refarch sizes"
+    return (f"one more host would gain less than {greenplum.MIN_MARGINAL_GAIN:.1%}, so more hosts stop helping"
+            " and the design stops there")
 
 
 LEVERS = {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,7 @@ from numpy.typing import NDArray
 
 from models.calibration_data import figure
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
-from models.sizing import metrics, mirroring, segments
+from models.sizing import confidence, metrics, mirroring, segments
 from models.sizing.candidates import Candidates, NetworkChoice
 from models.sizing.rules import (
     RULES,
@@ -25,14 +26,16 @@ from models.sizing.rules import (
     data_needed_tb,
     user_data_capacity_tb,
 )
-from models.sizing.search import Probe, smallest_meeting
-from models.vocabulary import CAPACITY, RAID_LEVELS, MirrorPolicy, targets_for
+from models.sizing.search import smallest_meeting
+from models.vocabulary import CAPACITY, METRICS, RAID_LEVELS, MirrorPolicy, targets_for
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
 
-MAX_SEGMENT_HOSTS = 1000  # beyond any Greenplum cluster in production; past this a target is out of reach
+# the largest cluster sized, and the least one more host must gain to be worth adding (figures with their reasons)
+MAX_SEGMENT_HOSTS = int(figure(RULES, "gp_max_segment_hosts"))
+MIN_MARGINAL_GAIN = figure(RULES, "gp_min_marginal_gain_per_host")
 MAX_ETL_HOSTS = 64
 # OLTP has clients, not report queries: it takes the tier of any count above the Type 1 threshold
 OLTP_AS_CONCURRENCY = 10**6
@@ -56,7 +59,7 @@ class Evaluated:
     metrics: dict[str, FloatArray]
     binding: IntArray
     meets: dict[str, BoolArray]  # per target name: met on the P50 estimate
-    # settled designs only: per target out of reach even at MAX_SEGMENT_HOSTS, (best value, binding resource)
+    # settled designs only: per target out of reach where more hosts stop helping, (value reached, binding resource)
     out_of_reach: dict[str, tuple[float, str]] = dataclasses.field(default_factory=dict)
 
     @classmethod
@@ -170,27 +173,11 @@ def evaluate(
         h_cap = np.where(cap_host > 0, np.ceil(need / cap_host), MAX_SEGMENT_HOSTS).astype(np.int64)
     h_low = np.maximum(h_cap, min_hosts(workload, primaries // vms))
     ctx = metrics.GpContext.of(workload, c, primaries, vms, net, need)
-
-    perf_ok = _perf_requirement(workload, targets, ctx)
     if fixed_hosts is not None:
         hosts = np.full(n, fixed_hosts, dtype=np.int64)
     else:
-        guess = _host_guess(workload, targets, ctx, h_low)
-        hosts, _ = smallest_meeting(perf_ok, h_low, MAX_SEGMENT_HOSTS, guess)
-        # block mirroring fills whole blocks; more hosts never lower performance, so targets stay met
-        hosts = np.minimum(
-            mirroring.round_hosts(mirror_policy(workload), hosts, vms, workload.mirror_block_hosts), MAX_SEGMENT_HOSTS
-        )
-    etl = np.zeros(n, dtype=np.int64)
-    if fixed_etl is not None:
-        etl = np.full(n, fixed_etl, dtype=np.int64)
-    elif targets.min_load_tb_per_hour is not None and isinstance(workload, GreenplumAnalytics):
-        wanted_load = targets.min_load_tb_per_hour
-
-        def load_ok(e: IntArray, idx: IntArray) -> BoolArray:
-            return metrics.gp_load_tb_per_hour(ctx.take(idx), hosts[idx], e) >= wanted_load
-
-        etl, _ = smallest_meeting(load_ok, np.ones(n, dtype=np.int64), MAX_ETL_HOSTS)
+        hosts = _segment_hosts(workload, targets, ctx, h_low, vms)
+    etl = _etl_hosts(workload, targets, ctx, hosts, fixed_etl)
     perf = metrics.gp_point(workload, ctx, hosts, etl)
 
     seg_price, coord_price, etl_price = host_costs(c, net, extra_mem)
@@ -219,28 +206,100 @@ def evaluate(
     )
 
 
-def _perf_requirement(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext) -> Probe:
-    """ok(hosts, idx) for the segment-side performance targets (every one monotone in hosts)."""
+def _segment_hosts(
+    workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, h_low: IntArray, vms: IntArray
+) -> IntArray:
+    """Hosts meeting the performance targets (point prediction), bounded where more hosts stop helping."""
+    values = _perf_values(workload, targets, ctx)
 
-    def ok(hosts: IntArray, idx: IntArray) -> BoolArray:
-        sub = ctx.take(idx)
-        res = np.ones(hosts.shape, dtype=bool)
-        if isinstance(workload, GreenplumAnalytics):
-            if targets.max_full_scan_s is not None:
-                res &= metrics.gp_full_scan_s(sub, hosts) <= targets.max_full_scan_s
-            if targets.min_queries_per_hour is not None:
-                res &= metrics.gp_queries_per_hour(sub, hosts, workload) >= targets.min_queries_per_hour
-            if targets.min_load_tb_per_hour is not None:
-                # the segments' write side must keep up; the ETL hosts are sized after
-                big = np.full(hosts.shape, MAX_ETL_HOSTS, dtype=np.int64)
-                res &= metrics.gp_load_tb_per_hour(sub, hosts, big) >= targets.min_load_tb_per_hour
-        else:
-            wanted = targets.min_tps or workload.target_tps
-            if wanted is not None:
-                res &= metrics.gp_tps(sub, hosts, workload) >= wanted
+    def perf_ok(h: IntArray, idx: IntArray) -> BoolArray:
+        res = np.ones(h.shape, dtype=bool)
+        for met in confidence.meets(workload, targets, values(h, idx)).values():
+            res &= met
         return res
 
-    return ok
+    hosts, _ = smallest_meeting(perf_ok, h_low, MAX_SEGMENT_HOSTS, _host_guess(workload, targets, ctx, h_low))
+    hosts = np.minimum(hosts, helpful_limit(values, h_low, hosts))
+    # block mirroring fills whole blocks; more hosts never lower performance, so targets stay met
+    return np.minimum(
+        mirroring.round_hosts(mirror_policy(workload), hosts, vms, workload.mirror_block_hosts), MAX_SEGMENT_HOSTS
+    )
+
+
+def _etl_hosts(
+    workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, hosts: IntArray, fixed_etl: int | None
+) -> IntArray:
+    n = len(hosts)
+    if fixed_etl is not None:
+        return np.full(n, fixed_etl, dtype=np.int64)
+    if targets.min_load_tb_per_hour is None or not isinstance(workload, GreenplumAnalytics):
+        return np.zeros(n, dtype=np.int64)
+    wanted_load = targets.min_load_tb_per_hour
+
+    def load_ok(e: IntArray, idx: IntArray) -> BoolArray:
+        return metrics.gp_load_tb_per_hour(ctx.take(idx), hosts[idx], e) >= wanted_load
+
+    etl, _ = smallest_meeting(load_ok, np.ones(n, dtype=np.int64), MAX_ETL_HOSTS)
+    return etl
+
+
+Values = Callable[[IntArray, IntArray], dict[str, FloatArray]]
+
+
+def _perf_values(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext) -> Values:
+    """values(hosts, idx): the point value of every performance target's metric (loads with ETL hosts to spare:
+    the segments' write side must keep up; the ETL hosts are sized after)."""
+
+    def values(hosts: IntArray, idx: IntArray) -> dict[str, FloatArray]:
+        sub = ctx.take(idx)
+        out: dict[str, FloatArray] = {}
+        if isinstance(workload, GreenplumAnalytics):
+            if targets.max_full_scan_s is not None:
+                out["full_scan_s"] = metrics.gp_full_scan_s(sub, hosts)
+            if targets.min_queries_per_hour is not None:
+                out["queries_per_hour"] = metrics.gp_queries_per_hour(sub, hosts, workload)
+            if targets.min_load_tb_per_hour is not None:
+                big = np.full(hosts.shape, MAX_ETL_HOSTS, dtype=np.int64)
+                out["load_tb_per_hour"] = metrics.gp_load_tb_per_hour(sub, hosts, big)
+        elif (targets.min_tps or workload.target_tps) is not None:
+            out["tps"] = metrics.gp_tps(sub, hosts, workload)
+        return out
+
+    return values
+
+
+def stops_helping(before: dict[str, FloatArray], after: dict[str, FloatArray]) -> BoolArray:
+    """Where one more host improves no metric by MIN_MARGINAL_GAIN of its value: more hosts stop helping.
+
+    >>> stops_helping({"full_scan_s": np.array([600.0, 600.0])}, {"full_scan_s": np.array([598.0, 590.0])})
+    array([ True, False])
+    """
+    res = np.ones(np.shape(next(iter(before.values()), np.ones(1))), dtype=bool)
+    for metric, b in before.items():
+        gain = (after[metric] - b) if METRICS[metric].better == "higher" else (b - after[metric])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            res &= ~(gain >= MIN_MARGINAL_GAIN * np.abs(b))
+    return res
+
+
+def helpful_limit(values: Values, low: IntArray, hosts: IntArray) -> IntArray:
+    """Per candidate, the fewest hosts (at least `low`) past which more hosts stop helping, where that is below
+    `hosts`; elsewhere `hosts` itself (the gain of one more host falls as hosts grow)."""
+    if len(hosts) == 0 or not values(low[:1], np.zeros(1, dtype=np.int64)):
+        return hosts  # no performance target: capacity sizes the cluster
+
+    def stopped(h: IntArray, idx: IntArray) -> BoolArray:
+        return stops_helping(values(h, idx), values(h + 1, idx))
+
+    last = np.maximum(hosts - 1, low)
+    out = hosts.copy()
+    check = np.flatnonzero((hosts > low) & stopped(last, np.arange(len(hosts))))
+    if check.size:
+        def sub_stopped(h: IntArray, idx: IntArray) -> BoolArray:
+            return stopped(h, check[idx])
+
+        out[check], _ = smallest_meeting(sub_stopped, low[check], MAX_SEGMENT_HOSTS)
+    return np.minimum(out, hosts)
 
 
 def _host_guess(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, h_low: IntArray) -> FloatArray | None:

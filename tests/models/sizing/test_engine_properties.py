@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -15,8 +14,6 @@ SETTINGS = settings(max_examples=5, deadline=None, suppress_health_check=[Health
                     phases=[Phase.explicit, Phase.reuse, Phase.generate])
 
 
-@pytest.mark.xfail(strict=True, reason="KNOWN BUG found by this property (i10, reported): 167 TB on 4 drives per"
-                   " host sizes 247 segment hosts, 732 TB only 130; remove this marker with the fix")
 def test_more_data_never_gives_fewer_hosts_on_the_same_hardware(catalog: HardwareCatalog) -> None:
     # the same hardware: server, drive and drive count pinned (free drive counts may trade hosts for drives)
     platform = {"drives_per_host": 4}

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models.hardware import HardwareCatalog
+from models.hardware import Dimm, HardwareCatalog
+from models.optimizer import optimize
 from models.sizing.engine import size
+from models.sizing.targets import estimate_at
 from tests.models.sizing.conftest import sample
 
 
@@ -50,3 +53,38 @@ def test_a_design_reported_as_meeting_its_targets_meets_them_when_sized_again(
     assert again.totals.capex == r.totals.capex
     est = again.estimates["full_scan_s"]
     assert (est.p90 if confidence == "P90" else est.p50) <= scan_s
+
+
+SMALL_IDS = (
+    "supermicro-asg-1115s-ne316r-1x-epyc-9454p", "amd-epyc-9454p", "samsung-pm1743-3840gb-e3s",
+    "samsung-pm1743-7680gb-e3s", "dell-r750-2x-gold-6342-24sas", "intel-xeon-gold-6342", "dell-2400gb-sas-10k-sff",
+    "mellanox-connectx-5-2x100gbe",
+)
+
+
+@pytest.fixture(scope="module")
+def small(catalog: HardwareCatalog) -> HardwareCatalog:
+    return HardwareCatalog.of(p for p in catalog if p.id in SMALL_IDS or isinstance(p, Dimm))
+
+
+@pytest.mark.parametrize("confidence", ["P50", "P90"])
+@pytest.mark.parametrize(("name", "targets"), [
+    ("retail-dw-gen5", {"max_full_scan_s": 900}),
+    ("retail-dw-dual-socket-sas", {"max_full_scan_s": 1200, "min_load_tb_per_hour": 20}),
+    ("gp-oltp", {"min_tps": 30_000}),
+])
+def test_optimize_and_size_agree_to_the_cent_and_the_second(
+    small: HardwareCatalog, name: str, targets: dict[str, float], confidence: str
+) -> None:
+    s = sample(name, targets={**targets, "confidence": confidence},
+               platform={"server_id": None, "drive_id": None, "drives_per_host": None})
+    result = optimize(s, small)
+    assert result.best is not None and result.best_sizing is not None
+    main = result.main_metric
+    again = size(result.best_scenario(s), small)  # type: ignore[arg-type]
+    for r in (result.best_sizing, again):
+        assert r.totals.capex == pytest.approx(result.best.capex, abs=0.005)  # to the cent
+        assert r.design.segment_hosts == result.best.segment_hosts
+        # the value the optimizer ranked on is the value the design reports, at the scenario's confidence
+        assert estimate_at(r.estimates[main], main, confidence) == pytest.approx(result.best.main_value, abs=0.5)
+        assert not _unmet(r)

@@ -2,20 +2,37 @@
 
 from __future__ import annotations
 
+import math
+
+import pytest
+
 from models.hardware import HardwareCatalog
 from models.sizing import greenplum
 from models.sizing.engine import size
 from tests.models.sizing.conftest import sample
 
 
-def test_an_impossible_scan_target_does_not_buy_a_thousand_hosts(catalog: HardwareCatalog) -> None:
+def test_an_impossible_scan_target_stops_where_more_hosts_stop_helping(catalog: HardwareCatalog) -> None:
     capacity_only = size(sample("retail-dw-gen5", targets={}), catalog)
     r = size(sample("retail-dw-gen5", targets={"max_full_scan_s": 1}), catalog)
-    # sized for capacity (a few hosts), never grown towards MAX_SEGMENT_HOSTS for a target it cannot reach
-    assert r.design.segment_hosts <= 2 * capacity_only.design.segment_hosts + 8
+    # a linear scan gains 1/(H+1) from one more host: the search stops once that is under the threshold,
+    # far below the largest cluster sized
+    linear_stop = math.ceil(1 / greenplum.MIN_MARGINAL_GAIN)
+    assert capacity_only.design.segment_hosts < r.design.segment_hosts <= linear_stop + 1
+    assert r.design.segment_hosts < greenplum.MAX_SEGMENT_HOSTS // 2
     check = r.check("max_full_scan_s")
     assert check is not None and check.status == "unreachable" and check.binding == "cpu"
-    assert "even 1,000 segment hosts give" in check.text and "bound by cpu" in check.text and "To move it" in check.text
+    # the best achievable design: the value reached is the design's own estimate
+    assert check.achievable == pytest.approx(r.estimates["full_scan_s"].p50)
+    assert f"at {r.design.segment_hosts:,} segment hosts, bound by cpu" in check.text
+    assert "stop helping" in check.text and "To move it" in check.text
+
+
+def test_the_stop_grows_with_the_data_never_shrinks(catalog: HardwareCatalog) -> None:
+    # capacity beyond the stop still sizes the cluster: more data never gives fewer hosts
+    hosts = [size(sample("retail-dw-gen5", workload={"data_tb": tb}, platform={"drives_per_host": 4}),
+                  catalog).design.segment_hosts for tb in (100, 2000)]
+    assert hosts[1] >= hosts[0]
 
 
 def test_a_coordinator_bound_oltp_target_stops_where_hosts_stop_helping(catalog: HardwareCatalog) -> None:
