@@ -1,11 +1,12 @@
 """The chosen Greenplum candidate laid out, argued, estimated and priced: the `SizingResult` of a design."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
-from models.calibration_data import figure
+from models.calibration_data import figure, point
 from models.hardware import Drive, Server
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import bom, gp_memory, greenplum, metrics, mirroring, segments
@@ -34,6 +35,8 @@ from models.vocabulary import KINDS
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 
 
+OLTP = "gp6_oltp_004"  # the coordinator-bound OLTP study (its coordinator CPU share)
+
 @dataclass(frozen=True)
 class _Pick:
     """The chosen candidate's numbers, read once from the evaluated arrays."""
@@ -51,6 +54,15 @@ class _Pick:
     drive: Drive
     net: NetworkChoice
     raid: str
+    coordinator: tuple[Server, Drive] | None = None  # OLTP: the coordinator's own server and catalog drive
+
+    @property
+    def coord_server(self) -> Server:
+        return self.coordinator[0] if self.coordinator else self.server
+
+    @property
+    def coord_drive(self) -> Drive:
+        return self.coordinator[1] if self.coordinator else self.drive
 
 
 @dataclass(frozen=True)
@@ -73,10 +85,11 @@ def explain(
     raid: str,
     choice_reasons: list[Rationale],
     host_mem: HostMemory,
+    coordinator: tuple[Server, Drive] | None = None,
 ) -> SizingResult:
-    """Lay out, argue, estimate and price candidate `i` of `ev`."""
+    """Lay out, argue, estimate and price candidate `i` of `ev` (`coordinator`: the OLTP coordinator's own server)."""
     c = ev.candidates
-    p = _pick_of(workload, ev, i, server, drive, net, raid)
+    p = dataclasses.replace(_pick_of(workload, ev, i, server, drive, net, raid), coordinator=coordinator)
     mem_bound = int(segments.plan(workload, c.take(np.array([i])), scenario.platform).by_memory[0])
     rationale: list[Rationale] = _segment_rationale(workload, p, mem_bound)
     warnings: list[Warning] = []
@@ -87,12 +100,13 @@ def explain(
 
     single = c.take(np.array([i]))
     ctx = metrics.GpContext.of(workload, single, ev.primaries_per_host[[i]], ev.vms_per_host[[i]], net, p.need_tb)
+    ctx = dataclasses.replace(ctx, coordinator_cores=np.array([float(p.coord_server.cores_total)]))
     estimates, binding = metrics.gp_ranges(workload, ctx, p.hosts, p.etl)
 
     lines = bom.host_lines("segment host", p.hosts, server, drive, p.drives, net.nic, net.nics_per_host,
                            host_mem.dimm, host_mem.extra_dimms)
-    lines += bom.host_lines("coordinator host", coordinators, server, drive, coordinator_drive_count(), net.nic,
-                            net.nics_per_host)
+    lines += bom.host_lines("coordinator host", coordinators, p.coord_server, p.coord_drive,
+                            coordinator_drive_count(), net.nic, net.nics_per_host)
     lines += bom.host_lines("ETL host", p.etl, server, drive, p.drives, net.nic, net.nics_per_host)
     totals = bom.totals(lines, float(ev.power_w[i]), int(ev.rack_u[i]), scenario)
     unreachable, search_warnings = search_verdicts(ev, i, scenario, estimates, totals)
@@ -276,7 +290,17 @@ def _network_and_hosts_rationale(p: _Pick, coordinators: int, warnings: list[War
             warnings.append(Warning("network-ports", f"{net.ports} port(s) per host; at least 2 are advised."))
     else:
         warnings.append(Warning("no-nic", "The catalog has no NIC: the BOM has no network cards."))
-    out.append(coordinator_rationale(coordinators, coordinator_drive_count(), f"{p.drive.capacity_tb:g} TB"))
+    out.append(coordinator_rationale(coordinators, coordinator_drive_count(), f"{p.coord_drive.capacity_tb:g} TB"))
+    if p.coordinator:
+        cs = p.coord_server
+        out.append(Rationale(
+            "Coordinator server",
+            "OLTP: every transaction passes the active coordinator, so it is sized on its own, not as a copy of a"
+            f" segment host: {cs.vendor} {cs.model} ({cs.cores_total} cores), the coordinator with which the design"
+            " meets its TPS target at the lowest capex among the catalog's servers (the cheapest for each core"
+            " count); with none, the one giving the most TPS.",
+            point(OLTP, "coordinator_cpu_share_select").source.cite(),
+        ))
     if p.etl:
         out.append(Rationale(
             "ETL hosts",
@@ -291,14 +315,15 @@ def _design(
     scenario: Scenario, workload: GpWorkload, p: _Pick, layout: _Layout, coordinators: int, user_capacity_tb: float
 ) -> Design:
     server, drive, net = p.server, p.drive, p.net
+    cs = p.coord_server
     speed = net.nic.speed_gbps if net.nic else 0.0
     host_layouts = (
         HostLayout("segment host", p.hosts, server.id, server.sockets, server.numa_nodes_per_socket,
                    server.cores_per_numa_node, p.memory_gib, p.drives, drive.id, p.raid, layout.vms, net.ports,
                    speed),
-        HostLayout("coordinator host", coordinators, server.id, server.sockets, server.numa_nodes_per_socket,
-                   server.cores_per_numa_node, float(server.memory_gib), coordinator_drive_count(), drive.id,
-                   "raid1", (VmLayout(None, server.cores_total, float(server.memory_gib), 2),), net.ports, speed),
+        HostLayout("coordinator host", coordinators, cs.id, cs.sockets, cs.numa_nodes_per_socket,
+                   cs.cores_per_numa_node, float(cs.memory_gib), coordinator_drive_count(), p.coord_drive.id,
+                   "raid1", (VmLayout(None, cs.cores_total, float(cs.memory_gib), 2),), net.ports, speed),
     )
     return Design(
         kind=workload.kind,

@@ -20,6 +20,7 @@ from models.sizing.candidates import (
     enumerate_candidates,
     iter_candidates,
 )
+from models.sizing.gp_coordinator import CoordinatorOptions, coordinator_options
 from models.sizing.gp_host_memory import HostMemory, max_memory_gib, memory_plan
 from models.sizing.parts import (
     ResolvedParts,
@@ -29,9 +30,7 @@ from models.sizing.parts import (
     nics_per_host,
 )
 from models.sizing.result import Rationale
-from models.sizing.rules import (
-    RULES,
-)
+from models.sizing.rules import RULES, coordinator_drive_count
 from models.sizing.stream import CheapestFeasible, RunningBest
 from models.tasks import IsCancelled, Progress, check_cancelled
 
@@ -49,6 +48,7 @@ class Search:
     nic_why: Rationale | None
     memory: list[HostMemory]  # per server: memory, DIMMs added to reach it, their price
     ev: greenplum.Evaluated
+    coordinators: CoordinatorOptions | None = None  # OLTP: the coordinator hosts searched apart
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,7 @@ class SearchSpace:
     memory: list[HostMemory]  # per server: memory, DIMMs added to reach it, their price
     memory_gib: np.ndarray  # per server: memory per host in the design
     extra_memory_price: np.ndarray  # per server: price of the added DIMMs
+    coordinators: CoordinatorOptions | None = None  # OLTP: the coordinator hosts searched apart
 
     def count(self) -> int:
         return count_candidates(self.servers, self.drives, self.deployments, self.raids, self.drives_per_host,
@@ -95,7 +96,7 @@ class SearchSpace:
                 progress(offset + len(cands), total)
 
     def found(self, ev: greenplum.Evaluated) -> Search:
-        return Search(self.servers, self.drives, self.net, self.nic_why, self.memory, ev)
+        return Search(self.servers, self.drives, self.net, self.nic_why, self.memory, ev, self.coordinators)
 
 
 def search_space(
@@ -126,8 +127,12 @@ def search_space(
     memory = [m for m in memory if m.fits]
     mem = np.array([m.memory_gib for m in memory])
     extra_price = np.array([m.price for m in memory])
+    coordinators = None
+    if isinstance(workload, GreenplumOltp):  # every transaction passes the coordinator: it gets its own server
+        coordinators = coordinator_options(current(catalog.servers, catalog), current(catalog.drives, catalog),
+                                           coordinator_drive_count())
     return SearchSpace(scenario, workload, fitting, drives, tuple(deployments), tuple(raids), drives_per_host, net,
-                       nic_why, memory, mem, extra_price)
+                       nic_why, memory, mem, extra_price, coordinators)
 
 
 def evaluate_chunk(space: SearchSpace, cands: Candidates) -> greenplum.Evaluated:
@@ -139,7 +144,8 @@ def evaluate_chunk(space: SearchSpace, cands: Candidates) -> greenplum.Evaluated
     cands = dataclasses.replace(cands, memory_gib=space.memory_gib[cands.server_idx])
     util = space.scenario.assumptions.utilization_pct / 100.0
     return greenplum.evaluate(space.workload, space.scenario.targets, cands, space.net, util,
-                              space.extra_memory_price[cands.server_idx], platform=space.scenario.platform)
+                              space.extra_memory_price[cands.server_idx], platform=space.scenario.platform,
+                              coordinators=space.coordinators)
 
 
 def search(
@@ -180,5 +186,5 @@ def settled_pick(scenario: Scenario, workload: GpWorkload, found: Search) -> tup
     extra_price = np.array([m.price for m in found.memory])
     return gp_settle.pick_settled(
         workload, scenario.targets, found.ev, found.net, scenario.assumptions.utilization_pct / 100.0,
-        extra_price[c.server_idx], scenario.platform,
+        extra_price[c.server_idx], scenario.platform, coordinators=found.coordinators,
     )

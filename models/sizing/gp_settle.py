@@ -13,6 +13,7 @@ from models.perf import gp_oltp
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
 from models.sizing import confidence, metrics, mirroring
 from models.sizing.candidates import Candidates, NetworkChoice
+from models.sizing.gp_coordinator import CoordinatorOptions
 from models.sizing.greenplum import (
     MAX_ETL_HOSTS,
     MAX_SEGMENT_HOSTS,
@@ -73,6 +74,8 @@ def settle(
     extra_memory_price: float,
     platform: Platform | None,
     start_hosts: int,
+    coordinators: CoordinatorOptions | None = None,
+    coordinator: int = -1,
 ) -> Evaluated:
     """Candidate `c1` (one) sized on the estimate it reports, at the scenario's confidence.
 
@@ -82,6 +85,8 @@ def settle(
     """
     primaries, vms = primaries_per_host(workload, c1, platform)
     ctx = metrics.GpContext.of(workload, c1, primaries, vms, net, needed_tb(workload))
+    if coordinators is not None and coordinator >= 0:  # the OLTP coordinator chosen on its own
+        ctx = dataclasses.replace(ctx, coordinator_cores=coordinators.cores[[coordinator]])
     conf = targets.confidence
     perf_targets = confidence.meets(workload, targets, confidence.at_confidence(
         workload, ctx, np.array([start_hosts]), np.array([MAX_ETL_HOSTS]), conf))
@@ -97,7 +102,7 @@ def settle(
 
         etl, _ = smallest_from(etl_ok, 1, MAX_ETL_HOSTS)
     ev = evaluate(workload, targets, c1, net, utilization, extra_memory_price, fixed_hosts=hosts, platform=platform,
-                  fixed_etl=etl)
+                  fixed_etl=etl, coordinators=coordinators, fixed_coordinator=coordinator)
     vals = confidence.at_confidence(workload, ctx, np.array([hosts]), np.array([etl]), conf)
     meets = dict(ev.meets)
     meets.update(confidence.meets(workload, targets, vals))
@@ -177,6 +182,7 @@ def pick_settled(
     extra_memory_price: FloatArray,
     platform: Platform | None,
     most: int = 256,
+    coordinators: CoordinatorOptions | None = None,
 ) -> tuple[int, Evaluated, bool]:
     """The cheapest candidate once settled on the reported estimate: (index, its settled evaluation, feasible).
 
@@ -189,7 +195,7 @@ def pick_settled(
     if not np.any(feasible):
         i, _ = pick(ev)
         one = settle(workload, targets, c.take(np.array([i])), net, utilization, float(extra_memory_price[i]),
-                     platform, int(ev.segment_hosts[i]))
+                     platform, int(ev.segment_hosts[i]), coordinators, int(ev.coordinator_idx[i]))
         return i, one, False
     idx = np.flatnonzero(feasible)
     order = idx[np.lexsort((c.drives_per_host[idx], ev.segment_hosts[idx], ev.capex[idx]))]
@@ -199,7 +205,7 @@ def pick_settled(
         if best is not None and ev.capex[i] >= best[1].capex[0]:
             break
         one = settle(workload, targets, c.take(np.array([i])), net, utilization, float(extra_memory_price[i]),
-                     platform, int(ev.segment_hosts[i]))
+                     platform, int(ev.segment_hosts[i]), coordinators, int(ev.coordinator_idx[i]))
         if bool(one.feasible[0]):
             if best is None or one.capex[0] < best[1].capex[0]:
                 best = (int(i), one)

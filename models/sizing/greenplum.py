@@ -16,9 +16,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.calibration_data import figure
+from models.perf import cost_power
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
 from models.sizing import confidence, metrics, mirroring, segments
 from models.sizing.candidates import Candidates, NetworkChoice
+from models.sizing.gp_coordinator import CoordinatorOptions
 from models.sizing.rules import (
     RULES,
     coordinator_count,
@@ -61,6 +63,8 @@ class Evaluated:
     meets: dict[str, BoolArray]  # per target name: met on the P50 estimate
     # settled designs only: per target out of reach where more hosts stop helping, (value reached, binding resource)
     out_of_reach: dict[str, tuple[float, str]] = dataclasses.field(default_factory=dict)
+    # per candidate: the coordinator option (`gp_coordinator`) of its design; -1: the segment hosts' server
+    coordinator_idx: IntArray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     @classmethod
     def concat(cls, parts: list[Evaluated], candidates: Candidates) -> Evaluated:
@@ -83,6 +87,7 @@ class Evaluated:
             metrics={k: np.concatenate([p.metrics[k] for p in parts]) for k in parts[0].metrics},
             binding=cat("binding"),
             meets={k: np.concatenate([p.meets[k] for p in parts]) for k in parts[0].meets},
+            coordinator_idx=cat("coordinator_idx"),
         )
 
     def take(self, index: IntArray) -> Evaluated:
@@ -145,12 +150,33 @@ def min_hosts(workload: GpWorkload, primaries_per_unit: IntArray | int = 1) -> I
     return mirroring.min_physical_hosts(mirror_policy(workload), primaries_per_unit, workload.mirror_block_hosts)
 
 
-def host_costs(c: Candidates, net: NetworkChoice, extra_memory_price: FloatArray) -> tuple[FloatArray, ...]:
-    """Price and watts of a segment, coordinator and ETL host of each candidate."""
-    seg_price = c.server_price + c.drives_per_host * c.drive_price + net.price_per_host + extra_memory_price
-    coord_price = c.server_price + coordinator_drive_count() * c.drive_price + net.price_per_host
-    etl_price = seg_price - extra_memory_price
-    return seg_price, coord_price, etl_price
+@dataclass(frozen=True)
+class CoordinatorHost:
+    """Per candidate: the coordinator host's cores, price, average draw and height (one host; two are built)."""
+
+    cores: FloatArray
+    price: FloatArray
+    watts: FloatArray
+    rack_u: FloatArray
+
+
+def same_as_segments(c: Candidates, net: NetworkChoice, utilization: float) -> CoordinatorHost:
+    """A coordinator on the segment hosts' server, with the catalog's RAID-1 pair of the segment drive."""
+    drives = np.full(len(c), coordinator_drive_count())
+    return CoordinatorHost(c.cores_total, c.server_price + drives * c.drive_price + net.price_per_host,
+                           metrics.host_power_w(c, drives, net, utilization * 0.5), c.rack_u)
+
+
+def option_host(options: CoordinatorOptions, k: int, n: int, net: NetworkChoice, utilization: float
+                ) -> CoordinatorHost:
+    """Coordinator option `k` for all `n` candidates."""
+    server, drive = options.servers[k], options.drives[k]
+    drives = coordinator_drive_count()
+    watts = cost_power.host_power_w(server.idle_w, server.max_w, utilization * 0.5, drives, drive.watts,
+                                    net.nics_per_host, net.nic.watts if net.nic else 0.0)
+    return CoordinatorHost(np.full(n, float(server.cores_total)),
+                           np.full(n, server.price + drives * drive.price + net.price_per_host),
+                           np.full(n, float(watts)), np.full(n, float(server.rack_u)))
 
 
 def evaluate(
@@ -163,6 +189,45 @@ def evaluate(
     fixed_hosts: int | None = None,
     platform: Platform | None = None,
     fixed_etl: int | None = None,
+    coordinators: CoordinatorOptions | None = None,
+    fixed_coordinator: int | None = None,
+) -> Evaluated:
+    """Every candidate sized (point prediction); with OLTP `coordinators`, each priced with every coordinator
+    option and the cheapest meeting the targets kept (`gp_coordinator`), or option `fixed_coordinator`."""
+    def one(k: int | None) -> Evaluated:
+        if k is None or coordinators is None:
+            coord = same_as_segments(c, net, utilization)
+        else:
+            coord = option_host(coordinators, k, len(c), net, utilization)
+        ev = _evaluate_with(workload, targets, c, net, utilization, extra_memory_price, fixed_hosts, platform,
+                            fixed_etl, coord)
+        return dataclasses.replace(ev, coordinator_idx=np.full(len(c), -1 if k is None else k, dtype=np.int64))
+
+    if not isinstance(workload, GreenplumOltp) or coordinators is None or not len(coordinators):
+        return one(None)
+    if fixed_coordinator is not None:
+        return one(fixed_coordinator if fixed_coordinator >= 0 else None)
+    options = [one(k) for k in range(len(coordinators))]
+    # per candidate: feasible before not, then the cheaper, then (none feasible) the higher TPS
+    keys = np.stack([np.where(e.feasible, e.capex, np.inf) for e in options])
+    tps = np.stack([e.metrics["tps"] for e in options])
+    best = np.where(np.isfinite(keys.min(axis=0)), keys.argmin(axis=0), tps.argmax(axis=0))
+    merged = Evaluated.concat(options, Candidates(**{
+        f.name: np.concatenate([getattr(c, f.name)] * len(options)) for f in dataclasses.fields(Candidates)}))
+    return merged.take(best * len(c) + np.arange(len(c)))
+
+
+def _evaluate_with(
+    workload: GpWorkload,
+    targets: Targets,
+    c: Candidates,
+    net: NetworkChoice,
+    utilization: float,
+    extra_memory_price: FloatArray | float,
+    fixed_hosts: int | None,
+    platform: Platform | None,
+    fixed_etl: int | None,
+    coord: CoordinatorHost,
 ) -> Evaluated:
     n = len(c)
     extra_mem = np.broadcast_to(np.asarray(extra_memory_price, dtype=float), (n,))
@@ -172,7 +237,8 @@ def evaluate(
     with np.errstate(divide="ignore", invalid="ignore"):
         h_cap = np.where(cap_host > 0, np.ceil(need / cap_host), MAX_SEGMENT_HOSTS).astype(np.int64)
     h_low = np.maximum(h_cap, min_hosts(workload, primaries // vms))
-    ctx = metrics.GpContext.of(workload, c, primaries, vms, net, need)
+    ctx = dataclasses.replace(metrics.GpContext.of(workload, c, primaries, vms, net, need),
+                              coordinator_cores=coord.cores)
     if fixed_hosts is not None:
         hosts = np.full(n, fixed_hosts, dtype=np.int64)
     else:
@@ -180,13 +246,12 @@ def evaluate(
     etl = _etl_hosts(workload, targets, ctx, hosts, fixed_etl)
     perf = metrics.gp_point(workload, ctx, hosts, etl)
 
-    seg_price, coord_price, etl_price = host_costs(c, net, extra_mem)
+    seg_price = c.server_price + c.drives_per_host * c.drive_price + net.price_per_host + extra_mem
     coordinators = coordinator_count()
-    capex = hosts * seg_price + coordinators * coord_price + etl * etl_price
+    capex = hosts * seg_price + coordinators * coord.price + etl * (seg_price - extra_mem)
     seg_w = metrics.host_power_w(c, c.drives_per_host, net, utilization)
-    coord_w = metrics.host_power_w(c, np.full(n, coordinator_drive_count()), net, utilization * 0.5)
-    power = hosts * seg_w + coordinators * coord_w + etl * seg_w
-    rack = (hosts + coordinators + etl) * c.rack_u
+    power = hosts * seg_w + coordinators * coord.watts + etl * seg_w
+    rack = (hosts + etl) * c.rack_u + coordinators * coord.rack_u
 
     meets: dict[str, BoolArray] = {CAPACITY: hosts >= h_cap}
     meets.update(_target_checks(workload, targets, {**perf, "capex": capex, "power_w": power, "rack_u": rack}))

@@ -47,8 +47,12 @@ def explain_candidate(scenario: Scenario, workload: GpWorkload, found: Search, i
     raid = RAID_LEVELS[int(c.raid_code[i])]
     server = found.servers[int(c.server_idx[i])]
     reasons = [r for r in (chosen_raid(scenario, workload)[1], found.nic_why) if r]
+    k = int(found.ev.coordinator_idx[i])
+    coordinator = None
+    if found.coordinators is not None and k >= 0:
+        coordinator = (found.coordinators.servers[k], found.coordinators.drives[k])
     return explain(scenario, workload, found.ev, i, feasible, server, found.drives[int(c.drive_idx[i])], found.net,
-                   raid, reasons, found.memory[int(c.server_idx[i])])
+                   raid, reasons, found.memory[int(c.server_idx[i])], coordinator)
 
 
 def size_greenplum(

@@ -5,7 +5,8 @@ Pareto front one candidate at a time, picks the best with `greenplum.pick` and t
 unmet target with `argmin` over everything: slow and memory-hungry, but plainly right. Copied from
 `models/optimizer.py` at 624c533 (issue 17), with the settled pick of e25970c. It follows the shared
 evaluation's inputs (the platform, the memory floor and DIMMs that fit, 85442a9) and the closest-design
-wording of the one vocabulary (6bab767): what is compared is the search plumbing, not the sizing rules.
+wording of the one vocabulary (6bab767) and the OLTP coordinator's own options (gp_coordinator): what is
+compared is the search plumbing, not the sizing rules.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, Scenario
 from models.sizing import greenplum
 from models.sizing.candidates import NetworkChoice, enumerate_candidates
+from models.sizing.gp_coordinator import coordinator_options
 from models.sizing.gp_host_memory import memory_plan
 from models.sizing.gp_search import Search, settled_pick
 from models.sizing.parts import choose_nic, current, nics_per_host, resolve
-from models.sizing.rules import RULES
+from models.sizing.rules import RULES, coordinator_drive_count
 from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
 
 
@@ -61,14 +63,18 @@ def reference_optimize(scenario: Scenario, catalog: HardwareCatalog, pareto_limi
     net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
     floor = figure(RULES, "min_memory_gib_per_segment_host") if isinstance(workload, GreenplumAnalytics) else 0.0
     memory = memory_plan(servers, scenario.platform.memory_gib, current(catalog.dimms, catalog), floor)
+    servers_all = servers
     servers = [s for s, m in zip(servers, memory, strict=True) if m.fits]
     memory = [m for m in memory if m.fits]
     mem = np.array([m.memory_gib for m in memory])
     extra_price = np.array([m.price for m in memory])
     cands = enumerate_candidates(servers, drives, DEPLOYMENTS, RAID_LEVELS, None, greenplum.min_data_drives())
     cands = dataclasses.replace(cands, memory_gib=mem[cands.server_idx])
+    coordinators = None  # OLTP: the coordinator sized on its own, from the same options as the search
+    if isinstance(workload, greenplum.GreenplumOltp):
+        coordinators = coordinator_options(servers_all, drives, coordinator_drive_count())
     ev = greenplum.evaluate(workload, scenario.targets, cands, net, scenario.assumptions.utilization_pct / 100.0,
-                            extra_price[cands.server_idx], platform=scenario.platform)
+                            extra_price[cands.server_idx], platform=scenario.platform, coordinators=coordinators)
     main = KINDS[workload.kind].main_metric
     higher = METRICS[main].better == "higher"
     values = ev.metrics[main]
@@ -77,7 +83,7 @@ def reference_optimize(scenario: Scenario, catalog: HardwareCatalog, pareto_limi
     pareto = [points[i] for i in _pareto_front(ev.capex, values, ev.power_w, higher, feasible)[:pareto_limit]]
     if not np.any(feasible):
         return RefResult(len(cands), 0, None, pareto, _closest_per_target(ev, points))
-    found = Search(servers, drives, net, None, memory, ev)
+    found = Search(servers, drives, net, None, memory, ev, coordinators)
     best_i, settled, ok = settled_pick(scenario, workload, found)
     if not ok:
         return RefResult(len(cands), 0, None, pareto, _closest_per_target(settled, [points[best_i]]))
