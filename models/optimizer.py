@@ -22,7 +22,14 @@ from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import greenplum, software
 from models.sizing.engine import size
-from models.sizing.gp_search import SEARCH_CHUNK, search_space, settled_pick, settled_pool
+from models.sizing.gp_search import (
+    SEARCH_CHUNK,
+    SearchSpace,
+    search_space,
+    settle_designs,
+    settled_pick,
+    settled_pool,
+)
 from models.sizing.pareto import ParetoFront, pareto_indices
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
@@ -178,7 +185,7 @@ def optimize(
         state.tco = lambda ev: approx_tco(ev, space.servers, scenario, catalog)
     for offset, ev in space.chunks(chunk, progress, cancelled, total):  # raises models.tasks.Cancelled
         state.add(offset, ev)
-    pareto = state.pareto(pareto_limit)
+    pareto = _settled_front(state.pareto(pareto_limit), space, main, higher)
     if state.best.row is None or not state.best.feasible:
         return OptimizationResult(main, higher, state.evaluated, 0, None, None, pareto, state.unmet())
     pool = settled_pool(state.best, state.cheapest)
@@ -319,6 +326,21 @@ class _Stream:
             main_value=float(ev.metrics[self.main][i]),
             feasible=bool(ev.feasible[i]),
         )
+
+
+def _settled_front(points: list[DesignPoint], space: SearchSpace, main: str, higher: bool) -> list[DesignPoint]:
+    """One estimate: each front design as `size` settles it at the scenario's confidence, the dominated dropped."""
+    done = settle_designs(space, [p.server_id for p in points], [p.drive_id for p in points],
+                          [p.drives_per_host for p in points], [p.deployment == "vsphere" for p in points],
+                          [p.raid for p in points])
+    out = [dataclasses.replace(p, segment_hosts=d.segment_hosts, capex=d.capex, power_w=d.power_w, rack_u=d.rack_u,
+                               main_value=d.metrics[main], feasible=d.feasible)
+           for p, d in zip(points, done, strict=True)]
+    if not out:
+        return out
+    keep = pareto_indices(np.array([p.capex for p in out]), np.array([p.main_value for p in out]),
+                          np.array([p.power_w for p in out]), higher, None)
+    return [out[i] for i in keep]
 
 
 def pareto_front(

@@ -16,6 +16,7 @@ from models.sizing import gp_settle, greenplum
 from models.sizing.candidates import (
     Candidates,
     NetworkChoice,
+    Tables,
     count_candidates,
     enumerate_candidates,
     iter_candidates,
@@ -33,6 +34,7 @@ from models.sizing.result import Rationale
 from models.sizing.rules import RULES, coordinator_drive_count
 from models.sizing.stream import CheapestFeasible, RunningBest
 from models.tasks import IsCancelled, Progress, check_cancelled
+from models.vocabulary import RAID_LEVELS
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 SEARCH_CHUNK = 65_536  # candidates per evaluation: bounded memory, and a progress report per chunk
@@ -188,3 +190,39 @@ def settled_pick(scenario: Scenario, workload: GpWorkload, found: Search) -> tup
         workload, scenario.targets, found.ev, found.net, scenario.assumptions.utilization_pct / 100.0,
         extra_price[c.server_idx], scenario.platform, coordinators=found.coordinators,
     )
+
+
+@dataclass(frozen=True)
+class Settled:
+    """One design as `size` reports it at the scenario's confidence (hosts-and-coordinators capex, as ranked)."""
+
+    segment_hosts: int
+    capex: float
+    power_w: float
+    rack_u: float
+    metrics: dict[str, float]
+    feasible: bool
+
+
+def settle_designs(space: SearchSpace, server_ids: Sequence[str], drive_ids: Sequence[str],
+                   drives_per_host: Sequence[int], virtualized: Sequence[bool], raids: Sequence[str]) -> list[Settled]:
+    """Each given design (e.g. a Pareto front) settled on the estimate it reports, as `size` settles it."""
+    if not server_ids:
+        return []
+    s_idx = {s.id: i for i, s in enumerate(space.servers)}
+    d_idx = {d.id: i for i, d in enumerate(space.drives)}
+    cands = Tables.of(space.servers, space.drives).gather(
+        np.array([s_idx[x] for x in server_ids], dtype=np.int64),
+        np.array([d_idx[x] for x in drive_ids], dtype=np.int64),
+        np.array(drives_per_host, dtype=np.int64), np.array(virtualized, dtype=bool),
+        np.array([RAID_LEVELS.index(r) for r in raids], dtype=np.int64))
+    ev = evaluate_chunk(space, cands)
+    util = space.scenario.assumptions.utilization_pct / 100.0
+    out = []
+    for i in range(len(cands)):
+        one = gp_settle.settle(space.workload, space.scenario.targets, ev.candidates.take(np.array([i])), space.net,
+                               util, float(space.extra_memory_price[cands.server_idx[i]]), space.scenario.platform,
+                               int(ev.segment_hosts[i]), space.coordinators, int(ev.coordinator_idx[i]))
+        out.append(Settled(int(one.segment_hosts[0]), float(one.capex[0]), float(one.power_w[0]), float(one.rack_u[0]),
+                           {k: float(v[0]) for k, v in one.metrics.items()}, bool(one.feasible[0])))
+    return out

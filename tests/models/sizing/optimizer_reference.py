@@ -19,12 +19,13 @@ from numpy.typing import NDArray
 
 from models.calibration_data import figure
 from models.hardware import HardwareCatalog
+from models.optimizer import _settled_front
 from models.scenario import GreenplumAnalytics, Scenario
 from models.sizing import greenplum
 from models.sizing.candidates import NetworkChoice, enumerate_candidates
 from models.sizing.gp_coordinator import coordinator_options
 from models.sizing.gp_host_memory import memory_plan
-from models.sizing.gp_search import Search, settled_pick
+from models.sizing.gp_search import Search, search_space, settled_pick
 from models.sizing.parts import choose_nic, current, nics_per_host, resolve
 from models.sizing.rules import RULES, coordinator_drive_count
 from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
@@ -81,6 +82,9 @@ def reference_optimize(scenario: Scenario, catalog: HardwareCatalog, pareto_limi
     feasible = ev.feasible
     points = _points(ev, servers, drives, values, feasible)
     pareto = [points[i] for i in _pareto_front(ev.capex, values, ev.power_w, higher, feasible)[:pareto_limit]]
+    # the front as `size` reports it at the confidence (the shared settling, 'one estimate')
+    space = search_space(scenario, workload, catalog, parts, servers_all, drives, DEPLOYMENTS, RAID_LEVELS, None)
+    pareto = _settled_front(pareto, space, main, higher)  # type: ignore[arg-type]
     if not np.any(feasible):
         return RefResult(len(cands), 0, None, pareto, _closest_per_target(ev, points))
     found = Search(servers, drives, net, None, memory, ev, coordinators)

@@ -88,3 +88,18 @@ def test_optimize_and_size_agree_to_the_cent_and_the_second(
         # the value the optimizer ranked on is the value the design reports, at the scenario's confidence
         assert estimate_at(r.estimates[main], main, confidence) == pytest.approx(result.best.main_value, abs=0.5)
         assert not _unmet(r)
+
+
+@pytest.mark.parametrize("confidence", ["P50", "P90"])
+def test_the_pareto_front_reports_what_size_reports(small: HardwareCatalog, confidence: str) -> None:
+    s = sample("retail-dw-gen5", targets={"max_full_scan_s": 900, "confidence": confidence},
+               platform={"server_id": None, "drive_id": None, "drives_per_host": None})
+    result = optimize(s, small)
+    assert result.pareto
+    for p in result.pareto:
+        r = size(s.model_copy(update={"platform": s.platform.model_validate(p.platform(s))}), small)
+        assert r.design.segment_hosts == p.segment_hosts
+        assert r.totals.capex == pytest.approx(p.capex, abs=0.005)  # no switches in this catalog: hosts only
+        assert estimate_at(r.estimates["full_scan_s"], "full_scan_s", confidence) == pytest.approx(p.main_value,
+                                                                                                   abs=0.5)
+        assert p.feasible == (not _unmet(r))
