@@ -22,10 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from catalog.errors import CatalogFileError
-from models.file_input import FileInputError, read_bytes
+from models.file_input import MAX_INT_DIGITS, TABLE_MAX_BYTES, FileInputError, decode_text, read_bytes
 from models.hardware import Part
 
-MAX_QUOTE_BYTES = 20_000_000
+# A workbook is a zip: a 50 MB file can unpack to gigabytes of sheet XML (a "zip bomb"), so the unpacked size
+# is bounded too, and so are the rows and columns read (a vendor quote is tens of lines, a few columns).
+XLSX_MAX_UNPACKED_BYTES = 4 * TABLE_MAX_BYTES
+MAX_QUOTE_ROWS = 100_000
+MAX_QUOTE_COLUMNS = 64
 ALIASES = {
     "part": ("part_number", "part number", "part no", "part no.", "part_id", "id", "sku", "catalog id", "partnumber"),
     "description": ("description", "desc", "model", "item"),
@@ -74,28 +78,67 @@ def _columns(header: Iterable[object], name: str) -> dict[str, int]:
     return found
 
 
-def _rows_from_file(path: Path) -> list[list[object]]:
+def _workbook_rows(data: bytes, name: str) -> list[list[object]]:
+    import zipfile
+
+    from openpyxl import load_workbook
+
     try:
-        data = read_bytes(path, max_bytes=MAX_QUOTE_BYTES, what="quote")
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        raise CatalogFileError(f"{name}: not a readable XLSX workbook (not a zip archive)") from None
+    if unpacked > XLSX_MAX_UNPACKED_BYTES:
+        raise CatalogFileError(f"{name}: the workbook unpacks to {unpacked:,} bytes; the limit is "
+                               f"{XLSX_MAX_UNPACKED_BYTES:,} bytes (save the quote as CSV, or only its first sheet)")
+    rows: list[list[object]] = []
+    try:
+        wb = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        try:
+            if not wb.worksheets:
+                raise CatalogFileError(f"{name}: the workbook has no worksheet")
+            # the sheet XML is parsed while iterating, so a damaged sheet fails here, not at load_workbook
+            for row in wb.worksheets[0].iter_rows(max_col=MAX_QUOTE_COLUMNS, values_only=True):
+                if len(rows) >= MAX_QUOTE_ROWS:
+                    raise CatalogFileError(f"{name}: more than {MAX_QUOTE_ROWS:,} rows; a quote is far shorter "
+                                           "(is this the right sheet?)")
+                rows.append(list(row))
+        finally:
+            wb.close()
+    except CatalogFileError:
+        raise
+    except Exception as exc:  # openpyxl, zipfile and the XML parser raise many kinds for a damaged workbook
+        raise CatalogFileError(f"{name}: not a readable XLSX workbook ({type(exc).__name__})") from None
+    return rows
+
+
+def _rows_from_file(path: Path) -> list[list[object]]:
+    """The cells of a quote file (CSV, or an XLSX workbook's first sheet), read through the hardened reader."""
+    try:
+        data = read_bytes(path, max_bytes=TABLE_MAX_BYTES, what="quote")
+        if path.suffix.lower() in (".xlsx", ".xlsm"):
+            return _workbook_rows(data, str(path))
+        text = decode_text(data, str(path), what="quote", hint="save it as a UTF-8 CSV")
     except FileInputError as exc:
         raise CatalogFileError(str(exc)) from None
-    if path.suffix.lower() in (".xlsx", ".xlsm"):
-        from openpyxl import load_workbook
-
-        try:
-            wb = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-        except Exception as exc:  # openpyxl raises many kinds for a file that is not a workbook
-            raise CatalogFileError(f"{path}: not a readable XLSX workbook ({type(exc).__name__})") from None
-        ws = wb.worksheets[0]
-        return [list(r) for r in ws.iter_rows(values_only=True)]
+    rows: list[list[object]] = []
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise CatalogFileError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8 CSV") from None
-    try:
-        return [list(r) for r in csv.reader(io.StringIO(text, newline=""))]
+        for row in csv.reader(io.StringIO(text, newline="")):
+            if len(rows) >= MAX_QUOTE_ROWS:
+                raise CatalogFileError(f"{path}: more than {MAX_QUOTE_ROWS:,} rows; a quote is far shorter")
+            rows.append(list(row[:MAX_QUOTE_COLUMNS]))
     except csv.Error as exc:
         raise CatalogFileError(f"{path}: not valid CSV: {exc}") from None
+    return rows
+
+
+def _quantity(text: str) -> int:
+    """A whole number of units from 0 to 10^15; ValueError otherwise (`int(Decimal("1e999999999"))` would build
+    a billion-digit integer, and infinities or NaN do not convert at all)."""
+    value = Decimal(text)
+    if not value.is_finite() or value < 0 or value != value.to_integral_value() or value.adjusted() >= MAX_INT_DIGITS:
+        raise ValueError(text)
+    return int(value)
 
 
 def read_quote(path: Path) -> tuple[list[QuoteLine], list[str]]:
@@ -136,9 +179,10 @@ def read_quote(path: Path) -> tuple[list[QuoteLine], list[str]]:
         qty: int | None = None
         if qty_text:
             try:
-                qty = int(Decimal(qty_text))
-            except InvalidOperation:
-                problems.append(f"line {n} ({part or desc}): quantity must be a whole number, got {qty_text!r}")
+                qty = _quantity(qty_text)
+            except (InvalidOperation, ValueError):
+                problems.append(f"line {n} ({part or desc}): quantity must be a whole number from 0 to "
+                                f"10^{MAX_INT_DIGITS}, got {qty_text!r}")
                 continue
         lines.append(QuoteLine(n, part, desc, qty, round(float(price), 4), cur))
     return lines, problems

@@ -14,7 +14,7 @@ and every JSON file goes through `parse_json`, which refuses, naming the JSON pa
 - integers longer than `MAX_INT_DIGITS` digits (Python refuses to convert 4,300+ digit strings, and no
   refarch quantity is anywhere near 10^15), and non-finite numbers (`NaN`, `Infinity`, `1e999`).
 
-The limits are documented in docs/DESIGN.md ("Reading files"); writers check the same limits before
+The limits are documented for users in docs/FILES.md ("Reading files"); writers check the same limits before
 saving, so refarch never writes a file it will not open again.
 """
 

@@ -88,3 +88,65 @@ def test_a_quote_line_names_a_part_by_its_vendor_part_number() -> None:
     result = match(lines, parts)
     assert [(ln.number, p.id) for ln, p in result.matched] == [(2, "nic-a"), (4, "nic-b")]
     assert [ln.number for ln in result.unmatched] == [3]
+
+
+@pytest.mark.parametrize("quantity", ["inf", "NaN", "1e999999999", "-1", "2.5"])
+def test_a_quantity_that_is_no_whole_count_is_a_problem_of_its_line(seeded_store: CatalogStore, tmp_path: Path,
+                                                                    quantity: str) -> None:
+    pid = sorted(_rows(seeded_store))[0]  # "1e999999999" used to build a billion-digit integer (a hang)
+    with pytest.raises(InvalidRowsError) as caught:
+        seeded_store.apply_quote(_csv(tmp_path / "q.csv", [f"{pid},x,{quantity},10,USD"]), WHEN)
+    assert any("line 2" in line and "quantity" in line and quantity in line for line in caught.value.lines())
+
+
+def test_a_workbook_that_unpacks_past_the_limit_is_refused_before_it_is_parsed(monkeypatch: pytest.MonkeyPatch,
+                                                                               tmp_path: Path) -> None:
+    import zipfile
+
+    from catalog import quotes
+    from catalog.errors import CatalogFileError
+
+    monkeypatch.setattr(quotes, "XLSX_MAX_UNPACKED_BYTES", 1_000_000)  # the real limit is 200 MB
+    path = tmp_path / "bomb.xlsx"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("xl/worksheets/sheet1.xml", b" " * 2_000_000)  # 2 MB of XML in a 2 KB file
+    assert path.stat().st_size < 10_000
+    with pytest.raises(CatalogFileError, match="unpacks to 2,000,000 bytes"):
+        quotes.read_quote(path)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "bad sheet xml", "text"])
+def test_a_damaged_workbook_is_a_file_error(tmp_path: Path, damage: str) -> None:
+    import zipfile
+
+    from catalog import quotes
+    from catalog.errors import CatalogFileError
+
+    path = tmp_path / "q.xlsx"
+    wb = Workbook()
+    wb.active.append(["Part Number", "Unit Price", "Currency"])
+    wb.active.append(["x", 1, "USD"])
+    wb.save(path)
+    if damage == "truncated":
+        path.write_bytes(path.read_bytes()[:-200])
+    elif damage == "bad sheet xml":  # load_workbook succeeds; the sheet fails only while its rows are read
+        with zipfile.ZipFile(path) as z:
+            parts = {n: z.read(n) for n in z.namelist()}
+        parts["xl/worksheets/sheet1.xml"] = parts["xl/worksheets/sheet1.xml"].replace(b"</sheetData>", b"<row><c")
+        with zipfile.ZipFile(path, "w") as z:
+            for name, body in parts.items():
+                z.writestr(name, body)
+    else:
+        path.write_text("Part Number,Unit Price,Currency\n")
+    with pytest.raises(CatalogFileError, match="not a readable XLSX workbook"):
+        quotes.read_quote(path)
+
+
+def test_a_csv_quote_with_nul_bytes_is_refused_as_not_text(tmp_path: Path) -> None:
+    from catalog import quotes
+    from catalog.errors import CatalogFileError
+
+    path = tmp_path / "q.csv"
+    path.write_bytes(b"Part Number,Unit Price,Currency\nx,1\x00,USD\n")
+    with pytest.raises(CatalogFileError, match="NUL byte"):
+        quotes.read_quote(path)

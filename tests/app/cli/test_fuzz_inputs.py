@@ -1,22 +1,29 @@
 """Property-based fuzzing of every kind of file refarch reads: a hostile or broken file is exit 2 (or a clean
 success), never a traceback, a hang or "internal error".
 
-Each file kind gets >= 2,000 mutated files (hypothesis, derandomized so CI is repeatable) through the reader the
-CLI and the GUI use; a smaller run pushes schema-valid mutants through `size`, `growth` and `sensitivity`, where
-the engine itself must turn absurd values into exit 2. Mutations: a leaf replaced by a hostile value (huge
-integers, NaN/Infinity, markup, wrong types), keys removed or added, duplicated keys, truncation, stray bytes,
-deep nesting, and for CSVs formula cells, ragged rows and non-numbers.
+Each file kind (scenario, project, catalog, quote, USL CSV) gets >= 2,000 mutated files (hypothesis, derandomized
+so CI is repeatable) through the reader the CLI and the GUI use: anything but the documented refusal fails the test,
+as it would be "internal error" in the CLI. Then every kind goes through the CLI's own `main(argv)`, in process, with
+mutants that mostly stay inside the schema so they reach the engine or the catalog store, where absurd values must
+still be exit 2; a test checks that they do reach it. Mutations: a leaf replaced by a hostile value (huge integers,
+NaN/Infinity, markup, wrong types) or scaled far out of range, keys removed or added, duplicated keys, truncation,
+stray bytes, deep nesting; for CSVs formula cells, ragged rows and non-numbers; for workbooks damaged zips and XML.
 """
 
 from __future__ import annotations
 
 import contextlib
+import csv
+import functools
 import io
 import json
 import os
 import shutil
 import tempfile
+import zipfile
+from collections import Counter
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +31,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.cli import main as cli_main
 from app.cli.errors import CliError
-from app.cli.main import main
+from catalog import quotes
 from catalog.errors import CatalogFileError
 from catalog.files import read_file
+from catalog.store import CatalogStore
 from catalog.validation import validate_rows
+from models.hardware import Part
 from models.scenario import ScenarioFileError, load_project
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLES = ROOT / "resources" / "samples"
 READER_EXAMPLES = 2_000  # per file kind (the issue's floor); readers cost well under a millisecond each
-ENGINE_EXAMPLES = 60  # each one sizes a design (tens of ms); the readers above carry the volume
+ENGINE_EXAMPLES = 60  # each one sizes a design (0.1-2 s with growth/sensitivity); the readers carry the volume
+CLI_EXAMPLES = 120  # per other kind through main(argv): an import or quote that gets through writes to SQLite
 
 CATALOG_EACH = READER_EXAMPLES // 2  # the catalog kind: half JSON, half CSV (2,000 together)
 FUZZ = settings(max_examples=READER_EXAMPLES, deadline=None, derandomize=True, database=None,
@@ -136,7 +147,7 @@ def mutated_json(draw: st.DrawFn, base: Any) -> bytes:
 
 
 @st.composite
-def mutated_csv(draw: st.DrawFn, lines: list[list[str]]) -> bytes:
+def mutated_table(draw: st.DrawFn, lines: list[list[str]]) -> list[list[str]]:
     rows = [list(r) for r in lines]
     for _ in range(draw(st.integers(min_value=1, max_value=4))):
         r = draw(st.integers(min_value=0, max_value=len(rows) - 1))
@@ -144,7 +155,8 @@ def mutated_csv(draw: st.DrawFn, lines: list[list[str]]) -> bytes:
         if action == "cell" and rows[r]:
             c = draw(st.integers(min_value=0, max_value=len(rows[r]) - 1))
             rows[r][c] = draw(st.one_of(st.text(max_size=20), st.sampled_from(
-                ["inf", "-inf", "nan", "1e999", "9" * 5000, "-1", "0", "=1+1", "@SUM(1)", "\"", "\r", "1,5", "0x10"])))
+                ["inf", "-inf", "nan", "1e999", "9" * 5000, "-1", "0", "=1+1", "@SUM(1)", "\"", "\r", "1,5", "0x10",
+                 "1e999999999", "2.5", "sNaN", "-0", "USD", "eur", ""])))
         elif action == "drop-cell" and rows[r]:
             rows[r].pop()
         elif action == "add-cell":
@@ -153,15 +165,120 @@ def mutated_csv(draw: st.DrawFn, lines: list[list[str]]) -> bytes:
             rows.pop(r)
         else:
             rows.append(list(rows[r]))
-    buf = io.StringIO()
-    import csv
+    return rows
 
-    csv.writer(buf, lineterminator=draw(st.sampled_from(["\n", "\r\n", "\r"]))).writerows(rows)
+
+@st.composite
+def mutated_csv(draw: st.DrawFn, lines: list[list[str]]) -> bytes:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator=draw(st.sampled_from(["\n", "\r\n", "\r"]))).writerows(
+        draw(mutated_table(lines)))
     data = buf.getvalue().encode("utf-8", "surrogatepass")
     if draw(st.booleans()):
         at = draw(st.integers(min_value=0, max_value=len(data)))
         data = data[:at] + draw(st.binary(min_size=1, max_size=3)) + data[at:]
     return data
+
+
+def _workbook_parts() -> dict[str, bytes]:
+    """The zip entries of a one-sheet workbook as openpyxl writes it; the fuzzer swaps in its own sheet XML."""
+    from openpyxl import Workbook
+
+    buf = io.BytesIO()
+    Workbook().save(buf)
+    with zipfile.ZipFile(buf) as z:
+        return {name: z.read(name) for name in z.namelist()}
+
+
+WORKBOOK = _workbook_parts()
+SHEET = "xl/worksheets/sheet1.xml"
+
+
+def _cell_xml(ref: str, text: str) -> str:
+    from xml.sax.saxutils import escape
+
+    try:
+        float(text)
+        numeric = text.strip() != "" and "_" not in text
+    except ValueError:
+        numeric = False
+    if numeric:  # a number cell, as a spreadsheet stores a typed price or quantity
+        return f'<c r="{ref}"><v>{escape(text)}</v></c>'
+    return f'<c r="{ref}" t="inlineStr"><is><t>{escape(text)}</t></is></c>'
+
+
+@st.composite
+def mutated_xlsx(draw: st.DrawFn, lines: list[list[str]]) -> bytes:
+    """A workbook whose first sheet holds the mutated table; sometimes its zip or XML damaged as well."""
+    from openpyxl.utils import get_column_letter
+
+    rows = draw(mutated_table(lines))
+    sheet = "".join(f'<row r="{r + 1}">' + "".join(_cell_xml(f"{get_column_letter(c + 1)}{r + 1}", str(v))
+                                                  for c, v in enumerate(row)) + "</row>" for r, row in enumerate(rows))
+    xml = WORKBOOK[SHEET].decode("utf-8")
+    xml = xml.replace('<dimension ref="A1:A1" />', "")  # the real extent is whatever the mutation left
+    for empty in ("<sheetData></sheetData>", "<sheetData />", "<sheetData/>"):
+        xml = xml.replace(empty, f"<sheetData>{sheet}</sheetData>")
+    assert sheet in xml or not sheet
+    damage = draw(st.sampled_from(["none", "none", "none", "xml", "zip", "drop-entry"]))
+    parts = dict(WORKBOOK, **{SHEET: xml.encode("utf-8", "surrogatepass")})
+    if damage == "xml":
+        body = parts[SHEET]
+        at = draw(st.integers(min_value=0, max_value=len(body)))
+        parts[SHEET] = body[:at] + draw(st.sampled_from([b"<", b"&", b"]]>", b"\x00", b"</row>", b"\xff"])) + body[at:]
+    elif damage == "drop-entry":
+        del parts[draw(st.sampled_from(sorted(parts)))]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, body in parts.items():
+            z.writestr(name, body)
+    data = buf.getvalue()
+    if damage == "zip":
+        at = draw(st.integers(min_value=0, max_value=len(data)))
+        data = data[:at] + draw(st.binary(min_size=0, max_size=3)) + data[at + draw(st.integers(0, 4)):]
+    return data
+
+
+@st.composite
+def in_schema_json(draw: st.DrawFn, base: Any) -> bytes:
+    """`base` with 1-3 changes that mostly keep it inside the schema (numbers scaled far out of any sane range,
+    flags flipped, a value taken from the same place in another sample, an optional key left out), so the file
+    gets past the reader and the engine itself has to refuse absurd values; now and then a hostile mutant."""
+    if draw(st.integers(min_value=0, max_value=4)) == 0:
+        return draw(mutated_json(base))
+    doc = json.loads(json.dumps(base))
+    for _ in range(draw(st.integers(min_value=1, max_value=3))):
+        leaves = [p for p in _paths(doc) if p and not isinstance(_get(doc, p), dict | list)]
+        path = draw(st.sampled_from(leaves))
+        value = _get(doc, path)
+        action = draw(st.sampled_from(["scale", "scale", "scale", "other", "drop"]))
+        if action == "scale" and isinstance(value, bool):
+            doc = _set(doc, path, not value)
+        elif action == "scale" and isinstance(value, int | float):
+            factor = draw(st.sampled_from([0, 0.001, 0.1, 0.5, 1.5, 2, 10, 100, 10**4, 10**6]))
+            doc = _set(doc, path, type(value)(value * factor))
+        elif action == "other":
+            others = [_get(o, path) for o in SCENARIOS if _has(o, path)]
+            if others:
+                doc = _set(doc, path, draw(st.sampled_from(others)))
+        elif action == "drop" and path[-1] not in ("schema_version", "kind", "name"):
+            with contextlib.suppress(KeyError, IndexError, TypeError):
+                doc = _delete(doc, path)
+    return json.dumps(doc).encode("utf-8")
+
+
+def _get(doc: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
+def _has(doc: Any, path: tuple[Any, ...]) -> bool:
+    try:
+        value = _get(doc, path)
+    except (KeyError, IndexError, TypeError):
+        return False
+    return not isinstance(value, dict | list)
 
 
 SCENARIO = json.loads((SAMPLES / "retail-dw-gen5.json").read_text(encoding="utf-8"))
@@ -216,7 +333,8 @@ def test_catalog_json_files_are_read_or_refused(scratch: Path, data: st.DataObje
     validate_rows(rows, {}, replace=False)  # problems come back as data, never as an exception
 
 
-CATALOG_CSV = [list(CATALOG_ROWS[0].keys())] + [[str(r.get(k, "")) for k in CATALOG_ROWS[0]] for r in CATALOG_ROWS]
+CATALOG_COLUMNS = list(dict.fromkeys(k for r in CATALOG_ROWS for k in r))  # every kind's columns, as `export` writes
+CATALOG_CSV = [CATALOG_COLUMNS] + [[str(r.get(k, "")) for k in CATALOG_COLUMNS] for r in CATALOG_ROWS]
 
 
 @settings(FUZZ, max_examples=CATALOG_EACH)
@@ -247,21 +365,165 @@ def test_usl_csv_files_are_read_or_refused(scratch: Path, data: st.DataObject) -
 
 
 @pytest.fixture(scope="module")
-def catalog_db(tmp_path_factory: pytest.TempPathFactory) -> str:
-    url = f"sqlite:///{tmp_path_factory.mktemp('fuzzdb') / 'catalog.sqlite'}"
-    assert main(["--db", url, "catalog", "list", "--kind", "cpu"]) == 0  # seeded once
+def catalog_db(scratch: Path) -> str:
+    """A seeded SQLite catalog (in RAM where there is /dev/shm) shared by the tests that go through the CLI."""
+    url = f"sqlite:///{scratch / 'catalog.sqlite'}"
+    assert cli_main.main(["--db", url, "catalog", "list", "--kind", "cpu"]) == 0  # seeded once
     return url
 
 
-@settings(max_examples=ENGINE_EXAMPLES, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(data=st.data(), command=st.sampled_from(["size", "growth", "sensitivity"]))
-def test_mutated_scenarios_through_the_engine_exit_0_or_2(scratch: Path, catalog_db: str, data: st.DataObject,
-                                                          command: str, capsys: pytest.CaptureFixture[str]) -> None:
-    path = scratch / "engine.json"
-    path.write_bytes(data.draw(mutated_json(data.draw(st.sampled_from(SCENARIOS)))))
+@pytest.fixture(scope="module")
+def catalog_parts(catalog_db: str) -> list[Part]:
+    with CatalogStore.open(catalog_db, seed=False) as store:
+        return store.list()
+
+
+def _quote_table(parts: list[Part]) -> list[list[str]]:
+    """A vendor quote naming catalog parts every way a quote may: part number, catalog id, model text."""
+    rows = [["Part Number", "Description", "Qty", "Unit Price", "Currency"]]
+    for i, p in enumerate(parts[:: max(len(parts) // 6, 1)][:6]):
+        key = (p.part_number or p.id, p.id, "")[i % 3]
+        rows.append([key, p.model, str(i + 1), f"{p.price * 0.8:.2f}", p.currency])
+    return rows
+
+
+@settings(FUZZ, max_examples=READER_EXAMPLES * 7 // 10)
+@given(data=st.data())
+def test_quote_csv_files_are_read_or_refused(scratch: Path, catalog_parts: list[Part], data: st.DataObject) -> None:
+    path = scratch / "quote.csv"
+    path.write_bytes(data.draw(mutated_csv(_quote_table(catalog_parts))))
+    _read_and_match_quote(path, catalog_parts)
+
+
+@settings(FUZZ, max_examples=READER_EXAMPLES * 3 // 10)  # with the CSVs above, 2,000 quote files
+@given(data=st.data())
+def test_quote_workbooks_are_read_or_refused(scratch: Path, catalog_parts: list[Part], data: st.DataObject) -> None:
+    path = scratch / "quote.xlsx"
+    path.write_bytes(data.draw(mutated_xlsx(_quote_table(catalog_parts))))
+    _read_and_match_quote(path, catalog_parts)
+
+
+def _read_and_match_quote(path: Path, parts: list[Part]) -> None:
+    """What `catalog quote` and the GUI do before writing: read every line, match it to a part, price it."""
+    try:
+        lines, _problems = quotes.read_quote(path)
+    except CatalogFileError:
+        return
+    for line, part in quotes.match(lines, parts).matched:
+        quotes.quoted(part, line, path.name, date(2025, 1, 1))
+
+
+@contextlib.contextmanager
+def _one_parser() -> Iterator[None]:
+    """`main` builds its argparse parser per call (30 ms); the runs below share one, so the time goes to the file."""
+    real = cli_main.build_parser
+    cli_main.build_parser = functools.cache(real)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        cli_main.build_parser = real  # type: ignore[method-assign]
+
+
+def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """Run `refarch argv` in this process; exit 0 or 2 and never an internal error or a traceback."""
     capsys.readouterr()
-    code = main(["--db", catalog_db, command, str(path)])
+    code = cli_main.main(argv)
     err = capsys.readouterr().err
     assert code in (0, 2), err
-    assert "internal error" not in err and "Traceback" not in err
+    assert "internal error" not in err and "Traceback" not in err, err
+    return code, err
+
+
+CLI_SETTINGS = settings(max_examples=CLI_EXAMPLES, deadline=None, derandomize=True, database=None,
+                        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                               HealthCheck.function_scoped_fixture])
+
+
+def test_mutated_scenarios_reach_the_engine_and_exit_0_or_2(scratch: Path, catalog_db: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Mostly in-schema mutants through `size`, `growth` and `sensitivity`: the engine must refuse absurd values
+    with exit 2 too; at least half the examples get past the reader, or this would only fuzz the reader again."""
+    outcomes: Counter[str] = Counter()
+
+    @settings(CLI_SETTINGS, max_examples=ENGINE_EXAMPLES)
+    @given(data=st.data(), command=st.sampled_from(["size"] * 4 + ["growth", "sensitivity"]))
+    def run(data: st.DataObject, command: str) -> None:
+        path = scratch / "engine.json"
+        path.write_bytes(data.draw(in_schema_json(data.draw(st.sampled_from(SCENARIOS)))))
+        code, err = _cli(["--db", catalog_db, command, str(path)], capsys)
+        outcomes["sized" if code == 0 else "refused by the reader" if "invalid scenario" in err
+                 else "refused by the engine"] += 1
+
+    with _one_parser():
+        run()
+    reached = outcomes["sized"] + outcomes["refused by the engine"]
+    assert reached >= sum(outcomes.values()) // 2, outcomes
+
+
+def test_mutated_projects_through_the_cli_exit_0_or_2(scratch: Path, catalog_db: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    outcomes: Counter[int] = Counter()
+    first = PROJECT["scenarios"][0]["name"]
+
+    @settings(CLI_SETTINGS, max_examples=ENGINE_EXAMPLES // 3)  # each one sizes a scenario
+    @given(data=st.data())
+    def run(data: st.DataObject) -> None:
+        path = scratch / "cli.refarch.json"
+        path.write_bytes(data.draw(in_schema_json(PROJECT)))
+        outcomes[_cli(["--db", catalog_db, "size", str(path), "--scenario", first], capsys)[0]] += 1
+
+    with _one_parser():
+        run()
+    assert outcomes[0] > 0, outcomes  # some mutants were sized, not all refused
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv"])
+def test_mutated_catalog_files_through_catalog_import(scratch: Path, catalog_db: str, suffix: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    outcomes: Counter[int] = Counter()
+    strategy = mutated_json(CATALOG_ROWS) if suffix == ".json" else mutated_csv(CATALOG_CSV)
+
+    @settings(CLI_SETTINGS, max_examples=CLI_EXAMPLES // 2)
+    @given(data=st.data())
+    def run(data: st.DataObject) -> None:
+        path = scratch / f"cli-rows{suffix}"
+        path.write_bytes(data.draw(strategy))
+        outcomes[_cli(["--db", catalog_db, "catalog", "import", "--replace", str(path)], capsys)[0]] += 1
+
+    with _one_parser():
+        run()
+    assert outcomes[0] > 0, outcomes  # some mutants were imported: the store's own checks were reached
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_mutated_quotes_through_catalog_quote(scratch: Path, catalog_db: str, catalog_parts: list[Part],
+                                              suffix: str, capsys: pytest.CaptureFixture[str]) -> None:
+    outcomes: Counter[int] = Counter()
+    table = _quote_table(catalog_parts)
+    strategy = mutated_csv(table) if suffix == ".csv" else mutated_xlsx(table)
+
+    @settings(CLI_SETTINGS, max_examples=CLI_EXAMPLES // 2)
+    @given(data=st.data())
+    def run(data: st.DataObject) -> None:
+        path = scratch / f"cli-quote{suffix}"
+        path.write_bytes(data.draw(strategy))
+        outcomes[_cli(["--db", catalog_db, "catalog", "quote", "--allow-unmatched", str(path)], capsys)[0]] += 1
+
+    with _one_parser():
+        run()
+    assert outcomes[0] > 0, outcomes
+
+
+def test_mutated_usl_csvs_through_fit_usl(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    outcomes: Counter[int] = Counter()
+
+    @settings(CLI_SETTINGS, max_examples=CLI_EXAMPLES * 2)  # a fit costs a few ms
+    @given(data=st.data())
+    def run(data: st.DataObject) -> None:
+        path = scratch / "cli-usl.csv"
+        path.write_bytes(data.draw(mutated_csv(USL_CSV)))
+        outcomes[_cli(["fit-usl", str(path)], capsys)[0]] += 1
+
+    with _one_parser():
+        run()
+    assert outcomes[0] > 0, outcomes
