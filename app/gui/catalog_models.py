@@ -12,7 +12,6 @@ writes the row. New rows live only in the model until they validate.
 
 from __future__ import annotations
 
-import html
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ import shiboken6
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
+from app.gui.plain_text import plain_tooltip
 from app.gui.workers import JobRunner
 from catalog.errors import CatalogError, EditConflictError, InvalidRowsError
 from catalog.rows import COMMON_FIELDS, KIND_FIELDS
@@ -41,11 +41,6 @@ _NUMERIC = {
     "speed_mt_s", "uplink_ports", "uplink_speed_gbps", "reach_m", "max_kw", "outlets", "min_cores_per_cpu",
     "min_units", "pct_of_hardware",
 }
-
-
-def plain_tooltip(text: str) -> str:
-    """A tooltip showing `text` as written: Qt renders a tooltip that looks like markup as rich text."""
-    return "<qt>" + html.escape(text).replace("\n", "<br>") + "</qt>"
 
 
 def columns_of(kind: PartKind) -> list[str]:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.gui.draft import Path
 from app.gui.fields import FieldSpec
+from app.gui.plain_text import plain_tooltip
 
 
 def format_value(value: Any) -> str:
@@ -83,7 +84,7 @@ UNDO_KEYS = _ProjectUndoKeys()
 
 def set_invalid(widget: QWidget, message: str | None) -> None:
     widget.setProperty("invalid", bool(message))
-    widget.setToolTip(message or widget.property("helpText") or "")
+    widget.setToolTip(plain_tooltip(message) if message else widget.property("helpText") or "")  # quotes file values
     style = widget.style()
     style.unpolish(widget)
     style.polish(widget)

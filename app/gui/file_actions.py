@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QStatusBar, QWidg
 
 from app.gui import files
 from app.gui.fields import new_scenario_json
+from app.gui.plain_text import plain_tooltip
 from app.gui.project_model import ProjectDocument
 from models.file_input import FileInputError
 from models.scenario import Project, Scenario, ScenarioFileError
@@ -216,7 +217,7 @@ class ProjectFileActions:
         recent = self.recent_files()
         for i, p in enumerate(recent):
             a = self.recent_menu.addAction(f"&{i + 1} {Path(p).name}")
-            a.setToolTip(p)
+            a.setToolTip(plain_tooltip(p))  # a file name may look like markup
             a.triggered.connect(lambda _c=False, p=p: self._open_recent(Path(p)))
         self.recent_menu.setEnabled(bool(recent))
 

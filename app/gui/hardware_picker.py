@@ -17,6 +17,7 @@ from app.formatting import compact, money, number
 from app.gui.draft import Issues, Path, get_in, path_str
 from app.gui.field_widgets import set_invalid
 from app.gui.fields import PART_FIELDS
+from app.gui.plain_text import plain_tooltip
 from models.hardware import Drive, HardwareCatalog, Nic, Part, Server
 from models.problems import Problem
 
@@ -103,7 +104,8 @@ class PartPicker(QWidget):
         shown = [p for p in self.parts if not needle or self._matches(p, needle) or p.id == self._value]
         for part in shown:
             self.combo.addItem(f"{part_title(part)}  ·  {money(part.price, part.currency, cents=False)}", part.id)
-            self.combo.setItemData(self.combo.count() - 1, f"{part.id}\n{part_specs(part)}", 3)  # ToolTipRole
+            self.combo.setItemData(self.combo.count() - 1, plain_tooltip(f"{part.id}\n{part_specs(part)}"),
+                                   Qt.ItemDataRole.ToolTipRole)
         if self._value is not None and all(p.id != self._value for p in self.parts):
             self.combo.addItem(f"'{self._value}' (not in the catalog)", self._value)
         self.combo.setCurrentIndex(max(0, self.combo.findData(self._value)))

@@ -34,6 +34,7 @@ from app.export.bom import bom_table
 from app.formatting import estimate_p50, estimate_range, humanize, money, money_short, number, power
 from app.gui.chart_view import ChartView
 from app.gui.host_diagram import HostDiagram
+from app.gui.plain_text import plain_tooltip
 from app.gui.rack_view import RackElevation
 from app.services.sizing import Curve
 from models.references import ReferenceList, readable
@@ -86,7 +87,7 @@ class KpiCard(QFrame):
     def set(self, value: str, sub: str = "", tooltip: str = "") -> None:
         self.value.setText(value)
         self.sub.setText(sub)
-        self.setToolTip(tooltip)
+        self.setToolTip(plain_tooltip(tooltip))  # part names and ids come from the catalog
         self._fit_value()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -132,7 +133,7 @@ def _cell(text: str, right: bool = False, bold: bool = False, tooltip: str = "")
         f.setBold(True)
         item.setFont(f)
     if tooltip:
-        item.setToolTip(tooltip)
+        item.setToolTip(plain_tooltip(tooltip))
     return item
 
 

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from app.gui.draft import Issues, path_str, shown_value
 from app.gui.field_widgets import FieldEditor, add_rows, format_value, new_form_layout, parse_number
 from app.gui.fields import NEW_PG_DATABASE, PG_DATABASE_COLUMNS, WORKLOAD_FIELDS
+from app.gui.plain_text import plain_tooltip
 from models.vocabulary import WORKLOAD_KINDS, kind_label
 
 INVALID_CELL = QColor("#ffe3e3")
@@ -90,7 +91,7 @@ class DatabasesTable(QWidget):
                         continue
                     msg = issues.by_field.get(f"workload.databases[{r}].{key}")
                     item.setBackground(QBrush(INVALID_CELL) if msg else QBrush())
-                    item.setToolTip(msg or "")
+                    item.setToolTip(plain_tooltip(msg or ""))
         finally:
             self._showing = False
         own = [m for p, m in issues.by_field.items() if p == "workload.databases"]

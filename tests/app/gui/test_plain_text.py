@@ -59,3 +59,71 @@ def test_markup_in_a_project_is_shown_as_text(qtbot, seed: HardwareCatalog, tmp_
     finally:
         win.coordinator.cancel_all()
         QThreadPool.globalInstance().waitForDone(30_000)
+
+
+def _tooltips(widget: QWidget) -> list[tuple[str, str]]:
+    """(where, tooltip) for every widget and every cell of every item view under `widget`."""
+    from PySide6.QtWidgets import QAbstractItemView, QComboBox
+
+    found = [(type(w).__name__ + " " + (w.objectName() or "?"), w.toolTip()) for w in widget.findChildren(QWidget)]
+    models = [(type(v).__name__ + " " + (v.objectName() or "?"), v.model())
+              for v in widget.findChildren(QAbstractItemView) if v.model() is not None]
+    models += [("QComboBox " + (c.objectName() or "?"), c.model()) for c in widget.findChildren(QComboBox)]
+    for where, model in models:
+        from PySide6.QtCore import QModelIndex
+
+        try:
+            columns = model.columnCount(QModelIndex())
+        except TypeError:  # a list widget's internal model hides columnCount: it has one
+            columns = 1
+        for r in range(model.rowCount(QModelIndex())):
+            for c in range(columns):
+                tip = model.data(model.index(r, c), Qt.ItemDataRole.ToolTipRole)
+                if isinstance(tip, str):
+                    found.append((f"{where} cell {r},{c}", tip))
+    return found
+
+
+def test_markup_from_files_in_tooltips_is_shown_as_text(qtbot, seed: HardwareCatalog, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                       settings: QSettings) -> None:
+    """Qt shows a tooltip that looks like markup as rich text (an <img> loads a local file): tooltips that carry
+    text from a project or a catalog are escaped, in the results, the forms, the pickers and the warnings."""
+    import dataclasses
+
+    from app.gui.main_window import MainWindow
+
+    server = seed.of_kind("server")[0]
+    evil_server = dataclasses.replace(server, id=f"{server.id}-x", model=f"{server.model} {HOSTILE}",
+                                      vendor=f"{server.vendor} {HOSTILE}")
+    catalog = HardwareCatalog.of([*seed.parts, evil_server], seed.rates)
+    project = Project(name=f"Deal {HOSTILE}", scenarios=[
+        Scenario(name=f"DW {HOSTILE}", customer=f"ACME {HOSTILE}", notes=HOSTILE,
+                 workload=GreenplumAnalytics(data_tb=20, concurrent_queries=10),
+                 platform=Platform(server_id=evil_server.id)),
+        Scenario(name="Unknown server", workload=GreenplumAnalytics(data_tb=20, concurrent_queries=10),
+                 platform=Platform(server_id=f"nope{HOSTILE}")),
+    ])
+    path = tmp_path / "hostile.refarch.json"
+    save_project(project, path)
+    win = MainWindow(project_path=path, catalog=catalog, settings=settings, data_dir=tmp_path / "userdata",
+                     interactive=False)
+    win.ask_save_changes = lambda: "discard"
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    try:
+        seen: list[tuple[str, str]] = []
+        for row in range(2):  # each scenario: a sized design, then one refused for its unknown server
+            win.scenarios.list.setCurrentRow(row)
+            qtbot.waitUntil(lambda: not win.coordinator.busy(), timeout=60_000)
+            for tab_widget in win.findChildren(QTabWidget):
+                for i in range(tab_widget.count()):
+                    tab_widget.setCurrentIndex(i)
+                    qtbot.wait(1)
+            seen += _tooltips(win)
+        rich = [f"{where}: {tip[:100]}" for where, tip in seen if MARK in tip and QtGui.mightBeRichText(tip)]
+        assert rich == [], "\n".join(rich)
+        assert any("MARK" in tip for _, tip in seen)  # the text is there (escaped), so the check saw something
+    finally:
+        win.coordinator.cancel_all()
+        QThreadPool.globalInstance().waitForDone(30_000)
