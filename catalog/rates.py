@@ -5,12 +5,15 @@ One pivot (USD) keeps the table consistent; see `models.money`. Imports are all-
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Iterable, Mapping
 from datetime import date
 from importlib.abc import Traversable
 from importlib.resources import files
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from sqlalchemy import select
@@ -19,6 +22,7 @@ from sqlalchemy.orm import Session
 from catalog.errors import CatalogFileError, InvalidRowsError, RowProblem
 from catalog.orm import RateRecord
 from catalog.rows import Currency, IsoDate, LongText, Positive
+from models import file_input
 from models.money import PIVOT, ExchangeRates, Rate
 
 RATE_COLUMNS = ("currency", "usd_per_unit", "as_of", "source")
@@ -101,6 +105,47 @@ def load_rates(session: Session) -> ExchangeRates:
 def rate_to_row(rate: Rate) -> dict[str, Any]:
     return {"currency": rate.currency, "usd_per_unit": rate.usd_per_unit, "as_of": rate.as_of.isoformat(),
             "source": rate.source}
+
+
+def write_rates_csv(rows: Iterable[Mapping[str, Any]], out: TextIO) -> None:
+    """The rates as CSV; a source text that a spreadsheet would run as a formula is marked as text (`'=...`)."""
+    writer = csv.DictWriter(out, fieldnames=RATE_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: file_input.spreadsheet_text(v) if isinstance(v, str) else v for k, v in row.items()})
+
+
+def read_rates_file(path: Path) -> list[dict[str, Any]]:
+    """The rows of a rates file (.json: a list of objects; else CSV with a header), through the hardened reader.
+
+    CatalogFileError for a file that is no rates table at all; the values are checked by `validate_rates`.
+    """
+    try:
+        text = file_input.read_text(path, max_bytes=file_input.TABLE_MAX_BYTES, what="rates file")
+        data = file_input.parse_json(text, str(path)) if path.suffix.lower() == ".json" else None
+    except file_input.FileInputError as exc:
+        raise CatalogFileError(str(exc)) from None
+    if data is not None:
+        if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
+            raise CatalogFileError(f"{path}: expected a list of rate rows with {', '.join(RATE_COLUMNS)}")
+        return data
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = [c.strip() for c in next(reader, [])]
+        if len(set(header)) != len(header) or not header:
+            raise CatalogFileError(f"{path}: the header must name each of {', '.join(RATE_COLUMNS)} once "
+                                   f"(got {', '.join(header) or 'nothing'})")
+        rows: list[dict[str, Any]] = []
+        for cells in reader:
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) > len(header):
+                raise CatalogFileError(f"{path}: line {reader.line_num} has {len(cells)} cells; the header names "
+                                       f"{len(header)}")
+            rows.append(dict(zip(header, map(file_input.restore_spreadsheet_text, cells), strict=False)))
+    except csv.Error as exc:  # e.g. a cell over the csv module's 128 KB field limit
+        raise CatalogFileError(f"{path}: not valid CSV at line {reader.line_num}: {exc}") from None
+    return rows
 
 
 def seed_exchange_rates() -> ExchangeRates:

@@ -114,3 +114,33 @@ def test_a_refused_password_is_never_shown(pg_admin_engine: object, password: st
     for piece in {password, *password.replace("@", " ").replace(":", " ").replace("/", " ").split()}:
         if len(piece) >= 2:
             assert piece not in message.replace(str(url.username), "").replace(str(url.host), "")
+
+
+def test_rates_csv_export_neutralises_formulas_and_imports_them_back(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    db, db2 = f"sqlite:///{tmp_path / 'c.db'}", f"sqlite:///{tmp_path / 'c2.db'}"
+    assert main(["--db", db, "catalog", "rates", "set", "EUR", "1.16", "2025-01-01", FORMULAS[0]]) == 0
+    assert main(["--db", db, "catalog", "rates", "export", "-o", str(tmp_path / "rates.csv")]) == 0
+    with (tmp_path / "rates.csv").open(newline="", encoding="utf-8") as fh:
+        cells = [c for row in csv.reader(fh) for c in row]
+    assert f"'{FORMULAS[0]}" in cells and not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    assert main(["--db", db2, "catalog", "rates", "import", str(tmp_path / "rates.csv")]) == 0
+    capsys.readouterr()
+    assert main(["--db", db2, "catalog", "rates", "list", "--format", "json"]) == 0
+    eur = next(r for r in json.loads(capsys.readouterr().out) if r["currency"] == "EUR")
+    assert eur["source"] == FORMULAS[0]  # the quote mark is undone on import
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("currency,usd_per_unit,as_of,source\nEUR,1.1,2025-01-01," + "x" * 200_000 + "\n", "field larger"),
+    ("currency,usd_per_unit,as_of,source\nEUR,1.1,2025-01-01,a,b\n", "line 2 has 5 cells"),
+    ("currency,currency,as_of,source\nEUR,1.1,2025-01-01,a\n", "once"),
+    ('[{"currency": "EUR", "usd_per_unit": NaN, "as_of": "2025-01-01", "source": "x"}]', "[0].usd_per_unit"),
+])
+def test_a_hostile_rates_file_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str,
+                                        says: str) -> None:
+    path = tmp_path / ("rates.json" if text.startswith("[") else "rates.csv")
+    path.write_text(text)
+    assert main(["--db", f"sqlite:///{tmp_path / 'c.db'}", "catalog", "rates", "import", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "internal error" not in err

@@ -111,11 +111,10 @@ def _quote(args: argparse.Namespace) -> int:
 
 
 def _rates(args: argparse.Namespace) -> int:
-    import csv
     import json
     from datetime import date
 
-    from catalog.rates import RATE_COLUMNS, rate_to_row
+    from catalog.rates import RATE_COLUMNS, rate_to_row, write_rates_csv
 
     action, values = args.rates_action, args.values
     with _opened(args) as store:
@@ -131,17 +130,9 @@ def _rates(args: argparse.Namespace) -> int:
         if action == "import":
             if len(values) != 1:
                 raise CliError("rates import needs one FILE (.csv or .json)")
-            path = Path(values[0])
-            from models import file_input  # the hardened reader: regular files, bounded, no NaN or duplicate keys
+            from catalog.rates import read_rates_file
 
-            try:
-                text = file_input.read_text(path, max_bytes=file_input.TABLE_MAX_BYTES, what="rates file")
-                rows = file_input.parse_json(text, str(path)) if path.suffix.lower() == ".json" \
-                    else list(csv.DictReader(text.splitlines()))
-            except file_input.FileInputError as exc:
-                raise CliError(str(exc), exc.lines()) from None
-            if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-                raise CliError(f"{path}: expected a list of rate rows with {', '.join(RATE_COLUMNS)}")
+            rows = read_rates_file(Path(values[0]))  # a CatalogFileError is exit 2 (see _opened)
             written = store.import_rates(rows)
             print(f"imported {written} exchange rate(s) into {store.url_display}")
             return 0
@@ -153,9 +144,7 @@ def _rates(args: argparse.Namespace) -> int:
         json.dump(table, out, indent=2)
         out.write("\n")
     elif fmt == "csv":
-        writer = csv.DictWriter(out, fieldnames=RATE_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(table)
+        write_rates_csv(table, out)
     else:
         shown = [{**r, "usd_per_unit": f"{r['usd_per_unit']:.6g}"} for r in table]
         out.write("Exchange rates (USD per unit; USD is the pivot)\n")

@@ -527,3 +527,25 @@ def test_mutated_usl_csvs_through_fit_usl(scratch: Path, capsys: pytest.CaptureF
     with _one_parser():
         run()
     assert outcomes[0] > 0, outcomes
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv"])
+def test_mutated_rates_files_through_rates_import(scratch: Path, catalog_db: str, suffix: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from catalog.rates import RATE_COLUMNS, rate_to_row, seed_exchange_rates
+
+    rows = [rate_to_row(r) for r in seed_exchange_rates().rates]
+    table = [list(RATE_COLUMNS)] + [[str(r[c]) for c in RATE_COLUMNS] for r in rows]
+    strategy = mutated_json(rows) if suffix == ".json" else mutated_csv(table)
+    outcomes: Counter[int] = Counter()
+
+    @settings(CLI_SETTINGS, max_examples=CLI_EXAMPLES // 2)
+    @given(data=st.data())
+    def run(data: st.DataObject) -> None:
+        path = scratch / f"cli-rates{suffix}"
+        path.write_bytes(data.draw(strategy))
+        outcomes[_cli(["--db", catalog_db, "catalog", "rates", "import", str(path)], capsys)[0]] += 1
+
+    with _one_parser():
+        run()
+    assert outcomes[0] > 0, outcomes

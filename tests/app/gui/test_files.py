@@ -100,3 +100,18 @@ def test_no_display_is_explained_not_aborted() -> None:
     assert message is not None and "DISPLAY" in message and "--screenshot" in message
     assert display_problem({}, "win32") is None
     assert display_problem({"QT_QPA_PLATFORM": "offscreen"}, "linux") is None
+
+
+@pytest.mark.parametrize(("scenarios", "note"), [
+    (250, "Customer note, 20 words of context. " * 580),  # the 5.3 MB project that could not be opened again
+    (500, "€" * 20_000),  # the schema's maximum: 500 scenarios, 20,000-character notes, 3 bytes a character
+])
+def test_the_largest_valid_projects_open_again_after_a_save(tmp_path: Path, scenarios: int, note: str) -> None:
+    base = small_project().scenarios[0]
+    note = note[:20_000]
+    project = small_project().model_copy(update={"scenarios": [
+        base.model_copy(update={"name": f"Option {i}", "notes": note}) for i in range(scenarios)]})
+    path = tmp_path / "big.refarch.json"
+    files.save_project(project, path)
+    assert path.stat().st_size > 5_000_000
+    assert load_project(path) == project
