@@ -50,6 +50,24 @@ def columns_of(kind: PartKind) -> list[str]:
     return head + list(KIND_FIELDS[kind]) + tail
 
 
+def conflict_message(exc: EditConflictError, *, action: str = "save") -> str:
+    """The banner for a conflict in the editor, where the row has already been reloaded: both values of each cell
+    that differs, and what to do (the store's own message says "reload", which the editor has done)."""
+    what = f"{exc.kind} '{exc.part_id}'" if exc.kind else f"part '{exc.part_id}'"
+    if exc.was_deleted:
+        return str(exc)
+    diffs = exc.differences()
+    shown = "; ".join(f"{header_of(name)}: yours {_plain(mine)}, now {_plain(now)}"
+                      for name, (mine, now) in diffs.items())
+    return (f"Could not {action} {what}: it was changed elsewhere since you opened it, and nothing was overwritten. "
+            f"The row now shows the stored values" + (f" ({shown})" if shown else "") + ", the changed cells marked; "
+            + ("type yours again to keep it." if action == "save" else "delete it again if you still want it gone."))
+
+
+def _plain(value: object) -> str:
+    return "(empty)" if value in (None, "") else str(value)
+
+
 def header_of(column: str) -> str:
     for suffix, unit in sorted(_UNITS.items(), key=lambda kv: -len(kv[0])):
         if column.endswith("_" + suffix):
@@ -268,7 +286,9 @@ class CatalogTableModel(QAbstractTableModel):
             elif isinstance(result, CatalogError):
                 if isinstance(result, EditConflictError):
                     self._apply_conflict(state, result)
-                self.problem.emit(str(result))
+                    self.problem.emit(conflict_message(result, action="delete"))
+                else:
+                    self.problem.emit(str(result))
             else:
                 self._remove(state)
                 self.changed.emit()
@@ -340,7 +360,7 @@ class CatalogTableModel(QAbstractTableModel):
             self._set_problems(state, result)
         elif isinstance(result, EditConflictError):
             self._apply_conflict(state, result)
-            self.problem.emit(str(result))
+            self.problem.emit(conflict_message(result))
         elif isinstance(result, CatalogError):
             state.general = str(result)
             self.problem.emit(str(result))

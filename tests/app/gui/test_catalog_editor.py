@@ -142,7 +142,8 @@ def test_an_edit_over_a_change_made_elsewhere_is_a_conflict_showing_both(editor:
     with qtbot.waitSignal(model.problem, timeout=30_000) as told:
         model.setData(model.index(0, col), "999")
     qtbot.waitUntil(lambda: not model.busy(), timeout=30_000)
-    assert part_id in told.args[0] and "someone else changed it" in told.args[0]
+    assert part_id in told.args[0] and "changed elsewhere" in told.args[0]
+    assert "Price: yours 999, now 1234" in editor.message.text()  # the banner shows both values
     assert store.get(part_id).price == 1234.0  # nothing overwritten
     tip = model.data(model.index(0, col), Qt.ItemDataRole.ToolTipRole)
     assert "999" in tip and "1234" in tip  # both values shown
