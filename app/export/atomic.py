@@ -160,9 +160,10 @@ def _target_mode(path: Path) -> int:
 
 
 @contextlib.contextmanager
-def atomic_write(path: Path) -> Iterator[Path]:
+def atomic_write(path: Path, *, executable: bool = False) -> Iterator[Path]:
     """Yield a temporary path in the target's folder; on success it replaces `path`, on error it is removed.
 
+    `executable`: the file gets x wherever it has r, before the rename (a script is never there without it).
     Raises ExportError (a message naming the file) for anything the file system refuses.
     """
     path = Path(path)
@@ -182,7 +183,8 @@ def atomic_write(path: Path) -> Iterator[Path]:
         yield tmp
         try:
             _fsync_path(tmp)
-            os.chmod(tmp, _target_mode(path))
+            mode = _target_mode(path)
+            os.chmod(tmp, mode | ((mode & 0o444) >> 2) if executable else mode)
             os.replace(tmp, path)
         except OSError as exc:
             raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
@@ -195,9 +197,9 @@ def atomic_write(path: Path) -> Iterator[Path]:
                 entry.unlink()
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, executable: bool = False) -> None:
     """Write `data` to `path` all or nothing (see the module docstring); ExportError when it cannot."""
-    with atomic_write(path) as tmp:
+    with atomic_write(path, executable=executable) as tmp:
         try:
             tmp.write_bytes(data)
         except OSError as exc:  # disk full, file-size limit: the old file stays as it was

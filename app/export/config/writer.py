@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from app.export.atomic import ExportError, atomic_write_bytes
@@ -30,9 +29,6 @@ def write_bundle(bundle: ConfigBundle, out_dir: Path, force: bool = False) -> li
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ExportError(f"cannot create {target.parent}: {exc.strerror or exc}") from None
-        atomic_write_bytes(target, f.text.encode("utf-8"))
-        if f.executable:
-            mode = target.stat().st_mode
-            os.chmod(target, mode | ((mode & 0o444) >> 2))  # x wherever r is set
+        atomic_write_bytes(target, f.text.encode("utf-8"), executable=f.executable)  # x wherever r is set
         written.append(target)
     return written

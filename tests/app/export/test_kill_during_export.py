@@ -34,8 +34,10 @@ class _Writer:
     """A forked child that prepares a write up to its atomic part once, then forks a fresh copy of itself there
     for every attempt: each attempt costs a fork and the write itself, not the rendering before it.
 
-    The child replaces `atomic._journal_add` (the first step of `atomic_write`) with a loop that, per "go" from
-    the test, forks an attempt, tells the test the attempt's pid, and waits for it to finish or be killed.
+    The child replaces `atomic._sweep_folder` (the first step of `atomic_write`, before the temporary file is
+    named) with a loop that, per "go" from the test, forks an attempt, tells the test the attempt's pid, and waits
+    for it to finish or be killed. Each attempt names its own temporary file (the name carries its pid): forking
+    after the name was chosen would make every attempt after a kill fail on the file the killed one left.
     """
 
     def __init__(self, write: Callable[[], None]) -> None:
@@ -50,20 +52,20 @@ class _Writer:
     def _child(self, write: Callable[[], None]) -> None:
         os.close(self.cmd_w)
         os.close(self.sig_r)
-        real_journal_add = atomic._journal_add
+        real_sweep = atomic._sweep_folder
 
-        def zygote(tmp: Path) -> Path | None:
+        def zygote(parent: Path, target_name: str) -> None:
             while os.read(self.cmd_r, 1) == b"g":
                 attempt = os.fork()
                 if attempt == 0:  # the attempt carries on with the write
-                    atomic._journal_add = real_journal_add  # type: ignore[assignment]
+                    atomic._sweep_folder = real_sweep  # type: ignore[assignment]
                     os.write(self.sig_w, struct.pack("q", os.getpid()))
-                    return real_journal_add(tmp)
+                    return real_sweep(parent, target_name)
                 _, status = os.waitpid(attempt, 0)
                 os.write(self.sig_w, struct.pack("q", status))
             os._exit(0)
 
-        atomic._journal_add = zygote  # type: ignore[assignment]
+        atomic._sweep_folder = zygote  # type: ignore[assignment]
         try:
             write()
         except BaseException:
@@ -89,23 +91,31 @@ class _Writer:
 
 
 def _kill_many(target: Path, writes: list[Callable[[], None]], complete: Callable[[bytes, int], bool]) -> int:
-    """Alternate the writes, killing each at random; return how many kills found the file changed (new)."""
+    """Kill writes of two versions at random moments; return how many kills found the new version complete.
+
+    Each kill is a write of the version the file does not hold, so a changed file means the new version landed.
+    The kill moment is uniform over 1.5 times the measured write time (re-measured every 10 kills, as the machine's
+    load changes it), so kills land before, during and after the rename; both outcomes must be seen, or the kill
+    moments did not cover the write.
+    """
     writers = [_Writer(w) for w in writes]
     try:
         assert writers[0].attempt(None), "the export itself fails"
-        started = time.monotonic()
-        assert writers[1].attempt(None)
-        window = time.monotonic() - started
         rng = random.Random(14)
-        landed_new = 0
+        landed_new = window = 0.0
         for i in range(KILLS):
+            if i % 10 == 0:
+                started = time.monotonic()
+                assert writers[(i // 10) % 2].attempt(None)
+                window = time.monotonic() - started
             old = target.read_bytes()
-            which = i % len(writers)
-            writers[which].attempt(rng.uniform(0, window * 1.2))
+            which = 1 if complete(old, 0) else 0  # write the other version
+            writers[which].attempt(rng.uniform(0, window * 1.5))
             now = target.read_bytes()
             assert now == old or complete(now, which), f"kill {i}: neither the old file nor a complete new one"
             landed_new += now != old
-        return landed_new
+        assert 0 < landed_new < KILLS, f"{landed_new} of {KILLS} kills found the new file: the kills missed a phase"
+        return int(landed_new)
     finally:
         for w in writers:
             w.close()
@@ -209,6 +219,36 @@ def test_pdf_report(folder: Path, sized: tuple[object, object]) -> None:
               for t in titles]
     _kill_many(target, writes, complete)
     _no_temporaries_after_restart(folder)
+
+
+def test_configuration_files(folder: Path, sized: tuple[object, object]) -> None:
+    """A bundle is many files, each written atomically: after a kill each file is its old or its new version."""
+    import dataclasses
+
+    from app.export.config.build import build_config
+    from app.export.config.writer import write_bundle
+
+    _, result = sized
+    bundles = [build_config(dataclasses.replace(result, scenario_name=name))  # type: ignore[type-var]
+               for name in ("Config A", "Config B")]
+    expected = [{f.path: f.text.encode("utf-8") for f in b.files} for b in bundles]
+    assert expected[0] != expected[1]
+    out = folder / "config"
+    # _kill_many watches the last file written that differs between the versions; every file is checked below
+    target = out / [f.path for f in bundles[0].files if expected[0][f.path] != expected[1][f.path]][-1]
+    writes = [lambda b=b: write_bundle(b, out, force=True) for b in bundles]
+
+    def complete(data: bytes, which: int) -> bool:
+        files_now = {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()
+                     and not p.name.endswith(TEMP_SUFFIX)}
+        assert all(any(files_now[name] == e.get(name) for e in expected) for name in files_now), \
+            "a configuration file is neither version"
+        scripts = [f.path for f in bundles[0].files if f.executable and f.path in files_now]
+        assert all(os.access(out / name, os.X_OK) for name in scripts), "a script was left without its x bit"
+        return data == expected[which][str(target.relative_to(out))]
+
+    _kill_many(target, writes, complete)
+    _no_temporaries_after_restart(out)
 
 
 def test_every_kind_uses_the_atomic_writer() -> None:
