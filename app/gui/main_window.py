@@ -9,6 +9,7 @@ and `--screenshot` can answer without a dialog.
 from __future__ import annotations
 
 import contextlib
+import html
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -160,7 +161,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
             self.views.addTab(self.catalog_editor, "Catalog")
         else:
             self.catalog_editor = None
-            msg = QLabel(f"<h3>The hardware catalog cannot be opened</h3><p>{self.catalog_error}</p>"
+            msg = QLabel(f"<h3>The hardware catalog cannot be opened</h3><p>{html.escape(self.catalog_error or '')}</p>"
                          "<p>Start refarch with <code>--db URL</code> or set <code>REFARCH_DB</code>.</p>")
             msg.setWordWrap(True)
             msg.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)

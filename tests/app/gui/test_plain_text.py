@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings, Qt, QThreadPool
 from PySide6.QtGui import Qt as QtGui
 from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
@@ -124,6 +125,57 @@ def test_markup_from_files_in_tooltips_is_shown_as_text(qtbot, seed: HardwareCat
         rich = [f"{where}: {tip[:100]}" for where, tip in seen if MARK in tip and QtGui.mightBeRichText(tip)]
         assert rich == [], "\n".join(rich)
         assert any("MARK" in tip for _, tip in seen)  # the text is there (escaped), so the check saw something
+    finally:
+        win.coordinator.cancel_all()
+        QThreadPool.globalInstance().waitForDone(30_000)
+
+
+def _all_text(win: QWidget) -> str:
+    from PySide6.QtWidgets import QMainWindow
+
+    texts = [label.text() for label in win.findChildren(QLabel)] + [tip for _, tip in _tooltips(win)]
+    if isinstance(win, QMainWindow):
+        texts += [win.windowTitle(), win.statusBar().currentMessage()]
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize("password", ["p@ss-W0rd!", "a:b/c%d@e", "%zz@:/x"])
+def test_a_catalog_that_cannot_be_opened_shows_no_part_of_its_password(qtbot, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                        settings: QSettings, password: str) -> None:
+    from app.gui.main_window import MainWindow
+
+    url = f"postgresql+psycopg://refarch:{password}@127.0.0.1:1/refarch"  # port 1: refused at once
+    win = MainWindow(db_url=url, settings=settings, data_dir=tmp_path / "userdata", interactive=False)
+    win.ask_save_changes = lambda: "discard"
+    qtbot.addWidget(win)
+    win.show()
+    try:
+        assert win.catalog_error and "***" in win.catalog_error
+        shown = "\n".join([win.catalog_error, _all_text(win)])
+        for piece in {password, *password.replace("@", " ").replace(":", " ").replace("/", " ").split()}:
+            if len(piece) >= 2:
+                assert piece not in shown.replace("refarch", "").replace("127.0.0.1", "")
+    finally:
+        win.coordinator.cancel_all()
+        QThreadPool.globalInstance().waitForDone(30_000)
+
+
+def test_markup_in_a_catalog_path_is_shown_as_text(qtbot, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                  settings: QSettings) -> None:
+    from app.gui.main_window import MainWindow
+
+    folder = "<u>PATHMARK<img src=x>"  # a path cannot hold the "/" of </b>
+    win = MainWindow(db_url=f"sqlite:///{tmp_path}/{folder}/missing/c.db", settings=settings,
+                     data_dir=tmp_path / "userdata", interactive=False)
+    win.ask_save_changes = lambda: "discard"
+    qtbot.addWidget(win)
+    win.show()
+    try:
+        assert win.catalog_error and folder in win.catalog_error
+        labels = [label for label in win.findChildren(QLabel) if "PATHMARK" in label.text()]
+        assert labels  # the path is shown...
+        assert [lb.text() for lb in labels if folder in lb.text() and lb.textFormat() != Qt.TextFormat.PlainText
+                and QtGui.mightBeRichText(lb.text())] == []  # ...as text
     finally:
         win.coordinator.cancel_all()
         QThreadPool.globalInstance().waitForDone(30_000)
