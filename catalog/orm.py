@@ -112,6 +112,9 @@ class ServerRecord(PartTable):
     psu_w: Mapped[float] = mapped_column(Float)
     idle_w: Mapped[float] = mapped_column(Float)
     max_w: Mapped[float] = mapped_column(Float)
+    # Migration 0005; NULL: unknown.
+    pcie_slots: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    memory_type: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class DriveRecord(PartTable):
@@ -143,6 +146,7 @@ class DimmRecord(PartTable):
 
     size_gib: Mapped[int]
     speed_mt_s: Mapped[int]
+    memory_type: Mapped[str | None] = mapped_column(String(8), nullable=True)  # migration 0005; NULL: unknown
 
 
 class SwitchRecord(PartTable):

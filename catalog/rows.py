@@ -47,6 +47,7 @@ from models.hardware import (
 BayFormFactor = Literal["LFF", "SFF", "U.2", "U.3", "E3.S", "E1.S"]
 DriveFormFactor = Literal["LFF", "SFF", "U.2", "U.3", "E3.S", "E1.S", "M.2"]
 DriveInterfaceName = Literal["SATA", "SAS", "NVMe Gen3", "NVMe Gen4", "NVMe Gen5"]
+MemoryTypeName = Literal["DDR3", "DDR4", "DDR5"]
 
 SLUG_RE = re.compile(r"[a-z0-9]+(?:[._-][a-z0-9]+)*")
 ISO_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -140,6 +141,9 @@ class ServerRow(PartRow):
     psu_w: Positive
     idle_w: Positive
     max_w: Positive
+    # Schema revision 0005; absent or empty: unknown (never guessed). PCIe add-in slots bound the NICs per host.
+    pcie_slots: Count | None = None
+    memory_type: MemoryTypeName | None = None
 
     @field_validator("max_w")
     @classmethod
@@ -170,6 +174,7 @@ class NicRow(PartRow):
 class DimmRow(PartRow):
     size_gib: Count
     speed_mt_s: Count
+    memory_type: MemoryTypeName | None = None  # revision 0005; empty: unknown
 
 
 class SwitchRow(PartRow):

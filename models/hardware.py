@@ -41,6 +41,9 @@ BAY_ACCEPTS: Mapping[str, frozenset[str]] = {
     "E1.S": frozenset({"E1.S"}),
     "M.2": frozenset({"M.2"}),
 }
+# DRAM generations: a server takes DIMMs of its own generation only (the slots are keyed differently).
+MemoryType = Literal["DDR3", "DDR4", "DDR5"]
+MEMORY_TYPES: tuple[MemoryType, ...] = ("DDR3", "DDR4", "DDR5")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +98,14 @@ class Server(PartBase):
     psu_w: float
     idle_w: float
     max_w: float
+    # Add-in PCIe card slots (OCP mezzanine not counted); None: unknown (the spec sheet was not read), not checked.
+    pcie_slots: int | None = field(default=None, kw_only=True)
+    # The DRAM generation its DIMM slots take; None: unknown, so any catalog DIMM may be added.
+    memory_type: str | None = field(default=None, kw_only=True)
+
+    def takes(self, dimm: Dimm) -> bool:
+        """Whether the DIMM fits this server's slots: same DRAM generation (unknown on the server: not checked)."""
+        return self.memory_type is None or dimm.memory_type == self.memory_type
 
     @property
     def cpu_id(self) -> str:
@@ -139,6 +150,7 @@ class Nic(PartBase):
 class Dimm(PartBase):
     size_gib: int
     speed_mt_s: int
+    memory_type: str | None = field(default=None, kw_only=True)  # DDR3/DDR4/DDR5; None: unknown
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""Memory of a Greenplum segment host as bought: the server's base raised with whole DIMMs within its slots."""
+"""Memory of a Greenplum segment host as bought: the server's base raised with whole DIMMs of the server's DRAM
+generation (`Server.takes`) within its slots."""
 from __future__ import annotations
 
 import math
@@ -41,7 +42,8 @@ class HostMemory:
 def host_memory(server: Server, wanted_gib: float, dimms: Sequence[Dimm]) -> HostMemory:
     """Memory above the base is added in whole DIMMs that fit the free slots (the base counted in the same DIMMs).
 
-    The cheapest DIMM that fits wins. Below the base the server keeps its base DIMMs (no credit).
+    The cheapest DIMM that fits wins; a DIMM of another DRAM generation never does (a DDR4 module does not go
+    into a DDR5 slot). Below the base the server keeps its base DIMMs (no credit).
 
     >>> from datetime import date
     >>> d32 = Dimm("d32", "v", "32 GiB", 100.0, "USD", date(2025, 1, 1), "s", 32, 4800)
@@ -54,8 +56,16 @@ def host_memory(server: Server, wanted_gib: float, dimms: Sequence[Dimm]) -> Hos
     ('d128', 13, True)
     >>> host_memory(s, 65536, [d32, d128]).fits
     False
+    >>> import dataclasses
+    >>> ddr5 = dataclasses.replace(s, memory_type="DDR5")
+    >>> ddr4 = dataclasses.replace(d32, id="ddr4", price=50.0, memory_type="DDR4")
+    >>> m = host_memory(ddr5, 512, [ddr4, dataclasses.replace(d32, memory_type="DDR5")]); m.dimm.id
+    'd32'
+    >>> host_memory(ddr5, 512, [ddr4]).fits
+    False
     """
     base = server.memory_gib
+    dimms = fitting_dimms(server, dimms)
     if wanted_gib <= base or not dimms:
         return HostMemory(float(wanted_gib), None, 0, 0.0, wanted_gib <= base)
     options = []
@@ -69,10 +79,16 @@ def host_memory(server: Server, wanted_gib: float, dimms: Sequence[Dimm]) -> Hos
     return HostMemory(float(wanted_gib), d, extra, float(price), True)
 
 
+def fitting_dimms(server: Server, dimms: Sequence[Dimm]) -> list[Dimm]:
+    """The DIMMs of the server's DRAM generation (all of them when the server's generation is unknown)."""
+    return [d for d in dimms if server.takes(d)]
+
+
 def max_memory_gib(server: Server, dimms: Sequence[Dimm]) -> int:
-    """The most memory a server's slots hold with the catalog's DIMMs (its base when none is bigger)."""
+    """The most memory a server's slots hold with the catalog's DIMMs of its generation (its base when none is
+    bigger)."""
     best = server.memory_gib
-    for d in dimms:
+    for d in fitting_dimms(server, dimms):
         free = server.dimm_slots - math.ceil(server.memory_gib / d.size_gib)
         best = max(best, server.memory_gib + max(free, 0) * d.size_gib)
     return int(best)
@@ -82,5 +98,11 @@ def memory_plan(
     servers: list[Server], memory_gib: int | None, dimms: Sequence[Dimm], floor_gib: float = 0.0
 ) -> list[HostMemory]:
     """Per server: the scenario's memory, or the recommendation (base raised to `floor_gib` where slots allow)."""
-    cheapest = min(dimms, key=lambda d: (d.price / d.size_gib, -d.size_gib)) if dimms else None
-    return [host_memory(s, memory_gib or recommended_memory_gib(s, floor_gib, cheapest), dimms) for s in servers]
+    return [host_memory(s, memory_gib or recommended_memory_gib(s, floor_gib, cheapest_dimm(s, dimms)), dimms)
+            for s in servers]
+
+
+def cheapest_dimm(server: Server, dimms: Sequence[Dimm]) -> Dimm | None:
+    """The server's generation's DIMM with the lowest price per GiB (the bigger on a tie)."""
+    own = fitting_dimms(server, dimms)
+    return min(own, key=lambda d: (d.price / d.size_gib, -d.size_gib)) if own else None

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 from models.calibration_data import figure
-from models.hardware import Dimm, Drive, HardwareCatalog, Nic, P, Server, UnknownPartError
+from models.hardware import Drive, HardwareCatalog, Nic, P, Server, UnknownPartError
 from models.problems import Problem
 from models.scenario import Scenario
 from models.sizing.result import Rationale
@@ -55,6 +55,12 @@ def resolve(scenario: Scenario, catalog: HardwareCatalog) -> ResolvedParts:
             "platform.drives_per_host",
             f"{plat.drives_per_host} is more than the {server.data_bays} data bays of {server.id}"
             f" (allowed 1-{server.data_bays})",
+        ))
+    if isinstance(server, Server) and plat.nics_per_host is not None and not fits_nics(server, plat.nics_per_host):
+        problems.append(Problem(
+            "platform.nics_per_host",
+            f"{plat.nics_per_host} NICs are more than the {server.pcie_slots} PCIe slots of {server.id}"
+            f" (allowed 1-{server.pcie_slots})",
         ))
     if problems:
         raise SizingInputError(problems)
@@ -107,6 +113,6 @@ def nics_per_host(nic: Nic | None, requested: int | None) -> int:
     return max(1, math.ceil(figure(RULES, "network_min_ports") / nic.ports))
 
 
-def cheapest_dimm(catalog: HardwareCatalog) -> Dimm | None:
-    dimms = current(catalog.dimms, catalog)
-    return min(dimms, key=lambda d: (d.price / d.size_gib, -d.size_gib)) if dimms else None
+def fits_nics(server: Server, nics: int) -> bool:
+    """Whether `nics` add-in NICs fit the server's PCIe slots (an unknown slot count is not checked)."""
+    return server.pcie_slots is None or nics <= server.pcie_slots

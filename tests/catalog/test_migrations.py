@@ -284,3 +284,60 @@ def test_an_upgrade_from_0003_keeps_every_row_and_gives_part_numbers_empty(catal
     with CatalogStore.open(catalog_url, seed=False) as store:
         store.update(replace(store.get("drv-a"), part_number="MZWLO7T6HBLA-00A07"))
         assert store.get("drv-a").part_number == "MZWLO7T6HBLA-00A07"
+
+
+def test_an_upgrade_from_0004_keeps_every_row_and_leaves_slots_and_memory_types_unknown(catalog_url: str) -> None:
+    """A 0004 catalog with servers and DIMMs upgrades to the head with nothing lost; the new `pcie_slots` and
+    `memory_type` are NULL (unknown) on old rows, never a guess, read back as None, and can then be set."""
+    from alembic import command
+
+    from catalog.migrate import alembic_config
+
+    engine = create_engine(catalog_url)
+    try:
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(connection=conn), "refarch_0004")
+        common = ("'2026-11-01', 'vendor datasheet', 'list', false, 1, '2026-11-01 00:00:00', "
+                  "'2026-11-01 00:00:00'")
+        cols = "vendor, model, part_number, price, currency, price_as_of, source, price_basis, user_edited, " \
+               "version, created_at, updated_at"
+        _run_sql(
+            catalog_url,
+            f"INSERT INTO cpus (id, {cols}, cores, threads, base_ghz, tdp_w) "
+            f"VALUES ('cpu-a', 'AMD', 'EPYC 9354', '100-000000798', 3420, 'USD', {common}, 32, 64, 3.25, 280)",
+            f"INSERT INTO servers (id, {cols}, form_factor, rack_u, sockets, cpu_id, numa_nodes_per_socket, "
+            f"memory_gib, dimm_slots, data_bays, data_bay_form_factor, os_drives, psu_w, idle_w, max_w) "
+            f"VALUES ('srv-a', 'Dell', 'PowerEdge R7625', '', 21000, 'USD', {common}, '2U rack', 2, 2, 'cpu-a', 1, "
+            f"768, 24, 24, 'U.3', 2, 1400, 350, 1100)",
+            f"INSERT INTO dimms (id, {cols}, size_gib, speed_mt_s) "
+            f"VALUES ('dimm-a', 'Generic', '64 GiB DDR5-4800 RDIMM', '', 480, 'USD', {common}, 64, 4800)",
+        )
+        with engine.connect() as conn:
+            before = {t: conn.execute(text(f"SELECT * FROM {t} ORDER BY id")).mappings().all()
+                      for t in ("cpus", "servers", "dimms")}
+    finally:
+        engine.dispose()
+    with CatalogStore.open(catalog_url, seed=False) as store:
+        rows = {r["id"]: r for r in store.export_rows()}
+    assert _state(catalog_url)[1] == head_revision()
+    assert set(rows) == {"cpu-a", "srv-a", "dimm-a"}
+    engine = create_engine(catalog_url)
+    try:
+        with engine.connect() as conn:
+            for table, old_rows in before.items():
+                new_rows = conn.execute(text(f"SELECT * FROM {table} ORDER BY id")).mappings().all()
+                assert len(new_rows) == len(old_rows)
+                for old, new in zip(old_rows, new_rows, strict=True):
+                    assert {k: new[k] for k in old} == dict(old)  # every old column's value kept
+            assert conn.execute(text("SELECT pcie_slots, memory_type FROM servers")).one() == (None, None)
+            assert conn.execute(text("SELECT memory_type FROM dimms")).one() == (None,)
+    finally:
+        engine.dispose()
+    assert rows["srv-a"]["pcie_slots"] is None and rows["srv-a"]["memory_type"] is None
+    assert rows["dimm-a"]["memory_type"] is None and rows["cpu-a"]["part_number"] == "100-000000798"
+    with CatalogStore.open(catalog_url, seed=False) as store:
+        store.update(replace(store.get("srv-a"), pcie_slots=8, memory_type="DDR5"))
+        store.update(replace(store.get("dimm-a"), memory_type="DDR5"))
+        server = store.get("srv-a")
+        assert (server.pcie_slots, server.memory_type) == (8, "DDR5")
+        assert store.get("dimm-a").memory_type == "DDR5"

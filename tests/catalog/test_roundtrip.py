@@ -93,3 +93,36 @@ def test_any_valid_parts_survive_a_file_round_trip(cpus: list[Cpu], fmt: str) ->
     (write_csv if fmt == "csv" else write_json)(rows, buffer)
     parsed = parse_csv(buffer.getvalue()) if fmt == "csv" else parse_json(buffer.getvalue())
     assert _parts_of([dict(r.values) for r in parsed]) == cpus
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_pcie_slots_and_memory_types_survive_export_and_import(catalog_url: str, tmp_path: Path, fmt: str) -> None:
+    """Revision 0005's columns go out and come back; an empty cell (CSV) or null (JSON) stays unknown (None)."""
+    rows = small_seed_rows()
+    by_id = {r["id"]: r for r in rows}
+    by_id["r760-2s"].update(pcie_slots=8, memory_type="DDR5")
+    by_id["ddr5-64g-4800"].update(memory_type="DDR5")
+    rows.append(dict(by_id["r760-2s"], id="r760-unknown"))  # absent: unknown
+    del rows[-1]["pcie_slots"], rows[-1]["memory_type"]
+    with CatalogStore.open(catalog_url, seed=False) as source:
+        source.import_rows(rows)
+        exported = source.export_rows()
+    path = tmp_path / f"export.{fmt}"
+    with path.open("w", encoding="utf-8", newline="") as out:
+        (write_csv if fmt == "csv" else write_json)(exported, out)
+    with CatalogStore.open(f"sqlite:///{tmp_path / 'fresh.sqlite'}", seed=False) as fresh:
+        fresh.import_rows(read_file(path))
+        server, unknown, dimm = fresh.get("r760-2s"), fresh.get("r760-unknown"), fresh.get("ddr5-64g-4800")
+    assert (server.pcie_slots, server.memory_type, dimm.memory_type) == (8, "DDR5", "DDR5")  # type: ignore[union-attr]
+    assert (unknown.pcie_slots, unknown.memory_type) == (None, None)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("column", "value", "says"), [
+    ("memory_type", "DDR6", "DDR3"), ("pcie_slots", 0, "greater than 0"), ("pcie_slots", "eight", "whole number"),
+])
+def test_a_bad_slot_count_or_memory_type_is_refused_by_name(column: str, value: object, says: str) -> None:
+    rows = small_seed_rows()
+    next(r for r in rows if r["kind"] == "server")[column] = value
+    result = validate_rows(rows, {})
+    assert not result.ok
+    assert any(column in str(p) and says in str(p) for p in result.problems), [str(p) for p in result.problems]

@@ -57,6 +57,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "psu_w",
         "idle_w",
         "max_w",
+        "pcie_slots",
+        "memory_type",
     ),
     "drive": (
         "interface",
@@ -69,7 +71,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "watts",
     ),
     "nic": ("ports", "speed_gbps", "watts"),
-    "dimm": ("size_gib", "speed_mt_s"),
+    "dimm": ("size_gib", "speed_mt_s", "memory_type"),
     "switch": ("ports", "speed_gbps", "uplink_ports", "uplink_speed_gbps", "rack_u", "watts"),
     "cable": ("medium", "speed_gbps", "reach_m", "watts"),
     "rack": ("rack_u", "max_kw"),
@@ -80,6 +82,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 # Counts that may legitimately be zero (e.g. ESXi booted from SD/USB, no OS drives; a zero-U PDU;
 # a passive cable's watts; a licence without minimums).
 MAY_BE_ZERO = {"os_drives", "uplink_ports", "watts", "rack_u", "min_cores_per_cpu", "min_units", "pct_of_hardware"}
+# Revision 0005 columns: null means unknown (not read from a spec sheet), never a guess.
+MAY_BE_UNKNOWN = {"pcie_slots", "memory_type"}
 # Free software and support priced as a share of hardware have no unit price.
 PRICE_MAY_BE_ZERO = {"licence", "support"}
 BAY_FORM_FACTORS = {"LFF", "SFF", "U.2", "U.3", "E3.S", "E1.S"}
@@ -204,7 +208,7 @@ def test_numeric_fields_are_positive(entries: list[Entry]) -> None:
         numeric = ["price", *(c for c in COLUMNS[e["kind"]] if c not in {"cpu_id"})]
         for col in numeric:
             value = e[col]
-            if isinstance(value, str):
+            if isinstance(value, str) or (value is None and col in MAY_BE_UNKNOWN):
                 continue
             if isinstance(value, bool) or not isinstance(value, int | float):
                 problems.append(f"{e['id']}.{col} = {value!r} is not a number")
@@ -451,4 +455,25 @@ def test_part_numbers_are_vendor_skus_with_provenance_or_empty(entries: list[Ent
             problems.append(f"{e['id']}: part number {number!r} is not one token")
         elif number and "part number:" not in e["source"]:
             problems.append(f"{e['id']}: part number {number} without its source ('part number: ...')")
+    assert not problems, "\n".join(problems)
+
+
+def test_memory_generations_are_sourced_and_dimms_match_their_servers(entries: list[Entry]) -> None:
+    """A server's DRAM generation comes from its vendor's spec sheet (said in `source`); a DIMM's is the one its
+    model names; every server with a known generation has a DIMM of that generation in the seed, so memory above
+    its base can be bought; PCIe slot counts are either sourced or null (unknown)."""
+    problems = []
+    dimm_types = {e["memory_type"] for e in entries if e["kind"] == "dimm"}
+    for e in entries:
+        if e["kind"] == "dimm":
+            named = [t for t in ("DDR3", "DDR4", "DDR5") if t in e["model"]]
+            if named != [e["memory_type"]]:
+                problems.append(f"{e['id']}: memory_type {e['memory_type']!r}, model names {named}")
+        elif e["kind"] == "server":
+            if e["memory_type"] is not None and "memory type:" not in e["source"]:
+                problems.append(f"{e['id']}: memory type {e['memory_type']} without its source")
+            if e["memory_type"] is not None and e["memory_type"] not in dimm_types:
+                problems.append(f"{e['id']}: no {e['memory_type']} DIMM in the seed")
+            if e["pcie_slots"] is not None and "PCIe slots:" not in e["source"]:
+                problems.append(f"{e['id']}: PCIe slots {e['pcie_slots']} without its source")
     assert not problems, "\n".join(problems)

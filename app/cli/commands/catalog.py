@@ -26,11 +26,11 @@ if TYPE_CHECKING:
 TABLE_COLUMNS: Mapping[PartKind, tuple[str, ...]] = {
     "cpu": ("id", "vendor", "model", "part_number", "cores", "threads", "base_ghz", "tdp_w", "price", "currency"),
     "server": ("id", "vendor", "model", "part_number", "rack_u", "sockets", "cpu_id", "cores_total", "memory_gib",
-               "data_bays", "data_bay_form_factor", "max_w", "price", "currency"),
+               "data_bays", "data_bay_form_factor", "pcie_slots", "memory_type", "max_w", "price", "currency"),
     "drive": ("id", "vendor", "model", "part_number", "interface", "form_factor", "capacity_tb", "seq_read_mb_s",
               "seq_write_mb_s", "random_read_iops", "price", "currency"),
     "nic": ("id", "vendor", "model", "part_number", "ports", "speed_gbps", "watts", "price", "currency"),
-    "dimm": ("id", "vendor", "model", "part_number", "size_gib", "speed_mt_s", "price", "currency"),
+    "dimm": ("id", "vendor", "model", "part_number", "memory_type", "size_gib", "speed_mt_s", "price", "currency"),
     "switch": ("id", "vendor", "model", "part_number", "ports", "speed_gbps", "uplink_ports", "uplink_speed_gbps",
                "rack_u", "watts", "price", "currency", "price_basis"),
     "cable": ("id", "vendor", "model", "part_number", "medium", "speed_gbps", "reach_m", "price", "currency",

@@ -1,0 +1,132 @@
+"""Parts that fit: every design refarch prices can be built (bays, DIMM slots and generation, PCIe slots)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from models.hardware import HardwareCatalog, Server
+from models.sizing.engine import size
+from models.sizing.parts import SizingInputError
+from models.sizing.result import SizingResult
+from tests.models.sizing.conftest import sample
+
+TWELVE_BAYS = "dell-r7625-12x-lff-2x-epyc-9124"  # 12 LFF bays, DDR5
+SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def with_slots(catalog: HardwareCatalog, slots: int) -> HardwareCatalog:
+    """The catalog with every server's PCIe slot count set (the seed leaves them unknown)."""
+    parts = [dataclasses.replace(p, pcie_slots=slots) if isinstance(p, Server) else p for p in catalog.parts]
+    return HardwareCatalog.of(parts, catalog.rates)
+
+
+def assert_buildable(r: SizingResult, catalog: HardwareCatalog) -> None:
+    d = r.design
+    server = catalog.server(d.server_id)
+    assert d.data_drives_per_host <= server.data_bays
+    assert server.accepts(catalog.drive(d.drive_id))
+    if server.pcie_slots is not None:
+        assert d.nics_per_host <= server.pcie_slots
+    for line in (b for b in r.bom if b.kind == "dimm"):
+        dimm = next(x for x in catalog.dimms if x.id == line.part_id)
+        assert dimm.memory_type == server.memory_type or server.memory_type is None
+        assert math.ceil(server.memory_gib / dimm.size_gib) + line.qty_per_host <= server.dimm_slots
+    seg_drives = [b for b in r.bom if b.kind == "drive" and b.role == "segment host"]
+    assert all(b.qty_per_host <= server.data_bays for b in seg_drives)
+
+
+def test_a_12_bay_server_left_to_refarch_drives_is_never_priced_with_more(catalog: HardwareCatalog) -> None:
+    s = sample("retail-dw-dual-socket-sas", workload={"data_tb": 120},
+               platform={"server_id": TWELVE_BAYS, "drive_id": None, "drives_per_host": None, "nic_id": None})
+    r = size(s, catalog)
+    assert r.design.data_drives_per_host <= 12
+    assert_buildable(r, catalog)
+
+
+def test_memory_is_added_in_dimms_of_the_servers_generation(catalog: HardwareCatalog) -> None:
+    """The cheapest DIMM per GiB in the seed is DDR4; a DDR5 server still gets DDR5 modules."""
+    cheapest = min(catalog.current(catalog.dimms), key=lambda d: d.price / d.size_gib)
+    assert cheapest.memory_type == "DDR4"  # the trap this test is about
+    r = size(sample("retail-dw-dual-socket-sas", platform={"server_id": TWELVE_BAYS, "drive_id": None,
+                                                           "drives_per_host": None, "memory_gib": 1024}), catalog)
+    (line,) = [b for b in r.bom if b.kind == "dimm"]
+    assert next(d for d in catalog.dimms if d.id == line.part_id).memory_type == "DDR5"
+    assert_buildable(r, catalog)
+
+
+def test_memory_beyond_the_slots_names_the_field_and_the_servers_limit(catalog: HardwareCatalog) -> None:
+    s = sample("retail-dw-dual-socket-sas", platform={"server_id": TWELVE_BAYS, "drive_id": None,
+                                                      "drives_per_host": None, "memory_gib": 65536})
+    with pytest.raises(SizingInputError) as err:
+        size(s, catalog)
+    (problem,) = err.value.problems
+    server = catalog.server(TWELVE_BAYS)
+    biggest = max(d.size_gib for d in catalog.dimms if d.memory_type == server.memory_type)
+    assert problem.path == "platform.memory_gib"
+    assert f"at most {server.dimm_slots * biggest:,} GiB" in problem.message
+
+
+def test_more_nics_than_pcie_slots_is_bad_input_naming_the_limit(catalog: HardwareCatalog) -> None:
+    two = with_slots(catalog, 2)
+    named = sample("retail-dw-gen5", platform={"nics_per_host": 3}, targets={})
+    with pytest.raises(SizingInputError) as err:
+        size(named, two)
+    assert [(p.path, "allowed 1-2" in p.message) for p in err.value.problems] == [("platform.nics_per_host", True)]
+    free = sample("retail-dw-gen5", platform={"nics_per_host": 3, "server_id": None}, targets={})
+    with pytest.raises(SizingInputError, match=r"platform.nics_per_host: .*the most is 2"):
+        size(free, two)
+    r = size(sample("retail-dw-gen5", platform={"nics_per_host": 2}, targets={}), two)
+    assert r.design.nics_per_host == 2
+
+
+def test_free_servers_with_too_few_pcie_slots_are_not_candidates(catalog: HardwareCatalog) -> None:
+    parts = [dataclasses.replace(p, pcie_slots=1 if p.id != TWELVE_BAYS else 4) if isinstance(p, Server) else p
+             for p in catalog.parts]
+    mixed = HardwareCatalog.of(parts, catalog.rates)
+    r = size(sample("retail-dw-gen5", platform={"nics_per_host": 3, "server_id": None, "drive_id": None},
+                    targets={}), mixed)
+    assert r.design.server_id == TWELVE_BAYS
+    assert_buildable(r, mixed)
+
+
+@SETTINGS
+@given(
+    server=st.sampled_from([None, TWELVE_BAYS, "hpe-dl345-gen11-12x-lff-1x-epyc-9354p",
+                            "supermicro-asg-1115s-ne316r-1x-epyc-9454p", "dell-r750-2x-gold-6342-24sas"]),
+    memory_gib=st.sampled_from([None, 256, 768, 1024, 2048, 3072, 8192]),
+    nics=st.sampled_from([None, 1, 2, 3]),
+    slots=st.integers(1, 4),
+    data_tb=st.sampled_from([5.0, 60.0, 300.0]),
+)
+def test_no_priced_design_exceeds_bays_slots_or_mixes_dram_generations(
+    catalog: HardwareCatalog, server: str | None, memory_gib: int | None, nics: int | None, slots: int,
+    data_tb: float,
+) -> None:
+    """Whatever is asked, the answer is a design that can be built, or bad input naming the field."""
+    cat = with_slots(catalog, slots)
+    s = sample("retail-dw-dual-socket-sas", workload={"data_tb": data_tb}, targets={},
+               platform={"server_id": server, "drive_id": None, "drives_per_host": None, "nic_id": None,
+                         "memory_gib": memory_gib, "nics_per_host": nics})
+    try:
+        r = size(s, cat)
+    except SizingInputError as err:
+        assert {p.path for p in err.problems} <= {"platform.memory_gib", "platform.nics_per_host"}
+        return
+    assert_buildable(r, cat)
+
+
+def test_sensitivity_on_the_12_bay_file_varies_every_input_without_an_error(catalog: HardwareCatalog) -> None:
+    """The issue's case: `sensitivity` on a 12-bay server left to refarch's drive count ended in an internal
+    error; every +-20 % variant must size (within the bays) and give its bar."""
+    from models.whatif import sensitivity
+
+    s = sample("retail-dw-dual-socket-sas", workload={"data_tb": 120},
+               platform={"server_id": TWELVE_BAYS, "drive_id": None, "drives_per_host": None, "nic_id": None})
+    bars = sensitivity(s, catalog)
+    assert {"data volume", "drive price", "server price"} <= {b.input for b in bars}
+    assert all(b.low_capex > 0 and b.high_capex > 0 for b in bars)
