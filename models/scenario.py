@@ -65,6 +65,10 @@ class GreenplumAnalytics(_Mirrored):
     scan_fraction_pct: float = Field(
         default=10.0, gt=0, le=100, description="share of the fact data a typical report scans"
     )
+    landing_pct: float = Field(
+        default=0.0, ge=0, le=300, description="space for landing backup and load files on the segment hosts, % of"
+        " the user data on disk (Greenplum docs: extra space you may want; 0 = none reserved)"
+    )
 
 
 class GreenplumOltp(_Mirrored):
@@ -82,6 +86,10 @@ class GreenplumOltp(_Mirrored):
     )
     mirror_block_hosts: int | None = Field(
         default=None, ge=2, le=1000, description="segment hosts per block (block mirroring only)"
+    )
+    landing_pct: float = Field(
+        default=0.0, ge=0, le=300, description="space for landing backup and load files on the segment hosts, % of"
+        " the user data on disk (Greenplum docs: extra space you may want; 0 = none reserved)"
     )
 
 

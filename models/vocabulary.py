@@ -307,6 +307,10 @@ FIELDS: dict[str, FieldInfo] = {
     "workload.scan_fraction_pct": FieldInfo(
         "Data scanned per query", "%", "Share of the fact data a typical report scans"
     ),
+    "workload.landing_pct": FieldInfo(
+        "Backup and load landing area", "% of data on disk",
+        "Segment-host space kept for backup files and load files, beside the data, mirrors and work space",
+    ),
     "workload.clients": FieldInfo("Concurrent clients"),
     "workload.target_tps": FieldInfo("Target throughput", "TPS"),
     "workload.mix": FieldInfo(

@@ -60,6 +60,9 @@ _COMPRESSION = _w("compression_ratio", "float")
 _GROWTH = _w("growth_pct_per_year", "float")
 _HORIZON = _w("horizon_years", "int")
 _MIRRORS = _w("mirrors", "bool")
+_MIRRORING = _w("mirroring", "choice")
+_BLOCK = _w("mirror_block_hosts", "int", optional=True, placeholder="block mirroring only")
+_LANDING = _w("landing_pct", "float")
 
 WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
     "greenplum-analytics": (
@@ -70,6 +73,9 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         _w("concurrent_queries", "int"),
         _w("scan_fraction_pct", "float"),
         _MIRRORS,
+        _MIRRORING,
+        _BLOCK,
+        _LANDING,
     ),
     "greenplum-oltp": (
         _w("clients", "int"),
@@ -80,6 +86,9 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         _GROWTH,
         _HORIZON,
         _MIRRORS,
+        _MIRRORING,
+        _BLOCK,
+        _LANDING,
     ),
     "postgres-consolidation": (
         _w("placement", "choice"),
@@ -129,10 +138,11 @@ PLATFORM_FIELDS: tuple[FieldSpec, ...] = (
     _p("hypervisor_reserve_gib", "float", optional=True, placeholder="recommend"),
 )
 
-TARGET_FIELDS: tuple[FieldSpec, ...] = tuple(
-    FieldSpec(("targets", t.name), "int" if t.name == "max_rack_u" else "float", optional=True,
-              placeholder="no target")
-    for t in TARGETS.values()
+TARGET_FIELDS: tuple[FieldSpec, ...] = (
+    *(FieldSpec(("targets", t.name), "int" if t.name == "max_rack_u" else "float", optional=True,
+                placeholder="no target")
+      for t in TARGETS.values()),
+    FieldSpec(("targets", "confidence"), "choice"),
 )
 
 ASSUMPTION_FIELDS: tuple[FieldSpec, ...] = (
@@ -161,7 +171,8 @@ PART_FIELDS: tuple[tuple[Path, str, str], ...] = tuple(
 )
 
 # Fields several kinds share keep their value when the user switches kind.
-_CARRIED = ("data_tb", "compression_ratio", "growth_pct_per_year", "horizon_years", "mirrors")
+_CARRIED = ("data_tb", "compression_ratio", "growth_pct_per_year", "horizon_years", "mirrors", "mirroring",
+            "mirror_block_hosts", "landing_pct")
 
 _STARTING_WORKLOAD: dict[str, dict[str, Any]] = {
     "greenplum-analytics": {"data_tb": 50.0, "concurrent_queries": 20},

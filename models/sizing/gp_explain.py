@@ -9,7 +9,7 @@ import numpy as np
 from models.calibration_data import figure, point
 from models.hardware import Drive, Server
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
-from models.sizing import bom, gp_memory, greenplum, metrics, mirroring, segments
+from models.sizing import bom, gp_capacity, gp_density, gp_memory, greenplum, metrics, mirroring, segments
 from models.sizing.candidates import (
     NetworkChoice,
 )
@@ -19,7 +19,6 @@ from models.sizing.gp_verdicts import implicit_service_level, search_verdicts
 from models.sizing.result import Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
 from models.sizing.rules import (
     RULES,
-    capacity_rationale,
     cite,
     coordinator_count,
     coordinator_drive_count,
@@ -95,6 +94,9 @@ def explain(
     warnings: list[Warning] = []
     layout = _host_layout(scenario, workload, p, rationale, warnings)
     rationale += _capacity_rationale(workload, p, float(ev.user_capacity_tb[i]), choice_reasons)
+    density_why, density_warnings = gp_density.density_check(workload, server, p.hosts, p.memory_gib, p.need_tb)
+    rationale += density_why
+    warnings += density_warnings
     coordinators = coordinator_count()
     rationale += _network_and_hosts_rationale(p, coordinators, warnings)
 
@@ -261,7 +263,7 @@ def _capacity_rationale(
 ) -> list[Rationale]:
     per_host_tb = user_capacity_tb / p.hosts
     h_cap = greenplum.hosts_for(p.need_tb, per_host_tb)
-    out = [capacity_rationale(workload.mirrors, p.raid)]
+    out = [gp_capacity.capacity_rationale(workload, p.raid, p.drives, p.drive.capacity_tb, p.primaries)]
     host_text = (
         f"{p.hosts} segment hosts with {p.drives} x {p.drive.capacity_tb:g} TB each: {p.need_tb:,.1f} TB on disk at"
         f" the {workload.horizon_years}-year horizon needs {h_cap} host(s) at {per_host_tb:,.2f} TB of user data each"

@@ -26,7 +26,6 @@ from models.sizing.rules import (
     coordinator_count,
     coordinator_drive_count,
     data_needed_tb,
-    user_data_capacity_tb,
 )
 from models.sizing.search import smallest_meeting
 from models.vocabulary import CAPACITY, METRICS, RAID_LEVELS, MirrorPolicy, targets_for
@@ -126,12 +125,18 @@ def primaries_per_host(
     return sp.primaries_per_host, sp.vms_per_host
 
 
-def capacity_per_host(workload: GpWorkload, c: Candidates) -> FloatArray:
+def capacity_per_host(workload: GpWorkload, c: Candidates, primaries: IntArray | None = None) -> FloatArray:
+    """User data per host after mirrors, work space, landing area, WAL and catalogs (`gp_capacity`)."""
+    from models.sizing import gp_capacity  # here, not at the top: keeps this module's import block as i11a edits it
+
+    if primaries is None:
+        primaries = primaries_per_host(workload, c)[0]
     out = np.zeros(len(c))
     for code, name in enumerate(RAID_LEVELS):
         sel = c.raid_code == code
         if np.any(sel):
-            out[sel] = user_data_capacity_tb(c.capacity_tb[sel], c.drives_per_host[sel], name, workload.mirrors)
+            out[sel] = gp_capacity.user_capacity_per_host_tb(
+                workload, c.capacity_tb[sel], c.drives_per_host[sel], name, primaries[sel])
     return out
 
 
@@ -232,7 +237,7 @@ def _evaluate_with(
     n = len(c)
     extra_mem = np.broadcast_to(np.asarray(extra_memory_price, dtype=float), (n,))
     primaries, vms = primaries_per_host(workload, c, platform)
-    cap_host = capacity_per_host(workload, c)
+    cap_host = capacity_per_host(workload, c, primaries)
     need = needed_tb(workload)
     with np.errstate(divide="ignore", invalid="ignore"):
         h_cap = np.where(cap_host > 0, np.ceil(need / cap_host), MAX_SEGMENT_HOSTS).astype(np.int64)

@@ -77,6 +77,23 @@ def test_a_new_scenario_starts_from_explicit_defaults(window: MainWindow) -> Non
     assert window.form.editor("workload.mirrors").value() is True
 
 
+def test_greenplum_inputs_are_on_the_form_with_the_vocabularys_words(window: MainWindow) -> None:
+    """Mirror placement, block size, the backup/load landing area and the confidence the targets are sized on are
+    form fields, labelled and offered as models.vocabulary declares them."""
+    from models.vocabulary import FIELDS
+
+    window.add_scenario()
+    form = window.form
+    for key in ("workload.mirroring", "workload.mirror_block_hosts", "workload.landing_pct", "targets.confidence"):
+        assert form.editor(key).spec.label == FIELDS[key].text, key
+    mirroring = form.editor("workload.mirroring").widget
+    confidence = form.editor("targets.confidence").widget
+    assert isinstance(mirroring, QComboBox) and isinstance(confidence, QComboBox)
+    assert [mirroring.itemData(i) for i in range(mirroring.count())] == ["group", "spread", "block"]
+    assert mirroring.currentData() == "group" and confidence.currentData() == "P50"
+    assert form.editor("workload.landing_pct").value() == 0.0
+
+
 def test_a_field_the_draft_leaves_out_shows_the_schema_default() -> None:
     draft = {"name": "x", "workload": {"kind": "greenplum-oltp", "clients": 10, "data_tb": 1}}
     assert shown_value(draft, ("workload", "mirrors")) is True

@@ -1,0 +1,132 @@
+"""Segment-host disk space as Greenplum's capacity planning counts it, beyond the data and its mirror.
+
+The Installation Guide (Estimating Storage Capacity) fills formatted disks to 70 % at most and splits that
+usable space into the user data U, its mirror copy and a work space of U/3 "for a typical analytic workload",
+adding that highly concurrent workloads need a larger work area; it also counts the write-ahead log (xlog)
+and catalog space of every segment instance, and extra space for landing backup and load files. Here:
+
+    usable = raw x format factor x RAID factor x fill limit
+    U      = (usable - instances x (WAL + catalog)) / (copies + work space + landing)
+
+with the work space U/3 up to the high-concurrency threshold and growing with the concurrency above it, and
+the landing area a scenario input (% of U; the docs give no figure, so 0 by default). Every figure is in
+`resources/calibration/vendor_docs.json` (and the threshold in `sizing_rules.json`).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from models.calibration_data import figure
+from models.scenario import GreenplumAnalytics, GreenplumOltp
+from models.sizing.result import Rationale
+from models.sizing.rules import DOCS, RULES, cite, raid_capacity_factor
+
+GpWorkload = GreenplumAnalytics | GreenplumOltp
+MB_PER_TB = 1e6  # decimal, as drives are sold
+
+
+def work_space_fraction(concurrent_queries: int | None) -> float:
+    """Work space for spill files as a fraction of U: U/3 up to the threshold, then in proportion to concurrency.
+
+    >>> round(work_space_fraction(None), 4), round(work_space_fraction(20), 4), round(work_space_fraction(90), 4)
+    (0.3333, 0.3333, 1.0)
+    """
+    base = figure(DOCS, "gp_capacity_workspace_fraction")
+    if concurrent_queries is None:
+        return base
+    threshold = figure(RULES, "segments_type1_threshold_queries")
+    exponent = figure(DOCS, "gp_capacity_workspace_concurrency_exponent")
+    return float(base * max(1.0, concurrent_queries / threshold) ** exponent)
+
+
+def concurrency_of(workload: GpWorkload) -> int | None:
+    """Concurrent report queries of an analytics workload; OLTP clients run short statements (no spill growth)."""
+    return workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else None
+
+
+def instance_space_tb(instances: ArrayLike) -> NDArray[np.float64]:
+    """WAL (xlog) and catalog space of `instances` segment instances (primaries and mirrors), TB."""
+    per_instance_mb = (figure(DOCS, "gp_capacity_wal_mb_per_instance")
+                       + figure(DOCS, "gp_capacity_metadata_mb_per_instance"))
+    return np.asarray(instances, dtype=float) * per_instance_mb / MB_PER_TB
+
+
+def usable_tb(drive_capacity_tb: ArrayLike, drives_per_host: ArrayLike, raid: str) -> NDArray[np.float64]:
+    """Formatted space within the fill limit, per host."""
+    raw = np.asarray(drive_capacity_tb, dtype=float) * np.asarray(drives_per_host, dtype=float)
+    return np.asarray(raw * figure(DOCS, "gp_capacity_format_factor") * raid_capacity_factor(raid, drives_per_host)
+                      * figure(DOCS, "gp_capacity_max_fill"), dtype=float)
+
+
+def user_data_tb(
+    drive_capacity_tb: ArrayLike,
+    drives_per_host: ArrayLike,
+    raid: str,
+    mirrors: bool,
+    primaries_per_host: ArrayLike,
+    concurrent_queries: int | None,
+    landing_pct: float,
+) -> NDArray[np.float64]:
+    """User data U one host holds once mirrors, work space, landing area, WAL and catalogs have their share.
+
+    At a typical workload with no instances and no landing area this is the docs' formula:
+    >>> round(float(user_data_tb(2.4, 8, "none", True, 0, 20, 0.0)[()]), 3)  # 19.2 x 0.9 x 0.7 / (2 + 1/3)
+    5.184
+    >>> round(float(user_data_tb(2.4, 8, "none", True, 16, 90, 50.0)[()]), 3)  # 32 instances, U x (2 + 1 + 0.5)
+    3.446
+    """
+    copies = 2.0 if mirrors else 1.0
+    instances = np.asarray(primaries_per_host, dtype=float) * copies
+    free = np.maximum(usable_tb(drive_capacity_tb, drives_per_host, raid) - instance_space_tb(instances), 0.0)
+    shares = copies + work_space_fraction(concurrent_queries) + landing_pct / 100.0
+    return np.asarray(free / shares, dtype=float)
+
+
+def user_capacity_per_host_tb(
+    workload: GpWorkload, drive_capacity_tb: ArrayLike, drives_per_host: ArrayLike, raid: str,
+    primaries_per_host: ArrayLike,
+) -> NDArray[np.float64]:
+    return user_data_tb(drive_capacity_tb, drives_per_host, raid, workload.mirrors, primaries_per_host,
+                        concurrency_of(workload), workload.landing_pct)
+
+
+def capacity_rationale(
+    workload: GpWorkload, raid: str, drives: int, drive_tb: float, primaries_per_host: int
+) -> Rationale:
+    """The arithmetic of one host's user capacity, with the numbers of the design."""
+    fmt, fill = figure(DOCS, "gp_capacity_format_factor"), figure(DOCS, "gp_capacity_max_fill")
+    raid_f = float(raid_capacity_factor(raid, drives))
+    usable = float(usable_tb(drive_tb, drives, raid))
+    copies = 2 if workload.mirrors else 1
+    instances = primaries_per_host * copies
+    overhead = float(instance_space_tb(instances))
+    wal, meta = figure(DOCS, "gp_capacity_wal_mb_per_instance"), figure(DOCS, "gp_capacity_metadata_mb_per_instance")
+    queries = concurrency_of(workload)
+    work = work_space_fraction(queries)
+    threshold = figure(RULES, "segments_type1_threshold_queries")
+    if queries is not None and queries > threshold:
+        work_text = f"work space U/3 x {queries} / {threshold:g} concurrent queries = {work:.2f} U"
+    elif queries is not None:
+        work_text = f"work space U/3 = {work:.2f} U ({queries} concurrent queries, up to {threshold:g} typical)"
+    else:
+        work_text = f"work space U/3 = {work:.2f} U"
+    landing = workload.landing_pct / 100.0
+    shares = copies + work + landing
+    per_host = float(user_data_tb(drive_tb, drives, raid, workload.mirrors, primaries_per_host, queries,
+                                  workload.landing_pct))
+    copy_text = "data and mirror" if copies == 2 else "data"
+    text = (
+        f"{drives} x {drive_tb:g} TB raw x {fmt:g} (formatting) x {raid_f:.3g} (RAID {raid}) x {fill:g} (fill limit)"
+        f" = {usable:,.2f} TB; minus WAL and catalog space of {instances} segment instances x ({wal:,.0f} +"
+        f" {meta:,.0f}) MB = {overhead:,.3f} TB; U = {usable - overhead:,.2f} / ({copies} ({copy_text})"
+        f" + {work_text} + landing area {workload.landing_pct:g} % = {landing:.2f} U) = {usable - overhead:,.2f} /"
+        f" {shares:.2f} = {per_host:,.2f} TB of user data per host. Data needed at the horizon = data x (1 +"
+        " growth)^years / compression ratio."
+    )
+    sources = "; ".join(dict.fromkeys((
+        cite(DOCS, "gp_capacity_format_factor"), cite(DOCS, "gp_capacity_wal_mb_per_instance"),
+        cite(DOCS, "gp_capacity_workspace_concurrency_exponent"), cite(RULES, "segments_type1_threshold_queries"),
+        cite(DOCS, "gp_capacity_landing_default_pct"),
+    )))
+    return Rationale("Usable capacity", text, sources)

@@ -1,0 +1,60 @@
+"""Density check: cores and memory per TB on disk against a peer sizing tool's provisioning, warned by number."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.calibration_data import figure
+from models.hardware import HardwareCatalog
+from models.scenario import GreenplumAnalytics
+from models.sizing import gp_density
+from models.sizing.engine import size
+from tests.models.sizing.conftest import sample
+
+DENSE_STORAGE = "hpe-dl345-gen11-12x-lff-1x-epyc-9354p"  # 12 x 20 TB LFF on one 32-core socket
+
+
+@settings(max_examples=100)
+@given(st.integers(1, 5000), st.integers(1, 5000))
+def test_more_concurrency_never_asks_for_less_compute(q1: int, q2: int) -> None:
+    lo, hi = sorted((q1, q2))
+    assert gp_density.concurrency_factor(lo) <= gp_density.concurrency_factor(hi)
+
+
+def test_a_storage_dense_design_without_targets_is_warned_with_the_numbers(catalog: HardwareCatalog) -> None:
+    s = sample("retail-dw-gen5", targets={}, workload={"data_tb": 1000, "compression_ratio": 1,
+                                                      "growth_pct_per_year": 0},
+               platform={"server_id": DENSE_STORAGE, "drive_id": None, "drives_per_host": None, "nic_id": None})
+    r = size(s, catalog)
+    (warning,) = [w for w in r.warnings if w.code == "density-low"]
+    server = catalog.server(DENSE_STORAGE)
+    cores = r.design.segment_hosts * server.sockets * server.cpu.threads
+    assert f"{cores:,} logical cores" in warning.text and "1,000.0 TB on disk" in warning.text
+    need = figure("vendor_docs", "density_vcpu_per_tb_on_disk") * 1000
+    assert cores < need and f"{math.ceil(need):,} cores" in warning.text
+    assert "Cloudberry" in warning.text
+    assert any(x.decision == "Density" for x in r.rationale)
+
+
+def test_the_warning_appears_exactly_when_the_design_falls_short(catalog: HardwareCatalog) -> None:
+    for data_tb in (20.0, 600.0):
+        s = sample("retail-dw-gen5", targets={"max_full_scan_s": 300}, workload={"data_tb": data_tb})
+        r = size(s, catalog)
+        assert isinstance(s.workload, GreenplumAnalytics)
+        d = gp_density.density(s.workload, catalog.server(r.design.server_id), r.design.segment_hosts,
+                               r.design.memory_gib_per_host, r.design.data_needed_tb)
+        assert ("density-low" in {w.code for w in r.warnings}) == d.short
+
+
+def test_higher_concurrency_scales_the_baseline_linearly() -> None:
+    base = figure("vendor_docs", "density_baseline_concurrent_queries")
+    assert gp_density.concurrency_factor(int(base) * 3) == 3.0
+    assert gp_density.concurrency_factor(1) == 1.0
+
+
+def test_oltp_has_no_density_check(catalog: HardwareCatalog) -> None:
+    r = size(sample("gp-oltp", targets={}), catalog)
+    assert not [x for x in r.rationale if x.decision == "Density"]
