@@ -52,7 +52,8 @@ def test_memory_is_added_in_dimms_of_the_servers_generation(catalog: HardwareCat
     """The cheapest DIMM per GiB in the seed is DDR4; a DDR5 server still gets DDR5 modules."""
     cheapest = min(catalog.current(catalog.dimms), key=lambda d: d.price / d.size_gib)
     assert cheapest.memory_type == "DDR4"  # the trap this test is about
-    r = size(sample("retail-dw-dual-socket-sas", platform={"server_id": TWELVE_BAYS, "drive_id": None,
+    r760 = "dell-r760-24x-u3-2x-xeon-gold-6530"  # DDR5, 512 GiB base in 32 slots: DDR4 32 GiB modules would fit
+    r = size(sample("retail-dw-dual-socket-sas", platform={"server_id": r760, "drive_id": None,
                                                            "drives_per_host": None, "memory_gib": 1024}), catalog)
     (line,) = [b for b in r.bom if b.kind == "dimm"]
     assert next(d for d in catalog.dimms if d.id == line.part_id).memory_type == "DDR5"
