@@ -195,3 +195,13 @@ def test_sorting_a_column_sorts_numbers_as_numbers(editor: CatalogEditor) -> Non
     view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
     ids = [model.part_id(proxy.mapToSource(proxy.index(r, 0)).row()) for r in range(proxy.rowCount())]
     assert ids == sorted(ids, key=str.lower)
+
+
+def test_the_editor_shows_pcie_slots_and_memory_generations() -> None:
+    """Revision 0005's columns are editable like any other: servers show their PCIe slots and DRAM generation,
+    DIMMs their generation; an unknown value is an empty cell."""
+    from app.gui.catalog_models import columns_of, header_of
+
+    assert {"pcie_slots", "memory_type"} <= set(columns_of("server"))
+    assert "memory_type" in columns_of("dimm")
+    assert header_of("pcie_slots") == "PCIe slots" and header_of("memory_type") == "Memory type"
