@@ -20,6 +20,8 @@ MODULES = [
     "models.sizing.greenplum",
     "models.sizing.gp_settle",
     "models.sizing.gp_host_memory",
+    "models.sizing.gp_capacity",
+    "models.sizing.gp_density",
 ]
 
 
