@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike
 
 from models.calibration_data import Point, point
 from models.model_card import ModelCard
+from models.percentiles import percentiles
 from models.perf.usl import as_output, positive_array, usl
 from models.perf.usl_calibration import calibrated, usl_card
 from models.uncertainty import DEFAULT_SAMPLES, DEFAULT_SEED, Estimate, FloatArray, from_point, rng
@@ -158,7 +159,7 @@ def _tps_range(
         d[:, 1].reshape(shape),
         d[:, 2].reshape(shape),
     )
-    p10, p50, p90 = np.percentile(x, [10.0, 50.0, 90.0], axis=0)
+    p10, p50, p90 = percentiles(x, [10.0, 50.0, 90.0], axis=0)
     return Estimate(as_output(p10), as_output(p50), as_output(p90), "TPS")
 
 
