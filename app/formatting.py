@@ -73,13 +73,54 @@ def estimate_range(e: Estimate) -> str:
     return f"{bare(e.p10, e.unit)} – {value(e.p90, e.unit)}"
 
 
-def money(amount: float | Decimal | None, currency: str, cents: bool = True) -> str:
-    """"766,500.00 USD": the BOM and totals format (cents), or whole units for prose and the window."""
+def money_figure(amount: float | Decimal | None, cents: bool = True) -> str:
+    """A money figure without its currency, for a table column whose heading names the currency.
+
+    >>> money_figure(766500), money_figure(1234.5, cents=False), money_figure(None)
+    ('766,500.00', '1,234', '–')
+    """
     if amount is None:
         return DASH
     a = Decimal(str(amount)) if not isinstance(amount, Decimal) else amount
-    text = f"{a:,.2f}" if cents else f"{a:,.0f}"
-    return f"{text} {currency}".strip()
+    return f"{a:,.2f}" if cents else f"{a:,.0f}"
+
+
+def money(amount: float | Decimal | None, currency: str, cents: bool = True) -> str:
+    """"766,500.00 USD": the BOM and totals format (cents), or whole units for prose and the window.
+
+    >>> money(766500, "USD"), money(1234.5, "EUR", cents=False)
+    ('766,500.00 USD', '1,234 EUR')
+    """
+    if amount is None:
+        return DASH
+    return f"{money_figure(amount, cents)} {currency}".strip()
+
+
+def percent(fraction: float) -> str:
+    """A ratio as a whole percent, as the design facts print it.
+
+    >>> percent(0.25), percent(1.5)
+    ('25%', '150%')
+    """
+    return f"{fraction:.0%}"
+
+
+def table_number(v: float) -> str:
+    """A number in a plain-text table with no unit of its own: cents below a million, whole units above.
+
+    >>> table_number(1234.567), table_number(12_345_678.9)
+    ('1,234.57', '12,345,679')
+    """
+    return f"{v:,.2f}" if abs(v) < 1e6 else f"{v:,.0f}"
+
+
+def rate(v: float) -> str:
+    """An exchange rate to six significant digits.
+
+    >>> rate(0.92345678)
+    '0.923457'
+    """
+    return f"{v:.6g}"
 
 
 def money_short(amount: float, currency: str) -> str:

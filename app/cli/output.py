@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any, TextIO
 
+from app.formatting import table_number
+
 
 def _default(obj: object) -> object:
     if isinstance(obj, date):
@@ -27,7 +29,7 @@ def format_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> s
         if v is None:
             return "-"
         if isinstance(v, float):
-            return f"{v:,.2f}" if abs(v) < 1e6 else f"{v:,.0f}"
+            return table_number(v)
         return str(v)
 
     table = [[cell(r.get(c)) for c in columns] for r in rows]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from app.cli.catalog_access import load_catalog
 from app.cli.errors import CliError, service_errors
 from app.cli.output import format_table, print_json
 from app.cli.scenario_files import add_scenario_option, read_inputs
+from app.formatting import bare, money_figure, unit_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,17 +40,18 @@ def _run(args: argparse.Namespace) -> int:
         print_json({"scenarios": names, "rows": [r.to_dict() for r in rows],
                     "results": [r.to_dict() for r in results]})
         return 0
+    currencies = {r.totals.currency for r in results}  # rows in a currency (capex, per year, TCO) are money
     table = []
     for row in rows:
-        cells: dict[str, object] = {"metric": f"{row.label} ({row.unit})"}
+        cells: dict[str, object] = {"metric": f"{row.label} ({unit_text(row.unit)})"}
         for i, (name, v, d) in enumerate(zip(names, row.values, row.deltas(), strict=True)):
             mark = " *" if row.winner == i else ""
             rng = row.ranges[i]
-            text = "-" if v is None else _num(v)
+            text = "-" if v is None else _num(row, v, currencies)
             if rng:
-                text += f" [{_num(rng[0])}-{_num(rng[1])}]"
+                text += f" [{_num(row, rng[0], currencies)}-{_num(row, rng[1], currencies)}]"
             if i > 0 and d is not None:
-                text += f" ({'+' if d >= 0 else '-'}{_num(abs(d))})"
+                text += f" ({'+' if d >= 0 else '-'}{_num(row, abs(d), currencies)})"
             cells[name] = text + mark
         cells["best"] = "-" if row.higher_is_better is None else row.verdict.text(names)
         table.append(cells)
@@ -59,6 +62,9 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _num(v: float) -> str:
-    """One decimal for large values, three significant digits for small ones (per-dollar rates are tiny)."""
-    return f"{v:,.1f}" if abs(v) >= 10 or v == 0 else f"{v:.3g}"
+def _num(row: Any, v: float, currencies: set[str]) -> str:
+    """A cell as the PDF comparison writes it: money in cents (the row's heading names the currency), fractions
+    as percent, anything else to three significant digits (per-dollar rates are tiny)."""
+    if row.metric == "capex" or row.unit in currencies:
+        return money_figure(v)
+    return bare(v, row.unit)

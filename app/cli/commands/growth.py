@@ -8,6 +8,7 @@ from app.cli.catalog_access import load_catalog
 from app.cli.errors import service_errors
 from app.cli.output import format_table, print_json
 from app.cli.scenario_files import add_scenario_option, print_each, read_inputs
+from app.formatting import money, number
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,11 +28,15 @@ def _run(args: argparse.Namespace) -> int:
     for i in inputs:
         scenario = i.scenario
         with service_errors():
-            _, years = growth(scenario, catalog, i.label)
+            result, years = growth(scenario, catalog, i.label)
         if args.format == "json":
             out.append({"scenario": scenario.name, "years": [y.to_dict() for y in years]})
         else:
-            out.append(format_table([y.to_dict() for y in years],
-                                    ["year", "data_tb", "data_on_disk_tb", "hosts", "capex_total", "capex_expansion"]))
+            cur = result.totals.currency  # as the PDF's "Buy as you grow": TB to three digits, money with its currency
+            rows = [{"year": y.year, "data_tb": number(y.data_tb), "data_on_disk_tb": number(y.data_on_disk_tb),
+                     "hosts": y.hosts, "capex_total": money(y.capex_total, cur),
+                     "capex_expansion": money(y.capex_expansion, cur)} for y in years]
+            out.append(format_table(rows, ["year", "data_tb", "data_on_disk_tb", "hosts", "capex_total",
+                                           "capex_expansion"]))
     print_each(out, print_json if args.format == "json" else print, [i.scenario.name for i in inputs])
     return 0

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from app.cli.catalog_access import load_catalog
 from app.cli.errors import CliError
 from app.cli.output import format_table, print_json
+from app.formatting import money, number, power
 
 if TYPE_CHECKING:
     from app.services.optimize import OptimizationResult
@@ -73,7 +74,7 @@ def _report(args: argparse.Namespace, scenario: Scenario, result: OptimizationRe
         "unmet": result.unmet, "objective": result.objective}
     if args.format == "json":
         return report
-    print(f"Evaluated {result.evaluated:,} candidate designs; {result.feasible:,} meet every target.")
+    print(f"Evaluated {number(result.evaluated)} candidate designs; {number(result.feasible)} meet every target.")
     if result.best is None:
         print("No feasible design. Targets no candidate meets:")
         for text in result.unmet.values():
@@ -83,11 +84,15 @@ def _report(args: argparse.Namespace, scenario: Scenario, result: OptimizationRe
         t = result.best_sizing.totals  # type: ignore[union-attr]
         what = "Cheapest" if result.objective == "capex" else f"Lowest {t.tco_years}-year TCO"
         print(f"{what}: {b.segment_hosts} x {b.server_id}, {b.drives_per_host} x {b.drive_id}, {b.deployment},"
-              f" {b.raid}: capex {t.capex:,.2f} {t.currency}, {t.tco_years}-year TCO {t.tco:,.2f} {t.currency},"
-              f" {result.main_metric} {b.main_value:,.1f}")
+              f" {b.raid}: capex {money(t.capex, t.currency, cents=False)},"
+              f" {t.tco_years}-year TCO {money(t.tco, t.currency, cents=False)},"
+              f" {result.main_metric} {number(b.main_value)}")
+    # capex in whole units with its currency, power and the main estimate as the optimizer window shows them
+    currency = result.best_sizing.totals.currency if result.best_sizing is not None else ""
     rows = [{"server": p.server_id, "drive": f"{p.drives_per_host} x {p.drive_id}", "deploy": p.deployment,
-             "raid": p.raid, "hosts": p.segment_hosts, "capex": p.capex, "power_w": p.power_w,
-             result.main_metric: p.main_value} for p in result.pareto[: args.top]]
+             "raid": p.raid, "hosts": p.segment_hosts, "capex": money(p.capex, currency, cents=False),
+             "power": power(p.power_w),
+             result.main_metric: number(p.main_value)} for p in result.pareto[: args.top]]
     if rows:
         print("\nPareto front (capex, " + result.main_metric + ", power):")
         print(format_table(rows, list(rows[0].keys())))

@@ -8,6 +8,7 @@ from app.cli.catalog_access import load_catalog
 from app.cli.errors import CliError, service_errors
 from app.cli.output import format_table, print_json
 from app.cli.scenario_files import add_scenario_option, print_each, read_inputs
+from app.formatting import money, number
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,9 +36,13 @@ def _run(args: argparse.Namespace) -> int:
             out.append({"scenario": scenario.name, "main_metric": result.main_metric, "delta_pct": args.delta_pct,
                         "bars": [b.to_dict() for b in bars]})
         else:
-            out.append(f"Main estimate: {result.main_metric}; each input -{args.delta_pct:g} % / "
-                       f"+{args.delta_pct:g} %\n"
-                       + format_table([b.to_dict() for b in bars],
-                                      ["input", "low_capex", "high_capex", "capex_swing", "low_main", "high_main"]))
+            cur = result.totals.currency
+            rows = [{"input": b.input, "low_capex": money(b.low_capex, cur), "high_capex": money(b.high_capex, cur),
+                     "capex_swing": money(b.swing, cur), "low_main": number(b.low_main),
+                     "high_main": number(b.high_main)} for b in bars]
+            out.append(f"Main estimate: {result.main_metric}; each input -{number(args.delta_pct)} % / "
+                       f"+{number(args.delta_pct)} %\n"
+                       + format_table(rows, ["input", "low_capex", "high_capex", "capex_swing", "low_main",
+                                             "high_main"]))
     print_each(out, print_json if args.format == "json" else print, [i.scenario.name for i in inputs])
     return 0

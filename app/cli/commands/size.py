@@ -8,7 +8,20 @@ from typing import TYPE_CHECKING
 from app.cli.catalog_access import load_catalog
 from app.cli.output import format_table, print_json
 from app.cli.scenario_files import add_scenario_option, print_each, read_inputs, size_or_fail
-from app.formatting import bare, money, number, power, rack_power, unit_text
+from app.formatting import (
+    bare,
+    gib,
+    money,
+    money_figure,
+    number,
+    percent,
+    power,
+    rack_power,
+    rate,
+    tb,
+    unit_text,
+    value,
+)
 from models.vocabulary import KINDS, deployment_label, kind_label, metric_label, raid_label
 
 if TYPE_CHECKING:
@@ -43,25 +56,25 @@ def render_text(r: SizingResult) -> str:
         ("Hosts", f"{d.total_hosts}: {d.worker_hosts} {KINDS[d.kind].workers(d.worker_hosts)}"
                   f" + {d.coordinator_hosts} coordinator + {d.etl_hosts} ETL"),
         ("Data drives per host", f"{d.data_drives_per_host} x {d.drive_id} ({raid_label(d.raid)})"),
-        ("Memory per host (GiB)", f"{d.memory_gib_per_host:g}"),
+        ("Memory per host", gib(d.memory_gib_per_host)),
         ("VMs per host", str(d.vms_per_host)),
     ]
     if d.vm:
-        facts.append(("VM", f"{d.vm.vcpus} vCPU, {d.vm.memory_gib:g} GiB, {d.vm.data_drives} data drives"))
+        facts.append(("VM", f"{d.vm.vcpus} vCPU, {gib(d.vm.memory_gib)}, {d.vm.data_drives} data drives"))
     if d.primary_segments_per_host is not None:
         segs = f"{d.primary_segments_per_host} primary + {d.mirror_segments_per_host} mirror"
         facts.append(("Segments per host", segs))
     if d.gp_vmem_protect_limit_mb is not None:
-        facts.append(("gp_vmem_protect_limit (MB)", f"{d.gp_vmem_protect_limit_mb:,}"))
+        facts.append(("gp_vmem_protect_limit (MB)", number(d.gp_vmem_protect_limit_mb)))
     if d.shared_buffers_ratio is not None:
-        facts.append(("shared_buffers", f"{d.shared_buffers_ratio:.0%} of VM memory"))
+        facts.append(("shared_buffers", f"{percent(d.shared_buffers_ratio)} of VM memory"))
     if d.overcommit_rate is not None:
-        facts.append(("Memory overcommit", f"{d.overcommit_rate:.0%}"))
+        facts.append(("Memory overcommit", percent(d.overcommit_rate)))
     if d.dqp_mode:
         facts.append(("DQP mode", d.dqp_mode))
     if d.usable_capacity_tb:
-        facts.append(("User-data capacity (TB)", f"{d.usable_capacity_tb:,.1f} (needed {d.data_needed_tb:,.1f})"))
-    facts.append(("Network", f"{d.nics_per_host} x {d.nic_id} = {d.network_gbps_per_host:g} Gbit/s per host"))
+        facts.append(("User-data capacity", f"{tb(d.usable_capacity_tb)} (needed {tb(d.data_needed_tb)})"))
+    facts.append(("Network", f"{d.nics_per_host} x {d.nic_id} = {value(d.network_gbps_per_host, 'Gbit/s')} per host"))
     width = max(len(k) for k, _ in facts)
     lines += [f"  {k.ljust(width)}  {v}" for k, v in facts]
     lines += ["", f"Estimates (P10 / P50 / P90; binding resource: {r.binding_resource})"]
@@ -70,26 +83,29 @@ def render_text(r: SizingResult) -> str:
     for name, e in r.estimates.items():
         p10, p50, p90 = (bare(v, e.unit) for v in (e.p10, e.p50, e.p90))
         lines.append(f"  {labels[name]:<{label_w}} {p10:>12} {p50:>12} {p90:>12}  {unit_text(e.unit)}")
+    cur = r.totals.currency  # BOM prices are in the totals' currency: the column headings name it
     lines += ["", "Bill of materials"]
     rows = [
         {"kind": b.kind, "role": b.role, "part": b.part_id, "part number": b.part_number or "-",
          "qty/host": b.qty_per_host, "hosts": b.hosts,
-         "list": f"{b.list_unit_price if b.list_unit_price is not None else b.unit_price:,.2f}",
-         "net": f"{b.unit_price:,.2f}", "extended": f"{b.extended_price:,.2f}" + ("/yr" if b.recurring else ""),
+         f"list ({cur})": money_figure(b.list_unit_price if b.list_unit_price is not None else b.unit_price),
+         f"net ({cur})": money_figure(b.unit_price),
+         f"extended ({cur})": money_figure(b.extended_price) + (" /yr" if b.recurring else ""),
          "basis": b.price_basis + (f" {b.source_currency}" if b.source_currency not in ("", b.currency) else "")}
         for b in r.bom
     ]
-    lines.append(format_table(rows, ["kind", "role", "part", "part number", "qty/host", "hosts", "list", "net",
-                                     "extended", "basis"]))
+    lines.append(format_table(rows, ["kind", "role", "part", "part number", "qty/host", "hosts", f"list ({cur})",
+                                     f"net ({cur})", f"extended ({cur})", "basis"]))
     t = r.totals
     lines += ["", f"Capex {money(t.capex, t.currency)}   Recurring {money(t.recurring_per_year, t.currency)}/year"
               f"   (BOM {money(t.bom_total, t.currency)}; at list prices {money(t.list_total, t.currency)})",
               f"Power {power(t.power_w)}   Racks {t.racks} ({t.rack_u} U)   Energy {number(t.kwh_per_year)} kWh/year"]
     if r.tco:
         lines += ["", f"Cost of ownership over {t.tco_years} years ({t.currency})"]
-        tco = [{"year": y.year, "hosts": y.hosts, "hardware": f"{y.hardware:,.2f}", "licences": f"{y.licences:,.2f}",
-                "support": f"{y.support:,.2f}", "energy": f"{y.energy:,.2f}", "space": f"{y.space:,.2f}",
-                "total": f"{y.total:,.2f}", "cumulative": f"{y.cumulative:,.2f}"} for y in r.tco]
+        tco = [{"year": y.year, "hosts": y.hosts, "hardware": money_figure(y.hardware),
+                "licences": money_figure(y.licences), "support": money_figure(y.support),
+                "energy": money_figure(y.energy), "space": money_figure(y.space), "total": money_figure(y.total),
+                "cumulative": money_figure(y.cumulative)} for y in r.tco]
         lines.append(format_table(tco, ["year", "hosts", "hardware", "licences", "support", "energy", "space",
                                         "total", "cumulative"]))
     if r.racks:
@@ -99,9 +115,8 @@ def render_text(r: SizingResult) -> str:
                          f"{rack_power(rack.peak_kw, rack.budget_kw)}")
     if r.exchange_rates:
         lines += ["", "Exchange rates used"]
-        for rate in r.exchange_rates:
-            lines.append(f"  1 {rate['from']} = {rate['rate']:.6g} {rate['to']} (as of {rate['as_of']}; "
-                         f"{rate['table']})")
+        for x in r.exchange_rates:
+            lines.append(f"  1 {x['from']} = {rate(x['rate'])} {x['to']} (as of {x['as_of']}; {x['table']})")
     if d.settings:
         lines += ["", "Settings (refarch config writes them as files)"]
         for g in d.settings:
