@@ -213,6 +213,14 @@ class Targets(_Strict):
     max_power_w: float | None = Field(default=None, gt=0)
     max_rack_u: int | None = Field(default=None, gt=0)
 
+    def limit(self, name: str, workload: Workload) -> float | None:
+        """The limit set on target `name` (a `models.vocabulary.TARGETS` key), None when it is not set; an OLTP
+        workload's own `target_tps` stands in for a missing `min_tps`."""
+        value = getattr(self, name)
+        if value is None and name == "min_tps" and isinstance(workload, GreenplumOltp):
+            value = workload.target_tps
+        return None if value is None else float(value)
+
 
 class Assumptions(_Strict):
     """Commercial assumptions for the report: energy price and who prepared it."""

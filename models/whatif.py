@@ -170,7 +170,7 @@ def compare(results: list[SizingResult]) -> list[CompareRow]:
     rows = [
         row("worker hosts", "hosts", lambda r: float(r.design.worker_hosts), False),
         row("total hosts", "hosts", lambda r: float(r.design.total_hosts), False),
-        row("data drives", "drives", lambda r: float(r.design.data_drives_per_host * r.design.segment_hosts), None),
+        row("data drives", "drives", lambda r: float(r.design.data_drives_per_host * r.design.worker_hosts), None),
         row("capex", cur, lambda r: r.totals.capex, money_hib),
         row("per year", cur, lambda r: r.totals.recurring_per_year, money_hib),
         row(f"TCO {results[0].totals.tco_years if results else 0} years", cur, lambda r: r.totals.tco, money_hib),
@@ -255,7 +255,7 @@ def growth(
     w = scenario.workload
     if isinstance(w, PostgresConsolidation):
         r = result or size(scenario, catalog, cancelled=cancelled)
-        return [GrowthYear(0, r.design.data_needed_tb, r.design.data_needed_tb, r.design.segment_hosts,
+        return [GrowthYear(0, r.design.data_needed_tb, r.design.data_needed_tb, r.design.worker_hosts,
                            r.totals.capex, r.totals.capex)]
     base = pinned(scenario, result or size(scenario, catalog, cancelled=cancelled))
     years: list[GrowthYear] = []
@@ -267,7 +267,7 @@ def growth(
             year=y,
             data_tb=round(w.data_tb * (1 + w.growth_pct_per_year / 100.0) ** y, 3),
             data_on_disk_tb=r.design.data_needed_tb,
-            hosts=r.design.segment_hosts,
+            hosts=r.design.worker_hosts,
             capex_total=r.totals.capex,
             capex_expansion=round(r.totals.capex - previous, 2),
         ))

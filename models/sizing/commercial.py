@@ -162,7 +162,8 @@ def complete(result: SizingResult, scenario: Scenario, catalog: HardwareCatalog,
     if left_out:
         by_cur = sorted(set(left_out.values()))
         warnings.append(Warning("no-rate", f"{len(left_out)} catalog part(s) priced in {', '.join(by_cur)} were not "
-                                           f"considered: no exchange rate to {c.currency} in the rate table."))
+                                           f"considered: no exchange rate to {c.currency} in the rate table.",
+                                "warning", "commercial.currency"))
 
     power_w = result.totals.power_w + infra.network_w
     kwh = float(cost_power.annual_kwh(power_w * a.pue))

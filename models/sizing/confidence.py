@@ -65,15 +65,9 @@ def at_confidence(
 
 def meets(workload: GpWorkload, targets: Targets, values: dict[str, FloatArray]) -> dict[str, NDArray[np.bool_]]:
     """Per performance target: met by each row of `values`."""
-    wanted: dict[str, float | None] = {
-        "max_full_scan_s": targets.max_full_scan_s,
-        "min_load_tb_per_hour": targets.min_load_tb_per_hour,
-        "min_queries_per_hour": targets.min_queries_per_hour,
-        "min_tps": (targets.min_tps or workload.target_tps) if isinstance(workload, GreenplumOltp) else None,
-    }
     out: dict[str, NDArray[np.bool_]] = {}
-    for name, want in wanted.items():
-        target = TARGETS[name]
+    for name, target in TARGETS.items():
+        want = targets.limit(name, workload)
         if want is None or target.metric not in values:
             continue
         v = values[target.metric]

@@ -396,9 +396,7 @@ def _target_checks(workload: GpWorkload, targets: Targets, values: dict[str, Flo
     """Per target set for this kind: met on the P50 `values` (estimates and totals by metric name)."""
     out: dict[str, BoolArray] = {}
     for target in targets_for(workload.kind):
-        limit = getattr(targets, target.name)
-        if target.name == "min_tps" and limit is None and isinstance(workload, GreenplumOltp):
-            limit = workload.target_tps  # the workload's own TPS goal stands in for a missing target
+        limit = targets.limit(target.name, workload)  # an OLTP workload's target_tps stands in for min_tps
         if limit is not None:
             out[target.name] = np.asarray(target.met(values[target.metric], limit))  # type: ignore[arg-type]
     return out

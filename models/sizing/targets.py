@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from models.scenario import GreenplumOltp, Scenario
+from models.scenario import Scenario
 from models.sizing.confidence import percentile
 from models.sizing.result import SizingResult, TargetCheck, TargetStatus, Warning
 from models.uncertainty import Estimate
@@ -18,10 +18,7 @@ from models.vocabulary import TARGETS, target_words
 
 def target_limit(scenario: Scenario, name: str) -> float | None:
     """The limit the scenario sets on target `name`; an OLTP workload's own `target_tps` stands in for `min_tps`."""
-    limit = getattr(scenario.targets, name)
-    if limit is None and name == "min_tps" and isinstance(scenario.workload, GreenplumOltp):
-        limit = scenario.workload.target_tps
-    return None if limit is None else float(limit)
+    return scenario.targets.limit(name, scenario.workload)
 
 
 def estimate_at(e: Estimate, metric: str, confidence: str) -> float:

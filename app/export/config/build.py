@@ -52,7 +52,7 @@ def readme(bundle: ConfigBundle, result: SizingResult, naming: Naming) -> str:
     d = result.design
     lines = header("README.txt: the configuration refarch generated for this design", result.scenario_name)
     lines += [f"Scenario: {result.scenario_name}", f"Kind: {d.kind} ({d.deployment})",
-              f"Server: {d.server_id}   Hosts: {d.segment_hosts} worker + {d.coordinator_hosts} coordinator",
+              f"Server: {d.server_id}   Hosts: {d.worker_hosts} worker + {d.coordinator_hosts} coordinator",
               "", "Files:"]
     width = max(len(f.path) for f in bundle.files)
     lines += [f"  {f.path.ljust(width)}  {f.what}" for f in bundle.files]

@@ -15,7 +15,7 @@ MPX_DOC = "SAP IQ 16 Multiplex Guide, ALTER LS POLICY"
 
 
 def node_names(result: SizingResult, naming: Naming) -> list[str]:
-    return unique([naming.render("iq_node", n=n) for n in range(1, result.design.segment_hosts + 1)], "iq_node")
+    return unique([naming.render("iq_node", n=n) for n in range(1, result.design.worker_hosts + 1)], "iq_node")
 
 
 def switches_for(result: SizingResult, node: str, design_name: str) -> list[Setting]:

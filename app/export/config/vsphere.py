@@ -134,7 +134,7 @@ def sap_iq_vms(result: SizingResult, naming: Naming) -> list[dict[str, Any]]:
         return []
     roles = sap_iq_roles(result)
     out = []
-    for n in range(1, d.segment_hosts + 1):
+    for n in range(1, d.worker_hosts + 1):
         name = naming.render("iq_node", n=n)
         role = roles[n - 1] if n - 1 < len(roles) else "node"
         vm = _vm(name, naming.render("physical_host", host=n), f"sap iq {role}", None, d.vm.vcpus,

@@ -130,6 +130,7 @@ def test_oltp_beyond_the_measured_greenplum_peak_suggests_postgresql(catalog: Ha
     big = size(sample("gp-oltp", workload={"target_tps": peak * 3, "mix": "tpcb"}), catalog)
     w = [x for x in big.warnings if x.code == "oltp-beyond-measured"]
     assert w and "PostgreSQL" in w[0].text
+    assert w[0].field == "workload.target_tps"  # the goal that asks for it (targets.min_tps is not set)
     small = size(sample("gp-oltp", workload={"target_tps": peak / 10, "mix": "tpcb"}), catalog)
     if small.estimates["tps"].p50 <= peak:
         assert "oltp-beyond-measured" not in {x.code for x in small.warnings}
