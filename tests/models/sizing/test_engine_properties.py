@@ -36,3 +36,11 @@ def test_every_bom_sums_to_its_totals(catalog: HardwareCatalog, name: str, scale
     assert {line.currency for line in r.bom} == {r.totals.currency}
     worker_lines = [line for line in r.bom if line.kind == "server"]
     assert sum(line.hosts for line in worker_lines) == r.design.total_hosts
+
+
+@SETTINGS
+@given(tb=st.floats(1.0, 50.0), factor=st.floats(1.0, 4.0))
+def test_more_data_never_gives_fewer_iq_nodes(catalog: HardwareCatalog, tb: float, factor: float) -> None:
+    # the node count is recommended (sample nodes: null) and grows with the data from about 20 TB here
+    hosts = [size(sample("sap-iq", workload={"data_tb": t}), catalog).design.worker_hosts for t in (tb, tb * factor)]
+    assert hosts[1] >= hosts[0]
