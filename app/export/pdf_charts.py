@@ -14,7 +14,7 @@ import copy
 import hashlib
 import io
 import logging
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from matplotlib.figure import Figure
@@ -185,9 +185,13 @@ def growth_figure(years: Sequence[GrowthYear], currency: str) -> Figure:
                         [y.capex_expansion for y in years], currency)
 
 
-def comparison_figure(results: Sequence[SizingResult], names: Sequence[str]) -> Figure:
+def comparison_figure(results: Sequence[SizingResult], names: Sequence[str],
+                      winners: Mapping[str, int | None] | None = None) -> Figure:
+    """Bars per metric; `winners` (row metric -> position in `results`) when the verdict was reached over more
+    options than this chart draws, so the green bar is the table's ✓."""
     currency = results[0].totals.currency
-    winners = {row.metric: row.winner for row in compare(list(results))}
+    if winners is None:
+        winners = {row.metric: row.winner for row in compare(list(results))}
     series = [
         ComparisonSeries(f"Capex ({currency})", [r.totals.capex for r in results], True, winner=winners["capex"]),
         ComparisonSeries("Power (W)", [r.totals.power_w for r in results], True, winner=winners["power"]),

@@ -1,6 +1,6 @@
-"""The comparison section of a multi-scenario report: `models.whatif.compare` as a table
-(winner per row marked, P10-P90 ranges and deltas against the first option), the
-at-a-glance winners, and the side-by-side bar chart.
+"""The comparison section of a multi-scenario report: `models.whatif.compare` per workload kind as a table
+(winner per row marked, P10-P90 ranges and deltas against the kind's first option), the
+at-a-glance winners of each kind, and the side-by-side bar chart.
 """
 
 from __future__ import annotations
@@ -22,18 +22,33 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 GROUP = 5  # options per table and chart: columns stay wide enough for a seven-figure price and a P10-P90 range
 
 
-def option_groups(n: int) -> list[range]:
-    """Consecutive groups of at most `GROUP` options.
+def option_groups(kinds: Sequence[str]) -> list[list[int]]:
+    """The options compared together: those of one workload kind (in order of first appearance), at most
+    `GROUP` a table. Options that run different workloads are never in one table: their deltas and bars
+    would read as a ranking.
 
-    >>> option_groups(13)
-    [range(0, 5), range(5, 10), range(10, 13)]
+    >>> option_groups(["gp", "pg", "gp", "gp"])
+    [[0, 2, 3], [1]]
+    >>> [len(g) for g in option_groups(["gp"] * 13)]
+    [5, 5, 3]
     """
-    return [range(start, min(start + GROUP, n)) for start in range(0, n, GROUP)]
+    by_kind: dict[str, list[int]] = {}
+    for i, k in enumerate(kinds):
+        by_kind.setdefault(k, []).append(i)
+    return [idx[start:start + GROUP] for idx in by_kind.values() for start in range(0, len(idx), GROUP)]
 
 
-def group_title(group: range) -> str:
-    first, last = option_letter(group[0]), option_letter(group[-1])
-    return f"Options {first}–{last}" if len(group) > 1 else f"Option {first}"
+def group_title(group: Sequence[int], kind: str = "") -> str:
+    """ "Options A–C" for consecutive letters, "Options A, C, D" otherwise; the workload kind first when given."""
+    letters = [option_letter(i) for i in group]
+    consecutive = list(group) == list(range(group[0], group[0] + len(group)))
+    if len(group) == 1:
+        names = f"Option {letters[0]}"
+    elif consecutive:
+        names = f"Options {letters[0]}–{letters[-1]}"
+    else:
+        names = "Options " + ", ".join(letters)
+    return f"{kind_label(kind)}: {names}" if kind else names
 
 
 def option_letter(i: int) -> str:
@@ -50,18 +65,34 @@ def _fmt(row: CompareRow, v: float | None) -> str:
     return number(v)
 
 
+def chart_winners(group: Sequence[int], idx: Sequence[int], rows: Sequence[CompareRow]) -> dict[str, int | None]:
+    """Each row's winner as a position in `group` (the options one chart draws), None when it is not there."""
+    positions = [idx.index(i) for i in group]
+    return {row.metric: positions.index(row.winner) if row.winner in positions else None for row in rows}
+
+
+def kind_rows(results: Sequence[SizingResult]) -> dict[str, tuple[list[int], list[CompareRow]]]:
+    """Per workload kind: the options that run it and `compare` over just those (winners and deltas within the kind)."""
+    by_kind: dict[str, list[int]] = {}
+    for i, r in enumerate(results):
+        by_kind.setdefault(r.design.kind, []).append(i)
+    return {k: (idx, compare([results[i] for i in idx])) for k, idx in by_kind.items()}
+
+
 def comparison_section(ctx: Ctx, results: Sequence[SizingResult], scenarios: Sequence[Scenario],
                        charts: Sequence[Flowable | None]) -> list[Flowable]:
-    """The comparison; `charts[g]` is the bar chart of `option_groups(len(results))[g]` (or None)."""
+    """The comparison; `charts[g]` is the bar chart of `option_groups(kinds)[g]` (or None)."""
     st = ctx.styles
-    rows = compare(list(results))
-    n = len(results)
+    per_kind = kind_rows(results)
+    mixed = len(per_kind) > 1
     out: list[Flowable] = [ctx.heading("Options compared")]
     out.append(ctx.p("The options side by side, sized by the same engine against the same catalog. "
                      "✓ marks the best value of a row (lower cost, power and space; the better estimate) "
                      "only among options that run the same workload, and only when the difference is real: "
                      "estimates whose P10–P90 ranges do not overlap, or other values more than "
-                     f"{CLEAR_DIFFERENCE_PCT:g} % apart. Ranges are P10–P90; deltas are against option A.", st.body))
+                     f"{CLEAR_DIFFERENCE_PCT:g} % apart. Ranges are P10–P90; deltas are against the first option "
+                     + ("of the same workload: options that run different workloads are in separate tables and "
+                        "are not ranked against each other." if mixed else "(A)."), st.body))
     w = ctx.width
     legend = [[option_letter(i), s.name, s.customer or "–",
                f"{kind_label(s.workload.kind)}, "
@@ -70,38 +101,25 @@ def comparison_section(ctx: Ctx, results: Sequence[SizingResult], scenarios: Seq
     out += [ctx.grid(["", "Option", "Customer", "Workload"], legend, [w * 0.06, w * 0.4, w * 0.22, w * 0.32]),
             Spacer(1, 8)]
 
-    glance = []
-    for key, label in (("capex", "Lowest capex"), ("power", "Lowest power"), ("rack space", "Least rack space")):
-        row = next((x for x in rows if x.metric == key), None)
-        if row is None:
-            continue
-        verdict = row.verdict
-        if verdict.winner is not None:
-            v = row.values[verdict.winner]
-            shown = money(v, row.unit) if key == "capex" else f"{_fmt(row, v)} {row.unit}"
-            glance.append(f"{label}: <b>{option_letter(verdict.winner)}</b> "
-                          f"({ctx.text(results[verdict.winner].scenario_name)}, {ctx.text(shown)})")
-        else:
-            glance.append(f"{label}: no clear winner ({ctx.text(verdict.reason)})")
-    mains = {r.main_metric for r in results}
-    for row in rows:
-        if row.metric not in mains or sum(v is not None for v in row.values) < 2:
-            continue  # an estimate only one option has is in its own section, not a contest
-        label, unit = compare_label(row)
-        verdict = row.verdict
-        if verdict.winner is not None:
-            glance.append(f"Best {ctx.text(label.lower())}: <b>{option_letter(verdict.winner)}</b> "
-                          f"({ctx.text(_fmt(row, row.values[verdict.winner]))} {ctx.text(unit)} at P50)")
-        else:
-            glance.append(f"Best {ctx.text(label.lower())}: no clear winner ({ctx.text(verdict.reason)})")
+    glance: list[str] = []
+    for kind, (idx, rows) in per_kind.items():
+        if len(idx) < 2:
+            continue  # one option of its workload: nothing to rank it against
+        among = f" among the {ctx.text(kind_label(kind))} options" if mixed else ""
+        glance += _glance(ctx, results, idx, rows, among)
+    if mixed and not glance:
+        glance.append("Lowest capex: no clear winner (the options run different workloads)")
     if glance:
         out += [ctx.callout([ctx.m(g, st.warning) for g in glance], color=GOOD, fill=GOOD_FILL), Spacer(1, 8)]
 
-    groups = option_groups(n)
+    kinds = [r.design.kind for r in results]
+    groups = option_groups(kinds)
     for g, group in enumerate(groups):
+        kind = kinds[group[0]]
+        idx, rows = per_kind[kind]
         if len(groups) > 1:
-            out.append(ctx.m(f"<b>{ctx.text(group_title(group))}</b>", st.body))
-        out.append(_table(ctx, rows, group))
+            out.append(ctx.m(f"<b>{ctx.text(group_title(group, kind if mixed else ''))}</b>", st.body))
+        out.append(_table(ctx, rows, [idx.index(i) for i in group], group))
         out.append(Spacer(1, 8))
         chart = charts[g] if g < len(charts) else None
         if chart is not None:
@@ -112,7 +130,39 @@ def comparison_section(ctx: Ctx, results: Sequence[SizingResult], scenarios: Seq
     return out
 
 
-def _table(ctx: Ctx, rows: Sequence[CompareRow], group: range) -> Flowable:
+def _glance(ctx: Ctx, results: Sequence[SizingResult], idx: list[int], rows: Sequence[CompareRow],
+            among: str) -> list[str]:
+    """The at-a-glance winners of one workload kind; `idx` maps a row's option index to the report's."""
+    out: list[str] = []
+    for key, label in (("capex", "Lowest capex"), ("power", "Lowest power"), ("rack space", "Least rack space")):
+        row = next((x for x in rows if x.metric == key), None)
+        if row is None:
+            continue
+        verdict = row.verdict
+        if verdict.winner is not None:
+            v = row.values[verdict.winner]
+            shown = money(v, row.unit) if key == "capex" else f"{_fmt(row, v)} {row.unit}"
+            i = idx[verdict.winner]
+            out.append(f"{label}{among}: <b>{option_letter(i)}</b> "
+                       f"({ctx.text(results[i].scenario_name)}, {ctx.text(shown)})")
+        else:
+            out.append(f"{label}{among}: no clear winner ({ctx.text(verdict.reason)})")
+    mains = {results[i].main_metric for i in idx}
+    for row in rows:
+        if row.metric not in mains or sum(v is not None for v in row.values) < 2:
+            continue  # an estimate only one option has is in its own section, not a contest
+        label, unit = compare_label(row)
+        verdict = row.verdict
+        if verdict.winner is not None:
+            out.append(f"Best {ctx.text(label.lower())}{among}: <b>{option_letter(idx[verdict.winner])}</b> "
+                       f"({ctx.text(_fmt(row, row.values[verdict.winner]))} {ctx.text(unit)} at P50)")
+        else:
+            out.append(f"Best {ctx.text(label.lower())}{among}: no clear winner ({ctx.text(verdict.reason)})")
+    return out
+
+
+def _table(ctx: Ctx, rows: Sequence[CompareRow], positions: Sequence[int], group: Sequence[int]) -> Flowable:
+    """The rows of one group: `positions` index the rows' options, `group` the report's (for the letters)."""
     st = ctx.styles
     w = ctx.width
     metric_w = w * 0.3
@@ -120,20 +170,23 @@ def _table(ctx: Ctx, rows: Sequence[CompareRow], group: range) -> Flowable:
     header = ["Metric"] + [option_letter(i) for i in group]
     body: list[list[object]] = []
     extra: list[tuple[object, ...]] = []
-    for j, row in enumerate(rows, start=1):
+    for row in rows:
+        if all(row.values[p] is None for p in positions):
+            continue  # a metric of another workload: no option here has it
+        j = len(body) + 1
         label, unit = compare_label(row)
         cells: list[object] = [ctx.m(f"{ctx.text(label)}" + (f" <font size=6.5>({ctx.text(unit)})</font>"
                                                              if unit else ""), st.cell)]
         deltas = row.deltas()
-        for col, i in enumerate(group, start=1):
-            v = row.values[i]
-            mark = " ✓" if row.winner == i else ""
+        for col, p in enumerate(positions, start=1):
+            v = row.values[p]
+            mark = " ✓" if row.winner == p else ""
             text = f"<b>{ctx.text(_fmt(row, v))}{mark}</b>" if mark else ctx.text(_fmt(row, v))
-            rng = row.ranges[i]
+            rng = row.ranges[p]
             if rng is not None and rng[0] != rng[1]:
                 text += f"<br/><font size=6.3>{ctx.text(_fmt(row, rng[0]))}–{ctx.text(_fmt(row, rng[1]))}</font>"
-            d = deltas[i]
-            if i > 0 and d is not None and d != 0:
+            d = deltas[p]
+            if p > 0 and d is not None and d != 0:
                 sign = "+" if d > 0 else "−"
                 text += f"<br/><font size=6.3 color='#616e7c'>{sign}{ctx.text(_fmt(row, abs(d)))}</font>"
             cells.append(ctx.m(text, st.cell_num))

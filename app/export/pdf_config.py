@@ -43,8 +43,10 @@ def _settings_table(ctx: Ctx, r: SizingResult) -> list[Flowable]:
     if not rows:
         return [ctx.p("The design sets no product parameters.", st.body)]
     w = ctx.width
+    # the setting column holds the longest parameter name on one line (gp_resource_group_memory_limit):
+    # a name broken mid-word reads as two settings
     return [ctx.grid(["Where", "Setting", "Value", "Reason and source"], rows,
-                     [w * 0.17, w * 0.26, w * 0.12, w * 0.45], numeric=(2,))]
+                     [w * 0.15, w * 0.33, w * 0.11, w * 0.41], numeric=(2,))]
 
 
 def config_appendix(ctx: Ctx, results: Sequence[SizingResult], scenarios: Sequence[Scenario]) -> list[Flowable]:

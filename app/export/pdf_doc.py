@@ -129,6 +129,8 @@ class ReportDoc(BaseDocTemplate):
         if isinstance(flowable, Heading):
             if flowable.header is not None:
                 self.running_header = flowable.header
+            elif flowable.level == 0:  # a chapter of the whole report (appendix, references) after an option's
+                self.running_header = self._default_header
             key = f"h{self._bookmarks}"
             self._bookmarks += 1
             self.canv.bookmarkPage(key)

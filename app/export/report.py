@@ -28,7 +28,7 @@ from app.export.pdf_charts import (
     figure_flowable,
     growth_figure,
 )
-from app.export.pdf_compare import comparison_section, option_groups, option_letter
+from app.export.pdf_compare import chart_winners, comparison_section, kind_rows, option_groups, option_letter
 from app.export.pdf_config import config_appendix
 from app.export.pdf_cover import appendix, cover, references_section, toc
 from app.export.pdf_design import design_section
@@ -126,10 +126,16 @@ def render_report(
     if not single:
         story += toc(top)
         with chart_fonts(fonts, texts):
-            charts = [figure_flowable(comparison_figure([results[i] for i in group],
-                                                        [option_letter(i) for i in group]),
-                                      top.width, max_height=top.max_figure_height)
-                      for group in option_groups(len(results))]
+            kinds = [r.design.kind for r in results]
+            per_kind = kind_rows(results)
+            charts: list[Flowable | None] = []
+            for group in option_groups(kinds):
+                idx, rows = per_kind[kinds[group[0]]]
+                # one option of its workload: its own section shows it; a chart of single bars compares nothing
+                charts.append(None if len(group) < 2 else figure_flowable(
+                    comparison_figure([results[i] for i in group], [option_letter(i) for i in group],
+                                      chart_winners(group, idx, rows)),
+                    top.width, max_height=top.max_figure_height))
         story += comparison_section(top, results, scenarios, charts)
     tick()
 

@@ -159,6 +159,16 @@ def test_multi_report_has_toc_comparison_and_each_option(multi: tuple[Path, list
     assert_customer_text(flat(text))
 
 
+def test_the_appendix_pages_carry_the_reports_header_not_the_last_options(
+        multi: tuple[Path, list[SizingResult], str]) -> None:
+    path, _, _ = multi
+    pages = [p.extract_text() or "" for p in PdfReader(str(path)).pages]
+    start = next(i for i, t in enumerate(pages) if "Appendix: models and their fit" in t and i > 2)
+    assert "Design options" not in pages[start - 1]  # an option's page is headed with the option's name
+    for t in pages[start:]:
+        assert "Design options" in t, t[:200]  # the report's own header again
+
+
 def test_no_winner_across_workload_kinds_in_the_report(tmp_path: Path, sized: Sized) -> None:
     pairs = [sized("retail-dw-gen5.json"), sized("gp-oltp.json")]
     out = tmp_path / "mixed.pdf"
@@ -166,6 +176,25 @@ def test_no_winner_across_workload_kinds_in_the_report(tmp_path: Path, sized: Si
     words = flat(pdf_text(out))
     assert "Lowest capex: no clear winner (the options run different workloads)" in words
     assert not re.search(r"Lowest (?:capex|power): [AB] ", words)
+    assert_customer_text(words)
+
+
+def test_a_mixed_report_ranks_options_only_within_their_workload(tmp_path: Path, sized: Sized) -> None:
+    """Three Greenplum warehouses and a PostgreSQL farm: winners and deltas among the warehouses only; the farm's
+    table holds only its own metrics and no chart of single bars."""
+    names = ("retail-dw-gen5.json", "pg-consolidation.json", "retail-dw-dual-socket-sas.json",
+             "study-000-vsphere.json")
+    pairs = [sized(n) for n in names]
+    out = tmp_path / "mixed.pdf"
+    render_report([r for _, r in pairs], [s for s, _ in pairs], out, cards=[])
+    words = flat(pdf_text(out))
+    assert "Lowest capex among the Greenplum analytics (MPP data warehouse) options: D " in words
+    assert "PostgreSQL consolidation on vSphere: Option B" in words
+    assert "Greenplum analytics (MPP data warehouse): Options A, C, D" in words
+    section = words.split("Options compared", 2)[2].split("Option A:", 1)[0]
+    pg_table = section.split("PostgreSQL consolidation on vSphere: Option B", 1)[1]
+    assert "Full-scan time" not in pg_table and "Throughput preserved" in pg_table
+    assert "Option B: P50 values" not in section  # no chart for a workload with one option
     assert_customer_text(words)
 
 
@@ -250,7 +279,7 @@ def test_roles_the_engine_prices_but_does_not_lay_out_are_listed(tmp_path: Path,
 @pytest.mark.parametrize("count", [12, 20])
 def test_reports_of_many_options_paginate_the_comparison(count: int, tmp_path: Path, sized: Sized) -> None:
     """12 and 20 options (every sample kind, mixed) render; each option group gets its own table and chart."""
-    from app.export.pdf_compare import GROUP, option_groups, option_letter
+    from app.export.pdf_compare import GROUP, group_title, option_groups, option_letter
 
     base = [sized(p.name) for p in SCENARIO_FILES]
     pairs = [base[i % len(base)] for i in range(count)]
@@ -260,10 +289,11 @@ def test_reports_of_many_options_paginate_the_comparison(count: int, tmp_path: P
     render_report(results, scenarios, out, cards=[])
     reader = PdfReader(str(out))
     text = flat("\n".join(page.extract_text() or "" for page in reader.pages))
-    groups = option_groups(count)
-    assert len(groups) == -(-count // GROUP) >= 2
+    groups = option_groups([r.design.kind for r in results])
+    assert all(len(g) <= GROUP for g in groups) and len(groups) >= 2
     for group in groups:
-        assert f"Options {option_letter(group[0])}–{option_letter(group[-1])}" in text
+        assert group_title(group, results[group[0]].design.kind) in text
+        assert len({results[i].design.kind for i in group}) == 1  # one workload a table
     for i, s in enumerate(scenarios):
         assert f"Option {option_letter(i)}: {s.name}" in text
     # every page fits A4: nothing overflowed into a page reportlab had to stretch
