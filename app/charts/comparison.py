@@ -25,6 +25,19 @@ class ComparisonSeries:
     winner: int | None = None
 
 
+def title_chars(column_in: float, names: Sequence[str]) -> int:
+    """How many characters of a bold 8.5 pt title fit over a chart `column_in` inches wide whose y axis is
+    labelled with `names` at 7.5 pt (about 0.075 in a bold title character, 0.058 in a name character).
+
+    >>> title_chars(3.36, ["Retail DW: Gen5 single …"])
+    22
+    >>> title_chars(4.5, ["A", "B"])
+    55
+    """
+    names_in = max((len(n) for n in names), default=1) * 0.058 + 0.25  # tick labels, ticks and padding
+    return max(12, int((column_in - names_in) / 0.075))
+
+
 def scenario_comparison(
     names: Sequence[str],
     series: Sequence[ComparisonSeries],
@@ -62,8 +75,9 @@ def scenario_comparison(
         ax.tick_params(axis="x", labelsize=7)
         ax.xaxis.set_major_formatter(lambda v, _pos: compact(v))
         suffix = "lower is better" if s.lower_is_better else "higher is better"
-        # a long label wraps instead of running into the next chart or being cut at the figure's edge
-        label = textwrap.fill(s.label, max(18, int(38 * fig.get_figwidth() / cols / 3.0)))
+        # a long label wraps instead of running into the next chart or being cut at the figure's edge: the title
+        # starts at the axes, right of the option names, and gets what is left of the column
+        label = textwrap.fill(s.label, title_chars(fig.get_figwidth() / cols, names))
         ax.set_title(f"{label}\n", loc="left", fontsize=8.5, color=INK, fontweight="bold")
         ax.text(0, 1.02, suffix, transform=ax.transAxes, fontsize=7, color=MUTED)
         tidy(ax)

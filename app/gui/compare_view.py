@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import textwrap
-
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QResizeEvent
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -24,6 +22,22 @@ from models.sizing.result import SizingResult
 
 BEST_BG = QColor("#d3f9d8")
 BEST_FG = QColor("#2b8a3e")
+
+
+def wrap_to_width(text: str, metrics: QFontMetrics, width: int, max_lines: int = 3) -> str:
+    """`text` broken at spaces into lines no wider than `width` pixels in `metrics`' font; a word that is wider
+    on its own, or a last line with words left over, ends in an ellipsis instead of being cut at the border."""
+    lines: list[str] = []
+    words = text.split()
+    while words and len(lines) < max_lines:
+        line = words.pop(0)
+        while words and metrics.horizontalAdvance(f"{line} {words[0]}") <= width:
+            line = f"{line} {words.pop(0)}"
+        if len(lines) == max_lines - 1 and words:
+            line = f"{line} {' '.join(words)}"
+            words = []
+        lines.append(metrics.elidedText(line, Qt.TextElideMode.ElideRight, width))
+    return "\n".join(lines)
 
 
 class CompareView(QWidget):
@@ -75,12 +89,19 @@ class CompareView(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if self.rows and self._col_chars() != self._wrapped_at:
+        if self.rows and self._col_px() != self._wrapped_at:
             self._fill_table()  # re-break the headers for the new column width
+            self._fill_chart()  # and the chart titles
 
-    def _col_chars(self) -> int:
-        # header text is bold: about 9 px a character at the default size
-        return max(10, (self.table.viewport().width() // max(len(self.names) + 1, 1)) // 9 - 1)
+    def _col_px(self) -> int:
+        """The text width a column's header and cells get (the section less its padding).
+
+        Measured from the table, not its viewport: the viewport shrinks only after the row labels are laid out.
+        """
+        t = self.table
+        avail = (t.width() - 2 * t.frameWidth() - t.verticalHeader().sizeHint().width()
+                 - t.verticalScrollBar().sizeHint().width())
+        return max(60, avail // max(len(self.names) + 1, 1) - 12)
 
     def _fill_table(self) -> None:
         t = self.table
@@ -88,11 +109,13 @@ class CompareView(QWidget):
         n = len(self.names)
         t.setColumnCount(n + 1 if n > 1 else n)
         t.setRowCount(len(self.rows))
-        # the header does not wrap by itself: break names to the width a column gets
-        col_chars = self._wrapped_at = self._col_chars()
-        headers = [textwrap.fill(name, col_chars, max_lines=3, placeholder="…") for name in self.names]
+        t.setVerticalHeaderLabels([r.label for r in self.rows])  # before measuring: they take the left of the width
+        # the header does not wrap by itself: break names to the width a column gets, measured in its bold font
+        col_px = self._wrapped_at = self._col_px()
+        bold = QFont(t.horizontalHeader().font())
+        bold.setBold(True)
+        headers = [wrap_to_width(name, QFontMetrics(bold), col_px) for name in self.names]
         t.setHorizontalHeaderLabels([*headers, "Best"] if n > 1 else headers)
-        t.setVerticalHeaderLabels([r.label for r in self.rows])
         for row, cr in enumerate(self.rows):
             best = cr.best()
             for col in range(len(self.names)):
@@ -108,7 +131,7 @@ class CompareView(QWidget):
                     item.setToolTip("best " + ("(lowest)" if cr.lower_is_better else "(highest)"))
                 t.setItem(row, col, item)
             if len(self.names) > 1:
-                verdict = QTableWidgetItem(textwrap.fill(cr.verdict_text(self.names), col_chars + 4))
+                verdict = QTableWidgetItem(wrap_to_width(cr.verdict_text(self.names), t.fontMetrics(), col_px, 4))
                 verdict.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 verdict.setForeground(QBrush(BEST_FG if best is not None else QColor("#616e7c")))
                 t.setItem(row, len(self.names), verdict)
@@ -123,4 +146,9 @@ class CompareView(QWidget):
             if r.chart
         ]
         names = [n if len(n) <= 24 else n[:23] + "…" for n in self.names]
-        self.chart.set_builder(lambda: scenario_comparison(names, series, columns=3))
+        self.chart.set_builder(lambda: scenario_comparison(names, series, columns=3, size_in=self._chart_size()))
+
+    def _chart_size(self) -> tuple[float, float] | None:
+        """The size (inches at 100 dpi) the chart is shown at, so its titles wrap to the width they get."""
+        w, h = self.chart.width(), self.chart.height()
+        return (w / 100, h / 100) if w > 300 and h > 100 else None

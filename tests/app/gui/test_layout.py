@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication
 
 from app.gui.main_window import MainWindow
@@ -21,16 +22,44 @@ def test_kpi_cards_show_their_whole_text_at_1280x720(qtbot, window: MainWindow) 
 
 def test_compare_headers_are_not_cut(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
     window.resize(1280, 720)
-    for uid in (e.uid for e in window.doc.entries):
+    for n, uid in enumerate(e.uid for e in window.doc.entries):
+        window.doc.rename(uid, f"Study 000 test bed on vSphere, variant {n + 1}")  # long words, as users name them
         window.scenarios._item(uid).setSelected(True)  # type: ignore[union-attr]
     window.show_view("compare")
+    qtbot.waitUntil(lambda: all(window.coordinator.results.get(e.uid) for e in window.doc.entries), timeout=60_000)
+    window._refresh_compare()
     for _ in range(3):
         QApplication.processEvents()
     table = window.compare.table
     header = table.horizontalHeader()
-    metrics = header.fontMetrics()
+    bold = QFont(header.font())
+    bold.setBold(True)  # the header draws its labels in bold
+    metrics = QFontMetrics(bold)
     for col in range(table.columnCount()):
         item = table.horizontalHeaderItem(col)
         assert item is not None
         for line in item.text().splitlines():
-            assert metrics.horizontalAdvance(line) <= header.sectionSize(col), line
+            assert metrics.horizontalAdvance(line) <= header.sectionSize(col) - 6, line
+
+
+def test_compare_chart_titles_wrap_to_their_column(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    """Every chart title and label ends inside the figure (a title running off the right edge was cut there)."""
+    window.resize(1280, 720)
+    for n, uid in enumerate(e.uid for e in window.doc.entries):
+        window.doc.rename(uid, f"Retail DW: dual socket, 24 SAS, variant {n + 1}")  # long names: wide y labels
+        window.scenarios._item(uid).setSelected(True)  # type: ignore[union-attr]
+    window.show_view("compare")
+    qtbot.waitUntil(lambda: all(window.coordinator.results.get(e.uid) for e in window.doc.entries), timeout=60_000)
+    window._refresh_compare()
+    qtbot.waitUntil(lambda: window.compare.chart.figure is not None, timeout=10_000)
+    fig = window.compare.chart.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    width = fig.bbox.width
+    # titles and the notes under them (tick labels outside the axis range exist but are not drawn)
+    texts = [t for ax in fig.axes for t in (ax.title, ax._left_title, ax._right_title, *ax.texts)
+             if t.get_text().strip()]
+    assert any("per 1,000" in t.get_text() for t in texts)  # the long titles are there
+    for t in texts:
+        box = t.get_window_extent(renderer)
+        assert box.x1 <= width + 1, t.get_text()
