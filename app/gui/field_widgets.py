@@ -198,6 +198,7 @@ def add_rows(form: QFormLayout, specs: tuple[FieldSpec, ...], parent: QWidget) -
     for spec in specs:
         editor = FieldEditor(spec, parent)
         label = QLabel(spec.label)
+        label.setWordWrap(True)  # a long label takes two lines instead of pushing its field out of the panel
         label.setToolTip(spec.help)
         label.setBuddy(editor.widget)
         form.addRow(label, editor.container)

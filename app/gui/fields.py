@@ -7,6 +7,7 @@ decisions: the engine decides.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -118,7 +119,8 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
 
 # Columns of the PostgreSQL databases table: (key, header, kind)
 PG_DATABASE_COLUMNS: tuple[tuple[str, str, FieldKind], ...] = tuple(
-    (key, FIELDS[f"workload.databases[].{key}"].text.replace(" (", "\n("), kind)
+    # headers broken to about ten characters: four columns share a form panel of about 320 pixels
+    (key, textwrap.fill(FIELDS[f"workload.databases[].{key}"].text, 10), kind)
     for key, kind in (("name", "text"), ("size_gb", "float"), ("peak_clients", "int"), ("working_set_gb", "float"))
 )
 NEW_PG_DATABASE: dict[str, Any] = {"name": "db", "size_gb": 100.0, "peak_clients": 50, "working_set_gb": 20.0}

@@ -31,7 +31,18 @@ from PySide6.QtWidgets import (
 
 from app.charts import cost_breakdown, cost_items, estimate_ranges, estimate_vs_hosts
 from app.export.bom import bom_table
-from app.formatting import estimate_p50, estimate_range, humanize, money, money_short, number, power
+from app.formatting import (
+    bare,
+    estimate_p50,
+    estimate_range,
+    humanize,
+    is_fraction,
+    money,
+    money_short,
+    number,
+    power,
+    unit_text,
+)
 from app.gui.chart_view import ChartView
 from app.gui.host_diagram import HostDiagram
 from app.gui.plain_text import plain_tooltip
@@ -471,11 +482,17 @@ class ResultsView(QWidget):
         if main is not None:
             self.cards["metric"].title.setText(metric_label(r.main_metric).upper())
             band = estimate_range(main)
-            if len(main.unit) <= 8:
+            spread = band == "no spread"
+            if is_fraction(main.unit):  # a share reads as a percentage: "100 %", "of baseline throughput" under it
+                value = f"{bare(main.p50, main.unit)} %"
+                what = unit_text(main.unit).removeprefix("%").strip()
+                sub = (f"{what} · " if what else "") + (
+                    band if spread else f"P10–P90 {bare(main.p10, main.unit)} – {bare(main.p90, main.unit)} %")
+            elif len(main.unit) <= 8:
                 value, sub = estimate_p50(main), f"P10–P90 {band}"
             else:  # a long unit goes under the number, not beside it
                 value = number(main.p50)
-                sub = f"{main.unit} · " + ("exact" if band == "exact" else f"P10–P90 {band.removesuffix(main.unit)}")
+                sub = f"{main.unit} · " + (band if spread else f"P10–P90 {band.removesuffix(main.unit)}")
             self.cards["metric"].set(value, sub,
                                      f"{metric_label(r.main_metric)}: {estimate_p50(main)}; binding resource: "
                                      f"{r.binding_resource}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit
 
+from app.formatting import is_fraction
 from app.gui.draft import get_in, shown_value
 from app.gui.main_window import MainWindow
 from app.gui.project_model import edit_text
@@ -54,6 +55,10 @@ def test_every_field_shows_the_value_the_engine_sized(qtbot, window: MainWindow,
     assert isinstance(memory, QLineEdit)
     if scenario.platform.memory_gib is None:
         assert memory.placeholderText().endswith(f": {d.memory_gib_per_host:g}")  # what was recommended
+    main = result.estimates[result.main_metric]
+    card = window.results.cards["metric"].value.text()
+    if is_fraction(main.unit):  # a share is shown as a percentage, never as "1"
+        assert card == f"{main.p50 * 100:,.0f} %" or card.endswith(" %"), card
 
 
 def test_recommend_raid_says_what_it_picked(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]

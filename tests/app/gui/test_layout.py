@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+from PySide6.QtCore import QPoint
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QScrollArea, QTableWidget
 
 from app.gui.main_window import MainWindow
+from models.scenario import WORKLOAD_KINDS
 
 
 def test_kpi_cards_show_their_whole_text_at_1280x720(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
@@ -63,3 +66,38 @@ def test_compare_chart_titles_wrap_to_their_column(qtbot, window: MainWindow) ->
     for t in texts:
         box = t.get_window_extent(renderer)
         assert box.x1 <= width + 1, t.get_text()
+
+
+@pytest.mark.parametrize("kind", WORKLOAD_KINDS)
+def test_every_form_field_fits_the_panel_at_1280x720(qtbot, window: MainWindow, kind: str) -> None:  # type: ignore[no-untyped-def]
+    """No field is pushed past the form's right edge by a long label (the costs tab lost its values that way)."""
+    window.resize(1280, 720)
+    window.add_scenario()
+    combo = window.form.workload.kind_combo
+    combo.activated.emit(combo.findData(kind))
+    form = window.form
+    for tab in range(form.count()):
+        form.setCurrentIndex(tab)
+        for _ in range(3):
+            QApplication.processEvents()
+        area = form.widget(tab)
+        assert isinstance(area, QScrollArea)
+        view = area.viewport()
+        for key, editor in {**form.editors, **form.workload.current_editors()}.items():
+            w = editor.widget
+            if not w.isVisibleTo(view) or not view.isAncestorOf(w):
+                continue
+            right = w.mapTo(view, QPoint(w.width(), 0)).x()
+            assert right <= view.width(), (kind, key, right, view.width())
+    form.setCurrentIndex(0)
+    for _ in range(3):
+        QApplication.processEvents()
+    table = form.workload.findChild(QTableWidget, "pgDatabases")
+    if kind == "postgres-consolidation":
+        assert table is not None and table.isVisibleTo(form)
+        header = table.horizontalHeader()
+        bold = QFont(header.font())
+        bold.setBold(True)
+        for col in range(table.columnCount()):
+            for line in table.horizontalHeaderItem(col).text().splitlines():
+                assert QFontMetrics(bold).horizontalAdvance(line) <= header.sectionSize(col) - 4, line
