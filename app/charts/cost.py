@@ -27,11 +27,11 @@ def cost_breakdown(
     currency: str,
     *,
     title: str | None = None,
-    size_in: tuple[float, float] = (6.0, 3.0),
+    size_in: tuple[float, float] | None = None,
     dpi: int = 100,
 ) -> Figure:
     """One horizontal bar per role, stacked by part kind, with the role total at the end."""
-    fig = new_figure(*size_in, dpi=dpi)
+    fig = new_figure(*(size_in or (6.0, 3.0)), dpi=dpi)
     if not items:
         return empty(fig, "No bill of materials")
     roles: list[str] = []
@@ -50,15 +50,25 @@ def cost_breakdown(
         ax.barh(roles, widths, left=left, color=SERIES[n % len(SERIES)], label=kind, height=0.6)
         left = [a + b for a, b in zip(left, widths, strict=True)]
     grand = sum(totals.values())
+    labels = []
     for y, r in enumerate(roles):
         share = totals[r] / grand * 100 if grand else 0
-        label = f"  {money_short(totals[r], currency)} ({share:.0f} %)"
-        ax.text(totals[r], y, label, va="center", fontsize=8, color=INK)
-    ax.set_xlim(0, max(totals.values()) * 1.35 or 1)
+        labels.append(f"  {money_short(totals[r], currency)} ({share:.0f} %)")
+        ax.text(totals[r], y, labels[-1], va="center", fontsize=8, color=INK)
+    # room right of the longest bar for its total: the label's width (8 pt, about 0.06 in a character) against
+    # the axes' (the figure less the role names, about 1.3 in, and the legend, about 0.9 in a column)
+    rows = max(3, int((fig.get_figheight() * 72 - 30) / 13))  # a 7.5 pt legend entry takes about 13 pt
+    ncols = -(-len(kinds) // rows)
+    label_in = max(len(x) for x in labels) * 0.06
+    axes_in = max(fig.get_figwidth() - 1.3 - 0.9 * ncols, 2 * label_in)
+    ax.set_xlim(0, max(totals.values()) * axes_in / (axes_in - label_in) or 1)
     ax.set_xlabel(f"Capex ({currency})")
     ax.xaxis.set_major_formatter(lambda v, _pos: money_short(v, ""))
     ax.tick_params(axis="y", labelsize=8.5, colors=INK)
-    ax.legend(fontsize=7.5, frameon=False, loc="lower right", title="part", title_fontsize=7.5)
+    # the legend sits right of the bars, in as many columns as the height needs: inside the axes it covered the
+    # largest role's total and, on a short chart, ran over the title
+    ax.legend(fontsize=7.5, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="part",
+              title_fontsize=7.5, ncols=ncols, alignment="left")
     ax.grid(True, axis="x", color="#eef0f2", linewidth=0.8)
     ax.set_axisbelow(True)
     tidy(ax, title)

@@ -14,7 +14,8 @@ BAND = "#9ec5fe"  # the P10-P90 band
 GOOD = "#2f9e44"
 BAD = "#d9480f"
 TARGET = "#c92a2a"
-SERIES = ("#1f6feb", "#f08c00", "#2f9e44", "#ae3ec9", "#0c8599", "#e8590c", "#5c7cfa", "#868e96")
+SERIES = ("#1f6feb", "#f08c00", "#2f9e44", "#ae3ec9", "#0c8599", "#e8590c", "#5c7cfa", "#868e96",
+          "#a61e4d", "#5f3dc4", "#087f5b", "#fcc419")  # twelve: a BOM has up to eleven part kinds
 
 
 def new_figure(width_in: float, height_in: float, dpi: int = 100) -> Figure:

@@ -140,15 +140,7 @@ def figure_flowable(fig: Figure, width: float, max_height: float | None = None) 
 
 def cost_figure(result: SizingResult) -> Figure:
     rows = max(1, len({ln.role for ln in result.bom}))
-    fig = cost_breakdown(cost_items(result.bom), result.totals.currency, size_in=(6.5, 1.0 + 0.55 * rows))
-    ax = fig.axes[0] if fig.axes else None
-    legend = ax.get_legend() if ax is not None else None
-    if ax is not None and legend is not None:
-        # beside the bars rather than over them: with one role the total's label runs under a legend inside
-        handles, labels = ax.get_legend_handles_labels()
-        ax.legend(handles, labels, fontsize=7.5, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5),
-                  title="part", title_fontsize=7.5)
-    return fig
+    return cost_breakdown(cost_items(result.bom), result.totals.currency, size_in=(6.5, 1.0 + 0.55 * rows))
 
 
 def _target_value(scenario: Scenario, metric: str) -> float | None:

@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 FigureBuilder = Callable[[], Figure]
@@ -19,6 +20,7 @@ class ChartView(QWidget):
         super().__init__(parent)
         self._builder: FigureBuilder | None = None
         self._stale = False
+        self._built_at: tuple[int, int] = (0, 0)  # the widget size the figure was built for
         self.canvas: FigureCanvasQTAgg | None = None
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
@@ -36,8 +38,22 @@ class ChartView(QWidget):
         if self._stale:
             self.render_now()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        # a builder fits titles and legends to the size it is given: build again once the size settles far from it
+        w, h = self._built_at
+        if self._builder is not None and self.isVisible() and (
+                abs(self.width() - w) > 0.15 * max(w, 1) or abs(self.height() - h) > 0.15 * max(h, 1)):
+            self._stale = True
+            QTimer.singleShot(0, self._render_if_stale)
+
+    def _render_if_stale(self) -> None:
+        if self._stale and self.isVisible():
+            self.render_now()
+
     def render_now(self) -> None:
         self._stale = False
+        self._built_at = (self.width(), self.height())
         if self._builder is None:
             if self.canvas is not None:
                 self.canvas.setParent(None)
@@ -55,6 +71,12 @@ class ChartView(QWidget):
             self._layout.addWidget(canvas)
         self.canvas = canvas
         canvas.draw_idle()
+
+    def shown_size_in(self) -> tuple[float, float] | None:
+        """The size the chart is shown at, in inches at 100 dpi (None before it is laid out), for a builder that
+        fits labels and legends to the space they get."""
+        w, h = self.width(), self.height()
+        return (w / 100, h / 100) if w > 300 and h > 100 else None
 
     @property
     def figure(self) -> Figure | None:

@@ -146,9 +146,6 @@ class CompareView(QWidget):
             if r.chart
         ]
         names = [n if len(n) <= 24 else n[:23] + "…" for n in self.names]
-        self.chart.set_builder(lambda: scenario_comparison(names, series, columns=3, size_in=self._chart_size()))
-
-    def _chart_size(self) -> tuple[float, float] | None:
-        """The size (inches at 100 dpi) the chart is shown at, so its titles wrap to the width they get."""
-        w, h = self.chart.width(), self.chart.height()
-        return (w / 100, h / 100) if w > 300 and h > 100 else None
+        # built at the size it is shown at, so titles wrap to the width they get
+        self.chart.set_builder(lambda: scenario_comparison(names, series, columns=3,
+                                                           size_in=self.chart.shown_size_in()))

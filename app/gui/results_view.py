@@ -567,7 +567,8 @@ class ResultsView(QWidget):
         self.rack_view.set_racks(r.racks)
         items = cost_items(r.bom)
         self.cost_chart.set_builder(
-            lambda: cost_breakdown(items, t.currency, title="BOM (first year) by role and part"))
+            lambda: cost_breakdown(items, t.currency, title="BOM (first year) by role and part",
+                                   size_in=self.cost_chart.shown_size_in()))
 
         self.rationale.setRowCount(len(r.rationale))
         for row, why in enumerate(r.rationale):

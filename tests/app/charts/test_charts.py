@@ -8,6 +8,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from app.charts import (
@@ -43,6 +44,28 @@ def test_cost_breakdown_groups_the_bom_by_role_and_kind() -> None:
     assert {(r, k) for r, k, _ in items} == {("segment host", "server"), ("segment host", "drive")}
     assert abs(sum(a for _, _, a in items) - 100_000) < 1
     assert _png(cost_breakdown(items, "USD")).startswith(b"\x89PNG")
+
+
+def test_cost_breakdown_keeps_totals_legend_and_title_apart_at_the_windows_size() -> None:
+    """Eleven part kinds on a 6.3 x 2 in chart (the BOM tab at 1280x720): the legend sits right of the axes, in
+    distinct colours, and no role total runs into it or past the figure."""
+    kinds = ("server", "drive", "nic", "boot-drive", "cable", "licence", "pdu", "rack", "support", "switch", "optic")
+    roles = ("software", "segment host", "leaf switch", "spine switch", "racks", "host links", "leaf peer links")
+    items = [(r, k, 1000.0 * (len(roles) - i) * (1 + j)) for i, r in enumerate(roles) for j, k in enumerate(kinds)
+             if (i + j) % 3 == 0 or i == 0]
+    fig = cost_breakdown(items, "USD", title="BOM (first year) by role and part", size_in=(6.3, 2.0))
+    FigureCanvasAgg(fig).draw()
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    ax = fig.axes[0]
+    legend = ax.get_legend()
+    assert legend is not None
+    box = legend.get_window_extent(renderer)
+    assert box.x0 >= ax.get_window_extent(renderer).x1 - 1 and box.x1 <= fig.bbox.width + 1
+    assert box.y0 >= -1 and box.y1 <= fig.bbox.height + 1  # not over the title, not below the figure
+    for text in ax.texts:  # each role's total
+        assert text.get_window_extent(renderer).x1 <= box.x0 + 1, text.get_text()
+    colours = {tuple(h.get_facecolor()) for h in legend.legend_handles}  # type: ignore[union-attr]
+    assert len(colours) == len({k for _, k, _ in items})
 
 
 def test_comparison_highlights_only_the_winner_the_model_named() -> None:
