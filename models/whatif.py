@@ -195,6 +195,15 @@ def compare(results: list[SizingResult]) -> list[CompareRow]:
     return rows
 
 
+def compare_by_kind(results: list[SizingResult]) -> list[tuple[str, list[int], list[CompareRow]]]:
+    """`compare` within each workload kind, in order of first appearance: (kind, the options' indices in
+    `results`, rows over just those options). Winners and deltas of a kind's rows never involve another kind."""
+    by_kind: dict[str, list[int]] = {}
+    for i, r in enumerate(results):
+        by_kind.setdefault(r.design.kind, []).append(i)
+    return [(k, idx, compare([results[i] for i in idx])) for k, idx in by_kind.items()]
+
+
 def _higher_is_better(metric: str) -> bool | None:
     """True/False from the metric's declared direction; None (no winner) for a description."""
     if metric not in METRICS:

@@ -16,7 +16,7 @@ from app.formatting import is_fraction, money, number
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.vocabulary import deployment_label, kind_label
-from models.whatif import CLEAR_DIFFERENCE_PCT, CompareRow, compare
+from models.whatif import CLEAR_DIFFERENCE_PCT, CompareRow, compare_by_kind
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 GROUP = 5  # options per table and chart: columns stay wide enough for a seven-figure price and a P10-P90 range
@@ -73,10 +73,7 @@ def chart_winners(group: Sequence[int], idx: Sequence[int], rows: Sequence[Compa
 
 def kind_rows(results: Sequence[SizingResult]) -> dict[str, tuple[list[int], list[CompareRow]]]:
     """Per workload kind: the options that run it and `compare` over just those (winners and deltas within the kind)."""
-    by_kind: dict[str, list[int]] = {}
-    for i, r in enumerate(results):
-        by_kind.setdefault(r.design.kind, []).append(i)
-    return {k: (idx, compare([results[i] for i in idx])) for k, idx in by_kind.items()}
+    return {k: (idx, rows) for k, idx, rows in compare_by_kind(list(results))}
 
 
 def comparison_section(ctx: Ctx, results: Sequence[SizingResult], scenarios: Sequence[Scenario],

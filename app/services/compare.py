@@ -124,6 +124,13 @@ def clear_difference_pct() -> float:
     return CLEAR_DIFFERENCE_PCT
 
 
+def rows_by_kind(results: Sequence[SizingResult]) -> list[tuple[str, list[int], list[WhatifRow]]]:
+    """`models.whatif.compare_by_kind`: per workload kind, its options' indices and the rows over just those."""
+    from models.whatif import compare_by_kind
+
+    return compare_by_kind(list(results))
+
+
 def compare_scenarios(scenarios: Sequence[Scenario], catalog: HardwareCatalog, labels: Sequence[str] | None = None,
                       cancelled: IsCancelled | None = None) -> tuple[list[SizingResult], list[WhatifRow]]:
     """Size every scenario (a refused one raises `ServiceError` naming it), then compare them row by row."""

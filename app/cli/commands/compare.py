@@ -22,7 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from app.services.compare import clear_difference_pct, compare_scenarios
+    from app.services.compare import clear_difference_pct, compare_scenarios, rows_by_kind
+    from models.vocabulary import kind_label
 
     inputs = read_inputs(args.scenarios, args.scenario_names)
     if len(inputs) < 2:
@@ -36,30 +37,46 @@ def _run(args: argparse.Namespace) -> int:
         while name in names:
             name, n = f"{r.scenario_name} ({n})", n + 1
         names.append(name)
+    kinds = rows_by_kind(results)
     if args.format == "json":
         print_json({"scenarios": names, "rows": [r.to_dict() for r in rows],
+                    "by_kind": [{"kind": k, "scenarios": [names[i] for i in idx], "rows": [r.to_dict() for r in krows]}
+                                for k, idx, krows in kinds],
                     "results": [r.to_dict() for r in results]})
         return 0
     currencies = {r.totals.currency for r in results}  # rows in a currency (capex, per year, TCO) are money
+    for n, (kind, idx, krows) in enumerate(kinds):
+        group = [names[i] for i in idx]
+        if len(kinds) > 1:  # options of different workloads are not ranked against each other: a table each
+            print(("\n" if n else "") + f"{kind_label(kind)}: {', '.join(group)}")
+        print(_table(group, krows, currencies))
+    print("\n* wins the row; ranges are P10-P90; deltas are against the first scenario"
+          + (" of the same workload" if len(kinds) > 1 else "") + ". No option wins when the P10-P90 ranges"
+          f" overlap or when values differ by {clear_difference_pct():g} % or less"
+          + ("; options of different workloads are in separate tables and never ranked against each other."
+             if len(kinds) > 1 else "."))
+    return 0
+
+
+def _table(names: list[str], rows: list[Any], currencies: set[str]) -> str:
     table = []
     for row in rows:
+        if all(v is None for v in row.values):
+            continue  # a metric of another workload
         cells: dict[str, object] = {"metric": f"{row.label} ({unit_text(row.unit)})"}
         for i, (name, v, d) in enumerate(zip(names, row.values, row.deltas(), strict=True)):
             mark = " *" if row.winner == i else ""
             rng = row.ranges[i]
             text = "-" if v is None else _num(row, v, currencies)
-            if rng:
+            if rng and v is not None and rng[0] != rng[1]:
                 text += f" [{_num(row, rng[0], currencies)}-{_num(row, rng[1], currencies)}]"
             if i > 0 and d is not None:
                 text += f" ({'+' if d >= 0 else '-'}{_num(row, abs(d), currencies)})"
             cells[name] = text + mark
         cells["best"] = "-" if row.higher_is_better is None else row.verdict.text(names)
         table.append(cells)
-    print(format_table(table, ["metric", *names, "best"]))
-    print("\n* wins the row; ranges are P10-P90; deltas are against the first scenario. No option wins when the"
-          " options run different workloads, when the P10-P90 ranges overlap, or when values differ by"
-          f" {clear_difference_pct():g} % or less.")
-    return 0
+    # one option of its workload: nothing to rank it against, so no "best" column
+    return format_table(table, ["metric", *names, "best"] if len(names) > 1 else ["metric", *names])
 
 
 def _num(row: Any, v: float, currencies: set[str]) -> str:

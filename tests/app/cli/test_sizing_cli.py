@@ -181,6 +181,25 @@ def test_compare_growth_sensitivity_optimize_take_a_project(capsys: pytest.Captu
     assert "left out" in err  # the PostgreSQL and SAP IQ scenarios: the optimizer covers Greenplum kinds
 
 
+def test_compare_ranks_options_only_within_their_workload(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    """The whole sample project: a table per workload kind, winners among the Greenplum warehouses only, shares in
+    percent; the JSON carries the same per-kind verdicts."""
+    code, out, _ = run(capsys, "--db", db, "compare", str(PROJECT))
+    assert code == 0
+    tables = out.split("\n\n")
+    gp = next(t for t in tables if t.startswith("Greenplum analytics"))
+    capex = next(line for line in gp.splitlines() if line.startswith("Capex"))
+    assert capex.rstrip().endswith("Study 000 test bed on vSphere") and capex.count(" *") == 1
+    pg = next(t for t in tables if t.startswith("PostgreSQL consolidation"))
+    assert "100 %" in pg and "Full-scan time" not in pg and " *" not in pg  # one option: nothing to win
+    assert "different workloads are in separate tables" in out
+    code, out, _ = run(capsys, "--db", db, "compare", str(PROJECT), "--format", "json")
+    by_kind = {g["kind"]: g for g in json.loads(out)["by_kind"]}
+    gp_capex = next(r for r in by_kind["greenplum-analytics"]["rows"] if r["metric"] == "capex")
+    assert by_kind["greenplum-analytics"]["scenarios"][gp_capex["winner"]] == "Study 000 test bed on vSphere"
+    assert all(r["winner"] is None for g in by_kind.values() if len(g["scenarios"]) == 1 for r in g["rows"])
+
+
 def test_report_takes_a_project(capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path) -> None:
     out_pdf = tmp_path / "p.pdf"
     code, _, _ = run(capsys, "--db", db, "report", str(PROJECT), "--scenario", GP_NAMES[0], "--no-growth",
