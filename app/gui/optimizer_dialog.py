@@ -7,6 +7,7 @@ a chart; "Use this design" hands the chosen platform back to the scenario.
 
 from __future__ import annotations
 
+import html
 import threading
 from typing import Any
 
@@ -36,9 +37,17 @@ from app.gui.workers import Job, JobRunner
 from models.hardware import HardwareCatalog
 from models.problems import Problem
 from models.scenario import Scenario, Targets
-from models.vocabulary import metric_label
+from models.vocabulary import deployment_label, metric_label, raid_label
 
 COLUMNS = ("Server", "Drive", "Drives/host", "Deployment", "RAID", "Hosts", "Capex", "Power", "Rack U", "Main")
+
+
+def part_name(catalog: HardwareCatalog, part_id: str) -> str:
+    """A part as the customer buys it ("Lenovo ThinkSystem SR655 V3 (12x 3.5in)"); the id when it is not there."""
+    if part_id not in catalog:
+        return part_id
+    part = catalog.get(part_id)
+    return f"{part.vendor} {part.model}"
 
 
 def run_optimizer(scenario: Scenario, catalog: HardwareCatalog, cancel: threading.Event,
@@ -200,8 +209,10 @@ class OptimizerDialog(QDialog):
             currency = result.best_sizing.totals.currency if result.best_sizing else ""
             self.summary.setText(
                 f"{result.evaluated:,} designs evaluated, {result.feasible:,} meet every target. Cheapest: "
-                f"<b>{b.segment_hosts} × {b.server_id}</b> with {b.drives_per_host} × {b.drive_id}, {b.deployment}, "
-                f"{b.raid}: {money(b.capex, currency, cents=False)}, {label} {number(b.main_value)}."
+                f"<b>{b.segment_hosts} × {html.escape(part_name(self.catalog, b.server_id))}</b> with "
+                f"{b.drives_per_host} × {html.escape(part_name(self.catalog, b.drive_id))}, "
+                f"{deployment_label(b.deployment)}, {raid_label(b.raid)}: {money(b.capex, currency, cents=False)}, "
+                f"{label} {number(b.main_value)}."
             )
         self._fill(result)
 
@@ -209,10 +220,15 @@ class OptimizerDialog(QDialog):
         points = list(result.pareto)
         self.table.setRowCount(len(points))
         for row, p in enumerate(points):
-            cells = (p.server_id, p.drive_id, str(p.drives_per_host), p.deployment, p.raid, str(p.segment_hosts),
+            # parts by name; the catalog id stays in the tooltip
+            cells = (part_name(self.catalog, p.server_id), part_name(self.catalog, p.drive_id),
+                     str(p.drives_per_host), deployment_label(p.deployment), raid_label(p.raid), str(p.segment_hosts),
                      money(p.capex, "", cents=False), power(p.power_w), f"{p.rack_u:.0f}", number(p.main_value))
+            ids = {0: p.server_id, 1: p.drive_id}
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
+                if col in ids:
+                    item.setToolTip(f"catalog id {ids[col]}")
                 if col >= 5:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if result.best is not None and p == result.best:
@@ -230,8 +246,8 @@ class OptimizerDialog(QDialog):
         label = metric_label(result.main_metric)
         self.chart.set_builder(lambda: pareto_front(
             [p.capex for p in points], [p.main_value for p in points], [p.feasible for p in points],
-            currency=currency, perf_label=label, selected=selected,
-            title="Pareto front: capex against the main estimate",
+            currency=currency, perf_label=label, selected=selected, higher_is_better=result.higher_is_better,
+            title="Designs on the Pareto front (capex, power, main estimate)",
         ))
 
     def _selection_changed(self) -> None:

@@ -20,6 +20,13 @@ def test_optimizer_runs_and_its_design_goes_back_into_the_scenario(qtbot, window
     qtbot.waitUntil(lambda: dialog.result is not None, timeout=30_000)
     assert dialog.table.rowCount() == len(dialog.result.pareto) > 0
     assert dialog.use_btn.isEnabled()
+    catalog = window.source.snapshot  # type: ignore[union-attr]
+    for row, p in enumerate(dialog.result.pareto):  # parts by name, the catalog id only in the tooltip
+        server = catalog.get(p.server_id)
+        assert dialog.table.item(row, 0).text() == f"{server.vendor} {server.model}"
+        assert p.server_id in dialog.table.item(row, 0).toolTip()
+    best = dialog.result.best
+    assert best.server_id not in dialog.summary.text() and best.drive_id not in dialog.summary.text()
     point = dialog.selected_point()
     dialog.use_btn.click()
     platform = window.doc.entry(uid).scenario.platform  # type: ignore[arg-type]
