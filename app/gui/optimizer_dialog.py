@@ -37,7 +37,7 @@ from app.gui.workers import Job, JobRunner
 from models.hardware import HardwareCatalog
 from models.problems import Problem
 from models.scenario import Scenario, Targets
-from models.vocabulary import deployment_label, metric_label, raid_label
+from models.vocabulary import deployment_label, metric_label, raid_label, targets_for
 
 COLUMNS = ("Server", "Drive", "Drives/host", "Deployment", "RAID", "Hosts", "Capex", "Power", "Rack U", "Main")
 
@@ -73,7 +73,11 @@ class OptimizerDialog(QDialog):
 
         form = new_form_layout()
         self.editors: dict[str, FieldEditor] = {}
-        for editor in add_rows(form, TARGET_FIELDS, self):
+        # the targets the engine checks for this workload, and any the scenario sets anyway
+        used = {t.name for t in targets_for(scenario.workload.kind)}
+        specs = tuple(spec for spec in TARGET_FIELDS
+                      if spec.path[-1] in used or self.targets.get(str(spec.path[-1])) is not None)
+        for editor in add_rows(form, specs, self):
             key = str(editor.path[-1])
             editor.show_value(self.targets.get(key))
             editor.edited.connect(self._target_edited)

@@ -29,7 +29,7 @@ from app.gui.workload_form import WorkloadForm
 from models.hardware import HardwareCatalog
 from models.problems import Problem
 from models.sizing.result import Design
-from models.vocabulary import raid_label
+from models.vocabulary import raid_label, targets_for
 
 _ERROR_COLOR = QColor("#c92a2a")
 
@@ -44,7 +44,9 @@ def problems_by_field(problems: list[Problem]) -> dict[str, str]:
 
 def _reserve(design: Design) -> str | None:
     """The hypervisor reserve the engine kept on a vSphere host: host memory less what its VMs got."""
-    if design.deployment != "vsphere" or design.vm is None or not design.vms_per_host:
+    if design.deployment != "vsphere":
+        return "0 (bare metal)"
+    if design.vm is None or not design.vms_per_host:
         return None
     return f"{design.memory_gib_per_host - design.vm.memory_gib * design.vms_per_host:g}"
 
@@ -107,7 +109,7 @@ class ScenarioForm(QTabWidget):
         self._add(platform, PLATFORM_FIELDS, tab=2)
         self.addTab(_scroll_page(_group("Platform", platform)), "")
 
-        targets = new_form_layout()
+        targets = self.targets_form = new_form_layout()
         self._add(targets, TARGET_FIELDS, tab=3)
         costs = new_form_layout()
         self._add(costs, ASSUMPTION_FIELDS, tab=3)
@@ -150,6 +152,7 @@ class ScenarioForm(QTabWidget):
     def show_draft(self, draft: dict[str, Any]) -> None:
         for editor in self.editors.values():
             editor.show_value(shown_value(draft, editor.path))
+        self._show_targets_of(draft)
         self.workload.show_draft(draft)
         self.hardware.show_draft(draft)
         notes = str(draft.get("notes") or "")
@@ -157,6 +160,17 @@ class ScenarioForm(QTabWidget):
             self._showing_notes = True
             self.notes.setPlainText(notes)
             self._showing_notes = False
+
+    def _show_targets_of(self, draft: dict[str, Any]) -> None:
+        """Only the targets the engine checks for this workload (a TPS target on a warehouse is not used); one
+        set anyway stays visible, so it can be cleared where the warning about it points."""
+        workload = draft.get("workload")
+        kind = workload.get("kind") if isinstance(workload, dict) else None
+        used = {t.name for t in targets_for(str(kind))} if kind else None
+        for spec in TARGET_FIELDS:
+            editor = self.editors[path_str(spec.path)]
+            visible = used is None or spec.path[-1] in used or shown_value(draft, spec.path) is not None
+            self.targets_form.setRowVisible(editor.container, visible)
 
     def show_design(self, design: Design | None) -> None:
         """What the engine chose for the fields left on "recommend", shown where the user would set them."""

@@ -128,3 +128,30 @@ def test_undo_entries_are_in_words(window: MainWindow) -> None:
     assert edit_text(("workload", "mirrors"), False) == "Set Mirror segments (HA) to off"
     assert edit_text(("platform", "raid"), None) == "Set RAID to automatic"
     assert "." not in edit_text(("targets", "max_capex"), 1000.0).removeprefix("Set ")
+
+
+@pytest.mark.parametrize("kind", WORKLOAD_KINDS)
+def test_the_form_offers_only_the_targets_the_engine_checks(window: MainWindow, kind: str) -> None:
+    """A TPS target on a warehouse is not used: the form hides it, unless the scenario sets it (then it stays, so
+    the warning about it can be acted on). The optimizer dialog offers the same targets."""
+    from app.gui.optimizer_dialog import OptimizerDialog
+    from models.vocabulary import TARGETS, targets_for
+
+    window.add_scenario()
+    uid = window.current_uid
+    assert uid is not None
+    combo = window.form.workload.kind_combo
+    combo.activated.emit(combo.findData(kind))
+    used = {t.name for t in targets_for(kind)}
+    form = window.form
+    for name in TARGETS:
+        editor = form.editor(f"targets.{name}")
+        assert form.targets_form.isRowVisible(editor.container) == (name in used), name
+    unused = next((n for n in TARGETS if n not in used), None)
+    if unused is not None:
+        window.doc.edit(uid, ("targets", unused), 1.0)
+        assert form.targets_form.isRowVisible(form.editor(f"targets.{unused}").container)
+        window.doc.undo_stack.undo()
+    dialog = OptimizerDialog(window.doc.entry(uid).scenario, window.source.snapshot, window)  # type: ignore[union-attr]
+    assert {k.removeprefix("targets.") for k in dialog.editors} == used
+    dialog.deleteLater()
