@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable
+from reportlab.platypus import Flowable, KeepTogether
 
 from app.export.config.build import build_config
 from app.export.config.design_values import fmt_value
@@ -62,6 +62,7 @@ def config_appendix(ctx: Ctx, results: Sequence[SizingResult], scenarios: Sequen
         out += _settings_table(ctx, r)
         bundle = build_config(r)
         rows = [[ctx.p(f.path, st.cell), ctx.p(f.what, st.cell)] for f in bundle.files]
-        out.append(ctx.p(f"Files written for {s.name}:", st.body))
-        out.append(ctx.grid(["File", "What it holds"], rows, [ctx.width * 0.38, ctx.width * 0.62]))
+        # the caption goes with its table: never a page ending in "Files written for ..." alone
+        out.append(KeepTogether([ctx.p(f"Files written for {s.name}:", st.body),
+                                 ctx.grid(["File", "What it holds"], rows, [ctx.width * 0.38, ctx.width * 0.62])]))
     return out

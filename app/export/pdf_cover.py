@@ -9,7 +9,7 @@ from datetime import date
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph, Spacer
+from reportlab.platypus import Flowable, KeepTogether, NextPageTemplate, PageBreak, Paragraph, Spacer
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from app.export.pdf_blocks import Ctx
@@ -126,10 +126,12 @@ def references_section(ctx: Ctx) -> list[Flowable]:
     st = ctx.styles
     if not len(ctx.refs):
         return []
-    out: list[Flowable] = [*ctx.section("References", 40 * mm)]
+    head, heading = ctx.section("References", 40 * mm)
+    out: list[Flowable] = [heading]
     out.append(ctx.p("Documents cited in this report as [n]; the section, table or figure follows the number where "
                      "the text cites it.", st.muted))
     w = ctx.width
     rows = [[f"[{n}]", ctx.p(ref.entry(), st.cell)] for n, ref in ctx.refs.entries()]
     out.append(ctx.grid(["", "Document"], rows, [w * 0.07, w * 0.93], zebra=True))
-    return out
+    # a list that fits a page starts on one rather than leaving its last entries alone on the next
+    return [head, KeepTogether(out)]

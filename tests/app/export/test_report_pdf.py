@@ -124,6 +124,8 @@ def test_every_sample_renders_with_its_capex(name: str, tmp_path: Path, sized: S
     for x in r.rationale:
         assert x.decision in words
     assert_customer_text(words)
+    pages = [flat(pg.extract_text() or "") for pg in PdfReader(str(out)).pages]
+    assert "References" in pages[-1] and "Documents cited in this report" in pages[-1]  # the list is not split
 
 
 # what must never reach a customer: study file names, calibration files, stand-in values, JSON paths, Python values
