@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from matplotlib.figure import Figure
 
 from app.charts.style import ACCENT, BAND, INK, MUTED, TARGET, empty, new_figure, thousands, tidy
-from app.formatting import number
+from app.formatting import is_fraction, number, unit_text
 
 
 def estimate_vs_hosts(
@@ -77,8 +77,12 @@ def estimate_ranges(
         return empty(fig, "No estimates")
     axes = fig.subplots(len(rows), 1, squeeze=False)[:, 0]
     for n, (ax, (label, p10, p50, p90, unit)) in enumerate(zip(axes, rows, strict=True)):
-        lo, hi = min(p10, p90), max(p10, p90)
         target = targets[n] if targets is not None and n < len(targets) else None
+        if is_fraction(unit):  # a share is drawn and labelled in percent ("100 % of baseline throughput")
+            p10, p50, p90 = p10 * 100, p50 * 100, p90 * 100
+            target = target * 100 if target is not None else None
+            unit = unit_text(unit)
+        lo, hi = min(p10, p90), max(p10, p90)
         ax.barh([0], [hi - lo], left=[lo], height=0.5, color=BAND, alpha=0.8)
         ax.plot([p50], [0], marker="o", color=ACCENT, markersize=7)
         ax.annotate(f"{number(p50)} {unit}", (p50, 0), xytext=(0, 9), textcoords="offset points", ha="center",

@@ -520,9 +520,13 @@ class ResultsView(QWidget):
         for row, (name, est) in enumerate(sorted(r.estimates.items(), key=lambda kv: kv[0] != r.main_metric)):
             is_main = name == r.main_metric
             self.estimates.setItem(row, 0, _cell(metric_label(name), bold=is_main, tooltip=name))
-            self.estimates.setItem(row, 1, _cell(number(est.p50), right=True, bold=is_main))
-            self.estimates.setItem(row, 2, _cell(estimate_range(est).removesuffix(f" {est.unit}"), right=True))
-            self.estimates.setItem(row, 3, _cell(est.unit))
+            # shares in percent, like everywhere else: "100" with the unit "% of baseline throughput"
+            band = estimate_range(est)
+            if band != "no spread":
+                band = f"{bare(est.p10, est.unit)} – {bare(est.p90, est.unit)}"
+            self.estimates.setItem(row, 1, _cell(bare(est.p50, est.unit), right=True, bold=is_main))
+            self.estimates.setItem(row, 2, _cell(band, right=True))
+            self.estimates.setItem(row, 3, _cell(unit_text(est.unit)))
             self.estimates.setItem(row, 4, _cell("main metric" if is_main else ""))
         self.binding.setText(f"Binding resource: <b>{html.escape(r.binding_resource)}</b> — the part of the design "
                              "that limits the main estimate; adding more of anything else will not improve it.")

@@ -59,6 +59,10 @@ def test_every_field_shows_the_value_the_engine_sized(qtbot, window: MainWindow,
     card = window.results.cards["metric"].value.text()
     if is_fraction(main.unit):  # a share is shown as a percentage, never as "1"
         assert card == f"{main.p50 * 100:,.0f} %" or card.endswith(" %"), card
+    table = window.results.estimates
+    for row in range(table.rowCount()):  # and so in the estimates table
+        unit = table.item(row, 3).text()
+        assert not unit.startswith("fraction"), unit
 
 
 def test_recommend_raid_says_what_it_picked(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
