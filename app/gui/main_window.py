@@ -394,7 +394,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
         if self.source is None:
             status.engine_missing = f"No hardware catalog: {self.catalog_error}"
         self.results.show_result(result, c.result_inputs.get(uid, entry.scenario), status, c.curves.get(uid))
-        self.form.show_design(result.design if result is not None else None)
+        self.form.show_design(result.design if result is not None else None, result.iq if result is not None else None)
 
     # -- edits ----------------------------------------------------------------------------------------------
     def _field_edited(self, path: FieldPath, value: object) -> None:

@@ -28,7 +28,7 @@ from app.gui.hardware_picker import HardwarePicker
 from app.gui.workload_form import WorkloadForm
 from models.hardware import HardwareCatalog
 from models.problems import Problem
-from models.sizing.result import Design
+from models.sizing.result import Design, IqMultiplex
 from models.vocabulary import raid_label, targets_for
 
 _ERROR_COLOR = QColor("#c92a2a")
@@ -49,6 +49,16 @@ def _reserve(design: Design) -> str | None:
     if design.vm is None or not design.vms_per_host:
         return None
     return f"{design.memory_gib_per_host - design.vm.memory_gib * design.vms_per_host:g}"
+
+
+def _storage(design: Design) -> str | None:
+    """Where the design keeps the data of a PostgreSQL or SAP IQ cluster, in a word for "Recommend: ...": on vSAN
+    (its `raid` is a vSAN policy), else on an external SAN (SAP IQ) or the hosts' own drives (PostgreSQL)."""
+    if design.kind == "sap-iq-multiplex":
+        return "vSAN" if design.raid.startswith("vsan") else "external SAN"
+    if design.kind == "postgres-consolidation":
+        return "vSAN" if design.raid.startswith("vsan") else "local drives"
+    return None
 
 
 def _group(title: str, content: QWidget | QFormLayout) -> QGroupBox:
@@ -172,9 +182,10 @@ class ScenarioForm(QTabWidget):
             visible = used is None or spec.path[-1] in used or shown_value(draft, spec.path) is not None
             self.targets_form.setRowVisible(editor.container, visible)
 
-    def show_design(self, design: Design | None) -> None:
+    def show_design(self, design: Design | None, iq: IqMultiplex | None = None) -> None:
         """What the engine chose for the fields left on "recommend", shown where the user would set them."""
         chosen: dict[str, str | None] = {}
+        editors = {**self.editors, **self.workload.current_editors()}
         if design is not None:
             chosen = {
                 "platform.drives_per_host": str(design.data_drives_per_host),
@@ -185,8 +196,10 @@ class ScenarioForm(QTabWidget):
                 "workload.vm_memory_gib": f"{design.vm.memory_gib:g}" if design.vm else None,
                 "platform.raid": raid_label(design.raid),
                 "platform.hypervisor_reserve_gib": _reserve(design),
+                "workload.writer_nodes": str(iq.writers) if iq is not None else None,
+                "workload.shared_storage": _storage(design),
             }
-        for key, editor in {**self.editors, **self.workload.current_editors()}.items():
+        for key, editor in editors.items():
             editor.show_recommended(chosen.get(key))
         self.hardware.show_picked({
             "platform.server_id": design.server_id if design else None,

@@ -55,6 +55,14 @@ def test_every_field_shows_the_value_the_engine_sized(qtbot, window: MainWindow,
     assert isinstance(memory, QLineEdit)
     if scenario.platform.memory_gib is None:
         assert memory.placeholderText().endswith(f": {d.memory_gib_per_host:g}")  # what was recommended
+    editors = form.workload.current_editors()
+    storage = editors.get("workload.shared_storage")
+    if storage is not None and get_in(sized, storage.path) is None:  # left to refarch: the choice says what it took
+        assert isinstance(storage.widget, QComboBox) and storage.widget.currentText().startswith("Recommend: ")
+    writers = editors.get("workload.writer_nodes")
+    if writers is not None and result.iq is not None and get_in(sized, writers.path) is None:
+        assert isinstance(writers.widget, QLineEdit)
+        assert writers.widget.placeholderText().endswith(f": {result.iq.writers}")
     main = result.estimates[result.main_metric]
     card = window.results.cards["metric"].value.text()
     if is_fraction(main.unit):  # a share is shown as a percentage, never as "1"
