@@ -35,6 +35,7 @@ from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
 from models.sizing.rules import coordinator_count
 from models.sizing.stream import CheapestFeasible, RunningBest
+from models.sizing.targets import estimate_at
 from models.tasks import IsCancelled, Progress, check_cancelled
 from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
 
@@ -98,6 +99,9 @@ class SearchTooLarge(SizingInputError):
 
 
 TCO_RERANK = 6  # exact TCO (full BOM) of this many candidates with the lowest approximate TCO
+# Full capex (`size`: switches, cables, racks, PDUs) of this many feasible candidates with the lowest host capex:
+# what the search leaves out follows the host count, so the full cheapest sits among the few cheapest by hosts.
+CAPEX_RERANK = 6
 
 
 def approx_tco(ev: greenplum.Evaluated, servers: list, scenario: Scenario,  # type: ignore[type-arg]
@@ -183,9 +187,14 @@ def optimize(
     state = _Stream(main, higher, space.servers, space.drives)  # the servers whose slots hold the memory
     if objective == "tco":
         state.tco = lambda ev: approx_tco(ev, space.servers, scenario, catalog)
+        state.rerank = TCO_RERANK
+    else:
+        state.tco = lambda ev: ev.capex
+        state.rerank = CAPEX_RERANK
     for offset, ev in space.chunks(chunk, progress, cancelled, total):  # raises models.tasks.Cancelled
         state.add(offset, ev)
-    pareto = _settled_front(state.pareto(pareto_limit), space, main, higher)
+    pareto = sized_front(_settled_front(state.pareto(pareto_limit), space, main, higher), scenario, catalog, main,
+                         higher, cancelled)
     if state.best.row is None or not state.best.feasible:
         return OptimizationResult(main, higher, state.evaluated, 0, None, None, pareto, state.unmet())
     pool = settled_pool(state.best, state.cheapest)
@@ -202,16 +211,8 @@ def optimize(
         update={"platform": scenario.platform.model_validate(best.platform(scenario))}
     )
     best_sized = size(best_scenario, catalog, cancelled=cancelled)
-    if objective == "tco":
-        for _, _, cand in state.tco_shortlist:
-            plat = scenario.platform.model_validate(cand.platform(scenario))
-            check_cancelled(cancelled)
-            r_i = size(scenario.model_copy(update={"platform": plat}), catalog, cancelled=cancelled)
-            # the full sizing is the judge: a candidate that misses a target once sized is not taken
-            if any(w.code.startswith("target-unmet") for w in r_i.warnings):
-                continue
-            if r_i.totals.tco < best_sized.totals.tco:
-                best, best_sized = cand, r_i
+    best, best_sized = judged(scenario, catalog, objective, best, best_sized,
+                              [cand for _, _, cand in state.tco_shortlist], pareto, cancelled)
     return OptimizationResult(main, higher, state.evaluated, state.feasible, best, best_sized, pareto,
                               objective=objective)
 
@@ -234,7 +235,8 @@ class _Stream:
         self.any_met: dict[str, bool] = {}
         self.closest: dict[str, tuple[float, int, str]] = {}  # target -> (key value, index, message)
         self.tco: Callable[[greenplum.Evaluated], NDArray[np.float64]] | None = None
-        self.tco_shortlist: list[tuple[float, int, DesignPoint]] = []  # lowest approximate TCO, feasible
+        self.tco_shortlist: list[tuple[float, int, DesignPoint]] = []  # lowest approximate cost, feasible
+        self.rerank = TCO_RERANK
 
     def add(self, offset: int, ev: greenplum.Evaluated) -> None:
         n = len(ev.candidates)
@@ -266,13 +268,13 @@ class _Stream:
             self._closest(offset, ev)
 
     def _shortlist(self, offset: int, ev: greenplum.Evaluated, feasible: NDArray[np.int64]) -> None:
-        """The TCO_RERANK feasible candidates of lowest approximate TCO, ties to the earlier (a stable sort)."""
+        """The `rerank` feasible candidates of lowest approximate cost, ties to the earlier (a stable sort)."""
         assert self.tco is not None
         tco = self.tco(ev)
-        top = feasible[np.argsort(tco[feasible], kind="stable")[:TCO_RERANK]]
+        top = feasible[np.argsort(tco[feasible], kind="stable")[:self.rerank]]
         merged = self.tco_shortlist + [(float(tco[i]), offset + int(i), self.point(ev, int(i))) for i in top]
         merged.sort(key=lambda t: (t[0], t[1]))
-        self.tco_shortlist = merged[:TCO_RERANK]
+        self.tco_shortlist = merged[:self.rerank]
 
     def _closest(self, offset: int, ev: greenplum.Evaluated) -> None:
         for name, met in ev.meets.items():
@@ -326,6 +328,53 @@ class _Stream:
             main_value=float(ev.metrics[self.main][i]),
             feasible=bool(ev.feasible[i]),
         )
+
+
+def _meets(r: SizingResult) -> bool:
+    return not any(w.code.startswith("target-unmet") for w in r.warnings)
+
+
+def _as_sized(p: DesignPoint, r: SizingResult, main: str, confidence: str) -> DesignPoint:
+    """`p` with what `size` reports for its platform: the full BOM's capex, power and rack space."""
+    t = r.totals
+    return dataclasses.replace(p, segment_hosts=r.design.segment_hosts, capex=t.capex, power_w=t.power_w,
+                               rack_u=float(t.rack_u), main_value=estimate_at(r.estimates[main], main, confidence),
+                               feasible=_meets(r))
+
+
+def _size_point(p: DesignPoint, scenario: Scenario, catalog: HardwareCatalog,
+                cancelled: IsCancelled | None) -> SizingResult:
+    check_cancelled(cancelled)
+    plat = scenario.platform.model_validate(p.platform(scenario))
+    return size(scenario.model_copy(update={"platform": plat}), catalog, cancelled=cancelled)
+
+
+def sized_front(points: list[DesignPoint], scenario: Scenario, catalog: HardwareCatalog, main: str, higher: bool,
+                cancelled: IsCancelled | None = None) -> list[DesignPoint]:
+    """Each reported front design as `size` reports it (full BOM capex), the dominated dropped, cheapest first."""
+    out = [_as_sized(p, _size_point(p, scenario, catalog, cancelled), main, scenario.targets.confidence)
+           for p in points]
+    if not out:
+        return out
+    keep = pareto_indices(np.array([p.capex for p in out]), np.array([p.main_value for p in out]),
+                          np.array([p.power_w for p in out]), higher, None)
+    return [out[i] for i in keep]
+
+
+def judged(scenario: Scenario, catalog: HardwareCatalog, objective: str, best: DesignPoint, best_sized: SizingResult,
+           shortlist: list[DesignPoint], front: list[DesignPoint],
+           cancelled: IsCancelled | None = None) -> tuple[DesignPoint, SizingResult]:
+    """The pick by the full sizing: the settled pick, the shortlist and the feasible front designs are sized and the
+    lowest full capex (or TCO) that meets every target once sized is taken, ties to the earlier."""
+    def cost(r: SizingResult) -> float:
+        return r.totals.tco if objective == "tco" else r.totals.capex
+
+    main = _main(scenario.workload)[0]  # type: ignore[arg-type]
+    for cand in [*shortlist, *(p for p in front if p.feasible)]:
+        r_i = _size_point(cand, scenario, catalog, cancelled)
+        if _meets(r_i) and cost(r_i) < cost(best_sized):  # the full sizing is the judge
+            best, best_sized = cand, r_i
+    return _as_sized(best, best_sized, main, scenario.targets.confidence), best_sized
 
 
 def _settled_front(points: list[DesignPoint], space: SearchSpace, main: str, higher: bool) -> list[DesignPoint]:

@@ -14,12 +14,14 @@ if TYPE_CHECKING:
 
 
 def optimize(scenario: Scenario, catalog: HardwareCatalog, objective: str | None = None, label: str | None = None,
-             progress: Progress | None = None, cancelled: IsCancelled | None = None) -> OptimizationResult:
+             progress: Progress | None = None, cancelled: IsCancelled | None = None,
+             pareto_limit: int = 200) -> OptimizationResult:
     """`models.optimizer.optimize`; input it refuses raises `ServiceError("cannot optimize <label>", problems)`."""
     from models import optimizer
     from models.sizing.parts import SizingInputError
 
     try:
-        return optimizer.optimize(scenario, catalog, progress=progress, cancelled=cancelled, objective=objective)
+        return optimizer.optimize(scenario, catalog, progress=progress, cancelled=cancelled, objective=objective,
+                                  pareto_limit=pareto_limit)
     except SizingInputError as exc:
         raise ServiceError(f"cannot optimize {label or scenario.name}", exc.problems) from None

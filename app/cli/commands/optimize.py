@@ -46,7 +46,8 @@ def _run(args: argparse.Namespace) -> int:
     reports = []
     for n, i in enumerate(inputs):
         try:
-            result = optimize(i.scenario, catalog, args.objective, i.label)
+            # each reported front design is fully sized (`size`): only the --top shown ones
+            result = optimize(i.scenario, catalog, args.objective, i.label, pareto_limit=args.top)
         except ServiceError as exc:
             if len(inputs) > 1 and not args.scenario_names:  # a whole project: optimize what can be, say what not
                 print(f"refarch: note: {i.label} left out: {'; '.join(str(p) for p in exc.problems)}", file=sys.stderr)

@@ -19,10 +19,11 @@ from numpy.typing import NDArray
 
 from models.calibration_data import figure
 from models.hardware import HardwareCatalog
-from models.optimizer import _settled_front
+from models.optimizer import CAPEX_RERANK, DesignPoint, _settled_front, judged, sized_front
 from models.scenario import GreenplumAnalytics, Scenario
 from models.sizing import greenplum
 from models.sizing.candidates import NetworkChoice, enumerate_candidates
+from models.sizing.engine import size
 from models.sizing.gp_coordinator import coordinator_options
 from models.sizing.gp_host_memory import memory_plan
 from models.sizing.gp_search import Search, search_space, settled_pick
@@ -85,6 +86,8 @@ def reference_optimize(scenario: Scenario, catalog: HardwareCatalog, pareto_limi
     # the front as `size` reports it at the confidence (the shared settling, 'one estimate')
     space = search_space(scenario, workload, catalog, parts, servers_all, drives, DEPLOYMENTS, RAID_LEVELS, None)
     pareto = _settled_front(pareto, space, main, higher)  # type: ignore[arg-type]
+    pareto = sized_front([DesignPoint(**dataclasses.asdict(p)) for p in pareto], scenario, catalog, main,
+                         higher)  # type: ignore[assignment]
     if not np.any(feasible):
         return RefResult(len(cands), 0, None, pareto, _closest_per_target(ev, points))
     found = Search(servers, drives, net, None, memory, ev, coordinators)
@@ -95,6 +98,11 @@ def reference_optimize(scenario: Scenario, catalog: HardwareCatalog, pareto_limi
         points[best_i], segment_hosts=int(settled.segment_hosts[0]), capex=float(settled.capex[0]),
         power_w=float(settled.power_w[0]), rack_u=float(settled.rack_u[0]), main_value=float(settled.metrics[main][0]),
     )
+    cheapest = np.flatnonzero(feasible)[np.argsort(ev.capex[feasible], kind="stable")[:CAPEX_RERANK]]
+    best_scenario = scenario.model_copy(update={"platform": scenario.platform.model_validate(
+        DesignPoint(**dataclasses.asdict(best)).platform(scenario))})
+    best, _ = judged(scenario, catalog, "capex", DesignPoint(**dataclasses.asdict(best)), size(best_scenario, catalog),
+                     [DesignPoint(**dataclasses.asdict(points[int(i)])) for i in cheapest], pareto)  # type: ignore[arg-type]
     return RefResult(len(cands), int(feasible.sum()), best, pareto, {})
 
 

@@ -103,3 +103,25 @@ def test_the_pareto_front_reports_what_size_reports(small: HardwareCatalog, conf
         assert estimate_at(r.estimates["full_scan_s"], "full_scan_s", confidence) == pytest.approx(p.main_value,
                                                                                                    abs=0.5)
         assert p.feasible == (not _unmet(r))
+
+
+@pytest.mark.parametrize("name", ["retail-dw-gen5", "gp-oltp"])
+def test_on_the_seed_catalog_the_best_and_every_front_point_carry_the_full_capex_of_size(
+    catalog: HardwareCatalog, name: str
+) -> None:
+    """The seed catalog has switches, cables, racks and PDUs: what is ranked and reported is size's full capex."""
+    s = sample(name)
+    result = optimize(s, catalog)
+    assert result.best is not None and result.best_sizing is not None and result.pareto
+    main, confidence = result.main_metric, s.targets.confidence
+    points = [(result.best, result.best_scenario(s))] + [
+        (p, s.model_copy(update={"platform": s.platform.model_validate(p.platform(s))})) for p in result.pareto]
+    for p, scenario in points:
+        r = size(scenario, catalog)  # type: ignore[arg-type]
+        assert any(line.kind == "switch" for line in r.bom)  # not vacuous: capex beyond the hosts
+        assert r.totals.capex == pytest.approx(p.capex, abs=0.005)  # to the cent
+        assert r.design.segment_hosts == p.segment_hosts
+        assert estimate_at(r.estimates[main], main, confidence) == pytest.approx(p.main_value, abs=0.5)  # the second
+        assert p.feasible == (not _unmet(r))
+    # sizing is the judge: no reported feasible design is cheaper in full than the pick
+    assert all(p.capex >= result.best.capex - 0.005 for p in result.pareto if p.feasible)
