@@ -9,8 +9,12 @@ from __future__ import annotations
 import math
 from datetime import date
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from models.uncertainty import Estimate
+
+if TYPE_CHECKING:
+    from models.sizing.result import SizingResult
 
 DASH = "–"  # an absent value
 
@@ -167,3 +171,18 @@ def gib(v: float) -> str:
 
 def tb(v: float) -> str:
     return f"{v:,.1f} TB" if v >= 1 else f"{v:,.2f} TB"
+
+
+def part_description(r: SizingResult, part_id: str | None) -> str:
+    """A part of the design by its catalog description (its BOM line), the id only when it has none."""
+    for ln in r.bom:
+        if ln.part_id == part_id:
+            return ln.description
+    return part_id or "none"
+
+
+def part_with_number(r: SizingResult, part_id: str | None) -> str:
+    """The part's name and, when the catalog knows it, the vendor part number procurement orders by."""
+    number = next((ln.part_number for ln in r.bom if ln.part_id == part_id and ln.part_number), "")
+    name = part_description(r, part_id)
+    return f"{name} (P/N {number})" if number else name

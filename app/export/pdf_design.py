@@ -10,8 +10,7 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer
 
 from app.export.host_drawing import host_drawing
 from app.export.pdf_blocks import Ctx
-from app.export.pdf_sections import part_description, part_with_number
-from app.formatting import gib, tb
+from app.formatting import gib, part_description, part_with_number, tb
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.vocabulary import deployment_label, kind_label, raid_label

@@ -13,7 +13,19 @@ from reportlab.platypus import Flowable, Spacer
 
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_styles import BAD, GOOD, GOOD_FILL, MUTED
-from app.formatting import bare, estimate_range, gib, humanize, is_fraction, money, number, power, unit_text, value
+from app.formatting import (
+    bare,
+    estimate_range,
+    gib,
+    humanize,
+    is_fraction,
+    money,
+    number,
+    part_description,
+    power,
+    unit_text,
+    value,
+)
 from models.references import readable
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing.result import SizingResult, Warning
@@ -45,20 +57,6 @@ def plural(n: int, word: str) -> str:
     if n == 1:
         return f"1 {word}"
     return f"{n} {word[:-1] + 'ies' if word.endswith('y') else word + 'es' if word.endswith('s') else word + 's'}"
-
-
-def part_description(r: SizingResult, part_id: str | None) -> str:
-    for ln in r.bom:
-        if ln.part_id == part_id:
-            return ln.description
-    return part_id or "none"
-
-
-def part_with_number(r: SizingResult, part_id: str | None) -> str:
-    """The part's name and, when the catalog knows it, the vendor part number procurement orders by."""
-    number = next((ln.part_number for ln in r.bom if ln.part_id == part_id and ln.part_number), "")
-    name = part_description(r, part_id)
-    return f"{name} (P/N {number})" if number else name
 
 
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}

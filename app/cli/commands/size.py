@@ -14,6 +14,7 @@ from app.formatting import (
     money,
     money_figure,
     number,
+    part_with_number,
     percent,
     power,
     rack_power,
@@ -52,10 +53,11 @@ def render_text(r: SizingResult) -> str:
     lines = [f"Scenario: {r.scenario_name}  ({kind_label(d.kind)}, {deployment_label(d.deployment)})", ""]
     lines.append("Design")
     facts = [
-        ("Server", d.server_id),
+        ("Server", part_with_number(r, d.server_id)),
         ("Hosts", f"{d.total_hosts}: {d.worker_hosts} {KINDS[d.kind].workers(d.worker_hosts)}"
                   f" + {d.coordinator_hosts} coordinator + {d.etl_hosts} ETL"),
-        ("Data drives per host", f"{d.data_drives_per_host} x {d.drive_id} ({raid_label(d.raid)})"),
+        ("Data drives per host",
+         f"{d.data_drives_per_host} x {part_with_number(r, d.drive_id)} ({raid_label(d.raid)})"),
         ("Memory per host", gib(d.memory_gib_per_host)),
         ("VMs per host", str(d.vms_per_host)),
     ]
@@ -74,7 +76,8 @@ def render_text(r: SizingResult) -> str:
         facts.append(("DQP mode", d.dqp_mode))
     if d.usable_capacity_tb:
         facts.append(("User-data capacity", f"{tb(d.usable_capacity_tb)} (needed {tb(d.data_needed_tb)})"))
-    facts.append(("Network", f"{d.nics_per_host} x {d.nic_id} = {value(d.network_gbps_per_host, 'Gbit/s')} per host"))
+    facts.append(("Network", f"{d.nics_per_host} x {part_with_number(r, d.nic_id)}"
+                             f" = {value(d.network_gbps_per_host, 'Gbit/s')} per host"))
     width = max(len(k) for k, _ in facts)
     lines += [f"  {k.ljust(width)}  {v}" for k, v in facts]
     lines += ["", f"Estimates (P10 / P50 / P90; binding resource: {r.binding_resource})"]
@@ -86,16 +89,17 @@ def render_text(r: SizingResult) -> str:
     cur = r.totals.currency  # BOM prices are in the totals' currency: the column headings name it
     lines += ["", "Bill of materials"]
     rows = [
-        {"kind": b.kind, "role": b.role, "part": b.part_id, "part number": b.part_number or "-",
+        {"kind": b.kind, "role": b.role, "part": b.description, "part number": b.part_number or "-",
          "qty/host": b.qty_per_host, "hosts": b.hosts,
          f"list ({cur})": money_figure(b.list_unit_price if b.list_unit_price is not None else b.unit_price),
          f"net ({cur})": money_figure(b.unit_price),
          f"extended ({cur})": money_figure(b.extended_price) + (" /yr" if b.recurring else ""),
-         "basis": b.price_basis + (f" {b.source_currency}" if b.source_currency not in ("", b.currency) else "")}
+         "basis": b.price_basis + (f" {b.source_currency}" if b.source_currency not in ("", b.currency) else ""),
+         "catalog id": b.part_id}
         for b in r.bom
     ]
     lines.append(format_table(rows, ["kind", "role", "part", "part number", "qty/host", "hosts", f"list ({cur})",
-                                     f"net ({cur})", f"extended ({cur})", "basis"]))
+                                     f"net ({cur})", f"extended ({cur})", "basis", "catalog id"]))
     t = r.totals
     lines += ["", f"Capex {money(t.capex, t.currency)}   Recurring {money(t.recurring_per_year, t.currency)}/year"
               f"   (BOM {money(t.bom_total, t.currency)}; at list prices {money(t.list_total, t.currency)})",
