@@ -286,7 +286,8 @@ def _network_and_hosts_rationale(p: _Pick, coordinators: int, warnings: list[War
         if net.nic.speed_gbps < figure(RULES, "network_min_gbps"):
             warnings.append(Warning(
                 "network-below-minimum",
-                f"{net.nic.speed_gbps:g} GbE ports are below the 25 GbE minimum of the reference architecture.",
+                f"{net.nic.speed_gbps:g} GbE ports are below the {figure(RULES, 'network_min_gbps'):g} GbE minimum of"
+                " the reference architecture.",
             ))
         if net.ports < figure(RULES, "network_min_ports"):
             warnings.append(Warning("network-ports", f"{net.ports} port(s) per host; at least 2 are advised."))

@@ -372,7 +372,9 @@ def _warnings(w: SapIqMultiplex, o: IqOption, node: _Node, pred: sap_iq.IqPredic
             " cores per stream: queries will queue or spill to the temp dbspace.",
         ))
     if net.nic and net.nic.speed_gbps < figure(STUDY, "dqp_network_gbps"):
-        warnings.append(Warning("network-below-minimum", "DQP network-transfer needs at least a 10 GbE interconnect."))
+        warnings.append(Warning("network-below-minimum", "DQP network-transfer needs at least a"
+                                f" {figure(STUDY, 'dqp_network_gbps'):g} GbE interconnect; this design"
+                                f" has {net.nic.speed_gbps:g} GbE."))
     if lay is not None and lay.hosts > figure(STUDY, "vsan_max_hosts"):
         warnings.append(Warning("vsan-cluster-size", f"{lay.hosts} hosts exceed the"
                                 f" {figure(STUDY, 'vsan_max_hosts'):g}-host vSAN cluster study 003 describes."))
