@@ -109,7 +109,8 @@ def shared_buffers_rule(
         large,
         f"a VM dedicated to one database whose memory is not overcommitted: {large:.0%} of VM memory gave"
         f" +{figure(STUDY, 'sb75_gain_s3'):.1%} DBT-2 throughput over {start:.0%} and steadier throughput (CV"
-        f" {figure(STUDY, 'sb25_cv_s3'):.1%} -> {figure(STUDY, 'sb75_cv_s3'):.1%}); never 45-55 % (double buffering);"
+        f" {figure(STUDY, 'sb25_cv_s3'):.1%} -> {figure(STUDY, 'sb75_cv_s3'):.1%}); never"
+        f" {figure(STUDY, 'sb_dip_low_ratio'):.0%}-{figure(STUDY, 'sb_dip_high_ratio'):.0%} (double buffering);"
         " load-test at the highest expected load",
         f"{cite('sb75_gain_s3', STUDY)}; {cite('sb_dip_low_ratio', STUDY)}",
     )
