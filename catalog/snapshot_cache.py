@@ -30,6 +30,7 @@ import urllib.parse
 from contextlib import closing
 from pathlib import Path
 
+from models.cache_location import CacheLocation
 from models.hardware import HardwareCatalog
 
 DATA_VERSION_KEY = "data_version"  # the catalog_meta row every CatalogStore write renews
@@ -38,20 +39,16 @@ _PACKAGE = Path(__file__).resolve().parent
 _MODELS = _PACKAGE.parent / "models"
 
 ENV_VAR = "REFARCH_CATALOG_CACHE"
-_directory: Path | None = None
+LOCATION = CacheLocation(ENV_VAR)
 
 
 def configure(directory: Path | str | None) -> None:
     """Keep snapshots under `directory` (None: off unless `REFARCH_CATALOG_CACHE` names one)."""
-    global _directory
-    _directory = Path(directory) if directory is not None else None
+    LOCATION.configure(directory)
 
 
 def cache_directory() -> Path | None:
-    if _directory is not None:
-        return _directory
-    env = os.environ.get(ENV_VAR)
-    return Path(env) if env else None
+    return LOCATION.directory()
 
 
 def sqlite_path(url: str) -> Path | None:

@@ -26,24 +26,22 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
+from models.cache_location import CacheLocation
+
 ENV_VAR = "REFARCH_FIT_CACHE"
 T = TypeVar("T")
 
-_directory: Path | None = None
+LOCATION = CacheLocation(ENV_VAR)
 _fingerprints: dict[str, str] = {}
 
 
 def configure(directory: Path | str | None) -> None:
     """Store fits under `directory` (None: keep them in memory only)."""
-    global _directory
-    _directory = Path(directory) if directory is not None else None
+    LOCATION.configure(directory)
 
 
 def cache_directory() -> Path | None:
-    if _directory is not None:
-        return _directory
-    env = os.environ.get(ENV_VAR)
-    return Path(env) if env else None
+    return LOCATION.directory()
 
 
 def calibration_digest() -> str:

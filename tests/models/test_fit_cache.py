@@ -11,7 +11,7 @@ from models import fit_cache
 
 @pytest.fixture
 def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr(fit_cache, "_directory", tmp_path)
+    monkeypatch.setattr(fit_cache.LOCATION, "configured", tmp_path)
     monkeypatch.setattr(fit_cache, "_fingerprints", {})
     return tmp_path
 
