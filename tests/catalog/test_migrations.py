@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import create_engine, inspect, make_url, text
+from sqlalchemy import RowMapping, create_engine, inspect, make_url, text
 
 from catalog.engine import create_catalog_engine, mask_url, parse_url
 from catalog.errors import CatalogMigrationError, CatalogOpenError
@@ -231,23 +231,55 @@ def test_quick_head_follows_the_chain_and_gives_up_on_branches(tmp_path: Path) -
     assert quick_head_revision(tmp_path) is None
 
 
-def test_an_upgrade_from_0003_keeps_every_row_and_gives_part_numbers_empty(catalog_url: str) -> None:
-    """A 0003 catalog with rows of several kinds upgrades to the head with nothing lost; the new
-    `part_number` is "" (unknown) on old rows, never a guess, and can then be set."""
+
+_COMMON_VALUES = ("'2026-11-01', 'vendor datasheet', 'list', false, 1, '2026-11-01 00:00:00', "
+                  "'2026-11-01 00:00:00'")  # price_as_of .. updated_at of every old row
+
+
+def _upgrade_to(url: str, revision: str) -> None:
+    """An empty catalog at an old schema revision, as an earlier refarch left it."""
     from alembic import command
 
     from catalog.migrate import alembic_config
 
-    engine = create_engine(catalog_url)
+    engine = create_engine(url)
     try:
         with engine.begin() as conn:
-            command.upgrade(alembic_config(connection=conn), "refarch_0003")
-        common = ("'2026-11-01', 'vendor datasheet', 'list', false, 1, '2026-11-01 00:00:00', "
-                  "'2026-11-01 00:00:00'")
-        cols = "vendor, model, price, currency, price_as_of, source, price_basis, user_edited, version, " \
-               "created_at, updated_at"
-        _run_sql(
-            catalog_url,
+            command.upgrade(alembic_config(connection=conn), revision)
+    finally:
+        engine.dispose()
+
+
+def _table_rows(url: str, tables: tuple[str, ...]) -> dict[str, list[RowMapping]]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return {t: list(conn.execute(text(f"SELECT * FROM {t} ORDER BY id")).mappings().all()) for t in tables}
+    finally:
+        engine.dispose()
+
+
+def _assert_old_columns_kept(url: str, before: dict[str, list[RowMapping]]) -> list[RowMapping]:
+    """Every old row is still there with every old column's value; returns the upgraded rows."""
+    upgraded: list[RowMapping] = []
+    for table, new_rows in _table_rows(url, tuple(before)).items():
+        old_rows = before[table]
+        assert len(new_rows) == len(old_rows)
+        for old, new in zip(old_rows, new_rows, strict=True):
+            assert {k: new[k] for k in old} == dict(old)  # every old column's value kept
+            upgraded.append(new)
+    return upgraded
+
+
+def test_an_upgrade_from_0003_keeps_every_row_and_gives_part_numbers_empty(catalog_url: str) -> None:
+    """A 0003 catalog with rows of several kinds upgrades to the head with nothing lost; the new
+    `part_number` is "" (unknown) on old rows, never a guess, and can then be set."""
+    _upgrade_to(catalog_url, "refarch_0003")
+    common = _COMMON_VALUES
+    cols = "vendor, model, price, currency, price_as_of, source, price_basis, user_edited, version, " \
+           "created_at, updated_at"
+    _run_sql(
+        catalog_url,
             f"INSERT INTO cpus (id, {cols}, cores, threads, base_ghz, tdp_w) "
             f"VALUES ('cpu-a', 'AMD', 'EPYC 9354', 3420, 'USD', {common}, 32, 64, 3.25, 280)",
             f"INSERT INTO servers (id, {cols}, form_factor, rack_u, sockets, cpu_id, numa_nodes_per_socket, "
@@ -258,28 +290,15 @@ def test_an_upgrade_from_0003_keeps_every_row_and_gives_part_numbers_empty(catal
             f"random_read_iops, random_write_iops, watts) VALUES ('drv-a', 'Samsung', 'PM1743 7.68TB', 1900, "
             f"'EUR', {common}, 'NVMe Gen5', 'E3.S', 7.68, 13000, 6600, 2500000, 300000, 25)",
             f"INSERT INTO switches (id, {cols}, ports, speed_gbps, uplink_ports, uplink_speed_gbps, rack_u, watts) "
-            f"VALUES ('sw-a', 'NVIDIA', 'SN2700', 30000, 'USD', {common}, 32, 100, 0, 100, 1, 400)",
-        )
-        with engine.connect() as conn:
-            before = {t: conn.execute(text(f"SELECT * FROM {t} ORDER BY id")).mappings().all()
-                      for t in ("cpus", "servers", "drives", "switches")}
-    finally:
-        engine.dispose()
+        f"VALUES ('sw-a', 'NVIDIA', 'SN2700', 30000, 'USD', {common}, 32, 100, 0, 100, 1, 400)",
+    )
+    before = _table_rows(catalog_url, ("cpus", "servers", "drives", "switches"))
     with CatalogStore.open(catalog_url, seed=False) as store:
         rows = {r["id"]: r for r in store.export_rows()}
     assert _state(catalog_url)[1] == head_revision()
     assert set(rows) == {"cpu-a", "srv-a", "drv-a", "sw-a"}
-    engine = create_engine(catalog_url)
-    try:
-        with engine.connect() as conn:
-            for table, old_rows in before.items():
-                new_rows = conn.execute(text(f"SELECT * FROM {table} ORDER BY id")).mappings().all()
-                assert len(new_rows) == len(old_rows)
-                for old, new in zip(old_rows, new_rows, strict=True):
-                    assert {k: new[k] for k in old} == dict(old)  # every old column's value kept
-                    assert new["part_number"] == ""
-    finally:
-        engine.dispose()
+    for new in _assert_old_columns_kept(catalog_url, before):
+        assert new["part_number"] == ""
     assert rows["srv-a"]["cpu_id"] == "cpu-a" and rows["drv-a"]["currency"] == "EUR"
     with CatalogStore.open(catalog_url, seed=False) as store:
         store.update(replace(store.get("drv-a"), part_number="MZWLO7T6HBLA-00A07"))
@@ -289,20 +308,12 @@ def test_an_upgrade_from_0003_keeps_every_row_and_gives_part_numbers_empty(catal
 def test_an_upgrade_from_0004_keeps_every_row_and_leaves_slots_and_memory_types_unknown(catalog_url: str) -> None:
     """A 0004 catalog with servers and DIMMs upgrades to the head with nothing lost; the new `pcie_slots` and
     `memory_type` are NULL (unknown) on old rows, never a guess, read back as None, and can then be set."""
-    from alembic import command
-
-    from catalog.migrate import alembic_config
-
-    engine = create_engine(catalog_url)
-    try:
-        with engine.begin() as conn:
-            command.upgrade(alembic_config(connection=conn), "refarch_0004")
-        common = ("'2026-11-01', 'vendor datasheet', 'list', false, 1, '2026-11-01 00:00:00', "
-                  "'2026-11-01 00:00:00'")
-        cols = "vendor, model, part_number, price, currency, price_as_of, source, price_basis, user_edited, " \
-               "version, created_at, updated_at"
-        _run_sql(
-            catalog_url,
+    _upgrade_to(catalog_url, "refarch_0004")
+    common = _COMMON_VALUES
+    cols = "vendor, model, part_number, price, currency, price_as_of, source, price_basis, user_edited, " \
+           "version, created_at, updated_at"
+    _run_sql(
+        catalog_url,
             f"INSERT INTO cpus (id, {cols}, cores, threads, base_ghz, tdp_w) "
             f"VALUES ('cpu-a', 'AMD', 'EPYC 9354', '100-000000798', 3420, 'USD', {common}, 32, 64, 3.25, 280)",
             f"INSERT INTO servers (id, {cols}, form_factor, rack_u, sockets, cpu_id, numa_nodes_per_socket, "
@@ -310,29 +321,17 @@ def test_an_upgrade_from_0004_keeps_every_row_and_leaves_slots_and_memory_types_
             f"VALUES ('srv-a', 'Dell', 'PowerEdge R7625', '', 21000, 'USD', {common}, '2U rack', 2, 2, 'cpu-a', 1, "
             f"768, 24, 24, 'U.3', 2, 1400, 350, 1100)",
             f"INSERT INTO dimms (id, {cols}, size_gib, speed_mt_s) "
-            f"VALUES ('dimm-a', 'Generic', '64 GiB DDR5-4800 RDIMM', '', 480, 'USD', {common}, 64, 4800)",
-        )
-        with engine.connect() as conn:
-            before = {t: conn.execute(text(f"SELECT * FROM {t} ORDER BY id")).mappings().all()
-                      for t in ("cpus", "servers", "dimms")}
-    finally:
-        engine.dispose()
+        f"VALUES ('dimm-a', 'Generic', '64 GiB DDR5-4800 RDIMM', '', 480, 'USD', {common}, 64, 4800)",
+    )
+    before = _table_rows(catalog_url, ("cpus", "servers", "dimms"))
     with CatalogStore.open(catalog_url, seed=False) as store:
         rows = {r["id"]: r for r in store.export_rows()}
     assert _state(catalog_url)[1] == head_revision()
     assert set(rows) == {"cpu-a", "srv-a", "dimm-a"}
-    engine = create_engine(catalog_url)
-    try:
-        with engine.connect() as conn:
-            for table, old_rows in before.items():
-                new_rows = conn.execute(text(f"SELECT * FROM {table} ORDER BY id")).mappings().all()
-                assert len(new_rows) == len(old_rows)
-                for old, new in zip(old_rows, new_rows, strict=True):
-                    assert {k: new[k] for k in old} == dict(old)  # every old column's value kept
-            assert conn.execute(text("SELECT pcie_slots, memory_type FROM servers")).one() == (None, None)
-            assert conn.execute(text("SELECT memory_type FROM dimms")).one() == (None,)
-    finally:
-        engine.dispose()
+    _assert_old_columns_kept(catalog_url, before)
+    after = _table_rows(catalog_url, ("servers", "dimms"))
+    assert [(r["pcie_slots"], r["memory_type"]) for r in after["servers"]] == [(None, None)]
+    assert [r["memory_type"] for r in after["dimms"]] == [None]
     assert rows["srv-a"]["pcie_slots"] is None and rows["srv-a"]["memory_type"] is None
     assert rows["dimm-a"]["memory_type"] is None and rows["cpu-a"]["part_number"] == "100-000000798"
     with CatalogStore.open(catalog_url, seed=False) as store:
