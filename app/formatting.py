@@ -182,7 +182,8 @@ def part_description(r: SizingResult, part_id: str | None) -> str:
 
 
 def part_with_number(r: SizingResult, part_id: str | None) -> str:
-    """The part's name and, when the catalog knows it, the vendor part number procurement orders by."""
+    """The part's name and, when the catalog knows it, the vendor part number procurement orders by (once: a
+    catalog model that already names its number, "ConnectX-5 (MCX516A-CCAT)", gets no second copy)."""
     number = next((ln.part_number for ln in r.bom if ln.part_id == part_id and ln.part_number), "")
     name = part_description(r, part_id)
-    return f"{name} (P/N {number})" if number else name
+    return f"{name} (P/N {number})" if number and number.lower() not in name.lower() else name

@@ -11,6 +11,19 @@ from models.scenario import Scenario
 from models.sizing.result import BomLine, Totals
 
 
+def _with_specs(model: str, *specs: str) -> str:
+    """`model` and each spec it does not state already (spaces and case aside): a catalog model often names
+    its ports or capacity, and a BOM line reading "2x25GbE SFP28 2x 25 GbE" looks like two parts.
+
+    >>> _with_specs("ConnectX-6 Lx 2x25GbE SFP28", "2x 25 GbE")
+    'ConnectX-6 Lx 2x25GbE SFP28'
+    >>> _with_specs("Exos X16 16TB 7.2K SAS 3.5in", "16 TB", "SAS", "LFF")
+    'Exos X16 16TB 7.2K SAS 3.5in LFF'
+    """
+    flat = model.replace(" ", "").lower()
+    return " ".join([model, *(s for s in specs if s.replace(" ", "").lower() not in flat)])
+
+
 def describe(part: PartBase) -> str:
     if isinstance(part, Server):
         return (
@@ -18,9 +31,9 @@ def describe(part: PartBase) -> str:
             f" {part.memory_gib} GiB, {part.rack_u}U"
         )
     if isinstance(part, Drive):
-        return f"{part.vendor} {part.model} {part.capacity_tb:g} TB {part.interface} {part.form_factor}"
+        return f"{part.vendor} {_with_specs(part.model, f'{part.capacity_tb:g} TB', part.interface, part.form_factor)}"
     if isinstance(part, Nic):
-        return f"{part.vendor} {part.model} {part.ports}x {part.speed_gbps:g} GbE"
+        return f"{part.vendor} {_with_specs(part.model, f'{part.ports}x {part.speed_gbps:g} GbE')}"
     if isinstance(part, Dimm):
         return f"{part.vendor} {part.model} {part.size_gib} GiB DIMM"
     if isinstance(part, Switch):

@@ -20,3 +20,28 @@ def test_rack_power_is_not_rounded_into_an_overrun() -> None:
     # the draw is kept unrounded in the result; only the text rounds, both sides alike
     assert formatting.rack_power(13.6953, 13.6953125) == "13.7 kW peak of 13.7 kW"
     assert formatting.rack_power(9.87654, 12.0) == "9.88 kW peak of 12 kW"
+
+
+def test_a_part_number_is_printed_once_for_every_seed_part() -> None:
+    """The design and BOM text name a part and its vendor number once, even when the catalog model names it
+    ("ConnectX-5 EN 2x100GbE QSFP28 (MCX516A-CCAT)" read "... (MCX516A-CCAT) 2x 100 GbE (P/N MCX516A-CCAT)")."""
+    from types import SimpleNamespace
+
+    from catalog.seed import seed_parts
+    from models.hardware import Cpu, PartBase
+    from models.sizing.bom import line
+
+    parts = [p for p in seed_parts() if not isinstance(p, Cpu)]
+    assert any(p.part_number for p in parts)
+    for part in parts:
+        assert isinstance(part, PartBase)
+        bom_line = line("role", part, 1, 1, "hardware")
+        r = SimpleNamespace(bom=[bom_line])
+        text = formatting.part_with_number(r, part.id)  # type: ignore[arg-type]
+        if part.part_number:
+            assert text.lower().count(part.part_number.lower()) == 1, text
+        assert part.model in text
+    # a catalog row the user typed with the number in its model (the seed's old NIC rows did) still reads once
+    named = SimpleNamespace(bom=[SimpleNamespace(part_id="x", description="NVIDIA ConnectX-5 (MCX516A-CCAT)",
+                                                 part_number="MCX516A-CCAT")])
+    assert formatting.part_with_number(named, "x") == "NVIDIA ConnectX-5 (MCX516A-CCAT)"  # type: ignore[arg-type]
