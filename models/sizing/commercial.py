@@ -17,7 +17,7 @@ from models.money import MissingRateError, cents, total
 from models.perf import cost_power
 from models.scenario import Scenario
 from models.sizing import infrastructure, software
-from models.sizing.result import BomLine, Rationale, SizingResult, TcoYear, Totals, Warning
+from models.sizing.result import SCENARIO_WIDE, BomLine, Rationale, SizingResult, TcoYear, Totals, Warning
 
 
 @dataclass(frozen=True)
@@ -89,20 +89,22 @@ def price_warnings(lines: Sequence[BomLine], scenario: Scenario, catalog: Hardwa
     if old:
         shown = ", ".join(f"{pid} ({when})" for when, pid in old[:4]) + (" ..." if len(old) > 4 else "")
         out.append(Warning("price-old", f"{len(old)} BOM part(s) have prices older than {months} months: {shown}. "
-                                        "Ask for a current quote before this goes to the customer."))
+                                        "Ask for a current quote before this goes to the customer.",
+                           "warning", "commercial.price_max_age_months"))
     estimates = sorted({ln.part_id for ln in lines if ln.price_basis == "estimate"})
     if estimates:
         share = total(ln.extended_price for ln in lines if ln.price_basis == "estimate")
         everything = total(ln.extended_price for ln in lines)
         pct = 100.0 * share / everything if everything else 0.0
         out.append(Warning("price-estimate", f"{len(estimates)} BOM part(s) are priced by estimate, not list or "
-                                             f"quote ({pct:.0f} % of the BOM total): the totals are estimates."))
+                                             f"quote ({pct:.0f} % of the BOM total): the totals are estimates.",
+                           "warning", SCENARIO_WIDE))
     foreign = {ln.source_currency for ln in lines if ln.source_currency and ln.source_currency != c.currency}
     for rate in catalog.rates.used(foreign, c.currency):
         if age_months(rate.as_of) > months:
             out.append(Warning("rate-old", f"The {rate.currency} exchange rate is from {rate.as_of}, older than "
                                            f"{months} months: update it (refarch catalog rates set "
-                                           f"{rate.currency} USD_PER_UNIT)."))
+                                           f"{rate.currency} USD_PER_UNIT).", "warning", "commercial.currency"))
     return out
 
 
@@ -134,7 +136,8 @@ def in_project_currency(lines: Sequence[BomLine], catalog: HardwareCatalog, curr
             fx = catalog.rates.rate(ln.currency, currency)
         except MissingRateError:
             warnings.append(Warning("no-rate", f"{ln.description} is priced in {ln.currency} and the rate table has"
-                                               f" no rate to {currency}: it is left out of the totals."))
+                                               f" no rate to {currency}: it is left out of the totals.",
+                                    "warning", "commercial.currency"))
             out.append(dataclasses.replace(ln, unit_price=0.0, currency=currency, list_unit_price=None))
             continue
         out.append(dataclasses.replace(

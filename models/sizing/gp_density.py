@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from models.calibration_data import figure
 from models.hardware import Server
 from models.scenario import GreenplumAnalytics, GreenplumOltp
-from models.sizing.result import Rationale, Warning
+from models.sizing.result import SCENARIO_WIDE, Rationale, Warning
 from models.sizing.rules import DOCS, cite
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
@@ -94,5 +94,6 @@ def density_check(
         f"Low {' and '.join(short)} per TB on disk: {have}, below the {want} the Apache Cloudberry sizing"
         " calculator provisions. Queries will spill and queue; add segment hosts, memory or cores, or set the"
         " performance targets that matter.",
+        "warning", SCENARIO_WIDE,
     )
     return rationale, [warning]

@@ -16,7 +16,7 @@ from models.sizing.candidates import (
 from models.sizing.design_settings import greenplum_settings
 from models.sizing.gp_host_memory import HostMemory
 from models.sizing.gp_verdicts import implicit_service_level, search_verdicts
-from models.sizing.result import Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
+from models.sizing.result import SCENARIO_WIDE, Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
 from models.sizing.rules import (
     RULES,
     cite,
@@ -192,6 +192,7 @@ def _host_layout(
                 "numa-multi-socket",
                 f"{server.model} has {server.sockets} sockets: bare-metal segments will cross NUMA nodes. The"
                 " reference architecture prefers single-socket hosts; on vSphere, one VM per NUMA node avoids it.",
+                "warning", "platform.server_id",
             ))
             rationale.append(Rationale(
                 "NUMA", "Single-socket hosts avoid NUMA overhead and scheduling issues of multi-socket designs.",
@@ -228,22 +229,26 @@ def _host_warnings(workload: GpWorkload, p: _Pick, memory_gib_given: bool) -> li
             "memory-below-base",
             f"{p.memory_gib:g} GiB per host is below the {p.server.memory_gib} GiB {p.server.model} is priced with:"
             " the design is sized on the smaller memory, the price keeps the base DIMMs (no credit is taken).",
+            "info", "platform.memory_gib",
         ))
     if p.hosts < 2:
         out.append(Warning(
             "single-segment-host",
             "One segment host: it is a single point of failure, and Greenplum cannot place mirrors on another host.",
+            "warning", SCENARIO_WIDE,
         ))
     if not workload.mirrors and p.raid == "none":
         out.append(Warning(
             "no-redundancy",
             "No mirrors and no RAID: one failed drive loses the data of the segments on it. Use mirrors or RAID.",
+            "warning", "workload.mirrors",
         ))
     if p.drives < min(greenplum.min_data_drives(), p.server.data_bays):
         out.append(Warning(
             "few-data-drives",
             f"{p.drives} data drive(s) per segment host: the reference architecture calls"
             f" {greenplum.min_data_drives()} drives per segment node a necessity.",
+            "warning", "platform.drives_per_host",
         ))
     min_mem = figure(RULES, "min_memory_gib_per_segment_host")
     if isinstance(workload, GreenplumAnalytics) and p.memory_gib < min_mem:
@@ -254,6 +259,7 @@ def _host_warnings(workload: GpWorkload, p: _Pick, memory_gib_given: bool) -> li
             "memory-below-reference",
             f"{p.memory_gib:g} GiB per host is below the {min_mem:g} GB the reference architecture sets as minimum"
             f"{why}.",
+            "warning", "platform.memory_gib",
         ))
     return out
 
@@ -288,11 +294,14 @@ def _network_and_hosts_rationale(p: _Pick, coordinators: int, warnings: list[War
                 "network-below-minimum",
                 f"{net.nic.speed_gbps:g} GbE ports are below the {figure(RULES, 'network_min_gbps'):g} GbE minimum of"
                 " the reference architecture.",
+                "warning", "platform.nic_id",
             ))
         if net.ports < figure(RULES, "network_min_ports"):
-            warnings.append(Warning("network-ports", f"{net.ports} port(s) per host; at least 2 are advised."))
+            warnings.append(Warning("network-ports", f"{net.ports} port(s) per host; at least 2 are advised.",
+                                    "warning", "platform.nics_per_host"))
     else:
-        warnings.append(Warning("no-nic", "The catalog has no NIC: the BOM has no network cards."))
+        warnings.append(Warning("no-nic", "The catalog has no NIC: the BOM has no network cards.", "warning",
+                                "platform.nic_id"))
     out.append(coordinator_rationale(coordinators, coordinator_drive_count(), f"{p.coord_drive.capacity_tb:g} TB"))
     if p.coordinator:
         cs = p.coord_server

@@ -193,6 +193,7 @@ def _warnings(s: GreenplumSettings, per_seg: float) -> tuple[Warning, ...]:
             f" with {s.max_acting_primary_segments} acting primaries, shared by {s.resource_group_concurrency}"
             f" concurrent queries): below Greenplum's default of {floor:g} MB, so queries spill to disk early. Add"
             " memory, run fewer primaries per host, or cap the resource group's concurrency.",
+            "warning", "platform.memory_gib",
         ))
     if s.gp_vmem_protect_limit_mb < LOW_VMEM_MB:
         warnings.append(Warning(
@@ -200,6 +201,7 @@ def _warnings(s: GreenplumSettings, per_seg: float) -> tuple[Warning, ...]:
             f"gp_vmem_protect_limit is {s.gp_vmem_protect_limit_mb:,} MB per segment with"
             f" {s.max_acting_primary_segments} acting primaries after a host failure: queries will spill early or"
             " fail while a host is down; add memory or use fewer segments per host.",
+            "warning", "platform.memory_gib",
         ))
     return tuple(warnings)
 

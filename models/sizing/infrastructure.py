@@ -22,12 +22,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from models.calibration_data import figure, point
 from models.hardware import Cable, Drive, HardwareCatalog, Nic, Pdu, Rack, Server, Switch
 from models.scenario import Commercial
 from models.sizing import bom
-from models.sizing.result import BomLine, RackLayout, RackSlot, Rationale, Warning
+from models.sizing.result import SCENARIO_WIDE, BomLine, RackLayout, RackSlot, Rationale, Warning
 
-BOOT_MIN_TB = 0.24  # ESXi and Linux installs with logs fit well within 240 GB
+DOCS = "vendor_docs"  # the boot drive minimum (resources/calibration/vendor_docs.json)
 PSUS_PER_HOST = 2  # redundant supplies, one per feed
 CORE_UPLINKS_PER_LEAF = 2
 MAX_RACKS = 500  # bounded answers: a design needing more is reported, not drawn
@@ -77,22 +78,36 @@ def host_groups(lines: Sequence[BomLine], catalog: HardwareCatalog) -> list[Host
 # --- boot drives ------------------------------------------------------------------------------------
 
 
+def boot_min_tb() -> float:
+    """The smallest boot drive picked, decimal TB (vendor_docs.json `boot_drive_min_tb`).
+
+    >>> f"{boot_min_tb() * 1000:g} GB"
+    '240 GB'
+    """
+    return figure(DOCS, "boot_drive_min_tb")
+
+
 def boot_lines(groups: Sequence[HostGroup], catalog: HardwareCatalog, commercial: Commercial,
                out: Infrastructure) -> None:
     wanted = [g for g in groups if g.server.os_drives > 0]
     if not wanted:
         return
+    min_gb = boot_min_tb() * 1000
+    why = ""
     if commercial.boot_drive_id:
         drive = catalog.drive(commercial.boot_drive_id)
     else:
-        pool = [d for d in catalog.current(catalog.drives) if d.capacity_tb >= BOOT_MIN_TB]
+        pool = [d for d in catalog.current(catalog.drives) if d.capacity_tb >= boot_min_tb()]
         m2 = [d for d in pool if d.form_factor == "M.2"]
         choice = m2 or [d for d in pool if d.interface == "SATA"]
         if not choice:
-            out.warnings.append(Warning("no-boot-drive", "The catalog has no boot drive (M.2 or SATA, 240 GB or "
-                                                         "more): the servers' boot drives are not priced."))
+            out.warnings.append(Warning("no-boot-drive", f"The catalog has no boot drive (M.2 or SATA, {min_gb:g} GB"
+                                                         " or more): the servers' boot drives are not priced.",
+                                        "warning", "commercial.boot_drive_id"))
             return
         drive = min(choice, key=lambda d: (d.price, -d.capacity_tb))
+        why = (f" The cheapest M.2 (else SATA) drive of {min_gb:g} GB or more: the ESXi system volumes take up to"
+               f" {figure(DOCS, 'esxi_system_storage_max_gb'):g} GB, and the rest holds logs and core dumps.")
     for g in wanted:
         n = g.server.os_drives
         note = "boot, mirrored" if n == 2 else "boot"
@@ -100,7 +115,8 @@ def boot_lines(groups: Sequence[HostGroup], catalog: HardwareCatalog, commercial
         out.lines.append(bom.line(g.role, drive, n, g.hosts, "boot-drive", note=note))
     out.rationale.append(Rationale(
         "Boot drives", f"{drive.vendor} {drive.model} as each server's boot device(s), as many as its OS drive "
-        "slots (two: a mirrored pair, so a failed boot device does not take the host down).", "catalog"))
+        f"slots (two: a mirrored pair, so a failed boot device does not take the host down).{why}",
+        "catalog" + (f"; {point(DOCS, 'boot_drive_min_tb').source.cite()}" if why else "")))
 
 
 # --- network ----------------------------------------------------------------------------------------
@@ -258,13 +274,16 @@ def _leaf_choice(groups: list[HostGroup], catalog: HardwareCatalog, commercial: 
     leaf = choose_leaf(catalog, commercial, speed, ports) if commercial.network and speed > 0 else None
     if commercial.network and speed > 0 and leaf is None:
         out.warnings.append(Warning("no-switch", f"The catalog has no leaf switch with {speed:g} GbE ports: "
-                                                 "the network is not priced; add one or set commercial.switch_id."))
+                                                 "the network is not priced; add one or set commercial.switch_id.",
+                                    "warning", "commercial.switch_id"))
     elif commercial.network and speed == 0:
-        out.warnings.append(Warning("no-switch", "The hosts have no NIC in the BOM: the network is not priced."))
+        out.warnings.append(Warning("no-switch", "The hosts have no NIC in the BOM: the network is not priced.",
+                                    "warning", "platform.nic_id"))
     per_switch, uplinks = downlinks(leaf, commercial.network_oversubscription) if leaf else (0, 0)
     if leaf and per_switch == 0:
         out.warnings.append(Warning("no-switch", f"{leaf.model} has no port left for hosts at "
-                                                 f"{commercial.network_oversubscription:g}:1; network not priced."))
+                                                 f"{commercial.network_oversubscription:g}:1; network not priced.",
+                                    "warning", "commercial.network_oversubscription"))
         leaf = None
     return leaf, per_switch, uplinks
 
@@ -283,12 +302,14 @@ def _rack_choice(catalog: HardwareCatalog, commercial: Commercial, out: Infrastr
     the U its PDUs take; a 42U unpriced rack (with a warning) when the catalog has none."""
     rack = choose_rack(catalog, commercial) if commercial.racks else None
     if commercial.racks and rack is None:
-        out.warnings.append(Warning("no-rack", "The catalog has no rack: 42U racks are assumed and not priced."))
+        out.warnings.append(Warning("no-rack", "The catalog has no rack: 42U racks are assumed and not priced.",
+                                    "warning", "commercial.rack_id"))
     rack_u = rack.rack_u if rack else 42
     budget_kw = min(commercial.rack_power_kw, rack.max_kw) if rack else commercial.rack_power_kw
     pdu = choose_pdu(catalog, commercial, budget_kw) if commercial.racks else None
     if commercial.racks and pdu is None:
-        out.warnings.append(Warning("no-pdu", "The catalog has no PDU: rack power distribution is not priced."))
+        out.warnings.append(Warning("no-pdu", "The catalog has no PDU: rack power distribution is not priced.",
+                                    "warning", "commercial.pdu_id"))
     pdu_pairs_max = math.ceil(budget_kw / pdu.max_kw) if pdu else 0
     pdu_u = 2 * pdu_pairs_max * pdu.rack_u if pdu else 0
     return _RackChoice(rack, rack_u, budget_kw, pdu, pdu_u)
@@ -312,7 +333,8 @@ def _pack_with_spines(
         spine = choose_spine(catalog, commercial, up_speed)
         if spine is None:
             out.warnings.append(Warning("no-spine", f"The catalog has no {up_speed:g} GbE spine switch: the "
-                                                    "leaf uplinks are counted but the spines are not priced."))
+                                                    "leaf uplinks are counted but the spines are not priced.",
+                                        "warning", "commercial.spine_switch_id"))
             break
         total_up = 2 * pairs * uplinks
         need = max(2, 2 * math.ceil(total_up / (2 * spine.ports)))
@@ -337,7 +359,7 @@ def plan(lines: Sequence[BomLine], catalog: HardwareCatalog, commercial: Commerc
         filled, spine, spines = _pack_with_spines(groups, rc, leaf, per_switch, uplinks, catalog, commercial, out)
     except ValueError:
         out.warnings.append(Warning("racks-unbounded", f"The design needs more than {MAX_RACKS} racks: racks and "
-                                                       "network are not laid out."))
+                                                       "network are not laid out.", "warning", SCENARIO_WIDE))
         return out
     _network_lines(filled, leaf, per_switch, uplinks, spine, spines, catalog, out)
     _rack_lines(filled, rc.rack, rc.rack_u, rc.budget_kw, rc.pdu, leaf, spine, out)
@@ -398,7 +420,7 @@ def _network_lines(filled: list[_RackFill], leaf: Switch | None, per_switch: int
             "one fibre per uplink between racks")
     if missing:
         out.warnings.append(Warning("no-cable", f"The catalog has no {', '.join(sorted(set(missing)))}: those "
-                                                "links are counted but not priced."))
+                                                "links are counted but not priced.", "warning", "commercial.network"))
     out.rationale.append(Rationale(
         "Network",
         f"{host_ports} host ports at {max(by_speed):g} GbE on {pairs} leaf pair(s) of {leaf.vendor} {leaf.model} "
@@ -449,7 +471,8 @@ def _rack_lines(filled: list[_RackFill], rack: Rack | None, rack_u: int, budget_
         worst = max(over, key=lambda r: r.peak_kw)
         out.warnings.append(Warning(
             "rack-power", f"{len(over)} rack(s) exceed the {budget_kw:g} kW power budget even with a single host "
-            f"(up to {worst.peak_kw:.3g} kW with its switches): raise commercial.rack_power_kw or pick cooler hosts."))
+            f"(up to {worst.peak_kw:.3g} kW with its switches): raise commercial.rack_power_kw or pick cooler hosts.",
+            "warning", "commercial.rack_power_kw"))
     if rack is not None:
         out.lines.append(bom.line("racks", rack, len(filled), 1, "rack", category="rack",
                                   note=f"filled to {rack_u}U and {budget_kw:g} kW peak per rack"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from models.calibration_data import figure, point
 from models.scenario import GreenplumOltp, Scenario
-from models.sizing.result import SizingResult, Warning
+from models.sizing.result import SCENARIO_WIDE, SizingResult, Warning
 
 DS = "gp6_oltp_004"
 
@@ -39,13 +39,13 @@ def oltp_warnings(scenario: Scenario, result: SizingResult) -> list[Warning]:
     if asked > peak or predicted > peak:
         what = f"the {asked:,.0f} TPS asked for" if asked > peak else f"the {predicted:,.0f} TPS estimated"
         # the field that asks for it: the larger of the two TPS goals (the estimate alone names none)
-        field = None if asked <= peak else (
+        field = SCENARIO_WIDE if asked <= peak else (
             "targets.min_tps" if (scenario.targets.min_tps or 0.0) >= (w.target_tps or 0.0) else "workload.target_tps")
         out.append(Warning(
             "oltp-beyond-measured",
             f"{what.capitalize()} is beyond the ~{peak:,.0f} TPS peak study 004 measured for Greenplum 6 ({w.mix},"
             f" {tested} clients): every transaction passes the one coordinator, so this is an extrapolation. For a"
             " transactional load of this size consider PostgreSQL (kind postgres-consolidation).",
-            field=field,
+            "warning", field,
         ))
     return out

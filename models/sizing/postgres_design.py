@@ -297,20 +297,24 @@ def _warnings(
                 "overcommit-above-safe",
                 f"Host {i + 1}: {r:.0%} memory overcommit exceeds the {s:.0%} the working sets allow; expect"
                 " ballooning and hypervisor swapping.",
+                "warning", "workload.host_memory_available_gib",
             ))
     if not w.vsphere_ha:
         most = max(len(h.vms) for h in p.hosts)
         warnings.append(Warning("no-ha", f"vSphere HA is off: a host failure stops its {most} VM(s) until the host"
-                                         " is repaired; no capacity is reserved for restarts."))
+                                         " is repaired; no capacity is reserved for restarts.",
+                                "warning", "workload.vsphere_ha"))
     elif p.vsan is None:
         warnings.append(Warning(
             "ha-local-storage",
             "vSphere HA restarts VMs only from shared storage, and shared_storage is 'local': the capacity is"
             " reserved but a failed host's VMs cannot restart until their datastore is back.",
+            "warning", "workload.shared_storage",
         ))
     all_vms = [vm for h in p.hosts for vm in h.vms]
     small = [f"{vm.name} ({vm.vcpus} vCPU for {vm.clients_at_once} clients)" for vm in all_vms
              if vm.vcpus < math.ceil(vm.clients_at_once / clients_per_vcpu() - 1e-9)]
+    short_cpu = bool(small)  # the field to mark: the VM size when cores are short, else the VM memory
     small += [f"{vm.name} ({vm.memory_gib:g} GiB for a {vm.resident_peak_gib:,.1f} GiB working set)" for vm in all_vms
               if vm.memory_gib < vm.resident_peak_gib]
     if small:
@@ -318,17 +322,21 @@ def _warnings(
             "small-vm", f"VMs too small for their clients: {', '.join(small[:5])}{' ...' if len(small) > 5 else ''};"
             f" study 001 ran {clients_per_vcpu():g} clients per vCPU with the working set resident. Expect queueing"
             " or reads from disk; split the database or give the VM more.",
+            "warning", "workload.vm_vcpus" if short_cpu else "workload.vm_memory_gib",
         ))
     if raid == "none":
-        warnings.append(Warning("no-raid", "Database drives without RAID: a drive failure loses the datastore."))
+        warnings.append(Warning("no-raid", "Database drives without RAID: a drive failure loses the datastore.",
+                                "warning", "platform.raid"))
     wide = [vm.name for h in p.hosts for vm, n in zip(h.vms, h.numa_nodes, strict=True) if n is None]
     if wide:
         warnings.append(Warning("wide-vm", f"{', '.join(wide[:5])}{' ...' if len(wide) > 5 else ''}: larger than one"
-                                           " NUMA node; configure vNUMA so the guest sees the nodes."))
+                                           " NUMA node; configure vNUMA so the guest sees the nodes.",
+                                "info", "workload.vm_vcpus"))
     for c in configs:
         for note in c.notes:
             if "pooler" in note:
-                warnings.append(Warning("connection-pooler", f"{c.group.target}: {note}"))
+                warnings.append(Warning("connection-pooler", f"{c.group.target}: {note}", "warning",
+                                        "workload.databases"))
     return warnings
 
 

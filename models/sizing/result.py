@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from models.references import Citation, citations
 from models.sizing.settings import SettingGroup
@@ -37,6 +37,7 @@ class Rationale:
 
 
 Severity = Literal["info", "warning", "critical"]
+SCENARIO_WIDE: Final[None] = None  # a warning's field when it concerns the design as a whole, no one input
 TargetStatus = Literal["met", "missed", "unreachable"]
 
 
@@ -45,14 +46,15 @@ class Warning:
     """Something to review before the design is quoted.
 
     `code` is stable (tests and scripts match it); `severity` says how much it matters
-    (critical: the design misses what was asked); `field` is the JSON path of the scenario
-    field it concerns, when one does.
+    (critical: the design misses what was asked; info: worth knowing, nothing to change); `field` is the
+    JSON path of the scenario field it concerns (a `models.vocabulary.FIELDS` path), or `SCENARIO_WIDE`.
+    Neither has a default, so a new producer has to say both (the GUI marks the field, the PDF orders by severity).
     """
 
     code: str
     text: str
-    severity: Severity = "warning"
-    field: str | None = None
+    severity: Severity
+    field: str | None
 
     def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "text": self.text, "severity": self.severity, "field": self.field}

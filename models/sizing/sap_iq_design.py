@@ -33,6 +33,7 @@ from models.sizing.parts import (
     nics_per_host,
 )
 from models.sizing.result import (
+    SCENARIO_WIDE,
     BomLine,
     Design,
     HostLayout,
@@ -300,7 +301,8 @@ def _san_storage(w: SapIqMultiplex, o: IqOption, server: Server, stored_tb: floa
     warnings = []
     if w.san_price_per_tb is None:
         warnings.append(Warning("san-unpriced", "The external SAN has no price (workload.san_price_per_tb):"
-                                                " capex leaves it out; get a quote from the storage vendor."))
+                                                " capex leaves it out; get a quote from the storage vendor.",
+                                "warning", "workload.san_price_per_tb"))
     return _SharedStorage(rationale, (), None, 0, "external-san", 0.0, o.san_tb, lines, 0.0, 0, warnings)
 
 
@@ -361,6 +363,7 @@ def _warnings(w: SapIqMultiplex, o: IqOption, node: _Node, pred: sap_iq.IqPredic
             f"{nodes} node(s) x {node.eff:,.1f} study-equivalent cores and {w.query_streams} stream(s) lie outside"
             f" what study 003 measured (4 nodes x {ref_vcpus} vCPU, 1 and 6 streams): the range is wider and the"
             " estimate is an extrapolation.",
+            "info", SCENARIO_WIDE,
         ))
     per_stream = nodes * node.eff / w.query_streams
     ref_per_stream = figure(STUDY, "servers") * ref_vcpus / figure(STUDY, "query_streams_throughput_test")
@@ -370,14 +373,16 @@ def _warnings(w: SapIqMultiplex, o: IqOption, node: _Node, pred: sap_iq.IqPredic
             f"Each node has {node.memory_gib:,.0f} GiB and the cluster {per_stream:,.1f} study-equivalent cores per"
             f" query stream, below study 003's {figure(STUDY, 'vm_memory_gib'):g} GiB VMs and {ref_per_stream:,.1f}"
             " cores per stream: queries will queue or spill to the temp dbspace.",
+            "warning", "platform.memory_gib" if node.memory_gib < figure(STUDY, "vm_memory_gib") else "workload.nodes",
         ))
     if net.nic and net.nic.speed_gbps < figure(STUDY, "dqp_network_gbps"):
         warnings.append(Warning("network-below-minimum", "DQP network-transfer needs at least a"
                                 f" {figure(STUDY, 'dqp_network_gbps'):g} GbE interconnect; this design"
-                                f" has {net.nic.speed_gbps:g} GbE."))
+                                f" has {net.nic.speed_gbps:g} GbE.", "warning", "platform.nic_id"))
     if lay is not None and lay.hosts > figure(STUDY, "vsan_max_hosts"):
         warnings.append(Warning("vsan-cluster-size", f"{lay.hosts} hosts exceed the"
-                                f" {figure(STUDY, 'vsan_max_hosts'):g}-host vSAN cluster study 003 describes."))
+                                f" {figure(STUDY, 'vsan_max_hosts'):g}-host vSAN cluster study 003 describes.",
+                                "warning", "workload.shared_storage"))
     return warnings
 
 

@@ -92,7 +92,8 @@ def licence_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: Hard
         for product in products(scenario):
             offers = [lic for lic in catalog.current(catalog.licences) if lic.applies_to == product]
             if not offers:
-                warnings.append(Warning("no-licence", f"The catalog has no {product} licence: it is not priced."))
+                warnings.append(Warning("no-licence", f"The catalog has no {product} licence: it is not priced.",
+                                        "warning", "commercial.licence_ids"))
                 continue
             chosen.append(min(offers, key=lambda lic: (lic.price * units(lic, licensed, data_tb)[0], lic.id)))
         why = "the cheapest catalog licence for each product the design runs"
@@ -129,7 +130,8 @@ def support_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: Hard
             offers = offers or [s for s in catalog.current(catalog.supports) if s.applies_to == "*"]
             if not offers:
                 warnings.append(Warning("no-support", f"The catalog has no support contract for {g.server.vendor} "
-                                                      f"servers: {g.role}s have no support line."))
+                                                      f"servers: {g.role}s have no support line.",
+                                        "warning", "commercial.support_id"))
                 continue
             sup = min(offers, key=lambda s: (cost(s), s.id))
         if sup.basis == "host":

@@ -24,7 +24,7 @@ def sample(name: str, **changes: Any) -> Scenario:
     data = json.loads((SAMPLES / f"{name}.json").read_text())
     for section, values in changes.items():
         if isinstance(values, dict) and values:
-            data[section].update(values)
+            data.setdefault(section, {}).update(values)
         else:
             data[section] = values
     return parse_scenario(data)

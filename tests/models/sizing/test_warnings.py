@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import get_args
 
 import pytest
 
-from models.hardware import HardwareCatalog, Rack
+from models.hardware import Cable, Drive, HardwareCatalog, Licence, Nic, Pdu, Rack, Support, Switch
 from models.money import ExchangeRates
+from models.scenario import Scenario, load_project
 from models.sizing.engine import size
+from models.sizing.result import SCENARIO_WIDE, Severity, Warning
 from models.vocabulary import TARGETS, field_info
-from tests.models.sizing.conftest import sample
+from tests.models.sizing.conftest import SAMPLES, sample
 
 SEVERITIES = {"info", "warning", "critical"}
 
@@ -38,3 +41,72 @@ def test_parts_left_out_for_want_of_a_rate_name_the_currency_field(catalog: Hard
     w = [x for x in r.warnings if x.code == "no-rate"]
     assert len(w) == 1 and "CHF" in w[0].text
     assert (w[0].field, w[0].severity) == ("commercial.currency", "warning")
+
+
+# ----------------------------------------------------------------- every producer says its severity and field
+
+def _sample_scenarios() -> list[tuple[str, Scenario]]:
+    out = []
+    for path in sorted(SAMPLES.glob("*.json")):
+        out += [(f"{path.name}:{s.name}", s) for s in load_project(path).scenarios]
+    return out
+
+
+def _off_study(catalog: HardwareCatalog) -> list[tuple[str, Scenario, HardwareCatalog]]:
+    """Inputs off the studies' points that reach the producers the samples leave quiet (bare catalogs, no HA,
+    no RAID, one host, old prices, a tight rack budget, far more TPS than study 004 measured)."""
+    bare = HardwareCatalog(tuple(p for p in catalog.parts if not isinstance(
+        p, Switch | Rack | Pdu | Cable | Licence | Support | Nic)), catalog.rates)
+    no_boot = HardwareCatalog(tuple(p for p in catalog.parts if not (
+        isinstance(p, Drive) and (p.form_factor == "M.2" or p.interface == "SATA"))), catalog.rates)
+    later = {"valuation_date": "2045-01-01", "price_max_age_months": 1, "rack_power_kw": 0.5}
+    return [
+        ("gp bare catalog", sample("retail-dw-gen5", platform={"nic_id": None}), bare),
+        ("pg bare catalog", sample("pg-consolidation", platform={"nic_id": None}), bare),
+        ("iq bare catalog", sample("sap-iq", platform={"nic_id": None}), bare),
+        ("no boot drive", sample("gp-oltp"), no_boot),
+        ("no cables", sample("gp-oltp"), HardwareCatalog(tuple(p for p in catalog.parts if not isinstance(p, Cable)),
+                                                          catalog.rates)),
+        ("gp one host, no mirrors", sample(
+            "retail-dw-gen5",
+            workload={"data_tb": 0.1, "mirrors": False, "compression_ratio": 1, "concurrent_queries": 1},
+            platform={"memory_gib": 64, "drives_per_host": 1, "nics_per_host": 1}, targets={}), catalog),
+        ("gp prices judged in 2045", sample("retail-dw-dual-socket-sas", commercial=later), catalog),
+        ("pg no HA, no RAID, small VMs", sample(
+            "pg-consolidation", workload={"vsphere_ha": False, "vm_vcpus": 1, "vm_memory_gib": 1,
+                                          "placement": "shared-vm"},
+            platform={"raid": "none"}), catalog),
+        ("pg HA on local disks", sample("pg-consolidation", workload={"shared_storage": "local"}), catalog),
+        ("iq unpriced SAN, many streams", sample("sap-iq", workload={"shared_storage": "san", "san_price_per_tb": None,
+                                                                      "nodes": 2, "query_streams": 400}), catalog),
+        ("iq wide vSAN", sample("sap-iq", workload={"shared_storage": "vsan", "nodes": 64}), catalog),
+        ("oltp beyond study 004", sample("gp-oltp", workload={"target_tps": 2_000_000}), catalog),
+    ]
+
+
+def _cases(catalog: HardwareCatalog) -> list[tuple[str, Scenario, HardwareCatalog]]:
+    return [(name, s, catalog) for name, s in _sample_scenarios()] + _off_study(catalog)
+
+
+def test_every_warning_produced_says_its_severity_and_a_vocabulary_field_or_scenario_wide(
+        catalog: HardwareCatalog) -> None:
+    seen: dict[str, set[str | None]] = {}
+    for name, scenario, cat in _cases(catalog):
+        for w in size(scenario, cat).warnings:
+            assert w.severity in get_args(Severity), (name, w.code, w.severity)
+            assert w.field is SCENARIO_WIDE or field_info(w.field) is not None, (name, w.code, w.field)
+            seen.setdefault(w.code, set()).add(w.field)
+    # the cases reach the producers of every module the warnings come from, so the assertions above judged them
+    reached = {"no-switch", "no-rack", "no-pdu", "no-cable", "no-boot-drive", "rack-power", "price-old", "no-nic",
+               "no-licence", "no-support", "no-ha", "no-raid", "small-vm", "ha-local-storage", "san-unpriced",
+               "vsan-cluster-size", "extrapolated", "single-segment-host", "no-redundancy", "few-data-drives",
+               "memory-below-reference", "numa-multi-socket", "oltp-beyond-measured", "low-statement-mem"}
+    assert reached <= set(seen), sorted(reached - set(seen))
+
+
+def test_a_warning_cannot_be_made_without_its_severity_and_field() -> None:
+    with pytest.raises(TypeError):
+        Warning("no-rack", "The catalog has no rack.")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Warning("no-rack", "The catalog has no rack.", "warning")  # type: ignore[call-arg]
+    assert Warning("no-rack", "The catalog has no rack.", "warning", SCENARIO_WIDE).to_dict()["field"] is None
