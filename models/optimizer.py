@@ -167,6 +167,16 @@ def optimize(
     if objective not in ("capex", "tco"):
         raise SizingInputError([Problem("objective", f"'{objective}' is not one of capex, tco")])
     catalog = pricing.in_currency(catalog, scenario.commercial.currency, scenario.commercial.discounts_pct).catalog
+    space = _space(scenario, catalog)
+    state = _streamed(space, scenario, catalog, objective, chunk, progress, cancelled)
+    sizer = SizedDesigns(scenario, catalog, cancelled)
+    pareto = sized_front(_settled_front(state.pareto(pareto_limit), space, state.main, state.higher), scenario,
+                         catalog, state.main, state.higher, cancelled, sizer)
+    return _picked(state, space, scenario, catalog, objective, pareto, sizer)
+
+
+def _space(scenario: Scenario, catalog: HardwareCatalog) -> SearchSpace:
+    """Every candidate of the catalog, refused up front (naming the count) when one run would not finish."""
     workload = scenario.workload
     if not isinstance(workload, GreenplumAnalytics | GreenplumOltp):
         raise SizingInputError([Problem("workload.kind", f"the optimizer covers Greenplum kinds, not {workload.kind}")])
@@ -174,7 +184,6 @@ def optimize(
         raise SizingInputError([Problem("catalog", "empty (no servers or no drives): seed or import a catalog first")])
     parts = resolve(scenario, catalog)
     servers, drives = current(catalog.servers, catalog), current(catalog.drives, catalog)
-    main, higher = _main(workload)
     space = search_space(scenario, workload, catalog, parts, servers, drives, DEPLOYMENTS, RAID_LEVELS, None)
     total = space.count()
     if total > MAX_CANDIDATES:
@@ -184,6 +193,13 @@ def optimize(
             f" more than the {MAX_CANDIDATES:,} one optimizer run searches; name a server or a drive in the"
             " scenario, or optimize over a smaller catalog",
         )])
+    return space
+
+
+def _streamed(space: SearchSpace, scenario: Scenario, catalog: HardwareCatalog, objective: str, chunk: int,
+              progress: Progress | None, cancelled: IsCancelled | None) -> _Stream:
+    """Every candidate evaluated chunk by chunk into what the optimizer keeps (raises models.tasks.Cancelled)."""
+    main, higher = _main(space.workload)
     state = _Stream(main, higher, space.servers, space.drives)  # the servers whose slots hold the memory
     if objective == "tco":
         state.tco = lambda ev: approx_tco(ev, space.servers, scenario, catalog)
@@ -191,14 +207,19 @@ def optimize(
     else:
         state.tco = lambda ev: ev.capex
         state.rerank = CAPEX_RERANK
-    for offset, ev in space.chunks(chunk, progress, cancelled, total):  # raises models.tasks.Cancelled
+    for offset, ev in space.chunks(chunk, progress, cancelled):
         state.add(offset, ev)
-    pareto = sized_front(_settled_front(state.pareto(pareto_limit), space, main, higher), scenario, catalog, main,
-                         higher, cancelled)
+    return state
+
+
+def _picked(state: _Stream, space: SearchSpace, scenario: Scenario, catalog: HardwareCatalog, objective: str,
+            pareto: list[DesignPoint], sizer: SizedDesigns) -> OptimizationResult:
+    """The best design: the streamed pick settled on its estimate, then judged by the full sizing."""
+    main, higher = state.main, state.higher
     if state.best.row is None or not state.best.feasible:
         return OptimizationResult(main, higher, state.evaluated, 0, None, None, pareto, state.unmet())
     pool = settled_pool(state.best, state.cheapest)
-    pool_i, settled, ok = settled_pick(scenario, workload, space.found(pool))
+    pool_i, settled, ok = settled_pick(scenario, space.workload, space.found(pool))
     point = state.point(pool, pool_i)
     if not ok:
         return OptimizationResult(main, higher, state.evaluated, 0, None, None, pareto,
@@ -207,12 +228,8 @@ def optimize(
         point, segment_hosts=int(settled.segment_hosts[0]), capex=float(settled.capex[0]),
         power_w=float(settled.power_w[0]), rack_u=float(settled.rack_u[0]), main_value=float(settled.metrics[main][0]),
     )
-    best_scenario = scenario.model_copy(
-        update={"platform": scenario.platform.model_validate(best.platform(scenario))}
-    )
-    best_sized = size(best_scenario, catalog, cancelled=cancelled)
-    best, best_sized = judged(scenario, catalog, objective, best, best_sized,
-                              [cand for _, _, cand in state.tco_shortlist], pareto, cancelled)
+    best, best_sized = judged(scenario, catalog, objective, best, sizer(best),
+                              [cand for _, _, cand in state.tco_shortlist], pareto, sizer.cancelled, sizer)
     return OptimizationResult(main, higher, state.evaluated, state.feasible, best, best_sized, pareto,
                               objective=objective)
 
@@ -247,7 +264,7 @@ class _Stream:
         count = int(feasible.sum())
         self.feasible += count
         self.best.add(offset, ev)
-        self.cheapest.add(offset, ev)
+        self.cheapest.add(offset, ev, feasible)
         values = ev.metrics[self.main]
         perf = -values if self.higher else values
         index = offset + np.arange(n, dtype=np.int64)
@@ -257,8 +274,7 @@ class _Stream:
                    "rack_u": ev.rack_u, "main_value": values, "feasible": feasible}
         if count:
             sel = np.flatnonzero(feasible)
-            self.front_feasible.add(ev.capex[sel], perf[sel], ev.power_w[sel], index[sel],
-                                    {k: v[sel] for k, v in payload.items()})
+            self.front_feasible.add(ev.capex[sel], perf[sel], ev.power_w[sel], index[sel], payload, rows=sel)
             self.front_all = None
             if self.tco is not None:
                 self._shortlist(offset, ev, sel)
@@ -271,7 +287,12 @@ class _Stream:
         """The `rerank` feasible candidates of lowest approximate cost, ties to the earlier (a stable sort)."""
         assert self.tco is not None
         tco = self.tco(ev)
-        top = feasible[np.argsort(tco[feasible], kind="stable")[:self.rerank]]
+        cost = tco[feasible]
+        if cost.size > self.rerank:  # a stable sort of the chunk's `rerank` cheapest (and ties) is all it takes
+            kth = np.partition(cost, self.rerank - 1)[self.rerank - 1]
+            if not np.isnan(kth):
+                feasible, cost = feasible[cost <= kth], cost[cost <= kth]
+        top = feasible[np.argsort(cost, kind="stable")[:self.rerank]]
         merged = self.tco_shortlist + [(float(tco[i]), offset + int(i), self.point(ev, int(i))) for i in top]
         merged.sort(key=lambda t: (t[0], t[1]))
         self.tco_shortlist = merged[:self.rerank]
@@ -342,18 +363,28 @@ def _as_sized(p: DesignPoint, r: SizingResult, main: str, confidence: str) -> De
                                feasible=_meets(r))
 
 
-def _size_point(p: DesignPoint, scenario: Scenario, catalog: HardwareCatalog,
-                cancelled: IsCancelled | None) -> SizingResult:
-    check_cancelled(cancelled)
-    plat = scenario.platform.model_validate(p.platform(scenario))
-    return size(scenario.model_copy(update={"platform": plat}), catalog, cancelled=cancelled)
+class SizedDesigns:
+    """`size` of each design's platform, run once: the front, the shortlist and the pick share designs."""
+
+    def __init__(self, scenario: Scenario, catalog: HardwareCatalog, cancelled: IsCancelled | None) -> None:
+        self.scenario, self.catalog, self.cancelled = scenario, catalog, cancelled
+        self._done: dict[tuple[str, str, int, str, str], SizingResult] = {}
+
+    def __call__(self, p: DesignPoint) -> SizingResult:
+        check_cancelled(self.cancelled)
+        key = (p.server_id, p.drive_id, p.drives_per_host, p.deployment, p.raid)
+        if key not in self._done:
+            plat = self.scenario.platform.model_validate(p.platform(self.scenario))
+            self._done[key] = size(self.scenario.model_copy(update={"platform": plat}), self.catalog,
+                                   cancelled=self.cancelled)
+        return self._done[key]
 
 
 def sized_front(points: list[DesignPoint], scenario: Scenario, catalog: HardwareCatalog, main: str, higher: bool,
-                cancelled: IsCancelled | None = None) -> list[DesignPoint]:
+                cancelled: IsCancelled | None = None, sizer: SizedDesigns | None = None) -> list[DesignPoint]:
     """Each reported front design as `size` reports it (full BOM capex), the dominated dropped, cheapest first."""
-    out = [_as_sized(p, _size_point(p, scenario, catalog, cancelled), main, scenario.targets.confidence)
-           for p in points]
+    sizer = sizer or SizedDesigns(scenario, catalog, cancelled)
+    out = [_as_sized(p, sizer(p), main, scenario.targets.confidence) for p in points]
     if not out:
         return out
     keep = pareto_indices(np.array([p.capex for p in out]), np.array([p.main_value for p in out]),
@@ -363,15 +394,16 @@ def sized_front(points: list[DesignPoint], scenario: Scenario, catalog: Hardware
 
 def judged(scenario: Scenario, catalog: HardwareCatalog, objective: str, best: DesignPoint, best_sized: SizingResult,
            shortlist: list[DesignPoint], front: list[DesignPoint],
-           cancelled: IsCancelled | None = None) -> tuple[DesignPoint, SizingResult]:
+           cancelled: IsCancelled | None = None, sizer: SizedDesigns | None = None) -> tuple[DesignPoint, SizingResult]:
     """The pick by the full sizing: the settled pick, the shortlist and the feasible front designs are sized and the
     lowest full capex (or TCO) that meets every target once sized is taken, ties to the earlier."""
     def cost(r: SizingResult) -> float:
         return r.totals.tco if objective == "tco" else r.totals.capex
 
     main = _main(scenario.workload)[0]  # type: ignore[arg-type]
+    sizer = sizer or SizedDesigns(scenario, catalog, cancelled)
     for cand in [*shortlist, *(p for p in front if p.feasible)]:
-        r_i = _size_point(cand, scenario, catalog, cancelled)
+        r_i = sizer(cand)
         if _meets(r_i) and cost(r_i) < cost(best_sized):  # the full sizing is the judge
             best, best_sized = cand, r_i
     return _as_sized(best, best_sized, main, scenario.targets.confidence), best_sized

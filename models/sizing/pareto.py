@@ -27,6 +27,7 @@ BoolArray = NDArray[np.bool_]
 
 BLOCK = 256  # rows compared at once in the sweep: BLOCK x (front + BLOCK) booleans
 PREFILTER_CELLS = 1 << 22  # rows x front cells per broadcast in the prefilter
+SCREENERS = 64  # kept points tried one at a time on a chunk before the exact check of what is left
 
 
 @dataclass
@@ -43,28 +44,57 @@ class ParetoFront:
         return int(self.index.size)
 
     def add(self, capex: FloatArray, perf: FloatArray, power: FloatArray, index: IntArray,
-            payload: dict[str, NDArray]) -> None:  # type: ignore[type-arg]
-        """Merge candidates (global `index` strictly increasing across calls) into the front."""
+            payload: dict[str, NDArray], rows: IntArray | None = None) -> None:  # type: ignore[type-arg]
+        """Merge candidates (global `index` strictly increasing across calls) into the front.
+
+        `payload` columns are indexed by `rows` (the candidates' positions in them) when given, so a caller
+        hands over whole-chunk columns and only the survivors' rows are ever copied.
+        """
         if index.size == 0:
             return
+        live = self._screen(capex, perf, power, index)
+        if live is not None:
+            if live.size == 0:
+                return
+            capex, perf, power, index = capex[live], perf[live], power[live], index[live]
+            rows = live if rows is None else rows[live]
         # The chunk's own record holders (a perf or power better than every earlier candidate's of the
-        # chunk) are on its front for sure; with the current front they screen out most of the chunk.
+        # chunk) are on its front for sure; they screen out most of what the current front left.
         order = np.lexsort((index, power, perf, capex))
         seed = order[_records(perf[order]) | _records(power[order])]
-        f = [np.concatenate([getattr(self, k), a[seed]]) for k, a in
-             (("capex", capex), ("perf", perf), ("power", power), ("index", index))]
-        keep = _not_dominated_by(capex, perf, power, index, *f)
-        if not np.any(keep):
+        keep = np.flatnonzero(_not_dominated_by(capex, perf, power, index, capex[seed], perf[seed], power[seed],
+                                                index[seed]))
+        if keep.size == 0:
             return
         cols = {"capex": capex[keep], "perf": perf[keep], "power": power[keep], "index": index[keep]}
+        at = keep if rows is None else rows[keep]
         if not self.payload:
             self.payload = {k: v[:0] for k, v in payload.items()}
         merged = {k: np.concatenate([getattr(self, k), v]) for k, v in cols.items()}
-        merged_payload = {k: np.concatenate([self.payload[k], payload[k][keep]]) for k in self.payload}
+        merged_payload = {k: np.concatenate([self.payload[k], payload[k][at]]) for k in self.payload}
         order = np.lexsort((merged["index"], merged["power"], merged["perf"], merged["capex"]))
         kept = order[_sweep(merged["perf"][order], merged["power"][order])]
         self.capex, self.perf, self.power, self.index = (merged[k][kept] for k in ("capex", "perf", "power", "index"))
         self.payload = {k: v[kept] for k, v in merged_payload.items()}
+
+    def _screen(self, capex: FloatArray, perf: FloatArray, power: FloatArray, index: IntArray) -> IntArray | None:
+        """Positions no kept point dominates (None: no front yet). A kept point strictly cheaper and no worse on
+        perf and power rules a candidate out for sure; trying the kept points one at a time on what is left
+        costs a few passes over the chunk (the first points take most of it), and only the few left are
+        checked exactly against the whole front (ties on capex, the index)."""
+        if not len(self):
+            return None
+        live = np.arange(index.size)
+        c_l, p_l, w_l = capex, perf, power
+        for c, p, w in zip(*(a[:SCREENERS].tolist() for a in (self.capex, self.perf, self.power)), strict=True):
+            alive = ~((c < c_l) & (p <= p_l) & (w <= w_l))
+            if not alive.all():
+                live, c_l, p_l, w_l = live[alive], c_l[alive], p_l[alive], w_l[alive]
+                if live.size == 0:
+                    return np.zeros(0, dtype=np.int64)
+        exact = _not_dominated_by(capex[live], perf[live], power[live], index[live], self.capex, self.perf,
+                                  self.power, self.index)
+        return np.asarray(live[exact], dtype=np.int64)
 
 
 def _records(values: FloatArray) -> BoolArray:

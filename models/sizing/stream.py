@@ -59,8 +59,11 @@ class CheapestFeasible:
     pool: greenplum.Evaluated | None = None
     index: np.ndarray | None = None  # global candidate index of each pool row
 
-    def add(self, offset: int, ev: greenplum.Evaluated) -> None:
-        sel = np.flatnonzero(ev.feasible)
+    def add(self, offset: int, ev: greenplum.Evaluated, feasible: np.ndarray | None = None) -> None:
+        sel = np.flatnonzero(ev.feasible if feasible is None else feasible)
+        if sel.size == 0:
+            return
+        sel = self._contenders(ev.capex, sel)
         if sel.size == 0:
             return
         rows = ev.take(sel)
@@ -70,6 +73,20 @@ class CheapestFeasible:
             index = np.concatenate([self.index, index])
         order = np.lexsort((index, rows.candidates.drives_per_host, rows.segment_hosts, rows.capex))[: self.k]
         self.pool, self.index = rows.take(order), index[order]
+
+    def _contenders(self, capex: np.ndarray, sel: np.ndarray) -> np.ndarray:
+        """The rows of `sel` that can enter the pool: capex is the first key, so only the chunk's `k` cheapest
+        (all rows tied with the k-th kept) and, once the pool is full, none dearer than its dearest."""
+        cost = capex[sel]
+        if sel.size > self.k:
+            kth = np.partition(cost, self.k - 1)[self.k - 1]
+            if not np.isnan(kth):  # NaN sorts last: fewer than k numbers, keep them all
+                sel, cost = sel[cost <= kth], cost[cost <= kth]
+        if self.pool is not None and len(self.pool.candidates) >= self.k:
+            dearest = self.pool.capex.max()
+            if not np.isnan(dearest):
+                sel = sel[cost <= dearest]
+        return sel
 
 
 def _concat_rows(parts: list[greenplum.Evaluated]) -> greenplum.Evaluated:
