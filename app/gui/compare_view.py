@@ -1,6 +1,9 @@
-"""Scenarios side by side: one column each, deltas against the first, the best value per row in green."""
+"""Scenarios side by side, one table per workload kind: a column each, deltas against the kind's first
+scenario, the best value per row in green (only within a kind, only where the difference is real)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QResizeEvent
@@ -11,14 +14,18 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from app.charts import ComparisonSeries, scenario_comparison
 from app.gui.chart_view import ChartView
-from app.services.compare import CompareRow, clear_difference_pct, compare_rows
+from app.services.compare import CompareRow, clear_difference_pct, compare_rows_by_kind
 from models.sizing.result import SizingResult
+from models.vocabulary import kind_label
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 BEST_BG = QColor("#d3f9d8")
 BEST_FG = QColor("#2b8a3e")
@@ -40,19 +47,24 @@ def wrap_to_width(text: str, metrics: QFontMetrics, width: int, max_lines: int =
     return "\n".join(lines)
 
 
-class CompareView(QWidget):
-    def __init__(self, parent: QWidget | None = None) -> None:
+def short_kind(kind: str) -> str:
+    """A tab title: the kind's label without its explanation ("Greenplum analytics")."""
+    return kind_label(kind).split(" (")[0]
+
+
+class KindPanel(QWidget):
+    """The options of one workload kind: the table (with a "Best" column from two options on) and the chart."""
+
+    def __init__(self, kind: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setObjectName("compareView")
+        self.kind = kind
         self.rows: list[CompareRow] = []
         self.names: list[str] = []
         self._wrapped_at = 0
-        self.title = QLabel("Compare scenarios")
-        self.title.setObjectName("resultHeading")
-        self.hint = QLabel()
-        self.hint.setObjectName("hint")
-        self.hint.setWordWrap(True)
-        self.hint.setTextFormat(Qt.TextFormat.PlainText)  # holds scenario names from the project file
+        self.note = QLabel()
+        self.note.setObjectName("hint")
+        self.note.setWordWrap(True)
+        self.note.setTextFormat(Qt.TextFormat.PlainText)  # holds scenario names from the project file
         self.table = QTableWidget()
         self.table.setObjectName("compareTable")
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -66,24 +78,17 @@ class CompareView(QWidget):
         split.addWidget(self.chart)
         split.setSizes([400, 360])
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(12, 10, 12, 10)
-        lay.addWidget(self.title)
-        lay.addWidget(self.hint)
+        lay.setContentsMargins(0, 6, 0, 0)
+        lay.addWidget(self.note)
         lay.addWidget(split, 1)
 
-    def show_results(self, names: list[str], results: list[SizingResult | None], note: str = "") -> None:
-        have = [(n, r) for n, r in zip(names, results, strict=True) if r is not None]
-        missing = [n for n, r in zip(names, results, strict=True) if r is None]
-        self.names = [n for n, _ in have]
-        self.rows = compare_rows([r for _, r in have])
-        parts = [note] if note else []
-        if missing:
-            parts.append("Not sized yet (or cannot be sized): " + ", ".join(missing) + ".")
-        if len(have) > 1:
-            parts.append(f"Deltas are against {self.names[0]}. Green marks the best value in a row; no option wins when"
-                         " the options run different workloads, their P10–P90 ranges overlap, or they differ by"
-                         f" {clear_difference_pct():g} % or less.")  # the engine loads only now
-        self.hint.setText(" ".join(parts))
+    def show_rows(self, names: list[str], rows: list[CompareRow]) -> None:
+        self.names, self.rows = names, rows
+        if len(names) > 1:
+            self.note.setText(f"Deltas are against {names[0]}.")
+        else:
+            self.note.setText(f"{names[0]} is the only selected scenario of this workload: there is nothing to rank"
+                              " it against (scenarios of other workloads are never ranked against it).")
         self._fill_table()
         self._fill_chart()
 
@@ -118,7 +123,7 @@ class CompareView(QWidget):
         t.setHorizontalHeaderLabels([*headers, "Best"] if n > 1 else headers)
         for row, cr in enumerate(self.rows):
             best = cr.best()
-            for col in range(len(self.names)):
+            for col in range(n):
                 delta = cr.delta(col)
                 item = QTableWidgetItem(cr.texts[col] + (f"\n{delta}" if delta else ""))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -130,22 +135,100 @@ class CompareView(QWidget):
                     item.setFont(f)
                     item.setToolTip("best " + ("(lowest)" if cr.lower_is_better else "(highest)"))
                 t.setItem(row, col, item)
-            if len(self.names) > 1:
+            if n > 1:
                 verdict = QTableWidgetItem(wrap_to_width(cr.verdict_text(self.names), t.fontMetrics(), col_px, 4))
                 verdict.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 verdict.setForeground(QBrush(BEST_FG if best is not None else QColor("#616e7c")))
-                t.setItem(row, len(self.names), verdict)
+                t.setItem(row, n, verdict)
         t.resizeRowsToContents()
 
     def _fill_chart(self) -> None:
         if len(self.names) < 2:
             self.chart.set_builder(None)
+            self.chart.hide()  # one option: no bars to set side by side
             return
-        series = [
-            ComparisonSeries(r.label, r.values, r.lower_is_better, r.low, r.high, r.winner) for r in self.rows
-            if r.chart
-        ]
+        self.chart.show()
+        rows = [r for r in self.rows if r.chart]
         names = [n if len(n) <= 24 else n[:23] + "…" for n in self.names]
-        # built at the size it is shown at, so titles wrap to the width they get
-        self.chart.set_builder(lambda: scenario_comparison(names, series, columns=3,
-                                                           size_in=self.chart.shown_size_in()))
+
+        def figure() -> Figure:
+            from app.charts import ComparisonSeries, scenario_comparison  # matplotlib: only when the chart is drawn
+
+            series = [ComparisonSeries(r.label, r.values, r.lower_is_better, r.low, r.high, r.winner) for r in rows]
+            # built at the size it is shown at, so titles wrap to the width they get
+            return scenario_comparison(names, series, columns=3, size_in=self.chart.shown_size_in())
+
+        self.chart.set_builder(figure)
+
+
+class CompareView(QWidget):
+    """The chosen scenarios, a tab per workload kind when they run more than one (the tab bar hides otherwise):
+    scenarios of different workloads answer different questions, so no row ranks them against each other."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("compareView")
+        self.panels: list[KindPanel] = []
+        self.title = QLabel("Compare scenarios")
+        self.title.setObjectName("resultHeading")
+        self.hint = QLabel()
+        self.hint.setObjectName("hint")
+        self.hint.setWordWrap(True)
+        self.hint.setTextFormat(Qt.TextFormat.PlainText)  # holds scenario names from the project file
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("compareKinds")
+        self.tabs.setTabBarAutoHide(True)  # one workload: just its table
+        self.tabs.setDocumentMode(True)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 10, 12, 10)
+        lay.addWidget(self.title)
+        lay.addWidget(self.hint)
+        lay.addWidget(self.tabs, 1)
+
+    # the first kind's table and chart (the only ones when every option runs one workload)
+    @property
+    def table(self) -> QTableWidget:
+        return self.panels[0].table
+
+    @property
+    def chart(self) -> ChartView:
+        return self.panels[0].chart
+
+    @property
+    def names(self) -> list[str]:
+        return [n for p in self.panels for n in p.names]
+
+    def panel(self, kind: str) -> KindPanel | None:
+        return next((p for p in self.panels if p.kind == kind), None)
+
+    def show_results(self, names: list[str], results: list[SizingResult | None], note: str = "") -> None:
+        have = [(n, r) for n, r in zip(names, results, strict=True) if r is not None]
+        missing = [n for n, r in zip(names, results, strict=True) if r is None]
+        groups = compare_rows_by_kind([r for _, r in have]) if have else []
+        shown = self.tabs.currentWidget()
+        keep = shown.kind if isinstance(shown, KindPanel) else None
+        kinds = [k for k, _, _ in groups]
+        if kinds != [p.kind for p in self.panels]:  # rebuild the tabs only when the kinds change
+            self.tabs.clear()
+            for p in self.panels:
+                p.deleteLater()
+            self.panels = [KindPanel(k) for k in kinds]
+            for p in self.panels:
+                self.tabs.addTab(p, "")
+        for i, (kind, idx, rows) in enumerate(groups):
+            self.tabs.setTabText(i, f"{short_kind(kind)} ({len(idx)})")
+            self.tabs.setTabToolTip(i, kind_label(kind))
+            self.panels[i].show_rows([have[j][0] for j in idx], rows)
+        if keep in kinds:
+            self.tabs.setCurrentIndex(kinds.index(keep))
+
+        parts = [note] if note else []
+        if missing:
+            parts.append("Not sized yet (or cannot be sized): " + ", ".join(missing) + ".")
+        if len(groups) > 1:
+            parts.append(f"These scenarios run {len(groups)} different workloads: each has its own tab, and no row"
+                         " ranks scenarios of different workloads against each other.")
+        if any(len(idx) > 1 for _, idx, _ in groups):
+            parts.append("Green marks the best value in a row; no option wins when their P10–P90 ranges overlap or"
+                         f" they differ by {clear_difference_pct():g} % or less.")
+        self.hint.setText(" ".join(parts))

@@ -88,15 +88,28 @@ def _text(metric: str, unit: str, v: float | None, rng: tuple[float, float] | No
 
 
 def compare_rows(results: Sequence[SizingResult]) -> list[CompareRow]:
+    """The table over all `results` (winners are withheld on rows whose options run different workloads)."""
     if not results:
         return []
     from models.whatif import compare  # imports the engine: only when a comparison is asked for
 
-    main = results[0].main_metric
+    return _view_rows(compare(list(results)), results[0].main_metric)
+
+
+def compare_rows_by_kind(results: Sequence[SizingResult]) -> list[tuple[str, list[int], list[CompareRow]]]:
+    """The compare view's tables, one per workload kind (`models.whatif.compare_by_kind`, as the PDF and
+    `refarch compare` split them): the kind, its options' indices in `results`, and rows over just those, so a
+    winner and a delta only ever set options of one workload against each other."""
+    return [(kind, idx, _view_rows(rows, results[idx[0]].main_metric)) for kind, idx, rows in rows_by_kind(results)]
+
+
+def _view_rows(compared: Sequence[WhatifRow], main: str) -> list[CompareRow]:
     rows: list[CompareRow] = []
-    for r in compare(list(results)):
+    for r in compared:
         if r.metric == "worker hosts":
             continue  # the total says it; the worker count is in each scenario's design
+        if all(v is None for v in r.values):
+            continue  # a metric only another workload has
         verdict = r.verdict
         if r.unit.lower().startswith("fraction"):  # a share reads as a percentage, never "0.65 fraction"
             r = dataclasses.replace(r, unit="%", values=[None if v is None else v * 100 for v in r.values],
