@@ -17,16 +17,18 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QLabel,
     QMainWindow,
     QMenu,
     QSplitter,
     QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from app.formatting import money_short
 from app.gui import files
-from app.gui.catalog_editor import CatalogEditor
 from app.gui.catalog_source import CatalogSource, CatalogUnavailable
 from app.gui.compare_view import CompareView
 from app.gui.draft import Path as FieldPath
@@ -41,6 +43,7 @@ from app.gui.workers import SizingCoordinator
 from models.hardware import HardwareCatalog
 
 if TYPE_CHECKING:
+    from app.gui.catalog_editor import CatalogEditor
     from app.gui.export_actions import Exporter
     from app.gui.help import HelpDialog
 from models.scenario import Project, ScenarioFileError
@@ -156,11 +159,13 @@ class MainWindow(ProjectFileActions, QMainWindow):
         self.views.setObjectName("views")
         self.views.addTab(design, "Design")
         self.views.addTab(self.compare, "Compare")
+        self.catalog_editor: CatalogEditor | None = None
         if self.source is not None:
-            self.catalog_editor: CatalogEditor | None = CatalogEditor(self.source)
-            self.views.addTab(self.catalog_editor, "Catalog")
+            # the editor (SQLAlchemy, the catalog store, a table per kind) is built when the tab is first shown
+            self.catalog_tab = QWidget()
+            QVBoxLayout(self.catalog_tab).setContentsMargins(0, 0, 0, 0)
+            self.views.addTab(self.catalog_tab, "Catalog")
         else:
-            self.catalog_editor = None
             msg = QLabel(f"<h3>The hardware catalog cannot be opened</h3><p>{html.escape(self.catalog_error or '')}</p>"
                          "<p>Start refarch with <code>--db URL</code> or set <code>REFARCH_DB</code>.</p>")
             msg.setWordWrap(True)
@@ -286,8 +291,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
         self.coordinator.curveReady.connect(self._on_curve)
         self.coordinator.busyChanged.connect(self._on_busy)
         self.views.currentChanged.connect(self._refresh_compare)
-        if self.catalog_editor is not None:
-            self.catalog_editor.catalogChanged.connect(self._catalog_changed)
+        self.views.currentChanged.connect(self._build_catalog_editor_when_shown)
 
     # -- document events ------------------------------------------------------------------------------------
     def _on_reset(self) -> None:
@@ -498,6 +502,24 @@ class MainWindow(ProjectFileActions, QMainWindow):
             return
         names = [self.doc.entry(u).name for u in uids]
         self.compare.show_results(names, [self.coordinator.results.get(u) for u in uids], note)
+
+    def _build_catalog_editor_when_shown(self, *_why: object) -> None:
+        if self.catalog_editor is not None or self.source is None or self.views.currentWidget() is not self.catalog_tab:
+            return
+        from app.gui.catalog_editor import CatalogEditor
+
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # opening the store takes a moment
+        try:
+            editor = CatalogEditor(self.source)
+        finally:
+            QApplication.restoreOverrideCursor()
+        self.catalog_editor = editor
+        layout = self.catalog_tab.layout()
+        assert layout is not None
+        layout.addWidget(editor)
+        editor.catalogChanged.connect(self._catalog_changed)
+        if self.source.open_error:
+            editor._show_problem(f"The catalog is shown read-only: {self.source.open_error}")
 
     # -- describing parts -----------------------------------------------------------------------------------
     def _describe(self, part_id: str | None) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
@@ -29,7 +30,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.charts import cost_breakdown, cost_items, estimate_ranges, estimate_vs_hosts
 from app.export.bom import bom_table
 from app.formatting import (
     bare,
@@ -52,6 +52,9 @@ from models.references import ReferenceList, readable
 from models.scenario import Scenario
 from models.sizing.result import Design, SizingResult
 from models.vocabulary import KINDS, field_label, metric_label, raid_label, target_of_metric
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 def worker_role(kind: str, count: int) -> str:
@@ -400,18 +403,30 @@ class ResultsView(QWidget):
             target = self._target_for(metric)
             bound = target_of_metric(metric)
             target_label = bound.label.lower() if bound is not None else "target"
-            self.curve_chart.set_builder(lambda: estimate_vs_hosts(
-                curve.hosts, curve.p10, curve.p50, curve.p90, metric_label=metric_label(curve.metric),
-                unit=curve.unit, current_hosts=curve.current_hosts, target=target, target_label=target_label,
-                title=f"{metric_label(curve.metric)} against the number of hosts",
-            ))
+
+            def curve_figure() -> Figure:
+                from app.charts import estimate_vs_hosts  # matplotlib: only when the chart is drawn
+
+                return estimate_vs_hosts(
+                    curve.hosts, curve.p10, curve.p50, curve.p90, metric_label=metric_label(curve.metric),
+                    unit=curve.unit, current_hosts=curve.current_hosts, target=target, target_label=target_label,
+                    title=f"{metric_label(curve.metric)} against the number of hosts",
+                )
+
+            self.curve_chart.set_builder(curve_figure)
             return
         # no host sweep for this kind: show every estimate's range against its target instead
         ordered = sorted(result.estimates.items(), key=lambda kv: kv[0] != metric)
         rows = [(metric_label(n), e.p10, e.p50, e.p90, e.unit) for n, e in ordered]
         targets = [self._target_for(n) for n, _ in ordered]
-        self.curve_chart.set_builder(lambda: estimate_ranges(
-            rows, targets=targets, title="Estimates: P50 with the P10–P90 range (dashed line: target)"))
+
+        def ranges_figure() -> Figure:
+            from app.charts import estimate_ranges
+
+            return estimate_ranges(rows, targets=targets,
+                                   title="Estimates: P50 with the P10–P90 range (dashed line: target)")
+
+        self.curve_chart.set_builder(ranges_figure)
 
     def _target_for(self, metric: str) -> float | None:
         target = target_of_metric(metric)
@@ -569,10 +584,15 @@ class ResultsView(QWidget):
             f"energy (with the scenario PUE) and rack space, year by year."
             + (f" Converted at {html.escape(rates)}." if rates else " No currency conversion was needed."))
         self.rack_view.set_racks(r.racks)
-        items = cost_items(r.bom)
-        self.cost_chart.set_builder(
-            lambda: cost_breakdown(items, t.currency, title="BOM (first year) by role and part",
-                                   size_in=self.cost_chart.shown_size_in()))
+        bom = r.bom
+
+        def cost_figure() -> Figure:
+            from app.charts import cost_breakdown, cost_items
+
+            return cost_breakdown(cost_items(bom), t.currency, title="BOM (first year) by role and part",
+                                  size_in=self.cost_chart.shown_size_in())
+
+        self.cost_chart.set_builder(cost_figure)
 
         self.rationale.setRowCount(len(r.rationale))
         for row, why in enumerate(r.rationale):
