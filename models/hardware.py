@@ -116,6 +116,11 @@ class Server(PartBase):
         return self.sockets * self.cpu.cores
 
     @property
+    def threads_total(self) -> int:
+        """Logical cores (hardware threads) of all sockets: what the density check counts."""
+        return self.sockets * self.cpu.threads
+
+    @property
     def numa_nodes(self) -> int:
         return self.sockets * self.numa_nodes_per_socket
 

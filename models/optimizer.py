@@ -20,7 +20,7 @@ from models.hardware import Drive, HardwareCatalog, Server
 from models.perf import cost_power
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
-from models.sizing import greenplum, software
+from models.sizing import gp_part_warnings, greenplum, software
 from models.sizing.engine import size
 from models.sizing.gp_search import (
     SEARCH_CHUNK,
@@ -352,7 +352,8 @@ class _Stream:
 
 
 def _meets(r: SizingResult) -> bool:
-    return not any(w.code.startswith("target-unmet") for w in r.warnings)
+    """Every target met as `size` reports it (a capex budget on the full BOM, not the hosts alone)."""
+    return all(c.met for c in r.target_checks)
 
 
 def _as_sized(p: DesignPoint, r: SizingResult, main: str, confidence: str) -> DesignPoint:
@@ -397,14 +398,16 @@ def judged(scenario: Scenario, catalog: HardwareCatalog, objective: str, best: D
            cancelled: IsCancelled | None = None, sizer: SizedDesigns | None = None) -> tuple[DesignPoint, SizingResult]:
     """The pick by the full sizing: the settled pick, the shortlist and the feasible front designs are sized and the
     lowest full capex (or TCO) that meets every target once sized is taken, ties to the earlier."""
-    def cost(r: SizingResult) -> float:
-        return r.totals.tco if objective == "tco" else r.totals.capex
+    def cost(r: SizingResult) -> tuple[int, float]:  # fewer part warnings first, as `size` recommends
+        return (len(gp_part_warnings.raised(w.code for w in r.warnings)),
+                r.totals.tco if objective == "tco" else r.totals.capex)
 
     main = _main(scenario.workload)[0]  # type: ignore[arg-type]
     sizer = sizer or SizedDesigns(scenario, catalog, cancelled)
     for cand in [*shortlist, *(p for p in front if p.feasible)]:
         r_i = sizer(cand)
-        if _meets(r_i) and cost(r_i) < cost(best_sized):  # the full sizing is the judge
+        # the full sizing is the judge: a pick over the budget once fully priced gives way to one within it
+        if _meets(r_i) and (not _meets(best_sized) or cost(r_i) < cost(best_sized)):
             best, best_sized = cand, r_i
     return _as_sized(best, best_sized, main, scenario.targets.confidence), best_sized
 

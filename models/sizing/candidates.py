@@ -35,6 +35,7 @@ class Candidates:
     raid_code: IntArray
     # server attributes, gathered per candidate
     cores_total: FloatArray
+    threads_total: FloatArray  # logical cores (the density check counts them)
     sockets: FloatArray
     numa_nodes: FloatArray
     memory_gib: FloatArray
@@ -209,7 +210,7 @@ class Tables:
     drive: dict[str, FloatArray]
 
     SERVER_ATTRS: ClassVar[tuple[str, ...]] = (
-        "cores_total", "sockets", "numa_nodes", "memory_gib", "price", "idle_w", "max_w", "rack_u")
+        "cores_total", "threads_total", "sockets", "numa_nodes", "memory_gib", "price", "idle_w", "max_w", "rack_u")
     DRIVE_ATTRS: ClassVar[tuple[str, ...]] = ("capacity_tb", "seq_read_mb_s", "seq_write_mb_s", "price", "watts")
 
     @classmethod
@@ -231,6 +232,7 @@ class Tables:
             virtualized=virt,
             raid_code=raid_codes,
             cores_total=s["cores_total"][s_idx],
+            threads_total=s["threads_total"][s_idx],
             sockets=s["sockets"][s_idx],
             numa_nodes=s["numa_nodes"][s_idx],
             memory_gib=s["memory_gib"][s_idx],

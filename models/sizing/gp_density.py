@@ -1,15 +1,19 @@
 """Density check: cores and memory of the segment hosts per TB on disk, against what a peer sizing tool provisions.
 
 The Apache Cloudberry sizing calculator (a Greenplum-family MPP database) provisions 8 logical cores and 32 GB
-of memory per TB of on-disk data for up to 80 concurrent queries, scaled linearly above that (x1.5 up to 120,
-x2 up to 160, i.e. queries / 80). A design far below that serves its data with little compute, whatever the
-targets say (a design with no targets is otherwise unchecked); refarch warns with the numbers. Figures in
+of memory per TB of on-disk data for up to 80 concurrent queries, scaled in steps above that (x1.5 up to 120,
+x2 up to 160). The on-disk TB is one copy of the compressed data (mirrors are not counted), at the horizon.
+A design far below that serves its data with little compute, whatever the targets say (a design with no
+targets is otherwise unchecked); refarch warns with the numbers, and says whose rule it is. Figures in
 `resources/calibration/vendor_docs.json`.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
 
 from models.calibration_data import figure
 from models.hardware import Server
@@ -19,6 +23,10 @@ from models.sizing.rules import DOCS, cite
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 GB_PER_GIB = 2**30 / 1e9
+GP002 = "gp_nvme_ra_002"
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+BoolArray = NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -44,16 +52,33 @@ class Density:
 
 
 def concurrency_factor(concurrent_queries: int) -> float:
-    """The baseline's scale: 1 up to its concurrency, then in proportion (x1.5 at 120, x2 at 160).
+    """The baseline's scale, in the calculator's steps: 1 up to its concurrency, x1.5 up to 120, x2 up to 160,
+    and on in steps of 40 queries (each half the baseline).
 
-    >>> concurrency_factor(20), concurrency_factor(120), concurrency_factor(160)
-    (1.0, 1.5, 2.0)
+    >>> concurrency_factor(20), concurrency_factor(100), concurrency_factor(120), concurrency_factor(160)
+    (1.0, 1.5, 1.5, 2.0)
     """
-    return max(1.0, concurrent_queries / figure(DOCS, "density_baseline_concurrent_queries"))
+    step = figure(DOCS, "density_concurrency_step_queries")
+    base = figure(DOCS, "density_baseline_concurrent_queries")
+    return max(1.0, math.ceil(concurrent_queries / step) * step / base)
+
+
+def short(concurrent_queries: int, threads_per_host: FloatArray, memory_gib: FloatArray, hosts: IntArray,
+          on_disk_tb: float) -> BoolArray:
+    """Per candidate, whether its segment hosts fall short of the density (the rule `density` explains).
+
+    >>> short(20, np.array([96.0, 96.0]), np.array([512.0, 512.0]), np.array([100, 50]), 1000.0).tolist()
+    [False, True]
+    """
+    f = concurrency_factor(concurrent_queries)
+    cores = hosts * threads_per_host
+    mem_gb = hosts * memory_gib * GB_PER_GIB
+    return np.asarray((cores < figure(DOCS, "density_vcpu_per_tb_on_disk") * f * on_disk_tb)
+                      | (mem_gb < figure(DOCS, "density_memory_gb_per_tb_on_disk") * f * on_disk_tb))
 
 
 def density(workload: GreenplumAnalytics, server: Server, hosts: int, memory_gib: float, on_disk_tb: float) -> Density:
-    threads = server.sockets * server.cpu.threads
+    threads = server.threads_total
     f = concurrency_factor(workload.concurrent_queries)
     return Density(
         on_disk_tb=on_disk_tb,
@@ -62,6 +87,17 @@ def density(workload: GreenplumAnalytics, server: Server, hosts: int, memory_gib
         factor=f,
         cores_needed=figure(DOCS, "density_vcpu_per_tb_on_disk") * f * on_disk_tb,
         memory_needed_gb=figure(DOCS, "density_memory_gb_per_tb_on_disk") * f * on_disk_tb,
+    )
+
+
+def _whose_rule() -> str:
+    """What the rule is and how the Greenplum reference architecture's own host stands against it (checked in
+    tests/models/sizing/test_gp_density.py: its drive set at 1 PB passes, twice the drives do not)."""
+    return (
+        "This is a peer tool's provisioning rule, not a Greenplum requirement: the Greenplum NVMe reference"
+        f" architecture's host ({figure(GP002, 'gen5_cores_per_host'):g} cores,"
+        f" {figure(GP002, 'gen5_data_drives_per_host'):g} x {figure(GP002, 'gen5_drive_capacity_tb'):g} TB drives)"
+        " stays within it, while the larger drives it offers for storage-bound workloads fall below it."
     )
 
 
@@ -83,8 +119,9 @@ def density_check(
             f" for {on_disk_tb:,.1f} TB on disk: {d.cores_per_tb:,.1f} cores and {d.memory_gb_per_tb:,.0f} GB per TB")
     want = (f"{cores:g} logical cores and {mem:g} GB per TB ({scale}): {math.ceil(d.cores_needed):,} cores and"
             f" {math.ceil(d.memory_needed_gb):,} GB")
-    source = cite(DOCS, "density_vcpu_per_tb_on_disk")
-    rationale = [Rationale("Density", f"{have}; a peer sizing tool provisions {want}.", source)]
+    source = f"{cite(DOCS, 'density_vcpu_per_tb_on_disk')}; {cite(GP002, 'gen5_data_drives_per_host')}"
+    rationale = [Rationale("Density", f"{have} at the {workload.horizon_years}-year horizon; a peer sizing tool"
+                           f" provisions {want}. {_whose_rule()}", source)]
     if not d.short:
         return rationale, []
     short = [what for what, ok in (("cores", d.logical_cores >= d.cores_needed),
@@ -92,8 +129,9 @@ def density_check(
     warning = Warning(
         "density-low",
         f"Low {' and '.join(short)} per TB on disk: {have}, below the {want} the Apache Cloudberry sizing"
-        " calculator provisions. Queries will spill and queue; add segment hosts, memory or cores, or set the"
-        " performance targets that matter.",
+        f" calculator provisions. {_whose_rule()} Expect queries to spill and queue at this concurrency; use"
+        " fewer or smaller drives per host (more hosts), more memory or cores, or set the performance targets"
+        " that matter.",
         "warning", SCENARIO_WIDE,
     )
     return rationale, [warning]

@@ -193,12 +193,18 @@ def settled_pool(best: RunningBest, cheapest: CheapestFeasible) -> greenplum.Eva
 
 
 def settled_pick(scenario: Scenario, workload: GpWorkload, found: Search) -> tuple[int, greenplum.Evaluated, bool]:
-    """The cheapest candidate sized on the estimate it reports (`gp_settle.pick_settled`)."""
+    """The best candidate sized on the estimate it reports (`gp_settle.pick_settled`)."""
+    return settled_shortlist(scenario, workload, found)[0]
+
+
+def settled_shortlist(scenario: Scenario, workload: GpWorkload, found: Search, keep: int = 1
+                      ) -> list[tuple[int, greenplum.Evaluated, bool]]:
+    """The `keep` best candidates sized on the estimate they report (`gp_settle.settled_shortlist`)."""
     c = found.ev.candidates
     extra_price = np.array([m.price for m in found.memory])
-    return gp_settle.pick_settled(
+    return gp_settle.settled_shortlist(
         workload, scenario.targets, found.ev, found.net, scenario.assumptions.utilization_pct / 100.0,
-        extra_price[c.server_idx], scenario.platform, coordinators=found.coordinators,
+        extra_price[c.server_idx], scenario.platform, coordinators=found.coordinators, keep=keep,
     )
 
 

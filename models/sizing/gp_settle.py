@@ -184,11 +184,32 @@ def pick_settled(
     most: int = 256,
     coordinators: CoordinatorOptions | None = None,
 ) -> tuple[int, Evaluated, bool]:
-    """The cheapest candidate once settled on the reported estimate: (index, its settled evaluation, feasible).
+    """The candidate raising the fewest part warnings (`gp_part_warnings`), then the cheapest, once settled on
+    the reported estimate: (index, its settled evaluation, feasible); see `settled_shortlist`."""
+    return settled_shortlist(workload, targets, ev, net, utilization, extra_memory_price, platform, most,
+                             coordinators)[0]
 
-    Settling only adds hosts, so a candidate's point capex is a lower bound of its settled capex:
-    candidates are settled cheapest first until the next one's lower bound is no cheaper than the
-    best settled design (`size` and `optimize` both pick this way, so they agree to the cent).
+
+def settled_shortlist(
+    workload: GpWorkload,
+    targets: Targets,
+    ev: Evaluated,
+    net: NetworkChoice,
+    utilization: float,
+    extra_memory_price: FloatArray,
+    platform: Platform | None,
+    most: int = 256,
+    coordinators: CoordinatorOptions | None = None,
+    keep: int = 1,
+) -> list[tuple[int, Evaluated, bool]]:
+    """The best candidates once settled, of `keep` different servers, best first: fewest part warnings, then
+    the lowest capex.
+
+    Candidates are taken by their point design (fewest part warnings, then capex). Settling only adds hosts,
+    so a candidate's point capex is a lower bound of its settled capex, and the part warnings no host count
+    removes a lower bound of those it raises settled: a candidate whose bounds are no better than the
+    `keep`-th best settled design is not settled (`size` and `optimize` both pick this way, so they agree to
+    the cent). With no feasible candidate, the nearest one alone (feasible False).
     """
     c = ev.candidates
     feasible = ev.feasible
@@ -196,22 +217,31 @@ def pick_settled(
         i, _ = pick(ev)
         one = settle(workload, targets, c.take(np.array([i])), net, utilization, float(extra_memory_price[i]),
                      platform, int(ev.segment_hosts[i]), coordinators, int(ev.coordinator_idx[i]))
-        return i, one, False
+        return [(i, one, False)]
     idx = np.flatnonzero(feasible)
-    order = idx[np.lexsort((c.drives_per_host[idx], ev.segment_hosts[idx], ev.capex[idx]))]
-    best: tuple[int, Evaluated] | None = None
+    order = idx[np.lexsort((c.drives_per_host[idx], ev.segment_hosts[idx], ev.capex[idx], ev.part_warnings[idx]))]
+    best: dict[int, tuple[tuple[int, float], int, Evaluated]] = {}  # per server: its best settled design
     fallback: tuple[int, Evaluated] | None = None
+
+    def ranked() -> list[tuple[tuple[int, float], int, Evaluated]]:
+        return sorted(best.values(), key=lambda t: t[0])[:keep]  # stable: ties to the one settled first
+
     for i in order[:most]:
-        if best is not None and ev.capex[i] >= best[1].capex[0]:
-            break
+        bound = (int(ev.part_warnings_fixed[i]), float(ev.capex[i]))
+        if len(best) >= keep and bound >= ranked()[-1][0]:
+            continue  # the order is by the point's warnings, which settling can lower: later ones may still do
+        server = int(c.server_idx[i])
+        if server in best and bound >= best[server][0]:
+            continue
         one = settle(workload, targets, c.take(np.array([i])), net, utilization, float(extra_memory_price[i]),
                      platform, int(ev.segment_hosts[i]), coordinators, int(ev.coordinator_idx[i]))
         if bool(one.feasible[0]):
-            if best is None or one.capex[0] < best[1].capex[0]:
-                best = (int(i), one)
+            key = (int(one.part_warnings[0]), float(one.capex[0]))
+            if server not in best or key < best[server][0]:
+                best[server] = (key, int(i), one)
         elif fallback is None:
             fallback = (int(i), one)
-    if best is not None:
-        return best[0], best[1], True
+    if best:
+        return [(i, one, True) for _, i, one in ranked()]
     assert fallback is not None
-    return fallback[0], fallback[1], False
+    return [(fallback[0], fallback[1], False)]

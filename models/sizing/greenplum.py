@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from models.calibration_data import figure
 from models.perf import cost_power
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
-from models.sizing import confidence, metrics, mirroring, segments
+from models.sizing import confidence, gp_part_warnings, metrics, mirroring, segments
 from models.sizing.candidates import Candidates, NetworkChoice
 from models.sizing.gp_coordinator import CoordinatorOptions
 from models.sizing.rules import (
@@ -64,6 +64,10 @@ class Evaluated:
     out_of_reach: dict[str, tuple[float, str]] = dataclasses.field(default_factory=dict)
     # per candidate: the coordinator option (`gp_coordinator`) of its design; -1: the segment hosts' server
     coordinator_idx: IntArray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    # per candidate: the warnings its parts raise (`gp_part_warnings.count`), and those of them that no host
+    # count removes (`gp_part_warnings.fixed`): the recommender prefers fewer before cheaper
+    part_warnings: IntArray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    part_warnings_fixed: IntArray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     @classmethod
     def concat(cls, parts: list[Evaluated], candidates: Candidates) -> Evaluated:
@@ -87,6 +91,8 @@ class Evaluated:
             binding=cat("binding"),
             meets={k: np.concatenate([p.meets[k] for p in parts]) for k in parts[0].meets},
             coordinator_idx=cat("coordinator_idx"),
+            part_warnings=cat("part_warnings"),
+            part_warnings_fixed=cat("part_warnings_fixed"),
         )
 
     def take(self, index: IntArray) -> Evaluated:
@@ -273,6 +279,8 @@ def _evaluate_with(
         metrics={k: v for k, v in perf.items() if k != "binding"},
         binding=perf["binding"].astype(np.int64),
         meets=meets,
+        part_warnings=gp_part_warnings.count(workload, c, hosts, need),
+        part_warnings_fixed=gp_part_warnings.fixed(workload, c),
     )
 
 
@@ -403,12 +411,13 @@ def _target_checks(workload: GpWorkload, targets: Targets, values: dict[str, Flo
 
 
 def pick(ev: Evaluated) -> tuple[int, bool]:
-    """Index of the cheapest feasible candidate (ties: fewer hosts, fewer drives); else the nearest.
+    """Index of the feasible candidate raising the fewest part warnings, then the cheapest (ties: fewer hosts,
+    fewer drives); else the nearest.
 
-    The nearest design is the one that fails the fewest targets, then the cheapest of those.
+    The nearest design is the one that fails the fewest targets, then the same order.
     """
     feasible = ev.feasible
-    order_keys = (ev.candidates.drives_per_host, ev.segment_hosts, ev.capex)
+    order_keys = (ev.candidates.drives_per_host, ev.segment_hosts, ev.capex, ev.part_warnings)
     if np.any(feasible):
         idx = np.flatnonzero(feasible)
         best = idx[np.lexsort(tuple(k[idx] for k in order_keys))[0]]

@@ -6,9 +6,9 @@ import dataclasses
 from models.hardware import HardwareCatalog
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
-from models.sizing import greenplum
+from models.sizing import commercial, gp_part_warnings, greenplum
 from models.sizing.gp_explain import explain
-from models.sizing.gp_search import Search, search_space, settled_pick, settled_pool
+from models.sizing.gp_search import Search, search_space, settled_pool, settled_shortlist
 from models.sizing.parts import (
     ResolvedParts,
     SizingInputError,
@@ -21,6 +21,8 @@ from models.tasks import IsCancelled, Progress
 from models.vocabulary import RAID_LEVELS
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
+# settled designs whose full capex (`commercial.complete`) `size` compares: the optimizer's CAPEX_RERANK
+FULL_CAPEX_RERANK = 6
 
 
 def chosen_raid(scenario: Scenario, workload: GpWorkload) -> tuple[str, Rationale]:
@@ -83,8 +85,34 @@ def size_greenplum(
         raise SizingInputError(
             [Problem("platform", f"no drive in the catalog fits {what} with {raid} and the requested drive count")]
         )
-    _, settled, feasible = settled_pick(scenario, workload, space.found(settled_pool(best, cheapest)))
-    return explain_candidate(scenario, workload, space.found(settled), 0, feasible)
+    shortlist = settled_shortlist(scenario, workload, space.found(settled_pool(best, cheapest)), FULL_CAPEX_RERANK)
+    results = [explain_candidate(scenario, workload, space.found(settled), 0, feasible)
+               for _, settled, feasible in shortlist]
+    k = 0
+    if len(results) > 1:
+        # the search ranks on the hosts' capex; switches, racks, licences and support follow the host count and
+        # the cores, so the few best are completed and the lowest full capex taken (fewest part warnings first)
+        full = [commercial.complete(r, scenario, catalog).totals.capex for r in results]
+        k = min(range(len(results)), key=lambda j: (int(shortlist[j][1].part_warnings[0]), full[j]))
+    result = results[k]
+    if len(space.servers) > 1 or len(space.drives) > 1 or scenario.platform.drives_per_host is None:
+        result = dataclasses.replace(result, rationale=(*result.rationale, _recommended_why(result, shortlist[k][2])))
+    return result
+
+
+def _recommended_why(result: SizingResult, feasible: bool) -> Rationale:
+    """Why the recommended parts: the rules they satisfy, or that no candidate satisfies them."""
+    rules = "; ".join(gp_part_warnings.WORDS[c] for c in gp_part_warnings.CODES)
+    raised = gp_part_warnings.raised(w.code for w in result.warnings)
+    pool = "designs meeting every target" if feasible else "candidates (none meets every target)"
+    if raised:
+        text = (f"Every one of the {pool} raises a warning about its parts; this one raises the fewest"
+                f" ({'; '.join(gp_part_warnings.WORDS[c] for c in raised)}) at the lowest capex. The rules"
+                f" checked: {rules}.")
+    else:
+        text = (f"Of the {pool}, those whose parts satisfy the rules refarch cites ({rules}) are preferred to"
+                " cheaper ones that do not; among them, the lowest capex.")
+    return Rationale("Recommended parts", text, gp_part_warnings.SOURCES)
 
 
 def explain_settled(

@@ -2,8 +2,9 @@
 
 The search hands out (offset, evaluated chunk) pairs; each reducer keeps only what it will report,
 so memory is bounded by one chunk whatever the catalog's size. `RunningBest` is `greenplum.pick`
-over everything seen: the cheapest design meeting every target (ties: fewer hosts, fewer drives,
-earlier candidate), or, when none does, the one missing the fewest targets, then the same order.
+over everything seen: of the designs meeting every target, the one raising the fewest part warnings
+(`gp_part_warnings`), then the cheapest (ties: fewer hosts, fewer drives, earlier candidate), or, when none
+does, the one missing the fewest targets, then the same order.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import numpy as np
 
 from models.sizing import greenplum
 
-BestKey = tuple[int, float, int, int, int]  # misses, capex, hosts, drives per host, candidate index
+BestKey = tuple[int, int, float, int, int, int]  # misses, part warnings, capex, hosts, drives, candidate index
 
 
 @dataclass
@@ -34,14 +35,16 @@ class RunningBest:
         misses = np.zeros(n, dtype=np.int64)
         for met in ev.meets.values():
             misses += ~met
-        # narrow to the fewest misses and the lowest capex first: the full sort only runs over the ties
+        # narrow to the fewest misses, part warnings and the lowest capex first: the full sort runs over the ties
         tied = np.flatnonzero(misses == misses.min())
+        warned = ev.part_warnings[tied]
+        tied = tied[warned == warned.min()]
         capex = ev.capex[tied]
         if not np.all(np.isnan(capex)):
             tied = tied[capex == np.nanmin(capex)]
         keys = (tied, ev.candidates.drives_per_host[tied], ev.segment_hosts[tied], ev.capex[tied], misses[tied])
         j = int(tied[np.lexsort(keys)[0]])
-        key: BestKey = (int(misses[j]), float(ev.capex[j]), int(ev.segment_hosts[j]),
+        key: BestKey = (int(misses[j]), int(ev.part_warnings[j]), float(ev.capex[j]), int(ev.segment_hosts[j]),
                         int(ev.candidates.drives_per_host[j]), offset + j)
         if self.key is None or key < self.key:
             self.key, self.row, self.index = key, ev.take(np.array([j])), offset + j
@@ -49,7 +52,8 @@ class RunningBest:
 
 @dataclass
 class CheapestFeasible:
-    """The `k` cheapest feasible candidates (capex, then hosts, drives, index): what `pick_settled` settles.
+    """The `k` first feasible candidates by (part warnings, capex, hosts, drives, index): what `pick_settled`
+    settles, in its order.
 
     Settling adds hosts until the reported estimate meets the targets, cheapest first, and stops at
     `gp_settle.pick_settled`'s `most`; keeping that many rows is all the settling ever reads.
@@ -63,7 +67,7 @@ class CheapestFeasible:
         sel = np.flatnonzero(ev.feasible if feasible is None else feasible)
         if sel.size == 0:
             return
-        sel = self._contenders(ev.capex, sel)
+        sel = self._contenders(ev, sel)
         if sel.size == 0:
             return
         rows = ev.take(sel)
@@ -71,21 +75,24 @@ class CheapestFeasible:
         if self.pool is not None and self.index is not None:
             rows = _concat_rows([self.pool, rows])
             index = np.concatenate([self.index, index])
-        order = np.lexsort((index, rows.candidates.drives_per_host, rows.segment_hosts, rows.capex))[: self.k]
+        order = np.lexsort((index, rows.candidates.drives_per_host, rows.segment_hosts, rows.capex,
+                            rows.part_warnings))[: self.k]
         self.pool, self.index = rows.take(order), index[order]
 
-    def _contenders(self, capex: np.ndarray, sel: np.ndarray) -> np.ndarray:
-        """The rows of `sel` that can enter the pool: capex is the first key, so only the chunk's `k` cheapest
-        (all rows tied with the k-th kept) and, once the pool is full, none dearer than its dearest."""
-        cost = capex[sel]
+    def _contenders(self, ev: greenplum.Evaluated, sel: np.ndarray) -> np.ndarray:
+        """The rows of `sel` that can enter the pool: (part warnings, capex) lead the order, so only the chunk's
+        `k` first by them (and all rows tied with the k-th) and, once the pool is full, none after its last."""
+        warned, cost = ev.part_warnings[sel], ev.capex[sel]
         if sel.size > self.k:
-            kth = np.partition(cost, self.k - 1)[self.k - 1]
-            if not np.isnan(kth):  # NaN sorts last: fewer than k numbers, keep them all
-                sel, cost = sel[cost <= kth], cost[cost <= kth]
+            kth = np.lexsort((cost, warned))[self.k - 1]
+            w_k, c_k = warned[kth], cost[kth]
+            if not np.isnan(c_k):  # NaN sorts last: fewer than k numbers, keep them all
+                keep = (warned < w_k) | ((warned == w_k) & (cost <= c_k))
+                sel, warned, cost = sel[keep], warned[keep], cost[keep]
         if self.pool is not None and len(self.pool.candidates) >= self.k:
-            dearest = self.pool.capex.max()
-            if not np.isnan(dearest):
-                sel = sel[cost <= dearest]
+            w_last, c_last = self.pool.part_warnings[-1], self.pool.capex[-1]  # the pool is kept in order
+            if not np.isnan(c_last):
+                sel = sel[(warned < w_last) | ((warned == w_last) & (cost <= c_last))]
         return sel
 
 

@@ -68,7 +68,8 @@ def test_work_space_grows_in_proportion_above_the_high_concurrency_threshold() -
 
 
 def test_a_landing_area_and_high_concurrency_add_hosts_where_capacity_binds(catalog: HardwareCatalog) -> None:
-    base = sample("retail-dw-gen5", targets={}, workload={"data_tb": 600})
+    # the drive count pinned: left free, the recommender may trade drives for hosts (fewer part warnings)
+    base = sample("retail-dw-gen5", targets={}, workload={"data_tb": 600}, platform={"drives_per_host": 8})
     plain = size(base, catalog)
     landed = size(base.model_copy(update={"workload": base.workload.model_copy(update={"landing_pct": 100.0})}),
                   catalog)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from models.calibration_data import figure
 from models.hardware import HardwareCatalog
-from models.scenario import GreenplumAnalytics
+from models.scenario import GreenplumAnalytics, Scenario
 from models.sizing import gp_density
 from models.sizing.engine import size
 from tests.models.sizing.conftest import sample
@@ -27,7 +27,8 @@ def test_more_concurrency_never_asks_for_less_compute(q1: int, q2: int) -> None:
 def test_a_storage_dense_design_without_targets_is_warned_with_the_numbers(catalog: HardwareCatalog) -> None:
     s = sample("retail-dw-gen5", targets={}, workload={"data_tb": 1000, "compression_ratio": 1,
                                                       "growth_pct_per_year": 0},
-               platform={"server_id": DENSE_STORAGE, "drive_id": None, "drives_per_host": None, "nic_id": None})
+               platform={"server_id": DENSE_STORAGE, "drive_id": "seagate-exos-x20-20tb-sas-lff", "drives_per_host": 12,
+                         "nic_id": None})
     r = size(s, catalog)
     (warning,) = [w for w in r.warnings if w.code == "density-low"]
     server = catalog.server(DENSE_STORAGE)
@@ -58,3 +59,26 @@ def test_higher_concurrency_scales_the_baseline_linearly() -> None:
 def test_oltp_has_no_density_check(catalog: HardwareCatalog) -> None:
     r = size(sample("gp-oltp", targets={}), catalog)
     assert not [x for x in r.rationale if x.decision == "Density"]
+
+
+def _petabyte_on_the_study_002_host(drives_per_host: int) -> Scenario:
+    """1 PB on disk on study 002's server and drive (the retail-dw-gen5 sample's platform)."""
+    return sample("retail-dw-gen5", targets={}, workload={"data_tb": 1000, "compression_ratio": 1,
+                                                          "growth_pct_per_year": 0},
+                  platform={"drives_per_host": drives_per_host})
+
+
+def test_study_002s_own_host_keeps_the_density_and_twice_its_drives_do_not(catalog: HardwareCatalog) -> None:
+    """The rule checked against what study 002 built: its 8 drives per 48-core host pass at 1 PB; 16 (the
+    server's bays, the capacity the study offers with larger drives) fall short, and the warning says whose
+    rule it is."""
+    study_drives = int(figure("gp_nvme_ra_002", "gen5_data_drives_per_host"))
+    own = size(_petabyte_on_the_study_002_host(study_drives), catalog)
+    assert "density-low" not in {w.code for w in own.warnings}
+    dense = size(_petabyte_on_the_study_002_host(2 * study_drives), catalog)
+    (warning,) = [w for w in dense.warnings if w.code == "density-low"]
+    assert "not a Greenplum requirement" in warning.text and f"{study_drives:g} x 3.84 TB" in warning.text
+
+
+def test_the_concurrency_factor_steps_as_the_calculator_does() -> None:
+    assert [gp_density.concurrency_factor(q) for q in (80, 81, 120, 121, 160, 161)] == [1.0, 1.5, 1.5, 2.0, 2.0, 2.5]

@@ -1,0 +1,74 @@
+"""The warnings a Greenplum design raises because of the parts it is built from, counted per candidate.
+
+`gp_explain` words these warnings for the chosen design; here they are counted over the candidate arrays so
+the recommender prefers parts that satisfy the rules it cites (issue 13 item 2): among the designs meeting
+every target, one raising fewer of them wins before a cheaper one (`greenplum.pick`, `stream`,
+`gp_settle.pick_settled`, the optimizer's judge). When every candidate raises one, the design says so.
+
+* numa-multi-socket: bare-metal segments on a multi-socket server (study 002 prefers single-socket hosts);
+* memory-below-reference: a warehouse host below the reference architecture's minimum memory;
+* density-low: fewer cores or less memory per TB on disk than a peer sizing tool provisions (`gp_density`).
+
+`fixed` counts the first two, which do not depend on the host count; the density can only improve with more
+hosts, so `fixed` is a lower bound of what a candidate raises once settled (settling only adds hosts).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models.calibration_data import figure
+from models.scenario import GreenplumAnalytics, GreenplumOltp
+from models.sizing import gp_density
+from models.sizing.candidates import Candidates
+from models.sizing.rules import DOCS, RULES, cite
+
+IntArray = NDArray[np.int64]
+GpWorkload = GreenplumAnalytics | GreenplumOltp
+
+CODES = ("numa-multi-socket", "memory-below-reference", "density-low")
+WORDS = {
+    "numa-multi-socket": "bare-metal segments crossing the NUMA nodes of a multi-socket server",
+    "memory-below-reference": "memory per host below the reference architecture's minimum",
+    "density-low": "fewer cores or less memory per TB on disk than a peer sizing tool provisions",
+}
+
+# where each rule comes from (study 002 on sockets, as `gp_explain` cites it)
+SOURCES = "; ".join((
+    "002_feb9b45e1f157a35.txt, Key hardware components: CPU",
+    cite(RULES, "min_memory_gib_per_segment_host"),
+    cite(DOCS, "density_vcpu_per_tb_on_disk"),
+))
+
+
+def fixed(workload: GpWorkload, c: Candidates) -> IntArray:
+    """Per candidate, the part warnings that do not depend on the host count.
+
+    The memory per host is the design's (raised to the reference minimum where the DIMM slots allow).
+    """
+    numa = ~c.virtualized & (c.sockets > 1)
+    memory = np.zeros(len(c), dtype=bool)
+    if isinstance(workload, GreenplumAnalytics):
+        memory = c.memory_gib < figure(RULES, "min_memory_gib_per_segment_host")
+    return numa.astype(np.int64) + memory.astype(np.int64)
+
+
+def count(workload: GpWorkload, c: Candidates, hosts: IntArray, on_disk_tb: float) -> IntArray:
+    """Per candidate, the part warnings its design raises at `hosts` segment hosts."""
+    out = fixed(workload, c)
+    if isinstance(workload, GreenplumAnalytics) and on_disk_tb > 0:
+        out = out + gp_density.short(workload.concurrent_queries, c.threads_total, c.memory_gib, hosts,
+                                     on_disk_tb).astype(np.int64)
+    return out
+
+
+def raised(codes: Iterable[str]) -> list[str]:
+    """The part warnings among warning `codes` (of a sized design), in `CODES` order.
+
+    >>> raised(["price-estimate", "density-low", "numa-multi-socket"])
+    ['numa-multi-socket', 'density-low']
+    """
+    have = set(codes)
+    return [code for code in CODES if code in have]

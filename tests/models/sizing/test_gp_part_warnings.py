@@ -1,0 +1,92 @@
+"""Recommendations never trip their own warnings (issue 13 item 2): with the parts left to refarch, no other
+catalog server gives a design meeting the targets with fewer part warnings; the count the search ranks on is the
+one the sized design reports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from models.calibration_data import figure
+from models.hardware import HardwareCatalog
+from models.scenario import GreenplumAnalytics, Scenario
+from models.sizing import gp_density, gp_part_warnings
+from models.sizing.engine import SizingInputError, size
+from models.sizing.result import SizingResult
+from tests.models.sizing.conftest import sample
+
+RECOMMEND = {"server_id": None, "drive_id": None, "drives_per_host": None, "nic_id": None}
+# every Greenplum sample with its parts left to refarch, and a warehouse with no target (density decides)
+RECOMMENDED: dict[str, tuple[str, dict[str, Any]]] = {
+    "retail-dw-gen5": ("retail-dw-gen5", {"platform": RECOMMEND}),
+    "retail-dw-dual-socket-sas": ("retail-dw-dual-socket-sas", {"platform": RECOMMEND}),
+    "study-000-vsphere": ("study-000-vsphere", {"platform": RECOMMEND}),
+    "gp-oltp": ("gp-oltp", {"platform": RECOMMEND}),
+    "1 PB, no targets": ("retail-dw-gen5", {"platform": RECOMMEND, "targets": {},
+                                            "workload": {"data_tb": 1000, "compression_ratio": 1,
+                                                         "growth_pct_per_year": 0}}),
+}
+
+
+def _part_warnings(r: SizingResult) -> list[str]:
+    return gp_part_warnings.raised(w.code for w in r.warnings)
+
+
+def _meets(r: SizingResult) -> bool:
+    return all(c.met for c in r.target_checks)
+
+
+def _pinned(s: Scenario, server_id: str) -> Scenario:
+    return s.model_copy(update={"platform": s.platform.model_copy(update={"server_id": server_id})})
+
+
+@pytest.mark.parametrize("case", sorted(RECOMMENDED))
+def test_no_catalog_server_avoids_a_warning_the_recommendation_raises(catalog: HardwareCatalog, case: str) -> None:
+    name, changes = RECOMMENDED[case]
+    s = sample(name, **changes)
+    r = size(s, catalog)
+    mine = _part_warnings(r)
+    assert any(x.decision == "Recommended parts" for x in r.rationale)
+    for server in catalog.current(catalog.servers):
+        try:
+            other = size(_pinned(s, server.id), catalog)
+        except (SizingInputError, ValueError):  # a server the scenario cannot be built on is no alternative
+            continue
+        if _meets(other) or not _meets(r):
+            assert len(_part_warnings(other)) >= len(mine), (server.id, _part_warnings(other), mine)
+
+
+def test_the_recommended_warehouse_is_single_socket_where_the_two_socket_one_was_cheaper(
+        catalog: HardwareCatalog) -> None:
+    """The case the issue names: the cheapest host capex was a 2-socket Dell R670 raising numa-multi-socket."""
+    r = size(sample("retail-dw-gen5", platform=RECOMMEND), catalog)
+    assert catalog.server(r.design.server_id).sockets == 1
+    assert "numa-multi-socket" not in {w.code for w in r.warnings}
+    two_socket = size(sample("retail-dw-gen5", platform={**RECOMMEND, "server_id": "dell-r670-10x-u3-2x-xeon-6740e"}),
+                      catalog)
+    assert "numa-multi-socket" in {w.code for w in two_socket.warnings}
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data_tb=st.sampled_from([5, 40, 300, 1500]), queries=st.sampled_from([5, 40, 150]),
+       deployment=st.sampled_from(["bare-metal", "vsphere"]), server=st.integers(0, 40))
+def test_the_count_the_search_ranks_on_is_what_the_design_reports(
+        catalog: HardwareCatalog, data_tb: int, queries: int, deployment: str, server: int) -> None:
+    servers = catalog.current(catalog.servers)
+    s = sample("retail-dw-gen5", targets={}, workload={"data_tb": data_tb, "concurrent_queries": queries},
+               platform={**RECOMMEND, "deployment": deployment, "server_id": servers[server % len(servers)].id})
+    r = size(s, catalog)
+    d = r.design
+    srv = catalog.server(d.server_id)
+    expected = []
+    if deployment == "bare-metal" and srv.sockets > 1:
+        expected.append("numa-multi-socket")
+    if d.memory_gib_per_host < figure("sizing_rules", "min_memory_gib_per_segment_host"):
+        expected.append("memory-below-reference")
+    assert isinstance(s.workload, GreenplumAnalytics)
+    if gp_density.density(s.workload, srv, d.segment_hosts, d.memory_gib_per_host, d.data_needed_tb).short:
+        expected.append("density-low")
+    assert _part_warnings(r) == expected
