@@ -81,6 +81,10 @@ def _off_study(catalog: HardwareCatalog) -> list[tuple[str, Scenario, HardwareCa
                                                                       "nodes": 2, "query_streams": 400}), catalog),
         ("iq wide vSAN", sample("sap-iq", workload={"shared_storage": "vsan", "nodes": 64}), catalog),
         ("oltp beyond study 004", sample("gp-oltp", workload={"target_tps": 2_000_000}), catalog),
+        # many primaries on little memory per core (the recommender, free, now avoids this 2-socket server)
+        ("oltp beyond study 004 on a 2-socket host", sample(
+            "gp-oltp", workload={"target_tps": 2_000_000},
+            platform={"server_id": "dell-r670-10x-u3-2x-xeon-6740e"}), catalog),
     ]
 
 
