@@ -258,8 +258,17 @@ def _result(value: FloatArray, unit: str, rates: tuple[FloatArray, ...], host: F
 def _analytic_rates(
     shape: ClusterShape, parallel: FloatArray, overhead: Num, p: ScanParams
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    virt, drives, cpu = _host_free_rates(shape, parallel, overhead, p)
+    network = _scan_network_rate(shape, _a(shape.segment_hosts), virt, p)
+    loader = np.full_like(cpu, np.inf)
+    return drives, cpu, network, loader
+
+
+def _host_free_rates(
+    shape: ClusterShape, parallel: FloatArray, overhead: Num, p: ScanParams
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """(virt, drives, cpu) of a scan: what does not change with the host count."""
     virt = _virt(shape, overhead)
-    hosts = _a(shape.segment_hosts)
     drives = (
         _a(shape.drives_per_host)
         * _a(shape.drive_seq_read_mb_s)
@@ -273,9 +282,44 @@ def _analytic_rates(
     decompress = _codec("zstd_decompress_mb_s_per_core")
     cpu = _cpu_rate(shape, parallel, p.scan_mb_s_per_core, p.scan_gen_speedup, p.numa_gain_scan, decompress)
     cpu = cpu / virt / ratio
-    network = _network_rate(shape, _a(p.motion_fraction) * _cross_host_share(hosts) * ratio) / virt
-    loader = np.full_like(cpu, np.inf)
-    return drives, cpu, network, loader
+    return virt, drives, cpu
+
+
+def _scan_network_rate(shape: ClusterShape, hosts: FloatArray, virt: FloatArray, p: ScanParams) -> FloatArray:
+    ratio = _a(shape.compression_ratio)
+    return _network_rate(shape, _a(p.motion_fraction) * _cross_host_share(hosts) * ratio) / virt
+
+
+@dataclass(frozen=True)
+class FullScan:
+    """`full_scan_seconds` of a set of designs at any host counts, with the cost of everything the host count
+    does not change (drives, CPU, virtualization) paid once: a host-count search asks for many counts.
+
+    `shape` is the designs' (their `segment_hosts` unused); `seconds(hosts, idx)` equals
+    `full_scan_seconds(shape at those hosts, taken at idx).seconds` exactly.
+    """
+
+    shape: ClusterShape
+    data_on_disk_tb: float
+    params: ScanParams
+    virt: FloatArray
+    drives_cpu: FloatArray  # min(drives, cpu) per design
+
+    @classmethod
+    def of(cls, shape: ClusterShape, data_on_disk_tb: float, params: ScanParams) -> FullScan:
+        virt, drives, cpu = _host_free_rates(shape, _a(shape.primary_segments_per_host), params.virt_overhead_seq,
+                                             params)
+        return cls(shape, data_on_disk_tb, params, virt, np.minimum(drives, cpu))
+
+    def seconds(self, hosts: ArrayLike, idx: IntArray | None = None) -> FloatArray:
+        h = _a(hosts)
+        virt, drives_cpu = np.broadcast_arrays(self.virt, self.drives_cpu)
+        line = np.broadcast_to(_a(self.shape.network_gbps_per_host), drives_cpu.shape)
+        if idx is not None:
+            virt, drives_cpu, line = virt[idx], drives_cpu[idx], line[idx]
+        network = _scan_network_rate(replace(self.shape, network_gbps_per_host=line), h, virt, self.params)
+        seconds: FloatArray = _a(self.data_on_disk_tb) * MB_PER_TB / h / np.minimum(drives_cpu, network)
+        return seconds
 
 
 def full_scan_seconds(shape: ClusterShape, data_on_disk_tb: ArrayLike, params: ScanParams) -> RooflineResult:

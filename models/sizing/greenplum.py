@@ -329,11 +329,14 @@ def _perf_values(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext)
     the segments' write side must keep up; the ETL hosts are sized after)."""
 
     def values(hosts: IntArray, idx: IntArray) -> dict[str, FloatArray]:
-        sub = ctx.take(idx)
         out: dict[str, FloatArray] = {}
         if isinstance(workload, GreenplumAnalytics):
             if targets.max_full_scan_s is not None:
-                out["full_scan_s"] = metrics.gp_full_scan_s(sub, hosts)
+                out["full_scan_s"] = metrics.gp_full_scan_s(ctx, hosts, idx)  # no per-probe copy of the context
+            if targets.min_queries_per_hour is None and targets.min_load_tb_per_hour is None:
+                return out
+        sub = ctx.take(idx)
+        if isinstance(workload, GreenplumAnalytics):
             if targets.min_queries_per_hour is not None:
                 out["queries_per_hour"] = metrics.gp_queries_per_hour(sub, hosts, workload)
             if targets.min_load_tb_per_hour is not None:

@@ -6,6 +6,7 @@ Point predictions (median parameters) decide feasibility for every candidate;
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -72,6 +73,10 @@ class GpContext:
         )
         return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total)
 
+    @functools.cached_property
+    def full_scan(self) -> scan_load.FullScan:
+        return scan_load.FullScan.of(self.shape, self.data_on_disk_tb, default_params())
+
     def take(self, idx: IntArray) -> GpContext:
         """The context of candidates `idx` only (scalars stay scalars)."""
         if idx.size == self.coordinator_cores.size:  # idx is sorted and unique: every candidate, as is
@@ -87,8 +92,11 @@ class GpContext:
         return replace(self.shape, segment_hosts=np.asarray(hosts, dtype=float), etl_hosts=etl_arr)
 
 
-def gp_full_scan_s(ctx: GpContext, hosts: IntArray) -> FloatArray:
-    return scan_load.full_scan_seconds(ctx.with_counts(hosts), ctx.data_on_disk_tb, default_params()).seconds
+def gp_full_scan_s(ctx: GpContext, hosts: IntArray, idx: IntArray | None = None) -> FloatArray:
+    """Full-scan seconds of the candidates (`idx` of them, when given) at `hosts`: `scan_load.full_scan_seconds`
+    with the rates the host count does not change computed once per context (`scan_load.FullScan`)."""
+    every = idx is None or idx.size == ctx.coordinator_cores.size  # as `take`: idx sorted and unique
+    return ctx.full_scan.seconds(hosts, None if every else idx)
 
 
 def gp_load_tb_per_hour(ctx: GpContext, hosts: IntArray, etl: IntArray) -> FloatArray:

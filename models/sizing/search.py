@@ -21,7 +21,6 @@ FloatArray = NDArray[np.float64]
 
 # ok(counts, idx): whether candidates idx meet the requirement with those counts
 Probe = Callable[[IntArray, IntArray], BoolArray]
-GUESS_BAND = (0.9, 1.1)  # bracket around the guess; a wrong guess only widens that candidate's search
 
 
 def smallest_meeting(
@@ -45,16 +44,16 @@ def smallest_meeting(
         return out
 
     if guess is not None:
+        # The guess is usually right to the host (scans scale with hosts): its count and the one below settle
+        # most elements in two probes; the rest bisect within what those two probes proved.
         g = np.nan_to_num(np.asarray(guess, dtype=float), nan=float(limit), posinf=float(limit))
-        g_hi = np.clip(np.ceil(g * GUESS_BAND[1]).astype(np.int64) + 1, low, limit)
-        g_lo = np.clip(np.floor(g * GUESS_BAND[0]).astype(np.int64), low, limit)
-        pass_hi = probe(g_hi, np.ones(size, dtype=bool))
-        hi = np.where(pass_hi, g_hi, hi)
-        lo = np.where(pass_hi, lo, g_hi)
-        verified |= pass_hi
-        pass_lo = probe(g_lo, pass_hi & (g_lo < g_hi))
-        hi = np.where(pass_lo, g_lo, hi)
-        lo = np.where(pass_hi & ~pass_lo & (g_lo < g_hi), g_lo, lo)
+        at = np.clip(np.ceil(g).astype(np.int64), low, limit)
+        pass_at = probe(at, np.ones(size, dtype=bool))
+        below = pass_at & (at > low)
+        pass_below = probe(at - 1, below)
+        hi = np.where(pass_at, np.where(pass_below, at - 1, at), hi)
+        lo = np.where(pass_at, np.where(below & ~pass_below, at - 1, lo), at)
+        verified |= pass_at
     unverified = ~verified & (lo < hi)
     reachable = verified | probe(hi, unverified)
     lo = np.where(reachable, lo, hi - 1)  # out of reach: stop at the limit

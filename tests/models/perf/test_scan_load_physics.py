@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.perf import scan_load as sl
 from models.perf import scan_load_fit as sl_fit
+from models.perf.scan_load import ClusterShape
 
 
 def _p() -> sl.ScanParams:
@@ -64,3 +67,26 @@ def test_cpu_time_never_falls_below_the_uncompressed_cpu_time(ratio: float, logi
     cpu_plain = logical_tb * sl.MB_PER_TB / shape.segment_hosts / plain.rates_mb_s["cpu"]
     cpu_packed = logical_tb / ratio * sl.MB_PER_TB / shape.segment_hosts / packed.rates_mb_s["cpu"]
     assert float(cpu_packed) >= float(cpu_plain) * (1 - 1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(1, 400), st.floats(1.0, 24.0), st.floats(50.0, 14_000.0),
+                               st.sampled_from([0.0, 1.0]), st.sampled_from([10.0, 25.0, 100.0, 400.0]),
+                               st.integers(1, 64)), min_size=1, max_size=40),
+       ratio=st.floats(1.0, 8.0), data_tb=st.floats(0.1, 5_000.0), seed=st.integers(0, 2**31 - 1))
+def test_the_host_count_kernel_is_full_scan_seconds_exactly(rows: list[tuple[int, float, float, float, float, int]],
+                                                           ratio: float, data_tb: float, seed: int) -> None:
+    """`FullScan` (the host-independent rates paid once) gives bit for bit what `full_scan_seconds` gives, at any
+    host counts and on any subset of the designs, whichever resource binds."""
+    hosts, drives, mb_s, virt, gbps, primaries = (np.array(c, dtype=float) for c in zip(*rows, strict=True))
+    shape = sl_fit.gen5_reference_shape().replace(
+        segment_hosts=np.ones(hosts.size), drives_per_host=drives, drive_seq_read_mb_s=mb_s, virtualized=virt,
+        network_gbps_per_host=gbps, primary_segments_per_host=primaries, numa_local=1.0 - virt,
+        cpu_generation=virt, compression_ratio=ratio)
+    kernel = sl.FullScan.of(shape, data_tb, _p())
+    whole = sl.full_scan_seconds(shape.replace(segment_hosts=hosts), data_tb, _p()).seconds
+    assert np.array_equal(kernel.seconds(hosts), whole)
+    idx = np.flatnonzero(np.random.default_rng(seed).random(hosts.size) < 0.5)
+    sub = ClusterShape(**{f.name: (v[idx] if isinstance(v := getattr(shape, f.name), np.ndarray) else v)
+                          for f in fields(shape)}).replace(segment_hosts=hosts[idx])
+    assert np.array_equal(kernel.seconds(hosts[idx], idx), sl.full_scan_seconds(sub, data_tb, _p()).seconds)
