@@ -20,6 +20,7 @@ import shiboken6
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
+from app.gui.hardware_picker import parts_in_order
 from app.gui.plain_text import plain_tooltip
 from app.gui.workers import JobRunner
 from catalog.errors import CatalogError, EditConflictError, InvalidRowsError
@@ -88,6 +89,44 @@ class SourceSortedProxy(QSortFilterProxyModel):
             source.sort(column, order)
 
 
+def read_snapshot(store: CatalogStore) -> HardwareCatalog:
+    """The catalog after a write, read on the worker thread that wrote, with the pickers' lists sorted there too."""
+    snapshot = store.snapshot()
+    parts_in_order(snapshot)
+    return snapshot
+
+
+SortSpec = tuple[int, Qt.SortOrder]  # (column, order)
+
+
+def sort_key(name: str) -> Any:
+    """The key that orders rows by column `name`: numbers as numbers, text without case, empty cells last."""
+    numeric = name in _NUMERIC
+
+    def key(state: RowState) -> tuple[int, Any]:
+        value = state.values.get(name)
+        if value is None or value == "":
+            return (1, 0 if numeric else "")
+        if numeric:
+            try:
+                return (0, float(value))
+            except (TypeError, ValueError):
+                return (2, 0.0)
+        return (0, str(value).lower())
+
+    return key
+
+
+def row_states(rows: list[tuple[dict[str, Any], int]], columns: list[str],
+               sorted_by: SortSpec | None) -> list[RowState]:
+    """The table rows of (values, version) pairs read from the store, in the table's order. Thread-free, so the
+    worker that read 100,000 rows builds them too (half a second the UI thread would otherwise stall for)."""
+    states = [RowState(dict(v), True, version=version) for v, version in rows]
+    if sorted_by is not None:
+        states.sort(key=sort_key(columns[sorted_by[0]]), reverse=sorted_by[1] == Qt.SortOrder.DescendingOrder)
+    return states
+
+
 @dataclass(eq=False)  # rows are told apart by identity: two rows may hold equal values
 class RowState:
     values: dict[str, Any]
@@ -127,12 +166,23 @@ class CatalogTableModel(QAbstractTableModel):
         self.set_versioned(self.store.versioned_rows(self.kind) if self.store else [])
 
     def set_versioned(self, rows: list[tuple[dict[str, Any], int]]) -> None:
-        """Show rows read elsewhere (a worker thread reads them; this only swaps the list), keeping new rows."""
+        """Show rows read from the store, keeping new rows."""
+        self.set_states(row_states(rows, self.columns, self._sort), self._sort)
+
+    @property
+    def sort_order(self) -> SortSpec | None:
+        """The column and order the rows are kept in (None: as the store returned them)."""
+        return self._sort
+
+    def set_states(self, states: list[RowState], sorted_by: SortSpec | None) -> None:
+        """Show rows built by `row_states` (on the worker thread that read them), keeping new rows; this only swaps
+        the list, unless the user re-sorted the table meanwhile."""
         pending = [r for r in self.rows if not r.saved]
         self.beginResetModel()
-        self.rows = [RowState(dict(v), True, version=version) for v, version in rows] + pending
-        if self._sort is not None:
-            self.rows.sort(key=self._sort_key(self._sort[0]), reverse=self._sort[1] == Qt.SortOrder.DescendingOrder)
+        self.rows = states + pending
+        if sorted_by != self._sort and self._sort is not None:
+            self.rows.sort(key=sort_key(self.columns[self._sort[0]]),
+                           reverse=self._sort[1] == Qt.SortOrder.DescendingOrder)
         self.endResetModel()
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
@@ -152,21 +202,7 @@ class CatalogTableModel(QAbstractTableModel):
         self.layoutChanged.emit()
 
     def _sort_key(self, column: int) -> Any:
-        name = self.columns[column]
-        numeric = name in _NUMERIC
-
-        def key(state: RowState) -> tuple[int, Any]:
-            value = state.values.get(name)
-            if value is None or value == "":
-                return (1, 0 if numeric else "")
-            if numeric:
-                try:
-                    return (0, float(value))
-                except (TypeError, ValueError):
-                    return (2, 0.0)
-            return (0, str(value).lower())
-
-        return key
+        return sort_key(self.columns[column])
 
     def set_parts(self, rows: list[dict[str, Any]]) -> None:
         """Show rows without a store (read-only view of an in-memory catalog)."""
@@ -231,7 +267,7 @@ class CatalogTableModel(QAbstractTableModel):
 
     def problems(self) -> list[str]:
         out = []
-        for state in self.rows:
+        for state in [r for r in self.rows if r.errors or r.general or r.conflicts]:  # read after every import
             pid = state.values.get("id") or "(new part)"
             out += [f"{pid}, {f}: {m}" for f, m in state.errors.items()]
             if state.general:
@@ -276,8 +312,13 @@ class CatalogTableModel(QAbstractTableModel):
         def work(_cancel: threading.Event, _progress: Progress) -> CatalogError | None:
             try:
                 store.delete(part_id, version)
+            except EditConflictError as exc:
+                if exc.was_deleted:  # gone already: the row goes too, and the sizing needs the catalog without it
+                    self.fresh_snapshot = read_snapshot(store)
+                return exc
             except CatalogError as exc:
                 return exc
+            self.fresh_snapshot = read_snapshot(store)  # read here, not on the UI thread, for the sizing
             return None
 
         def done(result: object) -> None:
@@ -324,7 +365,7 @@ class CatalogTableModel(QAbstractTableModel):
                 self.problem.emit("; ".join(problems))
                 self._notify_busy()
 
-        self.jobs.start(work, finished, on_failed=failed)
+        self.jobs.start(work, finished, on_failed=failed, bulk=True)  # each write reads the whole catalog back
         if not was_busy:
             self.busyChanged.emit(True)
 
@@ -345,7 +386,7 @@ class CatalogTableModel(QAbstractTableModel):
         def work(_cancel: threading.Event, _progress: Progress) -> object:
             try:
                 saved = store.save_row(values, version)
-                self.fresh_snapshot = store.snapshot()  # read here, not on the UI thread, for the sizing
+                self.fresh_snapshot = read_snapshot(store)  # read here, not on the UI thread, for the sizing
                 return saved
             except CatalogError as exc:
                 return exc

@@ -8,9 +8,10 @@ engine then picks the part and says why in the rationale.
 from __future__ import annotations
 
 import html
+import weakref
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QLineEdit, QWidget
 
 from app.formatting import compact, money, number
@@ -48,6 +49,87 @@ def part_specs(part: Part) -> str:
     return price
 
 
+class Ordered:
+    """The parts of one kind by vendor and model, and where each id sits in that list."""
+
+    def __init__(self, parts: list[Part]) -> None:
+        self.parts = sorted(parts, key=lambda p: (p.vendor, p.model))
+        self.index = {p.id: i for i, p in enumerate(self.parts)}
+
+    def get(self, part_id: str | None) -> Part | None:
+        at = self.index.get(part_id) if part_id is not None else None
+        return self.parts[at] if at is not None else None
+
+
+EMPTY = Ordered([])
+_ordered: tuple[weakref.ref[HardwareCatalog], dict[str, Ordered]] | None = None
+
+
+def parts_in_order(catalog: HardwareCatalog) -> dict[str, Ordered]:
+    """The parts of each picker's kind as the pickers list them, for the latest catalog only.
+
+    A worker thread that reads a new catalog calls this before handing it over, so the UI thread does not sort and
+    index 100,000 NICs when it shows it; a catalog read elsewhere is sorted on first use.
+    """
+    global _ordered
+    cached = _ordered
+    if cached is not None and cached[0]() is catalog:
+        return cached[1]
+    kinds = {kind for _path, kind, _label in PART_FIELDS}
+    lists = {kind: Ordered(catalog.of_kind(kind)) for kind in kinds}  # type: ignore[arg-type]
+    _ordered = (weakref.ref(catalog), lists)
+    return lists
+
+
+class PartChoices(QAbstractListModel):
+    """The combo's entries: Recommend, the parts, and a chosen id the catalog lacks. Each entry's text is made when
+    Qt asks for it, so a catalog of 100,000 NICs costs the UI thread a list swap, not 100,000 formatted items."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.parts: list[Part] = []
+        self.missing: str | None = None
+        self._rows: dict[str, int] = {}  # id -> index in parts
+
+    def set_choices(self, parts: list[Part], index: dict[str, int] | None, missing: str | None) -> None:
+        """`index`: where each id sits in `parts` when it is known already (None: indexed here)."""
+        self.beginResetModel()
+        self.parts, self.missing = parts, missing
+        self._rows = index if index is not None else {p.id: i for i, p in enumerate(parts)}
+        self.endResetModel()
+
+    def row_of(self, part_id: str | None) -> int:
+        """The row showing `part_id` (0, Recommend, for None or an id not shown)."""
+        if part_id is None:
+            return 0
+        if part_id == self.missing:
+            return len(self.parts) + 1
+        at = self._rows.get(part_id)
+        return at + 1 if at is not None else 0
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else 1 + len(self.parts) + (self.missing is not None)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        row = index.row()
+        if not index.isValid() or not 0 <= row < self.rowCount():
+            return None
+        if row == 0:
+            return RECOMMEND if role == Qt.ItemDataRole.DisplayRole else None
+        if row > len(self.parts):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return f"'{self.missing}' (not in the catalog)"
+            return self.missing if role == Qt.ItemDataRole.UserRole else None
+        part = self.parts[row - 1]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{part_title(part)}  ·  {money(part.price, part.currency, cents=False)}"
+        if role == Qt.ItemDataRole.UserRole:
+            return part.id
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return plain_tooltip(f"{part.id}\n{part_specs(part)}")
+        return None
+
+
 class PartPicker(QWidget):
     """Filter box + combo for one kind; emits the chosen id (None = recommend)."""
 
@@ -57,7 +139,7 @@ class PartPicker(QWidget):
         super().__init__(parent)
         self.path = path
         self.kind = kind
-        self.parts: list[Part] = []
+        self.ordered = EMPTY
         self._value: str | None = None
         self._picked: str | None = None  # what the engine chose while the field says Recommend
         self.filter = QLineEdit()
@@ -65,6 +147,8 @@ class PartPicker(QWidget):
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(lambda _t: self._repopulate())
         self.combo = QComboBox()
+        self.choices = PartChoices(self)
+        self.combo.setModel(self.choices)
         self.combo.setObjectName("field:" + path_str(path))
         self.combo.setMinimumContentsLength(16)
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -89,7 +173,7 @@ class PartPicker(QWidget):
         self.filter.setMaximumWidth(170)
 
     def set_catalog(self, catalog: HardwareCatalog | None) -> None:
-        self.parts = sorted(catalog.of_kind(self.kind), key=lambda p: (p.vendor, p.model)) if catalog else []  # type: ignore[arg-type]
+        self.ordered = parts_in_order(catalog)[self.kind] if catalog else EMPTY
         self._repopulate()
 
     def _matches(self, part: Part, needle: str) -> bool:
@@ -99,16 +183,14 @@ class PartPicker(QWidget):
     def _repopulate(self) -> None:
         needle = self.filter.text().strip()
         self.combo.blockSignals(True)
-        self.combo.clear()
-        self.combo.addItem(RECOMMEND, None)
-        shown = [p for p in self.parts if not needle or self._matches(p, needle) or p.id == self._value]
-        for part in shown:
-            self.combo.addItem(f"{part_title(part)}  ·  {money(part.price, part.currency, cents=False)}", part.id)
-            self.combo.setItemData(self.combo.count() - 1, plain_tooltip(f"{part.id}\n{part_specs(part)}"),
-                                   Qt.ItemDataRole.ToolTipRole)
-        if self._value is not None and all(p.id != self._value for p in self.parts):
-            self.combo.addItem(f"'{self._value}' (not in the catalog)", self._value)
-        self.combo.setCurrentIndex(max(0, self.combo.findData(self._value)))
+        parts = self.ordered.parts
+        missing = self._value if self._value is not None and self._value not in self.ordered.index else None
+        if needle:
+            self.choices.set_choices([p for p in parts if self._matches(p, needle) or p.id == self._value], None,
+                                     missing)
+        else:
+            self.choices.set_choices(parts, self.ordered.index, missing)
+        self.combo.setCurrentIndex(self.choices.row_of(self._value))
         self.combo.blockSignals(False)
         self._show_specs()
 
@@ -120,8 +202,7 @@ class PartPicker(QWidget):
             self.chosen.emit(self.path, value)
 
     def _show_specs(self) -> None:
-        part = next((p for p in self.parts if p.id == self._value), None)
-        picked = next((p for p in self.parts if p.id == self._picked), None)
+        part, picked = self.ordered.get(self._value), self.ordered.get(self._picked)
         if self._value is None and picked is not None:
             self.specs.setText(f"refarch picked <b>{html.escape(part_title(picked))}</b> · "
                                f"{html.escape(part_specs(picked))}")

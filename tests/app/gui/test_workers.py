@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 
 import pytest
 from PySide6.QtCore import QThreadPool
 
-from app.gui.workers import JobRunner, SizingCoordinator
+from app.gui.workers import PROGRESS_STEPS, JobRunner, SizingCoordinator
 from app.services import sizing
 from app.services.errors import ServiceError
 from models.problems import Problem
@@ -112,3 +113,56 @@ def test_an_engine_refusal_is_reported_with_its_problems(qtbot, monkeypatch: pyt
         coordinator.request("u", Scenario(name="a", workload=GreenplumAnalytics(data_tb=1, concurrent_queries=1)),
                             immediate=True)
     assert blocker.args == ["u", [Problem("platform.server_id", "unknown server id 'x'")]]
+
+
+def test_a_job_reporting_every_row_sends_a_bounded_number_of_progress_signals(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A task that reports each of 100,000 rows must not queue 100,000 signals for the UI thread."""
+    runner = JobRunner()
+    seen: list[tuple[int, int]] = []
+    done: list[object] = []
+
+    def work(_cancel: threading.Event, report) -> int:  # type: ignore[no-untyped-def]
+        for i in range(1, 100_001):
+            report(i, 100_000)
+        return 1
+
+    runner.start(work, done.append, on_progress=lambda d, n: seen.append((d, n)))
+    qtbot.waitUntil(lambda: done == [1], timeout=30_000)
+    assert len(seen) <= PROGRESS_STEPS + 1
+    assert seen[-1] == (100_000, 100_000)  # the bar still reaches the end
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_a_bulk_job_runs_without_the_cyclic_collector_and_freezes_what_it_leaves(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A full collection holds the GIL while it walks every object: a bulk job must not trigger them, and the
+    catalog it returns must not be walked by later ones."""
+    runner = JobRunner()
+    during: list[bool] = []
+    done: list[object] = []
+    frozen_before = gc.get_freeze_count()
+
+    def work(_cancel: threading.Event, _report) -> list[dict[str, int]]:  # type: ignore[no-untyped-def]
+        during.append(gc.isenabled())
+        return [{"row": i} for i in range(1_000)]
+
+    runner.start(work, done.append, bulk=True)
+    qtbot.waitUntil(lambda: len(done) == 1, timeout=30_000)
+    assert during == [False]
+    assert gc.isenabled()
+    assert gc.get_freeze_count() >= frozen_before + 1_000  # the returned rows moved to the permanent generation
+
+    runner.start(lambda _c, _r: during.append(gc.isenabled()), done.append)  # other jobs leave it alone
+    qtbot.waitUntil(lambda: len(done) == 2, timeout=30_000)
+    assert during == [False, True]
+
+
+def test_the_collector_comes_back_when_a_bulk_job_fails(qtbot) -> None:  # type: ignore[no-untyped-def]
+    runner = JobRunner()
+    failed: list[object] = []
+
+    def work(_cancel: threading.Event, _report) -> None:  # type: ignore[no-untyped-def]
+        raise RuntimeError("boom")
+
+    runner.start(work, lambda _v: None, on_failed=failed.append, bulk=True)
+    qtbot.waitUntil(lambda: len(failed) == 1, timeout=30_000)
+    assert gc.isenabled()
