@@ -173,10 +173,17 @@ class FieldEditor(QObject):
             w.setCurrentIndex(i)
 
     def show_recommended(self, text: str | None) -> None:
-        """For a field left to refarch: what it chose, in the placeholder ("recommend: 8") or in the choice
-        that stands for it ("Recommend: RAID 5")."""
-        if isinstance(self.widget, QLineEdit) and self.spec.optional and self.spec.placeholder:
-            self.widget.setPlaceholderText(f"{self.spec.placeholder}: {text}" if text else self.spec.placeholder)
+        """For a field left to refarch: what it used, in the placeholder ("Recommend: 8", "not used with group
+        mirroring") or in the choice that stands for it ("Recommend: RAID 5"); the tooltip holds the whole text."""
+        if isinstance(self.widget, QLineEdit) and self.spec.optional:
+            p = self.spec.placeholder
+            shown = (f"{p}: {text}" if p == "Recommend" and not text.startswith("not ") else text) if text else p
+            self.widget.setPlaceholderText(shown)
+            help_text = self.spec.help
+            tip = f"Left empty: {shown}" if text else ""
+            self.widget.setProperty("helpText", f"{help_text}\n{tip}".strip() if tip else help_text)
+            if not self.error:
+                self.widget.setToolTip(self.widget.property("helpText") or "")
         elif isinstance(self.widget, QComboBox):
             i = self.widget.findData(None)
             label = next((lbl for lbl, v in self.spec.choices if v is None), None)

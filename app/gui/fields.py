@@ -26,7 +26,7 @@ class FieldSpec:
     path: Path
     kind: FieldKind
     optional: bool = False  # empty means None: "let refarch recommend" or "no target"
-    placeholder: str = ""
+    placeholder: str = ""  # "Recommend": sized, then "Recommend: <what the engine used>"; else replaced by it
     recommend_choice: bool = False  # a choice whose empty entry means "let refarch recommend"
     only: tuple[str, ...] = ()  # the choices this workload kind accepts, when the vocabulary lists more
 
@@ -80,7 +80,7 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
     ),
     "greenplum-oltp": (
         _w("clients", "int"),
-        _w("target_tps", "float", optional=True, placeholder="none"),
+        _w("target_tps", "float", optional=True, placeholder="no target"),
         _w("mix", "choice"),
         _DATA,
         _COMPRESSION,
@@ -93,9 +93,9 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
     ),
     "postgres-consolidation": (
         _w("placement", "choice"),
-        _w("vm_vcpus", "int", optional=True, placeholder="recommend"),
-        _w("vm_memory_gib", "float", optional=True, placeholder="recommend"),
-        _w("host_memory_available_gib", "float", optional=True, placeholder="recommend"),
+        _w("vm_vcpus", "int", optional=True, placeholder="Recommend"),
+        _w("vm_memory_gib", "float", optional=True, placeholder="Recommend"),
+        _w("host_memory_available_gib", "float", optional=True, placeholder="Recommend"),
         _w("shared_buffers_policy", "choice"),
         _w("vsphere_ha", "bool"),
         _w("shared_storage", "choice", recommend_choice=True, only=("vsan", "local")),
@@ -107,11 +107,11 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         _GROWTH,
         _HORIZON,
         _w("query_streams", "int"),
-        _w("nodes", "int", optional=True, placeholder="recommend"),
+        _w("nodes", "int", optional=True, placeholder="Recommend"),
         _w("shared_storage", "choice", recommend_choice=True, only=("vsan", "san")),
         _w("vsan_policy", "choice"),
-        _w("writer_nodes", "int", optional=True, placeholder="recommend"),
-        _w("temp_to_main_ratio", "float", optional=True, placeholder="1 (study 003)"),
+        _w("writer_nodes", "int", optional=True, placeholder="Recommend"),
+        _w("temp_to_main_ratio", "float", optional=True, placeholder="Recommend"),
         _w("san_price_per_tb", "float", optional=True, placeholder="not priced"),
         _w("san_currency", "text"),
     ),
@@ -132,12 +132,12 @@ def _p(name: str, kind: FieldKind, **kw: Any) -> FieldSpec:
 
 PLATFORM_FIELDS: tuple[FieldSpec, ...] = (
     _p("deployment", "choice"),
-    _p("drives_per_host", "int", optional=True, placeholder="recommend"),
+    _p("drives_per_host", "int", optional=True, placeholder="Recommend"),
     _p("raid", "choice", recommend_choice=True),
-    _p("memory_gib", "int", optional=True, placeholder="server default"),
+    _p("memory_gib", "int", optional=True, placeholder="Recommend"),
     _p("swap_gib", "float"),
-    _p("nics_per_host", "int", optional=True, placeholder="recommend"),
-    _p("hypervisor_reserve_gib", "float", optional=True, placeholder="recommend"),
+    _p("nics_per_host", "int", optional=True, placeholder="Recommend"),
+    _p("hypervisor_reserve_gib", "float", optional=True, placeholder="Recommend"),
 )
 
 TARGET_FIELDS: tuple[FieldSpec, ...] = (

@@ -28,7 +28,7 @@ from app.gui.hardware_picker import HardwarePicker
 from app.gui.workload_form import WorkloadForm
 from models.hardware import HardwareCatalog
 from models.problems import Problem
-from models.sizing.result import Design, IqMultiplex
+from models.sizing.result import Design
 from models.vocabulary import raid_label, targets_for
 
 _ERROR_COLOR = QColor("#c92a2a")
@@ -40,15 +40,6 @@ def problems_by_field(problems: list[Problem]) -> dict[str, str]:
     for p in problems:
         out[p.path] = f"{out[p.path]}; {p.message}" if p.path in out else p.message
     return out
-
-
-def _reserve(design: Design) -> str | None:
-    """The hypervisor reserve the engine kept on a vSphere host: host memory less what its VMs got."""
-    if design.deployment != "vsphere":
-        return "0 (bare metal)"
-    if design.vm is None or not design.vms_per_host:
-        return None
-    return f"{design.memory_gib_per_host - design.vm.memory_gib * design.vms_per_host:g}"
 
 
 def _storage(design: Design) -> str | None:
@@ -182,23 +173,14 @@ class ScenarioForm(QTabWidget):
             visible = used is None or spec.path[-1] in used or shown_value(draft, spec.path) is not None
             self.targets_form.setRowVisible(editor.container, visible)
 
-    def show_design(self, design: Design | None, iq: IqMultiplex | None = None) -> None:
-        """What the engine chose for the fields left on "recommend", shown where the user would set them."""
-        chosen: dict[str, str | None] = {}
+    def show_design(self, design: Design | None, used: dict[str, str] | None = None) -> None:
+        """What the engine used for the fields left empty or on "Recommend" (`used`, from
+        `app.services.engine_values`), shown where the user would set them."""
+        chosen: dict[str, str | None] = dict(used or {})
         editors = {**self.editors, **self.workload.current_editors()}
         if design is not None:
-            chosen = {
-                "platform.drives_per_host": str(design.data_drives_per_host),
-                "platform.memory_gib": f"{design.memory_gib_per_host:g}",
-                "platform.nics_per_host": str(design.nics_per_host) if design.nics_per_host else None,
-                "workload.nodes": str(design.segment_hosts) if design.kind == "sap-iq-multiplex" else None,
-                "workload.vm_vcpus": str(design.vm.vcpus) if design.vm else None,
-                "workload.vm_memory_gib": f"{design.vm.memory_gib:g}" if design.vm else None,
-                "platform.raid": raid_label(design.raid),
-                "platform.hypervisor_reserve_gib": _reserve(design),
-                "workload.writer_nodes": str(iq.writers) if iq is not None else None,
-                "workload.shared_storage": _storage(design),
-            }
+            chosen["platform.raid"] = raid_label(design.raid)
+            chosen["workload.shared_storage"] = _storage(design)
         for key, editor in editors.items():
             editor.show_recommended(chosen.get(key))
         self.hardware.show_picked({

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit
 
@@ -54,7 +56,7 @@ def test_every_field_shows_the_value_the_engine_sized(qtbot, window: MainWindow,
     memory = form.editor("platform.memory_gib").widget
     assert isinstance(memory, QLineEdit)
     if scenario.platform.memory_gib is None:
-        assert memory.placeholderText().endswith(f": {d.memory_gib_per_host:g}")  # what was recommended
+        assert memory.placeholderText() == f"Recommend: {d.memory_gib_per_host:,g} GiB"  # what was recommended
     editors = form.workload.current_editors()
     storage = editors.get("workload.shared_storage")
     if storage is not None and get_in(sized, storage.path) is None:  # left to refarch: the choice says what it took
@@ -62,7 +64,7 @@ def test_every_field_shows_the_value_the_engine_sized(qtbot, window: MainWindow,
     writers = editors.get("workload.writer_nodes")
     if writers is not None and result.iq is not None and get_in(sized, writers.path) is None:
         assert isinstance(writers.widget, QLineEdit)
-        assert writers.widget.placeholderText().endswith(f": {result.iq.writers}")
+        assert writers.widget.placeholderText() == f"Recommend: {result.iq.writers}"
     main = result.estimates[result.main_metric]
     card = window.results.cards["metric"].value.text()
     if is_fraction(main.unit):  # a share is shown as a percentage, never as "1"
@@ -168,3 +170,81 @@ def test_the_form_offers_only_the_targets_the_engine_checks(window: MainWindow, 
     offered = {k.removeprefix("targets.") for k in dialog.editors}
     assert used <= offered and not (offered - used) & set(TARGETS)  # plus settings that are not targets (confidence)
     dialog.deleteLater()
+
+
+_NUMBER = re.compile(r"-?[\d,]+(?:\.\d+)?")
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(m.replace(",", "")) for m in _NUMBER.findall(text)]
+
+
+@pytest.mark.parametrize("deployment", ["bare-metal", "vsphere"])
+@pytest.mark.parametrize("kind", WORKLOAD_KINDS)
+def test_every_empty_field_names_the_value_the_engine_used(  # type: ignore[no-untyped-def]
+        qtbot, window: MainWindow, kind: str, deployment: str) -> None:
+    """A field left empty shows what the sizing used in its place ("Recommend: 434 GiB (...)"), with the source by
+    title, never a file name, a study number or a bare "recommend"."""
+    from models.sizing.rules import hypervisor_reserve_gib
+
+    window.add_scenario()
+    uid = window.current_uid
+    assert uid is not None
+    combo = window.form.workload.kind_combo
+    combo.activated.emit(combo.findData(kind))
+    window.doc.edit(uid, ("platform", "deployment"), deployment)
+    for path in (("platform", "memory_gib"), ("platform", "drives_per_host"), ("platform", "nics_per_host")):
+        window.doc.edit(uid, path, None)  # left to refarch
+    scenario, result = _sized(qtbot, window, uid)
+    if scenario.platform.deployment != deployment:
+        pytest.skip(f"{kind} is not sized on {deployment}")
+    window._show_result()
+    d = result.design
+    host = d.memory_gib_per_host
+    reserve = hypervisor_reserve_gib(host) if d.deployment == "vsphere" else 0.0
+    expected: dict[str, list[float]] = {
+        "platform.drives_per_host": [d.data_drives_per_host],
+        "platform.memory_gib": [host],
+        "platform.nics_per_host": [d.nics_per_host],
+        "platform.hypervisor_reserve_gib": [reserve] if d.deployment == "vsphere" else [],
+        "workload.nodes": [d.segment_hosts],
+        "workload.host_memory_available_gib": [host - reserve],
+    }
+    if result.vms:  # PostgreSQL: every VM as sized, smallest to largest
+        expected["workload.vm_vcpus"] = sorted({min(v.vcpus for v in result.vms), max(v.vcpus for v in result.vms)})
+        mems = [v.memory_gib for v in result.vms]
+        expected["workload.vm_memory_gib"] = sorted({min(mems), max(mems)})
+        for h in {v.host for v in result.vms}:  # the VMs were packed into the memory the field names
+            assert sum(v.memory_gib for v in result.vms if v.host == h) <= host - reserve + 1e-6
+    if d.deployment == "vsphere" and d.vm is not None and kind.startswith("greenplum"):
+        # the segment VMs split what the reserve leaves (rounded down to 0.1 GiB each)
+        assert 0 <= host - reserve - d.vm.memory_gib * d.vms_per_host <= 0.1 * d.vms_per_host + 1e-6
+    if result.iq is not None:
+        expected["workload.writer_nodes"] = [result.iq.writers]
+        expected["workload.temp_to_main_ratio"] = [result.iq.temp_dbspace_tb / result.iq.main_dbspace_tb]
+    form = window.form
+    seen = set()
+    for key, editor in {**form.editors, **form.workload.current_editors()}.items():
+        w = editor.widget
+        if not isinstance(w, QLineEdit) or not editor.spec.optional or w.text():
+            continue
+        text = w.placeholderText()
+        assert text and text != "Recommend", (key, text)
+        assert not re.search(r"\.txt|\.json|\bstudy \d|\b00[0-4]\b", text, re.IGNORECASE), (key, text)
+        if key.startswith("targets.") or key == "workload.target_tps":  # a target, not a value the engine sizes
+            assert text == "no target", key
+            continue
+        seen.add(key)
+        if expected.get(key):
+            assert text.startswith("Recommend: "), (key, text)
+            shown = _numbers(text.removeprefix("Recommend: ").split(" (")[0])
+            assert len(shown) == len(expected[key]), (key, text, expected[key])
+            for got, want in zip(shown, expected[key], strict=True):
+                assert got == pytest.approx(want, rel=0.006, abs=0.051), (key, text, want)
+        else:
+            assert text.startswith(("not used", "not priced", "Recommend: ")), (key, text)
+        if key == "workload.temp_to_main_ratio":  # a study figure: named by its title
+            assert "(from Distributed Query Processing in SAP IQ" in text, text
+        if key == "platform.hypervisor_reserve_gib" and d.deployment == "vsphere":
+            assert "(from Greenplum Database Performance on VMware vSphere" in text, text
+    assert "platform.memory_gib" in seen and "platform.drives_per_host" in seen
