@@ -10,11 +10,11 @@ from datetime import date
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, NextPageTemplate, PageBreak, Paragraph, Spacer
-from reportlab.platypus.tableofcontents import TableOfContents
 
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_compare import option_letter
 from app.export.pdf_styles import ACCENT, ZEBRA
+from app.export.pdf_toc import OnePassToc
 from app.formatting import long_date, money, power, value
 from models.model_card import ModelCard
 from models.references import readable
@@ -78,8 +78,7 @@ def cover(ctx: Ctx, title: str, results: Sequence[SizingResult], scenarios: Sequ
 
 def toc(ctx: Ctx) -> list[Flowable]:
     st = ctx.styles
-    t = TableOfContents(dotsMinLevel=0)
-    t.levelStyles = [st.toc1, st.toc2]
+    t = OnePassToc([st.toc1, st.toc2])  # its entries: `OnePassToc.expect` once the story is complete
     return [Paragraph("Contents", st.h1), Spacer(1, 4), t, PageBreak()]
 
 

@@ -1,12 +1,17 @@
 """The report's document template: cover and body pages, running header and footer,
 "page n of N", numbered headings that feed the table of contents and the PDF outline,
 and a cancellation check between flowables.
+
+The canvas keeps every page until the document is laid out, so it can also draw what only the whole layout
+knows (the page count, the table of contents' page numbers) where it belongs: the document is laid out once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from reportlab import rl_config
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
@@ -16,6 +21,16 @@ from app.export.pdf_styles import MARGIN_BOTTOM, MARGIN_TOP, MARGIN_X, MUTED, PA
 from models.tasks import IsCancelled, check_cancelled
 
 FOOTER_Y = MARGIN_BOTTOM - 16
+
+# Page and image streams are stored Flate-compressed, without reportlab's default ASCII85 armour on top: the armour
+# only makes the file 7-bit clean (no use to anyone now, and 25 % larger), and without reportlab's optional C
+# accelerator it is pure Python: a second of a five-option report went into encoding its chart images.
+rl_config.useA85 = 0
+
+
+def bookmark_key(n: int) -> str:
+    """The PDF destination of the document's `n`-th heading (0-based), which its TOC entry links to."""
+    return f"h{n}"
 
 
 class Heading(Paragraph):
@@ -52,15 +67,51 @@ def numbered_canvas(fonts: ReportFonts, skip_first: bool = True) -> type[Canvas]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._pages: list[dict[str, Any]] = []
+            self._deferred: dict[int, list[tuple[str, dict[str, Any], Callable[[Canvas], None]]]] = {}  # by page
 
         def showPage(self) -> None:
             self._pages.append(dict(self.__dict__))
             self._startPage()
 
+        def defer(self, draw: Callable[[Canvas], None]) -> None:
+            """Call `draw(canvas)` when the document is saved, as if it were called now: this page, this point
+            of its content, this graphics state and text position. For what the layout decides later in the
+            document (a table of contents' page numbers)."""
+            here = self._deferred.setdefault(self._pageNumber, [])
+            mark = f"% refarch deferred {len(here)}"  # a PDF comment, replaced by what `draw` draws
+            self._code.append(mark)
+            state = {name: getattr(self, name) for name in self.STATE_ATTRIBUTES}
+            state["_curr_tx_info"] = dict(getattr(self, "_curr_tx_info", {}))
+            here.append((mark, state, draw))
+
+        def bookmarkPage(self, key: str, *args: Any, **kwargs: Any) -> None:
+            # a destination names its page object, which is made when `save` writes the page: taken now, every
+            # bookmark and TOC link would lead to the first page
+            self.defer(lambda canvas: Canvas.bookmarkPage(canvas, key, *args, **kwargs))
+
+        def _draw_deferred(self, annotations: int) -> int:
+            """This page's deferred drawings in the places they were deferred from; returns the annotation
+            count, which every page restores to its own (so a link added now needs the document's last)."""
+            for mark, state, draw in self._deferred.get(self._pageNumber, []):
+                code = self._code
+                now = {name: getattr(self, name) for name in self.STATE_ATTRIBUTES}
+                self.__dict__.update(state)
+                self._code, self._annotationCount = [], annotations
+                draw(self)
+                i = code.index(mark)
+                code[i:i + 1] = self._code
+                annotations = self._annotationCount
+                self._code = code
+                self.__dict__.update(now)
+                del self._curr_tx_info
+            return annotations
+
         def save(self) -> None:
             total = len(self._pages)
+            annotations = self._annotationCount
             for state in self._pages:
                 self.__dict__.update(state)
+                annotations = self._draw_deferred(annotations)
                 if not (skip_first and self._pageNumber == 1):
                     self.setFillColor(MUTED)
                     draw_text(self, PAGE[0] - MARGIN_X, FOOTER_Y, f"Page {self._pageNumber} of {total}",
@@ -131,7 +182,7 @@ class ReportDoc(BaseDocTemplate):
                 self.running_header = flowable.header
             elif flowable.level == 0:  # a chapter of the whole report (appendix, references) after an option's
                 self.running_header = self._default_header
-            key = f"h{self._bookmarks}"
+            key = bookmark_key(self._bookmarks)
             self._bookmarks += 1
             self.canv.bookmarkPage(key)
             self.canv.addOutlineEntry(flowable.plain, key, level=flowable.level, closed=flowable.level > 0)

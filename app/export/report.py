@@ -42,6 +42,7 @@ from app.export.pdf_sections import (
     workload_section,
 )
 from app.export.pdf_styles import make_styles
+from app.export.pdf_toc import OnePassToc
 from app.formatting import long_date
 from models.model_card import ModelCard
 from models.references import ReferenceList
@@ -165,6 +166,9 @@ def render_report(
         doc = ReportDoc(str(tmp), fonts=fonts, header=header, footer_left=footer,
                         footer_date=long_date(when), title=doc_title, author=", ".join(authors),
                         subject=", ".join(customers), cancelled=cancelled)
+        for f in story:
+            if isinstance(f, OnePassToc):
+                f.expect(story)
         doc.multiBuild(story, canvasmaker=numbered_canvas(fonts))
     tick()
 
