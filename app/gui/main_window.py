@@ -305,8 +305,8 @@ class MainWindow(ProjectFileActions, QMainWindow):
             self._select(first)
         else:
             self._show_current()
-        for e in self.doc.entries:
-            self.coordinator.request(e.uid, e.scenario, immediate=True)
+        for e in self.doc.entries:  # the scenario on screen first, alone: it shows sooner
+            self.coordinator.request(e.uid, e.scenario, immediate=True, background=e.uid != first)
         self._update_title()
 
     def _on_inserted(self, index: int) -> None:
@@ -484,7 +484,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
         self.form.set_catalog(self.source.snapshot)
         for e in self.doc.entries:
             if e.valid:
-                self.coordinator.request(e.uid, e.scenario)
+                self.coordinator.request(e.uid, e.scenario, background=e.uid != self.current_uid)
         if self.current_uid is not None:
             self.form.show_draft(self.doc.entry(self.current_uid).draft)
         self._update_catalog_label()

@@ -3,6 +3,10 @@
 The window never waits for the engine: edits are debounced (`DEBOUNCE_MS`), the
 sizing runs in a `QRunnable`, and a result is kept only if it answers the latest
 request for its scenario (tokens), so a slow old answer never overwrites a newer one.
+
+A request can be marked background (the scenarios not on screen when a project opens): those
+start once no foreground sizing is queued or running, so the one the user looks at does not share
+the interpreter with the others and shows first.
 """
 
 from __future__ import annotations
@@ -204,6 +208,7 @@ class SizingCoordinator(QObject):
         self.curves: dict[str, Curve] = {}
         self.want_curves = True
         self._pending: dict[str, Scenario] = {}
+        self._background: dict[str, Scenario] = {}  # waiting for the foreground to finish
         self._latest: dict[str, int] = {}
         self._jobs: dict[str, Job] = {}
         self._curve_jobs: dict[str, Job] = {}
@@ -213,7 +218,17 @@ class SizingCoordinator(QObject):
         self._timer.timeout.connect(self._flush)
         self._was_busy = False
 
-    def request(self, uid: str, scenario: Scenario, immediate: bool = False) -> None:
+    def request(self, uid: str, scenario: Scenario, immediate: bool = False, background: bool = False) -> None:
+        if background:
+            self._pending.pop(uid, None)
+            old = self._jobs.get(uid)
+            if old is not None:
+                old.cancel()  # superseded; its answer is dropped when it reports
+            self._background[uid] = scenario
+            self._release_background_soon()
+            self._notify_busy()
+            return
+        self._background.pop(uid, None)
         self._pending[uid] = scenario
         if immediate:
             self._timer.stop()
@@ -224,6 +239,7 @@ class SizingCoordinator(QObject):
 
     def forget(self, uid: str) -> None:
         self._pending.pop(uid, None)
+        self._background.pop(uid, None)
         for table in (self._jobs, self._curve_jobs):
             job = table.pop(uid, None)
             if job is not None:
@@ -233,16 +249,29 @@ class SizingCoordinator(QObject):
             store.pop(uid, None)  # type: ignore[attr-defined]
 
     def busy(self) -> bool:
-        return bool(self._pending) or bool(self._jobs) or bool(self._curve_jobs)
+        return bool(self._pending) or bool(self._jobs) or bool(self._curve_jobs) or bool(self._background)
 
     def sizing(self, uid: str) -> bool:
         """A new result for this scenario is on its way (the curve aside)."""
-        return uid in self._pending or uid in self._jobs
+        return uid in self._pending or uid in self._jobs or uid in self._background
 
     def cancel_all(self) -> None:
         self._timer.stop()
         self._pending.clear()
+        self._background.clear()
         self.runner.cancel_all()
+
+    def _release_background_soon(self) -> None:
+        # after the events already queued: the result that just arrived is painted before the others start
+        QTimer.singleShot(0, self, self._release_background)
+
+    @Slot()
+    def _release_background(self) -> None:
+        if not self._background or self._pending or self._jobs:
+            return
+        waiting, self._background = self._background, {}
+        self._pending.update(waiting)
+        self._flush()
 
     def _notify_busy(self) -> None:
         now = self.busy()
@@ -281,21 +310,26 @@ class SizingCoordinator(QObject):
                 self.resultReady.emit(uid)
                 if self.want_curves:
                     self._start_curve(uid, scenario, catalog, result)
-            self._notify_busy()
+            self._after_sizing()
 
         def failed(problems: list[Problem]) -> None:
             if self._jobs.get(uid) is holder["job"]:
                 del self._jobs[uid]
                 self.problems[uid] = problems
                 self.sizingFailed.emit(uid, problems)
-            self._notify_busy()
+            self._after_sizing()
 
         def cancelled() -> None:
             if self._jobs.get(uid) is holder["job"]:
                 del self._jobs[uid]
-            self._notify_busy()
+            self._after_sizing()
 
         holder["job"] = self._jobs[uid] = self.runner.start(work, done, failed, on_cancelled=cancelled, priority=1)
+
+    def _after_sizing(self) -> None:
+        if self._background and not self._jobs and not self._pending:
+            self._release_background_soon()
+        self._notify_busy()
 
     def _start_curve(self, uid: str, scenario: Scenario, catalog: HardwareCatalog, result: SizingResult) -> None:
         old = self._curve_jobs.pop(uid, None)

@@ -166,3 +166,40 @@ def test_the_collector_comes_back_when_a_bulk_job_fails(qtbot) -> None:  # type:
     runner.start(work, lambda _v: None, on_failed=failed.append, bulk=True)
     qtbot.waitUntil(lambda: len(failed) == 1, timeout=30_000)
     assert gc.isenabled()
+
+
+def test_background_requests_start_after_the_foreground_result(qtbot, monkeypatch: pytest.MonkeyPatch, seed) -> None:  # type: ignore[no-untyped-def]
+    events: list[str] = []
+
+    def logged_size(scenario: Scenario, _catalog: object, **_task: object):  # type: ignore[no-untyped-def]
+        events.append(f"start {scenario.name}")
+        time.sleep(0.05)
+        return fake_result(hosts=int(scenario.workload.data_tb))
+
+    monkeypatch.setattr(sizing, "size", logged_size)
+    coordinator = SizingCoordinator(lambda: seed)
+    coordinator.want_curves = False
+    coordinator.resultReady.connect(lambda uid: events.append(f"result {uid}"))
+    scenarios = {n: Scenario(name=n, workload=GreenplumAnalytics(data_tb=i + 1, concurrent_queries=1))
+                 for i, n in enumerate("abc")}
+    coordinator.request("a", scenarios["a"], immediate=True)
+    coordinator.request("b", scenarios["b"], immediate=True, background=True)
+    coordinator.request("c", scenarios["c"], immediate=True, background=True)
+    assert coordinator.sizing("b") and coordinator.busy()
+    qtbot.waitUntil(lambda: not coordinator.busy(), timeout=5000)
+    assert events[:2] == ["start a", "result a"]  # the pool had a free thread, yet b and c waited for a
+    assert sorted(events[2:]) == ["result b", "result c", "start b", "start c"]
+    assert {u: r.design.segment_hosts for u, r in coordinator.results.items()} == {"a": 1, "b": 2, "c": 3}
+
+
+def test_a_foreground_request_overtakes_its_own_background_one(qtbot, monkeypatch: pytest.MonkeyPatch, seed) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(sizing, "size", lambda s, _c, **_t: fake_result(hosts=int(s.workload.data_tb)))
+    coordinator = SizingCoordinator(lambda: seed)
+    coordinator.want_curves = False
+    coordinator.request("u", Scenario(name="u", workload=GreenplumAnalytics(data_tb=1, concurrent_queries=1)),
+                        background=True)
+    coordinator.request("u", Scenario(name="u", workload=GreenplumAnalytics(data_tb=5, concurrent_queries=1)),
+                        immediate=True)
+    qtbot.waitUntil(lambda: not coordinator.busy(), timeout=5000)
+    qtbot.wait(50)
+    assert coordinator.results["u"].design.segment_hosts == 5
