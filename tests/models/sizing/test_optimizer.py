@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from models.hardware import HardwareCatalog
+from models.hardware import Cable, HardwareCatalog, Pdu, Rack, Switch
 from models.optimizer import optimize, pareto_front
 from models.scenario import Scenario
 from models.sizing.engine import SizingInputError, size
@@ -94,3 +94,23 @@ def test_the_scenarios_drive_count_does_not_narrow_the_catalog_search(small: Har
     assert pinned.evaluated == free.evaluated
     assert pinned.best_sizing is not None and free.best_sizing is not None
     assert pinned.best_sizing.totals.capex == free.best_sizing.totals.capex
+
+
+def test_a_capex_budget_is_judged_on_the_capex_size_reports(catalog: HardwareCatalog) -> None:
+    """The budget sits between the cheapest design's host capex (what the search filters on) and its full capex
+    (switches, cables, racks, PDUs: what `size` reports and judges): that design no longer qualifies."""
+    small = HardwareCatalog.of(p for p in catalog if p.id in SMALL_IDS or isinstance(p, Switch | Cable | Rack | Pdu))
+    free = optimize(sample("retail-dw-gen5", targets={"max_full_scan_s": 900}), small)
+    assert free.best is not None and free.best_sizing is not None
+    budget = free.best_sizing.totals.capex - 1.0
+    capped_scenario = sample("retail-dw-gen5", targets={"max_full_scan_s": 900, "max_capex": budget})
+    capped = optimize(capped_scenario, small)
+    assert capped.best is not None and capped.best_sizing is not None
+    met = all(c.met for c in capped.best_sizing.target_checks)
+    assert capped.best.feasible == met  # the pick says what size says of it
+    best_in_budget = _brute_force(capped_scenario, small)
+    if best_in_budget < float("inf"):
+        assert met and capped.best_sizing.totals.capex == pytest.approx(best_in_budget, abs=0.01)
+    else:
+        assert not met and capped.best_sizing.totals.capex > budget
+
