@@ -21,6 +21,7 @@ from models.sizing.greenplum import (
     GpWorkload,
     capacity_per_host,
     evaluate,
+    metric_limits,
     min_hosts,
     mirror_policy,
     needed_tb,
@@ -149,7 +150,8 @@ def _reachable_hosts(
 
     hosts = start
     if not bool(all_met(np.array([start]))[0]):  # the point answer falls short at the confidence: grow
-        stop = _bisect(lambda h: stops_helping(values(h), values(h + 1)), floor, MAX_SEGMENT_HOSTS)
+        limits = metric_limits(workload, targets)
+        stop = _bisect(lambda h: stops_helping(values(h), values(h + 1), h, limits), floor, MAX_SEGMENT_HOSTS)
         limit = max(stop, start)
         need, found = smallest_from(all_met, start, limit)
         hosts = need if found else limit

@@ -297,7 +297,7 @@ def _segment_hosts(
         return res
 
     hosts, _ = smallest_meeting(perf_ok, h_low, MAX_SEGMENT_HOSTS, _host_guess(workload, targets, ctx, h_low))
-    hosts = np.minimum(hosts, helpful_limit(values, h_low, hosts))
+    hosts = np.minimum(hosts, helpful_limit(values, h_low, hosts, metric_limits(workload, targets)))
     # block mirroring fills whole blocks; more hosts never lower performance, so targets stay met
     return np.minimum(
         mirroring.round_hosts(mirror_policy(workload), hosts, vms, workload.mirror_block_hosts), MAX_SEGMENT_HOSTS
@@ -349,28 +349,65 @@ def _perf_values(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext)
     return values
 
 
-def stops_helping(before: dict[str, FloatArray], after: dict[str, FloatArray]) -> BoolArray:
-    """Where one more host improves no metric by MIN_MARGINAL_GAIN of its value: more hosts stop helping.
+def metric_limits(workload: GpWorkload, targets: Targets) -> dict[str, float]:
+    """The limit of each performance target set, by the metric it bounds (e.g. full_scan_s: 600)."""
+    out: dict[str, float] = {}
+    for target in targets_for(workload.kind):
+        limit = targets.limit(target.name, workload)
+        if limit is not None and target.metric in METRICS and not target.budget:
+            out[target.metric] = float(limit)
+    return out
+
+
+def stops_helping(before: dict[str, FloatArray], after: dict[str, FloatArray], hosts: IntArray | None = None,
+                  limits: dict[str, float] | None = None) -> BoolArray:
+    """Where one more host is not worth adding on any metric.
+
+    A metric stops asking for hosts where its target is met, or where one more host improves it by less
+    than MIN_MARGINAL_GAIN of its value and, scaling on as it does there, the target (if any in `limits`)
+    would still be out of reach by MAX_SEGMENT_HOSTS. A workload still scaling toward a target it can reach keeps
+    growing (a linear scan gains only 1/(H+1) per host, below the threshold past 200 hosts); a plateau
+    (a coordinator-bound OLTP, a target far beyond the largest cluster) stops.
 
     >>> stops_helping({"full_scan_s": np.array([600.0, 600.0])}, {"full_scan_s": np.array([598.0, 590.0])})
     array([ True, False])
+    >>> h = np.array([199, 199])  # 742 s, linear: 600 s is reached near 247 hosts, 1 s not within 1,000
+    >>> stops_helping({"full_scan_s": np.array([742.0, 742.0])}, {"full_scan_s": np.array([738.3, 738.3])}, h,
+    ...               {"full_scan_s": 600.0}).tolist()
+    [False, False]
+    >>> stops_helping({"full_scan_s": np.array([742.0])}, {"full_scan_s": np.array([738.3])}, h[:1],
+    ...               {"full_scan_s": 1.0}).tolist()
+    [True]
     """
     res = np.ones(np.shape(next(iter(before.values()), np.ones(1))), dtype=bool)
     for metric, b in before.items():
-        gain = (after[metric] - b) if METRICS[metric].better == "higher" else (b - after[metric])
+        higher = METRICS[metric].better == "higher"
+        gain = (after[metric] - b) if higher else (b - after[metric])
         with np.errstate(divide="ignore", invalid="ignore"):
-            res &= ~(gain >= MIN_MARGINAL_GAIN * np.abs(b))
+            small = ~(gain >= MIN_MARGINAL_GAIN * np.abs(b))
+            if limits is None or hosts is None or metric not in limits:
+                res &= small
+                continue
+            short = (limits[metric] / b) if higher else (b / limits[metric])  # > 1 while the target is unmet
+            # the metric's local scaling with hosts (1 for a linear scan): value ~ hosts ^ -elasticity, held at
+            # the current rate it reaches the target at hosts x short ^ (1 / elasticity); a flattening curve
+            # only gets there later, so a target beyond MAX_SEGMENT_HOSTS this way is out of reach
+            elasticity = gain / np.abs(b) * hosts
+            needed = np.where(elasticity > 0, hosts * short ** (1.0 / np.maximum(elasticity, 1e-12)), np.inf)
+        reachable = needed <= MAX_SEGMENT_HOSTS
+        res &= (short <= 1) | (small & ~reachable)
     return res
 
 
-def helpful_limit(values: Values, low: IntArray, hosts: IntArray) -> IntArray:
-    """Per candidate, the fewest hosts (at least `low`) past which more hosts stop helping, where that is below
-    `hosts`; elsewhere `hosts` itself (the gain of one more host falls as hosts grow)."""
+def helpful_limit(values: Values, low: IntArray, hosts: IntArray, limits: dict[str, float] | None = None
+                  ) -> IntArray:
+    """Per candidate, the fewest hosts (at least `low`) past which more hosts stop helping (`stops_helping`
+    with the targets' `limits`), where that is below `hosts`; elsewhere `hosts` itself."""
     if len(hosts) == 0 or not values(low[:1], np.zeros(1, dtype=np.int64)):
         return hosts  # no performance target: capacity sizes the cluster
 
     def stopped(h: IntArray, idx: IntArray) -> BoolArray:
-        return stops_helping(values(h, idx), values(h + 1, idx))
+        return stops_helping(values(h, idx), values(h + 1, idx), h, limits)
 
     last = np.maximum(hosts - 1, low)
     out = hosts.copy()

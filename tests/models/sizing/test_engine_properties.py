@@ -17,9 +17,20 @@ SETTINGS = settings(max_examples=5, deadline=None, suppress_health_check=[Health
 def test_more_data_never_gives_fewer_hosts_on_the_same_hardware(catalog: HardwareCatalog) -> None:
     # the same hardware: server, drive and drive count pinned (free drive counts may trade hosts for drives)
     platform = {"drives_per_host": 4}
-    hosts = [size(sample("retail-dw-gen5", workload={"data_tb": tb}, platform=platform), catalog).design.worker_hosts
+    sized = [size(sample("retail-dw-gen5", workload={"data_tb": tb}, platform=platform), catalog)
              for tb in (167.01983443975067, 167.01983443975067 * 4.38415118707851)]
-    assert hosts[1] >= hosts[0]
+    hosts = [r.design.worker_hosts for r in sized]
+    scan = [r.check("max_full_scan_s") for r in sized]
+    if all(c is not None and c.met for c in scan):
+        assert hosts[1] >= hosts[0]
+    else:
+        # a scan target out of reach stops where one more host stops helping, whatever the data (a linear scan:
+        # past ~200 hosts); a smaller cluster's target within reach may take more hosts to meet it
+        assert scan[1] is not None and scan[1].status == "unreachable"
+    # capacity alone (no target) never gives fewer hosts for more data
+    bare = [size(sample("retail-dw-gen5", workload={"data_tb": tb}, platform=platform, targets={}),
+                 catalog).design.worker_hosts for tb in (167.01983443975067, 167.01983443975067 * 4.38415118707851)]
+    assert bare[1] >= bare[0]
 
 
 @SETTINGS

@@ -5,9 +5,11 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from models.hardware import HardwareCatalog
-from models.sizing import greenplum
+from models.sizing import curves, greenplum
 from models.sizing.engine import size
 from tests.models.sizing.conftest import sample
 
@@ -65,3 +67,29 @@ def test_no_targets_still_warns_when_queries_cannot_turn_over_hourly(catalog: Ha
                        catalog)
     assert "no-target-service-level" not in {x.code for x in with_target.warnings}
     assert with_target.estimates["queries_per_hour"].p50 >= 20
+
+
+def test_a_linear_target_within_reach_is_met_past_the_old_marginal_stop(catalog: HardwareCatalog) -> None:
+    """167 TB at 3:1 over 3 years, 600 s: the scan gains 1/(H+1) a host, under the 0.5 % threshold past ~200 hosts,
+    yet the target is reached a few dozen hosts later: the search goes there, and no further."""
+    s = sample("retail-dw-gen5", workload={"data_tb": 167})
+    r = size(s, catalog)
+    check = r.check("max_full_scan_s")
+    assert check is not None and check.status == "met"
+    assert r.design.segment_hosts > math.ceil(1 / greenplum.MIN_MARGINAL_GAIN) + 1
+    (before, one_less), (_, at) = curves.main_metric_curve(s, catalog, [r.design.segment_hosts - 1,
+                                                                        r.design.segment_hosts], r)
+    assert at.p50 <= 600 < one_less.p50 and before == r.design.segment_hosts - 1
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data_tb=st.sampled_from([60, 167, 400, 1500]), scan_s=st.sampled_from([5, 200, 600, 1200]))
+def test_a_scan_target_reported_out_of_reach_is_out_of_reach_at_the_largest_cluster(
+        catalog: HardwareCatalog, data_tb: int, scan_s: int) -> None:
+    s = sample("retail-dw-gen5", workload={"data_tb": data_tb}, targets={"max_full_scan_s": scan_s})
+    r = size(s, catalog)
+    check = r.check("max_full_scan_s")
+    assert check is not None
+    if check.status != "met":
+        ((_, largest),) = curves.main_metric_curve(s, catalog, [greenplum.MAX_SEGMENT_HOSTS], r)
+        assert largest.p50 > scan_s
