@@ -83,16 +83,16 @@ class CheapestFeasible:
         """The rows of `sel` that can enter the pool: (part warnings, capex) lead the order, so only the chunk's
         `k` first by them (and all rows tied with the k-th) and, once the pool is full, none after its last."""
         warned, cost = ev.part_warnings[sel], ev.capex[sel]
+        if self.pool is not None and len(self.pool.candidates) >= self.k:  # first: it leaves few rows to sort
+            w_last, c_last = self.pool.part_warnings[-1], self.pool.capex[-1]  # the pool is kept in order
+            if not np.isnan(c_last):
+                keep = (warned < w_last) | ((warned == w_last) & (cost <= c_last))
+                sel, warned, cost = sel[keep], warned[keep], cost[keep]
         if sel.size > self.k:
             kth = np.lexsort((cost, warned))[self.k - 1]
             w_k, c_k = warned[kth], cost[kth]
             if not np.isnan(c_k):  # NaN sorts last: fewer than k numbers, keep them all
-                keep = (warned < w_k) | ((warned == w_k) & (cost <= c_k))
-                sel, warned, cost = sel[keep], warned[keep], cost[keep]
-        if self.pool is not None and len(self.pool.candidates) >= self.k:
-            w_last, c_last = self.pool.part_warnings[-1], self.pool.capex[-1]  # the pool is kept in order
-            if not np.isnan(c_last):
-                sel = sel[(warned < w_last) | ((warned == w_last) & (cost <= c_last))]
+                sel = sel[(warned < w_k) | ((warned == w_k) & (cost <= c_k))]
         return sel
 
 
