@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -200,12 +200,27 @@ class FieldEditor(QObject):
         return self.error_label.text() or None
 
 
+LABEL_MAX_PX = 150  # the label column's width at most: the fields keep room for "Recommend: 368 GiB (...)"
+
+
+def wrapped_label(text: str) -> QLabel:
+    """A form label broken over as many lines as it needs at `LABEL_MAX_PX`, and as tall as those lines: a form
+    row is only as tall as its field, so a two-line label next to a check box was cut in half."""
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setMaximumWidth(LABEL_MAX_PX)
+    # a wrapping label asks for little width; without a floor the column shrank and labels took four lines
+    label.setMinimumWidth(min(LABEL_MAX_PX, label.fontMetrics().horizontalAdvance(text) + 2))
+    box = label.fontMetrics().boundingRect(QRect(0, 0, LABEL_MAX_PX, 10_000), Qt.TextFlag.TextWordWrap, text)
+    label.setMinimumHeight(box.height() + 2)
+    return label
+
+
 def add_rows(form: QFormLayout, specs: tuple[FieldSpec, ...], parent: QWidget) -> list[FieldEditor]:
     editors: list[FieldEditor] = []
     for spec in specs:
         editor = FieldEditor(spec, parent)
-        label = QLabel(spec.label)
-        label.setWordWrap(True)  # a long label takes two lines instead of pushing its field out of the panel
+        label = wrapped_label(spec.label)
         label.setToolTip(spec.help)
         label.setBuddy(editor.widget)
         form.addRow(label, editor.container)

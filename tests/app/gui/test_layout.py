@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QApplication, QScrollArea, QTableWidget
+from PySide6.QtWidgets import QApplication, QLabel, QScrollArea, QTableWidget
 
+from app.gui.field_widgets import LABEL_MAX_PX
 from app.gui.main_window import MainWindow
 from models.scenario import WORKLOAD_KINDS
 
@@ -89,6 +90,11 @@ def test_every_form_field_fits_the_panel_at_1280x720(qtbot, window: MainWindow, 
                 continue
             right = w.mapTo(view, QPoint(w.width(), 0)).x()
             assert right <= view.width(), (kind, key, right, view.width())
+        for label in area.findChildren(QLabel):  # every field's label shows all its lines (one was cut in half)
+            if label.buddy() is not None and label.isVisibleTo(view) and label.wordWrap():
+                assert label.heightForWidth(label.width()) <= label.height() + 1, (kind, label.text())
+                natural = label.fontMetrics().horizontalAdvance(label.text())
+                assert label.width() >= min(LABEL_MAX_PX, natural), (kind, label.text())  # not a word a line
     form.setCurrentIndex(0)
     for _ in range(3):
         QApplication.processEvents()
