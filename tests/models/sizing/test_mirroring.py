@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from models.hardware import HardwareCatalog
 from models.scenario import ScenarioFileError
 from models.sizing import mirroring
-from models.sizing.engine import size
+from models.sizing.engine import SizingInputError, size
 from models.sizing.gp_memory import memory_plan
 from tests.models.sizing.conftest import sample
 
@@ -90,3 +90,84 @@ def test_no_mirrors_has_no_failover_load(catalog: HardwareCatalog) -> None:
     g = r.greenplum
     assert g is not None and g.mirroring is None
     assert g.max_acting_primary_segments == r.design.primary_segments_per_host
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(
+    name=st.sampled_from(["retail-dw-gen5", "retail-dw-dual-socket-sas", "study-000-vsphere"]),
+    data_tb=st.floats(1.0, 400.0), queries=st.integers(1, 200), scan_s=st.sampled_from([None, 300, 900]),
+    memory_gib=st.sampled_from([None, 256, 1024]),
+)
+def test_group_never_gives_a_higher_vmem_limit_than_spread_through_size(
+    catalog: HardwareCatalog, name: str, data_tb: float, queries: int, scan_s: int | None, memory_gib: int | None
+) -> None:
+    """The design-level property (issue 11): the same hardware sized with group and with spread mirroring.
+
+    Group's worse failover (2 x P acting primaries) can make the memory bound of `segments` run fewer primaries
+    per host than spread; at the same primaries group's limit is never higher, and it never runs more."""
+    targets = {"max_full_scan_s": scan_s} if scan_s else {}
+    base = sample(name, workload={"data_tb": data_tb, "concurrent_queries": queries}, targets=targets)
+    plat = {"drives_per_host": base.platform.drives_per_host or 8, "memory_gib": memory_gib}
+    try:
+        group = size(sample(name, workload={"data_tb": data_tb, "concurrent_queries": queries, "mirroring": "group"},
+                            targets=targets, platform=plat), catalog)
+    except SizingInputError:
+        assume(False)  # memory beyond the server's DIMM slots: bad input, not a design
+    spread = size(sample(name, workload={"data_tb": data_tb, "concurrent_queries": queries, "mirroring": "spread"},
+                         targets=targets, platform=plat), catalog)
+    assert group.design.server_id == spread.design.server_id
+    g, s = group.design, spread.design
+    assert g.primary_segments_per_host <= s.primary_segments_per_host
+    if g.primary_segments_per_host == s.primary_segments_per_host:
+        assert g.gp_vmem_protect_limit_mb <= s.gp_vmem_protect_limit_mb
+
+
+def _worst_acting(policy: str, p: int, vms_per_host: int, hosts: int, block: int | None) -> int:
+    """Simulated: segment VMs listed round-robin over the physical hosts (VM k on host k mod n, as the design's
+    anti-affinity rule states), mirrors placed as gpinitsystem does for the policy (group: all of VM k's on VM k+1;
+    spread: one on each of VMs k+1..k+P; block: round-robin over the other VMs of k's block of consecutive VMs);
+    every physical host failed in turn, the most primaries any surviving VM then runs."""
+    n_vm = vms_per_host * hosts
+    mirrors_of: dict[int, list[int]] = {}
+    for k in range(n_vm):
+        if policy == "group":
+            mirrors_of[k] = [(k + 1) % n_vm] * p
+        elif policy == "spread":
+            mirrors_of[k] = [(k + 1 + j) % n_vm for j in range(p)]
+        else:
+            assert block is not None
+            start = k - k % block
+            others = [start + i for i in range(block) if start + i != k]
+            mirrors_of[k] = [others[j % len(others)] for j in range(p)]
+    worst = p
+    for failed in range(hosts):
+        down = {k for k in range(n_vm) if k % hosts == failed}
+        acting = {k: p for k in range(n_vm) if k not in down}
+        for k in down:
+            for m in mirrors_of[k]:
+                assert m not in down, "a mirror on its primary's physical host"
+                acting[m] += 1
+        worst = max(worst, *acting.values())
+    return worst
+
+
+@pytest.mark.parametrize(("policy", "block"), [("group", None), ("spread", None), ("block", 4), ("block", 3)])
+def test_four_vms_per_host_fail_per_physical_host_as_simulated(
+        catalog: HardwareCatalog, policy: str, block: int | None) -> None:
+    """Study 000's 4-VMs-per-host case (a 4-socket host, one VM per NUMA node): failures counted per physical
+    host, the anti-affinity rule stated, and the acting primaries the design sizes memory for are what the
+    placement the rule describes gives when each physical host fails."""
+    workload: dict[str, object] = {"mirroring": policy}
+    if block:
+        workload["mirror_block_hosts"] = block
+    r = size(sample("study-000-vsphere", workload=workload,
+                    platform={"server_id": "dell-r820-4x-e5-4640", "drive_id": None, "drives_per_host": None}),
+             catalog)
+    d, g = r.design, r.greenplum
+    assert g is not None and d.vms_per_host == 4 and g.mirror_anti_affinity
+    per_vm = d.primary_segments_per_host // d.vms_per_host
+    assert g.primaries_per_segment_host == per_vm
+    assert g.max_acting_primary_segments == _worst_acting(policy, per_vm, 4, d.segment_hosts, block)
+    rule = next(x.text for x in r.rationale if x.decision == "Mirror anti-affinity")
+    assert f"{d.segment_hosts} physical hosts" in rule and "anti-affinity rule" in rule
