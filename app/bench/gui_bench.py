@@ -96,7 +96,8 @@ def bench_window_results() -> BenchResult:
         runs = [_start_to_results(db, project, home) for _ in range(RUNS)]
     bad = [last for first, every, last in runs if first != first or every != every]  # nan: a mark never came
     if bad:
-        out.problems.append(f"gui.start_to_results_s: the window did not show its results ({bad[0] or 'no output'})")
+        out.problems.append("gui.start_to_first_results_s: the window did not show its results "
+                            f"({bad[0] or 'no output'})")
     out.metrics["gui.start_to_first_results_s"] = statistics.median(first for first, _, _ in runs)
     out.metrics["gui.start_to_all_results_s"] = statistics.median(every for _, every, _ in runs)
     scenarios = runs[0][2].split()[-1] if runs and runs[0][2] else "?"
