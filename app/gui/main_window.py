@@ -367,6 +367,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
         if not self.doc.has(uid):
             return
         self.current_uid = uid
+        self.coordinator.want_curve(uid)
         self._show_current()
 
     def _show_current(self) -> None:

@@ -6,7 +6,8 @@ request for its scenario (tokens), so a slow old answer never overwrites a newer
 
 A request can be marked background (the scenarios not on screen when a project opens): those
 start once no foreground sizing is queued or running, so the one the user looks at does not share
-the interpreter with the others and shows first.
+the interpreter with the others and shows first. The estimate curve (a dozen sizings at other
+host counts) is computed for the scenario on screen only (`want_curve`): the others' are not shown.
 """
 
 from __future__ import annotations
@@ -207,6 +208,7 @@ class SizingCoordinator(QObject):
         self.problems: dict[str, list[Problem]] = {}
         self.curves: dict[str, Curve] = {}
         self.want_curves = True
+        self.curve_uid: str | None = None  # the scenario whose curve is wanted: the one on screen
         self._pending: dict[str, Scenario] = {}
         self._background: dict[str, Scenario] = {}  # waiting for the foreground to finish
         self._latest: dict[str, int] = {}
@@ -307,8 +309,11 @@ class SizingCoordinator(QObject):
                 self.results[uid] = result
                 self.result_inputs[uid] = scenario
                 self.problems.pop(uid, None)
+                wanted = self.want_curves and uid == self.curve_uid
+                if not wanted:
+                    self.curves.pop(uid, None)  # drawn for the inputs before: computed again when wanted
                 self.resultReady.emit(uid)
-                if self.want_curves:
+                if wanted:
                     self._start_curve(uid, scenario, catalog, result)
             self._after_sizing()
 
@@ -329,6 +334,19 @@ class SizingCoordinator(QObject):
     def _after_sizing(self) -> None:
         if self._background and not self._jobs and not self._pending:
             self._release_background_soon()
+        self._notify_busy()
+
+    def want_curve(self, uid: str | None) -> None:
+        """Keep the estimate curve of `uid` (the scenario on screen) current, and only that one."""
+        if uid == self.curve_uid:
+            return
+        if self.curve_uid is not None and (old := self._curve_jobs.pop(self.curve_uid, None)) is not None:
+            old.cancel()
+        self.curve_uid = uid
+        catalog = self._catalog()
+        if (uid is not None and self.want_curves and catalog is not None and uid in self.results
+                and uid not in self.curves and not self.sizing(uid)):
+            self._start_curve(uid, self.result_inputs[uid], catalog, self.results[uid])
         self._notify_busy()
 
     def _start_curve(self, uid: str, scenario: Scenario, catalog: HardwareCatalog, result: SizingResult) -> None:

@@ -12,6 +12,7 @@ from PySide6.QtCore import QThreadPool
 from app.gui.workers import PROGRESS_STEPS, JobRunner, SizingCoordinator
 from app.services import sizing
 from app.services.errors import ServiceError
+from app.services.sizing import Curve
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, Scenario
 from models.tasks import Cancelled
@@ -203,3 +204,34 @@ def test_a_foreground_request_overtakes_its_own_background_one(qtbot, monkeypatc
     qtbot.waitUntil(lambda: not coordinator.busy(), timeout=5000)
     qtbot.wait(50)
     assert coordinator.results["u"].design.segment_hosts == 5
+
+
+def test_the_estimate_curve_is_computed_for_the_scenario_on_screen_only(qtbot, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+                                                                         seed) -> None:
+    curves_for: list[str] = []
+
+    def fake_curve(scenario: Scenario, _c: object, result: object, *_a: object) -> Curve:
+        curves_for.append(scenario.name)
+        return Curve("m", "s", (1, 2), (1.0, 1.0), (2.0, 2.0), (3.0, 3.0), 1)
+
+    monkeypatch.setattr(sizing, "size", lambda s, _c, **_t: fake_result(hosts=int(s.workload.data_tb)))
+    monkeypatch.setattr(sizing, "estimate_curve", fake_curve)
+    coordinator = SizingCoordinator(lambda: seed)
+    scenarios = {n: Scenario(name=n, workload=GreenplumAnalytics(data_tb=i + 1, concurrent_queries=1))
+                 for i, n in enumerate("abc")}
+    coordinator.want_curve("a")
+    for uid, s in scenarios.items():
+        coordinator.request(uid, s, immediate=True, background=uid != "a")
+    qtbot.waitUntil(lambda: not coordinator.busy(), timeout=5000)
+    assert set(coordinator.results) == {"a", "b", "c"}
+    assert curves_for == ["a"] and set(coordinator.curves) == {"a"}
+
+    coordinator.want_curve("b")  # the user selects b: its curve now, from the result on hand
+    qtbot.waitUntil(lambda: not coordinator.busy(), timeout=5000)
+    assert curves_for == ["a", "b"] and set(coordinator.curves) == {"a", "b"}
+
+    coordinator.want_curve("a")  # back to a, unchanged: the curve on hand serves
+    coordinator.request("b", scenarios["b"].model_copy(update={"name": "b2"}), immediate=True)
+    qtbot.waitUntil(lambda: not coordinator.busy(), timeout=5000)
+    assert curves_for == ["a", "b"]
+    assert set(coordinator.curves) == {"a"}  # b's curve was of its old inputs: dropped with its new result
