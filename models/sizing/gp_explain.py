@@ -18,6 +18,7 @@ from models.sizing.gp_host_memory import HostMemory
 from models.sizing.gp_verdicts import implicit_service_level, search_verdicts
 from models.sizing.result import SCENARIO_WIDE, Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
 from models.sizing.rules import (
+    DOCS,
     RULES,
     cite,
     coordinator_count,
@@ -303,7 +304,18 @@ def _network_and_hosts_rationale(p: _Pick, coordinators: int, warnings: list[War
         warnings.append(Warning("no-nic", "The catalog has no NIC: the BOM has no network cards.", "warning",
                                 "platform.nic_id"))
     out.append(coordinator_rationale(coordinators, coordinator_drive_count(), f"{p.coord_drive.capacity_tb:g} TB"))
-    if p.coordinator:
+    if not p.coordinator:
+        out.append(Rationale(
+            "Coordinator server",
+            f"The coordinators are built on the segment hosts' server ({p.server.vendor} {p.server.model}) with their"
+            " mirrored pair of drives. The Greenplum documentation asks of the coordinator only a fast, dedicated CPU"
+            " for query planning, connections and loading, with little disk load since it holds no user data, and"
+            " gives no core or memory figure of its own; the Greenplum NVMe reference architecture builds its two"
+            " coordinator machines from its segment server, differing only in the drives. A warehouse that returns"
+            " large results through the coordinator or runs ETL and reporting tools on it needs a bigger one.",
+            f"{cite(DOCS, 'gp_coordinator_dedicated_cpu')}; {cite(RULES, 'coordinator_drives_raid1')}",
+        ))
+    else:
         cs = p.coord_server
         out.append(Rationale(
             "Coordinator server",

@@ -63,3 +63,14 @@ def test_its_own_coordinator_never_costs_more_than_a_copy_of_the_segment_host(
     assert np.all(own.feasible >= copy.feasible)
     # every copy is matched by an option with at least its cores for at most its price
     assert np.all(own.capex[both] <= copy.capex[both] + 1e-6)
+
+
+def test_the_warehouse_coordinator_states_its_rule_and_sources(catalog: HardwareCatalog) -> None:
+    """Analytics keeps the segment server for the coordinators (no separate spec in the Greenplum docs; study 002
+    builds them from its segment server): the design says so, citing both."""
+    r = size(sample("retail-dw-gen5"), catalog)
+    coordinator = next(h for h in r.design.hosts if h.role == "coordinator host")
+    assert coordinator.server_id == r.design.server_id
+    why = next(x for x in r.rationale if x.decision == "Coordinator server")
+    assert "fast, dedicated CPU" in why.text and "no core or memory figure" in why.text
+    assert "Greenplum Database 6 Installation Guide" in why.source and "002_feb9b45e1f157a35.txt" in why.source
