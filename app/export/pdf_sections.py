@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
+from app.export.engine_values import used_values
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_styles import BAD, GOOD, GOOD_FILL, MUTED
 from app.formatting import (
@@ -82,9 +83,13 @@ def status_cell(ctx: Ctx, status: str) -> Flowable:
     return ctx.m(f"<font color='#{colour.hexval()[2:]}'><b>{ctx.text(status)}</b></font>", ctx.styles.cell)
 
 
-def _field_value(v: object) -> str:
+def _field_value(v: object, used: str | None = None) -> str:
+    """A scenario value as the report prints it; for one left empty, what the engine used in its place
+    (`app.export.engine_values`), as the form shows it."""
     if v is None:
-        return "chosen by refarch"
+        if used is None:
+            return "chosen by refarch"
+        return used if used.startswith("not ") else f"{used}, chosen by refarch"
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, float):
@@ -93,9 +98,11 @@ def _field_value(v: object) -> str:
 
 
 def _model_rows(model: BaseModel, section: str, skip: Sequence[str] = ("kind",),
-                r: SizingResult | None = None) -> list[tuple[str, str]]:
+                r: SizingResult | None = None, used: dict[str, str] | None = None) -> list[tuple[str, str]]:
     """(label, value) of every field of `model`, the part of the scenario at JSON path `section`; a part id
-    reads as the part's name (as the BOM lists it) when the sized result `r` is given."""
+    reads as the part's name (as the BOM lists it) when the sized result `r` is given, an empty field as what
+    the engine used (`used`, by JSON path)."""
+    used = used or {}
     rows = []
     for name in type(model).model_fields:
         if name in skip:
@@ -104,9 +111,12 @@ def _model_rows(model: BaseModel, section: str, skip: Sequence[str] = ("kind",),
         if isinstance(v, list):
             continue
         info = field_info(f"{section}.{name}")
-        text = info.choice_label(v) if info is not None and info.choices and v is not None else _field_value(v)
-        if name.endswith("_id") and isinstance(v, str) and r is not None:
-            text = part_description(r, v)  # a part by its name; the id stays in the BOM
+        text = (info.choice_label(v) if info is not None and info.choices and v is not None
+                else _field_value(v, used.get(f"{section}.{name}")))
+        if name.endswith("_id") and r is not None:  # a part by its name; the id stays in the BOM
+            picked = v if isinstance(v, str) else getattr(r.design, name, None)
+            if isinstance(picked, str):
+                text = part_description(r, picked) + ("" if isinstance(v, str) else ", chosen by refarch")
         rows.append((info.text if info is not None else humanize(name), text))
     return rows
 
@@ -149,7 +159,9 @@ def estimates_table(ctx: Ctx, r: SizingResult, s: Scenario) -> Flowable:
         e = r.estimates[name]
         target_text, status = "–", "–"
         target = target_of_metric(name)
-        goal = getattr(s.targets, target.name) if target is not None else None
+        check = r.check(target.name) if target is not None else None
+        # the limit judged (an OLTP workload's target throughput stands in for the minimum TPS target)
+        goal = check.limit if check is not None else getattr(s.targets, target.name) if target is not None else None
         if target is not None and goal is not None:
             target_text = f"{'≤' if target.bound == 'max' else '≥'} {number(goal)}"
             status = target_status(r, target.name)
@@ -200,21 +212,25 @@ def workload_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     w = s.workload
     out: list[Flowable] = [*ctx.section("Workload and assumptions")]
     out.append(ctx.p(f"Workload: {kind_label(w.kind)}.", st.body))
-    out += [ctx.heading("Workload", 1), ctx.facts(_model_rows(w, "workload"))]
+    used = used_values(s, r)
+    out += [ctx.heading("Workload", 1), ctx.facts(_model_rows(w, "workload", used=used))]
     if isinstance(w, PostgresConsolidation):
         rows = [[db.name, number(db.size_gb), str(db.peak_clients), number(db.working_set_gb)] for db in w.databases]
         cw = ctx.width
         out += [Spacer(1, 6), ctx.grid(["Database", "Size (GB)", "Peak clients", "Working set (GB)"], rows,
                                        [cw * 0.4, cw * 0.2, cw * 0.2, cw * 0.2], numeric=(1, 2, 3))]
-    out += [ctx.heading("Platform choices", 1), ctx.facts(_model_rows(s.platform, "platform", r=r))]
-    targets = [(k, v) for k, v in s.targets.model_dump().items() if v is not None and k != "confidence"]
+    out += [ctx.heading("Platform choices", 1), ctx.facts(_model_rows(s.platform, "platform", r=r, used=used))]
+    targets = [(field_label(f"targets.{k}"), k, v) for k, v in s.targets.model_dump().items()
+               if v is not None and k != "confidence"]
+    for c in r.target_checks:  # a limit the workload sets (an OLTP target throughput) is a target too
+        if getattr(s.targets, c.target, None) is None:
+            targets.append((f"{field_label(f'targets.{c.target}')} (the workload's target)", c.target, c.limit))
     out.append(ctx.heading("Targets", 1))
     if targets:
         out.append(ctx.p(f"Each performance target is met on the {s.targets.confidence} estimate the design reports.",
                          st.body))
         cw = ctx.width
-        rows = [[field_label(f"targets.{k}"), _field_value(v), status_cell(ctx, target_status(r, k))]
-                for k, v in targets]
+        rows = [[label, _field_value(v), status_cell(ctx, target_status(r, k))] for label, k, v in targets]
         out.append(ctx.grid(["Target", "Value", "Status"], rows, [cw * 0.45, cw * 0.25, cw * 0.3], numeric=(1,)))
     else:
         out.append(ctx.p("No targets were set: the design is sized for capacity at the horizon and the engine's "

@@ -399,7 +399,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
         if self.source is None:
             status.engine_missing = f"No hardware catalog: {self.catalog_error}"
         self.results.show_result(result, c.result_inputs.get(uid, entry.scenario), status, c.curves.get(uid))
-        from app.services.engine_values import used_values  # the engine's modules: loaded with the first result
+        from app.export.engine_values import used_values  # the engine's modules: loaded with the first result
 
         sized = c.result_inputs.get(uid)
         self.form.show_design(result.design if result is not None else None,

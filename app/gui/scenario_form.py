@@ -29,7 +29,7 @@ from app.gui.workload_form import WorkloadForm
 from models.hardware import HardwareCatalog
 from models.problems import Problem
 from models.sizing.result import Design
-from models.vocabulary import raid_label, targets_for
+from models.vocabulary import targets_for
 
 _ERROR_COLOR = QColor("#c92a2a")
 
@@ -40,16 +40,6 @@ def problems_by_field(problems: list[Problem]) -> dict[str, str]:
     for p in problems:
         out[p.path] = f"{out[p.path]}; {p.message}" if p.path in out else p.message
     return out
-
-
-def _storage(design: Design) -> str | None:
-    """Where the design keeps the data of a PostgreSQL or SAP IQ cluster, in a word for "Recommend: ...": on vSAN
-    (its `raid` is a vSAN policy), else on an external SAN (SAP IQ) or the hosts' own drives (PostgreSQL)."""
-    if design.kind == "sap-iq-multiplex":
-        return "vSAN" if design.raid.startswith("vsan") else "external SAN"
-    if design.kind == "postgres-consolidation":
-        return "vSAN" if design.raid.startswith("vsan") else "local drives"
-    return None
 
 
 def _group(title: str, content: QWidget | QFormLayout) -> QGroupBox:
@@ -175,12 +165,9 @@ class ScenarioForm(QTabWidget):
 
     def show_design(self, design: Design | None, used: dict[str, str] | None = None) -> None:
         """What the engine used for the fields left empty or on "Recommend" (`used`, from
-        `app.services.engine_values`), shown where the user would set them."""
-        chosen: dict[str, str | None] = dict(used or {})
+        `app.export.engine_values`), shown where the user would set them."""
+        chosen = used or {}
         editors = {**self.editors, **self.workload.current_editors()}
-        if design is not None:
-            chosen["platform.raid"] = raid_label(design.raid)
-            chosen["workload.shared_storage"] = _storage(design)
         for key, editor in editors.items():
             editor.show_recommended(chosen.get(key))
         self.hardware.show_picked({

@@ -14,6 +14,7 @@ from pypdf import PdfReader
 
 from app.export import bom_table, render_report
 from app.export.bom import group_of
+from app.export.engine_values import used_values
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
 from models.sizing.engine import size
@@ -124,6 +125,12 @@ def test_every_sample_renders_with_its_capex(name: str, tmp_path: Path, sized: S
     for x in r.rationale:
         assert x.decision in words
     assert_customer_text(words)
+    # a field left empty reads as what the engine used, as the form shows it, never a bare "chosen by refarch"
+    for path, used in used_values(s, r).items():
+        assert flat(used) in words, (path, used)
+    assert not re.search(r"(?<!, )chosen by refarch", words), re.findall(r".{40}chosen by refarch", words)
+    if r.target_checks:  # an OLTP workload's target throughput is judged as a target: the report says so
+        assert "No targets were set" not in words
     pages = [flat(pg.extract_text() or "") for pg in PdfReader(str(out)).pages]
     assert "References" in pages[-1] and "Documents cited in this report" in pages[-1]  # the list is not split
 

@@ -1,4 +1,4 @@
-"""What the engine used for each scenario field left empty, worded for the form's placeholders.
+"""What the engine used for each scenario field left empty: the form's placeholders and the report's workload tables.
 
 A field the user leaves empty is not "unknown": the engine sizes with a value
 (its recommendation, a rule, a study's figure). The form shows that value where
@@ -14,6 +14,7 @@ from models.calibration_data import point
 from models.references import reference_for
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, SapIqMultiplex, Scenario
 from models.sizing.result import SizingResult
+from models.vocabulary import raid_label
 
 
 def source_title(dataset: str, point_id: str) -> str:
@@ -41,6 +42,14 @@ def _span(values: Iterable[float], unit: str) -> str:
     return f"{_num(vs[0])}–{_num(vs[-1], unit)} (sized per VM)"
 
 
+def _storage(result: SizingResult) -> str:
+    """Where the design keeps the data, in a word: on vSAN (the design's `raid` is then a vSAN policy), else on
+    an external SAN (SAP IQ) or the hosts' own drives (PostgreSQL)."""
+    if result.design.raid.startswith("vsan"):
+        return "vSAN"
+    return "external SAN" if result.design.kind == "sap-iq-multiplex" else "local drives"
+
+
 def reserve_gib(scenario: Scenario, host_memory_gib: float) -> float:
     """The hypervisor reserve a vSphere host keeps: the platform's figure, else the rule."""
     from models.sizing.rules import hypervisor_reserve_gib
@@ -65,6 +74,8 @@ def used_values(scenario: Scenario, result: SizingResult) -> dict[str, str]:
         out["platform.memory_gib"] = _num(d.memory_gib_per_host, "GiB")
     if p.nics_per_host is None and d.nics_per_host:
         out["platform.nics_per_host"] = str(d.nics_per_host)
+    if p.raid is None:
+        out["platform.raid"] = raid_label(d.raid)
     if p.hypervisor_reserve_gib is None:
         out["platform.hypervisor_reserve_gib"] = (
             "not used on bare metal" if d.deployment != "vsphere" else
@@ -83,6 +94,8 @@ def used_values(scenario: Scenario, result: SizingResult) -> dict[str, str]:
             host = d.memory_gib_per_host
             out["workload.host_memory_available_gib"] = (
                 f"{_num(host - reserve_gib(scenario, host), 'GiB')} (host memory less the hypervisor reserve)")
+    if isinstance(w, PostgresConsolidation | SapIqMultiplex) and w.shared_storage is None:
+        out["workload.shared_storage"] = _storage(result)
     if isinstance(w, SapIqMultiplex):
         if w.nodes is None:
             out["workload.nodes"] = str(d.segment_hosts)
