@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal, SignalInstance
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -306,10 +306,11 @@ class CatalogEditor(QWidget):
 
         self._begin(f"Importing {Path(name).name}…")
         self.job = self.jobs.start(work, lambda result: self._imported(name, result), bulk=True,
-                                   on_failed=lambda problems: self._failed("Import failed", problems),
+                                   on_failed=lambda problems: self._failed("Import failed", problems,
+                                                                           self.importFinished),
                                    on_progress=self._on_progress(f"Importing {Path(name).name}:"),
                                    on_cancelled=lambda: self._stopped(f"Import of {Path(name).name} cancelled; "
-                                                                      "nothing was imported."))
+                                                                      "nothing was imported.", self.importFinished))
         return True
 
     def _imported(self, name: str, result: object) -> None:
@@ -343,6 +344,7 @@ class CatalogEditor(QWidget):
         target = Path(name)
         store, snapshot = self.source.store, self.source.snapshot
         fmt = "json" if target.suffix.lower() == ".json" else "csv"
+        untouched = f"{target.name} was not changed." if target.exists() else "nothing was written."
 
         def work(cancel: threading.Event, progress: Progress) -> object:
             try:
@@ -362,10 +364,11 @@ class CatalogEditor(QWidget):
 
         self._begin(f"Exporting to {target.name}…")
         self.job = self.jobs.start(work, lambda result: self._exported(target, result), bulk=True,
-                                   on_failed=lambda problems: self._failed("Export failed", problems),
+                                   on_failed=lambda problems: self._failed("Export failed", problems,
+                                                                           self.exportFinished),
                                    on_progress=self._on_progress(f"Exporting to {target.name}: step"),
-                                   on_cancelled=lambda: self._stopped(f"Export cancelled; {target.name} was not "
-                                                                      "changed."))
+                                   on_cancelled=lambda: self._stopped(f"Export cancelled; {untouched}",
+                                                                      self.exportFinished))
         return True
 
     def _exported(self, target: Path, result: object) -> None:
@@ -377,12 +380,12 @@ class CatalogEditor(QWidget):
         self._say("info", f"Exported {result} parts to {html.escape(str(target))}.")
         self.exportFinished.emit(True)
 
-    def _failed(self, what: str, problems: list[str]) -> None:
+    def _failed(self, what: str, problems: list[str], finished: SignalInstance) -> None:
         self._end()
         self._say("error", html.escape(f"{what}: {'; '.join(problems)}"))
-        self.importFinished.emit(False)
+        finished.emit(False)
 
-    def _stopped(self, text: str) -> None:
+    def _stopped(self, text: str, finished: SignalInstance) -> None:
         self._end()
         self._say("info", html.escape(text))
-        self.importFinished.emit(False)
+        finished.emit(False)

@@ -60,6 +60,8 @@ class Exporter(QObject):
         self.dialog: QProgressDialog | None = None
         self.last_path: Path | None = None
         self.last_notes: list[str] = []  # what the last report left out and why (the growth plan)
+        self.target: Path | None = None  # what the running export writes
+        self.target_existed = False
         self.ask_path: Callable[[ExportKind, str], Path | None] = self._dialog_path
         self.confirm_overwrite: Callable[[Path], bool] = self._confirm_overwrite
 
@@ -113,6 +115,7 @@ class Exporter(QObject):
         if kind == "config" and not self._folder_ok(path):
             return False
         catalog = w.source.snapshot
+        self.target, self.target_existed = path, path.exists()
         self.dialog = QProgressDialog(f"{TITLES[kind]} ({len(scenarios)} scenario{'s' * (len(scenarios) > 1)})…",
                                       "Cancel", 0, 100, w)
         self.dialog.setWindowTitle("Exporting")
@@ -155,12 +158,14 @@ class Exporter(QObject):
             self.dialog = None
 
     def _done(self, outcome: object) -> None:
+        late = self.job is not None and self.job.cancel_event.is_set()
         self._finish()
         path, notes = outcome  # type: ignore[misc]
         assert isinstance(path, Path)
         self.last_path = path
         self.last_notes = list(notes)
-        self.window.statusBar().showMessage(" ".join([f"Exported {path}.", *notes]), 8000)
+        said = [f"Exported {path}" + (" (it was written before Cancel took effect)." if late else "."), *notes]
+        self.window.statusBar().showMessage(" ".join(said), 8000)
 
     def _failed(self, problems: list[Problem]) -> None:
         self._finish()
@@ -168,7 +173,14 @@ class Exporter(QObject):
 
     def _cancelled(self) -> None:
         self._finish()
-        self.window.statusBar().showMessage("Export cancelled; nothing was written", 5000)
+        target = self.target
+        if target is None or not self.target_existed:
+            text = "Export cancelled; nothing was written."
+        elif target.is_dir():
+            text = f"Export cancelled; nothing was written to {target}."
+        else:
+            text = f"Export cancelled; {target} was not changed."
+        self.window.statusBar().showMessage(text, 8000)
 
 
 def add_menu(window: MainWindow, file_menu: QMenu) -> Exporter:

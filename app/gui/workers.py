@@ -127,12 +127,12 @@ class Job:
                 traceback.print_exc()
             self.signals.failed.emit(self.token, [Problem(ROOT, f"internal error: {type(exc).__name__}: {exc}")])
             return
-        if self.cancel_event.is_set():
-            self.signals.cancelled.emit(self.token)
-        else:
-            # boxed: PySide mis-counts references to None sent through a queued `object` signal,
-            # which crashes the interpreter at exit once enough jobs have returned None
-            self.signals.finished.emit(self.token, _Box(value))
+        # Finished, even if Cancel came after the work's last check: the file is written or the rows imported,
+        # and saying "cancelled, nothing was written" would be false. A caller that no longer wants the value
+        # (a superseded sizing) drops it itself.
+        # Boxed: PySide mis-counts references to None sent through a queued `object` signal, which crashes the
+        # interpreter at exit once enough jobs have returned None.
+        self.signals.finished.emit(self.token, _Box(value))
 
 
 class JobRunner(QObject):
@@ -303,6 +303,9 @@ class SizingCoordinator(QObject):
         holder: dict[str, Job] = {}
 
         def done(result: object) -> None:
+            if holder["job"].cancel_event.is_set():  # finished after it was called off (cancel_all): not wanted
+                cancelled()
+                return
             if self._jobs.get(uid) is holder["job"]:
                 del self._jobs[uid]
                 assert isinstance(result, SizingResult)
@@ -362,6 +365,9 @@ class SizingCoordinator(QObject):
         def done(curve: object) -> None:
             if not shiboken_valid(self):
                 return  # the window closed while the curve was computed: nobody to tell
+            if holder["job"].cancel_event.is_set():  # finished after it was called off: as if cancelled
+                failed([])
+                return
             if self._curve_jobs.get(uid) is holder["job"]:
                 del self._curve_jobs[uid]
                 if isinstance(curve, Curve):

@@ -235,3 +235,22 @@ def test_the_estimate_curve_is_computed_for_the_scenario_on_screen_only(qtbot, m
     qtbot.waitUntil(lambda: not coordinator.busy(), timeout=5000)
     assert curves_for == ["a", "b"]
     assert set(coordinator.curves) == {"a"}  # b's curve was of its old inputs: dropped with its new result
+
+
+def test_work_that_completes_after_cancel_is_reported_done_not_cancelled(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Cancel pressed after an export's last check: the file is written, so 'cancelled, nothing was written' would
+    be false; the job reports its value."""
+    runner = JobRunner()
+    events: list[object] = []
+    started = threading.Event()
+
+    def work(cancel: threading.Event, _report) -> str:  # type: ignore[no-untyped-def]
+        started.set()
+        cancel.wait(30)  # past its last check: it finishes anyway
+        return "written"
+
+    job = runner.start(work, events.append, on_cancelled=lambda: events.append("cancelled"))
+    assert started.wait(30)
+    job.cancel()
+    qtbot.waitUntil(lambda: bool(events), timeout=30_000)
+    assert events == ["written"]
