@@ -10,12 +10,13 @@ some text needs it (it is a 3.4 MB file and most reports never do).
 
 from __future__ import annotations
 
+import bisect
 import os
 import sys
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib.resources import files
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -95,7 +96,14 @@ class ReportFonts:
         return cp < 256
 
     def needs_fallback(self, text: str) -> bool:
+        if self._drawn.issuperset(text):  # nearly every string: one set operation, not a call per character
+            return False
         return any(not self.covers(c) for c in text if not c.isspace())
+
+    @cached_property
+    def _drawn(self) -> frozenset[str]:
+        """The characters `covers` accepts."""
+        return frozenset(map(chr, self._coverage)) if self.embedded else frozenset(map(chr, range(256)))
 
     def fallback(self) -> str | None:
         """Register the CJK font on first use; None when none is installed."""
@@ -181,7 +189,8 @@ def fit_text(text: str, font_name: str, size: float, width: float, fonts: Report
     """`text` cut with an ellipsis so it fits `width` points."""
     if string_width(text, font_name, size, fonts) <= width:
         return text
-    cut = text
-    while cut and string_width(cut + "…", font_name, size, fonts) > width:
-        cut = cut[:-1]
+    # the longest prefix that fits with the ellipsis (a longer prefix is never narrower: bisect, not char by char)
+    n = bisect.bisect_left(range(1, len(text) + 1), True,
+                           key=lambda n: string_width(text[:n] + "…", font_name, size, fonts) > width)
+    cut = text[:n]
     return (cut.rstrip() + "…") if cut else ""

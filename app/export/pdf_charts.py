@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import hashlib
 import io
+import itertools
 import logging
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -32,7 +32,8 @@ from models.vocabulary import lower_is_better, metric_label, target_of_metric
 from models.whatif import GrowthYear, compare
 
 PNG_DPI = 220
-_PDF_INTERNAL_NAME = "__InternalName__"  # where reportlab's PDFDocument notes an object's registration
+_PDF_INTERNAL_NAME = "__InternalName__"
+_CHART_NUMBERS = itertools.count()  # where reportlab's PDFDocument notes an object's registration
 
 
 @contextlib.contextmanager
@@ -88,7 +89,7 @@ class ChartImage(Flowable):
         self.width, self.height = width, height
         self.hAlign = "CENTER"
         self._reader = ImageReader(pixels)
-        self._name = "chart-" + hashlib.sha1(pixels.tobytes()).hexdigest()
+        self._name = f"chart-{next(_CHART_NUMBERS)}"  # one PDF image object per chart
         self._xobject = PDFImageXObject(self._name, self._reader)  # compressed here, once
         self._xobject.name = self._name
 
