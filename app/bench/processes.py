@@ -1,7 +1,8 @@
 """Running refarch as the user does: a fresh process per run, timed from spawn to exit.
 
-`run` returns the wall time and the peak resident memory of that one child (its VmHWM), so a
-figure includes interpreter start, imports, opening the catalog and printing, like the user's wait.
+`run` returns the wall time, the CPU time and the peak resident memory of that one child (its VmHWM), so a
+figure includes interpreter start, imports, opening the catalog and printing, like the user's wait. The CPU time
+(user + system) is the work the command did: on a shared machine the wall time also holds the other jobs' turns.
 Each measurement first runs once untimed (disk cache warm, calibration fits, catalog snapshot and
 bytecode cached, as on every run after the first) and then takes the median of `repeat` runs.
 """
@@ -43,6 +44,7 @@ REFARCH = (sys.executable, "-c", _ENTRY)
 class Run:
     seconds: float
     peak_mib: float
+    cpu_seconds: float
     returncode: int
     stderr: str
 
@@ -70,14 +72,17 @@ def _env() -> dict[str, str]:
 
 
 def run(args: Sequence[str]) -> Run:
+    cpu_before = _children_cpu()
     start = time.perf_counter()
     proc = subprocess.run(list(args), cwd=ROOT, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                           stdin=subprocess.DEVNULL, check=False)
     seconds = time.perf_counter() - start
+    cpu_seconds = _children_cpu() - cpu_before
     lines = proc.stderr.decode(errors="replace").splitlines()
     peaks = [line.removeprefix(PEAK_MARK) for line in lines if line.startswith(PEAK_MARK)]
     peak_mib = int(peaks[-1]) / 1024.0 if peaks else float("nan")  # nan: not a refarch child, or no /proc
-    return Run(seconds, peak_mib, proc.returncode, "\n".join(x for x in lines if not x.startswith(PEAK_MARK)))
+    stderr = "\n".join(x for x in lines if not x.startswith(PEAK_MARK))
+    return Run(seconds, peak_mib, cpu_seconds, proc.returncode, stderr)
 
 
 def median_run(args: Sequence[str], repeat: int = 5, warm: bool = True) -> Run:
@@ -87,7 +92,18 @@ def median_run(args: Sequence[str], repeat: int = 5, warm: bool = True) -> Run:
     runs = [run(args) for _ in range(repeat)]
     failed = [r for r in runs if r.returncode != 0]
     return Run(statistics.median(r.seconds for r in runs), max(r.peak_mib for r in runs),
+               statistics.median(r.cpu_seconds for r in runs),
                failed[0].returncode if failed else 0, failed[0].stderr if failed else "")
+
+
+def _children_cpu() -> float:
+    """User + system seconds of the children waited for so far (nan where the OS does not say)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return float("nan")
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
 
 
 def refarch(*args: str) -> tuple[str, ...]:
