@@ -3,6 +3,8 @@ the bench's SQLite catalog, the sample project):
 
 - `gui.start_to_first_results_s`: from spawning the process to the selected scenario's result painted in
   the window, the moment the user can read a design (target <= 1 s);
+- `gui.first_results_over_numpy`: the first over `python -c "import numpy"` timed in the same round (paired,
+  like the start-up ratios), so the figure can be read on a loaded machine;
 - `gui.start_to_all_results_s`: to every scenario sized and the selected one's estimate curve computed (the
   window idle; the window computes a curve for the scenario on screen only).
 
@@ -86,21 +88,28 @@ def _start_to_results(db: str, project: Path, home: Path) -> tuple[float, float,
 @benchmark("gui")
 def bench_window_results() -> BenchResult:
     from app.bench.catalogs import scaled_database
-    from app.bench.processes import SAMPLES
+    from app.bench.processes import SAMPLES, run
 
+    numpy = (sys.executable, "-c", "import numpy")
     project = SAMPLES / "sample.refarch.json"
     out = BenchResult()
     with tempfile.TemporaryDirectory(prefix="refarch-bench-") as tmp:
         db = scaled_database(Path(tmp), 1)
         home = Path(tmp) / "home"
         _start_to_results(db, project, home)  # untimed: caches warm, as on every start after the first
-        runs = [_start_to_results(db, project, home) for _ in range(RUNS)]
+        run(numpy)
+        runs, numpy_s = [], []
+        for _ in range(RUNS):  # round by round, so each ratio pairs runs made moments apart
+            numpy_s.append(run(numpy).seconds)
+            runs.append(_start_to_results(db, project, home))
     bad = [last for first, every, last in runs if first != first or every != every]  # nan: a mark never came
     if bad:
         out.problems.append("gui.start_to_first_results_s: the window did not show its results "
                             f"({bad[0] or 'no output'})")
     out.metrics["gui.start_to_first_results_s"] = statistics.median(first for first, _, _ in runs)
     out.metrics["gui.start_to_all_results_s"] = statistics.median(every for _, every, _ in runs)
+    ratios = [first / n for (first, _, _), n in zip(runs, numpy_s, strict=True)]
+    out.metrics["gui.first_results_over_numpy"] = statistics.median(ratios)
     scenarios = runs[0][2].split()[-1] if runs and runs[0][2] else "?"
     out.notes.append(f"gui.start_to_first_results_s: fresh `refarch gui {project.name}` process ({scenarios} "
                      f"scenarios), spawn to the selected scenario's result painted, median of {RUNS} after one "
