@@ -16,8 +16,8 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog
 
-from app.gui import files
 from app.gui.workers import Job, JobRunner
+from app.services import project_files as files
 from models.hardware import HardwareCatalog
 from models.problems import Problem
 from models.scenario import Scenario

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.draft import Path
-from app.gui.fields import FieldSpec
+from app.editing.draft import Path
+from app.editing.fields import FieldSpec
 from app.gui.plain_text import plain_tooltip
 
 

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Literal
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
-from app.gui import files
-from app.gui.fields import new_scenario_json
+from app.editing.fields import new_scenario_json
 from app.gui.plain_text import plain_tooltip
 from app.gui.project_model import ProjectDocument
+from app.services import project_files as files
 from models.file_input import FileInputError
 from models.scenario import Project, Scenario, ScenarioFileError
 

@@ -14,10 +14,10 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QLineEdit, QWidget
 
+from app.editing.draft import Issues, Path, get_in, path_str
+from app.editing.fields import PART_FIELDS
 from app.formatting import compact, money, number
-from app.gui.draft import Issues, Path, get_in, path_str
 from app.gui.field_widgets import set_invalid
-from app.gui.fields import PART_FIELDS
 from app.gui.plain_text import plain_tooltip
 from models.hardware import Drive, HardwareCatalog, Nic, Part, Server
 from models.problems import Problem

@@ -28,11 +28,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.charts import pareto_front
+from app.editing.draft import Issues, path_str
+from app.editing.fields import TARGET_FIELDS
 from app.formatting import money, number, power
 from app.gui.chart_view import ChartView
-from app.gui.draft import Issues, path_str
 from app.gui.field_widgets import FieldEditor, add_rows, new_form_layout
-from app.gui.fields import TARGET_FIELDS
 from app.gui.workers import Job, JobRunner
 from models.hardware import HardwareCatalog
 from models.problems import Problem
@@ -151,7 +151,7 @@ class OptimizerDialog(QDialog):
     def _target_issues(self) -> Issues:
         from pydantic import ValidationError
 
-        from app.gui.draft import issues_of
+        from app.editing.draft import issues_of
 
         try:
             Targets.model_validate(self.targets)

@@ -16,8 +16,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from app.gui.draft import Issues, Path, get_in, path_str, set_in, validate
-from app.gui.fields import new_scenario_json
+from app.editing.draft import Issues, Path, get_in, path_str, set_in, validate
+from app.editing.fields import new_scenario_json
 from models.scenario import Project, Scenario, scenario_to_json
 from models.vocabulary import field_label
 

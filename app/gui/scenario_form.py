@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.draft import Issues, path_str, shown_value
+from app.editing.draft import Issues, path_str, shown_value
+from app.editing.fields import ASSUMPTION_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS, TARGET_FIELDS
 from app.gui.field_widgets import UNDO_KEYS, FieldEditor, add_rows, new_form_layout
-from app.gui.fields import ASSUMPTION_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS, TARGET_FIELDS
 from app.gui.hardware_picker import HardwarePicker
 from app.gui.workload_form import WorkloadForm
 from models.hardware import HardwareCatalog

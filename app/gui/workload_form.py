@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.draft import Issues, path_str, shown_value
+from app.editing.draft import Issues, path_str, shown_value
+from app.editing.fields import NEW_PG_DATABASE, PG_DATABASE_COLUMNS, WORKLOAD_FIELDS
 from app.gui.field_widgets import FieldEditor, add_rows, format_value, new_form_layout, parse_number
-from app.gui.fields import NEW_PG_DATABASE, PG_DATABASE_COLUMNS, WORKLOAD_FIELDS
 from app.gui.plain_text import plain_tooltip
 from models.vocabulary import WORKLOAD_KINDS, kind_label
 

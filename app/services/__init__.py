@@ -4,6 +4,7 @@
 - `report`: size-for-report (design, growth plan and curve under one error policy), the PDF and the BOM files
 - `config_export`: the deployment configuration files of a design
 - `optimize`, `whatif` (growth, sensitivity), `compare` (the comparison table)
+- `project_files`: a project on disk: atomic save, autosave and crash recovery, the dialogs' start folder
 
 Every use case takes the `models.tasks` pair (`progress`, `cancelled`), raises `models.tasks.Cancelled`
 when stopped and `app.services.errors.ServiceError` (a message and `(path, message)` problems) when the

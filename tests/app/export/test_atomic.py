@@ -83,8 +83,8 @@ def test_an_executable_gets_x_wherever_it_has_r_before_the_rename(tmp_path: Path
 
 
 def test_a_saved_project_keeps_the_permissions_the_user_gave_it(tmp_path: Path) -> None:
-    from app.gui import files
-    from tests.app.gui.conftest import small_project
+    from app.services import project_files as files
+    from tests.app.projects import small_project
 
     path = tmp_path / "deal.refarch.json"
     files.save_project(small_project(), path)

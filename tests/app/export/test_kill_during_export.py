@@ -151,7 +151,7 @@ def test_catalog_export(folder: Path, fmt: str) -> None:
 
 
 def test_project_save_and_autosave(folder: Path) -> None:
-    from app.gui import files
+    from app.services import project_files as files
 
     scenario = load_scenario(SAMPLE)
     projects = [Project(name=name, scenarios=[scenario.model_copy(update={"name": f"{name} {i}", "notes": name * 4000})

@@ -14,7 +14,7 @@ from PySide6.QtCore import QSettings, QThreadPool
 
 from catalog.seed import seed_catalog
 from models.hardware import HardwareCatalog
-from models.scenario import GreenplumAnalytics, Platform, Project, Scenario
+from tests.app.projects import small_project
 
 HERE = Path(__file__).parent
 
@@ -40,23 +40,11 @@ def _isolated_user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iter
     QThreadPool.globalInstance().waitForDone(30_000)
 
 
-def small_project() -> Project:
-    return Project(
-        name="Test project",
-        scenarios=[
-            Scenario(name="Small DW", workload=GreenplumAnalytics(data_tb=20, concurrent_queries=10)),
-            Scenario(
-                name="Big DW",
-                workload=GreenplumAnalytics(data_tb=200, concurrent_queries=40),
-                platform=Platform(deployment="bare-metal"),
-            ),
-        ],
-    )
 
 
 @pytest.fixture
 def project_file(tmp_path: Path) -> Path:
-    from app.gui.files import save_project
+    from app.services.project_files import save_project
 
     path = tmp_path / "test.refarch.json"
     save_project(small_project(), path)

@@ -7,8 +7,8 @@ import re
 import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit
 
+from app.editing.draft import get_in, shown_value
 from app.formatting import is_fraction
-from app.gui.draft import get_in, shown_value
 from app.gui.main_window import MainWindow
 from app.gui.project_model import edit_text
 from models.scenario import WORKLOAD_KINDS, scenario_to_json

@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings, Qt, QThreadPool
 from PySide6.QtGui import Qt as QtGui
 from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 
-from app.gui.files import save_project
+from app.services.project_files import save_project
 from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, Platform, Project, Scenario
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.gui.project_model import ProjectDocument
-from tests.app.gui.conftest import small_project
+from tests.app.projects import small_project
 
 
 @pytest.fixture

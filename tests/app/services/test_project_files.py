@@ -1,4 +1,4 @@
-"""Project files: atomic save, round trip, autosave and crash recovery."""
+"""Project files (app.services.project_files): atomic save, round trip, autosave and crash recovery."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from app.gui import files
+from app.services import project_files as files
 from models.scenario import load_project
-from tests.app.gui.conftest import small_project
+from tests.app.projects import small_project
 
 
 def test_save_round_trips_and_leaves_no_temp_file(tmp_path: Path) -> None:
@@ -74,7 +74,7 @@ class _Settings(dict):  # the two QSettings calls the file dialogs use
 def test_dialogs_start_in_documents_then_in_the_last_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import platformdirs
 
-    from app.gui.files import remember_folder, start_folder
+    from app.services.project_files import remember_folder, start_folder
 
     docs = tmp_path / "Documents"
     docs.mkdir()
@@ -86,20 +86,6 @@ def test_dialogs_start_in_documents_then_in_the_last_folder(tmp_path: Path, monk
     assert start_folder(settings) == (tmp_path / "customer").resolve()
     settings["lastFolder"] = str(tmp_path / "gone")  # a folder deleted since: back to documents
     assert start_folder(settings) == docs
-
-
-def test_no_display_is_explained_not_aborted() -> None:
-    import doctest
-
-    import app.gui.launch
-
-    assert doctest.testmod(app.gui.launch).failed == 0
-    from app.gui.launch import display_problem
-
-    message = display_problem({}, "linux")
-    assert message is not None and "DISPLAY" in message and "--screenshot" in message
-    assert display_problem({}, "win32") is None
-    assert display_problem({"QT_QPA_PLATFORM": "offscreen"}, "linux") is None
 
 
 @pytest.mark.parametrize(("scenarios", "note"), [

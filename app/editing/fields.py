@@ -11,7 +11,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from app.gui.draft import MISSING, Path, model_default, with_defaults
+from app.editing.draft import MISSING, Path, model_default, with_defaults
 from models.problems import ROOT, Problem
 from models.vocabulary import FIELDS, TARGETS, FieldInfo, field_info, field_label
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.gui.draft import get_in, path_str, set_in, validate
-from app.gui.fields import new_scenario_json, workload_for_kind
+from app.editing.draft import get_in, path_str, set_in, validate
+from app.editing.fields import new_scenario_json, workload_for_kind
 
 
 def test_path_notation_matches_the_cli() -> None:
