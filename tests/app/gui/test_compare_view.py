@@ -17,8 +17,8 @@ SAMPLES = Path(__file__).parents[3] / "resources" / "samples"
 
 
 def _window(qtbot, seed: HardwareCatalog, settings: QSettings, tmp_path: Path, project: Project):  # type: ignore[no-untyped-def]
-    from app.gui.files import save_project
     from app.gui.main_window import MainWindow
+    from app.services.project_files import save_project
 
     path = tmp_path / "mixed.refarch.json"
     save_project(project, path)
