@@ -17,9 +17,9 @@ from PySide6.QtCore import QSettings
 
 from app.gui import catalog_models, hardware_picker
 from app.gui.catalog_source import CatalogSource
-from app.gui.files import save_project
+from app.services.project_files import save_project
 from catalog.rows import part_to_row
-from tests.app.gui.conftest import small_project
+from tests.app.projects import small_project
 
 PARTS = 3_000
 
