@@ -131,3 +131,15 @@ def test_sensitivity_on_the_12_bay_file_varies_every_input_without_an_error(cata
     bars = sensitivity(s, catalog)
     assert {"data volume", "drive price", "server price"} <= {b.input for b in bars}
     assert all(b.low_capex > 0 and b.high_capex > 0 for b in bars)
+
+
+def test_the_seed_reads_study_002s_server_slots_its_two_nics_fit_and_a_third_does_not(
+        catalog: HardwareCatalog) -> None:
+    """Seed PCIe slots come from a source: study 002's table lists two PCIe x16 slots for its server (the OCP
+    mezzanines not counted); its two ConnectX cards are built, three are bad input naming the field."""
+    server = catalog.server("supermicro-asg-1115s-ne316r-1x-epyc-9454p")
+    assert server.pcie_slots == 2 and "002_feb9b45e1f157a35.txt" in server.source.split("PCIe slots:")[1]
+    r = size(sample("retail-dw-gen5", platform={"nics_per_host": 2}, targets={}), catalog)
+    assert r.design.nics_per_host == 2 and r.design.server_id == server.id
+    with pytest.raises(SizingInputError, match=r"platform.nics_per_host"):
+        size(sample("retail-dw-gen5", platform={"nics_per_host": 3}, targets={}), catalog)
