@@ -300,9 +300,7 @@ def _network_and_hosts_rationale(p: _Pick, coordinators: int, warnings: list[War
         if net.ports < figure(RULES, "network_min_ports"):
             warnings.append(Warning("network-ports", f"{net.ports} port(s) per host; at least 2 are advised.",
                                     "warning", "platform.nics_per_host"))
-    else:
-        warnings.append(Warning("no-nic", "The catalog has no NIC: the BOM has no network cards.", "warning",
-                                "platform.nic_id"))
+    # no else: search_space refuses a Greenplum scenario when the catalog has no NIC
     out.append(coordinator_rationale(coordinators, coordinator_drive_count(), f"{p.coord_drive.capacity_tb:g} TB"))
     if not p.coordinator:
         out.append(Rationale(

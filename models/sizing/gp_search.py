@@ -115,6 +115,15 @@ def search_space(
 ) -> SearchSpace:
     plat = scenario.platform
     nic, nic_why = choose_nic(catalog, parts)
+    if nic is None:
+        # Greenplum moves data between segments over the interconnect: without a NIC no scan, load or motion
+        # estimate exists, and a cluster without one cannot be built, so it is never priced.
+        raise SizingInputError([Problem(
+            "platform.nic_id",
+            "the catalog has no NIC to choose from: a Greenplum cluster needs an interconnect (at least"
+            f" {figure(RULES, 'network_min_gbps'):g} GbE, {figure(RULES, 'network_recommended_gbps'):g} GbE"
+            " recommended); add a NIC to the catalog or name one",
+        )])
     net = NetworkChoice(nic, nics_per_host(nic, plat.nics_per_host))
     dimms = current(catalog.dimms, catalog)
     floor = figure(RULES, "min_memory_gib_per_segment_host") if isinstance(workload, GreenplumAnalytics) else 0.0

@@ -11,6 +11,7 @@ from models.hardware import Cable, Drive, HardwareCatalog, Licence, Nic, Pdu, Ra
 from models.money import ExchangeRates
 from models.scenario import Scenario, load_project
 from models.sizing.engine import size
+from models.sizing.parts import SizingInputError
 from models.sizing.result import SCENARIO_WIDE, Severity, Warning
 from models.vocabulary import TARGETS, field_info
 from tests.models.sizing.conftest import SAMPLES, sample
@@ -61,7 +62,10 @@ def _off_study(catalog: HardwareCatalog) -> list[tuple[str, Scenario, HardwareCa
         isinstance(p, Drive) and (p.form_factor == "M.2" or p.interface == "SATA"))), catalog.rates)
     later = {"valuation_date": "2045-01-01", "price_max_age_months": 1, "rack_power_kw": 0.5}
     return [
-        ("gp bare catalog", sample("retail-dw-gen5", platform={"nic_id": None}), bare),
+        # Greenplum keeps its NICs: without one it is refused (test_greenplum_without_a_nic_is_refused)
+        ("gp bare catalog", sample("retail-dw-gen5"), HardwareCatalog(
+            tuple(p for p in catalog.parts if not isinstance(p, Switch | Rack | Pdu | Cable | Licence | Support)),
+            catalog.rates)),
         ("pg bare catalog", sample("pg-consolidation", platform={"nic_id": None}), bare),
         ("iq bare catalog", sample("sap-iq", platform={"nic_id": None}), bare),
         ("no boot drive", sample("gp-oltp"), no_boot),
@@ -101,7 +105,7 @@ def test_every_warning_produced_says_its_severity_and_a_vocabulary_field_or_scen
             assert w.field is SCENARIO_WIDE or field_info(w.field) is not None, (name, w.code, w.field)
             seen.setdefault(w.code, set()).add(w.field)
     # the cases reach the producers of every module the warnings come from, so the assertions above judged them
-    reached = {"no-switch", "no-rack", "no-pdu", "no-cable", "no-boot-drive", "rack-power", "price-old", "no-nic",
+    reached = {"no-switch", "no-rack", "no-pdu", "no-cable", "no-boot-drive", "rack-power", "price-old",
                "no-licence", "no-support", "no-ha", "no-raid", "small-vm", "ha-local-storage", "san-unpriced",
                "vsan-cluster-size", "extrapolated", "single-segment-host", "no-redundancy", "few-data-drives",
                "memory-below-reference", "numa-multi-socket", "oltp-beyond-measured", "low-statement-mem"}
@@ -114,3 +118,14 @@ def test_a_warning_cannot_be_made_without_its_severity_and_field() -> None:
     with pytest.raises(TypeError):
         Warning("no-rack", "The catalog has no rack.", "warning")  # type: ignore[call-arg]
     assert Warning("no-rack", "The catalog has no rack.", "warning", SCENARIO_WIDE).to_dict()["field"] is None
+
+
+@pytest.mark.parametrize("name", ["retail-dw-gen5", "gp-oltp"])
+def test_greenplum_without_a_nic_is_refused_naming_the_nic_field(catalog: HardwareCatalog, name: str) -> None:
+    """No interconnect, no estimate: before, the scan estimate came out as 'nan s' and the design was priced."""
+    no_nic = HardwareCatalog(tuple(p for p in catalog.parts if not isinstance(p, Nic)), catalog.rates)
+    with pytest.raises(SizingInputError) as caught:
+        size(sample(name, platform={"nic_id": None}), no_nic)
+    [problem] = caught.value.problems
+    assert problem.path == "platform.nic_id"
+    assert "no NIC" in problem.message and "GbE" in problem.message
