@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
 
 from app.charts.style import ACCENT, BAND, INK, MUTED, TARGET, empty, new_figure, thousands, tidy
 from app.formatting import is_fraction, number, unit_text
@@ -78,7 +79,8 @@ def estimate_ranges(
     axes = fig.subplots(len(rows), 1, squeeze=False)[:, 0]
     for n, (ax, (label, p10, p50, p90, unit)) in enumerate(zip(axes, rows, strict=True)):
         target = targets[n] if targets is not None and n < len(targets) else None
-        if is_fraction(unit):  # a share is drawn and labelled in percent ("100 % of baseline throughput")
+        percent = is_fraction(unit)
+        if percent:  # a share is drawn and labelled in percent ("100 % of baseline throughput")
             p10, p50, p90 = p10 * 100, p50 * 100, p90 * 100
             target = target * 100 if target is not None else None
             unit = unit_text(unit)
@@ -88,7 +90,8 @@ def estimate_ranges(
         ax.annotate(f"{number(p50)} {unit}", (p50, 0), xytext=(0, 9), textcoords="offset points", ha="center",
                     fontsize=7.5, color=INK)
         span = [lo, hi] + ([target] if target is not None else [])
-        pad = (max(span) - min(span)) * 0.25 or abs(p50) * 0.1 or 1.0
+        # a point value gets room around it: ten percentage points for a share (0 % on a 0-1 axis read as a fraction)
+        pad = (max(span) - min(span)) * 0.25 or abs(p50) * 0.1 or (10.0 if percent else 1.0)
         ax.set_xlim(max(0.0, min(span) - pad), max(span) + pad)
         if target is not None:
             ax.axvline(target, color=TARGET, linestyle="--", linewidth=1.2)
@@ -96,6 +99,8 @@ def estimate_ranges(
         ax.set_ylim(-0.7, 0.9)
         ax.tick_params(axis="x", labelsize=7)
         thousands(ax.xaxis)
+        if percent:
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.4g} %"))
         tidy(ax)
         ax.spines["left"].set_visible(False)
         ax.tick_params(axis="y", length=0, colors=INK)

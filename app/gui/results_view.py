@@ -123,6 +123,9 @@ class KpiCard(QFrame):
             self.value.setStyleSheet(f"font-size: {pt:g}pt;")
 
 
+BOM_PART_PX = 210  # the BOM's part column: a server's name in two or three lines
+
+
 def _table(headers: list[str], stretch: int | None = None) -> QTableWidget:
     t = QTableWidget(0, len(headers))
     t.setHorizontalHeaderLabels(headers)
@@ -301,10 +304,15 @@ class ResultsView(QWidget):
 
         # Cost: the BOM and where the money goes
         self.bom = _table(["Group", "Part", "Part number", "Qty/host", "Hosts", "Qty", "List unit", "Disc. %",
-                           "Net unit", "Extended", "Basis"], stretch=1)
+                           "Net unit", "Extended", "Basis"])
+        # the part's name gets a fixed share of the width and wraps (stretched, it shrank to "Lenovo Thin..."
+        # beside ten sized-to-contents columns); the table scrolls sideways for the prices
+        self.bom.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        self.bom.setColumnWidth(1, BOM_PART_PX)
         self.totals = QLabel()
         self.totals.setObjectName("totals")
         self.totals.setTextFormat(Qt.TextFormat.RichText)
+        self.totals.setWordWrap(True)  # capex, TCO, power, racks and energy run past 600 px
         self.cost_chart = ChartView(200)
         cost = QWidget()
         cl = QVBoxLayout(cost)
@@ -547,6 +555,7 @@ class ResultsView(QWidget):
                              "that limits the main estimate; adding more of anything else will not improve it.")
 
         table = bom_table(r)
+        self.bom.clearSpans()
         self.bom.setRowCount(len(table.rows))
         for row, b in enumerate(table.rows):
             if b.kind == "line":
@@ -562,10 +571,14 @@ class ResultsView(QWidget):
                     self.bom.setItem(row, c, _cell(text, right=3 <= c <= 9, tooltip=tip if c in (1, 2) else ""))
             else:
                 label = f"Subtotal {b.role}" if b.kind == "subtotal" else b.label.capitalize()
-                self.bom.setItem(row, 0, _cell(label, bold=True))
-                for c in range(1, 11):
+                for c in range(11):
                     self.bom.setItem(row, c, _cell(""))
+                self.bom.setItem(row, 0, _cell(label, bold=True))
+                # the label spans the columns left of the amount: "Subtotal database host" no longer widens
+                # the group column, and the part names keep the room
+                self.bom.setSpan(row, 0, 1, 9)
                 self.bom.setItem(row, 9, _cell(money(b.extended, b.currency), right=True, bold=True))
+        self.bom.resizeRowsToContents()
         self.totals.setText(
             f"<b>Capex {html.escape(money(t.capex, t.currency))}</b> + "
             f"<b>{html.escape(money(t.recurring_per_year, t.currency))}/year</b> &nbsp;·&nbsp; "

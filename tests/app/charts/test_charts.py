@@ -91,3 +91,14 @@ def test_charts_say_so_when_there_is_nothing_to_draw() -> None:
 def test_estimate_ranges_and_pareto_render() -> None:
     _png(estimate_ranges([("Full scan", 90, 100, 120, "s"), ("Load", 5, 6, 7, "TB/h")], targets=[110, None]))
     _png(pareto_front([1, 2, 3], [30, 20, 10], [True, True, False], currency="USD", perf_label="s", selected=1))
+
+
+def test_a_share_is_drawn_on_a_percent_axis_even_at_zero() -> None:
+    """0 % memory overcommit was drawn on a 0-1 axis, which reads as a fraction; every tick of a share says %."""
+    fig = estimate_ranges([("Memory overcommit", 0.0, 0.0, 0.0, "fraction"), ("Preserved", 0.9, 0.95, 1.0, "fraction")])
+    fig.canvas.draw()
+    for ax in fig.axes:
+        ticks = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+        assert ticks and all(t.endswith(" %") for t in ticks), ticks
+    assert fig.axes[0].get_xlim()[1] >= 10  # room in percentage points, not 1 %
+    assert fig.axes[1].get_xlim()[1] > 90
