@@ -110,21 +110,41 @@ def _server_blocks(
     Order: server, deployment, RAID, drive, drive count. Each (deployment, RAID) group is one
     repeat/tile over the fitting drives, so the cost is per server, not per server x drive pair.
     """
+    # A server's block depends on its bays, NUMA nodes and the drives its bays take, which many servers share
+    # (a vendor's line, a grown catalog): each such template is built once, read-only, and only the server
+    # index is filled per server.
+    templates: dict[tuple[int, int, int], tuple[IntArray, IntArray, BoolArray, IntArray] | None] = {}
     for si, (server, fitting) in enumerate(zip(servers, _fitting_by_server(servers, drives), strict=True)):
         if fitting.size == 0:
             continue
-        parts: list[Blocks] = []
-        for dep, raid, valid in _layouts(server, deployments, raids, drives_per_host, min_drives_per_host):
-            size = valid.size * fitting.size
-            parts.append((
-                np.full(size, si, dtype=np.int64),
-                np.repeat(fitting, valid.size),
-                np.tile(valid, fitting.size),
-                np.full(size, dep == "vsphere"),
-                np.full(size, raid_code(raid), dtype=np.int64),
-            ))
-        if parts:
-            yield _concat(parts)
+        key = (server.data_bays, server.numa_nodes, id(fitting))  # `fitting` is shared per bay form factor
+        if key not in templates:
+            templates[key] = _template(server, fitting, deployments, raids, drives_per_host, min_drives_per_host)
+        template = templates[key]
+        if template is not None:
+            yield (np.full(template[0].size, si, dtype=np.int64), *template)
+
+
+def _template(server: Server, fitting: IntArray, deployments: Sequence[str], raids: Sequence[str],
+              drives_per_host: int | None, min_drives_per_host: int) -> tuple[IntArray, IntArray, BoolArray,
+                                                                               IntArray] | None:
+    """(drive, count, virtualized, RAID) of one server's candidates, in search order; None: it has none."""
+    parts: list[Blocks] = []
+    for dep, raid, valid in _layouts(server, deployments, raids, drives_per_host, min_drives_per_host):
+        size = valid.size * fitting.size
+        parts.append((
+            np.zeros(0, dtype=np.int64),
+            np.repeat(fitting, valid.size),
+            np.tile(valid, fitting.size),
+            np.full(size, dep == "vsphere"),
+            np.full(size, raid_code(raid), dtype=np.int64),
+        ))
+    if not parts:
+        return None
+    _, d_idx, counts, virt, codes = _concat(parts)
+    for a in (d_idx, counts, virt, codes):
+        a.flags.writeable = False  # shared by every server of the template
+    return d_idx, counts, virt, codes
 
 
 def _concat(parts: Sequence[Blocks]) -> Blocks:
@@ -142,11 +162,15 @@ def count_candidates(
     min_drives_per_host: int = 1,
 ) -> int:
     """How many candidates `enumerate_candidates` would give, without building them."""
-    return sum(
-        int(fitting.size) * sum(int(v.size) for _, _, v in _layouts(server, deployments, raids, drives_per_host,
+    per_drive: dict[tuple[int, int], int] = {}  # candidates per fitting drive, by (bays, NUMA nodes)
+    total = 0
+    for server, fitting in zip(servers, _fitting_by_server(servers, drives), strict=True):
+        key = (server.data_bays, server.numa_nodes)
+        if key not in per_drive:
+            per_drive[key] = sum(int(v.size) for _, _, v in _layouts(server, deployments, raids, drives_per_host,
                                                                      min_drives_per_host))
-        for server, fitting in zip(servers, _fitting_by_server(servers, drives), strict=True) if fitting.size
-    )
+        total += int(fitting.size) * per_drive[key]
+    return total
 
 
 def enumerate_candidates(
