@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
 
 from app.export.atomic import atomic_write_text
 from app.gui.catalog_models import CatalogTableModel, SourceSortedProxy, row_states
-from app.gui.catalog_source import CatalogSource
 from app.gui.hardware_picker import parts_in_order
 from app.gui.workers import Job, JobRunner
+from app.services.catalog_source import CatalogSource
 from catalog.errors import CatalogError, InvalidRowsError
 from catalog.files import read_file, render
 from catalog.rows import part_to_row

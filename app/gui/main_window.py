@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 from app.editing.draft import Path as FieldPath
 from app.editing.fields import problem_text, workload_for_kind
 from app.formatting import money_short
-from app.gui.catalog_source import CatalogSource, CatalogUnavailable
 from app.gui.compare_view import CompareView
 from app.gui.file_actions import ProjectFileActions, SaveChoice, ask_save_changes_dialog
 from app.gui.project_model import ProjectDocument, ScenarioEntry
@@ -40,6 +39,7 @@ from app.gui.scenario_list import ScenarioList
 from app.gui.style import STYLESHEET
 from app.gui.workers import SizingCoordinator
 from app.services import project_files as files
+from app.services.catalog_source import CatalogSource, CatalogUnavailable
 from models.hardware import HardwareCatalog
 
 if TYPE_CHECKING:

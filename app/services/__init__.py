@@ -5,6 +5,7 @@
 - `config_export`: the deployment configuration files of a design
 - `optimize`, `whatif` (growth, sensitivity), `compare` (the comparison table)
 - `project_files`: a project on disk: atomic save, autosave and crash recovery, the dialogs' start folder
+- `catalog_source`: the catalog the window sizes against (its snapshot; the store opened when first needed)
 
 Every use case takes the `models.tasks` pair (`progress`, `cancelled`), raises `models.tasks.Cancelled`
 when stopped and `app.services.errors.ServiceError` (a message and `(path, message)` problems) when the

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 
 from app.gui.catalog_editor import CatalogEditor
 from app.gui.catalog_models import CONFLICT_BG, ERROR_BG
-from app.gui.catalog_source import CatalogSource
+from app.services.catalog_source import CatalogSource
 
 NEW_NIC = {
     "id": "acme-4x25", "kind": "nic", "vendor": "Acme", "model": "Quad 25", "price": "900", "currency": "USD",

@@ -19,9 +19,9 @@ from PySide6.QtWidgets import QPushButton
 from app.export.atomic import TEMP_SUFFIX
 from app.gui import catalog_editor, export_actions
 from app.gui.catalog_editor import CatalogEditor
-from app.gui.catalog_source import CatalogSource
 from app.gui.main_window import MainWindow
 from app.services import sizing
+from app.services.catalog_source import CatalogSource
 
 OLD = b"the previous export, which a cancelled one must leave alone\n"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from app.gui.catalog_source import CatalogSource
+from app.services.catalog_source import CatalogSource
 from catalog import snapshot_cache
 from models.hardware import Drive
 

@@ -16,7 +16,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from app.gui import catalog_models, hardware_picker
-from app.gui.catalog_source import CatalogSource
+from app.services.catalog_source import CatalogSource
 from app.services.project_files import save_project
 from catalog.rows import part_to_row
 from tests.app.projects import small_project

@@ -10,7 +10,8 @@ import sys
 import pytest
 
 SERVICES = ["app.services.sizing", "app.services.report", "app.services.compare", "app.services.whatif",
-            "app.services.optimize", "app.services.config_export", "app.services.errors"]
+            "app.services.optimize", "app.services.config_export", "app.services.errors",
+            "app.services.project_files", "app.services.catalog_source"]
 HEAVY = ["PySide6", "reportlab", "matplotlib", "sqlalchemy", "models.sizing.engine"]
 
 
