@@ -44,10 +44,14 @@ def cost_breakdown(
     totals = {r: sum(a for rr, _, a in items if rr == r) for r in roles}
     roles.sort(key=lambda r: totals[r])  # largest at the top of a horizontal chart
     ax = fig.add_subplot()
+    ax.yaxis.update_units(roles)  # every role in this order on the axis, whichever bars each kind draws below
     left = [0.0] * len(roles)
     for n, kind in enumerate(kinds):
         widths = [amount.get((r, kind), 0.0) for r in roles]
-        ax.barh(roles, widths, left=left, color=SERIES[n % len(SERIES)], label=kind, height=0.6)
+        # only the roles that have this kind: a bar of no width draws nothing and cost as much as one that does
+        drawn = [i for i, w in enumerate(widths) if w] or list(range(len(roles)))
+        ax.barh([roles[i] for i in drawn], [widths[i] for i in drawn], left=[left[i] for i in drawn],
+                color=SERIES[n % len(SERIES)], label=kind, height=0.6)
         left = [a + b for a, b in zip(left, widths, strict=True)]
     grand = sum(totals.values())
     labels = []
