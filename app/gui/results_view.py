@@ -328,6 +328,10 @@ class ResultsView(QWidget):
         # Cost of ownership and racks
         self.tco = _table(["Year", "Hosts", "Hardware", "Licences", "Support", "Energy", "Space", "Total",
                            "Cumulative"])
+        # nine columns share the panel's width (sized to their contents they ran past it and hid the cumulative)
+        self.tco.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        for col in (0, 1, 2, 8):  # "Year 1" and the hosts need little; "Hardware", "Cumulative" their header
+            self.tco.horizontalHeader().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.tco_note = QLabel()
         self.tco_note.setWordWrap(True)
         self.tco_note.setTextFormat(Qt.TextFormat.RichText)
@@ -341,7 +345,7 @@ class ResultsView(QWidget):
         osplit = QSplitter(Qt.Orientation.Vertical)
         osplit.addWidget(self.tco)
         osplit.addWidget(rack_scroll)
-        osplit.setSizes([200, 420])
+        osplit.setSizes([235, 385])  # every year of a five-year TCO without scrolling
         ol.addWidget(self.tco_note)
         ol.addWidget(osplit, 1)
         self.tabs.addTab(own, "TCO and racks")
@@ -587,13 +591,21 @@ class ResultsView(QWidget):
             f"{number(t.kwh_per_year)} kWh/year"
         )
         self.tco.setRowCount(len(r.tco))
+        # whole units (thousands from a million on), so the nine columns fit the panel at 1280x720; the cents
+        # are in each cell's tooltip and in the report
+        scale = 1000.0 if any(abs(y.cumulative) >= 1e6 for y in r.tco) else 1.0
         for row, y in enumerate(r.tco):
-            for c, v in enumerate((f"Year {y.year}", str(y.hosts), *(f"{x:,.2f}" for x in (
-                    y.hardware, y.licences, y.support, y.energy, y.space, y.total, y.cumulative)))):
-                self.tco.setItem(row, c, _cell(v, right=c > 0, bold=c == 7))
+            amounts = (y.hardware, y.licences, y.support, y.energy, y.space, y.total, y.cumulative)
+            for c, v in enumerate((f"Year {y.year}", str(y.hosts), *(f"{x / scale:,.0f}" for x in amounts))):
+                exact = f"{amounts[c - 2]:,.2f} {t.currency}" if c >= 2 else ""
+                self.tco.setItem(row, c, _cell(v, right=c > 0, bold=c == 7, tooltip=exact))
+        t_ = self.tco  # tall enough for every year (up to ten) without a scroll bar
+        rows_px = sum(t_.rowHeight(i) for i in range(min(t_.rowCount(), 10)))
+        t_.setMinimumHeight(t_.horizontalHeader().height() + rows_px + 2 * t_.frameWidth() + 2)
         rates = "; ".join(f"1 {x['from']} = {x['rate']:.6g} {x['to']} (as of {x['as_of']})" for x in r.exchange_rates)
         self.tco_note.setText(
-            f"Cost of ownership over {t.tco_years} years in {html.escape(t.currency)}: purchases, licences, support, "
+            f"Cost of ownership over {t.tco_years} years in {'thousands of ' if scale > 1 else ''}"
+            f"{html.escape(t.currency)}: purchases, licences, support, "
             f"energy (with the scenario PUE) and rack space, year by year."
             + (f" Converted at {html.escape(rates)}." if rates else " No currency conversion was needed."))
         self.rack_view.set_racks(r.racks)
