@@ -89,8 +89,8 @@ def _main(workload: GreenplumAnalytics | GreenplumOltp) -> tuple[str, bool]:
     return main, METRICS[main].better == "higher"
 
 
-# About a minute on a 2-core laptop at the rate `refarch bench` measures (optimizer.*); past it the user
-# narrows the catalog instead of waiting, and is told so before anything runs.
+# 10-20 s on a 2-core laptop at the rate `refarch bench` measures (optimizer.candidates_per_s, 1-1.7 M/s), about
+# a minute on a loaded one; past it the user narrows the catalog instead of waiting, told so before anything runs.
 MAX_CANDIDATES = 20_000_000
 
 
