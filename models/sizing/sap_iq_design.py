@@ -54,12 +54,13 @@ from models.sizing.shared_storage import (
     raw_needed_tb,
     san_usable_tb,
     vsan_layout,
+    vsan_max_hosts,
 )
 
 STUDY = "sapiq_dqp_003"
 VS = "vsan_storage"
 MIB_PER_GIB = 1024
-MAX_NODES = 128
+MAX_NODES = 128  # the tool's bound on a multiplex (workload.nodes' limit): answers stay bounded
 
 
 def _cite(pid: str, ds: str = STUDY) -> str:
@@ -96,6 +97,17 @@ class IqOption:
     nodes: int
     vsan: VsanLayout | None
     san_tb: float
+    needed_nodes: int = 0  # the nodes the streams need at study 003's cores per stream; > nodes: capped
+    cores: float = 0.0  # study-equivalent cores of the whole multiplex
+
+    @property
+    def capped(self) -> bool:
+        return self.needed_nodes > self.nodes
+
+    def rank(self) -> tuple[bool, float, float, int]:
+        """Options that give the streams their cores first, by capex; capped ones by the most cores (the best
+        achievable), then capex."""
+        return (self.capped, -self.cores if self.capped else 0.0, self.capex, self.nodes)
 
 
 def _need_tb(w: SapIqMultiplex) -> float:
@@ -129,8 +141,21 @@ def _storage_kind(scenario: Scenario, w: SapIqMultiplex) -> str:
     return w.shared_storage or ("vsan" if scenario.platform.deployment == "vsphere" else "san")
 
 
+def node_limit(storage: str) -> int:
+    """The most nodes a multiplex on `storage` can have: one vSAN cluster's hosts, else the tool's bound.
+
+    >>> node_limit("vsan"), node_limit("san")
+    (64, 128)
+    """
+    return vsan_max_hosts() if storage == "vsan" else MAX_NODES
+
+
 def _check_inputs(scenario: Scenario, w: SapIqMultiplex, storage: str) -> None:
     problems: list[Problem] = []
+    if w.nodes is not None and w.nodes > node_limit(storage):
+        problems.append(Problem("workload.nodes", f"{w.nodes} nodes exceed the {node_limit(storage)} hosts of one vSAN"
+                                f" cluster ({_cite('vsan_max_hosts_per_cluster', VS)}); give at most"
+                                f" {node_limit(storage)}, or shared_storage 'san'"))
     if storage == "vsan" and w.nodes is not None and w.nodes < policy_min_hosts(w.vsan_policy):
         problems.append(Problem("workload.nodes", f"{w.nodes} is below the {policy_min_hosts(w.vsan_policy)} hosts"
                                 f" the vSAN policy {w.vsan_policy} needs to survive a host failure; give at least"
@@ -154,15 +179,18 @@ def size_sap_iq(
     main_tb = _need_tb(workload)
     stored_tb = main_tb * (1.0 + _temp_ratio(workload))
     options: list[IqOption] = []
+    limit = node_limit(storage)
     for server in candidate_servers(catalog, parts):
         eff = node_vcpus(server, vsphere) * speed_factor(server)
         conc = sap_iq_rules.recommend_nodes(main_tb, workload.query_streams, cores_per_node=eff, vsan=False).nodes
-        floor_nodes = workload.nodes or conc
+        # beyond the node limit the streams cannot keep their share: size at the limit and say so (bounded)
+        needed = workload.nodes or conc
+        floor_nodes = min(needed, limit)
         if storage == "san":
             san_tb = san_usable_tb(stored_tb)
             price = workload.san_price_per_tb or 0.0
             options.append(IqOption(floor_nodes * (server.price + net.price_per_host) + san_tb * price, server,
-                                    floor_nodes, None, san_tb))
+                                    floor_nodes, None, san_tb, needed, floor_nodes * eff))
             continue
         flash = [d for d in catalog.drives if server.accepts(d) and is_flash(d)]
         capacity = [parts.drive] if parts.drive else candidate_drives(catalog, parts, server)
@@ -170,21 +198,22 @@ def size_sap_iq(
             if not server.accepts(drive):
                 continue
             start = max(floor_nodes, policy_min_hosts(workload.vsan_policy))
-            last = start if workload.nodes is not None else MAX_NODES
+            last = start if workload.nodes is not None else limit
             for n in range(start, last + 1):
                 lay = vsan_layout(stored_tb, workload.vsan_policy, n, drive, _cache_choices(flash, drive),
                                   server.data_bays)
                 if lay is not None:
                     per_host = lay.capacity_per_host * drive.price + lay.disk_groups_per_host * lay.cache_drive.price
                     options.append(IqOption(lay.hosts * (server.price + per_host + net.price_per_host), server,
-                                            lay.hosts, lay, 0.0))
+                                            lay.hosts, lay, 0.0, needed, lay.hosts * eff))
                     break
     if not options:
         what = ("no server and drive in the catalog hold the main and temp dbspaces in vSAN disk groups (1 flash"
                 " cache device and up to 7 capacity drives per group, up to 5 groups per host) within their bays"
                 if storage == "vsan" else "no server in the catalog")
-        raise SizingInputError([Problem("platform", what + (f" on {workload.nodes} nodes" if workload.nodes else ""))])
-    best = min(options, key=lambda o: (o.capex, o.nodes))
+        raise SizingInputError([Problem("platform", what + (f" on {workload.nodes} nodes" if workload.nodes
+                                                            else f" on up to {limit} nodes"))])
+    best = min(options, key=IqOption.rank)
     return _explain(scenario, workload, best, storage, main_tb, stored_tb, net, nic_why)
 
 
@@ -379,6 +408,20 @@ def _warnings(w: SapIqMultiplex, o: IqOption, node: _Node, pred: sap_iq.IqPredic
         warnings.append(Warning("network-below-minimum", "DQP network-transfer needs at least a"
                                 f" {figure(STUDY, 'dqp_network_gbps'):g} GbE interconnect; this design"
                                 f" has {net.nic.speed_gbps:g} GbE.", "warning", "platform.nic_id"))
+    if o.capped:
+        vsan = lay is not None
+        limit = node_limit("vsan" if vsan else "san")
+        warnings.append(Warning(
+            "nodes-capped",
+            f"{w.query_streams} query streams need {o.needed_nodes} nodes of this server to keep study 003's"
+            f" {ref_per_stream:,.1f} study-equivalent cores per stream, beyond the {limit}"
+            + (f" hosts of one vSAN cluster ({_cite('vsan_max_hosts_per_cluster', VS)})" if vsan
+               else " nodes refarch sizes one multiplex to")
+            + f": this is the best within it, {nodes} nodes at {per_stream:,.2f} cores per stream, and queries will"
+            " queue. Levers: servers with more or faster cores (platform.server_id), the streams split over"
+            " several multiplexes" + (", or an external SAN (shared_storage 'san')." if vsan else "."),
+            "critical", "workload.query_streams",
+        ))
     if lay is not None and lay.hosts > figure(STUDY, "vsan_max_hosts"):
         warnings.append(Warning("vsan-cluster-size", f"{lay.hosts} hosts exceed the"
                                 f" {figure(STUDY, 'vsan_max_hosts'):g}-host vSAN cluster study 003 describes.",

@@ -50,6 +50,16 @@ def policy_factor(policy: str) -> float:
     return figure(DS, POLICIES[policy][0])
 
 
+def vsan_max_hosts() -> int:
+    """The most hosts one vSAN cluster holds (VMware configuration maximums, vSAN 6.0 and later): a design
+    needing more is not buildable as one datastore.
+
+    >>> vsan_max_hosts()
+    64
+    """
+    return int(figure(DS, "vsan_max_hosts_per_cluster"))
+
+
 def policy_min_hosts(policy: str) -> int:
     """The fewest hosts a policy can place its components on.
 

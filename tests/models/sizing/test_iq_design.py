@@ -11,6 +11,7 @@ from models.hardware import HardwareCatalog
 from models.sizing.engine import size
 from models.sizing.parts import SizingInputError
 from models.sizing.result import SizingResult
+from models.sizing.sap_iq_design import node_limit
 from models.sizing.shared_storage import is_flash, policy_factor, policy_min_hosts
 from tests.models.sizing.conftest import sample
 
@@ -142,3 +143,39 @@ def test_erasure_coding_only_on_flash_capacity(catalog: HardwareCatalog) -> None
     assert is_flash(catalog.drive(r.design.drive_id or ""))
     with pytest.raises(SizingInputError):
         size(sample("sap-iq", workload={"vsan_policy": "raid5-ftt1"}), catalog)  # pinned 10K HDDs
+
+
+@settings(max_examples=10, deadline=None)
+@given(streams=st.integers(min_value=1, max_value=2_000), san=st.booleans(),
+       server=st.sampled_from(["dell-r720xd-2x-e5-2690", None]))
+def test_node_count_stays_within_what_one_multiplex_can_be(catalog: HardwareCatalog, streams: int, san: bool,
+                                                           server: str | None) -> None:
+    """However many query streams, the multiplex stays within one vSAN cluster (or the tool's node bound on a SAN):
+    beyond it the design is the best within the limit, and a critical warning names the streams, what they would
+    need and the levers; within it, no such warning. Sized before, 200 streams gave 161 nodes on a SAN and
+    refused vSAN with a message about disk groups."""
+    storage = "san" if san else "vsan"
+    r = size(sample("sap-iq", workload={"query_streams": streams, "shared_storage": storage},
+                    platform={"server_id": server, "drive_id": None}), catalog)
+    limit = node_limit(storage)
+    assert r.design.segment_hosts <= limit
+    capped = [w for w in r.warnings if w.code == "nodes-capped"]
+    if capped:
+        assert r.design.segment_hosts == limit
+        assert capped[0].severity == "critical" and capped[0].field == "workload.query_streams"
+        assert f"{limit}" in capped[0].text and "server_id" in capped[0].text
+    if streams <= 6:
+        assert not capped
+
+
+@pytest.mark.parametrize("storage", ["vsan", "san"])
+def test_more_streams_never_give_fewer_nodes_up_to_the_limit(catalog: HardwareCatalog, storage: str) -> None:
+    nodes = [size(sample("sap-iq", workload={"query_streams": s, "shared_storage": storage}), catalog)
+             .design.segment_hosts for s in (6, 40, 120, 400)]
+    assert nodes == sorted(nodes) and nodes[-1] == node_limit(storage)
+
+
+def test_more_nodes_than_one_vsan_cluster_is_bad_input(catalog: HardwareCatalog) -> None:
+    with pytest.raises(SizingInputError) as e:
+        size(sample("sap-iq", workload={"nodes": node_limit("vsan") + 1, "shared_storage": "vsan"}), catalog)
+    assert e.value.problems[0].path == "workload.nodes" and str(node_limit("vsan")) in e.value.problems[0].message
