@@ -11,6 +11,7 @@ from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from models.percent import percent as _percent
 from models.uncertainty import Estimate
 
 if TYPE_CHECKING:
@@ -100,13 +101,14 @@ def money(amount: float | Decimal | None, currency: str, cents: bool = True) -> 
     return f"{money_figure(amount, cents)} {currency}".strip()
 
 
-def percent(fraction: float) -> str:
-    """A ratio as a whole percent, as the design facts print it.
+def percent(fraction: float, decimals: int = 0, *, sign: bool = False) -> str:
+    """A ratio as a percentage, the product's one rule (`models.percent`: a space before "%", as `value` prints
+    a fraction).
 
-    >>> percent(0.25), percent(1.5)
-    ('25%', '150%')
+    >>> percent(0.25), percent(1.5), percent(0.121, 1, sign=True)
+    ('25 %', '150 %', '+12.1 %')
     """
-    return f"{fraction:.0%}"
+    return _percent(fraction, decimals, sign=sign)
 
 
 def table_number(v: float) -> str:

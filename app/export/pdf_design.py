@@ -10,7 +10,7 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer
 
 from app.export.host_drawing import host_drawing
 from app.export.pdf_blocks import Ctx
-from app.formatting import gib, part_description, part_with_number, tb
+from app.formatting import gib, part_description, part_with_number, percent, tb
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.vocabulary import deployment_label, kind_label, raid_label
@@ -30,12 +30,13 @@ def _design_facts(r: SizingResult) -> list[tuple[str, str]]:
         rows.append(("VMs per host", f"{d.vms_per_host} × ({d.vm.vcpus} vCPU, {gib(d.vm.memory_gib)})" if same
                      else f"{d.vms_per_host} (sized per database; see the host layout)"))
     if d.shared_buffers_ratio is not None:
-        sb = f"{d.shared_buffers_ratio:.0%} of VM memory"
+        sb = f"{percent(d.shared_buffers_ratio)} of VM memory"
         if d.shared_buffers_gib is not None:
             sb += f" ({gib(d.shared_buffers_gib)} on the first VM)"
         rows.append(("shared_buffers", sb))
     if d.overcommit_rate is not None:
-        rows.append(("Memory overcommit", f"{d.overcommit_rate:.0%} (safe up to {d.safe_overcommit_rate or 0:.0%})"))
+        rows.append(("Memory overcommit",
+                     f"{percent(d.overcommit_rate)} (safe up to {percent(d.safe_overcommit_rate or 0)})"))
     if d.dqp_mode:
         rows.append(("DQP mode", d.dqp_mode))
     if d.iq_main_cache_gib is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from models.percent import percent
 from models.sizing.gp_memory import MemoryPlan
 from models.sizing.result import Rationale
 from models.sizing.settings import Setting, SettingGroup
@@ -73,7 +74,8 @@ def postgres_settings(
         SettingGroup("postgresql", name, (
             Setting(
                 "shared_buffers", int(memory_gib * shared_buffers_ratio * MIB_PER_GIB), "MB",
-                f"{shared_buffers_ratio:.0%} of the VM's {memory_gib:g} GiB. {reason[:1].upper()}{reason[1:]}", source,
+                f"{percent(shared_buffers_ratio)} of the VM's {memory_gib:g} GiB."
+                f" {reason[:1].upper()}{reason[1:]}", source,
             ),
         ))
         for name, memory_gib in vms

@@ -25,6 +25,7 @@ from typing import Literal
 
 from models.calibration_data import figure, point
 from models.hardware import Drive
+from models.percent import percent, percent_range
 from models.sizing.settings import Setting, SettingGroup
 
 DS = "pg_tuning_docs"
@@ -79,38 +80,45 @@ def shared_buffers_rule(
     study_max = f("sb_study_max_vm_gib")
     docs = f"{cite('sb_docs_start_ratio')}; {cite('sb_docs_max_useful_ratio')}"
     if conventional:
-        return SharedBuffersRule(start, f"conventional sizing requested: the PostgreSQL documentation's {start:.0%}"
+        return SharedBuffersRule(start, "conventional sizing requested: the PostgreSQL documentation's"
+                                        f" {percent(start)}"
                                         " starting value; the OS page cache does the rest of the caching", docs)
     if not dedicated:
         return SharedBuffersRule(
             start,
-            f"several databases share this VM: {large:.0%} shared_buffers did not pay there in study 001 (scheme 1:"
-            f" {figure(STUDY, 'sb75_shared_vm_change_s1'):+.1%}), so the documentation's {start:.0%}",
+            f"several databases share this VM: {percent(large)} shared_buffers did not pay there in study 001 (scheme"
+            " 1:"
+            f" {percent(figure(STUDY, 'sb75_shared_vm_change_s1'), 1, sign=True)}), so the documentation's"
+            f" {percent(start)}",
             f"{cite('sb75_shared_vm_change_s1', STUDY)}; {docs}",
         )
     if overcommitted:
         return SharedBuffersRule(
             start,
-            f"the host's memory is overcommitted: with {large:.0%} shared_buffers the guest balloon cannot reclaim"
-            f" the buffer pool, and study 001 kept its throughput under overcommitment with {large:.0%} only with the"
-            f" vPostgres database balloon (+{figure(STUDY, 'oc55_sb75_s4_over_s3'):.0%} over the guest balloon alone at"
-            f" {figure(STUDY, 'oc_test_rate'):.0%}), which community PostgreSQL lacks: {start:.0%}",
+            f"the host's memory is overcommitted: with {percent(large)} shared_buffers the guest balloon cannot reclaim"
+            f" the buffer pool, and study 001 kept its throughput under overcommitment with {percent(large)} only with"
+            " the"
+            f" vPostgres database balloon (+{percent(figure(STUDY, 'oc55_sb75_s4_over_s3'))} over the guest balloon"
+            " alone at"
+            f" {percent(figure(STUDY, 'oc_test_rate'))}), which community PostgreSQL lacks: {percent(start)}",
             f"{cite('oc55_sb75_s4_over_s3', STUDY)}; {docs}",
         )
     if vm_memory_gib > study_max:
         return SharedBuffersRule(
             start,
             f"a {vm_memory_gib:g} GiB VM is larger than any study 001 measured ({study_max:g} GiB), so its"
-            f" {large:.0%} result is not extrapolated; the PostgreSQL documentation: start at {start:.0%}, and more"
-            f" than {f('sb_docs_max_useful_ratio'):.0%} of RAM is unlikely to work better",
+            f" {percent(large)} result is not extrapolated; the PostgreSQL documentation: start at {percent(start)},"
+            " and more"
+            f" than {percent(f('sb_docs_max_useful_ratio'))} of RAM is unlikely to work better",
             f"{cite('sb_study_max_vm_gib')}; {docs}",
         )
     return SharedBuffersRule(
         large,
-        f"a VM dedicated to one database whose memory is not overcommitted: {large:.0%} of VM memory gave"
-        f" +{figure(STUDY, 'sb75_gain_s3'):.1%} DBT-2 throughput over {start:.0%} and steadier throughput (CV"
-        f" {figure(STUDY, 'sb25_cv_s3'):.1%} -> {figure(STUDY, 'sb75_cv_s3'):.1%}); never"
-        f" {figure(STUDY, 'sb_dip_low_ratio'):.0%}-{figure(STUDY, 'sb_dip_high_ratio'):.0%} (double buffering);"
+        f"a VM dedicated to one database whose memory is not overcommitted: {percent(large)} of VM memory gave"
+        f" +{percent(figure(STUDY, 'sb75_gain_s3'), 1)} DBT-2 throughput over {percent(start)} and steadier throughput"
+        " (CV"
+        f" {percent(figure(STUDY, 'sb25_cv_s3'), 1)} -> {percent(figure(STUDY, 'sb75_cv_s3'), 1)}); never"
+        f" {percent_range(figure(STUDY, 'sb_dip_low_ratio'), figure(STUDY, 'sb_dip_high_ratio'))} (double buffering);"
         " load-test at the highest expected load",
         f"{cite('sb75_gain_s3', STUDY)}; {cite('sb_dip_low_ratio', STUDY)}",
     )
@@ -272,9 +280,9 @@ def postgres_config(vm: PgVmInputs) -> PgConfig:
     workers = max_worker_processes(vm.vcpus)
     max_conn, connections, notes = _max_connections(vm, ram_mb, sb_mb, workers)
     out = [
-        Setting("shared_buffers", sb_mb, "MB", f"{sb.ratio:.0%} of {vm.memory_gib:g} GiB: {sb.reason}", sb.source),
+        Setting("shared_buffers", sb_mb, "MB", f"{percent(sb.ratio)} of {vm.memory_gib:g} GiB: {sb.reason}", sb.source),
         Setting("effective_cache_size", int(ram_mb * ecs), "MB",
-                f"{ecs:.0%} of VM memory: shared_buffers plus the OS page cache a query can count on;"
+                f"{percent(ecs)} of VM memory: shared_buffers plus the OS page cache a query can count on;"
                 " the VM memory is sized so this covers the databases' working sets",
                 cite("effective_cache_size_ratio")),
         connections,

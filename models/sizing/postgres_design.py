@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from models.calibration_data import figure, point
 from models.hardware import Drive, HardwareCatalog, Server
+from models.percent import percent
 from models.perf import cost_power, memory
 from models.problems import Problem
 from models.scenario import PostgresConsolidation, Scenario
@@ -228,16 +229,16 @@ def _storage_rationale(w: PostgresConsolidation, p: Packing, raid: str) -> Ratio
                  f" restart on the others with their disks; at least {policy_min_hosts(lay.policy)} hosts), per host"
                  f" {lay.disk_groups_per_host} disk group(s) of 1 x {lay.cache_drive.model} cache in front of"
                  f" {lay.capacity_per_host} x {drive.capacity_tb:g} TB {drive.model} in all,"
-                 f" {figure(VS, 'slack_fraction'):.0%} slack kept free")
+                 f" {percent(figure(VS, 'slack_fraction'))} slack kept free")
     else:
         penalty = raid_write_penalty(raid)
         where = f"each host's local {raid} datastore of {p.drives_per_host} x {drive.capacity_tb:g} TB {drive.model}"
     return Rationale(
         "Storage",
         f"Each VM gets a DATA and a WAL virtual disk (study 001 best practice) on {where}: capacity for every"
-        f" database at the {figure(DOCS, 'gp_capacity_max_fill'):.0%} fill limit plus 2x max_wal_size of WAL, and"
+        f" database at the {percent(figure(DOCS, 'gp_capacity_max_fill'))} fill limit plus 2x max_wal_size of WAL, and"
         " IOPS for the busiest hour (data pages written back once per checkpoint at most, one WAL flush per"
-        f" commit, write penalty {penalty:g}) at most {figure(DS, 'storage_busy_max'):.0%} busy."
+        f" commit, write penalty {penalty:g}) at most {percent(figure(DS, 'storage_busy_max'))} busy."
         + (f" Transactions for {', '.join(estimated)} are estimated at {tps_per_client():.0f} per client per"
            " second (study 001's zero-think-time DBT-2 clients, an upper bound): give peak_tps for a tighter"
            " design." if estimated else ""),
@@ -260,7 +261,8 @@ def _rationale(
             "Database VMs",
             f"{len(all_vms)} VM(s) ({w.placement}) for {len(w.databases)} database(s); vCPUs cover the clients"
             f" connected at once at {clients_per_vcpu():g} clients per vCPU; memory is sized so"
-            f" effective_cache_size ({figure(DS, 'effective_cache_size_ratio'):.0%} of it) holds the working sets plus"
+            f" effective_cache_size ({percent(figure(DS, 'effective_cache_size_ratio'))} of it) holds the working sets"
+            " plus"
             " the per-client memory. VMs are pinned to one NUMA node where their vCPUs and memory fit one.",
             f"{cite(RULES, 'pg_clients_per_vcpu')}; {point(DS, 'effective_cache_size_ratio').source.cite()};"
             " 001_8432df66bbca52f5.txt, Working set sizes",
@@ -277,8 +279,8 @@ def _rationale(
             f"{len(p.hosts)} host(s) of {p.server.model}"
             + (", one host's capacity kept free for vSphere HA restarts (admission control: the VMs of any one"
                " failed host fit in the others)" if w.vsphere_ha else ", no vSphere HA reserve (opted out)")
-            + f". Memory overcommit (Equation 1: 1 - available / configured) is {oc.rate:.0%} on the busiest"
-            f" host; the working sets allow up to {oc.safe[oc.worst]:.0%}.",
+            + f". Memory overcommit (Equation 1: 1 - available / configured) is {percent(oc.rate)} on the busiest"
+            f" host; the working sets allow up to {percent(oc.safe[oc.worst])}.",
             f"{point(DS, 'ha_min_hosts').source.cite()}; 001_8432df66bbca52f5.txt, Equation 1",
         ),
         _storage_rationale(w, p, raid),
@@ -295,7 +297,7 @@ def _warnings(
         if r > s + 1e-9:
             warnings.append(Warning(
                 "overcommit-above-safe",
-                f"Host {i + 1}: {r:.0%} memory overcommit exceeds the {s:.0%} the working sets allow; expect"
+                f"Host {i + 1}: {percent(r)} memory overcommit exceeds the {percent(s)} the working sets allow; expect"
                 " ballooning and hypervisor swapping.",
                 "warning", "workload.host_memory_available_gib",
             ))

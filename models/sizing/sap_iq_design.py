@@ -19,6 +19,7 @@ import numpy as np
 
 from models.calibration_data import figure, point
 from models.hardware import CURRENT_WITHIN_YEARS, Drive, HardwareCatalog, Server
+from models.percent import percent
 from models.perf import cost_power, sap_iq
 from models.problems import Problem
 from models.scenario import SapIqMultiplex, Scenario
@@ -281,11 +282,11 @@ def _vsan_storage(lay: VsanLayout, nodes: int, server: Server, stored_tb: float,
         "Shared storage (vSAN)",
         f"vSAN policy {lay.policy} ({method}, failures to tolerate {ftt}) stores x{policy_factor(lay.policy):.2f}"
         f" and needs at least {policy_min_hosts(lay.policy)} hosts; with"
-        f" {figure(VS, 'slack_fraction'):.0%} slack kept free, {stored_tb:,.2f} TB of dbspaces need"
+        f" {percent(figure(VS, 'slack_fraction'))} slack kept free, {stored_tb:,.2f} TB of dbspaces need"
         f" {raw_needed_tb(stored_tb, lay.policy):,.1f} TB raw. Per host: {lay.disk_groups_per_host} disk group(s),"
         f" each 1 x {lay.cache_drive.model} cache ({figure(STUDY, 'vsan_ssd_read_cache_pct'):g} % read cache /"
         f" {figure(STUDY, 'vsan_ssd_write_buffer_pct'):g} % write buffer, at least"
-        f" {figure(VS, 'cache_ratio_of_consumed'):.0%} of consumed capacity) in front of up to"
+        f" {percent(figure(VS, 'cache_ratio_of_consumed'))} of consumed capacity) in front of up to"
         f" {figure(STUDY, 'vsan_hdd_per_disk_group_max'):g} capacity drives: {lay.capacity_per_host} x"
         f" {lay.capacity_drive.capacity_tb:g} TB {lay.capacity_drive.model}. Raw {lay.raw_tb:,.1f} TB holds"
         f" {lay.usable_tb:,.1f} TB of dbspaces.",
@@ -318,7 +319,7 @@ def _san_storage(w: SapIqMultiplex, o: IqOption, server: Server, stored_tb: floa
     rationale = Rationale(
         "Shared storage (SAN)",
         f"The dbspaces live on an external SAN shared by all {nodes} nodes: {stored_tb:,.2f} TB of LUNs at"
-        f" most {figure(VS, 'san_fill_max'):.0%} full = {o.san_tb:,.1f} TB usable on the array (its own RAID"
+        f" most {percent(figure(VS, 'san_fill_max'))} full = {o.san_tb:,.1f} TB usable on the array (its own RAID"
         " protects against drive failures; multipath to every node).",
         _cite("san_fill_max", VS),
     )
@@ -353,7 +354,8 @@ def _rationale(w: SapIqMultiplex, server: Server, nodes: int, node: _Node, choic
                caches: sap_iq_rules.CacheSplit, main_tb: float, stored_tb: float) -> list[Rationale]:
     """Why the DQP mode, the dbspace sizes, the node count with its roles and per-core speed, and the caches."""
     _, writers, readers = _roles(w, nodes)
-    node_desc = (f"is a VM with {node.vcpus} vCPUs ({vcpu_share():.0%} of the host cores, as study 003 gave its VMs)"
+    node_desc = (f"is a VM with {node.vcpus} vCPUs ({percent(vcpu_share())} of the host cores, as study 003 gave its"
+                 " VMs)"
                  if node.vsphere else f"runs on {node.vcpus} cores")
     return [
         Rationale("DQP mode", choice.reason, choice.source),

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from models.calibration_data import figure, point
+from models.percent import percent
 from models.perf.sap_iq import (
     CORE_SCALING_EXPONENT,
     DATASET,
@@ -134,12 +135,12 @@ def cache_split(memory_gib_per_node: ArrayLike) -> CacheSplit:
     vm = figure(DATASET, "vm_memory_gib")
     if mem.ndim == 0:
         sizes = (
-            f"of {float(mem):,.0f} GiB, {share:.0%} goes to SAP IQ ({float(iq):,.1f} GiB), split in thirds: "
+            f"of {float(mem):,.0f} GiB, {percent(share)} goes to SAP IQ ({float(iq):,.1f} GiB), split in thirds: "
             f"main cache -iqmc {float(main):,.1f} GiB, temp cache -iqtc {float(temp):,.1f} GiB, "
             f"large memory -iqlm {float(iq * f_lm):,.1f} GiB"
         )
     else:
-        sizes = f"{share:.0%} of node memory goes to SAP IQ, split in thirds between -iqmc, -iqtc and -iqlm"
+        sizes = f"{percent(share)} of node memory goes to SAP IQ, split in thirds between -iqmc, -iqtc and -iqlm"
     reason = (
         f"Cache split: {sizes} (SAP IQ 16 guidance). The study ran {vm:g} GiB VMs and states no cache "
         f'sizes; its best practice: "{hint}"'

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models.calibration_data import point
+from models.percent import percent, percent_range
 from models.perf.memory import DATASET, shared_buffers_figures
 from models.vocabulary import PLACEMENTS, Placement
 
@@ -40,7 +41,7 @@ def recommend_shared_buffers(placement: Placement, conventional: bool = False) -
     if conventional:
         choice = SharedBuffersChoice(
             sb.conventional,
-            f"conventional sizing requested: {sb.conventional:.0%} of memory, the PostgreSQL tuning guide's "
+            f"conventional sizing requested: {percent(sb.conventional)} of memory, the PostgreSQL tuning guide's "
             "starting point; the OS page cache does the rest of the caching",
             conv.source.cite(),
         )
@@ -48,21 +49,24 @@ def recommend_shared_buffers(placement: Placement, conventional: bool = False) -
         cv = {k: _f(k) for k in ("sb25_cv_s3", "sb75_cv_s3", "sb25_cv_s4", "sb75_cv_s4")}
         choice = SharedBuffersChoice(
             sb.large,
-            f"a VM dedicated to the database: {sb.large:.0%} of VM memory gave "
-            f"+{_f('sb75_gain_s3'):.1%} / +{_f('sb75_gain_s4'):.1%} DBT-2 throughput over {sb.conventional:.0%} "
-            f"and steadier throughput (CV {cv['sb25_cv_s3']:.1%} -> {cv['sb75_cv_s3']:.1%}, "
-            f"{cv['sb25_cv_s4']:.1%} -> {cv['sb75_cv_s4']:.1%}); enable the vPostgres balloon if memory may be "
-            f"overcommitted (+{_f('oc55_sb75_s4_over_s3'):.0%} over the guest balloon alone at "
-            f"{_f('oc_test_rate'):.0%} overcommitment); load-test at the highest expected load",
+            f"a VM dedicated to the database: {percent(sb.large)} of VM memory gave "
+            f"+{percent(_f('sb75_gain_s3'), 1)} / +{percent(_f('sb75_gain_s4'), 1)} DBT-2 throughput over"
+            f" {percent(sb.conventional)} "
+            f"and steadier throughput (CV {percent(cv['sb25_cv_s3'], 1)} -> {percent(cv['sb75_cv_s3'], 1)}, "
+            f"{percent(cv['sb25_cv_s4'], 1)} -> {percent(cv['sb75_cv_s4'], 1)}); enable the vPostgres balloon if"
+            " memory may be "
+            f"overcommitted (+{percent(_f('oc55_sb75_s4_over_s3'))} over the guest balloon alone at "
+            f"{percent(_f('oc_test_rate'))} overcommitment); load-test at the highest expected load",
             point(DATASET, "sb75_gain_s3").source.cite() + "; Table 4; Performance Best Practices",
         )
     else:
         choice = SharedBuffersChoice(
             sb.conventional,
-            f"several databases or server instances share the VM: {sb.large:.0%} shared_buffers did not pay "
-            f"there (scheme 1: {_f('sb75_shared_vm_change_s1'):+.1%}), and with it VM-per-database did "
-            f"{_f('oc55_sb75_s3_advantage'):.0%}-{_f('oc55_sb75_s4_advantage'):.0%} better than a shared VM at "
-            f"{_f('oc_test_rate'):.0%} overcommitment; keep the conventional {sb.conventional:.0%}",
+            f"several databases or server instances share the VM: {percent(sb.large)} shared_buffers did not pay "
+            f"there (scheme 1: {percent(_f('sb75_shared_vm_change_s1'), 1, sign=True)}), and with it VM-per-database"
+            " did "
+            f"{percent_range(_f('oc55_sb75_s3_advantage'), _f('oc55_sb75_s4_advantage'))} better than a shared VM at "
+            f"{percent(_f('oc_test_rate'))} overcommitment; keep the conventional {percent(sb.conventional)}",
             conv.source.cite() + "; Tables 5 and 6; Consolidation Results: Memory Overcommitment",
         )
     if _in_dip(choice.ratio):  # a calibration edit must not smuggle in the ratio the study warns against

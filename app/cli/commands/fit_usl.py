@@ -114,12 +114,12 @@ def _table(path: Path, fit: UslFit) -> str:
             {
                 "parameter": name,
                 "value": _fmt(value),
-                "95% low": _fmt(ci[0]) if ci else "-",
-                "95% high": _fmt(ci[1]) if ci else "-",
+                "95 % low": _fmt(ci[0]) if ci else "-",
+                "95 % high": _fmt(ci[1]) if ci else "-",
             }
         )
     lines = [f"USL fit of {path} ({fit.points} points)", ""]
-    lines.append(format_table(rows, ["parameter", "value", "95% low", "95% high"]))
+    lines.append(format_table(rows, ["parameter", "value", "95 % low", "95 % high"]))
     lines.append("")
     lines.append(f"peak clients     {_fmt(fit.peak_clients, 4)}")
     lines.append(f"peak throughput  {_fmt(fit.peak_throughput, 6)}")

@@ -45,7 +45,7 @@ def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 def test_table_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fit-usl", str(_good(tmp_path))]) == 0
     out = capsys.readouterr().out
-    for word in ("lambda", "sigma", "kappa", "peak clients", "peak throughput", "r2", "95% low"):
+    for word in ("lambda", "sigma", "kappa", "peak clients", "peak throughput", "r2", "95 % low"):
         assert word in out
     assert out.count("\n") > len(CLIENTS)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from models.calibration_data import figure
+from models.percent import percent
 from models.sizing.shared_buffers import recommend_shared_buffers
 from models.vocabulary import PLACEMENTS
 
@@ -19,7 +20,8 @@ def _in_dip(r: float) -> bool:
 def test_recommendations() -> None:
     dedicated = recommend_shared_buffers("vm-per-database")
     assert dedicated.ratio == figure(DS, "sb_large_ratio")
-    assert "12.1%" in dedicated.reason and "13.2%" in dedicated.reason
+    gains = (percent(figure(DS, "sb75_gain_s3"), 1, sign=True), percent(figure(DS, "sb75_gain_s4"), 1, sign=True))
+    assert gains == ("+12.1 %", "+13.2 %") and all(g in dedicated.reason for g in gains)
     assert "001_8432df66bbca52f5.txt" in dedicated.source
     shared = recommend_shared_buffers("shared-vm")
     assert shared.ratio == figure(DS, "sb_conventional_ratio")
