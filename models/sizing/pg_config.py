@@ -80,27 +80,25 @@ def shared_buffers_rule(
     study_max = f("sb_study_max_vm_gib")
     docs = f"{cite('sb_docs_start_ratio')}; {cite('sb_docs_max_useful_ratio')}"
     if conventional:
-        return SharedBuffersRule(start, "conventional sizing requested: the PostgreSQL documentation's"
-                                        f" {percent(start)}"
-                                        " starting value; the OS page cache does the rest of the caching", docs)
+        return SharedBuffersRule(start, f"conventional sizing requested: the PostgreSQL documentation's"
+                                        f" {percent(start)} starting value; the OS page cache does the rest of the"
+                                        " caching", docs)
     if not dedicated:
         return SharedBuffersRule(
             start,
-            f"several databases share this VM: {percent(large)} shared_buffers did not pay there in study 001 (scheme"
-            " 1:"
-            f" {percent(figure(STUDY, 'sb75_shared_vm_change_s1'), 1, sign=True)}), so the documentation's"
-            f" {percent(start)}",
+            f"several databases share this VM: {percent(large)} shared_buffers did not pay there in study 001"
+            f" (scheme 1: {percent(figure(STUDY, 'sb75_shared_vm_change_s1'), 1, sign=True)}), so the"
+            f" documentation's {percent(start)}",
             f"{cite('sb75_shared_vm_change_s1', STUDY)}; {docs}",
         )
     if overcommitted:
         return SharedBuffersRule(
             start,
             f"the host's memory is overcommitted: with {percent(large)} shared_buffers the guest balloon cannot reclaim"
-            f" the buffer pool, and study 001 kept its throughput under overcommitment with {percent(large)} only with"
-            " the"
-            f" vPostgres database balloon (+{percent(figure(STUDY, 'oc55_sb75_s4_over_s3'))} over the guest balloon"
-            " alone at"
-            f" {percent(figure(STUDY, 'oc_test_rate'))}), which community PostgreSQL lacks: {percent(start)}",
+            f" the buffer pool, and study 001 kept its throughput under overcommitment with {percent(large)} only"
+            f" with the vPostgres database balloon (+{percent(figure(STUDY, 'oc55_sb75_s4_over_s3'))} over the guest"
+            f" balloon alone at {percent(figure(STUDY, 'oc_test_rate'))}), which community PostgreSQL lacks:"
+            f" {percent(start)}",
             f"{cite('oc55_sb75_s4_over_s3', STUDY)}; {docs}",
         )
     if vm_memory_gib > study_max:
@@ -108,16 +106,15 @@ def shared_buffers_rule(
             start,
             f"a {vm_memory_gib:g} GiB VM is larger than any study 001 measured ({study_max:g} GiB), so its"
             f" {percent(large)} result is not extrapolated; the PostgreSQL documentation: start at {percent(start)},"
-            " and more"
-            f" than {percent(f('sb_docs_max_useful_ratio'))} of RAM is unlikely to work better",
+            f" and more than {percent(f('sb_docs_max_useful_ratio'))} of RAM is unlikely to work better",
             f"{cite('sb_study_max_vm_gib')}; {docs}",
         )
     return SharedBuffersRule(
         large,
         f"a VM dedicated to one database whose memory is not overcommitted: {percent(large)} of VM memory gave"
-        f" +{percent(figure(STUDY, 'sb75_gain_s3'), 1)} DBT-2 throughput over {percent(start)} and steadier throughput"
-        " (CV"
-        f" {percent(figure(STUDY, 'sb25_cv_s3'), 1)} -> {percent(figure(STUDY, 'sb75_cv_s3'), 1)}); never"
+        f" +{percent(figure(STUDY, 'sb75_gain_s3'), 1)} DBT-2 throughput over {percent(start)} and steadier"
+        f" throughput (CV {percent(figure(STUDY, 'sb25_cv_s3'), 1)} -> {percent(figure(STUDY, 'sb75_cv_s3'), 1)});"
+        " never"
         f" {percent_range(figure(STUDY, 'sb_dip_low_ratio'), figure(STUDY, 'sb_dip_high_ratio'))} (double buffering);"
         " load-test at the highest expected load",
         f"{cite('sb75_gain_s3', STUDY)}; {cite('sb_dip_low_ratio', STUDY)}",
