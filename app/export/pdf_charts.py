@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import hashlib
 import io
-import itertools
 import logging
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -32,8 +32,7 @@ from models.vocabulary import lower_is_better, metric_label, target_of_metric
 from models.whatif import GrowthYear, compare
 
 PNG_DPI = 220
-_PDF_INTERNAL_NAME = "__InternalName__"
-_CHART_NUMBERS = itertools.count()  # where reportlab's PDFDocument notes an object's registration
+_PDF_INTERNAL_NAME = "__InternalName__"  # where reportlab's PDFDocument notes an object's registration
 
 
 @contextlib.contextmanager
@@ -89,8 +88,11 @@ class ChartImage(Flowable):
         self.width, self.height = width, height
         self.hAlign = "CENTER"
         self._reader = ImageReader(pixels)
-        self._name = f"chart-{next(_CHART_NUMBERS)}"  # one PDF image object per chart
-        self._xobject = PDFImageXObject(self._name, self._reader)  # compressed here, once
+        self._xobject = PDFImageXObject("chart", self._reader)  # compressed here, once
+        # named by its compressed bytes (a fiftieth of the pixels' to hash): identical charts share one PDF object
+        content = self._xobject.streamContent  # bytes; str when reportlab armours streams in ASCII85
+        self._name = "chart-" + hashlib.sha1(content.encode("latin-1") if isinstance(content, str) else content
+                                             ).hexdigest()
         self._xobject.name = self._name
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
