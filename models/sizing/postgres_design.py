@@ -344,17 +344,20 @@ def _warnings(
 
 def _performance(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig],
                  oc: _Overcommit) -> tuple[dict[str, Estimate], float]:
-    """The estimates (overcommit on the busiest host, and the throughput study 001's scheme keeps there) and the
-    shared_buffers ratio most VMs got, which the kept throughput depends on."""
+    """The estimates (overcommit on the busiest host, and the throughput study 001's scheme keeps for the VM that
+    keeps least: each VM at its own shared_buffers ratio and its host's overcommit) and the first VM's ratio, which
+    the design reports next to that VM's shape and shared_buffers."""
     scheme: memory.Scheme = "vm-per-database" if w.placement == "vm-per-database" else "shared-instance"
-    ratios = [float(by_vm[vm.name].get("shared_buffers").value) / (vm.memory_gib * 1024.0)
-              for h in p.hosts for vm in h.vms]
-    main_ratio = max(sorted({round(r, 2) for r in ratios}), key=lambda r: sum(round(x, 2) == r for x in ratios))
-    preserved = memory.performance_preserved(min(oc.rate, 0.999), scheme, main_ratio)
+
+    def ratio(vm: PgVm) -> float:
+        return float(by_vm[vm.name].get("shared_buffers").value) / (vm.memory_gib * 1024.0)
+
+    preserved = min(float(memory.performance_preserved(min(rate, 0.999), scheme, ratio(vm)))
+                    for h, rate in zip(p.hosts, oc.rates, strict=True) for vm in h.vms)
     return {
         "overcommit_rate": Estimate.exact(oc.rate, "fraction"),
-        "performance_preserved": Estimate.exact(float(preserved), "fraction of baseline throughput"),
-    }, main_ratio
+        "performance_preserved": Estimate.exact(preserved, "fraction of baseline throughput"),
+    }, round(ratio(_first_vm(p)), 2)
 
 
 def _first_vm(p: Packing) -> PgVm:
@@ -385,7 +388,7 @@ def _host_layouts(p: Packing, host_mem: float, raid: str, net: NetworkChoice) ->
 
 
 def _design(w: PostgresConsolidation, p: Packing, net: NetworkChoice, raid: str, host_mem: float,
-            oc: _Overcommit, configs: list[PgConfig], main_ratio: float) -> Design:
+            oc: _Overcommit, configs: list[PgConfig], first_ratio: float) -> Design:
     """The design as the result reports it: parts, counts, capacity, the first VM's shape and its settings."""
     if p.vsan is not None:
         raw_tb, usable_tb = p.vsan.raw_tb, p.vsan.usable_tb
@@ -400,7 +403,7 @@ def _design(w: PostgresConsolidation, p: Packing, net: NetworkChoice, raid: str,
         raid=raid, memory_gib_per_host=host_mem,
         vms_per_host=max(len(h.vms) for h in p.hosts), vm=VmLayout(None, first.vcpus, first.memory_gib, 0),
         nics_per_host=net.nics_per_host, network_gbps_per_host=net.gbps_per_host,
-        shared_buffers_ratio=main_ratio,
+        shared_buffers_ratio=first_ratio,
         shared_buffers_gib=round(float(first_sb.value) / 1024.0, 2),
         overcommit_rate=round(oc.rate, 4), safe_overcommit_rate=round(oc.safe[oc.worst], 4),
         hosts=_host_layouts(p, host_mem, raid, net),
@@ -449,13 +452,13 @@ def _explain(
     oc = _overcommit(p)
     configs = _configs(p, w, [r > 0 for r in oc.rates])
     by_vm = {c.group.target: c for c in configs}
-    estimates, main_ratio = _performance(w, p, by_vm, oc)
+    estimates, first_ratio = _performance(w, p, by_vm, oc)
     rationale = _rationale(w, p, by_vm[_first_vm(p).name], oc, raid)
     if nic_why:
         rationale.append(nic_why)
     lines, totals = _bom(scenario, p, net)
     return SizingResult(
-        scenario_name=scenario.name, design=_design(w, p, net, raid, host_mem, oc, configs, main_ratio),
+        scenario_name=scenario.name, design=_design(w, p, net, raid, host_mem, oc, configs, first_ratio),
         estimates=estimates, binding_resource="memory",
         bom=tuple(lines), totals=totals, rationale=tuple(rationale), warnings=tuple(_warnings(w, p, oc, raid, configs)),
         main_metric=KINDS[w.kind].main_metric,

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.hardware import HardwareCatalog
+from models.perf import memory
 from models.scenario import PgDatabase
 from models.sizing.engine import size
 from models.sizing.parts import SizingInputError
@@ -213,3 +214,35 @@ def test_vms_too_small_for_their_clients_warn(catalog: HardwareCatalog) -> None:
     w = [x for x in r.warnings if x.code == "small-vm"]
     assert w and "vm-crm" in w[0].text
     assert "small-vm" not in {x.code for x in size(sample("pg-consolidation"), catalog).warnings}
+
+
+@settings(max_examples=15, deadline=None)
+@given(n=st.integers(1, 8), big=st.integers(0, 3), vm_memory=st.sampled_from([None, 4.0, 24.0]),
+       available=st.sampled_from([None, 40.0, 200.0]), shared=st.booleans())
+def test_reported_shared_buffers_and_throughput_are_the_ones_sized(
+    catalog: HardwareCatalog, n: int, big: int, vm_memory: float | None, available: float | None, shared: bool
+) -> None:
+    """The design's shared_buffers ratio is that of the VM it shows (its shape and shared_buffers); the throughput
+    kept is the least any VM keeps at its own ratio, at most what a VM on the busiest host keeps and at least what
+    the worst rate gives any VM. Before, a sample showed a 16 GiB VM with 4 GiB shared_buffers as '75 %'."""
+    dbs = [{"name": f"db{i}", "size_gb": 20 + 5 * i, "peak_clients": 10 + 7 * i,
+            "working_set_gb": 1.0 + (30.0 if i < big else 0.5 * i)} for i in range(n)]
+    r = size(sample("pg-consolidation", workload={
+        "databases": dbs, "vm_memory_gib": vm_memory, "host_memory_available_gib": available,
+        "placement": "shared-vm" if shared else "vm-per-database"}, platform={"server_id": R670}), catalog)
+    d = r.design
+    assert d.vm is not None and d.shared_buffers_ratio is not None and d.shared_buffers_gib is not None
+    assert d.shared_buffers_gib == pytest.approx(d.shared_buffers_ratio * d.vm.memory_gib, abs=0.01 * d.vm.memory_gib)
+    scheme: memory.Scheme = "shared-instance" if shared else "vm-per-database"
+    ratios = {g.target: (g.get("shared_buffers").value / 1024) for g in d.settings if g.product == "postgresql"}
+    rate = d.overcommit_rate or 0.0
+
+    def kept(h_vms: Any) -> list[float]:
+        return [float(memory.performance_preserved(min(rate, 0.999), scheme, ratios[v.name] / v.memory_gib))
+                for v in h_vms]
+
+    by_host = [[v for v in r.vms if v.host == h + 1] for h in range(len(d.hosts))]
+    busiest = max(by_host, key=lambda vms: sum(v.memory_gib for v in vms))
+    estimate = r.estimates["performance_preserved"].p50
+    assert estimate <= min(kept(busiest)) + 1e-9
+    assert estimate >= min(kept(r.vms)) - 1e-9

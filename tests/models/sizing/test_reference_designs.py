@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from models.calibration_data import figure
 from models.hardware import HardwareCatalog
 from models.sizing.engine import size
 from tests.models.sizing.conftest import sample
@@ -47,7 +48,13 @@ def test_bare_metal_multi_socket_gets_a_numa_warning(catalog: HardwareCatalog) -
 
 def test_study_001_shared_buffers_choice(catalog: HardwareCatalog) -> None:
     dedicated = size(sample("pg-consolidation"), catalog)
-    assert dedicated.design.shared_buffers_ratio == pytest.approx(0.75)
+    study_max = figure("pg_tuning_docs", "sb_study_max_vm_gib")
+    small = [vm for vm in dedicated.vms if vm.memory_gib <= study_max]
+    assert small  # the sample's small dedicated VMs get study 001's 75 %, larger ones the documentation's 25 %
+    for vm in dedicated.vms:
+        sb = next(g for g in dedicated.design.settings if g.target == vm.name).get("shared_buffers")
+        assert sb is not None
+        assert sb.value / (vm.memory_gib * 1024) == pytest.approx(0.75 if vm in small else 0.25, abs=1e-3)
     shared = size(sample("pg-consolidation", workload={"placement": "shared-vm"}), catalog)
     assert shared.design.shared_buffers_ratio == pytest.approx(0.25)
     conventional = size(sample("pg-consolidation", workload={"shared_buffers_policy": "conventional"}), catalog)
