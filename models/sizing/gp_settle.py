@@ -211,6 +211,7 @@ def settled_shortlist(
     most: int = 256,
     coordinators: CoordinatorOptions | None = None,
     keep: int = 1,
+    part_warnings_first: bool = True,
 ) -> list[tuple[int, Evaluated, bool]]:
     """The best candidates once settled, of `keep` different servers, best first: fewest part warnings, then
     the lowest capex.
@@ -219,7 +220,8 @@ def settled_shortlist(
     so a candidate's point capex is a lower bound of its settled capex, and the part warnings no host count
     removes a lower bound of those it raises settled: a candidate whose bounds are no better than the
     `keep`-th best settled design is not settled (`size` and `optimize` both pick this way, so they agree to
-    the cent). With no feasible candidate, the nearest one alone (feasible False).
+    the cent). With no feasible candidate, the nearest one alone (feasible False). `part_warnings_first` False
+    ranks the settled designs on capex alone (the pool's point part warnings are then zero).
     """
     c = ev.candidates
     feasible = ev.feasible
@@ -246,7 +248,7 @@ def settled_shortlist(
         one = settle(workload, targets, c.take(np.array([i])), net, utilization, float(extra_memory_price[i]),
                      platform, int(ev.segment_hosts[i]), coordinators, int(ev.coordinator_idx[i]))
         if bool(one.feasible[0]):
-            key = (int(one.part_warnings[0]), float(one.capex[0]))
+            key = (int(one.part_warnings[0]) if part_warnings_first else 0, float(one.capex[0]))
             if server not in best or key < best[server][0]:
                 best[server] = (key, int(i), one)
         elif fallback is None:

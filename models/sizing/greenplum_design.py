@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from models.hardware import HardwareCatalog
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import commercial, gp_part_warnings, greenplum
 from models.sizing.gp_explain import explain
-from models.sizing.gp_search import Search, search_space, settled_pool, settled_shortlist
+from models.sizing.gp_search import Search, SearchSpace, search_space, settled_pool, settled_shortlist
 from models.sizing.parts import (
     ResolvedParts,
     SizingInputError,
@@ -68,10 +70,7 @@ def size_greenplum(
     raid, _ = chosen_raid(scenario, workload)
     space = search_space(scenario, workload, catalog, parts, servers, drives, [scenario.platform.deployment], [raid],
                          scenario.platform.drives_per_host)
-    best, cheapest = RunningBest(), CheapestFeasible()
-    for offset, ev in space.chunks(progress=progress, cancelled=cancelled):
-        best.add(offset, ev)
-        cheapest.add(offset, ev)
+    best, cheapest = _streamed(space, progress, cancelled)
     n = scenario.platform.drives_per_host
     most = max(s.data_bays for s in servers)
     if best.row is None and n is not None and n > most:
@@ -85,19 +84,63 @@ def size_greenplum(
         raise SizingInputError(
             [Problem("platform", f"no drive in the catalog fits {what} with {raid} and the requested drive count")]
         )
-    shortlist = settled_shortlist(scenario, workload, space.found(settled_pool(best, cheapest)), FULL_CAPEX_RERANK)
+    result, full, feasible = _best_of_pool(scenario, workload, catalog, space, best, cheapest)
+    if len(space.servers) > 1 or len(space.drives) > 1 or scenario.platform.drives_per_host is None:
+        budget = scenario.targets.max_capex
+        why = _recommended_why(result, feasible and (budget is None or full <= budget))
+        if budget is not None and full > budget:
+            # the designs raising fewest part warnings break the capex budget once fully priced: within the budget
+            # comes first (a missed target outweighs a warning), so the search runs again ranking on capex alone
+            best2, cheapest2 = _streamed(space, None, cancelled, ignore_part_warnings=True)
+            other, other_full, other_feasible = _best_of_pool(scenario, workload, catalog, space, best2, cheapest2,
+                                                              part_warnings_first=False)
+            if other_full <= budget:
+                result, feasible = other, other_feasible
+                why = _within_budget_why(other, budget, full, scenario.commercial.currency)
+        result = dataclasses.replace(result, rationale=(*result.rationale, why))
+    return result
+
+
+def _streamed(space: SearchSpace, progress: Progress | None, cancelled: IsCancelled | None,
+              ignore_part_warnings: bool = False) -> tuple[RunningBest, CheapestFeasible]:
+    """The running best and the cheapest feasible pool over every candidate of the space."""
+    best, cheapest = RunningBest(), CheapestFeasible()
+    for offset, ev in space.chunks(progress=progress, cancelled=cancelled):
+        if ignore_part_warnings:
+            none = np.zeros(len(ev.candidates), dtype=np.int64)
+            ev = dataclasses.replace(ev, part_warnings=none, part_warnings_fixed=none)
+        best.add(offset, ev)
+        cheapest.add(offset, ev)
+    return best, cheapest
+
+
+def _best_of_pool(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
+                  best: RunningBest, cheapest: CheapestFeasible, part_warnings_first: bool = True
+                  ) -> tuple[SizingResult, float, bool]:
+    """The explained design of the pool (fewest part warnings, then the lowest full capex), its full capex (switches,
+    racks, licences and support included) and whether it meets every target."""
+    shortlist = settled_shortlist(scenario, workload, space.found(settled_pool(best, cheapest)), FULL_CAPEX_RERANK,
+                                  part_warnings_first)
     results = [explain_candidate(scenario, workload, space.found(settled), 0, feasible)
                for _, settled, feasible in shortlist]
-    k = 0
-    if len(results) > 1:
-        # the search ranks on the hosts' capex; switches, racks, licences and support follow the host count and
-        # the cores, so the few best are completed and the lowest full capex taken (fewest part warnings first)
-        full = [commercial.complete(r, scenario, catalog).totals.capex for r in results]
-        k = min(range(len(results)), key=lambda j: (int(shortlist[j][1].part_warnings[0]), full[j]))
-    result = results[k]
-    if len(space.servers) > 1 or len(space.drives) > 1 or scenario.platform.drives_per_host is None:
-        result = dataclasses.replace(result, rationale=(*result.rationale, _recommended_why(result, shortlist[k][2])))
-    return result
+    # the search ranks on the hosts' capex; switches, racks, licences and support follow the host count and the
+    # cores, so the few best are completed and the lowest full capex taken (fewest part warnings first)
+    full = [commercial.complete(r, scenario, catalog).totals.capex for r in results]
+    k = min(range(len(results)),
+            key=lambda j: (int(shortlist[j][1].part_warnings[0]) if part_warnings_first else 0, full[j]))
+    return results[k], full[k], shortlist[k][2]
+
+
+def _within_budget_why(result: SizingResult, budget: float, over: float, currency: str) -> Rationale:
+    raised = gp_part_warnings.raised(w.code for w in result.warnings)
+    words = "; ".join(gp_part_warnings.WORDS[c] for c in raised) or "none"
+    return Rationale(
+        "Recommended parts",
+        f"The designs whose parts raise the fewest warnings cost {over:,.0f} {currency} once fully priced, over the"
+        f" {budget:,.0f} {currency} capex budget; the budget comes first, so these parts are the lowest full capex"
+        f" within it, though they raise: {words}.",
+        gp_part_warnings.SOURCES,
+    )
 
 
 def _recommended_why(result: SizingResult, feasible: bool) -> Rationale:

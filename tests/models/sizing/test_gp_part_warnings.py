@@ -90,3 +90,18 @@ def test_the_count_the_search_ranks_on_is_what_the_design_reports(
     if gp_density.density(s.workload, srv, d.segment_hosts, d.memory_gib_per_host, d.data_needed_tb).short:
         expected.append("density-low")
     assert _part_warnings(r) == expected
+
+
+def test_a_capex_budget_comes_before_part_warnings_when_only_warned_parts_keep_it(catalog: HardwareCatalog) -> None:
+    """Fully priced, the warning-free recommendation breaks a budget a 2-socket design keeps: the budget (a target)
+    wins and the rationale says what it costs in warnings; with room in the budget the warning-free one stays."""
+    free = size(sample("retail-dw-gen5", platform=RECOMMEND), catalog)
+    assert not _part_warnings(free)
+    within = size(sample("retail-dw-gen5", platform=RECOMMEND, targets={"max_full_scan_s": 600,
+                                                                       "max_capex": free.totals.capex - 1}), catalog)
+    assert _meets(within) and within.totals.capex < free.totals.capex
+    why = next(x.text for x in within.rationale if x.decision == "Recommended parts")
+    assert "capex budget" in why and all(gp_part_warnings.WORDS[c] in why for c in _part_warnings(within))
+    roomy = size(sample("retail-dw-gen5", platform=RECOMMEND, targets={"max_full_scan_s": 600,
+                                                                      "max_capex": free.totals.capex + 1}), catalog)
+    assert roomy.design.server_id == free.design.server_id and _meets(roomy)
