@@ -168,7 +168,7 @@ def cost_power_card(
         sources=(f"{STUDY_002}, Architecture cost analysis, Table 3",),
         note=(
             "No fitted parameters: power comes from catalog idle/max/part watts (the studies give none). "
-            "The cost check needs BOM totals: a catalog with both Table 3 configurations (cost_comparison_spec()); "
+            "The cost check needs BOM totals: a catalog with both of the study's Table 3 configurations; "
             "the claim is an upper bound ('up to approximately 30 percent'), so ratios in 0.70-1.0 agree with it."
             if not residuals
             else "Residual: catalog BOM ratio vs 002's 'up to approximately 30 percent less expensive' (0.70); "
