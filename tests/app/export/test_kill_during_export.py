@@ -41,6 +41,7 @@ class _Writer:
     """
 
     def __init__(self, write: Callable[[], None]) -> None:
+        self.seconds = 0.0
         self.cmd_r, self.cmd_w = os.pipe()
         self.sig_r, self.sig_w = os.pipe()
         self.pid = os.fork()
@@ -73,13 +74,21 @@ class _Writer:
         os._exit(0)
 
     def attempt(self, kill_after: float | None) -> bool:
-        """One write; killed `kill_after` s after it began (None: let it finish). True if it finished cleanly."""
+        """One write; killed `kill_after` s after it began (None: let it finish). True if it finished cleanly.
+
+        `self.seconds` is how long the last unkilled write ran from its start (the pid read) to its end: the fork
+        before it is left out, since in a big test process (after the GUI tests) the fork alone can take longer
+        than the write, and a window measured with it put every kill after the rename."""
         os.write(self.cmd_w, b"g")
         (pid,) = struct.unpack("q", os.read(self.sig_r, 8))
-        if kill_after is not None:
-            time.sleep(kill_after)  # the point of the test: a kill at a random moment of the write
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        started = time.monotonic()
+        if kill_after is None:
+            (status,) = struct.unpack("q", os.read(self.sig_r, 8))
+            self.seconds = time.monotonic() - started
+            return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+        time.sleep(kill_after)  # the point of the test: a kill at a random moment of the write
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
         (status,) = struct.unpack("q", os.read(self.sig_r, 8))
         return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
@@ -105,9 +114,9 @@ def _kill_many(target: Path, writes: list[Callable[[], None]], complete: Callabl
         landed_new = window = 0.0
         for i in range(KILLS):
             if i % 10 == 0:
-                started = time.monotonic()
-                assert writers[(i // 10) % 2].attempt(None)
-                window = time.monotonic() - started
+                writer = writers[(i // 10) % 2]
+                assert writer.attempt(None)
+                window = writer.seconds
             old = target.read_bytes()
             which = 1 if complete(old, 0) else 0  # write the other version
             writers[which].attempt(rng.uniform(0, window * 1.5))
