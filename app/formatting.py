@@ -101,6 +101,24 @@ def money(amount: float | Decimal | None, currency: str, cents: bool = True) -> 
     return f"{money_figure(amount, cents)} {currency}".strip()
 
 
+def line_amount(amount: float | Decimal | None, recurring: bool = False) -> str:
+    """A BOM line's price in a column whose heading names the currency: cents, "/yr" on a yearly line.
+
+    >>> line_amount(1234.5), line_amount(99, recurring=True)
+    ('1,234.50', '99.00 /yr')
+    """
+    return money_figure(amount) + (" /yr" if recurring else "")
+
+
+def converted_from(amount: float | Decimal | None, currency: str, rate: float | None) -> str:
+    """A price as the catalog states it and the rate that converted it to the project currency.
+
+    >>> converted_from(1000, "EUR", 1.0812345)
+    '1,000.00 EUR at 1.081'
+    """
+    return f"{money(amount, currency)} at {DASH if rate is None else format(rate, '.4g')}"
+
+
 def percent(fraction: float, decimals: int = 0, *, sign: bool = False) -> str:
     """A ratio as a percentage, the product's one rule (`models.percent`: a space before "%", as `value` prints
     a fraction).

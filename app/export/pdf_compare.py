@@ -12,7 +12,7 @@ from reportlab.platypus import Flowable, Spacer
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_money import compare_label
 from app.export.pdf_styles import GOOD, GOOD_FILL
-from app.formatting import is_fraction, money, number
+from app.formatting import is_fraction, money, money_figure, number
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.vocabulary import deployment_label, kind_label
@@ -59,7 +59,7 @@ def _fmt(row: CompareRow, v: float | None) -> str:
     if v is None:
         return "–"
     if row.metric == "capex":
-        return f"{v:,.2f}"
+        return money_figure(v)
     if is_fraction(row.unit):
         return f"{number(v * 100)} %"
     return number(v)

@@ -13,7 +13,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
 from app.export.bom import GRAND, ONE_TIME, PER_YEAR, BomTable
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_styles import SUB_FILL, TOTAL_FILL, grid_table_style
-from app.formatting import money, number, power, unit_text
+from app.formatting import converted_from, line_amount, money, number, power, unit_text
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.vocabulary import METRICS
@@ -47,7 +47,7 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
                 i += 1
             origin = BASIS_MARK.get(row.price_basis, "?")
             if row.source_currency and row.source_currency != cur:
-                origin += f" · {row.source_price:,.2f} {row.source_currency} at {row.fx_rate:.4g}"
+                origin += f" · {converted_from(row.source_price, row.source_currency, row.fx_rate)}"
             # vendor part number first (what procurement orders by); refarch's catalog id last, in small print
             sub = f"P/N {row.part_number} · " if row.part_number else ""
             sub += f"{row.part_kind} · {origin} · {row.price_as_of}"
@@ -55,15 +55,15 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
                 sub += f" · {row.note}"
             sub += f" · id {row.part_id}"
             part = [ctx.p(row.description, st.cell), ctx.fitted(sub, widths[0] - 8)]
-            ext = f"{row.extended:,.2f}" + (" /yr" if row.recurring else "")
+            ext = line_amount(row.extended, row.recurring)
             disc = f"{row.discount_pct:g}" if row.discount_pct else ""
             data.append([part, ctx.p(str(row.qty_per_host), st.cell_num), ctx.p(str(row.hosts), st.cell_num),
-                         ctx.p(str(row.qty), st.cell_num), ctx.p(f"{row.list_unit_price:,.2f}", st.cell_num),
-                         ctx.p(disc, st.cell_num), ctx.p(f"{row.unit_price:,.2f}", st.cell_num),
+                         ctx.p(str(row.qty), st.cell_num), ctx.p(line_amount(row.list_unit_price), st.cell_num),
+                         ctx.p(disc, st.cell_num), ctx.p(line_amount(row.unit_price), st.cell_num),
                          ctx.p(ext, st.cell_num)])
         elif row.kind == "subtotal":
             data.append([ctx.p(f"Subtotal {row.role}", st.cell_bold), "", "", "", "", "", "",
-                         ctx.p(f"{row.extended:,.2f}", st.cell_num_bold)])
+                         ctx.p(line_amount(row.extended), st.cell_num_bold)])
             cmds += [("SPAN", (0, i), (6, i)), ("LINEABOVE", (0, i), (-1, i), 0.6, st.h1.textColor)]
         else:
             label = {ONE_TIME: "One-time total (capex)", PER_YEAR: "Per-year total (subscriptions and support)",

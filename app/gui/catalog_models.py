@@ -20,6 +20,7 @@ import shiboken6
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
+from app.formatting import money_figure
 from app.gui.hardware_picker import parts_in_order
 from app.gui.plain_text import plain_tooltip
 from app.gui.workers import JobRunner
@@ -233,7 +234,7 @@ class CatalogTableModel(QAbstractTableModel):
             if value is None:
                 return ""
             if role == Qt.ItemDataRole.DisplayRole and column == "price" and isinstance(value, int | float):
-                return f"{value:,.2f}"
+                return money_figure(value)
             return str(value)
         if role == Qt.ItemDataRole.BackgroundRole:
             if column in state.errors or (column == "id" and state.general):

@@ -33,11 +33,14 @@ from PySide6.QtWidgets import (
 from app.export.bom import bom_table
 from app.formatting import (
     bare,
+    converted_from,
     estimate_p50,
     estimate_range,
     humanize,
     is_fraction,
+    line_amount,
     money,
+    money_figure,
     money_short,
     number,
     power,
@@ -563,14 +566,14 @@ class ResultsView(QWidget):
         self.bom.setRowCount(len(table.rows))
         for row, b in enumerate(table.rows):
             if b.kind == "line":
-                origin = b.price_basis + (f", {b.source_price:,.2f} {b.source_currency} at {b.fx_rate:.4g}"
+                origin = b.price_basis + (f", {converted_from(b.source_price, b.source_currency, b.fx_rate)}"
                                           if b.source_currency != b.currency else "")
                 # the catalog id only in the tooltip: the table shows the part by name and vendor part number
                 tip = f"catalog id {b.part_id} ({b.part_kind}), {origin}, price as of {b.price_as_of}" + (
                     f"; {b.note}" if b.note else "")
                 cells = [b.group, b.description or b.part_id, b.part_number, str(b.qty_per_host), str(b.hosts),
-                         str(b.qty), f"{b.list_unit_price:,.2f}", f"{b.discount_pct:g}" if b.discount_pct else "",
-                         f"{b.unit_price:,.2f}", f"{b.extended:,.2f}" + (" /yr" if b.recurring else ""), origin]
+                         str(b.qty), line_amount(b.list_unit_price), f"{b.discount_pct:g}" if b.discount_pct else "",
+                         line_amount(b.unit_price), line_amount(b.extended, b.recurring), origin]
                 for c, text in enumerate(cells):
                     self.bom.setItem(row, c, _cell(text, right=3 <= c <= 9, tooltip=tip if c in (1, 2) else ""))
             else:
@@ -596,8 +599,9 @@ class ResultsView(QWidget):
         scale = 1000.0 if any(abs(y.cumulative) >= 1e6 for y in r.tco) else 1.0
         for row, y in enumerate(r.tco):
             amounts = (y.hardware, y.licences, y.support, y.energy, y.space, y.total, y.cumulative)
-            for c, v in enumerate((f"Year {y.year}", str(y.hosts), *(f"{x / scale:,.0f}" for x in amounts))):
-                exact = f"{amounts[c - 2]:,.2f} {t.currency}" if c >= 2 else ""
+            for c, v in enumerate((f"Year {y.year}", str(y.hosts), *(money_figure(x / scale, cents=False)
+                                                                      for x in amounts))):
+                exact = money(amounts[c - 2], t.currency) if c >= 2 else ""
                 self.tco.setItem(row, c, _cell(v, right=c > 0, bold=c == 7, tooltip=exact))
         t_ = self.tco  # tall enough for every year (up to ten) without a scroll bar
         rows_px = sum(t_.rowHeight(i) for i in range(min(t_.rowCount(), 10)))

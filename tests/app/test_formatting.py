@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
 from app import formatting
+from app.formatting import converted_from, line_amount, money, money_figure
 
 
 def test_number_uses_significant_digits_and_separators_never_scientific() -> None:
@@ -45,3 +53,19 @@ def test_a_part_number_is_printed_once_for_every_seed_part() -> None:
     named = SimpleNamespace(bom=[SimpleNamespace(part_id="x", description="NVIDIA ConnectX-5 (MCX516A-CCAT)",
                                                  part_number="MCX516A-CCAT")])
     assert formatting.part_with_number(named, "x") == "NVIDIA ConnectX-5 (MCX516A-CCAT)"  # type: ignore[arg-type]
+
+
+@given(st.decimals(min_value=-10**9, max_value=10**9, places=2, allow_nan=False, allow_infinity=False),
+       st.booleans())
+def test_a_bom_line_price_reads_as_every_money_column(amount: Decimal, recurring: bool) -> None:
+    text = line_amount(amount, recurring)
+    assert text.removesuffix(" /yr") == money_figure(amount) and text.endswith(" /yr") == recurring
+    assert converted_from(amount, "EUR", 1.08) == f"{money(amount, 'EUR')} at 1.08"
+
+
+def test_renderers_write_no_money_format_of_their_own() -> None:
+    # a price printed with its own format string drifts from the BOM's (cents, separators, the currency)
+    app = Path(__file__).resolve().parents[2] / "app"
+    own = [f"{p.relative_to(app)}:{n}" for p in app.rglob("*.py") if p.name != "formatting.py"
+           for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if re.search(r":,\.2f\}", line)]
+    assert not own, own
