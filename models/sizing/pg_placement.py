@@ -8,6 +8,10 @@
   the effective_cache_size share of VM memory; at least 2 GiB. vCPUs: peak clients at once / 10
   (study 001's consolidation VMs). A VM never exceeds the host's memory; it is pinned to one NUMA
   node when its vCPUs and memory fit one, else it is a wide VM (vNUMA).
+* A database with a stated peak_tps also needs the vCPUs that rate takes at study 001's rate per vCPU
+  (10 zero-think-time DBT-2 clients per vCPU, each driving its transactions per second): a rate above what
+  its clients would drive needs more than one vCPU per 10 clients. A VM never gets more vCPUs than the host
+  has cores; the design then warns with the rate the VM reaches.
 * vSphere HA N+1: the smallest host count H >= 2 on which the VMs of any one failed host restart
   in the free capacity of the others (checked hour by hour, VM by VM).
 """
@@ -22,7 +26,7 @@ import numpy as np
 from models.calibration_data import figure, point
 from models.perf import memory
 from models.scenario import PgDatabase, PostgresConsolidation
-from models.sizing.pg_storage import GIB_PER_GB, DbIo, database_io, load_at
+from models.sizing.pg_storage import GIB_PER_GB, DbIo, database_io, load_at, tps_per_client
 
 HOURS = 24
 RULES = "sizing_rules"
@@ -40,6 +44,12 @@ class PgVm:
     resident_by_hour: np.ndarray  # GiB that must stay resident, per hour
     clients_at_once: int  # most clients connected at the same hour
     io: tuple[DbIo, ...]
+    vcpus_needed: float = 0.0  # vCPUs its clients and stated transaction rates take at the busiest hour
+
+    @property
+    def tps_reachable(self) -> float:
+        """Transactions/s its vCPUs carry at study 001's rate per vCPU."""
+        return self.vcpus * tps_per_vcpu()
 
     @property
     def resident_peak_gib(self) -> float:
@@ -52,6 +62,24 @@ class PgVm:
 
 def clients_per_vcpu() -> float:
     return figure(RULES, "pg_clients_per_vcpu")
+
+
+def tps_per_vcpu() -> float:
+    """DBT-2 transactions/s one vCPU carried in study 001: 10 zero-think-time clients per vCPU, each at its rate.
+
+    >>> round(tps_per_vcpu())
+    609
+    """
+    return clients_per_vcpu() * tps_per_client()
+
+
+def _vcpus_by_hour(dbs: tuple[PgDatabase, ...]) -> np.ndarray:
+    """vCPUs the databases take per hour: their clients at 10 per vCPU, or their stated transaction rate at
+    study 001's rate per vCPU when that is higher."""
+    def need(d: PgDatabase) -> float:
+        by_tps = d.peak_tps / tps_per_vcpu() if d.peak_tps is not None else 0.0
+        return max(d.peak_clients / clients_per_vcpu(), by_tps)
+    return np.array([sum(need(d) * load_at(d, h) for d in dbs) for h in range(HOURS)])
 
 
 def _overhead_gib(clients: np.ndarray | float) -> np.ndarray:
@@ -73,12 +101,14 @@ def make_vm(name: str, dbs: tuple[PgDatabase, ...], host_cores: int, w: Postgres
     resident = ws + _overhead_gib(clients)
     ecs = figure(DS, "effective_cache_size_ratio")
     mem = w.vm_memory_gib or max(MIN_VM_GIB, float(math.ceil(float(resident.max()) / ecs)))
-    vcpus = w.vm_vcpus or int(min(host_cores, max(2, math.ceil(at_once / clients_per_vcpu()))))
-    cpu = np.minimum(clients / clients_per_vcpu(), vcpus)
+    demand = _vcpus_by_hour(dbs)
+    needed = float(max(demand.max(), at_once / clients_per_vcpu()))
+    vcpus = w.vm_vcpus or int(min(host_cores, max(2, math.ceil(needed - 1e-9))))
+    cpu = np.minimum(demand, vcpus)
     cache = mem * ecs
     io = tuple(database_io(d, cache * d.working_set_gb / max(sum(x.working_set_gb for x in dbs), 1e-12), fill)
                for d in dbs)
-    return PgVm(name, dbs, vcpus, float(mem), cpu, resident, at_once, io)
+    return PgVm(name, dbs, vcpus, float(mem), cpu, resident, at_once, io, needed)
 
 
 def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, host_cores: int, fill: float
@@ -95,7 +125,7 @@ def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, hos
             trial = (*tuple(g), db)
             clients = _clients_by_hour(trial)
             resident = sum(d.working_set_gb for d in trial) * GIB_PER_GB + _overhead_gib(clients)
-            vcpus = math.ceil(clients.max() / clients_per_vcpu())
+            vcpus = math.ceil(max(float(_vcpus_by_hour(trial).max()), clients.max() / clients_per_vcpu()) - 1e-9)
             if float(resident.max()) / ecs <= limit_gib and vcpus <= limit_vcpus:
                 g.append(db)
                 break

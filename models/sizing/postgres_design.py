@@ -40,7 +40,7 @@ from models.sizing.pg_datastore import (
     raid_write_penalty,
     vsan_for,
 )
-from models.sizing.pg_placement import HostPlan, PgVm, clients_per_vcpu, pack_hosts, plan_vms
+from models.sizing.pg_placement import HostPlan, PgVm, clients_per_vcpu, pack_hosts, plan_vms, tps_per_vcpu
 from models.sizing.pg_storage import tps_per_client
 from models.sizing.result import (
     BomLine,
@@ -141,6 +141,13 @@ def _cheapest_local(
     return best
 
 
+def _rank(p: Packing) -> tuple[float, float]:
+    """Servers whose cores give every VM the vCPUs its clients and transaction rates take come first, by capex;
+    when none does, the one short by the fewest vCPUs (the best achievable)."""
+    short = sum(max(0, math.ceil(vm.vcpus_needed - 1e-9) - vm.vcpus) for h in p.hosts for vm in h.vms)
+    return (float(short), p.capex)
+
+
 def size_postgres(
     scenario: Scenario, w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts
 ) -> SizingResult:
@@ -168,7 +175,7 @@ def size_postgres(
             continue
         found = (_cheapest_vsan(scenario, w, catalog, parts, server, vms, hosts, available, net) if vsan
                  else _cheapest_local(scenario, catalog, parts, server, hosts, available, net, raid))
-        if found is not None and (best is None or found.capex < best.capex):
+        if found is not None and (best is None or _rank(found) < _rank(best)):
             best = found
     if best is None:
         detail = "; ".join(too_small[:3])
@@ -325,6 +332,21 @@ def _warnings(
             f" study 001 ran {clients_per_vcpu():g} clients per vCPU with the working set resident. Expect queueing"
             " or reads from disk; split the database or give the VM more.",
             "warning", "workload.vm_vcpus" if short_cpu else "workload.vm_memory_gib",
+        ))
+    slow = [vm for vm in all_vms if any(io.tps_estimated is False for io in vm.io)
+            and vm.vcpus < math.ceil(vm.vcpus_needed - 1e-9)]
+    if slow:
+        warnings.append(Warning(
+            "tps-beyond-vm",
+            "Transaction rates beyond what the VM's vCPUs carry at study 001's"
+            f" {tps_per_vcpu():,.0f} transactions/s per vCPU: "
+            + ", ".join(f"{vm.name} reaches about {vm.tps_reachable:,.0f}/s with {vm.vcpus} vCPU against"
+                        f" {sum(io.tps for io in vm.io):,.0f}/s asked (needs {math.ceil(vm.vcpus_needed - 1e-9)})"
+                        for vm in slow[:5])
+            + (" ..." if len(slow) > 5 else "")
+            + ". CPU binds: a host with more cores (platform.server_id), vm_vcpus, or the load split over databases;"
+            " the rate per vCPU is study 001's DBT-2 mix, so measure the customer's transactions.",
+            "warning", "workload.databases",
         ))
     if raid == "none":
         warnings.append(Warning("no-raid", "Database drives without RAID: a drive failure loses the datastore.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any
 
@@ -15,7 +16,7 @@ from models.scenario import PgDatabase
 from models.sizing.engine import size
 from models.sizing.parts import SizingInputError
 from models.sizing.pg_config import PgVmInputs, postgres_config, shared_buffers_rule
-from models.sizing.pg_placement import survives_any_host_failure
+from models.sizing.pg_placement import clients_per_vcpu, survives_any_host_failure, tps_per_vcpu
 from models.sizing.pg_storage import database_io
 from models.sizing.result import SizingResult
 from tests.models.sizing.conftest import sample
@@ -246,3 +247,29 @@ def test_reported_shared_buffers_and_throughput_are_the_ones_sized(
     estimate = r.estimates["performance_preserved"].p50
     assert estimate <= min(kept(busiest)) + 1e-9
     assert estimate >= min(kept(r.vms)) - 1e-9
+
+
+@settings(max_examples=12, deadline=None)
+@given(tps=st.floats(10, 2_000_000), clients=st.integers(1, 400))
+def test_a_stated_transaction_rate_gets_its_vcpus_or_the_most_there_are(
+    catalog: HardwareCatalog, tps: float, clients: int
+) -> None:
+    """vCPUs cover the clients (10 per vCPU) and a stated peak_tps at study 001's rate per vCPU; a rate no host's
+    cores carry gets the VM with the most cores the catalog has and a warning naming the rate reached. Before,
+    500,000 transactions/s were placed in a 16-vCPU VM with no word about the rate."""
+    def one(rate: float) -> SizingResult:
+        db = {"name": "oltp", "size_gb": 200, "peak_clients": clients, "working_set_gb": 20, "peak_tps": rate}
+        return size(sample("pg-consolidation", workload={"databases": [db]}), catalog)
+
+    r = one(tps)
+    (vm,) = r.vms
+    need = math.ceil(max(clients / clients_per_vcpu(), tps / tps_per_vcpu()) - 1e-9)
+    cores = catalog.server(r.design.server_id or "").cores_total
+    most = max(s.cores_total for s in catalog.servers)
+    warned = "tps-beyond-vm" in {w.code for w in r.warnings}
+    if need <= most:
+        assert vm.vcpus >= need and not warned
+    else:
+        assert vm.vcpus == cores == most
+        assert warned == (tps / tps_per_vcpu() > vm.vcpus)
+    assert one(tps * 2).vms[0].vcpus >= vm.vcpus  # more transactions never fewer vCPUs
