@@ -39,9 +39,13 @@ def percentile(metric: str, confidence: str) -> float:
 
 
 def at_confidence(
-    workload: GpWorkload, ctx: GpContext, hosts: IntArray, etl: IntArray, confidence: str
+    workload: GpWorkload, ctx: GpContext, hosts: IntArray, etl: IntArray, confidence: str,
+    only: frozenset[str] | None = None,
 ) -> dict[str, FloatArray]:
-    """Every estimate of one candidate (`ctx` of one) at each host count, at the confidence percentile."""
+    """Every estimate of one candidate (`ctx` of one) at each host count, at the confidence percentile.
+
+    `only` names the analytics metrics wanted (a host search probes its targets' metrics alone; each
+    metric is computed on its own from the same draw, so a subset holds the same values)."""
     h = np.asarray(hosts, dtype=float).reshape(-1, 1)
     e = np.maximum(np.asarray(etl, dtype=float), 1).reshape(-1, 1)
     if isinstance(workload, GreenplumOltp):
@@ -53,13 +57,15 @@ def at_confidence(
         return {"tps": np.broadcast_to(np.asarray(pick, dtype=float), h.ravel().shape).copy()}
     shape = replace(ctx.with_counts(h, e))
     params = scan_load_estimates.sampled_params()
-    out = {
-        "full_scan_s": scan_load.full_scan_seconds(shape, ctx.data_on_disk_tb, params).value,
-        "load_tb_per_hour": scan_load.load_tb_per_hour(shape, params).value,
-        "queries_per_hour": scan_load.queries_per_hour(
+    out = {}
+    if only is None or "full_scan_s" in only:
+        out["full_scan_s"] = scan_load.full_scan_seconds(shape, ctx.data_on_disk_tb, params).value
+    if only is None or "load_tb_per_hour" in only:
+        out["load_tb_per_hour"] = scan_load.load_tb_per_hour(shape, params).value
+    if only is None or "queries_per_hour" in only:
+        out["queries_per_hour"] = scan_load.queries_per_hour(
             shape, ctx.data_on_disk_tb, workload.concurrent_queries, workload.scan_fraction_pct / 100.0, params
-        ).value,
-    }
+        ).value
     return {k: percentiles(np.asarray(v, dtype=float), percentile(k, confidence), axis=1) for k, v in out.items()}
 
 

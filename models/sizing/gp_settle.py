@@ -90,10 +90,17 @@ def settle(
     if coordinators is not None and coordinator >= 0:  # the OLTP coordinator chosen on its own
         ctx = dataclasses.replace(ctx, coordinator_cores=coordinators.cores[[coordinator]])
     conf = targets.confidence
-    perf_targets = confidence.meets(workload, targets, confidence.at_confidence(
-        workload, ctx, np.array([start_hosts]), np.array([MAX_ETL_HOSTS]), conf))
+    memo: dict[tuple[int, int], dict[str, FloatArray]] = {}
 
-    hosts, out_of_reach = _reachable_hosts(workload, targets, c1, ctx, vms, start_hosts, perf_targets)
+    def at(h: int, e: int) -> dict[str, FloatArray]:
+        """Every estimate at one host count, computed once per settle (the search revisits its ends)."""
+        if (h, e) not in memo:
+            memo[h, e] = confidence.at_confidence(workload, ctx, np.array([h]), np.array([e]), conf)
+        return memo[h, e]
+
+    perf_targets = confidence.meets(workload, targets, at(start_hosts, MAX_ETL_HOSTS))
+
+    hosts, out_of_reach = _reachable_hosts(workload, targets, c1, ctx, vms, start_hosts, perf_targets, at)
     etl = 0
     if targets.min_load_tb_per_hour is not None and isinstance(workload, GreenplumAnalytics):
         want = targets.min_load_tb_per_hour
@@ -105,7 +112,7 @@ def settle(
         etl, _ = smallest_from(etl_ok, 1, MAX_ETL_HOSTS)
     ev = evaluate(workload, targets, c1, net, utilization, extra_memory_price, fixed_hosts=hosts, platform=platform,
                   fixed_etl=etl, coordinators=coordinators, fixed_coordinator=coordinator)
-    vals = confidence.at_confidence(workload, ctx, np.array([hosts]), np.array([etl]), conf)
+    vals = at(hosts, etl)
     meets = dict(ev.meets)
     meets.update(confidence.meets(workload, targets, vals))
     return dataclasses.replace(ev, metrics={k: np.asarray(v, dtype=float) for k, v in vals.items()}, meets=meets,
@@ -120,6 +127,7 @@ def _reachable_hosts(
     vms: IntArray,
     start_hosts: int,
     perf_targets: dict[str, BoolArray],
+    at: Callable[[int, int], dict[str, FloatArray]],
 ) -> tuple[int, dict[str, tuple[float, str]]]:
     """Hosts meeting every performance target at the confidence, bounded where more hosts stop helping.
 
@@ -139,18 +147,25 @@ def _reachable_hosts(
     if not perf_targets:
         return start, {}
 
+    wanted = frozenset(TARGETS[n].metric for n in perf_targets)
+
     def values(h: IntArray) -> dict[str, FloatArray]:
-        vals = confidence.at_confidence(workload, ctx, h, np.full(h.shape, MAX_ETL_HOSTS), conf)
+        vals = confidence.at_confidence(workload, ctx, h, np.full(h.shape, MAX_ETL_HOSTS), conf, only=wanted)
         return {TARGETS[n].metric: vals[TARGETS[n].metric] for n in perf_targets}
 
-    def all_met(h: IntArray) -> BoolArray:
-        res = np.ones(h.shape, dtype=bool)
-        for met in confidence.meets(workload, targets, values(h)).values():
+    def met_by(vals: dict[str, FloatArray], shape: tuple[int, ...]) -> BoolArray:
+        res = np.ones(shape, dtype=bool)
+        for met in confidence.meets(workload, targets, vals).values():
             res &= met
         return res
 
+    def all_met(h: IntArray) -> BoolArray:
+        return met_by(values(h), h.shape)
+
     hosts = start
-    if not bool(all_met(np.array([start]))[0]):  # the point answer falls short at the confidence: grow
+    at_start = at(start, MAX_ETL_HOSTS)
+    start_met = bool(met_by({TARGETS[n].metric: at_start[TARGETS[n].metric] for n in perf_targets}, (1,))[0])
+    if not start_met:  # the point answer falls short at the confidence: grow
         # most fall short by a host or two: one vectorized probe of the next NEAR counts first (a target met
         # there is met, wherever more hosts would stop helping), the stop searched only beyond
         near = min(start + NEAR - 1, MAX_SEGMENT_HOSTS)
@@ -166,10 +181,10 @@ def _reachable_hosts(
     policy = mirror_policy(workload)
     hosts = min(int(mirroring.round_hosts(policy, np.array([hosts]), vms[:1], workload.mirror_block_hosts)[0]),
                 MAX_SEGMENT_HOSTS)
-    at = confidence.at_confidence(workload, ctx, np.array([hosts]), np.array([MAX_ETL_HOSTS]), conf)
-    unmet = [n for n, met in confidence.meets(workload, targets, at).items() if not bool(met[0])]
+    there = at(hosts, MAX_ETL_HOSTS)
+    unmet = [n for n, met in confidence.meets(workload, targets, there).items() if not bool(met[0])]
     binding = _binding_at(workload, ctx, hosts) if unmet else ""
-    return hosts, {n: (float(at[TARGETS[n].metric][0]), binding) for n in unmet}
+    return hosts, {n: (float(there[TARGETS[n].metric][0]), binding) for n in unmet}
 
 
 def _binding_at(workload: GpWorkload, ctx: metrics.GpContext, hosts: int) -> str:
@@ -238,10 +253,24 @@ def settled_shortlist(
     def ranked() -> list[tuple[tuple[int, float], int, Evaluated]]:
         return sorted(best.values(), key=lambda t: t[0])[:keep]  # stable: ties to the one settled first
 
-    for i in order[:most]:
+    order = order[:most]
+    # the least bound from each position on: once the `keep`-th best settled design (which only improves) is no
+    # worse than every bound left, every one left would be passed over, so the walk stops there
+    fixed, capex = ev.part_warnings_fixed[order], ev.capex[order]
+    least: list[tuple[int, float]] = [(0, 0.0)] * len(order)
+    low: tuple[int, float] | None = None
+    for j in range(len(order) - 1, -1, -1):
+        here = (int(fixed[j]), float(capex[j]))
+        low = here if low is None or here < low else low
+        least[j] = low
+    for pos, i in enumerate(order):
         bound = (int(ev.part_warnings_fixed[i]), float(ev.capex[i]))
-        if len(best) >= keep and bound >= ranked()[-1][0]:
-            continue  # the order is by the point's warnings, which settling can lower: later ones may still do
+        if len(best) >= keep:
+            worst = ranked()[-1][0]
+            if least[pos] >= worst:
+                break
+            if bound >= worst:
+                continue  # the order is by the point's warnings, which settling can lower: later ones may still do
         server = int(c.server_idx[i])
         if server in best and bound >= best[server][0]:
             continue
