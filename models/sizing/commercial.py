@@ -74,6 +74,14 @@ def _valuation_date(scenario: Scenario) -> date:
     return scenario.commercial.valuation_date or date.today()
 
 
+def _part_name(part_id: str, catalog: HardwareCatalog) -> str:
+    """"Dell PowerEdge R720xd (24 SFF)": vendor and model; the id only for a part the catalog no longer has."""
+    if part_id in catalog:
+        part = catalog.get(part_id)
+        return f"{part.vendor} {part.model}"
+    return part_id
+
+
 def price_warnings(lines: Sequence[BomLine], scenario: Scenario, catalog: HardwareCatalog) -> list[Warning]:
     """Old prices, estimates and rates: the report must say which numbers are soft."""
     c = scenario.commercial
@@ -87,7 +95,9 @@ def price_warnings(lines: Sequence[BomLine], scenario: Scenario, catalog: Hardwa
     old = sorted({(ln.price_as_of, ln.part_id) for ln in lines
                   if ln.price_as_of and age_months(date.fromisoformat(ln.price_as_of)) > months})
     if old:
-        shown = ", ".join(f"{pid} ({when})" for when, pid in old[:4]) + (" ..." if len(old) > 4 else "")
+        # parts by name, as the customer reads them in the BOM (the catalog id is for the catalog editor)
+        shown = ", ".join(f"{_part_name(pid, catalog)} ({when})" for when, pid in old[:4]) + (
+            " ..." if len(old) > 4 else "")
         out.append(Warning("price-old", f"{len(old)} BOM part(s) have prices older than {months} months: {shown}. "
                                         "Ask for a current quote before this goes to the customer.",
                            "warning", "commercial.price_max_age_months"))

@@ -176,6 +176,10 @@ def test_licence_minimum_cores_and_old_prices_are_flagged(catalog: HardwareCatal
     assert lic.qty == hosts * server.sockets * max(16, server.cpu.cores)
     codes = {w.code for w in r.warnings}
     assert {"price-old", "price-estimate"} <= codes
+    old = next(w for w in r.warnings if w.code == "price-old")
+    named = [catalog.get(ln.part_id) for ln in r.bom if ln.part_id in catalog]
+    assert any(f"{p.vendor} {p.model} (" in old.text for p in named), old.text  # parts by name
+    assert not any(f"{ln.part_id} (" in old.text for ln in r.bom), old.text  # not by catalog id
     assert math.isfinite(r.totals.tco)
 
 
