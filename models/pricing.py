@@ -11,6 +11,8 @@ summed as if they were in the project currency); `left_out` names them.
 from __future__ import annotations
 
 import dataclasses
+import threading
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -54,11 +56,37 @@ def _convert(part: Part, catalog: HardwareCatalog, currency: str, discounts: Map
     return dataclasses.replace(part, price=net, currency=currency, origin=origin)
 
 
+# The last few conversions, by catalog object: the GUI sizes every scenario, its curve and its what-ifs against
+# one catalog snapshot, and converting a 100,000-part catalog on each call cost a copy of every part (and the
+# garbage collections it set off stalled the window). Catalogs and parts are frozen, so a conversion of the
+# same object with the same currency and discounts is the same; the weak reference tells a reused id apart.
+_RECENT = 4
+_recent: dict[tuple[int, str, tuple[tuple[str, float], ...]], tuple[weakref.ref[HardwareCatalog], Converted]] = {}
+_recent_lock = threading.Lock()  # the GUI sizes on worker threads
+
+
 def in_currency(catalog: HardwareCatalog, currency: str, discounts: Mapping[str, float] | None = None) -> Converted:
-    """Every part at its net price in `currency`; a catalog already converted to `currency` is returned as is."""
+    """Every part at its net price in `currency`; a catalog already converted to `currency` is returned as is.
+
+    Converting the same catalog object again with the same currency and discounts returns the same result.
+    """
     if catalog.currency == currency:
         return Converted(catalog, {})
     discounts = discounts or {}
+    key = (id(catalog), currency, tuple(sorted(discounts.items())))
+    with _recent_lock:
+        hit = _recent.get(key)
+    if hit is not None and hit[0]() is catalog:
+        return hit[1]
+    converted = _convert_all(catalog, currency, discounts)
+    with _recent_lock:
+        if len(_recent) >= _RECENT:
+            del _recent[next(iter(_recent))]
+        _recent[key] = (weakref.ref(catalog), converted)
+    return converted
+
+
+def _convert_all(catalog: HardwareCatalog, currency: str, discounts: Mapping[str, float]) -> Converted:
     parts: list[Part] = []
     left_out: dict[str, str] = {}
     for part in catalog:
