@@ -78,17 +78,61 @@ def settle(
     start_hosts: int,
     coordinators: CoordinatorOptions | None = None,
     coordinator: int = -1,
+    searched: dict[tuple[object, ...], Searched] | None = None,
 ) -> Evaluated:
     """Candidate `c1` (one) sized on the estimate it reports, at the scenario's confidence.
 
     Hosts grow from `start_hosts` (the point-prediction answer) until every performance target
     holds at the confidence percentile; ETL hosts likewise for the load target. The result's
     metrics are those percentile values and `meets` is judged on them.
+
+    `searched` (one per workload and targets) keeps each host search by what it depends on (the
+    candidate's model context, start and floor), so candidates differing only in price (a part listed
+    by several vendors, DIMMs added) are searched once and only priced each.
     """
     primaries, vms = primaries_per_host(workload, c1, platform)
     ctx = metrics.GpContext.of(workload, c1, primaries, vms, net, needed_tb(workload))
     if coordinators is not None and coordinator >= 0:  # the OLTP coordinator chosen on its own
         ctx = dataclasses.replace(ctx, coordinator_cores=coordinators.cores[[coordinator]])
+    floor = _floor(workload, c1, vms)
+    key = _search_key(ctx, start_hosts, floor, vms)
+    found = searched.get(key) if searched is not None else None
+    if found is None:
+        found = _search(workload, targets, ctx, vms, start_hosts, floor)
+        if searched is not None:
+            searched[key] = found
+    hosts, etl, out_of_reach, vals = found
+    ev = evaluate(workload, targets, c1, net, utilization, extra_memory_price, fixed_hosts=hosts, platform=platform,
+                  fixed_etl=etl, coordinators=coordinators, fixed_coordinator=coordinator)
+    meets = dict(ev.meets)
+    meets.update(confidence.meets(workload, targets, vals))
+    return dataclasses.replace(ev, metrics={k: np.array(v, dtype=float) for k, v in vals.items()}, meets=meets,
+                               out_of_reach=dict(out_of_reach))
+
+
+Searched = tuple[int, int, dict[str, tuple[float, str]], dict[str, FloatArray]]  # hosts, ETL hosts, unmet, values
+
+
+def _search_key(ctx: metrics.GpContext, start_hosts: int, floor: int, vms: IntArray) -> tuple[object, ...]:
+    """What a host search depends on besides the workload and targets: the model context, start, floor, VMs."""
+    shape = tuple(np.asarray(getattr(ctx.shape, f.name), dtype=float).tobytes()
+                  for f in dataclasses.fields(ctx.shape))
+    return (int(start_hosts), floor, int(vms[0]), float(ctx.data_on_disk_tb), ctx.coordinator_cores.tobytes(),
+            ctx.segment_cores.tobytes(), shape)
+
+
+def _floor(workload: GpWorkload, c1: Candidates, vms: IntArray) -> int:
+    """The fewest hosts candidate `c1` (one) may have: the data's capacity and the segment layout's minimum."""
+    floor = int(np.maximum(
+        np.ceil(needed_tb(workload) / np.maximum(capacity_per_host(workload, c1), 1e-12)),
+        min_hosts(workload, primaries_per_host(workload, c1)[0] // vms),
+    )[0])
+    return min(max(floor, 1), MAX_SEGMENT_HOSTS)
+
+
+def _search(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, vms: IntArray, start_hosts: int,
+            floor: int) -> Searched:
+    """Segment and ETL hosts of one candidate at the scenario's confidence, what stays out of reach, the values."""
     conf = targets.confidence
     memo: dict[tuple[int, int], dict[str, FloatArray]] = {}
 
@@ -100,7 +144,7 @@ def settle(
 
     perf_targets = confidence.meets(workload, targets, at(start_hosts, MAX_ETL_HOSTS))
 
-    hosts, out_of_reach = _reachable_hosts(workload, targets, c1, ctx, vms, start_hosts, perf_targets, at)
+    hosts, out_of_reach = _reachable_hosts(workload, targets, ctx, vms, start_hosts, floor, perf_targets, at)
     etl = 0
     if targets.min_load_tb_per_hour is not None and isinstance(workload, GreenplumAnalytics):
         want = targets.min_load_tb_per_hour
@@ -110,22 +154,16 @@ def settle(
             return vals["load_tb_per_hour"] >= want
 
         etl, _ = smallest_from(etl_ok, 1, MAX_ETL_HOSTS)
-    ev = evaluate(workload, targets, c1, net, utilization, extra_memory_price, fixed_hosts=hosts, platform=platform,
-                  fixed_etl=etl, coordinators=coordinators, fixed_coordinator=coordinator)
-    vals = at(hosts, etl)
-    meets = dict(ev.meets)
-    meets.update(confidence.meets(workload, targets, vals))
-    return dataclasses.replace(ev, metrics={k: np.asarray(v, dtype=float) for k, v in vals.items()}, meets=meets,
-                               out_of_reach=out_of_reach)
+    return hosts, etl, out_of_reach, at(hosts, etl)
 
 
 def _reachable_hosts(
     workload: GpWorkload,
     targets: Targets,
-    c1: Candidates,
     ctx: metrics.GpContext,
     vms: IntArray,
     start_hosts: int,
+    floor: int,
     perf_targets: dict[str, BoolArray],
     at: Callable[[int, int], dict[str, FloatArray]],
 ) -> tuple[int, dict[str, tuple[float, str]]]:
@@ -138,11 +176,6 @@ def _reachable_hosts(
     design reports the value it reaches and the resource that binds.
     """
     conf = targets.confidence
-    floor = int(np.maximum(
-        np.ceil(needed_tb(workload) / np.maximum(capacity_per_host(workload, c1), 1e-12)),
-        min_hosts(workload, primaries_per_host(workload, c1)[0] // vms),
-    )[0])
-    floor = min(max(floor, 1), MAX_SEGMENT_HOSTS)
     start = max(min(start_hosts, MAX_SEGMENT_HOSTS), floor)
     if not perf_targets:
         return start, {}
@@ -248,6 +281,7 @@ def settled_shortlist(
     idx = np.flatnonzero(feasible)
     order = idx[np.lexsort((c.drives_per_host[idx], ev.segment_hosts[idx], ev.capex[idx], ev.part_warnings[idx]))]
     best: dict[int, tuple[tuple[int, float], int, Evaluated]] = {}  # per server: its best settled design
+    searched: dict[tuple[object, ...], Searched] = {}  # host searches by what they depend on (`settle`)
     fallback: tuple[int, Evaluated] | None = None
 
     def ranked() -> list[tuple[tuple[int, float], int, Evaluated]]:
@@ -275,7 +309,7 @@ def settled_shortlist(
         if server in best and bound >= best[server][0]:
             continue
         one = settle(workload, targets, c.take(np.array([i])), net, utilization, float(extra_memory_price[i]),
-                     platform, int(ev.segment_hosts[i]), coordinators, int(ev.coordinator_idx[i]))
+                     platform, int(ev.segment_hosts[i]), coordinators, int(ev.coordinator_idx[i]), searched)
         if bool(one.feasible[0]):
             key = (int(one.part_warnings[0]) if part_warnings_first else 0, float(one.capex[0]))
             if server not in best or key < best[server][0]:
