@@ -85,8 +85,9 @@ def _host_memory(scenario: Scenario, w: PostgresConsolidation, server: Server) -
     hypervisor reserve (the platform's, else the rule's); may be <= 0 for a host too small for any VM."""
     host_mem = float(scenario.platform.memory_gib or server.memory_gib)
     reserve = scenario.platform.hypervisor_reserve_gib
-    available = w.host_memory_available_gib or host_mem - (hypervisor_reserve_gib(host_mem) if reserve is None
-                                                           else reserve)
+    physical = host_mem - (hypervisor_reserve_gib(host_mem) if reserve is None else reserve)
+    # a stated figure above what the host has after the hypervisor cannot be: the host's memory bounds it
+    available = min(w.host_memory_available_gib, physical) if w.host_memory_available_gib else physical
     return host_mem, available
 
 
@@ -141,6 +142,15 @@ def _cheapest_local(
     return best
 
 
+def _largest_vm_gib(w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts) -> float:
+    """The memory of the largest VM the databases need on any candidate server (before host limits)."""
+    fill = figure(DOCS, "gp_capacity_max_fill")
+    one_each = w.model_copy(update={"placement": "vm-per-database"})  # shared VMs can shrink to one database
+    return min((max(vm.memory_gib for vm in plan_vms(one_each, s.cores_per_numa_node, float("inf"), s.cores_total,
+                                                     fill))
+                for s in candidate_servers(catalog, parts)), default=0.0)
+
+
 def _rank(p: Packing) -> tuple[float, float]:
     """Servers whose cores give every VM the vCPUs its clients and transaction rates take come first, by capex;
     when none does, the one short by the fewest vCPUs (the best achievable)."""
@@ -164,7 +174,6 @@ def size_postgres(
         if available <= 0:
             too_small.append(f"{server.id}: {host_mem:g} GiB leaves nothing after the hypervisor reserve")
             continue
-        available = min(available, host_mem)
         vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes, server.cores_total, fill)
         hosts = pack_hosts(vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes,
                            server.cores_per_numa_node, policy_min_hosts(w.vsan_policy) if vsan else 1)
@@ -179,6 +188,15 @@ def size_postgres(
             best = found
     if best is None:
         detail = "; ".join(too_small[:3])
+        stated = w.host_memory_available_gib
+        if stated is not None and stated < _largest_vm_gib(w, catalog, parts):
+            raise SizingInputError([Problem(
+                "workload.host_memory_available_gib",
+                f"{stated:g} GiB per host is less than the largest database VM needs"
+                f" ({_largest_vm_gib(w, catalog, parts):,.0f} GiB: its working set at the effective_cache_size share"
+                " plus its clients' memory); give more, or leave it empty for the host's memory less the hypervisor"
+                " reserve",
+            )])
         raise SizingInputError([Problem(
             "workload.databases",
             "no server and drive in the catalog hold the database VMs (each VM within the host's memory and cores)"
@@ -308,6 +326,13 @@ def _warnings(
                 " ballooning and hypervisor swapping.",
                 "warning", "workload.host_memory_available_gib",
             ))
+    if w.host_memory_available_gib is not None and w.host_memory_available_gib > p.available_gib + 1e-9:
+        warnings.append(Warning(
+            "available-above-host",
+            f"host_memory_available_gib {w.host_memory_available_gib:,.0f} GiB is more than a"
+            f" {p.server.model} has after the hypervisor reserve; sized on {p.available_gib:,.0f} GiB.",
+            "warning", "workload.host_memory_available_gib",
+        ))
     if not w.vsphere_ha:
         most = max(len(h.vms) for h in p.hosts)
         warnings.append(Warning("no-ha", f"vSphere HA is off: a host failure stops its {most} VM(s) until the host"

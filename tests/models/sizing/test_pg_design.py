@@ -19,6 +19,7 @@ from models.sizing.pg_config import PgVmInputs, postgres_config, shared_buffers_
 from models.sizing.pg_placement import clients_per_vcpu, survives_any_host_failure, tps_per_vcpu
 from models.sizing.pg_storage import database_io
 from models.sizing.result import SizingResult
+from models.sizing.rules import hypervisor_reserve_gib
 from tests.models.sizing.conftest import sample
 
 R670 = "dell-r670-10x-u3-2x-xeon-6740e"  # 2 x 92 cores, 512 GiB
@@ -273,3 +274,32 @@ def test_a_stated_transaction_rate_gets_its_vcpus_or_the_most_there_are(
         assert vm.vcpus == cores == most
         assert warned == (tps / tps_per_vcpu() > vm.vcpus)
     assert one(tps * 2).vms[0].vcpus >= vm.vcpus  # more transactions never fewer vCPUs
+
+
+@settings(max_examples=10, deadline=None)
+@given(available=st.sampled_from([0.5, 8.0, 15.9, 16.0, 24.0, 200.0, 360.0, 60_000.0]), shared=st.booleans())
+def test_stated_available_memory_is_bounded_by_the_vms_and_the_host(
+    catalog: HardwareCatalog, available: float, shared: bool
+) -> None:
+    """Below the largest VM the stated figure is bad input naming it; above what the host has after the hypervisor
+    reserve it is the host that bounds it, with a warning (before: 8 GiB blamed workload.databases, and 60,000 GiB
+    was taken as the whole host memory with no hypervisor reserve)."""
+    placement = "shared-vm" if shared else "vm-per-database"
+    unstated = size(sample("pg-consolidation", workload={"placement": placement}), catalog)
+    largest = max(vm.memory_gib for vm in size(sample("pg-consolidation"), catalog).vms)
+    try:
+        r = size(sample("pg-consolidation", workload={"placement": placement, "host_memory_available_gib": available}),
+                 catalog)
+    except SizingInputError as e:
+        assert available < largest
+        assert [p.path for p in e.problems] == ["workload.host_memory_available_gib"]
+        assert f"{largest:,.0f} GiB" in e.problems[0].message
+        return
+    assert available >= largest
+    host = r.design.hosts[0]
+    physical = host.memory_gib - hypervisor_reserve_gib(host.memory_gib)
+    warned = "available-above-host" in {w.code for w in r.warnings}
+    assert warned == (available > physical + 1e-9)
+    if warned and r.design.server_id == unstated.design.server_id:
+        assert r.design.segment_hosts == unstated.design.segment_hosts
+    assert all(vm.memory_gib <= min(available, physical) + 1e-9 for vm in r.vms)
