@@ -139,7 +139,8 @@ class Metric:
     """An estimate (`SizingResult.estimates`) or a total (`SizingResult.totals`) a design is measured by.
 
     `better` is None for a description that has no better direction. `performance` marks work
-    done, worth dividing by money and watts; `rate_label` names the rate a time stands for.
+    done, worth dividing by money and watts; `rate_label` names the rate a time stands for; `whole` marks a
+    count of whole units (rack units), so a target bounding it is a whole number.
     """
 
     name: str
@@ -149,6 +150,7 @@ class Metric:
     kinds: tuple[WorkloadKind, ...]
     performance: bool = False
     rate_label: str = ""
+    whole: bool = False
 
     @property
     def lower_is_better(self) -> bool:
@@ -171,7 +173,7 @@ METRICS: dict[str, Metric] = {
         ),
         Metric("capex", "Capex", "", "lower", WORKLOAD_KINDS),  # unit: the catalog's currency
         Metric("power_w", "Power", "W", "lower", WORKLOAD_KINDS),
-        Metric("rack_u", "Rack space", "U", "lower", WORKLOAD_KINDS),
+        Metric("rack_u", "Rack space", "U", "lower", WORKLOAD_KINDS, whole=True),
     )
 }
 
@@ -212,6 +214,11 @@ class Target:
     @property
     def unit(self) -> str:
         return METRICS[self.metric].unit
+
+    @property
+    def whole(self) -> bool:
+        """The limit is a whole number (the form's spin box, `Targets`' int field): the metric counts units."""
+        return METRICS[self.metric].whole
 
     @property
     def budget(self) -> bool:

@@ -141,7 +141,7 @@ PLATFORM_FIELDS: tuple[FieldSpec, ...] = (
 )
 
 TARGET_FIELDS: tuple[FieldSpec, ...] = (
-    *(FieldSpec(("targets", t.name), "int" if t.name == "max_rack_u" else "float", optional=True,
+    *(FieldSpec(("targets", t.name), "int" if t.whole else "float", optional=True,
                 placeholder="no target")
       for t in TARGETS.values()),
     FieldSpec(("targets", "confidence"), "choice"),

@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-import re
-
 from reportlab.platypus import Flowable, KeepTogether, Spacer
 
 from app.export.host_drawing import host_drawing
@@ -81,7 +79,7 @@ def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
                      f"{h.sockets} × {h.numa_nodes_per_socket * h.cores_per_numa_node}",
                      gib(h.memory_gib), str(h.data_drives), raid_label(h.raid), vms])
     # "database host 1", "database host 2" are laid out one by one; the BOM prices them as "database host"
-    laid_out = {h.role for h in d.hosts} | {re.sub(r"\s+\d+$", "", h.role) for h in d.hosts}
+    laid_out = {h.bom_role for h in d.hosts}
     for role in dict.fromkeys(ln.role for ln in r.bom):
         if role in laid_out:
             continue

@@ -67,6 +67,8 @@ from models.vocabulary import KINDS
 
 MAX_EXTRA_STORAGE_HOSTS = 64  # hosts added only for vSAN capacity before a server is given up
 
+DATABASE_HOST = "database host"  # the role of every database host's BOM lines; each layout adds its number
+
 
 @dataclass(frozen=True)
 class Packing:
@@ -427,9 +429,9 @@ def _host_layouts(p: Packing, host_mem: float, raid: str, net: NetworkChoice) ->
             for vm, n in zip(h.vms, h.numa_nodes, strict=True)
         )
         layouts.append(HostLayout(
-            f"database host {hi + 1}", 1, server.id, server.sockets, server.numa_nodes_per_socket,
+            f"{DATABASE_HOST} {hi + 1}", 1, server.id, server.sockets, server.numa_nodes_per_socket,
             server.cores_per_numa_node, host_mem, _capacity_drives(p), p.drive.id, raid, vm_layouts, net.ports,
-            net.nic.speed_gbps if net.nic else 0.0,
+            net.nic.speed_gbps if net.nic else 0.0, priced_as=DATABASE_HOST,
         ))
     return tuple(layouts)
 
@@ -463,10 +465,10 @@ def _design(w: PostgresConsolidation, p: Packing, net: NetworkChoice, raid: str,
 def _bom(scenario: Scenario, p: Packing, net: NetworkChoice) -> tuple[list[BomLine], Totals]:
     """The database hosts' BOM lines (vSAN cache devices as their own line) and the totals with their power."""
     server, drive = p.server, p.drive
-    lines = bom.host_lines("database host", len(p.hosts), server, drive, _capacity_drives(p), net.nic,
+    lines = bom.host_lines(DATABASE_HOST, len(p.hosts), server, drive, _capacity_drives(p), net.nic,
                            net.nics_per_host)
     if p.vsan is not None:
-        lines.insert(2, bom.line("database host", p.vsan.cache_drive, p.vsan.disk_groups_per_host, len(p.hosts),
+        lines.insert(2, bom.line(DATABASE_HOST, p.vsan.cache_drive, p.vsan.disk_groups_per_host, len(p.hosts),
                                  "drive"))
     power = len(p.hosts) * float(cost_power.host_power_w(
         server.idle_w, server.max_w, scenario.assumptions.utilization_pct / 100.0, p.drives_per_host,

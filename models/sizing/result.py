@@ -176,6 +176,12 @@ class HostLayout:
     vms: tuple[VmLayout, ...]
     nic_ports: int
     nic_speed_gbps: float
+    priced_as: str = ""  # the BOM role its hosts are priced under, when one layout per host numbers them
+
+    @property
+    def bom_role(self) -> str:
+        """The role of its BOM lines: "database host" for "database host 2" (each PostgreSQL host is drawn)."""
+        return self.priced_as or self.role
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,6 +62,7 @@ STUDY = "sapiq_dqp_003"
 VS = "vsan_storage"
 MIB_PER_GIB = 1024
 MAX_NODES = 128  # the tool's bound on a multiplex (workload.nodes' limit): answers stay bounded
+IQ_NODE = "IQ node"  # the role of every node's BOM lines; the layouts show the coordinator, writers and readers
 
 
 def _cite(pid: str, ds: str = STUDY) -> str:
@@ -304,9 +305,9 @@ def _vsan_storage(lay: VsanLayout, nodes: int, server: Server, stored_tb: float,
                 "thick-provision the dbspace disks", _cite("vsan_proportional_capacity_pct")),
     ))
     # layouts and the design count the capacity drives; the cache devices are their own BOM line
-    lines = bom.host_lines("IQ node", nodes, server, lay.capacity_drive, lay.capacity_per_host, net.nic,
+    lines = bom.host_lines(IQ_NODE, nodes, server, lay.capacity_drive, lay.capacity_per_host, net.nic,
                            net.nics_per_host)
-    lines.insert(2, bom.line("IQ node", lay.cache_drive, lay.disk_groups_per_host, nodes, "drive"))
+    lines.insert(2, bom.line(IQ_NODE, lay.cache_drive, lay.disk_groups_per_host, nodes, "drive"))
     drive_w = lay.capacity_per_host * lay.capacity_drive.watts + lay.disk_groups_per_host * lay.cache_drive.watts
     return _SharedStorage(rationale, (policy,), lay.capacity_drive.id, lay.capacity_per_host, f"vsan-{lay.policy}",
                           lay.raw_tb, lay.usable_tb, lines, drive_w, 1, [])
@@ -323,7 +324,7 @@ def _san_storage(w: SapIqMultiplex, o: IqOption, server: Server, stored_tb: floa
         " protects against drive failures; multipath to every node).",
         _cite("san_fill_max", VS),
     )
-    lines = bom.host_lines("IQ node", nodes, server, None, 0, net.nic, net.nics_per_host)
+    lines = bom.host_lines(IQ_NODE, nodes, server, None, 0, net.nic, net.nics_per_host)
     price = w.san_price_per_tb or 0.0
     # a SAN priced in another currency is converted with the rest of the BOM (sizing.commercial)
     lines.append(BomLine("shared storage", "external-san", f"External SAN array, usable TB for the IQ"
@@ -442,7 +443,7 @@ def _design(scenario: Scenario, w: SapIqMultiplex, o: IqOption, node: _Node, st:
     layouts = tuple(
         HostLayout(role, count, server.id, server.sockets, server.numa_nodes_per_socket, server.cores_per_numa_node,
                    node.host_memory_gib, st.drives_per_node, st.drive_id, st.raid, (vm,), net.ports,
-                   net.nic.speed_gbps if net.nic else 0.0)
+                   net.nic.speed_gbps if net.nic else 0.0, priced_as=IQ_NODE)
         for role, count in (("IQ coordinator", coord), ("IQ writer", writers), ("IQ reader", readers)) if count
     )
     return Design(

@@ -74,6 +74,8 @@ def test_targets_are_the_targets_model_and_bound_declared_metrics() -> None:
         assert set(t.kinds) <= set(METRICS[t.metric].kinds), t.name
         assert target_of_metric(t.metric) is t
         assert METRICS[t.metric].better == ("lower" if t.bound == "max" else "higher"), t.name
+        # a whole-unit metric's target is an int field of Targets, and only then
+        assert t.whole == (int in typing.get_args(Targets.model_fields[t.name].annotation)), t.name
 
 
 def test_kinds_and_raid_levels_follow_their_literals() -> None:

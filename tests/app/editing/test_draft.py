@@ -53,3 +53,12 @@ def test_switching_kind_keeps_the_shared_fields() -> None:
     iq = workload_for_kind("sap-iq-multiplex", gp)
     assert iq["kind"] == "sap-iq-multiplex" and iq["data_tb"] == 42.0 and iq["compression_ratio"] == 2.5
     assert "concurrent_queries" not in iq
+
+
+def test_a_target_is_entered_as_a_whole_number_where_the_vocabulary_says_its_metric_counts_units() -> None:
+    from app.editing.fields import TARGET_FIELDS
+    from models.vocabulary import TARGETS
+
+    kinds = {spec.path[1]: spec.kind for spec in TARGET_FIELDS if spec.path[1] in TARGETS}
+    assert kinds == {name: "int" if t.whole else "float" for name, t in TARGETS.items()}
+    assert kinds["max_rack_u"] == "int" and kinds["max_capex"] == "float"
