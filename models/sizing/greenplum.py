@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +28,7 @@ from models.sizing.rules import (
     data_needed_tb,
 )
 from models.sizing.search import smallest_meeting
-from models.vocabulary import CAPACITY, METRICS, RAID_LEVELS, MirrorPolicy, targets_for
+from models.vocabulary import CAPACITY, KINDS, METRICS, RAID_LEVELS, MirrorPolicy, targets_for
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -57,7 +57,7 @@ class Evaluated:
     capex: FloatArray
     power_w: FloatArray
     rack_u: FloatArray
-    metrics: dict[str, FloatArray]
+    metrics: Mapping[str, FloatArray]  # `metrics.PointMetrics` for a chunk: some computed when asked for
     binding: IntArray
     meets: dict[str, BoolArray]  # per target name: met on the P50 estimate
     # settled designs only: per target out of reach where more hosts stop helping, (value reached, binding resource)
@@ -101,7 +101,7 @@ class Evaluated:
         Generic over the fields, so a field added later (arrays, dicts of arrays) follows.
         """
         def pick(value: Any) -> Any:
-            if isinstance(value, Candidates):
+            if isinstance(value, Candidates | metrics.PointMetrics):
                 return value.take(index)
             if isinstance(value, dict):
                 return {k: v[index] for k, v in value.items()}
@@ -255,7 +255,8 @@ def _evaluate_with(
     else:
         hosts = _segment_hosts(workload, targets, ctx, h_low, vms)
     etl = _etl_hosts(workload, targets, ctx, hosts, fixed_etl)
-    perf = metrics.gp_point(workload, ctx, hosts, etl)
+    later = _later(workload, targets)
+    perf = metrics.gp_point(workload, ctx, hosts, etl, later)
 
     seg_price = c.server_price + c.drives_per_host * c.drive_price + net.price_per_host + extra_mem
     coordinators = coordinator_count()
@@ -276,12 +277,24 @@ def _evaluate_with(
         capex=capex,
         power_w=power,
         rack_u=rack,
-        metrics={k: v for k, v in perf.items() if k != "binding"},
+        metrics=metrics.PointMetrics(
+            {k: v for k, v in perf.items() if k != "binding"}, tuple(k for k in metrics.LATER if k in later),
+            workload, ctx, hosts, etl,
+        ) if later and isinstance(workload, GreenplumAnalytics) else {k: v for k, v in perf.items() if k != "binding"},
         binding=perf["binding"].astype(np.int64),
         meets=meets,
         part_warnings=gp_part_warnings.count(workload, c, hosts, need),
         part_warnings_fixed=gp_part_warnings.fixed(workload, c),
     )
+
+
+def _later(workload: GpWorkload, targets: Targets) -> frozenset[str]:
+    """The point metrics left for the rows asked for: those no target bounds, unless the main metric."""
+    if not isinstance(workload, GreenplumAnalytics):
+        return frozenset()
+    needed = {t.metric for t in targets_for(workload.kind) if targets.limit(t.name, workload) is not None}
+    needed.add(KINDS[workload.kind].main_metric)
+    return frozenset(m for m in metrics.LATER if m not in needed)
 
 
 def _segment_hosts(

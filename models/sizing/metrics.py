@@ -7,6 +7,7 @@ Point predictions (median parameters) decide feasibility for every candidate;
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -121,21 +122,71 @@ def gp_tps(ctx: GpContext, hosts: IntArray, workload: GreenplumOltp) -> FloatArr
 
 
 def gp_point(
-    workload: GreenplumAnalytics | GreenplumOltp, ctx: GpContext, hosts: IntArray, etl: IntArray
+    workload: GreenplumAnalytics | GreenplumOltp, ctx: GpContext, hosts: IntArray, etl: IntArray,
+    later: frozenset[str] = frozenset(),
 ) -> dict[str, FloatArray]:
+    """Point metrics and the binding resource at `hosts` and `etl`; the metrics in `later` (`LATER` ones) left out
+    (`PointMetrics` computes them for the rows asked for)."""
     if isinstance(workload, GreenplumAnalytics):
         shape = ctx.with_counts(hosts, np.maximum(etl, 1))
         scan = scan_load.full_scan_seconds(shape, ctx.data_on_disk_tb, default_params())
-        load = scan_load.load_tb_per_hour(shape, default_params())
-        qph = gp_queries_per_hour(ctx, hosts, workload)
-        return {
-            "full_scan_s": scan.seconds,
-            "load_tb_per_hour": load.value,
-            "queries_per_hour": qph,
-            "binding": np.asarray(scan.binding, dtype=float),
-        }
+        out = {"full_scan_s": scan.seconds}
+        for name in LATER:
+            if name not in later:
+                out[name] = gp_later(workload, ctx, hosts, etl, name)
+        out["binding"] = np.asarray(scan.binding, dtype=float)
+        return out
     tps = gp_tps(ctx, hosts, workload)
     return {"tps": tps, "binding": np.zeros_like(tps)}
+
+
+LATER = ("load_tb_per_hour", "queries_per_hour")  # analytics point metrics, in the order they are reported
+
+
+def gp_later(workload: GreenplumAnalytics, ctx: GpContext, hosts: IntArray, etl: IntArray, name: str) -> FloatArray:
+    """One of the `LATER` point metrics of the candidates."""
+    if name == "load_tb_per_hour":
+        return scan_load.load_tb_per_hour(ctx.with_counts(hosts, np.maximum(etl, 1)), default_params()).value
+    return gp_queries_per_hour(ctx, hosts, workload)
+
+
+class PointMetrics(Mapping[str, FloatArray]):
+    """Point metrics of a chunk of candidates by name: those every candidate needs (a target's, the main
+    metric) computed with the chunk, the others (`LATER`: a load or query rate nothing bounds) only when
+    asked for, for the rows kept: the streamed search keeps a few rows per chunk, so the rest never pays.
+    Each row's value is the same either way (the models work row by row)."""
+
+    def __init__(self, known: dict[str, FloatArray], later: tuple[str, ...], workload: GreenplumAnalytics,
+                 ctx: GpContext, hosts: IntArray, etl: IntArray) -> None:
+        self._known = known
+        self._later = later
+        self._order = tuple(k for k in ("full_scan_s", *LATER) if k in known or k in later)
+        self._workload, self._ctx, self._hosts, self._etl = workload, ctx, hosts, etl
+
+    def __getitem__(self, key: str) -> FloatArray:
+        if key not in self._known:
+            if key not in self._later:
+                raise KeyError(key)
+            self._known[key] = gp_later(self._workload, self._ctx, self._hosts, self._etl, key)
+        return self._known[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def take(self, index: IntArray) -> PointMetrics:
+        """The rows `index` only, the metrics not yet computed still left for later."""
+        def pick(v: Any) -> Any:
+            return v[index] if isinstance(v, np.ndarray) and v.ndim else v
+
+        c = self._ctx
+        shape = scan_load.ClusterShape(**{f.name: pick(getattr(c.shape, f.name)) for f in fields(c.shape)})
+        ctx = GpContext(shape, c.data_on_disk_tb, c.coordinator_cores[index], c.segment_cores[index])
+        known = {k: v[index] for k, v in self._known.items()}
+        return PointMetrics(known, tuple(k for k in self._later if k not in known), self._workload, ctx,
+                            self._hosts[index], self._etl[index])
 
 
 def binding_name(code: int) -> str:
