@@ -190,10 +190,11 @@ def _numa(vms: list[PgVm], nodes: int, node_cores: int, node_mem: float) -> tupl
 
 
 def pack_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: bool, nodes: int, node_cores: int,
-               min_hosts: int = 1) -> list[HostPlan] | None:
+               min_hosts: int = 1, max_hosts: int | None = None) -> list[HostPlan] | None:
     """The fewest hosts holding every VM on its highest hourly sums, one host's capacity kept free with HA.
 
-    None when a single VM is larger than the host (its memory or vCPUs) or nothing fits.
+    None when a single VM is larger than the host (its memory or vCPUs), nothing fits, or it takes more than
+    `max_hosts` (one vSAN cluster's limit).
     """
     if not vms or any(v.memory_gib > available_gib or v.vcpus > cores or v.resident_peak_gib > available_gib
                       for v in vms):
@@ -202,7 +203,8 @@ def pack_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: bool, node
     total_res = sum((v.resident_by_hour for v in vms), np.zeros(HOURS)).max()
     low = max(1, math.ceil(total_cpu / cores - 1e-9), math.ceil(total_res / available_gib - 1e-9))
     min_hosts = max(min_hosts, int(figure(DS, "ha_min_hosts")) if ha else 1)
-    for h in range(max(low + (1 if ha else 0), min_hosts), max(len(vms) + 2 + (1 if ha else 0), min_hosts + 1)):
+    last = max(len(vms) + 2 + (1 if ha else 0), min_hosts + 1)
+    for h in range(max(low + (1 if ha else 0), min_hosts), last if max_hosts is None else min(last, max_hosts + 1)):
         bins = _place(vms, h, cores, available_gib)
         if bins is not None and (not ha or survives_any_host_failure(bins, cores, available_gib)):
             node_mem = available_gib / nodes

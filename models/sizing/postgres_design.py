@@ -61,7 +61,7 @@ from models.sizing.rules import (
     hypervisor_reserve_gib,
     raid_capacity_factor,
 )
-from models.sizing.shared_storage import VsanLayout, is_flash, policy_min_hosts, write_penalty
+from models.sizing.shared_storage import VsanLayout, is_flash, policy_min_hosts, vsan_max_hosts, write_penalty
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS
 
@@ -103,7 +103,7 @@ def _cheapest_vsan(
     whole = cluster_storage(hosts)
     drives = candidate_drives(catalog, parts, server)
     best: Packing | None = None
-    for n in range(len(hosts), len(hosts) + MAX_EXTRA_STORAGE_HOSTS + 1):
+    for n in range(len(hosts), min(len(hosts) + MAX_EXTRA_STORAGE_HOSTS, vsan_max_hosts()) + 1):
         spread = hosts if n == len(hosts) else pack_hosts(
             vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes, server.cores_per_numa_node, n)
         if spread is None:
@@ -178,7 +178,13 @@ def size_postgres(
             continue
         vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes, server.cores_total, fill)
         hosts = pack_hosts(vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes,
-                           server.cores_per_numa_node, policy_min_hosts(w.vsan_policy) if vsan else 1)
+                           server.cores_per_numa_node, policy_min_hosts(w.vsan_policy) if vsan else 1,
+                           vsan_max_hosts() if vsan else None)
+        if hosts is None and vsan and all(v.memory_gib <= available and v.vcpus <= server.cores_total for v in vms):
+            too_small.append(f"{server.id}: the VMs need more than the {vsan_max_hosts()} hosts of one vSAN cluster"
+                             f" ({point(VS, 'vsan_max_hosts_per_cluster').source.cite()}); split the databases over"
+                             " several clusters (one scenario each)")
+            continue
         if hosts is None:
             big = max(vms, key=lambda v: v.memory_gib)
             too_small.append(f"{server.id}: VM {big.name} ({big.memory_gib:g} GiB, {big.vcpus} vCPU) against"
@@ -189,6 +195,8 @@ def size_postgres(
         if found is not None and (best is None or _rank(found) < _rank(best)):
             best = found
     if best is None:
+        # the cluster limit first: it is the one a bigger server does not lift
+        too_small.sort(key=lambda t: "vSAN cluster" not in t)
         detail = "; ".join(too_small[:3])
         stated = w.host_memory_available_gib
         if stated is not None and stated < _largest_vm_gib(w, catalog, parts):

@@ -20,6 +20,7 @@ from models.sizing.pg_placement import clients_per_vcpu, survives_any_host_failu
 from models.sizing.pg_storage import database_io
 from models.sizing.result import SizingResult
 from models.sizing.rules import hypervisor_reserve_gib
+from models.sizing.shared_storage import vsan_max_hosts
 from tests.models.sizing.conftest import sample
 
 R670 = "dell-r670-10x-u3-2x-xeon-6740e"  # 2 x 92 cores, 512 GiB
@@ -303,3 +304,16 @@ def test_stated_available_memory_is_bounded_by_the_vms_and_the_host(
     if warned and r.design.server_id == unstated.design.server_id:
         assert r.design.segment_hosts == unstated.design.segment_hosts
     assert all(vm.memory_gib <= min(available, physical) + 1e-9 for vm in r.vms)
+
+
+def test_vsan_designs_stay_within_one_cluster(catalog: HardwareCatalog) -> None:
+    """One vSAN datastore spans at most one cluster's hosts (VMware configuration maximums): databases that need
+    more are refused naming the limit, quickly (before: 1,000 databases of 200 GB working set ran for minutes
+    towards a cluster of over 100 hosts); a load that fits stays within the limit."""
+    limit = vsan_max_hosts()
+    many = [{"name": f"db{i}", "size_gb": 500, "peak_clients": 100, "working_set_gb": 200} for i in range(1000)]
+    with pytest.raises(SizingInputError) as e:
+        size(sample("pg-consolidation", workload={"databases": many}), catalog)
+    assert e.value.problems[0].path == "workload.databases" and f"{limit} hosts" in e.value.problems[0].message
+    fits = size(sample("pg-consolidation", workload={"databases": many[:40]}), catalog)
+    assert fits.design.raid.startswith("vsan") and fits.design.segment_hosts <= limit
