@@ -189,14 +189,14 @@ def test_compare_ranks_options_only_within_their_workload(capsys: pytest.Capture
     tables = out.split("\n\n")
     gp = next(t for t in tables if t.startswith("Greenplum analytics"))
     capex = next(line for line in gp.splitlines() if line.startswith("Capex"))
-    assert capex.rstrip().endswith("Study 000 test bed on vSphere") and capex.count(" *") == 1
+    assert capex.rstrip().endswith("Greenplum on vSphere 5.5, performance lab test bed") and capex.count(" *") == 1
     pg = next(t for t in tables if t.startswith("PostgreSQL consolidation"))
     assert "(% of baseline throughput)  100" in pg and "Full-scan time" not in pg and " *" not in pg
     assert "different workloads are in separate tables" in out
     code, out, _ = run(capsys, "--db", db, "compare", str(PROJECT), "--format", "json")
     by_kind = {g["kind"]: g for g in json.loads(out)["by_kind"]}
     gp_capex = next(r for r in by_kind["greenplum-analytics"]["rows"] if r["metric"] == "capex")
-    assert by_kind["greenplum-analytics"]["scenarios"][gp_capex["winner"]] == "Study 000 test bed on vSphere"
+    assert by_kind["greenplum-analytics"]["scenarios"][gp_capex["winner"]] == "Greenplum on vSphere 5.5, performance lab test bed"
     assert all(r["winner"] is None for g in by_kind.values() if len(g["scenarios"]) == 1 for r in g["rows"])
 
 
