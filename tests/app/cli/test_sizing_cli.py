@@ -196,7 +196,8 @@ def test_compare_ranks_options_only_within_their_workload(capsys: pytest.Capture
     code, out, _ = run(capsys, "--db", db, "compare", str(PROJECT), "--format", "json")
     by_kind = {g["kind"]: g for g in json.loads(out)["by_kind"]}
     gp_capex = next(r for r in by_kind["greenplum-analytics"]["rows"] if r["metric"] == "capex")
-    assert by_kind["greenplum-analytics"]["scenarios"][gp_capex["winner"]] == "Greenplum on vSphere 5.5, performance lab test bed"
+    winner = by_kind["greenplum-analytics"]["scenarios"][gp_capex["winner"]]
+    assert winner == "Greenplum on vSphere 5.5, performance lab test bed"
     assert all(r["winner"] is None for g in by_kind.values() if len(g["scenarios"]) == 1 for r in g["rows"])
 
 

@@ -27,7 +27,8 @@ def test_kpi_cards_show_their_whole_text_at_1280x720(qtbot, window: MainWindow) 
 def test_compare_headers_are_not_cut(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
     window.resize(1280, 720)
     for n, uid in enumerate(e.uid for e in window.doc.entries):
-        window.doc.rename(uid, f"Greenplum on vSphere 5.5, performance lab test bed, variant {n + 1}")  # long words, as users name them
+        # long words, as users name them
+        window.doc.rename(uid, f"Greenplum on vSphere 5.5, performance lab test bed, variant {n + 1}")
         window.scenarios._item(uid).setSelected(True)  # type: ignore[union-attr]
     window.show_view("compare")
     qtbot.waitUntil(lambda: all(window.coordinator.results.get(e.uid) for e in window.doc.entries), timeout=60_000)
