@@ -186,19 +186,13 @@ def _reachable_hosts(
         vals = confidence.at_confidence(workload, ctx, h, np.full(h.shape, MAX_ETL_HOSTS), conf, only=wanted)
         return {TARGETS[n].metric: vals[TARGETS[n].metric] for n in perf_targets}
 
-    def met_by(vals: dict[str, FloatArray], shape: tuple[int, ...]) -> BoolArray:
-        res = np.ones(shape, dtype=bool)
-        for met in confidence.meets(workload, targets, vals).values():
-            res &= met
-        return res
-
     def all_met(h: IntArray) -> BoolArray:
-        return met_by(values(h), h.shape)
+        return _every(confidence.meets(workload, targets, values(h)), h.shape)
 
     hosts = start
     at_start = at(start, MAX_ETL_HOSTS)
-    start_met = bool(met_by({TARGETS[n].metric: at_start[TARGETS[n].metric] for n in perf_targets}, (1,))[0])
-    if not start_met:  # the point answer falls short at the confidence: grow
+    start_met = _every(confidence.meets(workload, targets, {m: at_start[m] for m in wanted}), (1,))
+    if not bool(start_met[0]):  # the point answer falls short at the confidence: grow
         # most fall short by a host or two: one vectorized probe of the next NEAR counts first (a target met
         # there is met, wherever more hosts would stop helping), the stop searched only beyond
         near = min(start + NEAR - 1, MAX_SEGMENT_HOSTS)
@@ -218,6 +212,14 @@ def _reachable_hosts(
     unmet = [n for n, met in confidence.meets(workload, targets, there).items() if not bool(met[0])]
     binding = _binding_at(workload, ctx, hosts) if unmet else ""
     return hosts, {n: (float(there[TARGETS[n].metric][0]), binding) for n in unmet}
+
+
+def _every(met: dict[str, BoolArray], shape: tuple[int, ...]) -> BoolArray:
+    """Where every target is met."""
+    res = np.ones(shape, dtype=bool)
+    for m in met.values():
+        res &= m
+    return res
 
 
 def _binding_at(workload: GpWorkload, ctx: metrics.GpContext, hosts: int) -> str:
@@ -280,27 +282,15 @@ def settled_shortlist(
         return [(i, one, False)]
     idx = np.flatnonzero(feasible)
     order = idx[np.lexsort((c.drives_per_host[idx], ev.segment_hosts[idx], ev.capex[idx], ev.part_warnings[idx]))]
-    best: dict[int, tuple[tuple[int, float], int, Evaluated]] = {}  # per server: its best settled design
+    order, fallback = order[:most], None
+    best: dict[int, Ranked] = {}  # per server: its best settled design
     searched: dict[tuple[object, ...], Searched] = {}  # host searches by what they depend on (`settle`)
-    fallback: tuple[int, Evaluated] | None = None
-
-    def ranked() -> list[tuple[tuple[int, float], int, Evaluated]]:
-        return sorted(best.values(), key=lambda t: t[0])[:keep]  # stable: ties to the one settled first
-
-    order = order[:most]
-    # the least bound from each position on: once the `keep`-th best settled design (which only improves) is no
-    # worse than every bound left, every one left would be passed over, so the walk stops there
-    fixed, capex = ev.part_warnings_fixed[order], ev.capex[order]
-    least: list[tuple[int, float]] = [(0, 0.0)] * len(order)
-    low: tuple[int, float] | None = None
-    for j in range(len(order) - 1, -1, -1):
-        here = (int(fixed[j]), float(capex[j]))
-        low = here if low is None or here < low else low
-        least[j] = low
+    # the walk stops once the kept designs (which only improve) are no worse than every bound left
+    least = _least_left(ev.part_warnings_fixed[order], ev.capex[order])
     for pos, i in enumerate(order):
         bound = (int(ev.part_warnings_fixed[i]), float(ev.capex[i]))
         if len(best) >= keep:
-            worst = ranked()[-1][0]
+            worst = _ranked(best, keep)[-1][0]
             if least[pos] >= worst:
                 break
             if bound >= worst:
@@ -317,6 +307,29 @@ def settled_shortlist(
         elif fallback is None:
             fallback = (int(i), one)
     if best:
-        return [(i, one, True) for _, i, one in ranked()]
+        return [(i, one, True) for _, i, one in _ranked(best, keep)]
     assert fallback is not None
     return [(fallback[0], fallback[1], False)]
+
+
+def _least_left(fixed: IntArray, capex: FloatArray) -> list[tuple[int, float]]:
+    """From each position on, the least (part warnings no host count removes, capex) bound left.
+
+    >>> _least_left(np.array([1, 0, 1]), np.array([5.0, 9.0, 2.0]))
+    [(0, 9.0), (0, 9.0), (1, 2.0)]
+    """
+    least: list[tuple[int, float]] = [(0, 0.0)] * len(fixed)
+    low: tuple[int, float] | None = None
+    for j in range(len(fixed) - 1, -1, -1):
+        here = (int(fixed[j]), float(capex[j]))
+        low = here if low is None or here < low else low
+        least[j] = low
+    return least
+
+
+Ranked = tuple[tuple[int, float], int, Evaluated]  # (part warnings, capex), candidate, its settled design
+
+
+def _ranked(best: dict[int, Ranked], keep: int) -> list[Ranked]:
+    """The `keep` best of the servers' best settled designs (a stable sort: ties to the server settled first)."""
+    return sorted(best.values(), key=lambda t: t[0])[:keep]
