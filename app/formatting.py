@@ -43,6 +43,18 @@ def number(value: float | None, digits: int = 3) -> str:
     return f"{v:,.{decimals}f}"
 
 
+def significant(v: float | None, digits: int = 6) -> str:
+    """A fitted, measured or typed figure to `digits` significant digits, trailing zeros dropped: the CLI's model
+    parameters, USL fits and exchange rates, and the values its error messages quote back.
+
+    >>> significant(0.000123456789), significant(1500.0), significant(1.1601234, 4), significant(None)
+    ('0.000123457', '1500', '1.16', '–')
+    """
+    if v is None or not math.isfinite(float(v)):
+        return DASH
+    return f"{float(v):.{digits}g}"
+
+
 def unit_text(unit: str) -> str:
     """The unit as printed after a value; fractions print as percent."""
     if is_fraction(unit):

@@ -69,3 +69,11 @@ def test_renderers_write_no_money_format_of_their_own() -> None:
     own = [f"{p.relative_to(app)}:{n}" for p in app.rglob("*.py") if p.name != "formatting.py"
            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if re.search(r":,\.2f\}", line)]
     assert not own, own
+
+
+def test_cli_commands_print_figures_through_app_formatting() -> None:
+    # a ':g' or ':.6g' of a command's own prints '1e+06' where the rest of the product prints 1,000,000
+    cli = Path(__file__).resolve().parents[2] / "app" / "cli"
+    own = [f"{p.relative_to(cli)}:{n}" for p in cli.rglob("*.py")
+           for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if re.search(r":\.?\d*g\}", line)]
+    assert not own, own

@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from app.cli.output import format_table, print_json
+from app.formatting import significant
 
 RESIDUAL_COLUMNS = ("point_id", "observed", "predicted", "unit", "pct_err")
 
@@ -76,9 +77,7 @@ def _card_text(card: Any) -> str:
 
 
 def _num(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.6g}"
-    return str(v)
+    return significant(v) if isinstance(v, float) else str(v)
 
 
 def _run(args: argparse.Namespace) -> int:

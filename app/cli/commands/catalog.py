@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from app.cli.errors import CliError
 from app.cli.output import format_table, print_json
+from app.formatting import significant
 from models.hardware import PART_KINDS, PartKind
 
 if TYPE_CHECKING:
@@ -146,7 +147,7 @@ def _rates(args: argparse.Namespace) -> int:
     elif fmt == "csv":
         write_rates_csv(table, out)
     else:
-        shown = [{**r, "usd_per_unit": f"{r['usd_per_unit']:.6g}"} for r in table]
+        shown = [{**r, "usd_per_unit": significant(r["usd_per_unit"])} for r in table]
         out.write("Exchange rates (USD per unit; USD is the pivot)\n")
         out.write(format_table(shown, RATE_COLUMNS) + "\n")
     if args.output:

@@ -9,7 +9,7 @@ from app.cli.catalog_access import load_catalog
 from app.cli.errors import CliError, service_errors
 from app.cli.output import format_table, print_json
 from app.cli.scenario_files import add_scenario_option, read_inputs
-from app.formatting import bare, money_figure, unit_text
+from app.formatting import bare, money_figure, significant, unit_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -52,7 +52,7 @@ def _run(args: argparse.Namespace) -> int:
         print(_table(group, krows, currencies))
     print("\n* wins the row; ranges are P10-P90; deltas are against the first scenario"
           + (" of the same workload" if len(kinds) > 1 else "") + ". No option wins when the P10-P90 ranges"
-          f" overlap or when values differ by {clear_difference_pct():g} % or less"
+          f" overlap or when values differ by {significant(clear_difference_pct())} % or less"
           + ("; options of different workloads are in separate tables and never ranked against each other."
              if len(kinds) > 1 else "."))
     return 0

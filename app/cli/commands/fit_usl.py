@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.cli.errors import CliError
 from app.cli.output import format_table, print_json
+from app.formatting import DASH, significant
 from models import file_input
 
 if TYPE_CHECKING:
@@ -101,9 +102,7 @@ def read_points(path: Path) -> tuple[list[float], list[float]]:
 
 
 def _fmt(v: float | None, digits: int = 6) -> str:
-    if v is None or not math.isfinite(v):
-        return "-"
-    return f"{v:.{digits}g}"
+    return significant(v, digits)
 
 
 def _table(path: Path, fit: UslFit) -> str:
@@ -114,8 +113,8 @@ def _table(path: Path, fit: UslFit) -> str:
             {
                 "parameter": name,
                 "value": _fmt(value),
-                "95 % low": _fmt(ci[0]) if ci else "-",
-                "95 % high": _fmt(ci[1]) if ci else "-",
+                "95 % low": _fmt(ci[0]) if ci else DASH,
+                "95 % high": _fmt(ci[1]) if ci else DASH,
             }
         )
     lines = [f"USL fit of {path} ({fit.points} points)", ""]

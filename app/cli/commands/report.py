@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from app.cli.catalog_access import load_catalog
 from app.cli.errors import CliError, service_errors
 from app.cli.scenario_files import add_scenario_option, read_inputs
+from app.formatting import significant
 
 if TYPE_CHECKING:
     from models.scenario import Scenario
@@ -61,7 +62,7 @@ def _run(args: argparse.Namespace) -> int:
     from app.services import report
 
     if args.energy_price is not None and not 0 <= args.energy_price <= 10:
-        raise CliError("invalid --energy-price", [f"{args.energy_price:g} is outside 0 to 10 per kWh"])
+        raise CliError("invalid --energy-price", [f"{significant(args.energy_price)} is outside 0 to 10 per kWh"])
     inputs = read_inputs(args.scenarios, args.scenario_names)
     scenarios = [_with_energy_price(i.scenario, args.energy_price) for i in inputs]
     pdf = Path(args.output)

@@ -8,7 +8,7 @@ from app.cli.catalog_access import load_catalog
 from app.cli.errors import CliError, service_errors
 from app.cli.output import format_table, print_json
 from app.cli.scenario_files import add_scenario_option, print_each, read_inputs
-from app.formatting import money, number
+from app.formatting import money, number, significant
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,7 +24,7 @@ def _run(args: argparse.Namespace) -> int:
     from app.services.whatif import sensitivity
 
     if not 0 < args.delta_pct < 100:
-        raise CliError(f"--delta-pct must be between 0 and 100 (got {args.delta_pct:g})")
+        raise CliError(f"--delta-pct must be between 0 and 100 (got {significant(args.delta_pct)})")
     inputs = read_inputs([args.scenario], args.scenario_names)
     catalog = load_catalog(args.db)
     out: list[object] = []
