@@ -6,6 +6,7 @@ import dataclasses
 import numpy as np
 
 from models.hardware import HardwareCatalog
+from models.percent import percent
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import commercial, gp_part_warnings, greenplum
@@ -97,8 +98,31 @@ def size_greenplum(
             if other_full <= budget:
                 result, feasible = other, other_feasible
                 why = _within_budget_why(other, budget, full, scenario.commercial.currency)
+        elif feasible:
+            why = _with_trade_off(why, scenario, workload, catalog, space, result, full, cancelled)
         result = dataclasses.replace(result, rationale=(*result.rationale, why))
     return result
+
+
+def _with_trade_off(why: Rationale, scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog,
+                    space: SearchSpace, result: SizingResult, full: float, cancelled: IsCancelled | None) -> Rationale:
+    """The recommendation's price, said: when a cheaper design meeting every target exists whose parts raise more
+    warnings, the rationale names it, its full capex and what it raises, so the architect can weigh the rule
+    against the money (and name that server to take it) instead of meeting a silent premium."""
+    best, cheapest = _streamed(space, None, cancelled, ignore_part_warnings=True)
+    other, other_full, other_feasible = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
+                                                      part_warnings_first=False)
+    mine = gp_part_warnings.raised(w.code for w in result.warnings)
+    raised = [c for c in gp_part_warnings.raised(w.code for w in other.warnings) if c not in mine]
+    if not other_feasible or other_full >= full or not raised:
+        return why
+    server = catalog.get(other.design.server_id, "server")
+    currency = scenario.commercial.currency
+    text = (f"{why.text} The cheapest design meeting every target, {other.design.segment_hosts} segment hosts of"
+            f" {server.vendor} {server.model}, costs {other_full:,.0f} {currency} ({full - other_full:,.0f}"
+            f" {currency} or {percent((full - other_full) / full)} less) but raises:"
+            f" {'; '.join(gp_part_warnings.WORDS[c] for c in raised)}; name that server to size it.")
+    return Rationale(why.decision, text, why.source)
 
 
 def _streamed(space: SearchSpace, progress: Progress | None, cancelled: IsCancelled | None,

@@ -4,6 +4,7 @@ one the sized design reports."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -105,3 +106,32 @@ def test_a_capex_budget_comes_before_part_warnings_when_only_warned_parts_keep_i
     roomy = size(sample("retail-dw-gen5", platform=RECOMMEND, targets={"max_full_scan_s": 600,
                                                                       "max_capex": free.totals.capex + 1}), catalog)
     assert roomy.design.server_id == free.design.server_id and _meets(roomy)
+
+
+@pytest.mark.parametrize("case", sorted(RECOMMENDED))
+def test_the_price_of_the_preference_is_said_and_holds_when_that_server_is_named(
+        catalog: HardwareCatalog, case: str) -> None:
+    """Where a cheaper design meeting every target raises a part warning, the rationale names it with its capex;
+    naming that server sizes it at that capex (or less) with that warning; elsewhere nothing is claimed."""
+    name, changes = RECOMMENDED[case]
+    s = sample(name, **changes)
+    r = size(s, catalog)
+    [why] = [x for x in r.rationale if x.decision == "Recommended parts"]
+    said = re.search(r"The cheapest design meeting every target, \d+ segment hosts of (.+?), costs ([\d,]+) ", why.text)
+    cheaper = []
+    for server in catalog.current(catalog.servers):
+        try:
+            other = size(_pinned(s, server.id), catalog)
+        except (SizingInputError, ValueError):
+            continue
+        if _meets(r) and _meets(other) and other.totals.capex < r.totals.capex - 1 and \
+                set(_part_warnings(other)) - set(_part_warnings(r)):
+            cheaper.append((other.totals.capex, server, other))
+    if not cheaper:
+        assert said is None, why.text
+        return
+    assert said is not None, (why.text, [(c, s.id) for c, s, _ in cheaper])
+    server = next(sv for sv in catalog.current(catalog.servers) if f"{sv.vendor} {sv.model}" == said.group(1))
+    named = size(_pinned(s, server.id), catalog)
+    assert named.totals.capex <= float(said.group(2).replace(",", "")) + 1
+    assert _meets(named) and set(_part_warnings(named)) - set(_part_warnings(r))
