@@ -304,12 +304,22 @@ class FullScan:
     params: ScanParams
     virt: FloatArray
     drives_cpu: FloatArray  # min(drives, cpu) per design
+    drives: FloatArray
+    cpu: FloatArray
 
     @classmethod
     def of(cls, shape: ClusterShape, data_on_disk_tb: float, params: ScanParams) -> FullScan:
         virt, drives, cpu = _host_free_rates(shape, _a(shape.primary_segments_per_host), params.virt_overhead_seq,
                                              params)
-        return cls(shape, data_on_disk_tb, params, virt, np.minimum(drives, cpu))
+        return cls(shape, data_on_disk_tb, params, virt, np.minimum(drives, cpu), drives, cpu)
+
+    def result(self, hosts: ArrayLike) -> RooflineResult:
+        """`full_scan_seconds(shape at hosts)` of every design, the same result (binding rates included)."""
+        h = _a(hosts)
+        network = _scan_network_rate(self.shape, h, self.virt, self.params)
+        rates = (self.drives, self.cpu, network, np.full_like(self.cpu, np.inf))
+        host = np.minimum(self.drives_cpu, network)
+        return _result(_a(self.data_on_disk_tb) * MB_PER_TB / h / host, "s", rates, host)
 
     def seconds(self, hosts: ArrayLike, idx: IntArray | None = None) -> FloatArray:
         h = _a(hosts)

@@ -128,8 +128,7 @@ def gp_point(
     """Point metrics and the binding resource at `hosts` and `etl`; the metrics in `later` (`LATER` ones) left out
     (`PointMetrics` computes them for the rows asked for)."""
     if isinstance(workload, GreenplumAnalytics):
-        shape = ctx.with_counts(hosts, np.maximum(etl, 1))
-        scan = scan_load.full_scan_seconds(shape, ctx.data_on_disk_tb, default_params())
+        scan = ctx.full_scan.result(hosts)  # the rates the host count does not change: once per context
         out = {"full_scan_s": scan.seconds}
         for name in LATER:
             if name not in later:
