@@ -17,7 +17,7 @@ from models.percent import percent
 from models.perf import cost_power, memory
 from models.problems import Problem
 from models.scenario import PostgresConsolidation, Scenario
-from models.sizing import bom
+from models.sizing import bom, pg_warnings
 from models.sizing.candidates import NetworkChoice
 from models.sizing.parts import (
     ResolvedParts,
@@ -40,7 +40,7 @@ from models.sizing.pg_datastore import (
     raid_write_penalty,
     vsan_for,
 )
-from models.sizing.pg_placement import HostPlan, PgVm, clients_per_vcpu, pack_hosts, plan_vms, tps_per_vcpu
+from models.sizing.pg_placement import HostPlan, PgVm, clients_per_vcpu, pack_hosts, plan_vms
 from models.sizing.pg_storage import tps_per_client
 from models.sizing.result import (
     BomLine,
@@ -52,7 +52,6 @@ from models.sizing.result import (
     SizingResult,
     Totals,
     VmLayout,
-    Warning,
 )
 from models.sizing.rules import (
     DOCS,
@@ -322,83 +321,6 @@ def _rationale(
     ]
 
 
-def _warnings(
-    w: PostgresConsolidation, p: Packing, oc: _Overcommit, raid: str, configs: list[PgConfig]
-) -> list[Warning]:
-    """What the customer must know about the design: overcommit beyond the working sets, HA that cannot restart,
-    VMs smaller than their clients or wider than a NUMA node, no RAID, and where a pooler is needed."""
-    warnings: list[Warning] = []
-    for i, (r, s) in enumerate(zip(oc.rates, oc.safe, strict=True)):
-        if r > s + 1e-9:
-            warnings.append(Warning(
-                "overcommit-above-safe",
-                f"Host {i + 1}: {percent(r)} memory overcommit exceeds the {percent(s)} the working sets allow; expect"
-                " ballooning and hypervisor swapping.",
-                "warning", "workload.host_memory_available_gib",
-            ))
-    if w.host_memory_available_gib is not None and w.host_memory_available_gib > p.available_gib + 1e-9:
-        warnings.append(Warning(
-            "available-above-host",
-            f"host_memory_available_gib {w.host_memory_available_gib:,.0f} GiB is more than a"
-            f" {p.server.model} has after the hypervisor reserve; sized on {p.available_gib:,.0f} GiB.",
-            "warning", "workload.host_memory_available_gib",
-        ))
-    if not w.vsphere_ha:
-        most = max(len(h.vms) for h in p.hosts)
-        warnings.append(Warning("no-ha", f"vSphere HA is off: a host failure stops its {most} VM(s) until the host"
-                                         " is repaired; no capacity is reserved for restarts.",
-                                "warning", "workload.vsphere_ha"))
-    elif p.vsan is None:
-        warnings.append(Warning(
-            "ha-local-storage",
-            "vSphere HA restarts VMs only from shared storage, and shared_storage is 'local': the capacity is"
-            " reserved but a failed host's VMs cannot restart until their datastore is back.",
-            "warning", "workload.shared_storage",
-        ))
-    all_vms = [vm for h in p.hosts for vm in h.vms]
-    small = [f"{vm.name} ({vm.vcpus} vCPU for {vm.clients_at_once} clients)" for vm in all_vms
-             if vm.vcpus < math.ceil(vm.clients_at_once / clients_per_vcpu() - 1e-9)]
-    short_cpu = bool(small)  # the field to mark: the VM size when cores are short, else the VM memory
-    small += [f"{vm.name} ({vm.memory_gib:g} GiB for a {vm.resident_peak_gib:,.1f} GiB working set)" for vm in all_vms
-              if vm.memory_gib < vm.resident_peak_gib]
-    if small:
-        warnings.append(Warning(
-            "small-vm", f"VMs too small for their clients: {', '.join(small[:5])}{' ...' if len(small) > 5 else ''};"
-            f" study 001 ran {clients_per_vcpu():g} clients per vCPU with the working set resident. Expect queueing"
-            " or reads from disk; split the database or give the VM more.",
-            "warning", "workload.vm_vcpus" if short_cpu else "workload.vm_memory_gib",
-        ))
-    slow = [vm for vm in all_vms if any(io.tps_estimated is False for io in vm.io)
-            and vm.vcpus < math.ceil(vm.vcpus_needed - 1e-9)]
-    if slow:
-        warnings.append(Warning(
-            "tps-beyond-vm",
-            "Transaction rates beyond what the VM's vCPUs carry at study 001's"
-            f" {tps_per_vcpu():,.0f} transactions/s per vCPU: "
-            + ", ".join(f"{vm.name} reaches about {vm.tps_reachable:,.0f}/s with {vm.vcpus} vCPU against"
-                        f" {sum(io.tps for io in vm.io):,.0f}/s asked (needs {math.ceil(vm.vcpus_needed - 1e-9)})"
-                        for vm in slow[:5])
-            + (" ..." if len(slow) > 5 else "")
-            + ". CPU binds: a host with more cores (platform.server_id), vm_vcpus, or the load split over databases;"
-            " the rate per vCPU is study 001's DBT-2 mix, so measure the customer's transactions.",
-            "warning", "workload.databases",
-        ))
-    if raid == "none":
-        warnings.append(Warning("no-raid", "Database drives without RAID: a drive failure loses the datastore.",
-                                "warning", "platform.raid"))
-    wide = [vm.name for h in p.hosts for vm, n in zip(h.vms, h.numa_nodes, strict=True) if n is None]
-    if wide:
-        warnings.append(Warning("wide-vm", f"{', '.join(wide[:5])}{' ...' if len(wide) > 5 else ''}: larger than one"
-                                           " NUMA node; configure vNUMA so the guest sees the nodes.",
-                                "info", "workload.vm_vcpus"))
-    for c in configs:
-        for note in c.notes:
-            if "pooler" in note:
-                warnings.append(Warning("connection-pooler", f"{c.group.target}: {note}", "warning",
-                                        "workload.databases"))
-    return warnings
-
-
 def _performance(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig],
                  oc: _Overcommit) -> tuple[dict[str, Estimate], float]:
     """The estimates (overcommit on the busiest host, and the throughput study 001's scheme keeps for the VM that
@@ -517,7 +439,8 @@ def _explain(
     return SizingResult(
         scenario_name=scenario.name, design=_design(w, p, net, raid, host_mem, oc, configs, first_ratio),
         estimates=estimates, binding_resource="memory",
-        bom=tuple(lines), totals=totals, rationale=tuple(rationale), warnings=tuple(_warnings(w, p, oc, raid, configs)),
+        bom=tuple(lines), totals=totals, rationale=tuple(rationale),
+        warnings=tuple(pg_warnings.warnings(w, p, oc, raid, configs)),
         main_metric=KINDS[w.kind].main_metric,
         vms=_placed_vms(p),
     )

@@ -1,0 +1,110 @@
+"""What the customer must know about a consolidated PostgreSQL design, by subject: memory overcommit, HA,
+VMs too small for their clients or their transaction rate, drives without RAID, VMs wider than a NUMA node and
+where a connection pooler is needed. `postgres_design` sizes; this module only reads the result.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from models.percent import percent
+from models.scenario import PostgresConsolidation
+from models.sizing.pg_config import PgConfig
+from models.sizing.pg_placement import PgVm, clients_per_vcpu, tps_per_vcpu
+from models.sizing.result import Warning
+
+if TYPE_CHECKING:  # postgres_design imports this module
+    from models.sizing.postgres_design import Packing, _Overcommit
+
+
+def warnings(
+    w: PostgresConsolidation, p: Packing, oc: _Overcommit, raid: str, configs: list[PgConfig]
+) -> list[Warning]:
+    """Every warning of the design, in the order a reader meets the subjects."""
+    vms = [vm for h in p.hosts for vm in h.vms]
+    out = _memory(w, p, oc) + _ha(w, p) + _small_vms(vms) + _slow_vms(vms)
+    if raid == "none":
+        out.append(Warning("no-raid", "Database drives without RAID: a drive failure loses the datastore.",
+                           "warning", "platform.raid"))
+    wide = [vm.name for h in p.hosts for vm, n in zip(h.vms, h.numa_nodes, strict=True) if n is None]
+    if wide:
+        out.append(Warning("wide-vm", f"{', '.join(wide[:5])}{' ...' if len(wide) > 5 else ''}: larger than one"
+                                      " NUMA node; configure vNUMA so the guest sees the nodes.",
+                           "info", "workload.vm_vcpus"))
+    out += [Warning("connection-pooler", f"{c.group.target}: {note}", "warning", "workload.databases")
+            for c in configs for note in c.notes if "pooler" in note]
+    return out
+
+
+def _memory(w: PostgresConsolidation, p: Packing, oc: _Overcommit) -> list[Warning]:
+    """Overcommit beyond what the working sets allow, per host; an available memory above what the host has."""
+    out = [Warning(
+        "overcommit-above-safe",
+        f"Host {i + 1}: {percent(r)} memory overcommit exceeds the {percent(s)} the working sets allow; expect"
+        " ballooning and hypervisor swapping.",
+        "warning", "workload.host_memory_available_gib",
+    ) for i, (r, s) in enumerate(zip(oc.rates, oc.safe, strict=True)) if r > s + 1e-9]
+    if w.host_memory_available_gib is not None and w.host_memory_available_gib > p.available_gib + 1e-9:
+        out.append(Warning(
+            "available-above-host",
+            f"host_memory_available_gib {w.host_memory_available_gib:,.0f} GiB is more than a"
+            f" {p.server.model} has after the hypervisor reserve; sized on {p.available_gib:,.0f} GiB.",
+            "warning", "workload.host_memory_available_gib",
+        ))
+    return out
+
+
+def _ha(w: PostgresConsolidation, p: Packing) -> list[Warning]:
+    """HA off stops a failed host's VMs; HA on local storage reserves room but cannot restart them."""
+    if not w.vsphere_ha:
+        most = max(len(h.vms) for h in p.hosts)
+        return [Warning("no-ha", f"vSphere HA is off: a host failure stops its {most} VM(s) until the host"
+                                 " is repaired; no capacity is reserved for restarts.",
+                        "warning", "workload.vsphere_ha")]
+    if p.vsan is None:
+        return [Warning(
+            "ha-local-storage",
+            "vSphere HA restarts VMs only from shared storage, and shared_storage is 'local': the capacity is"
+            " reserved but a failed host's VMs cannot restart until their datastore is back.",
+            "warning", "workload.shared_storage",
+        )]
+    return []
+
+
+def _small_vms(vms: list[PgVm]) -> list[Warning]:
+    """VMs with fewer vCPUs than their clients take at study 001's clients per vCPU, or less memory than their
+    working set."""
+    small = [f"{vm.name} ({vm.vcpus} vCPU for {vm.clients_at_once} clients)" for vm in vms
+             if vm.vcpus < math.ceil(vm.clients_at_once / clients_per_vcpu() - 1e-9)]
+    short_cpu = bool(small)  # the field to mark: the VM size when cores are short, else the VM memory
+    small += [f"{vm.name} ({vm.memory_gib:g} GiB for a {vm.resident_peak_gib:,.1f} GiB working set)" for vm in vms
+              if vm.memory_gib < vm.resident_peak_gib]
+    if not small:
+        return []
+    return [Warning(
+        "small-vm", f"VMs too small for their clients: {', '.join(small[:5])}{' ...' if len(small) > 5 else ''};"
+        f" study 001 ran {clients_per_vcpu():g} clients per vCPU with the working set resident. Expect queueing"
+        " or reads from disk; split the database or give the VM more.",
+        "warning", "workload.vm_vcpus" if short_cpu else "workload.vm_memory_gib",
+    )]
+
+
+def _slow_vms(vms: list[PgVm]) -> list[Warning]:
+    """VMs whose stated transaction rate needs more vCPUs than they have (study 001's rate per vCPU)."""
+    slow = [vm for vm in vms if any(io.tps_estimated is False for io in vm.io)
+            and vm.vcpus < math.ceil(vm.vcpus_needed - 1e-9)]
+    if not slow:
+        return []
+    return [Warning(
+        "tps-beyond-vm",
+        "Transaction rates beyond what the VM's vCPUs carry at study 001's"
+        f" {tps_per_vcpu():,.0f} transactions/s per vCPU: "
+        + ", ".join(f"{vm.name} reaches about {vm.tps_reachable:,.0f}/s with {vm.vcpus} vCPU against"
+                    f" {sum(io.tps for io in vm.io):,.0f}/s asked (needs {math.ceil(vm.vcpus_needed - 1e-9)})"
+                    for vm in slow[:5])
+        + (" ..." if len(slow) > 5 else "")
+        + ". CPU binds: a host with more cores (platform.server_id), vm_vcpus, or the load split over databases;"
+        " the rate per vCPU is study 001's DBT-2 mix, so measure the customer's transactions.",
+        "warning", "workload.databases",
+    )]
