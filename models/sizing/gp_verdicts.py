@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from models.percent import percent
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import greenplum
 from models.sizing.result import TargetCheck, Totals, Warning
@@ -78,7 +79,7 @@ def search_verdicts(
 def _why_stopped(ev: greenplum.Evaluated, i: int) -> str:
     if ev.segment_hosts[i] >= greenplum.MAX_SEGMENT_HOSTS:
         return f"{greenplum.MAX_SEGMENT_HOSTS:,} segment hosts is the largest cluster refarch sizes"
-    return (f"one more host would gain less than {greenplum.MIN_MARGINAL_GAIN:.1%}, too little to reach the target"
+    return (f"one more host would gain less than {percent(greenplum.MIN_MARGINAL_GAIN, 1)}, too little to reach the target"
             f" within {greenplum.MAX_SEGMENT_HOSTS:,} segment hosts, so more hosts stop helping and the design stops"
             " there")
 
