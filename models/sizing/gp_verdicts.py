@@ -79,9 +79,9 @@ def search_verdicts(
 def _why_stopped(ev: greenplum.Evaluated, i: int) -> str:
     if ev.segment_hosts[i] >= greenplum.MAX_SEGMENT_HOSTS:
         return f"{greenplum.MAX_SEGMENT_HOSTS:,} segment hosts is the largest cluster refarch sizes"
-    return (f"one more host would gain less than {percent(greenplum.MIN_MARGINAL_GAIN, 1)}, too little to reach the target"
-            f" within {greenplum.MAX_SEGMENT_HOSTS:,} segment hosts, so more hosts stop helping and the design stops"
-            " there")
+    return (f"one more host would gain less than {percent(greenplum.MIN_MARGINAL_GAIN, 1)}, too little to reach"
+            f" the target within {greenplum.MAX_SEGMENT_HOSTS:,} segment hosts, so more hosts stop helping and the"
+            " design stops there")
 
 
 LEVERS = {
