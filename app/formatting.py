@@ -213,9 +213,19 @@ def part_description(r: SizingResult, part_id: str | None) -> str:
     return part_id or "none"
 
 
+def with_part_number(name: str, part_number: str) -> str:
+    """A part's name and, when known, the vendor part number procurement orders by, once: a catalog model that
+    already names its number gets no second copy.
+
+    >>> with_part_number("Samsung PM1743 7.68TB U.2", "MZWLO7T6HBLA-00A07"), with_part_number("Dell R7625", "")
+    ('Samsung PM1743 7.68TB U.2 (P/N MZWLO7T6HBLA-00A07)', 'Dell R7625')
+    >>> with_part_number("ConnectX-5 EN 2x100GbE (MCX516A-CCAT)", "MCX516A-CCAT")
+    'ConnectX-5 EN 2x100GbE (MCX516A-CCAT)'
+    """
+    return f"{name} (P/N {part_number})" if part_number and part_number.lower() not in name.lower() else name
+
+
 def part_with_number(r: SizingResult, part_id: str | None) -> str:
-    """The part's name and, when the catalog knows it, the vendor part number procurement orders by (once: a
-    catalog model that already names its number, "ConnectX-5 (MCX516A-CCAT)", gets no second copy)."""
+    """The part's name with the vendor part number its BOM line carries (`with_part_number`)."""
     number = next((ln.part_number for ln in r.bom if ln.part_id == part_id and ln.part_number), "")
-    name = part_description(r, part_id)
-    return f"{name} (P/N {number})" if number and number.lower() not in name.lower() else name
+    return with_part_number(part_description(r, part_id), number)

@@ -45,6 +45,7 @@ from app.formatting import (
     number,
     power,
     unit_text,
+    with_part_number,
 )
 from app.gui.chart_view import ChartView
 from app.gui.host_diagram import HostDiagram
@@ -155,15 +156,6 @@ def _cell(text: str, right: bool = False, bold: bool = False, tooltip: str = "")
     if tooltip:
         item.setToolTip(plain_tooltip(tooltip))
     return item
-
-
-def with_part_number(name: str, part_number: str) -> str:
-    """A part's name and, when known, the vendor part number procurement orders by.
-
-    >>> with_part_number("Samsung PM1743 7.68TB U.2", "MZWLO7T6HBLA-00A07"), with_part_number("Dell R7625", "")
-    ('Samsung PM1743 7.68TB U.2 (P/N MZWLO7T6HBLA-00A07)', 'Dell R7625')
-    """
-    return f"{name} (P/N {part_number})" if part_number else name
 
 
 def design_facts(design: Design, describe: Callable[[str], str]) -> list[tuple[str, str]]:

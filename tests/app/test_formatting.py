@@ -77,3 +77,19 @@ def test_cli_commands_print_figures_through_app_formatting() -> None:
     own = [f"{p.relative_to(cli)}:{n}" for p in cli.rglob("*.py")
            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if re.search(r":\.?\d*g\}", line)]
     assert not own, own
+
+
+def test_the_formatting_rules_hold_their_worked_examples() -> None:
+    import doctest
+
+    outcome = doctest.testmod(formatting)
+    assert outcome.attempted > 0 and outcome.failed == 0
+
+
+def test_the_window_and_the_report_print_a_part_number_once_even_when_an_older_catalog_names_it() -> None:
+    """Catalogs seeded before the seed models lost their '(P/N)' suffix keep names like 'ConnectX-5 (MCX516A-CCAT)':
+    the window's design facts printed the number twice, as the report did before it shared this rule."""
+    from app.gui import results_view
+
+    assert results_view.with_part_number is formatting.with_part_number
+    assert formatting.with_part_number("ConnectX-5 EN (MCX516A-CCAT)", "MCX516A-CCAT").count("MCX516A-CCAT") == 1
