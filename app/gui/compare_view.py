@@ -52,6 +52,15 @@ def short_kind(kind: str) -> str:
     return kind_label(kind).split(" (")[0]
 
 
+
+def _hint_label() -> QLabel:
+    """A wrapped hint line in plain text: it holds scenario names from the project file."""
+    label = QLabel()
+    label.setObjectName("hint")
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    return label
+
 class KindPanel(QWidget):
     """The options of one workload kind: the table (with a "Best" column from two options on) and the chart."""
 
@@ -61,10 +70,7 @@ class KindPanel(QWidget):
         self.rows: list[CompareRow] = []
         self.names: list[str] = []
         self._wrapped_at = 0
-        self.note = QLabel()
-        self.note.setObjectName("hint")
-        self.note.setWordWrap(True)
-        self.note.setTextFormat(Qt.TextFormat.PlainText)  # holds scenario names from the project file
+        self.note = _hint_label()
         self.table = QTableWidget()
         self.table.setObjectName("compareTable")
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -171,10 +177,7 @@ class CompareView(QWidget):
         self.panels: list[KindPanel] = []
         self.title = QLabel("Compare scenarios")
         self.title.setObjectName("resultHeading")
-        self.hint = QLabel()
-        self.hint.setObjectName("hint")
-        self.hint.setWordWrap(True)
-        self.hint.setTextFormat(Qt.TextFormat.PlainText)  # holds scenario names from the project file
+        self.hint = _hint_label()
         self.tabs = QTabWidget()
         self.tabs.setObjectName("compareKinds")
         self.tabs.setTabBarAutoHide(True)  # one workload: just its table
