@@ -215,7 +215,9 @@ def parse_json(text: str, name: str = "<json>") -> Any:
         data = json.loads(text, object_pairs_hook=_Object, parse_int=_parse_int, parse_float=_parse_float,
                           parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:
-        raise _file_problem(name, f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        # json says "Unterminated string starting at" with the position left to the caller: no second "at"
+        what = exc.msg.removesuffix(" at")
+        raise _file_problem(name, f"not valid JSON: {what} at line {exc.lineno}, column {exc.colno}") from None
     except RecursionError:
         raise _file_problem(name, f"nested deeper than {MAX_DEPTH} levels") from None
     problems: list[Problem] = []

@@ -52,6 +52,7 @@ def test_size_text_names_sections(capsys: pytest.CaptureFixture[str], db: str) -
     ("content", "expected"),
     [
         ("{not json", "not valid JSON"),
+        ('{"name": "trunc', "not valid JSON: Unterminated string starting at line 1, column 10"),
         ('{"schema_version": 1, "name": "x", "workload": {"kind": "greenplum-analytics", "data_tb": -1,'
          ' "concurrent_queries": 0}}', "workload.data_tb"),
         ('{"schema_version": 9, "name": "x", "workload": {"kind": "sap-iq-multiplex", "data_tb": 1,'
