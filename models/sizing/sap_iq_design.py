@@ -416,7 +416,8 @@ def _warnings(w: SapIqMultiplex, o: IqOption, node: _Node, pred: sap_iq.IqPredic
         limit = node_limit("vsan" if vsan else "san")
         warnings.append(Warning(
             "nodes-capped",
-            f"{w.query_streams} query streams need {o.needed_nodes} nodes of this server to keep study 003's"
+            f"{w.query_streams} query streams need {o.needed_nodes} nodes of {o.server.vendor} {o.server.model} to"
+            " keep study 003's"
             f" {ref_per_stream:,.1f} study-equivalent cores per stream, beyond the {limit}"
             + (f" hosts of one vSAN cluster ({_cite('vsan_max_hosts_per_cluster', VS)})" if vsan
                else " nodes refarch sizes one multiplex to")
@@ -426,9 +427,14 @@ def _warnings(w: SapIqMultiplex, o: IqOption, node: _Node, pred: sap_iq.IqPredic
             "critical", "workload.query_streams",
         ))
     if lay is not None and lay.hosts > figure(STUDY, "vsan_max_hosts"):
-        warnings.append(Warning("vsan-cluster-size", f"{lay.hosts} hosts exceed the"
-                                f" {figure(STUDY, 'vsan_max_hosts'):g}-host vSAN cluster study 003 describes.",
-                                "warning", "workload.shared_storage"))
+        # study 003's limit is vSAN 5.5's; the design itself stays within today's (vsan_max_hosts_per_cluster)
+        warnings.append(Warning(
+            "vsan-cluster-size",
+            f"{lay.hosts} hosts exceed the {figure(STUDY, 'vsan_max_hosts'):g}-host vSAN cluster of the vSphere 5.5"
+            f" release study 003 ran on; later vSAN releases take up to"
+            f" {figure(VS, 'vsan_max_hosts_per_cluster'):g} hosts ({_cite('vsan_max_hosts_per_cluster', VS)}):"
+            " confirm the customer's vSAN release.",
+            "info", "workload.shared_storage"))
     return warnings
 
 
