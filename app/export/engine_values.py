@@ -90,6 +90,12 @@ def used_values(scenario: Scenario, result: SizingResult) -> dict[str, str]:
             out["workload.vm_vcpus"] = _span((v.vcpus for v in result.vms), "vCPUs")
         if w.vm_memory_gib is None and result.vms:
             out["workload.vm_memory_gib"] = _span((v.memory_gib for v in result.vms), "GiB")
+        sized_tps = {disk.database: disk.peak_tps for vm in result.vms for disk in vm.disks}
+        for i, db in enumerate(w.databases):
+            if db.peak_tps is None and db.name in sized_tps:
+                # short enough for a table cell: the rate's source is in the cell's tooltip and under the table
+                out[f"workload.databases[{i}].peak_tps"] = (
+                    f"{_num(sized_tps[db.name], 'TPS')} (estimated from {db.peak_clients} clients)")
         if w.host_memory_available_gib is None:
             host = d.memory_gib_per_host
             out["workload.host_memory_available_gib"] = (
@@ -110,3 +116,18 @@ def used_values(scenario: Scenario, result: SizingResult) -> dict[str, str]:
             out["workload.san_price_per_tb"] = ("not used: the data is on vSAN" if on_vsan else
                                                 "not priced: the SAN is left out of the BOM")
     return out
+
+
+def estimated_tps_source() -> str:
+    """Where an empty peak TPS comes from, by title: the rate per client the engine multiplies the clients by."""
+    from models.sizing.pg_storage import DS, tps_per_client
+
+    return (f"{_num(tps_per_client())} TPS per client, the zero-think-time DBT-2 rate of"
+            f" {source_title(DS, 'dbt2_new_orders_per_client_s')} (an upper bound)")
+
+
+def estimated_tps_cites() -> tuple[str, str]:
+    """The sources of that rate: the study's per-client New-Order rate and the TPC-C mix share it is divided by."""
+    from models.sizing.pg_storage import cite
+
+    return cite("dbt2_new_orders_per_client_s"), cite("tpcc_new_order_share")

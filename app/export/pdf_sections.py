@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
-from app.export.engine_values import used_values
+from app.export.engine_values import estimated_tps_cites, estimated_tps_source, used_values
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_styles import BAD, GOOD, GOOD_FILL, MUTED
 from app.formatting import (
@@ -215,10 +215,16 @@ def workload_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     used = used_values(s, r)
     out += [ctx.heading("Workload", 1), ctx.facts(_model_rows(w, "workload", used=used))]
     if isinstance(w, PostgresConsolidation):
-        rows = [[db.name, number(db.size_gb), str(db.peak_clients), number(db.working_set_gb)] for db in w.databases]
+        tps = [number(db.peak_tps) if db.peak_tps is not None else used.get(f"workload.databases[{i}].peak_tps", "–")
+               for i, db in enumerate(w.databases)]
+        rows = [[db.name, number(db.size_gb), str(db.peak_clients), number(db.working_set_gb), t]
+                for db, t in zip(w.databases, tps, strict=True)]
         cw = ctx.width
-        out += [Spacer(1, 6), ctx.grid(["Database", "Size (GB)", "Peak clients", "Working set (GB)"], rows,
-                                       [cw * 0.4, cw * 0.2, cw * 0.2, cw * 0.2], numeric=(1, 2, 3))]
+        out += [Spacer(1, 6), ctx.grid(["Database", "Size (GB)", "Peak clients", "Working set (GB)", "Peak TPS"], rows,
+                                       [cw * 0.28, cw * 0.14, cw * 0.14, cw * 0.16, cw * 0.28], numeric=(1, 2, 3, 4))]
+        if any(db.peak_tps is None for db in w.databases):
+            out.append(ctx.m(f"A peak TPS left empty is estimated at {ctx.text(estimated_tps_source())}"
+                             f" ({'; '.join(ctx.cite(c) for c in estimated_tps_cites())}).", st.cell_small))
     out += [ctx.heading("Platform choices", 1), ctx.facts(_model_rows(s.platform, "platform", r=r, used=used))]
     targets = [(field_label(f"targets.{k}"), k, v) for k, v in s.targets.model_dump().items()
                if v is not None and k != "confidence"]

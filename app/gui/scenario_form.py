@@ -170,6 +170,7 @@ class ScenarioForm(QTabWidget):
         editors = {**self.editors, **self.workload.current_editors()}
         for key, editor in editors.items():
             editor.show_recommended(chosen.get(key))
+        self.workload.databases.show_used(chosen)
         self.hardware.show_picked({
             "platform.server_id": design.server_id if design else None,
             "platform.drive_id": design.drive_id if design else None,

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSizePolicy,
     QStackedWidget,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -21,12 +24,34 @@ from PySide6.QtWidgets import (
 )
 
 from app.editing.draft import Issues, path_str, shown_value
-from app.editing.fields import NEW_PG_DATABASE, PG_DATABASE_COLUMNS, WORKLOAD_FIELDS
+from app.editing.fields import NEW_PG_DATABASE, PG_DATABASE_COLUMNS, PG_DATABASE_OPTIONAL, WORKLOAD_FIELDS
 from app.gui.field_widgets import FieldEditor, add_rows, format_value, new_form_layout, parse_number
 from app.gui.plain_text import plain_tooltip
-from models.vocabulary import WORKLOAD_KINDS, kind_label
+from models.vocabulary import FIELDS, WORKLOAD_KINDS, kind_label
 
 INVALID_CELL = QColor("#ffe3e3")
+# what the engine used in an empty optional cell: the number only, the header gives the unit
+PLACEHOLDER_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class _PlaceholderDelegate(QStyledItemDelegate):
+    """Draws an empty cell's placeholder in the placeholder grey, as a line edit does, and gives it to the
+    cell's editor: the cell says what the engine used until the user types a value."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        hint = index.data(PLACEHOLDER_ROLE)
+        if hint and not option.text:  # type: ignore[attr-defined]
+            option.text = str(hint)  # type: ignore[attr-defined]
+            grey = option.palette.color(QPalette.ColorRole.PlaceholderText)  # type: ignore[attr-defined]
+            option.palette.setColor(QPalette.ColorRole.Text, grey)  # type: ignore[attr-defined]
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
+                     index: QModelIndex | QPersistentModelIndex) -> QWidget:
+        editor = super().createEditor(parent, option, index)
+        if isinstance(editor, QLineEdit):
+            editor.setPlaceholderText(str(index.data(PLACEHOLDER_ROLE) or ""))
+        return editor
 
 
 class DatabasesTable(QWidget):
@@ -38,10 +63,20 @@ class DatabasesTable(QWidget):
         super().__init__(parent)
         self._showing = False
         self._rows: list[dict[str, Any]] = []
+        self._used: dict[str, str] = {}  # "workload.databases[0].peak_tps" -> what the engine used
+        self._errors: dict[str, str] = {}
         self.table = QTableWidget(0, len(PG_DATABASE_COLUMNS))
         self.table.setObjectName("pgDatabases")
-        self.table.setHorizontalHeaderLabels([h for _, h, _ in PG_DATABASE_COLUMNS])
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.setItemDelegate(_PlaceholderDelegate(self.table))
+        for c, (key, header, _) in enumerate(PG_DATABASE_COLUMNS):
+            item = QTableWidgetItem(header)
+            info = FIELDS[f"workload.databases[].{key}"]
+            empty = "; left empty: the engine's estimate, in grey" if key in PG_DATABASE_OPTIONAL else ""
+            item.setToolTip(plain_tooltip(f"{info.text}{': ' + info.help if info.help else ''}{empty}"))
+            self.table.setHorizontalHeaderItem(c, item)
+        # the numbers take what their headers need, the names the rest
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
         self.table.setMinimumHeight(150)
         self.table.itemChanged.connect(self._item_changed)
@@ -78,31 +113,55 @@ class DatabasesTable(QWidget):
                         self.table.setItem(r, c, QTableWidgetItem(text))
                     elif item.text() != text:
                         item.setText(text)
+            self._mark_cells()
+        finally:
+            self._showing = False
+
+    def show_used(self, used: dict[str, str]) -> None:
+        """What the engine used for the empty optional cells (`app.export.engine_values.used_values`)."""
+        self._used = {k: v for k, v in used.items() if k.startswith("workload.databases[")}
+        self._showing = True
+        try:
+            self._mark_cells()
         finally:
             self._showing = False
 
     def show_issues(self, issues: Issues) -> None:
+        self._errors = {k: v for k, v in issues.by_field.items() if k.startswith("workload.databases[")}
         self._showing = True
         try:
-            for r in range(self.table.rowCount()):
-                for c, (key, _, _) in enumerate(PG_DATABASE_COLUMNS):
-                    item = self.table.item(r, c)
-                    if item is None:
-                        continue
-                    msg = issues.by_field.get(f"workload.databases[{r}].{key}")
-                    item.setBackground(QBrush(INVALID_CELL) if msg else QBrush())
-                    item.setToolTip(plain_tooltip(msg or ""))
+            self._mark_cells()
         finally:
             self._showing = False
         own = [m for p, m in issues.by_field.items() if p == "workload.databases"]
         self.message.setText("; ".join(own))
         self.message.setVisible(bool(own))
 
+    def _mark_cells(self) -> None:
+        """Each cell's error (red, in its tooltip) or, empty, what the engine used (grey, in its tooltip)."""
+        for r in range(self.table.rowCount()):
+            for c, (key, _, _) in enumerate(PG_DATABASE_COLUMNS):
+                item = self.table.item(r, c)
+                if item is None:
+                    continue
+                path = f"workload.databases[{r}].{key}"
+                msg = self._errors.get(path)
+                used = self._used.get(path) if key in PG_DATABASE_OPTIONAL else None
+                item.setBackground(QBrush(INVALID_CELL) if msg else QBrush())
+                item.setData(PLACEHOLDER_ROLE, used.split(" ", 1)[0] if used else None)
+                item.setToolTip(plain_tooltip(msg or (self._left_empty(used) if used and not item.text() else "")))
+
+    @staticmethod
+    def _left_empty(used: str) -> str:
+        from app.export.engine_values import estimated_tps_source  # loaded with the first result already
+
+        return f"Left empty: {used}, at {estimated_tps_source()}"
+
     def _item_changed(self, item: QTableWidgetItem) -> None:
         if self._showing:
             return
         key, _, kind = PG_DATABASE_COLUMNS[item.column()]
-        value = item.text() if kind == "text" else parse_number(item.text(), kind, optional=False)
+        value = item.text() if kind == "text" else parse_number(item.text(), kind, key in PG_DATABASE_OPTIONAL)
         self.edited.emit(("workload", "databases", item.row(), key), value)
 
     def _add(self) -> None:

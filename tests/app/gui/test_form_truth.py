@@ -248,3 +248,54 @@ def test_every_empty_field_names_the_value_the_engine_used(  # type: ignore[no-u
         if key == "platform.hypervisor_reserve_gib" and d.deployment == "vsphere":
             assert "(from Greenplum Database Performance on VMware vSphere" in text, text
     assert "platform.memory_gib" in seen and "platform.drives_per_host" in seen
+
+
+def test_a_databases_peak_tps_is_typed_in_its_cell_or_shows_the_estimate(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    """The databases table has the peak TPS the engine sizes each VM's vCPUs from: empty, the cell shows in grey
+    the rate the engine estimated; typed, the scenario carries it and the VM grows; cleared, the estimate is back."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QTableWidget
+
+    from app.editing.fields import PG_DATABASE_COLUMNS
+    from app.gui.workload_form import PLACEHOLDER_ROLE
+    from models.sizing.pg_storage import tps_per_client
+
+    window.add_scenario()
+    uid = window.current_uid
+    assert uid is not None
+    combo = window.form.workload.kind_combo
+    combo.activated.emit(combo.findData("postgres-consolidation"))
+    scenario, result = _sized(qtbot, window, uid)
+    window._show_result()
+    table = window.form.workload.findChild(QTableWidget, "pgDatabases")
+    assert table is not None
+    col = [key for key, _, _ in PG_DATABASE_COLUMNS].index("peak_tps")
+    db = scenario.workload.databases[0]  # type: ignore[union-attr]
+    assert db.peak_tps is None
+    estimate = db.peak_clients * tps_per_client()
+    cell = table.item(0, col)
+    assert cell.text() == "" and _numbers(cell.data(PLACEHOLDER_ROLE)) == [pytest.approx(estimate, abs=0.5)]
+    assert "Left empty" in cell.toolTip() and "VMware vFabric Postgres" in cell.toolTip()  # the source, by title
+    vcpus_before = result.vms[0].vcpus
+
+    table.editItem(cell)  # typed as a user would: the editor shows the estimate as its placeholder
+    editor = next(e for e in table.viewport().findChildren(QLineEdit) if e.isVisible())
+    assert _numbers(editor.placeholderText()) == _numbers(cell.data(PLACEHOLDER_ROLE))
+    stated = 20 * estimate  # well above what the clients alone ask for
+    qtbot.keyClicks(editor, f"{stated:.0f}")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.doc.entry(uid).scenario != scenario)  # the delegate commits on the next loop
+    scenario, result = _sized(qtbot, window, uid)
+    assert scenario.workload.databases[0].peak_tps == pytest.approx(round(stated))  # type: ignore[union-attr]
+    assert result.vms[0].vcpus > vcpus_before
+    window._show_result()
+    cell = table.item(0, col)
+    assert cell.text() == f"{stated:.0f}" and cell.data(PLACEHOLDER_ROLE) is None  # a typed value: no estimate
+
+    cell.setText("")  # cleared: left to the engine again
+    scenario, result = _sized(qtbot, window, uid)
+    assert scenario.workload.databases[0].peak_tps is None  # type: ignore[union-attr]
+    assert result.vms[0].vcpus == vcpus_before
+    window._show_result()
+    cell = table.item(0, col)
+    assert cell.text() == "" and _numbers(cell.data(PLACEHOLDER_ROLE)) == [pytest.approx(estimate, abs=0.5)]
