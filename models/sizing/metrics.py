@@ -19,7 +19,6 @@ from models.perf.scan_load_fit import default_params
 from models.scenario import GreenplumAnalytics, GreenplumOltp
 from models.sizing.candidates import Candidates, NetworkChoice
 from models.uncertainty import Estimate
-from models.vocabulary import RAID_LEVELS
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -45,14 +44,7 @@ class GpContext:
         net: NetworkChoice,
         data_on_disk_tb: float,
     ) -> GpContext:
-        read_f = np.ones(len(c))
-        write_f = np.ones(len(c))
-        for code, name in enumerate(RAID_LEVELS):
-            sel = c.raid_code == code
-            if np.any(sel):
-                r, w = scan_load.raid_factors(name, c.drives_per_host[sel])
-                read_f[sel] = r
-                write_f[sel] = w
+        read_f, write_f = scan_load.raid_factors(c.raid_code, c.drives_per_host)  # every level in one call
         # NUMA-local: one VM per NUMA node on vSphere, or a single-socket host (000 Best Practices; 002)
         numa_local = (c.virtualized & (vms >= c.numa_nodes)) | (c.sockets <= 1)
         shape = scan_load.ClusterShape(
