@@ -73,6 +73,17 @@ def tps_per_vcpu() -> float:
     return clients_per_vcpu() * tps_per_client()
 
 
+def vsphere_max_hosts() -> int:
+    """The most hosts one vSphere cluster holds (VMware configuration maximums, as VMware Validated Design plans):
+    vSphere HA restarts a failed host's VMs only within its cluster, so a consolidation needing more hosts is
+    several clusters, each sized on its own.
+
+    >>> vsphere_max_hosts()
+    64
+    """
+    return int(figure(DS, "vsphere_max_hosts_per_cluster"))
+
+
 def _vcpus_by_hour(dbs: tuple[PgDatabase, ...]) -> np.ndarray:
     """vCPUs the databases take per hour: their clients at 10 per vCPU, or their stated transaction rate at
     study 001's rate per vCPU when that is higher."""
@@ -156,8 +167,13 @@ class HostPlan:
         return sum(v.resident_peak_gib for v in self.vms)
 
 
-def _fits(vm: PgVm, cpu: np.ndarray, res: np.ndarray, cores: float, mem: float) -> bool:
-    return bool((cpu + vm.cpu_by_hour).max() <= cores + 1e-9 and (res + vm.resident_by_hour).max() <= mem + 1e-9)
+def _fitting(vm: PgVm, cpu: np.ndarray, res: np.ndarray, cores: float, mem: float) -> np.ndarray:
+    """Per host (rows of `cpu` and `res`, hour by hour): whether `vm` fits its highest hourly sums; one array
+    operation over every host, so a placement costs VMs x one pass rather than VMs x hosts Python checks."""
+    cpu_ok: np.ndarray = (cpu + vm.cpu_by_hour).max(axis=1) <= cores + 1e-9
+    mem_ok: np.ndarray = (res + vm.resident_by_hour).max(axis=1) <= mem + 1e-9
+    both: np.ndarray = np.logical_and(cpu_ok, mem_ok)
+    return both
 
 
 def _place(vms: list[PgVm], hosts: int, cores: float, mem: float) -> list[list[PgVm]] | None:
@@ -166,10 +182,11 @@ def _place(vms: list[PgVm], hosts: int, cores: float, mem: float) -> list[list[P
     cpu = np.zeros((hosts, HOURS))
     res = np.zeros((hosts, HOURS))
     for vm in sorted(vms, key=lambda v: (-v.resident_peak_gib, -v.cpu_peak, v.name)):
-        fits = [i for i in range(hosts) if _fits(vm, cpu[i], res[i], cores, mem)]
-        if not fits:
+        fits = _fitting(vm, cpu, res, cores, mem)
+        if not fits.any():
             return None
-        i = min(fits, key=lambda k: (res[k].max() / mem + cpu[k].max() / cores, k))
+        # the least-loaded fitting host, the lowest index on a tie
+        i = int(np.argmin(np.where(fits, res.max(axis=1) / mem + cpu.max(axis=1) / cores, np.inf)))
         bins[i].append(vm)
         cpu[i] += vm.cpu_by_hour
         res[i] += vm.resident_by_hour
@@ -194,7 +211,7 @@ def pack_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: bool, node
     """The fewest hosts holding every VM on its highest hourly sums, one host's capacity kept free with HA.
 
     None when a single VM is larger than the host (its memory or vCPUs), nothing fits, or it takes more than
-    `max_hosts` (one vSAN cluster's limit).
+    `max_hosts` (one cluster's limit: vSphere's, or vSAN's).
     """
     if not vms or any(v.memory_gib > available_gib or v.vcpus > cores or v.resident_peak_gib > available_gib
                       for v in vms):
@@ -203,8 +220,11 @@ def pack_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: bool, node
     total_res = sum((v.resident_by_hour for v in vms), np.zeros(HOURS)).max()
     low = max(1, math.ceil(total_cpu / cores - 1e-9), math.ceil(total_res / available_gib - 1e-9))
     min_hosts = max(min_hosts, int(figure(DS, "ha_min_hosts")) if ha else 1)
+    first = max(low + (1 if ha else 0), min_hosts)
     last = max(len(vms) + 2 + (1 if ha else 0), min_hosts + 1)
-    for h in range(max(low + (1 if ha else 0), min_hosts), last if max_hosts is None else min(last, max_hosts + 1)):
+    if max_hosts is not None and first > max_hosts:
+        return None  # the busiest hour alone needs more hosts than the cluster holds: no placement to try
+    for h in range(first, last if max_hosts is None else min(last, max_hosts + 1)):
         bins = _place(vms, h, cores, available_gib)
         if bins is not None and (not ha or survives_any_host_failure(bins, cores, available_gib)):
             node_mem = available_gib / nodes
@@ -217,17 +237,16 @@ def survives_any_host_failure(bins: list[list[PgVm]], cores: float, mem: float) 
     (hour by hour, largest VM first)."""
     if len(bins) < 2:
         return False
-    load = [(sum((v.cpu_by_hour for v in b), np.zeros(HOURS)), sum((v.resident_by_hour for v in b), np.zeros(HOURS)))
-            for b in bins]
+    cpu_load = np.array([sum((v.cpu_by_hour for v in b), np.zeros(HOURS)) for b in bins])
+    res_load = np.array([sum((v.resident_by_hour for v in b), np.zeros(HOURS)) for b in bins])
     for failed, b in enumerate(bins):
-        cpu = [c.copy() for i, (c, _) in enumerate(load) if i != failed]
-        res = [r.copy() for i, (_, r) in enumerate(load) if i != failed]
+        cpu = np.delete(cpu_load, failed, axis=0)
+        res = np.delete(res_load, failed, axis=0)
         for vm in sorted(b, key=lambda v: (-v.resident_peak_gib, v.name)):
-            for k in range(len(cpu)):
-                if _fits(vm, cpu[k], res[k], cores, mem):
-                    cpu[k] += vm.cpu_by_hour
-                    res[k] += vm.resident_by_hour
-                    break
-            else:
+            fits = _fitting(vm, cpu, res, cores, mem)
+            if not fits.any():
                 return False
+            k = int(np.argmax(fits))  # the first survivor it fits, as HA's restart order would find it
+            cpu[k] += vm.cpu_by_hour
+            res[k] += vm.resident_by_hour
     return True

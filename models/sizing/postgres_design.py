@@ -40,7 +40,7 @@ from models.sizing.pg_datastore import (
     raid_write_penalty,
     vsan_for,
 )
-from models.sizing.pg_placement import HostPlan, PgVm, clients_per_vcpu, pack_hosts, plan_vms
+from models.sizing.pg_placement import HostPlan, PgVm, clients_per_vcpu, pack_hosts, plan_vms, vsphere_max_hosts
 from models.sizing.pg_storage import tps_per_client
 from models.sizing.result import (
     BomLine,
@@ -102,7 +102,7 @@ def _cheapest_vsan(
     whole = cluster_storage(hosts)
     drives = candidate_drives(catalog, parts, server)
     best: Packing | None = None
-    for n in range(len(hosts), min(len(hosts) + MAX_EXTRA_STORAGE_HOSTS, vsan_max_hosts()) + 1):
+    for n in range(len(hosts), min(len(hosts) + MAX_EXTRA_STORAGE_HOSTS, _cluster_max_hosts(True)) + 1):
         spread = hosts if n == len(hosts) else pack_hosts(
             vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes, server.cores_per_numa_node, n)
         if spread is None:
@@ -152,6 +152,22 @@ def _largest_vm_gib(w: PostgresConsolidation, catalog: HardwareCatalog, parts: R
                 for s in candidate_servers(catalog, parts)), default=0.0)
 
 
+def _cluster_max_hosts(vsan: bool) -> int:
+    """The most hosts the design may take: one vSphere cluster (HA restarts VMs only within it), and with vSAN
+    also one vSAN cluster (its datastore spans only its own hosts)."""
+    return min(vsphere_max_hosts(), vsan_max_hosts()) if vsan else vsphere_max_hosts()
+
+
+CLUSTER_WORDS = {True: "one vSAN cluster", False: "one vSphere cluster"}
+
+
+def _cluster_limit_source(vsan: bool) -> str:
+    """Where the binding cluster limit is stated, cited once in the refusal."""
+    if vsan and vsan_max_hosts() <= vsphere_max_hosts():
+        return f"{CLUSTER_WORDS[True]}: {point(VS, 'vsan_max_hosts_per_cluster').source.cite()}"
+    return f"{CLUSTER_WORDS[False]}: {point(DS, 'vsphere_max_hosts_per_cluster').source.cite()}"
+
+
 def _rank(p: Packing) -> tuple[float, float]:
     """Servers whose cores give every VM the vCPUs its clients and transaction rates take come first, by capex;
     when none does, the one short by the fewest vCPUs (the best achievable)."""
@@ -178,11 +194,10 @@ def size_postgres(
         vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes, server.cores_total, fill)
         hosts = pack_hosts(vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes,
                            server.cores_per_numa_node, policy_min_hosts(w.vsan_policy) if vsan else 1,
-                           vsan_max_hosts() if vsan else None)
-        if hosts is None and vsan and all(v.memory_gib <= available and v.vcpus <= server.cores_total for v in vms):
-            too_small.append(f"{server.id}: the VMs need more than the {vsan_max_hosts()} hosts of one vSAN cluster"
-                             f" ({point(VS, 'vsan_max_hosts_per_cluster').source.cite()}); split the databases over"
-                             " several clusters (one scenario each)")
+                           _cluster_max_hosts(vsan))
+        if hosts is None and all(v.memory_gib <= available and v.vcpus <= server.cores_total for v in vms):
+            too_small.append(f"{server.id}: the VMs need more than the {_cluster_max_hosts(vsan)} hosts of"
+                             f" {CLUSTER_WORDS[vsan]}")
             continue
         if hosts is None:
             big = max(vms, key=lambda v: v.memory_gib)
@@ -195,8 +210,11 @@ def size_postgres(
             best = found
     if best is None:
         # the cluster limit first: it is the one a bigger server does not lift
-        too_small.sort(key=lambda t: "vSAN cluster" not in t)
+        too_small.sort(key=lambda t: CLUSTER_WORDS[vsan] not in t)
         detail = "; ".join(too_small[:3])
+        if CLUSTER_WORDS[vsan] in detail:
+            detail += (f"; {_cluster_limit_source(vsan)}: split the databases over several clusters (one scenario"
+                       " each)")
         stated = w.host_memory_available_gib
         if stated is not None and stated < _largest_vm_gib(w, catalog, parts):
             raise SizingInputError([Problem(

@@ -12,11 +12,18 @@ from hypothesis import strategies as st
 
 from models.hardware import HardwareCatalog
 from models.perf import memory
-from models.scenario import PgDatabase
+from models.scenario import PgDatabase, PostgresConsolidation
 from models.sizing.engine import size
 from models.sizing.parts import SizingInputError
 from models.sizing.pg_config import PgVmInputs, postgres_config, shared_buffers_rule
-from models.sizing.pg_placement import clients_per_vcpu, survives_any_host_failure, tps_per_vcpu
+from models.sizing.pg_placement import (
+    clients_per_vcpu,
+    pack_hosts,
+    plan_vms,
+    survives_any_host_failure,
+    tps_per_vcpu,
+    vsphere_max_hosts,
+)
 from models.sizing.pg_storage import database_io
 from models.sizing.result import SizingResult
 from models.sizing.rules import hypervisor_reserve_gib
@@ -317,3 +324,38 @@ def test_vsan_designs_stay_within_one_cluster(catalog: HardwareCatalog) -> None:
     assert e.value.problems[0].path == "workload.databases" and f"{limit} hosts" in e.value.problems[0].message
     fits = size(sample("pg-consolidation", workload={"databases": many[:40]}), catalog)
     assert fits.design.raid.startswith("vsan") and fits.design.segment_hosts <= limit
+
+
+def test_local_storage_designs_stay_within_one_vsphere_cluster(catalog: HardwareCatalog) -> None:
+    """Local datastores have no vSAN limit, but HA restarts VMs only within one vSphere cluster (VMware
+    configuration maximums): more hosts than that are refused naming the limit and the lever (before: no bound,
+    1,000 databases of 50 GB working set ran for minutes to a 68-host answer); a load that fits stays within it."""
+    limit = vsphere_max_hosts()
+    many = [{"name": f"db{i}", "size_gb": 500, "peak_clients": 100, "working_set_gb": 200} for i in range(1000)]
+    local = {"shared_storage": "local", "vsphere_ha": True}
+    with pytest.raises(SizingInputError) as e:
+        size(sample("pg-consolidation", workload={"databases": many, **local}), catalog)
+    message = e.value.problems[0].message
+    assert e.value.problems[0].path == "workload.databases"
+    assert f"{limit} hosts of one vSphere cluster" in message and "split the databases" in message
+    fits = size(sample("pg-consolidation", workload={"databases": many[:40], **local}), catalog)
+    assert not fits.design.raid.startswith("vsan") and fits.design.segment_hosts <= limit
+
+
+@settings(max_examples=15, deadline=None)
+@given(ws=st.lists(st.floats(1.0, 60.0), min_size=2, max_size=30), hosts_cap=st.integers(2, 8))
+def test_packing_never_exceeds_the_cluster_and_survives_a_failure(ws: list[float], hosts_cap: int) -> None:
+    """Whatever the working sets: a packing uses at most `max_hosts`, holds every VM once, and with HA the VMs of
+    any failed host restart on the others; None only when more hosts than the cap would be needed."""
+    dbs = tuple(PgDatabase(name=f"d{i}", size_gb=2 * w, peak_clients=10, working_set_gb=w) for i, w in enumerate(ws))
+    w = sample("pg-consolidation", workload={"databases": [d.model_dump() for d in dbs]}).workload
+    assert isinstance(w, PostgresConsolidation)
+    vms = plan_vms(w, 16, 256.0, 32, 0.7)
+    hosts = pack_hosts(vms, 32, 512.0, True, 2, 16, 1, hosts_cap)
+    if hosts is None:  # the cap is the only reason: unbounded, the same VMs take more hosts than it allows
+        unbounded = pack_hosts(vms, 32, 512.0, True, 2, 16)
+        assert unbounded is not None and len(unbounded) > hosts_cap
+        return
+    assert 2 <= len(hosts) <= hosts_cap
+    assert sorted(v.name for h in hosts for v in h.vms) == sorted(v.name for v in vms)
+    assert survives_any_host_failure([list(h.vms) for h in hosts], 32, 512.0)
