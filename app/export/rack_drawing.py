@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from reportlab.graphics.shapes import Drawing, Rect, String
 from reportlab.lib import colors
 
-from app.export.fonts import ReportFonts, fit_text
+from app.export.fonts import ReportFonts, fit_text, string_width
 from app.export.pdf_styles import INK, MUTED, RULE
 from app.formatting import rack_power
 from models.sizing.result import RackLayout
@@ -24,6 +24,44 @@ OVER = colors.HexColor("#C0392B")
 U_PT = 6.4  # height of one U
 HEAD = 26.0
 FOOT = 12.0
+
+
+LABEL_PT = 5.6  # a slot's label size, shrunk to MIN_LABEL_PT before a word is dropped
+MIN_LABEL_PT = 4.4
+LINE = 1.12  # line height of a two-line label, in font sizes
+
+
+def _shorter(label: str) -> list[str]:
+    """The part's label, then shorter forms that are still whole words and keep its model number (the first word
+    with a digit): without the bracketed note, fewer trailing words ("PowerSwitch S4148F-ON 48x10GbE + 4x100GbE"
+    -> "PowerSwitch S4148F-ON"), then the model number alone ("A+ Storage ASG-1115S-NE316R" -> "ASG-1115S-NE316R":
+    half a series name, "Storage ASG-...", would read as another product)."""
+    base = label.split(" (")[0]
+    words = base.split() or [label]
+    model = next((i for i, w in enumerate(words) if any(c.isdigit() for c in w)), len(words) - 1)
+    prefixes = [" ".join(words[:n]).rstrip(" +,/;:") for n in range(len(words) - 1, model, -1)]
+    return list(dict.fromkeys([label, base, *prefixes, words[model]]))
+
+
+def slot_label(role: str, label: str, width: float, height: float, fonts: ReportFonts) -> tuple[list[str], float]:
+    """The lines and font size that show a rack slot's role and part within `width` x `height` points: one line,
+    shrunk if need be; the role above the part when the slot is tall enough; then the part's label in fewer words;
+    an ellipsis only when not even the part number fits."""
+    top = min(LABEL_PT, height)
+    sizes = [sz for sz in (top, 5.0, 4.7, MIN_LABEL_PT) if sz <= top] or [top]
+
+    def fits(text: str, sz: float) -> bool:
+        return string_width(text, fonts.regular, sz, fonts) <= width
+
+    for part in _shorter(label):
+        for sz in sizes:
+            one = f"{role}: {part}" if role else part
+            if fits(one, sz):
+                return [one], sz
+            if role and 2 * sz * LINE <= height and fits(role, sz) and fits(part, sz):
+                return [role, part], sz
+    sz = sizes[-1]
+    return [fit_text(f"{role}: {label}" if role else label, fonts.regular, sz, width, fonts)], sz
 
 
 def rack_drawings(racks: Sequence[RackLayout], width: float, fonts: ReportFonts, per_row: int = 4) -> list[Drawing]:
@@ -59,10 +97,11 @@ def rack_row(racks: Sequence[RackLayout], width: float, fonts: ReportFonts, per_
             h = slot.u_height * U_PT
             d.add(Rect(body_x + 1, y + 0.4, body_w - 2, h - 0.8, fillColor=FILLS.get(slot.kind, colors.white),
                        strokeColor=EDGES.get(slot.kind, RULE), strokeWidth=0.4))
-            text = f"{slot.role}: {slot.label}" if slot.kind != "pdu" else slot.label
-            size = min(5.6, h - 1.6)
-            d.add(String(body_x + 3, y + (h - size) / 2 + 0.6, fit_text(text, fonts.regular, size, body_w - 6, fonts),
-                         fontName=fonts.regular, fontSize=size, fillColor=INK))
+            lines, size = slot_label(slot.role if slot.kind != "pdu" else "", slot.label, body_w - 6, h - 1.6, fonts)
+            step = size * LINE
+            base = y + (h - step * len(lines)) / 2 + (step - size) / 2 + 0.6 + step * (len(lines) - 1)
+            for i, line in enumerate(lines):
+                d.add(String(body_x + 3, base - i * step, line, fontName=fonts.regular, fontSize=size, fillColor=INK))
     d.add(String(0, 2, "Servers blue, switches green, PDUs orange; U counted from the bottom; peak kW is the sum "
                        "of server max draw, drives, NICs and switches.", fontName=fonts.regular, fontSize=6,
                  fillColor=MUTED))
