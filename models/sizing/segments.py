@@ -133,6 +133,11 @@ def plan(
     workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None = None
 ) -> SegmentPlan:
     """Primaries and VMs per host for every candidate."""
+    layouts = _server_layouts(c)
+    if layouts is not None:  # a function of (server, drive count, deployment) only: once per such layout
+        rep, which = layouts
+        one = plan(workload, c.take(rep), platform)
+        return SegmentPlan(*(getattr(one, f)[which] for f in SegmentPlan.__dataclass_fields__))
     plat = platform or Platform()
     vms = np.where(c.virtualized, c.numa_nodes, 1).astype(np.int64)
     tier = tier_primaries(workload)
@@ -148,6 +153,31 @@ def plan(
         mem_unit = cap_unit
     unit = np.maximum(np.minimum(cap_unit, mem_unit), 1)
     return SegmentPlan(unit * vms, vms, cores, drives, mem_unit * vms)
+
+
+def _server_layouts(c: Candidates) -> tuple[IntArray, IntArray] | None:
+    """(one row of each (server, drive count, deployment) among the candidates, each candidate's layout), or None
+    where that would not save work: the optimizer's chunks hold each layout once per drive and RAID level.
+
+    The layouts are found by a direct table over the key (no sort): the chunk's servers are few and contiguous.
+    """
+    n = len(c)
+    if n < 256:
+        return None
+    first = int(c.server_idx.min())
+    counts = int(c.drives_per_host.max()) + 1
+    key = ((c.server_idx - first) * counts + c.drives_per_host) * 2 + c.virtualized.astype(np.int64)
+    size = int(key.max()) + 1
+    if size > 4 * n:
+        return None
+    rep = np.full(size, -1, dtype=np.int64)
+    rep[key] = np.arange(n)
+    present = np.flatnonzero(rep >= 0)
+    if present.size * 4 > n:
+        return None
+    slot = np.zeros(size, dtype=np.int64)
+    slot[present] = np.arange(present.size)
+    return rep[present], slot[key]
 
 
 def rationale(workload: GreenplumAnalytics | GreenplumOltp, cores: int, drives: int, vms: int, chosen: int,

@@ -84,3 +84,22 @@ def test_more_drives_than_any_server_has_bays_is_bad_input(catalog: HardwareCata
     with pytest.raises(SizingInputError, match=r"platform.drives_per_host: 200 .*the most is 24") as err:
         size(s, catalog)
     assert [p.path for p in err.value.problems] == ["platform.drives_per_host"]  # the GUI marks that field
+
+
+@settings(max_examples=10, deadline=None)
+@given(queries=st.integers(1, 2000), mirroring=st.sampled_from(["group", "spread"]),
+       start=st.integers(0, 5000))
+def test_a_chunk_plans_each_server_layout_once_with_every_row_as_if_alone(
+    catalog: HardwareCatalog, queries: int, mirroring: str, start: int
+) -> None:
+    """`plan` over a chunk (each (server, drive count, deployment) planned once and spread) equals the plan of
+    each row on its own."""
+    c = enumerate_candidates(catalog.servers, catalog.drives, ["bare-metal", "vsphere"], ["none", "raid5", "raid10"])
+    chunk = c.take(np.arange(start, min(start + 4096, len(c))))
+    assert segments._server_layouts(chunk) is not None  # the shortcut is taken
+    w = GreenplumAnalytics(data_tb=10, concurrent_queries=queries, mirroring=mirroring)  # type: ignore[arg-type]
+    whole = segments.plan(w, chunk)
+    for i in range(0, len(chunk), 97):
+        alone = segments.plan(w, chunk.take(np.array([i])))
+        for f in dataclasses.fields(whole):
+            assert getattr(whole, f.name)[i] == getattr(alone, f.name)[0], (f.name, i)
