@@ -40,8 +40,16 @@ from models.sizing.pg_datastore import (
     raid_write_penalty,
     vsan_for,
 )
-from models.sizing.pg_placement import HostPlan, PgVm, clients_per_vcpu, pack_hosts, plan_vms, vsphere_max_hosts
-from models.sizing.pg_storage import tps_per_client
+from models.sizing.pg_placement import (
+    HostPlan,
+    PgVm,
+    clients_per_vcpu,
+    make_vm,
+    pack_hosts,
+    plan_vms,
+    vsphere_max_hosts,
+)
+from models.sizing.pg_storage import GIB_PER_GB, tps_per_client
 from models.sizing.result import (
     BomLine,
     DatabaseDisks,
@@ -152,6 +160,44 @@ def _largest_vm_gib(w: PostgresConsolidation, catalog: HardwareCatalog, parts: R
                 for s in candidate_servers(catalog, parts)), default=0.0)
 
 
+def _larger_than_any_host(
+    scenario: Scenario, w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts
+) -> list[Problem]:
+    """Each database whose own VM is larger than the memory the biggest candidate host leaves for VMs, with the
+    most working set that host could cache.
+
+    Refused rather than sized on a VM too small for it: the rest of the working set would be read from disk, a
+    regime study 001 did not measure, so refarch would have no throughput to give for it; and one PostgreSQL
+    database cannot be split over VMs the way several databases can.
+    """
+    if w.vm_memory_gib is not None:
+        return []  # a stated VM size is checked against the host on its own
+    servers = [(s, _host_memory(scenario, w, s)[1]) for s in candidate_servers(catalog, parts)]
+    if not servers:
+        return []
+    biggest, most_gib = max(servers, key=lambda t: (t[1], t[0].id))
+    ecs = figure(DS, "effective_cache_size_ratio")
+    fill = figure(DOCS, "gp_capacity_max_fill")
+    out = []
+    for i, db in enumerate(w.databases):
+        vm = make_vm(f"vm-{db.name}", (db,), biggest.cores_total, w, fill)
+        if vm.memory_gib <= most_gib:
+            continue
+        clients_gib = vm.resident_peak_gib - db.working_set_gb * GIB_PER_GB
+        # a VM's memory is whole GiB rounded up (make_vm), so the working set must fit the whole GiB below
+        most_ws_gb = max(0.0, math.floor((math.floor(most_gib) * ecs - clients_gib) / GIB_PER_GB))
+        out.append(Problem(
+            f"workload.databases[{i}].working_set_gb",
+            f"{db.name}: a {db.working_set_gb:,.0f} GB working set needs a {vm.memory_gib:,.0f} GiB VM (the working"
+            f" set at the effective_cache_size share, {percent(ecs)}, plus its clients' memory), more than the"
+            f" {most_gib:,.0f} GiB the largest host in the catalog ({biggest.id}) leaves for VMs: at most"
+            f" {most_ws_gb:,.0f} GB of working set fits. Add a server with more memory to the catalog, or give only"
+            " the data the busy hours touch as the working set (PostgreSQL reads the rest from disk, which refarch's"
+            " calibration does not cover, so it gives no throughput for it)",
+        ))
+    return out
+
+
 def _cluster_max_hosts(vsan: bool) -> int:
     """The most hosts the design may take: one vSphere cluster (HA restarts VMs only within it), and with vSAN
     also one vSAN cluster (its datastore spans only its own hosts)."""
@@ -224,6 +270,9 @@ def size_postgres(
                 " plus its clients' memory); give more, or leave it empty for the host's memory less the hypervisor"
                 " reserve",
             )])
+        oversized = _larger_than_any_host(scenario, w, catalog, parts)
+        if oversized:
+            raise SizingInputError(oversized)
         raise SizingInputError([Problem(
             "workload.databases",
             "no server and drive in the catalog hold the database VMs (each VM within the host's memory and cores)"

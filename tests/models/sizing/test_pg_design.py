@@ -359,3 +359,22 @@ def test_packing_never_exceeds_the_cluster_and_survives_a_failure(ws: list[float
     assert 2 <= len(hosts) <= hosts_cap
     assert sorted(v.name for h in hosts for v in h.vms) == sorted(v.name for v in vms)
     assert survives_any_host_failure([list(h.vms) for h in hosts], 32, 512.0)
+
+
+@settings(max_examples=6, deadline=None)
+@given(ws_gb=st.floats(1_300.0, 20_000.0), at=st.integers(0, 4))
+def test_a_database_larger_than_any_host_names_its_working_set_and_the_lever(
+        catalog: HardwareCatalog, ws_gb: float, at: int) -> None:
+    """A database whose own VM outgrows the biggest host is refused at its working_set_gb, naming that host, the
+    most working set it holds and the lever (not a list of the first three servers that failed)."""
+    dbs = sample("pg-consolidation").workload.model_dump()["databases"]
+    dbs.insert(at, {"name": "ledger", "size_gb": 2 * ws_gb, "peak_clients": 50, "working_set_gb": ws_gb})
+    with pytest.raises(SizingInputError) as e:
+        size(sample("pg-consolidation", workload={"databases": dbs}), catalog)
+    (problem,) = e.value.problems
+    most_gib = max(s.memory_gib for s in catalog.servers)
+    assert problem.path == f"workload.databases[{at}].working_set_gb"
+    assert any(s.id in problem.message for s in catalog.servers if s.memory_gib == most_gib)
+    assert "at most" in problem.message and "more memory" in problem.message
+    dbs[at]["working_set_gb"] = 500.0  # the same database with a smaller hot set sizes
+    assert "ledger" in _placed(size(sample("pg-consolidation", workload={"databases": dbs}), catalog))
