@@ -41,11 +41,18 @@ def estimate_vs_hosts(
         ax.axvline(current_hosts, color=MUTED, linestyle=":", linewidth=1)
         ax.plot([current_hosts], [p50[i]], marker="o", markersize=8, color=ACCENT, markeredgecolor="white",
                 markeredgewidth=1.5, zorder=5)
+        # the label goes where the line is not: below it where the curve rises to the right, above where it falls,
+        # and to the left of the last point (it sat on a rising line, as SAP IQ's does)
+        last = i == len(hosts) - 1
+        j = i - 1 if last else i + 1
+        rising = j >= 0 and (p50[j] - p50[i]) * (j - i) > 0
         ax.annotate(
             f"this design: {current_hosts} hosts\n{number(p50[i])} {unit}",
             (current_hosts, p50[i]),
-            xytext=(8, 10),
+            xytext=(-8 if last else 8, -10 if rising != last else 10),
             textcoords="offset points",
+            ha="right" if last else "left",
+            va="top" if rising != last else "bottom",
             fontsize=8,
             color=INK,
         )

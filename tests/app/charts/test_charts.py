@@ -102,3 +102,24 @@ def test_a_share_is_drawn_on_a_percent_axis_even_at_zero() -> None:
         assert ticks and all(t.endswith(" %") for t in ticks), ticks
     assert fig.axes[0].get_xlim()[1] >= 10  # room in percentage points, not 1 %
     assert fig.axes[1].get_xlim()[1] > 90
+
+
+def test_the_design_label_keeps_off_the_curve() -> None:
+    """The 'this design' label sits where the P50 line is not, rising, falling, or at the last point (it lay on
+    SAP IQ's rising line)."""
+    import numpy as np
+
+    hosts = [3, 4, 5, 6, 7, 8]
+    rising = [60_000.0, 79_000, 98_000, 116_000, 134_000, 152_000]
+    for p50 in (rising, rising[::-1]):
+        for current in (4, 8):
+            fig = estimate_vs_hosts(hosts, [v * 0.93 for v in p50], p50, [v * 1.06 for v in p50],
+                                    metric_label="TPC-H throughput", unit="QthH@Size", current_hosts=current,
+                                    size_in=(6.3, 2.7))
+            FigureCanvasAgg(fig).draw()
+            ax = fig.axes[0]
+            label = next(t for t in ax.texts if t.get_text().startswith("this design"))
+            box = label.get_window_extent().padded(-1)
+            xs = np.linspace(hosts[0], hosts[-1], 400)
+            line = ax.transData.transform(np.column_stack([xs, np.interp(xs, hosts, p50)]))
+            assert not any(box.contains(x, y) for x, y in line), (p50[0] < p50[-1], current)
