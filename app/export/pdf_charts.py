@@ -22,6 +22,7 @@ from reportlab.platypus import Flowable
 
 from app.charts import ComparisonSeries, cost_breakdown, cost_items, scenario_comparison
 from app.charts.curve import estimate_vs_hosts
+from app.charts.layout import OnePassLayout
 from app.charts.report_charts import estimate_ranges, growth_chart
 from app.export.fonts import ReportFonts
 from app.formatting import is_fraction, unit_text
@@ -148,6 +149,7 @@ def figure_flowable(fig: Figure, width: float, max_height: float | None = None) 
 
     fig.set_dpi(PNG_DPI)
     fig.patch.set_facecolor("white")
+    fig.set_layout_engine(OnePassLayout())  # drawn once at this size: one measurement of the decorations is enough
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
     # the RGB bytes straight from Agg's RGBA buffer (the figure is opaque white): no PIL image, convert or copy
