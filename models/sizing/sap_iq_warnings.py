@@ -1,0 +1,80 @@
+"""What the customer must know about a SAP IQ multiplex design: where it leaves what study 003 measured
+(extrapolated size, nodes smaller than its VMs or fewer cores per stream), an interconnect below DQP's minimum, a
+node count capped by the cluster, a vSAN cluster beyond the study's release. `sap_iq_design` sizes; this module
+only reads the result.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from models.calibration_data import figure, point
+from models.perf import sap_iq
+from models.scenario import SapIqMultiplex
+from models.sizing.candidates import NetworkChoice
+from models.sizing.result import SCENARIO_WIDE, Warning
+
+if TYPE_CHECKING:  # sap_iq_design imports this module
+    from models.sizing.sap_iq_design import IqOption, _Node
+
+STUDY = "sapiq_dqp_003"
+VS = "vsan_storage"
+
+
+def _cite(pid: str, ds: str = STUDY) -> str:
+    return point(ds, pid).source.cite()
+
+
+def warnings(w: SapIqMultiplex, o: IqOption, node: _Node, pred: sap_iq.IqPrediction,
+             net: NetworkChoice, limit: int) -> list[Warning]:
+    """Where the design leaves what study 003 measured: extrapolated size, nodes smaller than its VMs or fewer
+    cores per stream, an interconnect below DQP's minimum, a vSAN cluster beyond the study's limit."""
+    nodes, lay = o.nodes, o.vsan
+    ref_vcpus = int(figure(STUDY, "vm_vcpus"))
+    warnings: list[Warning] = []
+    if pred.extrapolated:
+        warnings.append(Warning(
+            "extrapolated",
+            f"{nodes} node(s) x {node.eff:,.1f} study-equivalent cores and {w.query_streams} stream(s) lie outside"
+            f" what study 003 measured (4 nodes x {ref_vcpus} vCPU, 1 and 6 streams): the range is wider and the"
+            " estimate is an extrapolation.",
+            "info", SCENARIO_WIDE,
+        ))
+    per_stream = nodes * node.eff / w.query_streams
+    ref_per_stream = figure(STUDY, "servers") * ref_vcpus / figure(STUDY, "query_streams_throughput_test")
+    if node.memory_gib < figure(STUDY, "vm_memory_gib") or per_stream < ref_per_stream - 1e-9:
+        warnings.append(Warning(
+            "small-vm",
+            f"Each node has {node.memory_gib:,.0f} GiB and the cluster {per_stream:,.1f} study-equivalent cores per"
+            f" query stream, below study 003's {figure(STUDY, 'vm_memory_gib'):g} GiB VMs and {ref_per_stream:,.1f}"
+            " cores per stream: queries will queue or spill to the temp dbspace.",
+            "warning", "platform.memory_gib" if node.memory_gib < figure(STUDY, "vm_memory_gib") else "workload.nodes",
+        ))
+    if net.nic and net.nic.speed_gbps < figure(STUDY, "dqp_network_gbps"):
+        warnings.append(Warning("network-below-minimum", "DQP network-transfer needs at least a"
+                                f" {figure(STUDY, 'dqp_network_gbps'):g} GbE interconnect; this design"
+                                f" has {net.nic.speed_gbps:g} GbE.", "warning", "platform.nic_id"))
+    if o.capped:
+        vsan = lay is not None
+        warnings.append(Warning(
+            "nodes-capped",
+            f"{w.query_streams} query streams need {o.needed_nodes} nodes of {o.server.vendor} {o.server.model} to"
+            " keep study 003's"
+            f" {ref_per_stream:,.1f} study-equivalent cores per stream, beyond the {limit}"
+            + (f" hosts of one vSAN cluster ({_cite('vsan_max_hosts_per_cluster', VS)})" if vsan
+               else " nodes refarch sizes one multiplex to")
+            + f": this is the best within it, {nodes} nodes at {per_stream:,.2f} cores per stream, and queries will"
+            " queue. Levers: servers with more or faster cores (platform.server_id), the streams split over"
+            " several multiplexes" + (", or an external SAN (shared_storage 'san')." if vsan else "."),
+            "critical", "workload.query_streams",
+        ))
+    if lay is not None and lay.hosts > figure(STUDY, "vsan_max_hosts"):
+        # study 003's limit is vSAN 5.5's; the design itself stays within today's (vsan_max_hosts_per_cluster)
+        warnings.append(Warning(
+            "vsan-cluster-size",
+            f"{lay.hosts} hosts exceed the {figure(STUDY, 'vsan_max_hosts'):g}-host vSAN cluster of the vSphere 5.5"
+            f" release study 003 ran on; later vSAN releases take up to"
+            f" {figure(VS, 'vsan_max_hosts_per_cluster'):g} hosts ({_cite('vsan_max_hosts_per_cluster', VS)}):"
+            " confirm the customer's vSAN release.",
+            "info", "workload.shared_storage"))
+    return warnings
