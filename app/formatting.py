@@ -229,3 +229,15 @@ def part_with_number(r: SizingResult, part_id: str | None) -> str:
     """The part's name with the vendor part number its BOM line carries (`with_part_number`)."""
     number = next((ln.part_number for ln in r.bom if ln.part_id == part_id and ln.part_number), "")
     return with_part_number(part_description(r, part_id), number)
+
+
+def label_forms(label: str) -> list[str]:
+    """The part's label, then shorter forms that are still whole words and keep its model number (the first word
+    with a digit): without the bracketed note, fewer trailing words ("PowerSwitch S4148F-ON 48x10GbE + 4x100GbE"
+    -> "PowerSwitch S4148F-ON"), then the model number alone ("A+ Storage ASG-1115S-NE316R" -> "ASG-1115S-NE316R":
+    half a series name, "Storage ASG-...", would read as another product)."""
+    base = label.split(" (")[0]
+    words = base.split() or [label]
+    model = next((i for i, w in enumerate(words) if any(c.isdigit() for c in w)), len(words) - 1)
+    prefixes = [" ".join(words[:n]).rstrip(" +,/;:") for n in range(len(words) - 1, model, -1)]
+    return list(dict.fromkeys([label, base, *prefixes, words[model]]))

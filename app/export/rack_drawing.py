@@ -13,7 +13,7 @@ from reportlab.lib import colors
 
 from app.export.fonts import ReportFonts, fit_text, string_width
 from app.export.pdf_styles import INK, MUTED, RULE
-from app.formatting import rack_power
+from app.formatting import label_forms, rack_power
 from models.sizing.result import RackLayout
 
 FILLS = {"server": colors.HexColor("#D0E2FF"), "switch": colors.HexColor("#C6F0D8"),
@@ -31,18 +31,6 @@ MIN_LABEL_PT = 4.4
 LINE = 1.12  # line height of a two-line label, in font sizes
 
 
-def _shorter(label: str) -> list[str]:
-    """The part's label, then shorter forms that are still whole words and keep its model number (the first word
-    with a digit): without the bracketed note, fewer trailing words ("PowerSwitch S4148F-ON 48x10GbE + 4x100GbE"
-    -> "PowerSwitch S4148F-ON"), then the model number alone ("A+ Storage ASG-1115S-NE316R" -> "ASG-1115S-NE316R":
-    half a series name, "Storage ASG-...", would read as another product)."""
-    base = label.split(" (")[0]
-    words = base.split() or [label]
-    model = next((i for i, w in enumerate(words) if any(c.isdigit() for c in w)), len(words) - 1)
-    prefixes = [" ".join(words[:n]).rstrip(" +,/;:") for n in range(len(words) - 1, model, -1)]
-    return list(dict.fromkeys([label, base, *prefixes, words[model]]))
-
-
 def slot_label(role: str, label: str, width: float, height: float, fonts: ReportFonts) -> tuple[list[str], float]:
     """The lines and font size that show a rack slot's role and part within `width` x `height` points: one line,
     shrunk if need be; the role above the part when the slot is tall enough; then the part's label in fewer words;
@@ -53,7 +41,7 @@ def slot_label(role: str, label: str, width: float, height: float, fonts: Report
     def fits(text: str, sz: float) -> bool:
         return string_width(text, fonts.regular, sz, fonts) <= width
 
-    for part in _shorter(label):
+    for part in label_forms(label):
         for sz in sizes:
             one = f"{role}: {part}" if role else part
             if fits(one, sz):

@@ -11,7 +11,7 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
-from app.formatting import rack_power
+from app.formatting import label_forms, rack_power
 from models.sizing.result import RackLayout
 
 FILLS = {"server": QColor("#D0E2FF"), "switch": QColor("#C6F0D8"), "pdu": QColor("#FFE8C2")}
@@ -73,9 +73,12 @@ class RackElevation(QWidget):
                 p.setBrush(FILLS.get(slot.kind, QColor("white")))
                 p.drawRect(box)
                 p.setPen(QColor("#1f2933"))
-                text = f"{slot.role}: {slot.label}" if slot.kind != "pdu" else slot.label
+                room = int(box.width()) - 6
+                # whole words that keep the model number (as the PDF's elevation), an ellipsis only as a last resort
+                forms = [f"{slot.role}: {f}" if slot.kind != "pdu" else f for f in label_forms(slot.label)]
+                text = next((t for t in forms if p.fontMetrics().horizontalAdvance(t) <= room), forms[-1])
                 p.drawText(box.adjusted(4, 0, -2, 0), Qt.AlignmentFlag.AlignVCenter,
-                           p.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, int(box.width()) - 6))
+                           p.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room))
             p.setPen(QColor("#9aa5b1"))
             for u in range(1, rack.u_total + 1, 5):
                 p.drawText(x - 20, int(top + (rack.u_total - u + 1) * U_PX) - 1, str(u))

@@ -325,7 +325,7 @@ class ResultsView(QWidget):
                            "Cumulative"])
         # nine columns share the panel's width (sized to their contents they ran past it and hid the cumulative)
         self.tco.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        for col in (0, 1, 2, 8):  # "Year 1" and the hosts need little; "Hardware", "Cumulative" their header
+        for col in (0, 1, 2, 3, 8):  # "Year 1", hosts need little; "Hardware", "Licences", "Cumulative" their header
             self.tco.horizontalHeader().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.tco_note = QLabel()
         self.tco_note.setWordWrap(True)
