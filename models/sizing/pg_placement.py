@@ -250,3 +250,22 @@ def survives_any_host_failure(bins: list[list[PgVm]], cores: float, mem: float) 
             cpu[k] += vm.cpu_by_hour
             res[k] += vm.resident_by_hour
     return True
+
+
+def after_failure(bins: list[list[PgVm]], failed: int, cores: float, mem: float) -> list[list[PgVm]] | None:
+    """The surviving hosts once vSphere HA has restarted the VMs of host `failed` on them (largest VM first, on
+    the first survivor where its hourly sums fit, as admission control checked); None when one does not fit."""
+    out = [list(b) for i, b in enumerate(bins) if i != failed]
+    if not out:
+        return None
+    cpu = np.array([sum((v.cpu_by_hour for v in b), np.zeros(HOURS)) for b in out])
+    res = np.array([sum((v.resident_by_hour for v in b), np.zeros(HOURS)) for b in out])
+    for vm in sorted(bins[failed], key=lambda v: (-v.resident_peak_gib, v.name)):
+        fits = _fitting(vm, cpu, res, cores, mem)
+        if not fits.any():
+            return None
+        k = int(np.argmax(fits))
+        out[k].append(vm)
+        cpu[k] += vm.cpu_by_hour
+        res[k] += vm.resident_by_hour
+    return out

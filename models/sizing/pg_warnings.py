@@ -15,15 +15,16 @@ from models.sizing.pg_placement import PgVm, clients_per_vcpu, tps_per_vcpu
 from models.sizing.result import Warning
 
 if TYPE_CHECKING:  # postgres_design imports this module
-    from models.sizing.postgres_design import Packing, _Overcommit
+    from models.sizing.postgres_design import FailedState, Packing, _Overcommit
 
 
 def warnings(
-    w: PostgresConsolidation, p: Packing, oc: _Overcommit, raid: str, configs: list[PgConfig]
+    w: PostgresConsolidation, p: Packing, oc: _Overcommit, raid: str, configs: list[PgConfig],
+    failed: FailedState | None = None, kept: float = 1.0,
 ) -> list[Warning]:
     """Every warning of the design, in the order a reader meets the subjects."""
     vms = [vm for h in p.hosts for vm in h.vms]
-    out = _memory(w, p, oc) + _ha(w, p) + _small_vms(vms) + _slow_vms(vms)
+    out = _memory(w, p, oc) + _ha(w, p) + _after_failure(failed, kept) + _small_vms(vms) + _slow_vms(vms)
     if raid == "none":
         out.append(Warning("no-raid", "Database drives without RAID: a drive failure loses the datastore.",
                            "warning", "platform.raid"))
@@ -70,6 +71,22 @@ def _ha(w: PostgresConsolidation, p: Packing) -> list[Warning]:
             "warning", "workload.shared_storage",
         )]
     return []
+
+
+def _after_failure(failed: FailedState | None, kept: float) -> list[Warning]:
+    """HA's restarts raise the survivors' overcommit: the throughput kept then, when it is less than before.
+    (Admission control already keeps the working sets resident, so the overcommit stays within what they allow;
+    what drops is study 001's throughput at the higher rate.)"""
+    if failed is None or failed.preserved >= kept - 0.005:
+        return []
+    return [Warning(
+        "failover-throughput",
+        f"After host {failed.failed_host} fails and vSphere HA restarts its VMs, a surviving host runs at"
+        f" {percent(failed.rate)} memory overcommit (its working sets allow {percent(failed.safe)}): about"
+        f" {percent(failed.preserved)} of baseline throughput is kept until the host is back, against"
+        f" {percent(kept)} before. Add a host or give the hosts more memory to keep it through a failure.",
+        "warning", "workload.vsphere_ha",
+    )]
 
 
 def _small_vms(vms: list[PgVm]) -> list[Warning]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from models.calibration_data import figure, point
 from models.hardware import Drive, HardwareCatalog, Server
 from models.percent import percent
@@ -41,8 +43,10 @@ from models.sizing.pg_datastore import (
     vsan_for,
 )
 from models.sizing.pg_placement import (
+    HOURS,
     HostPlan,
     PgVm,
+    after_failure,
     clients_per_vcpu,
     make_vm,
     pack_hosts,
@@ -307,6 +311,48 @@ class _Overcommit:
         return self.rates[self.worst]
 
 
+@dataclass(frozen=True)
+class FailedState:
+    """The cluster after its worst single host failure, once vSphere HA restarted that host's VMs on the others:
+    the highest overcommit on a survivor, what its working sets allow there, and the throughput kept."""
+
+    failed_host: int  # 1-based: the host whose failure keeps least
+    rate: float
+    safe: float
+    preserved: float
+
+
+def _failed_state(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig]) -> FailedState | None:
+    """Equation 1 and study 001's performance_preserved on the survivors of each single host failure; the worst.
+    None without HA or on local storage (HA cannot restart VMs whose disks were on the failed host)."""
+    if not w.vsphere_ha or p.vsan is None or len(p.hosts) < 2:
+        return None
+    scheme: memory.Scheme = "vm-per-database" if w.placement == "vm-per-database" else "shared-instance"
+    bins = [list(h.vms) for h in p.hosts]
+    worst: FailedState | None = None
+    for failed in range(len(bins)):
+        survivors = after_failure(bins, failed, p.server.cores_total, p.available_gib)
+        if survivors is None:
+            continue
+        for b in survivors:
+            configured = sum(v.memory_gib for v in b)
+            if configured <= 0:
+                continue
+            rate = float(memory.overcommit_rate(p.available_gib, configured))
+            resident = float(sum((v.resident_by_hour for v in b), np.zeros(HOURS)).max())
+            safe = float(memory.safe_overcommit_rate(configured, max(resident, 1e-9)))
+            kept = min(float(memory.performance_preserved(min(rate, 0.999), scheme, _sb_ratio(by_vm, v)))
+                       for v in b)
+            if worst is None or (kept, -rate) < (worst.preserved, -worst.rate):
+                worst = FailedState(failed + 1, rate, safe, kept)
+    return worst
+
+
+def _sb_ratio(by_vm: dict[str, PgConfig], vm: PgVm) -> float:
+    """shared_buffers as a fraction of the VM's memory: the ratio study 001's performance curves are read at."""
+    return float(by_vm[vm.name].get("shared_buffers").value) / (vm.memory_gib * 1024.0)
+
+
 def _overcommit(p: Packing) -> _Overcommit:
     """Overcommit = 1 - available / configured per host (0 for a host with nothing configured), and the safe
     rate from its configured memory against the resident working sets at the busiest hour."""
@@ -350,7 +396,7 @@ def _storage_rationale(w: PostgresConsolidation, p: Packing, raid: str) -> Ratio
 
 
 def _rationale(
-    w: PostgresConsolidation, p: Packing, first_cfg: PgConfig, oc: _Overcommit, raid: str
+    w: PostgresConsolidation, p: Packing, first_cfg: PgConfig, oc: _Overcommit, raid: str, fs: FailedState | None
 ) -> list[Rationale]:
     """Why shared_buffers, the VMs, the busy-hour sums, the hosts with their HA reserve, and the storage."""
     all_vms = [vm for h in p.hosts for vm in h.vms]
@@ -381,7 +427,10 @@ def _rationale(
             + (", one host's capacity kept free for vSphere HA restarts (admission control: the VMs of any one"
                " failed host fit in the others)" if w.vsphere_ha else ", no vSphere HA reserve (opted out)")
             + f". Memory overcommit (Equation 1: 1 - available / configured) is {percent(oc.rate)} on the busiest"
-            f" host; the working sets allow up to {percent(oc.safe[oc.worst])}.",
+            f" host; the working sets allow up to {percent(oc.safe[oc.worst])}."
+            + (f" After the worst single host failure (host {fs.failed_host}) and HA's restarts, a surviving host runs"
+               f" at {percent(fs.rate)} (its working sets allow {percent(fs.safe)}) and keeps {percent(fs.preserved)}"
+               " of baseline throughput until the host is back." if fs is not None else ""),
             f"{point(DS, 'ha_min_hosts').source.cite()}; 001_8432df66bbca52f5.txt, Equation 1",
         ),
         _storage_rationale(w, p, raid),
@@ -499,7 +548,8 @@ def _explain(
     configs = _configs(p, w, [r > 0 for r in oc.rates])
     by_vm = {c.group.target: c for c in configs}
     estimates, first_ratio = _performance(w, p, by_vm, oc)
-    rationale = _rationale(w, p, by_vm[_first_vm(p).name], oc, raid)
+    fs = _failed_state(w, p, by_vm)
+    rationale = _rationale(w, p, by_vm[_first_vm(p).name], oc, raid, fs)
     if nic_why:
         rationale.append(nic_why)
     lines, totals = _bom(scenario, p, net)
@@ -507,7 +557,7 @@ def _explain(
         scenario_name=scenario.name, design=_design(w, p, net, raid, host_mem, oc, configs, first_ratio),
         estimates=estimates, binding_resource="memory",
         bom=tuple(lines), totals=totals, rationale=tuple(rationale),
-        warnings=tuple(pg_warnings.warnings(w, p, oc, raid, configs)),
+        warnings=tuple(pg_warnings.warnings(w, p, oc, raid, configs, fs, estimates["performance_preserved"].p50)),
         main_metric=KINDS[w.kind].main_metric,
         vms=_placed_vms(p),
     )

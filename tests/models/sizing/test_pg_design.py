@@ -378,3 +378,27 @@ def test_a_database_larger_than_any_host_names_its_working_set_and_the_lever(
     assert "at most" in problem.message and "more memory" in problem.message
     dbs[at]["working_set_gb"] = 500.0  # the same database with a smaller hot set sizes
     assert "ledger" in _placed(size(sample("pg-consolidation", workload={"databases": dbs}), catalog))
+
+
+@settings(max_examples=5, deadline=None)
+@given(n=st.integers(8, 40), shared=st.booleans(), storage=st.sampled_from(["vsan", "local"]))
+def test_throughput_after_a_host_failure_is_reported_and_warned_when_it_drops(
+        catalog: HardwareCatalog, n: int, shared: bool, storage: str) -> None:
+    """With HA on vSAN the design states the overcommit and throughput kept once HA restarted the worst failed
+    host's VMs on the others (within what the working sets allow: admission control keeps them resident), and warns
+    when that throughput is below the design's own; on local storage the VMs cannot restart, so neither is given."""
+    dbs = [{"name": f"db{i}", "size_gb": 120, "peak_clients": 20, "working_set_gb": 50.0,
+            "busy_hours": [9, 10, 11] if i % 2 else [20, 21, 22]} for i in range(n)]
+    r = size(sample("pg-consolidation", workload={
+        "databases": dbs, "placement": "shared-vm" if shared else "vm-per-database", "shared_storage": storage}),
+        catalog)
+    why = next(x.text for x in r.rationale if x.decision == "Hosts and overcommit")
+    warned = [x for x in r.warnings if x.code == "failover-throughput"]
+    if storage == "local":
+        assert "After the worst single host failure" not in why and not warned
+        return
+    assert "After the worst single host failure" in why
+    for x in warned:
+        assert x.field == "workload.vsphere_ha" and "before" in x.text
+    survivors_drop = "keeps 100 %" not in why
+    assert bool(warned) <= survivors_drop  # a warning only when the failed state keeps less
