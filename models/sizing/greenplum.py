@@ -27,7 +27,7 @@ from models.sizing.rules import (
     coordinator_drive_count,
     data_needed_tb,
 )
-from models.sizing.search import smallest_meeting
+from models.sizing.search import remembered, smallest_meeting
 from models.vocabulary import CAPACITY, KINDS, METRICS, RAID_LEVELS, MirrorPolicy, targets_for
 
 FloatArray = NDArray[np.float64]
@@ -301,7 +301,7 @@ def _segment_hosts(
     workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, h_low: IntArray, vms: IntArray
 ) -> IntArray:
     """Hosts meeting the performance targets (point prediction), bounded where more hosts stop helping."""
-    values = _remembered(_perf_values(workload, targets, ctx))
+    values = remembered(_perf_values(workload, targets, ctx))
 
     def perf_ok(h: IntArray, idx: IntArray) -> BoolArray:
         res = np.ones(h.shape, dtype=bool)
@@ -360,24 +360,6 @@ def _perf_values(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext)
         return out
 
     return values
-
-
-def _remembered(values: Values, keep: int = 3) -> Values:
-    """`values` answering a repeated call from memory: the host search's last two probes are usually the two
-    counts `helpful_limit` asks about (the guess right to the host: its count and the one below), so the model
-    runs once per count, not twice. A hit needs the same rows and counts, so the answer is the one computed."""
-    seen: list[tuple[IntArray, IntArray, dict[str, FloatArray]]] = []
-
-    def remembered(hosts: IntArray, idx: IntArray) -> dict[str, FloatArray]:
-        for h, i, out in seen:
-            if i.size == idx.size and np.array_equal(h, hosts) and np.array_equal(i, idx):
-                return dict(out)
-        out = values(hosts, idx)
-        seen.append((hosts.copy(), idx.copy(), out))
-        del seen[:-keep]
-        return dict(out)
-
-    return remembered
 
 
 def metric_limits(workload: GpWorkload, targets: Targets) -> dict[str, float]:
