@@ -42,18 +42,24 @@ from models.sizing.pg_datastore import (
     raid_write_penalty,
     vsan_for,
 )
+from models.sizing.pg_limits import (
+    CLUSTER_WORDS,
+    cluster_limit_source,
+    cluster_max_hosts,
+    host_memory,
+    larger_than_any_host,
+    largest_vm_gib,
+)
 from models.sizing.pg_placement import (
     HOURS,
     HostPlan,
     PgVm,
     after_failure,
     clients_per_vcpu,
-    make_vm,
     pack_hosts,
     plan_vms,
-    vsphere_max_hosts,
 )
-from models.sizing.pg_storage import GIB_PER_GB, tps_per_client
+from models.sizing.pg_storage import tps_per_client
 from models.sizing.result import (
     BomLine,
     DatabaseDisks,
@@ -69,10 +75,9 @@ from models.sizing.rules import (
     DOCS,
     RULES,
     cite,
-    hypervisor_reserve_gib,
     raid_capacity_factor,
 )
-from models.sizing.shared_storage import VsanLayout, is_flash, policy_min_hosts, vsan_max_hosts, write_penalty
+from models.sizing.shared_storage import VsanLayout, is_flash, policy_min_hosts, write_penalty
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS
 
@@ -93,17 +98,6 @@ class Packing:
     vsan: VsanLayout | None = None
 
 
-def _host_memory(scenario: Scenario, w: PostgresConsolidation, server: Server) -> tuple[float, float]:
-    """(host memory, memory left for VMs) in GiB: the workload's stated figure, else the host's memory less the
-    hypervisor reserve (the platform's, else the rule's); may be <= 0 for a host too small for any VM."""
-    host_mem = float(scenario.platform.memory_gib or server.memory_gib)
-    reserve = scenario.platform.hypervisor_reserve_gib
-    physical = host_mem - (hypervisor_reserve_gib(host_mem) if reserve is None else reserve)
-    # a stated figure above what the host has after the hypervisor cannot be: the host's memory bounds it
-    available = min(w.host_memory_available_gib, physical) if w.host_memory_available_gib else physical
-    return host_mem, available
-
-
 def _cheapest_vsan(
     scenario: Scenario, w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts, server: Server,
     vms: list[PgVm], hosts: list[HostPlan], available: float, net: NetworkChoice,
@@ -114,7 +108,7 @@ def _cheapest_vsan(
     whole = cluster_storage(hosts)
     drives = candidate_drives(catalog, parts, server)
     best: Packing | None = None
-    for n in range(len(hosts), min(len(hosts) + MAX_EXTRA_STORAGE_HOSTS, _cluster_max_hosts(True)) + 1):
+    for n in range(len(hosts), min(len(hosts) + MAX_EXTRA_STORAGE_HOSTS, cluster_max_hosts(True)) + 1):
         spread = hosts if n == len(hosts) else pack_hosts(
             vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes, server.cores_per_numa_node, n)
         if spread is None:
@@ -155,69 +149,6 @@ def _cheapest_local(
     return best
 
 
-def _largest_vm_gib(w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts) -> float:
-    """The memory of the largest VM the databases need on any candidate server (before host limits)."""
-    fill = figure(DOCS, "gp_capacity_max_fill")
-    one_each = w.model_copy(update={"placement": "vm-per-database"})  # shared VMs can shrink to one database
-    return min((max(vm.memory_gib for vm in plan_vms(one_each, s.cores_per_numa_node, float("inf"), s.cores_total,
-                                                     fill))
-                for s in candidate_servers(catalog, parts)), default=0.0)
-
-
-def _larger_than_any_host(
-    scenario: Scenario, w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts
-) -> list[Problem]:
-    """Each database whose own VM is larger than the memory the biggest candidate host leaves for VMs, with the
-    most working set that host could cache.
-
-    Refused rather than sized on a VM too small for it: the rest of the working set would be read from disk, a
-    regime study 001 did not measure, so refarch would have no throughput to give for it; and one PostgreSQL
-    database cannot be split over VMs the way several databases can.
-    """
-    if w.vm_memory_gib is not None:
-        return []  # a stated VM size is checked against the host on its own
-    servers = [(s, _host_memory(scenario, w, s)[1]) for s in candidate_servers(catalog, parts)]
-    if not servers:
-        return []
-    biggest, most_gib = max(servers, key=lambda t: (t[1], t[0].id))
-    ecs = figure(DS, "effective_cache_size_ratio")
-    fill = figure(DOCS, "gp_capacity_max_fill")
-    out = []
-    for i, db in enumerate(w.databases):
-        vm = make_vm(f"vm-{db.name}", (db,), biggest.cores_total, w, fill)
-        if vm.memory_gib <= most_gib:
-            continue
-        clients_gib = vm.resident_peak_gib - db.working_set_gb * GIB_PER_GB
-        # a VM's memory is whole GiB rounded up (make_vm), so the working set must fit the whole GiB below
-        most_ws_gb = max(0.0, math.floor((math.floor(most_gib) * ecs - clients_gib) / GIB_PER_GB))
-        out.append(Problem(
-            f"workload.databases[{i}].working_set_gb",
-            f"{db.name}: a {db.working_set_gb:,.0f} GB working set needs a {vm.memory_gib:,.0f} GiB VM (the working"
-            f" set at the effective_cache_size share, {percent(ecs)}, plus its clients' memory), more than the"
-            f" {most_gib:,.0f} GiB the largest host in the catalog ({biggest.id}) leaves for VMs: at most"
-            f" {most_ws_gb:,.0f} GB of working set fits. Add a server with more memory to the catalog, or give only"
-            " the data the busy hours touch as the working set (PostgreSQL reads the rest from disk, which refarch's"
-            " calibration does not cover, so it gives no throughput for it)",
-        ))
-    return out
-
-
-def _cluster_max_hosts(vsan: bool) -> int:
-    """The most hosts the design may take: one vSphere cluster (HA restarts VMs only within it), and with vSAN
-    also one vSAN cluster (its datastore spans only its own hosts)."""
-    return min(vsphere_max_hosts(), vsan_max_hosts()) if vsan else vsphere_max_hosts()
-
-
-CLUSTER_WORDS = {True: "one vSAN cluster", False: "one vSphere cluster"}
-
-
-def _cluster_limit_source(vsan: bool) -> str:
-    """Where the binding cluster limit is stated, cited once in the refusal."""
-    if vsan and vsan_max_hosts() <= vsphere_max_hosts():
-        return f"{CLUSTER_WORDS[True]}: {point(VS, 'vsan_max_hosts_per_cluster').source.cite()}"
-    return f"{CLUSTER_WORDS[False]}: {point(DS, 'vsphere_max_hosts_per_cluster').source.cite()}"
-
-
 def _rank(p: Packing) -> tuple[float, float]:
     """Servers whose cores give every VM the vCPUs its clients and transaction rates take come first, by capex;
     when none does, the one short by the fewest vCPUs (the best achievable)."""
@@ -237,16 +168,16 @@ def size_postgres(
     best: Packing | None = None
     too_small: list[str] = []
     for server in candidate_servers(catalog, parts):
-        host_mem, available = _host_memory(scenario, w, server)
+        host_mem, available = host_memory(scenario, w, server)
         if available <= 0:
             too_small.append(f"{server.id}: {host_mem:g} GiB leaves nothing after the hypervisor reserve")
             continue
         vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes, server.cores_total, fill)
         hosts = pack_hosts(vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes,
                            server.cores_per_numa_node, policy_min_hosts(w.vsan_policy) if vsan else 1,
-                           _cluster_max_hosts(vsan))
+                           cluster_max_hosts(vsan))
         if hosts is None and all(v.memory_gib <= available and v.vcpus <= server.cores_total for v in vms):
-            too_small.append(f"{server.id}: the VMs need more than the {_cluster_max_hosts(vsan)} hosts of"
+            too_small.append(f"{server.id}: the VMs need more than the {cluster_max_hosts(vsan)} hosts of"
                              f" {CLUSTER_WORDS[vsan]}")
             continue
         if hosts is None:
@@ -263,18 +194,18 @@ def size_postgres(
         too_small.sort(key=lambda t: CLUSTER_WORDS[vsan] not in t)
         detail = "; ".join(too_small[:3])
         if CLUSTER_WORDS[vsan] in detail:
-            detail += (f"; {_cluster_limit_source(vsan)}: split the databases over several clusters (one scenario"
+            detail += (f"; {cluster_limit_source(vsan)}: split the databases over several clusters (one scenario"
                        " each)")
         stated = w.host_memory_available_gib
-        if stated is not None and stated < _largest_vm_gib(w, catalog, parts):
+        if stated is not None and stated < largest_vm_gib(w, catalog, parts):
             raise SizingInputError([Problem(
                 "workload.host_memory_available_gib",
                 f"{stated:g} GiB per host is less than the largest database VM needs"
-                f" ({_largest_vm_gib(w, catalog, parts):,.0f} GiB: its working set at the effective_cache_size share"
+                f" ({largest_vm_gib(w, catalog, parts):,.0f} GiB: its working set at the effective_cache_size share"
                 " plus its clients' memory); give more, or leave it empty for the host's memory less the hypervisor"
                 " reserve",
             )])
-        oversized = _larger_than_any_host(scenario, w, catalog, parts)
+        oversized = larger_than_any_host(scenario, w, catalog, parts)
         if oversized:
             raise SizingInputError(oversized)
         raise SizingInputError([Problem(
