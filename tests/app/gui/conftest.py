@@ -56,16 +56,23 @@ def settings(tmp_path: Path) -> QSettings:
     return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
 
 
-@pytest.fixture
-def window(qtbot, seed: HardwareCatalog, project_file: Path, settings: QSettings, tmp_path: Path):  # type: ignore[no-untyped-def]
+def open_window(qtbot, project: Path, catalog: HardwareCatalog, settings: QSettings, tmp_path: Path,  # type: ignore[no-untyped-def]
+                size: tuple[int, int] = (1400, 900)):
+    """The main window on `project`, shown at `size`, that never blocks on a save prompt when it closes."""
     from app.gui.main_window import MainWindow
 
-    win = MainWindow(project_path=project_file, catalog=seed, settings=settings, data_dir=tmp_path / "userdata",
+    win = MainWindow(project_path=project, catalog=catalog, settings=settings, data_dir=tmp_path / "userdata",
                      interactive=False)
     win.ask_save_changes = lambda: "discard"  # teardown closes the window: never block on a prompt
     qtbot.addWidget(win)
-    win.resize(1400, 900)
+    win.resize(*size)
     win.show()
+    return win
+
+
+@pytest.fixture
+def window(qtbot, seed: HardwareCatalog, project_file: Path, settings: QSettings, tmp_path: Path):  # type: ignore[no-untyped-def]
+    win = open_window(qtbot, project_file, seed, settings, tmp_path)
     qtbot.waitUntil(lambda: not win.coordinator.busy(), timeout=30_000)
     yield win
     win.coordinator.cancel_all()

@@ -12,22 +12,17 @@ from app.gui.compare_view import BEST_BG, CompareView, KindPanel
 from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, Project, Scenario, load_scenario
 from models.whatif import compare
+from tests.app.gui.conftest import open_window
 
 SAMPLES = Path(__file__).parents[3] / "resources" / "samples"
 
 
 def _window(qtbot, seed: HardwareCatalog, settings: QSettings, tmp_path: Path, project: Project):  # type: ignore[no-untyped-def]
-    from app.gui.main_window import MainWindow
     from app.services.project_files import save_project
 
     path = tmp_path / "mixed.refarch.json"
     save_project(project, path)
-    win = MainWindow(project_path=path, catalog=seed, settings=settings, data_dir=tmp_path / "userdata",
-                     interactive=False)
-    win.ask_save_changes = lambda: "discard"
-    qtbot.addWidget(win)
-    win.resize(1280, 720)
-    win.show()
+    win = open_window(qtbot, path, seed, settings, tmp_path, size=(1280, 720))
     qtbot.waitUntil(lambda: all(win.coordinator.results.get(e.uid) for e in win.doc.entries), timeout=120_000)
     for e in win.doc.entries:
         win.scenarios._item(e.uid).setSelected(True)  # type: ignore[union-attr]

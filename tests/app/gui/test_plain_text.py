@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 from app.services.project_files import save_project
 from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, Platform, Project, Scenario
+from tests.app.gui.conftest import open_window
 
 MARK = "<b>MARK</b>"
 HOSTILE = f'{MARK}<img src="/etc/hostname">'
@@ -28,7 +29,6 @@ def _rendered_as_markup(widget: QWidget) -> list[str]:
 
 def test_markup_in_a_project_is_shown_as_text(qtbot, seed: HardwareCatalog, tmp_path: Path,  # type: ignore[no-untyped-def]
                                               settings: QSettings) -> None:
-    from app.gui.main_window import MainWindow
 
     server = seed.of_kind("server")[0].id
     project = Project(name=f"Deal {HOSTILE}", scenarios=[
@@ -40,12 +40,7 @@ def test_markup_in_a_project_is_shown_as_text(qtbot, seed: HardwareCatalog, tmp_
     ])
     path = tmp_path / "hostile.refarch.json"
     save_project(project, path)
-    win = MainWindow(project_path=path, catalog=seed, settings=settings, data_dir=tmp_path / "userdata",
-                     interactive=False)
-    win.ask_save_changes = lambda: "discard"
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
+    win = open_window(qtbot, path, seed, settings, tmp_path)
     qtbot.waitUntil(lambda: not win.coordinator.busy(), timeout=30_000)
     try:
         tabs = win.findChildren(QTabWidget)
@@ -91,7 +86,6 @@ def test_markup_from_files_in_tooltips_is_shown_as_text(qtbot, seed: HardwareCat
     text from a project or a catalog are escaped, in the results, the forms, the pickers and the warnings."""
     import dataclasses
 
-    from app.gui.main_window import MainWindow
 
     server = seed.of_kind("server")[0]
     evil_server = dataclasses.replace(server, id=f"{server.id}-x", model=f"{server.model} {HOSTILE}",
@@ -106,12 +100,7 @@ def test_markup_from_files_in_tooltips_is_shown_as_text(qtbot, seed: HardwareCat
     ])
     path = tmp_path / "hostile.refarch.json"
     save_project(project, path)
-    win = MainWindow(project_path=path, catalog=catalog, settings=settings, data_dir=tmp_path / "userdata",
-                     interactive=False)
-    win.ask_save_changes = lambda: "discard"
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
+    win = open_window(qtbot, path, catalog, settings, tmp_path)
     try:
         seen: list[tuple[str, str]] = []
         for row in range(2):  # each scenario: a sized design, then one refused for its unknown server
