@@ -406,7 +406,8 @@ def stops_helping(before: dict[str, FloatArray], after: dict[str, FloatArray], h
             # the current rate it reaches the target at hosts x short ^ (1 / elasticity); a flattening curve
             # only gets there later, so a target beyond MAX_SEGMENT_HOSTS this way is out of reach
             elasticity = gain / np.abs(b) * hosts
-            needed = np.where(elasticity > 0, hosts * short ** (1.0 / np.maximum(elasticity, 1e-12)), np.inf)
+            with np.errstate(over="ignore"):  # a nearly flat curve needs "infinitely many" hosts: out of reach
+                needed = np.where(elasticity > 0, hosts * short ** (1.0 / np.maximum(elasticity, 1e-12)), np.inf)
         reachable = needed <= MAX_SEGMENT_HOSTS
         res &= (short <= 1) | (small & ~reachable)
     return res
