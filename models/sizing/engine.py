@@ -10,7 +10,7 @@ from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, SapIqMultiplex, Scenario
 from models.sizing import commercial
 from models.sizing.oltp_advice import oltp_warnings
-from models.sizing.parts import SizingInputError, resolve
+from models.sizing.parts import SizingInputError, resolve, unknown_slot_warnings
 from models.sizing.result import SizingResult
 from models.sizing.targets import check_targets
 from models.tasks import IsCancelled, Progress, check_cancelled, part_progress
@@ -56,6 +56,7 @@ def size(
         result = commercial.with_tco(result, states, scenario)
     checks, warnings = check_targets(scenario, result)
     warnings += tuple(oltp_warnings(scenario, result))
+    warnings += tuple(unknown_slot_warnings(result.design, catalog))
     return dataclasses.replace(result, target_checks=checks, warnings=result.warnings + warnings)
 
 

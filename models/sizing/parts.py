@@ -9,7 +9,7 @@ from models.calibration_data import figure
 from models.hardware import Drive, HardwareCatalog, Nic, P, Server, UnknownPartError
 from models.problems import Problem
 from models.scenario import Scenario
-from models.sizing.result import Rationale
+from models.sizing.result import Design, Rationale, Warning
 from models.sizing.rules import RULES, cite
 
 
@@ -116,3 +116,24 @@ def nics_per_host(nic: Nic | None, requested: int | None) -> int:
 def fits_nics(server: Server, nics: int) -> bool:
     """Whether `nics` add-in NICs fit the server's PCIe slots (an unknown slot count is not checked)."""
     return server.pcie_slots is None or nics <= server.pcie_slots
+
+
+def unknown_slot_warnings(design: Design, catalog: HardwareCatalog) -> list[Warning]:
+    """A design's add-in NICs on a server whose PCIe slot count the catalog lacks were never checked against
+    its slots (`fits_nics` lets an unknown count pass rather than guess one): say so, once per such server."""
+    if design.nic_id is None or design.nics_per_host <= 0:
+        return []
+    out: list[Warning] = []
+    for server_id in dict.fromkeys([design.server_id, *(h.server_id for h in design.hosts)]):
+        if server_id not in catalog:
+            continue
+        server = catalog.server(server_id)
+        if server.pcie_slots is None:
+            out.append(Warning(
+                "nic-slots-unknown",
+                f"NIC slots not checked: the catalog has no PCIe slot count for {server.vendor} {server.model}"
+                f" ({server.id}); confirm that {design.nics_per_host} add-in NIC(s) per host fit its risers, or"
+                " record the server's PCIe slots in the catalog.",
+                "info", "platform.server_id",
+            ))
+    return out

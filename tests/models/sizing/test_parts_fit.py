@@ -143,3 +143,29 @@ def test_the_seed_reads_study_002s_server_slots_its_two_nics_fit_and_a_third_doe
     assert r.design.nics_per_host == 2 and r.design.server_id == server.id
     with pytest.raises(SizingInputError, match=r"platform.nics_per_host"):
         size(sample("retail-dw-gen5", platform={"nics_per_host": 3}, targets={}), catalog)
+
+
+def without_slots(catalog: HardwareCatalog, server_id: str) -> HardwareCatalog:
+    """The catalog with one server's PCIe slot count unknown (as a user's own server without one would be)."""
+    parts = [dataclasses.replace(p, pcie_slots=None) if p.id == server_id else p for p in catalog.parts]
+    return HardwareCatalog.of(parts, catalog.rates)
+
+
+def test_a_server_without_a_slot_count_says_its_nics_were_not_checked(catalog: HardwareCatalog) -> None:
+    """An unknown slot count lets the NICs pass unchecked (never a guessed count): the design says so, once,
+    naming the server and the NICs per host; a server with a count gets no such note."""
+    server_id = "supermicro-asg-1115s-ne316r-1x-epyc-9454p"
+    scenario = sample("retail-dw-gen5", platform={"nics_per_host": 2}, targets={})
+    unknown = without_slots(catalog, server_id)
+    r = size(scenario, unknown)
+    notes = [w for w in r.warnings if w.code == "nic-slots-unknown"]
+    assert len(notes) == 1, notes
+    (note,) = notes
+    assert (note.severity, note.field) == ("info", "platform.server_id")
+    assert server_id in note.text and "2 add-in NIC(s)" in note.text and note.text.startswith("NIC slots not checked")
+    assert r.design.nics_per_host == 2
+    known = size(scenario, catalog)
+    assert not [w for w in known.warnings if w.code == "nic-slots-unknown"]
+    # three NICs on the unknown server are sized, and said to be unchecked; on the known one they are refused
+    assert [w.code for w in size(sample("retail-dw-gen5", platform={"nics_per_host": 3}, targets={}),
+                                 unknown).warnings if w.code == "nic-slots-unknown"] == ["nic-slots-unknown"]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date
 from typing import get_args
 
 import pytest
 
-from models.hardware import Cable, Drive, HardwareCatalog, Licence, Nic, Pdu, Rack, Support, Switch
+from models.hardware import Cable, Drive, HardwareCatalog, Licence, Nic, Pdu, Rack, Server, Support, Switch
 from models.money import ExchangeRates
 from models.scenario import Scenario, load_project
 from models.sizing.engine import size
@@ -86,6 +87,10 @@ def _off_study(catalog: HardwareCatalog) -> list[tuple[str, Scenario, HardwareCa
         ("iq wide vSAN", sample("sap-iq", workload={"shared_storage": "vsan", "nodes": 64}), catalog),
         ("oltp beyond study 004", sample("gp-oltp", workload={"target_tps": 2_000_000}), catalog),
         # many primaries on little memory per core (the recommender, free, now avoids this 2-socket server)
+        # a server without a PCIe slot count: its NICs are sized unchecked, and the design says so
+        ("unknown PCIe slots", sample("retail-dw-gen5"), HardwareCatalog(tuple(
+            dataclasses.replace(p, pcie_slots=None) if isinstance(p, Server) else p for p in catalog.parts),
+            catalog.rates)),
         ("oltp beyond study 004 on a 2-socket host", sample(
             "gp-oltp", workload={"target_tps": 2_000_000},
             platform={"server_id": "dell-r670-10x-u3-2x-xeon-6740e"}), catalog),
@@ -108,7 +113,8 @@ def test_every_warning_produced_says_its_severity_and_a_vocabulary_field_or_scen
     reached = {"no-switch", "no-rack", "no-pdu", "no-cable", "no-boot-drive", "rack-power", "price-old",
                "no-licence", "no-support", "no-ha", "no-raid", "small-vm", "ha-local-storage", "san-unpriced",
                "vsan-cluster-size", "extrapolated", "single-segment-host", "no-redundancy", "few-data-drives",
-               "memory-below-reference", "numa-multi-socket", "oltp-beyond-measured", "low-statement-mem"}
+               "memory-below-reference", "numa-multi-socket", "oltp-beyond-measured", "low-statement-mem",
+               "nic-slots-unknown"}
     assert reached <= set(seen), sorted(reached - set(seen))
 
 
