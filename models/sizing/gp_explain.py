@@ -276,12 +276,24 @@ def _capacity_rationale(
         f" the {workload.horizon_years}-year horizon needs {h_cap} host(s) at {per_host_tb:,.2f} TB of user data each"
     )
     if p.hosts > h_cap:
-        host_text += f"; the performance targets need {p.hosts}"
+        host_text += "; " + _beyond_capacity(workload, p, h_cap)
     out.append(Rationale("Segment hosts", host_text + ".", cite("vendor_docs", "gp_capacity_max_fill")))
     out.extend(choice_reasons)
     if p.raid == "raid5":
         out.append(raid5_alignment_advice(p.drives // p.vms if p.virtual else p.drives))
     return out
+
+
+def _beyond_capacity(workload: GpWorkload, p: _Pick, h_cap: int) -> str:
+    """Why more hosts than the data needs: the mirroring policy's minimum (spread, group, whole blocks), else the
+    performance targets."""
+    policy = greenplum.mirror_policy(workload)
+    per_unit = p.primaries // max(p.vms, 1)
+    least = max(h_cap, int(greenplum.min_hosts(workload, per_unit)))
+    floor = int(mirroring.round_hosts(policy, [least], p.vms, workload.mirror_block_hosts)[0])
+    if p.hosts <= floor:
+        return mirroring.floor_reason(policy, per_unit, p.hosts, h_cap, p.virtual, workload.mirror_block_hosts)
+    return f"the performance targets need {p.hosts}"
 
 
 def _network_and_hosts_rationale(p: _Pick, coordinators: int, warnings: list[Warning]) -> list[Rationale]:

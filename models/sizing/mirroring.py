@@ -178,3 +178,25 @@ def failover(
             _cite("gp_mirror_other_host") + "; " + _cite("vsphere_drs_anti_affinity"),
         ))
     return Failover(policy, block_hosts, acting, tuple(why))
+
+
+def floor_reason(
+    policy: MirrorPolicy | None, primaries_per_unit: int, floor_hosts: int, data_hosts: int, virtual: bool,
+    block_hosts: int | None = None,
+) -> str:
+    """Why a design has `floor_hosts` physical hosts where its data needs only `data_hosts`: the policy's minimum.
+
+    >>> floor_reason("spread", 16, 17, 2, False)
+    'spread mirroring needs more segment hosts than primaries per host (16 + 1 = 17); group mirroring would need 2'
+    >>> floor_reason("block", 8, 8, 5, False, 4)
+    'block mirroring fills whole blocks of 4 segment hosts: 8'
+    """
+    unit = "VM" if virtual else "host"
+    if policy == "spread":
+        hosts = "physical hosts" if virtual else "segment hosts"
+        return (f"spread mirroring needs more {hosts} than primaries per {unit} ({primaries_per_unit} + 1 ="
+                f" {floor_hosts}); group mirroring would need {max(data_hosts, 2)}")
+    if policy == "block":
+        b = max(int(block_hosts or 2), 2)
+        return f"block mirroring fills whole blocks of {b} segment {unit}s: {floor_hosts}"
+    return f"{policy} mirroring keeps a host's mirrors on another host: {floor_hosts}"

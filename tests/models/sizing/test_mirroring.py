@@ -171,3 +171,21 @@ def test_four_vms_per_host_fail_per_physical_host_as_simulated(
     assert g.max_acting_primary_segments == _worst_acting(policy, per_vm, 4, d.segment_hosts, block)
     rule = next(x.text for x in r.rationale if x.decision == "Mirror anti-affinity")
     assert f"{d.segment_hosts} physical hosts" in rule and "anti-affinity rule" in rule
+
+
+@pytest.mark.parametrize(("deployment", "policy", "block"), [
+    ("bare-metal", "spread", None), ("vsphere", "spread", None), ("bare-metal", "group", None),
+    ("bare-metal", "block", 4), ("vsphere", "block", 4),
+])
+def test_hosts_the_mirroring_needs_are_not_blamed_on_targets(
+    catalog: HardwareCatalog, deployment: str, policy: str, block: int | None
+) -> None:
+    """With no performance target, hosts beyond what the data needs come from the mirroring policy's minimum (spread:
+    more hosts than primaries per host; group: a second host; block: whole blocks): the rationale says so."""
+    s = sample("retail-dw-gen5", targets={}, workload={"data_tb": 2, "mirroring": policy, "mirror_block_hosts": block},
+               platform={"deployment": deployment})
+    r = size(s, catalog)
+    text = next(x.text for x in r.rationale if x.decision == "Segment hosts")
+    assert "performance targets" not in text
+    assert r.design.segment_hosts > 1
+    assert f"{policy} mirroring" in text and f"{r.design.segment_hosts}" in text
