@@ -23,7 +23,7 @@ from models.percent import percent
 from models.perf import cost_power, sap_iq
 from models.problems import Problem
 from models.scenario import SapIqMultiplex, Scenario
-from models.sizing import bom, sap_iq_rules, sap_iq_warnings
+from models.sizing import bom, sap_iq_failure, sap_iq_rules, sap_iq_warnings
 from models.sizing.candidates import NetworkChoice
 from models.sizing.parts import (
     ResolvedParts,
@@ -425,7 +425,10 @@ def _explain(
                              dqp_network_gbps=net.nic.speed_gbps if net.nic else None)
     st = (_vsan_storage(o.vsan, nodes, server, stored_tb, net) if o.vsan is not None
           else _san_storage(w, o, server, stored_tb, net))
-    rationale = [*_rationale(w, server, nodes, node, choice, caches, main_tb, stored_tb), st.rationale]
+    failure = sap_iq_failure.node_failure(w, o, choice.mode, node.eff, pred, net.nic.speed_gbps if net.nic else None,
+                                          node.vsphere)
+    rationale = [*_rationale(w, server, nodes, node, choice, caches, main_tb, stored_tb), st.rationale,
+                 sap_iq_failure.rationale(failure)]
     if nic_why:
         rationale.append(nic_why)
     power = nodes * float(cost_power.host_power_w(
@@ -440,7 +443,8 @@ def _explain(
         binding_resource=pred.binding_resource, bom=tuple(st.lines),
         totals=bom.totals(st.lines, power, nodes * server.rack_u, scenario), rationale=tuple(rationale),
         warnings=(*st.warnings, *sap_iq_warnings.warnings(w, o, node, pred, net,
-                                                          node_limit("vsan" if o.vsan else "san"))),
+                                                          node_limit("vsan" if o.vsan else "san")),
+                  *sap_iq_failure.warnings(failure)),
         main_metric="throughput_metric" if w.query_streams > 1 else "power_metric",
         iq=IqMultiplex(coord, writers, readers, float(np.asarray(choice.network_advantage)), round(node.eff, 2),
                        round(main_tb, 3), round(main_tb * _temp_ratio(w), 3)),

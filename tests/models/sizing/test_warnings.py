@@ -85,6 +85,9 @@ def _off_study(catalog: HardwareCatalog) -> list[tuple[str, Scenario, HardwareCa
         ("iq unpriced SAN, many streams", sample("sap-iq", workload={"shared_storage": "san", "san_price_per_tb": None,
                                                                       "nodes": 2, "query_streams": 400}), catalog),
         ("iq wide vSAN", sample("sap-iq", workload={"shared_storage": "vsan", "nodes": 64}), catalog),
+        ("iq vSAN at the policy's minimum hosts", sample("sap-iq", workload={"nodes": 3}), catalog),
+        ("iq single node", sample("sap-iq", workload={"shared_storage": "san", "nodes": 1, "query_streams": 1}),
+         catalog),
         ("oltp beyond study 004", sample("gp-oltp", workload={"target_tps": 2_000_000}), catalog),
         # many primaries on little memory per core (the recommender, free, now avoids this 2-socket server)
         # a server without a PCIe slot count: its NICs are sized unchecked, and the design says so
@@ -114,7 +117,7 @@ def test_every_warning_produced_says_its_severity_and_a_vocabulary_field_or_scen
                "no-licence", "no-support", "no-ha", "no-raid", "small-vm", "ha-local-storage", "san-unpriced",
                "vsan-cluster-size", "extrapolated", "single-segment-host", "no-redundancy", "few-data-drives",
                "memory-below-reference", "numa-multi-socket", "oltp-beyond-measured", "low-statement-mem",
-               "nic-slots-unknown"}
+               "nic-slots-unknown", "node-failure-streams", "node-failure-stops", "vsan-no-rebuild-host"}
     assert reached <= set(seen), sorted(reached - set(seen))
 
 
