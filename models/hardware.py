@@ -14,7 +14,7 @@ import difflib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from models.money import ExchangeRates
 
@@ -259,9 +259,13 @@ class HardwareCatalog:
     # The project currency once `models.money.in_currency` converted every price; None: the catalog's own prices.
     currency: str | None = None
     _by_id: dict[str, Part] = field(init=False, repr=False, compare=False)
+    # what is derived from the parts (those of a class, the newest price date): a sizing asks many times and the
+    # parts never change
+    _memo: dict[object, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {p.id: p for p in self.parts})
+        object.__setattr__(self, "_memo", {})
 
     @classmethod
     def of(cls, parts: Iterable[Part], rates: ExchangeRates | None = None) -> HardwareCatalog:
@@ -281,19 +285,19 @@ class HardwareCatalog:
 
     @property
     def servers(self) -> list[Server]:
-        return [p for p in self.parts if isinstance(p, Server)]
+        return self.typed(Server)
 
     @property
     def drives(self) -> list[Drive]:
-        return [p for p in self.parts if isinstance(p, Drive)]
+        return self.typed(Drive)
 
     @property
     def nics(self) -> list[Nic]:
-        return [p for p in self.parts if isinstance(p, Nic)]
+        return self.typed(Nic)
 
     @property
     def cpus(self) -> list[Cpu]:
-        return [p for p in self.parts if isinstance(p, Cpu)]
+        return self.typed(Cpu)
 
     @property
     def switches(self) -> list[Switch]:
@@ -321,7 +325,7 @@ class HardwareCatalog:
 
     @property
     def dimms(self) -> list[Dimm]:
-        return [p for p in self.parts if isinstance(p, Dimm)]
+        return self.typed(Dimm)
 
     def current(self, parts: list[P]) -> list[P]:
         """The parts one could buy today: priced within CURRENT_WITHIN_YEARS of the newest price in the catalog.
@@ -332,7 +336,9 @@ class HardwareCatalog:
         """
         if not parts or not self.parts:
             return parts
-        newest = max(p.price_as_of for p in self.parts)
+        newest: date | None = self._memo.get("newest")
+        if newest is None:
+            newest = self._memo["newest"] = max(p.price_as_of for p in self.parts)
         cutoff = newest.replace(year=newest.year - CURRENT_WITHIN_YEARS)
         return [p for p in parts if p.price_as_of >= cutoff]
 
@@ -357,7 +363,11 @@ class HardwareCatalog:
         return part
 
     def typed(self, cls: type[P]) -> list[P]:
-        return [p for p in self.parts if isinstance(p, cls)]
+        """The parts of class `cls`, in catalog order (a new list each call: callers may change it)."""
+        held: tuple[P, ...] | None = self._memo.get(cls)
+        if held is None:
+            held = self._memo[cls] = tuple(p for p in self.parts if isinstance(p, cls))
+        return list(held)
 
     def nic(self, part_id: str) -> Nic:
         part = self.get(part_id, "nic")

@@ -58,6 +58,7 @@ from models.vocabulary import RAID_LEVELS, RAIDS
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
+BoolArray = NDArray[np.bool_]
 Num = float | FloatArray  # a scalar or an array that broadcasts against the others
 
 DOCS = "vendor_docs"  # zstd codec speeds (its README benchmark): the CPU cost of compressed tables
@@ -161,8 +162,7 @@ class RooflineResult:
 
     @functools.cached_property
     def binding(self) -> IntArray:
-        codes: IntArray = np.argmin(np.stack(np.broadcast_arrays(*self.rates)), axis=0)
-        return codes
+        return first_min(self.rates)
 
     @property
     def seconds(self) -> FloatArray:
@@ -172,6 +172,32 @@ class RooflineResult:
 
     def binding_labels(self) -> NDArray[np.str_]:
         return np.asarray(self.binding_names)[self.binding]
+
+
+def first_min(rates: tuple[FloatArray, ...]) -> IntArray:
+    """Per element, the index of the smallest of `rates`, the first on a tie: `np.argmin` over the stacked rates.
+
+    An argmin along the stacked axis runs a 4-element loop per design (a sixth of a chunk's evaluation);
+    running comparisons give the same codes. Where a rate is NaN (argmin takes the first NaN), argmin decides.
+
+    >>> first_min((np.array([3.0, 1.0, 2.0]), np.array([1.0, 1.0, 2.0]), np.array([2.0, 0.5, 2.0]))).tolist()
+    [1, 2, 0]
+    >>> first_min((np.array([1.0]), np.array([np.nan]))).tolist()
+    [1]
+    """
+    arrays = np.broadcast_arrays(*rates)
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, sent to argmin like a NaN rate
+        total = functools.reduce(np.add, arrays)
+    if np.isnan(total).any():
+        codes: IntArray = np.argmin(np.stack(arrays), axis=0)
+        return codes
+    best = arrays[0]
+    codes = np.zeros(best.shape, dtype=np.intp)
+    for k, rate in enumerate(arrays[1:], start=1):
+        lower = rate < best  # strictly: a tie keeps the earlier resource
+        codes[lower] = k
+        best = np.minimum(best, rate)
+    return codes
 
 
 # --------------------------------------------------------------------------- model
@@ -201,18 +227,26 @@ def raid_factors(raid: str | ArrayLike, drives: ArrayLike) -> tuple[FloatArray, 
         codes = np.full(np.shape(n), RAID_LEVELS.index(level))
     else:
         codes = np.asarray(raid)
-        if not np.issubdtype(codes.dtype, np.integer) or np.any((codes < 0) | (codes >= len(RAID_LEVELS))):
+        if not np.issubdtype(codes.dtype, np.integer) or (
+                codes.size and (codes.min() < 0 or codes.max() >= len(RAID_LEVELS))):
             raise ValueError(f"RAID codes must be integers indexing {RAID_LEVELS}")
     codes, n = np.broadcast_arrays(codes, n)
     is5 = codes == RAID_LEVELS.index("raid5")
-    if np.any(is5 & (n < 3)):
-        raise ValueError("RAID-5 needs at least 3 drives")
-    mirrored = np.isin(codes, [r.code for r in RAIDS.values() if r.mirrored])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        data_share = np.where(is5, (n - 1.0) / n, 1.0)
-    read = data_share
-    write = np.where(is5, data_share / figure(GP002, "raid5_aligned_io_inflation"), np.where(mirrored, 0.5, 1.0))
-    return read.astype(float), write.astype(float)
+    # every level but RAID-5 by a table lookup; RAID-5's share depends on its drive count (its rows only)
+    read = np.ones(codes.shape)
+    write = np.asarray(_RAID_WRITE[codes])  # a 0-d array for one set (indexing gives a scalar)
+    n5 = n[is5]
+    if n5.size:
+        if n5.min() < 3:
+            raise ValueError("RAID-5 needs at least 3 drives")
+        data_share = (n5 - 1.0) / n5
+        read[is5] = data_share
+        write[is5] = data_share / figure(GP002, "raid5_aligned_io_inflation")
+    return read, write
+
+
+# the write share of each level's drives in `RAID_LEVELS` order, RAID-5 aside: every write lands twice when mirrored
+_RAID_WRITE = np.array([0.5 if RAIDS[name].mirrored else 1.0 for name in RAID_LEVELS])
 
 
 def _virt(shape: ClusterShape, overhead: Num) -> FloatArray:
@@ -306,12 +340,20 @@ class FullScan:
     drives_cpu: FloatArray  # min(drives, cpu) per design
     drives: FloatArray
     cpu: FloatArray
+    # per design: the network rate stays at or above min(drives, cpu) at every host count, so `seconds` skips it
+    network_never_binds: BoolArray
 
     @classmethod
     def of(cls, shape: ClusterShape, data_on_disk_tb: float, params: ScanParams) -> FullScan:
         virt, drives, cpu = _host_free_rates(shape, _a(shape.primary_segments_per_host), params.virt_overhead_seq,
                                              params)
-        return cls(shape, data_on_disk_tb, params, virt, np.minimum(drives, cpu), drives, cpu)
+        drives_cpu = np.minimum(drives, cpu)
+        # The network rate falls with the host count toward its rate at a cross-host share of 1; computed in floating
+        # point the same way, (H-1)/H rounds to at most 1 and each step is monotone, so no host count gives a lower
+        # rate than this bound. Where min(drives, cpu) is at or below it, the minimum is min(drives, cpu), bit for bit.
+        floor = _network_rate(shape, _a(params.motion_fraction) * 1.0 * _a(shape.compression_ratio)) / virt
+        never = np.broadcast_to(np.asarray(drives_cpu <= floor), np.shape(drives_cpu))
+        return cls(shape, data_on_disk_tb, params, virt, drives_cpu, drives, cpu, never)
 
     def result(self, hosts: ArrayLike) -> RooflineResult:
         """`full_scan_seconds(shape at hosts)` of every design, the same result (binding rates included)."""
@@ -323,6 +365,20 @@ class FullScan:
 
     def seconds(self, hosts: ArrayLike, idx: IntArray | None = None) -> FloatArray:
         h = _a(hosts)
+        drives_cpu, never = np.broadcast_arrays(self.drives_cpu, self.network_never_binds)
+        if idx is not None:
+            drives_cpu, never = drives_cpu[idx], never[idx]
+        seconds: FloatArray = _a(self.data_on_disk_tb) * MB_PER_TB / h / drives_cpu
+        if never.all():
+            return seconds
+        if np.shape(seconds) != never.shape:
+            return self._with_network(h, idx)
+        rows = np.flatnonzero(~never)  # where the network can bind: the full arithmetic on these rows only
+        seconds[rows] = self._with_network(np.broadcast_to(h, never.shape)[rows],
+                                           rows if idx is None else np.asarray(idx)[rows])
+        return seconds
+
+    def _with_network(self, h: FloatArray, idx: IntArray | None) -> FloatArray:
         virt, drives_cpu = np.broadcast_arrays(self.virt, self.drives_cpu)
         line = np.broadcast_to(_a(self.shape.network_gbps_per_host), drives_cpu.shape)
         if idx is not None:

@@ -23,6 +23,7 @@ from models.sizing.result import Rationale
 from models.sizing.rules import DOCS, RULES, cite, raid_capacity_factor
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
+Raid = str | NDArray[np.int64]  # a level's name, or per host a code into `RAID_LEVELS` (candidate arrays)
 MB_PER_TB = 1e6  # decimal, as drives are sold
 
 
@@ -52,8 +53,8 @@ def instance_space_tb(instances: ArrayLike) -> NDArray[np.float64]:
     return np.asarray(instances, dtype=float) * per_instance_mb / MB_PER_TB
 
 
-def usable_tb(drive_capacity_tb: ArrayLike, drives_per_host: ArrayLike, raid: str) -> NDArray[np.float64]:
-    """Formatted space within the fill limit, per host."""
+def usable_tb(drive_capacity_tb: ArrayLike, drives_per_host: ArrayLike, raid: Raid) -> NDArray[np.float64]:
+    """Formatted space within the fill limit, per host (`raid`: a level, or per host a code into `RAID_LEVELS`)."""
     raw = np.asarray(drive_capacity_tb, dtype=float) * np.asarray(drives_per_host, dtype=float)
     return np.asarray(raw * figure(DOCS, "gp_capacity_format_factor") * raid_capacity_factor(raid, drives_per_host)
                       * figure(DOCS, "gp_capacity_max_fill"), dtype=float)
@@ -62,7 +63,7 @@ def usable_tb(drive_capacity_tb: ArrayLike, drives_per_host: ArrayLike, raid: st
 def user_data_tb(
     drive_capacity_tb: ArrayLike,
     drives_per_host: ArrayLike,
-    raid: str,
+    raid: Raid,
     mirrors: bool,
     primaries_per_host: ArrayLike,
     concurrent_queries: int | None,
@@ -84,7 +85,7 @@ def user_data_tb(
 
 
 def user_capacity_per_host_tb(
-    workload: GpWorkload, drive_capacity_tb: ArrayLike, drives_per_host: ArrayLike, raid: str,
+    workload: GpWorkload, drive_capacity_tb: ArrayLike, drives_per_host: ArrayLike, raid: Raid,
     primaries_per_host: ArrayLike,
 ) -> NDArray[np.float64]:
     return user_data_tb(drive_capacity_tb, drives_per_host, raid, workload.mirrors, primaries_per_host,

@@ -28,7 +28,7 @@ from models.sizing.rules import (
     data_needed_tb,
 )
 from models.sizing.search import remembered, smallest_meeting
-from models.vocabulary import CAPACITY, KINDS, METRICS, RAID_LEVELS, MirrorPolicy, targets_for
+from models.vocabulary import CAPACITY, KINDS, METRICS, MirrorPolicy, targets_for
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -137,13 +137,7 @@ def capacity_per_host(workload: GpWorkload, c: Candidates, primaries: IntArray |
 
     if primaries is None:
         primaries = primaries_per_host(workload, c)[0]
-    out = np.zeros(len(c))
-    for code, name in enumerate(RAID_LEVELS):
-        sel = c.raid_code == code
-        if np.any(sel):
-            out[sel] = gp_capacity.user_capacity_per_host_tb(
-                workload, c.capacity_tb[sel], c.drives_per_host[sel], name, primaries[sel])
-    return out
+    return gp_capacity.user_capacity_per_host_tb(workload, c.capacity_tb, c.drives_per_host, c.raid_code, primaries)
 
 
 def needed_tb(workload: GpWorkload) -> float:

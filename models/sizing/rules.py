@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import figure, point
 from models.sizing.result import Rationale
-from models.vocabulary import RAIDS
+from models.vocabulary import RAID_LEVELS, RAIDS, raid_code
 
 RULES = "sizing_rules"
 DOCS = "vendor_docs"
@@ -94,16 +94,26 @@ def segments_for_concurrency(concurrent_queries: int, physical_cores: int) -> Se
 # --- Capacity (Greenplum capacity planning) ----------------------------------------
 
 
-def raid_capacity_factor(raid: str, drives: ArrayLike) -> NDArray[np.float64]:
+def raid_capacity_factor(raid: str | NDArray[np.int64], drives: ArrayLike) -> NDArray[np.float64]:
     """Share of raw capacity (a fraction) the RAID level leaves over `drives` drives: mirrored 1/2,
-    RAID-5 (n-1)/n, none 1.
+    RAID-5 (n-1)/n, none 1. `raid` is a level, or per drive set a code into `RAID_LEVELS` (candidate arrays).
 
     >>> raid_capacity_factor("raid5", [4, 8]).tolist()
     [0.75, 0.875]
     >>> float(raid_capacity_factor("raid10", 8))
     0.5
+    >>> raid_capacity_factor(np.array([raid_code("raid5"), raid_code("raid10"), raid_code("none")]), [4, 8, 8]).tolist()
+    [0.75, 0.5, 1.0]
     """
     n = np.asarray(drives, dtype=float)
+    if not isinstance(raid, str):  # every level at once: each element as its level's own call gives it
+        codes, n = np.broadcast_arrays(np.asarray(raid), n)
+        out: NDArray[np.float64] = np.array([float(raid_capacity_factor(level, 1.0)) if level != "raid5" else 0.0
+                                             for level in RAID_LEVELS])[codes]
+        is5 = codes == raid_code("raid5")
+        n5 = n[is5]
+        out[is5] = np.where(n5 > 1, (n5 - 1) / np.maximum(n5, 1), 0.0)
+        return out
     if RAIDS[raid].mirrored:
         return np.full_like(n, figure(DOCS, "gp_capacity_mirror_raid_factor"))
     if raid == "raid5":

@@ -90,3 +90,30 @@ def test_the_host_count_kernel_is_full_scan_seconds_exactly(rows: list[tuple[int
     sub = ClusterShape(**{f.name: (v[idx] if isinstance(v := getattr(shape, f.name), np.ndarray) else v)
                           for f in fields(shape)}).replace(segment_hosts=hosts[idx])
     assert np.array_equal(kernel.seconds(hosts[idx], idx), sl.full_scan_seconds(sub, data_tb, _p()).seconds)
+
+
+def test_the_kernel_skips_the_network_only_where_it_binds_at_no_host_count() -> None:
+    """Designs whose interconnect is faster than their drives and CPU at every host count take the short path; the
+    others (1 GbE here) the full arithmetic; both bit for bit `full_scan_seconds`, mixed in one call, 1-1,000 hosts."""
+    n = 6
+    gbps = np.array([1.0, 400.0, 1.0, 400.0, 10.0, 0.0])
+    shape = sl_fit.gen5_reference_shape().replace(
+        segment_hosts=np.ones(n), network_gbps_per_host=gbps, drives_per_host=np.full(n, 12.0),
+        primary_segments_per_host=np.full(n, 16.0))
+    kernel = sl.FullScan.of(shape, 250.0, _p())
+    assert kernel.network_never_binds.tolist() == [False, True, False, True, False, False]
+    for h in (1, 2, 3, 7, 64, 1000):
+        hosts = np.full(n, float(h))
+        with np.errstate(divide="ignore"):  # no interconnect at all: no scan finishes
+            whole = sl.full_scan_seconds(shape.replace(segment_hosts=hosts), 250.0, _p())
+            assert np.array_equal(kernel.seconds(hosts), whole.seconds)
+        if h > 1:
+            assert (whole.binding[[0, 2]] == sl.NETWORK).all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([0.5, 1.0, 2.0, np.inf, np.nan]), min_size=4, max_size=4), min_size=1,
+                max_size=30))
+def test_the_binding_resource_is_argmin_of_the_rates(rows: list[list[float]]) -> None:
+    rates = tuple(np.array(col) for col in zip(*rows, strict=True))
+    assert np.array_equal(sl.first_min(rates), np.argmin(np.stack(rates), axis=0))
