@@ -98,7 +98,8 @@ class Server(PartBase):
     psu_w: float
     idle_w: float
     max_w: float
-    # Add-in PCIe card slots (OCP mezzanine not counted); None: unknown (the spec sheet was not read), not checked.
+    # Add-in PCIe card slots of the server's fullest riser configuration (the most any build offers; OCP 3.0,
+    # FlexibleLOM or AIOM mezzanines not counted); None: unknown (no source read), not checked but said so.
     pcie_slots: int | None = field(default=None, kw_only=True)
     # The DRAM generation its DIMM slots take; None: unknown, so any catalog DIMM may be added.
     memory_type: str | None = field(default=None, kw_only=True)

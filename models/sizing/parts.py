@@ -133,7 +133,8 @@ def unknown_slot_warnings(design: Design, catalog: HardwareCatalog) -> list[Warn
                 "nic-slots-unknown",
                 f"NIC slots not checked: the catalog has no PCIe slot count for {server.vendor} {server.model}"
                 f" ({server.id}); confirm that {design.nics_per_host} add-in NIC(s) per host fit its risers, or"
-                " record the server's PCIe slots in the catalog.",
+                " record its PCIe slots in the catalog (`refarch catalog seed` brings the bundled servers' counts"
+                " into a catalog seeded before them).",
                 "info", "platform.server_id",
             ))
     return out

@@ -120,3 +120,30 @@ def test_simultaneous_first_opens_create_and_seed_once(catalog_url: str, small_s
     with ThreadPoolExecutor(max_workers=4) as pool:
         counts = list(pool.map(open_and_count, range(4)))
     assert counts == [6, 6, 6, 6]
+
+
+def test_a_catalog_seeded_before_the_slot_counts_gets_them_from_a_reseed_except_where_the_user_edited(
+    catalog_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sourced PCIe slot counts reach existing catalogs the way other seed changes do: `refarch catalog seed`
+    refreshes the seed's servers the user never touched; a server the user edited keeps the user's row."""
+    from catalog import seed as seeding
+
+    real = json.loads(seeding.seed_source().read_text(encoding="utf-8"))
+    counted = {r["id"]: r["pcie_slots"] for r in real if r["kind"] == "server" and r["pcie_slots"] is not None}
+    older = [dict(r, pcie_slots=None) if r["id"] in counted else r for r in real]  # the seed before the counts
+    older_path = _write_seed(tmp_path / "older.json", older)
+    bundled = seeding.seed_source()
+    monkeypatch.setattr(seeding, "seed_source", lambda: older_path)
+    edited_id = "dell-r760-24x-u3-2x-xeon-gold-6530"
+    with CatalogStore.open(catalog_url) as store:
+        assert all(store.get(sid).pcie_slots is None for sid in counted)  # type: ignore[union-attr]
+        mine = store.get(edited_id)
+        store.update(dataclasses.replace(mine, price=mine.price + 1.0, source="customer quote"))
+        monkeypatch.setattr(seeding, "seed_source", lambda: bundled)
+        report = store.reseed()
+        assert report.kept_user_edited == [edited_id]
+        for sid, slots in counted.items():
+            server = store.get(sid)
+            assert isinstance(server, Server)
+            assert server.pcie_slots == (None if sid == edited_id else slots), sid

@@ -477,3 +477,33 @@ def test_memory_generations_are_sourced_and_dimms_match_their_servers(entries: l
             if e["pcie_slots"] is not None and "PCIe slots:" not in e["source"]:
                 problems.append(f"{e['id']}: PCIe slots {e['pcie_slots']} without its source")
     assert not problems, "\n".join(problems)
+
+
+# Where each seed PCIe slot count was read (the `PCIe slots:` part of `source` names it): a study, a vendor
+# document, or a public device-type dataset that cites or copies the vendor's spec sheet or QuickSpecs.
+SOURCED_PCIE_SLOTS = {
+    "supermicro-asg-1115s-ne316r-1x-epyc-9454p": (2, "002_feb9b45e1f157a35.txt"),
+    "lenovo-sr635-v3-10x-u3-1x-epyc-9354p": (3, "pubs.lenovo.com/sr635-v3/pcie_slots_adapters"),
+    "lenovo-sr655-v3-12x-lff-1x-epyc-9124": (6, "Lenovo ThinkSystem SR655 V3 User Guide"),
+    "lenovo-sr655-v3-24x-u3-1x-epyc-9554p": (6, "Lenovo ThinkSystem SR655 V3 User Guide"),
+    "dell-r760-24x-u3-2x-xeon-gold-6530": (8, "device-types/Dell/PowerEdge-R760.yaml"),
+    "hpe-dl380-gen11-24x-u3-2x-xeon-platinum-8580": (8, "hpe.com/psnow/doc/a50004307enw"),
+    "hpe-dl385-gen11-24x-u3-2x-epyc-9654": (8, "hpe.com/psnow/doc/a50004300enw"),
+    "hpe-dl380e-gen8-2x-e5-2470": (6, "hpe.com/psnow/doc/c04128166"),
+}
+
+
+def test_every_pcie_slot_count_in_the_seed_is_one_read_from_its_source(entries: list[Entry]) -> None:
+    """The seed's slot counts are exactly the sourced ones, each with its provenance (document and where in it, or
+    the dataset's repository, path and commit); every other server is null (unknown), never a guess."""
+    servers = {e["id"]: e for e in entries if e["kind"] == "server"}
+    counted = {sid: e["pcie_slots"] for sid, e in servers.items() if e["pcie_slots"] is not None}
+    assert counted == {sid: n for sid, (n, _) in SOURCED_PCIE_SLOTS.items()}
+    for sid, (_, where) in SOURCED_PCIE_SLOTS.items():
+        provenance = servers[sid]["source"].split("PCIe slots:", 1)[1]
+        assert where in provenance, sid
+        if "devicetype-library" in provenance:  # a community dataset: said so, pinned to a commit
+            assert "community dataset" in provenance and re.search(r"commit [0-9a-f]{40}", provenance), sid
+    for sid, e in servers.items():
+        if e["pcie_slots"] is None:
+            assert "PCIe slots: unknown" in e["source"], sid

@@ -169,3 +169,35 @@ def test_a_server_without_a_slot_count_says_its_nics_were_not_checked(catalog: H
     # three NICs on the unknown server are sized, and said to be unchecked; on the known one they are refused
     assert [w.code for w in size(sample("retail-dw-gen5", platform={"nics_per_host": 3}, targets={}),
                                  unknown).warnings if w.code == "nic-slots-unknown"] == ["nic-slots-unknown"]
+
+
+def test_a_now_sourced_server_refuses_more_nics_than_its_slots_and_builds_up_to_them(
+        catalog: HardwareCatalog) -> None:
+    """The Dell R760's eight slots (read from its spec sheet via the device-type dataset) now bound its NICs: nine
+    named are bad input naming the limit; eight are built, with no unknown-slot note; left to refarch with nine
+    NICs per host, it is never the server chosen."""
+    r760 = "dell-r760-24x-u3-2x-xeon-gold-6530"
+    assert catalog.server(r760).pcie_slots == 8
+    on_r760 = {"server_id": r760, "drive_id": None, "drives_per_host": None}
+    with pytest.raises(SizingInputError) as err:
+        size(sample("retail-dw-dual-socket-sas", platform={**on_r760, "nics_per_host": 9}, targets={}), catalog)
+    assert [(p.path, "allowed 1-8" in p.message) for p in err.value.problems] == [("platform.nics_per_host", True)]
+    r = size(sample("retail-dw-dual-socket-sas", platform={**on_r760, "nics_per_host": 8}, targets={}), catalog)
+    assert r.design.nics_per_host == 8 and r.design.server_id == r760
+    assert "nic-slots-unknown" not in {w.code for w in r.warnings}
+    assert_buildable(r, catalog)
+    # the sourced servers with too few slots drop out of a free choice; only those with enough, or unknown, remain
+    free = size(sample("retail-dw-dual-socket-sas", platform={"server_id": None, "drive_id": None,
+                                                              "drives_per_host": None, "nics_per_host": 9},
+                       targets={}), catalog)
+    chosen = catalog.server(free.design.server_id)
+    assert chosen.pcie_slots is None and "nic-slots-unknown" in {w.code for w in free.warnings}
+
+
+def test_study_000s_server_takes_its_six_slots_and_no_seventh(catalog: HardwareCatalog) -> None:
+    """The study-000 test bed's DL380e Gen8 (six slots, its QuickSpecs via the device-type dataset)."""
+    assert catalog.server("hpe-dl380e-gen8-2x-e5-2470").pcie_slots == 6
+    with pytest.raises(SizingInputError, match=r"platform.nics_per_host: .*allowed 1-6"):
+        size(sample("study-000-vsphere", platform={"nics_per_host": 7}), catalog)
+    r = size(sample("study-000-vsphere"), catalog)
+    assert "nic-slots-unknown" not in {w.code for w in r.warnings}
