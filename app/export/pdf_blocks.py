@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from app.export.fonts import ReportFonts, markup, string_width
-from app.export.pdf_doc import Heading
+from app.export.pdf_doc import Heading, Para
 from app.export.pdf_styles import (
     FRAME_H,
     FRAME_W,
@@ -76,13 +76,13 @@ class Ctx:
         """User or catalog text as safe Paragraph markup."""
         return markup(s, self.fonts)
 
-    def p(self, s: object, style: ParagraphStyle | None = None) -> Paragraph:
+    def p(self, s: object, style: ParagraphStyle | None = None) -> Para:
         """A paragraph of plain (escaped) text."""
-        return Paragraph(self.text(s), style or self.styles.body)
+        return Para(self.text(s), style or self.styles.body)
 
-    def m(self, marked: str, style: ParagraphStyle | None = None) -> Paragraph:
+    def m(self, marked: str, style: ParagraphStyle | None = None) -> Para:
         """A paragraph of markup this module wrote (user parts already escaped with `text`)."""
-        return Paragraph(marked, style or self.styles.body)
+        return Para(marked, style or self.styles.body)
 
     def heading(self, title: str, extra_depth: int = 0, header: str | None = None) -> Heading:
         depth = self.depth + extra_depth
@@ -99,7 +99,7 @@ class Ctx:
     def facts(self, rows: Sequence[tuple[str, Cell]], label_w: float = 150, width: float | None = None) -> Table:
         """A label / value table; string values are escaped."""
         s = self.styles
-        data = [[Paragraph(self.text(k), s.cell_bold), v if isinstance(v, Flowable | list) else Paragraph(
+        data = [[Para(self.text(k), s.cell_bold), v if isinstance(v, Flowable | list) else Para(
             self.text(v), s.cell)] for k, v in rows]
         w = width or self.width
         t = Table(data, colWidths=[label_w, w - label_w], hAlign="LEFT")
@@ -111,9 +111,9 @@ class Ctx:
              repeat: bool = True) -> Table:
         """A table with a dark header row; string cells are escaped, `numeric` columns right-aligned."""
         s = self.styles
-        head = [Paragraph(self.text(h), s.cell_head_num if i in numeric else s.cell_head) for i, h in
+        head = [Para(self.text(h), s.cell_head_num if i in numeric else s.cell_head) for i, h in
                 enumerate(header)]
-        body = [[c if isinstance(c, Flowable | list) else Paragraph(self.text(c), s.cell_num if i in numeric
+        body = [[c if isinstance(c, Flowable | list) else Para(self.text(c), s.cell_num if i in numeric
                                                                     else s.cell)
                  for i, c in enumerate(row)] for row in rows]
         t = Table([head, *body], colWidths=list(widths), repeatRows=1 if repeat else 0, hAlign="LEFT")
@@ -136,8 +136,8 @@ class Ctx:
                 size -= 0.5
             return ParagraphStyle(f"kpi-{size}", parent=s.kpi_value, fontSize=size, leading=s.kpi_value.leading)
 
-        cells = [[Paragraph(self.text(label), s.kpi_label), Paragraph(self.text(value), value_style(value)),
-                  Paragraph(self.text(note), s.kpi_label)] for label, value, note in tiles]
+        cells = [[Para(self.text(label), s.kpi_label), Para(self.text(value), value_style(value)),
+                  Para(self.text(note), s.kpi_label)] for label, value, note in tiles]
         inner = []
         for c in cells:
             t = Table([[c[0]], [c[1]], [c[2]]], colWidths=[w])
@@ -178,11 +178,11 @@ class Ctx:
 
         One KeepTogether only: reportlab moves a KeepTogether nested in another to the next page even when it fits.
         """
-        return KeepTogether([*before, chart, Spacer(1, 2), Paragraph(self.text(caption), self.styles.caption),
+        return KeepTogether([*before, chart, Spacer(1, 2), Para(self.text(caption), self.styles.caption),
                              Spacer(1, 6)])
 
     def fitted(self, s: str, width: float, max_size: float = 7.5, min_size: float = 5.2,
-               style: ParagraphStyle | None = None, color: object = MUTED) -> Paragraph:
+               style: ParagraphStyle | None = None, color: object = MUTED) -> Para:
         """An identifier on one line: the font shrinks until it fits `width` (part ids must stay copyable)."""
         base = style or self.styles.cell_small
         size = max_size
@@ -190,4 +190,4 @@ class Ctx:
             size -= 0.2
         st = ParagraphStyle(f"{base.name}-{size:.1f}", parent=base, fontSize=size, leading=size * 1.25,
                             textColor=color)
-        return Paragraph(self.text(s), st)
+        return Para(self.text(s), st)

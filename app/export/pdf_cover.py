@@ -9,10 +9,11 @@ from datetime import date
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, NextPageTemplate, PageBreak, Paragraph, Spacer
+from reportlab.platypus import Flowable, KeepTogether, NextPageTemplate, PageBreak, Spacer
 
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_compare import option_letter
+from app.export.pdf_doc import Para
 from app.export.pdf_styles import ACCENT, ZEBRA
 from app.export.pdf_toc import OnePassToc
 from app.formatting import long_date, money, power, value
@@ -79,7 +80,7 @@ def cover(ctx: Ctx, title: str, results: Sequence[SizingResult], scenarios: Sequ
 def toc(ctx: Ctx) -> list[Flowable]:
     st = ctx.styles
     t = OnePassToc([st.toc1, st.toc2])  # its entries: `OnePassToc.expect` once the story is complete
-    return [Paragraph("Contents", st.h1), Spacer(1, 4), t, PageBreak()]
+    return [Para("Contents", st.h1), Spacer(1, 4), t, PageBreak()]
 
 
 def appendix(ctx: Ctx, cards: Sequence[ModelCard]) -> list[Flowable]:

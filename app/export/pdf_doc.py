@@ -33,7 +33,30 @@ def bookmark_key(n: int) -> str:
     return f"h{n}"
 
 
-class Heading(Paragraph):
+class Para(Paragraph):
+    """A Paragraph that breaks its lines again only when it is wrapped at another width.
+
+    Tables wrap every cell to measure rows, then again to draw it (and once more when they split); a KeepTogether
+    wraps its content before the frame does: 6 of 10 wraps in a report met the same paragraph at the same width,
+    and breaking lines (a width per word) was the largest part of the layout. `wrap` depends only on the width,
+    the fragments and the style, and leaves its answer in `blPara`, which a split deletes: the memo holds while
+    all of them are the ones it was made with.
+    """
+
+    _memo: tuple[float, object, object, object, tuple[float, float]] | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        memo = self._memo
+        if (memo is not None and memo[0] == availWidth and memo[1] is self.frags and memo[2] is self.style
+                and memo[3] is self.__dict__.get("blPara")):
+            self.width, self.height = memo[4]
+            return memo[4]
+        size = super().wrap(availWidth, availHeight)
+        self._memo = (availWidth, self.frags, self.style, self.__dict__.get("blPara"), size)
+        return size
+
+
+class Heading(Para):
     """A numbered heading: a TOC entry and a PDF bookmark; a chapter heading also sets the running header."""
 
     def __init__(self, text: str, style: ParagraphStyle, *, plain: str, level: int, toc: bool = True,

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table
 
 from app.export.bom import GRAND, ONE_TIME, PER_YEAR, BomTable
 from app.export.pdf_blocks import Ctx
+from app.export.pdf_doc import Para
 from app.export.pdf_styles import SUB_FILL, TOTAL_FILL, grid_table_style
 from app.formatting import converted_from, line_amount, money, number, power, unit_text
 from models.scenario import Scenario
@@ -30,7 +31,7 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
     head = ["Part", "Qty / host", "Hosts", "Qty", f"List unit ({cur})", "Disc. %", f"Net unit ({cur})",
             f"Extended ({cur})"]
     numeric = {1, 2, 3, 4, 5, 6, 7}
-    data: list[list[object]] = [[Paragraph(ctx.text(h), st.cell_head_num if i in numeric else st.cell_head)
+    data: list[list[object]] = [[Para(ctx.text(h), st.cell_head_num if i in numeric else st.cell_head)
                                  for i, h in enumerate(head)]]
     cmds: list[tuple[object, ...]] = []
     current_group = None

@@ -1,0 +1,49 @@
+"""`pdf_doc.Para`: lines broken again only at a new width, always the lines a plain Paragraph would break."""
+
+from __future__ import annotations
+
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.platypus import Paragraph, Table
+
+from app.export.pdf_doc import Para
+
+TEXT = "Segment hosts hold the primary and mirror segments; " * 6
+
+
+def _lines(p: Paragraph) -> list[object]:
+    return [getattr(line, "words", line) for line in p.blPara.lines]
+
+
+def test_same_width_keeps_the_lines_a_new_width_breaks_them_as_a_paragraph_does() -> None:
+    style = getSampleStyleSheet()["BodyText"]
+    p = Para(TEXT, style)
+    first = p.wrap(200, 1000)
+    broken = p.blPara
+    assert p.wrap(200, 50) == first and p.blPara is broken  # the height available changes nothing
+    for width in (120.0, 200.0, 333.5):
+        plain = Paragraph(TEXT, style)
+        assert p.wrap(width, 1000) == plain.wrap(width, 1000)
+        assert _lines(p) == _lines(plain)
+    assert p.wrap(120, 1000)[1] > first[1]
+
+
+def test_a_split_paragraph_wraps_again_and_draws() -> None:
+    style = getSampleStyleSheet()["BodyText"]
+    p = Para(TEXT, style)
+    _, height = p.wrap(150, 1000)
+    parts = p.split(150, height / 2)
+    assert len(parts) == 2 and all(isinstance(q, Para) for q in parts)
+    plain_parts = Paragraph(TEXT, style).split(150, height / 2)
+    for q, plain in zip(parts, plain_parts, strict=True):
+        assert q.wrap(150, 1000) == plain.wrap(150, 1000)
+    assert p.wrap(150, 1000) == (150, height)  # the original, its lines dropped by the split, breaks them again
+
+
+def test_table_cells_are_measured_once_per_width() -> None:
+    style = getSampleStyleSheet()["BodyText"]
+    cells = [[Para(TEXT, style), Para("short", style)]]
+    t = Table(cells, colWidths=[180, 80])
+    t.wrap(260, 1000)
+    broken = cells[0][0].blPara
+    t.wrap(260, 1000)
+    assert cells[0][0].blPara is broken
