@@ -19,6 +19,7 @@ from models.problems import ROOT, FieldRuleError, Problem, problems_of
 from models.vocabulary import (
     WORKLOAD_KINDS,
     Deployment,
+    DqpMode,
     MirrorPolicy,
     OltpMix,
     Placement,
@@ -164,6 +165,10 @@ class SapIqMultiplex(_Strict):
     growth_pct_per_year: float = Field(default=0.0, ge=0, le=500)
     horizon_years: int = Field(default=3, ge=0, le=20)
     query_streams: int = Field(ge=1, le=10_000)
+    dqp_mode: DqpMode | None = Field(
+        default=None, description="DQP mode the design runs: network-transfer or storage-transfer; default the"
+        " mode study 003 measured ahead for the query streams"
+    )
     nodes: int | None = Field(default=None, ge=1, le=128)
     shared_storage: Literal["vsan", "san"] | None = Field(
         default=None, description="where the shared main and temp dbspaces live: vSAN on the IQ hosts, or an"

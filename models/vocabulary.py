@@ -41,6 +41,10 @@ PLACEMENTS: tuple[Placement, ...] = get_args(Placement)
 
 SharedBuffersPolicy = Literal["recommended", "conventional"]
 
+# How SAP IQ distributed query processing exchanges intermediate results (study 003 measured both)
+DqpMode = Literal["storage-transfer", "network-transfer"]
+DQP_MODES: tuple[DqpMode, ...] = get_args(DqpMode)
+
 MirrorPolicy = Literal["group", "spread", "block"]  # gpinitsystem mirror placement
 MIRROR_POLICIES: tuple[MirrorPolicy, ...] = get_args(MirrorPolicy)
 
@@ -353,6 +357,12 @@ FIELDS: dict[str, FieldInfo] = {
                                                                                   " (PostgreSQL)")),
     ),
     "workload.nodes": FieldInfo("Multiplex nodes"),
+    "workload.dqp_mode": FieldInfo(
+        "DQP mode",
+        help="How distributed queries exchange intermediate results; empty: recommended from the query streams",
+        choices=(("network-transfer", "Network transfer (private interconnect)"),
+                 ("storage-transfer", "Storage transfer (shared temp store)")),
+    ),
     "workload.vsan_policy": FieldInfo(
         "vSAN storage policy",
         choices=(("raid1-ftt1", "RAID-1 mirror, FTT=1 (3+ hosts)"), ("raid5-ftt1", "RAID-5 erasure coding (4+ hosts)"),

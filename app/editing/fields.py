@@ -107,6 +107,7 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         _GROWTH,
         _HORIZON,
         _w("query_streams", "int"),
+        _w("dqp_mode", "choice", recommend_choice=True),
         _w("nodes", "int", optional=True, placeholder="Recommend"),
         _w("shared_storage", "choice", recommend_choice=True, only=("vsan", "san")),
         _w("vsan_policy", "choice"),

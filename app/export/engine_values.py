@@ -103,6 +103,8 @@ def used_values(scenario: Scenario, result: SizingResult) -> dict[str, str]:
     if isinstance(w, PostgresConsolidation | SapIqMultiplex) and w.shared_storage is None:
         out["workload.shared_storage"] = _storage(result)
     if isinstance(w, SapIqMultiplex):
+        if w.dqp_mode is None and d.dqp_mode:
+            out["workload.dqp_mode"] = f"{d.dqp_mode} (for {w.query_streams} query streams)"
         if w.nodes is None:
             out["workload.nodes"] = str(d.segment_hosts)
         if w.writer_nodes is None and result.iq is not None:

@@ -85,13 +85,13 @@ from models.uncertainty import (
     from_point,
     sample_all,
 )
+from models.vocabulary import DQP_MODES as DQP_MODES  # declared once in the vocabulary; re-exported
+from models.vocabulary import DqpMode as DqpMode
 
 DATASET = "sapiq_dqp_003"
 
-DqpMode = Literal["storage-transfer", "network-transfer"]
 STORAGE: DqpMode = "storage-transfer"
 NETWORK: DqpMode = "network-transfer"
-DQP_MODES: tuple[DqpMode, ...] = (STORAGE, NETWORK)
 _MODE_KEY: dict[str, str] = {STORAGE: "storage", NETWORK: "network"}
 
 # Modelling assumptions, not study figures (the study has a single cluster size and two

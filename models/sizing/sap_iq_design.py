@@ -419,7 +419,7 @@ def _explain(
     """The result of the chosen option: design, estimates, BOM, rationale and warnings."""
     server, nodes = o.server, o.nodes
     node = _node(scenario, server)
-    choice = sap_iq_rules.recommend_dqp_mode(w.query_streams)
+    choice = sap_iq_rules.dqp_choice(w.query_streams, w.dqp_mode)
     caches, cache_group = _cache_settings(node.memory_gib)
     pred = sap_iq.predict_iq(choice.mode, nodes, w.query_streams, node.eff,
                              dqp_network_gbps=net.nic.speed_gbps if net.nic else None)
@@ -443,7 +443,7 @@ def _explain(
         binding_resource=pred.binding_resource, bom=tuple(st.lines),
         totals=bom.totals(st.lines, power, nodes * server.rack_u, scenario), rationale=tuple(rationale),
         warnings=(*st.warnings, *sap_iq_warnings.warnings(w, o, node, pred, net,
-                                                          node_limit("vsan" if o.vsan else "san")),
+                                                          node_limit("vsan" if o.vsan else "san"), choice),
                   *sap_iq_failure.warnings(failure)),
         main_metric="throughput_metric" if w.query_streams > 1 else "power_metric",
         iq=IqMultiplex(coord, writers, readers, float(np.asarray(choice.network_advantage)), round(node.eff, 2),

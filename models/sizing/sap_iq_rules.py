@@ -44,6 +44,12 @@ class DqpChoice:
     reason: str
     source: str
     network_advantage: float  # T_network / T_storage at the given streams (>1: network-transfer ahead)
+    recommended: DqpMode | None = None  # set when the scenario specified `mode`: the mode the rule picks
+    relative: float = 1.0  # the main metric in `mode` over the recommended mode's (study 003's measured ratio)
+
+    @property
+    def specified(self) -> bool:
+        return self.recommended is not None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -101,6 +107,40 @@ def recommend_dqp_mode(query_streams: int) -> DqpChoice:
         )
         source = f"{cite('power_elapsed_storage_ms')}; {cite('throughput_network_qthh')} (interpolated)"
     return DqpChoice(mode=mode, reason=reason, source=source, network_advantage=adv)
+
+
+def mode_ratio(mode: DqpMode, other: DqpMode, query_streams: int) -> float:
+    """The design's main metric in `mode` over `other` at `query_streams`: Power@Size for one stream (the power
+    test), else Throughput@Size (interpolated between the measured 1 and 6 streams, held beyond).
+
+    >>> round(mode_ratio(STORAGE, NETWORK, 6), 3), round(mode_ratio(NETWORK, STORAGE, 1), 3)
+    (0.76, 0.845)
+    """
+    if query_streams == 1:
+        ref = reference()
+        return ref.power[mode] / ref.power[other]
+    return float(throughput_at(mode, query_streams)) / float(throughput_at(other, query_streams))
+
+
+def dqp_choice(query_streams: int, specified: DqpMode | None = None) -> DqpChoice:
+    """The DQP mode the design runs: the scenario's when it gives one, else `recommend_dqp_mode`'s.
+
+    A specified mode keeps the recommendation's reason beside it, and how the main metric compares (study 003
+    measured both modes: storage-transfer ahead with one stream, network-transfer with six).
+    """
+    rec = recommend_dqp_mode(query_streams)
+    if specified is None:
+        return rec
+    mode = check_mode(specified)
+    rel = mode_ratio(mode, rec.mode, query_streams)
+    metric = "Power@Size" if query_streams == 1 else "Throughput@Size"
+    if mode == rec.mode:
+        reason = f"{mode}, as specified in the scenario; it is also the mode recommended: {rec.reason}"
+    else:
+        reason = (f"{mode}, as specified in the scenario, against the {rec.mode} recommended for {query_streams}"
+                  f" stream(s): {metric} about {100 * abs(1 - rel):.0f} % {'lower' if rel < 1 else 'higher'}"
+                  f" than in {rec.mode}. The recommendation: {rec.reason}")
+    return DqpChoice(mode, reason, f"scenario; {rec.source}", rec.network_advantage, rec.mode, rel)
 
 
 # --------------------------------------------------------------------------- cache split

@@ -13,6 +13,7 @@ from models.perf import sap_iq
 from models.scenario import SapIqMultiplex
 from models.sizing.candidates import NetworkChoice
 from models.sizing.result import SCENARIO_WIDE, Warning
+from models.sizing.sap_iq_rules import DqpChoice
 
 if TYPE_CHECKING:  # sap_iq_design imports this module
     from models.sizing.sap_iq_design import IqOption, _Node
@@ -26,12 +27,12 @@ def _cite(pid: str, ds: str = STUDY) -> str:
 
 
 def warnings(w: SapIqMultiplex, o: IqOption, node: _Node, pred: sap_iq.IqPrediction,
-             net: NetworkChoice, limit: int) -> list[Warning]:
+             net: NetworkChoice, limit: int, choice: DqpChoice | None = None) -> list[Warning]:
     """Where the design leaves what study 003 measured: extrapolated size, nodes smaller than its VMs or fewer
     cores per stream, an interconnect below DQP's minimum, a vSAN cluster beyond the study's limit."""
     nodes, lay = o.nodes, o.vsan
     ref_vcpus = int(figure(STUDY, "vm_vcpus"))
-    warnings: list[Warning] = []
+    warnings: list[Warning] = _mode(w, choice)
     if pred.extrapolated:
         warnings.append(Warning(
             "extrapolated",
@@ -78,3 +79,17 @@ def warnings(w: SapIqMultiplex, o: IqOption, node: _Node, pred: sap_iq.IqPredict
             " confirm the customer's vSAN release.",
             "info", "workload.shared_storage"))
     return warnings
+
+
+def _mode(w: SapIqMultiplex, choice: DqpChoice | None) -> list[Warning]:
+    """A specified DQP mode that study 003 measured behind the recommended one for these streams."""
+    if choice is None or choice.recommended is None or choice.relative >= 1.0:
+        return []
+    metric = "power" if w.query_streams == 1 else "throughput"
+    return [Warning(
+        "dqp-mode-not-recommended",
+        f"DQP mode {choice.mode} as specified: for {w.query_streams} query stream(s) study 003 measured"
+        f" {choice.recommended} ahead, so the TPC-H {metric} is about {100 * (1 - choice.relative):.0f} % below what"
+        f" {choice.recommended} gives on the same nodes. Leave the mode empty for the recommended one.",
+        "info", "workload.dqp_mode",
+    )]

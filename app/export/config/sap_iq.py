@@ -52,13 +52,20 @@ def params_file(result: SizingResult, node: str, n: int) -> str:
     return "\n".join(lines)
 
 
+def dqp_mode_specified(result: SizingResult) -> bool:
+    """The design's DQP mode came from the scenario (its rationale cites the scenario first), not the rule."""
+    return any(r.decision == "DQP mode" and r.source.split(";")[0].strip() == "scenario" for r in result.rationale)
+
+
 def multiplex_sql(result: SizingResult) -> str:
     data = deploy_data("sap_iq")
     lines = header("multiplex_options.sql: logical server policy options (dbisql on the coordinator)",
                    result.scenario_name, "--")
     if result.design.dqp_mode in data["dqp_mode_options"]:
         e = data["dqp_mode_options"][result.design.dqp_mode]
-        lines += [*comment(e["reason"], e["source"], "--"), f"ALTER LS POLICY root {e['name']}={e['value']};"]
+        # the file says where the mode came from only when the scenario chose it (recommended: unchanged text)
+        reason = e["reason"] + (" As specified in the scenario." if dqp_mode_specified(result) else "")
+        lines += [*comment(reason, e["source"], "--"), f"ALTER LS POLICY root {e['name']}={e['value']};"]
     for e in data["multiplex_options"]:
         lines += [*comment(f"{e['reason']} SAP default {e['default']}.", e["source"], "--"),
                   f"ALTER LS POLICY root {e['name']}={e['value']};"]

@@ -59,6 +59,9 @@ def test_size_text_names_sections(capsys: pytest.CaptureFixture[str], db: str) -
          ' "query_streams": 1}}', "schema_version"),
         ('{"schema_version": 1, "name": "x", "workload": {"kind": "teradata"}}', "allowed: greenplum-analytics"),
         ('[1, 2]', "JSON object"),
+        ('{"schema_version": 1, "name": "x", "workload": {"kind": "sap-iq-multiplex", "data_tb": 1,'
+         ' "query_streams": 6, "dqp_mode": "off"}}',
+         "workload.dqp_mode: must be 'storage-transfer' or 'network-transfer' (got 'off')"),
     ],
 )
 def test_bad_scenarios_exit_2_with_the_path(capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str,
@@ -214,3 +217,20 @@ def test_a_broken_project_exits_2(capsys: pytest.CaptureFixture[str], db: str, t
     bad.write_text('{"kind": "refarch-project", "schema_version": 1, "scenarios": [{"name": "x"}]}')
     code, _, err = run(capsys, "--db", db, "size", str(bad))
     assert code == 2 and "scenarios[0].workload" in err
+
+
+def test_a_dqp_mode_given_in_the_json_is_sized_and_said_to_be_specified(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str) -> None:
+    data = json.loads((SAMPLES / "sap-iq.json").read_text())
+    data["workload"]["dqp_mode"] = "storage-transfer"
+    f = tmp_path / "iq.json"
+    f.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "--db", db, "size", str(f), "--format", "json")
+    assert code == 0
+    r = json.loads(out)
+    assert r["design"]["dqp_mode"] == "storage-transfer"
+    why = next(x for x in r["rationale"] if x["decision"] == "DQP mode")
+    assert why["text"].startswith("storage-transfer, as specified in the scenario") and why["source"].startswith(
+        "scenario")
+    assert {"code": "dqp-mode-not-recommended", "field": "workload.dqp_mode", "severity": "info"}.items() <= next(
+        w for w in r["warnings"] if w["code"] == "dqp-mode-not-recommended").items()

@@ -299,3 +299,26 @@ def test_a_databases_peak_tps_is_typed_in_its_cell_or_shows_the_estimate(qtbot, 
     window._show_result()
     cell = table.item(0, col)
     assert cell.text() == "" and _numbers(cell.data(PLACEHOLDER_ROLE)) == [pytest.approx(estimate, abs=0.5)]
+
+
+def test_the_dqp_mode_is_a_choice_whose_empty_entry_names_the_recommended_mode(  # type: ignore[no-untyped-def]
+        qtbot, window: MainWindow) -> None:
+    """SAP IQ's DQP mode is on the form from the vocabulary: empty, its entry says the mode the engine picked for the
+    streams; chosen, the design runs that mode and its rationale says it was specified."""
+    window.add_scenario()
+    uid = window.current_uid
+    assert uid is not None
+    combo = window.form.workload.kind_combo
+    combo.activated.emit(combo.findData("sap-iq-multiplex"))
+    _, result = _sized(qtbot, window, uid)
+    window._show_result()
+    mode = window.form.workload.current_editors()["workload.dqp_mode"].widget
+    assert isinstance(mode, QComboBox) and mode.currentData() is None
+    streams = window.doc.entry(uid).scenario.workload.query_streams  # type: ignore[union-attr]
+    assert mode.currentText() == f"Recommend: {result.design.dqp_mode} (for {streams} query streams)"
+    assert {mode.itemData(i) for i in range(mode.count())} == {None, "network-transfer", "storage-transfer"}
+    other = "storage-transfer" if result.design.dqp_mode == "network-transfer" else "network-transfer"
+    mode.activated.emit(mode.findData(other))
+    scenario, forced = _sized(qtbot, window, uid)
+    assert scenario.workload.dqp_mode == other and forced.design.dqp_mode == other  # type: ignore[union-attr]
+    assert "as specified in the scenario" in next(r.text for r in forced.rationale if r.decision == "DQP mode")

@@ -179,3 +179,32 @@ def test_more_nodes_than_one_vsan_cluster_is_bad_input(catalog: HardwareCatalog)
     with pytest.raises(SizingInputError) as e:
         size(sample("sap-iq", workload={"nodes": node_limit("vsan") + 1, "shared_storage": "vsan"}), catalog)
     assert e.value.problems[0].path == "workload.nodes" and str(node_limit("vsan")) in e.value.problems[0].message
+
+
+@pytest.mark.parametrize(("streams", "mode", "metric", "study_point"), [
+    (6, "storage-transfer", "throughput_metric", "throughput_storage_qthh"),
+    (6, "network-transfer", "throughput_metric", "throughput_network_qthh"),
+    (1, "network-transfer", "power_metric", "power_network_qpph"),
+    (1, "storage-transfer", "power_metric", "power_storage_qpph"),
+])
+def test_a_specified_dqp_mode_is_sized_with_the_studys_figures_for_that_mode(
+        catalog: HardwareCatalog, streams: int, mode: str, metric: str, study_point: str) -> None:
+    """On study 003's cluster a specified mode gives that mode's measured metric; against the recommendation it
+    says by how much it falls behind (info on workload.dqp_mode); left empty the rule picks as before."""
+    study = {"nodes": 4, "data_tb": 0.3, "compression_ratio": 1, "query_streams": streams}
+    r = size(sample("sap-iq", workload={**study, "dqp_mode": mode}), catalog)
+    assert r.design.dqp_mode == mode
+    assert r.estimates[metric].p50 == pytest.approx(figure("sapiq_dqp_003", study_point), rel=0.03)
+    [why] = [x for x in r.rationale if x.decision == "DQP mode"]
+    assert why.text.startswith(f"{mode}, as specified in the scenario") and why.source.startswith("scenario; ")
+    recommended = size(sample("sap-iq", workload=study), catalog)
+    assert "as specified" not in next(x.text for x in recommended.rationale if x.decision == "DQP mode")
+    warned = [w for w in r.warnings if w.code == "dqp-mode-not-recommended"]
+    if mode == recommended.design.dqp_mode:
+        assert not warned and "also the mode recommended" in why.text
+        assert r.estimates[metric].p50 == recommended.estimates[metric].p50
+        return
+    [w] = warned
+    assert (w.severity, w.field) == ("info", "workload.dqp_mode")
+    behind = 1 - r.estimates[metric].p50 / recommended.estimates[metric].p50
+    assert f"about {100 * behind:.0f} % below" in w.text and f"about {100 * behind:.0f} % lower" in why.text

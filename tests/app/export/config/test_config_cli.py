@@ -188,3 +188,21 @@ def test_every_setting_line_is_preceded_by_its_reason_and_source(name: str, conf
     assert checked > 0
     for f in bundle.files:  # customer-facing files cite the studies by title, never by file name
         assert not re.search(r"\d{3}_[0-9a-f]{16}\.txt", f.text), f.path
+
+
+@pytest.mark.parametrize("mode", [None, "storage-transfer", "network-transfer"])
+def test_the_dqp_mode_written_is_the_designs_and_says_when_the_scenario_chose_it(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str, mode: str | None) -> None:
+    data = json.loads((SAMPLES / "sap-iq.json").read_text())
+    if mode:
+        data["workload"]["dqp_mode"] = mode
+    f = tmp_path / "iq.json"
+    f.write_text(json.dumps(data))
+    out = tmp_path / "cfg"
+    code, _, _ = run(capsys, "--db", db, "config", str(f), "-o", str(out))
+    assert code == 0
+    text = (out / "sap-iq" / "multiplex_options.sql").read_text()
+    expected = "OFF" if mode == "storage-transfer" else "ON"  # the sample's 6 streams: network-transfer recommended
+    assert f"ALTER LS POLICY root DQP_ENABLED_OVER_NETWORK={expected};" in text
+    flat = " ".join(line.removeprefix("-- ") for line in text.splitlines())  # comments wrap at a width
+    assert ("As specified in the scenario." in flat) is (mode is not None)
