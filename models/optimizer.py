@@ -267,19 +267,18 @@ class _Stream:
         self.cheapest.add(offset, ev, feasible)
         values = ev.metrics[self.main]
         perf = -values if self.higher else values
-        index = offset + np.arange(n, dtype=np.int64)
         c = ev.candidates
         payload = {"server_idx": c.server_idx, "drive_idx": c.drive_idx, "drives_per_host": c.drives_per_host,
                    "virtualized": c.virtualized, "raid_code": c.raid_code, "segment_hosts": ev.segment_hosts,
                    "rack_u": ev.rack_u, "main_value": values, "feasible": feasible}
         if count:
             sel = np.flatnonzero(feasible)
-            self.front_feasible.add(ev.capex[sel], perf[sel], ev.power_w[sel], index[sel], payload, rows=sel)
+            self.front_feasible.add(ev.capex[sel], perf[sel], ev.power_w[sel], offset + sel, payload, rows=sel)
             self.front_all = None
             if self.tco is not None:
                 self._shortlist(offset, ev, sel)
         elif self.front_all is not None:
-            self.front_all.add(ev.capex, perf, ev.power_w, index, payload)
+            self.front_all.add(ev.capex, perf, ev.power_w, offset + np.arange(n, dtype=np.int64), payload)
         if self.front_all is not None:  # nothing feasible yet: the closest designs may be reported
             self._closest(offset, ev)
 

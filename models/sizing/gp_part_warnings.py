@@ -55,9 +55,11 @@ def fixed(workload: GpWorkload, c: Candidates) -> IntArray:
     return numa.astype(np.int64) + memory.astype(np.int64)
 
 
-def count(workload: GpWorkload, c: Candidates, hosts: IntArray, on_disk_tb: float) -> IntArray:
-    """Per candidate, the part warnings its design raises at `hosts` segment hosts."""
-    out = fixed(workload, c)
+def count(workload: GpWorkload, c: Candidates, hosts: IntArray, on_disk_tb: float,
+          fixed_count: IntArray | None = None) -> IntArray:
+    """Per candidate, the part warnings its design raises at `hosts` segment hosts (`fixed_count`: `fixed`'s, when
+    the caller has it)."""
+    out = fixed(workload, c) if fixed_count is None else fixed_count
     if isinstance(workload, GreenplumAnalytics) and on_disk_tb > 0:
         out = out + gp_density.short(workload.concurrent_queries, c.threads_total, c.memory_gib, hosts,
                                      on_disk_tb).astype(np.int64)

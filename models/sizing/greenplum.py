@@ -167,7 +167,7 @@ class CoordinatorHost:
 
 def same_as_segments(c: Candidates, net: NetworkChoice, utilization: float) -> CoordinatorHost:
     """A coordinator on the segment hosts' server, with the catalog's RAID-1 pair of the segment drive."""
-    drives = np.full(len(c), coordinator_drive_count())
+    drives = float(coordinator_drive_count())  # the same for every candidate: no array to build and convert
     return CoordinatorHost(c.cores_total, c.server_price + drives * c.drive_price + net.price_per_host,
                            metrics.host_power_w(c, drives, net, utilization * 0.5), c.rack_u)
 
@@ -260,6 +260,7 @@ def _evaluate_with(
     rack = (hosts + etl) * c.rack_u + coordinators * coord.rack_u
 
     meets: dict[str, BoolArray] = {CAPACITY: hosts >= h_cap}
+    fixed = gp_part_warnings.fixed(workload, c)
     meets.update(_target_checks(workload, targets, {**perf, "capex": capex, "power_w": power, "rack_u": rack}))
     return Evaluated(
         candidates=c,
@@ -277,8 +278,8 @@ def _evaluate_with(
         ) if later and isinstance(workload, GreenplumAnalytics) else {k: v for k, v in perf.items() if k != "binding"},
         binding=perf["binding"].astype(np.int64),
         meets=meets,
-        part_warnings=gp_part_warnings.count(workload, c, hosts, need),
-        part_warnings_fixed=gp_part_warnings.fixed(workload, c),
+        part_warnings=gp_part_warnings.count(workload, c, hosts, need, fixed),
+        part_warnings_fixed=fixed,
     )
 
 
@@ -396,14 +397,20 @@ def stops_helping(before: dict[str, FloatArray], after: dict[str, FloatArray], h
                 res &= small
                 continue
             short = (limits[metric] / b) if higher else (b / limits[metric])  # > 1 while the target is unmet
-            # the metric's local scaling with hosts (1 for a linear scan): value ~ hosts ^ -elasticity, held at
-            # the current rate it reaches the target at hosts x short ^ (1 / elasticity); a flattening curve
-            # only gets there later, so a target beyond MAX_SEGMENT_HOSTS this way is out of reach
-            elasticity = gain / np.abs(b) * hosts
-            with np.errstate(over="ignore"):  # a nearly flat curve needs "infinitely many" hosts: out of reach
-                needed = np.where(elasticity > 0, hosts * short ** (1.0 / np.maximum(elasticity, 1e-12)), np.inf)
-        reachable = needed <= MAX_SEGMENT_HOSTS
-        res &= (short <= 1) | (small & ~reachable)
+            met = short <= 1
+            # reachability decides only where the target is unmet and the gain small: computed there alone
+            out_of_reach = small & ~met
+            rows = np.flatnonzero(out_of_reach)
+            if rows.size:
+                h, s = np.broadcast_to(hosts, np.shape(b))[rows], np.broadcast_to(short, np.shape(b))[rows]
+                # the metric's local scaling with hosts (1 for a linear scan): value ~ hosts ^ -elasticity, held
+                # at the current rate it reaches the target at hosts x short ^ (1 / elasticity); a flattening
+                # curve only gets there later, so a target beyond MAX_SEGMENT_HOSTS this way is out of reach
+                elasticity = gain[rows] / np.abs(b[rows]) * h
+                with np.errstate(over="ignore"):  # a nearly flat curve needs "infinitely many" hosts: out of reach
+                    needed = np.where(elasticity > 0, h * s ** (1.0 / np.maximum(elasticity, 1e-12)), np.inf)
+                out_of_reach[rows] = ~(needed <= MAX_SEGMENT_HOSTS)
+        res &= met | out_of_reach
     return res
 
 
@@ -445,7 +452,8 @@ def _host_guess(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, 
             guesses.append(h_low * targets.min_load_tb_per_hour / metrics.gp_load_tb_per_hour(ctx, h_low, big))
     if not guesses:
         return None
-    return np.maximum(np.max(np.stack(guesses), axis=0), h_low)
+    most = guesses[0] if len(guesses) == 1 else np.max(np.stack(guesses), axis=0)  # one: the max is itself
+    return np.maximum(most, h_low)
 
 
 def _target_checks(workload: GpWorkload, targets: Targets, values: dict[str, FloatArray]) -> dict[str, BoolArray]:

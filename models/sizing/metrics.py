@@ -209,7 +209,8 @@ def gp_ranges(
     return {"tps": pred.estimate}, str(pred.binding_resource)
 
 
-def host_power_w(c: Candidates, drives: IntArray | FloatArray, net: NetworkChoice, utilization: float) -> FloatArray:
+def host_power_w(c: Candidates, drives: IntArray | FloatArray | float, net: NetworkChoice, utilization: float
+                 ) -> FloatArray:
     return cost_power.host_power_w(
         c.idle_w, c.max_w, utilization, np.asarray(drives, dtype=float), c.drive_w, net.nics_per_host,
         net.nic.watts if net.nic else 0.0,

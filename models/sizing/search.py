@@ -38,7 +38,9 @@ def smallest_meeting(
     hi = np.full(size, limit, dtype=np.int64)  # the smallest count known to pass, once verified
     verified = np.zeros(size, dtype=bool)
 
-    def probe(points: IntArray, mask: BoolArray) -> BoolArray:
+    def probe(points: IntArray, mask: BoolArray | None) -> BoolArray:
+        if mask is None:  # every element: no gather and scatter
+            return np.asarray(ok(points, np.arange(size)), dtype=bool)
         idx = np.flatnonzero(mask)
         out = np.zeros(size, dtype=bool)
         if idx.size:
@@ -49,8 +51,8 @@ def smallest_meeting(
         # The guess is usually right to the host (scans scale with hosts): its count and the one below settle
         # most elements in two probes; the rest bisect within what those two probes proved.
         g = np.nan_to_num(np.asarray(guess, dtype=float), nan=float(limit), posinf=float(limit))
-        at = np.clip(np.ceil(g).astype(np.int64), low, limit)
-        pass_at = probe(at, np.ones(size, dtype=bool))
+        at = np.minimum(np.maximum(np.ceil(g).astype(np.int64), low), limit)  # np.clip's result, without its cost
+        pass_at = probe(at, None)
         below = pass_at & (at > low)
         pass_below = probe(at - 1, below)
         hi = np.where(pass_at, np.where(pass_below, at - 1, at), hi)
