@@ -75,8 +75,21 @@ def current(parts: list[P], catalog: HardwareCatalog) -> list[P]:
     return catalog.current(parts)
 
 
-def candidate_servers(catalog: HardwareCatalog, parts: ResolvedParts) -> list[Server]:
-    return [parts.server] if parts.server else current(catalog.servers, catalog)
+def candidate_servers(catalog: HardwareCatalog, parts: ResolvedParts, nics: int = 0) -> list[Server]:
+    """The named server, else every current one; with `nics` add-in NICs per host, only those whose PCIe slots
+    take them (parts that fit: a design that cannot be built is never priced), bad input when none does."""
+    servers = [parts.server] if parts.server else current(catalog.servers, catalog)
+    if nics <= 0 or not servers:
+        return servers
+    slotted = [s for s in servers if fits_nics(s, nics)]
+    if not slotted:
+        most = max(s.pcie_slots or 0 for s in servers)
+        raise SizingInputError([Problem(
+            "platform.nics_per_host",
+            f"{nics} NICs per host do not fit the PCIe slots of any server that could be chosen"
+            f" (the most is {most}; allowed 1-{most})",
+        )])
+    return slotted
 
 
 def candidate_drives(catalog: HardwareCatalog, parts: ResolvedParts, server: Server) -> list[Drive]:

@@ -167,7 +167,7 @@ def size_postgres(
     fill = figure(DOCS, "gp_capacity_max_fill")
     best: Packing | None = None
     too_small: list[str] = []
-    for server in candidate_servers(catalog, parts):
+    for server in candidate_servers(catalog, parts, net.nics_per_host):
         host_mem, available = host_memory(scenario, w, server)
         if available <= 0:
             too_small.append(f"{server.id}: {host_mem:g} GiB leaves nothing after the hypervisor reserve")

@@ -181,7 +181,7 @@ def size_sap_iq(
     stored_tb = main_tb * (1.0 + _temp_ratio(workload))
     options: list[IqOption] = []
     limit = node_limit(storage)
-    for server in candidate_servers(catalog, parts):
+    for server in candidate_servers(catalog, parts, net.nics_per_host):
         eff = node_vcpus(server, vsphere) * speed_factor(server)
         conc = sap_iq_rules.recommend_nodes(main_tb, workload.query_streams, cores_per_node=eff, vsan=False).nodes
         # beyond the node limit the streams cannot keep their share: size at the limit and say so (bounded)

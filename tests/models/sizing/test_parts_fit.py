@@ -201,3 +201,21 @@ def test_study_000s_server_takes_its_six_slots_and_no_seventh(catalog: HardwareC
         size(sample("study-000-vsphere", platform={"nics_per_host": 7}), catalog)
     r = size(sample("study-000-vsphere"), catalog)
     assert "nic-slots-unknown" not in {w.code for w in r.warnings}
+
+
+@pytest.mark.parametrize("name", ["pg-consolidation", "sap-iq"])
+def test_postgres_and_sap_iq_left_to_choose_a_server_keep_their_nics_within_its_slots(
+        catalog: HardwareCatalog, name: str) -> None:
+    """PostgreSQL and SAP IQ choose among the servers that take the NICs asked for (they priced a 6-slot server
+    with 9 NICs before); when no server can, it is bad input naming the field and the most slots there are."""
+    free = {"server_id": None, "drive_id": None, "nics_per_host": 7}
+    r = size(sample(name, platform=free), catalog)
+    chosen = catalog.server(r.design.server_id)
+    assert r.design.nics_per_host == 7
+    assert chosen.pcie_slots is None or chosen.pcie_slots >= 7
+    assert (chosen.pcie_slots is None) == ("nic-slots-unknown" in {w.code for w in r.warnings})
+    with pytest.raises(SizingInputError) as err:
+        size(sample(name, platform={**free, "nics_per_host": 3}), with_slots(catalog, 2))
+    assert [(p.path, "allowed 1-2" in p.message) for p in err.value.problems] == [("platform.nics_per_host", True)]
+    two = size(sample(name, platform={**free, "nics_per_host": 2}), with_slots(catalog, 2))
+    assert two.design.nics_per_host == 2
