@@ -9,7 +9,8 @@ Rules, in the order they depend on each other:
   shared_buffers leaves over (max_connections + workers) x 3: the PGTune OLTP rules.
 * max_connections covers the peak clients plus the superuser slots; when the memory left
   cannot give every connection the work_mem floor, a transaction pooler is suggested and
-  max_connections is set to the pool.
+  max_connections is set to the pool. When memory suffices but the clients exceed study 001's
+  clients per vCPU, the pooler is advised (info): the wiki's cores x 2 + spindles keep the vCPUs busy.
 * wal_buffers 1/32 of shared_buffers up to one segment; max_wal_size holds one checkpoint
   interval of WAL; random_page_cost / effective_io_concurrency by drive type; huge_pages.
 
@@ -30,6 +31,7 @@ from models.sizing.settings import Setting, SettingGroup
 
 DS = "pg_tuning_docs"
 STUDY = "pg_vfabric_001"
+RULES = "sizing_rules"
 MB_PER_GIB = 1024.0
 
 DriveKind = Literal["hdd", "ssd", "nvme", "san"]
@@ -126,7 +128,8 @@ class PgConfig:
     """The postgresql.conf group of one VM and the advice that is not a setting (pooler)."""
 
     group: SettingGroup
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # must-do advice (a pooler the memory calls for): a warning
+    advice: tuple[str, ...] = ()  # worth doing, nothing breaks without it (a pooler the vCPUs call for): info
 
     def get(self, name: str) -> Setting:
         s = self.group.get(name)
@@ -160,11 +163,13 @@ def max_worker_processes(vcpus: int) -> int:
     return vcpus if vcpus >= 4 else int(f("max_worker_processes_default"))
 
 
-def _max_connections(vm: PgVmInputs, ram_mb: int, sb_mb: int, workers: int) -> tuple[int, Setting, list[str]]:
+def _max_connections(vm: PgVmInputs, ram_mb: int, sb_mb: int,
+                     workers: int) -> tuple[int, Setting, list[str], list[str]]:
     """max_connections: every peak client plus the superuser slots while memory still gives each connection the
     work_mem floor; otherwise a transaction pooler in front and a pool of cores x 2 + spindles (PGTune / wiki).
 
-    Returns the count, its setting and the pooler advice (a note, not a setting).
+    Returns the count, its setting, the pooler the memory calls for (a note) and the pooler the vCPUs call for
+    when memory suffices (advice): more clients than study 001 ran per vCPU, most of them queueing for a core.
     """
     divisor = f("work_mem_divisor")
     floor_mb = f("work_mem_min_mb")
@@ -174,12 +179,21 @@ def _max_connections(vm: PgVmInputs, ram_mb: int, sb_mb: int, workers: int) -> t
     spindles = vm.data_drives if vm.drive == "hdd" else 0
     optimum = int(f("active_connections_per_core")) * vm.vcpus + spindles
     notes: list[str] = []
+    advice: list[str] = []
     if vm.peak_clients <= cap:
         max_conn = vm.peak_clients + reserved
         conn_reason = f"{vm.peak_clients} peak clients (one connection each) plus {reserved} superuser slots"
         if vm.peak_clients > optimum:
             conn_reason += (f"; about {optimum} active connections (cores x 2 + spindles) keep the {vm.vcpus} vCPUs"
                             " busy, so a transaction pooler helps if clients grow")
+        runs = figure(RULES, "pg_clients_per_vcpu") * vm.vcpus
+        if vm.peak_clients > runs:
+            advice.append(
+                f"{vm.peak_clients} clients on {vm.vcpus} vCPU, more than the {runs:g} they carry at study 001's"
+                f" {figure(RULES, 'pg_clients_per_vcpu'):g} clients per vCPU: memory gives each its own connection,"
+                f" but only about {optimum} active connections (cores x 2 + spindles, PostgreSQL wiki) keep the vCPUs"
+                f" busy. A transaction pooler (PgBouncer) in front with a pool of {max(optimum, 1)} server"
+                " connections queues the rest outside the database instead of in the CPU scheduler.")
     else:
         pool = max(optimum, 1)
         max_conn = pool + reserved
@@ -189,7 +203,7 @@ def _max_connections(vm: PgVmInputs, ram_mb: int, sb_mb: int, workers: int) -> t
         notes.append(f"Use a connection pooler: {vm.peak_clients} clients onto {pool} server connections.")
     setting = Setting("max_connections", max_conn, "", conn_reason,
                       f"{cite('superuser_reserved_connections')}; {cite('active_connections_per_core')}")
-    return max_conn, setting, notes
+    return max_conn, setting, notes, advice
 
 
 def _memory_settings(vm: PgVmInputs, ram_mb: int, sb_mb: int, max_conn: int, workers: int) -> list[Setting]:
@@ -275,7 +289,7 @@ def postgres_config(vm: PgVmInputs) -> PgConfig:
     sb_mb = math.floor(ram_mb * sb.ratio)
     ecs = f("effective_cache_size_ratio")
     workers = max_worker_processes(vm.vcpus)
-    max_conn, connections, notes = _max_connections(vm, ram_mb, sb_mb, workers)
+    max_conn, connections, notes, advice = _max_connections(vm, ram_mb, sb_mb, workers)
     out = [
         Setting("shared_buffers", sb_mb, "MB", f"{percent(sb.ratio)} of {vm.memory_gib:g} GiB: {sb.reason}", sb.source),
         Setting("effective_cache_size", int(ram_mb * ecs), "MB",
@@ -290,4 +304,4 @@ def postgres_config(vm: PgVmInputs) -> PgConfig:
     ]
     if 0.45 <= sb.ratio <= 0.55:  # a calibration edit must not smuggle in the ratio study 001 warns against
         raise AssertionError(f"shared_buffers ratio {sb.ratio} lies in the double-buffering dip")
-    return PgConfig(SettingGroup("postgresql", vm.name, tuple(out)), tuple(notes))
+    return PgConfig(SettingGroup("postgresql", vm.name, tuple(out)), tuple(notes), tuple(advice))

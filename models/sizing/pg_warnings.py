@@ -35,6 +35,9 @@ def warnings(
                            "info", "workload.vm_vcpus"))
     out += [Warning("connection-pooler", f"{c.group.target}: {note}", "warning", "workload.databases")
             for c in configs for note in c.notes if "pooler" in note]
+    # the same lever when memory suffices but the clients far outnumber what the vCPUs run (worth knowing)
+    out += [Warning("connection-pooler-cpu", f"{c.group.target}: {a}", "info", "workload.databases")
+            for c in configs for a in c.advice]
     return out
 
 

@@ -177,6 +177,9 @@ def test_config_stays_within_the_vm(mem: float, vcpus: int, clients: int, drive:
     assert c.get("max_wal_size").value >= wal
     # either every client gets a connection, or a pooler is suggested
     assert conns >= clients or any("pooler" in n for n in c.notes)
+    # a pooler for the vCPUs only when memory did not already call for one, and only beyond study 001's load
+    assert not (c.notes and c.advice)
+    assert bool(c.advice) is (not c.notes and clients > clients_per_vcpu() * vcpus)
     assert c.group.product == "postgresql"
     assert c.get("random_page_cost").value == (4.0 if drive == "hdd" else 1.1)
 
@@ -402,3 +405,22 @@ def test_throughput_after_a_host_failure_is_reported_and_warned_when_it_drops(
         assert x.field == "workload.vsphere_ha" and "before" in x.text
     survivors_drop = "keeps 100 %" not in why
     assert bool(warned) <= survivors_drop  # a warning only when the failed state keeps less
+
+
+def test_clients_far_beyond_the_vcpus_get_pooler_advice_even_when_memory_suffices(catalog: HardwareCatalog) -> None:
+    """2,000 clients on a 4-vCPU VM: memory gives each a connection (no memory pooler warning), yet only about 8
+    run at once (cores x 2, PostgreSQL wiki) against the 40 study 001's clients per vCPU carry: a pooler is advised
+    (info), once; the sample's VMs, sized at study 001's load, get no such advice."""
+    dbs = [{"name": "web", "size_gb": 50, "peak_clients": 2000, "working_set_gb": 10.0}]
+    r = size(sample("pg-consolidation", workload={"databases": dbs, "vm_vcpus": 4}), catalog)
+    cfg = next(g for g in r.design.settings if g.product == "postgresql")
+    assert cfg.get("max_connections").value >= 2000  # type: ignore[union-attr]
+    assert "connection-pooler" not in {w.code for w in r.warnings}
+    [w] = [w for w in r.warnings if w.code == "connection-pooler-cpu"]
+    assert (w.severity, w.field) == ("info", "workload.databases")
+    assert "2000 clients on 4 vCPU" in w.text and "pool of 8 server connections" in w.text
+    assert f"{clients_per_vcpu() * 4:g}" in w.text and "PostgreSQL wiki" in w.text
+    fewer = [{"name": "web", "size_gb": 50, "peak_clients": 40, "working_set_gb": 10.0}]
+    assert "connection-pooler-cpu" not in {w.code for w in size(sample(
+        "pg-consolidation", workload={"databases": fewer, "vm_vcpus": 4}), catalog).warnings}
+    assert "connection-pooler-cpu" not in {w.code for w in size(sample("pg-consolidation"), catalog).warnings}

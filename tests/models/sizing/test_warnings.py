@@ -86,6 +86,8 @@ def _off_study(catalog: HardwareCatalog) -> list[tuple[str, Scenario, HardwareCa
                                                                       "nodes": 2, "query_streams": 400}), catalog),
         ("iq wide vSAN", sample("sap-iq", workload={"shared_storage": "vsan", "nodes": 64}), catalog),
         ("iq vSAN at the policy's minimum hosts", sample("sap-iq", workload={"nodes": 3}), catalog),
+        ("pg clients far beyond the vCPUs", sample("pg-consolidation", workload={"vm_vcpus": 4, "databases": [
+            {"name": "web", "size_gb": 50, "peak_clients": 2000, "working_set_gb": 10.0}]}), catalog),
         ("iq single node", sample("sap-iq", workload={"shared_storage": "san", "nodes": 1, "query_streams": 1}),
          catalog),
         ("oltp beyond study 004", sample("gp-oltp", workload={"target_tps": 2_000_000}), catalog),
@@ -117,7 +119,8 @@ def test_every_warning_produced_says_its_severity_and_a_vocabulary_field_or_scen
                "no-licence", "no-support", "no-ha", "no-raid", "small-vm", "ha-local-storage", "san-unpriced",
                "vsan-cluster-size", "extrapolated", "single-segment-host", "no-redundancy", "few-data-drives",
                "memory-below-reference", "numa-multi-socket", "oltp-beyond-measured", "low-statement-mem",
-               "nic-slots-unknown", "node-failure-streams", "node-failure-stops", "vsan-no-rebuild-host"}
+               "nic-slots-unknown", "node-failure-streams", "node-failure-stops", "vsan-no-rebuild-host",
+               "connection-pooler-cpu"}
     assert reached <= set(seen), sorted(reached - set(seen))
 
 
