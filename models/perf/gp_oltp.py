@@ -31,6 +31,7 @@ _DS = "gp6_oltp_004"
 BINDING_COORDINATOR = "coordinator CPU"
 BINDING_SEGMENT_CPU = "segment CPU"
 BINDING_SEGMENT_WRITES = "segment hosts (WAL flush / lock capacity)"
+BINDING_CLIENTS = "the clients (each runs one transaction at a time)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +206,17 @@ def predict_tps(
     else:
         est = _tps_range(mix, nc, cc, hh, ss, n, seed)
     return TpsPrediction(est, binding, as_output(peak), as_output(r))
+
+
+def client_ceiling_tps(mix: OltpMix, clients: ArrayLike) -> FloatArray:
+    """The most TPS `clients` give on any hardware: each runs one transaction at a time, so at best every one
+    at the single-client rate lambda (the USL's linear term; X_H(N) = r X_ref(N / r) <= lambda N for every r, and
+    equals it once the cluster outgrows the clients, N / r < 1). Little's law: clients / latency.
+
+    >>> round(float(client_ceiling_tps("tpcb", 100)))
+    37477
+    """
+    return np.asarray(calibrated(f"gp6-{mix}").lam * np.asarray(clients, dtype=float), dtype=float)
 
 
 # --------------------------------------------------------------------------------------------

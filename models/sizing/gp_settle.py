@@ -210,7 +210,7 @@ def _reachable_hosts(
                 MAX_SEGMENT_HOSTS)
     there = at(hosts, MAX_ETL_HOSTS)
     unmet = [n for n, met in confidence.meets(workload, targets, there).items() if not bool(met[0])]
-    binding = _binding_at(workload, ctx, hosts) if unmet else ""
+    binding = _binding_at(workload, ctx, hosts, metric_limits(workload, targets)) if unmet else ""
     return hosts, {n: (float(there[TARGETS[n].metric][0]), binding) for n in unmet}
 
 
@@ -222,13 +222,19 @@ def _every(met: dict[str, BoolArray], shape: tuple[int, ...]) -> BoolArray:
     return res
 
 
-def _binding_at(workload: GpWorkload, ctx: metrics.GpContext, hosts: int) -> str:
-    """The resource that binds the main metric at `hosts` (point prediction)."""
+def _binding_at(workload: GpWorkload, ctx: metrics.GpContext, hosts: int, limits: dict[str, float]) -> str:
+    """The resource that binds the main metric at `hosts` (point prediction).
+
+    OLTP: a segment-side capacity grows with the hosts, so where the search stopped on it, with the TPS asked for
+    beyond what the clients give on any hardware (`gp_oltp.client_ceiling_tps`), the clients are what binds; a
+    coordinator-bound plateau stays the coordinator's (a bigger one still helps up to the clients' ceiling)."""
     h = np.array([hosts], dtype=np.int64)
     if isinstance(workload, GreenplumOltp):
         pred = gp_oltp.predict_tps(workload.mix, workload.clients, float(ctx.coordinator_cores[0]), float(hosts),
                                    float(ctx.segment_cores[0]), n=0)
-        return str(np.asarray(pred.binding_resource).ravel()[0])
+        binding = str(np.asarray(pred.binding_resource).ravel()[0])
+        beyond = limits.get("tps", 0.0) > float(gp_oltp.client_ceiling_tps(workload.mix, workload.clients))
+        return gp_oltp.BINDING_CLIENTS if beyond and binding != gp_oltp.BINDING_COORDINATOR else binding
     code = int(metrics.gp_point(workload, ctx, h, np.full(1, MAX_ETL_HOSTS))["binding"][0])
     return metrics.binding_name(code)
 

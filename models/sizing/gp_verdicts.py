@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from models.percent import percent
+from models.perf.gp_oltp import BINDING_CLIENTS, client_ceiling_tps
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import greenplum
 from models.sizing.result import TargetCheck, Totals, Warning
@@ -69,11 +70,25 @@ def search_verdicts(
                 text = (
                     f"the best this hardware reaches is {achievable:,.1f} {METRICS[target.metric].unit} at"
                     f" {ev.segment_hosts[i]:,} segment hosts, bound by {binding}: {_why_stopped(ev, i)}"
-                    f" ({shortfall}). To move it: {LEVERS.get(binding, 'faster hardware')}."
+                    f" ({shortfall}). To move it: {_lever(binding, scenario, limit)}."
                 )
             check = judge(name, limit, value, unit, unreachable_text=text, confidence=confidence)
             checks.append(dataclasses.replace(check, achievable=achievable, binding=binding))
     return checks, warnings
+
+
+def _lever(binding: str, scenario: Scenario, limit: float) -> str:
+    """What would move the binding resource; for OLTP beyond what the clients give on any hardware, that too."""
+    lever = LEVERS.get(binding, "faster hardware")
+    w = scenario.workload
+    if not isinstance(w, GreenplumOltp):
+        return lever
+    ceiling = float(client_ceiling_tps(w.mix, w.clients))
+    if limit <= ceiling:
+        return lever
+    clients = (f"{w.clients:,} clients give at most {ceiling:,.0f} TPS on any hardware (one transaction at a time"
+               " each), so the target needs more concurrent clients (workload.clients)")
+    return clients if binding == BINDING_CLIENTS else f"{lever}; and beyond that, {clients}"
 
 
 def _why_stopped(ev: greenplum.Evaluated, i: int) -> str:
@@ -92,6 +107,7 @@ LEVERS = {
     "coordinator CPU": "a bigger coordinator host (more cores)",
     "segment CPU": "more cores per segment host",
     "segment hosts (WAL flush / lock capacity)": "faster WAL drives on the segment hosts",
+    BINDING_CLIENTS: "more concurrent clients (workload.clients)",
 }
 
 

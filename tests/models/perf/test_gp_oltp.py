@@ -12,11 +12,13 @@ from models.perf.gp_oltp import (
     BINDING_COORDINATOR,
     BINDING_SEGMENT_CPU,
     BINDING_SEGMENT_WRITES,
+    client_ceiling_tps,
     predict_tps,
     scaling_check,
 )
 from models.perf.usl_calibration import calibrated
 from models.vocabulary import OLTP_MIXES as MIXES
+from models.vocabulary import OltpMix
 
 # ------------------------------------------------------------------ hardware scaling
 
@@ -114,3 +116,16 @@ def test_more_hardware_never_lowers_throughput(mix: str, hw: tuple, more: float)
 def test_prediction_percentiles_are_ordered(mix: str, hw: tuple) -> None:
     est = predict_tps(mix, *hw, n=300).estimate  # type: ignore[arg-type]
     assert 0 < est.p10 <= est.p50 <= est.p90
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    mix=st.sampled_from(["tpcb", "select", "update", "insert"]), clients=st.integers(1, 5000),
+    coordinator_cores=st.integers(1, 512), hosts=st.integers(1, 1000), cores=st.integers(1, 512),
+)
+def test_no_hardware_lifts_tps_above_the_clients_ceiling(
+    mix: OltpMix, clients: int, coordinator_cores: int, hosts: int, cores: int
+) -> None:
+    """Each client runs one transaction at a time: TPS never exceeds clients x the single-client rate."""
+    tps = float(predict_tps(mix, clients, coordinator_cores, hosts, cores, n=0).estimate.p50)
+    assert tps <= float(client_ceiling_tps(mix, clients)) * (1 + 1e-9)

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from models.hardware import HardwareCatalog
+from models.perf import gp_oltp
 from models.sizing import curves, greenplum
 from models.sizing.engine import size
 from tests.models.sizing.conftest import sample
@@ -93,3 +94,18 @@ def test_a_scan_target_reported_out_of_reach_is_out_of_reach_at_the_largest_clus
     if check.status != "met":
         ((_, largest),) = curves.main_metric_curve(s, catalog, [greenplum.MAX_SEGMENT_HOSTS], r)
         assert largest.p50 > scan_s
+
+
+@pytest.mark.parametrize(("mix", "clients"), [("tpcb", 100), ("update", 40), ("insert", 10), ("select", 5)])
+def test_a_tps_target_beyond_what_the_clients_give_names_the_clients(
+    catalog: HardwareCatalog, mix: str, clients: int
+) -> None:
+    """Each client runs one transaction at a time: past clients x the single-client rate no hardware helps, so the
+    binding is the clients and the lever more of them (not faster drives or a bigger coordinator)."""
+    ceiling = float(gp_oltp.client_ceiling_tps(mix, clients))  # type: ignore[arg-type]
+    r = size(sample("gp-oltp", workload={"mix": mix, "clients": clients, "target_tps": 1.5 * ceiling}), catalog)
+    check = r.check("min_tps")
+    assert check is not None and check.status == "unreachable"
+    if check.binding != gp_oltp.BINDING_COORDINATOR:  # a bigger coordinator still helps up to the ceiling
+        assert check.binding == gp_oltp.BINDING_CLIENTS
+    assert "workload.clients" in check.text
