@@ -150,7 +150,9 @@ def search_space(
     extra_price = np.array([m.price for m in memory])
     coordinators = None
     if isinstance(workload, GreenplumOltp):  # every transaction passes the coordinator: it gets its own server
-        coordinators = coordinator_options(current(catalog.servers, catalog), current(catalog.drives, catalog),
+        # the coordinators carry the segment hosts' NICs: only servers whose PCIe slots take them (parts that fit)
+        slotted_coordinators = [s for s in current(catalog.servers, catalog) if fits_nics(s, net.nics_per_host)]
+        coordinators = coordinator_options(slotted_coordinators, current(catalog.drives, catalog),
                                            coordinator_drive_count())
     return SearchSpace(scenario, workload, fitting, drives, tuple(deployments), tuple(raids), drives_per_host, net,
                        nic_why, memory, mem, extra_price, coordinators)

@@ -219,3 +219,16 @@ def test_postgres_and_sap_iq_left_to_choose_a_server_keep_their_nics_within_its_
     assert [(p.path, "allowed 1-2" in p.message) for p in err.value.problems] == [("platform.nics_per_host", True)]
     two = size(sample(name, platform={**free, "nics_per_host": 2}), with_slots(catalog, 2))
     assert two.design.nics_per_host == 2
+
+
+def test_the_oltp_coordinators_own_server_takes_the_nics_too(catalog: HardwareCatalog) -> None:
+    """Greenplum OLTP sizes its coordinator on a server of its own, and the coordinator carries the segment hosts'
+    NICs: seven NICs on R760 segment hosts never put the coordinator on the 6-slot SR655 V3 it picks otherwise."""
+    r760 = {"server_id": "dell-r760-24x-u3-2x-xeon-gold-6530", "drive_id": None, "drives_per_host": None}
+    few = size(sample("gp-oltp", platform={**r760, "nics_per_host": 2}), catalog)
+    assert [h.server_id for h in few.design.hosts if h.role == "coordinator host"] == [
+        "lenovo-sr655-v3-12x-lff-1x-epyc-9124"]  # the case this test is about
+    many = size(sample("gp-oltp", platform={**r760, "nics_per_host": 7}), catalog)
+    (coordinator,) = [h.server_id for h in many.design.hosts if h.role == "coordinator host"]
+    slots = catalog.server(coordinator).pcie_slots
+    assert slots is None or slots >= 7, coordinator
