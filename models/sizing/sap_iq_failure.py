@@ -91,9 +91,12 @@ def node_failure(w: SapIqMultiplex, o: IqOption, mode: str, eff: float, pred: sa
     metric = "throughput_metric" if s > 1 else "power_metric"
     before = float(pred.throughput.p50 if s > 1 else pred.power.p50)
     after = 0.0
-    if n > 1:
-        p = sap_iq.predict_iq(mode, n - 1, s, eff, dqp_network_gbps=dqp_network_gbps)
-        after = float(p.throughput.p50 if s > 1 else p.power.p50)
+    if n > 1:  # the model's point estimates on n - 1 and n nodes scale the design's P50 (no second Monte Carlo run)
+        def main(nodes: int) -> float:
+            p = sap_iq.predict_iq(mode, nodes, s, eff, dqp_network_gbps=dqp_network_gbps, samples=0)
+            return float(p.throughput.p50 if s > 1 else p.power.p50)
+
+        after = before * main(n - 1) / main(n)
     # the fewest nodes whose survivors keep the study's share: the streams' need, plus the one that fails
     need = math.ceil(s * study_cores_per_stream() / eff - 1e-9) if eff > 0 else n
     return NodeFailure(n, s, metric, before, after, n * eff / s, (n - 1) * eff / s, need + 1,
