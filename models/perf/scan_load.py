@@ -303,13 +303,7 @@ def _host_free_rates(
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """(virt, drives, cpu) of a scan: what does not change with the host count."""
     virt = _virt(shape, overhead)
-    drives = (
-        _a(shape.drives_per_host)
-        * _a(shape.drive_seq_read_mb_s)
-        * _a(p.drive_read_efficiency)
-        * _a(shape.raid_read_factor)
-        / virt
-    )
+    drives = _drive_read_rate(shape, virt, p)
     # Rates per byte on disk. CPU and the interconnect work on tuples, i.e. logical bytes: a
     # byte on disk holds `ratio` of them, and the scan also decompresses them.
     ratio = _a(shape.compression_ratio)
@@ -319,73 +313,20 @@ def _host_free_rates(
     return virt, drives, cpu
 
 
+def _drive_read_rate(shape: ClusterShape, virt: FloatArray, p: ScanParams) -> FloatArray:
+    drives: FloatArray = (
+        _a(shape.drives_per_host)
+        * _a(shape.drive_seq_read_mb_s)
+        * _a(p.drive_read_efficiency)
+        * _a(shape.raid_read_factor)
+        / virt
+    )
+    return drives
+
+
 def _scan_network_rate(shape: ClusterShape, hosts: FloatArray, virt: FloatArray, p: ScanParams) -> FloatArray:
     ratio = _a(shape.compression_ratio)
     return _network_rate(shape, _a(p.motion_fraction) * _cross_host_share(hosts) * ratio) / virt
-
-
-@dataclass(frozen=True)
-class FullScan:
-    """`full_scan_seconds` of a set of designs at any host counts, with the cost of everything the host count
-    does not change (drives, CPU, virtualization) paid once: a host-count search asks for many counts.
-
-    `shape` is the designs' (their `segment_hosts` unused); `seconds(hosts, idx)` equals
-    `full_scan_seconds(shape at those hosts, taken at idx).seconds` exactly.
-    """
-
-    shape: ClusterShape
-    data_on_disk_tb: float
-    params: ScanParams
-    virt: FloatArray
-    drives_cpu: FloatArray  # min(drives, cpu) per design
-    drives: FloatArray
-    cpu: FloatArray
-    # per design: the network rate stays at or above min(drives, cpu) at every host count, so `seconds` skips it
-    network_never_binds: BoolArray
-
-    @classmethod
-    def of(cls, shape: ClusterShape, data_on_disk_tb: float, params: ScanParams) -> FullScan:
-        virt, drives, cpu = _host_free_rates(shape, _a(shape.primary_segments_per_host), params.virt_overhead_seq,
-                                             params)
-        drives_cpu = np.minimum(drives, cpu)
-        # The network rate falls with the host count toward its rate at a cross-host share of 1; computed in floating
-        # point the same way, (H-1)/H rounds to at most 1 and each step is monotone, so no host count gives a lower
-        # rate than this bound. Where min(drives, cpu) is at or below it, the minimum is min(drives, cpu), bit for bit.
-        floor = _network_rate(shape, _a(params.motion_fraction) * 1.0 * _a(shape.compression_ratio)) / virt
-        never = np.broadcast_to(np.asarray(drives_cpu <= floor), np.shape(drives_cpu))
-        return cls(shape, data_on_disk_tb, params, virt, drives_cpu, drives, cpu, never)
-
-    def result(self, hosts: ArrayLike) -> RooflineResult:
-        """`full_scan_seconds(shape at hosts)` of every design, the same result (binding rates included)."""
-        h = _a(hosts)
-        network = _scan_network_rate(self.shape, h, self.virt, self.params)
-        rates = (self.drives, self.cpu, network, np.full_like(self.cpu, np.inf))
-        host = np.minimum(self.drives_cpu, network)
-        return _result(_a(self.data_on_disk_tb) * MB_PER_TB / h / host, "s", rates, host)
-
-    def seconds(self, hosts: ArrayLike, idx: IntArray | None = None) -> FloatArray:
-        h = _a(hosts)
-        drives_cpu, never = np.broadcast_arrays(self.drives_cpu, self.network_never_binds)
-        if idx is not None:
-            drives_cpu, never = drives_cpu[idx], never[idx]
-        seconds: FloatArray = _a(self.data_on_disk_tb) * MB_PER_TB / h / drives_cpu
-        if never.all():
-            return seconds
-        if np.shape(seconds) != never.shape:
-            return self._with_network(h, idx)
-        rows = np.flatnonzero(~never)  # where the network can bind: the full arithmetic on these rows only
-        seconds[rows] = self._with_network(np.broadcast_to(h, never.shape)[rows],
-                                           rows if idx is None else np.asarray(idx)[rows])
-        return seconds
-
-    def _with_network(self, h: FloatArray, idx: IntArray | None) -> FloatArray:
-        virt, drives_cpu = np.broadcast_arrays(self.virt, self.drives_cpu)
-        line = np.broadcast_to(_a(self.shape.network_gbps_per_host), drives_cpu.shape)
-        if idx is not None:
-            virt, drives_cpu, line = virt[idx], drives_cpu[idx], line[idx]
-        network = _scan_network_rate(replace(self.shape, network_gbps_per_host=line), h, virt, self.params)
-        seconds: FloatArray = _a(self.data_on_disk_tb) * MB_PER_TB / h / np.minimum(drives_cpu, network)
-        return seconds
 
 
 def full_scan_seconds(shape: ClusterShape, data_on_disk_tb: ArrayLike, params: ScanParams) -> RooflineResult:

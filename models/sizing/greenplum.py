@@ -236,13 +236,14 @@ def _evaluate_with(
 ) -> Evaluated:
     n = len(c)
     extra_mem = np.broadcast_to(np.asarray(extra_memory_price, dtype=float), (n,))
-    primaries, vms = primaries_per_host(workload, c, platform)
+    layouts = segments.server_layouts(c)  # (server, drive count, deployment): the segments and the scan's CPU
+    primaries, vms = segments.counts(workload, c, platform, layouts)
     cap_host = capacity_per_host(workload, c, primaries)
     need = needed_tb(workload)
     with np.errstate(divide="ignore", invalid="ignore"):
         h_cap = np.where(cap_host > 0, np.ceil(need / cap_host), MAX_SEGMENT_HOSTS).astype(np.int64)
     h_low = np.maximum(h_cap, min_hosts(workload, primaries // vms))
-    ctx = dataclasses.replace(metrics.GpContext.of(workload, c, primaries, vms, net, need),
+    ctx = dataclasses.replace(metrics.GpContext.of(workload, c, primaries, vms, net, need, layouts),
                               coordinator_cores=coord.cores)
     if fixed_hosts is not None:
         hosts = np.full(n, fixed_hosts, dtype=np.int64)
@@ -276,7 +277,7 @@ def _evaluate_with(
             {k: v for k, v in perf.items() if k != "binding"}, tuple(k for k in metrics.LATER if k in later),
             workload, ctx, hosts, etl,
         ) if later and isinstance(workload, GreenplumAnalytics) else {k: v for k, v in perf.items() if k != "binding"},
-        binding=perf["binding"].astype(np.int64),
+        binding=np.asarray(perf["binding"], dtype=np.int64),
         meets=meets,
         part_warnings=gp_part_warnings.count(workload, c, hosts, need, fixed),
         part_warnings_fixed=fixed,

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from models.perf import cost_power, gp_oltp, scan_load, scan_load_estimates
+from models.perf import cost_power, gp_oltp, scan_kernel, scan_load, scan_load_estimates
 from models.perf.scan_load_fit import default_params
 from models.scenario import GreenplumAnalytics, GreenplumOltp
 from models.sizing.candidates import Candidates, NetworkChoice
@@ -33,6 +33,8 @@ class GpContext:
     data_on_disk_tb: float
     coordinator_cores: FloatArray
     segment_cores: FloatArray
+    # (one candidate per server, drive count and deployment, each candidate's): the scan's CPU rate once per group
+    layouts: tuple[IntArray, IntArray] | None = None
 
     @classmethod
     def of(
@@ -43,6 +45,7 @@ class GpContext:
         vms: IntArray,
         net: NetworkChoice,
         data_on_disk_tb: float,
+        layouts: tuple[IntArray, IntArray] | None = None,
     ) -> GpContext:
         read_f, write_f = scan_load.raid_factors(c.raid_code, c.drives_per_host)  # every level in one call
         # NUMA-local: one VM per NUMA node on vSphere, or a single-socket host (000 Best Practices; 002)
@@ -64,11 +67,11 @@ class GpContext:
             mirrored=float(workload.mirrors),
             compression_ratio=float(workload.compression_ratio),
         )
-        return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total)
+        return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total, layouts)
 
     @functools.cached_property
-    def full_scan(self) -> scan_load.FullScan:
-        return scan_load.FullScan.of(self.shape, self.data_on_disk_tb, default_params())
+    def full_scan(self) -> scan_kernel.FullScan:
+        return scan_kernel.FullScan.of(self.shape, self.data_on_disk_tb, default_params(), self.layouts)
 
     def take(self, idx: IntArray) -> GpContext:
         """The context of candidates `idx` only (scalars stay scalars)."""
@@ -87,7 +90,7 @@ class GpContext:
 
 def gp_full_scan_s(ctx: GpContext, hosts: IntArray, idx: IntArray | None = None) -> FloatArray:
     """Full-scan seconds of the candidates (`idx` of them, when given) at `hosts`: `scan_load.full_scan_seconds`
-    with the rates the host count does not change computed once per context (`scan_load.FullScan`)."""
+    with the rates the host count does not change computed once per context (`scan_kernel.FullScan`)."""
     every = idx is None or idx.size == ctx.coordinator_cores.size  # as `take`: idx sorted and unique
     return ctx.full_scan.seconds(hosts, None if every else idx)
 

@@ -51,7 +51,7 @@ def smallest_meeting(
         # The guess is usually right to the host (scans scale with hosts): its count and the one below settle
         # most elements in two probes; the rest bisect within what those two probes proved.
         g = np.nan_to_num(np.asarray(guess, dtype=float), nan=float(limit), posinf=float(limit))
-        at = np.minimum(np.maximum(np.ceil(g).astype(np.int64), low), limit)  # np.clip's result, without its cost
+        at = np.clip(np.ceil(g).astype(np.int64), low, limit)
         pass_at = probe(at, None)
         below = pass_at & (at > low)
         pass_below = probe(at - 1, below)

@@ -133,11 +133,26 @@ def plan(
     workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None = None
 ) -> SegmentPlan:
     """Primaries and VMs per host for every candidate."""
-    layouts = _server_layouts(c)
+    layouts = server_layouts(c)
     if layouts is not None:  # a function of (server, drive count, deployment) only: once per such layout
         rep, which = layouts
         one = plan(workload, c.take(rep), platform)
         return SegmentPlan(*(getattr(one, f)[which] for f in SegmentPlan.__dataclass_fields__))
+    return _plan(workload, c, platform)
+
+
+def counts(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None,
+           layouts: tuple[IntArray, IntArray] | None) -> tuple[IntArray, IntArray]:
+    """`plan`'s primaries and VMs per host alone, with the candidates' `server_layouts` already found."""
+    if layouts is None:
+        one = _plan(workload, c, platform)
+        return one.primaries_per_host, one.vms_per_host
+    rep, which = layouts
+    one = plan(workload, c.take(rep), platform)
+    return one.primaries_per_host[which], one.vms_per_host[which]
+
+
+def _plan(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None) -> SegmentPlan:
     plat = platform or Platform()
     vms = np.where(c.virtualized, c.numa_nodes, 1).astype(np.int64)
     tier = tier_primaries(workload)
@@ -155,7 +170,7 @@ def plan(
     return SegmentPlan(unit * vms, vms, cores, drives, mem_unit * vms)
 
 
-def _server_layouts(c: Candidates) -> tuple[IntArray, IntArray] | None:
+def server_layouts(c: Candidates) -> tuple[IntArray, IntArray] | None:
     """(one row of each (server, drive count, deployment) among the candidates, each candidate's layout), or None
     where that would not save work: the optimizer's chunks hold each layout once per drive and RAID level.
 

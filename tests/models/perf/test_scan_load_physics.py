@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from models.perf import scan_load as sl
 from models.perf import scan_load_fit as sl_fit
+from models.perf.scan_kernel import FullScan
 from models.perf.scan_load import ClusterShape
 
 
@@ -83,7 +84,7 @@ def test_the_host_count_kernel_is_full_scan_seconds_exactly(rows: list[tuple[int
         segment_hosts=np.ones(hosts.size), drives_per_host=drives, drive_seq_read_mb_s=mb_s, virtualized=virt,
         network_gbps_per_host=gbps, primary_segments_per_host=primaries, numa_local=1.0 - virt,
         cpu_generation=virt, compression_ratio=ratio)
-    kernel = sl.FullScan.of(shape, data_tb, _p())
+    kernel = FullScan.of(shape, data_tb, _p())
     whole = sl.full_scan_seconds(shape.replace(segment_hosts=hosts), data_tb, _p()).seconds
     assert np.array_equal(kernel.seconds(hosts), whole)
     idx = np.flatnonzero(np.random.default_rng(seed).random(hosts.size) < 0.5)
@@ -100,7 +101,7 @@ def test_the_kernel_skips_the_network_only_where_it_binds_at_no_host_count() -> 
     shape = sl_fit.gen5_reference_shape().replace(
         segment_hosts=np.ones(n), network_gbps_per_host=gbps, drives_per_host=np.full(n, 12.0),
         primary_segments_per_host=np.full(n, 16.0))
-    kernel = sl.FullScan.of(shape, 250.0, _p())
+    kernel = FullScan.of(shape, 250.0, _p())
     assert kernel.network_never_binds.tolist() == [False, True, False, True, False, False]
     for h in (1, 2, 3, 7, 64, 1000):
         hosts = np.full(n, float(h))
@@ -117,3 +118,21 @@ def test_the_kernel_skips_the_network_only_where_it_binds_at_no_host_count() -> 
 def test_the_binding_resource_is_argmin_of_the_rates(rows: list[list[float]]) -> None:
     rates = tuple(np.array(col) for col in zip(*rows, strict=True))
     assert np.array_equal(sl.first_min(rates), np.argmin(np.stack(rates), axis=0))
+
+
+@settings(max_examples=60, deadline=None)
+@given(gbps=st.sampled_from([1.0, 400.0]), drives=st.lists(st.floats(1.0, 24.0), min_size=1, max_size=20),
+       hosts=st.integers(1, 1000), ratio=st.floats(1.0, 8.0), mb_s=st.sampled_from([150.0, 7_000.0]))
+def test_the_kernels_result_is_full_scan_seconds_binding_included(gbps: float, drives: list[float], hosts: int,
+                                                                  ratio: float, mb_s: float) -> None:
+    """`FullScan.result` (its binding found without the interconnect where that can never bind) is
+    `full_scan_seconds`: seconds, rates and binding resource."""
+    n = len(drives)
+    shape = sl_fit.gen5_reference_shape().replace(
+        segment_hosts=np.ones(n), drives_per_host=np.array(drives), network_gbps_per_host=np.full(n, gbps),
+        drive_seq_read_mb_s=np.full(n, mb_s), primary_segments_per_host=np.full(n, 16.0), compression_ratio=ratio)
+    got = FullScan.of(shape, 100.0, _p()).result(np.full(n, hosts))
+    want = sl.full_scan_seconds(shape.replace(segment_hosts=np.full(n, float(hosts))), 100.0, _p())
+    assert np.array_equal(got.seconds, want.seconds)
+    assert np.array_equal(got.binding, want.binding)
+    assert all(np.array_equal(a, b) for a, b in zip(got.rates, np.broadcast_arrays(*want.rates), strict=True))

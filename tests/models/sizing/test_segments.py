@@ -96,10 +96,35 @@ def test_a_chunk_plans_each_server_layout_once_with_every_row_as_if_alone(
     each row on its own."""
     c = enumerate_candidates(catalog.servers, catalog.drives, ["bare-metal", "vsphere"], ["none", "raid5", "raid10"])
     chunk = c.take(np.arange(start, min(start + 4096, len(c))))
-    assert segments._server_layouts(chunk) is not None  # the shortcut is taken
+    assert segments.server_layouts(chunk) is not None  # the shortcut is taken
     w = GreenplumAnalytics(data_tb=10, concurrent_queries=queries, mirroring=mirroring)  # type: ignore[arg-type]
     whole = segments.plan(w, chunk)
     for i in range(0, len(chunk), 97):
         alone = segments.plan(w, chunk.take(np.array([i])))
         for f in dataclasses.fields(whole):
             assert getattr(whole, f.name)[i] == getattr(alone, f.name)[0], (f.name, i)
+
+
+@settings(max_examples=10, deadline=None)
+@given(queries=st.integers(1, 2000), ratio=st.sampled_from([1.0, 3.0]), nics=st.sampled_from([1, 4]),
+       start=st.integers(0, 5000))
+def test_a_chunks_scan_rates_per_layout_are_those_of_every_row(catalog: HardwareCatalog, queries: int, ratio: float,
+                                                               nics: int, start: int) -> None:
+    """The full-scan kernel of a chunk with its CPU rate computed once per (server, drive count, deployment) gives
+    the rates, the network bound and the seconds of the kernel computed row by row, bit for bit."""
+    from models.sizing import greenplum, metrics
+    from models.sizing.candidates import NetworkChoice
+
+    c = enumerate_candidates(catalog.servers, catalog.drives, ["bare-metal", "vsphere"], ["none", "raid5", "raid10"])
+    chunk = c.take(np.arange(start, min(start + 4096, len(c))))
+    w = GreenplumAnalytics(data_tb=50, concurrent_queries=queries, compression_ratio=ratio)
+    layouts = segments.server_layouts(chunk)
+    assert layouts is not None
+    primaries, vms = segments.counts(w, chunk, None, layouts)
+    net = NetworkChoice(catalog.nics[0], nics)
+    grouped = metrics.GpContext.of(w, chunk, primaries, vms, net, greenplum.needed_tb(w), layouts).full_scan
+    rows = metrics.GpContext.of(w, chunk, primaries, vms, net, greenplum.needed_tb(w)).full_scan
+    for name in ("virt", "drives", "cpu", "drives_cpu", "network_never_binds"):
+        assert np.array_equal(getattr(grouped, name), getattr(rows, name)), name
+    hosts = np.arange(len(chunk)) % 300 + 2
+    assert np.array_equal(grouped.seconds(hosts), rows.seconds(hosts))

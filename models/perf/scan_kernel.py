@@ -1,0 +1,120 @@
+"""The full-scan roofline at many host counts for one set of designs: what a host-count search asks for.
+
+`FullScan` computes what the host count does not change (drive and CPU rates, virtualization) once and answers
+`seconds(hosts)` with the few operations that depend on it; `models.perf.scan_load.full_scan_seconds` is the
+model, and the kernel gives its numbers bit for bit (tests/models/perf/test_scan_load_physics.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from models.perf.scan_load import (
+    MB_PER_TB,
+    ClusterShape,
+    RooflineResult,
+    ScanParams,
+    _a,
+    _drive_read_rate,
+    _host_free_rates,
+    _network_rate,
+    _result,
+    _scan_network_rate,
+)
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.intp]
+BoolArray = NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class FullScan:
+    """`full_scan_seconds` of a set of designs at any host counts, with the cost of everything the host count
+    does not change (drives, CPU, virtualization) paid once: a host-count search asks for many counts.
+
+    `shape` is the designs' (their `segment_hosts` unused); `seconds(hosts, idx)` equals
+    `full_scan_seconds(shape at those hosts, taken at idx).seconds` exactly.
+    """
+
+    shape: ClusterShape
+    data_on_disk_tb: float
+    params: ScanParams
+    virt: FloatArray
+    drives_cpu: FloatArray  # min(drives, cpu) per design
+    drives: FloatArray
+    cpu: FloatArray
+    # per design: the network rate stays at or above min(drives, cpu) at every host count, so `seconds` skips it
+    network_never_binds: BoolArray
+
+    @classmethod
+    def of(cls, shape: ClusterShape, data_on_disk_tb: float, params: ScanParams,
+           groups: tuple[IntArray, IntArray] | None = None) -> FullScan:
+        """The kernel of `shape`'s designs. `groups`: (one design of each group sharing every input of the CPU
+        rate, the virtualization and the line rate, each design's group), e.g. the candidates of one server, drive
+        count and deployment: those rates are computed once per group (the same arithmetic, element by element)."""
+        if groups is None:
+            virt, drives, cpu = _host_free_rates(shape, _a(shape.primary_segments_per_host),
+                                                 params.virt_overhead_seq, params)
+            floor = _network_floor(shape, virt, params)
+        else:
+            rep, which = groups
+            one = ClusterShape(**{f.name: (v[rep] if isinstance(v := getattr(shape, f.name), np.ndarray) and v.ndim
+                                           else v) for f in fields(shape)})
+            virt_g, _, cpu_g = _host_free_rates(one, _a(one.primary_segments_per_host), params.virt_overhead_seq,
+                                                params)
+            virt, cpu, floor = virt_g[which], cpu_g[which], _network_floor(one, virt_g, params)[which]
+            drives = _drive_read_rate(shape, virt, params)
+        drives_cpu = np.minimum(drives, cpu)
+        return cls(shape, data_on_disk_tb, params, virt, drives_cpu, drives, cpu, np.asarray(drives_cpu <= floor))
+
+    def result(self, hosts: ArrayLike) -> RooflineResult:
+        """`full_scan_seconds(shape at hosts)` of every design, the same result (binding rates included)."""
+        h = _a(hosts)
+        network = _scan_network_rate(self.shape, h, self.virt, self.params)
+        rates = (self.drives, self.cpu, network, np.full_like(self.cpu, np.inf))
+        host = np.minimum(self.drives_cpu, network)
+        out = _result(_a(self.data_on_disk_tb) * MB_PER_TB / h / host, "s", rates, host)
+        if np.all(self.network_never_binds) and np.shape(self.cpu) == np.shape(host):
+            # neither NaN (min(drives, cpu) <= the network's floor holds) nor an interconnect that can win: the
+            # first of drives and CPU binds, as `first_min` finds it
+            out.__dict__["binding"] = (self.cpu < self.drives).astype(np.intp)  # the cached property's value
+        return out
+
+    def seconds(self, hosts: ArrayLike, idx: IntArray | None = None) -> FloatArray:
+        h = _a(hosts)
+        drives_cpu, never = np.broadcast_arrays(self.drives_cpu, self.network_never_binds)
+        if idx is not None:
+            drives_cpu, never = drives_cpu[idx], never[idx]
+        seconds: FloatArray = _a(self.data_on_disk_tb) * MB_PER_TB / h / drives_cpu
+        if never.all():
+            return seconds
+        if np.shape(seconds) != never.shape:
+            return self._with_network(h, idx)
+        rows = np.flatnonzero(~never)  # where the network can bind: the full arithmetic on these rows only
+        seconds[rows] = self._with_network(np.broadcast_to(h, never.shape)[rows],
+                                           rows if idx is None else np.asarray(idx)[rows])
+        return seconds
+
+    def _with_network(self, h: FloatArray, idx: IntArray | None) -> FloatArray:
+        virt, drives_cpu = np.broadcast_arrays(self.virt, self.drives_cpu)
+        line = np.broadcast_to(_a(self.shape.network_gbps_per_host), drives_cpu.shape)
+        if idx is not None:
+            virt, drives_cpu, line = virt[idx], drives_cpu[idx], line[idx]
+        network = _scan_network_rate(replace(self.shape, network_gbps_per_host=line), h, virt, self.params)
+        seconds: FloatArray = _a(self.data_on_disk_tb) * MB_PER_TB / h / np.minimum(drives_cpu, network)
+        return seconds
+
+
+def _network_floor(shape: ClusterShape, virt: FloatArray, params: ScanParams) -> FloatArray:
+    """The lowest interconnect rate of a scan at any host count (NaN where no such bound holds).
+
+    The network rate falls with the host count toward its rate at a cross-host share of 1; computed in floating
+    point the same way, (H-1)/H rounds to at most 1 and each step is monotone, so no host count gives a lower rate
+    than this. Where min(drives, cpu) is at or below it, the minimum is min(drives, cpu), bit for bit. (A negative
+    line rate would turn the bound around: such a design gets NaN, and the full arithmetic.)
+    """
+    floor = _network_rate(shape, _a(params.motion_fraction) * 1.0 * _a(shape.compression_ratio)) / virt
+    return np.where(_a(shape.network_gbps_per_host) >= 0, floor, np.nan)
