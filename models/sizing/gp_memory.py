@@ -21,13 +21,12 @@ from dataclasses import dataclass
 
 from models.calibration_data import figure, point
 from models.sizing.result import Rationale, Warning
-from models.sizing.rules import gp_vmem_mb
+from models.sizing.rules import RULES, gp_vmem_mb
 
 DOCS = "vendor_docs"
 MB_PER_GIB = 1024.0
 SUPERUSER_RESERVED = 3  # PostgreSQL's superuser_reserved_connections default: admin access when full
 VM_OVERCOMMIT_STRICT = 2  # vm.overcommit_memory=2: the mode the resource-group formula (overcommit_ratio) assumes
-LOW_VMEM_MB = 4096  # refarch's warning line: under 4 GB per segment a host failure leaves queries little room
 
 
 def _cite(pid: str) -> str:
@@ -195,12 +194,16 @@ def _warnings(s: GreenplumSettings, per_seg: float) -> tuple[Warning, ...]:
             " memory, run fewer primaries per host, or cap the resource group's concurrency.",
             "warning", "platform.memory_gib",
         ))
-    if s.gp_vmem_protect_limit_mb < LOW_VMEM_MB:
+    vmem_floor = figure(RULES, "gp_vmem_protect_limit_floor_mb")
+    if s.gp_vmem_protect_limit_mb < vmem_floor:
+        # the primaries are bounded by this floor (`segments.for_memory`): below it only a host too small for one
+        why = (f"even one primary per segment host cannot keep the {vmem_floor:,.0f} MB floor on this memory"
+               if s.primaries_per_segment_host <= 1 else f"below the {vmem_floor:,.0f} MB floor")
         warnings.append(Warning(
             "low-vmem-per-segment",
             f"gp_vmem_protect_limit is {s.gp_vmem_protect_limit_mb:,} MB per segment with"
-            f" {s.max_acting_primary_segments} acting primaries after a host failure: queries will spill early or"
-            " fail while a host is down; add memory or use fewer segments per host.",
+            f" {s.max_acting_primary_segments} acting primaries after a host failure ({why}): queries will spill"
+            " early or fail while a host is down; add memory or use fewer segments per host.",
             "warning", "platform.memory_gib",
         ))
     return tuple(warnings)

@@ -8,13 +8,14 @@ single query, so:
 * hosts up to the reference size keep the tier count, capped at their cores;
 * bigger hosts keep the tier's cores per primary: tier x cores / 48 (the study: more cores
   "likely to improve performance" on concurrent workloads), never above the cores;
-* memory: after the worst host failure each query must still get Greenplum's default
-  statement_mem (125 MB) on every segment at the stated concurrency, else fewer primaries;
+* memory: after the worst host failure gp_vmem_protect_limit must stay at its floor (half
+  Greenplum's 8,192 MB default) and each query still get Greenplum's default statement_mem
+  (125 MB) on every segment at the stated concurrency, else fewer primaries;
 * drives: at most 4 primaries per data drive (Type 3's 32 on the reference host's 8 drives).
 
 On vSphere the count is per host and spread evenly over its VMs (one per NUMA node, each with
 its node's cores as vCPUs), so it is a multiple of the VM count. OLTP uses the Type 1 tier
-(short transactions touch few segments) without the memory bound (they need little memory).
+(short transactions touch few segments) without the statement_mem bound (they need little memory).
 """
 
 from __future__ import annotations
@@ -92,23 +93,35 @@ def acting_for(policy: str | None, p: IntArray, block_hosts: int | None) -> IntA
     return p + -(-p // (b - 1))
 
 
+def vmem_floor_mb() -> float:
+    """The least gp_vmem_protect_limit a design may run with a host down (the low-vmem warning's line too)."""
+    return figure(RULES, "gp_vmem_protect_limit_floor_mb")
+
+
 def for_memory(
-    ram_gib: FloatArray, swap_gib: float, concurrency: int, policy: str | None, block_hosts: int | None,
+    ram_gib: FloatArray, swap_gib: float, concurrency: int | None, policy: str | None, block_hosts: int | None,
     cap: IntArray,
 ) -> IntArray:
-    """The most primaries per segment host (VM) whose queries keep the default statement_mem after a failure.
+    """The most primaries per segment host (VM) that keep, after the worst failure, gp_vmem_protect_limit at
+    its floor and (with a `concurrency`) each query the default statement_mem.
 
-    statement_mem = min(rg_perseg_mem, 0.9 x gp_vmem_protect_limit) / concurrency, and both terms are
-    a host constant divided by the acting primaries, so the bound is the largest p with
-    acting(p) <= K / (concurrency x 125 MB).
+    gp_vmem_protect_limit = gp_vmem / acting, and statement_mem = min(rg_perseg_mem, 0.9 x
+    gp_vmem_protect_limit) / concurrency, where both terms are a host constant divided by the acting
+    primaries, so the bound is the largest p with acting(p) <= gp_vmem / floor and acting(p) <= K /
+    (concurrency x 125 MB). OLTP (`concurrency` None) keeps only the first: short statements need little.
+
+    >>> for_memory(np.array([512.0, 96.0]), 32, None, "group", None, np.array([64, 16])).tolist()
+    [54, 8]
     """
-    ratio = figure(DOCS, "vm_overcommit_ratio_pct") / 100.0
-    share = figure(DOCS, "gp_resource_group_memory_limit_default")
-    k = np.minimum(
-        (ram_gib * ratio + swap_gib) * share * MB_PER_GIB, figure(DOCS, "gp_statement_mem_formula") * gp_vmem_mb(
-            ram_gib, swap_gib)
-    )
-    most_acting = np.floor(k / (max(concurrency, 1) * figure(DOCS, "gp_statement_mem_default_mb")))
+    vmem = gp_vmem_mb(ram_gib, swap_gib)
+    most_acting = np.floor(vmem / vmem_floor_mb())
+    if concurrency is not None:
+        ratio = figure(DOCS, "vm_overcommit_ratio_pct") / 100.0
+        share = figure(DOCS, "gp_resource_group_memory_limit_default")
+        k = np.minimum((ram_gib * ratio + swap_gib) * share * MB_PER_GIB,
+                       figure(DOCS, "gp_statement_mem_formula") * vmem)
+        most_acting = np.minimum(
+            most_acting, np.floor(k / (max(concurrency, 1) * figure(DOCS, "gp_statement_mem_default_mb"))))
     p = np.asarray(cap, dtype=np.int64).copy()
     for _ in range(64):  # acting() is monotone in p: step down where it is too high (at most a few steps)
         over = (acting_for(policy, p, block_hosts) > most_acting) & (p > 1)
@@ -160,12 +173,9 @@ def _plan(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform:
     drives = np.maximum(for_drives(c.drives_per_host), vms)
     cap_unit = np.maximum(np.minimum(cores, drives) // vms, 1)
     policy = (workload.mirroring if workload.mirrors else None)
-    if isinstance(workload, GreenplumAnalytics):
-        ram = segment_vm_memory_gib(c.memory_gib, vms, c.virtualized, plat)
-        mem_unit = for_memory(ram, plat.swap_gib, workload.concurrent_queries, policy, workload.mirror_block_hosts,
-                              cap_unit)
-    else:
-        mem_unit = cap_unit
+    ram = segment_vm_memory_gib(c.memory_gib, vms, c.virtualized, plat)
+    queries = workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else None
+    mem_unit = for_memory(ram, plat.swap_gib, queries, policy, workload.mirror_block_hosts, cap_unit)
     unit = np.maximum(np.minimum(cap_unit, mem_unit), 1)
     return SegmentPlan(unit * vms, vms, cores, drives, mem_unit * vms)
 
@@ -216,9 +226,12 @@ def rationale(workload: GreenplumAnalytics | GreenplumOltp, cores: int, drives: 
     by_drives = int(for_drives(drives))
     limits = [f"by cores {by_cores}", f"by data drives {drives} x" \
               f" {figure(RULES, 'segments_max_primaries_per_data_drive'):g} = {by_drives}"]
+    floor = f"gp_vmem_protect_limit at least {vmem_floor_mb():,.0f} MB"
     if isinstance(workload, GreenplumAnalytics):
-        limits.append(f"by memory {by_memory} (the default statement_mem for each of {workload.concurrent_queries}"
-                      " concurrent queries with a host down)")
+        limits.append(f"by memory {by_memory} ({floor} and the default statement_mem for each of"
+                      f" {workload.concurrent_queries} concurrent queries, with a host down)")
+    else:
+        limits.append(f"by memory {by_memory} ({floor} with a host down)")
     text += f" Limits: {'; '.join(limits)}."
     if virtual:
         text += f" Spread evenly over {vms} VMs: {chosen} per host, {chosen // vms} per VM."
@@ -226,5 +239,5 @@ def rationale(workload: GreenplumAnalytics | GreenplumOltp, cores: int, drives: 
         text += f" Chosen: {chosen} per host."
     src = "; ".join((seg.rationale.source, _cite(RULES, "segments_more_cores_help_concurrency"),
                      _cite(GP002, "max_primaries_per_core"), _cite(RULES, "segments_max_primaries_per_data_drive"),
-                     _cite(DOCS, "gp_statement_mem_default_mb")))
+                     _cite(DOCS, "gp_statement_mem_default_mb"), _cite(RULES, "gp_vmem_protect_limit_floor_mb")))
     return [Rationale("Primary segments per host", text, src)]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
+from models.calibration_data import figure
 from models.hardware import HardwareCatalog
 from models.sizing import gp_memory
 from models.sizing.engine import size
@@ -70,3 +71,34 @@ def test_primaries_give_way_to_memory_before_statement_mem_drops(catalog: Hardwa
     assert g.statement_mem_mb >= 125
     assert "low-statement-mem" not in {x.code for x in r.warnings}
     assert any("by memory" in x.text for x in r.rationale if x.decision == "Primary segments per host")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(
+    name=st.sampled_from(["retail-dw-gen5", "retail-dw-dual-socket-sas", "study-000-vsphere", "gp-oltp"]),
+    deployment=st.sampled_from(["bare-metal", "vsphere"]),
+    server=st.sampled_from([None, "dell-r670-10x-u3-2x-xeon-6740e", "dell-r7625-24x-u3-2x-epyc-9654",
+                            "hpe-dl380e-gen8-2x-e5-2470", "lenovo-sr655-v3-12x-lff-1x-epyc-9124"]),
+    queries=st.integers(1, 300), mirroring=st.sampled_from(["group", "spread", "block"]),
+)
+@example("study-000-vsphere", "vsphere", "hpe-dl380e-gen8-2x-e5-2470", 1, "group")  # 46 GiB VMs: was 8 per VM
+@example("retail-dw-gen5", "vsphere", "dell-r670-10x-u3-2x-xeon-6740e", 12, "group")  # was 20 per VM, 3,878 MB
+@example("gp-oltp", "bare-metal", "hpe-dl380e-gen8-2x-e5-2470", 100, "group")
+def test_a_design_refarch_chose_keeps_the_vmem_floor_unless_one_primary_cannot(
+    catalog: HardwareCatalog, name: str, deployment: str, server: str | None, queries: int, mirroring: str
+) -> None:
+    """The primaries' memory bound holds the same gp_vmem_protect_limit floor the low-vmem warning checks: a design
+    refarch chose itself raises it only where even one primary per segment host (VM) cannot keep the floor."""
+    work: dict[str, object] = {"mirroring": mirroring, "mirror_block_hosts": 4 if mirroring == "block" else None}
+    work["clients" if name == "gp-oltp" else "concurrent_queries"] = queries
+    plat = {"deployment": deployment, "server_id": server, "drive_id": None, "nic_id": None, "drives_per_host": None,
+            "memory_gib": None}
+    r = size(sample(name, workload=work, platform=plat, targets={}), catalog)
+    g = r.greenplum
+    assert g is not None
+    floor = figure("sizing_rules", "gp_vmem_protect_limit_floor_mb")
+    low = "low-vmem-per-segment" in {w.code for w in r.warnings}
+    assert low == (g.gp_vmem_protect_limit_mb < floor)
+    if low:
+        assert g.primaries_per_segment_host == 1

@@ -24,9 +24,14 @@ def test_study_002_segments_per_host_on_the_gen5_platform(
 
 
 def test_segments_capped_at_cores_on_a_small_host(catalog: HardwareCatalog) -> None:
-    # DL380e Gen8: 2 x 8 cores; Type 3 asks for 32
-    r = size(sample("study-000-vsphere", workload={"concurrent_queries": 2}), catalog)
+    # DL380e Gen8: 2 x 8 cores; Type 3 asks for 32. With swap enough for gp_vmem (its DIMM slots are full) memory
+    # does not bind.
+    r = size(sample("study-000-vsphere", workload={"concurrent_queries": 2}, platform={"swap_gib": 96}), catalog)
     assert r.design.primary_segments_per_host == 16
+    # at the study's 96 GiB (46 GiB per VM) gp_vmem_protect_limit's floor with a host down binds first
+    r = size(sample("study-000-vsphere", workload={"concurrent_queries": 2}), catalog)
+    assert r.design.primary_segments_per_host < 16
+    assert r.design.gp_vmem_protect_limit_mb >= figure("sizing_rules", "gp_vmem_protect_limit_floor_mb")
 
 
 def test_study_000_two_vms_per_host_of_8_vcpu_46_gb_8_drives(catalog: HardwareCatalog) -> None:
