@@ -23,8 +23,8 @@ from models.tasks import IsCancelled, check_cancelled
 FOOTER_Y = MARGIN_BOTTOM - 16
 
 # Page and image streams are stored Flate-compressed, without reportlab's default ASCII85 armour on top: the armour
-# only makes the file 7-bit clean (no use to anyone now, and 25 % larger), and without reportlab's optional C
-# accelerator it is pure Python: a second of a five-option report went into encoding its chart images.
+# only makes the file 7-bit clean (no use to anyone now, and 25 % larger), and it cost a second of a five-option
+# report in encoding chart images when reportlab ran without its C accelerator (now a dependency, rl-accel).
 rl_config.useA85 = 0
 
 
