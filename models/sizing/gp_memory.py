@@ -103,11 +103,13 @@ def memory_plan(
     mirroring: str | None,
     block_hosts: int | None,
     anti_affinity: bool,
+    short_statements: bool = False,
 ) -> MemoryPlan:
     """Every memory and connection setting of a segment host (VM on vSphere), argued.
 
     `concurrency` is what runs at once (concurrent queries, or OLTP clients); `sessions` what
-    connects to the coordinator.
+    connects to the coordinator. `short_statements` (OLTP): the statements need little memory, so a
+    statement_mem below Greenplum's default is no spill risk and is not warned about.
     """
     vmem_limit = int(float(gp_vmem_mb(ram_gib, swap_gib)) // max(acting_primaries, 1))
     c = max(int(concurrency), 1)
@@ -135,7 +137,10 @@ def memory_plan(
     )
     why = (_vmem_rationale(ram_gib, swap_gib, settings), _resource_group_rationale(ram_gib, swap_gib, settings),
            _connections_rationale(sessions, settings))
-    return MemoryPlan(settings, why, _warnings(settings, rg_perseg_mem_mb(ram_gib, swap_gib, acting_primaries)))
+    warnings = _warnings(settings, rg_perseg_mem_mb(ram_gib, swap_gib, acting_primaries))
+    if short_statements:
+        warnings = tuple(w for w in warnings if w.code != "low-statement-mem")
+    return MemoryPlan(settings, why, warnings)
 
 
 def _vmem_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings) -> Rationale:

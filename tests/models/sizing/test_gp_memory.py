@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
@@ -102,3 +103,14 @@ def test_a_design_refarch_chose_keeps_the_vmem_floor_unless_one_primary_cannot(
     assert low == (g.gp_vmem_protect_limit_mb < floor)
     if low:
         assert g.primaries_per_segment_host == 1
+
+
+@pytest.mark.parametrize("mix", ["tpcb", "select", "update", "insert"])
+@pytest.mark.parametrize("clients", [100, 3000])
+def test_oltp_statements_are_not_warned_for_spilling(catalog: HardwareCatalog, mix: str, clients: int) -> None:
+    """Short transactions need little memory (the primaries' statement_mem bound is analytics-only): an OLTP
+    design with many clients per resource group gets no low-statement-mem warning, whatever statement_mem is."""
+    r = size(sample("gp-oltp", workload={"mix": mix, "clients": clients}), catalog)
+    g = r.greenplum
+    assert g is not None and g.resource_group_concurrency == clients
+    assert "low-statement-mem" not in {w.code for w in r.warnings}

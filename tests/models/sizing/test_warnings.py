@@ -96,6 +96,9 @@ def _off_study(catalog: HardwareCatalog) -> list[tuple[str, Scenario, HardwareCa
         ("unknown PCIe slots", sample("retail-dw-gen5"), HardwareCatalog(tuple(
             dataclasses.replace(p, pcie_slots=None) if isinstance(p, Server) else p for p in catalog.parts),
             catalog.rates)),
+        # so many report queries that even one primary per host cannot give each the default statement_mem
+        ("5,000 concurrent reports", sample("retail-dw-gen5", workload={"concurrent_queries": 5000}, targets={}),
+         catalog),
         ("oltp beyond study 004 on a 2-socket host", sample(
             "gp-oltp", workload={"target_tps": 2_000_000},
             platform={"server_id": "dell-r670-10x-u3-2x-xeon-6740e"}), catalog),
