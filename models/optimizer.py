@@ -261,10 +261,11 @@ class _Stream:
         if n == 0:
             return
         feasible = ev.feasible
-        count = int(feasible.sum())
+        sel = np.flatnonzero(feasible)  # the feasible rows, found once for every reducer
+        count = int(sel.size)
         self.feasible += count
-        self.best.add(offset, ev)
-        self.cheapest.add(offset, ev, feasible)
+        self.best.add(offset, ev, sel)
+        self.cheapest.add(offset, ev, feasible_rows=sel)
         values = ev.metrics[self.main]
         perf = -values if self.higher else values
         c = ev.candidates
@@ -272,7 +273,6 @@ class _Stream:
                    "virtualized": c.virtualized, "raid_code": c.raid_code, "segment_hosts": ev.segment_hosts,
                    "rack_u": ev.rack_u, "main_value": values, "feasible": feasible}
         if count:
-            sel = np.flatnonzero(feasible)
             self.front_feasible.add(ev.capex[sel], perf[sel], ev.power_w[sel], offset + sel, payload, rows=sel)
             self.front_all = None
             if self.tco is not None:
@@ -287,6 +287,11 @@ class _Stream:
         assert self.tco is not None
         tco = self.tco(ev)
         cost = tco[feasible]
+        held = [t[0] for t in self.tco_shortlist]
+        if len(held) >= self.rerank and not np.isnan(held).any():
+            # a full list sorted by (cost, index): a later row enters only strictly below its last cost
+            below = cost < held[-1]
+            feasible, cost = feasible[below], cost[below]
         if cost.size > self.rerank:  # a stable sort of the chunk's `rerank` cheapest (and ties) is all it takes
             kth = np.partition(cost, self.rerank - 1)[self.rerank - 1]
             if not np.isnan(kth):

@@ -97,7 +97,8 @@ def boot_lines(groups: Sequence[HostGroup], catalog: HardwareCatalog, commercial
     if commercial.boot_drive_id:
         drive = catalog.drive(commercial.boot_drive_id)
     else:
-        pool = [d for d in catalog.current(catalog.drives) if d.capacity_tb >= boot_min_tb()]
+        least_tb = boot_min_tb()  # looked up once, not once per drive of the catalog
+        pool = [d for d in catalog.current(catalog.drives) if d.capacity_tb >= least_tb]
         m2 = [d for d in pool if d.form_factor == "M.2"]
         choice = m2 or [d for d in pool if d.interface == "SATA"]
         if not choice:

@@ -28,15 +28,19 @@ class RunningBest:
     def feasible(self) -> bool:
         return self.key is not None and self.key[0] == 0
 
-    def add(self, offset: int, ev: greenplum.Evaluated) -> None:
+    def add(self, offset: int, ev: greenplum.Evaluated, feasible: np.ndarray | None = None) -> None:
+        """Take the chunk's best into account (`feasible`: the chunk's feasible rows, when the caller has them)."""
         n = len(ev.candidates)
         if n == 0:
             return
-        misses = np.zeros(n, dtype=np.int64)
-        for met in ev.meets.values():
-            misses += ~met
         # narrow to the fewest misses, part warnings and the lowest capex first: the full sort runs over the ties
-        tied = np.flatnonzero(misses == misses.min())
+        if feasible is not None and feasible.size:  # the fewest misses are none: the feasible rows
+            tied, misses = feasible, np.zeros(n, dtype=np.int64)
+        else:
+            misses = np.zeros(n, dtype=np.int64)
+            for met in ev.meets.values():
+                misses += ~met
+            tied = np.flatnonzero(misses == misses.min())
         warned = ev.part_warnings[tied]
         tied = tied[warned == warned.min()]
         capex = ev.capex[tied]
@@ -63,8 +67,11 @@ class CheapestFeasible:
     pool: greenplum.Evaluated | None = None
     index: np.ndarray | None = None  # global candidate index of each pool row
 
-    def add(self, offset: int, ev: greenplum.Evaluated, feasible: np.ndarray | None = None) -> None:
-        sel = np.flatnonzero(ev.feasible if feasible is None else feasible)
+    def add(self, offset: int, ev: greenplum.Evaluated, feasible: np.ndarray | None = None,
+            feasible_rows: np.ndarray | None = None) -> None:
+        """Merge the chunk's feasible rows (`feasible_rows`, or where `feasible`, else where `ev` is feasible)."""
+        sel = feasible_rows if feasible_rows is not None else np.flatnonzero(
+            ev.feasible if feasible is None else feasible)
         if sel.size == 0:
             return
         sel = self._contenders(ev, sel)
