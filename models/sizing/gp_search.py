@@ -146,6 +146,7 @@ def search_space(
             f" (at most {most:,} GiB with the catalog's DIMMs; allowed 1-{most:,})",
         )])
     memory = [m for m in memory if m.fits]
+    fitting, memory = _above_the_reserve(plat.hypervisor_reserve_gib, deployments, fitting, memory)
     mem = np.array([m.memory_gib for m in memory])
     extra_price = np.array([m.price for m in memory])
     coordinators = None
@@ -254,3 +255,20 @@ def settle_designs(space: SearchSpace, server_ids: Sequence[str], drive_ids: Seq
         out.append(Settled(int(one.segment_hosts[0]), float(one.capex[0]), float(one.power_w[0]), float(one.rack_u[0]),
                            {k: float(v[0]) for k, v in one.metrics.items()}, bool(one.feasible[0])))
     return out
+
+
+def _above_the_reserve(reserve: float | None, deployments: Sequence[str], servers: list[Server],
+                       memory: list[HostMemory]) -> tuple[list[Server], list[HostMemory]]:
+    """On vSphere, the servers whose memory exceeds the stated hypervisor reserve: the rest leave their segment
+    VMs no memory (a reserve at or above the host's memory is bad input when no server is left)."""
+    if reserve is None or "vsphere" not in deployments:
+        return servers, memory
+    keep = [k for k, m in enumerate(memory) if m.memory_gib > reserve]
+    if not keep:
+        most = max(m.memory_gib for m in memory)
+        raise SizingInputError([Problem(
+            "platform.hypervisor_reserve_gib",
+            f"{reserve:,g} GiB leaves the segment VMs no memory: the hosts that could be chosen have at most"
+            f" {most:,g} GiB (allowed 0 to less than {most:,g})",
+        )])
+    return [servers[k] for k in keep], [memory[k] for k in keep]

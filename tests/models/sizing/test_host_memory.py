@@ -39,3 +39,18 @@ def test_memory_below_the_base_is_warned(catalog: HardwareCatalog) -> None:
 def test_no_mirrors_and_no_raid_is_warned(catalog: HardwareCatalog) -> None:
     r = size(sample("retail-dw-gen5", workload={"mirrors": False}, platform={"raid": "none"}, targets={}), catalog)
     assert "no-redundancy" in {w.code for w in r.warnings}
+
+
+@pytest.mark.parametrize("reserve", [512, 513, 1000])
+def test_a_hypervisor_reserve_leaving_the_vms_no_memory_is_bad_input(catalog: HardwareCatalog, reserve: int) -> None:
+    """Before: the 512 GiB host's two VMs got -244 GiB each and the design was priced with gp_vmem_protect_limit 0."""
+    s = sample("retail-dw-gen5", platform={"deployment": "vsphere", "hypervisor_reserve_gib": reserve,
+                                           "memory_gib": 512})
+    with pytest.raises(SizingInputError, match=r"platform.hypervisor_reserve_gib: .* at most 512 GiB"):
+        size(s, catalog)
+
+
+def test_a_reserve_below_the_host_memory_still_sizes(catalog: HardwareCatalog) -> None:
+    r = size(sample("retail-dw-gen5", platform={"deployment": "vsphere", "hypervisor_reserve_gib": 64},
+                    targets={}), catalog)
+    assert r.design.vm is not None and r.design.vm.memory_gib > 0
