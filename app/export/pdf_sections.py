@@ -64,9 +64,8 @@ SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
 
 
 def warning_title(w: Warning) -> str:
-    """"Target missed (Max full-scan time (s))": the code in words and the field it concerns."""
-    title = humanize(w.code)
-    return f"{title} ({field_label(w.field)})" if w.field else title
+    """"Target not met (Max full-scan time (s))": the warning's title and the field it concerns."""
+    return f"{w.title} ({field_label(w.field)})" if w.field else w.title
 
 
 def target_status(r: SizingResult, field: str) -> str:

@@ -36,7 +36,6 @@ from app.formatting import (
     converted_from,
     estimate_p50,
     estimate_range,
-    humanize,
     is_fraction,
     line_amount,
     money,
@@ -369,7 +368,7 @@ class ResultsView(QWidget):
         wl.addWidget(wsplit)
         self.tabs.addTab(why, "Rationale")
 
-        self.warnings = _table(["Code", "Warning"], stretch=1)
+        self.warnings = _table(["Warning", "Details"], stretch=1)
         self.warnings.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.tabs.addTab(self.warnings, "Warnings")
 
@@ -627,7 +626,7 @@ class ResultsView(QWidget):
         self.warnings.setRowCount(len(r.warnings))
         for row, w in enumerate(r.warnings):
             text = readable(w.text, refs)
-            title = humanize(w.code) + (f" ({field_label(w.field)})" if w.field else "")
+            title = w.title + (f" ({field_label(w.field)})" if w.field else "")
             critical = w.severity == "critical"
             self.warnings.setItem(row, 0, _cell(title, bold=critical, tooltip=f"{w.code} ({w.severity})"))
             self.warnings.setItem(row, 1, _cell(text, tooltip=text))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from models.references import Citation, citations
 from models.sizing.settings import SettingGroup
 from models.uncertainty import Estimate
+from models.warning_codes import WARNING_TITLES
 
 if TYPE_CHECKING:  # gp_memory builds its warnings from this module
     from models.sizing.gp_memory import GreenplumSettings
@@ -45,7 +46,8 @@ TargetStatus = Literal["met", "missed", "unreachable"]
 class Warning:
     """Something to review before the design is quoted.
 
-    `code` is stable (tests and scripts match it); `severity` says how much it matters
+    `code` is stable (tests and scripts match it) and declared with its title in `models.warning_codes`;
+    `severity` says how much it matters
     (critical: the design misses what was asked; info: worth knowing, nothing to change); `field` is the
     JSON path of the scenario field it concerns (a `models.vocabulary.FIELDS` path), or `SCENARIO_WIDE`.
     Neither has a default, so a new producer has to say both (the GUI marks the field, the PDF orders by severity).
@@ -55,6 +57,15 @@ class Warning:
     text: str
     severity: Severity
     field: str | None
+
+    def __post_init__(self) -> None:
+        if self.code not in WARNING_TITLES:  # every code has a title a customer reads, declared once
+            raise ValueError(f"warning code {self.code!r} is not declared in models.warning_codes")
+
+    @property
+    def title(self) -> str:
+        """What the report, the form and the CLI print above the text: "No host left for a vSAN rebuild"."""
+        return WARNING_TITLES[self.code]
 
     def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "text": self.text, "severity": self.severity, "field": self.field}

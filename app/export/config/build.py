@@ -56,7 +56,7 @@ def readme(bundle: ConfigBundle, result: SizingResult, naming: Naming) -> str:
               "", "Files:"]
     width = max(len(f.path) for f in bundle.files)
     lines += [f"  {f.path.ljust(width)}  {f.what}" for f in bundle.files]
-    problems = [f"  ! {w.code}: {w.text}" for w in result.warnings]
+    problems = [f"  ! {w.title} [{w.code}]: {w.text}" for w in result.warnings]
     if d.kind in GREENPLUM_KINDS:
         problem = mirror_mode_problem(result, segment_units(d, naming))
         if problem:

@@ -49,6 +49,6 @@ def fake_result(hosts: int = 4, capex: float = 100_000.0, scan_s: float = 600.0,
         totals=Totals(capex=capex, power_w=4000.0 * hosts, rack_u=2 * hosts, currency="USD", kwh_per_year=1e4,
                       energy_cost_3y=4500.0),
         rationale=(Rationale("Segments", "because", "study 002"),),
-        warnings=(Warning("w1", "watch out", "warning", None),),
+        warnings=(Warning("no-rack", "watch out", "warning", None),),
         main_metric="full_scan_s",
     )

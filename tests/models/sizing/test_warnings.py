@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import date
 from typing import get_args
 
@@ -15,6 +16,7 @@ from models.sizing.engine import size
 from models.sizing.parts import SizingInputError
 from models.sizing.result import SCENARIO_WIDE, Severity, Warning
 from models.vocabulary import TARGETS, field_info
+from models.warning_codes import WARNING_TITLES
 from tests.models.sizing.conftest import SAMPLES, sample
 
 SEVERITIES = {"info", "warning", "critical"}
@@ -125,6 +127,34 @@ def test_every_warning_produced_says_its_severity_and_a_vocabulary_field_or_scen
                "nic-slots-unknown", "node-failure-streams", "node-failure-stops", "vsan-no-rebuild-host",
                "connection-pooler-cpu"}
     assert reached <= set(seen), sorted(reached - set(seen))
+    # every code reached has a title a customer reads (a Warning cannot even be made without one)
+    assert set(seen) <= set(WARNING_TITLES), sorted(set(seen) - set(WARNING_TITLES))
+
+
+def _recased(code: str) -> str:
+    """The code as words, whatever their case: what a renderer made of it before titles were declared."""
+    return re.sub(r"[-_ ]+", " ", code).strip().lower()
+
+
+@pytest.mark.parametrize(("code", "title"), sorted(WARNING_TITLES.items()))
+def test_every_warning_title_is_worded_not_the_code_recased(code: str, title: str) -> None:
+    assert code == code.strip().lower() and " " not in code
+    assert title and title == title.strip() and not title.endswith("."), title
+    assert _recased(title) != _recased(code), f"{code}: {title!r} is the code with its case changed"
+    assert title[0].isupper() or title.split()[0] in _LOWER_FIRST, title
+    for word in _ACRONYMS:  # acronyms keep their case ("Vsan", "Dqp", "Numa" read wrong)
+        assert word.lower() not in title.lower().split() or word in title.split(), (code, title, word)
+
+
+_LOWER_FIRST = {"vSAN", "vSphere", "statement_mem", "gp_vmem_protect_limit"}
+_ACRONYMS = ("DQP", "vSAN", "NIC", "PCIe", "NUMA", "TPS", "SAN", "WAL", "OLTP", "RAID", "PDUs", "TB", "VM", "VMs",
+             "HA", "vSphere", "vCPUs")
+
+
+def test_a_warning_with_an_undeclared_code_is_refused() -> None:
+    with pytest.raises(ValueError, match=re.escape("models.warning_codes")):
+        Warning("no-such-code", "text", "info", SCENARIO_WIDE)
+    assert Warning("vsan-no-rebuild-host", "t", "warning", "workload.nodes").title == "No host left for a vSAN rebuild"
 
 
 def test_a_warning_cannot_be_made_without_its_severity_and_field() -> None:

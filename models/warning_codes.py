@@ -1,0 +1,79 @@
+"""The warning codes refarch raises, declared once with the title a customer reads.
+
+A `Warning`'s code is stable (tests and scripts match it); its title is what the PDF, the GUI and
+the CLI print above the warning's text. Renderers never derive a title from the code: "vsan-no-rebuild-host"
+is not "Vsan no rebuild host". A new warning is one entry here (tests/models/sizing/test_warnings.py checks
+that every code a sizing raises has one, worded, not the code with its case changed).
+
+>>> WARNING_TITLES["dqp-mode-not-recommended"]
+'DQP mode other than recommended'
+>>> warning_title("vsan-no-rebuild-host")
+'No host left for a vSAN rebuild'
+"""
+
+from __future__ import annotations
+
+WARNING_TITLES: dict[str, str] = {
+    # targets and checks (models/sizing/targets.py, gp_verdicts.py)
+    "target-missed": "Target not met",
+    "target-unreachable": "Target out of reach",
+    "target-not-applicable": "Target does not apply",
+    "capacity-unmet": "Capacity out of reach",
+    "no-target-service-level": "No performance target set",
+    # prices and currencies (commercial.py)
+    "price-old": "Prices older than the limit",
+    "price-estimate": "Prices by estimate",
+    "no-rate": "No exchange rate",
+    "rate-old": "Exchange rate out of date",
+    # parts the catalog lacks (infrastructure.py, software.py, sap_iq_design.py)
+    "no-boot-drive": "Boot drives not priced",
+    "no-switch": "Network switches not priced",
+    "no-spine": "Spine switches not priced",
+    "no-rack": "Racks not priced",
+    "no-pdu": "PDUs not priced",
+    "no-cable": "Cables and optics not priced",
+    "racks-unbounded": "Racks not laid out",
+    "rack-power": "Rack power budget exceeded",
+    "no-licence": "Licence not priced",
+    "no-support": "Support contract not priced",
+    "san-unpriced": "External SAN not priced",
+    "nic-slots-unknown": "NIC slots not checked",
+    # Greenplum hosts and settings (gp_explain.py, gp_density.py, gp_memory.py, oltp_advice.py)
+    "numa-multi-socket": "Segments cross NUMA nodes",
+    "memory-below-reference": "Memory below the reference minimum",
+    "memory-below-base": "Memory below the server's base configuration",
+    "density-low": "Few cores or little memory per TB on disk",
+    "single-segment-host": "One segment host only",
+    "no-redundancy": "Neither mirrors nor RAID",
+    "few-data-drives": "Fewer data drives than the reference",
+    "network-below-minimum": "Network slower than the minimum",
+    "network-ports": "Too few network ports",
+    "low-statement-mem": "Low statement_mem per query",
+    "low-vmem-per-segment": "Low gp_vmem_protect_limit per segment",
+    "oltp-beyond-measured": "OLTP throughput beyond the measured TPS",
+    # PostgreSQL on vSphere (pg_warnings.py)
+    "no-raid": "Database drives without RAID",
+    "wide-vm": "VM wider than a NUMA node",
+    "connection-pooler": "Connection pooler needed",
+    "connection-pooler-cpu": "Connection pooler advised",
+    "overcommit-above-safe": "Memory overcommit above the safe level",
+    "available-above-host": "Host memory for VMs above the server's",
+    "no-ha": "vSphere HA off",
+    "ha-local-storage": "vSphere HA on local disks",
+    "failover-throughput": "Throughput after a host failure",
+    "small-vm": "VMs small for their load",
+    "tps-beyond-vm": "TPS beyond the VM's vCPUs",
+    # SAP IQ (sap_iq_warnings.py, sap_iq_failure.py)
+    "extrapolated": "Outside the measured range",
+    "nodes-capped": "Node count capped",
+    "vsan-cluster-size": "vSAN cluster larger than studied",
+    "dqp-mode-not-recommended": "DQP mode other than recommended",
+    "node-failure-stops": "Single node: no failover",
+    "node-failure-streams": "Query streams after a node failure",
+    "vsan-no-rebuild-host": "No host left for a vSAN rebuild",
+}
+
+
+def warning_title(code: str) -> str:
+    """The title of a registered warning code (KeyError for one not declared here)."""
+    return WARNING_TITLES[code]
