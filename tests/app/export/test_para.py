@@ -11,7 +11,10 @@ TEXT = "Segment hosts hold the primary and mirror segments; " * 6
 
 
 def _lines(p: Paragraph) -> list[object]:
-    return [getattr(line, "words", line) for line in p.blPara.lines]
+    """Each line's words as text and font (a line of several fragments holds fragment objects)."""
+    if p.blPara.kind == 0:
+        return list(p.blPara.lines)
+    return [[(w.text, w.fontName) for w in line.words] for line in p.blPara.lines]
 
 
 def test_same_width_keeps_the_lines_a_new_width_breaks_them_as_a_paragraph_does() -> None:
@@ -47,3 +50,25 @@ def test_table_cells_are_measured_once_per_width() -> None:
     broken = cells[0][0].blPara
     t.wrap(260, 1000)
     assert cells[0][0].blPara is broken
+
+
+def test_markup_is_parsed_once_per_text_and_style() -> None:
+    sheet = getSampleStyleSheet()
+    body, small = sheet["BodyText"], sheet["Code"]
+    text = "Capex <b>1,234</b> &amp; more"
+    a, b, c = Para(text, body), Para(text, body), Para(text, small)
+    assert a.frags is b.frags and c.frags is not a.frags  # a style of its own: parsed with its font
+    plain = Paragraph(text, body)
+    assert a.text == plain.text and a.style is plain.style and a.bulletText is None
+    assert [(f.text, f.fontName, f.fontSize) for f in b.frags] == [(f.text, f.fontName, f.fontSize)
+                                                                   for f in plain.frags]
+    assert [f.fontName for f in c.frags] != [f.fontName for f in a.frags]
+    for p in (a, b):  # sharing fragments changes nothing in either's lines
+        assert p.wrap(60, 1000) == plain.wrap(60, 1000) and _lines(p) == _lines(plain)
+
+
+def test_a_bullet_in_the_markup_is_not_shared() -> None:
+    style = getSampleStyleSheet()["BodyText"]
+    text = "<bullet>&bull;</bullet>a point"
+    a, b = Para(text, style), Para(text, style)
+    assert a.bulletText is not None and b.bulletText is not None and a.frags is not b.frags
