@@ -130,6 +130,12 @@ def for_memory(
         # jump close to the bound first, then settle by single steps
         guess = np.floor(most_acting / np.maximum(acting_for(policy, p, block_hosts) / np.maximum(p, 1), 1))
         p = np.where(over, np.maximum(np.minimum(p - 1, guess), 1), p).astype(np.int64)
+    cap_arr = np.asarray(cap, dtype=np.int64)
+    for _ in range(64):  # the jump may land below the bound (block's ceil): settle up by single steps
+        up = (p < cap_arr) & (acting_for(policy, p + 1, block_hosts) <= most_acting)
+        if not np.any(up):
+            break
+        p = np.where(up, p + 1, p).astype(np.int64)
     return np.maximum(p, 1)
 
 
@@ -175,7 +181,9 @@ def _plan(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform:
     policy = (workload.mirroring if workload.mirrors else None)
     ram = segment_vm_memory_gib(c.memory_gib, vms, c.virtualized, plat)
     queries = workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else None
-    mem_unit = for_memory(ram, plat.swap_gib, queries, policy, workload.mirror_block_hosts, cap_unit)
+    # memory's own limit (up to the cores), so the rationale's "by memory" is what memory allows, not the drives' cap
+    mem_unit = for_memory(ram, plat.swap_gib, queries, policy, workload.mirror_block_hosts,
+                          np.maximum(cores // vms, 1))
     unit = np.maximum(np.minimum(cap_unit, mem_unit), 1)
     return SegmentPlan(unit * vms, vms, cores, drives, mem_unit * vms)
 
@@ -227,11 +235,14 @@ def rationale(workload: GreenplumAnalytics | GreenplumOltp, cores: int, drives: 
     limits = [f"by cores {by_cores}", f"by data drives {drives} x" \
               f" {figure(RULES, 'segments_max_primaries_per_data_drive'):g} = {by_drives}"]
     floor = f"gp_vmem_protect_limit at least {vmem_floor_mb():,.0f} MB"
+    # the memory bound is searched up to the cores: at the cores it does not bind
+    most = max(by_cores // max(vms, 1), 1) * max(vms, 1)  # the cores' count spread evenly over the VMs
+    memory = f"by memory {by_memory}" if by_memory < most else f"by memory all {most}"
     if isinstance(workload, GreenplumAnalytics):
-        limits.append(f"by memory {by_memory} ({floor} and the default statement_mem for each of"
+        limits.append(f"{memory} ({floor} and the default statement_mem for each of"
                       f" {workload.concurrent_queries} concurrent queries, with a host down)")
     else:
-        limits.append(f"by memory {by_memory} ({floor} with a host down)")
+        limits.append(f"{memory} ({floor} with a host down)")
     text += f" Limits: {'; '.join(limits)}."
     if virtual:
         text += f" Spread evenly over {vms} VMs: {chosen} per host, {chosen // vms} per VM."

@@ -128,3 +128,22 @@ def test_a_chunks_scan_rates_per_layout_are_those_of_every_row(catalog: Hardware
         assert np.array_equal(getattr(grouped, name), getattr(rows, name)), name
     hosts = np.arange(len(chunk)) % 300 + 2
     assert np.array_equal(grouped.seconds(hosts), rows.seconds(hosts))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    ram=st.floats(16, 4096), swap=st.floats(0, 256), queries=st.one_of(st.none(), st.integers(1, 500)),
+    policy=st.sampled_from([None, "group", "spread", "block"]), block=st.integers(2, 16),
+    cap=st.integers(1, 256), more=st.integers(0, 512),
+)
+def test_the_memory_bound_is_the_largest_count_memory_allows_whatever_the_cap(
+    ram: float, swap: float, queries: int | None, policy: str | None, block: int, cap: int, more: int
+) -> None:
+    """The bound is min(cap, the most primaries memory allows): searching from a higher cap gives the same count
+    below it (before, block mirroring's jump could stop one primary short: 75 allowed, 74 given)."""
+    def bound(c: int) -> int:
+        return int(segments.for_memory(np.array([ram]), swap, queries, policy, block, np.array([c]))[0])
+    assert bound(cap) == min(cap, bound(cap + more))
+    p = bound(cap + more)
+    if 1 < p < cap + more:  # the next count up breaks what memory allows
+        assert bound(p + 1) == p
