@@ -13,11 +13,49 @@ from typing import TYPE_CHECKING
 
 from models.percent import percent as _percent
 from models.uncertainty import Estimate
+from models.vocabulary import FIELDS, KINDS, RAIDS, raid_label
 
 if TYPE_CHECKING:
-    from models.sizing.result import SizingResult
+    from models.sizing.result import Design, SizingResult
 
 DASH = "–"  # an absent value
+
+
+def counted(n: int, word: str) -> str:
+    """"1 ETL host", "2 coordinator hosts": a count and the (regular) noun it counts."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def host_roles(d: Design) -> str:
+    """The hosts of each role, naming only the roles the design has: "4 IQ nodes", "91: 89 segment hosts +
+    2 coordinator hosts" (never "+ 0 coordinator + 0 ETL" for a kind that has none)."""
+    workers = KINDS[d.kind].workers(d.worker_hosts) if d.kind in KINDS else "worker hosts"
+    roles = [f"{d.worker_hosts} {workers}"]
+    roles += [counted(n, role) for n, role in ((d.coordinator_hosts, "coordinator host"), (d.etl_hosts, "ETL host"))
+              if n]
+    return roles[0] if len(roles) == 1 else f"{d.total_hosts}: {' + '.join(roles)}"
+
+
+def data_elsewhere(d: Design) -> str | None:
+    """Where the data lives when the hosts have no data drives ("dbspaces on the external SAN"); None when they
+    have drives, or no shared storage stands in for them."""
+    if d.data_drives_per_host or d.raid in RAIDS:  # drives, or a RAID level of local drives
+        return None
+    return f"{KINDS[d.kind].stores if d.kind in KINDS else 'data'} on the {raid_label(d.raid)}"
+
+
+def no_data_drives(d: Design) -> str | None:
+    """What the data drives line says for hosts that have none ("none: dbspaces on the external SAN", never
+    "0 x none"); None when the hosts have data drives."""
+    if d.data_drives_per_host:
+        return None
+    where = data_elsewhere(d)
+    return f"none: {where}" if where else "none"
+
+
+def dqp_mode(mode: str) -> str:
+    """A SAP IQ DQP mode as the form's choice names it: "Network transfer (private interconnect)"."""
+    return FIELDS["workload.dqp_mode"].choice_label(mode)
 
 
 def humanize(name: str) -> str:

@@ -61,6 +61,7 @@ class Kind:
     worker_role: str  # one worker host
     worker_roles: str  # several
     main_metric: str  # the estimate a design of this kind is judged by (SAP IQ: power for a single stream)
+    stores: str = "data"  # what lives on the storage: "none: dbspaces on the external SAN" when hosts have no drives
 
     def workers(self, count: int) -> str:
         return self.worker_role if count == 1 else self.worker_roles
@@ -73,8 +74,8 @@ KINDS: dict[str, Kind] = {
              "full_scan_s"),
         Kind("greenplum-oltp", "Greenplum OLTP", "segment host", "segment hosts", "tps"),
         Kind("postgres-consolidation", "PostgreSQL consolidation on vSphere", "database host", "database hosts",
-             "performance_preserved"),
-        Kind("sap-iq-multiplex", "SAP IQ multiplex", "IQ node", "IQ nodes", "throughput_metric"),
+             "performance_preserved", "databases"),
+        Kind("sap-iq-multiplex", "SAP IQ multiplex", "IQ node", "IQ nodes", "throughput_metric", "dbspaces"),
     )
 }
 

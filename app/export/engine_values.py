@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from app.formatting import data_elsewhere, dqp_mode
 from models.calibration_data import point
 from models.references import reference_for
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, SapIqMultiplex, Scenario
@@ -68,8 +69,11 @@ def used_values(scenario: Scenario, result: SizingResult) -> dict[str, str]:
     w = scenario.workload
     p = scenario.platform
     out: dict[str, str] = {}
+    elsewhere = data_elsewhere(d)  # SAP IQ on a SAN: no data drive on the hosts
     if p.drives_per_host is None:
-        out["platform.drives_per_host"] = str(d.data_drives_per_host)
+        out["platform.drives_per_host"] = f"not used: {elsewhere}" if elsewhere else str(d.data_drives_per_host)
+    if p.drive_id is None and elsewhere and d.drive_id is None:
+        out["platform.drive_id"] = f"not used: {elsewhere}"
     if p.memory_gib is None:
         out["platform.memory_gib"] = _num(d.memory_gib_per_host, "GiB")
     if p.nics_per_host is None and d.nics_per_host:
@@ -104,7 +108,7 @@ def used_values(scenario: Scenario, result: SizingResult) -> dict[str, str]:
         out["workload.shared_storage"] = _storage(result)
     if isinstance(w, SapIqMultiplex):
         if w.dqp_mode is None and d.dqp_mode:
-            out["workload.dqp_mode"] = f"{d.dqp_mode} (for {w.query_streams} query streams)"
+            out["workload.dqp_mode"] = f"{dqp_mode(d.dqp_mode)}, for {w.query_streams} query streams"
         if w.nodes is None:
             out["workload.nodes"] = str(d.segment_hosts)
         if w.writer_nodes is None and result.iq is not None:

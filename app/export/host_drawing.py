@@ -106,7 +106,8 @@ def host_drawing(host: HostLayout, deployment: str, width: float, fonts: ReportF
     pinned: dict[int, list[tuple[int, VmLayout]]] = {n: [] for n in range(nodes_total)}
     spanning: list[tuple[int, VmLayout]] = []
     for i, vm in enumerate(host.vms, start=1):
-        if vm.numa_node is None or not 0 <= vm.numa_node < nodes_total:
+        # bare metal: the OS owns the whole host, even where the layout fits one NUMA node (a 1-socket SAP IQ node)
+        if deployment == "bare-metal" or vm.numa_node is None or not 0 <= vm.numa_node < nodes_total:
             spanning.append((i, vm))
         else:
             pinned[vm.numa_node].append((i, vm))

@@ -8,7 +8,7 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer
 
 from app.export.host_drawing import host_drawing
 from app.export.pdf_blocks import Ctx
-from app.formatting import gib, part_description, part_with_number, percent, tb
+from app.formatting import dqp_mode, gib, no_data_drives, part_description, part_with_number, percent, tb
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.vocabulary import deployment_label, kind_label, raid_label
@@ -36,7 +36,7 @@ def _design_facts(r: SizingResult) -> list[tuple[str, str]]:
         rows.append(("Memory overcommit",
                      f"{percent(d.overcommit_rate)} (safe up to {percent(d.safe_overcommit_rate or 0)})"))
     if d.dqp_mode:
-        rows.append(("DQP mode", d.dqp_mode))
+        rows.append(("DQP mode", dqp_mode(d.dqp_mode)))
     if d.iq_main_cache_gib is not None:
         rows.append(("IQ main cache", gib(d.iq_main_cache_gib)))
     if d.iq_temp_cache_gib is not None:
@@ -104,7 +104,7 @@ def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     out.append(ctx.heading("Drives and RAID", 1))
     drive_rows: list[tuple[str, str]] = [
         ("Data drive", part_with_number(r, d.drive_id) if d.drive_id else "none"),
-        ("Data drives per host", f"{d.data_drives_per_host} ({raid_label(d.raid)})"),
+        ("Data drives per host", no_data_drives(d) or f"{d.data_drives_per_host} ({raid_label(d.raid)})"),
     ]
     if d.raw_capacity_tb:
         drive_rows.append(("Raw capacity (worker hosts)", tb(d.raw_capacity_tb)))

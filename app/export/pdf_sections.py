@@ -68,6 +68,12 @@ def warning_title(w: Warning) -> str:
     return f"{w.title} ({field_label(w.field)})" if w.field else w.title
 
 
+def _in_sentence(label: str) -> str:
+    """A label inside a sentence: "full-scan time", but "TPC-H throughput" keeps its acronym."""
+    first = label.split(" ", 1)[0]
+    return label if first.isupper() else label[:1].lower() + label[1:]
+
+
 def target_status(r: SizingResult, field: str) -> str:
     """The engine's verdict on a target (`SizingResult.target_checks`); "not applicable" when the kind is not
     judged by it."""
@@ -145,7 +151,7 @@ def recommendation(ctx: Ctx, r: SizingResult, s: Scenario) -> str:
              f"<b>{power(t.power_w)}</b> ({t.kwh_per_year:,.0f} kWh a year with PUE {s.assumptions.pue:g}). ")
     main = r.estimates.get(r.main_metric)
     if main is not None:
-        text += (f"Its {metric_label(r.main_metric).lower()} is estimated at <b>{value(main.p50, main.unit)}</b>"
+        text += (f"Its {_in_sentence(metric_label(r.main_metric))} is estimated at <b>{value(main.p50, main.unit)}</b>"
                  f" (P10–P90: {estimate_range(main)}); ")
     text += f"the binding resource is <b>{t_(binding_label(r.binding_resource))}</b>."
     return text

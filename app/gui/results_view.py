@@ -34,6 +34,7 @@ from app.export.bom import bom_table
 from app.formatting import (
     bare,
     converted_from,
+    dqp_mode,
     estimate_p50,
     estimate_range,
     is_fraction,
@@ -41,6 +42,7 @@ from app.formatting import (
     money,
     money_figure,
     money_short,
+    no_data_drives,
     number,
     power,
     unit_text,
@@ -157,6 +159,11 @@ def _cell(text: str, right: bool = False, bold: bool = False, tooltip: str = "")
     return item
 
 
+def _capital(text: str) -> str:
+    """The first letter up, the rest as written ("IQ nodes", not "Iq nodes")."""
+    return text[:1].upper() + text[1:]
+
+
 def design_facts(design: Design, describe: Callable[[str], str]) -> list[tuple[str, str]]:
     """The design as label/value pairs, skipping what does not apply to this kind."""
     facts: list[tuple[str, str]] = [
@@ -164,14 +171,14 @@ def design_facts(design: Design, describe: Callable[[str], str]) -> list[tuple[s
         ("Server", describe(design.server_id)),
         ("Data drive", describe(design.drive_id) if design.drive_id else "none"),
         ("Network card", describe(design.nic_id) if design.nic_id else "none"),
-        (worker_role(design.kind, 2).capitalize().replace("Iq", "IQ"), str(design.segment_hosts)),
+        (_capital(worker_role(design.kind, 2)), str(design.segment_hosts)),
     ]
     if design.coordinator_hosts:
         facts.append(("Coordinator hosts", str(design.coordinator_hosts)))
     if design.etl_hosts:
         facts.append(("ETL hosts", str(design.etl_hosts)))
     raid = "" if design.raid in ("", "none") else f" ({raid_label(design.raid)})"
-    facts.append(("Data drives per host", f"{design.data_drives_per_host}{raid}"))
+    facts.append(("Data drives per host", no_data_drives(design) or f"{design.data_drives_per_host}{raid}"))
     facts.append(("Memory per host", f"{number(design.memory_gib_per_host)} GiB"))
     if design.deployment == "vsphere" or design.vms_per_host > 1:
         facts.append(("VMs per host", str(design.vms_per_host)))
@@ -192,7 +199,7 @@ def design_facts(design: Design, describe: Callable[[str], str]) -> list[tuple[s
         ("shared_buffers ratio", design.shared_buffers_ratio, lambda v: f"{v * 100:.0f} % of VM memory"),
         ("Memory overcommit", design.overcommit_rate, lambda v: f"{v * 100:.0f} %"),  # a share
         ("Safe overcommit", design.safe_overcommit_rate, lambda v: f"up to {v * 100:.0f} %"),
-        ("DQP mode", design.dqp_mode, str),
+        ("DQP mode", design.dqp_mode, dqp_mode),
         ("IQ main cache", design.iq_main_cache_gib, lambda v: f"{number(v)} GiB"),
         ("IQ temp cache", design.iq_temp_cache_gib, lambda v: f"{number(v)} GiB"),
     )

@@ -10,9 +10,12 @@ from app.cli.output import format_table, print_json
 from app.cli.scenario_files import add_scenario_option, print_each, read_inputs, size_or_fail
 from app.formatting import (
     bare,
+    dqp_mode,
     gib,
+    host_roles,
     money,
     money_figure,
+    no_data_drives,
     number,
     part_with_number,
     percent,
@@ -23,7 +26,7 @@ from app.formatting import (
     unit_text,
     value,
 )
-from models.vocabulary import KINDS, deployment_label, kind_label, metric_label, raid_label
+from models.vocabulary import deployment_label, kind_label, metric_label, raid_label
 
 if TYPE_CHECKING:
     from models.sizing.result import SizingResult
@@ -54,13 +57,13 @@ def render_text(r: SizingResult) -> str:
     lines.append("Design")
     facts = [
         ("Server", part_with_number(r, d.server_id)),
-        ("Hosts", f"{d.total_hosts}: {d.worker_hosts} {KINDS[d.kind].workers(d.worker_hosts)}"
-                  f" + {d.coordinator_hosts} coordinator + {d.etl_hosts} ETL"),
-        ("Data drives per host",
-         f"{d.data_drives_per_host} x {part_with_number(r, d.drive_id)} ({raid_label(d.raid)})"),
+        ("Hosts", host_roles(d)),
+        ("Data drives per host", no_data_drives(d)
+         or f"{d.data_drives_per_host} x {part_with_number(r, d.drive_id)} ({raid_label(d.raid)})"),
         ("Memory per host", gib(d.memory_gib_per_host)),
-        ("VMs per host", str(d.vms_per_host)),
     ]
+    if d.deployment != "bare-metal":  # bare metal runs the database on the host's OS: no VM to count
+        facts.append(("VMs per host", str(d.vms_per_host)))
     if d.vm:
         facts.append(("VM", f"{d.vm.vcpus} vCPU, {gib(d.vm.memory_gib)}, {d.vm.data_drives} data drives"))
     if d.primary_segments_per_host is not None:
@@ -73,7 +76,7 @@ def render_text(r: SizingResult) -> str:
     if d.overcommit_rate is not None:
         facts.append(("Memory overcommit", percent(d.overcommit_rate)))
     if d.dqp_mode:
-        facts.append(("DQP mode", d.dqp_mode))
+        facts.append(("DQP mode", dqp_mode(d.dqp_mode)))
     if d.usable_capacity_tb:
         facts.append(("User-data capacity", f"{tb(d.usable_capacity_tb)} (needed {tb(d.data_needed_tb)})"))
     facts.append(("Network", f"{d.nics_per_host} x {part_with_number(r, d.nic_id)}"

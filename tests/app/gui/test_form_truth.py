@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit
 
 from app.editing.draft import get_in, shown_value
-from app.formatting import is_fraction
+from app.formatting import dqp_mode, is_fraction
 from app.gui.main_window import MainWindow
 from app.gui.project_model import edit_text
 from models.scenario import WORKLOAD_KINDS, scenario_to_json
@@ -315,7 +315,7 @@ def test_the_dqp_mode_is_a_choice_whose_empty_entry_names_the_recommended_mode( 
     mode = window.form.workload.current_editors()["workload.dqp_mode"].widget
     assert isinstance(mode, QComboBox) and mode.currentData() is None
     streams = window.doc.entry(uid).scenario.workload.query_streams  # type: ignore[union-attr]
-    assert mode.currentText() == f"Recommend: {result.design.dqp_mode} (for {streams} query streams)"
+    assert mode.currentText() == f"Recommend: {dqp_mode(result.design.dqp_mode)}, for {streams} query streams"
     assert {mode.itemData(i) for i in range(mode.count())} == {None, "network-transfer", "storage-transfer"}
     other = "storage-transfer" if result.design.dqp_mode == "network-transfer" else "network-transfer"
     mode.activated.emit(mode.findData(other))
