@@ -7,6 +7,7 @@ fallback font for characters DejaVu lacks); only strings written here carry mark
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -30,6 +31,27 @@ from app.export.pdf_styles import (
 from models.references import ReferenceList
 
 Cell = str | Flowable | list[Flowable]
+
+
+def fitting_size(s: str, font: str, width: float, fonts: ReportFonts, max_size: float, min_size: float,
+                 step: float = 0.2) -> float:
+    """The first of max_size, max_size - step, ... at which `s` fits `width`, or the first at or below `min_size`.
+
+    A font size steps down from `max_size` until the text fits; widths shrink with the size, so the sizes are
+    bisected (a few widths measured, not one per step) and each is the value stepping down would reach.
+
+    >>> round(fitting_size("x" * 40, "Helvetica", 100.0, None, 7.5, 5.2), 6)  # 20 pt wide per point of size
+    5.1
+    >>> round(fitting_size("x" * 36, "Helvetica", 100.0, None, 7.5, 5.2), 6)  # 5.5 is the first at most 100 pt
+    5.5
+    >>> fitting_size("abc", "Helvetica", 100.0, None, 7.5, 5.2)
+    7.5
+    """
+    sizes = [max_size]
+    while sizes[-1] > min_size:
+        sizes.append(sizes[-1] - step)
+    k = bisect.bisect_left(range(len(sizes) - 1), True, key=lambda k: string_width(s, font, sizes[k], fonts) <= width)
+    return sizes[k]
 
 
 @dataclass
@@ -185,9 +207,7 @@ class Ctx:
                style: ParagraphStyle | None = None, color: object = MUTED) -> Para:
         """An identifier on one line: the font shrinks until it fits `width` (part ids must stay copyable)."""
         base = style or self.styles.cell_small
-        size = max_size
-        while size > min_size and string_width(s, base.fontName, size, self.fonts) > width:
-            size -= 0.2
+        size = fitting_size(s, base.fontName, width, self.fonts, max_size, min_size)
         st = ParagraphStyle(f"{base.name}-{size:.1f}", parent=base, fontSize=size, leading=size * 1.25,
                             textColor=color)
         return Para(self.text(s), st)
