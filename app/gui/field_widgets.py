@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.editing.draft import Path
 from app.editing.fields import FieldSpec
+from app.gui.eliding_combo import ElidingCombo
 from app.gui.plain_text import plain_tooltip
 
 
@@ -114,13 +115,15 @@ class FieldEditor(QObject):
             box.clicked.connect(lambda checked: self.edited.emit(self.spec.path, bool(checked)))
             self.widget = box
         else:
-            combo = QComboBox()
+            combo = ElidingCombo()
             combo.setMinimumContentsLength(10)
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             for label, value in spec.choices:
                 combo.addItem(label, value)
+            combo.fit_popup()
             combo.activated.connect(lambda i: self.edited.emit(self.spec.path, combo.itemData(i)))
+            combo.shownTextChanged.connect(self._show_whole_choice)
             self.widget = combo
         self.widget.setObjectName("field:" + ".".join(str(p) for p in spec.path))
         self.widget.setProperty("helpText", spec.help)
@@ -130,7 +133,14 @@ class FieldEditor(QObject):
         self.error_label.setWordWrap(True)
         self.error_label.setTextFormat(Qt.TextFormat.PlainText)  # messages quote values from files
         self.error_label.hide()
+        # a choice too long for its box ("Recommend: Network transfer (...), for 6 query streams"), in full
+        self.hint_label = QLabel()
+        self.hint_label.setObjectName("fieldHint")
+        self.hint_label.setWordWrap(True)
+        self.hint_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.hint_label.hide()
         lay.addWidget(self.widget)
+        lay.addWidget(self.hint_label)
         lay.addWidget(self.error_label)
 
     @property
@@ -189,6 +199,19 @@ class FieldEditor(QObject):
             label = next((lbl for lbl, v in self.spec.choices if v is None), None)
             if i >= 0 and label is not None:
                 self.widget.setItemText(i, f"{label}: {text}" if text and self.widget.currentIndex() == i else label)
+
+    def _show_whole_choice(self) -> None:
+        """The whole current choice under the box and in its tooltip when the box shows it cut ("…")."""
+        combo = self.widget
+        assert isinstance(combo, ElidingCombo)
+        whole = combo.currentText() if combo.is_elided() else ""
+        if whole != self.hint_label.text():
+            self.hint_label.setText(whole)
+            self.hint_label.setVisible(bool(whole))
+        help_text = "\n".join(t for t in (whole, self.spec.help) if t)
+        combo.setProperty("helpText", help_text)
+        if not self.error:
+            combo.setToolTip(plain_tooltip(help_text) if help_text else "")
 
     def show_error(self, message: str | None) -> None:
         set_invalid(self.widget, message)

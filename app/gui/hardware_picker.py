@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QLineEdit, QWidget
 from app.editing.draft import Issues, Path, get_in, path_str
 from app.editing.fields import PART_FIELDS
 from app.formatting import compact, money, number
+from app.gui.eliding_combo import ElidingCombo
 from app.gui.field_widgets import set_invalid
 from app.gui.plain_text import plain_tooltip
 from models.hardware import Drive, HardwareCatalog, Nic, Part, Server
@@ -146,7 +147,7 @@ class PartPicker(QWidget):
         self.filter.setPlaceholderText("filter by vendor, model, specs…")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(lambda _t: self._repopulate())
-        self.combo = QComboBox()
+        self.combo = ElidingCombo()  # a long part name ends in "…", whole in the tooltip
         self.choices = PartChoices(self)
         self.combo.setModel(self.choices)
         self.combo.setObjectName("field:" + path_str(path))
@@ -162,6 +163,7 @@ class PartPicker(QWidget):
         self.error_label.setWordWrap(True)
         self.error_label.setTextFormat(Qt.TextFormat.PlainText)  # messages quote ids from files
         self.error_label.hide()
+        self.combo.shownTextChanged.connect(self._whole_name_in_tooltip)
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(6)
@@ -225,6 +227,12 @@ class PartPicker(QWidget):
     def show_picked(self, part_id: str | None) -> None:
         self._picked = part_id
         self._show_specs()
+
+    def _whole_name_in_tooltip(self) -> None:
+        whole = self.combo.currentText() if self.combo.is_elided() else ""
+        self.combo.setProperty("helpText", whole)
+        if not self.error_label.text():
+            self.combo.setToolTip(plain_tooltip(whole) if whole else "")
 
     def show_error(self, message: str | None) -> None:
         set_invalid(self.combo, message)

@@ -536,7 +536,8 @@ class ResultsView(QWidget):
                                                                                    numbers.get(pid, "")))))
         self.diagram.set_hosts(d.hosts, d.deployment, self.describe)
         if r.warnings:
-            items = "".join(f"<li>{html.escape(readable(w.text, refs))}</li>" for w in r.warnings[:4])
+            items = "".join(f"<li><b>{html.escape(w.title)}</b>: {html.escape(readable(w.text, refs))}</li>"
+                            for w in r.warnings[:4])
             more = f"<li>… and {n_warn - 4} more (Warnings tab)</li>" if n_warn > 4 else ""
             self.warn_box.setText(f"<b>{n_warn} warning{'s' if n_warn > 1 else ''}</b><ul style='margin:2px 0 0 -20px'>"
                                   f"{items}{more}</ul>")

@@ -10,6 +10,7 @@ QLabel#hint { color: #7b8794; font-size: 8.5pt; }
 QLabel#partSpecs { color: #52606d; font-size: 8.5pt; }
 QLabel#pickerLabel { font-weight: 600; color: #323f4b; }
 QLabel#fieldError { color: #c92a2a; font-size: 8.5pt; }
+QLabel#fieldHint { color: #5c5f66; font-size: 8.5pt; }
 QLabel#binding { color: #323f4b; padding: 2px 0 6px 0; }
 QLabel#totals { color: #1f2933; padding: 2px 0 6px 0; }
 QLabel#catalogWhere { color: #323f4b; padding-bottom: 4px; }
