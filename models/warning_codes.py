@@ -37,7 +37,7 @@ WARNING_TITLES: dict[str, str] = {
     "no-licence": "Licence not priced",
     "no-support": "Support contract not priced",
     "san-unpriced": "External SAN not priced",
-    "nic-slots-unknown": "NIC slots not checked",
+    "nic-slots-unknown": "Server PCIe slots unknown",  # the text starts "NIC slots not checked: ..."
     # Greenplum hosts and settings (gp_explain.py, gp_density.py, gp_memory.py, oltp_advice.py)
     "numa-multi-socket": "Segments cross NUMA nodes",
     "memory-below-reference": "Memory below the reference minimum",
