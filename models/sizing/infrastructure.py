@@ -472,7 +472,7 @@ def _rack_lines(filled: list[_RackFill], rack: Rack | None, rack_u: int, budget_
         worst = max(over, key=lambda r: r.peak_kw)
         out.warnings.append(Warning(
             "rack-power", f"{len(over)} rack(s) exceed the {budget_kw:g} kW power budget even with a single host "
-            f"(up to {worst.peak_kw:.3g} kW with its switches): raise commercial.rack_power_kw or pick cooler hosts.",
+            f"(up to {worst.peak_kw:.3g} kW with its switches): raise the rack power budget or pick cooler hosts.",
             "warning", "commercial.rack_power_kw"))
     if rack is not None:
         out.lines.append(bom.line("racks", rack, len(filled), 1, "rack", category="rack",

@@ -52,7 +52,7 @@ def _memory(w: PostgresConsolidation, p: Packing, oc: _Overcommit) -> list[Warni
     if w.host_memory_available_gib is not None and w.host_memory_available_gib > p.available_gib + 1e-9:
         out.append(Warning(
             "available-above-host",
-            f"host_memory_available_gib {w.host_memory_available_gib:,.0f} GiB is more than a"
+            f"The host memory for VMs given, {w.host_memory_available_gib:,.0f} GiB, is more than a"
             f" {p.server.model} has after the hypervisor reserve; sized on {p.available_gib:,.0f} GiB.",
             "warning", "workload.host_memory_available_gib",
         ))

@@ -330,8 +330,9 @@ def _san_storage(w: SapIqMultiplex, o: IqOption, server: Server, stored_tb: floa
                          f" dbspaces ({o.san_tb:g} TB)", math.ceil(o.san_tb), 1, price, w.san_currency, "storage"))
     warnings = []
     if w.san_price_per_tb is None:
-        warnings.append(Warning("san-unpriced", "The external SAN has no price (workload.san_price_per_tb):"
-                                                " capex leaves it out; get a quote from the storage vendor.",
+        # the field is named by the warning's field (the form marks it, the report titles it), not by its JSON path
+        warnings.append(Warning("san-unpriced", "The external SAN has no price: capex leaves it out; get a quote"
+                                                " from the storage vendor and enter its price per usable TB.",
                                 "warning", "workload.san_price_per_tb"))
     return _SharedStorage(rationale, (), None, 0, "external-san", 0.0, o.san_tb, lines, 0.0, 0, warnings)
 

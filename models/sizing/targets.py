@@ -13,7 +13,7 @@ from models.scenario import Scenario
 from models.sizing.confidence import percentile
 from models.sizing.result import SizingResult, TargetCheck, TargetStatus, Warning
 from models.uncertainty import Estimate
-from models.vocabulary import TARGETS, target_words
+from models.vocabulary import TARGETS, kind_label, target_words
 
 
 def target_limit(scenario: Scenario, name: str) -> float | None:
@@ -79,8 +79,8 @@ def check_targets(scenario: Scenario, result: SizingResult) -> tuple[tuple[Targe
         if limit is None:
             continue
         if kind not in target.kinds:
-            warnings.append(Warning("target-not-applicable", f"targets.{name} does not apply to {kind} and was not"
-                                    " used.", "info", f"targets.{name}"))
+            warnings.append(Warning("target-not-applicable", f"The {target.words} target does not apply to"
+                                    f" {kind_label(kind)} and was not used.", "info", f"targets.{name}"))
             continue
         value = result_value(result, target.metric, scenario.targets.confidence)
         if name in given and target.budget and value is not None and given[name].estimate != value:

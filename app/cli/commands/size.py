@@ -65,7 +65,8 @@ def render_text(r: SizingResult) -> str:
     if d.deployment != "bare-metal":  # bare metal runs the database on the host's OS: no VM to count
         facts.append(("VMs per host", str(d.vms_per_host)))
     if d.vm:
-        facts.append(("VM", f"{d.vm.vcpus} vCPU, {gib(d.vm.memory_gib)}, {d.vm.data_drives} data drives"))
+        drives = f", {d.vm.data_drives} data drives" if d.vm.data_drives else ""  # none: disks on the datastore
+        facts.append(("VM", f"{d.vm.vcpus} vCPU, {gib(d.vm.memory_gib)}{drives}"))
     if d.primary_segments_per_host is not None:
         segs = f"{d.primary_segments_per_host} primary + {d.mirror_segments_per_host} mirror"
         facts.append(("Segments per host", segs))
