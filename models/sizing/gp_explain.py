@@ -30,6 +30,7 @@ from models.sizing.rules import (
     vm_memory_gib,
     vsphere_layout_rationale,
 )
+from models.uncertainty import Estimate
 from models.vocabulary import KINDS
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
@@ -105,6 +106,7 @@ def explain(
     ctx = metrics.GpContext.of(workload, single, ev.primaries_per_host[[i]], ev.vms_per_host[[i]], net, p.need_tb)
     ctx = dataclasses.replace(ctx, coordinator_cores=np.array([float(p.coord_server.cores_total)]))
     estimates, binding = metrics.gp_ranges(workload, ctx, p.hosts, p.etl)
+    rationale += _load_assumption(workload, ctx, p, estimates)
 
     lines = bom.host_lines("segment host", p.hosts, server, drive, p.drives, net.nic, net.nics_per_host,
                            host_mem.dimm, host_mem.extra_dimms)
@@ -344,6 +346,25 @@ def _network_and_hosts_rationale(p: _Pick, coordinators: int, warnings: list[War
             "000_b2a3159111482e98.txt, Test and Measurement Tools (Data Loading)",
         ))
     return out
+
+
+def _load_assumption(workload: GpWorkload, ctx: metrics.GpContext, p: _Pick, estimates: dict[str, Estimate]
+                     ) -> list[Rationale]:
+    """With no ETL host in the design the load estimate still needs a source of files: say which one it assumes
+    (one gpfdist host with the segment hosts' NIC, outside the BOM) and what the cluster itself would take."""
+    load = estimates.get("load_tb_per_hour")
+    if p.etl or load is None or not isinstance(workload, GreenplumAnalytics):
+        return []
+    cluster = metrics.gp_ranges(workload, ctx, p.hosts, greenplum.MAX_ETL_HOSTS)[0]["load_tb_per_hour"]
+    text = (f"No load target, so no ETL host is sized: the load estimate ({load.p50:,.1f} TB/h at P50) assumes the"
+            f" files come from one gpfdist host outside this BOM with the segment hosts' network"
+            f" ({p.net.gbps_per_host:g} Gbit/s)")
+    if cluster.p50 > load.p50 * 1.01:
+        text += (f", which bounds it; the {p.hosts} segment hosts themselves take {cluster.p50:,.1f} TB/h with"
+                 " enough gpfdist hosts. Set a load target to size the ETL hosts.")
+    else:
+        text += "; the segment hosts, not that host, bound it."
+    return [Rationale("Load rate", text, "000_b2a3159111482e98.txt, Test and Measurement Tools (Data Loading)")]
 
 
 def _design(

@@ -109,3 +109,21 @@ def test_a_tps_target_beyond_what_the_clients_give_names_the_clients(
     if check.binding != gp_oltp.BINDING_COORDINATOR:  # a bigger coordinator still helps up to the ceiling
         assert check.binding == gp_oltp.BINDING_CLIENTS
     assert "workload.clients" in check.text
+
+
+@pytest.mark.parametrize(("name", "platform"), [
+    ("retail-dw-gen5", {}), ("retail-dw-dual-socket-sas", {}), ("study-000-vsphere", {}),
+    ("retail-dw-gen5", {"server_id": "dell-r7625-24x-u3-2x-epyc-9654", "drive_id": "samsung-pm1743-7680gb-u2"}),
+])
+def test_a_load_estimate_without_etl_hosts_says_what_it_assumes(
+    catalog: HardwareCatalog, name: str, platform: dict[str, str]
+) -> None:
+    """With no load target no ETL host is sized, yet the load estimate needs a source of files: one gpfdist host
+    outside the BOM. Before, 26, 45 and 386-host clusters all showed the same 71.2 TB/h with no word of why."""
+    r = size(sample(name, platform=platform), catalog)
+    assert r.design.etl_hosts == 0
+    (why,) = [x for x in r.rationale if x.decision == "Load rate"]
+    assert "one gpfdist host outside this BOM" in why.text
+    assert f"{r.estimates['load_tb_per_hour'].p50:,.1f} TB/h" in why.text
+    sized = size(sample(name, platform=platform, targets={"min_load_tb_per_hour": 1.0}), catalog)
+    assert not [x for x in sized.rationale if x.decision == "Load rate"]
