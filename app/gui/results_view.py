@@ -187,7 +187,8 @@ def design_facts(design: Design, describe: Callable[[str], str]) -> list[tuple[s
     if design.primary_segments_per_host is not None:
         mirrors = design.mirror_segments_per_host or 0
         facts.append(("Segments per host", f"{design.primary_segments_per_host} primary + {mirrors} mirror"))
-    facts.append(("Raw capacity", f"{number(design.raw_capacity_tb)} TB"))
+    if design.raw_capacity_tb:  # none on hosts whose data lives on a SAN (the PDF leaves it out too)
+        facts.append(("Raw capacity", f"{number(design.raw_capacity_tb)} TB"))
     facts.append(("Usable capacity", f"{number(design.usable_capacity_tb)} TB (before compression)"))
     if design.data_needed_tb:
         facts.append(("Data on disk at horizon", f"{number(design.data_needed_tb)} TB"))
