@@ -79,7 +79,8 @@ class HostDiagram(QWidget):
         pinned: dict[int, list[VmLayout]] = {}
         whole: list[VmLayout] = []
         for vm in host.vms:
-            if vm.numa_node is None:
+            # bare metal: the OS owns the whole host, even where the layout fits one NUMA node (a SAP IQ node)
+            if vm.numa_node is None or self.deployment == "bare-metal":
                 whole.append(vm)
             else:
                 pinned.setdefault(vm.numa_node, []).append(vm)
@@ -245,7 +246,7 @@ class HostDiagram(QWidget):
             parts.append(f"{primaries} primary + {mirrors} mirror segments")
         if dbs:
             parts.append(", ".join(dbs))
-        parts.append(f"{host.data_drives} data drives")
+        parts.append(f"{host.data_drives} data drives" if host.data_drives else "no data drives")
         self._text(p, QRectF(rect.left() + 8, rect.top() + 3, rect.width() - 16, 18),
                    f"{label}: " + " · ".join(parts), _font(self.font(), -0.5, True), INK)
         y = rect.top() + 26

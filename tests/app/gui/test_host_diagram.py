@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
 from PySide6.QtGui import QColor
 
 from app.gui.host_diagram import VM_FILL, HostDiagram
@@ -35,10 +38,13 @@ def test_more_vms_per_node_make_a_taller_drawing(qtbot) -> None:  # type: ignore
     assert w.sizeHint().height() > one
 
 
-def test_bare_metal_draws_no_vm_boxes(qtbot) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("numa_node", [None, 0])  # 0: a SAP IQ node that fits one NUMA node, on a SAN
+def test_bare_metal_draws_no_vm_boxes(qtbot, numa_node: int | None) -> None:  # type: ignore[no-untyped-def]
     w = HostDiagram()
     qtbot.addWidget(w)
-    w.set_hosts((bare_metal_host(),), "bare-metal")
+    host = bare_metal_host()
+    host = dataclasses.replace(host, vms=(dataclasses.replace(host.vms[0], numa_node=numa_node),))
+    w.set_hosts((host,), "bare-metal")
     w.resize(900, w.sizeHint().height())
     img = w.grab().toImage()
     # the legend has a VM swatch; above the legend no VM fill may appear
