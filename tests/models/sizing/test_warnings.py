@@ -174,3 +174,24 @@ def test_greenplum_without_a_nic_is_refused_naming_the_nic_field(catalog: Hardwa
     [problem] = caught.value.problems
     assert problem.path == "platform.nic_id"
     assert "no NIC" in problem.message and "GbE" in problem.message
+
+
+def test_every_code_written_in_the_models_has_a_title() -> None:
+    """Codes the sampled cases do not reach are checked where they are written: every `Warning("code", ...)`
+    in models/ (a code built from a target status is one per status but "met")."""
+    import ast
+    from pathlib import Path
+
+    from models.sizing.result import TargetStatus
+
+    written: set[str] = {f"target-{s}" for s in get_args(TargetStatus) if s != "met"}
+    for path in (Path(__file__).resolve().parents[3] / "models").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Warning" and node.args:
+                code = node.args[0]
+                if isinstance(code, ast.Constant) and isinstance(code.value, str):
+                    written.add(code.value)
+                else:
+                    assert isinstance(code, ast.JoinedStr), (path, ast.unparse(code))  # an f-string: covered above
+    assert len(written) > 40  # the walk found the producers
+    assert written <= set(WARNING_TITLES), sorted(written - set(WARNING_TITLES))
