@@ -30,6 +30,7 @@ from models.sizing.parts import (
     current,
     fits_nics,
     nics_per_host,
+    taking_nics,
 )
 from models.sizing.result import Rationale
 from models.sizing.rules import RULES, coordinator_drive_count
@@ -127,15 +128,7 @@ def search_space(
     net = NetworkChoice(nic, nics_per_host(nic, plat.nics_per_host))
     dimms = current(catalog.dimms, catalog)
     floor = figure(RULES, "min_memory_gib_per_segment_host") if isinstance(workload, GreenplumAnalytics) else 0.0
-    slotted = [s for s in servers if fits_nics(s, net.nics_per_host)]  # parts that fit: NICs within PCIe slots
-    if not slotted:
-        most = max(s.pcie_slots or 0 for s in servers)
-        raise SizingInputError([Problem(
-            "platform.nics_per_host",
-            f"{net.nics_per_host} NICs per host do not fit the PCIe slots of any server that could be chosen"
-            f" (the most is {most}; allowed 1-{most})",
-        )])
-    servers = slotted
+    servers = taking_nics(servers, net.nics_per_host)  # parts that fit: NICs within PCIe slots
     memory = memory_plan(servers, plat.memory_gib, dimms, floor)
     fitting = [s for s, m in zip(servers, memory, strict=True) if m.fits]
     if not fitting:

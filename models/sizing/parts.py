@@ -79,6 +79,12 @@ def candidate_servers(catalog: HardwareCatalog, parts: ResolvedParts, nics: int 
     """The named server, else every current one; with `nics` add-in NICs per host, only those whose PCIe slots
     take them (parts that fit: a design that cannot be built is never priced), bad input when none does."""
     servers = [parts.server] if parts.server else current(catalog.servers, catalog)
+    return taking_nics(servers, nics)
+
+
+def taking_nics(servers: list[Server], nics: int) -> list[Server]:
+    """The servers whose PCIe slots take `nics` add-in NICs per host (all of them for no NIC; an unknown slot count
+    is not checked), bad input naming `platform.nics_per_host` when none does."""
     if nics <= 0 or not servers:
         return servers
     slotted = [s for s in servers if fits_nics(s, nics)]
