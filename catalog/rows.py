@@ -205,7 +205,7 @@ class PduRow(PartRow):
 
 
 class LicenceRow(PartRow):
-    metric: Literal["core", "socket", "host", "tb"]
+    metric: Literal["core", "socket", "socket-pair", "host", "tb"]
     term: Literal["perpetual", "annual"]
     applies_to: Literal["vsphere", "greenplum", "sap-iq", "postgres", "os"]
     min_cores_per_cpu: CountOrZero

@@ -197,14 +197,18 @@ class Pdu(PartBase):
     rack_u: int  # 0 for a vertical (zero-U) PDU
 
 
-LicenceMetric = Literal["core", "socket", "host", "tb"]
+LicenceMetric = Literal["core", "socket", "socket-pair", "host", "tb"]
 LicenceTerm = Literal["perpetual", "annual"]
 LicenceScope = Literal["vsphere", "greenplum", "sap-iq", "postgres", "os"]
 
 
 @dataclass(frozen=True, slots=True)
 class Licence(PartBase):
-    """Software priced per core, socket, host or TB; `price` is per unit (per year when `term` is annual)."""
+    """Software priced per core, socket, host or TB; `price` is per unit (per year when `term` is annual).
+
+    "socket-pair": one unit per 1-2 sockets of a physical host or per 1-2 virtual machines (how SUSE and Red Hat
+    sell their server subscriptions): on vSphere the guests are what run the OS.
+    """
 
     metric: str
     term: str

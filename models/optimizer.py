@@ -125,8 +125,10 @@ def approx_tco(ev: greenplum.Evaluated, servers: list, scenario: Scenario,  # ty
             continue
         costs = []
         for lic in offers:
+            # "socket-pair" per host here; the exact BOM (re-ranked) counts a vSphere design's guests in pairs
             units = {"core": hosts * sockets * np.maximum(per_cpu, lic.min_cores_per_cpu),
-                     "socket": hosts * sockets, "host": hosts}.get(lic.metric, np.full(len(c), data_tb))
+                     "socket": hosts * sockets, "socket-pair": hosts * np.ceil(sockets / 2),
+                     "host": hosts}.get(lic.metric, np.full(len(c), data_tb))
             cost = np.maximum(units, lic.min_units) * lic.price
             costs.append((cost, lic.term))
         best = np.argmin(np.stack([x for x, _ in costs]), axis=0)

@@ -46,7 +46,8 @@ def describe(part: PartBase) -> str:
     if isinstance(part, Pdu):
         return f"{part.vendor} {part.model}"
     if isinstance(part, Licence):
-        per = {"core": "per core", "socket": "per socket", "host": "per host", "tb": "per TB"}[part.metric]
+        per = {"core": "per core", "socket": "per socket", "socket-pair": "per 1-2 sockets or 1-2 VMs",
+               "host": "per host", "tb": "per TB"}[part.metric]
         term = "per year" if part.term == "annual" else "perpetual"
         return f"{part.vendor} {part.model} ({per}, {term})"
     if isinstance(part, Support):

@@ -158,6 +158,17 @@ def in_project_currency(lines: Sequence[BomLine], catalog: HardwareCatalog, curr
     return out
 
 
+def guests_by_role(result: SizingResult, scenario: Scenario) -> dict[str, int]:
+    """The virtual machines each BOM role runs on vSphere (none on bare metal): an OS subscription per 1-2 VMs
+    counts them, as the guests run the OS."""
+    out: dict[str, int] = {}
+    if scenario.platform.deployment != "vsphere":
+        return out
+    for h in result.design.hosts:
+        out[h.bom_role] = out.get(h.bom_role, 0) + h.count * len(h.vms)
+    return out
+
+
 def complete(result: SizingResult, scenario: Scenario, catalog: HardwareCatalog,
              left_out: dict[str, str] | None = None) -> SizingResult:
     """The result with its full BOM, totals in the project currency, racks, TCO and price warnings."""
@@ -168,7 +179,8 @@ def complete(result: SizingResult, scenario: Scenario, catalog: HardwareCatalog,
     lines = in_project_currency(list(result.bom) + infra.lines, catalog, c.currency, warnings)
     groups = infrastructure.host_groups(lines, catalog)
     rationale: list[Rationale] = list(infra.rationale)
-    software.licence_lines(scenario, groups, catalog, result.design.data_needed_tb, lines, rationale, warnings)
+    software.licence_lines(scenario, groups, catalog, result.design.data_needed_tb, lines, rationale, warnings,
+                           guests_by_role(result, scenario))
     hardware = [ln for ln in lines if ln.category == "compute"]
     software.support_lines(scenario, groups, catalog, hardware, lines, rationale, warnings)
     warnings += price_warnings(lines, scenario, catalog)

@@ -10,7 +10,7 @@ Support is per host per year, or a share of the hosts' hardware price per year.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from models.hardware import HardwareCatalog, Licence, Support
 from models.money import cents, total
@@ -35,8 +35,13 @@ def products(scenario: Scenario) -> list[str]:
     return out
 
 
-def units(licence: Licence, groups: Sequence[HostGroup], data_tb: float) -> tuple[int, str]:
+def units(licence: Licence, groups: Sequence[HostGroup], data_tb: float,
+          guests: Mapping[str, int] | None = None) -> tuple[int, str]:
     """How many `metric` units the hosts need, and how they were counted.
+
+    `guests`: the virtual machines each role's hosts run (vSphere). A "socket-pair" subscription covers 1-2
+    sockets of a physical host or 1-2 VMs: where a role runs VMs, its guests are counted in pairs (the OS runs in
+    them, not on the hypervisor); else each host takes one per two sockets, a 1-socket host a whole one.
 
     >>> from datetime import date
     >>> from models.hardware import Cpu, Server
@@ -49,6 +54,12 @@ def units(licence: Licence, groups: Sequence[HostGroup], data_tb: float) -> tupl
     ...              applies_to="vsphere", min_cores_per_cpu=16, min_units=0)
     >>> units(vs, [HostGroup("h", srv, 4, 800.0, 2, 25.0)], 10.0)
     (128, '4 hosts x 2 CPUs x 16 cores (16-core minimum per CPU)')
+    >>> import dataclasses
+    >>> os = dataclasses.replace(vs, metric="socket-pair", applies_to="os", min_cores_per_cpu=0)
+    >>> units(os, [HostGroup("h", srv, 4, 800.0, 2, 25.0)], 10.0)
+    (4, '4 hosts x 2 sockets, one per 2 sockets')
+    >>> units(os, [HostGroup("h", srv, 4, 800.0, 2, 25.0)], 10.0, {"h": 9})
+    (5, '9 VMs on 4 hosts, one per 2 VMs')
     """
     if licence.metric == "tb":
         n = max(1, math.ceil(data_tb))
@@ -66,6 +77,14 @@ def units(licence: Licence, groups: Sequence[HostGroup], data_tb: float) -> tupl
             elif licence.metric == "socket":
                 n += g.hosts * g.server.sockets
                 parts.append(f"{g.hosts} hosts x {g.server.sockets} sockets")
+            elif licence.metric == "socket-pair":
+                vms = (guests or {}).get(g.role, 0)
+                if vms:
+                    n += math.ceil(vms / 2)
+                    parts.append(f"{vms} VMs on {g.hosts} hosts, one per 2 VMs")
+                else:
+                    n += g.hosts * math.ceil(g.server.sockets / 2)
+                    parts.append(f"{g.hosts} hosts x {g.server.sockets} sockets, one per 2 sockets")
             else:
                 n += g.hosts
                 parts.append(f"{g.hosts} hosts")
@@ -77,7 +96,9 @@ def units(licence: Licence, groups: Sequence[HostGroup], data_tb: float) -> tupl
 
 
 def licence_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: HardwareCatalog, data_tb: float,
-                  lines: list[BomLine], rationale: list[Rationale], warnings: list[Warning]) -> None:
+                  lines: list[BomLine], rationale: list[Rationale], warnings: list[Warning],
+                  guests: Mapping[str, int] | None = None) -> None:
+    """The licence lines; `guests`: VMs per BOM role on vSphere (see `units`)."""
     licensed = [g for g in groups if g.role not in UNLICENSED_ROLES]
     commercial = scenario.commercial
     if commercial.licence_ids is not None:
@@ -95,17 +116,21 @@ def licence_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: Hard
                 warnings.append(Warning("no-licence", f"The catalog has no {product} licence: it is not priced.",
                                         "warning", "commercial.licence_ids"))
                 continue
-            chosen.append(min(offers, key=lambda lic: (lic.price * units(lic, licensed, data_tb)[0], lic.id)))
+            chosen.append(min(offers, key=lambda lic: (lic.price * units(lic, licensed, data_tb, guests)[0], lic.id)))
         why = "the cheapest catalog licence for each product the design runs"
     for lic in chosen:
         host_groups = licensed if lic.applies_to not in ("os", "vsphere") else list(groups)
-        n, how = units(lic, host_groups, data_tb)
+        n, how = units(lic, host_groups, data_tb, guests)
         lines.append(bom.line("software", lic, n, 1, "licence", category="software",
                               recurring=lic.term == "annual", note=how))
     if chosen:
+        by_guests = any(lic.metric == "socket-pair" for lic in chosen) and any((guests or {}).values())
         rationale.append(Rationale(
             "Software licences", f"{', '.join(lic.model for lic in chosen)}: {why}; counted per the licence's "
-            "metric with its minimums (see each line).", "catalog"))
+            "metric with its minimums (see each line)." + (
+                " The OS runs in the VMs, so a subscription for 1-2 sockets or 1-2 VMs is counted per 2 VMs;"
+                " with many VMs per host, a subscription for unlimited guests per host (e.g. Red Hat's for"
+                " virtual datacenters) may cost less: ask the vendor." if by_guests else ""), "catalog"))
 
 
 def support_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: HardwareCatalog,

@@ -1,0 +1,74 @@
+"""Software licences a procurement team can order: the quantity is in the unit the part is sold by."""
+
+from __future__ import annotations
+
+import math
+from datetime import date
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.hardware import Cpu, HardwareCatalog, Licence, Server
+from models.scenario import Commercial
+from models.sizing import software
+from models.sizing.engine import size
+from models.sizing.infrastructure import HostGroup
+from models.sizing.result import SizingResult
+from tests.models.sizing.conftest import sample
+
+PAIR_OS = ("suse-sles-1-2-socket", "rhel-server-2-socket")
+# (sample, deployment): the OS runs on the hosts (bare metal) or in the VMs (vSphere)
+CASES = [("pg-consolidation", "vsphere"), ("sap-iq", "vsphere"), ("sap-iq", "bare-metal"),
+         ("retail-dw-gen5", "bare-metal"), ("study-000-vsphere", "vsphere")]
+
+
+def _guests_by_role(r: SizingResult) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for h in r.design.hosts:
+        out[h.bom_role] = out.get(h.bom_role, 0) + h.count * len(h.vms)
+    return out
+
+
+def _server(sockets: int) -> Server:
+    cpu = Cpu("c", "AMD", "EPYC", 1.0, "USD", date(2026, 1, 1), "x", cores=16, threads=32, base_ghz=3, tdp_w=200)
+    return Server("s", "Dell", "R", 1.0, "USD", date(2026, 1, 1), "x", form_factor="2U", rack_u=2,
+                  sockets=sockets, cpu=cpu, numa_nodes_per_socket=1, memory_gib=256, dimm_slots=24, data_bays=12,
+                  data_bay_form_factor="U.3", os_drives=2, psu_w=1400, idle_w=200, max_w=700)
+
+
+@pytest.mark.parametrize("os_id", PAIR_OS)
+@pytest.mark.parametrize(("name", "deployment"), CASES)
+def test_an_os_subscription_for_1_2_sockets_or_1_2_vms_is_counted_in_those_units(
+    catalog: HardwareCatalog, os_id: str, name: str, deployment: str
+) -> None:
+    """SUSE and Red Hat sell one subscription per 1-2 sockets of a physical host or per 1-2 virtual machines:
+    a 2-socket host takes one (not two), a 1-socket host one (not half), and on vSphere the guests count."""
+    s = sample(name, platform={"deployment": deployment})
+    ids = [lic.id for lic in catalog.licences if lic.applies_to != "os"] + [os_id]
+    r = size(s.model_copy(update={"commercial": Commercial(licence_ids=ids)}), catalog)
+    line = next(ln for ln in r.bom if ln.part_id == os_id)
+    guests = _guests_by_role(r)
+    expected = 0
+    for ln in r.bom:
+        if ln.kind != "server":
+            continue
+        server = catalog.server(ln.part_id)
+        vms = guests.get(ln.role, 0) if deployment == "vsphere" else 0
+        expected += math.ceil(vms / 2) if vms else ln.hosts * math.ceil(server.sockets / 2)
+    assert line.qty == expected, (line.qty, expected, line.note)
+    assert "1-2 sockets or 1-2 VMs" in line.description
+
+
+@settings(max_examples=60, deadline=None)
+@given(sockets=st.integers(1, 8), hosts=st.integers(1, 40), vms=st.integers(0, 200))
+def test_socket_pair_units_cover_every_host_or_guest_and_no_more(sockets: int, hosts: int, vms: int) -> None:
+    lic = Licence("os", "SUSE", "SLES", 860.0, "USD", date(2026, 1, 1), "x", metric="socket-pair", term="annual",
+                  applies_to="os", min_cores_per_cpu=0, min_units=1)
+    g = HostGroup("host", _server(sockets), hosts, 700.0, 2, 25.0)
+    n, how = software.units(lic, [g], 1.0, {"host": vms})
+    if vms:
+        assert n == math.ceil(vms / 2) and f"{vms} VMs" in how
+    else:
+        assert n == hosts * math.ceil(sockets / 2) and f"{hosts} hosts" in how
+    assert n >= 1
