@@ -9,12 +9,13 @@ hardware (`predict_tps`) and says which resource binds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
+import math
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import Point, point
 from models.model_card import ModelCard
@@ -217,6 +218,125 @@ def client_ceiling_tps(mix: OltpMix, clients: ArrayLike) -> FloatArray:
     37477
     """
     return np.asarray(calibrated(f"gp6-{mix}").lam * np.asarray(clients, dtype=float), dtype=float)
+
+
+# --------------------------------------------------------------------------------------------
+# TPS at a percentile against segment hosts, for host searches
+#
+# One OLTP cluster's TPS percentile as a function of its segment host count, for host searches.
+#
+# A host search (`models.sizing.gp_settle`) probes one candidate's TPS at a percentile host count after host
+# count, and the shortlist settles many candidates sharing a coordinator and a segment server: through
+# `predict_tps` each probe redrew the coordinator's CPU share, rechecked its inputs and recomputed
+# what no host count changes. `TpsCurve` holds those per (mix, clients, coordinator cores, segment cores),
+# computes each new host count once (a batch of counts in one numpy call) and knows where the curve is flat:
+# from the count where every draw's segment capacity reaches its coordinator's, the draws' capacity ratio is
+# the coordinator's, so every later count has the same value.
+#
+# The arithmetic is `_tps_range`'s, operation for operation (each host count's column of draws is
+# computed elementwise, so a batch gives every count the bits it gets alone); tests hold the two equal.
+
+IntArray = NDArray[np.int64]
+
+
+@dataclass(frozen=True, eq=False)
+class _Draws:
+    """The Monte Carlo draws of one mix, as columns (n, 1): USL parameters and TPS per core of each role."""
+
+    lam: FloatArray
+    sigma: FloatArray
+    kappa: FloatArray
+    k_coord: FloatArray
+    k_seg: FloatArray
+    ref_peak: float
+
+
+@lru_cache(maxsize=8)
+def _draws(mix: OltpMix, n: int, seed: int) -> _Draws:
+    ref = calibrated(f"gp6-{mix}")
+    d = ref.draws(n, seed)
+    sc = _gp6_scaling()
+    f = from_point(sc.share).sample(n, rng(seed + 1))
+    k_coord, k_seg = sc.per_core(f.reshape(-1, 1))
+    col = (-1, 1)
+    return _Draws(d[:, 0].reshape(col), d[:, 1].reshape(col), d[:, 2].reshape(col), k_coord, k_seg,
+                  ref.peak_throughput)
+
+
+@dataclass(eq=False)
+class TpsCurve:
+    """TPS at the `q`-th percentile of the draws against segment hosts, for one coordinator and segment server."""
+
+    mix: OltpMix
+    clients: float
+    coordinator_cores: float
+    segment_cores: float
+    q: float
+    n: int = DEFAULT_SAMPLES
+    seed: int = DEFAULT_SEED
+    _known: dict[int, float] = field(default_factory=dict, repr=False)
+    _flat_from: int = field(default=0, repr=False)  # from this count on every draw binds on the coordinator
+
+    def __post_init__(self) -> None:
+        self._d = _draws(self.mix, self.n, self.seed)
+        self._flat_from = self._coordinator_bound_from()
+
+    def _r_coord(self) -> FloatArray:
+        """The coordinator's capacity ratio per draw (recomputed, not kept: the curves kept hold no draws)."""
+        d = self._d
+        r: FloatArray = d.k_coord * self.coordinator_cores / (_gp6_scaling().statements[self.mix] * d.ref_peak)
+        return r
+
+    def _r_other(self, hosts: FloatArray) -> FloatArray:
+        """The segment side's capacity ratio per draw (rows) and host count (columns), as `_capacity_ratios`."""
+        if self.mix == "select":
+            r: FloatArray = self._d.k_seg * hosts * self.segment_cores / self._d.ref_peak
+            return r
+        return hosts / _gp6_scaling().ref_segment_hosts
+
+    def _coordinator_bound_from(self) -> int:
+        """The fewest hosts at which every draw's segment ratio reaches its coordinator ratio, checked exactly
+        (each ratio is a product and quotient of positive numbers by the host count: rounding keeps it
+        non-decreasing in the count, so it holds at every larger count too); 0 when too far to matter."""
+        r_coord = self._r_coord()
+        if self.mix == "select":
+            need = r_coord * self._d.ref_peak / (self._d.k_seg * self.segment_cores)
+        else:
+            need = r_coord * _gp6_scaling().ref_segment_hosts
+        guess = float(np.max(need))
+        if not math.isfinite(guess) or guess > 1e9:
+            return 0
+        h = max(math.ceil(guess), 1)
+        for _ in range(4):
+            if bool(np.all(self._r_other(np.array([[float(h)]])) >= r_coord)):
+                return h
+            h += 1
+        return 0
+
+    def at(self, hosts: IntArray) -> FloatArray:
+        """The percentile TPS at each host count (those not yet known computed in one call)."""
+        keys = [self._key(int(h)) for h in np.asarray(hosts).ravel()]
+        new = sorted({k for k in keys if k not in self._known})
+        if new:
+            vals = self._compute(np.array(new, dtype=float))
+            self._known.update(zip(new, (float(v) for v in vals), strict=True))
+        return np.array([self._known[k] for k in keys], dtype=float)
+
+    def _key(self, hosts: int) -> int:
+        return hosts if self._flat_from <= 0 or hosts < self._flat_from else self._flat_from
+
+    def _compute(self, hosts: FloatArray) -> FloatArray:
+        d = self._d
+        hh = hosts[None, :]
+        r = np.minimum(self._r_coord(), self._r_other(hh))
+        x = _scaled_usl(np.full(hh.shape, self.clients), r, d.lam, d.sigma, d.kappa)
+        return np.asarray(percentiles(x, self.q, axis=0), dtype=float)
+
+
+@lru_cache(maxsize=256)
+def curve(mix: OltpMix, clients: float, coordinator_cores: float, segment_cores: float, q: float) -> TpsCurve:
+    """The curve of one cluster at percentile `q` (kept: a shortlist settles many candidates on the same one)."""
+    return TpsCurve(mix, clients, coordinator_cores, segment_cores, q)
 
 
 # --------------------------------------------------------------------------------------------

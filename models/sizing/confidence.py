@@ -49,12 +49,10 @@ def at_confidence(
     h = np.asarray(hosts, dtype=float).reshape(-1, 1)
     e = np.maximum(np.asarray(etl, dtype=float), 1).reshape(-1, 1)
     if isinstance(workload, GreenplumOltp):
-        pred = gp_oltp.predict_tps(
-            workload.mix, workload.clients, float(ctx.coordinator_cores[0]), h.ravel(), float(ctx.segment_cores[0])
-        )
-        est = pred.estimate
-        pick = {50.0: est.p50, 10.0: est.p10, 90.0: est.p90}[percentile("tps", confidence)]
-        return {"tps": np.broadcast_to(np.asarray(pick, dtype=float), h.ravel().shape).copy()}
+        # `gp_oltp.predict_tps`'s estimate at the percentile, from the cluster's curve (each count computed once)
+        tps = gp_oltp.curve(workload.mix, float(workload.clients), float(ctx.coordinator_cores[0]),
+                                  float(ctx.segment_cores[0]), percentile("tps", confidence))
+        return {"tps": tps.at(np.asarray(hosts, dtype=np.int64).ravel())}
     shape = replace(ctx.with_counts(h, e))
     params = scan_load_estimates.sampled_params()
     out = {}
