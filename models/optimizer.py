@@ -231,7 +231,7 @@ def _picked(state: _Stream, space: SearchSpace, scenario: Scenario, catalog: Har
         power_w=float(settled.power_w[0]), rack_u=float(settled.rack_u[0]), main_value=float(settled.metrics[main][0]),
     )
     best, best_sized = judged(scenario, catalog, objective, best, sizer(best),
-                              [cand for _, _, cand in state.tco_shortlist], pareto, sizer.cancelled, sizer)
+                              [cand for *_, cand in state.tco_shortlist], pareto, sizer.cancelled, sizer)
     return OptimizationResult(main, higher, state.evaluated, state.feasible, best, best_sized, pareto,
                               objective=objective)
 
@@ -254,7 +254,7 @@ class _Stream:
         self.any_met: dict[str, bool] = {}
         self.closest: dict[str, tuple[float, int, str]] = {}  # target -> (key value, index, message)
         self.tco: Callable[[greenplum.Evaluated], NDArray[np.float64]] | None = None
-        self.tco_shortlist: list[tuple[float, int, DesignPoint]] = []  # lowest approximate cost, feasible
+        self.tco_shortlist: list[tuple[int, float, int, DesignPoint]] = []  # (part warnings, cost, index), feasible
         self.rerank = TCO_RERANK
 
     def add(self, offset: int, ev: greenplum.Evaluated) -> None:
@@ -285,23 +285,35 @@ class _Stream:
             self._closest(offset, ev)
 
     def _shortlist(self, offset: int, ev: greenplum.Evaluated, feasible: NDArray[np.int64]) -> None:
-        """The `rerank` feasible candidates of lowest approximate cost, ties to the earlier (a stable sort)."""
+        """The feasible candidates of `rerank` different servers in the judge's order (`judged`): fewest part
+        warnings, then the lowest approximate cost, ties to the earlier; each server's first alone, as `size`
+        shortlists (`gp_settle.settled_shortlist`).
+
+        The search ranks on the hosts' cost while the judge ranks on the full BOM, whose switches and racks follow
+        each server's size and power: one server's drive variants filled the list, and on cost alone designs the
+        judge refuses for their part warnings did, so the pick fell to whatever the displayed Pareto front held
+        (`--top` changed the answer)."""
         assert self.tco is not None
         tco = self.tco(ev)
-        cost = tco[feasible]
-        held = [t[0] for t in self.tco_shortlist]
-        if len(held) >= self.rerank and not np.isnan(held).any():
-            # a full list sorted by (cost, index): a later row enters only strictly below its last cost
-            below = cost < held[-1]
-            feasible, cost = feasible[below], cost[below]
-        if cost.size > self.rerank:  # a stable sort of the chunk's `rerank` cheapest (and ties) is all it takes
-            kth = np.partition(cost, self.rerank - 1)[self.rerank - 1]
-            if not np.isnan(kth):
-                feasible, cost = feasible[cost <= kth], cost[cost <= kth]
-        top = feasible[np.argsort(cost, kind="stable")[:self.rerank]]
-        merged = self.tco_shortlist + [(float(tco[i]), offset + int(i), self.point(ev, int(i))) for i in top]
-        merged.sort(key=lambda t: (t[0], t[1]))
-        self.tco_shortlist = merged[:self.rerank]
+        warned, cost = ev.part_warnings[feasible], tco[feasible]
+        if len(self.tco_shortlist) >= self.rerank and not np.isnan(self.tco_shortlist[-1][1]):
+            # a full list in (warnings, cost, index) order: a later row enters only strictly before its last
+            w_last, c_last = self.tco_shortlist[-1][:2]
+            before = (warned < w_last) | ((warned == w_last) & (cost < c_last))
+            feasible, warned, cost = feasible[before], warned[before], cost[before]
+        order = feasible[np.lexsort((cost, warned))]  # stable: ties keep the earlier candidate
+        _, first = np.unique(ev.candidates.server_idx[order], return_index=True)  # each server's best
+        top = order[np.sort(first)[:self.rerank]]
+        merged = self.tco_shortlist + [(int(ev.part_warnings[i]), float(tco[i]), offset + int(i),
+                                        self.point(ev, int(i))) for i in top]
+        merged.sort(key=lambda t: (t[0], t[1], t[2]))
+        seen: set[str] = set()
+        kept = []
+        for entry in merged:
+            if entry[3].server_id not in seen:
+                seen.add(entry[3].server_id)
+                kept.append(entry)
+        self.tco_shortlist = kept[:self.rerank]
 
     def _closest(self, offset: int, ev: greenplum.Evaluated) -> None:
         for name, met in ev.meets.items():
