@@ -11,6 +11,11 @@ again. The whole package, not only the module defining the fit, because a fit ca
 The disk cache is off until the delivery layer names a directory (`configure`, done by the CLI
 and the GUI) or `REFARCH_FIT_CACHE` is set, so library use and tests write nothing unless asked.
 Any problem reading or writing the cache falls back to fitting: the cache can only save time.
+
+Several installs can share one cache folder (two virtual environments, a checkout next to an install,
+an upgrade and a downgrade): each keeps its own fits, the `KEEP_VERSIONS` most recently used per fit,
+instead of deleting the others' on every write. When each write removed every other version, two
+refarch versions run in turn fitted again in every process (`refarch size` 1.65 s instead of 0.85 s).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any, TypeVar
 from models.cache_location import CacheLocation
 
 ENV_VAR = "REFARCH_FIT_CACHE"
+KEEP_VERSIONS = 8  # fits of other calibration data or code kept per fit (a few hundred bytes to 2 KB each)
 T = TypeVar("T")
 
 LOCATION = CacheLocation(ENV_VAR)
@@ -95,7 +101,9 @@ def disk_cached(fn: Callable[..., T]) -> Callable[..., T]:
         path = folder / f"{safe}-{fingerprint(fn.__module__)}.pickle"
         try:
             with path.open("rb") as fh:
-                return pickle.load(fh)  # type: ignore[no-any-return]
+                found: T = pickle.load(fh)
+            os.utime(path)  # used now: the versions pruned first are the ones no install has used for longest
+            return found
         except Exception:  # missing, stale format, truncated: fit again
             pass
         result = fn(*args)
@@ -109,12 +117,24 @@ def disk_cached(fn: Callable[..., T]) -> Callable[..., T]:
 def _store(path: Path, stem: str, result: object) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        for old in path.parent.glob(f"{stem}-*.pickle"):  # fits of older calibration data or code
-            if old != path:
-                old.unlink(missing_ok=True)
+        _prune(path, stem)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".fit-", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             pickle.dump(result, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)  # another process reading sees the old file or the whole new one
     except OSError:
         pass  # a read-only or full disk only costs the next process a fit
+
+
+def _prune(path: Path, stem: str) -> None:
+    """Remove this fit's versions beyond the `KEEP_VERSIONS - 1` most recently used, making room for `path`."""
+    others = []
+    for old in path.parent.glob(f"{stem}-*.pickle"):
+        if old != path:
+            try:
+                others.append((old.stat().st_mtime, old))
+            except OSError:  # removed by another process meanwhile
+                continue
+    others.sort(reverse=True)
+    for _, old in others[KEEP_VERSIONS - 1:]:
+        old.unlink(missing_ok=True)

@@ -4,7 +4,9 @@
 figure includes interpreter start, imports, opening the catalog and printing, like the user's wait. The CPU time
 (user + system) is the work the command did: on a shared machine the wall time also holds the other jobs' turns.
 Each measurement first runs once untimed (disk cache warm, calibration fits, catalog snapshot and
-bytecode cached, as on every run after the first) and then takes the median of `repeat` runs.
+bytecode cached, as on every run after the first) and then takes the median of `repeat` runs. The children
+keep bytecode, fits and catalog snapshots in folders of this bench run: in the user's cache folder another
+refarch version run meanwhile (another checkout, another install) could replace them between the rounds.
 """
 
 from __future__ import annotations
@@ -49,15 +51,15 @@ class Run:
     stderr: str
 
 
-_PYCACHE: tempfile.TemporaryDirectory[str] | None = None
+_HOME: tempfile.TemporaryDirectory[str] | None = None
 
 
-def _pycache() -> str:
-    """Where the children keep compiled bytecode for this bench run (removed when the bench ends)."""
-    global _PYCACHE
-    if _PYCACHE is None:
-        _PYCACHE = tempfile.TemporaryDirectory(prefix="refarch-bench-pycache-")
-    return _PYCACHE.name
+def _home() -> Path:
+    """Where the children keep compiled bytecode and caches for this bench run (removed when the bench ends)."""
+    global _HOME
+    if _HOME is None:
+        _HOME = tempfile.TemporaryDirectory(prefix="refarch-bench-home-")
+    return Path(_HOME.name)
 
 
 def _env() -> dict[str, str]:
@@ -65,7 +67,9 @@ def _env() -> dict[str, str]:
     # An installed refarch runs from compiled bytecode (pip compiles at install); a shell with
     # PYTHONDONTWRITEBYTECODE would make every child compile every module again, which no user waits for.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = _pycache()
+    env["PYTHONPYCACHEPREFIX"] = str(_home() / "pycache")
+    env["REFARCH_FIT_CACHE"] = str(_home() / "fits")
+    env["REFARCH_CATALOG_CACHE"] = str(_home() / "catalogs")
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     return env

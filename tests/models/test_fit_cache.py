@@ -44,7 +44,40 @@ def test_changed_calibration_data_fits_again(cache_dir: Path, monkeypatch: pytes
     monkeypatch.setattr(fit_cache, "calibration_digest", lambda: "edited")
     assert fit_cache.disk_cached(fit)(3) == {"value": 6}  # type: ignore[arg-type]
     assert calls == [3, 3]
-    assert len(list(cache_dir.glob("*.pickle"))) == 1  # the stale fit is removed
+    assert len(list(cache_dir.glob("*.pickle"))) == 2  # each version keeps its fit
+
+
+def test_two_versions_sharing_the_cache_keep_each_their_fit(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two installs (calibration data or code differing) run in turn: neither fits again after its first run.
+    calls, fit = _counting()
+    for digest in ("one", "two", "one", "two"):
+        monkeypatch.setattr(fit_cache, "_fingerprints", {})  # a new process of that install
+        monkeypatch.setattr(fit_cache, "calibration_digest", lambda d=digest: d)
+        assert fit_cache.disk_cached(fit)(3) == {"value": 6}  # type: ignore[arg-type]
+    assert calls == [3, 3]
+
+
+def test_versions_beyond_the_kept_number_are_removed_least_recently_used_first(
+        cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    calls, fit = _counting()
+    versions = [f"v{i}" for i in range(fit_cache.KEEP_VERSIONS + 2)]
+    for n, digest in enumerate(versions):
+        monkeypatch.setattr(fit_cache, "_fingerprints", {})
+        monkeypatch.setattr(fit_cache, "calibration_digest", lambda d=digest: d)
+        fit_cache.disk_cached(fit)(3)  # type: ignore[arg-type]
+        for f in cache_dir.glob("*.pickle"):  # mtimes one second apart, oldest first, whatever the clock grain
+            if f.stat().st_mtime > 1_000_000 + n:
+                os.utime(f, (1_000_000 + n, 1_000_000 + n))
+    assert len(list(cache_dir.glob("*.pickle"))) == fit_cache.KEEP_VERSIONS
+    monkeypatch.setattr(fit_cache, "_fingerprints", {})
+    monkeypatch.setattr(fit_cache, "calibration_digest", lambda: versions[-1])
+    fit_cache.disk_cached(fit)(3)  # type: ignore[arg-type]  # the newest is still there
+    monkeypatch.setattr(fit_cache, "_fingerprints", {})
+    monkeypatch.setattr(fit_cache, "calibration_digest", lambda: versions[0])
+    fit_cache.disk_cached(fit)(3)  # type: ignore[arg-type]  # the oldest was removed: fitted again
+    assert calls == [3] * len(versions) + [3]
 
 
 def test_an_edit_to_any_model_module_fits_again(cache_dir: Path, tmp_path: Path,

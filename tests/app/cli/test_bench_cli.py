@@ -67,3 +67,19 @@ def test_unknown_benchmark_name_is_bad_input() -> None:
         _run(["bench", "--only", "no-such-bench"])
     assert err.value.exit_code == 2
     assert any("no-such-bench" in p and "models" in p for p in err.value.problems)
+
+
+def test_bench_children_keep_fits_and_catalog_snapshots_of_their_own() -> None:
+    # In the user's cache folder, another refarch version run meanwhile could replace them between two rounds.
+    from pathlib import Path
+
+    import platformdirs
+
+    from app.bench import processes
+
+    env = processes._env()
+    home = processes._home()
+    user_cache = Path(platformdirs.user_cache_dir("refarch", appauthor=False))
+    for var in ("REFARCH_FIT_CACHE", "REFARCH_CATALOG_CACHE", "PYTHONPYCACHEPREFIX"):
+        assert Path(env[var]).parent == home
+        assert not Path(env[var]).is_relative_to(user_cache)
