@@ -5,24 +5,12 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from matplotlib.figure import Figure
 
+from app.charts.data import ComparisonSeries
 from app.charts.style import ACCENT, BAND, GOOD, INK, MUTED, empty, new_figure, tidy
 from app.formatting import compact
-
-
-@dataclass(frozen=True)
-class ComparisonSeries:
-    label: str  # "Capex (USD)"
-    values: Sequence[float | None]  # one per scenario; None when a scenario has no such metric
-    lower_is_better: bool
-    low: Sequence[float | None] | None = None  # optional P10 / P90 whiskers
-    high: Sequence[float | None] | None = None
-    # the option that wins the row by models.whatif.CompareRow.verdict (same workload, outside the uncertainty);
-    # None: no bar is green, because no option clearly wins
-    winner: int | None = None
 
 
 def title_chars(column_in: float, names: Sequence[str]) -> int:
@@ -56,7 +44,6 @@ def scenario_comparison(
         fig.suptitle(title, x=0.01, ha="left", fontsize=10, fontweight="bold", color=INK)
     for n, s in enumerate(series):
         ax = fig.add_subplot(rows, cols, n + 1)
-        present = [v for v in s.values if v is not None]
         ys = list(range(len(names)))[::-1]
         for i, (y, v) in enumerate(zip(ys, s.values, strict=True)):
             if v is None:
@@ -69,7 +56,7 @@ def scenario_comparison(
                     ax.errorbar(v, y, xerr=[[max(v - lo, 0)], [max(hi - v, 0)]], fmt="none", ecolor=BAND,
                                 elinewidth=2.5, capsize=0)
         ax.set_yticks(ys, [str(nm) for nm in names], fontsize=7.5)
-        top = max([*present, *(v for v in (s.high or []) if v is not None)], default=0.0)
+        top = s.top
         ax.set_xlim(0, top * 1.12 if top > 0 else 1.0)
         ax.set_ylim(-0.6, len(names) - 0.4)  # a row without a bar ("n/a") keeps its place below the note
         ax.tick_params(axis="x", labelsize=7)

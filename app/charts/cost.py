@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
+from app.charts.data import cost_chart, cost_items
 from app.charts.style import INK, MUTED, SERIES, empty, new_figure, tidy
 from app.formatting import money_short
-from models.sizing.result import BomLine
 
-_KIND_ORDER = ("server", "drive", "nic", "dimm", "cpu")
-
-
-def cost_items(bom: Iterable[BomLine]) -> list[tuple[str, str, float]]:
-    """(role, kind, amount) summed over the BOM, in a stable order for the chart."""
-    sums: dict[tuple[str, str], float] = defaultdict(float)
-    for line in bom:
-        sums[(line.role, line.kind)] += line.extended_price
-    return [(role, kind, amt) for (role, kind), amt in sums.items()]
+__all__ = ["cost_breakdown", "cost_items"]
 
 
 def cost_breakdown(
@@ -34,38 +25,27 @@ def cost_breakdown(
     fig = new_figure(*(size_in or (6.0, 3.0)), dpi=dpi)
     if not items:
         return empty(fig, "No bill of materials")
-    roles: list[str] = []
-    for role, _, _ in items:
-        if role not in roles:
-            roles.append(role)
-    kinds = [k for k in _KIND_ORDER if any(i[1] == k for i in items)]
-    kinds += sorted({i[1] for i in items} - set(kinds))
-    amount = {(r, k): a for r, k, a in items}
-    totals = {r: sum(a for rr, _, a in items if rr == r) for r in roles}
-    roles.sort(key=lambda r: totals[r])  # largest at the top of a horizontal chart
+    data = cost_chart(items, currency)  # the PDF's vector chart draws the same roles, kinds and labels
+    roles, kinds, totals, labels = data.roles, data.kinds, data.totals, data.labels
     ax = fig.add_subplot()
     ax.yaxis.update_units(roles)  # every role in this order on the axis, whichever bars each kind draws below
     left = [0.0] * len(roles)
     for n, kind in enumerate(kinds):
-        widths = [amount.get((r, kind), 0.0) for r in roles]
+        widths = data.widths(kind)
         # only the roles that have this kind: a bar of no width draws nothing and cost as much as one that does
         drawn = [i for i, w in enumerate(widths) if w] or list(range(len(roles)))
         ax.barh([roles[i] for i in drawn], [widths[i] for i in drawn], left=[left[i] for i in drawn],
                 color=SERIES[n % len(SERIES)], label=kind, height=0.6)
         left = [a + b for a, b in zip(left, widths, strict=True)]
-    grand = sum(totals.values())
-    labels = []
-    for y, r in enumerate(roles):
-        share = totals[r] / grand * 100 if grand else 0
-        labels.append(f"  {money_short(totals[r], currency)} ({share:.0f} %)")
-        ax.text(totals[r], y, labels[-1], va="center", fontsize=8, color=INK)
+    for y, (total, label) in enumerate(zip(totals, labels, strict=True)):
+        ax.text(total, y, label, va="center", fontsize=8, color=INK)
     # room right of the longest bar for its total: the label's width (8 pt, about 0.06 in a character) against
     # the axes' (the figure less the role names, about 1.3 in, and the legend, about 0.9 in a column)
     rows = max(3, int((fig.get_figheight() * 72 - 30) / 13))  # a 7.5 pt legend entry takes about 13 pt
     ncols = -(-len(kinds) // rows)
     label_in = max(len(x) for x in labels) * 0.06
     axes_in = max(fig.get_figwidth() - 1.3 - 0.9 * ncols, 2 * label_in)
-    ax.set_xlim(0, max(totals.values()) * axes_in / (axes_in - label_in) or 1)
+    ax.set_xlim(0, max(totals) * axes_in / (axes_in - label_in) or 1)
     ax.set_xlabel(f"Capex ({currency})")
     ax.xaxis.set_major_formatter(lambda v, _pos: money_short(v, ""))
     ax.tick_params(axis="y", labelsize=8.5, colors=INK)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
+from app.charts.data import curve_marker
 from app.charts.style import ACCENT, BAND, INK, MUTED, TARGET, empty, new_figure, thousands, tidy
 from app.formatting import is_fraction, number, unit_text
 
@@ -36,23 +37,19 @@ def estimate_vs_hosts(
     ax.plot(hosts, p50, color=ACCENT, linewidth=2, marker="o", markersize=3.5, label="P50")
     if target is not None:
         ax.axhline(target, color=TARGET, linestyle="--", linewidth=1.2, label=target_label)
-    if current_hosts is not None and current_hosts in hosts:
-        i = list(hosts).index(current_hosts)
-        ax.axvline(current_hosts, color=MUTED, linestyle=":", linewidth=1)
-        ax.plot([current_hosts], [p50[i]], marker="o", markersize=8, color=ACCENT, markeredgecolor="white",
-                markeredgewidth=1.5, zorder=5)
-        # the label goes where the line is not: below it where the curve rises to the right, above where it falls,
-        # and to the left of the last point (it sat on a rising line, as SAP IQ's does)
-        last = i == len(hosts) - 1
-        j = i - 1 if last else i + 1
-        rising = j >= 0 and (p50[j] - p50[i]) * (j - i) > 0
+    marker = curve_marker(hosts, p50, current_hosts, unit)  # the PDF's chart places its label alike
+    if marker is not None:
+        x, y = hosts[marker.index], p50[marker.index]
+        ax.axvline(x, color=MUTED, linestyle=":", linewidth=1)
+        ax.plot([x], [y], marker="o", markersize=8, color=ACCENT, markeredgecolor="white", markeredgewidth=1.5,
+                zorder=5)
         ax.annotate(
-            f"this design: {current_hosts} hosts\n{number(p50[i])} {unit}",
-            (current_hosts, p50[i]),
-            xytext=(-8 if last else 8, -10 if rising != last else 10),
+            marker.text,
+            (x, y),
+            xytext=(-8 if marker.left else 8, -10 if marker.below else 10),
             textcoords="offset points",
-            ha="right" if last else "left",
-            va="top" if rising != last else "bottom",
+            ha="right" if marker.left else "left",
+            va="top" if marker.below else "bottom",
             fontsize=8,
             color=INK,
         )

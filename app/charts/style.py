@@ -6,16 +6,11 @@ from matplotlib.axes import Axes
 from matplotlib.axis import Axis
 from matplotlib.figure import Figure
 
-INK = "#1f2933"
-MUTED = "#616e7c"
-GRID = "#e4e7eb"
-ACCENT = "#1f6feb"  # the scenario's own line / bars
-BAND = "#9ec5fe"  # the P10-P90 band
-GOOD = "#2f9e44"
-BAD = "#d9480f"
-TARGET = "#c92a2a"
-SERIES = ("#1f6feb", "#f08c00", "#2f9e44", "#ae3ec9", "#0c8599", "#e8590c", "#5c7cfa", "#868e96",
-          "#a61e4d", "#5f3dc4", "#087f5b", "#fcc419")  # twelve: a BOM has up to eleven part kinds
+from app.charts.data import thousands_text
+from app.charts.palette import ACCENT, BAD, BAND, GOOD, GRID, INK, MUTED, SERIES, TARGET
+
+__all__ = ["ACCENT", "BAD", "BAND", "GOOD", "GRID", "INK", "MUTED", "SERIES", "TARGET", "empty", "new_figure",
+           "thousands", "tidy"]
 
 
 def new_figure(width_in: float, height_in: float, dpi: int = 100) -> Figure:
@@ -46,4 +41,4 @@ def empty(fig: Figure, message: str) -> Figure:
 
 
 def thousands(ax_axis: Axis) -> None:
-    ax_axis.set_major_formatter(lambda v, _pos: f"{v:,.0f}" if abs(v) >= 1000 else f"{v:g}")
+    ax_axis.set_major_formatter(lambda v, _pos: thousands_text(v))

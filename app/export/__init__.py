@@ -5,7 +5,7 @@ They render what `models.sizing.engine.size` returned; nothing is sized here. Ev
 is written atomically (temporary file, then rename), so a failure leaves no half file.
 
 The names load on first use (PEP 562): the window imports `app.export.formatting` for its
-labels and must not pay for reportlab and matplotlib until the user exports.
+labels and must not pay for reportlab until the user exports (a report never imports matplotlib).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Page geometry, palette, paragraph and table styles of the PDF report.
 
-The palette is the charts' (`app.charts.style`), so figures and tables read as one document.
+The palette is the charts' (`app.charts.palette`), so figures and tables read as one document.
 """
 
 from __future__ import annotations

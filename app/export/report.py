@@ -20,13 +20,11 @@ from app.export.bom import bom_table
 from app.export.fonts import report_fonts
 from app.export.pdf_blocks import Ctx, Numbering
 from app.export.pdf_charts import (
-    chart_fonts,
-    comparison_figure,
-    cost_figure,
-    curve_figure,
-    estimates_figure,
-    figure_flowable,
-    growth_figure,
+    comparison_chart,
+    cost_flowable,
+    curve_flowable,
+    estimates_flowable,
+    growth_flowable,
 )
 from app.export.pdf_compare import chart_winners, comparison_section, kind_rows, option_groups, option_letter
 from app.export.pdf_config import config_appendix
@@ -34,6 +32,7 @@ from app.export.pdf_cover import appendix, cover, references_section, toc
 from app.export.pdf_design import design_section
 from app.export.pdf_doc import ReportDoc, numbered_canvas
 from app.export.pdf_money import bom_section, cost_section
+from app.export.pdf_plot import Pen
 from app.export.pdf_sections import (
     executive_summary,
     performance_section,
@@ -60,13 +59,6 @@ SECTIONS = ("summary", "workload", "design", "bom", "cost", "performance", "rati
 
 def _header(s: Scenario) -> str:
     return " · ".join(x for x in (s.name, s.customer) if x)
-
-
-def _user_texts(results: Sequence[SizingResult], scenarios: Sequence[Scenario]) -> list[str]:
-    texts = [r.scenario_name for r in results]
-    for s in scenarios:
-        texts += [s.name, s.customer]
-    return texts
 
 
 def default_title(scenarios: Sequence[Scenario]) -> str:
@@ -121,22 +113,20 @@ def render_report(
     top = Ctx(styles, numbering, depth=0, refs=refs)
     single = len(results) == 1
     doc_title = title or default_title(scenarios)
-    texts = [*_user_texts(results, scenarios), doc_title]
+    pen = Pen(fonts)
 
     story: list[Flowable] = cover(top, doc_title, results, scenarios, when)
     if not single:
         story += toc(top)
-        with chart_fonts(fonts, texts):
-            kinds = [r.design.kind for r in results]
-            per_kind = kind_rows(results)
-            charts: list[Flowable | None] = []
-            for group in option_groups(kinds):
-                idx, rows = per_kind[kinds[group[0]]]
-                # one option of its workload: its own section shows it; a chart of single bars compares nothing
-                charts.append(None if len(group) < 2 else figure_flowable(
-                    comparison_figure([results[i] for i in group], [option_letter(i) for i in group],
-                                      chart_winners(group, idx, rows)),
-                    top.width, max_height=top.max_figure_height))
+        kinds = [r.design.kind for r in results]
+        per_kind = kind_rows(results)
+        charts: list[Flowable | None] = []
+        for group in option_groups(kinds):
+            idx, rows = per_kind[kinds[group[0]]]
+            # one option of its workload: its own section shows it; a chart of single bars compares nothing
+            charts.append(None if len(group) < 2 else comparison_chart(
+                pen, [results[i] for i in group], [option_letter(i) for i in group], chart_winners(group, idx, rows),
+                top.width, top.max_figure_height))
         story += comparison_section(top, results, scenarios, charts)
     tick()
 
@@ -144,7 +134,7 @@ def render_report(
         ctx = top if single else Ctx(styles, numbering, depth=1, refs=refs)
         if not single:
             story += [PageBreak(), top.heading(f"Option {option_letter(i)}: {s.name}", header=_header(s))]
-        story += _scenario_story(ctx, r, s, growth[i] if growth is not None else None, texts,
+        story += _scenario_story(ctx, pen, r, s, growth[i] if growth is not None else None,
                                  curves[i] if curves is not None else None)
         tick()
 
@@ -173,17 +163,14 @@ def render_report(
     tick()
 
 
-def _scenario_story(ctx: Ctx, r: SizingResult, s: Scenario, growth: Sequence[GrowthYear] | None,
-                    texts: list[str], curve: Sequence[tuple[int, Estimate]] | None = None) -> list[Flowable]:
-    fonts = ctx.fonts
+def _scenario_story(ctx: Ctx, pen: Pen, r: SizingResult, s: Scenario, growth: Sequence[GrowthYear] | None,
+                    curve: Sequence[tuple[int, Estimate]] | None = None) -> list[Flowable]:
     warnings_no = ctx.numbering.peek(ctx.depth, ahead=SECTIONS.index("warnings") + 1)
-    with chart_fonts(fonts, texts):
-        cost_chart = figure_flowable(cost_figure(r), ctx.width) if r.bom else None
-        est_fig = estimates_figure(r, s)
-        est_chart = figure_flowable(est_fig, ctx.width) if est_fig is not None else None
-        grows = bool(growth) and len(growth) > 1 and any(y.capex_expansion for y in growth[1:])
-        growth_chart = figure_flowable(growth_figure(growth, r.totals.currency), ctx.width) if grows else None
-        curve_chart = figure_flowable(curve_figure(r, s, curve), ctx.width) if curve and len(curve) > 1 else None
+    cost_chart = cost_flowable(pen, r, ctx.width) if r.bom else None
+    est_chart = estimates_flowable(pen, r, s, ctx.width)
+    grows = growth is not None and len(growth) > 1 and any(y.capex_expansion for y in growth[1:])
+    growth_chart = growth_flowable(pen, growth, r.totals.currency, ctx.width) if growth is not None and grows else None
+    curve_chart = curve_flowable(pen, r, s, curve, ctx.width) if curve and len(curve) > 1 else None
     table = bom_table(r, s.customer)
     story: list[Flowable] = []
     story += executive_summary(ctx, r, s, warnings_no)
