@@ -26,9 +26,9 @@ from app.export.pdf_charts import (
 )
 from app.export.pdf_plot import Chart, Pen
 from app.export.pdf_styles import FRAME_H, FRAME_W
+from app.services.sizing import curve_points
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
-from app.services.sizing import curve_points
 from models.sizing.result import SizingResult
 from models.whatif import growth
 from tests.app.export.conftest import SAMPLES, SCENARIO_FILES, flat, pdf_text
@@ -107,7 +107,7 @@ def test_every_chart_label_is_inside_its_chart_and_clear_of_the_others(
         chart.drawOn(canvas, 0, 0)
         assert drawn, name
         for x0, y0, x1, y1, s in drawn:
-            assert -0.5 <= x0 and x1 <= chart.width + 0.5 and -0.5 <= y0 and y1 <= chart.height + 0.5, (name, s)
+            assert x0 >= -0.5 and x1 <= chart.width + 0.5 and y0 >= -0.5 and y1 <= chart.height + 0.5, (name, s)
         for i, a in enumerate(drawn):
             for b in drawn[i + 1:]:
                 apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
