@@ -95,7 +95,7 @@ def settle(
     if coordinators is not None and coordinator >= 0:  # the OLTP coordinator chosen on its own
         ctx = dataclasses.replace(ctx, coordinator_cores=coordinators.cores[[coordinator]])
     floor = _floor(workload, c1, vms)
-    key = _search_key(ctx, start_hosts, floor, vms)
+    key = _search_key(workload, ctx, start_hosts, floor, vms)
     found = searched.get(key) if searched is not None else None
     if found is None:
         found = _search(workload, targets, ctx, vms, start_hosts, floor)
@@ -113,8 +113,14 @@ def settle(
 Searched = tuple[int, int, dict[str, tuple[float, str]], dict[str, FloatArray]]  # hosts, ETL hosts, unmet, values
 
 
-def _search_key(ctx: metrics.GpContext, start_hosts: int, floor: int, vms: IntArray) -> tuple[object, ...]:
-    """What a host search depends on besides the workload and targets: the model context, start, floor, VMs."""
+def _search_key(workload: GpWorkload, ctx: metrics.GpContext, start_hosts: int, floor: int, vms: IntArray
+                ) -> tuple[object, ...]:
+    """What a host search depends on besides the workload and targets: the model context, start, floor, VMs.
+
+    An OLTP search reads only the coordinator's and the segment hosts' cores of the context (its TPS model and
+    the binding resource; no ETL hosts): candidates differing in drives share it."""
+    if isinstance(workload, GreenplumOltp):
+        return (int(start_hosts), floor, int(vms[0]), ctx.coordinator_cores.tobytes(), ctx.segment_cores.tobytes())
     shape = tuple(np.asarray(getattr(ctx.shape, f.name), dtype=float).tobytes()
                   for f in dataclasses.fields(ctx.shape))
     return (int(start_hosts), floor, int(vms[0]), float(ctx.data_on_disk_tb), ctx.coordinator_cores.tobytes(),
@@ -122,10 +128,12 @@ def _search_key(ctx: metrics.GpContext, start_hosts: int, floor: int, vms: IntAr
 
 
 def _floor(workload: GpWorkload, c1: Candidates, vms: IntArray) -> int:
-    """The fewest hosts candidate `c1` (one) may have: the data's capacity and the segment layout's minimum."""
+    """The fewest hosts candidate `c1` (one) may have: the data's capacity and the segment layout's minimum
+    (both on the segment plan without the platform's memory settings: one plan for the two)."""
+    primaries = primaries_per_host(workload, c1)[0]
     floor = int(np.maximum(
-        np.ceil(needed_tb(workload) / np.maximum(capacity_per_host(workload, c1), 1e-12)),
-        min_hosts(workload, primaries_per_host(workload, c1)[0] // vms),
+        np.ceil(needed_tb(workload) / np.maximum(capacity_per_host(workload, c1, primaries), 1e-12)),
+        min_hosts(workload, primaries // vms),
     )[0])
     return min(max(floor, 1), MAX_SEGMENT_HOSTS)
 
