@@ -197,6 +197,8 @@ class LicenceRecord(PartTable):
     applies_to: Mapped[str] = mapped_column(String(16))
     min_cores_per_cpu: Mapped[int]
     min_units: Mapped[int]
+    # Migration 0006; NULL: not recorded.
+    vsan_gib_per_core: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class SupportRecord(PartTable):

@@ -210,6 +210,9 @@ class LicenceRow(PartRow):
     applies_to: Literal["vsphere", "greenplum", "sap-iq", "postgres", "os"]
     min_cores_per_cpu: CountOrZero
     min_units: CountOrZero
+    # Schema revision 0006; vSphere editions: raw vSAN capacity included per licensed core, 0 for none;
+    # absent or empty: not recorded.
+    vsan_gib_per_core: Annotated[float, BeforeValidator(_no_bool), Field(ge=0)] | None = None
 
 
 class SupportRow(PartRow):

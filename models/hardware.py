@@ -215,6 +215,9 @@ class Licence(PartBase):
     applies_to: str
     min_cores_per_cpu: int  # e.g. vSphere counts at least 16 cores per CPU
     min_units: int  # the smallest order, in `metric` units
+    # vSphere editions: raw vSAN capacity included per licensed core (0: none, vSAN cannot run on it);
+    # None: not recorded (the design asks to confirm)
+    vsan_gib_per_core: float | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)

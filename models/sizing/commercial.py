@@ -180,7 +180,8 @@ def complete(result: SizingResult, scenario: Scenario, catalog: HardwareCatalog,
     groups = infrastructure.host_groups(lines, catalog)
     rationale: list[Rationale] = list(infra.rationale)
     software.licence_lines(scenario, groups, catalog, result.design.data_needed_tb, lines, rationale, warnings,
-                           guests_by_role(result, scenario))
+                           guests_by_role(result, scenario),
+                           result.design.raw_capacity_tb if result.design.raid.startswith("vsan-") else None)
     hardware = [ln for ln in lines if ln.category == "compute"]
     software.support_lines(scenario, groups, catalog, hardware, lines, rationale, warnings)
     warnings += price_warnings(lines, scenario, catalog)

@@ -19,6 +19,9 @@ from models.sizing import bom
 from models.sizing.infrastructure import HostGroup
 from models.sizing.result import BomLine, Rationale, Warning
 
+TB = 1e12  # bytes
+TIB = 2.0**40  # bytes: vSAN capacity is licensed in TiB
+
 PRODUCT_OF_KIND = {
     "greenplum-analytics": "greenplum",
     "greenplum-oltp": "greenplum",
@@ -97,8 +100,9 @@ def units(licence: Licence, groups: Sequence[HostGroup], data_tb: float,
 
 def licence_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: HardwareCatalog, data_tb: float,
                   lines: list[BomLine], rationale: list[Rationale], warnings: list[Warning],
-                  guests: Mapping[str, int] | None = None) -> None:
-    """The licence lines; `guests`: VMs per BOM role on vSphere (see `units`)."""
+                  guests: Mapping[str, int] | None = None, vsan_raw_tb: float | None = None) -> None:
+    """The licence lines; `guests`: VMs per BOM role on vSphere (see `units`); `vsan_raw_tb`: the capacity tier a
+    vSAN datastore claims (None: no vSAN), which only a vSphere edition including vSAN runs."""
     licensed = [g for g in groups if g.role not in UNLICENSED_ROLES]
     commercial = scenario.commercial
     if commercial.licence_ids is not None:
@@ -112,6 +116,8 @@ def licence_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: Hard
         chosen = []
         for product in products(scenario):
             offers = [lic for lic in catalog.current(catalog.licences) if lic.applies_to == product]
+            if product == "vsphere" and vsan_raw_tb is not None:
+                offers = [lic for lic in offers if lic.vsan_gib_per_core != 0] or offers
             if not offers:
                 warnings.append(Warning("no-licence", f"The catalog has no {product} licence: it is not priced.",
                                         "warning", "commercial.licence_ids"))
@@ -121,6 +127,8 @@ def licence_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: Hard
     for lic in chosen:
         host_groups = licensed if lic.applies_to not in ("os", "vsphere") else list(groups)
         n, how = units(lic, host_groups, data_tb, guests)
+        if lic.applies_to == "vsphere" and vsan_raw_tb is not None:
+            warnings.extend(vsan_entitlement(lic, n, vsan_raw_tb))
         lines.append(bom.line("software", lic, n, 1, "licence", category="software",
                               recurring=lic.term == "annual", note=how))
     if chosen:
@@ -131,6 +139,45 @@ def licence_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: Hard
                 " The OS runs in the VMs, so a subscription for 1-2 sockets or 1-2 VMs is counted per 2 VMs;"
                 " with many VMs per host, a subscription for unlimited guests per host (e.g. Red Hat's for"
                 " virtual datacenters) may cost less: ask the vendor." if by_guests else ""), "catalog"))
+
+
+def vsan_entitlement(lic: Licence, cores: int, raw_tb: float) -> list[Warning]:
+    """Whether the vSphere licence runs the design's vSAN datastore: vSphere Standard includes none; vSphere
+    Foundation includes some raw capacity per licensed core, and a cluster claiming more needs a vSAN capacity
+    licence for all of it (Broadcom KB 326663), which the catalog does not price.
+
+    >>> from datetime import date
+    >>> vvf = Licence("vvf", "Broadcom", "VMware vSphere Foundation", 135.0, "USD", date(2026, 1, 1), "x",
+    ...               metric="core", term="annual", applies_to="vsphere", min_cores_per_cpu=16, min_units=0,
+    ...               vsan_gib_per_core=100)
+    >>> vsan_entitlement(vvf, 48, 4.0)
+    []
+    >>> print(vsan_entitlement(vvf, 48, 23.04)[0].text[:102])
+    The vSAN datastore claims 21.0 TiB of raw capacity; VMware vSphere Foundation includes 4.7 TiB for its
+    """
+    raw_tib = raw_tb * TB / TIB
+    if lic.vsan_gib_per_core == 0:
+        return [Warning("vsan-not-licensed", f"{lic.model} includes no vSAN, and the design keeps its data on a vSAN"
+                                             f" datastore ({raw_tib:,.1f} TiB raw): name a vSphere edition that"
+                                             " includes vSAN (vSphere Foundation, Cloud Foundation).",
+                        "warning", "commercial.licence_ids")]
+    if lic.vsan_gib_per_core is None:
+        return [Warning("vsan-capacity-licence", f"The catalog does not record how much vSAN capacity {lic.model}"
+                                                 f" includes: confirm that it covers the {raw_tib:,.1f} TiB of raw"
+                                                 " capacity the vSAN datastore claims, or add a vSAN capacity"
+                                                 " licence to the quote (`refarch catalog seed` brings the bundled"
+                                                 " vSphere editions' entitlements into a catalog seeded before"
+                                                 " them).", "warning", "commercial.licence_ids")]
+    included_tib = lic.vsan_gib_per_core * cores / 1024.0
+    if raw_tib <= included_tib + 1e-9:
+        return []
+    return [Warning("vsan-capacity-licence", f"The vSAN datastore claims {raw_tib:,.1f} TiB of raw capacity;"
+                                             f" {lic.model} includes {included_tib:,.1f} TiB for its {cores} licensed"
+                                             f" cores ({lic.vsan_gib_per_core:g} GiB each). Above that, vSAN"
+                                             f" capacity is licensed for the whole {raw_tib:,.1f} TiB (Broadcom KB"
+                                             " 326663), which this BOM does not price: ask Broadcom for a quote,"
+                                             " or use fewer or smaller capacity drives.",
+                    "warning", "commercial.licence_ids")]
 
 
 def support_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: HardwareCatalog,

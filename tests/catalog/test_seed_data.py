@@ -76,14 +76,15 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "cable": ("medium", "speed_gbps", "reach_m", "watts"),
     "rack": ("rack_u", "max_kw"),
     "pdu": ("outlets", "max_kw", "rack_u"),
-    "licence": ("metric", "term", "applies_to", "min_cores_per_cpu", "min_units"),
+    "licence": ("metric", "term", "applies_to", "min_cores_per_cpu", "min_units", "vsan_gib_per_core"),
     "support": ("basis", "pct_of_hardware", "applies_to"),
 }
 # Counts that may legitimately be zero (e.g. ESXi booted from SD/USB, no OS drives; a zero-U PDU;
 # a passive cable's watts; a licence without minimums).
-MAY_BE_ZERO = {"os_drives", "uplink_ports", "watts", "rack_u", "min_cores_per_cpu", "min_units", "pct_of_hardware"}
-# Revision 0005 columns: null means unknown (not read from a spec sheet), never a guess.
-MAY_BE_UNKNOWN = {"pcie_slots", "memory_type"}
+MAY_BE_ZERO = {"os_drives", "uplink_ports", "watts", "rack_u", "min_cores_per_cpu", "min_units", "pct_of_hardware",
+               "vsan_gib_per_core"}
+# Revision 0005/0006 columns: null means unknown (not read from a spec sheet), never a guess.
+MAY_BE_UNKNOWN = {"pcie_slots", "memory_type", "vsan_gib_per_core"}
 # Free software and support priced as a share of hardware have no unit price.
 PRICE_MAY_BE_ZERO = {"licence", "support"}
 BAY_FORM_FACTORS = {"LFF", "SFF", "U.2", "U.3", "E3.S", "E1.S"}
@@ -507,3 +508,17 @@ def test_every_pcie_slot_count_in_the_seed_is_one_read_from_its_source(entries: 
     for sid, e in servers.items():
         if e["pcie_slots"] is None:
             assert "PCIe slots: unknown" in e["source"], sid
+
+
+def test_every_vsphere_edition_with_a_vsan_entitlement_cites_it(entries: list[Entry]) -> None:
+    """vSAN runs only on an edition that includes it: the entitlement per core is read from Broadcom, never
+    guessed (0: the edition includes none; null: not recorded, and a design on vSAN asks to confirm)."""
+    problems = []
+    for e in entries:
+        if e["kind"] != "licence":
+            continue
+        if e["applies_to"] != "vsphere" and e["vsan_gib_per_core"] is not None:
+            problems.append(f"{e['id']}: a vSAN entitlement on a {e['applies_to']} licence")
+        if e["applies_to"] == "vsphere" and e["vsan_gib_per_core"] is not None and "vSAN" not in e["source"]:
+            problems.append(f"{e['id']}: vSAN {e['vsan_gib_per_core']} GiB per core without its source")
+    assert not problems, "\n".join(problems)

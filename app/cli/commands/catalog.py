@@ -40,7 +40,7 @@ TABLE_COLUMNS: Mapping[PartKind, tuple[str, ...]] = {
     "pdu": ("id", "vendor", "model", "part_number", "outlets", "max_kw", "rack_u", "price", "currency",
             "price_basis"),
     "licence": ("id", "vendor", "model", "part_number", "metric", "term", "applies_to", "min_cores_per_cpu",
-                "min_units", "price", "currency", "price_basis"),
+                "min_units", "vsan_gib_per_core", "price", "currency", "price_basis"),
     "support": ("id", "vendor", "model", "part_number", "basis", "pct_of_hardware", "applies_to", "price",
                 "currency", "price_basis"),
 }

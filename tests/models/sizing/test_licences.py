@@ -72,3 +72,64 @@ def test_socket_pair_units_cover_every_host_or_guest_and_no_more(sockets: int, h
     else:
         assert n == hosts * math.ceil(sockets / 2) and f"{hosts} hosts" in how
     assert n >= 1
+
+
+TIB = 2**40 / 1e12  # TB per TiB
+VSAN_CASES = [("pg-consolidation", {}), ("sap-iq", {}), ("pg-consolidation", {"vsan_policy": "raid5-ftt1"}),
+              ("sap-iq", {"data_tb": 60})]
+NO_VSAN_CASES = [("sap-iq", {"shared_storage": "san", "san_price_per_tb": 1000}),
+                 ("pg-consolidation", {"shared_storage": "local", "vsphere_ha": False}), ("study-000-vsphere", {})]
+
+
+def _vsphere_line(r: SizingResult, catalog: HardwareCatalog) -> tuple[Licence, int]:
+    for ln in r.bom:
+        lic = catalog.get(ln.part_id) if ln.part_id in catalog else None
+        if isinstance(lic, Licence) and lic.applies_to == "vsphere":
+            return lic, ln.qty
+    raise AssertionError("no vSphere licence line")
+
+
+@pytest.mark.parametrize(("name", "workload"), VSAN_CASES)
+def test_a_design_on_vsan_is_licensed_for_vsan_and_its_raw_capacity(
+    catalog: HardwareCatalog, name: str, workload: dict[str, object]
+) -> None:
+    """vSphere Standard includes no vSAN: a vSAN datastore needs vSphere Foundation (100 GiB of raw vSAN capacity
+    per licensed core, Broadcom KB 326663) or Cloud Foundation; raw capacity above what the cores include needs a
+    vSAN capacity licence for the whole cluster, which the design must say."""
+    r = size(sample(name, **({"workload": workload} if workload else {})), catalog)
+    assert r.design.raid.startswith("vsan-")
+    lic, cores = _vsphere_line(r, catalog)
+    assert lic.vsan_gib_per_core != 0, lic.id
+    raw_tib = r.design.raw_capacity_tb / TIB
+    codes = {w.code for w in r.warnings}
+    assert "vsan-not-licensed" not in codes
+    if lic.vsan_gib_per_core is None or raw_tib > lic.vsan_gib_per_core * cores / 1024 + 1e-9:
+        w = next(w for w in r.warnings if w.code == "vsan-capacity-licence")
+        assert f"{raw_tib:,.1f} TiB" in w.text and lic.model in w.text and w.field == "commercial.licence_ids"
+    else:
+        assert "vsan-capacity-licence" not in codes
+
+
+@pytest.mark.parametrize(("name", "workload"), NO_VSAN_CASES)
+def test_a_design_without_vsan_takes_the_cheapest_vsphere_licence(
+    catalog: HardwareCatalog, name: str, workload: dict[str, object]
+) -> None:
+    r = size(sample(name, **({"workload": workload} if workload else {})), catalog)
+    assert not r.design.raid.startswith("vsan-")
+    lic, cores = _vsphere_line(r, catalog)
+    offers = [x for x in catalog.current(catalog.licences) if x.applies_to == "vsphere"]
+    assert lic.price * cores == min(x.price * software.units(x, [g for g in _groups(r, catalog)], 1.0)[0]
+                                    for x in offers)
+    assert not {"vsan-not-licensed", "vsan-capacity-licence"} & {w.code for w in r.warnings}
+
+
+def _groups(r: SizingResult, catalog: HardwareCatalog) -> list[HostGroup]:
+    from models.sizing import infrastructure
+    return infrastructure.host_groups(r.bom, catalog)
+
+
+def test_a_named_licence_without_vsan_on_a_vsan_design_is_a_warning(catalog: HardwareCatalog) -> None:
+    ids = ["vmware-vsphere-standard", "suse-sles-1-2-socket", "postgresql-community"]
+    r = size(sample("pg-consolidation").model_copy(update={"commercial": Commercial(licence_ids=ids)}), catalog)
+    w = next(w for w in r.warnings if w.code == "vsan-not-licensed")
+    assert "vSphere Standard" in w.text and w.field == "commercial.licence_ids"
