@@ -17,10 +17,9 @@ from numpy.typing import NDArray
 
 from models import pricing
 from models.hardware import Drive, HardwareCatalog, Server
-from models.perf import cost_power
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
-from models.sizing import gp_part_warnings, greenplum, software
+from models.sizing import gp_part_warnings, greenplum
 from models.sizing.engine import size
 from models.sizing.gp_search import (
     SEARCH_CHUNK,
@@ -30,10 +29,10 @@ from models.sizing.gp_search import (
     settled_pick,
     settled_pool,
 )
+from models.sizing.gp_tco import approx_tco
 from models.sizing.pareto import ParetoFront, pareto_indices
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
-from models.sizing.rules import coordinator_count
 from models.sizing.stream import CheapestFeasible, RunningBest
 from models.sizing.targets import estimate_at
 from models.tasks import IsCancelled, Progress, check_cancelled
@@ -102,49 +101,6 @@ TCO_RERANK = 6  # exact TCO (full BOM) of this many candidates with the lowest a
 # Full capex (`size`: switches, cables, racks, PDUs) of this many feasible candidates with the lowest host capex:
 # what the search leaves out follows the host count, so the full cheapest sits among the few cheapest by hosts.
 CAPEX_RERANK = 6
-
-
-def approx_tco(ev: greenplum.Evaluated, servers: list, scenario: Scenario,  # type: ignore[type-arg]
-               catalog: HardwareCatalog) -> NDArray[np.float64]:
-    """Capex plus N years of licences, support and energy for every candidate (network and racks left out:
-    they follow the host count and are priced exactly on the few candidates re-ranked by `size`)."""
-    c = ev.candidates
-    com, a = scenario.commercial, scenario.assumptions
-    years = com.tco_years
-    hosts = (ev.segment_hosts + coordinator_count() + ev.etl_hosts).astype(float)
-    sockets = c.sockets.astype(float)
-    per_cpu = c.cores_total / np.maximum(sockets, 1)
-    data_tb = float(np.ceil(max(scenario.workload.data_tb / scenario.workload.compression_ratio, 1.0)))  # type: ignore[union-attr]
-    once = np.zeros(len(c))
-    yearly = np.zeros(len(c))
-    for product in software.products(scenario):
-        offers = [lic for lic in catalog.current(catalog.licences) if lic.applies_to == product]
-        if com.licence_ids is not None:
-            offers = [lic for lic in catalog.licences if lic.id in com.licence_ids and lic.applies_to == product]
-        if not offers:
-            continue
-        costs = []
-        for lic in offers:
-            # "socket-pair" per host here; the exact BOM (re-ranked) counts a vSphere design's guests in pairs
-            units = {"core": hosts * sockets * np.maximum(per_cpu, lic.min_cores_per_cpu),
-                     "socket": hosts * sockets, "socket-pair": hosts * np.ceil(sockets / 2),
-                     "host": hosts}.get(lic.metric, np.full(len(c), data_tb))
-            cost = np.maximum(units, lic.min_units) * lic.price
-            costs.append((cost, lic.term))
-        best = np.argmin(np.stack([x for x, _ in costs]), axis=0)
-        for k, (cost, term) in enumerate(costs):
-            sel = best == k
-            (once if term == "perpetual" else yearly)[sel] += cost[sel]
-    if com.support:
-        vendors = np.array([servers[int(i)].vendor.casefold() for i in c.server_idx])
-        support = np.full(len(c), np.inf)
-        for sup in catalog.current(catalog.supports):
-            fits = (vendors == sup.applies_to.casefold()) | (sup.applies_to == "*")
-            cost = hosts * sup.price if sup.basis == "host" else ev.capex * sup.pct_of_hardware / 100.0
-            support = np.where(fits, np.minimum(support, cost), support)
-        yearly += np.where(np.isfinite(support), support, 0.0)
-    energy = ev.power_w * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
-    return ev.capex + once + years * (yearly + energy)
 
 
 def optimize(

@@ -203,14 +203,15 @@ def settled_pick(scenario: Scenario, workload: GpWorkload, found: Search) -> tup
 
 
 def settled_shortlist(scenario: Scenario, workload: GpWorkload, found: Search, keep: int = 1,
-                      part_warnings_first: bool = True) -> list[tuple[int, greenplum.Evaluated, bool]]:
+                      part_warnings_first: bool = True, cost: gp_settle.Cost | None = None,
+                      ) -> list[tuple[int, greenplum.Evaluated, bool]]:
     """The `keep` best candidates sized on the estimate they report (`gp_settle.settled_shortlist`)."""
     c = found.ev.candidates
     extra_price = np.array([m.price for m in found.memory])
     return gp_settle.settled_shortlist(
         workload, scenario.targets, found.ev, found.net, scenario.assumptions.utilization_pct / 100.0,
         extra_price[c.server_idx], scenario.platform, coordinators=found.coordinators, keep=keep,
-        part_warnings_first=part_warnings_first,
+        part_warnings_first=part_warnings_first, cost=cost,
     )
 
 

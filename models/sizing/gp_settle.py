@@ -38,6 +38,15 @@ BoolArray = NDArray[np.bool_]
 NEAR = 2  # host counts the settling probes at once before it searches where more hosts stop helping
 
 
+# A cost per candidate the settled designs are ranked on in place of capex (`gp_tco.approx_tco`), `ev.capex`
+# then holding it for the points: like capex, it must never fall as hosts are added (settling only adds hosts).
+Cost = Callable[[Evaluated], FloatArray]
+
+
+def _capex(ev: Evaluated) -> FloatArray:
+    return ev.capex
+
+
 def smallest_from(ok: Callable[[IntArray], BoolArray], start: int, limit: int, batch: int = 64) -> tuple[int, bool]:
     """The smallest count n in [start, limit] with ok(n) (monotone), probing `batch` counts at a time.
 
@@ -275,7 +284,7 @@ def settled_shortlist(
     most: int = 256,
     coordinators: CoordinatorOptions | None = None,
     keep: int = 1,
-    part_warnings_first: bool = True,
+    part_warnings_first: bool = True, cost: Cost | None = None,
 ) -> list[tuple[int, Evaluated, bool]]:
     """The best candidates once settled, of `keep` different servers, best first: fewest part warnings, then
     the lowest capex.
@@ -285,7 +294,7 @@ def settled_shortlist(
     removes a lower bound of those it raises settled: a candidate whose bounds are no better than the
     `keep`-th best settled design is not settled (`size` and `optimize` both pick this way, so they agree to
     the cent). With no feasible candidate, the nearest one alone (feasible False). `part_warnings_first` False
-    ranks the settled designs on capex alone (the pool's point part warnings are then zero).
+    ranks the settled designs on capex alone (the pool's point part warnings are then zero). `Cost` has the rule.
     """
     c = ev.candidates
     feasible = ev.feasible
@@ -315,7 +324,7 @@ def settled_shortlist(
         one = settle(workload, targets, c.take(np.array([i])), net, utilization, float(extra_memory_price[i]),
                      platform, int(ev.segment_hosts[i]), coordinators, int(ev.coordinator_idx[i]), searched)
         if bool(one.feasible[0]):
-            key = (int(one.part_warnings[0]) if part_warnings_first else 0, float(one.capex[0]))
+            key = (int(one.part_warnings[0]) if part_warnings_first else 0, float((cost or _capex)(one)[0]))
             if server not in best or key < best[server][0]:
                 best[server] = (key, int(i), one)
         elif fallback is None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -9,7 +10,7 @@ from models.hardware import HardwareCatalog
 from models.percent import percent
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
-from models.sizing import commercial, gp_part_warnings, greenplum
+from models.sizing import commercial, gp_part_warnings, gp_settle, gp_tco, greenplum
 from models.sizing.gp_explain import explain
 from models.sizing.gp_search import Search, SearchSpace, search_space, settled_pool, settled_shortlist
 from models.sizing.parts import (
@@ -71,7 +72,8 @@ def size_greenplum(
     raid, _ = chosen_raid(scenario, workload)
     space = search_space(scenario, workload, catalog, parts, servers, drives, [scenario.platform.deployment], [raid],
                          scenario.platform.drives_per_host)
-    best, cheapest = _streamed(space, progress, cancelled)
+    rank = Ranking.of(scenario, catalog, space)
+    best, cheapest = _streamed(space, progress, cancelled, rank=rank)
     n = scenario.platform.drives_per_host
     most = max(s.data_bays for s in servers)
     if best.row is None and n is not None and n > most:
@@ -85,100 +87,128 @@ def size_greenplum(
         raise SizingInputError(
             [Problem("platform", f"no drive in the catalog fits {what} with {raid} and the requested drive count")]
         )
-    result, full, feasible = _best_of_pool(scenario, workload, catalog, space, best, cheapest)
+    result, full, feasible, spent = _best_of_pool(scenario, workload, catalog, space, best, cheapest, rank=rank)
     if len(space.servers) > 1 or len(space.drives) > 1 or scenario.platform.drives_per_host is None:
         budget = scenario.targets.max_capex
-        why = _recommended_why(result, feasible and (budget is None or full <= budget))
+        why = _recommended_why(result, feasible and (budget is None or full <= budget), rank)
         if budget is not None and full > budget:
             # the designs raising fewest part warnings break the capex budget once fully priced: within the budget
-            # comes first (a missed target outweighs a warning), so the search runs again ranking on capex alone
-            best2, cheapest2 = _streamed(space, None, cancelled, ignore_part_warnings=True)
-            other, other_full, other_feasible = _best_of_pool(scenario, workload, catalog, space, best2, cheapest2,
-                                                              part_warnings_first=False)
+            # comes first (a missed target outweighs a warning), so the search runs again ranking on cost alone
+            best2, cheapest2 = _streamed(space, None, cancelled, ignore_part_warnings=True, rank=rank)
+            other, other_full, other_feasible, _ = _best_of_pool(scenario, workload, catalog, space, best2,
+                                                                 cheapest2, part_warnings_first=False, rank=rank)
             if other_full <= budget:
                 result, feasible = other, other_feasible
-                why = _within_budget_why(other, budget, full, scenario.commercial.currency)
+                why = _within_budget_why(other, budget, full, scenario.commercial.currency, rank)
         elif feasible:
-            why = _with_trade_off(why, scenario, workload, catalog, space, result, full, cancelled)
+            why = _with_trade_off(why, scenario, workload, catalog, space, result, spent, cancelled, rank)
         result = dataclasses.replace(result, rationale=(*result.rationale, why))
     return result
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """What the recommendation minimises (`commercial.optimize_for`): the full capex, or the N-year cost of
+    ownership, where per-core database licences can outweigh the hardware many times over."""
+
+    words: str  # "capex" / "5-year cost of ownership"
+    cost: gp_settle.Cost | None  # per candidate, when not capex (the search ranks on it in place of capex)
+
+    @staticmethod
+    def of(scenario: Scenario, catalog: HardwareCatalog, space: SearchSpace) -> Ranking:
+        com = scenario.commercial
+        if com.optimize_for != "tco":
+            return Ranking("capex", None)
+        return Ranking(f"{com.tco_years}-year cost of ownership",
+                       lambda ev: gp_tco.approx_tco(ev, space.servers, scenario, catalog))
+
+    def full(self, r: SizingResult) -> float:
+        """The ranked cost of a completed design (full BOM)."""
+        return r.totals.capex if self.cost is None else r.totals.tco
+
+
 def _with_trade_off(why: Rationale, scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog,
-                    space: SearchSpace, result: SizingResult, full: float, cancelled: IsCancelled | None) -> Rationale:
+                    space: SearchSpace, result: SizingResult, full: float, cancelled: IsCancelled | None,
+                    rank: Ranking) -> Rationale:
     """The recommendation's price, said: when a cheaper design meeting every target exists whose parts raise more
-    warnings, the rationale names it, its full capex and what it raises, so the architect can weigh the rule
-    against the money (and name that server to take it) instead of meeting a silent premium."""
-    best, cheapest = _streamed(space, None, cancelled, ignore_part_warnings=True)
-    other, other_full, other_feasible = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
-                                                      part_warnings_first=False)
+    warnings, the rationale names it, its full capex (or cost of ownership) and what it raises, so the architect
+    can weigh the rule against the money (and name that server to take it) instead of meeting a silent premium."""
+    best, cheapest = _streamed(space, None, cancelled, ignore_part_warnings=True, rank=rank)
+    other, _, other_feasible, other_full = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
+                                                         part_warnings_first=False, rank=rank)
     mine = gp_part_warnings.raised(w.code for w in result.warnings)
     raised = [c for c in gp_part_warnings.raised(w.code for w in other.warnings) if c not in mine]
     if not other_feasible or other_full >= full or not raised:
         return why
     server = catalog.get(other.design.server_id, "server")
     currency = scenario.commercial.currency
+    costs = "costs" if rank.cost is None else f"has a {rank.words} of"
     text = (f"{why.text} The cheapest design meeting every target, {other.design.segment_hosts} segment hosts of"
-            f" {server.vendor} {server.model}, costs {other_full:,.0f} {currency} ({full - other_full:,.0f}"
+            f" {server.vendor} {server.model}, {costs} {other_full:,.0f} {currency} ({full - other_full:,.0f}"
             f" {currency} or {percent((full - other_full) / full)} less) but raises:"
             f" {'; '.join(gp_part_warnings.WORDS[c] for c in raised)}; name that server to size it.")
     return Rationale(why.decision, text, why.source)
 
 
 def _streamed(space: SearchSpace, progress: Progress | None, cancelled: IsCancelled | None,
-              ignore_part_warnings: bool = False) -> tuple[RunningBest, CheapestFeasible]:
-    """The running best and the cheapest feasible pool over every candidate of the space."""
+              ignore_part_warnings: bool = False, rank: Ranking | None = None) -> tuple[RunningBest, CheapestFeasible]:
+    """The running best and the cheapest feasible pool over every candidate of the space (ranked on `rank`'s cost
+    in place of capex when it has one)."""
     best, cheapest = RunningBest(), CheapestFeasible()
     for offset, ev in space.chunks(progress=progress, cancelled=cancelled):
         if ignore_part_warnings:
             none = np.zeros(len(ev.candidates), dtype=np.int64)
             ev = dataclasses.replace(ev, part_warnings=none, part_warnings_fixed=none)
+        if rank is not None and rank.cost is not None:
+            ev = dataclasses.replace(ev, capex=rank.cost(ev))
         best.add(offset, ev)
         cheapest.add(offset, ev)
     return best, cheapest
 
 
 def _best_of_pool(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
-                  best: RunningBest, cheapest: CheapestFeasible, part_warnings_first: bool = True
-                  ) -> tuple[SizingResult, float, bool]:
-    """The explained design of the pool (fewest part warnings, then the lowest full capex), its full capex (switches,
-    racks, licences and support included) and whether it meets every target."""
+                  best: RunningBest, cheapest: CheapestFeasible, part_warnings_first: bool = True,
+                  rank: Ranking | None = None) -> tuple[SizingResult, float, bool, float]:
+    """The explained design of the pool (fewest part warnings, then the lowest full capex or cost of ownership),
+    its full capex (switches, racks, licences and support included), whether it meets every target, and the cost
+    it was ranked on."""
+    rank = rank or Ranking("capex", None)
     shortlist = settled_shortlist(scenario, workload, space.found(settled_pool(best, cheapest)), FULL_CAPEX_RERANK,
-                                  part_warnings_first)
+                                  part_warnings_first, rank.cost)
     results = [explain_candidate(scenario, workload, space.found(settled), 0, feasible)
                for _, settled, feasible in shortlist]
     # the search ranks on the hosts' capex; switches, racks, licences and support follow the host count and the
-    # cores, so the few best are completed and the lowest full capex taken (fewest part warnings first)
-    full = [commercial.complete(r, scenario, catalog).totals.capex for r in results]
+    # cores, so the few best are completed and the lowest full cost taken (fewest part warnings first)
+    done = [commercial.complete(r, scenario, catalog) for r in results]
     k = min(range(len(results)),
-            key=lambda j: (int(shortlist[j][1].part_warnings[0]) if part_warnings_first else 0, full[j]))
-    return results[k], full[k], shortlist[k][2]
+            key=lambda j: (int(shortlist[j][1].part_warnings[0]) if part_warnings_first else 0, rank.full(done[j])))
+    return results[k], done[k].totals.capex, shortlist[k][2], rank.full(done[k])
 
 
-def _within_budget_why(result: SizingResult, budget: float, over: float, currency: str) -> Rationale:
+def _within_budget_why(result: SizingResult, budget: float, over: float, currency: str, rank: Ranking) -> Rationale:
     raised = gp_part_warnings.raised(w.code for w in result.warnings)
     words = "; ".join(gp_part_warnings.WORDS[c] for c in raised) or "none"
     return Rationale(
         "Recommended parts",
         f"The designs whose parts raise the fewest warnings cost {over:,.0f} {currency} once fully priced, over the"
-        f" {budget:,.0f} {currency} capex budget; the budget comes first, so these parts are the lowest full capex"
-        f" within it, though they raise: {words}.",
+        f" {budget:,.0f} {currency} capex budget; the budget comes first, so these parts are the"
+        f" lowest full {rank.words} within it, though they raise: {words}.",
         gp_part_warnings.SOURCES,
     )
 
 
-def _recommended_why(result: SizingResult, feasible: bool) -> Rationale:
+def _recommended_why(result: SizingResult, feasible: bool, rank: Ranking) -> Rationale:
     """Why the recommended parts: the rules they satisfy, or that no candidate satisfies them."""
     rules = "; ".join(gp_part_warnings.WORDS[c] for c in gp_part_warnings.CODES)
     raised = gp_part_warnings.raised(w.code for w in result.warnings)
     pool = "designs meeting every target" if feasible else "candidates (none meets every target)"
     if raised:
         text = (f"Every one of the {pool} raises a warning about its parts; this one raises the fewest"
-                f" ({'; '.join(gp_part_warnings.WORDS[c] for c in raised)}) at the lowest capex. The rules"
+                f" ({'; '.join(gp_part_warnings.WORDS[c] for c in raised)}) at the lowest {rank.words}. The rules"
                 f" checked: {rules}.")
     else:
         text = (f"Of the {pool}, those whose parts satisfy the rules refarch cites ({rules}) are preferred to"
-                " cheaper ones that do not; among them, the lowest capex.")
+                f" cheaper ones that do not; among them, the lowest {rank.words}.")
     return Rationale("Recommended parts", text, gp_part_warnings.SOURCES)
 
 

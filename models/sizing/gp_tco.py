@@ -1,0 +1,70 @@
+"""The approximate cost of ownership of every Greenplum candidate: what a search ranks on when the scenario
+minimises TCO (`commercial.optimize_for = "tco"`, `size` and `optimize` alike).
+
+Capex plus `commercial.tco_years` of licences, support and energy, per candidate, in the catalog's (project)
+currency. Network and racks are left out: they follow the host count and are priced exactly, with the full
+BOM, on the few candidates the search re-ranks. Where per-core database licences dominate, this order differs
+from the capex order: fewer, larger cores can cost more in hardware and far less over the years.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models.hardware import HardwareCatalog, Licence, Server
+from models.perf import cost_power
+from models.scenario import Scenario
+from models.sizing import greenplum, software
+from models.sizing.rules import coordinator_count
+
+FloatArray = NDArray[np.float64]
+
+
+def approx_tco(ev: greenplum.Evaluated, servers: list[Server], scenario: Scenario,
+               catalog: HardwareCatalog) -> FloatArray:
+    """Capex plus N years of licences, support and energy for every candidate of `ev` (`servers`: the search's,
+    indexed by the candidates' server_idx). vSphere licences apply to the candidates deployed on vSphere, whatever
+    the scenario's own deployment (the optimizer searches both)."""
+    c = ev.candidates
+    com, a = scenario.commercial, scenario.assumptions
+    hosts = (ev.segment_hosts + coordinator_count() + ev.etl_hosts).astype(float)
+    once, yearly = np.zeros(len(c)), np.zeros(len(c))
+    bare = scenario.model_copy(update={"platform": scenario.platform.model_copy(update={"deployment": "bare-metal"})})
+    products = software.products(bare)
+    products.insert(1, "vsphere")  # where software.products puts it: the same sums, added in the same order
+    for product in products:
+        offers = [lic for lic in catalog.current(catalog.licences) if lic.applies_to == product]
+        if com.licence_ids is not None:
+            offers = [lic for lic in catalog.licences if lic.id in com.licence_ids and lic.applies_to == product]
+        if not offers:
+            continue
+        costs = [(_licence_cost(lic, ev, hosts, scenario), lic.term) for lic in offers]
+        best = np.argmin(np.stack([x for x, _ in costs]), axis=0)
+        applies = c.virtualized if product == "vsphere" else np.ones(len(c), dtype=bool)
+        for k, (cost, term) in enumerate(costs):
+            sel = (best == k) & applies
+            (once if term == "perpetual" else yearly)[sel] += cost[sel]
+    if com.support:
+        vendors = np.array([servers[int(i)].vendor.casefold() for i in c.server_idx])
+        support = np.full(len(c), np.inf)
+        for sup in catalog.current(catalog.supports):
+            fits = (vendors == sup.applies_to.casefold()) | (sup.applies_to == "*")
+            cost = hosts * sup.price if sup.basis == "host" else ev.capex * sup.pct_of_hardware / 100.0
+            support = np.where(fits, np.minimum(support, cost), support)
+        yearly += np.where(np.isfinite(support), support, 0.0)
+    energy = ev.power_w * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
+    return ev.capex + once + com.tco_years * (yearly + energy)
+
+
+def _licence_cost(lic: Licence, ev: greenplum.Evaluated, hosts: FloatArray, scenario: Scenario) -> FloatArray:
+    """One licence's cost per candidate, counted per its metric with its minimums ("socket-pair" per host here;
+    the exact BOM, re-ranked, counts a vSphere design's guests in pairs)."""
+    c = ev.candidates
+    sockets = c.sockets.astype(float)
+    per_cpu = c.cores_total / np.maximum(sockets, 1)
+    w = scenario.workload
+    data_tb = float(np.ceil(max(w.data_tb / w.compression_ratio, 1.0)))  # type: ignore[union-attr]
+    units = {"core": hosts * sockets * np.maximum(per_cpu, lic.min_cores_per_cpu),
+             "socket": hosts * sockets, "socket-pair": hosts * np.ceil(sockets / 2),
+             "host": hosts}.get(lic.metric, np.full(len(c), data_tb))
+    return np.asarray(np.maximum(units, lic.min_units) * lic.price, dtype=np.float64)
