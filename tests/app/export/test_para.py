@@ -72,3 +72,14 @@ def test_a_bullet_in_the_markup_is_not_shared() -> None:
     text = "<bullet>&bull;</bullet>a point"
     a, b = Para(text, style), Para(text, style)
     assert a.bulletText is not None and b.bulletText is not None and a.frags is not b.frags
+
+
+def test_paragraphs_of_one_text_share_the_lines_broken_at_a_width() -> None:
+    style = getSampleStyleSheet()["BodyText"]
+    a, b = Para(TEXT, style), Para(TEXT, style)
+    assert a.wrap(200, 1000) == b.wrap(200, 1000)
+    assert a.blPara is b.blPara  # broken once
+    plain = Paragraph(TEXT, style)
+    assert b.wrap(200, 1000) == plain.wrap(200, 1000) and _lines(b) == _lines(plain)
+    assert b.wrap(150, 1000) == plain.wrap(150, 1000) and _lines(b) == _lines(plain)  # another width: broken anew
+    assert a.blPara is not b.blPara  # a keeps its lines at 200
