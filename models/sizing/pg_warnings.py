@@ -128,3 +128,17 @@ def _slow_vms(vms: list[PgVm]) -> list[Warning]:
         " the rate per vCPU is study 001's DBT-2 mix, so measure the customer's transactions.",
         "warning", "workload.databases",
     )]
+
+
+def some_of(names: list[str], of: int) -> str:
+    """A few database names and how many more, so a 500-database consolidation reads as one sentence.
+
+    >>> some_of(["a", "b"], 9), some_of([f"db{i}" for i in range(500)], 500)
+    ('a, b', 'all 500 databases: db0, db1, db2 and 497 more')
+    >>> some_of([f"db{i}" for i in range(7)], 10)
+    'db0, db1, db2 and 4 more'
+    """
+    if len(names) <= 5:
+        return ", ".join(names)
+    head = f"all {of} databases: " if len(names) == of else ""
+    return f"{head}{', '.join(names[:3])} and {len(names) - 3} more"

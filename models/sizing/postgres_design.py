@@ -300,7 +300,9 @@ def _storage_rationale(w: PostgresConsolidation, p: Packing, raid: str) -> Ratio
     I/O is sized at, and which databases' transaction rates are estimated rather than given."""
     drive, lay = p.drive, p.vsan
     all_vms = [vm for h in p.hosts for vm in h.vms]
-    estimated = sorted({io.name for vm in all_vms for io in vm.io if io.tps_estimated})
+    est = {io.name for vm in all_vms for io in vm.io if io.tps_estimated}
+    estimated = [d.name for d in w.databases if d.name in est]  # the scenario's order
+    named = pg_warnings.some_of(estimated, len(w.databases))
     if lay is not None:
         penalty = write_penalty(lay.policy)
         where = (f"one vSAN datastore across the {len(p.hosts)} hosts (policy {lay.policy}: VMs of a failed host"
@@ -317,7 +319,7 @@ def _storage_rationale(w: PostgresConsolidation, p: Packing, raid: str) -> Ratio
         f" database at the {percent(figure(DOCS, 'gp_capacity_max_fill'))} fill limit plus 2x max_wal_size of WAL, and"
         " IOPS for the busiest hour (data pages written back once per checkpoint at most, one WAL flush per"
         f" commit, write penalty {penalty:g}) at most {percent(figure(DS, 'storage_busy_max'))} busy."
-        + (f" Transactions for {', '.join(estimated)} are estimated at {tps_per_client():.0f} per client per"
+        + (f" Transactions for {named} are estimated at {tps_per_client():.0f} per client per"
            " second (study 001's zero-think-time DBT-2 clients, an upper bound): state each database's peak"
            " throughput (TPS) for a tighter design." if estimated else ""),
         "001_8432df66bbca52f5.txt, Performance Best Practices; "

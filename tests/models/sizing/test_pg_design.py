@@ -424,3 +424,25 @@ def test_clients_far_beyond_the_vcpus_get_pooler_advice_even_when_memory_suffice
     assert "connection-pooler-cpu" not in {w.code for w in size(sample(
         "pg-consolidation", workload={"databases": fewer, "vm_vcpus": 4}), catalog).warnings}
     assert "connection-pooler-cpu" not in {w.code for w in size(sample("pg-consolidation"), catalog).warnings}
+
+
+@pytest.mark.parametrize(("count", "stated"), [(1, 0), (4, 0), (6, 0), (40, 0), (40, 30), (40, 35), (40, 38)])
+def test_the_storage_rationale_names_a_few_estimated_databases_and_counts_the_rest(
+    catalog: HardwareCatalog, count: int, stated: int
+) -> None:
+    """The customer reads which databases' transaction rates are estimated: every one when few, else the first
+    few in their natural order and how many more (a 500-database consolidation listed 500 names in one line)."""
+    dbs = _dbs(count, seed_ws=1.0, clients=5)
+    for d in dbs[:stated]:
+        d["peak_tps"] = 50.0
+    r = size(sample("pg-consolidation", workload={"databases": dbs}, platform={"server_id": R670}), catalog)
+    text = next(x.text for x in r.rationale if x.decision == "Storage")
+    estimated = [d["name"] for d in dbs[stated:]]
+    named = [n for n in (d["name"] for d in dbs) if n in text]
+    assert set(named) <= set(estimated)
+    if len(estimated) <= 5:
+        assert named == estimated
+    else:
+        assert named == estimated[:3] and f"and {len(estimated) - 3} more" in text
+        if stated == 0:
+            assert f"all {count} databases" in text
