@@ -102,8 +102,41 @@ def size_greenplum(
                 why = _within_budget_why(other, budget, full, scenario.commercial.currency, rank)
         elif feasible:
             why = _with_trade_off(why, scenario, workload, catalog, space, result, spent, cancelled, rank)
-        result = dataclasses.replace(result, rationale=(*result.rationale, why))
+        extra = _cheaper_to_own(scenario, workload, catalog, space, result, cancelled) \
+            if feasible and rank.cost is None and (budget is None or full <= budget) else None
+        result = dataclasses.replace(result, rationale=(*result.rationale, why, *([extra] if extra else [])))
     return result
+
+
+# A saving in cost of ownership below this share is not named: the prices are estimates and the search ranks on an
+# approximate TCO, so a design a fraction of a percent cheaper to own is no winner.
+TCO_NOTE_MIN_SAVING = 0.01
+
+
+def _cheaper_to_own(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
+                    result: SizingResult, cancelled: IsCancelled | None) -> Rationale | None:
+    """Ranked on capex, the design that costs markedly less to own over the TCO horizon, said with both figures:
+    per-core database licences can outweigh the hardware many times, so the capex pick may cost millions more
+    over the years than a design with fewer or smaller cores (the scenario's choice stands; it names the switch)."""
+    tco = Ranking.tco(scenario, catalog, space)
+    best, cheapest = _streamed(space, None, cancelled, rank=tco)
+    other, other_capex, other_feasible, other_tco = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
+                                                                  rank=tco)
+    mine = commercial.complete(result, scenario, catalog).totals
+    more = len(gp_part_warnings.raised(w.code for w in other.warnings)) > \
+        len(gp_part_warnings.raised(w.code for w in result.warnings))
+    if not other_feasible or more or other_tco > mine.tco * (1 - TCO_NOTE_MIN_SAVING):
+        return None
+    d, server = other.design, catalog.get(other.design.server_id, "server")
+    cur, years, extra = scenario.commercial.currency, scenario.commercial.tco_years, other_capex - mine.capex
+    return Rationale("Cost of ownership", (
+        f"This design has the lowest capex, as the scenario asks (Optimizer minimises: Capex). Over {years} years"
+        f" {d.segment_hosts} segment hosts of {server.vendor} {server.model} with {d.data_drives_per_host} data"
+        f" drives each cost {other_tco:,.0f} {cur} to own against {mine.tco:,.0f} {cur}"
+        f" ({mine.tco - other_tco:,.0f} {cur} or {percent((mine.tco - other_tco) / mine.tco)} less) for"
+        f" {abs(extra):,.0f} {cur} {'more' if extra >= 0 else 'less'} capex: licences, support and energy follow"
+        f" the cores, hosts and watts. Set Optimizer minimises to Cost of ownership to size it."),
+        "scenario (commercial.optimize_for, commercial.tco_years); catalog")
 
 
 @dataclass(frozen=True)
@@ -116,10 +149,12 @@ class Ranking:
 
     @staticmethod
     def of(scenario: Scenario, catalog: HardwareCatalog, space: SearchSpace) -> Ranking:
-        com = scenario.commercial
-        if com.optimize_for != "tco":
-            return Ranking("capex", None)
-        return Ranking(f"{com.tco_years}-year cost of ownership",
+        return Ranking.tco(scenario, catalog, space) if scenario.commercial.optimize_for == "tco" \
+            else Ranking("capex", None)
+
+    @staticmethod
+    def tco(scenario: Scenario, catalog: HardwareCatalog, space: SearchSpace) -> Ranking:
+        return Ranking(f"{scenario.commercial.tco_years}-year cost of ownership",
                        lambda ev: gp_tco.approx_tco(ev, space.servers, scenario, catalog))
 
     def full(self, r: SizingResult) -> float:
