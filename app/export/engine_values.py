@@ -63,7 +63,6 @@ def used_values(scenario: Scenario, result: SizingResult) -> dict[str, str]:
     """Field path -> what the engine used, for every optional field `scenario` leaves empty (and only those);
     "not used ..." / "not priced ..." for a field the design has no use for."""
     from models.sizing.rules import RULES
-    from models.sizing.sap_iq_design import STUDY as IQ_STUDY
 
     d = result.design
     w = scenario.workload
@@ -114,6 +113,9 @@ def used_values(scenario: Scenario, result: SizingResult) -> dict[str, str]:
         if w.writer_nodes is None and result.iq is not None:
             out["workload.writer_nodes"] = str(result.iq.writers)
         if w.temp_to_main_ratio is None:
+            # imported here: the window calls this for the first result on screen, often not a SAP IQ one
+            from models.sizing.sap_iq_design import STUDY as IQ_STUDY
+
             ratio = point(IQ_STUDY, "temp_to_main_dbspace_ratio").value
             out["workload.temp_to_main_ratio"] = (
                 f"{_num(ratio)} (from {source_title(IQ_STUDY, 'temp_to_main_dbspace_ratio')})")

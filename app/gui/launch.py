@@ -6,6 +6,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 SCREENSHOT_SIZE = (1400, 900)
 SCREENSHOT_TIMEOUT_S = 60.0
@@ -46,6 +47,39 @@ def launch(
     view: str = "main",
     size: tuple[int, int] = SCREENSHOT_SIZE,
 ) -> int:
+    from app.gui.qt_start import collector_held, starting_process
+
+    with collector_held(starting_process()):  # until the window is on screen (see app.gui.qt_start)
+        app, window = _open_window(db_url, project, screenshot)
+        if not screenshot:
+            window.resize(*SCREENSHOT_SIZE)
+            window.show()
+            if view != "main":
+                window.show_view(view)
+    if screenshot:
+        if window.catalog_error:
+            window.doc.undo_stack.setClean()
+            window.close()
+            raise LaunchError(window.catalog_error)
+        try:
+            render_screenshot(window, Path(screenshot), view, size)
+        finally:
+            window.doc.recovered = False
+            window.doc.undo_stack.setClean()  # a screenshot never asks to save
+            window.close()
+        return 0
+    if window.catalog_error:
+        from PySide6.QtWidgets import QMessageBox
+
+        QMessageBox.warning(window, "Hardware catalog unavailable", window.catalog_error)
+    return int(app.exec())
+
+
+def _open_window(db_url: str | None, project: str | None, screenshot: str | None) -> tuple[Any, Any]:
+    """The application and the main window (not shown yet)."""
+    from app.gui.qt_start import import_qt
+
+    import_qt()
     from PySide6.QtWidgets import QApplication
 
     if screenshot:
@@ -54,8 +88,6 @@ def launch(
         quiet_offscreen_warnings()
     elif QApplication.instance() is None and (problem := display_problem()):
         raise LaunchError(problem)
-
-    from PySide6.QtWidgets import QMessageBox
 
     from app.gui.main_window import MainWindow
 
@@ -70,25 +102,7 @@ def launch(
     window = MainWindow(
         db_url=db_url, project_path=Path(project) if project else None, interactive=screenshot is None
     )
-    if screenshot:
-        if window.catalog_error:
-            window.doc.undo_stack.setClean()
-            window.close()
-            raise LaunchError(window.catalog_error)
-        try:
-            render_screenshot(window, Path(screenshot), view, size)
-        finally:
-            window.doc.recovered = False
-            window.doc.undo_stack.setClean()  # a screenshot never asks to save
-            window.close()
-        return 0
-    window.resize(*SCREENSHOT_SIZE)
-    window.show()
-    if view != "main":
-        window.show_view(view)
-    if window.catalog_error:
-        QMessageBox.warning(window, "Hardware catalog unavailable", window.catalog_error)
-    return app.exec()
+    return app, window
 
 
 def quiet_offscreen_warnings() -> None:
