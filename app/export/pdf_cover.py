@@ -14,6 +14,7 @@ from reportlab.platypus import Flowable, KeepTogether, NextPageTemplate, PageBre
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_compare import option_letter
 from app.export.pdf_doc import Para
+from app.export.pdf_sections import capex_tile
 from app.export.pdf_styles import ACCENT, ZEBRA
 from app.export.pdf_toc import OnePassToc
 from app.formatting import long_date, money, power, value
@@ -56,7 +57,7 @@ def cover(ctx: Ctx, title: str, results: Sequence[SizingResult], scenarios: Sequ
         r = results[0]
         t, d = r.totals, r.design
         main = r.estimates.get(r.main_metric)
-        tiles = [("Capex (list)", money(t.capex, t.currency, cents=False), ""),
+        tiles = [(capex_tile(r), money(t.capex, t.currency, cents=False), ""),
                  ("Power", power(t.power_w), f"{t.kwh_per_year:,.0f} kWh/year"),
                  ("Hosts", str(d.total_hosts), f"{t.rack_u} U")]
         if main is not None:

@@ -27,6 +27,7 @@ from app.formatting import (
     unit_text,
     value,
 )
+from models.money import cents, total
 from models.references import readable
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing.result import SizingResult, Warning
@@ -129,6 +130,33 @@ def _model_rows(model: BaseModel, section: str, skip: Sequence[str] = ("kind",),
 # --- Executive summary ---------------------------------------------------------------------------------------
 
 
+def capex_split(r: SizingResult) -> tuple[float, float, float]:
+    """The one-time cost as hardware (servers, network, racks) and perpetual licences, and what it is at list
+    prices: the summary names what the money buys and never calls a discounted total a list price."""
+    once = [ln for ln in r.bom if not ln.recurring]
+    licences = total(ln.extended_price for ln in once if ln.kind == "licence")
+    at_list = total(cents((ln.list_unit_price if ln.list_unit_price is not None else ln.unit_price) * ln.qty)
+                    for ln in once)
+    return cents(r.totals.capex - licences), licences, at_list
+
+
+def capex_sentence(r: SizingResult) -> str:
+    """"The hardware costs X at list prices", or "It costs X up front: Y hardware and Z perpetual licences, net of
+    discounts (W at list prices)" (markup)."""
+    cur = r.totals.currency
+    hardware, licences, at_list = capex_split(r)
+    text = (f"It costs <b>{money(r.totals.capex, cur)}</b> up front: {money(hardware, cur)} hardware and"
+            f" {money(licences, cur)} perpetual licences" if licences else
+            f"The hardware costs <b>{money(r.totals.capex, cur)}</b>")
+    return text + (f", net of discounts ({money(at_list, cur)} at list prices)," if at_list > r.totals.capex
+                   else " at list prices")
+
+
+def capex_tile(r: SizingResult) -> str:
+    """The KPI tile's label: the capex is net of discounts when the scenario has any."""
+    return "Capex (net)" if capex_split(r)[2] > r.totals.capex else "Capex (list)"
+
+
 def recommendation(ctx: Ctx, r: SizingResult, s: Scenario) -> str:
     """The design in one paragraph (markup; every catalog and user string escaped)."""
     d, t = r.design, r.totals
@@ -147,8 +175,8 @@ def recommendation(ctx: Ctx, r: SizingResult, s: Scenario) -> str:
         text += (f"Each {t_(worker_role(r))} holds {d.data_drives_per_host} × {t_(part_description(r, d.drive_id))}"
                  f" ({t_(raid_label(d.raid))}) and {gib(d.memory_gib_per_host)} of memory")
         text += f", split into {d.vms_per_host} VMs. " if d.vms_per_host > 1 else ". "
-    text += (f"The hardware costs <b>{money(t.capex, t.currency)}</b> at list prices and draws "
-             f"<b>{power(t.power_w)}</b> ({t.kwh_per_year:,.0f} kWh a year with PUE {s.assumptions.pue:g}). ")
+    text += capex_sentence(r) + (f" and draws <b>{power(t.power_w)}</b> ({t.kwh_per_year:,.0f} kWh a year with PUE"
+                                 f" {s.assumptions.pue:g}). ")
     main = r.estimates.get(r.main_metric)
     if main is not None:
         text += (f"Its {_in_sentence(metric_label(r.main_metric))} is estimated at <b>{value(main.p50, main.unit)}</b>"
@@ -185,7 +213,7 @@ def executive_summary(ctx: Ctx, r: SizingResult, s: Scenario, warnings_section: 
     out: list[Flowable] = [ctx.heading("Executive summary"), ctx.m(recommendation(ctx, r, s), st.lead)]
     main = r.estimates.get(r.main_metric)
     tiles = [
-        ("Capex (list)", money(t.capex, t.currency, cents=False), f"{len(r.bom)} BOM lines"),
+        (capex_tile(r), money(t.capex, t.currency, cents=False), f"{len(r.bom)} BOM lines"),
         ("Power", power(t.power_w), f"{t.kwh_per_year:,.0f} kWh/year"),
         ("Hosts · rack", f"{d.total_hosts} · {t.rack_u} U",
          f"{d.segment_hosts} {worker_role(r)}s" if d.segment_hosts != 1 else f"1 {worker_role(r)}"),

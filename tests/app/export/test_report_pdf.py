@@ -321,3 +321,42 @@ def test_parts_are_named_with_their_vendor_part_numbers(single: tuple[Path, Scen
     drive = numbered[r.design.drive_id]
     assert f"Data drive {drive.description} (P/N {drive.part_number})" in words
     assert f"id {drive.part_id}" in words  # the small print under the BOM line
+
+
+CAPEX_CASES = [("retail-dw-gen5.json", None), ("sap-iq.json", None), ("sap-iq.json", {"Dell": 15.0}),
+               ("pg-consolidation.json", {"Lenovo": 10.0}), ("gp-oltp.json", {"*": 5.0})]
+
+
+@pytest.mark.parametrize(("name", "discounts"), CAPEX_CASES)
+def test_the_summary_says_what_the_capex_is_made_of_and_whether_it_is_list(
+    catalog: HardwareCatalog, name: str, discounts: dict[str, float] | None
+) -> None:
+    """The executive summary called the whole one-time cost 'the hardware' 'at list prices': an SAP IQ design's
+    544,000 USD of perpetual licences were hardware, and a discounted total was called a list price."""
+    from app.export.fonts import report_fonts
+    from app.export.pdf_blocks import Ctx, Numbering
+    from app.export.pdf_sections import capex_split, recommendation
+    from app.export.pdf_styles import make_styles
+    from models.money import cents, total
+    from models.scenario import Commercial
+
+    s = scenario_from(sample_json(name))
+    if discounts:
+        s = s.model_copy(update={"commercial": Commercial(discounts_pct=discounts)})
+    r = size(s, catalog)
+    hardware, licences, at_list = capex_split(r)
+    perpetual = total(ln.extended_price for ln in r.bom if ln.kind == "licence" and not ln.recurring)
+    assert licences == perpetual and total((hardware, licences)) == r.totals.capex
+    assert at_list == total(cents((ln.list_unit_price if ln.list_unit_price is not None else ln.unit_price) * ln.qty)
+                            for ln in r.bom if not ln.recurring)
+    text = flat(re.sub(r"<[^>]+>", "", recommendation(Ctx(make_styles(report_fonts()), Numbering()), r, s)))
+    cur = r.totals.currency
+    capex = f"{r.totals.capex:,.2f} {cur}"
+    assert capex in text
+    discounted = at_list > r.totals.capex
+    assert ("net of discounts" in text) == discounted
+    if discounted:
+        assert f"{at_list:,.2f} {cur} at list prices" in text
+    if licences:
+        assert f"{hardware:,.2f} {cur} hardware and {licences:,.2f} {cur} perpetual licences" in text
+        assert "The hardware costs" not in text
