@@ -339,6 +339,12 @@ def curve(mix: OltpMix, clients: float, coordinator_cores: float, segment_cores:
     return TpsCurve(mix, clients, coordinator_cores, segment_cores, q)
 
 
+def forget_curves() -> None:
+    """Drop the kept curves and draws: the next search computes them as a fresh process does (`refarch bench`)."""
+    curve.cache_clear()
+    _draws.cache_clear()
+
+
 # --------------------------------------------------------------------------------------------
 # Model card
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -88,6 +89,7 @@ def settle(
     coordinators: CoordinatorOptions | None = None,
     coordinator: int = -1,
     searched: dict[tuple[object, ...], Searched] | None = None,
+    prelude: Prelude | None = None,
 ) -> Evaluated:
     """Candidate `c1` (one) sized on the estimate it reports, at the scenario's confidence.
 
@@ -97,13 +99,14 @@ def settle(
 
     `searched` (one per workload and targets) keeps each host search by what it depends on (the
     candidate's model context, start and floor), so candidates differing only in price (a part listed
-    by several vendors, DIMMs added) are searched once and only priced each.
+    by several vendors, DIMMs added) are searched once and only priced each. `prelude`: `c1`'s row of a
+    shortlist's `Prelude` (computed here when not given).
     """
-    primaries, vms = primaries_per_host(workload, c1, platform)
+    pre = prelude if prelude is not None else Prelude.of(workload, c1, platform)
+    primaries, vms, floor = pre.primaries, pre.vms, int(pre.floor[0])
     ctx = metrics.GpContext.of(workload, c1, primaries, vms, net, needed_tb(workload))
     if coordinators is not None and coordinator >= 0:  # the OLTP coordinator chosen on its own
         ctx = dataclasses.replace(ctx, coordinator_cores=coordinators.cores[[coordinator]])
-    floor = _floor(workload, c1, vms)
     key = _search_key(workload, ctx, start_hosts, floor, vms)
     found = searched.get(key) if searched is not None else None
     if found is None:
@@ -122,6 +125,24 @@ def settle(
 Searched = tuple[int, int, dict[str, tuple[float, str]], dict[str, FloatArray]]  # hosts, ETL hosts, unmet, values
 
 
+@dataclass(frozen=True)
+class Prelude:
+    """What settling candidates needs before their host searches, for several at once: primaries and VMs per host
+    (the platform's segment plan) and the fewest hosts each may have (`_floors`)."""
+
+    primaries: IntArray
+    vms: IntArray
+    floor: IntArray
+
+    @classmethod
+    def of(cls, workload: GpWorkload, c: Candidates, platform: Platform | None) -> Prelude:
+        primaries, vms = primaries_per_host(workload, c, platform)
+        return cls(primaries, vms, _floors(workload, c, vms))
+
+    def row(self, j: int) -> Prelude:
+        return Prelude(self.primaries[[j]], self.vms[[j]], self.floor[[j]])
+
+
 def _search_key(workload: GpWorkload, ctx: metrics.GpContext, start_hosts: int, floor: int, vms: IntArray
                 ) -> tuple[object, ...]:
     """What a host search depends on besides the workload and targets: the model context, start, floor, VMs.
@@ -129,22 +150,27 @@ def _search_key(workload: GpWorkload, ctx: metrics.GpContext, start_hosts: int, 
     An OLTP search reads only the coordinator's and the segment hosts' cores of the context (its TPS model and
     the binding resource; no ETL hosts): candidates differing in drives share it."""
     if isinstance(workload, GreenplumOltp):
-        return (int(start_hosts), floor, int(vms[0]), ctx.coordinator_cores.tobytes(), ctx.segment_cores.tobytes())
+        return _oltp_key(start_hosts, floor, vms, ctx.coordinator_cores, ctx.segment_cores)
     shape = tuple(np.asarray(getattr(ctx.shape, f.name), dtype=float).tobytes()
                   for f in dataclasses.fields(ctx.shape))
     return (int(start_hosts), floor, int(vms[0]), float(ctx.data_on_disk_tb), ctx.coordinator_cores.tobytes(),
             ctx.segment_cores.tobytes(), shape)
 
 
-def _floor(workload: GpWorkload, c1: Candidates, vms: IntArray) -> int:
-    """The fewest hosts candidate `c1` (one) may have: the data's capacity and the segment layout's minimum
-    (both on the segment plan without the platform's memory settings: one plan for the two)."""
-    primaries = primaries_per_host(workload, c1)[0]
-    floor = int(np.maximum(
-        np.ceil(needed_tb(workload) / np.maximum(capacity_per_host(workload, c1, primaries), 1e-12)),
+def _oltp_key(start_hosts: int, floor: int, vms: IntArray, coordinator_cores: FloatArray,
+              segment_cores: FloatArray) -> tuple[object, ...]:
+    return int(start_hosts), floor, int(vms[0]), coordinator_cores.tobytes(), segment_cores.tobytes()
+
+
+def _floors(workload: GpWorkload, c: Candidates, vms: IntArray) -> IntArray:
+    """The fewest hosts each candidate may have: the data's capacity and the segment layout's minimum (both on
+    the segment plan without the platform's memory settings: one plan for the two), 1 to MAX_SEGMENT_HOSTS."""
+    primaries = primaries_per_host(workload, c)[0]
+    floor = np.maximum(
+        np.ceil(needed_tb(workload) / np.maximum(capacity_per_host(workload, c, primaries), 1e-12)),
         min_hosts(workload, primaries // vms),
-    )[0])
-    return min(max(floor, 1), MAX_SEGMENT_HOSTS)
+    )
+    return np.maximum(np.minimum(floor, MAX_SEGMENT_HOSTS).astype(np.int64), 1)
 
 
 def _search(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, vms: IntArray, start_hosts: int,
@@ -308,12 +334,14 @@ def settled_shortlist(
     order, fallback = order[:most], None
     best: dict[int, Ranked] = {}  # per server: its best settled design
     searched: dict[tuple[object, ...], Searched] = {}  # host searches by what they depend on (`settle`)
+    # OLTP: the candidates' searches keyed before settling, so one sharing a search already done is priced first
+    pre = Prelude.of(workload, c.take(order), platform) if isinstance(workload, GreenplumOltp) else None
     # the walk stops once the kept designs (which only improve) are no worse than every bound left
     least = _least_left(ev.part_warnings_fixed[order], ev.capex[order])
     for pos, i in enumerate(order):
         bound = (int(ev.part_warnings_fixed[i]), float(ev.capex[i]))
-        if len(best) >= keep:
-            worst = _ranked(best, keep)[-1][0]
+        worst = _ranked(best, keep)[-1][0] if len(best) >= keep else None
+        if worst is not None:
             if least[pos] >= worst:
                 break
             if bound >= worst:
@@ -321,8 +349,12 @@ def settled_shortlist(
         server = int(c.server_idx[i])
         if server in best and bound >= best[server][0]:
             continue
+        found = searched.get(_key_of(ev, int(i), pre, pos, coordinators)) if pre is not None else None
+        if found is not None and _settles_to_nothing(ev, int(i), bound[0], found, best.get(server), worst, fallback):
+            continue
         one = settle(workload, targets, c.take(np.array([i])), net, utilization, float(extra_memory_price[i]),
-                     platform, int(ev.segment_hosts[i]), coordinators, int(ev.coordinator_idx[i]), searched)
+                     platform, int(ev.segment_hosts[i]), coordinators, int(ev.coordinator_idx[i]), searched,
+                     pre.row(pos) if pre is not None else None)
         if bool(one.feasible[0]):
             key = (int(one.part_warnings[0]) if part_warnings_first else 0, float((cost or _capex)(one)[0]))
             if server not in best or key < best[server][0]:
@@ -333,6 +365,41 @@ def settled_shortlist(
         return [(i, one, True) for _, i, one in _ranked(best, keep)]
     assert fallback is not None
     return [(fallback[0], fallback[1], False)]
+
+
+def _key_of(ev: Evaluated, i: int, pre: Prelude, pos: int, coordinators: CoordinatorOptions | None
+            ) -> tuple[object, ...]:
+    """The OLTP host search key candidate `i` (row `pos` of the shortlist's `pre`) will settle with (`settle`)."""
+    c, k = ev.candidates, int(ev.coordinator_idx[i])
+    coordinator = coordinators.cores[[k]] if coordinators is not None and k >= 0 else c.cores_total[[i]]
+    return _oltp_key(int(ev.segment_hosts[i]), int(pre.floor[pos]), pre.vms[[pos]], coordinator, c.cores_total[[i]])
+
+
+def capex_floor(ev: Evaluated, i: int, hosts: int) -> float:
+    """A lower bound of candidate `i`'s OLTP capex settled at `hosts` (>= its point hosts; no ETL hosts): its point
+    capex and, per host added, at least the host's server and data drives (its NIC and DIMMs come on top), less a
+    billionth for rounding.
+
+    Candidates sharing a host search settle at the same count: once one has settled, the others' settled capex is
+    bounded without evaluating them."""
+    c = ev.candidates
+    per_host = float(c.server_price[i]) + float(c.drives_per_host[i]) * float(c.drive_price[i])
+    return (float(ev.capex[i]) + (hosts - int(ev.segment_hosts[i])) * per_host) * (1.0 - 1e-9)
+
+
+def _settles_to_nothing(ev: Evaluated, i: int, warnings: int, found: Searched, own: Ranked | None,
+                        worst: tuple[int, float] | None, fallback: object) -> bool:
+    """Whether settling OLTP candidate `i`, its host search `found` already (by a candidate sharing it), would
+    change nothing the shortlist returns: a target out of reach at its settled hosts (infeasible) once a fallback
+    is kept; or, its server's design kept (`own`), its settled (warnings, capex) bound no better than that one's,
+    or beyond the `worst` kept (that server is then kept outside them: no design returned changes, nor where its
+    server ranks on ties)."""
+    if found[2]:
+        return fallback is not None
+    if own is None or found[0] < int(ev.segment_hosts[i]):
+        return False
+    low = (warnings, capex_floor(ev, i, found[0]))
+    return low >= own[0] or (worst is not None and low > worst)
 
 
 def _least_left(fixed: IntArray, capex: FloatArray) -> list[tuple[int, float]]:
