@@ -331,11 +331,8 @@ def settled_shortlist(
         return [(i, one, False)]
     idx = np.flatnonzero(feasible)
     order = idx[np.lexsort((c.drives_per_host[idx], ev.segment_hosts[idx], ev.capex[idx], ev.part_warnings[idx]))]
-    order, fallback = order[:most], None
-    best: dict[int, Ranked] = {}  # per server: its best settled design
-    searched: dict[tuple[object, ...], Searched] = {}  # host searches by what they depend on (`settle`)
-    # OLTP: the candidates' searches keyed before settling, so one sharing a search already done is priced first
-    pre = Prelude.of(workload, c.take(order), platform) if isinstance(workload, GreenplumOltp) else None
+    order, fallback, best = order[:most], None, dict[int, Ranked]()  # best: per server, its best settled design
+    walk = _Walk(workload, targets, ev, net, utilization, extra_memory_price, platform, coordinators, order, cost)
     # the walk stops once the kept designs (which only improve) are no worse than every bound left
     least = _least_left(ev.part_warnings_fixed[order], ev.capex[order])
     for pos, i in enumerate(order):
@@ -349,12 +346,9 @@ def settled_shortlist(
         server = int(c.server_idx[i])
         if server in best and bound >= best[server][0]:
             continue
-        found = searched.get(_key_of(ev, int(i), pre, pos, coordinators)) if pre is not None else None
-        if found is not None and _settles_to_nothing(ev, int(i), bound[0], found, best.get(server), worst, fallback):
+        if walk.changes_nothing(pos, bound[0], best.get(server), worst, fallback is not None):
             continue
-        one = settle(workload, targets, c.take(np.array([i])), net, utilization, float(extra_memory_price[i]),
-                     platform, int(ev.segment_hosts[i]), coordinators, int(ev.coordinator_idx[i]), searched,
-                     pre.row(pos) if pre is not None else None)
+        one = walk.settle(pos)
         if bool(one.feasible[0]):
             key = (int(one.part_warnings[0]) if part_warnings_first else 0, float((cost or _capex)(one)[0]))
             if server not in best or key < best[server][0]:
@@ -365,6 +359,57 @@ def settled_shortlist(
         return [(i, one, True) for _, i, one in _ranked(best, keep)]
     assert fallback is not None
     return [(fallback[0], fallback[1], False)]
+
+
+@dataclass
+class _Walk:
+    """Settling a shortlist's candidates (`order`) in turn, the host searches shared (`settle`'s `searched`).
+
+    OLTP: each candidate's search is keyed before it is settled (the segment plans and floors of the whole
+    order in one call, `Prelude`), so a candidate sharing a search already done can be judged without settling
+    (`changes_nothing`)."""
+
+    workload: GpWorkload
+    targets: Targets
+    ev: Evaluated
+    net: NetworkChoice
+    utilization: float
+    extra_memory_price: FloatArray
+    platform: Platform | None
+    coordinators: CoordinatorOptions | None
+    order: IntArray
+    cost: Cost | None = None  # ranked on a cost other than capex: candidates judged on their reach alone
+    searched: dict[tuple[object, ...], Searched] = dataclasses.field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        oltp = isinstance(self.workload, GreenplumOltp)
+        self.pre = Prelude.of(self.workload, self.ev.candidates.take(self.order), self.platform) if oltp else None
+
+    def settle(self, pos: int) -> Evaluated:
+        i, ev = int(self.order[pos]), self.ev
+        return settle(self.workload, self.targets, ev.candidates.take(np.array([i])), self.net, self.utilization,
+                      float(self.extra_memory_price[i]), self.platform, int(ev.segment_hosts[i]), self.coordinators,
+                      int(ev.coordinator_idx[i]), self.searched, self.pre.row(pos) if self.pre is not None else None)
+
+    def changes_nothing(self, pos: int, warnings: int, own: Ranked | None, worst: tuple[int, float] | None,
+                        fallback: bool) -> bool:
+        """Whether settling candidate `pos`, its host search already done by a candidate sharing it, would change
+        nothing the shortlist returns: a target out of reach at its settled hosts (infeasible) once a `fallback`
+        is kept; or, its server's design kept (`own`), its settled (warnings, capex) bound no better than that
+        one's, or beyond the `worst` kept (that server is then kept outside them: no design returned changes,
+        nor where its server ranks on ties)."""
+        if self.pre is None:
+            return False
+        i = int(self.order[pos])
+        found = self.searched.get(_key_of(self.ev, i, self.pre, pos, self.coordinators))
+        if found is None:
+            return False
+        if found[2]:
+            return fallback
+        if self.cost is not None or own is None or found[0] < int(self.ev.segment_hosts[i]):
+            return False
+        low = (warnings, capex_floor(self.ev, i, found[0]))
+        return low >= own[0] or (worst is not None and low > worst)
 
 
 def _key_of(ev: Evaluated, i: int, pre: Prelude, pos: int, coordinators: CoordinatorOptions | None
@@ -385,21 +430,6 @@ def capex_floor(ev: Evaluated, i: int, hosts: int) -> float:
     c = ev.candidates
     per_host = float(c.server_price[i]) + float(c.drives_per_host[i]) * float(c.drive_price[i])
     return (float(ev.capex[i]) + (hosts - int(ev.segment_hosts[i])) * per_host) * (1.0 - 1e-9)
-
-
-def _settles_to_nothing(ev: Evaluated, i: int, warnings: int, found: Searched, own: Ranked | None,
-                        worst: tuple[int, float] | None, fallback: object) -> bool:
-    """Whether settling OLTP candidate `i`, its host search `found` already (by a candidate sharing it), would
-    change nothing the shortlist returns: a target out of reach at its settled hosts (infeasible) once a fallback
-    is kept; or, its server's design kept (`own`), its settled (warnings, capex) bound no better than that one's,
-    or beyond the `worst` kept (that server is then kept outside them: no design returned changes, nor where its
-    server ranks on ties)."""
-    if found[2]:
-        return fallback is not None
-    if own is None or found[0] < int(ev.segment_hosts[i]):
-        return False
-    low = (warnings, capex_floor(ev, i, found[0]))
-    return low >= own[0] or (worst is not None and low > worst)
 
 
 def _least_left(fixed: IntArray, capex: FloatArray) -> list[tuple[int, float]]:
