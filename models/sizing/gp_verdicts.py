@@ -65,10 +65,12 @@ def search_verdicts(
             unit = totals.currency if target.metric == "capex" else target.unit
             text = f"no design with this hardware meets it; the nearest is shown ({shortfall})."
             achievable, binding = None, ""
-            if name in ev.out_of_reach:  # no host count reaches it: say the best any gives and what binds
+            if name in ev.out_of_reach:  # no host count reaches it: say what the design reaches and what binds
                 achievable, binding = ev.out_of_reach[name]
+                # not "the best this hardware reaches": a linear scan stopped at ~200 hosts still gains 1/(H+1)
+                # a host, and more hosts (up to the largest cluster sized) would reach a better value
                 text = (
-                    f"the best this hardware reaches is {achievable:,.1f} {METRICS[target.metric].unit} at"
+                    f"this design reaches {achievable:,.1f} {METRICS[target.metric].unit} at"
                     f" {ev.segment_hosts[i]:,} segment hosts, bound by {binding}: {_why_stopped(ev, i)}"
                     f" ({shortfall}). To move it: {_lever(binding, scenario, limit)}."
                 )
@@ -94,9 +96,9 @@ def _lever(binding: str, scenario: Scenario, limit: float) -> str:
 def _why_stopped(ev: greenplum.Evaluated, i: int) -> str:
     if ev.segment_hosts[i] >= greenplum.MAX_SEGMENT_HOSTS:
         return f"{greenplum.MAX_SEGMENT_HOSTS:,} segment hosts is the largest cluster refarch sizes"
-    return (f"one more host would gain less than {percent(greenplum.MIN_MARGINAL_GAIN, 1)}, too little to reach"
-            f" the target within {greenplum.MAX_SEGMENT_HOSTS:,} segment hosts, so more hosts stop helping and the"
-            " design stops there")
+    return (f"one more host would gain less than {percent(greenplum.MIN_MARGINAL_GAIN, 1)}; at that rate the target"
+            f" lies beyond the {greenplum.MAX_SEGMENT_HOSTS:,} segment hosts refarch sizes, so the design stops"
+            " there rather than grow toward a cluster that still would not meet it")
 
 
 LEVERS = {
