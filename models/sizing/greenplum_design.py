@@ -136,7 +136,7 @@ def _cheaper_to_own(scenario: Scenario, workload: GpWorkload, catalog: HardwareC
         f" ({mine.tco - other_tco:,.0f} {cur} or {percent((mine.tco - other_tco) / mine.tco)} less) for"
         f" {abs(extra):,.0f} {cur} {'more' if extra >= 0 else 'less'} capex: licences, support and energy follow"
         f" the cores, hosts and watts. Set Optimizer minimises to Cost of ownership to size it."),
-        "scenario (commercial.optimize_for, commercial.tco_years); catalog")
+        "scenario; catalog")
 
 
 @dataclass(frozen=True)
