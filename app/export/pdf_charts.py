@@ -9,6 +9,7 @@ is the PDF's text (searchable, in the fonts and fallback of the tables).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from reportlab.pdfgen.canvas import Canvas
@@ -132,7 +133,8 @@ def _target_value(scenario: Scenario, metric: str) -> float | None:
 
 def estimates_flowable(pen: Pen, result: SizingResult, scenario: Scenario, width: float) -> Chart | None:
     """One row per estimate (each on its own scale): the P10-P90 band, the P50 dot, and the target if any."""
-    names = [n for n in result.estimates if not is_fraction(result.estimates[n].unit)]
+    est = result.estimates
+    names = [n for n in est if not is_fraction(est[n].unit) and _drawable(est[n])]
     if result.main_metric in names:  # the main estimate first
         names.remove(result.main_metric)
         names.insert(0, result.main_metric)
@@ -166,10 +168,18 @@ def estimates_flowable(pen: Pen, result: SizingResult, scenario: Scenario, width
     return Chart(width, height, paint)
 
 
+def _drawable(e: Estimate) -> bool:
+    """Whether an estimate has a value to draw: a NaN or infinite one has none (the tables print it as "–")."""
+    return all(math.isfinite(v) for v in (e.p10, e.p50, e.p90))
+
+
 def curve_flowable(pen: Pen, result: SizingResult, scenario: Scenario, points: Sequence[tuple[int, Estimate]],
-                   width: float) -> Chart:
-    """The main estimate against the number of hosts: the P50 line, its P10-P90 band, the target, this design."""
-    ordered = sorted(points, key=lambda p: p[0])
+                   width: float) -> Chart | None:
+    """The main estimate against the number of hosts: the P50 line, its P10-P90 band, the target, this design;
+    None with fewer than two points to draw."""
+    ordered = sorted((p for p in points if _drawable(p[1])), key=lambda p: p[0])
+    if len(ordered) < 2:
+        return None
     hosts = [h for h, _ in ordered]
     p50 = [e.p50 for _, e in ordered]
     lo = [min(e.p10, e.p90) for _, e in ordered]

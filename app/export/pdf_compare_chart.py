@@ -48,7 +48,8 @@ def comparison_series(results: Sequence[SizingResult],
         unit = next((e.unit for e in ests if e is not None), "")
         k = 100.0 if is_fraction(unit) else 1.0  # a share is drawn and labelled in percent
         label = f"{metric_label(m)} (%)" if k != 1.0 else f"{metric_label(m)} ({unit_text(unit)})"
-        series.append(ComparisonSeries(
+        ests = [e if e is not None and all(map(math.isfinite, (e.p10, e.p50, e.p90))) else None for e in ests]
+        series.append(ComparisonSeries(  # an estimate without a finite value is drawn as "n/a"
             label, [e.p50 * k if e else None for e in ests], lower_is_better(m),
             low=[e.p10 * k if e else None for e in ests], high=[e.p90 * k if e else None for e in ests],
             winner=winners.get(m),

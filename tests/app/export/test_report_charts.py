@@ -4,6 +4,7 @@ own, every label inside its chart and clear of the others."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -19,6 +20,7 @@ from app.export import render_report
 from app.export.fonts import report_fonts
 from app.export.pdf_charts import (
     comparison_chart,
+    comparison_series,
     cost_flowable,
     curve_flowable,
     estimates_flowable,
@@ -30,6 +32,7 @@ from app.services.sizing import curve_points
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
+from models.uncertainty import Estimate
 from models.whatif import growth
 from tests.app.export.conftest import SAMPLES, SCENARIO_FILES, flat, pdf_text
 
@@ -112,3 +115,22 @@ def test_every_chart_label_is_inside_its_chart_and_clear_of_the_others(
             for b in drawn[i + 1:]:
                 apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
                 assert apart, (name, a[4], b[4])
+
+
+def test_an_estimate_without_a_value_is_left_out_of_the_charts(tmp_path: Path, sized: Sized,
+                                                                catalog: HardwareCatalog) -> None:
+    """A NaN estimate (no draw gave a value) is no bar, dot or curve point; the report still renders."""
+    s, r = sized("retail-dw-gen5.json")
+    nan = float("nan")
+    main = r.estimates[r.main_metric]
+    broken = dataclasses.replace(r, estimates={**r.estimates, r.main_metric: Estimate(nan, nan, nan, main.unit)})
+    curve = curve_points(s, catalog, r)
+    curve = [(h, Estimate(nan, nan, nan, e.unit) if i % 2 else e) for i, (h, e) in enumerate(curve)]
+    pen = Pen(report_fonts())
+    assert comparison_series([broken, r])[3].values[0] is None  # drawn as "n/a"
+    chart = curve_flowable(pen, r, s, curve, FRAME_W)
+    assert chart is not None and curve_flowable(pen, r, s, curve[:2], FRAME_W) is None  # one point left
+    out = tmp_path / "r.pdf"
+    render_report([broken, r], [s, s], out, curves=[curve, curve])
+    for page in PdfReader(str(out)).pages:  # no coordinate of the drawing is NaN
+        assert re.search(rb"(?<![A-Za-z])nan(?![A-Za-z])", page.get_contents().get_data(), re.I) is None
