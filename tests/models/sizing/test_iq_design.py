@@ -208,3 +208,23 @@ def test_a_specified_dqp_mode_is_sized_with_the_studys_figures_for_that_mode(
     assert (w.severity, w.field) == ("info", "workload.dqp_mode")
     behind = 1 - r.estimates[metric].p50 / recommended.estimates[metric].p50
     assert f"about {100 * behind:.0f} % below" in w.text and f"about {100 * behind:.0f} % lower" in why.text
+
+
+SMALL_CASES = [({"memory_gib": 64}, {"nodes": 3, "query_streams": 40}, True),  # both short
+               ({"memory_gib": 64}, {"nodes": 4, "query_streams": 2}, False),  # memory short only
+               ({}, {"nodes": 4, "query_streams": 40}, True),  # cores per stream short only
+               ({}, {"query_streams": 200}, True)]  # capped at one vSAN cluster: cores short only
+
+
+@pytest.mark.parametrize(("platform", "workload", "cores_short"), SMALL_CASES)
+def test_the_small_vm_warning_names_only_what_falls_short_of_study_003(
+    catalog: HardwareCatalog, platform: dict[str, object], workload: dict[str, object], cores_short: bool
+) -> None:
+    """A 368 GiB node was said to be 'below study 003's 96 GiB VMs' when only the cores per stream were."""
+    r = size(sample("sap-iq", **({"platform": platform} if platform else {}), workload=workload), catalog)
+    w = next(x for x in r.warnings if x.code == "small-vm")
+    assert r.design.vm is not None
+    low_memory = r.design.vm.memory_gib < figure("sapiq_dqp_003", "vm_memory_gib")
+    assert ("GiB VMs" in w.text) == low_memory, w.text
+    assert ("cores per query stream, below" in w.text) == cores_short, w.text
+    assert w.field == ("platform.memory_gib" if low_memory else "workload.nodes")
