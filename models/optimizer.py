@@ -231,7 +231,9 @@ class _Stream:
                    "virtualized": c.virtualized, "raid_code": c.raid_code, "segment_hosts": ev.segment_hosts,
                    "rack_u": ev.rack_u, "main_value": values, "feasible": feasible}
         if count:
-            self.front_feasible.add(ev.capex[sel], perf[sel], ev.power_w[sel], offset + sel, payload, rows=sel)
+            every = count == n  # all rows feasible (the usual chunk): the columns as they are, no gather
+            self.front_feasible.add(ev.capex if every else ev.capex[sel], perf if every else perf[sel],
+                                    ev.power_w if every else ev.power_w[sel], offset + sel, payload, rows=sel)
             self.front_all = None
             if self.tco is not None:
                 self._shortlist(offset, ev, sel)

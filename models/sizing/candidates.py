@@ -8,7 +8,7 @@ only used by the benchmark as the baseline.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from typing import ClassVar
 
@@ -226,15 +226,49 @@ def iter_candidates(
         yield offset, tables.gather(*_concat(pending))
 
 
+def per_drive_set(fn: Callable[[IntArray, IntArray], tuple[FloatArray, ...]], codes: IntArray, counts: IntArray
+                  ) -> tuple[FloatArray, ...]:
+    """`fn(RAID codes, drive counts)`, a function of each element's pair alone, for every element: computed once
+    per (code, count) pair present and looked up (a chunk of candidates holds a few dozen such drive sets).
+
+    >>> from models.sizing.rules import raid_capacity_factor
+    >>> f = lambda c, n: (raid_capacity_factor(c, n),)
+    >>> per_drive_set(f, np.array([1, 0, 1, 1]), np.array([4, 8, 4, 8]))[0].tolist() == f(
+    ...     np.array([1, 0, 1, 1]), np.array([4, 8, 4, 8]))[0].tolist()
+    True
+    """
+    codes, counts = np.asarray(codes), np.asarray(counts)
+    if (codes.size < 256 or codes.shape != counts.shape or not np.issubdtype(codes.dtype, np.integer)
+            or not np.issubdtype(counts.dtype, np.integer) or counts.min() < 0 or codes.min() < 0):
+        return fn(codes, counts)  # few elements, or not integer pairs: as is
+    width = int(counts.max()) + 1
+    key = codes * width + counts
+    seen = np.zeros(int(key.max()) + 1, dtype=bool)
+    seen[key] = True
+    present = np.flatnonzero(seen)
+    return tuple(_by_key(table, present, key) for table in fn(present // width, present % width))
+
+
+def _by_key(values: FloatArray, present: IntArray, key: IntArray) -> FloatArray:
+    table = np.zeros(int(present[-1]) + 1, dtype=np.asarray(values).dtype)
+    table[present] = values
+    return table[key]
+
+
 @dataclass(frozen=True)
 class Tables:
-    """Per-server and per-drive attribute columns, looked up by index for each chunk."""
+    """Per-server and per-drive attribute columns, looked up by index for each chunk.
 
-    server: dict[str, FloatArray]
-    drive: dict[str, FloatArray]
+    Each side is one 2-D table (attribute x part): a chunk's lookups are one `np.take` per side, not one fancy
+    index per attribute, and each attribute comes out as a contiguous row of the result.
+    """
+
+    server: FloatArray  # SERVER_COLUMNS x servers
+    drive: FloatArray  # DRIVE_ATTRS x drives
 
     SERVER_ATTRS: ClassVar[tuple[str, ...]] = (
         "cores_total", "threads_total", "sockets", "numa_nodes", "memory_gib", "price", "idle_w", "max_w", "rack_u")
+    SERVER_COLUMNS: ClassVar[tuple[str, ...]] = (*SERVER_ATTRS, "cpu_generation")
     DRIVE_ATTRS: ClassVar[tuple[str, ...]] = ("capacity_tb", "seq_read_mb_s", "seq_write_mb_s", "price", "watts")
 
     @classmethod
@@ -242,34 +276,35 @@ class Tables:
         def table(items: Sequence[object], attr: str) -> FloatArray:
             return np.array([float(getattr(x, attr)) for x in items] or [0.0])
 
-        server = {a: table(servers, a) for a in cls.SERVER_ATTRS}
-        server["cpu_generation"] = np.array([cpu_generation(s) for s in servers] or [0.0])
-        return cls(server, {a: table(drives, a) for a in cls.DRIVE_ATTRS})
+        server = [table(servers, a) for a in cls.SERVER_ATTRS]
+        server.append(np.array([cpu_generation(s) for s in servers] or [0.0]))
+        return cls(np.stack(server), np.stack([table(drives, a) for a in cls.DRIVE_ATTRS]))
 
     def gather(self, s_idx: IntArray, d_idx: IntArray, counts: IntArray, virt: BoolArray,
                raid_codes: IntArray) -> Candidates:
-        s, d = self.server, self.drive
+        s = dict(zip(self.SERVER_COLUMNS, np.take(self.server, s_idx, axis=1), strict=True))
+        d = dict(zip(self.DRIVE_ATTRS, np.take(self.drive, d_idx, axis=1), strict=True))
         return Candidates(
             server_idx=s_idx,
             drive_idx=d_idx,
             drives_per_host=counts,
             virtualized=virt,
             raid_code=raid_codes,
-            cores_total=s["cores_total"][s_idx],
-            threads_total=s["threads_total"][s_idx],
-            sockets=s["sockets"][s_idx],
-            numa_nodes=s["numa_nodes"][s_idx],
-            memory_gib=s["memory_gib"][s_idx],
-            server_price=s["price"][s_idx],
-            idle_w=s["idle_w"][s_idx],
-            max_w=s["max_w"][s_idx],
-            rack_u=s["rack_u"][s_idx],
-            cpu_generation=s["cpu_generation"][s_idx],
-            capacity_tb=d["capacity_tb"][d_idx],
-            seq_read_mb_s=d["seq_read_mb_s"][d_idx],
-            seq_write_mb_s=d["seq_write_mb_s"][d_idx],
-            drive_price=d["price"][d_idx],
-            drive_w=d["watts"][d_idx],
+            cores_total=s["cores_total"],
+            threads_total=s["threads_total"],
+            sockets=s["sockets"],
+            numa_nodes=s["numa_nodes"],
+            memory_gib=s["memory_gib"],
+            server_price=s["price"],
+            idle_w=s["idle_w"],
+            max_w=s["max_w"],
+            rack_u=s["rack_u"],
+            cpu_generation=s["cpu_generation"],
+            capacity_tb=d["capacity_tb"],
+            seq_read_mb_s=d["seq_read_mb_s"],
+            seq_write_mb_s=d["seq_write_mb_s"],
+            drive_price=d["price"],
+            drive_w=d["watts"],
         )
 
 

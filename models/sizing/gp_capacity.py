@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import figure
 from models.scenario import GreenplumAnalytics, GreenplumOltp
+from models.sizing.candidates import per_drive_set
 from models.sizing.result import Rationale
 from models.sizing.rules import DOCS, RULES, cite, raid_capacity_factor
 
@@ -56,7 +57,11 @@ def instance_space_tb(instances: ArrayLike) -> NDArray[np.float64]:
 def usable_tb(drive_capacity_tb: ArrayLike, drives_per_host: ArrayLike, raid: Raid) -> NDArray[np.float64]:
     """Formatted space within the fill limit, per host (`raid`: a level, or per host a code into `RAID_LEVELS`)."""
     raw = np.asarray(drive_capacity_tb, dtype=float) * np.asarray(drives_per_host, dtype=float)
-    return np.asarray(raw * figure(DOCS, "gp_capacity_format_factor") * raid_capacity_factor(raid, drives_per_host)
+    if isinstance(raid, str):
+        factor = raid_capacity_factor(raid, drives_per_host)
+    else:  # candidate arrays: once per (level, drive count) present
+        factor = per_drive_set(lambda c, n: (raid_capacity_factor(c, n),), raid, np.asarray(drives_per_host))[0]
+    return np.asarray(raw * figure(DOCS, "gp_capacity_format_factor") * factor
                       * figure(DOCS, "gp_capacity_max_fill"), dtype=float)
 
 

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from models.perf import cost_power, gp_oltp, scan_kernel, scan_load, scan_load_estimates
 from models.perf.scan_load_fit import default_params
 from models.scenario import GreenplumAnalytics, GreenplumOltp
-from models.sizing.candidates import Candidates, NetworkChoice
+from models.sizing.candidates import Candidates, NetworkChoice, per_drive_set
 from models.uncertainty import Estimate
 
 FloatArray = NDArray[np.float64]
@@ -47,7 +47,7 @@ class GpContext:
         data_on_disk_tb: float,
         layouts: tuple[IntArray, IntArray] | None = None,
     ) -> GpContext:
-        read_f, write_f = scan_load.raid_factors(c.raid_code, c.drives_per_host)  # every level in one call
+        read_f, write_f = per_drive_set(scan_load.raid_factors, c.raid_code, c.drives_per_host)  # once per set
         # NUMA-local: one VM per NUMA node on vSphere, or a single-socket host (000 Best Practices; 002)
         numa_local = (c.virtualized & (vms >= c.numa_nodes)) | (c.sockets <= 1)
         shape = scan_load.ClusterShape(

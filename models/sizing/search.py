@@ -42,6 +42,8 @@ def smallest_meeting(
         if mask is None:  # every element: no gather and scatter
             return np.asarray(ok(points, np.arange(size)), dtype=bool)
         idx = np.flatnonzero(mask)
+        if idx.size == size:  # every element after all (a guess right to the host leaves all to check below)
+            return np.asarray(ok(points, idx), dtype=bool)
         out = np.zeros(size, dtype=bool)
         if idx.size:
             out[idx] = ok(points[idx], idx)

@@ -41,9 +41,9 @@ class RunningBest:
             for met in ev.meets.values():
                 misses += ~met
             tied = np.flatnonzero(misses == misses.min())
-        warned = ev.part_warnings[tied]
+        warned = ev.part_warnings if tied.size == n else ev.part_warnings[tied]  # every row: no gather
         tied = tied[warned == warned.min()]
-        capex = ev.capex[tied]
+        capex = ev.capex if tied.size == n else ev.capex[tied]
         if not np.all(np.isnan(capex)):
             tied = tied[capex == np.nanmin(capex)]
         keys = (tied, ev.candidates.drives_per_host[tied], ev.segment_hosts[tied], ev.capex[tied], misses[tied])
@@ -89,7 +89,8 @@ class CheapestFeasible:
     def _contenders(self, ev: greenplum.Evaluated, sel: np.ndarray) -> np.ndarray:
         """The rows of `sel` that can enter the pool: (part warnings, capex) lead the order, so only the chunk's
         `k` first by them (and all rows tied with the k-th) and, once the pool is full, none after its last."""
-        warned, cost = ev.part_warnings[sel], ev.capex[sel]
+        every = sel.size == len(ev.candidates)  # every row: the columns as they are, no gather
+        warned, cost = (ev.part_warnings, ev.capex) if every else (ev.part_warnings[sel], ev.capex[sel])
         if self.pool is not None and len(self.pool.candidates) >= self.k:  # first: it leaves few rows to sort
             w_last, c_last = self.pool.part_warnings[-1], self.pool.capex[-1]  # the pool is kept in order
             if not np.isnan(c_last):
