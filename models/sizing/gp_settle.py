@@ -113,9 +113,15 @@ def settle(
         found = _search(workload, targets, ctx, vms, start_hosts, floor)
         if searched is not None:
             searched[key] = found
-    hosts, etl, out_of_reach, vals = found
-    ev = evaluate(workload, targets, c1, net, utilization, extra_memory_price, fixed_hosts=hosts, platform=platform,
-                  fixed_etl=etl, coordinators=coordinators, fixed_coordinator=coordinator)
+    ev = evaluate(workload, targets, c1, net, utilization, extra_memory_price, fixed_hosts=found[0], platform=platform,
+                  fixed_etl=found[1], coordinators=coordinators, fixed_coordinator=coordinator)
+    return _settled(workload, targets, ev, found)
+
+
+def _settled(workload: GpWorkload, targets: Targets, ev: Evaluated, found: Searched) -> Evaluated:
+    """`ev` (one candidate, evaluated at the hosts its search `found`) on the estimate it reports: the values at
+    the confidence, the targets judged on them, what stays out of reach."""
+    _, _, out_of_reach, vals = found
     meets = dict(ev.meets)
     meets.update(confidence.meets(workload, targets, vals))
     return dataclasses.replace(ev, metrics={k: np.array(v, dtype=float) for k, v in vals.items()}, meets=meets,
@@ -384,12 +390,35 @@ class _Walk:
     def __post_init__(self) -> None:
         oltp = isinstance(self.workload, GreenplumOltp)
         self.pre = Prelude.of(self.workload, self.ev.candidates.take(self.order), self.platform) if oltp else None
+        pre = self.pre
+        self.keys = [_key_of(self.ev, int(i), pre, pos, self.coordinators) for pos, i in enumerate(self.order)] \
+            if pre is not None else []
+        self.rows: dict[int, tuple[Evaluated, int]] = {}  # evaluated ahead (`_evaluate_alike`): by position, its row
 
     def settle(self, pos: int) -> Evaluated:
         i, ev = int(self.order[pos]), self.ev
-        return settle(self.workload, self.targets, ev.candidates.take(np.array([i])), self.net, self.utilization,
-                      float(self.extra_memory_price[i]), self.platform, int(ev.segment_hosts[i]), self.coordinators,
-                      int(ev.coordinator_idx[i]), self.searched, self.pre.row(pos) if self.pre is not None else None)
+        found = self.searched.get(self.keys[pos]) if self.keys else None
+        if found is None:
+            return settle(self.workload, self.targets, ev.candidates.take(np.array([i])), self.net, self.utilization,
+                          float(self.extra_memory_price[i]), self.platform, int(ev.segment_hosts[i]),
+                          self.coordinators, int(ev.coordinator_idx[i]), self.searched,
+                          self.pre.row(pos) if self.pre is not None else None)
+        if pos not in self.rows:
+            self._evaluate_alike(pos, found)
+        alike, row = self.rows.pop(pos)
+        return _settled(self.workload, self.targets, alike.take(np.array([row])), found)
+
+    def _evaluate_alike(self, pos: int, found: Searched) -> None:
+        """Candidate `pos` evaluated at its searched hosts together with every later one sharing its search and
+        coordinator, in one call (each row is what it is alone: the models work row by row)."""
+        coordinator = self.ev.coordinator_idx
+        same = [p for p in range(pos, len(self.order)) if p not in self.rows and self.keys[p] == self.keys[pos]
+                and coordinator[self.order[p]] == coordinator[self.order[pos]]]
+        rows = self.order[same]
+        ev = evaluate(self.workload, self.targets, self.ev.candidates.take(rows), self.net, self.utilization,
+                      self.extra_memory_price[rows], fixed_hosts=found[0], platform=self.platform, fixed_etl=found[1],
+                      coordinators=self.coordinators, fixed_coordinator=int(coordinator[self.order[pos]]))
+        self.rows.update({p: (ev, j) for j, p in enumerate(same)})
 
     def changes_nothing(self, pos: int, warnings: int, own: Ranked | None, worst: tuple[int, float] | None,
                         fallback: bool) -> bool:
@@ -398,10 +427,10 @@ class _Walk:
         is kept; or, its server's design kept (`own`), its settled (warnings, capex) bound no better than that
         one's, or beyond the `worst` kept (that server is then kept outside them: no design returned changes,
         nor where its server ranks on ties)."""
-        if self.pre is None:
+        if not self.keys:
             return False
         i = int(self.order[pos])
-        found = self.searched.get(_key_of(self.ev, i, self.pre, pos, self.coordinators))
+        found = self.searched.get(self.keys[pos])
         if found is None:
             return False
         if found[2]:
