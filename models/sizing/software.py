@@ -124,6 +124,7 @@ def licence_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: Hard
                 continue
             chosen.append(min(offers, key=lambda lic: (lic.price * units(lic, licensed, data_tb, guests)[0], lic.id)))
         why = "the cheapest catalog licence for each product the design runs"
+    perpetual: list[str] = []
     for lic in chosen:
         host_groups = licensed if lic.applies_to not in ("os", "vsphere") else list(groups)
         n, how = units(lic, host_groups, data_tb, guests)
@@ -131,6 +132,13 @@ def licence_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: Hard
             warnings.extend(vsan_entitlement(lic, n, vsan_raw_tb))
         lines.append(bom.line("software", lic, n, 1, "licence", category="software",
                               recurring=lic.term == "annual", note=how))
+        if lic.term == "perpetual":
+            perpetual.append(f"{lic.vendor} {lic.model} ({lines[-1].extended_price:,.2f} {lines[-1].currency})")
+    if perpetual:  # a subscription includes its support; a perpetual licence's maintenance is a yearly fee of its own
+        warnings.append(Warning(
+            "licence-maintenance", f"Perpetual licence(s) bought once: {'; '.join(perpetual)}. Their yearly"
+            " maintenance (the vendor's support and updates) is not in this BOM or the cost of ownership: ask the"
+            " vendor for the yearly fee and add it.", "warning", "commercial.licence_ids"))
     if chosen:
         by_guests = any(lic.metric == "socket-pair" for lic in chosen) and any((guests or {}).values())
         rationale.append(Rationale(

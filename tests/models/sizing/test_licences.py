@@ -133,3 +133,21 @@ def test_a_named_licence_without_vsan_on_a_vsan_design_is_a_warning(catalog: Har
     r = size(sample("pg-consolidation").model_copy(update={"commercial": Commercial(licence_ids=ids)}), catalog)
     w = next(w for w in r.warnings if w.code == "vsan-not-licensed")
     assert "vSphere Standard" in w.text and w.field == "commercial.licence_ids"
+
+
+@pytest.mark.parametrize(("name", "deployment"), [("sap-iq", "vsphere"), ("sap-iq", "bare-metal"),
+                                                  ("pg-consolidation", "vsphere"), ("retail-dw-gen5", "bare-metal")])
+def test_a_perpetual_licence_says_its_yearly_maintenance_is_not_in_the_cost(
+    catalog: HardwareCatalog, name: str, deployment: str
+) -> None:
+    """A perpetual licence is bought once and maintained every year: the 5-year cost of ownership carried SAP IQ's
+    licence in year 1 and nothing for it after, without a word. Subscriptions include their support."""
+    r = size(sample(name, platform={"deployment": deployment}), catalog)
+    perpetual = [ln for ln in r.bom if ln.kind == "licence" and not ln.recurring]
+    found = [w for w in r.warnings if w.code == "licence-maintenance"]
+    assert len(found) == (1 if perpetual else 0)
+    for ln in perpetual:
+        lic = catalog.get(ln.part_id)
+        assert f"{lic.vendor} {lic.model}" in found[0].text
+        assert f"{ln.extended_price:,.2f} {r.totals.currency}" in found[0].text
+        assert found[0].field == "commercial.licence_ids"
