@@ -8,7 +8,9 @@ shared file.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
+import gc
 import importlib
 import os
 import pkgutil
@@ -59,6 +61,12 @@ def configure_fit_cache() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if argv is None:  # this process is refarch (a test passes its argv and keeps its objects collectable)
+        # At exit Python collects garbage over every object still alive (modules, classes, the result): 35-45 ms
+        # of a command's 0.3-0.45 s CPU, finding almost nothing. Frozen objects (gc.freeze) are skipped; memory goes
+        # back with the process, atexit handlers and the final flush of stdout run as before (objects left in
+        # reference cycles are not finalized at exit, which Python does not promise either).
+        atexit.register(gc.freeze)  # registered first, so it runs after every other atexit handler
     configure_fit_cache()
     parser = build_parser()
     if not args_list or (args_list[0].startswith("--db") and len(args_list) <= 2):
