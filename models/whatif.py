@@ -266,12 +266,15 @@ def growth(
         r = result or size(scenario, catalog, cancelled=cancelled)
         return [GrowthYear(0, r.design.data_needed_tb, r.design.data_needed_tb, r.design.worker_hosts,
                            r.totals.capex, r.totals.capex)]
-    base = pinned(scenario, result or size(scenario, catalog, cancelled=cancelled))
+    design = result or size(scenario, catalog, cancelled=cancelled)
+    base = pinned(scenario, design)
     years: list[GrowthYear] = []
     previous = 0.0
     for y in range(w.horizon_years + 1):
+        # the last year is the design itself: sized for the data at the horizon, and on its own hardware the same
+        # design again (tests/models/sizing/test_whatif.py sizes that year as the others on every sample and more)
         ws = base.model_copy(update={"workload": w.model_copy(update={"horizon_years": y})})
-        r = size(ws, catalog, cancelled=cancelled)
+        r = design if y == w.horizon_years else size(ws, catalog, cancelled=cancelled)
         years.append(GrowthYear(
             year=y,
             data_tb=round(w.data_tb * (1 + w.growth_pct_per_year / 100.0) ** y, 3),

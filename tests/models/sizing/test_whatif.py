@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from models.hardware import HardwareCatalog
+from models.scenario import Scenario
 from models.sizing.engine import size
-from models.whatif import compare, growth, sensitivity
+from models.whatif import GrowthYear, compare, growth, pinned, sensitivity
 from tests.models.sizing.conftest import sample
 
 
@@ -73,3 +76,33 @@ def test_a_clear_difference_wins(catalog: HardwareCatalog) -> None:
     big = size(sample("retail-dw-gen5", workload={"data_tb": 200}, targets={}), catalog)
     rows = {r.metric: r for r in compare([small, big])}
     assert rows["capex"].winner == 0
+
+
+def _sized_every_year(scenario: Scenario, catalog: HardwareCatalog) -> list[GrowthYear]:
+    """The plan as each year's data sizes it on the design's hardware, the last year included."""
+    design = size(scenario, catalog)
+    w = scenario.workload
+    years, previous = [], 0.0
+    for y in range(w.horizon_years + 1):
+        r = size(pinned(scenario, design).model_copy(update={"workload": w.model_copy(update={"horizon_years": y})}),
+                 catalog)
+        years.append(GrowthYear(y, round(w.data_tb * (1 + w.growth_pct_per_year / 100.0) ** y, 3),
+                                r.design.data_needed_tb, r.design.worker_hosts, r.totals.capex,
+                                round(r.totals.capex - previous, 2)))
+        previous = r.totals.capex
+    return years
+
+
+@pytest.mark.parametrize("name", ["retail-dw-gen5", "retail-dw-dual-socket-sas", "study-000-vsphere", "gp-oltp",
+                                  "sap-iq"])
+def test_the_growth_plans_last_year_is_the_design_sized_again_on_its_hardware(name: str,
+                                                                              catalog: HardwareCatalog) -> None:
+    """`growth` takes the design as its last year instead of sizing it again: the same numbers, on every sample
+    and on smaller, larger, faster- and slower-growing variants of it."""
+    s = sample(name)
+    w = s.workload
+    variants = [s] + [s.model_copy(update={"workload": w.model_copy(update={
+        "data_tb": w.data_tb * scale, "growth_pct_per_year": pct, "horizon_years": horizon})})
+        for scale, pct, horizon in ((0.5, 10.0, 5), (2.0, 40.0, 2), (4.0, 0.0, 3), (1.0, 80.0, 6))]
+    for v in variants:
+        assert growth(v, catalog, size(v, catalog)) == _sized_every_year(v, catalog)
