@@ -261,7 +261,8 @@ class Commercial(_Strict):
         default="upfront", description="buy for the horizon now, or add hosts in the year growth needs them"
     )
     rack_cost_per_year: float = Field(default=0.0, ge=0, le=10_000_000, description="space cost per rack per year")
-    optimize_for: Literal["capex", "tco"] = Field(default="capex", description="what the optimizer minimises")
+    optimize_for: Literal["capex", "tco"] = Field(
+        default="capex", description="what the recommended design minimises (size and the optimizer)")
 
     @field_validator("discounts_pct")
     @classmethod

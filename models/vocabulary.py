@@ -418,7 +418,7 @@ FIELDS: dict[str, FieldInfo] = {
         "Purchases", choices=(("upfront", "All up front"), ("as-you-grow", "As the data grows"))),
     "commercial.rack_cost_per_year": FieldInfo("Rack space cost per rack per year", "project currency"),
     "commercial.optimize_for": FieldInfo(
-        "Optimizer minimises", choices=(("capex", "Capex"), ("tco", "Cost of ownership"))),
+        "Design minimises", choices=(("capex", "Capex"), ("tco", "Cost of ownership"))),
 }
 
 _INDEX = re.compile(r"\[(\d+)\]")

@@ -130,12 +130,12 @@ def _cheaper_to_own(scenario: Scenario, workload: GpWorkload, catalog: HardwareC
     d, server = other.design, catalog.get(other.design.server_id, "server")
     cur, years, extra = scenario.commercial.currency, scenario.commercial.tco_years, other_capex - mine.capex
     return Rationale("Cost of ownership", (
-        f"This design has the lowest capex, as the scenario asks (Optimizer minimises: Capex). Over {years} years"
+        f"This design has the lowest capex, as the scenario asks (Design minimises: Capex). Over {years} years"
         f" {d.segment_hosts} segment hosts of {server.vendor} {server.model} with {d.data_drives_per_host} data"
         f" drives each cost {other_tco:,.0f} {cur} to own against {mine.tco:,.0f} {cur}"
         f" ({mine.tco - other_tco:,.0f} {cur} or {percent((mine.tco - other_tco) / mine.tco)} less) for"
         f" {abs(extra):,.0f} {cur} {'more' if extra >= 0 else 'less'} capex: licences, support and energy follow"
-        f" the cores, hosts and watts. Set Optimizer minimises to Cost of ownership to size it."),
+        f" the cores, hosts and watts. Set Design minimises to Cost of ownership to size it."),
         "scenario; catalog")
 
 
