@@ -105,6 +105,17 @@ def _clients_by_hour(dbs: tuple[PgDatabase, ...]) -> np.ndarray:
     return np.array([sum(d.peak_clients * load_at(d, h) for d in dbs) for h in range(HOURS)])
 
 
+def _estimated_caps(dbs: tuple[PgDatabase, ...], vcpus: int) -> dict[str, float]:
+    """The most each database without a stated rate can run: what the VM's vCPUs carry at study 001's rate per
+    vCPU, less the stated rates, shared by clients. Equal to clients x 61/s when the vCPUs follow the clients;
+    below it when the VM is capped (the host's cores, vm_vcpus), so storage is not sized for a rate it never runs.
+    """
+    estimated = [d for d in dbs if d.peak_tps is None]
+    clients = sum(d.peak_clients for d in estimated)
+    room = max(0.0, vcpus * tps_per_vcpu() - sum(d.peak_tps for d in dbs if d.peak_tps is not None))
+    return {d.name: room * d.peak_clients / clients for d in estimated} if clients else {}
+
+
 def make_vm(name: str, dbs: tuple[PgDatabase, ...], host_cores: int, w: PostgresConsolidation, fill: float) -> PgVm:
     clients = _clients_by_hour(dbs)
     at_once = math.ceil(clients.max() - 1e-9)
@@ -117,8 +128,9 @@ def make_vm(name: str, dbs: tuple[PgDatabase, ...], host_cores: int, w: Postgres
     vcpus = w.vm_vcpus or int(min(host_cores, max(2, math.ceil(needed - 1e-9))))
     cpu = np.minimum(demand, vcpus)
     cache = mem * ecs
-    io = tuple(database_io(d, cache * d.working_set_gb / max(sum(x.working_set_gb for x in dbs), 1e-12), fill)
-               for d in dbs)
+    caps = _estimated_caps(dbs, vcpus)
+    io = tuple(database_io(d, cache * d.working_set_gb / max(sum(x.working_set_gb for x in dbs), 1e-12), fill,
+                           caps.get(d.name)) for d in dbs)
     return PgVm(name, dbs, vcpus, float(mem), cpu, resident, at_once, io, needed)
 
 

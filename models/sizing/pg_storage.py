@@ -98,8 +98,9 @@ def max_wal_size_mb(wal_mb_per_checkpoint: float) -> int:
     return int(max(f("max_wal_size_oltp_mb"), math.ceil(wal_mb_per_checkpoint / 1024.0) * 1024))
 
 
-def database_io(db: PgDatabase, cache_gib: float, fill: float) -> DbIo:
-    """Peak I/O of one database whose VM caches `cache_gib` (effective_cache_size share of its working set).
+def database_io(db: PgDatabase, cache_gib: float, fill: float, tps_cap: float | None = None) -> DbIo:
+    """Peak I/O of one database whose VM caches `cache_gib` (effective_cache_size share of its working set);
+    an estimated rate is at most `tps_cap` (its share of what the VM's vCPUs carry), a stated one is kept.
 
     >>> from models.scenario import PgDatabase
     >>> io = database_io(PgDatabase(name="a", size_gb=3, peak_clients=30, working_set_gb=1, peak_tps=1000), 3.0, 0.7)
@@ -108,6 +109,8 @@ def database_io(db: PgDatabase, cache_gib: float, fill: float) -> DbIo:
     """
     estimated = db.peak_tps is None
     tps = db.peak_tps if db.peak_tps is not None else db.peak_clients * tps_per_client()
+    if estimated and tps_cap is not None:
+        tps = min(tps, tps_cap)
     writes = db.writes_per_txn if db.writes_per_txn is not None else default_writes_per_txn()
     changes = tps * writes
     page_kb = f("page_size_kb")

@@ -320,7 +320,8 @@ def _storage_rationale(w: PostgresConsolidation, p: Packing, raid: str) -> Ratio
         " IOPS for the busiest hour (data pages written back once per checkpoint at most, one WAL flush per"
         f" commit, write penalty {penalty:g}) at most {percent(figure(DS, 'storage_busy_max'))} busy."
         + (f" Transactions for {named} are estimated at {tps_per_client():.0f} per client per"
-           " second (study 001's zero-think-time DBT-2 clients, an upper bound): state each database's peak"
+           " second (study 001's zero-think-time DBT-2 clients, an upper bound; at most what the VM's vCPUs"
+           " carry): state each database's peak"
            " throughput (TPS) for a tighter design." if estimated else ""),
         "001_8432df66bbca52f5.txt, Performance Best Practices; "
         f"{point(DS, 'raid_write_penalty_mirror').source.cite()};"
