@@ -204,6 +204,7 @@ def settled_pick(scenario: Scenario, workload: GpWorkload, found: Search) -> tup
 
 def settled_shortlist(scenario: Scenario, workload: GpWorkload, found: Search, keep: int = 1,
                       part_warnings_first: bool = True, cost: gp_settle.Cost | None = None,
+                      searched: dict[tuple[object, ...], gp_settle.Searched] | None = None,
                       ) -> list[tuple[int, greenplum.Evaluated, bool]]:
     """The `keep` best candidates sized on the estimate they report (`gp_settle.settled_shortlist`)."""
     c = found.ev.candidates
@@ -211,7 +212,7 @@ def settled_shortlist(scenario: Scenario, workload: GpWorkload, found: Search, k
     return gp_settle.settled_shortlist(
         workload, scenario.targets, found.ev, found.net, scenario.assumptions.utilization_pct / 100.0,
         extra_price[c.server_idx], scenario.platform, coordinators=found.coordinators, keep=keep,
-        part_warnings_first=part_warnings_first, cost=cost,
+        part_warnings_first=part_warnings_first, cost=cost, searched=searched,
     )
 
 

@@ -317,6 +317,7 @@ def settled_shortlist(
     coordinators: CoordinatorOptions | None = None,
     keep: int = 1,
     part_warnings_first: bool = True, cost: Cost | None = None,
+    searched: dict[tuple[object, ...], Searched] | None = None,
 ) -> list[tuple[int, Evaluated, bool]]:
     """The best candidates once settled, of `keep` different servers, best first: fewest part warnings, then
     the lowest capex.
@@ -327,6 +328,8 @@ def settled_shortlist(
     `keep`-th best settled design is not settled (`size` and `optimize` both pick this way, so they agree to
     the cent). With no feasible candidate, the nearest one alone (feasible False). `part_warnings_first` False
     ranks the settled designs on capex alone (the pool's point part warnings are then zero). `Cost` has the rule.
+    `searched`: host searches kept from earlier shortlists of the same workload and targets (`settle`'s), which a
+    search depends on alone, so shortlists ranked differently over one space search each candidate once.
     """
     c = ev.candidates
     feasible = ev.feasible
@@ -338,7 +341,8 @@ def settled_shortlist(
     idx = np.flatnonzero(feasible)
     order = idx[np.lexsort((c.drives_per_host[idx], ev.segment_hosts[idx], ev.capex[idx], ev.part_warnings[idx]))]
     order, fallback, best = order[:most], None, dict[int, Ranked]()  # best: per server, its best settled design
-    walk = _Walk(workload, targets, ev, net, utilization, extra_memory_price, platform, coordinators, order, cost)
+    walk = _Walk(workload, targets, ev, net, utilization, extra_memory_price, platform, coordinators, order, cost,
+                 {} if searched is None else searched)
     # the walk stops once the kept designs (which only improve) are no worse than every bound left
     least = _least_left(ev.part_warnings_fixed[order], ev.capex[order])
     for pos, i in enumerate(order):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import pickle
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,6 +74,9 @@ def size_greenplum(
     space = search_space(scenario, workload, catalog, parts, servers, drives, [scenario.platform.deployment], [raid],
                          scenario.platform.drives_per_host)
     rank = Ranking.of(scenario, catalog, space)
+    # the shortlists below (the recommendation, the within-budget, trade-off and cost-of-ownership alternatives)
+    # often settle and explain the same designs: they share that work (`_Shared`)
+    shared = _Shared()
     best, cheapest = _streamed(space, progress, cancelled, rank=rank)
     n = scenario.platform.drives_per_host
     most = max(s.data_bays for s in servers)
@@ -87,7 +91,8 @@ def size_greenplum(
         raise SizingInputError(
             [Problem("platform", f"no drive in the catalog fits {what} with {raid} and the requested drive count")]
         )
-    result, full, feasible, spent = _best_of_pool(scenario, workload, catalog, space, best, cheapest, rank=rank)
+    result, full, feasible, spent = _best_of_pool(scenario, workload, catalog, space, best, cheapest, rank=rank,
+                                                  shared=shared)
     if len(space.servers) > 1 or len(space.drives) > 1 or scenario.platform.drives_per_host is None:
         budget = scenario.targets.max_capex
         why = _recommended_why(result, feasible and (budget is None or full <= budget), rank)
@@ -96,13 +101,14 @@ def size_greenplum(
             # comes first (a missed target outweighs a warning), so the search runs again ranking on cost alone
             best2, cheapest2 = _streamed(space, None, cancelled, ignore_part_warnings=True, rank=rank)
             other, other_full, other_feasible, _ = _best_of_pool(scenario, workload, catalog, space, best2,
-                                                                 cheapest2, part_warnings_first=False, rank=rank)
+                                                                 cheapest2, part_warnings_first=False, rank=rank,
+                                                                 shared=shared)
             if other_full <= budget:
                 result, feasible = other, other_feasible
                 why = _within_budget_why(other, budget, full, scenario.commercial.currency, rank)
         elif feasible:
-            why = _with_trade_off(why, scenario, workload, catalog, space, result, spent, cancelled, rank)
-        extra = _cheaper_to_own(scenario, workload, catalog, space, result, cancelled) \
+            why = _with_trade_off(why, scenario, workload, catalog, space, result, spent, cancelled, rank, shared)
+        extra = _cheaper_to_own(scenario, workload, catalog, space, result, cancelled, shared) \
             if feasible and rank.cost is None and (budget is None or full <= budget) else None
         result = dataclasses.replace(result, rationale=(*result.rationale, why, *([extra] if extra else [])))
     return result
@@ -114,14 +120,14 @@ TCO_NOTE_MIN_SAVING = 0.01
 
 
 def _cheaper_to_own(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
-                    result: SizingResult, cancelled: IsCancelled | None) -> Rationale | None:
+                    result: SizingResult, cancelled: IsCancelled | None, shared: _Shared) -> Rationale | None:
     """Ranked on capex, the design that costs markedly less to own over the TCO horizon, said with both figures:
     per-core database licences can outweigh the hardware many times, so the capex pick may cost millions more
     over the years than a design with fewer or smaller cores (the scenario's choice stands; it names the switch)."""
     tco = Ranking.tco(scenario, catalog, space)
     best, cheapest = _streamed(space, None, cancelled, rank=tco)
     other, other_capex, other_feasible, other_tco = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
-                                                                  rank=tco)
+                                                                  rank=tco, shared=shared)
     mine = commercial.complete(result, scenario, catalog).totals
     more = len(gp_part_warnings.raised(w.code for w in other.warnings)) > \
         len(gp_part_warnings.raised(w.code for w in result.warnings))
@@ -164,13 +170,13 @@ class Ranking:
 
 def _with_trade_off(why: Rationale, scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog,
                     space: SearchSpace, result: SizingResult, full: float, cancelled: IsCancelled | None,
-                    rank: Ranking) -> Rationale:
+                    rank: Ranking, shared: _Shared) -> Rationale:
     """The recommendation's price, said: when a cheaper design meeting every target exists whose parts raise more
     warnings, the rationale names it, its full capex (or cost of ownership) and what it raises, so the architect
     can weigh the rule against the money (and name that server to take it) instead of meeting a silent premium."""
     best, cheapest = _streamed(space, None, cancelled, ignore_part_warnings=True, rank=rank)
     other, _, other_feasible, other_full = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
-                                                         part_warnings_first=False, rank=rank)
+                                                         part_warnings_first=False, rank=rank, shared=shared)
     mine = gp_part_warnings.raised(w.code for w in result.warnings)
     raised = [c for c in gp_part_warnings.raised(w.code for w in other.warnings) if c not in mine]
     if not other_feasible or other_full >= full or not raised:
@@ -203,21 +209,54 @@ def _streamed(space: SearchSpace, progress: Progress | None, cancelled: IsCancel
 
 def _best_of_pool(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
                   best: RunningBest, cheapest: CheapestFeasible, part_warnings_first: bool = True,
-                  rank: Ranking | None = None) -> tuple[SizingResult, float, bool, float]:
+                  rank: Ranking | None = None, shared: _Shared | None = None,
+                  ) -> tuple[SizingResult, float, bool, float]:
     """The explained design of the pool (fewest part warnings, then the lowest full capex or cost of ownership),
     its full capex (switches, racks, licences and support included), whether it meets every target, and the cost
     it was ranked on."""
     rank = rank or Ranking("capex", None)
+    shared = shared or _Shared()
     shortlist = settled_shortlist(scenario, workload, space.found(settled_pool(best, cheapest)), FULL_CAPEX_RERANK,
-                                  part_warnings_first, rank.cost)
-    results = [explain_candidate(scenario, workload, space.found(settled), 0, feasible)
-               for _, settled, feasible in shortlist]
+                                  part_warnings_first, rank.cost, shared.searched)
     # the search ranks on the hosts' capex; switches, racks, licences and support follow the host count and the
     # cores, so the few best are completed and the lowest full cost taken (fewest part warnings first)
-    done = [commercial.complete(r, scenario, catalog) for r in results]
+    results, done = zip(*(shared.explained(scenario, workload, catalog, space, settled, feasible)
+                          for _, settled, feasible in shortlist), strict=True)
     k = min(range(len(results)),
             key=lambda j: (int(shortlist[j][1].part_warnings[0]) if part_warnings_first else 0, rank.full(done[j])))
     return results[k], done[k].totals.capex, shortlist[k][2], rank.full(done[k])
+
+
+@dataclass
+class _Shared:
+    """What the shortlists of one sizing share: the host searches (`gp_settle.settle`'s, by what a search depends
+    on) and each settled design explained and completed, by its whole evaluation (the same row explains the same)."""
+
+    searched: dict[tuple[object, ...], gp_settle.Searched] = dataclasses.field(default_factory=dict)
+    done: dict[tuple[bytes, bool], tuple[SizingResult, SizingResult]] = dataclasses.field(default_factory=dict)
+
+    def explained(self, scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
+                  settled: greenplum.Evaluated, feasible: bool) -> tuple[SizingResult, SizingResult]:
+        """Settled design `settled` (one row of `space`) explained, and completed (full BOM)."""
+        key = _content(settled)
+        if key is not None and (key, feasible) in self.done:
+            return self.done[key, feasible]
+        result = explain_candidate(scenario, workload, space.found(settled), 0, feasible)
+        pair = result, commercial.complete(result, scenario, catalog)
+        if key is not None:
+            self.done[key, feasible] = pair
+        return pair
+
+
+def _content(ev: greenplum.Evaluated) -> bytes | None:
+    """Every value of a settled evaluation as bytes (arrays, and dicts of them); None where one is anything else
+    (a lazily computed `PointMetrics`): then nothing is shared."""
+    if type(ev.metrics) is not dict:
+        return None
+    try:
+        return pickle.dumps(ev, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
 
 
 def _within_budget_why(result: SizingResult, budget: float, over: float, currency: str, rank: Ranking) -> Rationale:
