@@ -313,9 +313,7 @@ def settled_shortlist(
     utilization: float,
     extra_memory_price: FloatArray,
     platform: Platform | None,
-    most: int = 256,
-    coordinators: CoordinatorOptions | None = None,
-    keep: int = 1,
+    most: int = 256, coordinators: CoordinatorOptions | None = None, keep: int = 1,
     part_warnings_first: bool = True, cost: Cost | None = None,
     searched: dict[tuple[object, ...], Searched] | None = None,
 ) -> list[tuple[int, Evaluated, bool]]:
@@ -328,9 +326,7 @@ def settled_shortlist(
     `keep`-th best settled design is not settled (`size` and `optimize` both pick this way, so they agree to
     the cent). With no feasible candidate, the nearest one alone (feasible False). `part_warnings_first` False
     ranks the settled designs on capex alone (the pool's point part warnings are then zero). `Cost` has the rule.
-    `searched`: host searches kept from earlier shortlists of the same workload and targets (`settle`'s), which a
-    search depends on alone, so shortlists ranked differently over one space search each candidate once.
-    """
+    `searched`: `settle`'s host searches from shortlists of the same workload and targets, ranked otherwise."""
     c = ev.candidates
     feasible = ev.feasible
     if not np.any(feasible):
