@@ -26,7 +26,7 @@ BASIS_MARK = {"list": "L", "quote": "Q", "estimate": "E"}
 def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -> list[Flowable]:
     st = ctx.styles
     w = ctx.width
-    widths = [w * 0.36, w * 0.07, w * 0.06, w * 0.07, w * 0.12, w * 0.06, w * 0.12, w * 0.14]
+    widths = [w * 0.35, w * 0.07, w * 0.07, w * 0.06, w * 0.12, w * 0.06, w * 0.12, w * 0.15]
     cur = table.currency
     head = ["Part", "Qty / host", "Hosts", "Qty", f"List unit ({cur})", "Disc. %", f"Net unit ({cur})",
             f"Extended ({cur})"]
