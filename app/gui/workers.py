@@ -12,6 +12,7 @@ host counts) is computed for the scenario on screen only (`want_curve`): the oth
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import threading
@@ -20,7 +21,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, SignalInstance, Slot
 from shiboken6 import isValid as shiboken_valid
 
 from app.services import sizing
@@ -77,6 +78,13 @@ class _Box:
         self.value = value
 
 
+def _emit(signal: SignalInstance, *args: object) -> None:
+    """Report, unless the signal object is gone: the window closed and the application is ending while this job
+    ran (Qt deleted the object under it), so nobody is left to tell; before, the pool thread printed a traceback."""
+    with contextlib.suppress(RuntimeError):  # "Signal source has been deleted"
+        signal.emit(*args)
+
+
 class _JobSignals(QObject):
     finished = Signal(int, object)
     failed = Signal(int, list)
@@ -107,7 +115,7 @@ class Job:
         step = (done * PROGRESS_STEPS // max(total, 1), total)
         if step != self._shown_step:
             self._shown_step = step
-            self.signals.progress.emit(self.token, done, total)
+            _emit(self.signals.progress, self.token, done, total)
 
     def run(self) -> None:
         try:
@@ -117,22 +125,22 @@ class Job:
             else:
                 value = self.work(self.cancel_event, self._progress)
         except Cancelled:
-            self.signals.cancelled.emit(self.token)
+            _emit(self.signals.cancelled, self.token)
             return
         except ServiceError as exc:
-            self.signals.failed.emit(self.token, exc.shown())
+            _emit(self.signals.failed, self.token, exc.shown())
             return
         except Exception as exc:  # a bug in a model must not take the window down; show it instead
             if os.environ.get("REFARCH_DEBUG"):
                 traceback.print_exc()
-            self.signals.failed.emit(self.token, [Problem(ROOT, f"internal error: {type(exc).__name__}: {exc}")])
+            _emit(self.signals.failed, self.token, [Problem(ROOT, f"internal error: {type(exc).__name__}: {exc}")])
             return
         # Finished, even if Cancel came after the work's last check: the file is written or the rows imported,
         # and saying "cancelled, nothing was written" would be false. A caller that no longer wants the value
         # (a superseded sizing) drops it itself.
         # Boxed: PySide mis-counts references to None sent through a queued `object` signal, which crashes the
         # interpreter at exit once enough jobs have returned None.
-        self.signals.finished.emit(self.token, _Box(value))
+        _emit(self.signals.finished, self.token, _Box(value))
 
 
 class JobRunner(QObject):

@@ -254,3 +254,25 @@ def test_work_that_completes_after_cancel_is_reported_done_not_cancelled(qtbot) 
     job.cancel()
     qtbot.waitUntil(lambda: bool(events), timeout=30_000)
     assert events == ["written"]
+
+
+@pytest.mark.parametrize("outcome", ["value", "cancelled", "bug"])
+def test_a_job_whose_signal_object_was_deleted_ends_quietly(qtbot, outcome: str) -> None:  # type: ignore[no-untyped-def]
+    """The window closed (the application ending) while the job ran: nobody is left to tell, and the pool thread
+    must not raise 'Signal source has been deleted'."""
+    import shiboken6
+
+    from app.gui.workers import Job
+
+    def work(_cancel: threading.Event, progress: object) -> int:
+        progress(1, 2)  # type: ignore[operator]
+        if outcome == "cancelled":
+            raise Cancelled
+        if outcome == "bug":
+            raise ValueError("a model bug")
+        return 42
+
+    job = Job(1, work, bulk=False)
+    shiboken6.delete(job.signals)
+    job.run()  # raised RuntimeError before
+    assert not shiboken6.isValid(job.signals)
