@@ -209,10 +209,12 @@ def _numa(vms: list[PgVm], nodes: int, node_cores: int, node_mem: float) -> tupl
     free = [node_mem] * nodes
     out: dict[str, int | None] = {}
     for vm in sorted(vms, key=lambda v: (-v.memory_gib, v.name)):
-        if vm.vcpus > node_cores or vm.memory_gib > node_mem:
+        k = max(range(nodes), key=lambda n: (free[n], -n))
+        # a VM larger than a node, or than what the VMs pinned before it leave on every node, spans nodes (wide):
+        # pinned there, it would take memory the node does not have (60 + 60 + 60 GiB on two 100 GiB nodes)
+        if vm.vcpus > node_cores or vm.memory_gib > node_mem or vm.resident_peak_gib > free[k] + 1e-9:
             out[vm.name] = None
             continue
-        k = max(range(nodes), key=lambda n: (free[n], -n))
         out[vm.name] = k
         free[k] -= vm.resident_peak_gib
     return tuple(out[v.name] for v in vms)

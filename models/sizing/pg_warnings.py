@@ -31,7 +31,8 @@ def warnings(
     wide = [vm.name for h in p.hosts for vm, n in zip(h.vms, h.numa_nodes, strict=True) if n is None]
     if wide:
         out.append(Warning("wide-vm", f"{', '.join(wide[:5])}{' ...' if len(wide) > 5 else ''}: larger than one"
-                                      " NUMA node; configure vNUMA so the guest sees the nodes.",
+                                      " NUMA node, or than the memory the other VMs leave on any node of its host;"
+                                      " configure vNUMA so the guest sees the nodes.",
                            "info", "workload.vm_vcpus"))
     out += [Warning("connection-pooler", f"{c.group.target}: {note}", "warning", "workload.databases")
             for c in configs for note in c.notes if "pooler" in note]
