@@ -12,7 +12,7 @@ from models.calibration_data import figure
 from models.hardware import Drive, HardwareCatalog, Server
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
-from models.sizing import gp_settle, greenplum
+from models.sizing import gp_settle, gp_shortlist, greenplum
 from models.sizing.candidates import (
     Candidates,
     NetworkChoice,
@@ -198,7 +198,7 @@ def settled_pool(best: RunningBest, cheapest: CheapestFeasible) -> greenplum.Eva
 
 
 def settled_pick(scenario: Scenario, workload: GpWorkload, found: Search) -> tuple[int, greenplum.Evaluated, bool]:
-    """The best candidate sized on the estimate it reports (`gp_settle.pick_settled`)."""
+    """The best candidate sized on the estimate it reports (`gp_shortlist.pick_settled`)."""
     return settled_shortlist(scenario, workload, found)[0]
 
 
@@ -206,10 +206,10 @@ def settled_shortlist(scenario: Scenario, workload: GpWorkload, found: Search, k
                       part_warnings_first: bool = True, cost: gp_settle.Cost | None = None,
                       searched: dict[tuple[object, ...], gp_settle.Searched] | None = None,
                       ) -> list[tuple[int, greenplum.Evaluated, bool]]:
-    """The `keep` best candidates sized on the estimate they report (`gp_settle.settled_shortlist`)."""
+    """The `keep` best candidates sized on the estimate they report (`gp_shortlist.settled_shortlist`)."""
     c = found.ev.candidates
     extra_price = np.array([m.price for m in found.memory])
-    return gp_settle.settled_shortlist(
+    return gp_shortlist.settled_shortlist(
         workload, scenario.targets, found.ev, found.net, scenario.assumptions.utilization_pct / 100.0,
         extra_price[c.server_idx], scenario.platform, coordinators=found.coordinators, keep=keep,
         part_warnings_first=part_warnings_first, cost=cost, searched=searched,

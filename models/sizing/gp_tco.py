@@ -8,6 +8,8 @@ from the capex order: fewer, larger cores can cost more in hardware and far less
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -24,36 +26,74 @@ def approx_tco(ev: greenplum.Evaluated, servers: list[Server], scenario: Scenari
                catalog: HardwareCatalog) -> FloatArray:
     """Capex plus N years of licences, support and energy for every candidate of `ev` (`servers`: the search's,
     indexed by the candidates' server_idx). vSphere licences apply to the candidates deployed on vSphere, whatever
-    the scenario's own deployment (the optimizer searches both)."""
+    the scenario's own deployment (the optimizer searches both). Of a product's licences each candidate takes the
+    one of lowest price for its units, as the BOM does (`software.licence_lines`)."""
+    return _tco(ev, servers, scenario, catalog, over_the_horizon=False)
+
+
+def tco_floor(ev: greenplum.Evaluated, servers: list[Server], scenario: Scenario,
+              catalog: HardwareCatalog) -> FloatArray:
+    """A lower bound of `approx_tco` for every candidate of `ev` at its hosts or more (settling only adds hosts).
+
+    `approx_tco` is not monotone in the hosts: a product's licence is the one of lowest price for the units, and
+    where a perpetual licence (paid once) and a subscription (paid each year) both apply, more hosts can switch it
+    from the subscription to the perpetual licence and lower the cost of ownership. Here each product costs its
+    least over the horizon at the candidate's units, which no host count lowers; support and energy grow with the
+    hosts. Where a product's licences share one term it is `approx_tco` itself (the same offer, the same sums).
+    """
+    return _tco(ev, servers, scenario, catalog, over_the_horizon=True)
+
+
+def _tco(ev: greenplum.Evaluated, servers: list[Server], scenario: Scenario, catalog: HardwareCatalog,
+         over_the_horizon: bool) -> FloatArray:
     c = ev.candidates
     com, a = scenario.commercial, scenario.assumptions
     hosts = (ev.segment_hosts + coordinator_count() + ev.etl_hosts).astype(float)
     once, yearly = np.zeros(len(c)), np.zeros(len(c))
-    bare = scenario.model_copy(update={"platform": scenario.platform.model_copy(update={"deployment": "bare-metal"})})
-    products = software.products(bare)
-    products.insert(1, "vsphere")  # where software.products puts it: the same sums, added in the same order
-    for product in products:
-        offers = [lic for lic in catalog.current(catalog.licences) if lic.applies_to == product]
-        if com.licence_ids is not None:
-            offers = [lic for lic in catalog.licences if lic.id in com.licence_ids and lic.applies_to == product]
-        if not offers:
-            continue
+    for product, offers in _offers(scenario, catalog):
         costs = [(_licence_cost(lic, ev, hosts, scenario), lic.term) for lic in offers]
-        best = np.argmin(np.stack([x for x, _ in costs]), axis=0)
+        raw = np.stack([x for x, _ in costs])
+        best = np.argmin(raw, axis=0)
+        if over_the_horizon and len({term for _, term in costs}) > 1:
+            horizon = np.stack([x if term == "perpetual" else com.tco_years * x for x, term in costs])
+            # the least over the horizon; of equal ones, the lowest price (the order `argmin` alone would take)
+            best = np.argmin(np.where(horizon == horizon.min(axis=0), raw, np.inf), axis=0)
         applies = c.virtualized if product == "vsphere" else np.ones(len(c), dtype=bool)
         for k, (cost, term) in enumerate(costs):
             sel = (best == k) & applies
             (once if term == "perpetual" else yearly)[sel] += cost[sel]
     if com.support:
-        vendors = np.array([servers[int(i)].vendor.casefold() for i in c.server_idx])
-        support = np.full(len(c), np.inf)
-        for sup in catalog.current(catalog.supports):
-            fits = (vendors == sup.applies_to.casefold()) | (sup.applies_to == "*")
-            cost = hosts * sup.price if sup.basis == "host" else ev.capex * sup.pct_of_hardware / 100.0
-            support = np.where(fits, np.minimum(support, cost), support)
-        yearly += np.where(np.isfinite(support), support, 0.0)
+        yearly += _support(ev, servers, hosts, catalog)
     energy = ev.power_w * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
     return ev.capex + once + com.tco_years * (yearly + energy)
+
+
+def _offers(scenario: Scenario, catalog: HardwareCatalog) -> list[tuple[str, list[Licence]]]:
+    """Each product the design runs (vSphere included: the search may deploy on it) with its licences."""
+    bare = scenario.model_copy(update={"platform": scenario.platform.model_copy(update={"deployment": "bare-metal"})})
+    products = software.products(bare)
+    products.insert(1, "vsphere")  # where software.products puts it: the same sums, added in the same order
+    com, out = scenario.commercial, []
+    for product in products:
+        offers = [lic for lic in catalog.current(catalog.licences) if lic.applies_to == product]
+        if com.licence_ids is not None:
+            offers = [lic for lic in catalog.licences if lic.id in com.licence_ids and lic.applies_to == product]
+        if offers:
+            out.append((product, offers))
+    return out
+
+
+def _support(ev: greenplum.Evaluated, servers: list[Server], hosts: FloatArray, catalog: HardwareCatalog
+             ) -> FloatArray:
+    """The cheapest support contract fitting each candidate's server vendor, per year (0 where none fits)."""
+    c = ev.candidates
+    vendors = np.array([s.vendor.casefold() for s in servers])[c.server_idx] if servers else np.array([], dtype=str)
+    support = np.full(len(c), np.inf)
+    for sup in catalog.current(catalog.supports):
+        fits = (vendors == sup.applies_to.casefold()) | (sup.applies_to == "*")
+        cost = hosts * sup.price if sup.basis == "host" else ev.capex * sup.pct_of_hardware / 100.0
+        support = np.where(fits, np.minimum(support, cost), support)
+    return np.where(np.isfinite(support), support, 0.0)
 
 
 def _licence_cost(lic: Licence, ev: greenplum.Evaluated, hosts: FloatArray, scenario: Scenario) -> FloatArray:
@@ -62,8 +102,8 @@ def _licence_cost(lic: Licence, ev: greenplum.Evaluated, hosts: FloatArray, scen
     c = ev.candidates
     sockets = c.sockets.astype(float)
     per_cpu = c.cores_total / np.maximum(sockets, 1)
-    w = scenario.workload
-    data_tb = float(np.ceil(max(w.data_tb / w.compression_ratio, 1.0)))  # type: ignore[union-attr]
+    # per TB: the TB on disk the design keeps, growth included, as the BOM counts them (`software.units`)
+    data_tb = float(max(1, math.ceil(round(greenplum.needed_tb(scenario.workload), 3))))  # type: ignore[arg-type]
     units = {"core": hosts * sockets * np.maximum(per_cpu, lic.min_cores_per_cpu),
              "socket": hosts * sockets, "socket-pair": hosts * np.ceil(sockets / 2),
              "host": hosts}.get(lic.metric, np.full(len(c), data_tb))

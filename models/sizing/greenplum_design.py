@@ -151,7 +151,10 @@ class Ranking:
     ownership, where per-core database licences can outweigh the hardware many times over."""
 
     words: str  # "capex" / "5-year cost of ownership"
-    cost: gp_settle.Cost | None  # per candidate, when not capex (the search ranks on it in place of capex)
+    cost: gp_settle.Cost | None  # per settled design, when not capex (the designs are ranked on it)
+    # per candidate, a lower bound of `cost` at its hosts or more: the search ranks on it in place of capex, and
+    # the shortlist's walk stops on it (`gp_tco.tco_floor`: the approximate TCO can fall as hosts are added)
+    floor: gp_settle.Cost | None = None
 
     @staticmethod
     def of(scenario: Scenario, catalog: HardwareCatalog, space: SearchSpace) -> Ranking:
@@ -161,7 +164,8 @@ class Ranking:
     @staticmethod
     def tco(scenario: Scenario, catalog: HardwareCatalog, space: SearchSpace) -> Ranking:
         return Ranking(f"{scenario.commercial.tco_years}-year cost of ownership",
-                       lambda ev: gp_tco.approx_tco(ev, space.servers, scenario, catalog))
+                       lambda ev: gp_tco.approx_tco(ev, space.servers, scenario, catalog),
+                       lambda ev: gp_tco.tco_floor(ev, space.servers, scenario, catalog))
 
     def full(self, r: SizingResult) -> float:
         """The ranked cost of a completed design (full BOM)."""
@@ -193,15 +197,15 @@ def _with_trade_off(why: Rationale, scenario: Scenario, workload: GpWorkload, ca
 
 def _streamed(space: SearchSpace, progress: Progress | None, cancelled: IsCancelled | None,
               ignore_part_warnings: bool = False, rank: Ranking | None = None) -> tuple[RunningBest, CheapestFeasible]:
-    """The running best and the cheapest feasible pool over every candidate of the space (ranked on `rank`'s cost
+    """The running best and the cheapest feasible pool over every candidate of the space (ranked on `rank`'s floor
     in place of capex when it has one)."""
     best, cheapest = RunningBest(), CheapestFeasible()
     for offset, ev in space.chunks(progress=progress, cancelled=cancelled):
         if ignore_part_warnings:
             none = np.zeros(len(ev.candidates), dtype=np.int64)
             ev = dataclasses.replace(ev, part_warnings=none, part_warnings_fixed=none)
-        if rank is not None and rank.cost is not None:
-            ev = dataclasses.replace(ev, capex=rank.cost(ev))
+        if rank is not None and rank.floor is not None:
+            ev = dataclasses.replace(ev, capex=rank.floor(ev))
         best.add(offset, ev)
         cheapest.add(offset, ev)
     return best, cheapest

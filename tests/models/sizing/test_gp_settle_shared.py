@@ -8,7 +8,7 @@ import pytest
 
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
-from models.sizing import gp_settle, greenplum
+from models.sizing import gp_settle, gp_shortlist, greenplum
 from models.sizing.gp_search import Search, search
 from models.sizing.parts import current, resolve
 from tests.models.sizing.conftest import sample
@@ -79,8 +79,8 @@ def test_the_capex_floor_is_below_every_settled_capex(catalog: HardwareCatalog, 
                                int(ev.coordinator_idx[i]))
         hosts = int(one.segment_hosts[0])
         grew += hosts > int(ev.segment_hosts[i])
-        assert gp_settle.capex_floor(ev, int(i), hosts) <= float(one.capex[0])
-        assert gp_settle.capex_floor(ev, int(i), hosts) >= 0.95 * float(one.capex[0])  # close: it prunes
+        assert gp_shortlist.capex_floor(ev, int(i), hosts) <= float(one.capex[0])
+        assert gp_shortlist.capex_floor(ev, int(i), hosts) >= 0.95 * float(one.capex[0])  # close: it prunes
     assert grew  # the bound was tried where settling adds hosts
 
 
@@ -128,7 +128,7 @@ def test_the_shortlist_is_the_one_settling_every_candidate_gives(catalog: Hardwa
     s, found = _space(catalog, mix, clients, tps, confidence)
     extra = np.array([m.price for m in found.memory])[found.ev.candidates.server_idx]
     for keep in (1, 6):
-        got = gp_settle.settled_shortlist(s.workload, s.targets, found.ev, found.net, 0.5, extra, s.platform,  # type: ignore[arg-type]
+        got = gp_shortlist.settled_shortlist(s.workload, s.targets, found.ev, found.net, 0.5, extra, s.platform,  # type: ignore[arg-type]
                                           coordinators=found.coordinators, keep=keep)
         assert [(i, int(one.segment_hosts[0]), float(one.capex[0]), ok) for i, one, ok in got] == _settle_all(
             s, found, keep)

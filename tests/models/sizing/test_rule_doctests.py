@@ -19,6 +19,7 @@ MODULES = [
     "models.sizing.confidence",
     "models.sizing.greenplum",
     "models.sizing.gp_settle",
+    "models.sizing.gp_shortlist",
     "models.sizing.gp_host_memory",
     "models.sizing.gp_capacity",
     "models.sizing.gp_density",
