@@ -42,6 +42,9 @@ NEAR = 2  # host counts the settling probes at once before it searches where mor
 # points then hold in `ev.capex` a lower bound of it at their hosts or more (`gp_tco.tco_floor`: settling only
 # adds hosts, and the cost may fall as hosts are added where the bound does not).
 Cost = Callable[[Evaluated], FloatArray]
+# How much a candidate's ranked cost grows at least with more segment hosts (its point row, the hosts added, the
+# capex and watts they add at least): `gp_tco.tco_floor_gain`; capex grows by the capex added.
+Gain = Callable[[Evaluated, int, float, float], float]
 
 
 def smallest_from(ok: Callable[[IntArray], BoolArray], start: int, limit: int, batch: int = 64) -> tuple[int, bool]:
@@ -99,10 +102,8 @@ def settle(
     shortlist's `Prelude` (computed here when not given).
     """
     pre = prelude if prelude is not None else Prelude.of(workload, c1, platform)
-    primaries, vms, floor = pre.primaries, pre.vms, int(pre.floor[0])
-    ctx = metrics.GpContext.of(workload, c1, primaries, vms, net, needed_tb(workload))
-    if coordinators is not None and coordinator >= 0:  # the OLTP coordinator chosen on its own
-        ctx = dataclasses.replace(ctx, coordinator_cores=coordinators.cores[[coordinator]])
+    vms, floor = pre.vms, int(pre.floor[0])
+    ctx = _context(workload, c1, pre, net, coordinators, coordinator)
     key = _search_key(workload, ctx, start_hosts, floor, vms)
     found = searched.get(key) if searched is not None else None
     if found is None:
@@ -112,6 +113,48 @@ def settle(
     ev = evaluate(workload, targets, c1, net, utilization, extra_memory_price, fixed_hosts=found[0], platform=platform,
                   fixed_etl=found[1], coordinators=coordinators, fixed_coordinator=coordinator)
     return _settled(workload, targets, ev, found)
+
+
+def _context(workload: GpWorkload, c1: Candidates, pre: Prelude, net: NetworkChoice,
+             coordinators: CoordinatorOptions | None, coordinator: int) -> metrics.GpContext:
+    """What the models need of candidate `c1` for its host search (`pre`: its segment plan)."""
+    ctx = metrics.GpContext.of(workload, c1, pre.primaries, pre.vms, net, needed_tb(workload))
+    if coordinators is not None and coordinator >= 0:  # the OLTP coordinator chosen on its own
+        ctx = dataclasses.replace(ctx, coordinator_cores=coordinators.cores[[coordinator]])
+    return ctx
+
+
+def least_hosts(
+    workload: GpWorkload, targets: Targets, c1: Candidates, net: NetworkChoice, platform: Platform | None,
+    start_hosts: int, coordinators: CoordinatorOptions | None = None, coordinator: int = -1,
+    searched: dict[tuple[object, ...], Searched] | None = None, prelude: Prelude | None = None,
+    useful: Callable[[int], bool] | None = None,
+) -> int:
+    """The fewest segment hosts `settle` can give candidate `c1` in a design meeting every target, at a fraction of
+    its cost: the hosts of its search where another candidate ran it (`searched`); else its start (the point
+    answer, at least its floor), one more where the start misses a performance target at the confidence (the
+    search grows from there, or the design misses that target), rounded up to the mirroring's blocks.
+
+    `useful(hosts)`: whether a bound of `hosts` would serve the caller; where one more host would not, the start is
+    taken without checking it (a lower bound all the same)."""
+    pre = prelude if prelude is not None else Prelude.of(workload, c1, platform)
+    ctx = _context(workload, c1, pre, net, coordinators, coordinator)
+    floor = int(pre.floor[0])
+    found = searched.get(_search_key(workload, ctx, start_hosts, floor, pre.vms)) if searched is not None else None
+    if found is not None:
+        return found[0]
+    start = max(min(start_hosts, MAX_SEGMENT_HOSTS), floor)
+
+    def rounded(h: int) -> int:
+        hosts = mirroring.round_hosts(mirror_policy(workload), np.array([h]), pre.vms[:1], workload.mirror_block_hosts)
+        return min(int(hosts[0]), MAX_SEGMENT_HOSTS)
+
+    if useful is not None and not useful(rounded(start + 1)):
+        return rounded(start)
+    wanted = frozenset(t.metric for n, t in TARGETS.items() if targets.limit(n, workload) is not None)
+    vals = confidence.at_confidence(workload, ctx, np.array([start]), np.array([MAX_ETL_HOSTS]), targets.confidence,
+                                    only=wanted)
+    return rounded(start if bool(_every(confidence.meets(workload, targets, vals), (1,))[0]) else start + 1)
 
 
 def _settled(workload: GpWorkload, targets: Targets, ev: Evaluated, found: Searched) -> Evaluated:

@@ -10,9 +10,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.scenario import GreenplumOltp, Platform, Targets
+from models.sizing import metrics
 from models.sizing.candidates import NetworkChoice
 from models.sizing.gp_coordinator import CoordinatorOptions
-from models.sizing.gp_settle import Cost, Prelude, Searched, _oltp_key, _settled, settle
+from models.sizing.gp_settle import Cost, Gain, Prelude, Searched, _oltp_key, _settled, least_hosts, settle
 from models.sizing.greenplum import Evaluated, GpWorkload, evaluate, pick
 
 FloatArray = NDArray[np.float64]
@@ -50,7 +51,7 @@ def settled_shortlist(
     platform: Platform | None,
     most: int = 256, coordinators: CoordinatorOptions | None = None, keep: int = 1,
     part_warnings_first: bool = True, cost: Cost | None = None,
-    searched: dict[tuple[object, ...], Searched] | None = None,
+    searched: dict[tuple[object, ...], Searched] | None = None, gain: Gain | None = None,
 ) -> list[tuple[int, Evaluated, bool]]:
     """The best candidates once settled, of `keep` different servers, best first: fewest part warnings, then
     the lowest capex.
@@ -60,20 +61,19 @@ def settled_shortlist(
     removes a lower bound of those it raises settled: a candidate whose bounds are no better than the
     `keep`-th best settled design is not settled (`size` and `optimize` both pick this way, so they agree to
     the cent). With no feasible candidate, the nearest one alone (feasible False). `part_warnings_first` False
-    ranks the settled designs on capex alone (the pool's point part warnings are then zero). `Cost` has the rule.
-    `searched`: `settle`'s host searches from shortlists of the same workload and targets, ranked otherwise."""
-    c = ev.candidates
-    feasible = ev.feasible
+    ranks the settled designs on capex alone (the pool's point part warnings are then zero). `Cost` has the rule,
+    `gain` how it grows with hosts (`_Walk.beaten`). `searched`: `settle`'s host searches from shortlists of the
+    same workload and targets, ranked otherwise."""
+    c, feasible = ev.candidates, ev.feasible
     if not np.any(feasible):
         i, _ = pick(ev)
-        one = settle(workload, targets, c.take(np.array([i])), net, utilization, float(extra_memory_price[i]),
-                     platform, int(ev.segment_hosts[i]), coordinators, int(ev.coordinator_idx[i]))
-        return [(i, one, False)]
+        return [(i, settle(workload, targets, c.take(np.array([i])), net, utilization, float(extra_memory_price[i]),
+                           platform, int(ev.segment_hosts[i]), coordinators, int(ev.coordinator_idx[i])), False)]
     idx = np.flatnonzero(feasible)
     order = idx[np.lexsort((c.drives_per_host[idx], ev.segment_hosts[idx], ev.capex[idx], ev.part_warnings[idx]))]
     order, fallback, best = order[:most], None, dict[int, Ranked]()  # best: per server, its best settled design
     walk = _Walk(workload, targets, ev, net, utilization, extra_memory_price, platform, coordinators, order, cost,
-                 {} if searched is None else searched)
+                 {} if searched is None else searched, gain)
     # the walk stops once the kept designs (which only improve) are no worse than every bound left
     least = _least_left(ev.part_warnings_fixed[order], ev.capex[order])
     for pos, i in enumerate(order):
@@ -87,7 +87,8 @@ def settled_shortlist(
         server = int(c.server_idx[i])
         if server in best and bound >= best[server][0]:
             continue
-        if walk.changes_nothing(pos, bound[0], best.get(server), worst, fallback is not None):
+        if walk.changes_nothing(pos, bound[0], best.get(server), worst, fallback is not None) or \
+                walk.beaten(pos, bound[0], best.get(server), worst):  # bounded where its search adds hosts
             continue
         one = walk.settle(pos)
         if bool(one.feasible[0]):
@@ -121,13 +122,13 @@ class _Walk:
     order: IntArray
     cost: Cost | None = None  # ranked on a cost other than capex: candidates judged on their reach alone
     searched: dict[tuple[object, ...], Searched] = dataclasses.field(default_factory=dict)
+    gain: Gain | None = None  # how the ranked cost grows with hosts, when not capex
 
     def __post_init__(self) -> None:
         oltp = isinstance(self.workload, GreenplumOltp)
-        self.pre = Prelude.of(self.workload, self.ev.candidates.take(self.order), self.platform) if oltp else None
-        pre = self.pre
-        self.keys = [_key_of(self.ev, int(i), pre, pos, self.coordinators) for pos, i in enumerate(self.order)] \
-            if pre is not None else []
+        self.pre: Prelude | None = None  # the order's (`prelude`): OLTP keys each search before it is settled
+        self.keys = [_key_of(self.ev, int(i), self.prelude(), pos, self.coordinators)
+                     for pos, i in enumerate(self.order)] if oltp else []
         self.rows: dict[int, tuple[Evaluated, int]] = {}  # evaluated ahead (`_evaluate_alike`): by position, its row
 
     def settle(self, pos: int) -> Evaluated:
@@ -142,6 +143,37 @@ class _Walk:
             self._evaluate_alike(pos, found)
         alike, row = self.rows.pop(pos)
         return _settled(self.workload, self.targets, alike.take(np.array([row])), found)
+
+    def beaten(self, pos: int, warnings: int, own: Ranked | None, worst: tuple[int, float] | None) -> bool:
+        """Whether candidate `pos`, settled, could change nothing the shortlist returns, judged before it is settled:
+        its (warnings, cost) bound at the fewest hosts of a settled design meeting every target (`least_hosts`) no
+        better than its server's kept design (`own`) nor the `worst` kept. Its point cost bounds it only where its
+        search adds no host; most add one, and one host of hundreds of cores costs more than the points differ."""
+        if own is None and worst is None:
+            return False
+        i, ev = int(self.order[pos]), self.ev
+        c1, point = ev.candidates.take(np.array([i])), int(ev.segment_hosts[i])
+        # per host added, at least its server and data drives (its NICs and DIMMs come on top) and their watts
+        per_host = float(c1.server_price[0]) + float(c1.drives_per_host[0]) * float(c1.drive_price[0])
+        watts = float(metrics.host_power_w(c1, c1.drives_per_host, self.net, self.utilization)[0])
+
+        def beats(hosts: int) -> bool:
+            more = hosts - point
+            if more <= 0:
+                return False
+            gain = more * per_host if self.gain is None else \
+                self.gain(ev.take(np.array([i])), more, more * per_host, more * watts)
+            low = (warnings, (float(ev.capex[i]) + gain) * (1.0 - 1e-9))
+            return (own is not None and low >= own[0]) or (worst is not None and low >= worst)
+
+        return beats(least_hosts(self.workload, self.targets, c1, self.net, self.platform, point, self.coordinators,
+                                 int(ev.coordinator_idx[i]), self.searched, self.prelude().row(pos), beats))
+
+    def prelude(self) -> Prelude:
+        """The segment plans and floors of the whole order, in one call (computed when first needed)."""
+        if self.pre is None:
+            self.pre = Prelude.of(self.workload, self.ev.candidates.take(self.order), self.platform)
+        return self.pre
 
     def _evaluate_alike(self, pos: int, found: Searched) -> None:
         """Candidate `pos` evaluated at its searched hosts together with every later one sharing its search and

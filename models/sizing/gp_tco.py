@@ -22,17 +22,21 @@ from models.sizing.rules import coordinator_count
 FloatArray = NDArray[np.float64]
 
 
+Offers = list[tuple[str, list[Licence]]]  # each product the design runs, with its licences (`licence_offers`)
+
+
 def approx_tco(ev: greenplum.Evaluated, servers: list[Server], scenario: Scenario,
-               catalog: HardwareCatalog) -> FloatArray:
+               catalog: HardwareCatalog, offers: Offers | None = None) -> FloatArray:
     """Capex plus N years of licences, support and energy for every candidate of `ev` (`servers`: the search's,
     indexed by the candidates' server_idx). vSphere licences apply to the candidates deployed on vSphere, whatever
     the scenario's own deployment (the optimizer searches both). Of a product's licences each candidate takes the
-    one of lowest price for its units, as the BOM does (`software.licence_lines`)."""
-    return _tco(ev, servers, scenario, catalog, over_the_horizon=False)
+    one of lowest price for its units, as the BOM does (`software.licence_lines`). `offers`: the scenario's
+    `licence_offers`, when the caller has them."""
+    return _tco(ev, servers, scenario, catalog, offers, over_the_horizon=False)
 
 
 def tco_floor(ev: greenplum.Evaluated, servers: list[Server], scenario: Scenario,
-              catalog: HardwareCatalog) -> FloatArray:
+              catalog: HardwareCatalog, offers: Offers | None = None) -> FloatArray:
     """A lower bound of `approx_tco` for every candidate of `ev` at its hosts or more (settling only adds hosts).
 
     `approx_tco` is not monotone in the hosts: a product's licence is the one of lowest price for the units, and
@@ -41,34 +45,58 @@ def tco_floor(ev: greenplum.Evaluated, servers: list[Server], scenario: Scenario
     least over the horizon at the candidate's units, which no host count lowers; support and energy grow with the
     hosts. Where a product's licences share one term it is `approx_tco` itself (the same offer, the same sums).
     """
-    return _tco(ev, servers, scenario, catalog, over_the_horizon=True)
+    return _tco(ev, servers, scenario, catalog, offers, over_the_horizon=True)
 
 
 def _tco(ev: greenplum.Evaluated, servers: list[Server], scenario: Scenario, catalog: HardwareCatalog,
-         over_the_horizon: bool) -> FloatArray:
-    c = ev.candidates
+         offers: Offers | None, over_the_horizon: bool) -> FloatArray:
     com, a = scenario.commercial, scenario.assumptions
     hosts = (ev.segment_hosts + coordinator_count() + ev.etl_hosts).astype(float)
-    once, yearly = np.zeros(len(c)), np.zeros(len(c))
-    for product, offers in _offers(scenario, catalog):
-        costs = [(_licence_cost(lic, ev, hosts, scenario), lic.term) for lic in offers]
-        raw = np.stack([x for x, _ in costs])
-        best = np.argmin(raw, axis=0)
-        if over_the_horizon and len({term for _, term in costs}) > 1:
-            horizon = np.stack([x if term == "perpetual" else com.tco_years * x for x, term in costs])
-            # the least over the horizon; of equal ones, the lowest price (the order `argmin` alone would take)
-            best = np.argmin(np.where(horizon == horizon.min(axis=0), raw, np.inf), axis=0)
-        applies = c.virtualized if product == "vsphere" else np.ones(len(c), dtype=bool)
-        for k, (cost, term) in enumerate(costs):
-            sel = (best == k) & applies
-            (once if term == "perpetual" else yearly)[sel] += cost[sel]
+    offers = offers if offers is not None else licence_offers(scenario, catalog)
+    once, yearly = _licences(ev, hosts, scenario, offers, over_the_horizon)
     if com.support:
         yearly += _support(ev, servers, hosts, catalog)
     energy = ev.power_w * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
     return ev.capex + once + com.tco_years * (yearly + energy)
 
 
-def _offers(scenario: Scenario, catalog: HardwareCatalog) -> list[tuple[str, list[Licence]]]:
+def tco_floor_gain(ev: greenplum.Evaluated, scenario: Scenario, offers: Offers, more: int, capex: float,
+                   watts: float) -> float:
+    """How much `tco_floor` of candidate `ev` (one) grows at least with `more` segment hosts adding `capex` and
+    `watts`: their capex, the licences' least cost over the horizon at the hosts then (no less than before), their
+    energy; support, which only grows, is left out.
+
+    The shortlist's walk bounds a candidate's settled cost with it where its search must add hosts."""
+    com, a = scenario.commercial, scenario.assumptions
+    hosts = float(ev.segment_hosts[0] + coordinator_count() + ev.etl_hosts[0])
+    once, yearly = _licences(ev.take(np.array([0, 0])), np.array([hosts, hosts + more]), scenario, offers, True)
+    licences = float(once[1] - once[0]) + com.tco_years * float(yearly[1] - yearly[0])
+    energy = watts * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
+    return capex + max(licences, 0.0) + com.tco_years * energy
+
+
+def _licences(ev: greenplum.Evaluated, hosts: FloatArray, scenario: Scenario, offers: Offers,
+              over_the_horizon: bool) -> tuple[FloatArray, FloatArray]:
+    """Every candidate's licences at `hosts`: paid once (perpetual) and per year; of a product's licences the one of
+    lowest price for the units, or (`over_the_horizon`) of least cost over `commercial.tco_years`."""
+    c = ev.candidates
+    once, yearly = np.zeros(len(c)), np.zeros(len(c))
+    for product, licences in offers:
+        costs = [(_licence_cost(lic, ev, hosts, scenario), lic.term) for lic in licences]
+        raw = np.stack([x for x, _ in costs])
+        best = np.argmin(raw, axis=0)
+        if over_the_horizon and len({term for _, term in costs}) > 1:
+            horizon = np.stack([x if term == "perpetual" else scenario.commercial.tco_years * x for x, term in costs])
+            # the least over the horizon; of equal ones, the lowest price (the order `argmin` alone would take)
+            best = np.argmin(np.where(horizon == horizon.min(axis=0), raw, np.inf), axis=0)
+        applies = c.virtualized if product == "vsphere" else np.ones(len(c), dtype=bool)
+        for k, (cost, term) in enumerate(costs):
+            sel = (best == k) & applies
+            (once if term == "perpetual" else yearly)[sel] += cost[sel]
+    return once, yearly
+
+
+def licence_offers(scenario: Scenario, catalog: HardwareCatalog) -> Offers:
     """Each product the design runs (vSphere included: the search may deploy on it) with its licences."""
     bare = scenario.model_copy(update={"platform": scenario.platform.model_copy(update={"deployment": "bare-metal"})})
     products = software.products(bare)

@@ -11,9 +11,9 @@ from models.hardware import HardwareCatalog
 from models.percent import percent
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
-from models.sizing import commercial, gp_part_warnings, gp_settle, gp_tco, greenplum
+from models.sizing import commercial, gp_part_warnings, gp_settle, gp_shortlist, gp_tco, greenplum
 from models.sizing.gp_explain import explain
-from models.sizing.gp_search import Search, SearchSpace, search_space, settled_pool, settled_shortlist
+from models.sizing.gp_search import Search, SearchSpace, search_space, settled_pool
 from models.sizing.parts import (
     ResolvedParts,
     SizingInputError,
@@ -155,6 +155,7 @@ class Ranking:
     # per candidate, a lower bound of `cost` at its hosts or more: the search ranks on it in place of capex, and
     # the shortlist's walk stops on it (`gp_tco.tco_floor`: the approximate TCO can fall as hosts are added)
     floor: gp_settle.Cost | None = None
+    gain: gp_settle.Gain | None = None  # how `floor` grows with hosts (`gp_tco.tco_floor_gain`)
 
     @staticmethod
     def of(scenario: Scenario, catalog: HardwareCatalog, space: SearchSpace) -> Ranking:
@@ -163,9 +164,11 @@ class Ranking:
 
     @staticmethod
     def tco(scenario: Scenario, catalog: HardwareCatalog, space: SearchSpace) -> Ranking:
+        offers = gp_tco.licence_offers(scenario, catalog)
         return Ranking(f"{scenario.commercial.tco_years}-year cost of ownership",
-                       lambda ev: gp_tco.approx_tco(ev, space.servers, scenario, catalog),
-                       lambda ev: gp_tco.tco_floor(ev, space.servers, scenario, catalog))
+                       lambda ev: gp_tco.approx_tco(ev, space.servers, scenario, catalog, offers),
+                       lambda ev: gp_tco.tco_floor(ev, space.servers, scenario, catalog, offers),
+                       lambda ev, more, capex, watts: gp_tco.tco_floor_gain(ev, scenario, offers, more, capex, watts))
 
     def full(self, r: SizingResult) -> float:
         """The ranked cost of a completed design (full BOM)."""
@@ -220,8 +223,12 @@ def _best_of_pool(scenario: Scenario, workload: GpWorkload, catalog: HardwareCat
     it was ranked on."""
     rank = rank or Ranking("capex", None)
     shared = shared or _Shared()
-    shortlist = settled_shortlist(scenario, workload, space.found(settled_pool(best, cheapest)), FULL_CAPEX_RERANK,
-                                  part_warnings_first, rank.cost, shared.searched)
+    pool = settled_pool(best, cheapest)
+    shortlist = gp_shortlist.settled_shortlist(
+        workload, scenario.targets, pool, space.net, scenario.assumptions.utilization_pct / 100.0,
+        space.extra_memory_price[pool.candidates.server_idx], scenario.platform, coordinators=space.coordinators,
+        keep=FULL_CAPEX_RERANK, part_warnings_first=part_warnings_first, cost=rank.cost, searched=shared.searched,
+        gain=rank.gain)
     # the search ranks on the hosts' capex; switches, racks, licences and support follow the host count and the
     # cores, so the few best are completed and the lowest full cost taken (fewest part warnings first)
     results, done = zip(*(shared.explained(scenario, workload, catalog, space, settled, feasible)

@@ -52,8 +52,15 @@ def _space(catalog: HardwareCatalog, mix: str, clients: int, tps: float | None, 
                      current(catalog.drives, catalog), ["bare-metal"], ["none"], None)
 
 
-def test_the_prelude_of_a_shortlist_is_each_candidates_own(catalog: HardwareCatalog) -> None:
+@pytest.mark.parametrize("workload", ["oltp", "analytics"])
+def test_the_prelude_of_a_shortlist_is_each_candidates_own(catalog: HardwareCatalog, workload: str) -> None:
+    """The segment plans and floors of a whole shortlist in one call (as the walk settles and bounds its candidates
+    with them) are each candidate's computed alone."""
     s, found = _space(catalog, "tpcb", 1000, 20_000)
+    if workload == "analytics":
+        s = sample("retail-dw-gen5", platform={"server_id": None, "drive_id": None})
+        found = search(s, s.workload, catalog, resolve(s, catalog), current(catalog.servers, catalog),  # type: ignore[arg-type]
+                       current(catalog.drives, catalog), ["bare-metal"], ["none"], None)
     c = found.ev.candidates
     rows = np.flatnonzero(found.ev.feasible)[:300]  # past 256: the segment plan then goes by layouts
     assert len(rows) >= 256

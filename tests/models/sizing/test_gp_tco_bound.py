@@ -85,3 +85,33 @@ def test_the_tco_shortlist_is_that_of_every_feasible_candidate_settled(catalog: 
         if bool(one.feasible[0]) and (server not in per_server or key < per_server[server]):
             per_server[server] = key
     assert got == sorted((*k, server) for server, k in per_server.items())[:keep]
+
+
+@pytest.mark.parametrize(("name", "changes"), [
+    ("retail-dw-gen5", {}),
+    ("retail-dw-gen5", {"targets": {"max_full_scan_s": 300, "confidence": "P90"}}),
+    ("retail-dw-gen5", {"workload": {"mirroring": "block", "mirror_block_hosts": 4}}),
+    ("gp-oltp", {}),
+])
+def test_the_least_hosts_bound_every_settled_design_meeting_its_targets(
+    catalog: HardwareCatalog, name: str, changes: dict[str, dict[str, object]]
+) -> None:
+    """What the walk bounds a candidate on before settling it: the hosts of any settled design meeting every
+    target are at least `least_hosts`, which is more than the point hosts for some (else it would prune nothing)."""
+    s = sample(name, platform={"server_id": None, "drive_id": None}, **changes)
+    space = _space(s, catalog)
+    ev = search(s, s.workload, catalog, resolve(s, catalog), current(catalog.servers, catalog),  # type: ignore[arg-type]
+                current(catalog.drives, catalog), ("bare-metal",), ("none",), None).ev
+    util, above = s.assumptions.utilization_pct / 100.0, 0
+    rows = np.flatnonzero(ev.feasible)
+    for i in rows[:: max(len(rows) // 60, 1)]:
+        c1, k = ev.candidates.take(np.array([i])), int(ev.coordinator_idx[i])
+        least = gp_settle.least_hosts(s.workload, s.targets, c1, space.net, s.platform,  # type: ignore[arg-type]
+                                      int(ev.segment_hosts[i]), space.coordinators, k)
+        one = gp_settle.settle(s.workload, s.targets, c1, space.net, util,  # type: ignore[arg-type]
+                               float(space.extra_memory_price[c1.server_idx[0]]), s.platform,
+                               int(ev.segment_hosts[i]), space.coordinators, k)
+        if bool(one.feasible[0]):
+            assert int(one.segment_hosts[0]) >= least
+        above += least > int(ev.segment_hosts[i])
+    assert above > 0 or name == "gp-oltp"  # OLTP point answers meet their TPS at the confidence here
