@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from models.calibration_data import figure
 from models.perf import cost_power
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
-from models.sizing import confidence, gp_part_warnings, metrics, mirroring, segments
+from models.sizing import confidence, gp_hosts, gp_part_warnings, metrics, mirroring, segments
 from models.sizing.candidates import Candidates, NetworkChoice
 from models.sizing.gp_coordinator import CoordinatorOptions
 from models.sizing.rules import (
@@ -27,7 +27,7 @@ from models.sizing.rules import (
     coordinator_drive_count,
     data_needed_tb,
 )
-from models.sizing.search import remembered, smallest_meeting
+from models.sizing.search import Values, remembered, smallest_meeting
 from models.vocabulary import CAPACITY, KINDS, METRICS, MirrorPolicy, targets_for
 
 FloatArray = NDArray[np.float64]
@@ -38,8 +38,6 @@ BoolArray = NDArray[np.bool_]
 MAX_SEGMENT_HOSTS = int(figure(RULES, "gp_max_segment_hosts"))
 MIN_MARGINAL_GAIN = figure(RULES, "gp_min_marginal_gain_per_host")
 MAX_ETL_HOSTS = 64
-# OLTP has clients, not report queries: it takes the tier of any count above the Type 1 threshold
-OLTP_AS_CONCURRENCY = 10**6
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 
@@ -96,10 +94,8 @@ class Evaluated:
         )
 
     def take(self, index: IntArray) -> Evaluated:
-        """The candidates `index` only (the streamed search keeps one row per reported design).
-
-        Generic over the fields, so a field added later (arrays, dicts of arrays) follows.
-        """
+        """The candidates `index` only (the streamed search keeps one row per reported design); generic over the
+        fields, so a field added later (arrays, dicts of arrays) follows."""
         def pick(value: Any) -> Any:
             if isinstance(value, Candidates | metrics.PointMetrics):
                 return value.take(index)
@@ -297,7 +293,8 @@ def _segment_hosts(
     workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, h_low: IntArray, vms: IntArray
 ) -> IntArray:
     """Hosts meeting the performance targets (point prediction), bounded where more hosts stop helping."""
-    values = remembered(_perf_values(workload, targets, ctx))
+    scan_s = gp_hosts.scan_only(workload, targets)
+    values = _perf_values(workload, targets, ctx) if scan_s else remembered(_perf_values(workload, targets, ctx))
 
     def perf_ok(h: IntArray, idx: IntArray) -> BoolArray:
         res = np.ones(h.shape, dtype=bool)
@@ -305,8 +302,15 @@ def _segment_hosts(
             res &= met
         return res
 
-    hosts, _ = smallest_meeting(perf_ok, h_low, MAX_SEGMENT_HOSTS, _host_guess(workload, targets, ctx, h_low))
-    hosts = np.minimum(hosts, helpful_limit(values, h_low, hosts, metric_limits(workload, targets)))
+    limits = metric_limits(workload, targets)
+    stopped: BoolArray | None = None
+    if scan_s:  # the full scan alone: the count in closed form where it is exact, the search's elsewhere
+        hosts, below, at = gp_hosts.fewest_hosts(ctx.full_scan, h_low, scan_s, MAX_SEGMENT_HOSTS, perf_ok)
+        with np.errstate(invalid="ignore", over="ignore"):  # rows at their lowest count: not read
+            stopped = stops_helping({"full_scan_s": below}, {"full_scan_s": at}, hosts - 1, limits)
+    else:
+        hosts, _ = smallest_meeting(perf_ok, h_low, MAX_SEGMENT_HOSTS, _host_guess(workload, targets, ctx, h_low))
+    hosts = np.minimum(hosts, helpful_limit(values, h_low, hosts, limits, stopped))
     # block mirroring fills whole blocks; more hosts never lower performance, so targets stay met
     return np.minimum(
         mirroring.round_hosts(mirror_policy(workload), hosts, vms, workload.mirror_block_hosts), MAX_SEGMENT_HOSTS
@@ -328,9 +332,6 @@ def _etl_hosts(
 
     etl, _ = smallest_meeting(load_ok, np.ones(n, dtype=np.int64), MAX_ETL_HOSTS)
     return etl
-
-
-Values = Callable[[IntArray, IntArray], dict[str, FloatArray]]
 
 
 def _perf_values(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext) -> Values:
@@ -415,10 +416,11 @@ def stops_helping(before: dict[str, FloatArray], after: dict[str, FloatArray], h
     return res
 
 
-def helpful_limit(values: Values, low: IntArray, hosts: IntArray, limits: dict[str, float] | None = None
-                  ) -> IntArray:
+def helpful_limit(values: Values, low: IntArray, hosts: IntArray, limits: dict[str, float] | None = None,
+                  stopped_below: BoolArray | None = None) -> IntArray:
     """Per candidate, the fewest hosts (at least `low`) past which more hosts stop helping (`stops_helping`
-    with the targets' `limits`), where that is below `hosts`; elsewhere `hosts` itself."""
+    with the targets' `limits`), where that is below `hosts`; elsewhere `hosts` itself. `stopped_below`: where
+    more hosts stop helping at `hosts` - 1 (`stops_helping` there), when the caller has it."""
     if len(hosts) == 0 or not values(low[:1], np.zeros(1, dtype=np.int64)):
         return hosts  # no performance target: capacity sizes the cluster
 
@@ -427,7 +429,8 @@ def helpful_limit(values: Values, low: IntArray, hosts: IntArray, limits: dict[s
 
     out = hosts.copy()
     above = np.flatnonzero(hosts > low)  # at `low` there is nothing to trim: the model runs on the rest only
-    check = above[stopped(hosts[above] - 1, above)] if above.size else above
+    check = (above[stopped_below[above]] if stopped_below is not None
+             else above[stopped(hosts[above] - 1, above)] if above.size else above)
     if check.size:
         def sub_stopped(h: IntArray, idx: IntArray) -> BoolArray:
             return stopped(h, check[idx])

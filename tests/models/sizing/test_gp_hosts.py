@@ -1,0 +1,76 @@
+"""The closed-form full-scan host count is the generic host search's count, design by design."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.perf import scan_load_fit as sl_fit
+from models.perf.scan_kernel import FullScan
+from models.sizing import gp_hosts
+from models.sizing.search import smallest_meeting
+
+MOST = 1000
+
+rows = st.lists(st.tuples(
+    st.integers(1, 24),  # data drives per host
+    st.sampled_from([90.0, 250.0, 3_000.0, 14_000.0]),  # drive MB/s: spinning to Gen5 NVMe
+    st.sampled_from([2.0, 8.0, 48.0, 96.0, 192.0]),  # cores per host
+    st.sampled_from([0.0, 1.0]),  # virtualized
+    st.sampled_from([1.0, 10.0, 25.0, 100.0, 400.0]),  # interconnect Gb/s: binds or never does
+    st.integers(1, 64),  # primaries per host
+    st.integers(1, 1_200),  # the fewest hosts capacity and mirroring allow (above the largest cluster too)
+), min_size=1, max_size=50)
+
+
+@settings(max_examples=120, deadline=None)
+@given(rows=rows, data_tb=st.sampled_from([0.05, 3.0, 44.0, 700.0, 20_000.0, 2e6]),
+       limit_s=st.sampled_from([1.0, 60.0, 600.0, 3_600.0]), ratio=st.floats(1.0, 6.0),
+       off=st.sampled_from([0, 0, 1, -1, 2, -2]))
+def test_the_closed_form_count_is_the_searchs_count(rows: list[tuple[int, float, float, float, float, int, int]],
+                                                    data_tb: float, limit_s: float, ratio: float, off: int) -> None:
+    """On random designs (2- to 192-core hosts, a slow interconnect that binds, targets no cluster reaches, lows
+    above the largest cluster) `fewest_hosts` gives what `smallest_meeting` with `_host_guess`'s guess gives, and
+    the seconds at one host fewer and at the count are `FullScan.seconds` there; a closed form off by a host or
+    two (`off`) is caught by the check and still gives the search's count."""
+    drives, mb_s, cores, virt, gbps, primaries, low = (np.array(c) for c in zip(*rows, strict=True))
+    low = low.astype(np.int64)
+    shape = sl_fit.gen5_reference_shape().replace(
+        segment_hosts=np.ones(low.size), drives_per_host=drives.astype(float), drive_seq_read_mb_s=mb_s,
+        cores_per_host=cores, virtualized=virt, network_gbps_per_host=gbps,
+        primary_segments_per_host=primaries.astype(float), numa_local=1.0 - virt, compression_ratio=ratio)
+    scan = FullScan.of(shape, data_tb, sl_fit.default_params())
+
+    def ok(h: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        return scan.seconds(h, idx) <= limit_s
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        guess = np.maximum(low * scan.seconds(low) / limit_s, low)
+    expected, _ = smallest_meeting(ok, low, MOST, guess)
+    closed_form = gp_hosts.closed_form
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(gp_hosts, "closed_form", lambda *a: closed_form(*a) + off)
+        hosts, below, at = gp_hosts.fewest_hosts(scan, low, limit_s, MOST, ok)
+    assert hosts.tolist() == expected.tolist()
+    assert np.array_equal(at, scan.seconds(hosts))
+    above = np.flatnonzero(hosts > np.minimum(low, MOST))
+    assert np.array_equal(below[above], scan.seconds(hosts[above] - 1, above))
+
+
+def test_designs_no_cluster_serves_get_the_largest_cluster() -> None:
+    """A target out of reach of the largest cluster, and a low count beyond it, both give the largest cluster, as
+    the search does; a reachable design gets its own count."""
+    n = 3
+    shape = sl_fit.gen5_reference_shape().replace(segment_hosts=np.ones(n), drives_per_host=np.full(n, 2.0),
+                                                  network_gbps_per_host=np.full(n, 400.0))
+    scan = FullScan.of(shape, 2e6, sl_fit.default_params())
+
+    def ok(h: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        return scan.seconds(h, idx) <= 1.0
+
+    hosts, _, _ = gp_hosts.fewest_hosts(scan, np.array([2, 5_000, 2]), 1.0, MOST, ok)
+    assert hosts.tolist() == [MOST, MOST, MOST]
+    loose, _, _ = gp_hosts.fewest_hosts(scan, np.array([2, 2, 2]), 1e9, MOST, ok)
+    assert loose.tolist() == [2, 2, 2]
