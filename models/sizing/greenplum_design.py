@@ -77,7 +77,12 @@ def size_greenplum(
     # the shortlists below (the recommendation, the within-budget, trade-off and cost-of-ownership alternatives)
     # often settle and explain the same designs: they share that work (`_Shared`)
     shared = _Shared()
-    best, cheapest = _streamed(space, progress, cancelled, rank=rank)
+    alternatives = len(space.servers) > 1 or len(space.drives) > 1 or scenario.platform.drives_per_host is None
+    # one pass over the candidates feeds every search below: the recommendation's, the within-budget and trade-off
+    # alternatives' (part warnings ignored) and the cost-of-ownership note's (ranked on TCO)
+    tco = [(False, Ranking.tco(scenario, catalog, space))] if alternatives and rank.cost is None else []
+    streams = _streamed_all(space, progress, cancelled, [(False, rank), *([(True, rank)] * alternatives), *tco])
+    best, cheapest = streams[0]
     n = scenario.platform.drives_per_host
     most = max(s.data_bays for s in servers)
     if best.row is None and n is not None and n > most:
@@ -93,13 +98,13 @@ def size_greenplum(
         )
     result, full, feasible, spent = _best_of_pool(scenario, workload, catalog, space, best, cheapest, rank=rank,
                                                   shared=shared)
-    if len(space.servers) > 1 or len(space.drives) > 1 or scenario.platform.drives_per_host is None:
+    if alternatives:
         budget = scenario.targets.max_capex
         why = _recommended_why(result, feasible and (budget is None or full <= budget), rank)
         if budget is not None and full > budget:
             # the designs raising fewest part warnings break the capex budget once fully priced: within the budget
             # comes first (a missed target outweighs a warning), so the search runs again ranking on cost alone
-            best2, cheapest2 = _streamed(space, None, cancelled, ignore_part_warnings=True, rank=rank)
+            best2, cheapest2 = streams[1]
             other, other_full, other_feasible, _ = _best_of_pool(scenario, workload, catalog, space, best2,
                                                                  cheapest2, part_warnings_first=False, rank=rank,
                                                                  shared=shared)
@@ -107,8 +112,8 @@ def size_greenplum(
                 result, feasible = other, other_feasible
                 why = _within_budget_why(other, budget, full, scenario.commercial.currency, rank)
         elif feasible:
-            why = _with_trade_off(why, scenario, workload, catalog, space, result, spent, cancelled, rank, shared)
-        extra = _cheaper_to_own(scenario, workload, catalog, space, result, cancelled, shared) \
+            why = _with_trade_off(why, scenario, workload, catalog, space, result, spent, streams[1], rank, shared)
+        extra = _cheaper_to_own(scenario, workload, catalog, space, result, streams[2], tco[0][1], shared) \
             if feasible and rank.cost is None and (budget is None or full <= budget) else None
         result = dataclasses.replace(result, rationale=(*result.rationale, why, *([extra] if extra else [])))
     return result
@@ -120,12 +125,11 @@ TCO_NOTE_MIN_SAVING = 0.01
 
 
 def _cheaper_to_own(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
-                    result: SizingResult, cancelled: IsCancelled | None, shared: _Shared) -> Rationale | None:
+                    result: SizingResult, streamed: Streamed, tco: Ranking, shared: _Shared) -> Rationale | None:
     """Ranked on capex, the design that costs markedly less to own over the TCO horizon, said with both figures:
     per-core database licences can outweigh the hardware many times, so the capex pick may cost millions more
     over the years than a design with fewer or smaller cores (the scenario's choice stands; it names the switch)."""
-    tco = Ranking.tco(scenario, catalog, space)
-    best, cheapest = _streamed(space, None, cancelled, rank=tco)
+    best, cheapest = streamed  # ranked on `tco`
     other, other_capex, other_feasible, other_tco = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
                                                                   rank=tco, shared=shared)
     mine = commercial.complete(result, scenario, catalog).totals
@@ -176,12 +180,12 @@ class Ranking:
 
 
 def _with_trade_off(why: Rationale, scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog,
-                    space: SearchSpace, result: SizingResult, full: float, cancelled: IsCancelled | None,
+                    space: SearchSpace, result: SizingResult, full: float, streamed: Streamed,
                     rank: Ranking, shared: _Shared) -> Rationale:
     """The recommendation's price, said: when a cheaper design meeting every target exists whose parts raise more
     warnings, the rationale names it, its full capex (or cost of ownership) and what it raises, so the architect
     can weigh the rule against the money (and name that server to take it) instead of meeting a silent premium."""
-    best, cheapest = _streamed(space, None, cancelled, ignore_part_warnings=True, rank=rank)
+    best, cheapest = streamed  # part warnings ignored
     other, _, other_feasible, other_full = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
                                                          part_warnings_first=False, rank=rank, shared=shared)
     mine = gp_part_warnings.raised(w.code for w in result.warnings)
@@ -198,20 +202,32 @@ def _with_trade_off(why: Rationale, scenario: Scenario, workload: GpWorkload, ca
     return Rationale(why.decision, text, why.source)
 
 
+Streamed = tuple[RunningBest, CheapestFeasible]
+
+
 def _streamed(space: SearchSpace, progress: Progress | None, cancelled: IsCancelled | None,
-              ignore_part_warnings: bool = False, rank: Ranking | None = None) -> tuple[RunningBest, CheapestFeasible]:
+              ignore_part_warnings: bool = False, rank: Ranking | None = None) -> Streamed:
     """The running best and the cheapest feasible pool over every candidate of the space (ranked on `rank`'s floor
     in place of capex when it has one)."""
-    best, cheapest = RunningBest(), CheapestFeasible()
-    for offset, ev in space.chunks(progress=progress, cancelled=cancelled):
-        if ignore_part_warnings:
-            none = np.zeros(len(ev.candidates), dtype=np.int64)
-            ev = dataclasses.replace(ev, part_warnings=none, part_warnings_fixed=none)
-        if rank is not None and rank.floor is not None:
-            ev = dataclasses.replace(ev, capex=rank.floor(ev))
-        best.add(offset, ev)
-        cheapest.add(offset, ev)
-    return best, cheapest
+    return _streamed_all(space, progress, cancelled, [(ignore_part_warnings, rank or Ranking("capex", None))])[0]
+
+
+def _streamed_all(space: SearchSpace, progress: Progress | None, cancelled: IsCancelled | None,
+                  views: list[tuple[bool, Ranking]]) -> list[Streamed]:
+    """`_streamed` of each view (whether part warnings are ignored, the ranking) in one pass: every candidate is
+    evaluated once, whatever the searches of a sizing."""
+    out = [(RunningBest(), CheapestFeasible()) for _ in views]
+    for offset, chunk in space.chunks(progress=progress, cancelled=cancelled):
+        for (ignore_part_warnings, rank), (best, cheapest) in zip(views, out, strict=True):
+            ev = chunk
+            if ignore_part_warnings:
+                none = np.zeros(len(ev.candidates), dtype=np.int64)
+                ev = dataclasses.replace(ev, part_warnings=none, part_warnings_fixed=none)
+            if rank.floor is not None:
+                ev = dataclasses.replace(ev, capex=rank.floor(ev))
+            best.add(offset, ev)
+            cheapest.add(offset, ev)
+    return out
 
 
 def _best_of_pool(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
