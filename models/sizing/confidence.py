@@ -17,25 +17,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.percentiles import percentiles
-from models.perf import gp_oltp, scan_load, scan_load_estimates
+from models.perf import scan_load, scan_load_estimates
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Targets
 from models.sizing.metrics import GpContext
-from models.vocabulary import METRICS, TARGETS
+from models.sizing.targets import percentile
+from models.vocabulary import TARGETS
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 GpWorkload = GreenplumAnalytics | GreenplumOltp
-
-
-def percentile(metric: str, confidence: str) -> float:
-    """The percentile of `metric` a target is checked at.
-
-    >>> percentile("full_scan_s", "P90"), percentile("tps", "P90"), percentile("tps", "P50")
-    (90.0, 10.0, 50.0)
-    """
-    if confidence == "P50":
-        return 50.0
-    return 10.0 if METRICS[metric].better == "higher" else 90.0
 
 
 def at_confidence(
@@ -49,6 +39,8 @@ def at_confidence(
     h = np.asarray(hosts, dtype=float).reshape(-1, 1)
     e = np.maximum(np.asarray(etl, dtype=float), 1).reshape(-1, 1)
     if isinstance(workload, GreenplumOltp):
+        from models.perf import gp_oltp  # OLTP only: analytics sizing never loads it
+
         # `gp_oltp.predict_tps`'s estimate at the percentile, from the cluster's curve (each count computed once)
         tps = gp_oltp.curve(workload.mix, float(workload.clients), float(ctx.coordinator_cores[0]),
                                   float(ctx.segment_cores[0]), percentile("tps", confidence))

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from models.perf import gp_oltp
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
 from models.sizing import confidence, metrics, mirroring
 from models.sizing.candidates import Candidates, NetworkChoice
@@ -318,6 +317,8 @@ def _binding_at(workload: GpWorkload, ctx: metrics.GpContext, hosts: int, limits
     coordinator-bound plateau stays the coordinator's (a bigger one still helps up to the clients' ceiling)."""
     h = np.array([hosts], dtype=np.int64)
     if isinstance(workload, GreenplumOltp):
+        from models.perf import gp_oltp  # OLTP only: analytics sizing never loads it
+
         pred = gp_oltp.predict_tps(workload.mix, workload.clients, float(ctx.coordinator_cores[0]), float(hosts),
                                    float(ctx.segment_cores[0]), n=0)
         binding = str(np.asarray(pred.binding_resource).ravel()[0])

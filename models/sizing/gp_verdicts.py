@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 
 from models.percent import percent
-from models.perf.gp_oltp import BINDING_CLIENTS, client_ceiling_tps
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import greenplum
 from models.sizing.result import TargetCheck, Totals, Warning
@@ -81,10 +80,12 @@ def search_verdicts(
 
 def _lever(binding: str, scenario: Scenario, limit: float) -> str:
     """What would move the binding resource; for OLTP beyond what the clients give on any hardware, that too."""
-    lever = LEVERS.get(binding, "faster hardware")
     w = scenario.workload
     if not isinstance(w, GreenplumOltp):
-        return lever
+        return LEVERS.get(binding, "faster hardware")
+    from models.perf.gp_oltp import BINDING_CLIENTS, client_ceiling_tps  # OLTP only: analytics sizing never loads it
+
+    lever = CLIENTS_LEVER if binding == BINDING_CLIENTS else LEVERS.get(binding, "faster hardware")
     ceiling = float(client_ceiling_tps(w.mix, w.clients))
     if limit <= ceiling:
         return lever
@@ -109,8 +110,8 @@ LEVERS = {
     "coordinator CPU": "a bigger coordinator host (more cores)",
     "segment CPU": "more cores per segment host",
     "segment hosts (WAL flush / lock capacity)": "faster WAL drives on the segment hosts",
-    BINDING_CLIENTS: "more concurrent clients (workload.clients)",
 }
+CLIENTS_LEVER = "more concurrent clients (workload.clients)"  # OLTP: the binding is gp_oltp.BINDING_CLIENTS
 
 
 def _shortfall(name: str, ev: greenplum.Evaluated, i: int, t: object) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from models.perf import cost_power, gp_oltp, scan_kernel, scan_load, scan_load_estimates
+from models.perf import cost_power, scan_kernel, scan_load, scan_load_estimates
 from models.perf.scan_load_fit import default_params
 from models.scenario import GreenplumAnalytics, GreenplumOltp
 from models.sizing.candidates import Candidates, NetworkChoice, per_drive_set
@@ -110,6 +110,8 @@ def gp_queries_per_hour(ctx: GpContext, hosts: IntArray, workload: GreenplumAnal
 
 
 def gp_tps(ctx: GpContext, hosts: IntArray, workload: GreenplumOltp) -> FloatArray:
+    from models.perf import gp_oltp  # OLTP only: analytics sizing never loads it
+
     pred = gp_oltp.predict_tps(
         workload.mix, workload.clients, ctx.coordinator_cores, np.asarray(hosts, dtype=float), ctx.segment_cores, n=0
     )
@@ -202,6 +204,8 @@ def gp_ranges(
             scalar, ctx.data_on_disk_tb, workload.concurrent_queries, workload.scan_fraction_pct / 100.0
         )
         return {"full_scan_s": scan, "load_tb_per_hour": load, "queries_per_hour": qph}, binding
+    from models.perf import gp_oltp  # OLTP only: analytics sizing never loads it
+
     pred = gp_oltp.predict_tps(
         workload.mix,
         workload.clients,

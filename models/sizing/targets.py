@@ -10,10 +10,22 @@ from __future__ import annotations
 import dataclasses
 
 from models.scenario import Scenario
-from models.sizing.confidence import percentile
 from models.sizing.result import SizingResult, TargetCheck, TargetStatus, Warning
 from models.uncertainty import Estimate
-from models.vocabulary import TARGETS, kind_label, target_words
+from models.vocabulary import METRICS, TARGETS, kind_label, target_words
+
+
+# Defined here, not in `confidence` (the Greenplum search's module, which uses it too): judging the targets of a
+# PostgreSQL or SAP IQ design then loads none of the Greenplum models.
+def percentile(metric: str, confidence: str) -> float:
+    """The percentile of `metric` a target is checked at.
+
+    >>> percentile("full_scan_s", "P90"), percentile("tps", "P90"), percentile("tps", "P50")
+    (90.0, 10.0, 50.0)
+    """
+    if confidence == "P50":
+        return 50.0
+    return 10.0 if METRICS[metric].better == "higher" else 90.0
 
 
 def target_limit(scenario: Scenario, name: str) -> float | None:

@@ -16,7 +16,7 @@ MODULES = [
     "models.sizing.segments",
     "models.sizing.gp_memory",
     "models.sizing.design_settings",
-    "models.sizing.confidence",
+    "models.sizing.targets",
     "models.sizing.greenplum",
     "models.sizing.gp_settle",
     "models.sizing.gp_shortlist",
