@@ -17,6 +17,7 @@ from models.hardware import HardwareCatalog, Licence, Server
 from models.perf import cost_power
 from models.scenario import Scenario
 from models.sizing import greenplum, software
+from models.sizing.candidates import Candidates
 from models.sizing.rules import coordinator_count
 
 FloatArray = NDArray[np.float64]
@@ -53,43 +54,44 @@ def _tco(ev: greenplum.Evaluated, servers: list[Server], scenario: Scenario, cat
     com, a = scenario.commercial, scenario.assumptions
     hosts = (ev.segment_hosts + coordinator_count() + ev.etl_hosts).astype(float)
     offers = offers if offers is not None else licence_offers(scenario, catalog)
-    once, yearly = _licences(ev, hosts, scenario, offers, over_the_horizon)
+    once, yearly = _licences(ev.candidates, hosts, scenario, offers, over_the_horizon)
     if com.support:
         yearly += _support(ev, servers, hosts, catalog)
     energy = ev.power_w * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
     return ev.capex + once + com.tco_years * (yearly + energy)
 
 
-def tco_floor_gain(ev: greenplum.Evaluated, scenario: Scenario, offers: Offers, more: int, capex: float,
+def tco_floor_gain(c1: Candidates, hosts: int, scenario: Scenario, offers: Offers, more: int, capex: float,
                    watts: float) -> float:
-    """How much `tco_floor` of candidate `ev` (one) grows at least with `more` segment hosts adding `capex` and
-    `watts`: their capex, the licences' least cost over the horizon at the hosts then (no less than before), their
-    energy; support, which only grows, is left out.
+    """How much `tco_floor` of candidate `c1` (one, with `hosts` segment and ETL hosts) grows at least with `more`
+    segment hosts adding `capex` and `watts`: their capex, the licences' least cost over the horizon at the hosts
+    then (no less than before), their energy; support, which only grows, is left out.
 
     The shortlist's walk bounds a candidate's settled cost with it where its search must add hosts."""
     com, a = scenario.commercial, scenario.assumptions
-    hosts = float(ev.segment_hosts[0] + coordinator_count() + ev.etl_hosts[0])
-    once, yearly = _licences(ev.take(np.array([0, 0])), np.array([hosts, hosts + more]), scenario, offers, True)
+    n = float(hosts + coordinator_count())
+    once, yearly = _licences(c1, np.array([n, n + more]), scenario, offers, True)
     licences = float(once[1] - once[0]) + com.tco_years * float(yearly[1] - yearly[0])
     energy = watts * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
     return capex + max(licences, 0.0) + com.tco_years * energy
 
 
-def _licences(ev: greenplum.Evaluated, hosts: FloatArray, scenario: Scenario, offers: Offers,
+def _licences(c: Candidates, hosts: FloatArray, scenario: Scenario, offers: Offers,
               over_the_horizon: bool) -> tuple[FloatArray, FloatArray]:
-    """Every candidate's licences at `hosts`: paid once (perpetual) and per year; of a product's licences the one of
-    lowest price for the units, or (`over_the_horizon`) of least cost over `commercial.tco_years`."""
-    c = ev.candidates
-    once, yearly = np.zeros(len(c)), np.zeros(len(c))
+    """Every candidate's licences at `hosts` (one count each, or several of one candidate): paid once (perpetual)
+    and per year; of a product's licences the one of lowest price for the units, or (`over_the_horizon`) of least
+    cost over `commercial.tco_years`."""
+    once, yearly = np.zeros(len(hosts)), np.zeros(len(hosts))
     for product, licences in offers:
-        costs = [(_licence_cost(lic, ev, hosts, scenario), lic.term) for lic in licences]
+        costs = [(_licence_cost(lic, c, hosts, scenario), lic.term) for lic in licences]
         raw = np.stack([x for x, _ in costs])
         best = np.argmin(raw, axis=0)
         if over_the_horizon and len({term for _, term in costs}) > 1:
             horizon = np.stack([x if term == "perpetual" else scenario.commercial.tco_years * x for x, term in costs])
             # the least over the horizon; of equal ones, the lowest price (the order `argmin` alone would take)
             best = np.argmin(np.where(horizon == horizon.min(axis=0), raw, np.inf), axis=0)
-        applies = c.virtualized if product == "vsphere" else np.ones(len(c), dtype=bool)
+        applies = np.broadcast_to(c.virtualized, hosts.shape) if product == "vsphere" else \
+            np.ones(len(hosts), dtype=bool)
         for k, (cost, term) in enumerate(costs):
             sel = (best == k) & applies
             (once if term == "perpetual" else yearly)[sel] += cost[sel]
@@ -124,15 +126,14 @@ def _support(ev: greenplum.Evaluated, servers: list[Server], hosts: FloatArray, 
     return np.where(np.isfinite(support), support, 0.0)
 
 
-def _licence_cost(lic: Licence, ev: greenplum.Evaluated, hosts: FloatArray, scenario: Scenario) -> FloatArray:
-    """One licence's cost per candidate, counted per its metric with its minimums ("socket-pair" per host here;
-    the exact BOM, re-ranked, counts a vSphere design's guests in pairs)."""
-    c = ev.candidates
+def _licence_cost(lic: Licence, c: Candidates, hosts: FloatArray, scenario: Scenario) -> FloatArray:
+    """One licence's cost per candidate at `hosts`, counted per its metric with its minimums ("socket-pair" per host
+    here; the exact BOM, re-ranked, counts a vSphere design's guests in pairs)."""
     sockets = c.sockets.astype(float)
     per_cpu = c.cores_total / np.maximum(sockets, 1)
     # per TB: the TB on disk the design keeps, growth included, as the BOM counts them (`software.units`)
     data_tb = float(max(1, math.ceil(round(greenplum.needed_tb(scenario.workload), 3))))  # type: ignore[arg-type]
     units = {"core": hosts * sockets * np.maximum(per_cpu, lic.min_cores_per_cpu),
              "socket": hosts * sockets, "socket-pair": hosts * np.ceil(sockets / 2),
-             "host": hosts}.get(lic.metric, np.full(len(c), data_tb))
+             "host": hosts}.get(lic.metric, np.full(len(hosts), data_tb))
     return np.asarray(np.maximum(units, lic.min_units) * lic.price, dtype=np.float64)

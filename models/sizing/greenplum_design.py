@@ -96,8 +96,8 @@ def size_greenplum(
         raise SizingInputError(
             [Problem("platform", f"no drive in the catalog fits {what} with {raid} and the requested drive count")]
         )
-    result, full, feasible, spent = _best_of_pool(scenario, workload, catalog, space, best, cheapest, rank=rank,
-                                                  shared=shared)
+    result, full, feasible, spent, completed = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
+                                                             rank=rank, shared=shared)
     if alternatives:
         budget = scenario.targets.max_capex
         why = _recommended_why(result, feasible and (budget is None or full <= budget), rank)
@@ -105,7 +105,7 @@ def size_greenplum(
             # the designs raising fewest part warnings break the capex budget once fully priced: within the budget
             # comes first (a missed target outweighs a warning), so the search runs again ranking on cost alone
             best2, cheapest2 = streams[1]
-            other, other_full, other_feasible, _ = _best_of_pool(scenario, workload, catalog, space, best2,
+            other, other_full, other_feasible, *_ = _best_of_pool(scenario, workload, catalog, space, best2,
                                                                  cheapest2, part_warnings_first=False, rank=rank,
                                                                  shared=shared)
             if other_full <= budget:
@@ -113,7 +113,7 @@ def size_greenplum(
                 why = _within_budget_why(other, budget, full, scenario.commercial.currency, rank)
         elif feasible:
             why = _with_trade_off(why, scenario, workload, catalog, space, result, spent, streams[1], rank, shared)
-        extra = _cheaper_to_own(scenario, workload, catalog, space, result, streams[2], tco[0][1], shared) \
+        extra = _cheaper_to_own(scenario, workload, catalog, space, completed, streams[2], tco[0][1], shared) \
             if feasible and rank.cost is None and (budget is None or full <= budget) else None
         result = dataclasses.replace(result, rationale=(*result.rationale, why, *([extra] if extra else [])))
     return result
@@ -125,28 +125,39 @@ TCO_NOTE_MIN_SAVING = 0.01
 
 
 def _cheaper_to_own(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
-                    result: SizingResult, streamed: Streamed, tco: Ranking, shared: _Shared) -> Rationale | None:
-    """Ranked on capex, the design that costs markedly less to own over the TCO horizon, said with both figures:
-    per-core database licences can outweigh the hardware many times, so the capex pick may cost millions more
-    over the years than a design with fewer or smaller cores (the scenario's choice stands; it names the switch)."""
+                    completed: SizingResult, streamed: Streamed, tco: Ranking, shared: _Shared) -> Rationale | None:
+    """Ranked on capex, the design that costs markedly less to own over the TCO horizon, said with both figures and
+    where the saving lies: per-core database licences can outweigh the hardware many times, so the capex pick may
+    cost millions more over the years than a design with fewer or smaller cores (the scenario's choice stands; it
+    names the switch). `completed`: the recommendation with its full BOM and TCO."""
     best, cheapest = streamed  # ranked on `tco`
-    other, other_capex, other_feasible, other_tco = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
-                                                                  rank=tco, shared=shared)
-    mine = commercial.complete(result, scenario, catalog).totals
+    other, _, other_feasible, other_tco, other_done = _best_of_pool(scenario, workload, catalog, space, best,
+                                                                    cheapest, rank=tco, shared=shared)
+    mine = completed.totals
     more = len(gp_part_warnings.raised(w.code for w in other.warnings)) > \
-        len(gp_part_warnings.raised(w.code for w in result.warnings))
+        len(gp_part_warnings.raised(w.code for w in completed.warnings))
     if not other_feasible or more or other_tco > mine.tco * (1 - TCO_NOTE_MIN_SAVING):
         return None
     d, server = other.design, catalog.get(other.design.server_id, "server")
-    cur, years, extra = scenario.commercial.currency, scenario.commercial.tco_years, other_capex - mine.capex
+    cur, years = scenario.commercial.currency, scenario.commercial.tco_years
     return Rationale("Cost of ownership", (
         f"This design has the lowest capex, as the scenario asks (Design minimises: Capex). Over {years} years"
         f" {d.segment_hosts} segment hosts of {server.vendor} {server.model} with {d.data_drives_per_host} data"
         f" drives each cost {other_tco:,.0f} {cur} to own against {mine.tco:,.0f} {cur}"
-        f" ({mine.tco - other_tco:,.0f} {cur} or {percent((mine.tco - other_tco) / mine.tco)} less) for"
-        f" {abs(extra):,.0f} {cur} {'more' if extra >= 0 else 'less'} capex: licences, support and energy follow"
-        f" the cores, hosts and watts. Set Design minimises to Cost of ownership to size it."),
+        f" ({mine.tco - other_tco:,.0f} {cur} or {percent((mine.tco - other_tco) / mine.tco)} less):"
+        f" {_tco_difference(other_done, completed, cur)}. Set Design minimises to Cost of ownership to size it."),
         "scenario; catalog")
+
+
+def _tco_difference(other: SizingResult, mine: SizingResult, currency: str) -> str:
+    """Where two designs' costs of ownership differ, over their TCO rows, the other's against mine: "licences
+    27,000,000 USD less, ..., hardware 942,040 USD more" (largest first; space left out where equal)."""
+    parts = []
+    for what in ("licences", "support", "energy", "space", "hardware"):
+        diff = sum(getattr(r, what) for r in other.tco) - sum(getattr(r, what) for r in mine.tco)
+        if round(diff) != 0:
+            parts.append((abs(diff), f"{what} {abs(diff):,.0f} {currency} {'more' if diff > 0 else 'less'}"))
+    return ", ".join(text for _, text in sorted(parts, key=lambda p: -p[0]))
 
 
 @dataclass(frozen=True)
@@ -172,7 +183,8 @@ class Ranking:
         return Ranking(f"{scenario.commercial.tco_years}-year cost of ownership",
                        lambda ev: gp_tco.approx_tco(ev, space.servers, scenario, catalog, offers),
                        lambda ev: gp_tco.tco_floor(ev, space.servers, scenario, catalog, offers),
-                       lambda ev, more, capex, watts: gp_tco.tco_floor_gain(ev, scenario, offers, more, capex, watts))
+                       lambda c1, hosts, more, capex, watts: gp_tco.tco_floor_gain(c1, hosts, scenario, offers, more,
+                                                                                   capex, watts))
 
     def full(self, r: SizingResult) -> float:
         """The ranked cost of a completed design (full BOM)."""
@@ -186,7 +198,7 @@ def _with_trade_off(why: Rationale, scenario: Scenario, workload: GpWorkload, ca
     warnings, the rationale names it, its full capex (or cost of ownership) and what it raises, so the architect
     can weigh the rule against the money (and name that server to take it) instead of meeting a silent premium."""
     best, cheapest = streamed  # part warnings ignored
-    other, _, other_feasible, other_full = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
+    other, _, other_feasible, other_full, _ = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
                                                          part_warnings_first=False, rank=rank, shared=shared)
     mine = gp_part_warnings.raised(w.code for w in result.warnings)
     raised = [c for c in gp_part_warnings.raised(w.code for w in other.warnings) if c not in mine]
@@ -233,10 +245,10 @@ def _streamed_all(space: SearchSpace, progress: Progress | None, cancelled: IsCa
 def _best_of_pool(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
                   best: RunningBest, cheapest: CheapestFeasible, part_warnings_first: bool = True,
                   rank: Ranking | None = None, shared: _Shared | None = None,
-                  ) -> tuple[SizingResult, float, bool, float]:
+                  ) -> tuple[SizingResult, float, bool, float, SizingResult]:
     """The explained design of the pool (fewest part warnings, then the lowest full capex or cost of ownership),
-    its full capex (switches, racks, licences and support included), whether it meets every target, and the cost
-    it was ranked on."""
+    its full capex (switches, racks, licences and support included), whether it meets every target, the cost it
+    was ranked on, and the design completed (full BOM and TCO)."""
     rank = rank or Ranking("capex", None)
     shared = shared or _Shared()
     pool = settled_pool(best, cheapest)
@@ -251,7 +263,7 @@ def _best_of_pool(scenario: Scenario, workload: GpWorkload, catalog: HardwareCat
                           for _, settled, feasible in shortlist), strict=True)
     k = min(range(len(results)),
             key=lambda j: (int(shortlist[j][1].part_warnings[0]) if part_warnings_first else 0, rank.full(done[j])))
-    return results[k], done[k].totals.capex, shortlist[k][2], rank.full(done[k])
+    return results[k], done[k].totals.capex, shortlist[k][2], rank.full(done[k]), done[k]
 
 
 @dataclass

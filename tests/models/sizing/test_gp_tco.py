@@ -3,6 +3,8 @@ lowest capex, where per-core Greenplum licences outweigh the hardware."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -100,3 +102,8 @@ def test_a_capex_design_names_the_design_cheaper_to_own_when_there_is_one(
         server = catalog.get(by_tco.design.server_id, "server")
         assert f"{by_tco.totals.tco:,.0f} USD to own against {by_capex.totals.tco:,.0f} USD" in notes[0]
         assert f"{by_tco.design.segment_hosts} segment hosts of {server.vendor} {server.model}" in notes[0]
+        # where the saving lies, in money: the rows' differences, which add up to it
+        parts = re.findall(r"(licences|support|energy|space|hardware) ([\d,]+) USD (more|less)", notes[0])
+        assert "licences" in [what for what, _, _ in parts]
+        total = sum(float(n.replace(",", "")) * (1 if way == "more" else -1) for _, n, way in parts)
+        assert abs(total - (by_tco.totals.tco - by_capex.totals.tco)) <= len(parts)
