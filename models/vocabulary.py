@@ -315,7 +315,9 @@ FIELDS: dict[str, FieldInfo] = {
         choices=(("group", "Group (default)"), ("spread", "Spread"), ("block", "Block")),
     ),
     "workload.mirror_block_hosts": FieldInfo("Segment hosts per mirror block", help="Block mirroring only"),
-    "workload.concurrent_queries": FieldInfo("Concurrent queries", help="Reports running at the same time at peak"),
+    "workload.concurrent_queries": FieldInfo(
+        "Concurrent queries", help="Reports submitted at the same time at peak; those memory cannot run at once queue"
+    ),
     "workload.scan_fraction_pct": FieldInfo(
         "Data scanned per query", "%", "Share of the fact data a typical report scans"
     ),

@@ -52,6 +52,7 @@ WARNING_TITLES: dict[str, str] = {
     "network-below-minimum": "Network slower than the minimum",
     "network-ports": "Too few network ports",
     "low-statement-mem": "Low statement_mem per query",
+    "queued-queries": "Queries wait in the resource group's queue",
     "low-vmem-per-segment": "Low gp_vmem_protect_limit per segment",
     "oltp-beyond-measured": "OLTP throughput beyond the measured TPS",
     # PostgreSQL on vSphere (pg_warnings.py)

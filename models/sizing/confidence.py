@@ -54,7 +54,7 @@ def at_confidence(
         out["load_tb_per_hour"] = scan_load.load_tb_per_hour(shape, params).value
     if only is None or "queries_per_hour" in only:
         out["queries_per_hour"] = scan_load.queries_per_hour(
-            shape, ctx.data_on_disk_tb, workload.concurrent_queries, workload.scan_fraction_pct / 100.0, params
+            shape, ctx.data_on_disk_tb, ctx.running(workload), workload.scan_fraction_pct / 100.0, params
         ).value
     return {k: percentiles(np.asarray(v, dtype=float), percentile(k, confidence), axis=1) for k, v in out.items()}
 

@@ -87,7 +87,7 @@ def _greenplum_curve(
     c = dataclasses.replace(c.take(np.array([0])), memory_gib=np.array([d.memory_gib_per_host]))
     primaries, vms = greenplum.primaries_per_host(w, c, scenario.platform)
     net = NetworkChoice(catalog.nic(d.nic_id) if d.nic_id else None, d.nics_per_host)
-    ctx = metrics.GpContext.of(w, c, primaries, vms, net, greenplum.needed_tb(w))
+    ctx = metrics.GpContext.of(w, c, primaries, vms, net, greenplum.needed_tb(w), platform=scenario.platform)
     floor = int(greenplum.min_hosts(w, primaries // vms)[0])
     points = []
     for i, h in enumerate(counts):

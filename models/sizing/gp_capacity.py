@@ -28,18 +28,22 @@ Raid = str | NDArray[np.int64]  # a level's name, or per host a code into `RAID_
 MB_PER_TB = 1e6  # decimal, as drives are sold
 
 
-def work_space_fraction(concurrent_queries: int | None) -> float:
-    """Work space for spill files as a fraction of U: U/3 up to the threshold, then in proportion to concurrency.
+def work_space_fraction(concurrent_queries: ArrayLike | None) -> NDArray[np.float64]:
+    """Work space for spill files as a fraction of U: U/3 up to the threshold, then in proportion to the queries
+    that run at once (those the resource group admits: queued ones hold no spill files).
 
-    >>> round(work_space_fraction(None), 4), round(work_space_fraction(20), 4), round(work_space_fraction(90), 4)
-    (0.3333, 0.3333, 1.0)
+    >>> [round(float(work_space_fraction(q)), 4) for q in (None, 20, 90)]
+    [0.3333, 0.3333, 1.0]
+    >>> work_space_fraction(np.array([30.0, 185.0])).round(3).tolist()
+    [0.333, 2.056]
     """
     base = figure(DOCS, "gp_capacity_workspace_fraction")
     if concurrent_queries is None:
-        return base
+        return np.asarray(base, dtype=float)
     threshold = figure(RULES, "segments_type1_threshold_queries")
     exponent = figure(DOCS, "gp_capacity_workspace_concurrency_exponent")
-    return float(base * max(1.0, concurrent_queries / threshold) ** exponent)
+    ratio = np.maximum(1.0, np.asarray(concurrent_queries, dtype=float) / threshold)
+    return np.asarray(base * ratio ** exponent, dtype=float)
 
 
 def concurrency_of(workload: GpWorkload) -> int | None:
@@ -71,7 +75,7 @@ def user_data_tb(
     raid: Raid,
     mirrors: bool,
     primaries_per_host: ArrayLike,
-    concurrent_queries: int | None,
+    concurrent_queries: ArrayLike | None,
     landing_pct: float,
 ) -> NDArray[np.float64]:
     """User data U one host holds once mirrors, work space, landing area, WAL and catalogs have their share.
@@ -91,14 +95,18 @@ def user_data_tb(
 
 def user_capacity_per_host_tb(
     workload: GpWorkload, drive_capacity_tb: ArrayLike, drives_per_host: ArrayLike, raid: Raid,
-    primaries_per_host: ArrayLike,
+    primaries_per_host: ArrayLike, admitted: ArrayLike | None = None,
 ) -> NDArray[np.float64]:
+    """User data per host; the work space grows with the `admitted` queries (per host: those its resource group
+    runs at once) where given, else with the workload's concurrency."""
+    queries = concurrency_of(workload) if admitted is None else admitted
     return user_data_tb(drive_capacity_tb, drives_per_host, raid, workload.mirrors, primaries_per_host,
-                        concurrency_of(workload), workload.landing_pct)
+                        queries, workload.landing_pct)
 
 
 def capacity_rationale(
-    workload: GpWorkload, raid: str, drives: int, drive_tb: float, primaries_per_host: int
+    workload: GpWorkload, raid: str, drives: int, drive_tb: float, primaries_per_host: int,
+    admitted: int | None = None,
 ) -> Rationale:
     """The arithmetic of one host's user capacity, with the numbers of the design."""
     fmt, fill = figure(DOCS, "gp_capacity_format_factor"), figure(DOCS, "gp_capacity_max_fill")
@@ -108,10 +116,15 @@ def capacity_rationale(
     instances = primaries_per_host * copies
     overhead = float(instance_space_tb(instances))
     wal, meta = figure(DOCS, "gp_capacity_wal_mb_per_instance"), figure(DOCS, "gp_capacity_metadata_mb_per_instance")
-    queries = concurrency_of(workload)
-    work = work_space_fraction(queries)
+    requested = concurrency_of(workload)
+    queries = requested if admitted is None or requested is None else min(admitted, requested)
+    work = float(work_space_fraction(queries))
     threshold = figure(RULES, "segments_type1_threshold_queries")
-    if queries is not None and queries > threshold:
+    if queries is not None and requested is not None and queries < requested:
+        work_text = (f"work space U/3 x {max(queries, threshold):g} / {threshold:g} = {work:.2f} U for the {queries:,}"
+                     f" queries the resource group runs at once (the other {requested - queries:,} of the"
+                     f" {requested:,} wait in its queue and spill nothing)")
+    elif queries is not None and queries > threshold:
         work_text = f"work space U/3 x {queries} / {threshold:g} concurrent queries = {work:.2f} U"
     elif queries is not None:
         work_text = f"work space U/3 = {work:.2f} U ({queries} concurrent queries, up to {threshold:g} typical)"

@@ -95,7 +95,8 @@ def explain(
     rationale: list[Rationale] = _segment_rationale(workload, p, mem_bound)
     warnings: list[Warning] = []
     layout = _host_layout(scenario, workload, p, rationale, warnings)
-    rationale += _capacity_rationale(workload, p, float(ev.user_capacity_tb[i]), choice_reasons)
+    running = layout.memory.settings.resource_group_concurrency  # reports: what the resource group admits
+    rationale += _capacity_rationale(workload, p, float(ev.user_capacity_tb[i]), choice_reasons, running)
     density_why, density_warnings = gp_density.density_check(workload, server, p.hosts, p.memory_gib, p.need_tb)
     rationale += density_why
     warnings += density_warnings
@@ -104,7 +105,8 @@ def explain(
 
     single = c.take(np.array([i]))
     ctx = metrics.GpContext.of(workload, single, ev.primaries_per_host[[i]], ev.vms_per_host[[i]], net, p.need_tb)
-    ctx = dataclasses.replace(ctx, coordinator_cores=np.array([float(p.coord_server.cores_total)]))
+    ctx = dataclasses.replace(ctx, coordinator_cores=np.array([float(p.coord_server.cores_total)]),
+                              queries=np.array([float(running)]) if ctx.queries is not None else None)
     estimates, binding = metrics.gp_ranges(workload, ctx, p.hosts, p.etl)
     rationale += _load_assumption(workload, ctx, p, estimates)
 
@@ -116,7 +118,7 @@ def explain(
     totals = bom.totals(lines, float(ev.power_w[i]), int(ev.rack_u[i]), scenario)
     unreachable, search_warnings = search_verdicts(ev, i, scenario, estimates, totals)
     warnings += search_warnings
-    warnings += implicit_service_level(workload, scenario, estimates)
+    warnings += implicit_service_level(workload, scenario, estimates) + _queued(workload, layout, estimates)
     design = _design(scenario, workload, p, layout, coordinators, float(ev.user_capacity_tb[i]))
     main = KINDS[workload.kind].main_metric
     return SizingResult(
@@ -132,6 +134,15 @@ def explain(
         target_checks=tuple(unreachable),
         greenplum=layout.memory.settings,  # the typed values behind design.settings
     )
+
+
+def _queued(workload: GpWorkload, layout: _Layout, estimates: dict[str, Estimate]) -> list[Warning]:
+    """The reports waiting in the resource group's queue (analytics), with the response time waiting adds."""
+    if not isinstance(workload, GreenplumAnalytics):
+        return []
+    queued = gp_memory.queue_warning(layout.memory.settings, workload.concurrent_queries,
+                                     estimates["queries_per_hour"].p50)
+    return [queued] if queued is not None else []
 
 
 def _pick_of(
@@ -269,11 +280,11 @@ def _host_warnings(workload: GpWorkload, p: _Pick, memory_gib_given: bool) -> li
 
 
 def _capacity_rationale(
-    workload: GpWorkload, p: _Pick, user_capacity_tb: float, choice_reasons: list[Rationale]
+    workload: GpWorkload, p: _Pick, user_capacity_tb: float, choice_reasons: list[Rationale], running: int
 ) -> list[Rationale]:
     per_host_tb = user_capacity_tb / p.hosts
     h_cap = greenplum.hosts_for(p.need_tb, per_host_tb)
-    out = [gp_capacity.capacity_rationale(workload, p.raid, p.drives, p.drive.capacity_tb, p.primaries)]
+    out = [gp_capacity.capacity_rationale(workload, p.raid, p.drives, p.drive.capacity_tb, p.primaries, running)]
     host_text = (
         f"{p.hosts} segment hosts with {p.drives} x {p.drive.capacity_tb:g} TB each: {p.need_tb:,.1f} TB on disk at"
         f" the {workload.horizon_years}-year horizon needs {h_cap} host(s) at {per_host_tb:,.2f} TB of user data each"

@@ -19,6 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
 from models.calibration_data import figure, point
 from models.sizing.result import Rationale, Warning
 from models.sizing.rules import RULES, gp_vmem_mb
@@ -49,6 +52,28 @@ def statement_mem_mb(
     )
     c = max(int(concurrency), 1)
     return int(min(per_seg, limit * figure(DOCS, "gp_statement_mem_formula")) // c)
+
+
+def admitted_queries(ram_gib: ArrayLike, swap_gib: float, acting_primaries: ArrayLike, requested: int
+                     ) -> NDArray[np.int64]:
+    """Queries the resource group runs at once (its CONCURRENCY): as many of the `requested` as keep each at
+    Greenplum's default statement_mem on every segment with `acting_primaries` per host, at least one; the
+    rest wait in the group's queue. Vectorised over hosts (the optimizer's candidates).
+
+    >>> admitted_queries(np.array([512.0, 512.0, 64.0]), 32, np.array([16, 2, 16]), 2000).tolist()
+    [185, 1486, 23]
+    >>> admitted_queries(512.0, 32, 16, 20).tolist()  # memory enough: every query runs
+    20
+    """
+    ram = np.asarray(ram_gib, dtype=float)
+    acting = np.maximum(np.asarray(acting_primaries, dtype=float), 1.0)
+    ratio = figure(DOCS, "vm_overcommit_ratio_pct") / 100.0
+    per_seg = (ram * ratio + swap_gib) * figure(DOCS, "gp_resource_group_memory_limit_default") * MB_PER_GIB / acting
+    limit = np.floor_divide(np.asarray(gp_vmem_mb(ram, swap_gib), dtype=float), acting)  # as `memory_plan` rounds
+    pool = np.minimum(per_seg, limit * figure(DOCS, "gp_statement_mem_formula"))
+    fits = np.floor(pool / figure(DOCS, "gp_statement_mem_default_mb"))
+    out: NDArray[np.int64] = np.clip(fits, 1, max(int(requested), 1)).astype(np.int64)
+    return out
 
 
 def rg_perseg_mem_mb(ram_gib: float, swap_gib: float, acting_primaries: int) -> float:
@@ -112,7 +137,9 @@ def memory_plan(
     statement_mem below Greenplum's default is no spill risk and is not warned about.
     """
     vmem_limit = int(float(gp_vmem_mb(ram_gib, swap_gib)) // max(acting_primaries, 1))
-    c = max(int(concurrency), 1)
+    requested = max(int(concurrency), 1)
+    # reports: the resource group runs what memory gives the default statement_mem, the rest queue
+    c = requested if short_statements else int(admitted_queries(ram_gib, swap_gib, acting_primaries, requested))
     stmt = statement_mem_mb(ram_gib, swap_gib, acting_primaries, c, vmem_limit)
     coord = max(int(figure(DOCS, "gp_max_connections_coordinator_default")), sessions + SUPERUSER_RESERVED)
     settings = GreenplumSettings(
@@ -135,7 +162,8 @@ def memory_plan(
         max_connections_segment=coord * int(figure(DOCS, "gp_max_connections_segment_factor")),
         max_prepared_transactions=coord,
     )
-    why = (_vmem_rationale(ram_gib, swap_gib, settings), _resource_group_rationale(ram_gib, swap_gib, settings),
+    why = (_vmem_rationale(ram_gib, swap_gib, settings),
+           _resource_group_rationale(ram_gib, swap_gib, settings, requested),
            _connections_rationale(sessions, settings))
     warnings = _warnings(settings, rg_perseg_mem_mb(ram_gib, swap_gib, acting_primaries))
     if short_statements:
@@ -158,9 +186,20 @@ def _vmem_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings) -> Ra
     )
 
 
-def _resource_group_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings) -> Rationale:
+def _resource_group_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings, requested: int) -> Rationale:
     per_seg = rg_perseg_mem_mb(ram_gib, swap_gib, s.max_acting_primary_segments)
     c = s.resource_group_concurrency
+    admission = ""
+    if c < requested:
+        floor = figure(DOCS, "gp_statement_mem_default_mb")
+        admission = (
+            f" Of the {requested:,} concurrent queries asked for, the group admits {c:,}: the most that keep each"
+            f" at Greenplum's default statement_mem of {floor:g} MB per segment (min({per_seg:,.0f},"
+            f" {figure(DOCS, 'gp_statement_mem_formula'):g} x {s.gp_vmem_protect_limit_mb:,}) / {floor:g} = {c:,});"
+            f" the other {requested - c:,} wait in its queue, first in first out, and run as slots free"
+            f" (gp_resource_group_queuing_timeout"
+            f" {figure(DOCS, 'gp_resource_group_queuing_timeout_default_s'):g}: no timeout)."
+        )
     return Rationale(
         "Resource groups",
         f"gp_resource_manager=group with vm.overcommit_memory={s.vm_overcommit_memory} and vm.overcommit_ratio="
@@ -169,9 +208,41 @@ def _resource_group_rationale(ram_gib: float, swap_gib: float, s: GreenplumSetti
         f" {per_seg:,.0f} MB per segment with a host down. The default resource group runs CONCURRENCY={c} with"
         f" MEMORY_SPILL_RATIO={s.memory_spill_ratio}, so each query gets statement_mem = min({per_seg:,.0f},"
         f" {figure(DOCS, 'gp_statement_mem_formula'):g} x {s.gp_vmem_protect_limit_mb:,}) / {c} ="
-        f" {s.statement_mem_mb:,} MB per segment before it spills (max_statement_mem {s.max_statement_mem_mb:,} MB).",
+        f" {s.statement_mem_mb:,} MB per segment before it spills (max_statement_mem {s.max_statement_mem_mb:,} MB)."
+        + admission,
         f"{_cite('gp_rg_perseg_mem_formula')}; {_cite('gp_resource_group_memory_limit_default')};"
-        f" {_cite('vm_overcommit_ratio_pct')}; {_cite('gp_statement_mem_formula')}",
+        f" {_cite('vm_overcommit_ratio_pct')}; {_cite('gp_statement_mem_formula')}"
+        + (f"; {_cite('gp_statement_mem_default_mb')}; {_cite('gp_resource_group_queuing_timeout_default_s')}"
+           if admission else ""),
+    )
+
+
+def queue_warning(s: GreenplumSettings, requested: int, queries_per_hour: float) -> Warning | None:
+    """The reports that wait in the resource group's queue, and what waiting adds to a query's response time.
+
+    With `requested` queries always submitted and `queries_per_hour` completing, a query spends requested /
+    queries_per_hour from submission to result (Little's law), of which CONCURRENCY / queries_per_hour running.
+
+    >>> s = memory_plan(512, 32, 8, 16, 2000, 2000, "group", None, False).settings
+    >>> w = queue_warning(s, 2000, 4000.0); (s.resource_group_concurrency, w is not None and w.code)
+    (185, 'queued-queries')
+    >>> queue_warning(s, 185, 4000.0) is None
+    True
+    """
+    c = s.resource_group_concurrency
+    if c >= requested:
+        return None
+    per_s = max(queries_per_hour, 1e-9) / 3600.0
+    run_s, total_s = c / per_s, requested / per_s
+    return Warning(
+        "queued-queries",
+        f"{requested - c:,} of the {requested:,} concurrent queries wait in the resource group's queue at any"
+        f" moment: it admits {c:,} at once (CONCURRENCY={c:,}), the most that keep each at statement_mem"
+        f" {s.statement_mem_mb:,} MB per segment with {s.max_acting_primary_segments} acting primaries per host."
+        f" At {queries_per_hour:,.0f} queries/h (P50) a query runs about {run_s:,.0f} s and waits"
+        f" {total_s - run_s:,.0f} s before it: {total_s:,.0f} s from submission to result. Add memory per host to"
+        " admit more at once, or set a queries/h target to size the hosts for the response time.",
+        "warning", "workload.concurrent_queries",
     )
 
 

@@ -103,7 +103,7 @@ def settle(
     """
     pre = prelude if prelude is not None else Prelude.of(workload, c1, platform)
     vms, floor = pre.vms, int(pre.floor[0])
-    ctx = _context(workload, c1, pre, net, coordinators, coordinator)
+    ctx = _context(workload, c1, pre, net, coordinators, coordinator, platform)
     key = _search_key(workload, ctx, start_hosts, floor, vms)
     found = searched.get(key) if searched is not None else None
     if found is None:
@@ -116,9 +116,10 @@ def settle(
 
 
 def _context(workload: GpWorkload, c1: Candidates, pre: Prelude, net: NetworkChoice,
-             coordinators: CoordinatorOptions | None, coordinator: int) -> metrics.GpContext:
+             coordinators: CoordinatorOptions | None, coordinator: int, platform: Platform | None = None
+             ) -> metrics.GpContext:
     """What the models need of candidate `c1` for its host search (`pre`: its segment plan)."""
-    ctx = metrics.GpContext.of(workload, c1, pre.primaries, pre.vms, net, needed_tb(workload))
+    ctx = metrics.GpContext.of(workload, c1, pre.primaries, pre.vms, net, needed_tb(workload), platform=platform)
     if coordinators is not None and coordinator >= 0:  # the OLTP coordinator chosen on its own
         ctx = dataclasses.replace(ctx, coordinator_cores=coordinators.cores[[coordinator]])
     return ctx
@@ -138,7 +139,7 @@ def least_hosts(
     `useful(hosts)`: whether a bound of `hosts` would serve the caller; where one more host would not, the start is
     taken without checking it (a lower bound all the same)."""
     pre = prelude if prelude is not None else Prelude.of(workload, c1, platform)
-    ctx = _context(workload, c1, pre, net, coordinators, coordinator)
+    ctx = _context(workload, c1, pre, net, coordinators, coordinator, platform)
     floor = int(pre.floor[0])
     found = searched.get(_search_key(workload, ctx, start_hosts, floor, pre.vms)) if searched is not None else None
     if found is not None:
@@ -182,7 +183,7 @@ class Prelude:
     @classmethod
     def of(cls, workload: GpWorkload, c: Candidates, platform: Platform | None) -> Prelude:
         primaries, vms = primaries_per_host(workload, c, platform)
-        return cls(primaries, vms, _floors(workload, c, vms))
+        return cls(primaries, vms, _floors(workload, c, vms, platform))
 
     def row(self, j: int) -> Prelude:
         return Prelude(self.primaries[[j]], self.vms[[j]], self.floor[[j]])
@@ -198,8 +199,9 @@ def _search_key(workload: GpWorkload, ctx: metrics.GpContext, start_hosts: int, 
         return _oltp_key(start_hosts, floor, vms, ctx.coordinator_cores, ctx.segment_cores)
     shape = tuple(np.asarray(getattr(ctx.shape, f.name), dtype=float).tobytes()
                   for f in dataclasses.fields(ctx.shape))
+    queries = None if ctx.queries is None else ctx.queries.tobytes()  # the admitted reports: memory's, not the shape's
     return (int(start_hosts), floor, int(vms[0]), float(ctx.data_on_disk_tb), ctx.coordinator_cores.tobytes(),
-            ctx.segment_cores.tobytes(), shape)
+            ctx.segment_cores.tobytes(), shape, queries)
 
 
 def _oltp_key(start_hosts: int, floor: int, vms: IntArray, coordinator_cores: FloatArray,
@@ -207,12 +209,12 @@ def _oltp_key(start_hosts: int, floor: int, vms: IntArray, coordinator_cores: Fl
     return int(start_hosts), floor, int(vms[0]), coordinator_cores.tobytes(), segment_cores.tobytes()
 
 
-def _floors(workload: GpWorkload, c: Candidates, vms: IntArray) -> IntArray:
+def _floors(workload: GpWorkload, c: Candidates, vms: IntArray, platform: Platform | None = None) -> IntArray:
     """The fewest hosts each candidate may have: the data's capacity and the segment layout's minimum (both on
     the segment plan without the platform's memory settings: one plan for the two), 1 to MAX_SEGMENT_HOSTS."""
     primaries = primaries_per_host(workload, c)[0]
     floor = np.maximum(
-        np.ceil(needed_tb(workload) / np.maximum(capacity_per_host(workload, c, primaries), 1e-12)),
+        np.ceil(needed_tb(workload) / np.maximum(capacity_per_host(workload, c, primaries, platform=platform), 1e-12)),
         min_hosts(workload, primaries // vms),
     )
     return np.maximum(np.minimum(floor, MAX_SEGMENT_HOSTS).astype(np.int64), 1)

@@ -127,13 +127,17 @@ def primaries_per_host(
     return sp.primaries_per_host, sp.vms_per_host
 
 
-def capacity_per_host(workload: GpWorkload, c: Candidates, primaries: IntArray | None = None) -> FloatArray:
-    """User data per host after mirrors, work space, landing area, WAL and catalogs (`gp_capacity`)."""
+def capacity_per_host(workload: GpWorkload, c: Candidates, primaries: IntArray | None = None,
+                      admitted: FloatArray | None = None, platform: Platform | None = None, *, find: bool = True
+                      ) -> FloatArray:
+    """User data per host after mirrors, work space (`admitted` reports; None and not `find`: all), WAL, catalogs."""
     from models.sizing import gp_capacity  # here, not at the top: keeps this module's import block as i11a edits it
 
-    if primaries is None:
-        primaries = primaries_per_host(workload, c)[0]
-    return gp_capacity.user_capacity_per_host_tb(workload, c.capacity_tb, c.drives_per_host, c.raid_code, primaries)
+    primaries = primaries_per_host(workload, c, platform)[0] if primaries is None else primaries
+    if admitted is None and find:
+        admitted = segments.admitted(workload, c.memory_gib, c.virtualized, c.numa_nodes, primaries, platform)
+    return gp_capacity.user_capacity_per_host_tb(workload, c.capacity_tb, c.drives_per_host, c.raid_code, primaries,
+                                                 admitted)
 
 
 def needed_tb(workload: GpWorkload) -> float:
@@ -234,13 +238,13 @@ def _evaluate_with(
     extra_mem = np.broadcast_to(np.asarray(extra_memory_price, dtype=float), (n,))
     layouts = segments.server_layouts(c)  # (server, drive count, deployment): the segments and the scan's CPU
     primaries, vms = segments.counts(workload, c, platform, layouts)
-    cap_host = capacity_per_host(workload, c, primaries)
     need = needed_tb(workload)
+    ctx = dataclasses.replace(metrics.GpContext.of(workload, c, primaries, vms, net, need, layouts, platform),
+                              coordinator_cores=coord.cores)
+    cap_host = capacity_per_host(workload, c, primaries, ctx.queries, find=False)
     with np.errstate(divide="ignore", invalid="ignore"):
         h_cap = np.where(cap_host > 0, np.ceil(need / cap_host), MAX_SEGMENT_HOSTS).astype(np.int64)
     h_low = np.maximum(h_cap, min_hosts(workload, primaries // vms))
-    ctx = dataclasses.replace(metrics.GpContext.of(workload, c, primaries, vms, net, need, layouts),
-                              coordinator_cores=coord.cores)
     if fixed_hosts is not None:
         hosts = np.full(n, fixed_hosts, dtype=np.int64)
     else:

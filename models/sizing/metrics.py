@@ -16,7 +16,8 @@ from numpy.typing import NDArray
 
 from models.perf import cost_power, scan_kernel, scan_load, scan_load_estimates
 from models.perf.scan_load_fit import default_params
-from models.scenario import GreenplumAnalytics, GreenplumOltp
+from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
+from models.sizing import segments
 from models.sizing.candidates import Candidates, NetworkChoice, per_drive_set
 from models.uncertainty import Estimate
 
@@ -35,6 +36,8 @@ class GpContext:
     segment_cores: FloatArray
     # (one candidate per server, drive count and deployment, each candidate's): the scan's CPU rate once per group
     layouts: tuple[IntArray, IntArray] | None = None
+    # analytics: the reports each candidate's resource group runs at once (the rest queue; `segments.admitted`)
+    queries: FloatArray | None = None
 
     @classmethod
     def of(
@@ -46,6 +49,7 @@ class GpContext:
         net: NetworkChoice,
         data_on_disk_tb: float,
         layouts: tuple[IntArray, IntArray] | None = None,
+        platform: Platform | None = None,
     ) -> GpContext:
         read_f, write_f = per_drive_set(scan_load.raid_factors, c.raid_code, c.drives_per_host)  # once per set
         # NUMA-local: one VM per NUMA node on vSphere, or a single-socket host (000 Best Practices; 002)
@@ -67,7 +71,14 @@ class GpContext:
             mirrored=float(workload.mirrors),
             compression_ratio=float(workload.compression_ratio),
         )
-        return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total, layouts)
+        if layouts is None:
+            queries = segments.admitted(workload, c.memory_gib, c.virtualized, c.numa_nodes, primaries, platform)
+        else:  # memory and primaries are the layout's: once per layout
+            rep, which = layouts
+            one = segments.admitted(workload, c.memory_gib[rep], c.virtualized[rep], c.numa_nodes[rep],
+                                    primaries[rep], platform)
+            queries = None if one is None else one[which]
+        return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total, layouts, queries)
 
     @functools.cached_property
     def full_scan(self) -> scan_kernel.FullScan:
@@ -81,7 +92,13 @@ class GpContext:
             return v[idx] if isinstance(v, np.ndarray) and v.ndim else v
 
         shape = scan_load.ClusterShape(**{f.name: pick(getattr(self.shape, f.name)) for f in fields(self.shape)})
-        return GpContext(shape, self.data_on_disk_tb, self.coordinator_cores[idx], self.segment_cores[idx])
+        queries = None if self.queries is None else self.queries[idx]
+        return GpContext(shape, self.data_on_disk_tb, self.coordinator_cores[idx], self.segment_cores[idx],
+                         queries=queries)
+
+    def running(self, workload: GreenplumAnalytics) -> FloatArray | int:
+        """The reports running at once: those the resource group admits (the workload's, without a plan)."""
+        return workload.concurrent_queries if self.queries is None else self.queries
 
     def with_counts(self, hosts: IntArray, etl: IntArray | None = None) -> scan_load.ClusterShape:
         etl_arr = self.shape.etl_hosts if etl is None else np.asarray(etl, dtype=float)
@@ -103,7 +120,7 @@ def gp_queries_per_hour(ctx: GpContext, hosts: IntArray, workload: GreenplumAnal
     return scan_load.queries_per_hour(
         ctx.with_counts(hosts),
         ctx.data_on_disk_tb,
-        workload.concurrent_queries,
+        ctx.running(workload),
         workload.scan_fraction_pct / 100.0,
         default_params(),
     ).value
@@ -201,7 +218,8 @@ def gp_ranges(
         scan, binding = scan_load_estimates.estimate_full_scan(scalar, ctx.data_on_disk_tb)
         load, _ = scan_load_estimates.estimate_load(scalar)
         qph, _ = scan_load_estimates.estimate_queries_per_hour(
-            scalar, ctx.data_on_disk_tb, workload.concurrent_queries, workload.scan_fraction_pct / 100.0
+            scalar, ctx.data_on_disk_tb, float(np.asarray(ctx.running(workload)).ravel()[0]),
+            workload.scan_fraction_pct / 100.0,
         )
         return {"full_scan_s": scan, "load_tb_per_hour": load, "queries_per_hour": qph}, binding
     from models.perf import gp_oltp  # OLTP only: analytics sizing never loads it

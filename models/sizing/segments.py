@@ -10,7 +10,10 @@ single query, so:
   "likely to improve performance" on concurrent workloads), never above the cores;
 * memory: after the worst host failure gp_vmem_protect_limit must stay at its floor (half
   Greenplum's 8,192 MB default) and each query still get Greenplum's default statement_mem
-  (125 MB) on every segment at the stated concurrency, else fewer primaries;
+  (125 MB) on every segment with up to 30 queries running (study 002's high-concurrency line), else
+  fewer primaries. Above 30 the primaries stay at what 30 allow: Greenplum's resource group runs as
+  many queries at once as memory gives that statement_mem (`admitted`, its CONCURRENCY) and queues
+  the rest, so 2,000 requested reports do not shrink a 48-core host to one primary;
 * drives: at most 4 primaries per data drive (Type 3's 32 on the reference host's 8 drives).
 
 On vSphere the count is per host and spread evenly over its VMs (one per NUMA node, each with
@@ -28,6 +31,7 @@ from numpy.typing import ArrayLike, NDArray
 from models.calibration_data import figure, point
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
 from models.sizing.candidates import Candidates
+from models.sizing.gp_memory import admitted_queries
 from models.sizing.result import Rationale
 from models.sizing.rules import RULES, gp_vmem_mb, segments_for_concurrency
 
@@ -91,6 +95,32 @@ def acting_for(policy: str | None, p: IntArray, block_hosts: int | None) -> IntA
         return p + 1
     b = max(int(block_hosts or 2), 2)
     return p + -(-p // (b - 1))
+
+
+def running_floor(workload: GreenplumAnalytics | GreenplumOltp) -> int | None:
+    """The reports the primaries leave each the default statement_mem for: all of them up to the admission
+    floor (30), the floor above it (the resource group queues the rest). None for OLTP (short statements)."""
+    if not isinstance(workload, GreenplumAnalytics):
+        return None
+    return min(workload.concurrent_queries, int(figure(RULES, "gp_admission_floor_queries")))
+
+
+def admitted(workload: GreenplumAnalytics | GreenplumOltp, memory_gib: FloatArray, virtualized: NDArray[np.bool_],
+             numa_nodes: FloatArray | IntArray, primaries: IntArray, platform: Platform | None
+             ) -> FloatArray | None:
+    """The reports each candidate's resource group runs at once (`gp_memory.admitted_queries` at its acting
+    primaries after the worst failure); None where every candidate runs all of them (none queue) and for OLTP:
+    the workload's concurrency then stands for all, a scalar. Vectorised over the candidates."""
+    if not isinstance(workload, GreenplumAnalytics) or len(primaries) == 0:
+        return None
+    plat = platform or Platform()
+    vms = np.where(virtualized, numa_nodes, 1).astype(np.int64)
+    ram = segment_vm_memory_gib(np.asarray(memory_gib, dtype=float), vms, virtualized, plat)
+    policy = workload.mirroring if workload.mirrors else None
+    acting = acting_for(policy, np.maximum(np.asarray(primaries, dtype=np.int64) // vms, 1),
+                        workload.mirror_block_hosts)
+    out = admitted_queries(ram, plat.swap_gib, acting, workload.concurrent_queries)
+    return None if bool(np.all(out >= workload.concurrent_queries)) else out.astype(float)
 
 
 def vmem_floor_mb() -> float:
@@ -180,7 +210,7 @@ def _plan(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform:
     cap_unit = np.maximum(np.minimum(cores, drives) // vms, 1)
     policy = (workload.mirroring if workload.mirrors else None)
     ram = segment_vm_memory_gib(c.memory_gib, vms, c.virtualized, plat)
-    queries = workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else None
+    queries = running_floor(workload)
     # memory's own limit (up to the cores), so the rationale's "by memory" is what memory allows, not the drives' cap
     mem_unit = for_memory(ram, plat.swap_gib, queries, policy, workload.mirror_block_hosts,
                           np.maximum(cores // vms, 1))
@@ -238,9 +268,14 @@ def rationale(workload: GreenplumAnalytics | GreenplumOltp, cores: int, drives: 
     # the memory bound is searched up to the cores: at the cores it does not bind
     most = max(by_cores // max(vms, 1), 1) * max(vms, 1)  # the cores' count spread evenly over the VMs
     memory = f"by memory {by_memory}" if by_memory < most else f"by memory all {most}"
-    if isinstance(workload, GreenplumAnalytics):
+    run = running_floor(workload)
+    if run is not None and run < queries:
+        limits.append(f"{memory} ({floor} and the default statement_mem for each of {run} concurrent queries, with"
+                      f" a host down: above {run} the resource group admits what memory allows at these primaries"
+                      f" and queues the rest of the {queries:,}, see Resource groups)")
+    elif run is not None:
         limits.append(f"{memory} ({floor} and the default statement_mem for each of"
-                      f" {workload.concurrent_queries} concurrent queries, with a host down)")
+                      f" {queries} concurrent queries, with a host down)")
     else:
         limits.append(f"{memory} ({floor} with a host down)")
     text += f" Limits: {'; '.join(limits)}."
@@ -250,5 +285,6 @@ def rationale(workload: GreenplumAnalytics | GreenplumOltp, cores: int, drives: 
         text += f" Chosen: {chosen} per host."
     src = "; ".join((seg.rationale.source, _cite(RULES, "segments_more_cores_help_concurrency"),
                      _cite(GP002, "max_primaries_per_core"), _cite(RULES, "segments_max_primaries_per_data_drive"),
-                     _cite(DOCS, "gp_statement_mem_default_mb"), _cite(RULES, "gp_vmem_protect_limit_floor_mb")))
+                     _cite(DOCS, "gp_statement_mem_default_mb"), _cite(RULES, "gp_vmem_protect_limit_floor_mb"))
+                    + ((_cite(RULES, "gp_admission_floor_queries"),) if run is not None and run < queries else ()))
     return [Rationale("Primary segments per host", text, src)]

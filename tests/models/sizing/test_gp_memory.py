@@ -35,15 +35,36 @@ def test_documented_resource_group_formula() -> None:
 
 
 def test_low_statement_mem_warns_with_the_numbers(catalog: HardwareCatalog) -> None:
-    # so many queries that even one primary per host cannot give each the default statement_mem
-    r = size(sample("retail-dw-gen5", workload={"concurrent_queries": 5000}, targets={}), catalog)
+    # so little memory that even one query on one primary per host cannot get the default statement_mem
+    r = size(sample("retail-dw-gen5", platform={"memory_gib": 8, "swap_gib": 0}, targets={}), catalog)
     g = r.greenplum
-    assert g is not None and g.resource_group_concurrency == 5000 and g.primaries_per_segment_host == 1
+    assert g is not None and g.resource_group_concurrency == 1 and g.primaries_per_segment_host == 1
     assert g.statement_mem_mb < 125
     w = {x.code: x.text for x in r.warnings}
     assert "low-statement-mem" in w and f"{g.statement_mem_mb:,} MB" in w["low-statement-mem"]
     ok = size(sample("retail-dw-gen5", targets={}), catalog)
     assert "low-statement-mem" not in {x.code for x in ok.warnings}
+
+
+def test_thousands_of_reports_queue_in_the_resource_group_rather_than_starve(catalog: HardwareCatalog) -> None:
+    """5,000 requested reports keep the cores' primaries (Type 1: 8 on the 48-core host); the resource group admits
+    what memory gives the default statement_mem and the warning says how many wait, with the admitted count."""
+    r = size(sample("retail-dw-gen5", workload={"concurrent_queries": 5000}, targets={}), catalog)
+    g = r.greenplum
+    assert g is not None and g.primaries_per_segment_host == 8
+    assert 30 <= g.resource_group_concurrency < 5000 and g.statement_mem_mb >= 125
+    per_seg = gp_memory.rg_perseg_mem_mb(512, 32, g.max_acting_primary_segments)
+    pool = min(per_seg, 0.9 * g.gp_vmem_protect_limit_mb)
+    assert g.resource_group_concurrency == int(pool // 125)  # the most that keep 125 MB each
+    w = {x.code: x.text for x in r.warnings}
+    assert "low-statement-mem" not in w
+    queued = 5000 - g.resource_group_concurrency
+    assert f"{queued:,} of the 5,000" in w["queued-queries"] and f"CONCURRENCY={g.resource_group_concurrency}" \
+        in w["queued-queries"]
+    (rg,) = groups_for(r.design.settings, "greenplum-resource-group")
+    assert rg.get("concurrency").value == g.resource_group_concurrency  # type: ignore[union-attr]
+    why = next(x.text for x in r.rationale if x.decision == "Resource groups")
+    assert f"the other {queued:,} wait in its queue" in why
 
 
 def test_settings_are_values_for_a_deployment_config(catalog: HardwareCatalog) -> None:
@@ -66,11 +87,13 @@ def test_settings_are_values_for_a_deployment_config(catalog: HardwareCatalog) -
 
 
 def test_primaries_give_way_to_memory_before_statement_mem_drops(catalog: HardwareCatalog) -> None:
-    r = size(sample("retail-dw-gen5", workload={"concurrent_queries": 300}, targets={}), catalog)
+    # 30 queries (the most the design always runs at once) on 128 GiB: Type 2 asks for 16, memory allows fewer
+    r = size(sample("retail-dw-gen5", workload={"concurrent_queries": 30}, platform={"memory_gib": 128},
+                    targets={}), catalog)
     g = r.greenplum
-    assert g.primaries_per_segment_host < 8  # Type 1 asks for 8; memory allows fewer at 300 queries
+    assert g.primaries_per_segment_host < 16 and g.resource_group_concurrency == 30
     assert g.statement_mem_mb >= 125
-    assert "low-statement-mem" not in {x.code for x in r.warnings}
+    assert not {"low-statement-mem", "queued-queries"} & {x.code for x in r.warnings}
     assert any("by memory" in x.text for x in r.rationale if x.decision == "Primary segments per host")
 
 

@@ -98,9 +98,11 @@ def _off_study(catalog: HardwareCatalog) -> list[tuple[str, Scenario, HardwareCa
         ("unknown PCIe slots", sample("retail-dw-gen5"), HardwareCatalog(tuple(
             dataclasses.replace(p, pcie_slots=None) if isinstance(p, Server) else p for p in catalog.parts),
             catalog.rates)),
-        # so many report queries that even one primary per host cannot give each the default statement_mem
+        # so many report queries that most wait in the resource group's queue
         ("5,000 concurrent reports", sample("retail-dw-gen5", workload={"concurrent_queries": 5000}, targets={}),
          catalog),
+        # so little memory that even one report on one primary per host cannot get the default statement_mem
+        ("8 GiB hosts", sample("retail-dw-gen5", platform={"memory_gib": 8, "swap_gib": 0}, targets={}), catalog),
         ("oltp beyond study 004 on a 2-socket host", sample(
             "gp-oltp", workload={"target_tps": 2_000_000},
             platform={"server_id": "dell-r670-10x-u3-2x-xeon-6740e"}), catalog),

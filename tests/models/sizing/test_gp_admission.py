@@ -1,0 +1,122 @@
+"""Reports beyond what memory admits queue in the resource group: primaries, spill and throughput follow the
+admitted count, not the requested one (Greenplum runs a group's CONCURRENCY transactions and queues the rest)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from models.calibration_data import figure
+from models.hardware import HardwareCatalog
+from models.scenario import GreenplumAnalytics, Platform
+from models.sizing import gp_memory, greenplum, metrics, segments
+from models.sizing.candidates import Candidates, NetworkChoice, enumerate_candidates
+from models.sizing.rules import gp_vmem_mb
+
+SERVER = "supermicro-asg-1115s-ne316r-1x-epyc-9454p"
+DRIVE = "samsung-pm1743-3840gb-e3s"
+NIC = "mellanox-connectx-5-2x100gbe"
+DEFAULT_MB = figure("vendor_docs", "gp_statement_mem_default_mb")
+FLOOR_QUERIES = int(figure("sizing_rules", "gp_admission_floor_queries"))
+HOSTS = st.tuples(st.integers(2, 192), st.floats(64, 4096))  # cores, memory GiB
+POLICY = st.sampled_from(["group", "spread", "block"])
+CASE = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def _host(catalog: HardwareCatalog, cores: int, memory_gib: float, drives: int = 8) -> Candidates:
+    c = enumerate_candidates([catalog.server(SERVER)], [catalog.drive(DRIVE)], ["bare-metal"], ["none"], drives)
+    return dataclasses.replace(c.take(np.array([0])), cores_total=np.array([float(cores)]),
+                               threads_total=np.array([2.0 * cores]), memory_gib=np.array([memory_gib]))
+
+
+def _work(queries: int, policy: str) -> GreenplumAnalytics:
+    return GreenplumAnalytics(data_tb=100, concurrent_queries=queries, mirroring=policy,  # type: ignore[arg-type]
+                              mirror_block_hosts=4 if policy == "block" else None)
+
+
+def _admitted(w: GreenplumAnalytics, c: Candidates, primaries: np.ndarray) -> int:
+    a = segments.admitted(w, c.memory_gib, c.virtualized, c.numa_nodes, primaries, None)
+    assert a is not None
+    return int(a[0])
+
+
+@CASE
+@given(queries=st.integers(1, 5000), host=HOSTS, policy=POLICY)
+def test_primaries_are_what_cores_and_memory_allow_at_the_admitted_reports(
+    catalog: HardwareCatalog, queries: int, host: tuple[int, float], policy: str
+) -> None:
+    cores, memory = host
+    c, w, swap = _host(catalog, cores, memory), _work(queries, policy), Platform().swap_gib
+    sp = segments.plan(w, c)
+    p = int(sp.primaries_per_host[0])
+    admitted = _admitted(w, c, sp.primaries_per_host)
+    block = w.mirror_block_hosts
+    by_memory = int(segments.for_memory(np.array([memory]), swap, admitted, policy, block, sp.by_cores)[0])
+    # never below what the cores, the drives and memory at the admitted count allow
+    assert p >= min(int(sp.by_cores[0]), int(sp.by_drives[0]), by_memory)
+    assert 1 <= admitted <= queries
+    acting = int(segments.acting_for(policy, sp.primaries_per_host, block)[0])
+    # each admitted report keeps the default statement_mem with a host down (one alone may not, on tiny memory)
+    assert gp_memory.statement_mem_mb(memory, swap, acting, admitted) >= DEFAULT_MB or admitted == 1
+    # the failover memory rule holds: gp_vmem_protect_limit at its floor after the worst failure, or one primary
+    assert float(gp_vmem_mb(memory, swap)) / acting >= segments.vmem_floor_mb() or p == 1
+    if queries > FLOOR_QUERIES:  # sized on what runs at once: any larger request plans the same
+        same = segments.plan(_work(FLOOR_QUERIES + 1, policy), c)
+        assert same.primaries_per_host.tolist() == sp.primaries_per_host.tolist()
+        assert admitted >= FLOOR_QUERIES or p == 1
+
+
+@CASE
+@given(queries=st.integers(1, 5000), extra=st.integers(1, 5000), host=HOSTS, policy=POLICY)
+def test_spill_space_follows_the_admitted_reports_not_the_requested_ones(
+    catalog: HardwareCatalog, queries: int, extra: int, host: tuple[int, float], policy: str
+) -> None:
+    cores, memory = host
+    c = _host(catalog, cores, memory)
+    w, more = _work(queries, policy), _work(queries + extra, policy)
+    cap = float(greenplum.capacity_per_host(w, c)[0])
+    assert float(greenplum.capacity_per_host(more, c)[0]) <= cap + 1e-12  # more requested: never more room
+    primaries = segments.plan(more, c).primaries_per_host
+    admitted = _admitted(more, c, primaries)
+    # the work space is the one the admitted reports need: as if exactly that many had been asked for
+    exact = float(greenplum.capacity_per_host(_work(admitted, policy), c, primaries)[0])
+    assert abs(float(greenplum.capacity_per_host(more, c, primaries)[0]) - exact) <= 1e-9 * max(exact, 1.0)
+    # bounded by memory: no more reports spill than memory gives the default statement_mem at once
+    acting = int(segments.acting_for(policy, primaries, more.mirror_block_hosts)[0])
+    fits = gp_memory.admitted_queries(memory, Platform().swap_gib, acting, 10**9)
+    assert admitted <= max(int(fits), 1)
+
+
+@CASE
+@given(queries=st.integers(1, 5000), extra=st.integers(1, 5000), host=HOSTS, policy=POLICY,
+       hosts=st.integers(2, 64))
+def test_more_requested_reports_never_get_more_throughput_each(
+    catalog: HardwareCatalog, queries: int, extra: int, host: tuple[int, float], policy: str, hosts: int
+) -> None:
+    cores, memory = host
+    c = _host(catalog, cores, memory)
+    net = NetworkChoice(catalog.nic(NIC), 1)
+
+    def per_query(q: int) -> float:
+        w = _work(q, policy)
+        primaries, vms = greenplum.primaries_per_host(w, c)
+        ctx = metrics.GpContext.of(w, c, primaries, vms, net, greenplum.needed_tb(w))
+        return float(metrics.gp_queries_per_hour(ctx, np.array([hosts]), w)[0]) / q
+
+    assert per_query(queries + extra) <= per_query(queries) * (1 + 1e-9)
+
+
+def test_queries_per_hour_come_from_the_admitted_slots(catalog: HardwareCatalog) -> None:
+    """On a many-core host with little memory the admitted reports cannot keep every core busy: the estimate is
+    that of the admitted count, below what the requested count would claim."""
+    c = _host(catalog, 192, 64.0)
+    w = _work(5000, "group")
+    primaries, vms = greenplum.primaries_per_host(w, c)
+    ctx = metrics.GpContext.of(w, c, primaries, vms, NetworkChoice(catalog.nic(NIC), 1), greenplum.needed_tb(w))
+    assert ctx.queries is not None and int(ctx.queries[0]) < 5000
+    admitted = metrics.gp_queries_per_hour(ctx, np.array([8]), w)
+    claimed = metrics.gp_queries_per_hour(dataclasses.replace(ctx, queries=None), np.array([8]), w)
+    assert float(admitted[0]) < float(claimed[0])
