@@ -39,8 +39,7 @@ def _work(queries: int, policy: str) -> GreenplumAnalytics:
 
 def _admitted(w: GreenplumAnalytics, c: Candidates, primaries: np.ndarray) -> int:
     a = segments.admitted(w, c.memory_gib, c.virtualized, c.numa_nodes, primaries, None)
-    assert a is not None
-    return int(a[0])
+    return w.concurrent_queries if a is None else int(a[0])  # None: every report runs
 
 
 @CASE
