@@ -18,12 +18,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import figure
-from models.scenario import GreenplumAnalytics, GreenplumOltp
-from models.sizing.candidates import per_drive_set
+from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
+from models.sizing import segments
+from models.sizing.candidates import Candidates, per_drive_set
 from models.sizing.result import Rationale
 from models.sizing.rules import DOCS, RULES, cite, raid_capacity_factor
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
+IntArray = NDArray[np.int64]
 Raid = str | NDArray[np.int64]  # a level's name, or per host a code into `RAID_LEVELS` (candidate arrays)
 MB_PER_TB = 1e6  # decimal, as drives are sold
 
@@ -102,6 +104,15 @@ def user_capacity_per_host_tb(
     queries = concurrency_of(workload) if admitted is None else admitted
     return user_data_tb(drive_capacity_tb, drives_per_host, raid, workload.mirrors, primaries_per_host,
                         queries, workload.landing_pct)
+
+
+def candidates_tb(workload: GpWorkload, c: Candidates, primaries: IntArray, admitted: ArrayLike | None,
+                  platform: Platform | None) -> NDArray[np.float64]:
+    """User data per host of candidates `c` at their `primaries`; the work space for the `admitted` reports (each
+    candidate's resource group, `segments.admitted`: found here where None)."""
+    if admitted is None:
+        admitted = segments.admitted(workload, c.memory_gib, c.virtualized, c.numa_nodes, primaries, platform)
+    return user_capacity_per_host_tb(workload, c.capacity_tb, c.drives_per_host, c.raid_code, primaries, admitted)
 
 
 def capacity_rationale(

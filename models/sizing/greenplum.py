@@ -128,16 +128,12 @@ def primaries_per_host(
 
 
 def capacity_per_host(workload: GpWorkload, c: Candidates, primaries: IntArray | None = None,
-                      admitted: FloatArray | None = None, platform: Platform | None = None, *, find: bool = True
-                      ) -> FloatArray:
-    """User data per host after mirrors, work space (`admitted` reports; None and not `find`: all), WAL, catalogs."""
+                      admitted: FloatArray | int | None = None, platform: Platform | None = None) -> FloatArray:
+    """User data per host after mirrors, work space (the `admitted` reports, found where None), WAL, catalogs."""
     from models.sizing import gp_capacity  # here, not at the top: keeps this module's import block as i11a edits it
 
     primaries = primaries_per_host(workload, c, platform)[0] if primaries is None else primaries
-    if admitted is None and find:
-        admitted = segments.admitted(workload, c.memory_gib, c.virtualized, c.numa_nodes, primaries, platform)
-    return gp_capacity.user_capacity_per_host_tb(workload, c.capacity_tb, c.drives_per_host, c.raid_code, primaries,
-                                                 admitted)
+    return gp_capacity.candidates_tb(workload, c, primaries, admitted, platform)
 
 
 def needed_tb(workload: GpWorkload) -> float:
@@ -241,7 +237,7 @@ def _evaluate_with(
     need = needed_tb(workload)
     ctx = dataclasses.replace(metrics.GpContext.of(workload, c, primaries, vms, net, need, layouts, platform),
                               coordinator_cores=coord.cores)
-    cap_host = capacity_per_host(workload, c, primaries, ctx.queries, find=False)
+    cap_host = capacity_per_host(workload, c, primaries, ctx.running(workload))
     with np.errstate(divide="ignore", invalid="ignore"):
         h_cap = np.where(cap_host > 0, np.ceil(need / cap_host), MAX_SEGMENT_HOSTS).astype(np.int64)
     h_low = np.maximum(h_cap, min_hosts(workload, primaries // vms))

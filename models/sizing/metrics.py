@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -96,8 +96,16 @@ class GpContext:
         return GpContext(shape, self.data_on_disk_tb, self.coordinator_cores[idx], self.segment_cores[idx],
                          queries=queries)
 
-    def running(self, workload: GreenplumAnalytics) -> FloatArray | int:
-        """The reports running at once: those the resource group admits (the workload's, without a plan)."""
+    @overload
+    def running(self, workload: GreenplumAnalytics) -> FloatArray | int: ...
+    @overload
+    def running(self, workload: GreenplumAnalytics | GreenplumOltp) -> FloatArray | int | None: ...
+
+    def running(self, workload: GreenplumAnalytics | GreenplumOltp) -> FloatArray | int | None:
+        """The reports running at once: those the resource group admits (the workload's where all run); None for
+        OLTP."""
+        if not isinstance(workload, GreenplumAnalytics):
+            return None
         return workload.concurrent_queries if self.queries is None else self.queries
 
     def with_counts(self, hosts: IntArray, etl: IntArray | None = None) -> scan_load.ClusterShape:
