@@ -152,7 +152,11 @@ class _Walk:
         if own is None and worst is None:
             return False
         i, ev = int(self.order[pos]), self.ev
-        c1, point = ev.candidates.take(np.array([i])), int(ev.segment_hosts[i])
+        point = int(ev.segment_hosts[i])
+        found = self.searched.get(self.keys[pos]) if self.keys else None  # OLTP: its search's key is known
+        if found is not None and found[0] <= point:
+            return False  # its search, done for another candidate, adds no host: no bound beyond the point's
+        c1 = ev.candidates.take(np.array([i]))
         # per host added, at least its server and data drives (its NICs and DIMMs come on top) and their watts
         per_host = float(c1.server_price[0]) + float(c1.drives_per_host[0]) * float(c1.drive_price[0])
         watts = float(metrics.host_power_w(c1, c1.drives_per_host, self.net, self.utilization)[0])
