@@ -253,11 +253,12 @@ class _Stream:
         (`--top` changed the answer)."""
         assert self.tco is not None
         tco = self.tco(ev)
-        warned, cost = ev.part_warnings[feasible], tco[feasible]
+        every = feasible.size == len(ev.candidates)  # every row feasible: the columns as they are, no gather
+        warned, cost = (ev.part_warnings, tco) if every else (ev.part_warnings[feasible], tco[feasible])
         if len(self.tco_shortlist) >= self.rerank and not np.isnan(self.tco_shortlist[-1][1]):
             # a full list in (warnings, cost, index) order: a later row enters only strictly before its last
             w_last, c_last = self.tco_shortlist[-1][:2]
-            before = (warned < w_last) | ((warned == w_last) & (cost < c_last))
+            before = np.flatnonzero((warned < w_last) | ((warned == w_last) & (cost < c_last)))  # few rows
             feasible, warned, cost = feasible[before], warned[before], cost[before]
         order = feasible[np.lexsort((cost, warned))]  # stable: ties keep the earlier candidate
         _, first = np.unique(ev.candidates.server_idx[order], return_index=True)  # each server's best

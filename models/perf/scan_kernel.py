@@ -83,6 +83,15 @@ class FullScan:
             out.__dict__["binding"] = (self.cpu < self.drives).astype(np.intp)  # the cached property's value
         return out
 
+    def point(self, hosts: ArrayLike) -> tuple[FloatArray, IntArray]:
+        """`result(hosts)`'s seconds and binding codes alone. Where the interconnect binds at no host count for any
+        design, its rate is not computed: the minimum is min(drives, cpu) bit for bit, and the first of the two
+        binds (as `result` finds it)."""
+        if np.all(self.network_never_binds) and np.shape(self.cpu) == np.shape(hosts):
+            return self.seconds(hosts), (self.cpu < self.drives).astype(np.intp)
+        out = self.result(hosts)
+        return out.seconds, out.binding
+
     def seconds(self, hosts: ArrayLike, idx: IntArray | None = None) -> FloatArray:
         h = _a(hosts)
         drives_cpu, never = np.broadcast_arrays(self.drives_cpu, self.network_never_binds)

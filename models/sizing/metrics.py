@@ -150,12 +150,12 @@ def gp_point(
     """Point metrics and the binding resource at `hosts` and `etl`; the metrics in `later` (`LATER` ones) left out
     (`PointMetrics` computes them for the rows asked for)."""
     if isinstance(workload, GreenplumAnalytics):
-        scan = ctx.full_scan.result(hosts)  # the rates the host count does not change: once per context
-        out = {"full_scan_s": scan.seconds}
+        seconds, binding = ctx.full_scan.point(hosts)  # the rates the host count does not change: once per context
+        out = {"full_scan_s": seconds}
         for name in LATER:
             if name not in later:
                 out[name] = gp_later(workload, ctx, hosts, etl, name)
-        out["binding"] = np.asarray(scan.binding, dtype=float)
+        out["binding"] = np.asarray(binding, dtype=float)
         return out
     tps = gp_tps(ctx, hosts, workload)
     return {"tps": tps, "binding": np.zeros_like(tps)}

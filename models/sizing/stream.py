@@ -94,7 +94,7 @@ class CheapestFeasible:
         if self.pool is not None and len(self.pool.candidates) >= self.k:  # first: it leaves few rows to sort
             w_last, c_last = self.pool.part_warnings[-1], self.pool.capex[-1]  # the pool is kept in order
             if not np.isnan(c_last):
-                keep = (warned < w_last) | ((warned == w_last) & (cost <= c_last))
+                keep = np.flatnonzero((warned < w_last) | ((warned == w_last) & (cost <= c_last)))  # few rows
                 sel, warned, cost = sel[keep], warned[keep], cost[keep]
         if sel.size > self.k:
             kth = np.lexsort((cost, warned))[self.k - 1]

@@ -136,3 +136,25 @@ def test_the_kernels_result_is_full_scan_seconds_binding_included(gbps: float, d
     assert np.array_equal(got.seconds, want.seconds)
     assert np.array_equal(got.binding, want.binding)
     assert all(np.array_equal(a, b) for a, b in zip(got.rates, np.broadcast_arrays(*want.rates), strict=True))
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(1, 400), st.floats(1.0, 24.0), st.floats(50.0, 14_000.0),
+                               st.sampled_from([0.0, 1.0]), st.sampled_from([1.0, 10.0, 100.0, 400.0]),
+                               st.integers(1, 64)), min_size=1, max_size=40),
+       ratio=st.floats(1.0, 8.0), data_tb=st.floats(0.1, 5_000.0))
+def test_the_kernels_point_is_its_result_seconds_and_binding(rows: list[tuple[int, float, float, float, float, int]],
+                                                             ratio: float, data_tb: float) -> None:
+    """`FullScan.point` (no interconnect rate where it binds at no host count) gives `result`'s seconds and binding
+    bit for bit, whether every design's interconnect is fast (the short path) or some may bind."""
+    hosts, drives, mb_s, virt, gbps, primaries = (np.array(c, dtype=float) for c in zip(*rows, strict=True))
+    shape = sl_fit.gen5_reference_shape().replace(
+        segment_hosts=np.ones(hosts.size), drives_per_host=drives, drive_seq_read_mb_s=mb_s, virtualized=virt,
+        network_gbps_per_host=gbps, primary_segments_per_host=primaries, numa_local=1.0 - virt,
+        cpu_generation=virt, compression_ratio=ratio)
+    kernel = FullScan.of(shape, data_tb, _p())
+    counts = hosts.astype(np.int64)
+    seconds, binding = kernel.point(counts)
+    whole = sl.full_scan_seconds(shape.replace(segment_hosts=hosts), data_tb, _p())
+    assert np.array_equal(seconds, whole.seconds)
+    assert binding.tolist() == whole.binding.tolist()
