@@ -9,8 +9,11 @@ All of it is sized for the worst single host failure: the acting primaries of `m
   rg_perseg_mem = ((RAM x vm.overcommit_ratio / 100 + SWAP) x gp_resource_group_memory_limit)
   / active primaries. With memory_spill_ratio = 0 a query gets statement_mem on each segment
   before it spills; refarch sets statement_mem to the smaller of rg_perseg_mem / concurrency and
-  the documented 0.9 x gp_vmem_protect_limit / concurrency, so the stated concurrency fits even
-  with a host down.
+  the documented 0.9 x gp_vmem_protect_limit / concurrency, with a host down. For reports the
+  concurrency is what the resource group admits (`admitted_queries`, its CONCURRENCY): as many of
+  the requested as keep Greenplum's default statement_mem each; Greenplum queues the rest
+  (Administrator Guide, Using Resource Groups, Transaction Concurrency Limit), and `queue_warning`
+  says how many wait and what waiting adds to a query's response time.
 * max_connections: at least Greenplum's default on the coordinator and what the workload opens,
   segments 5 x the coordinator, max_prepared_transactions = the coordinator's max_connections.
 """
