@@ -39,7 +39,10 @@ from models.tasks import IsCancelled, Progress, check_cancelled
 from models.vocabulary import RAID_LEVELS
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
-SEARCH_CHUNK = 65_536  # candidates per evaluation: bounded memory, and a progress report per chunk
+# candidates per evaluation: bounded memory, and a progress report per chunk; at 32,768 a chunk's columns
+# (256 KiB each) stay in a core's cache while the evaluation passes over them (10x catalog: ~10 % less time
+# than at 65,536, and more time again at 16,384 where the per-chunk steps add up)
+SEARCH_CHUNK = 32_768
 
 
 @dataclass(frozen=True)

@@ -240,7 +240,7 @@ def _evaluate_with(
     cap_host = capacity_per_host(workload, c, primaries, ctx.running(workload))
     with np.errstate(divide="ignore", invalid="ignore"):
         h_cap = np.where(cap_host > 0, np.ceil(need / cap_host), MAX_SEGMENT_HOSTS).astype(np.int64)
-    h_low = np.maximum(h_cap, min_hosts(workload, primaries // vms))
+    h_low = np.maximum(h_cap, min_hosts(workload, primaries // vms if workload.mirroring == "spread" else vms))
     if fixed_hosts is not None:
         hosts = np.full(n, fixed_hosts, dtype=np.int64)
     else:
