@@ -14,7 +14,9 @@ from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, Platform
 from models.sizing import gp_memory, greenplum, metrics, segments
 from models.sizing.candidates import Candidates, NetworkChoice, enumerate_candidates
+from models.sizing.engine import size
 from models.sizing.rules import gp_vmem_mb
+from tests.models.sizing.conftest import sample
 
 SERVER = "supermicro-asg-1115s-ne316r-1x-epyc-9454p"
 DRIVE = "samsung-pm1743-3840gb-e3s"
@@ -119,3 +121,31 @@ def test_queries_per_hour_come_from_the_admitted_slots(catalog: HardwareCatalog)
     admitted = metrics.gp_queries_per_hour(ctx, np.array([8]), w)
     claimed = metrics.gp_queries_per_hour(dataclasses.replace(ctx, queries=None), np.array([8]), w)
     assert float(admitted[0]) < float(claimed[0])
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    queries=st.integers(1, 5000), deployment=st.sampled_from(["bare-metal", "vsphere"]),
+    server=st.sampled_from([None, "dell-r670-10x-u3-2x-xeon-6740e", "dell-r7625-24x-u3-2x-epyc-9654",
+                            "lenovo-sr655-v3-12x-lff-1x-epyc-9124"]),
+    policy=POLICY,
+)
+def test_a_sized_design_admits_what_its_memory_holds_after_a_failover_and_says_who_waits(
+    catalog: HardwareCatalog, queries: int, deployment: str, server: str | None, policy: str
+) -> None:
+    """End to end, with the design's own failover (`mirroring.failover`, VMs included): every admitted report keeps
+    the default statement_mem with a host down (one alone on a host too small for it), and the queue warning is
+    there exactly when some wait, naming how many and the admitted count."""
+    work = {"concurrent_queries": queries, "mirroring": policy, "mirror_block_hosts": 4 if policy == "block" else None}
+    plat = {"deployment": deployment, "server_id": server, "drive_id": None, "nic_id": None, "drives_per_host": None,
+            "memory_gib": None}
+    r = size(sample("retail-dw-gen5", workload=work, platform=plat, targets={}), catalog)
+    g = r.greenplum
+    assert g is not None and 1 <= g.resource_group_concurrency <= queries
+    assert g.statement_mem_mb >= DEFAULT_MB or g.resource_group_concurrency == 1
+    waiting = queries - g.resource_group_concurrency
+    w = {x.code: x.text for x in r.warnings}
+    assert ("queued-queries" in w) == (waiting > 0)
+    if waiting:
+        assert f"{waiting:,} of the {queries:,}" in w["queued-queries"]
+        assert f"CONCURRENCY={g.resource_group_concurrency:,}" in w["queued-queries"]
