@@ -10,8 +10,8 @@ import pytest
 
 from models.hardware import Drive, HardwareCatalog, Licence
 from models.scenario import Scenario
-from models.sizing import gp_settle, gp_tco, greenplum, greenplum_design
-from models.sizing.gp_search import SearchSpace, search, search_space, settled_pool, settled_shortlist
+from models.sizing import gp_settle, gp_shortlist, gp_tco, greenplum, greenplum_design
+from models.sizing.gp_search import SearchSpace, search, search_space, settled_pool
 from models.sizing.parts import current, resolve
 from tests.models.sizing.conftest import sample
 
@@ -59,29 +59,34 @@ def test_the_tco_floor_bounds_the_approximate_tco_at_every_host_count_above(cata
             assert np.all(floor[h] <= tco[more] * (1 + 1e-12))
 
 
-@pytest.mark.parametrize("keep", [1, greenplum_design.FULL_CAPEX_RERANK])
-def test_the_tco_shortlist_is_that_of_every_feasible_candidate_settled(catalog: HardwareCatalog, keep: int) -> None:
-    """The shortlist walked on the bound keeps the designs an exhaustive settle of every feasible candidate keeps:
-    per server its lowest approximate TCO settled, the `keep` lowest (before: ranked and cut on the point TCO, the
-    16-core SR655 V3 design, 3.9 M USD settled at 89 hosts where its point at 88 hosts read 9.4 M, was cut)."""
+@pytest.mark.parametrize(("ranked_on", "keep"), [("tco", 1), ("tco", greenplum_design.FULL_CAPEX_RERANK),
+                                               ("capex", greenplum_design.FULL_CAPEX_RERANK)])
+def test_the_shortlist_is_that_of_every_feasible_candidate_settled(catalog: HardwareCatalog, ranked_on: str,
+                                                                   keep: int) -> None:
+    """The shortlist walked on its bounds (as `size` walks it) keeps the designs an exhaustive settle of every
+    feasible candidate keeps: per server its lowest approximate TCO (or capex) settled, the `keep` lowest (before:
+    ranked and cut on the point TCO, the 16-core SR655 V3 design, 3.9 M USD settled at 89 hosts where its point at
+    88 hosts read 9.4 M, was cut)."""
     s, cat = _scenario(), _catalog(catalog)
     space = _space(s, cat)
-    rank = greenplum_design.Ranking.tco(s, cat, space)
-    assert rank.cost is not None
-    best, cheapest = greenplum_design._streamed(space, None, None, rank=rank)
-    walked = settled_shortlist(s, s.workload, space.found(settled_pool(best, cheapest)), keep,  # type: ignore[arg-type]
-                               True, rank.cost)
-    got = [(int(one.part_warnings[0]), float(rank.cost(one)[0]), int(one.candidates.server_idx[0]))
+    tco = greenplum_design.Ranking.tco(s, cat, space)
+    rank = tco if ranked_on == "tco" else greenplum_design.Ranking("capex", None)
+    cost = rank.cost or (lambda ev: ev.capex)
+    pool = settled_pool(*greenplum_design._streamed(space, None, None, rank=rank))
+    util = s.assumptions.utilization_pct / 100.0
+    walked = gp_shortlist.settled_shortlist(  # as greenplum_design._best_of_pool calls it
+        s.workload, s.targets, pool, space.net, util, space.extra_memory_price[pool.candidates.server_idx],  # type: ignore[arg-type]
+        s.platform, keep=keep, cost=rank.cost, gain=rank.gain)
+    got = [(int(one.part_warnings[0]), float(cost(one)[0]), int(one.candidates.server_idx[0]))
            for _, one, _ in walked]
     ev = search(s, s.workload, cat, resolve(s, cat), current(cat.servers, cat), current(cat.drives, cat),  # type: ignore[arg-type]
                 ("bare-metal",), ("none",), None).ev
-    util = s.assumptions.utilization_pct / 100.0
     per_server: dict[int, tuple[int, float]] = {}
     for i in np.flatnonzero(ev.feasible):
         server = int(ev.candidates.server_idx[i])
         one = gp_settle.settle(s.workload, s.targets, ev.candidates.take(np.array([i])), space.net,  # type: ignore[arg-type]
                                util, float(space.extra_memory_price[server]), s.platform, int(ev.segment_hosts[i]))
-        key = (int(one.part_warnings[0]), float(rank.cost(one)[0]))
+        key = (int(one.part_warnings[0]), float(cost(one)[0]))
         if bool(one.feasible[0]) and (server not in per_server or key < per_server[server]):
             per_server[server] = key
     assert got == sorted((*k, server) for server, k in per_server.items())[:keep]
