@@ -84,8 +84,11 @@ UNDO_KEYS = _ProjectUndoKeys()
 
 
 def set_invalid(widget: QWidget, message: str | None) -> None:
-    widget.setProperty("invalid", bool(message))
     widget.setToolTip(plain_tooltip(message) if message else widget.property("helpText") or "")  # quotes file values
+    invalid = bool(message)
+    if widget.property("invalid") == invalid:
+        return  # the style sheet's [invalid] rule already applies: a form showing its issues passes every field
+    widget.setProperty("invalid", invalid)
     style = widget.style()
     style.unpolish(widget)
     style.polish(widget)
