@@ -3,6 +3,8 @@
 The Apache Cloudberry sizing calculator (a Greenplum-family MPP database) provisions 8 logical cores and 32 GB
 of memory per TB of on-disk data for up to 80 concurrent queries, scaled in steps above that (x1.5 up to 120,
 x2 up to 160). The on-disk TB is one copy of the compressed data (mirrors are not counted), at the horizon.
+The concurrency is the queries that run at once: those the resource group admits (`segments.admitted`, its
+CONCURRENCY); queued reports hold no cores or memory, so asking 2,000 where memory runs 185 is checked at 185.
 A design far below that serves its data with little compute, whatever the targets say (a design with no
 targets is otherwise unchecked); refarch warns with the numbers, and says whose rule it is. Figures in
 `resources/calibration/vendor_docs.json`.
@@ -13,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import figure
 from models.hardware import Server
@@ -58,28 +60,44 @@ def concurrency_factor(concurrent_queries: int) -> float:
     >>> concurrency_factor(20), concurrency_factor(100), concurrency_factor(120), concurrency_factor(160)
     (1.0, 1.5, 1.5, 2.0)
     """
+    return float(factors(concurrent_queries))
+
+
+def factors(running: ArrayLike) -> FloatArray:
+    """`concurrency_factor` of each count of queries running at once (per candidate).
+
+    >>> factors(np.array([20.0, 100.0, 185.0])).tolist()
+    [1.0, 1.5, 2.5]
+    """
     step = figure(DOCS, "density_concurrency_step_queries")
     base = figure(DOCS, "density_baseline_concurrent_queries")
-    return max(1.0, math.ceil(concurrent_queries / step) * step / base)
+    q = np.asarray(running, dtype=float)
+    return np.asarray(np.maximum(1.0, np.ceil(q / step) * step / base), dtype=float)
 
 
-def short(concurrent_queries: int, threads_per_host: FloatArray, memory_gib: FloatArray, hosts: IntArray,
+def short(running: ArrayLike, threads_per_host: FloatArray, memory_gib: FloatArray, hosts: IntArray,
           on_disk_tb: float) -> BoolArray:
-    """Per candidate, whether its segment hosts fall short of the density (the rule `density` explains).
+    """Per candidate, whether its segment hosts fall short of the density (the rule `density` explains) with
+    `running` queries at once (a count, or each candidate's: those its resource group admits).
 
     >>> short(20, np.array([96.0, 96.0]), np.array([512.0, 512.0]), np.array([100, 50]), 1000.0).tolist()
     [False, True]
+    >>> short(np.array([2000.0, 185.0]), np.array([96.0, 96.0]), np.array([512.0] * 2), np.array([10, 10]), 43.9
+    ...       ).tolist()  # what runs at once counts, not what queues
+    [True, False]
     """
-    f = concurrency_factor(concurrent_queries)
+    f = factors(running)
     cores = hosts * threads_per_host
     mem_gb = hosts * memory_gib * GB_PER_GIB
     return np.asarray((cores < figure(DOCS, "density_vcpu_per_tb_on_disk") * f * on_disk_tb)
                       | (mem_gb < figure(DOCS, "density_memory_gb_per_tb_on_disk") * f * on_disk_tb))
 
 
-def density(workload: GreenplumAnalytics, server: Server, hosts: int, memory_gib: float, on_disk_tb: float) -> Density:
+def density(workload: GreenplumAnalytics, server: Server, hosts: int, memory_gib: float, on_disk_tb: float,
+            running: int | None = None) -> Density:
+    """The design's density against the baseline for `running` queries at once (None: all requested run)."""
     threads = server.threads_total
-    f = concurrency_factor(workload.concurrent_queries)
+    f = concurrency_factor(workload.concurrent_queries if running is None else running)
     return Density(
         on_disk_tb=on_disk_tb,
         logical_cores=hosts * threads,
@@ -102,19 +120,23 @@ def _whose_rule() -> str:
 
 
 def density_check(
-    workload: GpWorkload, server: Server, hosts: int, memory_gib: float, on_disk_tb: float
+    workload: GpWorkload, server: Server, hosts: int, memory_gib: float, on_disk_tb: float, running: int | None = None
 ) -> tuple[list[Rationale], list[Warning]]:
-    """The rationale line with the design's density, and a warning naming the numbers when it falls short.
+    """The rationale line with the design's density, and a warning naming the numbers when it falls short;
+    `running`: the queries the resource group runs at once (None: all requested).
 
     Analytics only: the baseline is a data-warehouse query load (OLTP is sized on its TPS).
     """
     if not isinstance(workload, GreenplumAnalytics) or on_disk_tb <= 0 or hosts <= 0:
         return [], []
-    d = density(workload, server, hosts, memory_gib, on_disk_tb)
+    requested = workload.concurrent_queries
+    run = requested if running is None else min(running, requested)
+    d = density(workload, server, hosts, memory_gib, on_disk_tb, run)
     cores, mem = figure(DOCS, "density_vcpu_per_tb_on_disk"), figure(DOCS, "density_memory_gb_per_tb_on_disk")
     base_q = figure(DOCS, "density_baseline_concurrent_queries")
-    scale = (f"x {d.factor:.2f} for {workload.concurrent_queries} concurrent queries (baseline {base_q:g})"
-             if d.factor > 1 else f"up to {base_q:g} concurrent queries")
+    queued = f" the resource group runs at once; the other {requested - run:,} queue" if run < requested else ""
+    scale = (f"x {d.factor:.2f} for {run:,} concurrent queries{queued} (baseline {base_q:g})"
+             if d.factor > 1 else f"up to {base_q:g} concurrent queries{queued}")
     have = (f"{hosts} segment host(s) give {d.logical_cores:,} logical cores and {d.memory_gb:,.0f} GB of memory"
             f" for {on_disk_tb:,.1f} TB on disk: {d.cores_per_tb:,.1f} cores and {d.memory_gb_per_tb:,.0f} GB per TB")
     want = (f"{cores:g} logical cores and {mem:g} GB per TB ({scale}): {math.ceil(d.cores_needed):,} cores and"

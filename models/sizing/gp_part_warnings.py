@@ -26,6 +26,7 @@ from models.sizing.candidates import Candidates
 from models.sizing.rules import DOCS, RULES, cite
 
 IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 
 CODES = ("numa-multi-socket", "memory-below-reference", "density-low")
@@ -56,13 +57,13 @@ def fixed(workload: GpWorkload, c: Candidates) -> IntArray:
 
 
 def count(workload: GpWorkload, c: Candidates, hosts: IntArray, on_disk_tb: float,
-          fixed_count: IntArray | None = None) -> IntArray:
+          fixed_count: IntArray | None = None, running: FloatArray | None = None) -> IntArray:
     """Per candidate, the part warnings its design raises at `hosts` segment hosts (`fixed_count`: `fixed`'s, when
-    the caller has it)."""
+    the caller has it; `running`: the reports each candidate's resource group admits, None where all run)."""
     out = fixed(workload, c) if fixed_count is None else fixed_count
     if isinstance(workload, GreenplumAnalytics) and on_disk_tb > 0:
-        out = out + gp_density.short(workload.concurrent_queries, c.threads_total, c.memory_gib, hosts,
-                                     on_disk_tb).astype(np.int64)
+        queries = workload.concurrent_queries if running is None else running  # queued reports hold no cores
+        out = out + gp_density.short(queries, c.threads_total, c.memory_gib, hosts, on_disk_tb).astype(np.int64)
     return out
 
 

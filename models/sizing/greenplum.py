@@ -275,7 +275,7 @@ def _evaluate_with(
         ) if later and isinstance(workload, GreenplumAnalytics) else {k: v for k, v in perf.items() if k != "binding"},
         binding=np.asarray(perf["binding"], dtype=np.int64),
         meets=meets,
-        part_warnings=gp_part_warnings.count(workload, c, hosts, need, fixed),
+        part_warnings=gp_part_warnings.count(workload, c, hosts, need, fixed, ctx.queries),
         part_warnings_fixed=fixed,
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from models.calibration_data import figure
@@ -82,3 +82,35 @@ def test_study_002s_own_host_keeps_the_density_and_twice_its_drives_do_not(catal
 
 def test_the_concurrency_factor_steps_as_the_calculator_does() -> None:
     assert [gp_density.concurrency_factor(q) for q in (80, 81, 120, 121, 160, 161)] == [1.0, 1.5, 1.5, 2.0, 2.0, 2.5]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    queries=st.integers(31, 5000), data_tb=st.sampled_from([2.0, 60.0, 300.0]),
+    server=st.sampled_from([None, "dell-r7625-24x-u3-2x-epyc-9654", "lenovo-sr655-v3-12x-lff-1x-epyc-9124"]),
+    deployment=st.sampled_from(["bare-metal", "vsphere"]),
+)
+def test_reports_that_queue_ask_no_density_of_their_own(
+    catalog: HardwareCatalog, queries: int, data_tb: float, server: str | None, deployment: str
+) -> None:
+    """The peer tool's density is for queries running at once: a request beyond what the resource group admits
+    (the rest queue, holding no cores or memory) sizes the design of asking exactly the admitted count, and
+    its density line names the admitted count (was: 185 asked -> 10 hosts, 500 asked of which 185 run -> 5
+    hosts with a density warning asking 8 x 6.25 cores per TB)."""
+    plat = {"deployment": deployment, "nic_id": None}
+    if server is not None:  # the sample's own server and drive otherwise
+        plat.update(server_id=server, drive_id=None)
+    asked = size(sample("retail-dw-gen5", targets={}, workload={"concurrent_queries": queries, "data_tb": data_tb},
+                        platform=plat), catalog)
+    assert asked.greenplum is not None
+    running = asked.greenplum.resource_group_concurrency
+    assume(figure("sizing_rules", "gp_admission_floor_queries") < running < queries)
+    exact = size(sample("retail-dw-gen5", targets={}, workload={"concurrent_queries": running, "data_tb": data_tb},
+                        platform=plat), catalog)
+    assert (asked.design.server_id, asked.design.segment_hosts, asked.totals.capex) == \
+        (exact.design.server_id, exact.design.segment_hosts, exact.totals.capex)
+    codes = {w.code for w in asked.warnings}
+    assert ("density-low" in codes) == ("density-low" in {w.code for w in exact.warnings})
+    (line,) = [x.text for x in asked.rationale if x.decision == "Density"]
+    assert f"for {running:,} concurrent queries the resource group runs at once" in line or \
+        gp_density.concurrency_factor(running) == 1.0

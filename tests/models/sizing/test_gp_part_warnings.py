@@ -88,7 +88,9 @@ def test_the_count_the_search_ranks_on_is_what_the_design_reports(
     if d.memory_gib_per_host < figure("sizing_rules", "min_memory_gib_per_segment_host"):
         expected.append("memory-below-reference")
     assert isinstance(s.workload, GreenplumAnalytics)
-    if gp_density.density(s.workload, srv, d.segment_hosts, d.memory_gib_per_host, d.data_needed_tb).short:
+    assert r.greenplum is not None  # the density is for the reports its resource group runs at once
+    running = r.greenplum.resource_group_concurrency
+    if gp_density.density(s.workload, srv, d.segment_hosts, d.memory_gib_per_host, d.data_needed_tb, running).short:
         expected.append("density-low")
     assert _part_warnings(r) == expected
 
