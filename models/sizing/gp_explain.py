@@ -97,10 +97,8 @@ def explain(
     layout = _host_layout(scenario, workload, p, rationale, warnings)
     running = layout.memory.settings.resource_group_concurrency  # reports: what the resource group admits
     rationale += _capacity_rationale(workload, p, float(ev.user_capacity_tb[i]), choice_reasons, running)
-    density_why, density_warnings = gp_density.density_check(workload, server, p.hosts, p.memory_gib, p.need_tb,
-                                                             running)
-    rationale += density_why
-    warnings += density_warnings
+    dense_why, dense_warnings = gp_density.density_check(workload, server, p.hosts, p.memory_gib, p.need_tb, running)
+    rationale, warnings = rationale + dense_why, warnings + dense_warnings
     coordinators = coordinator_count()
     rationale += _network_and_hosts_rationale(p, coordinators, warnings)
 
