@@ -81,7 +81,12 @@ def size_greenplum(
     # one pass over the candidates feeds every search below: the recommendation's, the within-budget and trade-off
     # alternatives' (part warnings ignored) and the cost-of-ownership note's (ranked on TCO)
     tco = [(False, Ranking.tco(scenario, catalog, space))] if alternatives and rank.cost is None else []
-    streams = _streamed_all(space, progress, cancelled, [(False, rank), *([(True, rank)] * alternatives), *tco])
+    budget = scenario.targets.max_capex
+    # ranked on TCO under a capex budget: the capex-ranked view is the last resort within it (the TCO shortlist keeps
+    # few servers, maybe none within the budget where a cheaper-to-buy design keeps it)
+    lowest = [(True, Ranking("capex", None))] if alternatives and rank.cost is not None and budget is not None else []
+    streams = _streamed_all(space, progress, cancelled,
+                            [(False, rank), *([(True, rank)] * alternatives), *tco, *lowest])
     best, cheapest = streams[0]
     n = scenario.platform.drives_per_host
     most = max(s.data_bays for s in servers)
@@ -99,24 +104,39 @@ def size_greenplum(
     result, full, feasible, spent, completed = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
                                                              rank=rank, shared=shared)
     if alternatives:
-        budget = scenario.targets.max_capex
         why = _recommended_why(result, feasible and (budget is None or full <= budget), rank)
         if budget is not None and full > budget:
             # the designs raising fewest part warnings break the capex budget once fully priced: within the budget
             # comes first (a missed target outweighs a warning), so the search runs again ranking on cost alone
-            best2, cheapest2 = streams[1]
-            other, other_full, other_feasible, *_ = _best_of_pool(scenario, workload, catalog, space, best2,
-                                                                 cheapest2, part_warnings_first=False, rank=rank,
-                                                                 shared=shared)
+            other, other_full, other_feasible, within = _within_budget(scenario, workload, catalog, space, streams,
+                                                                       rank, shared, bool(lowest))
             if other_full <= budget:
                 result, feasible = other, other_feasible
-                why = _within_budget_why(other, budget, full, scenario.commercial.currency, rank)
+                why = _within_budget_why(other, budget, full, scenario.commercial.currency, within)
         elif feasible:
             why = _with_trade_off(why, scenario, workload, catalog, space, result, spent, streams[1], rank, shared)
         extra = _cheaper_to_own(scenario, workload, catalog, space, completed, streams[2], tco[0][1], shared) \
             if feasible and rank.cost is None and (budget is None or full <= budget) else None
         result = dataclasses.replace(result, rationale=(*result.rationale, why, *([extra] if extra else [])))
     return result
+
+
+def _within_budget(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
+                   streams: list[Streamed], rank: Ranking, shared: _Shared, capex_view: bool
+                   ) -> tuple[SizingResult, float, bool, Ranking]:
+    """The design for a capex budget the recommendation breaks: ranked as the scenario asks with part warnings
+    ignored (`streams[1]`), those within the budget first; where none is and it ranks on TCO, whose shortlist keeps
+    few servers, the lowest capex (`capex_view`: `streams[-1]`). With its full capex, feasibility and ranking."""
+    budget = scenario.targets.max_capex
+    other, other_full, other_feasible, *_ = _best_of_pool(scenario, workload, catalog, space, *streams[1],
+                                                         part_warnings_first=False, rank=rank, shared=shared,
+                                                         budget=budget)
+    if budget is None or other_full <= budget or not capex_view:
+        return other, other_full, other_feasible, rank
+    capex = Ranking("capex", None)
+    other, other_full, other_feasible, *_ = _best_of_pool(scenario, workload, catalog, space, *streams[-1],
+                                                         part_warnings_first=False, rank=capex, shared=shared)
+    return other, other_full, other_feasible, capex
 
 
 # A saving in cost of ownership below this share is not named: the prices are estimates and the search ranks on an
@@ -131,12 +151,14 @@ def _cheaper_to_own(scenario: Scenario, workload: GpWorkload, catalog: HardwareC
     cost millions more over the years than a design with fewer or smaller cores (the scenario's choice stands; it
     names the switch). `completed`: the recommendation with its full BOM and TCO."""
     best, cheapest = streamed  # ranked on `tco`
-    other, _, other_feasible, other_tco, other_done = _best_of_pool(scenario, workload, catalog, space, best,
-                                                                    cheapest, rank=tco, shared=shared)
+    budget = scenario.targets.max_capex  # a design over it is no alternative: it misses a target
+    other, other_capex, other_feasible, other_tco, other_done = _best_of_pool(
+        scenario, workload, catalog, space, best, cheapest, rank=tco, shared=shared, budget=budget)
     mine = completed.totals
     more = len(gp_part_warnings.raised(w.code for w in other.warnings)) > \
         len(gp_part_warnings.raised(w.code for w in completed.warnings))
-    if not other_feasible or more or other_tco > mine.tco * (1 - TCO_NOTE_MIN_SAVING):
+    over = budget is not None and other_capex > budget
+    if not other_feasible or more or over or other_tco > mine.tco * (1 - TCO_NOTE_MIN_SAVING):
         return None
     d, server = other.design, catalog.get(other.design.server_id, "server")
     cur, years = scenario.commercial.currency, scenario.commercial.tco_years
@@ -244,11 +266,12 @@ def _streamed_all(space: SearchSpace, progress: Progress | None, cancelled: IsCa
 
 def _best_of_pool(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
                   best: RunningBest, cheapest: CheapestFeasible, part_warnings_first: bool = True,
-                  rank: Ranking | None = None, shared: _Shared | None = None,
+                  rank: Ranking | None = None, shared: _Shared | None = None, budget: float | None = None,
                   ) -> tuple[SizingResult, float, bool, float, SizingResult]:
-    """The explained design of the pool (fewest part warnings, then the lowest full capex or cost of ownership),
-    its full capex (switches, racks, licences and support included), whether it meets every target, the cost it
-    was ranked on, and the design completed (full BOM and TCO)."""
+    """The explained design of the pool (within the capex `budget` first where given, then fewest part warnings,
+    then the lowest full capex or cost of ownership), its full capex (switches, racks, licences and support
+    included), whether it meets every target, the cost it was ranked on, and the design completed (full BOM and
+    TCO)."""
     rank = rank or Ranking("capex", None)
     shared = shared or _Shared()
     pool = settled_pool(best, cheapest)
@@ -262,7 +285,8 @@ def _best_of_pool(scenario: Scenario, workload: GpWorkload, catalog: HardwareCat
     results, done = zip(*(shared.explained(scenario, workload, catalog, space, settled, feasible)
                           for _, settled, feasible in shortlist), strict=True)
     k = min(range(len(results)),
-            key=lambda j: (int(shortlist[j][1].part_warnings[0]) if part_warnings_first else 0, rank.full(done[j])))
+            key=lambda j: (budget is not None and done[j].totals.capex > budget,
+                           int(shortlist[j][1].part_warnings[0]) if part_warnings_first else 0, rank.full(done[j])))
     return results[k], done[k].totals.capex, shortlist[k][2], rank.full(done[k]), done[k]
 
 
