@@ -117,7 +117,8 @@ def explain(
     totals = bom.totals(lines, float(ev.power_w[i]), int(ev.rack_u[i]), scenario)
     unreachable, search_warnings = search_verdicts(ev, i, scenario, estimates, totals)
     warnings += search_warnings
-    warnings += implicit_service_level(workload, scenario, estimates) + _queued(workload, layout, estimates)
+    warnings += implicit_service_level(workload, scenario, estimates) + _queued(workload, layout, estimates, ctx,
+                                                                                p.hosts)
     design = _design(scenario, workload, p, layout, coordinators, float(ev.user_capacity_tb[i]))
     main = KINDS[workload.kind].main_metric
     return SizingResult(
@@ -135,12 +136,18 @@ def explain(
     )
 
 
-def _queued(workload: GpWorkload, layout: _Layout, estimates: dict[str, Estimate]) -> list[Warning]:
-    """The reports waiting in the resource group's queue (analytics), with the response time waiting adds."""
-    if not isinstance(workload, GreenplumAnalytics):
+def _queued(workload: GpWorkload, layout: _Layout, estimates: dict[str, Estimate], ctx: metrics.GpContext,
+            hosts: int) -> list[Warning]:
+    """The reports waiting in the resource group's queue (analytics), with the response time waiting adds, and
+    whether admitting more (more memory) would finish more per hour: not where the cores, drives or network are
+    already busy with the admitted ones (queries/h at one more admitted is no higher)."""
+    if not isinstance(workload, GreenplumAnalytics) or ctx.queries is None:
         return []
+    at = np.array([hosts])
+    more = dataclasses.replace(ctx, queries=ctx.queries + 1.0)
+    helps = bool(metrics.gp_queries_per_hour(more, at, workload)[0] > metrics.gp_queries_per_hour(ctx, at, workload)[0])
     queued = gp_memory.queue_warning(layout.memory.settings, workload.concurrent_queries,
-                                     estimates["queries_per_hour"].p50)
+                                     estimates["queries_per_hour"].p50, memory_helps=helps)
     return [queued] if queued is not None else []
 
 

@@ -220,11 +220,14 @@ def _resource_group_rationale(ram_gib: float, swap_gib: float, s: GreenplumSetti
     )
 
 
-def queue_warning(s: GreenplumSettings, requested: int, queries_per_hour: float) -> Warning | None:
+def queue_warning(s: GreenplumSettings, requested: int, queries_per_hour: float, memory_helps: bool = True
+                  ) -> Warning | None:
     """The reports that wait in the resource group's queue, and what waiting adds to a query's response time.
 
     With `requested` queries always submitted and `queries_per_hour` completing, a query spends requested /
     queries_per_hour from submission to result (Little's law), of which CONCURRENCY / queries_per_hour running.
+    More memory admits more at once, but shortens that only where the admitted ones leave the hardware idle
+    (`memory_helps`): else the throughput, and so the time from submission, stays; more hosts raise it.
 
     >>> s = memory_plan(512, 32, 8, 16, 2000, 2000, "group", None, False).settings
     >>> w = queue_warning(s, 2000, 4000.0); (s.resource_group_concurrency, w is not None and w.code)
@@ -243,8 +246,11 @@ def queue_warning(s: GreenplumSettings, requested: int, queries_per_hour: float)
         f" moment: it admits {c:,} at once (CONCURRENCY={c:,}), the most that keep each at statement_mem"
         f" {s.statement_mem_mb:,} MB per segment with {s.max_acting_primary_segments} acting primaries per host."
         f" At {queries_per_hour:,.0f} queries/h (P50) a query runs about {run_s:,.0f} s and waits"
-        f" {total_s - run_s:,.0f} s before it: {total_s:,.0f} s from submission to result. Add memory per host to"
-        " admit more at once, or set a queries/h target to size the hosts for the response time.",
+        f" {total_s - run_s:,.0f} s before it: {total_s:,.0f} s from submission to result. "
+        + ("Add memory per host to admit more at once, or set a queries/h target to size the hosts for the"
+           " response time." if memory_helps else
+           "The admitted queries already keep the hardware busy: more memory would admit more but finish none"
+           " sooner (each would run longer); set a queries/h target to size the hosts for the response time."),
         "warning", "workload.concurrent_queries",
     )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from models.calibration_data import figure
@@ -149,3 +149,29 @@ def test_a_sized_design_admits_what_its_memory_holds_after_a_failover_and_says_w
     if waiting:
         assert f"{waiting:,} of the {queries:,}" in w["queued-queries"]
         assert f"CONCURRENCY={g.resource_group_concurrency:,}" in w["queued-queries"]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    queries=st.integers(31, 5000), deployment=st.sampled_from(["bare-metal", "vsphere"]),
+    server=st.sampled_from([None, "dell-r670-10x-u3-2x-xeon-6740e", "dell-r7625-24x-u3-2x-epyc-9654",
+                            "lenovo-sr655-v3-12x-lff-1x-epyc-9124"]),
+)
+def test_the_queue_warning_advises_memory_only_where_more_admitted_would_finish_more(
+    catalog: HardwareCatalog, queries: int, deployment: str, server: str | None
+) -> None:
+    """Little's law: with the hardware busy, the time from submission is requested / throughput whatever the
+    admitted count, so more memory (more admitted, each running longer) shortens nothing. Where the admitted
+    queries' processes (one per primary) already outnumber the cores, the warning does not advise memory (before:
+    it always did, e.g. 185 admitted x 8 primaries on 48 cores)."""
+    plat = {"deployment": deployment, "server_id": server, "drive_id": None, "nic_id": None, "drives_per_host": None,
+            "memory_gib": None}
+    r = size(sample("retail-dw-gen5", workload={"concurrent_queries": queries}, platform=plat, targets={}), catalog)
+    g = r.greenplum
+    w = {x.code: x.text for x in r.warnings}
+    assume(g is not None and "queued-queries" in w)
+    assert g is not None
+    srv = catalog.server(r.design.server_id)
+    busy = g.resource_group_concurrency * r.design.primary_segments_per_host >= srv.cores_total  # type: ignore[operator]
+    if busy:
+        assert "Add memory" not in w["queued-queries"] and "finish none sooner" in w["queued-queries"]
