@@ -24,6 +24,7 @@ from models.vocabulary import (
     OltpMix,
     Placement,
     Raid,
+    SegmentTier,
     SharedBuffersPolicy,
 )
 
@@ -76,6 +77,10 @@ class GreenplumAnalytics(_Mirrored):
     )
     scan_fraction_pct: float = Field(
         default=10.0, gt=0, le=100, description="share of the fact data a typical report scans"
+    )
+    segment_tier: SegmentTier | None = Field(
+        default=None, description="study 002's primary-segment tier set by the architect (type-1: 8, type-2: 16,"
+        " type-3: 32 per 48-core host); empty: by the concurrent queries"
     )
     landing_pct: float = Field(
         default=0.0, ge=0, le=300, description="space for landing backup and load files on the segment hosts, % of"

@@ -47,6 +47,7 @@ DQP_MODES: tuple[DqpMode, ...] = get_args(DqpMode)
 
 MirrorPolicy = Literal["group", "spread", "block"]  # gpinitsystem mirror placement
 MIRROR_POLICIES: tuple[MirrorPolicy, ...] = get_args(MirrorPolicy)
+SegmentTier = Literal["type-1", "type-2", "type-3"]  # study 002's primary-segment tiers (8, 16, 32 per 48 cores)
 
 Better = Literal["lower", "higher"]
 Bound = Literal["max", "min"]
@@ -317,6 +318,14 @@ FIELDS: dict[str, FieldInfo] = {
     "workload.mirror_block_hosts": FieldInfo("Segment hosts per mirror block", help="Block mirroring only"),
     "workload.concurrent_queries": FieldInfo(
         "Concurrent queries", help="Reports submitted at the same time at peak; those memory cannot run at once queue"
+    ),
+    "workload.segment_tier": FieldInfo(
+        "Segment tier",
+        help="Study 002's primary segments per 48-core host: Type 1 (8, concurrency above 30), Type 2 (16, 10-30),"
+             " Type 3 (32, 1-5); empty: by the concurrent queries. The study asks an experienced Greenplum"
+             " architect to review the choice",
+        choices=(("type-1", "Type 1 (8 per 48 cores)"), ("type-2", "Type 2 (16 per 48 cores)"),
+                 ("type-3", "Type 3 (32 per 48 cores)")),
     ),
     "workload.scan_fraction_pct": FieldInfo(
         "Data scanned per query", "%", "Share of the fact data a typical report scans"

@@ -73,6 +73,7 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         _HORIZON,
         _w("concurrent_queries", "int"),
         _w("scan_fraction_pct", "float"),
+        _w("segment_tier", "choice", recommend_choice=True),
         _MIRRORS,
         _MIRRORING,
         _BLOCK,

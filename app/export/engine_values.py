@@ -88,6 +88,10 @@ def used_values(scenario: Scenario, result: SizingResult) -> dict[str, str]:
         # block mirroring refuses an empty block size, so an empty field is always one the design does not use
         out["workload.mirror_block_hosts"] = ("not used: mirrors are off" if not w.mirrors else
                                               f"not used with {w.mirroring} mirroring")
+    if isinstance(w, GreenplumAnalytics) and w.segment_tier is None:
+        from models.sizing.segments import tier_choice
+
+        out["workload.segment_tier"] = f"{tier_choice(w).tier}, from {w.concurrent_queries:,} concurrent queries"
     if isinstance(w, PostgresConsolidation):
         if w.vm_vcpus is None and result.vms:
             out["workload.vm_vcpus"] = _span((v.vcpus for v in result.vms), "vCPUs")

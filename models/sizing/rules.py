@@ -45,9 +45,19 @@ class SegmentChoice:
     rationale: Rationale
 
 
-def segments_for_concurrency(concurrent_queries: int, physical_cores: int) -> SegmentChoice:
+_TIERS = {  # the tier an architect sets: its label and the study's count
+    "type-1": ("Type 1 (more than {hi} concurrent queries)", "segments_type1_high_concurrency"),
+    "type-2": ("Type 2 ({t2}-{hi} concurrent queries)", "segments_type2_low_concurrency"),
+    "type-3": ("Type 3 (1-{t3} concurrent queries)", "segments_type3_ultra_low_concurrency"),
+}
+
+
+def segments_for_concurrency(concurrent_queries: int, physical_cores: int, chosen_tier: str | None = None
+                             ) -> SegmentChoice:
     """Primary segments per host (a count) for `concurrent_queries` (queries running at once) on a host
     of `physical_cores` (cores, not threads): the study-002 concurrency tiers, capped at the cores.
+    `chosen_tier` ("type-1", "type-2", "type-3"): the tier an architect set, which the study leaves to them
+    ("consultation with an experienced Greenplum architect"), in place of the one the concurrency gives.
 
     The study leaves 6-9 concurrent queries between Type 3 (1-5) and Type 2 (10-30).
     We give them Type 2's 16: each running query holds at least one process per
@@ -59,6 +69,10 @@ def segments_for_concurrency(concurrent_queries: int, physical_cores: int) -> Se
     (16, 'Type 2 (10-30 concurrent queries)')
     >>> segments_for_concurrency(2, 24).primaries_per_host  # Type 3's 32, capped at 24 physical cores
     24
+    >>> c = segments_for_concurrency(31, 64, "type-2"); (c.primaries_per_host, c.tier)
+    (16, 'Type 2 (10-30 concurrent queries)')
+    >>> c.rationale.text.split(":")[0]
+    '31 concurrent queries is Type 1 (more than 30 concurrent queries) by the study; Type 2 is set'
     """
     hi_threshold = int(figure(RULES, "segments_type1_threshold_queries"))
     t2_min = int(figure(RULES, "segments_type2_min_queries"))
@@ -73,10 +87,15 @@ def segments_for_concurrency(concurrent_queries: int, physical_cores: int) -> Se
     else:
         tier = f"between Type 3 and Type 2 ({gap} concurrent queries): treated as Type 2"
         pid = "segments_type2_low_concurrency"
-    tiered = int(figure(RULES, pid))
     noun = "query" if concurrent_queries == 1 else "queries"
-    text = f"{concurrent_queries} concurrent {noun} is {tier}: {tiered} primary segments per host."
-    if t3_max < concurrent_queries < t2_min:
+    text = f"{concurrent_queries} concurrent {noun} is {tier}"
+    if chosen_tier is not None:
+        tier, pid = _TIERS[chosen_tier]
+        tier = tier.format(hi=hi_threshold, t2=t2_min, t3=t3_max)
+        text += f" by the study; {tier.split(' (')[0]} is set"
+    tiered = int(figure(RULES, pid))
+    text += f": {tiered} primary segments per host."
+    if chosen_tier is None and t3_max < concurrent_queries < t2_min:
         type3 = int(figure(RULES, "segments_type3_ultra_low_concurrency"))
         text += (
             f" The study gives no tier for {gap} queries; {type3} segments would run {type3 * concurrent_queries}+"

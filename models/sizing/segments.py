@@ -33,7 +33,7 @@ from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
 from models.sizing.candidates import Candidates
 from models.sizing.gp_memory import admitted_queries
 from models.sizing.result import Rationale
-from models.sizing.rules import RULES, gp_vmem_mb, segments_for_concurrency
+from models.sizing.rules import RULES, SegmentChoice, gp_vmem_mb, segments_for_concurrency
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -50,9 +50,15 @@ def reference_cores() -> int:
     return int(figure(RULES, "segments_more_cores_help_concurrency"))
 
 
+def tier_choice(workload: GreenplumAnalytics | GreenplumOltp) -> SegmentChoice:
+    """Study 002's tier for the workload (the architect's `segment_tier` where set), before the host's cores."""
+    if isinstance(workload, GreenplumAnalytics):
+        return segments_for_concurrency(workload.concurrent_queries, 10**6, workload.segment_tier)
+    return segments_for_concurrency(10**6, 10**6)
+
+
 def tier_primaries(workload: GreenplumAnalytics | GreenplumOltp) -> int:
-    queries = workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else 10**6
-    return segments_for_concurrency(queries, 10**6).primaries_per_host
+    return tier_choice(workload).primaries_per_host
 
 
 def for_cores(tier: int, cores: FloatArray | float) -> IntArray:
@@ -247,7 +253,7 @@ def rationale(workload: GreenplumAnalytics | GreenplumOltp, cores: int, drives: 
               by_memory: int, virtual: bool) -> list[Rationale]:
     """The arithmetic behind one design's primaries per host."""
     queries = workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else 10**6
-    seg = segments_for_concurrency(queries, 10**6)
+    seg = tier_choice(workload)
     tier = seg.primaries_per_host
     ref = reference_cores()
     by_cores = int(for_cores(tier, np.array([cores]))[0])
@@ -278,6 +284,9 @@ def rationale(workload: GreenplumAnalytics | GreenplumOltp, cores: int, drives: 
                       f" {queries} concurrent queries, with a host down)")
     else:
         limits.append(f"{memory} ({floor} with a host down)")
+    if isinstance(workload, GreenplumAnalytics) and workload.segment_tier is None:
+        text += " The study leaves the tier to an experienced Greenplum architect's review; the scenario's segment" \
+                " tier sets another."
     text += f" Limits: {'; '.join(limits)}."
     if virtual:
         text += f" Spread evenly over {vms} VMs: {chosen} per host, {chosen // vms} per VM."

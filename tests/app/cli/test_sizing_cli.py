@@ -62,6 +62,8 @@ def test_size_text_names_sections(capsys: pytest.CaptureFixture[str], db: str) -
         ('{"schema_version": 1, "name": "x", "workload": {"kind": "sap-iq-multiplex", "data_tb": 1,'
          ' "query_streams": 6, "dqp_mode": "off"}}',
          "workload.dqp_mode: must be 'storage-transfer' or 'network-transfer' (got 'off')"),
+        ('{"schema_version": 1, "name": "x", "workload": {"kind": "greenplum-analytics", "data_tb": 1,'
+         ' "concurrent_queries": 40, "segment_tier": "type-4"}}', "workload.segment_tier"),
     ],
 )
 def test_bad_scenarios_exit_2_with_the_path(capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str,
