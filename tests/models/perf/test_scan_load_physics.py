@@ -79,11 +79,7 @@ def test_the_host_count_kernel_is_full_scan_seconds_exactly(rows: list[tuple[int
                                                            ratio: float, data_tb: float, seed: int) -> None:
     """`FullScan` (the host-independent rates paid once) gives bit for bit what `full_scan_seconds` gives, at any
     host counts and on any subset of the designs, whichever resource binds."""
-    hosts, drives, mb_s, virt, gbps, primaries = (np.array(c, dtype=float) for c in zip(*rows, strict=True))
-    shape = sl_fit.gen5_reference_shape().replace(
-        segment_hosts=np.ones(hosts.size), drives_per_host=drives, drive_seq_read_mb_s=mb_s, virtualized=virt,
-        network_gbps_per_host=gbps, primary_segments_per_host=primaries, numa_local=1.0 - virt,
-        cpu_generation=virt, compression_ratio=ratio)
+    hosts, shape = _designs(rows, ratio)
     kernel = FullScan.of(shape, data_tb, _p())
     whole = sl.full_scan_seconds(shape.replace(segment_hosts=hosts), data_tb, _p()).seconds
     assert np.array_equal(kernel.seconds(hosts), whole)
@@ -147,14 +143,21 @@ def test_the_kernels_point_is_its_result_seconds_and_binding(rows: list[tuple[in
                                                              ratio: float, data_tb: float) -> None:
     """`FullScan.point` (no interconnect rate where it binds at no host count) gives `result`'s seconds and binding
     bit for bit, whether every design's interconnect is fast (the short path) or some may bind."""
-    hosts, drives, mb_s, virt, gbps, primaries = (np.array(c, dtype=float) for c in zip(*rows, strict=True))
-    shape = sl_fit.gen5_reference_shape().replace(
-        segment_hosts=np.ones(hosts.size), drives_per_host=drives, drive_seq_read_mb_s=mb_s, virtualized=virt,
-        network_gbps_per_host=gbps, primary_segments_per_host=primaries, numa_local=1.0 - virt,
-        cpu_generation=virt, compression_ratio=ratio)
+    hosts, shape = _designs(rows, ratio)
     kernel = FullScan.of(shape, data_tb, _p())
     counts = hosts.astype(np.int64)
     seconds, binding = kernel.point(counts)
     whole = sl.full_scan_seconds(shape.replace(segment_hosts=hosts), data_tb, _p())
     assert np.array_equal(seconds, whole.seconds)
     assert binding.tolist() == whole.binding.tolist()
+
+
+def _designs(rows: list[tuple[int, float, float, float, float, int]], ratio: float) -> tuple[np.ndarray, ClusterShape]:
+    """The host counts of `rows` and their designs (drives, drive MB/s, virtualized, Gbit/s, primaries) as one
+    reference shape at one host each, the kernel's input."""
+    hosts, drives, mb_s, virt, gbps, primaries = (np.array(c, dtype=float) for c in zip(*rows, strict=True))
+    shape = sl_fit.gen5_reference_shape().replace(
+        segment_hosts=np.ones(hosts.size), drives_per_host=drives, drive_seq_read_mb_s=mb_s, virtualized=virt,
+        network_gbps_per_host=gbps, primary_segments_per_host=primaries, numa_local=1.0 - virt,
+        cpu_generation=virt, compression_ratio=ratio)
+    return hosts, shape
