@@ -3,7 +3,7 @@
 `gp_explain` words these warnings for the chosen design; here they are counted over the candidate arrays so
 the recommender prefers parts that satisfy the rules it cites (issue 13 item 2): among the designs meeting
 every target, one raising fewer of them wins before a cheaper one (`greenplum.pick`, `stream`,
-`gp_shortlist.pick_settled`, the optimizer's judge). When every candidate raises one, the design says so.
+`gp_search.settled_pick`, the optimizer's judge). When every candidate raises one, the design says so.
 
 * numa-multi-socket: bare-metal segments on a multi-socket server (study 002 prefers single-socket hosts);
 * memory-below-reference: a warehouse host below the reference architecture's minimum memory;

@@ -201,7 +201,7 @@ def settled_pool(best: RunningBest, cheapest: CheapestFeasible) -> greenplum.Eva
 
 
 def settled_pick(scenario: Scenario, workload: GpWorkload, found: Search) -> tuple[int, greenplum.Evaluated, bool]:
-    """The best candidate sized on the estimate it reports (`gp_shortlist.pick_settled`)."""
+    """The best candidate sized on the estimate it reports (the first of `gp_shortlist.settled_shortlist`)."""
     return settled_shortlist(scenario, workload, found)[0]
 
 

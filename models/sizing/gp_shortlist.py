@@ -24,23 +24,6 @@ def _capex(ev: Evaluated) -> FloatArray:
     return ev.capex
 
 
-def pick_settled(
-    workload: GpWorkload,
-    targets: Targets,
-    ev: Evaluated,
-    net: NetworkChoice,
-    utilization: float,
-    extra_memory_price: FloatArray,
-    platform: Platform | None,
-    most: int = 256,
-    coordinators: CoordinatorOptions | None = None,
-) -> tuple[int, Evaluated, bool]:
-    """The candidate raising the fewest part warnings (`gp_part_warnings`), then the cheapest, once settled on
-    the reported estimate: (index, its settled evaluation, feasible); see `settled_shortlist`."""
-    return settled_shortlist(workload, targets, ev, net, utilization, extra_memory_price, platform, most,
-                             coordinators)[0]
-
-
 def settled_shortlist(
     workload: GpWorkload,
     targets: Targets,

@@ -56,11 +56,11 @@ class RunningBest:
 
 @dataclass
 class CheapestFeasible:
-    """The `k` first feasible candidates by (part warnings, capex, hosts, drives, index): what `pick_settled`
+    """The `k` first feasible candidates by (part warnings, capex, hosts, drives, index): what `gp_search.settled_pick`
     settles, in its order.
 
     Settling adds hosts until the reported estimate meets the targets, cheapest first, and stops at
-    `gp_settle.pick_settled`'s `most`; keeping that many rows is all the settling ever reads.
+    `gp_shortlist.settled_shortlist`'s `most`; keeping that many rows is all the settling ever reads.
     """
 
     k: int = 256
