@@ -104,7 +104,7 @@ def _why_stopped(ev: greenplum.Evaluated, i: int) -> str:
 
 LEVERS = {
     "drives": "faster data drives or more of them per host",
-    "cpu": "more cores per segment host (a bigger CPU) or a lower concurrency tier with more primaries",
+    "cpu": "more cores per segment host (a bigger CPU) or more primaries per host (a segment tier with more)",
     "network": "more interconnect bandwidth per host (faster or more NIC ports)",
     "loader": "more or faster ETL hosts",
     "coordinator CPU": "a bigger coordinator host (more cores)",

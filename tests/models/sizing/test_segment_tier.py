@@ -44,3 +44,14 @@ def test_type_2_set_above_30_reports_sizes_like_30(catalog: HardwareCatalog, que
     said = next(x.text for x in auto.rationale if x.decision == "Primary segments per host")
     assert "segment tier sets another" in said
 
+
+
+def test_a_cpu_bound_scan_out_of_reach_names_the_segment_tier_as_a_lever(catalog: HardwareCatalog) -> None:
+    """600 TB and 40 reports at Type 1 cannot reach a 600 s scan within the largest cluster; Type 2 can: the
+    warning says the tier moves it."""
+    w = {"concurrent_queries": 40, "data_tb": 600}
+    auto = size(sample("retail-dw-gen5", workload=w), catalog)
+    chosen = size(sample("retail-dw-gen5", workload={**w, "segment_tier": "type-2"}), catalog)
+    unreachable = next(x.text for x in auto.warnings if x.code == "target-unreachable")
+    assert "bound by cpu" in unreachable and "segment tier" in unreachable
+    assert all(c.met for c in chosen.target_checks)
