@@ -16,7 +16,7 @@ from models.uncertainty import Estimate
 from models.vocabulary import FIELDS, KINDS, RAIDS, raid_label
 
 if TYPE_CHECKING:
-    from models.sizing.result import Design, SizingResult
+    from models.sizing.result import Design, SizingResult, VmLayout
 
 DASH = "–"  # an absent value
 
@@ -51,6 +51,42 @@ def no_data_drives(d: Design) -> str | None:
         return None
     where = data_elsewhere(d)
     return f"none: {where}" if where else "none"
+
+
+def _worker_vms(d: Design) -> list[VmLayout]:
+    """Every VM of the design's worker hosts (the first layout's role: coordinators' VMs are sized apart)."""
+    role = d.hosts[0].bom_role if d.hosts else None
+    return [v for h in d.hosts if h.bom_role == role for v in h.vms] or ([d.vm] if d.vm else [])
+
+
+def vm_sizes_differ(d: Design) -> bool:
+    """Whether the worker hosts' VMs differ in vCPUs or memory (PostgreSQL: each database's VM is sized apart)."""
+    return len({(v.vcpus, v.memory_gib) for v in _worker_vms(d)}) > 1
+
+
+def vm_size(d: Design) -> str | None:
+    """The VM line of a design: "8 vCPU, 64 GiB" when every VM of its worker hosts has that size, or the range
+    when they differ ("sized per database: 2 to 80 vCPU, 8 to 1,251 GiB"), so a consolidation with one large VM
+    never reads as if every VM were that large; None without VMs.
+
+    >>> from models.sizing.result import VmLayout
+    >>> from types import SimpleNamespace as D
+    >>> vm = VmLayout(None, 80, 1251.0, 0)
+    >>> vm_size(D(vm=vm, hosts=()))
+    '80 vCPU, 1,251 GiB'
+    >>> host = D(bom_role="database host", vms=(VmLayout(0, 2, 8.0, 0), vm))
+    >>> vm_size(D(vm=vm, hosts=(host,)))
+    'sized per database: 2 to 80 vCPU, 8 to 1,251 GiB'
+    """
+    if d.vm is None:
+        return None
+    vms = _worker_vms(d)
+    cpus, mem = sorted({v.vcpus for v in vms}), sorted({v.memory_gib for v in vms})
+    if not vm_sizes_differ(d):
+        return f"{cpus[0]} vCPU, {gib(mem[0])}"
+    cpu = f"{cpus[0]} to {cpus[-1]}" if len(cpus) > 1 else str(cpus[0])
+    size = f"{gib(mem[0]).removesuffix(' GiB')} to {gib(mem[-1])}" if len(mem) > 1 else gib(mem[0])
+    return f"sized per database: {cpu} vCPU, {size}"
 
 
 def dqp_mode(mode: str) -> str:

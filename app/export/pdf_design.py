@@ -8,7 +8,17 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer
 
 from app.export.host_drawing import host_drawing
 from app.export.pdf_blocks import Ctx
-from app.formatting import dqp_mode, gib, no_data_drives, part_description, part_with_number, percent, tb
+from app.formatting import (
+    dqp_mode,
+    gib,
+    no_data_drives,
+    part_description,
+    part_with_number,
+    percent,
+    tb,
+    vm_size,
+    vm_sizes_differ,
+)
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.vocabulary import deployment_label, kind_label, raid_label
@@ -23,10 +33,8 @@ def _design_facts(r: SizingResult) -> list[tuple[str, str]]:
     if d.gp_vmem_protect_limit_mb is not None:
         rows.append(("gp_vmem_protect_limit", f"{d.gp_vmem_protect_limit_mb:,} MB"))
     if d.vm is not None and d.vms_per_host > 1:
-        vms = d.hosts[0].vms if d.hosts else ()
-        same = len({(v.vcpus, v.memory_gib) for v in vms}) <= 1
-        rows.append(("VMs per host", f"{d.vms_per_host} × ({d.vm.vcpus} vCPU, {gib(d.vm.memory_gib)})" if same
-                     else f"{d.vms_per_host} (sized per database; see the host layout)"))
+        rows.append(("VMs per host", f"{d.vms_per_host}, {vm_size(d)} (see the host layout)" if vm_sizes_differ(d)
+                     else f"{d.vms_per_host} × ({vm_size(d)})"))
     if d.shared_buffers_ratio is not None:
         sb = f"{percent(d.shared_buffers_ratio)} of VM memory"
         if d.shared_buffers_gib is not None:

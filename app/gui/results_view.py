@@ -46,6 +46,7 @@ from app.formatting import (
     number,
     power,
     unit_text,
+    vm_size,
     with_part_number,
 )
 from app.gui.chart_view import ChartView
@@ -183,7 +184,7 @@ def design_facts(design: Design, describe: Callable[[str], str]) -> list[tuple[s
     if design.deployment == "vsphere" or design.vms_per_host > 1:
         facts.append(("VMs per host", str(design.vms_per_host)))
     if design.vm is not None and design.deployment == "vsphere":
-        facts.append(("VM size", f"{design.vm.vcpus} vCPU · {number(design.vm.memory_gib)} GiB"))
+        facts.append(("VM size", vm_size(design) or ""))
     if design.primary_segments_per_host is not None:
         mirrors = design.mirror_segments_per_host or 0
         facts.append(("Segments per host", f"{design.primary_segments_per_host} primary + {mirrors} mirror"))

@@ -25,6 +25,7 @@ from app.formatting import (
     tb,
     unit_text,
     value,
+    vm_size,
 )
 from models.vocabulary import deployment_label, kind_label, metric_label, raid_label
 
@@ -66,7 +67,7 @@ def render_text(r: SizingResult) -> str:
         facts.append(("VMs per host", str(d.vms_per_host)))
     if d.vm:
         drives = f", {d.vm.data_drives} data drives" if d.vm.data_drives else ""  # none: disks on the datastore
-        facts.append(("VM", f"{d.vm.vcpus} vCPU, {gib(d.vm.memory_gib)}{drives}"))
+        facts.append(("VM", f"{vm_size(d)}{drives}"))
     if d.primary_segments_per_host is not None:
         segs = f"{d.primary_segments_per_host} primary + {d.mirror_segments_per_host} mirror"
         facts.append(("Segments per host", segs))
