@@ -72,13 +72,20 @@ def factors(running: ArrayLike) -> FloatArray:
     step = figure(DOCS, "density_concurrency_step_queries")
     base = figure(DOCS, "density_baseline_concurrent_queries")
     q = np.asarray(running, dtype=float)
-    return np.asarray(np.maximum(1.0, np.ceil(q / step) * step / base), dtype=float)
+    if not q.ndim:
+        return np.asarray(np.maximum(1.0, np.ceil(q / step) * step / base), dtype=float)
+    f = q / step  # per candidate: the same steps written into one array (a chunk's factors, without temporaries)
+    np.ceil(f, out=f)
+    f *= step
+    f /= base
+    return np.maximum(1.0, f, out=f)
 
 
-def short(running: ArrayLike, threads_per_host: FloatArray, memory_gib: FloatArray, hosts: IntArray,
+def short(running: ArrayLike, threads_per_host: FloatArray, memory_gib: FloatArray, hosts: IntArray | FloatArray,
           on_disk_tb: float) -> BoolArray:
     """Per candidate, whether its segment hosts fall short of the density (the rule `density` explains) with
-    `running` queries at once (a count, or each candidate's: those its resource group admits).
+    `running` queries at once (a count, or each candidate's: those its resource group admits); `hosts`: the
+    counts, or those as floats (the products below convert them so).
 
     >>> short(20, np.array([96.0, 96.0]), np.array([512.0, 512.0]), np.array([100, 50]), 1000.0).tolist()
     [False, True]
@@ -88,7 +95,8 @@ def short(running: ArrayLike, threads_per_host: FloatArray, memory_gib: FloatArr
     """
     f = factors(running)
     cores = hosts * threads_per_host
-    mem_gb = hosts * memory_gib * GB_PER_GIB
+    mem_gb = hosts * memory_gib
+    mem_gb *= GB_PER_GIB
     return np.asarray((cores < figure(DOCS, "density_vcpu_per_tb_on_disk") * f * on_disk_tb)
                       | (mem_gb < figure(DOCS, "density_memory_gb_per_tb_on_disk") * f * on_disk_tb))
 

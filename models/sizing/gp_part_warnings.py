@@ -53,17 +53,18 @@ def fixed(workload: GpWorkload, c: Candidates) -> IntArray:
     memory = np.zeros(len(c), dtype=bool)
     if isinstance(workload, GreenplumAnalytics):
         memory = c.memory_gib < figure(RULES, "min_memory_gib_per_segment_host")
-    return numa.astype(np.int64) + memory.astype(np.int64)
+    return np.add(numa, memory, dtype=np.int64)  # the two flags summed as counts, in one pass
 
 
-def count(workload: GpWorkload, c: Candidates, hosts: IntArray, on_disk_tb: float,
+def count(workload: GpWorkload, c: Candidates, hosts: IntArray | FloatArray, on_disk_tb: float,
           fixed_count: IntArray | None = None, running: FloatArray | None = None) -> IntArray:
-    """Per candidate, the part warnings its design raises at `hosts` segment hosts (`fixed_count`: `fixed`'s, when
-    the caller has it; `running`: the reports each candidate's resource group admits, None where all run)."""
+    """Per candidate, the part warnings its design raises at `hosts` segment hosts (the counts, or those as floats;
+    `fixed_count`: `fixed`'s, when the caller has it; `running`: the reports each candidate's resource group
+    admits, None where all run)."""
     out = fixed(workload, c) if fixed_count is None else fixed_count
     if isinstance(workload, GreenplumAnalytics) and on_disk_tb > 0:
         queries = workload.concurrent_queries if running is None else running  # queued reports hold no cores
-        out = out + gp_density.short(queries, c.threads_total, c.memory_gib, hosts, on_disk_tb).astype(np.int64)
+        out = out + gp_density.short(queries, c.threads_total, c.memory_gib, hosts, on_disk_tb)  # a flag: 0 or 1
     return out
 
 

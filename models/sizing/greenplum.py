@@ -21,6 +21,10 @@ from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
 from models.sizing import confidence, gp_hosts, gp_part_warnings, metrics, mirroring, segments
 from models.sizing.candidates import Candidates, NetworkChoice
 from models.sizing.gp_coordinator import CoordinatorOptions
+from models.sizing.gp_hosts import MAX_SEGMENT_HOSTS as MAX_SEGMENT_HOSTS  # moved there; named here as before
+from models.sizing.gp_hosts import MIN_MARGINAL_GAIN as MIN_MARGINAL_GAIN
+from models.sizing.gp_hosts import helpful_limit as helpful_limit
+from models.sizing.gp_hosts import stops_helping as stops_helping
 from models.sizing.rules import (
     RULES,
     coordinator_count,
@@ -34,9 +38,6 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
 
-# the largest cluster sized, and the least one more host must gain to be worth adding (figures with their reasons)
-MAX_SEGMENT_HOSTS = int(figure(RULES, "gp_max_segment_hosts"))
-MIN_MARGINAL_GAIN = figure(RULES, "gp_min_marginal_gain_per_host")
 MAX_ETL_HOSTS = 64
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
@@ -247,15 +248,10 @@ def _evaluate_with(
         hosts = _segment_hosts(workload, targets, ctx, h_low, vms)
     etl = _etl_hosts(workload, targets, ctx, hosts, fixed_etl)
     later = _later(workload, targets)
-    perf = metrics.gp_point(workload, ctx, hosts, etl, later)
-
-    seg_price = c.server_price + c.drives_per_host * c.drive_price + net.price_per_host + extra_mem
-    coordinators = coordinator_count()
-    capex = hosts * seg_price + coordinators * coord.price + etl * (seg_price - extra_mem)
-    seg_w = metrics.host_power_w(c, c.drives_per_host, net, utilization)
-    power = hosts * seg_w + coordinators * coord.watts + etl * seg_w
-    rack = (hosts + etl) * c.rack_u + coordinators * coord.rack_u
-
+    counts = hosts.astype(float)  # the host counts as each product with a float converts them: converted once
+    perf = metrics.gp_point(workload, ctx, counts, etl, later)
+    drives = np.asarray(ctx.shape.drives_per_host)  # the float drive counts the scan's model reads
+    capex, power, rack = _totals(c, net, utilization, extra_mem, coord, drives, counts, etl)
     meets: dict[str, BoolArray] = {CAPACITY: hosts >= h_cap}
     fixed = gp_part_warnings.fixed(workload, c)
     meets.update(_target_checks(workload, targets, {**perf, "capex": capex, "power_w": power, "rack_u": rack}))
@@ -265,7 +261,7 @@ def _evaluate_with(
         etl_hosts=etl,
         primaries_per_host=primaries,
         vms_per_host=vms,
-        user_capacity_tb=cap_host * hosts,
+        user_capacity_tb=cap_host * counts,
         capex=capex,
         power_w=power,
         rack_u=rack,
@@ -275,9 +271,43 @@ def _evaluate_with(
         ) if later and isinstance(workload, GreenplumAnalytics) else {k: v for k, v in perf.items() if k != "binding"},
         binding=np.asarray(perf["binding"], dtype=np.int64),
         meets=meets,
-        part_warnings=gp_part_warnings.count(workload, c, hosts, need, fixed, ctx.queries),
+        part_warnings=gp_part_warnings.count(workload, c, counts, need, fixed, ctx.queries),
         part_warnings_fixed=fixed,
     )
+
+
+def _totals(c: Candidates, net: NetworkChoice, utilization: float, extra_mem: FloatArray, coord: CoordinatorHost,
+            drives: FloatArray, hosts: FloatArray, etl: IntArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Per candidate, the design's capex, average draw and rack units at `hosts` segment hosts and `etl` ETL
+    hosts (`drives` and `hosts`: the counts as floats, as each product below converts them):
+
+        seg_price = server price + drives x drive price + network per host + extra memory
+        capex = hosts x seg_price + coordinators x coordinator price + etl x (seg_price - extra memory)
+        power = hosts x seg_w + coordinators x coordinator draw + etl x seg_w
+        rack = (hosts + etl) x rack_u + coordinators x coordinator rack_u
+
+    Term by term in that order, written into the first array of each sum: the same operations, so the same
+    bits, with a third of the temporaries. Without ETL hosts each ETL term is x 0.0, what an integer 0 gives."""
+    coordinators = coordinator_count()
+    some_etl = bool(etl.any())
+    etl_f: FloatArray | float = etl.astype(float) if some_etl else 0.0
+    seg_price = drives * c.drive_price
+    np.add(c.server_price, seg_price, out=seg_price)
+    seg_price += net.price_per_host
+    seg_price += extra_mem
+    capex = hosts * seg_price
+    capex += coordinators * coord.price
+    etl_price = seg_price - extra_mem
+    etl_price *= etl_f
+    capex += etl_price
+    seg_w = metrics.host_power_w(c, drives, net, utilization)
+    power = hosts * seg_w
+    power += coordinators * coord.watts
+    seg_w *= etl_f  # the segment draw is not needed past this sum
+    power += seg_w
+    rack = (hosts + etl_f if some_etl else hosts) * c.rack_u  # integer counts: their float sum is exact
+    rack += coordinators * coord.rack_u
+    return capex, power, rack
 
 
 def _later(workload: GpWorkload, targets: Targets) -> frozenset[str]:
@@ -303,18 +333,19 @@ def _segment_hosts(
         return res
 
     limits = metric_limits(workload, targets)
-    stopped: BoolArray | None = None
     if scan_s:  # the full scan alone: the count in closed form where it is exact, the search's elsewhere
         hosts, below, at = gp_hosts.fewest_hosts(ctx.full_scan, h_low, scan_s, MAX_SEGMENT_HOSTS, perf_ok)
         with np.errstate(invalid="ignore", over="ignore"):  # rows at their lowest count: not read
             stopped = stops_helping({"full_scan_s": below}, {"full_scan_s": at}, hosts - 1, limits)
+        # `helpful_limit` with the seconds in hand; a target is set, so its probe for one is skipped
+        hosts = gp_hosts.trimmed(values, h_low, hosts, np.flatnonzero(stopped & (hosts > h_low)), limits)
     else:
         hosts, _ = smallest_meeting(perf_ok, h_low, MAX_SEGMENT_HOSTS, _host_guess(workload, targets, ctx, h_low))
-    hosts = np.minimum(hosts, helpful_limit(values, h_low, hosts, limits, stopped))
-    # block mirroring fills whole blocks; more hosts never lower performance, so targets stay met
-    return np.minimum(
-        mirroring.round_hosts(mirror_policy(workload), hosts, vms, workload.mirror_block_hosts), MAX_SEGMENT_HOSTS
-    )
+        hosts = helpful_limit(values, h_low, hosts, limits)  # never above `hosts`
+    # block mirroring fills whole blocks, past the largest cluster at most there (the searches stay within it);
+    # more hosts never lower performance, so targets stay met
+    rounded = mirroring.round_hosts(mirror_policy(workload), hosts, vms, workload.mirror_block_hosts)
+    return hosts if rounded is hosts else np.minimum(rounded, MAX_SEGMENT_HOSTS)
 
 
 def _etl_hosts(
@@ -367,76 +398,6 @@ def metric_limits(workload: GpWorkload, targets: Targets) -> dict[str, float]:
         if limit is not None and target.metric in METRICS and not target.budget:
             out[target.metric] = float(limit)
     return out
-
-
-def stops_helping(before: dict[str, FloatArray], after: dict[str, FloatArray], hosts: IntArray | None = None,
-                  limits: dict[str, float] | None = None) -> BoolArray:
-    """Where one more host is not worth adding on any metric.
-
-    A metric stops asking for hosts where its target is met, or where one more host improves it by less
-    than MIN_MARGINAL_GAIN of its value and, scaling on as it does there, the target (if any in `limits`)
-    would still be out of reach by MAX_SEGMENT_HOSTS. A workload still scaling toward a target it can reach keeps
-    growing (a linear scan gains only 1/(H+1) per host, below the threshold past 200 hosts); a plateau
-    (a coordinator-bound OLTP, a target far beyond the largest cluster) stops.
-
-    >>> stops_helping({"full_scan_s": np.array([600.0, 600.0])}, {"full_scan_s": np.array([598.0, 590.0])})
-    array([ True, False])
-    >>> h = np.array([199, 199])  # 742 s, linear: 600 s is reached near 247 hosts, 1 s not within 1,000
-    >>> stops_helping({"full_scan_s": np.array([742.0, 742.0])}, {"full_scan_s": np.array([738.3, 738.3])}, h,
-    ...               {"full_scan_s": 600.0}).tolist()
-    [False, False]
-    >>> stops_helping({"full_scan_s": np.array([742.0])}, {"full_scan_s": np.array([738.3])}, h[:1],
-    ...               {"full_scan_s": 1.0}).tolist()
-    [True]
-    """
-    res = np.ones(np.shape(next(iter(before.values()), np.ones(1))), dtype=bool)
-    for metric, b in before.items():
-        higher = METRICS[metric].better == "higher"
-        gain = (after[metric] - b) if higher else (b - after[metric])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            small = ~(gain >= MIN_MARGINAL_GAIN * np.abs(b))
-            if limits is None or hosts is None or metric not in limits:
-                res &= small
-                continue
-            short = (limits[metric] / b) if higher else (b / limits[metric])  # > 1 while the target is unmet
-            met = short <= 1
-            # reachability decides only where the target is unmet and the gain small: computed there alone
-            out_of_reach = small & ~met
-            rows = np.flatnonzero(out_of_reach)
-            if rows.size:
-                h, s = np.broadcast_to(hosts, np.shape(b))[rows], np.broadcast_to(short, np.shape(b))[rows]
-                # the metric's local scaling with hosts (1 for a linear scan): value ~ hosts ^ -elasticity, held
-                # at the current rate it reaches the target at hosts x short ^ (1 / elasticity); a flattening
-                # curve only gets there later, so a target beyond MAX_SEGMENT_HOSTS this way is out of reach
-                elasticity = gain[rows] / np.abs(b[rows]) * h
-                with np.errstate(over="ignore"):  # a nearly flat curve needs "infinitely many" hosts: out of reach
-                    needed = np.where(elasticity > 0, h * s ** (1.0 / np.maximum(elasticity, 1e-12)), np.inf)
-                out_of_reach[rows] = ~(needed <= MAX_SEGMENT_HOSTS)
-        res &= met | out_of_reach
-    return res
-
-
-def helpful_limit(values: Values, low: IntArray, hosts: IntArray, limits: dict[str, float] | None = None,
-                  stopped_below: BoolArray | None = None) -> IntArray:
-    """Per candidate, the fewest hosts (at least `low`) past which more hosts stop helping (`stops_helping`
-    with the targets' `limits`), where that is below `hosts`; elsewhere `hosts` itself. `stopped_below`: where
-    more hosts stop helping at `hosts` - 1 (`stops_helping` there), when the caller has it."""
-    if len(hosts) == 0 or not values(low[:1], np.zeros(1, dtype=np.int64)):
-        return hosts  # no performance target: capacity sizes the cluster
-
-    def stopped(h: IntArray, idx: IntArray) -> BoolArray:
-        return stops_helping(values(h, idx), values(h + 1, idx), h, limits)
-
-    out = hosts.copy()
-    above = np.flatnonzero(hosts > low)  # at `low` there is nothing to trim: the model runs on the rest only
-    check = (above[stopped_below[above]] if stopped_below is not None
-             else above[stopped(hosts[above] - 1, above)] if above.size else above)
-    if check.size:
-        def sub_stopped(h: IntArray, idx: IntArray) -> BoolArray:
-            return stopped(h, check[idx])
-
-        out[check], _ = smallest_meeting(sub_stopped, low[check], MAX_SEGMENT_HOSTS)
-    return np.minimum(out, hosts)
 
 
 def _host_guess(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, h_low: IntArray) -> FloatArray | None:
