@@ -3,10 +3,11 @@
 `run` returns the wall time, the CPU time and the peak resident memory of that one child (its VmHWM), so a
 figure includes interpreter start, imports, opening the catalog and printing, like the user's wait. The CPU time
 (user + system) is the work the command did: on a shared machine the wall time also holds the other jobs' turns.
-Each measurement first runs once untimed (disk cache warm, calibration fits, catalog snapshot and
-bytecode cached, as on every run after the first) and then takes the median of `repeat` runs. The children
-keep bytecode, fits and catalog snapshots in folders of this bench run: in the user's cache folder another
-refarch version run meanwhile (another checkout, another install) could replace them between the rounds.
+Each measurement first runs once untimed (disk cache warm, calibration fits, catalog snapshot, bytecode and
+compiled dataclass methods cached, as on every run after the first) and then takes the median of `repeat` runs.
+The children keep bytecode, compiled dataclass methods, fits and catalog snapshots in folders of this bench run:
+in the user's cache folder another refarch version run meanwhile (another checkout, another install) could
+replace them between the rounds.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ def _env() -> dict[str, str]:
     env["PYTHONPYCACHEPREFIX"] = str(_home() / "pycache")
     env["REFARCH_FIT_CACHE"] = str(_home() / "fits")
     env["REFARCH_CATALOG_CACHE"] = str(_home() / "catalogs")
+    env["REFARCH_CODE_CACHE"] = str(_home() / "code")
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     return env
