@@ -219,7 +219,8 @@ class _Stream:
         if n == 0:
             return
         feasible = ev.feasible
-        sel = np.flatnonzero(feasible)  # the feasible rows, found once for every reducer
+        # the feasible rows, found once for every reducer (the usual chunk: all of them, no search needed)
+        sel = np.arange(n, dtype=np.int64) if feasible.all() else np.flatnonzero(feasible)
         count = int(sel.size)
         self.feasible += count
         self.best.add(offset, ev, sel)
@@ -258,6 +259,9 @@ class _Stream:
         if len(self.tco_shortlist) >= self.rerank and not np.isnan(self.tco_shortlist[-1][1]):
             # a full list in (warnings, cost, index) order: a later row enters only strictly before its last
             w_last, c_last = self.tco_shortlist[-1][:2]
+            fewest = warned.min()
+            if fewest > w_last or (fewest == w_last and cost.min() >= c_last):
+                return  # the usual chunk: the minima show no row comes before the last (a NaN minimum rules none out)
             before = np.flatnonzero((warned < w_last) | ((warned == w_last) & (cost < c_last)))  # few rows
             feasible, warned, cost = feasible[before], warned[before], cost[before]
         order = feasible[np.lexsort((cost, warned))]  # stable: ties keep the earlier candidate

@@ -8,6 +8,7 @@ only used by the benchmark as the baseline.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from typing import ClassVar
@@ -58,7 +59,18 @@ class Candidates:
         return Candidates(**{f.name: getattr(self, f.name)[index] for f in fields(self)})
 
 
-Blocks = tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]  # server, drive, count, virtualized, RAID
+@dataclass(frozen=True)
+class _Template:
+    """The candidates of one server layout (bays, NUMA nodes, the drives its bays take), in search order, built
+    once and shared, read-only, by every server of that layout (a vendor's line, a grown catalog)."""
+
+    ints: IntArray  # 3 x m: drive index, drives per host, RAID code
+    virtualized: BoolArray  # m
+    drive: FloatArray  # Tables.DRIVE_ATTRS x m: the drives' attributes, looked up once per layout
+
+    @property
+    def size(self) -> int:
+        return int(self.virtualized.size)
 
 
 def _fitting_by_server(servers: Sequence[Server], drives: Sequence[Drive]) -> list[IntArray]:
@@ -97,60 +109,65 @@ def _layouts(server: Server, deployments: Sequence[str], raids: Sequence[str], d
                 yield dep, raid, valid
 
 
-def _server_blocks(
-    servers: Sequence[Server],
-    drives: Sequence[Drive],
-    deployments: Sequence[str],
-    raids: Sequence[str],
-    drives_per_host: int | None,
-    min_drives_per_host: int,
-) -> Iterator[Blocks]:
-    """Per server, the index arrays of its candidates, in the order the search has always used.
-
-    Order: server, deployment, RAID, drive, drive count. Each (deployment, RAID) group is one
-    repeat/tile over the fitting drives, so the cost is per server, not per server x drive pair.
-    """
-    # A server's block depends on its bays, NUMA nodes and the drives its bays take, which many servers share
-    # (a vendor's line, a grown catalog): each such template is built once, read-only, and only the server
-    # index is filled per server.
-    templates: dict[tuple[int, int, int], tuple[IntArray, IntArray, BoolArray, IntArray] | None] = {}
+def _server_templates(tables: Tables, servers: Sequence[Server], drives: Sequence[Drive],
+                      deployments: Sequence[str], raids: Sequence[str], drives_per_host: int | None,
+                      min_drives_per_host: int) -> Iterator[tuple[int, _Template]]:
+    """(server index, its candidates' template) of each server with candidates, in the order the search has always
+    used: server, deployment, RAID, drive, drive count. A server's candidates depend on its bays, NUMA nodes and
+    the drives its bays take, so each such layout is built once and only the server index differs."""
+    templates: dict[tuple[int, int, int], _Template | None] = {}
     for si, (server, fitting) in enumerate(zip(servers, _fitting_by_server(servers, drives), strict=True)):
         if fitting.size == 0:
             continue
         key = (server.data_bays, server.numa_nodes, id(fitting))  # `fitting` is shared per bay form factor
         if key not in templates:
-            templates[key] = _template(server, fitting, deployments, raids, drives_per_host, min_drives_per_host)
+            templates[key] = _template(tables, server, fitting, deployments, raids, drives_per_host,
+                                       min_drives_per_host)
         template = templates[key]
         if template is not None:
-            yield (np.full(template[0].size, si, dtype=np.int64), *template)
+            yield si, template
 
 
-def _template(server: Server, fitting: IntArray, deployments: Sequence[str], raids: Sequence[str],
-              drives_per_host: int | None, min_drives_per_host: int) -> tuple[IntArray, IntArray, BoolArray,
-                                                                               IntArray] | None:
-    """(drive, count, virtualized, RAID) of one server's candidates, in search order; None: it has none."""
-    parts: list[Blocks] = []
+def _template(tables: Tables, server: Server, fitting: IntArray, deployments: Sequence[str], raids: Sequence[str],
+              drives_per_host: int | None, min_drives_per_host: int) -> _Template | None:
+    """One server's candidates without its index, in search order (each (deployment, RAID) group one repeat/tile
+    over the fitting drives); None: it has none."""
+    parts = []
     for dep, raid, valid in _layouts(server, deployments, raids, drives_per_host, min_drives_per_host):
         size = valid.size * fitting.size
-        parts.append((
-            np.zeros(0, dtype=np.int64),
-            np.repeat(fitting, valid.size),
-            np.tile(valid, fitting.size),
-            np.full(size, dep == "vsphere"),
-            np.full(size, raid_code(raid), dtype=np.int64),
-        ))
+        parts.append((np.repeat(fitting, valid.size), np.tile(valid, fitting.size), np.full(size, dep == "vsphere"),
+                      np.full(size, raid_code(raid), dtype=np.int64)))
     if not parts:
         return None
-    _, d_idx, counts, virt, codes = _concat(parts)
-    for a in (d_idx, counts, virt, codes):
-        a.flags.writeable = False  # shared by every server of the template
-    return d_idx, counts, virt, codes
+    d_idx, counts, virt, codes = (np.concatenate([p[k] for p in parts]) for k in range(4))
+    template = _Template(np.stack([d_idx, counts, codes]), virt, np.take(tables.drive, d_idx, axis=1))
+    for a in (template.ints, template.virtualized, template.drive):
+        a.flags.writeable = False  # shared by every server of the layout
+    return template
 
 
-def _concat(parts: Sequence[Blocks]) -> Blocks:
-    if len(parts) == 1:
-        return parts[0]
-    return tuple(np.concatenate([p[k] for p in parts]) for k in range(5))  # type: ignore[return-value]
+Piece = tuple[int, _Template, int, int]  # server index, its template, the template's rows [start, stop)
+
+
+def _pieces(tables: Tables, servers: Sequence[Server], drives: Sequence[Drive], deployments: Sequence[str],
+            raids: Sequence[str], drives_per_host: int | None, min_drives_per_host: int,
+            chunk: int) -> Iterator[tuple[list[Piece], int]]:
+    """The candidates as (pieces, rows) of at most `chunk` rows each, in search order."""
+    pieces: list[Piece] = []
+    held = 0
+    for si, template in _server_templates(tables, servers, drives, deployments, raids, drives_per_host,
+                                          min_drives_per_host):
+        start = 0
+        while start < template.size:
+            stop = min(template.size, start + chunk - held)
+            pieces.append((si, template, start, stop))
+            held += stop - start
+            start = stop
+            if held == chunk:
+                yield pieces, held
+                pieces, held = [], 0
+    if held:
+        yield pieces, held
 
 
 def count_candidates(
@@ -182,12 +199,10 @@ def enumerate_candidates(
     min_drives_per_host: int = 1,
 ) -> Candidates:
     """Every compatible server x drive x drive count (within bays) x deployment x RAID."""
-    blocks = list(_server_blocks(servers, drives, deployments, raids, drives_per_host, min_drives_per_host))
     tables = Tables.of(servers, drives)
-    if not blocks:
-        empty = np.zeros(0, dtype=np.int64)
-        return tables.gather(empty, empty, empty, np.zeros(0, bool), empty)
-    return tables.gather(*_concat(blocks))
+    every = list(_pieces(tables, servers, drives, deployments, raids, drives_per_host, min_drives_per_host,
+                         sys.maxsize))
+    return tables.assemble(*every[0])[0] if every else tables.assemble([], 0)[0]
 
 
 def iter_candidates(
@@ -201,29 +216,31 @@ def iter_candidates(
 ) -> Iterator[tuple[int, Candidates]]:
     """The candidates of `enumerate_candidates`, in the same order, as (offset, chunk) pieces.
 
-    Memory stays bounded by `chunk` (plus one server's block) whatever the catalog's size.
+    Memory stays bounded by `chunk` whatever the catalog's size.
     """
-    tables = Tables.of(servers, drives)
-    pending: list[Blocks] = []
-    held = 0
+    for offset, cands, _ in iter_columns(Tables.of(servers, drives), servers, drives, deployments, raids,
+                                         drives_per_host, min_drives_per_host, chunk):
+        yield offset, cands
+
+
+def iter_columns(
+    tables: Tables,
+    servers: Sequence[Server],
+    drives: Sequence[Drive],
+    deployments: Sequence[str],
+    raids: Sequence[str],
+    drives_per_host: int | None,
+    min_drives_per_host: int,
+    chunk: int,
+) -> Iterator[tuple[int, Candidates, FloatArray]]:
+    """`iter_candidates` with the attributes of `tables` (`Tables.of` the same parts, which may set the memory
+    and carry extra server rows), each chunk with its extra rows (extra x candidates)."""
     offset = 0
-    for block in _server_blocks(servers, drives, deployments, raids, drives_per_host, min_drives_per_host):
-        pending.append(block)
-        held += block[0].size
-        if held < chunk:
-            continue
-        merged = _concat(pending)
-        start = 0
-        while held - start >= chunk:
-            sl = slice(start, start + chunk)
-            s_idx, d_idx, counts, virt, raid_codes = merged
-            yield offset, tables.gather(s_idx[sl], d_idx[sl], counts[sl], virt[sl], raid_codes[sl])
-            offset += chunk
-            start += chunk
-        pending = [tuple(a[start:] for a in merged)] if held > start else []  # type: ignore[list-item]
-        held -= start
-    if held:
-        yield offset, tables.gather(*_concat(pending))
+    for pieces, rows in _pieces(tables, servers, drives, deployments, raids, drives_per_host, min_drives_per_host,
+                                chunk):
+        cands, extra = tables.assemble(pieces, rows)
+        yield offset, cands, extra
+        offset += rows
 
 
 def per_drive_set(fn: Callable[[IntArray, IntArray], tuple[FloatArray, ...]], codes: IntArray, counts: IntArray
@@ -259,11 +276,11 @@ def _by_key(values: FloatArray, present: IntArray, key: IntArray) -> FloatArray:
 class Tables:
     """Per-server and per-drive attribute columns, looked up by index for each chunk.
 
-    Each side is one 2-D table (attribute x part): a chunk's lookups are one `np.take` per side, not one fancy
-    index per attribute, and each attribute comes out as a contiguous row of the result.
+    Each side is one 2-D table (attribute x part): each attribute comes out as a contiguous row of the result.
+    The server table may carry rows after SERVER_COLUMNS (`extra`) that a caller wants per candidate too.
     """
 
-    server: FloatArray  # SERVER_COLUMNS x servers
+    server: FloatArray  # SERVER_COLUMNS (then any extra rows) x servers
     drive: FloatArray  # DRIVE_ATTRS x drives
 
     SERVER_ATTRS: ClassVar[tuple[str, ...]] = (
@@ -272,18 +289,51 @@ class Tables:
     DRIVE_ATTRS: ClassVar[tuple[str, ...]] = ("capacity_tb", "seq_read_mb_s", "seq_write_mb_s", "price", "watts")
 
     @classmethod
-    def of(cls, servers: Sequence[Server], drives: Sequence[Drive]) -> Tables:
+    def of(cls, servers: Sequence[Server], drives: Sequence[Drive], memory_gib: FloatArray | None = None,
+           extra: Sequence[FloatArray] = ()) -> Tables:
+        """The parts' tables; `memory_gib` per server replaces the servers' own (the design's memory), `extra`
+        rows (one value per server each) are carried along."""
         def table(items: Sequence[object], attr: str) -> FloatArray:
             return np.array([float(getattr(x, attr)) for x in items] or [0.0])
 
         server = [table(servers, a) for a in cls.SERVER_ATTRS]
         server.append(np.array([cpu_generation(s) for s in servers] or [0.0]))
+        if memory_gib is not None and len(servers):
+            server[cls.SERVER_ATTRS.index("memory_gib")] = np.asarray(memory_gib, dtype=float)
+        server += [np.asarray(row, dtype=float) if len(servers) else np.zeros(1) for row in extra]
         return cls(np.stack(server), np.stack([table(drives, a) for a in cls.DRIVE_ATTRS]))
 
     def gather(self, s_idx: IntArray, d_idx: IntArray, counts: IntArray, virt: BoolArray,
                raid_codes: IntArray) -> Candidates:
-        s = dict(zip(self.SERVER_COLUMNS, np.take(self.server, s_idx, axis=1), strict=True))
-        d = dict(zip(self.DRIVE_ATTRS, np.take(self.drive, d_idx, axis=1), strict=True))
+        return self._candidates(s_idx, d_idx, counts, virt, raid_codes, np.take(self.server, s_idx, axis=1),
+                                np.take(self.drive, d_idx, axis=1))
+
+    def assemble(self, pieces: Sequence[Piece], rows: int) -> tuple[Candidates, FloatArray]:
+        """The candidates of `pieces` (`rows` in all) and their extra server rows.
+
+        What `gather` gives, built without a lookup per candidate: a server's attributes are the same on each of
+        its rows (one broadcast per piece) and a template's drive attributes were looked up once (one copy).
+        """
+        ints = np.empty((4, rows), dtype=np.int64)  # server index, then the template's rows
+        virt = np.empty(rows, dtype=bool)
+        server = np.empty((self.server.shape[0], rows))
+        drive = np.empty((self.drive.shape[0], rows))
+        at = 0
+        for si, template, start, stop in pieces:
+            end = at + stop - start
+            ints[0, at:end] = si
+            ints[1:, at:end] = template.ints[:, start:stop]
+            virt[at:end] = template.virtualized[start:stop]
+            server[:, at:end] = self.server[:, si, None]
+            drive[:, at:end] = template.drive[:, start:stop]
+            at = end
+        cands = self._candidates(ints[0], ints[1], ints[2], virt, ints[3], server, drive)
+        return cands, server[len(self.SERVER_COLUMNS):]
+
+    def _candidates(self, s_idx: IntArray, d_idx: IntArray, counts: IntArray, virt: BoolArray, raid_codes: IntArray,
+                    server: FloatArray, drive: FloatArray) -> Candidates:
+        s = dict(zip(self.SERVER_COLUMNS, server, strict=False))  # rows after these are extra
+        d = dict(zip(self.DRIVE_ATTRS, drive, strict=True))
         return Candidates(
             server_idx=s_idx,
             drive_idx=d_idx,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from models.sizing.candidates import (
     Tables,
     count_candidates,
     enumerate_candidates,
-    iter_candidates,
+    iter_columns,
 )
 from models.sizing.gp_coordinator import CoordinatorOptions, coordinator_options
 from models.sizing.gp_host_memory import HostMemory, max_memory_gib, memory_plan
@@ -95,12 +96,18 @@ class SearchSpace:
         total: int | None = None,
     ) -> Iterator[tuple[int, greenplum.Evaluated]]:
         total = self.count() if progress is not None and total is None else (total or 0)
-        for offset, cands in iter_candidates(self.servers, self.drives, self.deployments, self.raids,
-                                             self.drives_per_host, greenplum.min_data_drives(), chunk):
+        for offset, cands, extra in iter_columns(self.tables, self.servers, self.drives, self.deployments,
+                                                 self.raids, self.drives_per_host, greenplum.min_data_drives(), chunk):
             check_cancelled(cancelled)
-            yield offset, evaluate_chunk(self, cands)
+            yield offset, _evaluated(self, cands, extra[0])
             if progress is not None:
                 progress(offset + len(cands), total)
+
+    @cached_property
+    def tables(self) -> Tables:
+        """The parts' columns with each server's memory in the design and the price of its added DIMMs (an extra
+        row): a chunk's candidates come with both, no lookup by server index per chunk."""
+        return Tables.of(self.servers, self.drives, self.memory_gib, [self.extra_memory_price])
 
     def found(self, ev: greenplum.Evaluated) -> Search:
         return Search(self.servers, self.drives, self.net, self.nic_why, self.memory, ev, self.coordinators)
@@ -162,10 +169,14 @@ def evaluate_chunk(space: SearchSpace, cands: Candidates) -> greenplum.Evaluated
     reducers) only moves arrays.
     """
     cands = dataclasses.replace(cands, memory_gib=space.memory_gib[cands.server_idx])
+    return _evaluated(space, cands, space.extra_memory_price[cands.server_idx])
+
+
+def _evaluated(space: SearchSpace, cands: Candidates, extra_memory_price: np.ndarray) -> greenplum.Evaluated:
+    """`evaluate_chunk` of candidates that already carry the design's memory, with their added DIMMs' price."""
     util = space.scenario.assumptions.utilization_pct / 100.0
-    return greenplum.evaluate(space.workload, space.scenario.targets, cands, space.net, util,
-                              space.extra_memory_price[cands.server_idx], platform=space.scenario.platform,
-                              coordinators=space.coordinators)
+    return greenplum.evaluate(space.workload, space.scenario.targets, cands, space.net, util, extra_memory_price,
+                              platform=space.scenario.platform, coordinators=space.coordinators)
 
 
 def search(

@@ -28,6 +28,9 @@ BoolArray = NDArray[np.bool_]
 BLOCK = 256  # rows compared at once in the sweep: BLOCK x (front + BLOCK) booleans
 PREFILTER_CELLS = 1 << 22  # rows x front cells per broadcast in the prefilter
 SCREENERS = 64  # kept points tried one at a time on a chunk before the exact check of what is left
+# rows per block of the first screen: a chunk's blocks of contiguous candidates (a few drives and drive counts of
+# one server) mostly lie behind the front as a whole, so their best corners rule most rows out at once
+SCREEN_BLOCK = 512
 
 
 @dataclass
@@ -84,8 +87,13 @@ class ParetoFront:
         checked exactly against the whole front (ties on capex, the index)."""
         if not len(self):
             return None
-        live = np.arange(index.size)
-        c_l, p_l, w_l = capex, perf, power
+        live = self._blocks_behind(capex, perf, power)
+        if live is None:
+            live, c_l, p_l, w_l = np.arange(index.size), capex, perf, power
+        elif live.size == 0:
+            return live
+        else:
+            c_l, p_l, w_l = capex[live], perf[live], power[live]
         for c, p, w in zip(*(a[:SCREENERS].tolist() for a in (self.capex, self.perf, self.power)), strict=True):
             alive = ~((c < c_l) & (p <= p_l) & (w <= w_l))
             if not alive.all():
@@ -95,6 +103,26 @@ class ParetoFront:
         exact = _not_dominated_by(capex[live], perf[live], power[live], index[live], self.capex, self.perf,
                                   self.power, self.index)
         return np.asarray(live[exact], dtype=np.int64)
+
+    def _blocks_behind(self, capex: FloatArray, perf: FloatArray, power: FloatArray) -> IntArray | None:
+        """The rows of the blocks (SCREEN_BLOCK rows each) whose best corner no kept point dominates (None: every
+        block's). A kept point strictly cheaper than a block's cheapest row and no worse than its best perf and
+        power rules out every row of the block exactly as the one-point screen would; a NaN makes the block's
+        minimum NaN, which no comparison rules out, so such a block goes on to the exact check."""
+        n = capex.size
+        whole = n - n % SCREEN_BLOCK
+        corner = []
+        for values in (capex, perf, power):
+            low = values[:whole].reshape(-1, SCREEN_BLOCK).min(axis=1)
+            corner.append(np.append(low, values[whole:].min()) if whole < n else low)
+        c, p, w = (v[:, None] for v in corner)
+        points = slice(0, max(1, PREFILTER_CELLS // c.size))  # any kept points rule out soundly: a cap on cells
+        behind = np.any((self.capex[points] < c) & (self.perf[points] <= p) & (self.power[points] <= w), axis=1)
+        if not behind.any():
+            return None
+        ahead = np.flatnonzero(~behind)
+        rows = (ahead[:, None] * SCREEN_BLOCK + np.arange(SCREEN_BLOCK)).ravel()
+        return rows[rows < n] if whole < n else rows  # the last block may be short
 
 
 def _records(values: FloatArray) -> BoolArray:

@@ -31,7 +31,7 @@ class RunningBest:
     def add(self, offset: int, ev: greenplum.Evaluated, feasible: np.ndarray | None = None) -> None:
         """Take the chunk's best into account (`feasible`: the chunk's feasible rows, when the caller has them)."""
         n = len(ev.candidates)
-        if n == 0:
+        if n == 0 or self._behind(ev, feasible):
             return
         # narrow to the fewest misses, part warnings and the lowest capex first: the full sort runs over the ties
         if feasible is not None and feasible.size:  # the fewest misses are none: the feasible rows
@@ -52,6 +52,21 @@ class RunningBest:
                         int(ev.candidates.drives_per_host[j]), offset + j)
         if self.key is None or key < self.key:
             self.key, self.row, self.index = key, ev.take(np.array([j])), offset + j
+
+    def _behind(self, ev: greenplum.Evaluated, feasible: np.ndarray | None) -> bool:
+        """Whether no row of the chunk can come before the feasible design held, told by two minima: rows missing a
+        target never can, and a feasible row's key is at least (0, fewest part warnings, lowest capex) of the
+        chunk's feasible rows (a NaN capex makes the minimum NaN, which rules nothing out)."""
+        if self.key is None or self.key[0] != 0 or feasible is None:
+            return False
+        if feasible.size == 0:
+            return True
+        every = feasible.size == len(ev.candidates)  # every row: the columns as they are, no gather
+        warned = ev.part_warnings if every else ev.part_warnings[feasible]
+        fewest = int(warned.min())
+        if fewest != self.key[1]:
+            return fewest > self.key[1]
+        return bool((ev.capex if every else ev.capex[feasible]).min() > self.key[2])
 
 
 @dataclass
@@ -94,11 +109,19 @@ class CheapestFeasible:
         if self.pool is not None and len(self.pool.candidates) >= self.k:  # first: it leaves few rows to sort
             w_last, c_last = self.pool.part_warnings[-1], self.pool.capex[-1]  # the pool is kept in order
             if not np.isnan(c_last):
+                # the usual chunk has no row to enter, which the minima tell at once (a NaN minimum rules none out)
+                fewest = warned.min()
+                if fewest > w_last or (fewest == w_last and cost.min() > c_last):
+                    return sel[:0]
                 keep = np.flatnonzero((warned < w_last) | ((warned == w_last) & (cost <= c_last)))  # few rows
                 sel, warned, cost = sel[keep], warned[keep], cost[keep]
         if sel.size > self.k:
-            kth = np.lexsort((cost, warned))[self.k - 1]
-            w_k, c_k = warned[kth], cost[kth]
+            # the k-th by (part warnings, capex) without sorting: the k-th fewest warnings, then the rank left
+            # among the rows with that many by capex (a partition puts NaN last, as the sort would)
+            w_k = np.partition(warned, self.k - 1)[self.k - 1]
+            level = warned == w_k
+            rank = self.k - 1 - int(np.count_nonzero(warned < w_k))
+            c_k = np.partition(cost[level], rank)[rank]
             if not np.isnan(c_k):  # NaN sorts last: fewer than k numbers, keep them all
                 sel = sel[(warned < w_k) | ((warned == w_k) & (cost <= c_k))]
         return sel

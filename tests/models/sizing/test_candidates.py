@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from models.hardware import BAY_ACCEPTS, Drive, HardwareCatalog, Server
-from models.sizing.candidates import count_candidates, enumerate_candidates, iter_candidates
+from models.sizing.candidates import Tables, count_candidates, enumerate_candidates, iter_candidates, iter_columns
 from models.sizing.rules import drives_valid_for_raid
 from models.vocabulary import DEPLOYMENTS, RAID_LEVELS, raid_code
 
@@ -60,3 +60,30 @@ def test_enumeration_is_the_nested_loop_whole_and_in_chunks(catalog: HardwareCat
             assert offset == len(got)
             got += _rows((part.server_idx, part.drive_idx, part.drives_per_host, part.virtualized, part.raid_code))
         assert got == expected
+
+
+def _same_columns(got: object, expected: object) -> None:
+    for f in dataclasses.fields(got):  # type: ignore[arg-type]
+        a, b = getattr(got, f.name), getattr(expected, f.name)
+        assert a.dtype == b.dtype and np.array_equal(a, b), f.name
+
+
+def test_chunks_carry_the_looked_up_attributes_and_extra_server_rows(catalog: HardwareCatalog) -> None:
+    servers, drives = catalog.servers, catalog.drives
+    args = (servers, drives, DEPLOYMENTS, RAID_LEVELS, None, 2)
+    plain = Tables.of(servers, drives)
+    memory = np.arange(len(servers), dtype=float) * 64 + 128
+    price = np.arange(len(servers), dtype=float) * 10 + 5
+    own = Tables.of(servers, drives, memory, [price])
+    whole = enumerate_candidates(*args)
+    _same_columns(whole, plain.gather(whole.server_idx, whole.drive_idx, whole.drives_per_host, whole.virtualized,
+                                      whole.raid_code))
+    seen = 0
+    for offset, part, extra in iter_columns(own, *args, 997):
+        assert offset == seen
+        seen += len(part)
+        expected = plain.gather(part.server_idx, part.drive_idx, part.drives_per_host, part.virtualized,
+                                part.raid_code)
+        _same_columns(part, dataclasses.replace(expected, memory_gib=memory[part.server_idx]))
+        assert extra.shape == (1, len(part)) and np.array_equal(extra[0], price[part.server_idx])
+    assert seen == len(whole) > 1000

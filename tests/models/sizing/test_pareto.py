@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from unittest import mock
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from models.sizing import pareto
 from models.sizing.pareto import ParetoFront, pareto_indices
 from tests.models.sizing.optimizer_reference import _pareto_front
 
@@ -14,9 +17,17 @@ values = st.lists(st.sampled_from([1.0, 2.0, 3.0, 5.0, 8.0, float("nan")]), min_
 
 @settings(max_examples=60, deadline=None)
 @given(points=st.lists(values, min_size=0, max_size=400), chunk=st.integers(1, 97),
-       higher=st.booleans(), use_mask=st.booleans(), seed=st.integers(0, 2**31 - 1))
+       higher=st.booleans(), use_mask=st.booleans(), seed=st.integers(0, 2**31 - 1),
+       block=st.sampled_from([1, 3, 8, pareto.SCREEN_BLOCK]))
 def test_chunked_front_equals_the_one_by_one_sweep(points: list[list[float]], chunk: int, higher: bool,
-                                                   use_mask: bool, seed: int) -> None:
+                                                   use_mask: bool, seed: int, block: int) -> None:
+    # small screen blocks: a chunk has many, some ruled out whole and some not, and a short last one
+    with mock.patch.object(pareto, "SCREEN_BLOCK", block):
+        _chunked_front_equals_the_sweep(points, chunk, higher, use_mask, seed)
+
+
+def _chunked_front_equals_the_sweep(points: list[list[float]], chunk: int, higher: bool, use_mask: bool,
+                                    seed: int) -> None:
     arr = np.array(points, dtype=float).reshape(-1, 3)
     capex, value, power = np.nan_to_num(arr[:, 0], nan=4.0), arr[:, 1], arr[:, 2]
     mask = np.random.default_rng(seed).random(capex.size) < 0.6 if use_mask else None
@@ -40,3 +51,19 @@ def test_a_big_front_is_exact() -> None:
     value = -capex + rng.integers(0, 5, n)
     power = rng.integers(0, 40, n).astype(float)
     assert pareto_indices(capex, value, power, False) == _pareto_front(capex, value, power, False)
+
+
+def test_a_big_front_streamed_is_exact_whatever_the_screen_blocks() -> None:
+    rng = np.random.default_rng(11)
+    n = 3000  # anti-correlated: each chunk has rows on the front and rows behind it in the same blocks
+    capex = rng.integers(0, 60, n).astype(float)
+    perf = capex + rng.integers(0, 9, n)  # lower is better: a cheaper design is slower
+    power = rng.integers(0, 30, n).astype(float)
+    expected = _pareto_front(capex, perf, power, False, None)
+    for block in (1, 7, 64, pareto.SCREEN_BLOCK):
+        front = ParetoFront()
+        with mock.patch.object(pareto, "SCREEN_BLOCK", block):
+            for start in range(0, n, 250):
+                sel = np.arange(start, min(n, start + 250), dtype=np.int64)
+                front.add(capex[sel], perf[sel], power[sel], sel, {})
+        assert [int(i) for i in front.index] == expected, block

@@ -1,0 +1,57 @@
+"""The streamed reducers keep what the whole-array orders give: `RunningBest` the first row by (misses, part
+warnings, capex, hosts, drives, index), `CheapestFeasible` the first k feasible rows by (part warnings, capex,
+hosts, drives, index), whatever the chunking (their screens skip chunks, never rows that belong)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from models import pricing
+from models.hardware import Drive, HardwareCatalog, Server
+from models.optimizer import _space
+from models.sizing.stream import CheapestFeasible, RunningBest
+from tests.models.sizing.conftest import sample
+
+CASES = {
+    "feasible": {},
+    "mixed": {"targets": {"max_full_scan_s": 300, "max_power_w": 60_000}},
+    "none feasible": {"targets": {"max_full_scan_s": 1, "max_capex": 1000}},
+}
+
+
+def _twice(catalog: HardwareCatalog) -> HardwareCatalog:
+    """Every server and drive twice at the same price: rows tying on every key but the index, across chunks."""
+    return HardwareCatalog.of([*catalog, *(dataclasses.replace(p, id=f"{p.id}-same") for p in catalog
+                                           if isinstance(p, Server | Drive))])
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("k", [1, 7, 256])
+@pytest.mark.parametrize("ties", [False, True])
+def test_the_reducers_equal_the_whole_array_order(case: str, k: int, ties: bool, catalog: HardwareCatalog) -> None:
+    scenario = sample("retail-dw-gen5", **CASES[case])
+    catalog = _twice(catalog) if ties else catalog
+    priced = pricing.in_currency(catalog, scenario.commercial.currency, scenario.commercial.discounts_pct).catalog
+    chunks = list(_space(scenario, priced).chunks(997))
+    best, cheapest = RunningBest(), CheapestFeasible(k=k)
+    for offset, ev in chunks:
+        feasible = np.flatnonzero(ev.feasible)
+        best.add(offset, ev, feasible)
+        cheapest.add(offset, ev, feasible_rows=feasible)
+    def cat(column: str) -> np.ndarray:
+        return np.concatenate([getattr(e, column) for _, e in chunks])
+
+    drives = np.concatenate([e.candidates.drives_per_host for _, e in chunks])
+    misses = np.concatenate([sum((~met).astype(np.int64) for met in e.meets.values()) for _, e in chunks])
+    index = np.arange(drives.size)
+    order = np.lexsort((index, drives, cat("segment_hosts"), cat("capex"), cat("part_warnings"), misses))
+    assert best.index == int(order[0])
+    feasible = order[misses[order] == 0][:k]
+    if case == "none feasible":
+        assert cheapest.pool is None and not best.feasible and feasible.size == 0
+    else:
+        assert cheapest.index is not None and cheapest.index.tolist() == feasible.tolist()
+        assert feasible.size == k  # not vacuous
