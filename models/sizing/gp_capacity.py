@@ -14,6 +14,8 @@ the landing area a scenario input (% of U; the docs give no figure, so 0 by defa
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -23,6 +25,9 @@ from models.sizing import segments
 from models.sizing.candidates import Candidates, per_drive_set
 from models.sizing.result import Rationale
 from models.sizing.rules import DOCS, RULES, cite, raid_capacity_factor
+
+if TYPE_CHECKING:
+    from models.sizing.metrics import GpContext
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 IntArray = NDArray[np.int64]
@@ -60,15 +65,24 @@ def instance_space_tb(instances: ArrayLike) -> NDArray[np.float64]:
     return np.asarray(instances, dtype=float) * per_instance_mb / MB_PER_TB
 
 
-def usable_tb(drive_capacity_tb: ArrayLike, drives_per_host: ArrayLike, raid: Raid) -> NDArray[np.float64]:
-    """Formatted space within the fill limit, per host (`raid`: a level, or per host a code into `RAID_LEVELS`)."""
-    raw = np.asarray(drive_capacity_tb, dtype=float) * np.asarray(drives_per_host, dtype=float)
+def usable_tb(drive_capacity_tb: ArrayLike, drives_per_host: ArrayLike, raid: Raid,
+              layouts: segments.HostLayouts | None = None) -> NDArray[np.float64]:
+    """Formatted space within the fill limit, per host (`raid`: a level, or per host a code into `RAID_LEVELS`;
+    `layouts`: the hosts' `segments.HostLayouts`, whose RAID factor is computed once each, when the caller has them)."""
+    raw = np.asarray(np.asarray(drive_capacity_tb, dtype=float) * np.asarray(drives_per_host, dtype=float))
     if isinstance(raid, str):
         factor = raid_capacity_factor(raid, drives_per_host)
+    elif layouts is not None:
+        factor = raid_capacity_factor(raid[layouts.rep], np.asarray(drives_per_host)[layouts.rep])[layouts.which]
     else:  # candidate arrays: once per (level, drive count) present
         factor = per_drive_set(lambda c, n: (raid_capacity_factor(c, n),), raid, np.asarray(drives_per_host))[0]
-    return np.asarray(raw * figure(DOCS, "gp_capacity_format_factor") * factor
-                      * figure(DOCS, "gp_capacity_max_fill"), dtype=float)
+    fmt, fill = figure(DOCS, "gp_capacity_format_factor"), figure(DOCS, "gp_capacity_max_fill")
+    if np.shape(factor) != raw.shape:  # the factor widens the shape: no room to work in place
+        return np.asarray(raw * fmt * factor * fill, dtype=float)
+    raw *= fmt  # in place, in the same order: an optimizer chunk's column, not three
+    raw *= factor
+    raw *= fill
+    return raw
 
 
 def user_data_tb(
@@ -107,12 +121,35 @@ def user_capacity_per_host_tb(
 
 
 def candidates_tb(workload: GpWorkload, c: Candidates, primaries: IntArray, admitted: ArrayLike | None,
-                  platform: Platform | None) -> NDArray[np.float64]:
+                  platform: Platform | None, ctx: GpContext | None = None) -> NDArray[np.float64]:
     """User data per host of candidates `c` at their `primaries`; the work space for the `admitted` reports (each
-    candidate's resource group, `segments.admitted`: found here where None)."""
+    candidate's resource group, `segments.admitted`: found here where None). `ctx`: the candidates' context, whose
+    layouts let what depends on them alone be computed once per layout (the same numbers)."""
     if admitted is None:
         admitted = segments.admitted(workload, c.memory_gib, c.virtualized, c.numa_nodes, primaries, platform)
-    return user_capacity_per_host_tb(workload, c.capacity_tb, c.drives_per_host, c.raid_code, primaries, admitted)
+    if ctx is None or ctx.layouts is None:
+        return user_capacity_per_host_tb(workload, c.capacity_tb, c.drives_per_host, c.raid_code, primaries, admitted)
+    return _per_layout_tb(workload, c, primaries, admitted, ctx, ctx.layouts)
+
+
+def _per_layout_tb(workload: GpWorkload, c: Candidates, primaries: IntArray, admitted: ArrayLike | None,
+                   ctx: GpContext, layouts: tuple[IntArray, IntArray]) -> NDArray[np.float64]:
+    """`user_capacity_per_host_tb`'s arithmetic, element by element, with the instances' space and the shares
+    computed once per layout (its primaries and admitted reports) and, over `segments.HostLayouts`, the RAID factor
+    too: an optimizer chunk's few hundred layouts, not its 32,768 rows."""
+    rep, which = layouts
+    copies = 2.0 if workload.mirrors else 1.0
+    instances = instance_space_tb(np.asarray(primaries[rep], dtype=float) * copies)
+    queries = concurrency_of(workload) if admitted is None else admitted
+    per_layout = queries if queries is None or np.ndim(queries) == 0 else np.asarray(queries)[rep]
+    shares = copies + work_space_fraction(per_layout) + workload.landing_pct / 100.0
+    groups = layouts if isinstance(layouts, segments.HostLayouts) else None
+    drives = ctx.shape.drives_per_host if groups is not None else c.drives_per_host  # the float column, when grouped
+    free = usable_tb(c.capacity_tb, drives, c.raid_code, groups)
+    free -= instances[which]  # in place, in `user_data_tb`'s order
+    np.maximum(free, 0.0, out=free)
+    free /= shares[which] if np.ndim(shares) else shares
+    return free
 
 
 def capacity_rationale(

@@ -128,13 +128,14 @@ def primaries_per_host(
     return sp.primaries_per_host, sp.vms_per_host
 
 
-def capacity_per_host(workload: GpWorkload, c: Candidates, primaries: IntArray | None = None,
-                      admitted: FloatArray | int | None = None, platform: Platform | None = None) -> FloatArray:
+def capacity_per_host(workload: GpWorkload, c: Candidates, primaries: IntArray | None = None, admitted: FloatArray |
+                      int | None = None, platform: Platform | None = None, ctx: metrics.GpContext | None = None
+                      ) -> FloatArray:
     """User data per host after mirrors, work space (the `admitted` reports, found where None), WAL, catalogs."""
     from models.sizing import gp_capacity  # here, not at the top: keeps this module's import block as i11a edits it
 
     primaries = primaries_per_host(workload, c, platform)[0] if primaries is None else primaries
-    return gp_capacity.candidates_tb(workload, c, primaries, admitted, platform)
+    return gp_capacity.candidates_tb(workload, c, primaries, admitted, platform, ctx)  # ctx: once per layout, set
 
 
 def needed_tb(workload: GpWorkload) -> float:
@@ -233,12 +234,12 @@ def _evaluate_with(
 ) -> Evaluated:
     n = len(c)
     extra_mem = np.broadcast_to(np.asarray(extra_memory_price, dtype=float), (n,))
-    layouts = segments.server_layouts(c)  # (server, drive count, deployment): the segments and the scan's CPU
+    layouts = segments.host_layouts(c)  # a host but its drive: the segments, the scan's CPU, RAID factors, capacity
     primaries, vms = segments.counts(workload, c, platform, layouts)
     need = needed_tb(workload)
     ctx = dataclasses.replace(metrics.GpContext.of(workload, c, primaries, vms, net, need, layouts, platform),
                               coordinator_cores=coord.cores)
-    cap_host = capacity_per_host(workload, c, primaries, ctx.running(workload))
+    cap_host = capacity_per_host(workload, c, primaries, ctx.running(workload), ctx=ctx)
     with np.errstate(divide="ignore", invalid="ignore"):
         h_cap = np.where(cap_host > 0, np.ceil(need / cap_host), MAX_SEGMENT_HOSTS).astype(np.int64)
     h_low = np.maximum(h_cap, min_hosts(workload, primaries // vms if workload.mirroring == "spread" else vms))

@@ -26,6 +26,14 @@ IntArray = NDArray[np.int64]
 
 
 
+def _numa_local(virtualized: NDArray[np.bool_], vms: IntArray, numa_nodes: FloatArray, sockets: FloatArray
+                ) -> FloatArray:
+    """1 where each instance's memory is local to its socket: one VM per NUMA node on vSphere, or a single-socket
+    host (000 Best Practices; 002); else 0."""
+    local: FloatArray = ((virtualized & (vms >= numa_nodes)) | (sockets <= 1)).astype(float)
+    return local
+
+
 @dataclass(frozen=True)
 class GpContext:
     """Everything about a candidate the models need, except the host and ETL counts."""
@@ -34,7 +42,8 @@ class GpContext:
     data_on_disk_tb: float
     coordinator_cores: FloatArray
     segment_cores: FloatArray
-    # (one candidate per server, drive count and deployment, each candidate's): the scan's CPU rate once per group
+    # (one candidate per server, drive count and deployment, each candidate's; `segments.server_layouts` or the finer
+    # `segments.host_layouts`): the scan's CPU rate once per group
     layouts: tuple[IntArray, IntArray] | None = None
     # analytics: the reports each candidate's resource group runs at once (the rest queue; `segments.admitted`)
     queries: FloatArray | None = None
@@ -51,33 +60,39 @@ class GpContext:
         layouts: tuple[IntArray, IntArray] | None = None,
         platform: Platform | None = None,
     ) -> GpContext:
-        read_f, write_f = per_drive_set(scan_load.raid_factors, c.raid_code, c.drives_per_host)  # once per set
-        # NUMA-local: one VM per NUMA node on vSphere, or a single-socket host (000 Best Practices; 002)
-        numa_local = (c.virtualized & (vms >= c.numa_nodes)) | (c.sockets <= 1)
+        n = len(c)
+        if layouts is None:
+            read_f, write_f = per_drive_set(scan_load.raid_factors, c.raid_code, c.drives_per_host)  # once per set
+            numa_local = _numa_local(c.virtualized, vms, c.numa_nodes, c.sockets)
+            queries = segments.admitted(workload, c.memory_gib, c.virtualized, c.numa_nodes, primaries, platform)
+        else:  # memory, sockets, VMs and primaries are the layout's: once per layout
+            rep, which = layouts
+            virt, numa = c.virtualized[rep], c.numa_nodes[rep]
+            numa_local = _numa_local(virt, vms[rep], numa, c.sockets[rep])[which]
+            one = segments.admitted(workload, c.memory_gib[rep], virt, numa, primaries[rep], platform)
+            queries = None if one is None else one[which]
+            if isinstance(layouts, segments.HostLayouts):  # the RAID factors are the layout's too
+                read_g, write_g = scan_load.raid_factors(c.raid_code[rep], c.drives_per_host[rep])
+                read_f, write_f = read_g[which], write_g[which]
+            else:
+                read_f, write_f = per_drive_set(scan_load.raid_factors, c.raid_code, c.drives_per_host)
         shape = scan_load.ClusterShape(
-            segment_hosts=np.ones(len(c)),
+            segment_hosts=np.ones(n),
             drives_per_host=c.drives_per_host.astype(float),
             drive_seq_read_mb_s=c.seq_read_mb_s,
             drive_seq_write_mb_s=c.seq_write_mb_s,
             raid_read_factor=read_f,
             raid_write_factor=write_f,
             cores_per_host=c.cores_total,
-            network_gbps_per_host=np.full(len(c), net.gbps_per_host),
+            network_gbps_per_host=np.full(n, net.gbps_per_host),
             virtualized=c.virtualized.astype(float),
-            numa_local=numa_local.astype(float),
+            numa_local=numa_local,
             primary_segments_per_host=primaries.astype(float),
-            etl_hosts=np.ones(len(c)),
+            etl_hosts=np.ones(n),
             cpu_generation=c.cpu_generation,
             mirrored=float(workload.mirrors),
             compression_ratio=float(workload.compression_ratio),
         )
-        if layouts is None:
-            queries = segments.admitted(workload, c.memory_gib, c.virtualized, c.numa_nodes, primaries, platform)
-        else:  # memory and primaries are the layout's: once per layout
-            rep, which = layouts
-            one = segments.admitted(workload, c.memory_gib[rep], c.virtualized[rep], c.numa_nodes[rep],
-                                    primaries[rep], platform)
-            queries = None if one is None else one[which]
         return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total, layouts, queries)
 
     @functools.cached_property

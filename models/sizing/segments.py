@@ -24,6 +24,7 @@ its node's cores as vCPUs), so it is a multiple of the VM count. OLTP uses the T
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -191,31 +192,38 @@ def plan(
     layouts = server_layouts(c)
     if layouts is not None:  # a function of (server, drive count, deployment) only: once per such layout
         rep, which = layouts
-        one = plan(workload, c.take(rep), platform)
+        one = _plan(workload, c, platform, rep)
         return SegmentPlan(*(getattr(one, f)[which] for f in SegmentPlan.__dataclass_fields__))
     return _plan(workload, c, platform)
 
 
 def counts(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None,
            layouts: tuple[IntArray, IntArray] | None) -> tuple[IntArray, IntArray]:
-    """`plan`'s primaries and VMs per host alone, with the candidates' `server_layouts` already found."""
+    """`plan`'s primaries and VMs per host alone, with the candidates' `server_layouts` (or `host_layouts`: any
+    groups of one server, drive count and deployment each) already found."""
     if layouts is None:
         one = _plan(workload, c, platform)
         return one.primaries_per_host, one.vms_per_host
     rep, which = layouts
-    one = plan(workload, c.take(rep), platform)
+    one = _plan(workload, c, platform, rep)
     return one.primaries_per_host[which], one.vms_per_host[which]
 
 
-def _plan(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None) -> SegmentPlan:
+def _plan(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None,
+          rows: IntArray | None = None) -> SegmentPlan:
+    """The plan of candidates `rows` (all where None): only the columns it reads are taken."""
+    def col(a: NDArray[Any]) -> NDArray[Any]:
+        return a if rows is None else a[rows]
+
     plat = platform or Platform()
-    vms = np.where(c.virtualized, c.numa_nodes, 1).astype(np.int64)
+    virtualized, numa_nodes, memory_gib = col(c.virtualized), col(c.numa_nodes), col(c.memory_gib)
+    vms = np.where(virtualized, numa_nodes, 1).astype(np.int64)
     tier = tier_primaries(workload)
-    cores = for_cores(tier, c.cores_total)
-    drives = np.maximum(for_drives(c.drives_per_host), vms)
+    cores = for_cores(tier, col(c.cores_total))
+    drives = np.maximum(for_drives(col(c.drives_per_host)), vms)
     cap_unit = np.maximum(np.minimum(cores, drives) // vms, 1)
     policy = (workload.mirroring if workload.mirrors else None)
-    ram = segment_vm_memory_gib(c.memory_gib, vms, c.virtualized, plat)
+    ram = segment_vm_memory_gib(memory_gib, vms, virtualized, plat)
     queries = running_floor(workload)
     # memory's own limit (up to the cores), so the rationale's "by memory" is what memory allows, not the drives' cap
     mem_unit = for_memory(ram, plat.swap_gib, queries, policy, workload.mirror_block_hosts,
@@ -226,16 +234,48 @@ def _plan(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform:
 
 def server_layouts(c: Candidates) -> tuple[IntArray, IntArray] | None:
     """(one row of each (server, drive count, deployment) among the candidates, each candidate's layout), or None
-    where that would not save work: the optimizer's chunks hold each layout once per drive and RAID level.
+    where that would not save work: the optimizer's chunks hold each layout once per drive and RAID level."""
+    return _groups(c, False)
 
-    The layouts are found by a direct table over the key (no sort): the chunk's servers are few and contiguous.
+
+class HostLayouts(NamedTuple):
+    """One row of each (server, drive count, deployment, RAID level) among the candidates (`rep`) and each
+    candidate's group (`which`, an index into `rep`): a host but its drive model. Whatever is a function of these
+    alone (the segments, the scan's CPU rate, the RAID factors, the admitted reports) is computed once per group
+    and spread (the same arithmetic, element by element); a chunk of the optimizer holds a few hundred groups."""
+
+    rep: IntArray
+    which: IntArray
+
+
+def host_layouts(c: Candidates) -> HostLayouts | None:
+    """The candidates' `HostLayouts`, or None where grouping would not save work."""
+    groups = _groups(c, True)
+    return None if groups is None else HostLayouts(*groups)
+
+
+def _groups(c: Candidates, raid: bool) -> tuple[IntArray, IntArray] | None:
+    """(one row of each group, each candidate's group) of the candidates sharing server, drive count, deployment
+    (and, with `raid`, RAID level), or None where that would not save work.
+
+    The groups are found by a direct table over the key (no sort): the chunk's servers are few and contiguous. The
+    key is built in place (a chunk's column each step, no temporaries).
     """
     n = len(c)
     if n < 256:
         return None
     first = int(c.server_idx.min())
     counts = int(c.drives_per_host.max()) + 1
-    key = ((c.server_idx - first) * counts + c.drives_per_host) * 2 + c.virtualized.astype(np.int64)
+    key = np.subtract(c.server_idx, first, dtype=np.int64)
+    key *= counts
+    key += c.drives_per_host
+    key *= 2
+    key += c.virtualized
+    if raid:
+        if int(c.raid_code.min()) < 0:
+            return None
+        key *= int(c.raid_code.max()) + 1
+        key += c.raid_code
     size = int(key.max()) + 1
     if size > 4 * n:
         return None
