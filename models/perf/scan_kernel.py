@@ -23,6 +23,7 @@ from models.perf.scan_load import (
     _network_rate,
     _result,
     _scan_network_rate,
+    _virt,
 )
 
 FloatArray = NDArray[np.float64]
@@ -58,17 +59,23 @@ class FullScan:
         if groups is None:
             virt, drives, cpu = _host_free_rates(shape, _a(shape.primary_segments_per_host),
                                                  params.virt_overhead_seq, params)
-            floor = _network_floor(shape, virt, params)
+            drives_cpu = np.minimum(drives, cpu)
+            never = np.asarray(drives_cpu <= _network_floor(shape, virt, params))
         else:
             rep, which = groups
             one = ClusterShape(**{f.name: (v[rep] if isinstance(v := getattr(shape, f.name), np.ndarray) and v.ndim
                                            else v) for f in fields(shape)})
             virt_g, _, cpu_g = _host_free_rates(one, _a(one.primary_segments_per_host), params.virt_overhead_seq,
                                                 params)
-            virt, cpu, floor = virt_g[which], cpu_g[which], _network_floor(one, virt_g, params)[which]
+            floor_g = _network_floor(one, virt_g, params)
+            # the virtualization factor by its own two operations per design (a group shares their inputs: the
+            # same bits), cheaper than gathering it; the CPU rate is then the one gather where the interconnect is
+            # at least as fast as every group's CPU: min(drives, cpu) <= cpu <= the floor wherever it is a number
+            virt, cpu = _virt(shape, params.virt_overhead_seq), cpu_g[which]
             drives = _drive_read_rate(shape, virt, params)
-        drives_cpu = np.minimum(drives, cpu)
-        return cls(shape, data_on_disk_tb, params, virt, drives_cpu, drives, cpu, np.asarray(drives_cpu <= floor))
+            drives_cpu = np.minimum(drives, cpu)
+            never = drives_cpu == drives_cpu if np.all(cpu_g <= floor_g) else drives_cpu <= floor_g[which]
+        return cls(shape, data_on_disk_tb, params, virt, drives_cpu, drives, cpu, never)
 
     def result(self, hosts: ArrayLike) -> RooflineResult:
         """`full_scan_seconds(shape at hosts)` of every design, the same result (binding rates included)."""
@@ -83,12 +90,13 @@ class FullScan:
             out.__dict__["binding"] = (self.cpu < self.drives).astype(np.intp)  # the cached property's value
         return out
 
-    def point(self, hosts: ArrayLike) -> tuple[FloatArray, IntArray]:
+    def point(self, hosts: ArrayLike, seconds: FloatArray | None = None) -> tuple[FloatArray, IntArray]:
         """`result(hosts)`'s seconds and binding codes alone. Where the interconnect binds at no host count for any
         design, its rate is not computed: the minimum is min(drives, cpu) bit for bit, and the first of the two
-        binds (as `result` finds it)."""
+        binds (as `result` finds it). `seconds`: `seconds(hosts)`, when the caller has them (a host search ends
+        with them), taken as they are there."""
         if np.all(self.network_never_binds) and np.shape(self.cpu) == np.shape(hosts):
-            return self.seconds(hosts), (self.cpu < self.drives).astype(np.intp)
+            return self.seconds(hosts) if seconds is None else seconds, (self.cpu < self.drives).astype(np.intp)
         out = self.result(hosts)
         return out.seconds, out.binding
 

@@ -314,14 +314,14 @@ def _host_free_rates(
 
 
 def _drive_read_rate(shape: ClusterShape, virt: FloatArray, p: ScanParams) -> FloatArray:
-    drives: FloatArray = (
-        _a(shape.drives_per_host)
-        * _a(shape.drive_seq_read_mb_s)
-        * _a(p.drive_read_efficiency)
-        * _a(shape.raid_read_factor)
-        / virt
-    )
-    return drives
+    drives: FloatArray = _a(shape.drives_per_host) * _a(shape.drive_seq_read_mb_s)
+    eff, raid = _a(p.drive_read_efficiency), _a(shape.raid_read_factor)
+    if type(drives) is np.ndarray and all(np.shape(x) in ((), drives.shape) for x in (eff, raid, virt)):
+        drives *= eff  # a chunk of designs: the same steps, in order, written into one array
+        drives *= raid
+        drives /= virt
+        return drives
+    return drives * eff * raid / virt
 
 
 def _scan_network_rate(shape: ClusterShape, hosts: FloatArray, virt: FloatArray, p: ScanParams) -> FloatArray:

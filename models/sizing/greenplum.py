@@ -243,14 +243,12 @@ def _evaluate_with(
     with np.errstate(divide="ignore", invalid="ignore"):
         h_cap = np.where(cap_host > 0, np.ceil(need / cap_host), MAX_SEGMENT_HOSTS).astype(np.int64)
     h_low = np.maximum(h_cap, min_hosts(workload, primaries // vms if workload.mirroring == "spread" else vms))
-    if fixed_hosts is not None:
-        hosts = np.full(n, fixed_hosts, dtype=np.int64)
-    else:
-        hosts = _segment_hosts(workload, targets, ctx, h_low, vms)
+    hosts, scan_s = (np.full(n, fixed_hosts, dtype=np.int64), None) if fixed_hosts is not None else _segment_hosts(
+        workload, targets, ctx, h_low, vms)
     etl = _etl_hosts(workload, targets, ctx, hosts, fixed_etl)
     later = _later(workload, targets)
+    perf = metrics.gp_point(workload, ctx, hosts, etl, later, scan_s)
     counts = hosts.astype(float)  # the host counts as each product with a float converts them: converted once
-    perf = metrics.gp_point(workload, ctx, counts, etl, later)
     drives = np.asarray(ctx.shape.drives_per_host)  # the float drive counts the scan's model reads
     capex, power, rack = _totals(c, net, utilization, extra_mem, coord, drives, counts, etl)
     meets: dict[str, BoolArray] = {CAPACITY: hosts >= h_cap}
@@ -322,8 +320,9 @@ def _later(workload: GpWorkload, targets: Targets) -> frozenset[str]:
 
 def _segment_hosts(
     workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, h_low: IntArray, vms: IntArray
-) -> IntArray:
-    """Hosts meeting the performance targets (point prediction), bounded where more hosts stop helping."""
+) -> tuple[IntArray, FloatArray | None]:
+    """Hosts meeting the performance targets (point prediction), bounded where more hosts stop helping; with the
+    full-scan seconds there when the closed-form count found them (and nothing moved the count since)."""
     scan_s = gp_hosts.scan_only(workload, targets)
     values = _perf_values(workload, targets, ctx) if scan_s else remembered(_perf_values(workload, targets, ctx))
 
@@ -334,19 +333,21 @@ def _segment_hosts(
         return res
 
     limits = metric_limits(workload, targets)
+    seconds: FloatArray | None = None
     if scan_s:  # the full scan alone: the count in closed form where it is exact, the search's elsewhere
-        hosts, below, at = gp_hosts.fewest_hosts(ctx.full_scan, h_low, scan_s, MAX_SEGMENT_HOSTS, perf_ok)
+        found, below, at = gp_hosts.fewest_hosts(ctx.full_scan, h_low, scan_s, MAX_SEGMENT_HOSTS, perf_ok)
         with np.errstate(invalid="ignore", over="ignore"):  # rows at their lowest count: not read
-            stopped = stops_helping({"full_scan_s": below}, {"full_scan_s": at}, hosts - 1, limits)
+            stopped = stops_helping({"full_scan_s": below}, {"full_scan_s": at}, found - 1, limits)
         # `helpful_limit` with the seconds in hand; a target is set, so its probe for one is skipped
-        hosts = gp_hosts.trimmed(values, h_low, hosts, np.flatnonzero(stopped & (hosts > h_low)), limits)
+        hosts = gp_hosts.trimmed(values, h_low, found, np.flatnonzero(stopped & (found > h_low)), limits)
+        seconds = at if hosts is found else None  # `found` itself where nothing was trimmed
     else:
         hosts, _ = smallest_meeting(perf_ok, h_low, MAX_SEGMENT_HOSTS, _host_guess(workload, targets, ctx, h_low))
         hosts = helpful_limit(values, h_low, hosts, limits)  # never above `hosts`
     # block mirroring fills whole blocks, past the largest cluster at most there (the searches stay within it);
     # more hosts never lower performance, so targets stay met
     rounded = mirroring.round_hosts(mirror_policy(workload), hosts, vms, workload.mirror_block_hosts)
-    return hosts if rounded is hosts else np.minimum(rounded, MAX_SEGMENT_HOSTS)
+    return (hosts, seconds) if rounded is hosts else (np.minimum(rounded, MAX_SEGMENT_HOSTS), None)
 
 
 def _etl_hosts(

@@ -160,12 +160,14 @@ def gp_tps(ctx: GpContext, hosts: IntArray, workload: GreenplumOltp) -> FloatArr
 
 def gp_point(
     workload: GreenplumAnalytics | GreenplumOltp, ctx: GpContext, hosts: IntArray, etl: IntArray,
-    later: frozenset[str] = frozenset(),
+    later: frozenset[str] = frozenset(), scan_s: FloatArray | None = None,
 ) -> dict[str, FloatArray]:
     """Point metrics and the binding resource at `hosts` and `etl`; the metrics in `later` (`LATER` ones) left out
-    (`PointMetrics` computes them for the rows asked for)."""
+    (`PointMetrics` computes them for the rows asked for). `scan_s`: the full-scan seconds at `hosts`
+    (`gp_full_scan_s`'s), when the caller has them."""
     if isinstance(workload, GreenplumAnalytics):
-        seconds, binding = ctx.full_scan.point(hosts)  # the rates the host count does not change: once per context
+        # the rates the host count does not change: once per context
+        seconds, binding = ctx.full_scan.point(hosts, scan_s)
         out = {"full_scan_s": seconds}
         for name in LATER:
             if name not in later:

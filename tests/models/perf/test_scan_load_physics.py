@@ -161,3 +161,24 @@ def _designs(rows: list[tuple[int, float, float, float, float, int]], ratio: flo
         network_gbps_per_host=gbps, primary_segments_per_host=primaries, numa_local=1.0 - virt,
         cpu_generation=virt, compression_ratio=ratio)
     return hosts, shape
+
+
+@settings(max_examples=80, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(1, 400), st.floats(1.0, 24.0), st.floats(50.0, 14_000.0),
+                               st.sampled_from([0.0, 1.0]), st.sampled_from([1.0, 10.0, 100.0, 400.0]),
+                               st.sampled_from([1, 8, 16, 64])), min_size=1, max_size=40),
+       ratio=st.floats(1.0, 8.0), fast=st.booleans())
+def test_the_kernel_of_grouped_designs_is_each_designs_kernel(rows: list[tuple[int, float, float, float, float, int]],
+                                                             ratio: float, fast: bool) -> None:
+    """`FullScan.of` with groups (designs sharing every CPU, virtualization and line-rate input, as a server's
+    drive options do) gives every rate bit for bit as without them: with an interconnect faster than every group's
+    CPU (`fast`: 400 Gb/s throughout, where the floor is not gathered) and with one that binds for some."""
+    _, shape = _designs(rows, ratio)
+    if fast:
+        shape = shape.replace(network_gbps_per_host=np.full(len(rows), 400.0))
+    key = np.stack([shape.virtualized, shape.network_gbps_per_host, shape.primary_segments_per_host])
+    _, rep, which = np.unique(key, axis=1, return_index=True, return_inverse=True)
+    grouped = FullScan.of(shape, 100.0, _p(), (rep, which.reshape(-1)))
+    plain = FullScan.of(shape, 100.0, _p())
+    for name in ("virt", "drives_cpu", "drives", "cpu", "network_never_binds"):
+        assert np.array_equal(getattr(grouped, name), getattr(plain, name)), name
