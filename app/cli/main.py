@@ -26,7 +26,11 @@ CODE_CACHE_VAR = "REFARCH_CODE_CACHE"
 GLOBAL_HELP = "refarch: size reference architectures for Greenplum, PostgreSQL and SAP IQ."
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or, given the `command` the arguments name, of that one only: a process
+    running one command then imports that command's module alone (`refarch size` not the window's, the report's
+    and the optimizer's). Its help, usage and errors are the same. A name no command module registers gets
+    the full parser, which reports it."""
     parser = argparse.ArgumentParser(prog="refarch", description=GLOBAL_HELP)
     parser.add_argument(
         "--db",
@@ -35,12 +39,31 @@ def build_parser() -> argparse.ArgumentParser:
         help="SQLAlchemy URL of the catalog (default: $REFARCH_DB, else SQLite in the user data dir)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+    names = sorted(m.name for m in pkgutil.iter_modules(commands.__path__))
+    if command is not None:
+        names = [n for n in names if n == command.replace("-", "_")]  # `fit-usl` lives in fit_usl.py
+    for name in names:
+        module = importlib.import_module(f"{commands.__name__}.{name}")
         register = getattr(module, "register", None)
         if register is not None:
             register(sub)
+    if command is not None and command not in (sub.choices or {}):
+        return build_parser()
     return parser
+
+
+def command_named(args: Sequence[str]) -> str | None:
+    """The command word of `args` after the global `--db URL`; None when an option comes first (`--help`).
+
+    >>> command_named(["--db", "sqlite:///c.db", "size", "s.json"]), command_named(["--db=x", "gui"])
+    ('size', 'gui')
+    >>> command_named(["--help"]), command_named([])
+    (None, None)
+    """
+    rest = list(args)
+    while rest and (rest[0] == "--db" or rest[0].startswith("--db=")):
+        rest = rest[2:] if rest[0] == "--db" else rest[1:]
+    return rest[0] if rest and not rest[0].startswith("-") else None
 
 
 def configure_fit_cache() -> None:
@@ -85,9 +108,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `refarch size`'s CPU otherwise).
         dataclass_code.install(code_cache_directory())
     configure_fit_cache()
-    parser = build_parser()
     if not args_list or (args_list[0].startswith("--db") and len(args_list) <= 2):
         args_list.append("gui")
+    parser = build_parser(command_named(args_list))
     args = parser.parse_args(args_list)
     handler = getattr(args, "handler", None)
     if handler is None:
