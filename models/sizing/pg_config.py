@@ -171,11 +171,9 @@ def _max_connections(vm: PgVmInputs, ram_mb: int, sb_mb: int,
     Returns the count, its setting, the pooler the memory calls for (a note) and the pooler the vCPUs call for
     when memory suffices (advice): more clients than study 001 ran per vCPU, most of them queueing for a core.
     """
-    divisor = f("work_mem_divisor")
     floor_mb = f("work_mem_min_mb")
     reserved = int(f("superuser_reserved_connections"))
-    # the most connections that still leave every one of them the work_mem floor
-    cap = int((ram_mb - sb_mb) / (divisor * floor_mb)) - workers - reserved
+    cap = _connection_cap(ram_mb, sb_mb, workers)
     spindles = vm.data_drives if vm.drive == "hdd" else 0
     optimum = int(f("active_connections_per_core")) * vm.vcpus + spindles
     notes: list[str] = []
@@ -204,6 +202,41 @@ def _max_connections(vm: PgVmInputs, ram_mb: int, sb_mb: int,
     setting = Setting("max_connections", max_conn, "", conn_reason,
                       f"{cite('superuser_reserved_connections')}; {cite('active_connections_per_core')}")
     return max_conn, setting, notes, advice
+
+
+def _connection_cap(ram_mb: int, sb_mb: int, workers: int) -> int:
+    """The most client connections that still leave every connection and worker the work_mem floor, times the
+    PGTune divisor, beside shared_buffers, less the superuser slots."""
+    per_connection_mb = f("work_mem_divisor") * f("work_mem_min_mb")
+    return int((ram_mb - sb_mb) / per_connection_mb) - workers - int(f("superuser_reserved_connections"))
+
+
+def memory_for_connections_gib(clients: int, vcpus: int, dedicated: bool, conventional: bool, start_gib: float,
+                               most_gib: float) -> float:
+    """The least VM memory, whole GiB from `start_gib` up to `most_gib`, at which each of `clients` gets its own
+    connection at the work_mem floor (`_max_connections` then asks for no pooler); `start_gib` itself when it
+    already suffices, or when even `most_gib` does not (a pooler is then the answer).
+
+    A few GiB more for a VM whose clients the study-001 working-set model fits but the connection rule does not is
+    cheaper than middleware; shared_buffers is taken at its share on a host not overcommitted (the largest share,
+    so the fit holds on any host).
+
+    >>> memory_for_connections_gib(40, 4, True, False, 2.0, 64.0)
+    3.0
+    >>> memory_for_connections_gib(30, 4, True, False, 2.0, 64.0)
+    2.0
+    >>> memory_for_connections_gib(40, 4, True, False, 2.0, 2.0)
+    2.0
+    """
+    workers = max_worker_processes(vcpus)
+    gib = start_gib
+    while gib <= most_gib:
+        ram_mb = _mb(gib)
+        sb_mb = math.floor(ram_mb * shared_buffers_rule(gib, dedicated, False, conventional).ratio)
+        if clients <= _connection_cap(ram_mb, sb_mb, workers):
+            return gib
+        gib = math.floor(gib) + 1.0
+    return start_gib
 
 
 def _memory_settings(vm: PgVmInputs, ram_mb: int, sb_mb: int, max_conn: int, workers: int) -> list[Setting]:

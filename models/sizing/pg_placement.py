@@ -26,6 +26,7 @@ import numpy as np
 from models.calibration_data import figure, point
 from models.perf import memory
 from models.scenario import PgDatabase, PostgresConsolidation
+from models.sizing.pg_config import memory_for_connections_gib
 from models.sizing.pg_storage import GIB_PER_GB, DbIo, database_io, load_at, tps_per_client
 
 HOURS = 24
@@ -116,16 +117,23 @@ def _estimated_caps(dbs: tuple[PgDatabase, ...], vcpus: int) -> dict[str, float]
     return {d.name: room * d.peak_clients / clients for d in estimated} if clients else {}
 
 
-def make_vm(name: str, dbs: tuple[PgDatabase, ...], host_cores: int, w: PostgresConsolidation, fill: float) -> PgVm:
+def make_vm(name: str, dbs: tuple[PgDatabase, ...], host_cores: int, w: PostgresConsolidation, fill: float,
+            room_gib: float | None = None) -> PgVm:
+    """The VM of `dbs`. `room_gib`: the most memory it may grow to so that each of its clients gets its own
+    connection (`pg_config.memory_for_connections_gib`, up to a NUMA node's memory); None keeps the working-set
+    size (the host-limit checks, which ask what the working sets alone need)."""
     clients = _clients_by_hour(dbs)
     at_once = math.ceil(clients.max() - 1e-9)
     ws = sum(d.working_set_gb for d in dbs) * GIB_PER_GB
     resident = ws + _overhead_gib(clients)
     ecs = figure(DS, "effective_cache_size_ratio")
-    mem = w.vm_memory_gib or max(MIN_VM_GIB, float(math.ceil(float(resident.max()) / ecs)))
     demand = _vcpus_by_hour(dbs)
     needed = float(max(demand.max(), at_once / clients_per_vcpu()))
     vcpus = w.vm_vcpus or int(min(host_cores, max(2, math.ceil(needed - 1e-9))))
+    mem = w.vm_memory_gib or max(MIN_VM_GIB, float(math.ceil(float(resident.max()) / ecs)))
+    if w.vm_memory_gib is None and room_gib is not None:
+        mem = memory_for_connections_gib(at_once, vcpus, len(dbs) == 1, w.shared_buffers_policy == "conventional",
+                                         mem, room_gib)
     cpu = np.minimum(demand, vcpus)
     cache = mem * ecs
     caps = _estimated_caps(dbs, vcpus)
@@ -134,11 +142,13 @@ def make_vm(name: str, dbs: tuple[PgDatabase, ...], host_cores: int, w: Postgres
     return PgVm(name, dbs, vcpus, float(mem), cpu, resident, at_once, io, needed)
 
 
-def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, host_cores: int, fill: float
-             ) -> list[PgVm]:
-    """One VM per database, or databases grouped first-fit into VMs that fit one NUMA node."""
+def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, host_cores: int, fill: float,
+             grow_for_connections: bool = False) -> list[PgVm]:
+    """One VM per database, or databases grouped first-fit into VMs that fit one NUMA node. With
+    `grow_for_connections`, a VM grows (within a NUMA node's memory) until each of its clients has a connection."""
+    room = node_mem_gib if grow_for_connections else None
     if w.placement == "vm-per-database":
-        return [make_vm(f"vm-{d.name}", (d,), host_cores, w, fill) for d in w.databases]
+        return [make_vm(f"vm-{d.name}", (d,), host_cores, w, fill, room) for d in w.databases]
     ecs = figure(DS, "effective_cache_size_ratio")
     limit_gib = w.vm_memory_gib or node_mem_gib
     limit_vcpus = w.vm_vcpus or node_cores
@@ -154,7 +164,7 @@ def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, hos
                 break
         else:
             groups.append([db])
-    return [make_vm(f"shared-vm-{i + 1}", tuple(g), host_cores, w, fill) for i, g in enumerate(groups)]
+    return [make_vm(f"shared-vm-{i + 1}", tuple(g), host_cores, w, fill, room) for i, g in enumerate(groups)]
 
 
 @dataclass(frozen=True)

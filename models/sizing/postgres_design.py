@@ -172,7 +172,8 @@ def size_postgres(
         if available <= 0:
             too_small.append(f"{server.id}: {host_mem:g} GiB leaves nothing after the hypervisor reserve")
             continue
-        vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes, server.cores_total, fill)
+        vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes, server.cores_total, fill,
+                       grow_for_connections=True)
         hosts = pack_hosts(vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes,
                            server.cores_per_numa_node, policy_min_hosts(w.vsan_policy) if vsan else 1,
                            cluster_max_hosts(vsan))
@@ -343,10 +344,11 @@ def _rationale(
             f"{len(all_vms)} VM(s) ({w.placement}) for {len(w.databases)} database(s); vCPUs cover the clients"
             f" connected at once at {clients_per_vcpu():g} clients per vCPU; memory is sized so"
             f" effective_cache_size ({percent(figure(DS, 'effective_cache_size_ratio'))} of it) holds the working sets"
-            " plus"
-            " the per-client memory. VMs are pinned to one NUMA node where their vCPUs and memory fit one.",
+            f" plus the per-client memory, and grown (within a NUMA node) until each client has a connection at the"
+            f" {figure(DS, 'work_mem_min_mb'):g} MB work_mem floor, so a pooler is asked for only where even that"
+            " cannot hold them. VMs are pinned to one NUMA node where their vCPUs and memory fit one.",
             f"{cite(RULES, 'pg_clients_per_vcpu')}; {point(DS, 'effective_cache_size_ratio').source.cite()};"
-            " 001_8432df66bbca52f5.txt, Working set sizes",
+            f" {point(DS, 'work_mem_min_mb').source.cite()}; 001_8432df66bbca52f5.txt, Working set sizes",
         ),
         Rationale(
             "Busy hours",
