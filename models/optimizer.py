@@ -33,7 +33,7 @@ from models.sizing.gp_tco import approx_tco
 from models.sizing.pareto import ParetoFront, pareto_indices
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
-from models.sizing.stream import CheapestFeasible, RunningBest
+from models.sizing.stream import CheapestFeasible, RunningBest, first_per_server
 from models.sizing.targets import estimate_at
 from models.tasks import IsCancelled, Progress, check_cancelled
 from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
@@ -264,9 +264,14 @@ class _Stream:
                 return  # the usual chunk: the minima show no row comes before the last (a NaN minimum rules none out)
             before = np.flatnonzero((warned < w_last) | ((warned == w_last) & (cost < c_last)))  # few rows
             feasible, warned, cost = feasible[before], warned[before], cost[before]
-        order = feasible[np.lexsort((cost, warned))]  # stable: ties keep the earlier candidate
-        _, first = np.unique(ev.candidates.server_idx[order], return_index=True)  # each server's best
-        top = order[np.sort(first)[:self.rerank]]
+        server = ev.candidates.server_idx if feasible.size == len(ev.candidates) else ev.candidates.server_idx[feasible]
+        best = first_per_server(server, warned, cost)  # a chunk's rows come grouped by server: no sort of them all
+        if best is not None:
+            top = feasible[best[np.lexsort((best, cost[best], warned[best]))[:self.rerank]]]
+        else:
+            order = feasible[np.lexsort((cost, warned))]  # stable: ties keep the earlier candidate
+            _, first = np.unique(ev.candidates.server_idx[order], return_index=True)  # each server's best
+            top = order[np.sort(first)[:self.rerank]]
         merged = self.tco_shortlist + [(int(ev.part_warnings[i]), float(tco[i]), offset + int(i),
                                         self.point(ev, int(i))) for i in top]
         merged.sort(key=lambda t: (t[0], t[1], t[2]))

@@ -55,7 +55,7 @@ class ParetoFront:
         """
         if index.size == 0:
             return
-        live = self._screen(capex, perf, power, index)
+        live = self._screen(capex, perf, power, index, self if len(self) else _scout(capex, perf, power, index))
         if live is not None:
             if live.size == 0:
                 return
@@ -80,28 +80,30 @@ class ParetoFront:
         self.capex, self.perf, self.power, self.index = (merged[k][kept] for k in ("capex", "perf", "power", "index"))
         self.payload = {k: v[kept] for k, v in merged_payload.items()}
 
-    def _screen(self, capex: FloatArray, perf: FloatArray, power: FloatArray, index: IntArray) -> IntArray | None:
-        """Positions no kept point dominates (None: no front yet). A kept point strictly cheaper and no worse on
-        perf and power rules a candidate out for sure; trying the kept points one at a time on what is left
-        costs a few passes over the chunk (the first points take most of it), and only the few left are
-        checked exactly against the whole front (ties on capex, the index)."""
-        if not len(self):
+    @staticmethod
+    def _screen(capex: FloatArray, perf: FloatArray, power: FloatArray, index: IntArray,
+                by: ParetoFront | None) -> IntArray | None:
+        """Positions no point of `by` (the kept points, or a scout of the chunk's own) dominates (None: no points).
+        A point strictly cheaper and no worse on perf and power rules a candidate out for sure; trying the points
+        one at a time on what is left costs a few passes over the chunk (the first points take most of it), and
+        only the few left are checked exactly against all of them (ties on capex, the index)."""
+        if by is None or not len(by):
             return None
-        live = self._blocks_behind(capex, perf, power)
+        live = by._blocks_behind(capex, perf, power)
         if live is None:
             live, c_l, p_l, w_l = np.arange(index.size), capex, perf, power
         elif live.size == 0:
             return live
         else:
             c_l, p_l, w_l = capex[live], perf[live], power[live]
-        for c, p, w in zip(*(a[:SCREENERS].tolist() for a in (self.capex, self.perf, self.power)), strict=True):
+        for c, p, w in zip(*(a[:SCREENERS].tolist() for a in (by.capex, by.perf, by.power)), strict=True):
             alive = ~((c < c_l) & (p <= p_l) & (w <= w_l))
             if not alive.all():
                 live, c_l, p_l, w_l = live[alive], c_l[alive], p_l[alive], w_l[alive]
                 if live.size == 0:
                     return np.zeros(0, dtype=np.int64)
-        exact = _not_dominated_by(capex[live], perf[live], power[live], index[live], self.capex, self.perf,
-                                  self.power, self.index)
+        exact = _not_dominated_by(capex[live], perf[live], power[live], index[live], by.capex, by.perf, by.power,
+                                  by.index)
         return np.asarray(live[exact], dtype=np.int64)
 
     def _blocks_behind(self, capex: FloatArray, perf: FloatArray, power: FloatArray) -> IntArray | None:
@@ -123,6 +125,26 @@ class ParetoFront:
         ahead = np.flatnonzero(~behind)
         rows = (ahead[:, None] * SCREEN_BLOCK + np.arange(SCREEN_BLOCK)).ravel()
         return rows[rows < n] if whole < n else rows  # the last block may be short
+
+
+def _scout(capex: FloatArray, perf: FloatArray, power: FloatArray, index: IntArray) -> ParetoFront | None:
+    """The front of a few of the chunk's own rows (each block's cheapest, fastest and leanest), to screen the chunk
+    with when no front is kept yet (None: a chunk of one block, sorted whole as it is). Any rows of the chunk do:
+    being dominated by an earlier candidate, kept or not, is what rules a candidate out."""
+    n = capex.size
+    if n <= SCREEN_BLOCK:
+        return None
+    whole = n - n % SCREEN_BLOCK
+    starts = np.arange(0, whole, SCREEN_BLOCK)
+    picks = [starts + values[:whole].reshape(-1, SCREEN_BLOCK).argmin(axis=1) for values in (capex, perf, power)]
+    if whole < n:
+        picks += [np.array([whole + int(values[whole:].argmin()) for values in (capex, perf, power)])]
+    rows = np.unique(np.concatenate(picks))
+    if rows.size * 2 > n:
+        return None  # blocks of a few rows: scouting would not leave much less to sort
+    scout = ParetoFront()
+    scout.add(capex[rows], perf[rows], power[rows], index[rows], {})
+    return scout
 
 
 def _records(values: FloatArray) -> BoolArray:

@@ -127,6 +127,29 @@ class CheapestFeasible:
         return sel
 
 
+def first_per_server(server: np.ndarray, warned: np.ndarray, cost: np.ndarray) -> np.ndarray | None:
+    """Position of each server's first row by (part warnings, cost, position), NaN costs last as a sort puts them,
+    for rows grouped by server (`server` non-decreasing, as the search hands out a chunk's candidates); None when
+    they are not grouped (sort them instead).
+
+    >>> first_per_server(np.array([0, 0, 0, 2, 2, 2]), np.array([1, 0, 0, 0, 0, 0]),
+    ...                  np.array([1.0, 3.0, 2.0, np.nan, 5.0, 5.0])).tolist()
+    [2, 4]
+    """
+    if np.any(server[1:] < server[:-1]):
+        return None
+    if server.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.concatenate([[0], np.flatnonzero(np.diff(server)) + 1])
+    lengths = np.diff(np.append(starts, server.size))
+    level = warned == np.repeat(np.minimum.reduceat(warned, starts), lengths)  # each server's fewest warnings
+    low = np.repeat(np.fmin.reduceat(np.where(level, cost, np.nan), starts), lengths)  # NaN: none but NaN left
+    hit = level & ((cost == low) | (np.isnan(low) & np.isnan(cost)))
+    at = np.flatnonzero(hit)
+    _, first = np.unique(server[at], return_index=True)
+    return at[first]
+
+
 def _concat_rows(parts: list[greenplum.Evaluated]) -> greenplum.Evaluated:
     from dataclasses import fields
 

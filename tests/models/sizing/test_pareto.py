@@ -67,3 +67,23 @@ def test_a_big_front_streamed_is_exact_whatever_the_screen_blocks() -> None:
                 sel = np.arange(start, min(n, start + 250), dtype=np.int64)
                 front.add(capex[sel], perf[sel], power[sel], sel, {})
         assert [int(i) for i in front.index] == expected, block
+
+
+def test_a_row_best_in_its_block_on_every_count_is_kept() -> None:
+    """The first chunk is screened with a scout front of its own blocks' cheapest, fastest and leanest rows: a row
+    that is all three of its block must survive its own block's screen (it ties itself on every count)."""
+    rng = np.random.default_rng(5)
+    n, block = 240, 8
+    capex, perf, power = (rng.integers(10, 40, n).astype(float) for _ in range(3))
+    for start in range(0, n, block):
+        best = start + int(rng.integers(0, block))
+        capex[best], perf[best], power[best] = (a[start:start + block].min() - int(rng.integers(0, 2))
+                                                for a in (capex, perf, power))
+    expected = _pareto_front(capex, perf, power, False, None)
+    for chunk in (n, 97):
+        front = ParetoFront()
+        with mock.patch.object(pareto, "SCREEN_BLOCK", block):
+            for start in range(0, n, chunk):
+                sel = np.arange(start, min(n, start + chunk), dtype=np.int64)
+                front.add(capex[sel], perf[sel], power[sel], sel, {})
+        assert [int(i) for i in front.index] == expected, chunk

@@ -8,11 +8,13 @@ import dataclasses
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models import pricing
 from models.hardware import Drive, HardwareCatalog, Server
 from models.optimizer import _space
-from models.sizing.stream import CheapestFeasible, RunningBest
+from models.sizing.stream import CheapestFeasible, RunningBest, first_per_server
 from tests.models.sizing.conftest import sample
 
 CASES = {
@@ -54,4 +56,28 @@ def test_the_reducers_equal_the_whole_array_order(case: str, k: int, ties: bool,
         assert cheapest.pool is None and not best.feasible and feasible.size == 0
     else:
         assert cheapest.index is not None and cheapest.index.tolist() == feasible.tolist()
+        pool = cheapest.pool
+        assert pool is not None  # the rows themselves, in the pool's order, whichever chunks they came from
+        for column in ("capex", "segment_hosts", "power_w", "part_warnings"):
+            np.testing.assert_array_equal(getattr(pool, column), cat(column)[feasible])
+        assert list(pool.metrics) == list(chunks[0][1].metrics)
+        for name in pool.metrics:  # those computed with the chunk and those left for the rows kept
+            np.testing.assert_array_equal(pool.metrics[name],
+                                          np.concatenate([e.metrics[name] for _, e in chunks])[feasible])
         assert feasible.size == k  # not vacuous
+
+
+@settings(max_examples=80, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 2), st.sampled_from([1.0, 2.0, 3.0, float("nan")])),
+                     max_size=60))
+def test_first_per_server_is_the_sorted_first_of_each_server(rows: list[tuple[int, int, float]]) -> None:
+    rows = sorted(rows, key=lambda r: r[0])  # grouped by server, as a chunk is; ties keep their draw order
+    server = np.array([r[0] for r in rows], dtype=np.int64)
+    warned = np.array([r[1] for r in rows], dtype=np.int64)
+    cost = np.array([r[2] for r in rows], dtype=float)
+    order = np.lexsort((cost, warned))
+    _, first = np.unique(server[order], return_index=True)
+    got = first_per_server(server, warned, cost)
+    assert got is not None and got.tolist() == sorted(order[first].tolist())
+    if np.any(server[1:] != server[:-1]):
+        assert first_per_server(server[::-1], warned[::-1], cost[::-1]) is None  # not grouped: the caller sorts
