@@ -23,8 +23,6 @@ import contextlib
 import dataclasses
 import importlib.util
 import marshal
-import os
-import tempfile
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -55,19 +53,13 @@ class _Cache:
     def save(self) -> None:
         if not self.compiled:
             return
+        from app.export.atomic import ExportError, atomic_write_bytes  # imported only when there is a text to keep
+
         merged = {**self.known, **self.used}
         entries = merged if len(merged) <= MAX_ENTRIES else self.used
-        with contextlib.suppress(OSError, ValueError):
+        with contextlib.suppress(OSError, ValueError, ExportError):  # not kept: the next process compiles again
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{FILE_NAME}.", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(_HEADER + marshal.dumps(entries))
-                os.replace(tmp, self.path)  # readers see the old file or the new one, never half of one
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
+            atomic_write_bytes(self.path, _HEADER + marshal.dumps(entries))  # never half a file for a reader
 
 
 def _read(path: Path) -> dict[str, CodeType]:
