@@ -161,13 +161,17 @@ class CoordinatorHost:
     price: FloatArray
     watts: FloatArray
     rack_u: FloatArray
+    option: int = -1  # the `CoordinatorOptions` index the design records (`Evaluated.coordinator_idx`); -1: none
 
 
-def same_as_segments(c: Candidates, net: NetworkChoice, utilization: float) -> CoordinatorHost:
+def same_as_segments(c: Candidates, net: NetworkChoice, utilization: float, option: int = -1) -> CoordinatorHost:
     """A coordinator on the segment hosts' server, with the catalog's RAID-1 pair of the segment drive."""
     drives = float(coordinator_drive_count())  # the same for every candidate: no array to build and convert
-    return CoordinatorHost(c.cores_total, c.server_price + drives * c.drive_price + net.price_per_host,
-                           metrics.host_power_w(c, drives, net, utilization * 0.5), c.rack_u)
+    price = drives * c.drive_price  # server + drives x drive price + network, summed in that order in one array
+    np.add(c.server_price, price, out=price)
+    price += net.price_per_host
+    return CoordinatorHost(c.cores_total, price, metrics.host_power_w(c, drives, net, utilization * 0.5), c.rack_u,
+                           option)
 
 
 def option_host(options: CoordinatorOptions, k: int, n: int, net: NetworkChoice, utilization: float
@@ -179,7 +183,7 @@ def option_host(options: CoordinatorOptions, k: int, n: int, net: NetworkChoice,
                                     net.nics_per_host, net.nic.watts if net.nic else 0.0)
     return CoordinatorHost(np.full(n, float(server.cores_total)),
                            np.full(n, server.price + drives * drive.price + net.price_per_host),
-                           np.full(n, float(watts)), np.full(n, float(server.rack_u)))
+                           np.full(n, float(watts)), np.full(n, float(server.rack_u)), k)
 
 
 def evaluate(
@@ -199,12 +203,11 @@ def evaluate(
     option and the cheapest meeting the targets kept (`gp_coordinator`), or option `fixed_coordinator`."""
     def one(k: int | None) -> Evaluated:
         if k is None or coordinators is None:
-            coord = same_as_segments(c, net, utilization)
+            coord = same_as_segments(c, net, utilization, -1 if k is None else k)
         else:
             coord = option_host(coordinators, k, len(c), net, utilization)
-        ev = _evaluate_with(workload, targets, c, net, utilization, extra_memory_price, fixed_hosts, platform,
-                            fixed_etl, coord)
-        return dataclasses.replace(ev, coordinator_idx=np.full(len(c), -1 if k is None else k, dtype=np.int64))
+        return _evaluate_with(workload, targets, c, net, utilization, extra_memory_price, fixed_hosts, platform,
+                              fixed_etl, coord)
 
     if not isinstance(workload, GreenplumOltp) or coordinators is None or not len(coordinators):
         return one(None)
@@ -245,12 +248,12 @@ def _evaluate_with(
     h_low = np.maximum(h_cap, min_hosts(workload, primaries // vms if workload.mirroring == "spread" else vms))
     hosts, scan_s = (np.full(n, fixed_hosts, dtype=np.int64), None) if fixed_hosts is not None else _segment_hosts(
         workload, targets, ctx, h_low, vms)
-    etl = _etl_hosts(workload, targets, ctx, hosts, fixed_etl)
+    etl, some_etl = _etl_hosts(workload, targets, ctx, hosts, fixed_etl)
     later = _later(workload, targets)
     perf = metrics.gp_point(workload, ctx, hosts, etl, later, scan_s)
     counts = hosts.astype(float)  # the host counts as each product with a float converts them: converted once
     drives = np.asarray(ctx.shape.drives_per_host)  # the float drive counts the scan's model reads
-    capex, power, rack = _totals(c, net, utilization, extra_mem, coord, drives, counts, etl)
+    capex, power, rack = _totals(c, net, utilization, extra_mem, coord, drives, counts, etl if some_etl else None)
     meets: dict[str, BoolArray] = {CAPACITY: hosts >= h_cap}
     fixed = gp_part_warnings.fixed(workload, c)
     meets.update(_target_checks(workload, targets, {**perf, "capex": capex, "power_w": power, "rack_u": rack}))
@@ -272,13 +275,14 @@ def _evaluate_with(
         meets=meets,
         part_warnings=gp_part_warnings.count(workload, c, counts, need, fixed, ctx.queries),
         part_warnings_fixed=fixed,
+        coordinator_idx=np.full(n, coord.option, dtype=np.int64),
     )
 
 
 def _totals(c: Candidates, net: NetworkChoice, utilization: float, extra_mem: FloatArray, coord: CoordinatorHost,
-            drives: FloatArray, hosts: FloatArray, etl: IntArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+            drives: FloatArray, hosts: FloatArray, etl: IntArray | None) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Per candidate, the design's capex, average draw and rack units at `hosts` segment hosts and `etl` ETL
-    hosts (`drives` and `hosts`: the counts as floats, as each product below converts them):
+    hosts (None: none; `drives` and `hosts`: the counts as floats, as each product below converts them):
 
         seg_price = server price + drives x drive price + network per host + extra memory
         capex = hosts x seg_price + coordinators x coordinator price + etl x (seg_price - extra memory)
@@ -288,8 +292,7 @@ def _totals(c: Candidates, net: NetworkChoice, utilization: float, extra_mem: Fl
     Term by term in that order, written into the first array of each sum: the same operations, so the same
     bits, with a third of the temporaries. Without ETL hosts each ETL term is x 0.0, what an integer 0 gives."""
     coordinators = coordinator_count()
-    some_etl = bool(etl.any())
-    etl_f: FloatArray | float = etl.astype(float) if some_etl else 0.0
+    etl_f: FloatArray | float = 0.0 if etl is None else etl.astype(float)
     seg_price = drives * c.drive_price
     np.add(c.server_price, seg_price, out=seg_price)
     seg_price += net.price_per_host
@@ -304,7 +307,7 @@ def _totals(c: Candidates, net: NetworkChoice, utilization: float, extra_mem: Fl
     power += coordinators * coord.watts
     seg_w *= etl_f  # the segment draw is not needed past this sum
     power += seg_w
-    rack = (hosts + etl_f if some_etl else hosts) * c.rack_u  # integer counts: their float sum is exact
+    rack = (hosts if etl is None else hosts + etl_f) * c.rack_u  # integer counts: their float sum is exact
     rack += coordinators * coord.rack_u
     return capex, power, rack
 
@@ -352,19 +355,20 @@ def _segment_hosts(
 
 def _etl_hosts(
     workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, hosts: IntArray, fixed_etl: int | None
-) -> IntArray:
+) -> tuple[IntArray, bool]:
+    """The ETL hosts of each design, and whether any may be non-zero (False: all are 0, known without a pass)."""
     n = len(hosts)
     if fixed_etl is not None:
-        return np.full(n, fixed_etl, dtype=np.int64)
+        return np.full(n, fixed_etl, dtype=np.int64), fixed_etl != 0
     if targets.min_load_tb_per_hour is None or not isinstance(workload, GreenplumAnalytics):
-        return np.zeros(n, dtype=np.int64)
+        return np.zeros(n, dtype=np.int64), False
     wanted_load = targets.min_load_tb_per_hour
 
     def load_ok(e: IntArray, idx: IntArray) -> BoolArray:
         return metrics.gp_load_tb_per_hour(ctx.take(idx), hosts[idx], e) >= wanted_load
 
     etl, _ = smallest_meeting(load_ok, np.ones(n, dtype=np.int64), MAX_ETL_HOSTS)
-    return etl
+    return etl, True
 
 
 def _perf_values(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext) -> Values:
