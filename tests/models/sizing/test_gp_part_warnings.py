@@ -17,7 +17,7 @@ from models.scenario import GreenplumAnalytics, Scenario
 from models.sizing import gp_density, gp_part_warnings
 from models.sizing.engine import SizingInputError, size
 from models.sizing.result import SizingResult
-from tests.models.sizing.conftest import sample
+from tests.models.sizing.conftest import SizeOnce, sample
 
 RECOMMEND = {"server_id": None, "drive_id": None, "drives_per_host": None, "nic_id": None}
 # every Greenplum sample with its parts left to refarch, and a warehouse with no target (density decides)
@@ -45,15 +45,16 @@ def _pinned(s: Scenario, server_id: str) -> Scenario:
 
 
 @pytest.mark.parametrize("case", sorted(RECOMMENDED))
-def test_no_catalog_server_avoids_a_warning_the_recommendation_raises(catalog: HardwareCatalog, case: str) -> None:
+def test_no_catalog_server_avoids_a_warning_the_recommendation_raises(catalog: HardwareCatalog, size_once: SizeOnce,
+                                                                     case: str) -> None:
     name, changes = RECOMMENDED[case]
     s = sample(name, **changes)
-    r = size(s, catalog)
+    r = size_once(s)
     mine = _part_warnings(r)
     assert any(x.decision == "Recommended parts" for x in r.rationale)
     for server in catalog.current(catalog.servers):
         try:
-            other = size(_pinned(s, server.id), catalog)
+            other = size_once(_pinned(s, server.id))
         except (SizingInputError, ValueError):  # a server the scenario cannot be built on is no alternative
             continue
         if _meets(other) or not _meets(r):
@@ -61,13 +62,13 @@ def test_no_catalog_server_avoids_a_warning_the_recommendation_raises(catalog: H
 
 
 def test_the_recommended_warehouse_is_single_socket_where_the_two_socket_one_was_cheaper(
-        catalog: HardwareCatalog) -> None:
+        catalog: HardwareCatalog, size_once: SizeOnce) -> None:
     """The case the issue names: the cheapest host capex was a 2-socket Dell R670 raising numa-multi-socket."""
-    r = size(sample("retail-dw-gen5", platform=RECOMMEND), catalog)
+    r = size_once(sample("retail-dw-gen5", platform=RECOMMEND))
     assert catalog.server(r.design.server_id).sockets == 1
     assert "numa-multi-socket" not in {w.code for w in r.warnings}
-    two_socket = size(sample("retail-dw-gen5", platform={**RECOMMEND, "server_id": "dell-r670-10x-u3-2x-xeon-6740e"}),
-                      catalog)
+    two_socket = size_once(sample("retail-dw-gen5",
+                                  platform={**RECOMMEND, "server_id": "dell-r670-10x-u3-2x-xeon-6740e"}))
     assert "numa-multi-socket" in {w.code for w in two_socket.warnings}
 
 
@@ -95,35 +96,35 @@ def test_the_count_the_search_ranks_on_is_what_the_design_reports(
     assert _part_warnings(r) == expected
 
 
-def test_a_capex_budget_comes_before_part_warnings_when_only_warned_parts_keep_it(catalog: HardwareCatalog) -> None:
+def test_a_capex_budget_comes_before_part_warnings_when_only_warned_parts_keep_it(size_once: SizeOnce) -> None:
     """Fully priced, the warning-free recommendation breaks a budget a 2-socket design keeps: the budget (a target)
     wins and the rationale says what it costs in warnings; with room in the budget the warning-free one stays."""
-    free = size(sample("retail-dw-gen5", platform=RECOMMEND), catalog)
+    free = size_once(sample("retail-dw-gen5", platform=RECOMMEND))
     assert not _part_warnings(free)
-    within = size(sample("retail-dw-gen5", platform=RECOMMEND, targets={"max_full_scan_s": 600,
-                                                                       "max_capex": free.totals.capex - 1}), catalog)
+    within = size_once(sample("retail-dw-gen5", platform=RECOMMEND, targets={"max_full_scan_s": 600,
+                                                                            "max_capex": free.totals.capex - 1}))
     assert _meets(within) and within.totals.capex < free.totals.capex
     why = next(x.text for x in within.rationale if x.decision == "Recommended parts")
     assert "capex budget" in why and all(gp_part_warnings.WORDS[c] in why for c in _part_warnings(within))
-    roomy = size(sample("retail-dw-gen5", platform=RECOMMEND, targets={"max_full_scan_s": 600,
-                                                                      "max_capex": free.totals.capex + 1}), catalog)
+    roomy = size_once(sample("retail-dw-gen5", platform=RECOMMEND, targets={"max_full_scan_s": 600,
+                                                                           "max_capex": free.totals.capex + 1}))
     assert roomy.design.server_id == free.design.server_id and _meets(roomy)
 
 
 @pytest.mark.parametrize("case", sorted(RECOMMENDED))
 def test_the_price_of_the_preference_is_said_and_holds_when_that_server_is_named(
-        catalog: HardwareCatalog, case: str) -> None:
+        catalog: HardwareCatalog, size_once: SizeOnce, case: str) -> None:
     """Where a cheaper design meeting every target raises a part warning, the rationale names it with its capex;
     naming that server sizes it at that capex (or less) with that warning; elsewhere nothing is claimed."""
     name, changes = RECOMMENDED[case]
     s = sample(name, **changes)
-    r = size(s, catalog)
+    r = size_once(s)
     [why] = [x for x in r.rationale if x.decision == "Recommended parts"]
     said = re.search(r"The cheapest design meeting every target, \d+ segment hosts of (.+?), costs ([\d,]+) ", why.text)
     cheaper = []
     for server in catalog.current(catalog.servers):
         try:
-            other = size(_pinned(s, server.id), catalog)
+            other = size_once(_pinned(s, server.id))
         except (SizingInputError, ValueError):
             continue
         if _meets(r) and _meets(other) and other.totals.capex < r.totals.capex - 1 and \
@@ -134,6 +135,6 @@ def test_the_price_of_the_preference_is_said_and_holds_when_that_server_is_named
         return
     assert said is not None, (why.text, [(c, s.id) for c, s, _ in cheaper])
     server = next(sv for sv in catalog.current(catalog.servers) if f"{sv.vendor} {sv.model}" == said.group(1))
-    named = size(_pinned(s, server.id), catalog)
+    named = size_once(_pinned(s, server.id))
     assert named.totals.capex <= float(said.group(2).replace(",", "")) + 1
     assert _meets(named) and set(_part_warnings(named)) - set(_part_warnings(r))
