@@ -21,7 +21,7 @@ from models.sizing.engine import size
 from models.sizing.result import SizingResult
 from models.tasks import Cancelled
 from models.whatif import growth
-from tests.app.export.conftest import SCENARIO_FILES, flat, pdf_text, sample_json, scenario_from
+from tests.app.export.conftest import SCENARIO_FILES, flat, long_pdf_text, pdf_text, sample_json, scenario_from
 
 Sized = Callable[[str], tuple[Scenario, SizingResult]]
 
@@ -298,7 +298,7 @@ def test_reports_of_many_options_paginate_the_comparison(count: int, tmp_path: P
     out = tmp_path / "many.pdf"
     render_report(results, scenarios, out, cards=[])
     reader = PdfReader(str(out))
-    text = flat("\n".join(page.extract_text() or "" for page in reader.pages))
+    text = flat(long_pdf_text(out))
     groups = option_groups([r.design.kind for r in results])
     assert all(len(g) <= GROUP for g in groups) and len(groups) >= 2
     for group in groups:
