@@ -7,13 +7,18 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before anything imports Qt
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings, QThreadPool
 
+from app.services import sizing
 from catalog.seed import seed_catalog
 from models.hardware import HardwareCatalog
+from models.scenario import Scenario
+from models.sizing.result import SizingResult
 from tests.app.projects import small_project
 
 HERE = Path(__file__).parent
@@ -70,10 +75,41 @@ def open_window(qtbot, project: Path, catalog: HardwareCatalog, settings: QSetti
     return win
 
 
+@pytest.fixture(scope="session")
+def opening_results() -> dict[str, SizingResult]:
+    """The small project's sizings on the seed catalog, kept from the first `window` for the others."""
+    return {}
+
+
+@contextmanager
+def sized_once(seed: HardwareCatalog, kept: dict[str, SizingResult]) -> Iterator[None]:
+    """While the window opens, the engine sizes each scenario of the small project on the seed catalog once per
+    session: every `window` would size the same two scenarios again (0.3 s of CPU, ~80 windows). The window's own
+    path (request, job, worker thread, result signal, painting) runs in full each time; only the engine call
+    inside the worker returns the result kept from the first window. The test itself runs with the real call."""
+    real = sizing.size
+
+    def once(scenario: Scenario, catalog: HardwareCatalog, *args: Any, **kwargs: Any) -> SizingResult:
+        if catalog is not seed:
+            return real(scenario, catalog, *args, **kwargs)
+        key = scenario.model_dump_json()
+        if key not in kept:
+            kept[key] = real(scenario, catalog, *args, **kwargs)
+        return kept[key]
+
+    sizing.size = once  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sizing.size = real  # type: ignore[assignment]
+
+
 @pytest.fixture
-def window(qtbot, seed: HardwareCatalog, project_file: Path, settings: QSettings, tmp_path: Path):  # type: ignore[no-untyped-def]
-    win = open_window(qtbot, project_file, seed, settings, tmp_path)
-    qtbot.waitUntil(lambda: not win.coordinator.busy(), timeout=30_000)
+def window(qtbot, seed: HardwareCatalog, project_file: Path, settings: QSettings, tmp_path: Path,  # type: ignore[no-untyped-def]
+           opening_results: dict[str, SizingResult]):
+    with sized_once(seed, opening_results):
+        win = open_window(qtbot, project_file, seed, settings, tmp_path)
+        qtbot.waitUntil(lambda: not win.coordinator.busy(), timeout=30_000)
     yield win
     win.coordinator.cancel_all()
     QThreadPool.globalInstance().waitForDone(30_000)
