@@ -55,12 +55,14 @@ class ParetoFront:
         """
         if index.size == 0:
             return
-        live = self._screen(capex, perf, power, index, self if len(self) else _scout(capex, perf, power, index))
-        if live is not None:
-            if live.size == 0:
-                return
-            capex, perf, power, index = capex[live], perf[live], power[live], index[live]
-            rows = live if rows is None else rows[live]
+        # first the kept points, then a scout of the chunk's own rows for what they leave (all of a first chunk)
+        for by in (self, None) if len(self) else (None,):
+            live = self._screen(capex, perf, power, index, by if by is not None else _scout(capex, perf, power, index))
+            if live is not None:
+                if live.size == 0:
+                    return
+                capex, perf, power, index = capex[live], perf[live], power[live], index[live]
+                rows = live if rows is None else rows[live]
         # The chunk's own record holders (a perf or power better than every earlier candidate's of the
         # chunk) are on its front for sure; they screen out most of what the current front left.
         order = np.lexsort((index, power, perf, capex))
@@ -111,6 +113,9 @@ class ParetoFront:
         block's). A kept point strictly cheaper than a block's cheapest row and no worse than its best perf and
         power rules out every row of the block exactly as the one-point screen would; a NaN makes the block's
         minimum NaN, which no comparison rules out, so such a block goes on to the exact check."""
+        lowest = [float(values.min()) for values in (capex, perf, power)]  # the usual chunk: behind as a whole
+        if np.any((self.capex < lowest[0]) & (self.perf <= lowest[1]) & (self.power <= lowest[2])):
+            return np.zeros(0, dtype=np.int64)
         n = capex.size
         whole = n - n % SCREEN_BLOCK
         corner = []
