@@ -28,6 +28,7 @@ from models.perf import memory
 from models.scenario import PgDatabase, PostgresConsolidation
 from models.sizing.pg_config import memory_for_connections_gib
 from models.sizing.pg_storage import GIB_PER_GB, DbIo, database_io, load_at, tps_per_client
+from models.sizing.result import DatabaseDisks, PlacedVm
 
 HOURS = 24
 RULES = "sizing_rules"
@@ -293,3 +294,14 @@ def after_failure(bins: list[list[PgVm]], failed: int, cores: float, mem: float)
         cpu[k] += vm.cpu_by_hour
         res[k] += vm.resident_by_hour
     return out
+
+
+def placed_vms(hosts: list[HostPlan]) -> tuple[PlacedVm, ...]:
+    """Every VM where it runs, with each database's disks and I/O: what the vSphere config is written from."""
+    return tuple(
+        PlacedVm(vm.name, hi + 1, n, vm.vcpus, vm.memory_gib, tuple(d.name for d in vm.databases), tuple(
+            DatabaseDisks(io.name, round(io.data_disk_gb, 1), round(io.wal_disk_gb, 1), round(io.tps, 1),
+                          round(io.data_write_iops, 1), round(io.wal_write_iops, 1), round(io.wal_mb_s, 2))
+            for io in vm.io))
+        for hi, h in enumerate(hosts) for vm, n in zip(h.vms, h.numa_nodes, strict=True)
+    )

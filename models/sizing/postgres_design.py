@@ -19,7 +19,7 @@ from models.percent import percent
 from models.perf import cost_power, memory
 from models.problems import Problem
 from models.scenario import PostgresConsolidation, Scenario
-from models.sizing import bom, pg_warnings
+from models.sizing import bom, licence_rank, pg_warnings
 from models.sizing.candidates import NetworkChoice
 from models.sizing.parts import (
     ResolvedParts,
@@ -57,15 +57,14 @@ from models.sizing.pg_placement import (
     after_failure,
     clients_per_vcpu,
     pack_hosts,
+    placed_vms,
     plan_vms,
 )
 from models.sizing.pg_storage import tps_per_client
 from models.sizing.result import (
     BomLine,
-    DatabaseDisks,
     Design,
     HostLayout,
-    PlacedVm,
     Rationale,
     SizingResult,
     Totals,
@@ -149,11 +148,13 @@ def _cheapest_local(
     return best
 
 
-def _rank(p: Packing) -> tuple[float, float]:
-    """Servers whose cores give every VM the vCPUs its clients and transaction rates take come first, by capex;
-    when none does, the one short by the fewest vCPUs (the best achievable)."""
+def _rank(scenario: Scenario, catalog: HardwareCatalog, p: Packing) -> tuple[float, float]:
+    """Servers whose cores give every VM the vCPUs its clients and transaction rates take come first, by capex incl.
+    licences (or N-year cost of ownership: `licence_rank`); when none does, the one short by the fewest vCPUs."""
     short = sum(max(0, math.ceil(vm.vcpus_needed - 1e-9) - vm.vcpus) for h in p.hosts for vm in h.vms)
-    return (float(short), p.capex)
+    return (float(short), licence_rank.ranked_cost(
+        scenario, catalog, p.capex, DATABASE_HOST, p.server, len(p.hosts), sum(len(h.vms) for h in p.hosts),
+        round(sum(s.capacity_gb for s in p.storage) / GB_PER_TB, 3), p.vsan is not None))
 
 
 def size_postgres(
@@ -166,6 +167,7 @@ def size_postgres(
     raid = f"vsan-{w.vsan_policy}" if vsan else (scenario.platform.raid or "raid10")
     fill = figure(DOCS, "gp_capacity_max_fill")
     best: Packing | None = None
+    best_rank = (math.inf, math.inf)
     too_small: list[str] = []
     for server in candidate_servers(catalog, parts, net.nics_per_host):
         host_mem, available = host_memory(scenario, w, server)
@@ -188,8 +190,8 @@ def size_postgres(
             continue
         found = (_cheapest_vsan(scenario, w, catalog, parts, server, vms, hosts, available, net) if vsan
                  else _cheapest_local(scenario, catalog, parts, server, hosts, available, net, raid))
-        if found is not None and (best is None or _rank(found) < _rank(best)):
-            best = found
+        if found is not None and (rank := _rank(scenario, catalog, found)) < best_rank:  # the first: below inf
+            best, best_rank = found, rank
     if best is None:
         # the cluster limit first: it is the one a bigger server does not lift
         too_small.sort(key=lambda t: CLUSTER_WORDS[vsan] not in t)
@@ -214,7 +216,7 @@ def size_postgres(
             "no server and drive in the catalog hold the database VMs (each VM within the host's memory and cores)"
             " with drives for their data, WAL and IOPS" + (f" ({detail})" if detail else ""),
         )])
-    return _explain(scenario, w, best, net, nic_why, raid)
+    return _explain(scenario, catalog, w, best, net, nic_why, raid)
 
 
 def _configs(p: Packing, w: PostgresConsolidation, overcommitted: list[bool]) -> list[PgConfig]:
@@ -459,19 +461,9 @@ def _bom(scenario: Scenario, p: Packing, net: NetworkChoice) -> tuple[list[BomLi
     return lines, bom.totals(lines, power, len(p.hosts) * server.rack_u, scenario)
 
 
-def _placed_vms(p: Packing) -> tuple[PlacedVm, ...]:
-    """Every VM where it runs, with each database's disks and I/O: what the vSphere config is written from."""
-    return tuple(
-        PlacedVm(vm.name, hi + 1, n, vm.vcpus, vm.memory_gib, tuple(d.name for d in vm.databases), tuple(
-            DatabaseDisks(io.name, round(io.data_disk_gb, 1), round(io.wal_disk_gb, 1), round(io.tps, 1),
-                          round(io.data_write_iops, 1), round(io.wal_write_iops, 1), round(io.wal_mb_s, 2))
-            for io in vm.io))
-        for hi, h in enumerate(p.hosts) for vm, n in zip(h.vms, h.numa_nodes, strict=True)
-    )
-
-
 def _explain(
     scenario: Scenario,
+    catalog: HardwareCatalog,
     w: PostgresConsolidation,
     p: Packing,
     net: NetworkChoice,
@@ -486,6 +478,9 @@ def _explain(
     estimates, first_ratio = _performance(w, p, by_vm, oc)
     fs = _failed_state(w, p, by_vm)
     rationale = _rationale(w, p, by_vm[_first_vm(p).name], oc, raid, fs)
+    rationale.append(licence_rank.rationale(scenario, p.server, "holds the VMs with the vCPUs they need"
+                                            if _rank(scenario, catalog, p)[0] == 0 else
+                                            "leaves the VMs short by the fewest vCPUs"))
     if nic_why:
         rationale.append(nic_why)
     lines, totals = _bom(scenario, p, net)
@@ -495,5 +490,5 @@ def _explain(
         bom=tuple(lines), totals=totals, rationale=tuple(rationale),
         warnings=tuple(pg_warnings.warnings(w, p, oc, raid, configs, fs, estimates["performance_preserved"].p50)),
         main_metric=KINDS[w.kind].main_metric,
-        vms=_placed_vms(p),
+        vms=placed_vms(p.hosts),
     )

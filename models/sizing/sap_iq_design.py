@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -23,7 +24,7 @@ from models.percent import percent
 from models.perf import cost_power, sap_iq
 from models.problems import Problem
 from models.scenario import SapIqMultiplex, Scenario
-from models.sizing import bom, sap_iq_failure, sap_iq_rules, sap_iq_warnings
+from models.sizing import bom, licence_rank, sap_iq_failure, sap_iq_rules, sap_iq_warnings
 from models.sizing.candidates import NetworkChoice
 from models.sizing.parts import (
     ResolvedParts,
@@ -100,15 +101,16 @@ class IqOption:
     san_tb: float
     needed_nodes: int = 0  # the nodes the streams need at study 003's cores per stream; > nodes: capped
     cores: float = 0.0  # study-equivalent cores of the whole multiplex
+    cost: float = 0.0  # what the ranking minimises: capex plus licences (`licence_rank`)
 
     @property
     def capped(self) -> bool:
         return self.needed_nodes > self.nodes
 
     def rank(self) -> tuple[bool, float, float, int]:
-        """Options that give the streams their cores first, by capex; capped ones by the most cores (the best
-        achievable), then capex."""
-        return (self.capped, -self.cores if self.capped else 0.0, self.capex, self.nodes)
+        """Options that give the streams their cores first, by capex incl. licences (or N-year cost of ownership:
+        `licence_rank`); capped ones by the most cores (the best achievable), then that cost."""
+        return (self.capped, -self.cores if self.capped else 0.0, self.cost, self.nodes)
 
 
 def _need_tb(w: SapIqMultiplex) -> float:
@@ -214,7 +216,9 @@ def size_sap_iq(
                 if storage == "vsan" else "no server in the catalog")
         raise SizingInputError([Problem("platform", what + (f" on {workload.nodes} nodes" if workload.nodes
                                                             else f" on up to {limit} nodes"))])
-    best = min(options, key=IqOption.rank)
+    best = min((dataclasses.replace(o, cost=licence_rank.ranked_cost(
+        scenario, catalog, o.capex, IQ_NODE, o.server, o.nodes, o.nodes if vsphere else 0, round(stored_tb, 3),
+        o.vsan is not None)) for o in options), key=IqOption.rank)
     return _explain(scenario, workload, best, storage, main_tb, stored_tb, net, nic_why)
 
 
@@ -429,7 +433,9 @@ def _explain(
     failure = sap_iq_failure.node_failure(w, o, choice.mode, node.eff, pred, net.nic.speed_gbps if net.nic else None,
                                           node.vsphere)
     rationale = [*_rationale(w, server, nodes, node, choice, caches, main_tb, stored_tb), st.rationale,
-                 sap_iq_failure.rationale(failure)]
+                 sap_iq_failure.rationale(failure),
+                 licence_rank.rationale(scenario, server, "gives the query streams their cores" if not o.capped
+                                        else "gives the streams the most cores the node limit allows")]
     if nic_why:
         rationale.append(nic_why)
     power = nodes * float(cost_power.host_power_w(

@@ -98,36 +98,83 @@ def units(licence: Licence, groups: Sequence[HostGroup], data_tb: float,
     return n, how
 
 
+def licence_choice(scenario: Scenario, groups: Sequence[HostGroup], catalog: HardwareCatalog, data_tb: float,
+                   guests: Mapping[str, int] | None = None, vsan: bool = False) -> tuple[list[Licence], list[str]]:
+    """The licences the design is quoted with, and the products the catalog has no licence for.
+
+    The scenario's `commercial.licence_ids` when it names them; else, per product the design runs, the catalog
+    licence of lowest price for the units these hosts need (`vsan`: a vSAN datastore, which takes a vSphere edition
+    including vSAN where the catalog has one). `licence_lines` (the BOM) and `licence_cost` (the sizers' ranking)
+    both take it, so a design is ranked on the licences it is quoted with."""
+    if scenario.commercial.licence_ids is not None:
+        named = [catalog.get(lid, "licence") for lid in scenario.commercial.licence_ids]
+        return [lic for lic in named if isinstance(lic, Licence)], []
+    licensed = [g for g in groups if g.role not in UNLICENSED_ROLES]
+    chosen: list[Licence] = []
+    missing: list[str] = []
+    for product in products(scenario):
+        offers = [lic for lic in catalog.current(catalog.licences) if lic.applies_to == product]
+        if product == "vsphere" and vsan:
+            offers = [lic for lic in offers if lic.vsan_gib_per_core != 0] or offers
+        if not offers:
+            missing.append(product)
+            continue
+        chosen.append(min(offers, key=lambda lic: (lic.price * units(lic, licensed, data_tb, guests)[0], lic.id)))
+    return chosen, missing
+
+
+def _licensed_groups(lic: Licence, groups: Sequence[HostGroup]) -> list[HostGroup]:
+    """The hosts a licence counts: the OS and vSphere run on every host, the database product not on ETL hosts."""
+    return list(groups) if lic.applies_to in ("os", "vsphere") else [g for g in groups if g.role not in
+                                                                      UNLICENSED_ROLES]
+
+
+def licence_cost(scenario: Scenario, groups: Sequence[HostGroup], catalog: HardwareCatalog, data_tb: float,
+                 guests: Mapping[str, int] | None = None, vsan: bool = False) -> tuple[float, float]:
+    """What the design's licences cost, as the BOM prices them (`licence_lines`): paid once (perpetual) and per
+    year (subscriptions), in the catalog's currency (the project's: the catalog is converted before sizing).
+
+    >>> from datetime import date
+    >>> from models.hardware import Cpu, Server
+    >>> from models.scenario import Scenario
+    >>> cpu = Cpu("c", "AMD", "EPYC", 1.0, "USD", date(2026, 1, 1), "x", cores=16, threads=32, base_ghz=3, tdp_w=200)
+    >>> srv = Server("s", "Dell", "R", 1.0, "USD", date(2026, 1, 1), "x", form_factor="2U", rack_u=2, sockets=2,
+    ...              cpu=cpu, numa_nodes_per_socket=1, memory_gib=256, dimm_slots=24, data_bays=12,
+    ...              data_bay_form_factor="U.3", os_drives=2, psu_w=1400, idle_w=200, max_w=700)
+    >>> db = Licence("iq", "SAP", "IQ", 100.0, "USD", date(2026, 1, 1), "x", metric="core", term="perpetual",
+    ...              applies_to="sap-iq", min_cores_per_cpu=0, min_units=0)
+    >>> os = Licence("os", "SUSE", "SLES", 10.0, "USD", date(2026, 1, 1), "x", metric="host", term="annual",
+    ...              applies_to="os", min_cores_per_cpu=0, min_units=0)
+    >>> sc = Scenario.model_validate({"name": "x", "workload": {"kind": "sap-iq-multiplex", "data_tb": 10,
+    ...                               "query_streams": 4}, "platform": {"deployment": "bare-metal"}})
+    >>> licence_cost(sc, [HostGroup("IQ node", srv, 3, 0.0, 0, 0.0)], HardwareCatalog((srv, db, os)), 10.0)
+    (9600.0, 30.0)
+    """
+    chosen, _ = licence_choice(scenario, groups, catalog, data_tb, guests, vsan)
+    once = yearly = 0.0
+    for lic in chosen:
+        cost = cents(lic.price * units(lic, _licensed_groups(lic, groups), data_tb, guests)[0])
+        if lic.term == "perpetual":
+            once += cost
+        else:
+            yearly += cost
+    return once, yearly
+
+
 def licence_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: HardwareCatalog, data_tb: float,
                   lines: list[BomLine], rationale: list[Rationale], warnings: list[Warning],
                   guests: Mapping[str, int] | None = None, vsan_raw_tb: float | None = None) -> None:
     """The licence lines; `guests`: VMs per BOM role on vSphere (see `units`); `vsan_raw_tb`: the capacity tier a
     vSAN datastore claims (None: no vSAN), which only a vSphere edition including vSAN runs."""
-    licensed = [g for g in groups if g.role not in UNLICENSED_ROLES]
-    commercial = scenario.commercial
-    if commercial.licence_ids is not None:
-        chosen: list[Licence] = []
-        for lid in commercial.licence_ids:
-            lic = catalog.get(lid, "licence")
-            assert isinstance(lic, Licence)
-            chosen.append(lic)
-        why = "named in the scenario"
-    else:
-        chosen = []
-        for product in products(scenario):
-            offers = [lic for lic in catalog.current(catalog.licences) if lic.applies_to == product]
-            if product == "vsphere" and vsan_raw_tb is not None:
-                offers = [lic for lic in offers if lic.vsan_gib_per_core != 0] or offers
-            if not offers:
-                warnings.append(Warning("no-licence", f"The catalog has no {product} licence: it is not priced.",
-                                        "warning", "commercial.licence_ids"))
-                continue
-            chosen.append(min(offers, key=lambda lic: (lic.price * units(lic, licensed, data_tb, guests)[0], lic.id)))
-        why = "the cheapest catalog licence for each product the design runs"
+    chosen, missing = licence_choice(scenario, groups, catalog, data_tb, guests, vsan_raw_tb is not None)
+    for product in missing:
+        warnings.append(Warning("no-licence", f"The catalog has no {product} licence: it is not priced.",
+                                "warning", "commercial.licence_ids"))
+    why = ("named in the scenario" if scenario.commercial.licence_ids is not None
+           else "the cheapest catalog licence for each product the design runs")
     perpetual: list[str] = []
     for lic in chosen:
-        host_groups = licensed if lic.applies_to not in ("os", "vsphere") else list(groups)
-        n, how = units(lic, host_groups, data_tb, guests)
+        n, how = units(lic, _licensed_groups(lic, groups), data_tb, guests)
         if lic.applies_to == "vsphere" and vsan_raw_tb is not None:
             warnings.extend(vsan_entitlement(lic, n, vsan_raw_tb))
         lines.append(bom.line("software", lic, n, 1, "licence", category="software",

@@ -1,0 +1,76 @@
+"""What the SAP IQ and PostgreSQL sizers rank a server (and drive) on: hardware and the licences that follow it.
+
+Per-core database licences can cost many times the hardware (SAP IQ per core, EDB Postgres per core per year,
+vSphere per core per year), so a server with fewer, faster cores can be far cheaper than the one of lowest hardware
+price. Each option is ranked on what the scenario minimises (`commercial.optimize_for`):
+
+* "capex": the hosts' hardware plus the perpetual licences (bought once: `Totals.capex` counts them);
+* "tco": that plus `commercial.tco_years` years of subscriptions.
+
+The licences are those the BOM quotes for the option's hosts (`software.licence_cost`, the choice
+`software.licence_lines` makes). Left out of the ranking, as they follow the host count rather than the server's
+cores: boot drives, network, racks and PDUs, support contracts and energy (the full BOM and TCO price them).
+"""
+
+from __future__ import annotations
+
+from models.hardware import HardwareCatalog, Server
+from models.scenario import Scenario
+from models.sizing import software
+from models.sizing.infrastructure import HostGroup
+from models.sizing.result import Rationale
+
+
+def ranked_cost(scenario: Scenario, catalog: HardwareCatalog, hardware: float, role: str, server: Server,
+                hosts: int, vms: int, data_tb: float, vsan: bool) -> float:
+    """The option's hardware capex plus its licences as the scenario weighs them; `vms`: the guests its hosts run
+    on vSphere (an OS subscription per 1-2 VMs counts them).
+
+    >>> from datetime import date
+    >>> from models.hardware import Cpu, Licence
+    >>> cpu = Cpu("c", "AMD", "EPYC", 1.0, "USD", date(2026, 1, 1), "x", cores=16, threads=32, base_ghz=3, tdp_w=200)
+    >>> srv = Server("s", "Dell", "R", 1.0, "USD", date(2026, 1, 1), "x", form_factor="2U", rack_u=2, sockets=2,
+    ...              cpu=cpu, numa_nodes_per_socket=1, memory_gib=256, dimm_slots=24, data_bays=12,
+    ...              data_bay_form_factor="U.3", os_drives=2, psu_w=1400, idle_w=200, max_w=700)
+    >>> db = Licence("iq", "SAP", "IQ", 100.0, "USD", date(2026, 1, 1), "x", metric="core", term="perpetual",
+    ...              applies_to="sap-iq", min_cores_per_cpu=0, min_units=0)
+    >>> os = Licence("os", "SUSE", "SLES", 10.0, "USD", date(2026, 1, 1), "x", metric="host", term="annual",
+    ...              applies_to="os", min_cores_per_cpu=0, min_units=0)
+    >>> sc = Scenario.model_validate({"name": "x", "workload": {"kind": "sap-iq-multiplex", "data_tb": 10,
+    ...                               "query_streams": 4}, "platform": {"deployment": "bare-metal"},
+    ...                               "commercial": {"tco_years": 4}})
+    >>> cat = HardwareCatalog((srv, db, os))
+    >>> ranked_cost(sc, cat, 5000.0, "IQ node", srv, 3, 0, 10.0, False)  # 5,000 + 3 x 32 cores x 100
+    14600.0
+    >>> tco = sc.model_copy(update={"commercial": sc.commercial.model_copy(update={"optimize_for": "tco"})})
+    >>> ranked_cost(tco, cat, 5000.0, "IQ node", srv, 3, 0, 10.0, False)  # + 4 years x 3 hosts x 10
+    14720.0
+    """
+    guests = {role: vms} if scenario.platform.deployment == "vsphere" else {}
+    once, yearly = software.licence_cost(scenario, [HostGroup(role, server, hosts, 0.0, 0, 0.0)], catalog, data_tb,
+                                         guests, vsan)
+    cost = hardware + once
+    if scenario.commercial.optimize_for == "tco":
+        cost += scenario.commercial.tco_years * yearly
+    return cost
+
+
+def words(scenario: Scenario) -> str:
+    """What the ranking minimises, as the rationale says it."""
+    c = scenario.commercial
+    if c.optimize_for == "tco":
+        return (f"{c.tco_years}-year cost of ownership (the hosts' hardware and perpetual licences plus {c.tco_years}"
+                " years of subscriptions)")
+    return "capex including licences (the hosts' hardware and the perpetual licences bought with it)"
+
+
+def rationale(scenario: Scenario, server: Server, what: str) -> Rationale:
+    """Why the server (and drive): `what` the option gives, at the lowest cost the scenario minimises."""
+    return Rationale(
+        "Recommended parts",
+        f"{server.vendor} {server.model}: of the candidate servers and drives, the one that {what} at the lowest"
+        f" {words(scenario)}, the licences counted as the BOM quotes them (per core, socket, host or VM with their"
+        " minimums), so fewer, faster cores can win over cheaper hardware. Left out of the ranking: boot drives,"
+        " network, racks, support and energy, which follow the host count (the BOM and TCO price them).",
+        "catalog",
+    )
