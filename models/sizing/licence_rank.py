@@ -65,12 +65,16 @@ def words(scenario: Scenario) -> str:
 
 
 def rationale(scenario: Scenario, server: Server, what: str) -> Rationale:
-    """Why the server (and drive): `what` the option gives, at the lowest cost the scenario minimises."""
+    """Why the server (and drive): `what` the option gives, at the lowest cost the scenario minimises; a server the
+    scenario names was not chosen, only its drives and host count."""
+    pick = (f"{server.vendor} {server.model} (named in the scenario): of the drives and host counts it takes, the one"
+            if scenario.platform.server_id is not None else
+            f"{server.vendor} {server.model}: of the candidate servers and drives, the one")
     return Rationale(
         "Recommended parts",
-        f"{server.vendor} {server.model}: of the candidate servers and drives, the one that {what} at the lowest"
-        f" {words(scenario)}, the licences counted as the BOM quotes them (per core, socket, host or VM with their"
-        " minimums), so fewer, faster cores can win over cheaper hardware. Left out of the ranking: boot drives,"
-        " network, racks, support and energy, which follow the host count (the BOM and TCO price them).",
+        f"{pick} that {what} at the lowest {words(scenario)}, the licences counted as the BOM quotes them (per core,"
+        " socket, host or VM with their minimums), so fewer, faster cores can win over cheaper hardware. Left out of"
+        " the ranking: boot drives, network, racks, support and energy, which follow the host count (the BOM and TCO"
+        " price them).",
         "catalog",
     )
