@@ -42,9 +42,9 @@ NEAR = 2  # host counts the settling probes at once before it searches where mor
 # adds hosts, and the cost may fall as hosts are added where the bound does not).
 Cost = Callable[[Evaluated], FloatArray]
 # How much a candidate's ranked cost grows at least with more segment hosts (the candidate, its point segment and
-# ETL hosts, the hosts added, the capex and watts they add at least): `gp_tco.tco_floor_gain`; capex grows by the
-# capex added.
-Gain = Callable[[Candidates, int, int, float, float], float]
+# ETL hosts, how many of them ETL hosts, the hosts added, the capex and watts they add at least):
+# `gp_tco.tco_floor_gain`; capex grows by the capex added.
+Gain = Callable[[Candidates, int, int, int, float, float], float]
 
 
 def smallest_from(ok: Callable[[IntArray], BoolArray], start: int, limit: int, batch: int = 64) -> tuple[int, bool]:

@@ -149,7 +149,7 @@ class _Walk:
             if more <= 0:
                 return False
             gain = more * per_host if self.gain is None else \
-                self.gain(c1, point + int(ev.etl_hosts[i]), more, more * per_host, more * watts)
+                self.gain(c1, point + int(ev.etl_hosts[i]), int(ev.etl_hosts[i]), more, more * per_host, more * watts)
             low = (warnings, (float(ev.capex[i]) + gain) * (1.0 - 1e-9))
             return (own is not None and low >= own[0]) or (worst is not None and low >= worst)
 

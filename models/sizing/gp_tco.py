@@ -54,36 +54,39 @@ def _tco(ev: greenplum.Evaluated, servers: list[Server], scenario: Scenario, cat
     com, a = scenario.commercial, scenario.assumptions
     hosts = (ev.segment_hosts + coordinator_count() + ev.etl_hosts).astype(float)
     offers = offers if offers is not None else licence_offers(scenario, catalog)
-    once, yearly = _licences(ev.candidates, hosts, scenario, offers, over_the_horizon)
+    once, yearly = _licences(ev.candidates, hosts, ev.etl_hosts.astype(float), scenario, offers, over_the_horizon)
     if com.support:
         yearly += _support(ev, servers, hosts, catalog)
     energy = ev.power_w * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
     return ev.capex + once + com.tco_years * (yearly + energy)
 
 
-def tco_floor_gain(c1: Candidates, hosts: int, scenario: Scenario, offers: Offers, more: int, capex: float,
-                   watts: float) -> float:
-    """How much `tco_floor` of candidate `c1` (one, with `hosts` segment and ETL hosts) grows at least with `more`
+def tco_floor_gain(c1: Candidates, hosts: int, etl: int, scenario: Scenario, offers: Offers, more: int,
+                   capex: float, watts: float) -> float:
+    """How much `tco_floor` of candidate `c1` (one, with `hosts` segment and ETL hosts, `etl` of them ETL hosts)
+    grows at least with `more`
     segment hosts adding `capex` and `watts`: their capex, the licences' least cost over the horizon at the hosts
     then (no less than before), their energy; support, which only grows, is left out.
 
     The shortlist's walk bounds a candidate's settled cost with it where its search must add hosts."""
     com, a = scenario.commercial, scenario.assumptions
     n = float(hosts + coordinator_count())
-    once, yearly = _licences(c1, np.array([n, n + more]), scenario, offers, True)
+    once, yearly = _licences(c1, np.array([n, n + more]), np.array([float(etl)] * 2), scenario, offers, True)
     licences = float(once[1] - once[0]) + com.tco_years * float(yearly[1] - yearly[0])
     energy = watts * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
     return capex + max(licences, 0.0) + com.tco_years * energy
 
 
-def _licences(c: Candidates, hosts: FloatArray, scenario: Scenario, offers: Offers,
+def _licences(c: Candidates, hosts: FloatArray, etl: FloatArray, scenario: Scenario, offers: Offers,
               over_the_horizon: bool) -> tuple[FloatArray, FloatArray]:
-    """Every candidate's licences at `hosts` (one count each, or several of one candidate): paid once (perpetual)
-    and per year; of a product's licences the one of lowest price for the units, or (`over_the_horizon`) of least
-    cost over `commercial.tco_years`."""
+    """Every candidate's licences at `hosts` (one count each, or several of one candidate), `etl` of them ETL hosts:
+    paid once (perpetual) and per year; of a product's licences the one of lowest price for the units, or
+    (`over_the_horizon`) of least cost over `commercial.tco_years`. The ETL hosts run gpfdist, not the database:
+    they take the OS and hypervisor licences only, as the BOM counts them (`software.UNLICENSED_ROLES`)."""
     once, yearly = np.zeros(len(hosts)), np.zeros(len(hosts))
     for product, licences in offers:
-        costs = [(_licence_cost(lic, c, hosts, scenario), lic.term) for lic in licences]
+        licensed = hosts if product in software.EVERY_HOST_PRODUCTS else hosts - etl
+        costs = [(_licence_cost(lic, c, licensed, scenario), lic.term) for lic in licences]
         raw = np.stack([x for x, _ in costs])
         best = np.argmin(raw, axis=0)
         if over_the_horizon and len({term for _, term in costs}) > 1:

@@ -28,7 +28,8 @@ PRODUCT_OF_KIND = {
     "postgres-consolidation": "postgres",
     "sap-iq-multiplex": "sap-iq",
 }
-UNLICENSED_ROLES = ("ETL host",)  # gpfdist hosts run no database server
+UNLICENSED_ROLES = ("ETL host",)  # gpfdist hosts run no database server: no database licence
+EVERY_HOST_PRODUCTS = ("os", "vsphere")  # what every host runs, ETL hosts included
 
 
 def products(scenario: Scenario) -> list[str]:
@@ -119,14 +120,15 @@ def licence_choice(scenario: Scenario, groups: Sequence[HostGroup], catalog: Har
         if not offers:
             missing.append(product)
             continue
-        chosen.append(min(offers, key=lambda lic: (lic.price * units(lic, licensed, data_tb, guests)[0], lic.id)))
+        counted = list(groups) if product in EVERY_HOST_PRODUCTS else licensed
+        chosen.append(min(offers, key=lambda lic: (lic.price * units(lic, counted, data_tb, guests)[0], lic.id)))
     return chosen, missing
 
 
 def _licensed_groups(lic: Licence, groups: Sequence[HostGroup]) -> list[HostGroup]:
     """The hosts a licence counts: the OS and vSphere run on every host, the database product not on ETL hosts."""
-    return list(groups) if lic.applies_to in ("os", "vsphere") else [g for g in groups if g.role not in
-                                                                      UNLICENSED_ROLES]
+    return list(groups) if lic.applies_to in EVERY_HOST_PRODUCTS else [g for g in groups if g.role not in
+                                                                        UNLICENSED_ROLES]
 
 
 def licence_cost(scenario: Scenario, groups: Sequence[HostGroup], catalog: HardwareCatalog, data_tb: float,

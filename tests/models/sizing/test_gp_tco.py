@@ -3,6 +3,7 @@ lowest capex, where per-core Greenplum licences outweigh the hardware."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
@@ -128,3 +129,22 @@ def test_a_capex_budget_binds_the_cost_of_ownership_pick_and_its_note(catalog: H
     if notes:
         assert by_tco.totals.capex <= budget
         assert f"{by_tco.totals.tco:,.0f} USD to own against {by_capex.totals.tco:,.0f} USD" in notes[0]
+
+
+@pytest.mark.parametrize(("licence", "per_etl_host"), [("tanzu-greenplum-core", False), ("rhel-server-2-socket", True)])
+def test_etl_hosts_take_the_os_licence_but_not_the_database_licence(catalog: HardwareCatalog, licence: str,
+                                                                    per_etl_host: bool) -> None:
+    """gpfdist hosts run no Greenplum: the BOM licenses them for the OS only (`software.UNLICENSED_ROLES`), and the
+    approximate TCO the searches rank on counts them the same way (before: a per-core Greenplum licence for every
+    ETL host, so candidates needing more ETL hosts were ranked dearer than the BOM prices them)."""
+    s = sample("retail-dw-gen5", platform=FREE, commercial={"licence_ids": [licence], "support": False},
+               assumptions={"energy_price_per_kwh": 0.0})
+    servers, drives = current(catalog.servers, catalog)[:4], current(catalog.drives, catalog)[:4]
+    space = search_space(s, s.workload, catalog, resolve(s, catalog), servers, drives,  # type: ignore[arg-type]
+                         ("bare-metal",), ("none",), None)
+    ev = next(ev for _, ev in space.chunks())
+    more = dataclasses.replace(ev, etl_hosts=ev.etl_hosts + 3)  # the same hosts' capex: only the licences move
+    gained = gp_tco.approx_tco(more, space.servers, s, catalog) - gp_tco.approx_tco(ev, space.servers, s, catalog)
+    lic = catalog.get(licence, "licence")
+    per_host = 3 * lic.price * np.ceil(ev.candidates.sockets / 2) * s.commercial.tco_years
+    np.testing.assert_allclose(gained, per_host if per_etl_host else 0.0, atol=1e-6)
