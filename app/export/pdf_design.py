@@ -4,7 +4,8 @@
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable, KeepTogether, Spacer
+from reportlab.lib.units import mm
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Spacer
 
 from app.export.host_drawing import host_drawing
 from app.export.pdf_blocks import Ctx
@@ -74,11 +75,15 @@ def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     st = ctx.styles
     d = r.design
     out: list[Flowable] = [*ctx.section("Design")]
-    out.append(ctx.p(f"{kind_label(d.kind)} on {deployment_label(d.deployment)}."
-                     " Every host of a role is configured the same"
-                     + (" and runs the database on the operating system, without a hypervisor." if d.deployment
+    out.append(ctx.p(f"Workload: {kind_label(d.kind)}. Platform: {deployment_label(d.deployment)}"
+                     + (": the database runs on the operating system, without a hypervisor." if d.deployment
                         == "bare-metal" else "."), st.body))
-    out.append(ctx.heading("Roles and hosts", 1))
+    # room for the heading, its line and a few rows: the table then splits over pages (a heading kept with the
+    # whole of a long table left a page blank but for the section's first line)
+    out += [CondPageBreak(45 * mm), ctx.heading("Roles and hosts", 1)]
+    per_host = len({h.bom_role for h in d.hosts}) < len(d.hosts)  # PostgreSQL: each host with its own VMs
+    out.append(ctx.p("One row per host: the VMs each host runs differ (see the host layouts below)." if per_host
+                     else "One row per role: every host of a role is configured the same.", st.body))
     w = ctx.width
     rows = []
     for h in d.hosts:
