@@ -229,13 +229,23 @@ def memory_for_connections_gib(clients: int, vcpus: int, dedicated: bool, conven
     2.0
     """
     workers = max_worker_processes(vcpus)
-    gib = start_gib
-    while gib <= most_gib:
+
+    def fits(gib: float) -> bool:
         ram_mb = _mb(gib)
         sb_mb = math.floor(ram_mb * shared_buffers_rule(gib, dedicated, False, conventional).ratio)
-        if clients <= _connection_cap(ram_mb, sb_mb, workers):
+        return clients <= _connection_cap(ram_mb, sb_mb, workers)
+
+    if fits(start_gib):
+        return start_gib
+    # shared_buffers leaves at most (1 - the least share) of the memory to the connections: no whole GiB below
+    # that bound can hold them, so the walk starts there (a few steps, not one per GiB from the start)
+    share = min(f("sb_docs_start_ratio"), figure(STUDY, "sb_large_ratio"))
+    need_mb = (clients + workers + f("superuser_reserved_connections")) * f("work_mem_divisor") * f("work_mem_min_mb")
+    gib = max(math.floor(start_gib) + 1.0, float(math.ceil(need_mb / (1.0 - share) / MB_PER_GIB)))
+    while gib <= most_gib:
+        if fits(gib):
             return gib
-        gib = math.floor(gib) + 1.0
+        gib += 1.0
     return start_gib
 
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from models.hardware import HardwareCatalog, Server
 from models.scenario import PostgresConsolidation
+from models.sizing import pg_config
 from models.sizing.engine import size
 from models.sizing.pg_config import PgVmInputs, postgres_config
 from models.sizing.pg_limits import host_memory
@@ -60,3 +61,26 @@ def test_a_pooler_is_demanded_only_where_a_numa_node_cannot_hold_the_connections
             assert at_node.notes, (name, peak, vm.memory_gib, node_gib)
         else:
             assert conns[name] >= peak
+
+
+def _walked(clients: int, vcpus: int, dedicated: bool, conventional: bool, start: float, most: float) -> float:
+    """The rule read plainly: every whole GiB from `start` up to `most`, the first whose connections fit."""
+    workers = pg_config.max_worker_processes(vcpus)
+    gib = start
+    while gib <= most:
+        ram = pg_config._mb(gib)
+        sb = math.floor(ram * pg_config.shared_buffers_rule(gib, dedicated, False, conventional).ratio)
+        if clients <= pg_config._connection_cap(ram, sb, workers):
+            return gib
+        gib = math.floor(gib) + 1.0
+    return start
+
+
+@settings(max_examples=300, deadline=None)
+@given(clients=st.integers(1, 30_000), vcpus=st.integers(1, 96), dedicated=st.booleans(), conventional=st.booleans(),
+       start=st.integers(2, 40), most=st.sampled_from([2.0, 7.5, 8.0, 9.3, 24.0, 96.0, 384.0, 768.0]))
+def test_the_vm_grows_to_the_least_whole_gib_that_holds_the_connections(
+        clients: int, vcpus: int, dedicated: bool, conventional: bool, start: int, most: float) -> None:
+    """The search starts at a bound below which no memory can hold the connections: the same GiB as the plain walk."""
+    args = (clients, vcpus, dedicated, conventional, float(start), most)
+    assert pg_config.memory_for_connections_gib(*args) == _walked(*args)
