@@ -89,6 +89,37 @@ def vm_size(d: Design) -> str | None:
     return f"sized per database: {cpu} vCPU, {size}"
 
 
+def shared_buffers_differ(d: Design) -> bool:
+    """Whether the database VMs' shared_buffers differ (each database's VM sized apart)."""
+    return len(_shared_buffers_mb(d)) > 1
+
+
+def _shared_buffers_mb(d: Design) -> list[float]:
+    return sorted({float(s.value) for g in d.settings if g.product == "postgresql"
+                   for s in g.settings if s.name == "shared_buffers" and not isinstance(s.value, str | bool)})
+
+
+def shared_buffers(d: Design) -> str | None:
+    """The shared_buffers line of a PostgreSQL design: "12 GiB" when every database VM has that value, or the
+    range when each VM is sized apart ("per database VM: 0.5 to 300 GiB"), read from each VM's own settings so a
+    consolidation never shows its first VM's value as if it were every VM's; None without a value.
+
+    >>> from types import SimpleNamespace as D
+    >>> from models.sizing.settings import Setting, SettingGroup
+    >>> def vm(name, mb): return SettingGroup("postgresql", name, (Setting("shared_buffers", mb, "MB", "", ""),))
+    >>> shared_buffers(D(shared_buffers_gib=12.0, settings=(vm("a", 12288), vm("b", 12288))))
+    '12 GiB'
+    >>> shared_buffers(D(shared_buffers_gib=0.5, settings=(vm("a", 512), vm("b", 307200))))
+    'per database VM: 0.5 to 300 GiB'
+    """
+    if d.shared_buffers_gib is None:
+        return None
+    mb = _shared_buffers_mb(d)
+    if len(mb) <= 1:
+        return gib(d.shared_buffers_gib)  # every VM alike (or the settings not given)
+    return f"per database VM: {gib(mb[0] / 1024).removesuffix(' GiB')} to {gib(mb[-1] / 1024)}"
+
+
 def dqp_mode(mode: str) -> str:
     """A SAP IQ DQP mode as the form's choice names it: "Network transfer (private interconnect)"."""
     return FIELDS["workload.dqp_mode"].choice_label(mode)

@@ -16,6 +16,8 @@ from app.formatting import (
     part_description,
     part_with_number,
     percent,
+    shared_buffers,
+    shared_buffers_differ,
     tb,
     vm_size,
     vm_sizes_differ,
@@ -38,8 +40,10 @@ def _design_facts(r: SizingResult) -> list[tuple[str, str]]:
                      else f"{d.vms_per_host} × ({vm_size(d)})"))
     if d.shared_buffers_ratio is not None:
         sb = f"{percent(d.shared_buffers_ratio)} of VM memory"
-        if d.shared_buffers_gib is not None:
-            sb += f" ({gib(d.shared_buffers_gib)} on the first VM)"
+        if shared_buffers_differ(d):  # each database's VM sized apart: every VM's value, the first VM's ratio
+            sb = f"{shared_buffers(d)} ({sb} on the first VM)"
+        elif d.shared_buffers_gib is not None:
+            sb += f" ({shared_buffers(d)})"
         rows.append(("shared_buffers", sb))
     if d.overcommit_rate is not None:
         rows.append(("Memory overcommit",

@@ -45,6 +45,8 @@ from app.formatting import (
     no_data_drives,
     number,
     power,
+    shared_buffers,
+    shared_buffers_differ,
     unit_text,
     vm_size,
     with_part_number,
@@ -197,8 +199,10 @@ def design_facts(design: Design, describe: Callable[[str], str]) -> list[tuple[s
         facts.append(("Network per host", f"{design.nics_per_host} NIC · {number(design.network_gbps_per_host)} Gb/s"))
     optional = (
         ("gp_vmem_protect_limit", design.gp_vmem_protect_limit_mb, lambda v: f"{v:,} MB"),
-        ("shared_buffers", design.shared_buffers_gib, lambda v: f"{number(v)} GiB"),
-        ("shared_buffers ratio", design.shared_buffers_ratio, lambda v: f"{v * 100:.0f} % of VM memory"),
+        ("shared_buffers", shared_buffers(design), str),
+        # each database's VM is sized apart: the ratio is the first VM's (its rule depends on the VM's memory)
+        ("shared_buffers ratio" + (", first VM" if shared_buffers_differ(design) else ""),
+         design.shared_buffers_ratio, lambda v: f"{v * 100:.0f} % of VM memory"),
         ("Memory overcommit", design.overcommit_rate, lambda v: f"{v * 100:.0f} %"),  # a share
         ("Safe overcommit", design.safe_overcommit_rate, lambda v: f"up to {v * 100:.0f} %"),
         ("DQP mode", design.dqp_mode, dqp_mode),

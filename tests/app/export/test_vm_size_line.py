@@ -25,6 +25,11 @@ def test_a_consolidation_states_the_range_of_its_vm_sizes(sized: Sized) -> None:
     assert line in render_text(r)
     facts = dict(_design_facts(r))
     assert line in facts["VMs per host"] and "host layout" in facts["VMs per host"]
+    sb = [float(s.value) / 1024 for g in r.design.settings if g.product == "postgresql" for s in g.settings
+          if s.name == "shared_buffers"]
+    assert len(set(sb)) > 1  # so is each VM's shared_buffers: the range, and the ratio said to be the first VM's
+    assert facts["shared_buffers"].startswith(f"per database VM: {gib(min(sb)).removesuffix(' GiB')} to {gib(max(sb))}")
+    assert facts["shared_buffers"].endswith("of VM memory on the first VM)")
 
 
 def test_uniform_segment_vms_state_their_one_size(sized: Sized) -> None:

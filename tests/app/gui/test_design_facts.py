@@ -3,9 +3,11 @@ no raw capacity on its hosts and no VMs, and says where its dbspaces are."""
 
 from __future__ import annotations
 
+from app.formatting import gib
 from app.gui.results_view import design_facts
 from models.hardware import HardwareCatalog
 from models.sizing.engine import size
+from models.sizing.result import Design
 from tests.models.sizing.conftest import sample
 
 
@@ -19,3 +21,30 @@ def test_bare_metal_sap_iq_on_a_san(seed: HardwareCatalog) -> None:
     assert "Raw capacity" not in facts and "VMs per host" not in facts  # was "Raw capacity 0 TB"
     assert facts["IQ nodes"] == str(d.segment_hosts)
     assert facts["DQP mode"] in ("Network transfer (private interconnect)", "Storage transfer (shared temp store)")
+
+
+def _vm_shared_buffers_gib(d: Design) -> list[float]:
+    return [float(s.value) / 1024 for g in d.settings if g.product == "postgresql"
+            for s in g.settings if s.name == "shared_buffers"]
+
+
+def test_a_consolidation_states_every_vms_shared_buffers(seed: HardwareCatalog) -> None:
+    """Each database's VM is sized apart: the fact gives the range of their shared_buffers, not the first VM's
+    value as if every VM had it (it showed 0.8 GiB for VMs of 0.8 to 9 GiB), and the ratio says whose it is."""
+    d = size(sample("pg-consolidation"), seed).design
+    values = _vm_shared_buffers_gib(d)
+    assert len(set(values)) > 1
+    facts = dict(design_facts(d, str))
+    assert facts["shared_buffers"] == f"per database VM: {gib(min(values)).removesuffix(' GiB')} to {gib(max(values))}"
+    assert "shared_buffers ratio, first VM" in facts and "shared_buffers ratio" not in facts
+
+
+def test_alike_databases_state_their_one_shared_buffers(seed: HardwareCatalog) -> None:
+    db = {"size_gb": 20, "peak_clients": 30, "working_set_gb": 4.0}
+    d = size(sample("pg-consolidation", workload={"databases": [dict(db, name=f"db{i}") for i in range(4)]}),
+             seed).design
+    values = _vm_shared_buffers_gib(d)
+    assert len(values) == 4 and len(set(values)) == 1 and d.shared_buffers_gib is not None
+    facts = dict(design_facts(d, str))
+    assert facts["shared_buffers"] == gib(d.shared_buffers_gib)
+    assert "shared_buffers ratio" in facts and "shared_buffers ratio, first VM" not in facts
