@@ -161,10 +161,12 @@ def _cheaper_to_own(scenario: Scenario, workload: GpWorkload, catalog: HardwareC
     if not other_feasible or more or over or other_tco > mine.tco * (1 - TCO_NOTE_MIN_SAVING):
         return None
     d, server = other.design, catalog.get(other.design.server_id, "server")
+    drive = catalog.get(d.drive_id, "drive") if d.drive_id else None  # named: a cheaper drive is often the saving
+    drives = f"{d.data_drives_per_host} x {drive.vendor} {drive.model}" if drive else f"{d.data_drives_per_host}"
     cur, years = scenario.commercial.currency, scenario.commercial.tco_years
     return Rationale("Cost of ownership", (
         f"This design has the lowest capex, as the scenario asks (Design minimises: Capex). Over {years} years"
-        f" {d.segment_hosts} segment hosts of {server.vendor} {server.model} with {d.data_drives_per_host} data"
+        f" {d.segment_hosts} segment hosts of {server.vendor} {server.model} with {drives} data"
         f" drives each cost {other_tco:,.0f} {cur} to own against {mine.tco:,.0f} {cur}"
         f" ({mine.tco - other_tco:,.0f} {cur} or {percent((mine.tco - other_tco) / mine.tco)} less):"
         f" {_tco_difference(other_done, completed, cur)}. Set Design minimises to Cost of ownership to size it."),

@@ -104,7 +104,9 @@ def test_a_capex_design_names_the_design_cheaper_to_own_when_there_is_one(
     if cheaper:
         server = catalog.get(by_tco.design.server_id, "server")
         assert f"{by_tco.totals.tco:,.0f} USD to own against {by_capex.totals.tco:,.0f} USD" in notes[0]
-        assert f"{by_tco.design.segment_hosts} segment hosts of {server.vendor} {server.model}" in notes[0]
+        drive = catalog.get(by_tco.design.drive_id, "drive")  # the drive named too: it can be where the saving lies
+        assert (f"{by_tco.design.segment_hosts} segment hosts of {server.vendor} {server.model} with"
+                f" {by_tco.design.data_drives_per_host} x {drive.vendor} {drive.model} data drives each") in notes[0]
         # where the saving lies, in money: the rows' differences, which add up to it
         parts = re.findall(r"(licences|support|energy|space|hardware) ([\d,]+) USD (more|less)", notes[0])
         assert "licences" in [what for what, _, _ in parts]
