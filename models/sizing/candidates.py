@@ -67,6 +67,12 @@ class _Template:
     ints: IntArray  # 3 x m: drive index, drives per host, RAID code
     virtualized: BoolArray  # m
     drive: FloatArray  # Tables.DRIVE_ATTRS x m: the drives' attributes, looked up once per layout
+    # the host layouts (drive count, deployment, RAID level; `segments.host_layouts` of one server's rows): each
+    # row's, numbered in that order, each layout's last row, and each layout's (drive count, virtualized, RAID code)
+    group: IntArray  # m
+    last: IntArray  # layouts
+    layout: IntArray  # 3 x layouts
+    bounds: tuple[int, int, int]  # the most drives per host, the highest and the lowest RAID code
 
     @property
     def size(self) -> int:
@@ -140,8 +146,12 @@ def _template(tables: Tables, server: Server, fitting: IntArray, deployments: Se
     if not parts:
         return None
     d_idx, counts, virt, codes = (np.concatenate([p[k] for p in parts]) for k in range(4))
-    template = _Template(np.stack([d_idx, counts, codes]), virt, np.take(tables.drive, d_idx, axis=1))
-    for a in (template.ints, template.virtualized, template.drive):
+    layout, group = np.unique(np.stack([counts, virt.astype(np.int64), codes]), axis=1, return_inverse=True)
+    group = group.reshape(-1)  # the layouts in (drive count, virtualized, RAID code) order, as host_layouts's key
+    last = group.size - 1 - np.unique(group[::-1], return_index=True)[1]
+    template = _Template(np.stack([d_idx, counts, codes]), virt, np.take(tables.drive, d_idx, axis=1), group, last,
+                         layout, (int(counts.max()), int(codes.max()), int(codes.min())))
+    for a in (template.ints, template.virtualized, template.drive, template.group, template.last, template.layout):
         a.flags.writeable = False  # shared by every server of the layout
     return template
 
@@ -168,6 +178,63 @@ def _pieces(tables: Tables, servers: Sequence[Server], drives: Sequence[Drive], 
                 pieces, held = [], 0
     if held:
         yield pieces, held
+
+
+Layouts = tuple[IntArray, IntArray]  # `segments.HostLayouts`: one row of each group, each row's group
+
+
+def chunk_layouts(pieces: Sequence[Piece], rows: int) -> Layouts | None:
+    """`segments.host_layouts` of the candidates `Tables.assemble` builds of `pieces` (`rows` in all), read off the
+    templates, or None where host_layouts finds that grouping would not save work (its tests, on the same numbers).
+
+    A chunk holds each server's rows in one piece, in server order, so its groups (server, drive count, deployment,
+    RAID level) are each piece's template layouts in turn, those present where the piece is cut: no key over the
+    chunk's rows to build and look up. Each group's row is its last, as host_layouts's table keeps it."""
+    if rows < 256 or not pieces:
+        return None
+    which = np.empty(rows, dtype=np.int64)
+    reps = []
+    at = groups = count_top = code_top = 0
+    code_low = sys.maxsize
+    for _, template, start, stop in pieces:
+        end = at + stop - start
+        layout, last, (count_max, code_max, code_min) = _piece_groups(template, start, stop, which[at:end], groups)
+        reps.append(last + at)
+        count_top, code_top, code_low = max(count_top, count_max), max(code_top, code_max), min(code_low, code_min)
+        groups += last.size
+        at = end
+    if groups * 4 > rows or code_low < 0:
+        return None
+    # the size of host_layouts's key table: one past the key of the last server's last layout (layouts are numbered
+    # in key order)
+    span = pieces[-1][0] - pieces[0][0]
+    if (((span * (count_top + 1) + int(layout[0, -1])) * 2 + int(layout[1, -1])) * (code_top + 1)
+            + int(layout[2, -1]) + 1 > 4 * rows):
+        return None
+    return np.concatenate(reps), which
+
+
+def _piece_groups(template: _Template, start: int, stop: int, out: IntArray, base: int
+                  ) -> tuple[IntArray, IntArray, tuple[int, int, int]]:
+    """Writes into `out` the group (numbered from `base`) of each of template rows [start, stop); returns the template
+    layouts present (3 x layouts, in key order), each one's last row (counted from `start`) and (the most drives, the
+    highest and the lowest RAID code) among them."""
+    if start == 0 and stop == template.size:  # a whole template: its layouts as they are
+        np.add(template.group, base, out=out)
+        return template.layout, template.last, template.bounds
+    local = template.group[start:stop]
+    pos = np.full(template.last.size, -1, dtype=np.int64)
+    pos[local] = np.arange(stop - start)  # the last write stays: each layout's last row
+    ids = np.flatnonzero(pos >= 0)
+    if ids.size == pos.size:  # every layout present: numbered as in the template
+        np.add(local, base, out=out)
+        layout = template.layout
+    else:
+        slot = np.zeros(pos.size, dtype=np.int64)
+        slot[ids] = np.arange(ids.size)
+        np.add(slot[local], base, out=out)
+        layout = template.layout[:, ids]
+    return layout, pos[ids], (int(layout[0, -1]), int(layout[2].max()), int(layout[2].min()))
 
 
 def count_candidates(
@@ -218,8 +285,8 @@ def iter_candidates(
 
     Memory stays bounded by `chunk` whatever the catalog's size.
     """
-    for offset, cands, _ in iter_columns(Tables.of(servers, drives), servers, drives, deployments, raids,
-                                         drives_per_host, min_drives_per_host, chunk):
+    for offset, cands, _, _ in iter_columns(Tables.of(servers, drives), servers, drives, deployments, raids,
+                                            drives_per_host, min_drives_per_host, chunk):
         yield offset, cands
 
 
@@ -232,14 +299,14 @@ def iter_columns(
     drives_per_host: int | None,
     min_drives_per_host: int,
     chunk: int,
-) -> Iterator[tuple[int, Candidates, FloatArray]]:
+) -> Iterator[tuple[int, Candidates, FloatArray, Layouts | None]]:
     """`iter_candidates` with the attributes of `tables` (`Tables.of` the same parts, which may set the memory
-    and carry extra server rows), each chunk with its extra rows (extra x candidates)."""
+    and carry extra server rows), each chunk with its extra rows (extra x candidates) and `chunk_layouts`."""
     offset = 0
     for pieces, rows in _pieces(tables, servers, drives, deployments, raids, drives_per_host, min_drives_per_host,
                                 chunk):
         cands, extra = tables.assemble(pieces, rows)
-        yield offset, cands, extra
+        yield offset, cands, extra, chunk_layouts(pieces, rows)
         offset += rows
 
 

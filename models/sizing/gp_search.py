@@ -13,7 +13,7 @@ from models.calibration_data import figure
 from models.hardware import Drive, HardwareCatalog, Server
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
-from models.sizing import gp_settle, gp_shortlist, greenplum
+from models.sizing import gp_settle, gp_shortlist, greenplum, segments
 from models.sizing.candidates import (
     Candidates,
     NetworkChoice,
@@ -96,10 +96,11 @@ class SearchSpace:
         total: int | None = None,
     ) -> Iterator[tuple[int, greenplum.Evaluated]]:
         total = self.count() if progress is not None and total is None else (total or 0)
-        for offset, cands, extra in iter_columns(self.tables, self.servers, self.drives, self.deployments,
-                                                 self.raids, self.drives_per_host, greenplum.min_data_drives(), chunk):
+        for offset, cands, extra, layouts in iter_columns(self.tables, self.servers, self.drives, self.deployments,
+                                                          self.raids, self.drives_per_host, greenplum.min_data_drives(),
+                                                          chunk):
             check_cancelled(cancelled)
-            yield offset, _evaluated(self, cands, extra[0])
+            yield offset, _evaluated(self, cands, extra[0], None if layouts is None else segments.HostLayouts(*layouts))
             if progress is not None:
                 progress(offset + len(cands), total)
 
@@ -172,11 +173,13 @@ def evaluate_chunk(space: SearchSpace, cands: Candidates) -> greenplum.Evaluated
     return _evaluated(space, cands, space.extra_memory_price[cands.server_idx])
 
 
-def _evaluated(space: SearchSpace, cands: Candidates, extra_memory_price: np.ndarray) -> greenplum.Evaluated:
-    """`evaluate_chunk` of candidates that already carry the design's memory, with their added DIMMs' price."""
+def _evaluated(space: SearchSpace, cands: Candidates, extra_memory_price: np.ndarray,
+               layouts: segments.HostLayouts | None = None) -> greenplum.Evaluated:
+    """`evaluate_chunk` of candidates that already carry the design's memory, with their added DIMMs' price (and
+    their `segments.host_layouts` where found already)."""
     util = space.scenario.assumptions.utilization_pct / 100.0
     return greenplum.evaluate(space.workload, space.scenario.targets, cands, space.net, util, extra_memory_price,
-                              platform=space.scenario.platform, coordinators=space.coordinators)
+                              platform=space.scenario.platform, coordinators=space.coordinators, layouts=layouts)
 
 
 def search(

@@ -198,16 +198,18 @@ def evaluate(
     fixed_etl: int | None = None,
     coordinators: CoordinatorOptions | None = None,
     fixed_coordinator: int | None = None,
+    layouts: segments.HostLayouts | None = None,
 ) -> Evaluated:
     """Every candidate sized (point prediction); with OLTP `coordinators`, each priced with every coordinator
-    option and the cheapest meeting the targets kept (`gp_coordinator`), or option `fixed_coordinator`."""
+    option and the cheapest meeting the targets kept (`gp_coordinator`), or option `fixed_coordinator`.
+    `layouts`: the candidates' `segments.host_layouts` where the caller found them (None: found here)."""
     def one(k: int | None) -> Evaluated:
         if k is None or coordinators is None:
             coord = same_as_segments(c, net, utilization, -1 if k is None else k)
         else:
             coord = option_host(coordinators, k, len(c), net, utilization)
         return _evaluate_with(workload, targets, c, net, utilization, extra_memory_price, fixed_hosts, platform,
-                              fixed_etl, coord)
+                              fixed_etl, coord, layouts)
 
     if not isinstance(workload, GreenplumOltp) or coordinators is None or not len(coordinators):
         return one(None)
@@ -234,10 +236,12 @@ def _evaluate_with(
     platform: Platform | None,
     fixed_etl: int | None,
     coord: CoordinatorHost,
+    layouts: segments.HostLayouts | None = None,
 ) -> Evaluated:
     n = len(c)
     extra_mem = np.broadcast_to(np.asarray(extra_memory_price, dtype=float), (n,))
-    layouts = segments.host_layouts(c)  # a host but its drive: the segments, the scan's CPU, RAID factors, capacity
+    # a host but its drive: the segments, the scan's CPU, RAID factors, capacity
+    layouts = segments.host_layouts(c) if layouts is None else layouts
     primaries, vms = segments.counts(workload, c, platform, layouts)
     need = needed_tb(workload)
     ctx = dataclasses.replace(metrics.GpContext.of(workload, c, primaries, vms, net, need, layouts, platform),

@@ -6,8 +6,11 @@ import dataclasses
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models.hardware import BAY_ACCEPTS, Drive, HardwareCatalog, Server
+from models.sizing import segments
 from models.sizing.candidates import Tables, count_candidates, enumerate_candidates, iter_candidates, iter_columns
 from models.sizing.rules import drives_valid_for_raid
 from models.vocabulary import DEPLOYMENTS, RAID_LEVELS, raid_code
@@ -79,7 +82,7 @@ def test_chunks_carry_the_looked_up_attributes_and_extra_server_rows(catalog: Ha
     _same_columns(whole, plain.gather(whole.server_idx, whole.drive_idx, whole.drives_per_host, whole.virtualized,
                                       whole.raid_code))
     seen = 0
-    for offset, part, extra in iter_columns(own, *args, 997):
+    for offset, part, extra, _ in iter_columns(own, *args, 997):
         assert offset == seen
         seen += len(part)
         expected = plain.gather(part.server_idx, part.drive_idx, part.drives_per_host, part.virtualized,
@@ -87,3 +90,45 @@ def test_chunks_carry_the_looked_up_attributes_and_extra_server_rows(catalog: Ha
         _same_columns(part, dataclasses.replace(expected, memory_gib=memory[part.server_idx]))
         assert extra.shape == (1, len(part)) and np.array_equal(extra[0], price[part.server_idx])
     assert seen == len(whole) > 1000
+
+
+def _same_layouts(servers: list[Server], drives: list[Drive], deployments: tuple[str, ...], raids: tuple[str, ...],
+                  drives_per_host: int | None, min_drives: int, chunk: int) -> int:
+    """Each chunk's layouts read off the templates are `segments.host_layouts` of its rows (None alike); the number
+    of chunks grouped."""
+    grouped = 0
+    for _, part, _, layouts in iter_columns(Tables.of(servers, drives), servers, drives, deployments, raids,
+                                            drives_per_host, min_drives, chunk):
+        expected = segments.host_layouts(part)
+        assert (layouts is None) == (expected is None)
+        if layouts is not None and expected is not None:
+            assert np.array_equal(layouts[0], expected.rep) and np.array_equal(layouts[1], expected.which)
+            grouped += 1
+    return grouped
+
+
+def test_a_chunks_layouts_from_the_templates_are_host_layouts(catalog: HardwareCatalog) -> None:
+    args = (catalog.servers, catalog.drives, DEPLOYMENTS, RAID_LEVELS, None, 2)
+    for chunk in (997, 4096, 65_536):  # templates cut at either end, or in the middle, or whole
+        assert _same_layouts(*args, chunk) > 0  # the shortcut is taken
+    sff = [s for s in catalog.servers if s.data_bay_form_factor == "SFF"]
+    for k in (3, 4):  # a group per 3 rows (3 drives) is not worth it, per 4 it is: host_layouts's bound, here alike
+        drives = [d for d in catalog.drives if d.form_factor == "SFF"][:k]
+        assert (_same_layouts(sff, drives, DEPLOYMENTS, RAID_LEVELS, None, 2, 65_536) > 0) == (k == 4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_layouts_from_the_templates_are_host_layouts_on_any_catalog(catalog: HardwareCatalog,
+                                                                    data: st.DataObject) -> None:
+    """Servers of any bays, NUMA nodes and bay form factor, any drives, deployments, RAID levels and chunk size."""
+    picked = data.draw(st.lists(st.sampled_from(catalog.servers), min_size=1, max_size=8))
+    servers = [dataclasses.replace(
+        s, id=f"s{k}", data_bays=data.draw(st.integers(1, 26)),
+        numa_nodes_per_socket=data.draw(st.sampled_from([1, 2])),
+        data_bay_form_factor=data.draw(st.sampled_from(sorted(BAY_ACCEPTS)))) for k, s in enumerate(picked)]
+    drives = data.draw(st.lists(st.sampled_from(catalog.drives), min_size=1, max_size=8, unique_by=lambda d: d.id))
+    deployments = tuple(data.draw(st.lists(st.sampled_from(DEPLOYMENTS), min_size=1, unique=True)))
+    raids = tuple(data.draw(st.lists(st.sampled_from(RAID_LEVELS), min_size=1, unique=True)))
+    _same_layouts(servers, drives, deployments, raids, data.draw(st.none() | st.integers(1, 12)),
+                  data.draw(st.integers(1, 4)), data.draw(st.integers(200, 6000)))
