@@ -342,12 +342,8 @@ def _segment_hosts(
     limits = metric_limits(workload, targets)
     seconds: FloatArray | None = None
     if scan_s:  # the full scan alone: the count in closed form where it is exact, the search's elsewhere
-        found, below, at = gp_hosts.fewest_hosts(ctx.full_scan, h_low, scan_s, MAX_SEGMENT_HOSTS, perf_ok)
-        with np.errstate(invalid="ignore", over="ignore"):  # rows at their lowest count: not read
-            stopped = stops_helping({"full_scan_s": below}, {"full_scan_s": at}, found - 1, limits)
         # `helpful_limit` with the seconds in hand; a target is set, so its probe for one is skipped
-        hosts = gp_hosts.trimmed(values, h_low, found, np.flatnonzero(stopped & (found > h_low)), limits)
-        seconds = at if hosts is found else None  # `found` itself where nothing was trimmed
+        hosts, seconds = gp_hosts.scan_hosts(ctx.full_scan, h_low, scan_s, MAX_SEGMENT_HOSTS, perf_ok, values, limits)
     else:
         hosts, _ = smallest_meeting(perf_ok, h_low, MAX_SEGMENT_HOSTS, _host_guess(workload, targets, ctx, h_low))
         hosts = helpful_limit(values, h_low, hosts, limits)  # never above `hosts`

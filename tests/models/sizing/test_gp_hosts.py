@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -74,3 +76,82 @@ def test_designs_no_cluster_serves_get_the_largest_cluster() -> None:
     assert hosts.tolist() == [MOST, MOST, MOST]
     loose, _, _ = gp_hosts.fewest_hosts(scan, np.array([2, 2, 2]), 1e9, MOST, ok)
     assert loose.tolist() == [2, 2, 2]
+
+
+def _composite(scan: FullScan, low: np.ndarray, limit_s: float) -> tuple[np.ndarray, np.ndarray | None]:
+    """What `greenplum._segment_hosts` ran before `scan_hosts`: `fewest_hosts`, `stops_helping`, `trimmed`."""
+    def values(h: np.ndarray, idx: np.ndarray) -> dict[str, np.ndarray]:
+        return {"full_scan_s": scan.seconds(h, idx)}
+
+    def ok(h: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        return values(h, idx)["full_scan_s"] <= limit_s
+
+    limits = {"full_scan_s": limit_s}
+    found, below, at = gp_hosts.fewest_hosts(scan, low, limit_s, MOST, ok)
+    with np.errstate(invalid="ignore", over="ignore"):
+        stopped = gp_hosts.stops_helping({"full_scan_s": below}, {"full_scan_s": at}, found - 1, limits)
+    hosts = gp_hosts.trimmed(values, low, found, np.flatnonzero(stopped & (found > low)), limits)
+    return hosts, (at if hosts is found else None)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=rows, data_tb=st.sampled_from([0.05, 3.0, 44.0, 700.0, 20_000.0, 2e6]),
+       limit_s=st.sampled_from([1.0, 7.0, 60.0, 600.0, 3_600.0]), ratio=st.floats(1.0, 6.0),
+       near=st.lists(st.tuples(st.integers(1, 1_100), st.integers(-6, 6)), min_size=1, max_size=50),
+       low_near=st.booleans())
+def test_the_proven_counts_are_the_steps_counts(rows: list[tuple[int, float, float, float, float, int, int]],
+                                               data_tb: float, limit_s: float, ratio: float,
+                                               near: list[tuple[int, int]], low_near: bool) -> None:
+    """`scan_hosts` gives what `fewest_hosts`, `stops_helping` and `trimmed` give, count and seconds bit for bit,
+    on random designs and on rates that put the closed form a few units in the last place off a whole count (the
+    margin's edge), counts about the MIN_MARGINAL_GAIN threshold (~200) and lows at or near the count; and the
+    rows `_unproven` leaves out have the steps' count and seconds (the shortcut's claim, row by row)."""
+    drives, mb_s, cores, virt, gbps, primaries, low = (np.array(c) for c in zip(*rows, strict=True))
+    n = low.size
+    shape = sl_fit.gen5_reference_shape().replace(
+        segment_hosts=np.ones(n), drives_per_host=drives.astype(float), drive_seq_read_mb_s=mb_s,
+        cores_per_host=cores, virtualized=virt, network_gbps_per_host=gbps,
+        primary_segments_per_host=primaries.astype(float), numa_local=1.0 - virt, compression_ratio=ratio)
+    scan = FullScan.of(shape, data_tb, sl_fit.default_params())
+    # rates at which data / limit / rate is the count k, moved by `ulps` units in the last place
+    k, ulps = (np.resize(np.array(c), n) for c in zip(*near, strict=True))
+    exact = data_tb * 1e6 / limit_s / k.astype(float)
+    rate = exact + ulps * np.spacing(exact)
+    scan = dataclasses.replace(scan, drives_cpu=np.where(np.arange(n) % 2 == 0, rate, scan.drives_cpu))
+    low = (np.maximum(k + ulps % 3 - 1, 1) if low_near else low).astype(np.int64)
+    expected, expected_s = _composite(scan, low, limit_s)
+
+    def values(h: np.ndarray, idx: np.ndarray) -> dict[str, np.ndarray]:
+        return {"full_scan_s": scan.seconds(h, idx)}
+
+    def ok(h: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        return values(h, idx)["full_scan_s"] <= limit_s
+
+    hosts, seconds = gp_hosts.scan_hosts(scan, low, limit_s, MOST, ok, values, {"full_scan_s": limit_s})
+    assert hosts.tolist() == expected.tolist()
+    assert (seconds is None) == (expected_s is None)
+    if seconds is not None and expected_s is not None:
+        assert seconds.tobytes() == expected_s.tobytes()
+    h, at_s, bounded, frac = gp_hosts._closed(scan, low, limit_s, MOST)
+    rest = gp_hosts._unproven(scan, low, h, at_s, bounded, frac, limit_s, MOST, {"full_scan_s": limit_s})
+    assert rest is not None
+    fine = np.setdiff1d(np.arange(n), rest)
+    assert h[fine].tolist() == expected[fine].tolist()
+    assert at_s[fine].tobytes() == scan.seconds(h[fine].astype(np.int64), fine).tobytes()
+
+
+def test_the_shortcut_proves_most_designs_of_a_plain_chunk() -> None:
+    """Designs well inside the range (counts 10..150, no interconnect bound, rates off whole counts), and designs
+    at the bottom of theirs, are all proven: the shortcut is what runs, and gives the steps' counts."""
+    n = 2_000
+    rng = np.random.default_rng(7)
+    shape = sl_fit.gen5_reference_shape().replace(
+        segment_hosts=np.ones(n), drives_per_host=rng.integers(2, 24, n).astype(float),
+        drive_seq_read_mb_s=rng.uniform(200.0, 14_000.0, n), network_gbps_per_host=np.full(n, 400.0))
+    scan = FullScan.of(shape, 60.0, sl_fit.default_params())
+    low = np.where(np.arange(n) % 4 == 0, 300, 2)  # a quarter at a bottom above the count the scan asks for
+    h, at_s, bounded, frac = gp_hosts._closed(scan, low, 600.0, MOST)
+    rest = gp_hosts._unproven(scan, low, h, at_s, bounded, frac, 600.0, MOST, {"full_scan_s": 600.0})
+    assert rest is not None and rest.size < n // 100
+    assert h[low == 2].min() >= 10 and h[low == 2].max() <= 150 and np.all(h[low == 300] == 300)
+    assert h.tolist() == _composite(scan, low, 600.0)[0].tolist()
