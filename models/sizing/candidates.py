@@ -146,14 +146,27 @@ def _template(tables: Tables, server: Server, fitting: IntArray, deployments: Se
     if not parts:
         return None
     d_idx, counts, virt, codes = (np.concatenate([p[k] for p in parts]) for k in range(4))
-    layout, group = np.unique(np.stack([counts, virt.astype(np.int64), codes]), axis=1, return_inverse=True)
-    group = group.reshape(-1)  # the layouts in (drive count, virtualized, RAID code) order, as host_layouts's key
-    last = group.size - 1 - np.unique(group[::-1], return_index=True)[1]
-    template = _Template(np.stack([d_idx, counts, codes]), virt, np.take(tables.drive, d_idx, axis=1), group, last,
-                         layout, (int(counts.max()), int(codes.max()), int(codes.min())))
+    template = _Template(np.stack([d_idx, counts, codes]), virt, np.take(tables.drive, d_idx, axis=1),
+                         *_template_layouts(counts, virt, codes))
     for a in (template.ints, template.virtualized, template.drive, template.group, template.last, template.layout):
         a.flags.writeable = False  # shared by every server of the layout
     return template
+
+
+def _template_layouts(counts: IntArray, virt: BoolArray, codes: IntArray
+                      ) -> tuple[IntArray, IntArray, IntArray, tuple[int, int, int]]:
+    """A template's host layouts (`_Template.group`, `last`, `layout`, `bounds`), numbered in (drive count,
+    virtualized, RAID code) order as host_layouts's key orders them: by a direct table over that key (RAID codes
+    are positions in RAID_LEVELS, never negative), no sort."""
+    code_n = int(codes.max()) + 1
+    key = (counts * 2 + virt) * code_n + codes
+    table = np.full(int(key.max()) + 1, -1, dtype=np.int64)
+    table[key] = np.arange(key.size)  # the last write stays: each layout's last row
+    present = np.flatnonzero(table >= 0)
+    slot = np.zeros(table.size, dtype=np.int64)
+    slot[present] = np.arange(present.size)
+    layout = np.stack([present // code_n // 2, present // code_n % 2, present % code_n])
+    return slot[key], table[present], layout, (int(counts.max()), code_n - 1, int(codes.min()))
 
 
 Piece = tuple[int, _Template, int, int]  # server index, its template, the template's rows [start, stop)
