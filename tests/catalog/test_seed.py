@@ -147,3 +147,39 @@ def test_a_catalog_seeded_before_the_slot_counts_gets_them_from_a_reseed_except_
             server = store.get(sid)
             assert isinstance(server, Server)
             assert server.pcie_slots == (None if sid == edited_id else slots), sid
+
+
+def test_a_design_on_a_server_that_gains_its_slot_count_from_a_reseed_loses_the_unchecked_nics_note(
+    catalog_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the "nic-slots-unknown" note promises holds end to end: sized on a catalog seeded before the server's
+    PCIe slot count, the study-000 test bed (two named NICs on the DL380e Gen8) carries the note naming the server
+    and `refarch catalog seed`; after that reseed the same scenario sizes to the same design without the note."""
+    from catalog import seed as seeding
+    from models.sizing.engine import size
+    from tests.models.sizing.conftest import sample
+
+    server_id = "hpe-dl380e-gen8-2x-e5-2470"
+    real = json.loads(seeding.seed_source().read_text(encoding="utf-8"))
+    slots = next(r["pcie_slots"] for r in real if r["id"] == server_id)
+    assert isinstance(slots, int)  # the bundled seed now has it: the case this test is about
+    older = [dict(r, pcie_slots=None) if r["id"] == server_id else r for r in real]
+    older_path = _write_seed(tmp_path / "older.json", older)
+    bundled = seeding.seed_source()
+    monkeypatch.setattr(seeding, "seed_source", lambda: older_path)
+    scenario = sample("study-000-vsphere")
+    assert scenario.platform.server_id == server_id and scenario.platform.nic_id is not None
+    with CatalogStore.open(catalog_url) as store:
+        before = size(scenario, store.snapshot())
+        monkeypatch.setattr(seeding, "seed_source", lambda: bundled)
+        report = store.reseed()
+        after_server = store.get(server_id)
+        after = size(scenario, store.snapshot())
+    assert report.updated["server"] == 1 and not report.kept_user_edited
+    assert isinstance(after_server, Server) and after_server.pcie_slots == slots
+    notes = [w for w in before.warnings if w.code == "nic-slots-unknown"]
+    assert len(notes) == 1 and server_id in notes[0].text and "refarch catalog seed" in notes[0].text
+    assert before.design.nics_per_host >= 1
+    assert "nic-slots-unknown" not in {w.code for w in after.warnings}
+    assert after.design == before.design  # the count only checks the NICs here; nothing else about the design moves
+    assert [w for w in before.warnings if w.code != "nic-slots-unknown"] == list(after.warnings)
