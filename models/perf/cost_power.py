@@ -53,12 +53,24 @@ def host_power_w(
     nic_w: ArrayLike,
 ) -> FloatArray:
     """Average draw of one host in W: linear in utilization between idle and max, plus drives and NICs."""
-    u = _clipped(_a(utilization))  # a utilization estimate above 100 % still draws max_w
-    idle = _a(idle_w)
     # idle + (max_w - idle) x u + drives x drive_w + nics x nic_w, term by term into the first array (the same
     # operations, so the same bits; an optimizer chunk's host draws cost a third less without the temporaries)
-    total = _into(_into(_a(max_w) - idle, u, np.multiply), idle, np.add)
-    return _into(_into(total, _a(drives) * _a(drive_w), np.add), _a(nics) * _a(nic_w), np.add)
+    return with_parts_w(server_draw_w(idle_w, max_w, utilization), drives, drive_w, nics, nic_w)
+
+
+def server_draw_w(idle_w: ArrayLike, max_w: ArrayLike, utilization: ArrayLike) -> FloatArray:
+    """`host_power_w`'s first terms, the server's own draw: idle + (max_w - idle) x u (a function of the server and
+    the utilization alone, which a caller may find once per server and spread before `with_parts_w`)."""
+    u = _clipped(_a(utilization))  # a utilization estimate above 100 % still draws max_w
+    idle = _a(idle_w)
+    return _into(_into(_a(max_w) - idle, u, np.multiply), idle, np.add)
+
+
+def with_parts_w(server_w: FloatArray, drives: ArrayLike, drive_w: ArrayLike, nics: ArrayLike, nic_w: ArrayLike
+                 ) -> FloatArray:
+    """`host_power_w` from the `server_draw_w` of each host: + drives x drive_w + nics x nic_w, in that order
+    (written into `server_w` where it is an array of the result's shape: the caller's own)."""
+    return _into(_into(server_w, _a(drives) * _a(drive_w), np.add), _a(nics) * _a(nic_w), np.add)
 
 
 def _clipped(u: FloatArray) -> FloatArray | float:

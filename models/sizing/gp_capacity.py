@@ -73,7 +73,7 @@ def usable_tb(drive_capacity_tb: ArrayLike, drives_per_host: ArrayLike, raid: Ra
     if isinstance(raid, str):
         factor = raid_capacity_factor(raid, drives_per_host)
     elif layouts is not None:
-        factor = raid_capacity_factor(raid[layouts.rep], np.asarray(drives_per_host)[layouts.rep])[layouts.which]
+        factor = raid_capacity_factor(raid[layouts.rep], np.asarray(drives_per_host)[layouts.rep]).take(layouts.which)
     else:  # candidate arrays: once per (level, drive count) present
         factor = per_drive_set(lambda c, n: (raid_capacity_factor(c, n),), raid, np.asarray(drives_per_host))[0]
     fmt, fill = figure(DOCS, "gp_capacity_format_factor"), figure(DOCS, "gp_capacity_max_fill")
@@ -146,9 +146,9 @@ def _per_layout_tb(workload: GpWorkload, c: Candidates, primaries: IntArray, adm
     groups = layouts if isinstance(layouts, segments.HostLayouts) else None
     drives = ctx.shape.drives_per_host if groups is not None else c.drives_per_host  # the float column, when grouped
     free = usable_tb(c.capacity_tb, drives, c.raid_code, groups)
-    free -= instances[which]  # in place, in `user_data_tb`'s order
+    free -= instances.take(which)  # in place, in `user_data_tb`'s order (`take`: an index's values, cheaper)
     np.maximum(free, 0.0, out=free)
-    free /= shares[which] if np.ndim(shares) else shares
+    free /= shares.take(which) if np.ndim(shares) else shares
     return free
 
 

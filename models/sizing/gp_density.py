@@ -94,11 +94,19 @@ def short(running: ArrayLike, threads_per_host: FloatArray, memory_gib: FloatArr
     [True, False]
     """
     f = factors(running)
-    cores = hosts * threads_per_host
-    mem_gb = hosts * memory_gib
-    mem_gb *= GB_PER_GIB
-    return np.asarray((cores < figure(DOCS, "density_vcpu_per_tb_on_disk") * f * on_disk_tb)
-                      | (mem_gb < figure(DOCS, "density_memory_gb_per_tb_on_disk") * f * on_disk_tb))
+    cores_needed = figure(DOCS, "density_vcpu_per_tb_on_disk") * f * on_disk_tb
+    memory_needed = figure(DOCS, "density_memory_gb_per_tb_on_disk") * f * on_disk_tb
+    have = hosts * threads_per_host  # the cores, then (the same array) the memory: one column, not two
+    if (type(have) is not np.ndarray or have.dtype != np.float64 or np.shape(memory_needed) not in ((), have.shape)
+            or np.broadcast_shapes(np.shape(hosts), np.shape(memory_gib)) != have.shape):
+        mem_gb = hosts * memory_gib
+        mem_gb *= GB_PER_GIB
+        return np.asarray((have < cores_needed) | (mem_gb < memory_needed))
+    out = have < cores_needed
+    np.multiply(hosts, memory_gib, out=have)
+    have *= GB_PER_GIB
+    out |= have < memory_needed
+    return out
 
 
 def density(workload: GreenplumAnalytics, server: Server, hosts: int, memory_gib: float, on_disk_tb: float,

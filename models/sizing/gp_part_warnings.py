@@ -44,15 +44,25 @@ SOURCES = "; ".join((
 ))
 
 
-def fixed(workload: GpWorkload, c: Candidates) -> IntArray:
+def fixed(workload: GpWorkload, c: Candidates, layouts: tuple[IntArray, IntArray] | None = None) -> IntArray:
     """Per candidate, the part warnings that do not depend on the host count.
 
-    The memory per host is the design's (raised to the reference minimum where the DIMM slots allow).
+    The memory per host is the design's (raised to the reference minimum where the DIMM slots allow). `layouts`:
+    (one candidate of each group sharing server and deployment, each candidate's group), e.g. `segments.host_layouts`:
+    the flags, a function of those alone, are found once per group and spread.
     """
-    numa = ~c.virtualized & (c.sockets > 1)
-    memory = np.zeros(len(c), dtype=bool)
+    if layouts is not None:
+        rep, which = layouts
+        return _flags(workload, c.virtualized[rep], c.sockets[rep], c.memory_gib[rep]).take(which)
+    return _flags(workload, c.virtualized, c.sockets, c.memory_gib)
+
+
+def _flags(workload: GpWorkload, virtualized: NDArray[np.bool_], sockets: FloatArray, memory_gib: FloatArray
+           ) -> IntArray:
+    numa = ~virtualized & (sockets > 1)
+    memory = np.zeros(len(virtualized), dtype=bool)
     if isinstance(workload, GreenplumAnalytics):
-        memory = c.memory_gib < figure(RULES, "min_memory_gib_per_segment_host")
+        memory = memory_gib < figure(RULES, "min_memory_gib_per_segment_host")
     return np.add(numa, memory, dtype=np.int64)  # the two flags summed as counts, in one pass
 
 

@@ -164,14 +164,16 @@ class CoordinatorHost:
     option: int = -1  # the `CoordinatorOptions` index the design records (`Evaluated.coordinator_idx`); -1: none
 
 
-def same_as_segments(c: Candidates, net: NetworkChoice, utilization: float, option: int = -1) -> CoordinatorHost:
-    """A coordinator on the segment hosts' server, with the catalog's RAID-1 pair of the segment drive."""
+def same_as_segments(c: Candidates, net: NetworkChoice, utilization: float, option: int = -1,
+                     layouts: segments.HostLayouts | None = None) -> CoordinatorHost:
+    """A coordinator on the segment hosts' server, with the catalog's RAID-1 pair of the segment drive (`layouts`:
+    the candidates' `segments.host_layouts`, when the caller has them)."""
     drives = float(coordinator_drive_count())  # the same for every candidate: no array to build and convert
     price = drives * c.drive_price  # server + drives x drive price + network, summed in that order in one array
     np.add(c.server_price, price, out=price)
     price += net.price_per_host
-    return CoordinatorHost(c.cores_total, price, metrics.host_power_w(c, drives, net, utilization * 0.5), c.rack_u,
-                           option)
+    return CoordinatorHost(c.cores_total, price, metrics.host_power_w(c, drives, net, utilization * 0.5, layouts),
+                           c.rack_u, option)
 
 
 def option_host(options: CoordinatorOptions, k: int, n: int, net: NetworkChoice, utilization: float
@@ -203,9 +205,11 @@ def evaluate(
     """Every candidate sized (point prediction); with OLTP `coordinators`, each priced with every coordinator
     option and the cheapest meeting the targets kept (`gp_coordinator`), or option `fixed_coordinator`.
     `layouts`: the candidates' `segments.host_layouts` where the caller found them (None: found here)."""
+    layouts = segments.host_layouts(c) if layouts is None else layouts
+
     def one(k: int | None) -> Evaluated:
         if k is None or coordinators is None:
-            coord = same_as_segments(c, net, utilization, -1 if k is None else k)
+            coord = same_as_segments(c, net, utilization, -1 if k is None else k, layouts)
         else:
             coord = option_host(coordinators, k, len(c), net, utilization)
         return _evaluate_with(workload, targets, c, net, utilization, extra_memory_price, fixed_hosts, platform,
@@ -257,9 +261,10 @@ def _evaluate_with(
     perf = metrics.gp_point(workload, ctx, hosts, etl, later, scan_s)
     counts = hosts.astype(float)  # the host counts as each product with a float converts them: converted once
     drives = np.asarray(ctx.shape.drives_per_host)  # the float drive counts the scan's model reads
-    capex, power, rack = _totals(c, net, utilization, extra_mem, coord, drives, counts, etl if some_etl else None)
+    capex, power, rack = _totals(c, net, utilization, extra_mem, coord, drives, counts, etl if some_etl else None,
+                                 layouts)
     meets: dict[str, BoolArray] = {CAPACITY: hosts >= h_cap}
-    fixed = gp_part_warnings.fixed(workload, c)
+    fixed = gp_part_warnings.fixed(workload, c, layouts)
     meets.update(_target_checks(workload, targets, {**perf, "capex": capex, "power_w": power, "rack_u": rack}))
     return Evaluated(
         candidates=c,
@@ -279,12 +284,13 @@ def _evaluate_with(
         meets=meets,
         part_warnings=gp_part_warnings.count(workload, c, counts, need, fixed, ctx.queries),
         part_warnings_fixed=fixed,
-        coordinator_idx=np.full(n, coord.option, dtype=np.int64),
+        coordinator_idx=np.broadcast_to(np.int64(coord.option), (n,)),  # one value: a read-only view, no column
     )
 
 
 def _totals(c: Candidates, net: NetworkChoice, utilization: float, extra_mem: FloatArray, coord: CoordinatorHost,
-            drives: FloatArray, hosts: FloatArray, etl: IntArray | None) -> tuple[FloatArray, FloatArray, FloatArray]:
+            drives: FloatArray, hosts: FloatArray, etl: IntArray | None, layouts: segments.HostLayouts | None = None
+            ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Per candidate, the design's capex, average draw and rack units at `hosts` segment hosts and `etl` ETL
     hosts (None: none; `drives` and `hosts`: the counts as floats, as each product below converts them):
 
@@ -302,17 +308,20 @@ def _totals(c: Candidates, net: NetworkChoice, utilization: float, extra_mem: Fl
     seg_price += net.price_per_host
     seg_price += extra_mem
     capex = hosts * seg_price
-    capex += coordinators * coord.price
-    etl_price = seg_price - extra_mem
-    etl_price *= etl_f
-    capex += etl_price
-    seg_w = metrics.host_power_w(c, drives, net, utilization)
+    term = np.multiply(coordinators, coord.price)  # each sum's second term, written into this one array in turn
+    capex += term
+    np.subtract(seg_price, extra_mem, out=term)
+    term *= etl_f
+    capex += term
+    seg_w = metrics.host_power_w(c, drives, net, utilization, layouts)
     power = hosts * seg_w
-    power += coordinators * coord.watts
+    np.multiply(coordinators, coord.watts, out=term)
+    power += term
     seg_w *= etl_f  # the segment draw is not needed past this sum
     power += seg_w
     rack = (hosts if etl is None else hosts + etl_f) * c.rack_u  # integer counts: their float sum is exact
-    rack += coordinators * coord.rack_u
+    np.multiply(coordinators, coord.rack_u, out=term)
+    rack += term
     return capex, power, rack
 
 

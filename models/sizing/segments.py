@@ -206,7 +206,7 @@ def counts(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform
         return one.primaries_per_host, one.vms_per_host
     rep, which = layouts
     one = _plan(workload, c, platform, rep)
-    return one.primaries_per_host[which], one.vms_per_host[which]
+    return one.primaries_per_host.take(which), one.vms_per_host.take(which)  # `take`: half an index's cost
 
 
 def _plan(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None,
