@@ -33,7 +33,7 @@ from models.sizing.gp_tco import approx_tco
 from models.sizing.pareto import ParetoFront, pareto_indices
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
-from models.sizing.stream import CheapestFeasible, RunningBest, first_per_server
+from models.sizing.stream import CheapestFeasible, Lowest, RunningBest, first_per_server, lowest
 from models.sizing.targets import estimate_at
 from models.tasks import IsCancelled, Progress, check_cancelled
 from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
@@ -212,6 +212,7 @@ class _Stream:
         self.tco: Callable[[greenplum.Evaluated], NDArray[np.float64]] | None = None
         self.tco_shortlist: list[tuple[int, float, int, DesignPoint]] = []  # (part warnings, cost, index), feasible
         self.rerank = TCO_RERANK
+        self._rows = np.zeros(0, dtype=np.int64)
 
     def add(self, offset: int, ev: greenplum.Evaluated) -> None:
         n = len(ev.candidates)
@@ -219,31 +220,42 @@ class _Stream:
         if n == 0:
             return
         feasible = ev.feasible
-        # the feasible rows, found once for every reducer (the usual chunk: all of them, no search needed)
-        sel = np.arange(n, dtype=np.int64) if feasible.all() else np.flatnonzero(feasible)
+        # the feasible rows, found once for every reducer (the usual chunk: all of them, no search needed), and their
+        # fewest part warnings and lowest capex, which tell each reducer whether any row can enter
+        sel = self._every(n) if feasible.all() else np.flatnonzero(feasible)
         count = int(sel.size)
         self.feasible += count
-        self.best.add(offset, ev, sel)
-        self.cheapest.add(offset, ev, feasible_rows=sel)
+        every = count == n  # all rows feasible (the usual chunk): the columns as they are, no gather
+        low = lowest(ev.part_warnings if every else ev.part_warnings[sel], ev.capex if every else ev.capex[sel]) \
+            if count else None
+        self.best.add(offset, ev, sel, low)
+        self.cheapest.add(offset, ev, feasible_rows=sel, low=low)
         values = ev.metrics[self.main]
         perf = -values if self.higher else values
         c = ev.candidates
         payload = {"server_idx": c.server_idx, "drive_idx": c.drive_idx, "drives_per_host": c.drives_per_host,
                    "virtualized": c.virtualized, "raid_code": c.raid_code, "segment_hosts": ev.segment_hosts,
                    "rack_u": ev.rack_u, "main_value": values, "feasible": feasible}
-        if count:
-            every = count == n  # all rows feasible (the usual chunk): the columns as they are, no gather
+        if low is not None:
             self.front_feasible.add(ev.capex if every else ev.capex[sel], perf if every else perf[sel],
-                                    ev.power_w if every else ev.power_w[sel], offset + sel, payload, rows=sel)
+                                    ev.power_w if every else ev.power_w[sel], offset + sel, payload, rows=sel,
+                                    lowest_capex=low[1])
             self.front_all = None
             if self.tco is not None:
-                self._shortlist(offset, ev, sel)
+                self._shortlist(offset, ev, sel, low)
         elif self.front_all is not None:
             self.front_all.add(ev.capex, perf, ev.power_w, offset + np.arange(n, dtype=np.int64), payload)
         if self.front_all is not None:  # nothing feasible yet: the closest designs may be reported
             self._closest(offset, ev)
 
-    def _shortlist(self, offset: int, ev: greenplum.Evaluated, feasible: NDArray[np.int64]) -> None:
+    def _every(self, n: int) -> NDArray[np.int64]:
+        """0 .. n - 1: every row of a chunk of n, built once per chunk size (read-only, shared by the reducers)."""
+        if self._rows.size != n:
+            self._rows = np.arange(n, dtype=np.int64)
+            self._rows.flags.writeable = False
+        return self._rows
+
+    def _shortlist(self, offset: int, ev: greenplum.Evaluated, feasible: NDArray[np.int64], low: Lowest) -> None:
         """The feasible candidates of `rerank` different servers in the judge's order (`judged`): fewest part
         warnings, then the lowest approximate cost, ties to the earlier; each server's first alone, as `size`
         shortlists (`gp_settle.settled_shortlist`).
@@ -259,8 +271,8 @@ class _Stream:
         if len(self.tco_shortlist) >= self.rerank and not np.isnan(self.tco_shortlist[-1][1]):
             # a full list in (warnings, cost, index) order: a later row enters only strictly before its last
             w_last, c_last = self.tco_shortlist[-1][:2]
-            fewest = warned.min()
-            if fewest > w_last or (fewest == w_last and cost.min() >= c_last):
+            fewest, cheapest = low if tco is ev.capex else lowest(warned, cost)  # `low`: the capex's
+            if fewest > w_last or (fewest == w_last and cheapest >= c_last):
                 return  # the usual chunk: the minima show no row comes before the last (a NaN minimum rules none out)
             before = np.flatnonzero((warned < w_last) | ((warned == w_last) & (cost < c_last)))  # few rows
             feasible, warned, cost = feasible[before], warned[before], cost[before]

@@ -47,17 +47,20 @@ class ParetoFront:
         return int(self.index.size)
 
     def add(self, capex: FloatArray, perf: FloatArray, power: FloatArray, index: IntArray,
-            payload: dict[str, NDArray], rows: IntArray | None = None) -> None:  # type: ignore[type-arg]
+            payload: dict[str, NDArray], rows: IntArray | None = None,  # type: ignore[type-arg]
+            lowest_capex: float | None = None) -> None:
         """Merge candidates (global `index` strictly increasing across calls) into the front.
 
         `payload` columns are indexed by `rows` (the candidates' positions in them) when given, so a caller
-        hands over whole-chunk columns and only the survivors' rows are ever copied.
+        hands over whole-chunk columns and only the survivors' rows are ever copied. `lowest_capex`: `capex.min()`,
+        where the caller has it.
         """
         if index.size == 0:
             return
         # first the kept points, then a scout of the chunk's own rows for what they leave (all of a first chunk)
         for by in (self, None) if len(self) else (None,):
-            live = self._screen(capex, perf, power, index, by if by is not None else _scout(capex, perf, power, index))
+            live = self._screen(capex, perf, power, index, by if by is not None else _scout(capex, perf, power, index),
+                                lowest_capex if by is not None else None)
             if live is not None:
                 if live.size == 0:
                     return
@@ -84,14 +87,14 @@ class ParetoFront:
 
     @staticmethod
     def _screen(capex: FloatArray, perf: FloatArray, power: FloatArray, index: IntArray,
-                by: ParetoFront | None) -> IntArray | None:
+                by: ParetoFront | None, lowest_capex: float | None = None) -> IntArray | None:
         """Positions no point of `by` (the kept points, or a scout of the chunk's own) dominates (None: no points).
         A point strictly cheaper and no worse on perf and power rules a candidate out for sure; trying the points
         one at a time on what is left costs a few passes over the chunk (the first points take most of it), and
         only the few left are checked exactly against all of them (ties on capex, the index)."""
         if by is None or not len(by):
             return None
-        live = by._blocks_behind(capex, perf, power)
+        live = by._blocks_behind(capex, perf, power, lowest_capex)
         if live is None:
             live, c_l, p_l, w_l = np.arange(index.size), capex, perf, power
         elif live.size == 0:
@@ -108,12 +111,14 @@ class ParetoFront:
                                   by.index)
         return np.asarray(live[exact], dtype=np.int64)
 
-    def _blocks_behind(self, capex: FloatArray, perf: FloatArray, power: FloatArray) -> IntArray | None:
+    def _blocks_behind(self, capex: FloatArray, perf: FloatArray, power: FloatArray,
+                       lowest_capex: float | None = None) -> IntArray | None:
         """The rows of the blocks (SCREEN_BLOCK rows each) whose best corner no kept point dominates (None: every
         block's). A kept point strictly cheaper than a block's cheapest row and no worse than its best perf and
         power rules out every row of the block exactly as the one-point screen would; a NaN makes the block's
         minimum NaN, which no comparison rules out, so such a block goes on to the exact check."""
-        lowest = [float(values.min()) for values in (capex, perf, power)]  # the usual chunk: behind as a whole
+        lowest = [float(capex.min()) if lowest_capex is None else lowest_capex, float(perf.min()), float(power.min())]
+        # the usual chunk: behind as a whole
         if np.any((self.capex < lowest[0]) & (self.perf <= lowest[1]) & (self.power <= lowest[2])):
             return np.zeros(0, dtype=np.int64)
         n = capex.size

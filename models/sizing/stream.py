@@ -16,6 +16,14 @@ import numpy as np
 from models.sizing import greenplum
 
 BestKey = tuple[int, int, float, int, int, int]  # misses, part warnings, capex, hosts, drives, candidate index
+# a chunk's feasible rows' fewest part warnings and lowest capex (NaN where a capex is NaN), found once for every
+# reducer: their first test (can any row come before what they hold?) reads these two minima alone
+Lowest = tuple[int, float]
+
+
+def lowest(warned: np.ndarray, capex: np.ndarray) -> Lowest:
+    """The `Lowest` of rows with these part warnings and capex."""
+    return int(warned.min()), float(capex.min())
 
 
 @dataclass
@@ -28,10 +36,12 @@ class RunningBest:
     def feasible(self) -> bool:
         return self.key is not None and self.key[0] == 0
 
-    def add(self, offset: int, ev: greenplum.Evaluated, feasible: np.ndarray | None = None) -> None:
-        """Take the chunk's best into account (`feasible`: the chunk's feasible rows, when the caller has them)."""
+    def add(self, offset: int, ev: greenplum.Evaluated, feasible: np.ndarray | None = None,
+            low: Lowest | None = None) -> None:
+        """Take the chunk's best into account (`feasible`: the chunk's feasible rows, when the caller has them, and
+        `low` their `Lowest`)."""
         n = len(ev.candidates)
-        if n == 0 or self._behind(ev, feasible):
+        if n == 0 or self._behind(ev, feasible, low):
             return
         # narrow to the fewest misses, part warnings and the lowest capex first: the full sort runs over the ties
         if feasible is not None and feasible.size:  # the fewest misses are none: the feasible rows
@@ -53,7 +63,7 @@ class RunningBest:
         if self.key is None or key < self.key:
             self.key, self.row, self.index = key, ev.take(np.array([j])), offset + j
 
-    def _behind(self, ev: greenplum.Evaluated, feasible: np.ndarray | None) -> bool:
+    def _behind(self, ev: greenplum.Evaluated, feasible: np.ndarray | None, low: Lowest | None = None) -> bool:
         """Whether no row of the chunk can come before the feasible design held, told by two minima: rows missing a
         target never can, and a feasible row's key is at least (0, fewest part warnings, lowest capex) of the
         chunk's feasible rows (a NaN capex makes the minimum NaN, which rules nothing out)."""
@@ -61,12 +71,14 @@ class RunningBest:
             return False
         if feasible.size == 0:
             return True
-        every = feasible.size == len(ev.candidates)  # every row: the columns as they are, no gather
-        warned = ev.part_warnings if every else ev.part_warnings[feasible]
-        fewest = int(warned.min())
+        if low is None:
+            every = feasible.size == len(ev.candidates)  # every row: the columns as they are, no gather
+            low = lowest(ev.part_warnings if every else ev.part_warnings[feasible],
+                         ev.capex if every else ev.capex[feasible])
+        fewest, cheapest = low
         if fewest != self.key[1]:
             return fewest > self.key[1]
-        return bool((ev.capex if every else ev.capex[feasible]).min() > self.key[2])
+        return cheapest > self.key[2]
 
 
 @dataclass
@@ -83,13 +95,14 @@ class CheapestFeasible:
     index: np.ndarray | None = None  # global candidate index of each pool row
 
     def add(self, offset: int, ev: greenplum.Evaluated, feasible: np.ndarray | None = None,
-            feasible_rows: np.ndarray | None = None) -> None:
-        """Merge the chunk's feasible rows (`feasible_rows`, or where `feasible`, else where `ev` is feasible)."""
+            feasible_rows: np.ndarray | None = None, low: Lowest | None = None) -> None:
+        """Merge the chunk's feasible rows (`feasible_rows`, with their `Lowest` `low` where given, or where
+        `feasible`, else where `ev` is feasible)."""
         sel = feasible_rows if feasible_rows is not None else np.flatnonzero(
             ev.feasible if feasible is None else feasible)
         if sel.size == 0:
             return
-        sel = self._contenders(ev, sel)
+        sel = self._contenders(ev, sel, low if feasible_rows is not None else None)
         if sel.size == 0:
             return
         rows = ev.take(sel)
@@ -101,7 +114,7 @@ class CheapestFeasible:
                             rows.part_warnings))[: self.k]
         self.pool, self.index = rows.take(order), index[order]
 
-    def _contenders(self, ev: greenplum.Evaluated, sel: np.ndarray) -> np.ndarray:
+    def _contenders(self, ev: greenplum.Evaluated, sel: np.ndarray, low: Lowest | None = None) -> np.ndarray:
         """The rows of `sel` that can enter the pool: (part warnings, capex) lead the order, so only the chunk's
         `k` first by them (and all rows tied with the k-th) and, once the pool is full, none after its last."""
         every = sel.size == len(ev.candidates)  # every row: the columns as they are, no gather
@@ -110,8 +123,8 @@ class CheapestFeasible:
             w_last, c_last = self.pool.part_warnings[-1], self.pool.capex[-1]  # the pool is kept in order
             if not np.isnan(c_last):
                 # the usual chunk has no row to enter, which the minima tell at once (a NaN minimum rules none out)
-                fewest = warned.min()
-                if fewest > w_last or (fewest == w_last and cost.min() > c_last):
+                fewest, cheapest = lowest(warned, cost) if low is None else low
+                if fewest > w_last or (fewest == w_last and cheapest > c_last):
                     return sel[:0]
                 keep = np.flatnonzero((warned < w_last) | ((warned == w_last) & (cost <= c_last)))  # few rows
                 sel, warned, cost = sel[keep], warned[keep], cost[keep]

@@ -18,16 +18,17 @@ values = st.lists(st.sampled_from([1.0, 2.0, 3.0, 5.0, 8.0, float("nan")]), min_
 @settings(max_examples=60, deadline=None)
 @given(points=st.lists(values, min_size=0, max_size=400), chunk=st.integers(1, 97),
        higher=st.booleans(), use_mask=st.booleans(), seed=st.integers(0, 2**31 - 1),
-       block=st.sampled_from([1, 3, 8, pareto.SCREEN_BLOCK]))
+       block=st.sampled_from([1, 3, 8, pareto.SCREEN_BLOCK]), shared=st.booleans())
 def test_chunked_front_equals_the_one_by_one_sweep(points: list[list[float]], chunk: int, higher: bool,
-                                                   use_mask: bool, seed: int, block: int) -> None:
-    # small screen blocks: a chunk has many, some ruled out whole and some not, and a short last one
+                                                   use_mask: bool, seed: int, block: int, shared: bool) -> None:
+    # small screen blocks: a chunk has many, some ruled out whole and some not, and a short last one; `shared`: each
+    # chunk's lowest capex handed over, as the optimizer has it
     with mock.patch.object(pareto, "SCREEN_BLOCK", block):
-        _chunked_front_equals_the_sweep(points, chunk, higher, use_mask, seed)
+        _chunked_front_equals_the_sweep(points, chunk, higher, use_mask, seed, shared)
 
 
 def _chunked_front_equals_the_sweep(points: list[list[float]], chunk: int, higher: bool, use_mask: bool,
-                                    seed: int) -> None:
+                                    seed: int, shared: bool) -> None:
     arr = np.array(points, dtype=float).reshape(-1, 3)
     capex, value, power = np.nan_to_num(arr[:, 0], nan=4.0), arr[:, 1], arr[:, 2]
     mask = np.random.default_rng(seed).random(capex.size) < 0.6 if use_mask else None
@@ -39,7 +40,8 @@ def _chunked_front_equals_the_sweep(points: list[list[float]], chunk: int, highe
     front = ParetoFront()
     for start in range(0, idx.size, chunk):
         sel = idx[start:start + chunk]
-        front.add(capex[sel], perf[sel], power[sel], sel.astype(np.int64), {"row": sel})
+        front.add(capex[sel], perf[sel], power[sel], sel.astype(np.int64), {"row": sel},
+                  lowest_capex=float(capex[sel].min()) if shared and sel.size else None)
     assert [int(i) for i in front.index] == expected
     assert [int(i) for i in front.payload.get("row", [])] == expected
 

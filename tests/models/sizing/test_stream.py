@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from models import pricing
 from models.hardware import Drive, HardwareCatalog, Server
 from models.optimizer import _space
-from models.sizing.stream import CheapestFeasible, RunningBest, first_per_server
+from models.sizing.stream import CheapestFeasible, RunningBest, first_per_server, lowest
 from tests.models.sizing.conftest import sample
 
 CASES = {
@@ -33,7 +33,10 @@ def _twice(catalog: HardwareCatalog) -> HardwareCatalog:
 @pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("k", [1, 7, 256])
 @pytest.mark.parametrize("ties", [False, True])
-def test_the_reducers_equal_the_whole_array_order(case: str, k: int, ties: bool, catalog: HardwareCatalog) -> None:
+@pytest.mark.parametrize("shared", [False, True])
+def test_the_reducers_equal_the_whole_array_order(case: str, k: int, ties: bool, shared: bool,
+                                                  catalog: HardwareCatalog) -> None:
+    """`shared`: each chunk's `Lowest` handed to both reducers, as the optimizer finds it once for them."""
     scenario = sample("retail-dw-gen5", **CASES[case])
     catalog = _twice(catalog) if ties else catalog
     priced = pricing.in_currency(catalog, scenario.commercial.currency, scenario.commercial.discounts_pct).catalog
@@ -41,8 +44,9 @@ def test_the_reducers_equal_the_whole_array_order(case: str, k: int, ties: bool,
     best, cheapest = RunningBest(), CheapestFeasible(k=k)
     for offset, ev in chunks:
         feasible = np.flatnonzero(ev.feasible)
-        best.add(offset, ev, feasible)
-        cheapest.add(offset, ev, feasible_rows=feasible)
+        low = lowest(ev.part_warnings[feasible], ev.capex[feasible]) if shared and feasible.size else None
+        best.add(offset, ev, feasible, low)
+        cheapest.add(offset, ev, feasible_rows=feasible, low=low)
     def cat(column: str) -> np.ndarray:
         return np.concatenate([getattr(e, column) for _, e in chunks])
 
