@@ -7,7 +7,7 @@ model, and the kernel gives its numbers bit for bit (tests/models/perf/test_scan
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -22,6 +22,7 @@ from models.perf.scan_load import (
     _host_free_rates,
     _network_rate,
     _result,
+    _scan_cpu_rate,
     _scan_network_rate,
     _virt,
 )
@@ -63,10 +64,11 @@ class FullScan:
             never = np.asarray(drives_cpu <= _network_floor(shape, virt, params))
         else:
             rep, which = groups
-            one = ClusterShape(**{f.name: (v[rep] if isinstance(v := getattr(shape, f.name), np.ndarray) and v.ndim
-                                           else v) for f in fields(shape)})
-            virt_g, _, cpu_g = _host_free_rates(one, _a(one.primary_segments_per_host), params.virt_overhead_seq,
-                                                params)
+            # one design of each group, in the fields the group's rates read (the others, never read, as they are)
+            one = replace(shape, **{name: (v[rep] if isinstance(v := getattr(shape, name), np.ndarray) and v.ndim
+                                           else v) for name in _GROUP_FIELDS})
+            virt_g = _virt(one, params.virt_overhead_seq)
+            cpu_g = _scan_cpu_rate(one, _a(one.primary_segments_per_host), virt_g, params)
             floor_g = _network_floor(one, virt_g, params)
             # the virtualization factor by its own two operations per design (a group shares their inputs: the
             # same bits), cheaper than gathering it; the CPU rate is then the one gather where the interconnect is
@@ -123,6 +125,11 @@ class FullScan:
         network = _scan_network_rate(replace(self.shape, network_gbps_per_host=line), h, virt, self.params)
         seconds: FloatArray = _a(self.data_on_disk_tb) * MB_PER_TB / h / np.minimum(drives_cpu, network)
         return seconds
+
+
+# what `_virt`, `_scan_cpu_rate` and `_network_floor` read of a shape: the inputs a group of designs shares
+_GROUP_FIELDS = ("virtualized", "cores_per_host", "cpu_generation", "core_speed", "numa_local", "compression_ratio",
+                 "primary_segments_per_host", "network_gbps_per_host")
 
 
 def _network_floor(shape: ClusterShape, virt: FloatArray, params: ScanParams) -> FloatArray:

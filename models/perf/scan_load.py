@@ -304,13 +304,18 @@ def _host_free_rates(
     """(virt, drives, cpu) of a scan: what does not change with the host count."""
     virt = _virt(shape, overhead)
     drives = _drive_read_rate(shape, virt, p)
+    return virt, drives, _scan_cpu_rate(shape, parallel, virt, p)
+
+
+def _scan_cpu_rate(shape: ClusterShape, parallel: FloatArray, virt: FloatArray, p: ScanParams) -> FloatArray:
+    """The scan's CPU rate per byte on disk (`_host_free_rates`' third)."""
     # Rates per byte on disk. CPU and the interconnect work on tuples, i.e. logical bytes: a
     # byte on disk holds `ratio` of them, and the scan also decompresses them.
     ratio = _a(shape.compression_ratio)
     decompress = _codec("zstd_decompress_mb_s_per_core")
     cpu = _cpu_rate(shape, parallel, p.scan_mb_s_per_core, p.scan_gen_speedup, p.numa_gain_scan, decompress)
     cpu = cpu / virt / ratio
-    return virt, drives, cpu
+    return cpu
 
 
 def _drive_read_rate(shape: ClusterShape, virt: FloatArray, p: ScanParams) -> FloatArray:

@@ -54,13 +54,30 @@ def scan_only(workload: GreenplumAnalytics | GreenplumOltp, targets: Targets) ->
     return float(targets.max_full_scan_s)
 
 
+def capacity_hosts(need_tb: float, per_host_tb: FloatArray) -> IntArray:
+    """Per design, the segment hosts the data needs at `per_host_tb` of user data each (no capacity: out of reach),
+    as `greenplum.hosts_for` gives one: np.where(per_host_tb > 0, ceil(need / per_host_tb), MAX).astype(int64),
+    in one array, the largest cluster written only where a design has no capacity.
+
+    >>> capacity_hosts(100.0, np.array([7.5, 0.0, 100.0])).tolist()
+    [14, 1000, 1]
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        hosts = need_tb / per_host_tb
+        np.ceil(hosts, out=hosts)
+    if per_host_tb.size and not per_host_tb.min() > 0:  # some none (or NaN): those the largest cluster
+        hosts[~(per_host_tb > 0)] = MAX_SEGMENT_HOSTS
+    out: IntArray = hosts.astype(np.int64)
+    return out
+
+
 def fewest_hosts(scan: FullScan, low: IntArray, limit_s: float, most: int, ok: Probe
                  ) -> tuple[IntArray, FloatArray, FloatArray]:
     """Per design, `search.smallest_meeting(ok, low, most, guess)[0]` where `ok(h, idx)` is whether `scan`'s
     seconds of designs idx at h hosts are within `limit_s` and the guess is `greenplum._host_guess`'s; with the
     seconds at one host fewer and at that count (what `greenplum.helpful_limit` asks next)."""
     low = np.asarray(low, dtype=np.int64)
-    h, at_s, bounded, _ = _closed(scan, low, limit_s, most)
+    h, at_s, bounded, _, _ = _closed(scan, low, limit_s, most)
     return _settled(scan, None, low, h, at_s, bounded, limit_s, most, ok)
 
 
@@ -75,8 +92,8 @@ def scan_hosts(scan: FullScan, low: IntArray, limit_s: float, most: int, ok: Pro
     the one those steps give it over the whole chunk).
     """
     low = np.asarray(low, dtype=np.int64)
-    h, at_s, bounded, frac = _closed(scan, low, limit_s, most)
-    rows = _unproven(scan, low, h, at_s, bounded, frac, limit_s, most, limits)
+    h, at_s, bounded, frac, peak = _closed(scan, low, limit_s, most)
+    rows = _unproven(scan, low, h, at_s, bounded, frac, peak, limit_s, most, limits)
     at = h.astype(np.int64)
     if rows is not None and not rows.size:
         return at, at_s
@@ -98,9 +115,10 @@ def scan_hosts(scan: FullScan, low: IntArray, limit_s: float, most: int, ok: Pro
 
 
 def _closed(scan: FullScan, low: IntArray, limit_s: float, most: int
-            ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+            ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, float]:
     """(the closed-form count h within [low, most], the seconds there, the bottom of the range, q - h) as floats,
-    q = data / limit / rate before its ceil. Every step writes into its array, no temporaries."""
+    q = data / limit / rate before its ceil, and the largest count before the bottom raised any (NaN where a count
+    is NaN). Every step writes into its array, no temporaries."""
     # the bottom of the range as the float the bound casts it to (counts are exact in floating point), so the count
     # is compared with it as a float too
     bounded = low.astype(float)
@@ -111,12 +129,15 @@ def _closed(scan: FullScan, low: IntArray, limit_s: float, most: int
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         q = data_mb / limit_s / rate
         h = closed_form(q)
-        np.fmin(h, float(most), out=h)
+        peak = float(h.max()) if h.size else 0.0
+        if not peak <= most:  # else every count is a number within it already
+            np.fmin(h, float(most), out=h)
+            peak = min(peak, float(most))
         np.fmax(h, bounded, out=h)  # NaN, inf: the bound
         at_s = data_mb / h
         at_s /= rate
         q -= h  # exact where `_unproven` reads it (Sterbenz: q and h within a factor of 2 there)
-    return h, at_s, bounded, q
+    return h, at_s, bounded, q, peak
 
 
 def _settled(scan: FullScan, rows: IntArray | None, low: IntArray, h: FloatArray, at_s: FloatArray,
@@ -163,7 +184,7 @@ _U = 2.0 ** -53
 
 
 def _unproven(scan: FullScan, low: IntArray, h: FloatArray, at_s: FloatArray, bounded: FloatArray, frac: FloatArray,
-              limit_s: float, most: int, limits: dict[str, float]) -> IntArray | None:
+              peak: float, limit_s: float, most: int, limits: dict[str, float]) -> IntArray | None:
     """The rows `_closed`'s count h (and the seconds there) is not proven `scan_hosts`' result for, which it
     leaves as is; None where the chunk's figures leave the bounds below unproven.
 
@@ -185,7 +206,8 @@ def _unproven(scan: FullScan, low: IntArray, h: FloatArray, at_s: FloatArray, bo
     fine = at_s <= limit_s
     fine &= scan.network_never_binds
     inner = frac > -1.0 + 64.0 * _U * top  # q - margin above h - 1: margin / (h - 1) >= 64 units of roundoff
-    inner &= h <= top
+    if not peak <= top:  # else every count above the bottom of its range is within H
+        inner &= h <= top
     inner |= h == bounded
     fine &= inner
     return np.zeros(0, dtype=np.int64) if fine.all() else np.flatnonzero(~fine)

@@ -251,9 +251,9 @@ def _evaluate_with(
     ctx = dataclasses.replace(metrics.GpContext.of(workload, c, primaries, vms, net, need, layouts, platform),
                               coordinator_cores=coord.cores)
     cap_host = capacity_per_host(workload, c, primaries, ctx.running(workload), ctx=ctx)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        h_cap = np.where(cap_host > 0, np.ceil(need / cap_host), MAX_SEGMENT_HOSTS).astype(np.int64)
-    h_low = np.maximum(h_cap, min_hosts(workload, primaries // vms if workload.mirroring == "spread" else vms))
+    h_cap = gp_hosts.capacity_hosts(need, cap_host)
+    # spread mirroring's fewest hosts follow each design's primaries per segment host; every other policy's is one count
+    h_low = np.maximum(h_cap, min_hosts(workload, primaries // vms if mirror_policy(workload) == "spread" else 1))
     hosts, scan_s = (np.full(n, fixed_hosts, dtype=np.int64), None) if fixed_hosts is not None else _segment_hosts(
         workload, targets, ctx, h_low, vms)
     etl, some_etl = _etl_hosts(workload, targets, ctx, hosts, fixed_etl)

@@ -132,8 +132,8 @@ def test_the_proven_counts_are_the_steps_counts(rows: list[tuple[int, float, flo
     assert (seconds is None) == (expected_s is None)
     if seconds is not None and expected_s is not None:
         assert seconds.tobytes() == expected_s.tobytes()
-    h, at_s, bounded, frac = gp_hosts._closed(scan, low, limit_s, MOST)
-    rest = gp_hosts._unproven(scan, low, h, at_s, bounded, frac, limit_s, MOST, {"full_scan_s": limit_s})
+    h, at_s, bounded, frac, peak = gp_hosts._closed(scan, low, limit_s, MOST)
+    rest = gp_hosts._unproven(scan, low, h, at_s, bounded, frac, peak, limit_s, MOST, {"full_scan_s": limit_s})
     assert rest is not None
     fine = np.setdiff1d(np.arange(n), rest)
     assert h[fine].tolist() == expected[fine].tolist()
@@ -150,8 +150,21 @@ def test_the_shortcut_proves_most_designs_of_a_plain_chunk() -> None:
         drive_seq_read_mb_s=rng.uniform(200.0, 14_000.0, n), network_gbps_per_host=np.full(n, 400.0))
     scan = FullScan.of(shape, 60.0, sl_fit.default_params())
     low = np.where(np.arange(n) % 4 == 0, 300, 2)  # a quarter at a bottom above the count the scan asks for
-    h, at_s, bounded, frac = gp_hosts._closed(scan, low, 600.0, MOST)
-    rest = gp_hosts._unproven(scan, low, h, at_s, bounded, frac, 600.0, MOST, {"full_scan_s": 600.0})
+    h, at_s, bounded, frac, peak = gp_hosts._closed(scan, low, 600.0, MOST)
+    rest = gp_hosts._unproven(scan, low, h, at_s, bounded, frac, peak, 600.0, MOST, {"full_scan_s": 600.0})
     assert rest is not None and rest.size < n // 100
     assert h[low == 2].min() >= 10 and h[low == 2].max() <= 150 and np.all(h[low == 300] == 300)
     assert h.tolist() == _composite(scan, low, 600.0)[0].tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(per_host=st.lists(st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([0.0, -0.0, 7.5])),
+                         min_size=0, max_size=40), need=st.floats(0.0, 1e7))
+def test_capacity_hosts_is_the_where_it_replaces(per_host: list[float], need: float) -> None:
+    """`capacity_hosts` gives np.where(cap > 0, ceil(need / cap), MAX).astype(int64) element for element: no
+    capacity (0, negative, NaN) the largest cluster, huge counts cast alike."""
+    cap = np.array(per_host, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        expected = np.where(cap > 0, np.ceil(need / cap), gp_hosts.MAX_SEGMENT_HOSTS).astype(np.int64)
+        got = gp_hosts.capacity_hosts(need, cap)
+    assert got.dtype == expected.dtype and got.tolist() == expected.tolist()
