@@ -136,18 +136,23 @@ def _server_templates(tables: Tables, servers: Sequence[Server], drives: Sequenc
 
 def _template(tables: Tables, server: Server, fitting: IntArray, deployments: Sequence[str], raids: Sequence[str],
               drives_per_host: int | None, min_drives_per_host: int) -> _Template | None:
-    """One server's candidates without its index, in search order (each (deployment, RAID) group one repeat/tile
-    over the fitting drives); None: it has none."""
-    parts = []
-    for dep, raid, valid in _layouts(server, deployments, raids, drives_per_host, min_drives_per_host):
-        size = valid.size * fitting.size
-        parts.append((np.repeat(fitting, valid.size), np.tile(valid, fitting.size), np.full(size, dep == "vsphere"),
-                      np.full(size, raid_code(raid), dtype=np.int64)))
-    if not parts:
+    """One server's candidates without its index, in search order (each (deployment, RAID) group the fitting drives
+    repeated over the valid counts, the counts tiled over the drives); None: it has none. Written in place into one
+    array per kind (a template is built per layout, per search)."""
+    groups = list(_layouts(server, deployments, raids, drives_per_host, min_drives_per_host))
+    if not groups:
         return None
-    d_idx, counts, virt, codes = (np.concatenate([p[k] for p in parts]) for k in range(4))
-    template = _Template(np.stack([d_idx, counts, codes]), virt, np.take(tables.drive, d_idx, axis=1),
-                         *_template_layouts(counts, virt, codes))
+    ints = np.empty((3, sum(valid.size for *_, valid in groups) * fitting.size), dtype=np.int64)
+    virt = np.empty(ints.shape[1], dtype=bool)
+    at = 0
+    for dep, raid, valid in groups:
+        end = at + valid.size * fitting.size
+        ints[0, at:end].reshape(fitting.size, valid.size)[...] = fitting[:, None]  # np.repeat(fitting, valid.size)
+        ints[1, at:end].reshape(fitting.size, valid.size)[...] = valid  # np.tile(valid, fitting.size)
+        ints[2, at:end] = raid_code(raid)
+        virt[at:end] = dep == "vsphere"
+        at = end
+    template = _Template(ints, virt, np.take(tables.drive, ints[0], axis=1), *_template_layouts(ints[1], virt, ints[2]))
     for a in (template.ints, template.virtualized, template.drive, template.group, template.last, template.layout):
         a.flags.writeable = False  # shared by every server of the layout
     return template
