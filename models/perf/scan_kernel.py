@@ -8,6 +8,7 @@ model, and the kernel gives its numbers bit for bit (tests/models/perf/test_scan
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -92,13 +93,15 @@ class FullScan:
             out.__dict__["binding"] = (self.cpu < self.drives).astype(np.intp)  # the cached property's value
         return out
 
-    def point(self, hosts: ArrayLike, seconds: FloatArray | None = None) -> tuple[FloatArray, IntArray]:
+    def point(self, hosts: ArrayLike, seconds: FloatArray | None = None, codes: type = np.intp
+              ) -> tuple[FloatArray, NDArray[Any]]:
         """`result(hosts)`'s seconds and binding codes alone. Where the interconnect binds at no host count for any
         design, its rate is not computed: the minimum is min(drives, cpu) bit for bit, and the first of the two
-        binds (as `result` finds it). `seconds`: `seconds(hosts)`, when the caller has them (a host search ends
-        with them), taken as they are there."""
+        binds (as `result` finds it), its codes made `codes` (e.g. float, for a caller that wants them so: one cast,
+        not two). `seconds`: `seconds(hosts)`, when the caller has them (a host search ends with them), taken as
+        they are there."""
         if np.all(self.network_never_binds) and np.shape(self.cpu) == np.shape(hosts):
-            return self.seconds(hosts) if seconds is None else seconds, (self.cpu < self.drives).astype(np.intp)
+            return self.seconds(hosts) if seconds is None else seconds, (self.cpu < self.drives).astype(codes)
         out = self.result(hosts)
         return out.seconds, out.binding
 

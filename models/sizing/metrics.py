@@ -170,7 +170,7 @@ def gp_point(
     (`gp_full_scan_s`'s), when the caller has them."""
     if isinstance(workload, GreenplumAnalytics):
         # the rates the host count does not change: once per context
-        seconds, binding = ctx.full_scan.point(hosts, scan_s)
+        seconds, binding = ctx.full_scan.point(hosts, scan_s, float)  # the codes as floats, as returned below
         out = {"full_scan_s": seconds}
         for name in LATER:
             if name not in later:

@@ -142,7 +142,8 @@ def test_the_kernels_result_is_full_scan_seconds_binding_included(gbps: float, d
 def test_the_kernels_point_is_its_result_seconds_and_binding(rows: list[tuple[int, float, float, float, float, int]],
                                                              ratio: float, data_tb: float) -> None:
     """`FullScan.point` (no interconnect rate where it binds at no host count) gives `result`'s seconds and binding
-    bit for bit, whether every design's interconnect is fast (the short path) or some may bind."""
+    bit for bit, whether every design's interconnect is fast (the short path) or some may bind, with the codes as
+    floats too."""
     hosts, shape = _designs(rows, ratio)
     kernel = FullScan.of(shape, data_tb, _p())
     counts = hosts.astype(np.int64)
@@ -150,6 +151,8 @@ def test_the_kernels_point_is_its_result_seconds_and_binding(rows: list[tuple[in
     whole = sl.full_scan_seconds(shape.replace(segment_hosts=hosts), data_tb, _p())
     assert np.array_equal(seconds, whole.seconds)
     assert binding.tolist() == whole.binding.tolist()
+    as_floats = kernel.point(counts, None, float)[1]  # the codes cast once where the caller wants floats
+    assert np.asarray(as_floats, dtype=float).tolist() == whole.binding.astype(float).tolist()
 
 
 def _designs(rows: list[tuple[int, float, float, float, float, int]], ratio: float) -> tuple[np.ndarray, ClusterShape]:
