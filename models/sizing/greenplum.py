@@ -52,12 +52,12 @@ class Evaluated:
     etl_hosts: IntArray
     primaries_per_host: IntArray
     vms_per_host: IntArray
-    user_capacity_tb: FloatArray  # whole cluster
+    user_capacity_per_host_tb: FloatArray  # `user_capacity_tb` per segment host
     capex: FloatArray
     power_w: FloatArray
     rack_u: FloatArray
     metrics: Mapping[str, FloatArray]  # `metrics.PointMetrics` for a chunk: some computed when asked for
-    binding: IntArray
+    binding_code: FloatArray  # `binding`, as the point metrics give it
     meets: dict[str, BoolArray]  # per target name: met on the P50 estimate
     # settled designs only: per target out of reach where more hosts stop helping, (value reached, binding resource)
     out_of_reach: dict[str, tuple[float, str]] = dataclasses.field(default_factory=dict)
@@ -82,12 +82,12 @@ class Evaluated:
             etl_hosts=cat("etl_hosts"),
             primaries_per_host=cat("primaries_per_host"),
             vms_per_host=cat("vms_per_host"),
-            user_capacity_tb=cat("user_capacity_tb"),
+            user_capacity_per_host_tb=cat("user_capacity_per_host_tb"),
             capex=cat("capex"),
             power_w=cat("power_w"),
             rack_u=cat("rack_u"),
             metrics={k: np.concatenate([p.metrics[k] for p in parts]) for k in parts[0].metrics},
-            binding=cat("binding"),
+            binding_code=cat("binding_code"),
             meets={k: np.concatenate([p.meets[k] for p in parts]) for k in parts[0].meets},
             coordinator_idx=cat("coordinator_idx"),
             part_warnings=cat("part_warnings"),
@@ -107,6 +107,19 @@ class Evaluated:
             return value
 
         return Evaluated(**{f.name: pick(getattr(self, f.name)) for f in dataclasses.fields(self)})
+
+    # the cluster's user data and the binding resource's code, found when asked for: the streamed search reads
+    # neither but of the few rows it keeps (the same products and conversion as when they were found per chunk)
+    @property
+    def user_capacity_tb(self) -> FloatArray:
+        """User data the whole cluster holds: per host x segment hosts."""
+        total: FloatArray = self.user_capacity_per_host_tb * self.segment_hosts
+        return total
+
+    @property
+    def binding(self) -> IntArray:
+        """The binding resource's code (`metrics.binding_name`) per candidate."""
+        return np.asarray(self.binding_code, dtype=np.int64)
 
     @property
     def feasible(self) -> BoolArray:
@@ -272,7 +285,7 @@ def _evaluate_with(
         etl_hosts=etl,
         primaries_per_host=primaries,
         vms_per_host=vms,
-        user_capacity_tb=cap_host * counts,
+        user_capacity_per_host_tb=cap_host,
         capex=capex,
         power_w=power,
         rack_u=rack,
@@ -280,7 +293,7 @@ def _evaluate_with(
             {k: v for k, v in perf.items() if k != "binding"}, tuple(k for k in metrics.LATER if k in later),
             workload, ctx, hosts, etl,
         ) if later and isinstance(workload, GreenplumAnalytics) else {k: v for k, v in perf.items() if k != "binding"},
-        binding=np.asarray(perf["binding"], dtype=np.int64),
+        binding_code=perf["binding"],
         meets=meets,
         part_warnings=gp_part_warnings.count(workload, c, counts, need, fixed, ctx.queries),
         part_warnings_fixed=fixed,
