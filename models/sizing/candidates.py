@@ -73,6 +73,10 @@ class _Template:
     last: IntArray  # layouts
     layout: IntArray  # 3 x layouts
     bounds: tuple[int, int, int]  # the most drives per host, the highest and the lowest RAID code
+    # each layout's first row and the rows between its rows: a layout holds one row per fitting drive, evenly spaced
+    # (its (deployment, RAID) block lists the drives in turn, each with the same valid counts)
+    first: IntArray  # layouts
+    step: IntArray  # layouts
 
     @property
     def size(self) -> int:
@@ -153,16 +157,17 @@ def _template(tables: Tables, server: Server, fitting: IntArray, deployments: Se
         virt[at:end] = dep == "vsphere"
         at = end
     template = _Template(ints, virt, np.take(tables.drive, ints[0], axis=1), *_template_layouts(ints[1], virt, ints[2]))
-    for a in (template.ints, template.virtualized, template.drive, template.group, template.last, template.layout):
+    for a in (template.ints, template.virtualized, template.drive, template.group, template.last, template.layout,
+              template.first, template.step):
         a.flags.writeable = False  # shared by every server of the layout
     return template
 
 
 def _template_layouts(counts: IntArray, virt: BoolArray, codes: IntArray
-                      ) -> tuple[IntArray, IntArray, IntArray, tuple[int, int, int]]:
-    """A template's host layouts (`_Template.group`, `last`, `layout`, `bounds`), numbered in (drive count,
-    virtualized, RAID code) order as host_layouts's key orders them: by a direct table over that key (RAID codes
-    are positions in RAID_LEVELS, never negative), no sort."""
+                      ) -> tuple[IntArray, IntArray, IntArray, tuple[int, int, int], IntArray, IntArray]:
+    """A template's host layouts (`_Template.group`, `last`, `layout`, `bounds`, `first`, `step`), numbered in
+    (drive count, virtualized, RAID code) order as host_layouts's key orders them: by a direct table over that key
+    (RAID codes are positions in RAID_LEVELS, never negative), no sort."""
     code_n = int(codes.max()) + 1
     key = (counts * 2 + virt) * code_n + codes
     table = np.full(int(key.max()) + 1, -1, dtype=np.int64)
@@ -171,7 +176,11 @@ def _template_layouts(counts: IntArray, virt: BoolArray, codes: IntArray
     slot = np.zeros(table.size, dtype=np.int64)
     slot[present] = np.arange(present.size)
     layout = np.stack([present // code_n // 2, present // code_n % 2, present % code_n])
-    return slot[key], table[present], layout, (int(counts.max()), code_n - 1, int(codes.min()))
+    last = table[present]
+    table[key[::-1]] = np.arange(key.size - 1, -1, -1)  # the last write stays: each layout's first row
+    first = table[present]
+    step = np.maximum((last - first) // max(key.size // present.size - 1, 1), 1)  # 1 where a layout has one row
+    return slot[key], last, layout, (int(counts.max()), code_n - 1, int(codes.min())), first, step
 
 
 Piece = tuple[int, _Template, int, int]  # server index, its template, the template's rows [start, stop)
@@ -241,18 +250,20 @@ def _piece_groups(template: _Template, start: int, stop: int, out: IntArray, bas
         np.add(template.group, base, out=out)
         return template.layout, template.last, template.bounds
     local = template.group[start:stop]
-    pos = np.full(template.last.size, -1, dtype=np.int64)
-    pos[local] = np.arange(stop - start)  # the last write stays: each layout's last row
-    ids = np.flatnonzero(pos >= 0)
-    if ids.size == pos.size:  # every layout present: numbered as in the template
+    # each layout's last row before `stop`, from its evenly spaced rows: present where that row is at `start` or after
+    k = np.minimum((stop - 1 - template.first) // template.step, template.size // template.last.size - 1)
+    rows = template.first + k * template.step
+    here = (k >= 0) & (rows >= start)
+    ids = np.flatnonzero(here)
+    if ids.size == here.size:  # every layout present: numbered as in the template
         np.add(local, base, out=out)
         layout = template.layout
     else:
-        slot = np.zeros(pos.size, dtype=np.int64)
+        slot = np.zeros(here.size, dtype=np.int64)
         slot[ids] = np.arange(ids.size)
         np.add(slot[local], base, out=out)
         layout = template.layout[:, ids]
-    return layout, pos[ids], (int(layout[0, -1]), int(layout[2].max()), int(layout[2].min()))
+    return layout, rows[ids] - start, (int(layout[0, -1]), int(layout[2].max()), int(layout[2].min()))
 
 
 def count_candidates(

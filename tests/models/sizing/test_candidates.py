@@ -111,6 +111,13 @@ def test_a_chunks_layouts_from_the_templates_are_host_layouts(catalog: HardwareC
     args = (catalog.servers, catalog.drives, DEPLOYMENTS, RAID_LEVELS, None, 2)
     for chunk in (997, 4096, 65_536):  # templates cut at either end, or in the middle, or whole
         assert _same_layouts(*args, chunk) > 0  # the shortcut is taken
+    # U.2 bays take one drive (a layout of one row, cut anywhere), SFF bays many: chunks of both
+    drives = [d for d in catalog.drives if d.form_factor == "U.2"][:1] + [d for d in catalog.drives
+                                                                          if d.form_factor == "SFF"]
+    servers = [next(s for s in catalog.servers if s.data_bay_form_factor == form) for form in ("SFF", "U.2")]
+    rows = count_candidates(servers[:1], drives, DEPLOYMENTS, RAID_LEVELS, None, 2)
+    for cut in (1, 10, 50):  # the SFF server's rows, then the U.2 server's first `cut`: those after lie beyond
+        assert _same_layouts(servers, drives, DEPLOYMENTS, RAID_LEVELS, None, 2, rows + cut) > 0
     sff = [s for s in catalog.servers if s.data_bay_form_factor == "SFF"]
     for k in (3, 4):  # a group per 3 rows (3 drives) is not worth it, per 4 it is: host_layouts's bound, here alike
         drives = [d for d in catalog.drives if d.form_factor == "SFF"][:k]
