@@ -194,14 +194,16 @@ def _unproven(scan: FullScan, low: IntArray, h: FloatArray, at_s: FloatArray, bo
     limit by more than its rounding, so the count below misses it (the check `fewest_hosts` runs), the target is
     unmet at h - 1, and t(h - 1) - t(h) ~ t(h - 1) / h stays above MIN_MARGINAL_GAIN x t(h - 1) through every
     rounding (relative errors of a few units in the last place, against the margins chosen here): one host fewer
-    does not stop helping. The figures are kept within 1e-200..1e200 so no step under- or overflows.
+    does not stop helping. The figures (data, limit, data / limit) are kept within 1e-200..1e200 (1e-100..1e100)
+    so no step under- or overflows: each rounding stays within a unit of roundoff.
     """
     if np.ndim(scan.data_on_disk_tb) or np.shape(scan.drives_cpu) != low.shape or not low.size:
         return None  # one data size and a rate per row (the chunk's): else the steps as they are
     data_mb = float(scan.data_on_disk_tb) * MB_PER_TB
     top = _helpful_top(most)
     if (top < 2 or limits.get("full_scan_s") != limit_s or int(low.min()) < 1
-            or not (1e-200 <= data_mb <= 1e200 and 1e-200 <= limit_s <= 1e200)):
+            or not (1e-200 <= data_mb <= 1e200 and 1e-200 <= limit_s <= 1e200)
+            or not 1e-100 <= data_mb / limit_s <= 1e100):
         return None
     fine = at_s <= limit_s
     fine &= scan.network_never_binds

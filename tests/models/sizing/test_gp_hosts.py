@@ -155,6 +155,9 @@ def test_the_shortcut_proves_most_designs_of_a_plain_chunk() -> None:
     assert rest is not None and rest.size < n // 100
     assert h[low == 2].min() >= 10 and h[low == 2].max() <= 150 and np.all(h[low == 300] == 300)
     assert h.tolist() == _composite(scan, low, 600.0)[0].tolist()
+    # data / limit far below any count a rounding bound holds for (1e-143): nothing is claimed, the steps run
+    h, at_s, bounded, frac, peak = gp_hosts._closed(scan, low, 1e150, MOST)
+    assert gp_hosts._unproven(scan, low, h, at_s, bounded, frac, peak, 1e150, MOST, {"full_scan_s": 1e150}) is None
 
 
 @settings(max_examples=200, deadline=None)
