@@ -234,7 +234,7 @@ def closed_form(q: FloatArray) -> FloatArray:
     """The count at which data / h / rate reaches the limit, rounded up, from q = data / limit / rate: right to the
     host or within one (checked); a new array (`_closed` bounds it in place).
 
-    >>> closed_form(np.asarray(1e6) / 100.0 / np.array([1_000.0, 3_000.0, 0.0])).tolist()
+    >>> closed_form(np.array([10.0, 1e6 / 100.0 / 3_000.0, np.inf])).tolist()  # rates 1,000, 3,000 and 0 MB/s
     [10.0, 4.0, inf]
     """
     guess: FloatArray = np.ceil(q)
