@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from models.calibration_data import figure
 from models.scenario import GreenplumAnalytics, GreenplumOltp
-from models.sizing import gp_density
+from models.sizing import gp_density, segments
 from models.sizing.candidates import Candidates
 from models.sizing.rules import DOCS, RULES, cite
 
@@ -53,11 +53,14 @@ def fixed(workload: GpWorkload, c: Candidates, layouts: tuple[IntArray, IntArray
     """
     if layouts is not None:
         rep, which = layouts
-        return _flags(workload, c.virtualized[rep], c.sockets[rep], c.memory_gib[rep]).take(which)
-    return _flags(workload, c.virtualized, c.sockets, c.memory_gib)
+        known = segments.known(layouts)  # `segments.KnownLayouts`: the flags found once per search
+        if known is not None:
+            return known.fixed.take(which)
+        return flags(workload, c.virtualized[rep], c.sockets[rep], c.memory_gib[rep]).take(which)
+    return flags(workload, c.virtualized, c.sockets, c.memory_gib)
 
 
-def _flags(workload: GpWorkload, virtualized: NDArray[np.bool_], sockets: FloatArray, memory_gib: FloatArray
+def flags(workload: GpWorkload, virtualized: NDArray[np.bool_], sockets: FloatArray, memory_gib: FloatArray
            ) -> IntArray:
     numa = ~virtualized & (sockets > 1)
     memory = np.zeros(len(virtualized), dtype=bool)

@@ -26,12 +26,35 @@ IntArray = NDArray[np.int64]
 
 
 
-def _numa_local(virtualized: NDArray[np.bool_], vms: IntArray, numa_nodes: FloatArray, sockets: FloatArray
+def numa_local_of(virtualized: NDArray[np.bool_], vms: IntArray, numa_nodes: FloatArray, sockets: FloatArray
                 ) -> FloatArray:
     """1 where each instance's memory is local to its socket: one VM per NUMA node on vSphere, or a single-socket
     host (000 Best Practices; 002); else 0."""
     local: FloatArray = ((virtualized & (vms >= numa_nodes)) | (sockets <= 1)).astype(float)
     return local
+
+
+def _per_layout(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, primaries: IntArray, vms: IntArray,
+                layouts: tuple[IntArray, IntArray], platform: Platform | None
+                ) -> tuple[FloatArray, FloatArray | None, tuple[FloatArray, FloatArray] | None]:
+    """`GpContext.of`'s NUMA locality, admitted reports and (`segments.HostLayouts`: groups of one RAID level too)
+    RAID factors, once per group of `layouts` and spread: read off `segments.KnownLayouts` where the search found
+    them for every layout at once, else computed on the groups' rows."""
+    rep, which = layouts
+    known = segments.known(layouts)
+    raid: tuple[FloatArray, FloatArray] | None = None
+    if known is not None:
+        numa_g, raid = known.numa_local, (known.raid_read, known.raid_write)
+        one = None if known.admitted is None else segments.queued(workload, known.admitted)  # type: ignore[arg-type]
+    else:
+        virt, numa = c.virtualized[rep], c.numa_nodes[rep]
+        numa_g = numa_local_of(virt, vms[rep], numa, c.sockets[rep])
+        one = segments.admitted(workload, c.memory_gib[rep], virt, numa, primaries[rep], platform)
+        if isinstance(layouts, segments.HostLayouts):  # the RAID factors are the layout's too
+            raid = scan_load.raid_factors(c.raid_code[rep], c.drives_per_host[rep])
+    # spread by `take`, the same values as indexing at about half its cost on a chunk
+    return (numa_g.take(which), None if one is None else one.take(which),
+            None if raid is None else (raid[0].take(which), raid[1].take(which)))
 
 
 @dataclass(frozen=True)
@@ -63,20 +86,12 @@ class GpContext:
         n = len(c)
         if layouts is None:
             read_f, write_f = per_drive_set(scan_load.raid_factors, c.raid_code, c.drives_per_host)  # once per set
-            numa_local = _numa_local(c.virtualized, vms, c.numa_nodes, c.sockets)
+            numa_local = numa_local_of(c.virtualized, vms, c.numa_nodes, c.sockets)
             queries = segments.admitted(workload, c.memory_gib, c.virtualized, c.numa_nodes, primaries, platform)
         else:  # memory, sockets, VMs and primaries are the layout's: once per layout
-            rep, which = layouts
-            virt, numa = c.virtualized[rep], c.numa_nodes[rep]
-            # spread by `take`, the same values as indexing at about half its cost on a chunk
-            numa_local = _numa_local(virt, vms[rep], numa, c.sockets[rep]).take(which)
-            one = segments.admitted(workload, c.memory_gib[rep], virt, numa, primaries[rep], platform)
-            queries = None if one is None else one.take(which)
-            if isinstance(layouts, segments.HostLayouts):  # the RAID factors are the layout's too
-                read_g, write_g = scan_load.raid_factors(c.raid_code[rep], c.drives_per_host[rep])
-                read_f, write_f = read_g.take(which), write_g.take(which)
-            else:
-                read_f, write_f = per_drive_set(scan_load.raid_factors, c.raid_code, c.drives_per_host)
+            numa_local, queries, raid = _per_layout(workload, c, primaries, vms, layouts, platform)
+            read_f, write_f = raid if raid is not None else per_drive_set(scan_load.raid_factors, c.raid_code,
+                                                                          c.drives_per_host)
         # the placeholder counts and the line rate, one value for every candidate: read-only broadcasts, not columns
         one_each = np.broadcast_to(1.0, (n,))
         shape = scan_load.ClusterShape(

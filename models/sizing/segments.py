@@ -118,6 +118,19 @@ def admitted(workload: GreenplumAnalytics | GreenplumOltp, memory_gib: FloatArra
     """The reports each candidate's resource group runs at once (`gp_memory.admitted_queries` at its acting
     primaries after the worst failure); None where every candidate runs all of them (none queue) and for OLTP:
     the workload's concurrency then stands for all, a scalar. Vectorised over the candidates."""
+    out = admitted_raw(workload, memory_gib, virtualized, numa_nodes, primaries, platform)
+    return None if out is None else queued(workload, out)  # type: ignore[arg-type]  # raw is None unless analytics
+
+
+def queued(workload: GreenplumAnalytics, out: NDArray[Any]) -> FloatArray | None:
+    """`admitted`'s answer from `admitted_queries`'s: None where every candidate runs all the reports."""
+    return None if bool(np.all(out >= workload.concurrent_queries)) else out.astype(float)
+
+
+def admitted_raw(workload: GreenplumAnalytics | GreenplumOltp, memory_gib: FloatArray, virtualized: NDArray[np.bool_],
+                 numa_nodes: FloatArray | IntArray, primaries: IntArray, platform: Platform | None
+                 ) -> NDArray[Any] | None:
+    """`admitted` before its "every report runs" test (None for OLTP): per element, for a table of layouts."""
     if not isinstance(workload, GreenplumAnalytics) or len(primaries) == 0:
         return None
     plat = platform or Platform()
@@ -126,8 +139,7 @@ def admitted(workload: GreenplumAnalytics | GreenplumOltp, memory_gib: FloatArra
     policy = workload.mirroring if workload.mirrors else None
     acting = acting_for(policy, np.maximum(np.asarray(primaries, dtype=np.int64) // vms, 1),
                         workload.mirror_block_hosts)
-    out = admitted_queries(ram, plat.swap_gib, acting, workload.concurrent_queries)
-    return None if bool(np.all(out >= workload.concurrent_queries)) else out.astype(float)
+    return admitted_queries(ram, plat.swap_gib, acting, workload.concurrent_queries)
 
 
 def vmem_floor_mb() -> float:
@@ -205,6 +217,9 @@ def counts(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform
         one = _plan(workload, c, platform)
         return one.primaries_per_host, one.vms_per_host
     rep, which = layouts
+    values = known(layouts)
+    if values is not None:
+        return values.primaries.take(which), values.vms.take(which)
     one = _plan(workload, c, platform, rep)
     return one.primaries_per_host.take(which), one.vms_per_host.take(which)  # `take`: half an index's cost
 
@@ -246,6 +261,42 @@ class HostLayouts(NamedTuple):
 
     rep: IntArray
     which: IntArray
+
+
+class LayoutValues(NamedTuple):
+    """What a host layout alone decides, one entry per layout: `counts`'s primaries and VMs per host, the NUMA
+    locality and admitted reports `metrics.GpContext.of` reads (the admitted as `admitted_queries` gives them, before
+    `admitted`'s "every report runs" test), the RAID factors and `gp_part_warnings.fixed`'s flags."""
+
+    primaries: IntArray
+    vms: IntArray
+    numa_local: FloatArray
+    admitted: FloatArray | None  # None for OLTP
+    raid_read: FloatArray
+    raid_write: FloatArray
+    fixed: IntArray
+
+    def take(self, idx: IntArray) -> LayoutValues:
+        return LayoutValues(self.primaries.take(idx), self.vms.take(idx), self.numa_local.take(idx),
+                            None if self.admitted is None else self.admitted.take(idx), self.raid_read.take(idx),
+                            self.raid_write.take(idx), self.fixed.take(idx))
+
+
+class KnownLayouts(HostLayouts):
+    """`HostLayouts` with each group's `LayoutValues` already known (`layout_values.LayoutTable`: computed once for
+    every layout of a search, not once per chunk): the consumers read them in place of computing them on `rep`."""
+
+    values: LayoutValues
+
+    def __new__(cls, rep: IntArray, which: IntArray, values: LayoutValues) -> KnownLayouts:
+        self = super().__new__(cls, rep, which)
+        self.values = values
+        return self
+
+
+def known(layouts: tuple[IntArray, IntArray] | None) -> LayoutValues | None:
+    """The groups' values where `layouts` carries them (`KnownLayouts`), else None."""
+    return layouts.values if isinstance(layouts, KnownLayouts) else None
 
 
 def host_layouts(c: Candidates) -> HostLayouts | None:
