@@ -323,15 +323,19 @@ def _totals(c: Candidates, net: NetworkChoice, utilization: float, extra_mem: Fl
     capex = hosts * seg_price
     term = np.multiply(coordinators, coord.price)  # each sum's second term, written into this one array in turn
     capex += term
-    np.subtract(seg_price, extra_mem, out=term)
-    term *= etl_f
-    capex += term
+    # Without ETL hosts their terms are x 0.0: +0.0 for the catalog's finite, non-negative prices and watts, and a
+    # sum of non-negative terms plus +0.0 is that sum, bit for bit; so they are skipped, two passes each
+    if etl is not None:
+        np.subtract(seg_price, extra_mem, out=term)
+        term *= etl_f
+        capex += term
     seg_w = metrics.host_power_w(c, drives, net, utilization, layouts)
     power = hosts * seg_w
     np.multiply(coordinators, coord.watts, out=term)
     power += term
-    seg_w *= etl_f  # the segment draw is not needed past this sum
-    power += seg_w
+    if etl is not None:
+        seg_w *= etl_f  # the segment draw is not needed past this sum
+        power += seg_w
     rack = (hosts if etl is None else hosts + etl_f) * c.rack_u  # integer counts: their float sum is exact
     np.multiply(coordinators, coord.rack_u, out=term)
     rack += term
