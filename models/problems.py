@@ -63,6 +63,10 @@ def json_path(loc: tuple[Any, ...], tags: Collection[str] = ()) -> str:
     return "".join(parts) or ROOT
 
 
+# what a field's pattern asks, in words: "String should match pattern '^[A-Z]{3}$'" names no rule a user knows
+PATTERN_WORDS = {r"^[A-Z]{3}$": "a three-letter ISO 4217 currency code in capitals, such as USD or EUR"}
+
+
 def _message(err: Mapping[str, Any], tags: Collection[str]) -> str:
     kind = err["type"]
     given = err.get("input")
@@ -73,6 +77,8 @@ def _message(err: Mapping[str, Any], tags: Collection[str]) -> str:
         return f"unknown kind {tag!r}; allowed: {', '.join(tags)}"
     if kind == "extra_forbidden":
         return "unknown field (check the spelling; see the scenario schema)"
+    if kind == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") in PATTERN_WORDS:
+        return f"must be {PATTERN_WORDS[err['ctx']['pattern']]} (got {given!r})"
     msg = str(err["msg"]).removeprefix("Value error, ")
     # pydantic says "Input should be ..."; "must be ..." reads as the rule it is
     msg = msg.replace("Input should be", "must be", 1)

@@ -43,6 +43,19 @@ def test_every_problem_is_listed_with_its_path() -> None:
     assert "workload.data_tb: must be greater than 0 (got -1)" in str(info.value)
 
 
+@pytest.mark.parametrize(("path", "changes"), [
+    ("commercial.currency", {"commercial": {"currency": "euro"}}),
+    ("workload.san_currency", {"workload": {"kind": "sap-iq-multiplex", "data_tb": 10, "query_streams": 4,
+                                            "san_currency": "euro"}}),
+])
+def test_a_currency_that_is_not_a_code_names_the_rule(path: str, changes: dict[str, dict[str, object]]) -> None:
+    """A currency is an ISO 4217 code: the message says so (it quoted the regular expression ^[A-Z]{3}$)."""
+    with pytest.raises(ScenarioFileError) as info:
+        parse_scenario({**GOOD, **changes})
+    by_path = {p.path: p.message for p in info.value.problems}
+    assert by_path[path] == "must be a three-letter ISO 4217 currency code in capitals, such as USD or EUR (got 'euro')"
+
+
 def test_unknown_kind_lists_the_allowed_kinds() -> None:
     bad = {**GOOD, "workload": {"kind": "oracle-rac", "data_tb": 1}}
     with pytest.raises(ScenarioFileError) as info:
