@@ -210,7 +210,7 @@ class OptimizerDialog(QDialog):
             self.summary.setText(f"{result.evaluated:,} designs evaluated, none meets every target. {unmet}")
         else:
             b = result.best
-            currency = result.best_sizing.totals.currency if result.best_sizing else ""
+            currency = self.scenario.commercial.currency
             self.summary.setText(
                 f"{result.evaluated:,} designs evaluated, {result.feasible:,} meet every target. Cheapest: "
                 f"<b>{b.segment_hosts} × {html.escape(part_name(self.catalog, b.server_id))}</b> with "
@@ -223,11 +223,12 @@ class OptimizerDialog(QDialog):
     def _fill(self, result: Any) -> None:
         points = list(result.pareto)
         self.table.setRowCount(len(points))
+        currency = self.scenario.commercial.currency  # every candidate is priced in it, feasible or not
         for row, p in enumerate(points):
             # parts by name; the catalog id stays in the tooltip
             cells = (part_name(self.catalog, p.server_id), part_name(self.catalog, p.drive_id),
                      str(p.drives_per_host), deployment_label(p.deployment), raid_label(p.raid), str(p.segment_hosts),
-                     money(p.capex, "", cents=False), power(p.power_w), f"{p.rack_u:.0f}", number(p.main_value))
+                     money(p.capex, currency, cents=False), power(p.power_w), f"{p.rack_u:.0f}", number(p.main_value))
             ids = {0: p.server_id, 1: p.drive_id}
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -246,7 +247,7 @@ class OptimizerDialog(QDialog):
         self._draw(points, result)
 
     def _draw(self, points: list[Any], result: Any, selected: int | None = None) -> None:
-        currency = result.best_sizing.totals.currency if result.best_sizing else ""
+        currency = self.scenario.commercial.currency  # every candidate is priced in it, feasible or not
         label = metric_label(result.main_metric)
         self.chart.set_builder(lambda: pareto_front(
             [p.capex for p in points], [p.main_value for p in points], [p.feasible for p in points],

@@ -72,7 +72,7 @@ def _report(args: argparse.Namespace, scenario: Scenario, result: OptimizationRe
     report: dict[str, object] = {
         "scenario": scenario.name, "main_metric": result.main_metric, "evaluated": result.evaluated,
         "feasible": result.feasible, "best": best_json, "pareto": [p.to_dict() for p in result.pareto[: args.top]],
-        "unmet": result.unmet, "objective": result.objective}
+        "unmet": result.unmet, "objective": result.objective, "currency": scenario.commercial.currency}
     if args.format == "json":
         return report
     print(f"Evaluated {number(result.evaluated)} candidate designs; {number(result.feasible)} meet every target.")
@@ -89,7 +89,7 @@ def _report(args: argparse.Namespace, scenario: Scenario, result: OptimizationRe
               f" {t.tco_years}-year TCO {money(t.tco, t.currency, cents=False)},"
               f" {result.main_metric} {number(b.main_value)}")
     # capex in whole units with its currency, power and the main estimate as the optimizer window shows them
-    currency = result.best_sizing.totals.currency if result.best_sizing is not None else ""
+    currency = scenario.commercial.currency  # the optimizer prices every candidate in it, feasible or not
     rows = [{"server": p.server_id, "drive": f"{p.drives_per_host} x {p.drive_id}", "deploy": p.deployment,
              "raid": p.raid, "hosts": p.segment_hosts, "capex": money(p.capex, currency, cents=False),
              "power": power(p.power_w),

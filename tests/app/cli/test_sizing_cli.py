@@ -143,6 +143,22 @@ def test_optimize_with_no_feasible_design_names_targets_and_closest(capsys: pyte
     result = json.loads(out)
     assert result["feasible"] == 0 and result["best"] is None
     assert "closest" in result["unmet"]["max_capex"]
+    assert result["currency"] == "USD" and result["pareto"]  # the front's capex figures carry their currency
+
+
+def test_a_front_without_a_feasible_design_prices_in_the_scenarios_currency(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str) -> None:
+    """With nothing feasible there is no sized pick to read the currency from: the front's capex column still names
+    the project currency (it printed bare figures)."""
+    data = json.loads((SAMPLES / "retail-dw-gen5.json").read_text())
+    data["targets"] = {"max_full_scan_s": 1}
+    data.setdefault("commercial", {})["currency"] = "EUR"
+    f = tmp_path / "impossible-eur.json"
+    f.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "--db", db, "optimize", str(f), "--top", "3")
+    assert code == 0 and "No feasible design" in out
+    front = out.split("Pareto front")[1].splitlines()[3:]
+    assert front and all(" EUR " in line for line in front if line.strip())
 
 
 # --- project files (.refarch.json, as the GUI saves them) ---------------------------------------------------

@@ -36,6 +36,22 @@ def test_optimizer_runs_and_its_design_goes_back_into_the_scenario(qtbot, window
     assert window.doc.entry(uid).scenario.platform.server_id is None  # type: ignore[arg-type]
 
 
+def test_a_front_without_a_feasible_design_shows_the_scenarios_currency(  # type: ignore[no-untyped-def]
+        qtbot, window: MainWindow) -> None:
+    """Nothing feasible, so no sized pick to read the currency from: the front's capex cells still name the project
+    currency (they showed bare figures)."""
+    entry = window.doc.entries[0]
+    scenario = entry.scenario.model_copy(update={  # type: ignore[union-attr]
+        "targets": entry.scenario.targets.model_copy(update={"max_full_scan_s": 1.0}),  # type: ignore[union-attr]
+        "commercial": entry.scenario.commercial.model_copy(update={"currency": "EUR"})})  # type: ignore[union-attr]
+    dialog = OptimizerDialog(scenario, window.source.snapshot, window)  # type: ignore[union-attr]
+    qtbot.addWidget(dialog)
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=30_000)
+    assert dialog.result.best is None and dialog.table.rowCount() > 0
+    assert all(dialog.table.item(row, 6).text().endswith(" EUR") for row in range(dialog.table.rowCount()))
+
+
 def test_optimizer_target_errors_block_the_run(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
     dialog = OptimizerDialog(window.doc.entries[0].scenario, window.source.snapshot, window)  # type: ignore[union-attr]
     qtbot.addWidget(dialog)
