@@ -45,7 +45,8 @@ def _per_layout(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, pri
     raid: tuple[FloatArray, FloatArray] | None = None
     if known is not None:
         numa_g, raid = known.numa_local, (known.raid_read, known.raid_write)
-        one = None if known.admitted is None else segments.queued(workload, known.admitted)  # type: ignore[arg-type]
+        one = (segments.queued(workload, known.admitted)
+               if known.admitted is not None and isinstance(workload, GreenplumAnalytics) else None)
     else:
         virt, numa = c.virtualized[rep], c.numa_nodes[rep]
         numa_g = numa_local_of(virt, vms[rep], numa, c.sockets[rep])

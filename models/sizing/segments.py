@@ -119,7 +119,7 @@ def admitted(workload: GreenplumAnalytics | GreenplumOltp, memory_gib: FloatArra
     primaries after the worst failure); None where every candidate runs all of them (none queue) and for OLTP:
     the workload's concurrency then stands for all, a scalar. Vectorised over the candidates."""
     out = admitted_raw(workload, memory_gib, virtualized, numa_nodes, primaries, platform)
-    return None if out is None else queued(workload, out)  # type: ignore[arg-type]  # raw is None unless analytics
+    return queued(workload, out) if out is not None and isinstance(workload, GreenplumAnalytics) else None
 
 
 def queued(workload: GreenplumAnalytics, out: NDArray[Any]) -> FloatArray | None:
