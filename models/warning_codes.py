@@ -25,7 +25,7 @@ WARNING_TITLES: dict[str, str] = {
     "price-estimate": "Prices by estimate",
     "no-rate": "No exchange rate",
     "rate-old": "Exchange rate out of date",
-    # parts the catalog lacks (infrastructure.py, software.py, sap_iq_design.py)
+    # parts the catalog lacks (infrastructure.py, software.py, sap_iq/design.py)
     "no-boot-drive": "Boot drives not priced",
     "no-switch": "Network switches not priced",
     "no-spine": "Spine switches not priced",
@@ -55,7 +55,7 @@ WARNING_TITLES: dict[str, str] = {
     "queued-queries": "Queries wait in the resource group's queue",
     "low-vmem-per-segment": "Low gp_vmem_protect_limit per segment",
     "oltp-beyond-measured": "OLTP throughput beyond the measured TPS",
-    # PostgreSQL on vSphere (pg_warnings.py)
+    # PostgreSQL on vSphere (sizing/postgres/warnings.py)
     "no-raid": "Database drives without RAID",
     "wide-vm": "VM wider than a NUMA node",
     "connection-pooler": "Connection pooler needed",
@@ -67,7 +67,7 @@ WARNING_TITLES: dict[str, str] = {
     "failover-throughput": "Throughput after a host failure",
     "small-vm": "VMs small for their load",
     "tps-beyond-vm": "TPS beyond the VM's vCPUs",
-    # SAP IQ (sap_iq_warnings.py, sap_iq_failure.py)
+    # SAP IQ (sizing/sap_iq/warnings.py, failure.py)
     "extrapolated": "Outside the measured range",
     "nodes-capped": "Node count capped",
     "vsan-cluster-size": "vSAN cluster larger than studied",

@@ -118,7 +118,7 @@ def used_values(scenario: Scenario, result: SizingResult) -> dict[str, str]:
             out["workload.writer_nodes"] = str(result.iq.writers)
         if w.temp_to_main_ratio is None:
             # imported here: the window calls this for the first result on screen, often not a SAP IQ one
-            from models.sizing.sap_iq_design import STUDY as IQ_STUDY
+            from models.sizing.sap_iq import STUDY as IQ_STUDY
 
             ratio = point(IQ_STUDY, "temp_to_main_dbspace_ratio").value
             out["workload.temp_to_main_ratio"] = (
@@ -132,7 +132,7 @@ def used_values(scenario: Scenario, result: SizingResult) -> dict[str, str]:
 
 def estimated_tps_source() -> str:
     """Where an empty peak TPS comes from, by title: the rate per client the engine multiplies the clients by."""
-    from models.sizing.pg_storage import DS, tps_per_client
+    from models.sizing.postgres import DS, tps_per_client
 
     return (f"{_num(tps_per_client())} TPS per client, the zero-think-time DBT-2 rate of"
             f" {source_title(DS, 'dbt2_new_orders_per_client_s')} (an upper bound)")
@@ -140,6 +140,6 @@ def estimated_tps_source() -> str:
 
 def estimated_tps_cites() -> tuple[str, str]:
     """The sources of that rate: the study's per-client New-Order rate and the TPC-C mix share it is divided by."""
-    from models.sizing.pg_storage import cite
+    from models.sizing.postgres import cite
 
     return cite("dbt2_new_orders_per_client_s"), cite("tpcc_new_order_share")

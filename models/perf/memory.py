@@ -1,6 +1,6 @@
 """PostgreSQL on vSphere memory models: overcommitment, the shared_buffers throughput curve, working sets.
 
-The shared_buffers decision built on them is `models.sizing.shared_buffers`.
+The shared_buffers decision built on them is `models.sizing.postgres.shared_buffers`.
 
 All figures come from `001_8432df66bbca52f5.txt` (vFabric Postgres 9.2 on vSphere 5.1,
 dataset `pg_vfabric_001`): DBT-2 (TPC-C-like, 30 warehouses, ~3 GB per database), two

@@ -1,7 +1,7 @@
 """SAP IQ multiplex: TPC-H style power and throughput per DQP mode, cluster size and stream count.
 
 The sizing decisions built on it (DQP mode, cache split, node count) are in
-`models.sizing.sap_iq_rules`.
+`models.sizing.sap_iq.rules`.
 
 Calibrated on study 003 (`003_4970b14b1c56345f.txt`, "Distributed Query Processing in
 SAP IQ on VMware vSphere and Virtual SAN"): four Dell R720xd hosts, one 14 vCPU / 96 GiB

@@ -109,13 +109,13 @@ def _size_design(
 
         result = greenplum_design.size_greenplum(scenario, workload, catalog, parts, progress, cancelled)
     elif isinstance(workload, PostgresConsolidation):
-        from models.sizing import postgres_design
+        from models.sizing.postgres import size_postgres
 
-        result = postgres_design.size_postgres(scenario, workload, catalog, parts)
+        result = size_postgres(scenario, workload, catalog, parts)
     elif isinstance(workload, SapIqMultiplex):
-        from models.sizing import sap_iq_design
+        from models.sizing.sap_iq import size_sap_iq
 
-        result = sap_iq_design.size_sap_iq(scenario, workload, catalog, parts)
+        result = size_sap_iq(scenario, workload, catalog, parts)
     else:
         raise SizingInputError([Problem("workload.kind", f"no sizer for {type(workload).__name__}")])
     if progress is not None:

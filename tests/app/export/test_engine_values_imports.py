@@ -21,7 +21,7 @@ out = {}
 for name in sys.argv[1:]:
     scenario = load_scenario(Path("resources/samples") / name)
     values = used_values(scenario, size(scenario, seed_catalog()))
-    out[name] = {"iq_loaded": "models.sizing.sap_iq_design" in sys.modules, "values": values}
+    out[name] = {"iq_loaded": "models.sizing.sap_iq.design" in sys.modules, "values": values}
 print(json.dumps(out))
 """
 

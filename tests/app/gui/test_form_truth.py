@@ -259,7 +259,7 @@ def test_a_databases_peak_tps_is_typed_in_its_cell_or_shows_the_estimate(qtbot, 
 
     from app.editing.fields import PG_DATABASE_COLUMNS
     from app.gui.workload_form import PLACEHOLDER_ROLE
-    from models.sizing.pg_storage import tps_per_client
+    from models.sizing.postgres import tps_per_client
 
     window.add_scenario()
     uid = window.current_uid

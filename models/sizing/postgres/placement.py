@@ -26,8 +26,8 @@ import numpy as np
 from models.calibration_data import figure, point
 from models.perf import memory
 from models.scenario import PgDatabase, PostgresConsolidation
-from models.sizing.pg_config import memory_for_connections_gib
-from models.sizing.pg_storage import GIB_PER_GB, DbIo, database_io, load_at, tps_per_client
+from models.sizing.postgres.config import memory_for_connections_gib
+from models.sizing.postgres.storage import GIB_PER_GB, DbIo, database_io, load_at, tps_per_client
 from models.sizing.result import DatabaseDisks, PlacedVm
 
 HOURS = 24
@@ -121,7 +121,7 @@ def _estimated_caps(dbs: tuple[PgDatabase, ...], vcpus: int) -> dict[str, float]
 def make_vm(name: str, dbs: tuple[PgDatabase, ...], host_cores: int, w: PostgresConsolidation, fill: float,
             room_gib: float | None = None) -> PgVm:
     """The VM of `dbs`. `room_gib`: the most memory it may grow to so that each of its clients gets its own
-    connection (`pg_config.memory_for_connections_gib`, up to a NUMA node's memory); None keeps the working-set
+    connection (`config.memory_for_connections_gib`, up to a NUMA node's memory); None keeps the working-set
     size (the host-limit checks, which ask what the working sets alone need)."""
     clients = _clients_by_hour(dbs)
     at_once = math.ceil(clients.max() - 1e-9)

@@ -13,7 +13,7 @@ from models.perf import sap_iq
 from models.references import unresolved
 from models.sizing.engine import size
 from models.sizing.result import SizingResult
-from models.sizing.sap_iq_failure import study_cores_per_stream
+from models.sizing.sap_iq.failure import study_cores_per_stream
 from tests.models.sizing.conftest import sample
 
 FAILURE = "Node failure (n-1)"

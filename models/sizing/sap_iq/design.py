@@ -24,7 +24,7 @@ from models.percent import percent
 from models.perf import cost_power, sap_iq
 from models.problems import Problem
 from models.scenario import SapIqMultiplex, Scenario
-from models.sizing import bom, licence_rank, sap_iq_failure, sap_iq_rules, sap_iq_warnings
+from models.sizing import bom, licence_rank
 from models.sizing.candidates import NetworkChoice
 from models.sizing.parts import (
     ResolvedParts,
@@ -44,7 +44,20 @@ from models.sizing.result import (
     VmLayout,
     Warning,
 )
-from models.sizing.rules import data_needed_tb, hypervisor_reserve_gib, vm_memory_gib
+from models.sizing.rules import data_needed_tb
+from models.sizing.sap_iq import failure as sap_iq_failure
+from models.sizing.sap_iq import rules as sap_iq_rules
+from models.sizing.sap_iq import warnings as sap_iq_warnings
+from models.sizing.sap_iq.node import (
+    STUDY,
+    IqOption,
+    Node,
+    hypervisor_reserve,
+    node_shape,
+    node_vcpus,
+    speed_factor,
+    vcpu_share,
+)
 from models.sizing.settings import Setting, SettingGroup
 from models.sizing.shared_storage import (
     POLICIES,
@@ -58,7 +71,6 @@ from models.sizing.shared_storage import (
     vsan_max_hosts,
 )
 
-STUDY = "sapiq_dqp_003"
 VS = "vsan_storage"
 MIB_PER_GIB = 1024
 MAX_NODES = 128  # the tool's bound on a multiplex (workload.nodes' limit): answers stay bounded
@@ -69,50 +81,6 @@ def _cite(pid: str, ds: str = STUDY) -> str:
     return point(ds, pid).source.cite()
 
 
-def vcpu_share() -> float:
-    """Share of a host's cores study 003 gave each IQ VM: 14 vCPU of 2 x 8 cores."""
-    return figure(STUDY, "vm_vcpus") / (figure(STUDY, "cpu_sockets_per_server") * figure(STUDY, "cpu_cores_per_socket"))
-
-
-def node_vcpus(server: Server, vsphere: bool) -> int:
-    """vCPUs of the IQ VM (vSphere) or the host's cores (bare metal).
-
-    >>> from types import SimpleNamespace as S
-    >>> node_vcpus(S(cores_total=16), True), node_vcpus(S(cores_total=96), True), node_vcpus(S(cores_total=2), True)
-    (14, 84, 1)
-    """
-    if not vsphere:
-        return server.cores_total
-    return max(1, math.floor(server.cores_total * vcpu_share() + 1e-9))
-
-
-def speed_factor(server: Server) -> float:
-    """Per-core speed against the study's Xeon E5-2690 by base clock (ignores newer cores' higher IPC:
-    conservative for recent CPUs)."""
-    return server.cpu.base_ghz / figure(STUDY, "cpu_base_ghz")
-
-
-@dataclass(frozen=True)
-class IqOption:
-    capex: float
-    server: Server
-    nodes: int
-    vsan: VsanLayout | None
-    san_tb: float
-    needed_nodes: int = 0  # the nodes the streams need at study 003's cores per stream; > nodes: capped
-    cores: float = 0.0  # study-equivalent cores of the whole multiplex
-    cost: float = 0.0  # what the ranking minimises: capex plus licences (`licence_rank`)
-
-    @property
-    def capped(self) -> bool:
-        return self.needed_nodes > self.nodes
-
-    def rank(self) -> tuple[bool, float, float, int]:
-        """Options that give the streams their cores first, by capex incl. licences (or N-year cost of ownership:
-        `licence_rank`); capped ones by the most cores (the best achievable), then that cost."""
-        return (self.capped, -self.cores if self.capped else 0.0, self.cost, self.nodes)
-
-
 def _need_tb(w: SapIqMultiplex) -> float:
     return data_needed_tb(w.data_tb, w.growth_pct_per_year, w.horizon_years, w.compression_ratio)
 
@@ -121,17 +89,12 @@ def _temp_ratio(w: SapIqMultiplex) -> float:
     return w.temp_to_main_ratio if w.temp_to_main_ratio is not None else figure(STUDY, "temp_to_main_dbspace_ratio")
 
 
-def _reserve(scenario: Scenario, host_memory_gib: float) -> float:
-    given = scenario.platform.hypervisor_reserve_gib
-    return hypervisor_reserve_gib(host_memory_gib) if given is None else given
-
-
 def _check_memory(scenario: Scenario) -> None:
     """platform.memory_gib must leave the IQ node memory after the hypervisor reserve (vSphere)."""
     mem = scenario.platform.memory_gib
     if mem is None or scenario.platform.deployment != "vsphere":
         return
-    reserve = _reserve(scenario, mem)
+    reserve = hypervisor_reserve(scenario, mem)
     if mem <= reserve:
         raise SizingInputError([Problem(
             "platform.memory_gib",
@@ -239,29 +202,6 @@ def _roles(w: SapIqMultiplex, nodes: int) -> tuple[int, int, int]:
 
 
 @dataclass(frozen=True)
-class _Node:
-    """One multiplex node as sized: host memory, the IQ VM's memory and vCPUs, and its study-equivalent cores."""
-
-    vsphere: bool
-    host_memory_gib: float
-    memory_gib: float  # the IQ VM's (vSphere) or the host's (bare metal)
-    vcpus: int
-    speed: float  # per-core speed against the study's CPU
-    eff: float  # study-equivalent cores: vcpus x speed
-
-
-def _node(scenario: Scenario, server: Server) -> _Node:
-    """The node's shape on `server`: on vSphere one VM with the study's share of the cores and the memory
-    left after the hypervisor reserve; on bare metal the whole host."""
-    vsphere = scenario.platform.deployment == "vsphere"
-    memory = float(scenario.platform.memory_gib or server.memory_gib)
-    node_memory = vm_memory_gib(memory, 1, _reserve(scenario, memory)) if vsphere else memory
-    vcpus = node_vcpus(server, vsphere)
-    speed = speed_factor(server)
-    return _Node(vsphere, memory, node_memory, vcpus, speed, vcpus * speed)
-
-
-@dataclass(frozen=True)
 class _SharedStorage:
     """What the shared dbspace storage adds to the design: its reason, settings, parts, capacity and power."""
 
@@ -355,7 +295,7 @@ def _cache_settings(node_memory_gib: float) -> tuple[sap_iq_rules.CacheSplit, Se
     ))
 
 
-def _rationale(w: SapIqMultiplex, server: Server, nodes: int, node: _Node, choice: sap_iq_rules.DqpChoice,
+def _rationale(w: SapIqMultiplex, server: Server, nodes: int, node: Node, choice: sap_iq_rules.DqpChoice,
                caches: sap_iq_rules.CacheSplit, main_tb: float, stored_tb: float) -> list[Rationale]:
     """Why the DQP mode, the dbspace sizes, the node count with its roles and per-core speed, and the caches."""
     _, writers, readers = _roles(w, nodes)
@@ -386,7 +326,7 @@ def _rationale(w: SapIqMultiplex, server: Server, nodes: int, node: _Node, choic
     ]
 
 
-def _design(scenario: Scenario, w: SapIqMultiplex, o: IqOption, node: _Node, st: _SharedStorage,
+def _design(scenario: Scenario, w: SapIqMultiplex, o: IqOption, node: Node, st: _SharedStorage,
             net: NetworkChoice, choice: sap_iq_rules.DqpChoice, caches: sap_iq_rules.CacheSplit,
             settings: tuple[SettingGroup, ...], stored_tb: float) -> Design:
     """The design as the result reports it: one layout per role (coordinator, writers, readers), one VM each."""
@@ -423,7 +363,7 @@ def _explain(
 ) -> SizingResult:
     """The result of the chosen option: design, estimates, BOM, rationale and warnings."""
     server, nodes = o.server, o.nodes
-    node = _node(scenario, server)
+    node = node_shape(scenario, server)
     choice = sap_iq_rules.dqp_choice(w.query_streams, w.dqp_mode)
     caches, cache_group = _cache_settings(node.memory_gib)
     pred = sap_iq.predict_iq(choice.mode, nodes, w.query_streams, node.eff,

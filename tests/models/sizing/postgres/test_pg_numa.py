@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.sizing.pg_placement import HOURS, PgVm, _numa
+from models.sizing.postgres.placement import HOURS, PgVm, _numa
 
 
 def _vm(name: str, memory_gib: float, vcpus: int = 2) -> PgVm:

@@ -7,24 +7,21 @@ coordinator failure is the same loss of one node after the designated failover n
 coordinator (SAP IQ 16 Administration: Multiplex); until then DQP queries pause and the coordinator's read-write
 transactions roll back. On vSAN the dbspaces stay available through one host failure (study 003's
 hostFailuresToTolerate 1); vSAN re-protects them only while the hosts left still number the policy's minimum.
-`sap_iq_design` sizes; this module only reads the design.
+`design` sizes; this module only reads the design.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from models.calibration_data import figure, point
 from models.percent import percent
 from models.perf import sap_iq
 from models.scenario import SapIqMultiplex
 from models.sizing.result import Rationale, Warning
+from models.sizing.sap_iq.node import IqOption
 from models.sizing.shared_storage import POLICIES, policy_min_hosts
-
-if TYPE_CHECKING:  # sap_iq_design imports this module
-    from models.sizing.sap_iq_design import IqOption
 
 STUDY = "sapiq_dqp_003"
 VS = "vsan_storage"

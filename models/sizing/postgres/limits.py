@@ -11,9 +11,9 @@ from models.percent import percent
 from models.problems import Problem
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing.parts import ResolvedParts, candidate_servers
-from models.sizing.pg_datastore import DS, VS
-from models.sizing.pg_placement import make_vm, plan_vms, vsphere_max_hosts
-from models.sizing.pg_storage import GIB_PER_GB
+from models.sizing.postgres.datastore import DS, VS
+from models.sizing.postgres.placement import make_vm, plan_vms, vsphere_max_hosts
+from models.sizing.postgres.storage import GIB_PER_GB
 from models.sizing.rules import DOCS, hypervisor_reserve_gib
 from models.sizing.shared_storage import vsan_max_hosts
 

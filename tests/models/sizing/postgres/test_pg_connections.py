@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from models.hardware import HardwareCatalog, Server
 from models.scenario import PostgresConsolidation
-from models.sizing import pg_config
 from models.sizing.engine import size
-from models.sizing.pg_config import PgVmInputs, postgres_config
-from models.sizing.pg_limits import host_memory
+from models.sizing.postgres import config as pg_config
+from models.sizing.postgres.config import PgVmInputs, postgres_config
+from models.sizing.postgres.limits import host_memory
 from models.sizing.result import SizingResult
 from tests.models.sizing.conftest import sample
 

@@ -1,25 +1,22 @@
 """PostgreSQL databases consolidated on vSphere: VMs, hosts with HA, storage and each VM's configuration.
 
-Databases -> VMs -> hosts come from `pg_placement` (busiest-hour sums, NUMA, vSphere HA N+1),
-the I/O per database from `pg_storage`, the datastores' drives from `pg_datastore`, the postgresql.conf
-values from `pg_config`; this module picks the cheapest server and drive that hold it all and explains
-the result.
+Databases -> VMs -> hosts come from `placement` (busiest-hour sums, NUMA, vSphere HA N+1), the I/O per
+database from `storage`, the datastores' drives from `datastore`, the postgresql.conf values from `config`, the
+memory state of the packed cluster from `state`; this module picks the cheapest server and drive that hold it
+all and explains the result.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-
-import numpy as np
 
 from models.calibration_data import figure, point
-from models.hardware import Drive, HardwareCatalog, Server
+from models.hardware import HardwareCatalog, Server
 from models.percent import percent
 from models.perf import cost_power, memory
 from models.problems import Problem
 from models.scenario import PostgresConsolidation, Scenario
-from models.sizing import bom, licence_rank, pg_warnings
+from models.sizing import bom, licence_rank
 from models.sizing.candidates import NetworkChoice
 from models.sizing.parts import (
     ResolvedParts,
@@ -30,19 +27,19 @@ from models.sizing.parts import (
     current,
     nics_per_host,
 )
-from models.sizing.pg_config import PgConfig, PgVmInputs, drive_kind, postgres_config
-from models.sizing.pg_datastore import (
+from models.sizing.postgres import warnings as pg_warnings
+from models.sizing.postgres.config import PgConfig, PgVmInputs, drive_kind, postgres_config
+from models.sizing.postgres.datastore import (
     DS,
     GB_PER_TB,
     VS,
-    HostStorage,
     cluster_storage,
     drives_for,
     host_storage,
     raid_write_penalty,
     vsan_for,
 )
-from models.sizing.pg_limits import (
+from models.sizing.postgres.limits import (
     CLUSTER_WORDS,
     cluster_limit_source,
     cluster_max_hosts,
@@ -50,17 +47,16 @@ from models.sizing.pg_limits import (
     larger_than_any_host,
     largest_vm_gib,
 )
-from models.sizing.pg_placement import (
-    HOURS,
+from models.sizing.postgres.placement import (
     HostPlan,
     PgVm,
-    after_failure,
     clients_per_vcpu,
     pack_hosts,
     placed_vms,
     plan_vms,
 )
-from models.sizing.pg_storage import tps_per_client
+from models.sizing.postgres.state import FailedState, Overcommit, Packing, failed_state, overcommit
+from models.sizing.postgres.storage import tps_per_client
 from models.sizing.result import (
     BomLine,
     Design,
@@ -76,25 +72,13 @@ from models.sizing.rules import (
     cite,
     raid_capacity_factor,
 )
-from models.sizing.shared_storage import VsanLayout, is_flash, policy_min_hosts, write_penalty
+from models.sizing.shared_storage import is_flash, policy_min_hosts, write_penalty
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS
 
 MAX_EXTRA_STORAGE_HOSTS = 64  # hosts added only for vSAN capacity before a server is given up
 
 DATABASE_HOST = "database host"  # the role of every database host's BOM lines; each layout adds its number
-
-
-@dataclass(frozen=True)
-class Packing:
-    server: Server
-    drive: Drive
-    hosts: list[HostPlan]
-    storage: list[HostStorage]
-    drives_per_host: int
-    available_gib: float
-    capex: float
-    vsan: VsanLayout | None = None
 
 
 def _cheapest_vsan(
@@ -232,72 +216,6 @@ def _configs(p: Packing, w: PostgresConsolidation, overcommitted: list[bool]) ->
     return out
 
 
-@dataclass(frozen=True)
-class _Overcommit:
-    """Equation 1 on every host: the memory overcommit it runs at and the most its working sets allow."""
-
-    rates: list[float]
-    safe: list[float]
-    worst: int  # index of the host with the highest rate: the one the design reports
-
-    @property
-    def rate(self) -> float:
-        return self.rates[self.worst]
-
-
-@dataclass(frozen=True)
-class FailedState:
-    """The cluster after its worst single host failure, once vSphere HA restarted that host's VMs on the others:
-    the highest overcommit on a survivor, what its working sets allow there, and the throughput kept."""
-
-    failed_host: int  # 1-based: the host whose failure keeps least
-    rate: float
-    safe: float
-    preserved: float
-
-
-def _failed_state(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig]) -> FailedState | None:
-    """Equation 1 and study 001's performance_preserved on the survivors of each single host failure; the worst.
-    None without HA or on local storage (HA cannot restart VMs whose disks were on the failed host)."""
-    if not w.vsphere_ha or p.vsan is None or len(p.hosts) < 2:
-        return None
-    scheme: memory.Scheme = "vm-per-database" if w.placement == "vm-per-database" else "shared-instance"
-    bins = [list(h.vms) for h in p.hosts]
-    worst: FailedState | None = None
-    for failed in range(len(bins)):
-        survivors = after_failure(bins, failed, p.server.cores_total, p.available_gib)
-        if survivors is None:
-            continue
-        for b in survivors:
-            configured = sum(v.memory_gib for v in b)
-            if configured <= 0:
-                continue
-            rate = float(memory.overcommit_rate(p.available_gib, configured))
-            resident = float(sum((v.resident_by_hour for v in b), np.zeros(HOURS)).max())
-            safe = float(memory.safe_overcommit_rate(configured, max(resident, 1e-9)))
-            kept = min(float(memory.performance_preserved(min(rate, 0.999), scheme, _sb_ratio(by_vm, v)))
-                       for v in b)
-            if worst is None or (kept, -rate) < (worst.preserved, -worst.rate):
-                worst = FailedState(failed + 1, rate, safe, kept)
-    return worst
-
-
-def _sb_ratio(by_vm: dict[str, PgConfig], vm: PgVm) -> float:
-    """shared_buffers as a fraction of the VM's memory: the ratio study 001's performance curves are read at."""
-    return float(by_vm[vm.name].get("shared_buffers").value) / (vm.memory_gib * 1024.0)
-
-
-def _overcommit(p: Packing) -> _Overcommit:
-    """Overcommit = 1 - available / configured per host (0 for a host with nothing configured), and the safe
-    rate from its configured memory against the resident working sets at the busiest hour."""
-    configured = [h.configured_gib for h in p.hosts]
-    resident = [max(h.resident_peak_gib, 1e-9) for h in p.hosts]
-    rates = [float(memory.overcommit_rate(p.available_gib, c)) if c > 0 else 0.0 for c in configured]
-    safe = [float(memory.safe_overcommit_rate(c, r)) if c > 0 else 0.0
-            for c, r in zip(configured, resident, strict=True)]
-    return _Overcommit(rates, safe, max(range(len(rates)), key=lambda i: rates[i]))
-
-
 def _storage_rationale(w: PostgresConsolidation, p: Packing, raid: str) -> Rationale:
     """Where the DATA and WAL disks live (one vSAN datastore or each host's local RAID), the write penalty the
     I/O is sized at, and which databases' transaction rates are estimated rather than given."""
@@ -333,7 +251,7 @@ def _storage_rationale(w: PostgresConsolidation, p: Packing, raid: str) -> Ratio
 
 
 def _rationale(
-    w: PostgresConsolidation, p: Packing, first_cfg: PgConfig, oc: _Overcommit, raid: str, fs: FailedState | None
+    w: PostgresConsolidation, p: Packing, first_cfg: PgConfig, oc: Overcommit, raid: str, fs: FailedState | None
 ) -> list[Rationale]:
     """Why shared_buffers, the VMs, the busy-hour sums, the hosts with their HA reserve, and the storage."""
     all_vms = [vm for h in p.hosts for vm in h.vms]
@@ -376,7 +294,7 @@ def _rationale(
 
 
 def _performance(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig],
-                 oc: _Overcommit) -> tuple[dict[str, Estimate], float]:
+                 oc: Overcommit) -> tuple[dict[str, Estimate], float]:
     """The estimates (overcommit on the busiest host, and the throughput study 001's scheme keeps for the VM that
     keeps least: each VM at its own shared_buffers ratio and its host's overcommit) and the first VM's ratio, which
     the design reports next to that VM's shape and shared_buffers."""
@@ -421,7 +339,7 @@ def _host_layouts(p: Packing, host_mem: float, raid: str, net: NetworkChoice) ->
 
 
 def _design(w: PostgresConsolidation, p: Packing, net: NetworkChoice, raid: str, host_mem: float,
-            oc: _Overcommit, configs: list[PgConfig], first_ratio: float) -> Design:
+            oc: Overcommit, configs: list[PgConfig], first_ratio: float) -> Design:
     """The design as the result reports it: parts, counts, capacity, the first VM's shape and its settings."""
     if p.vsan is not None:
         raw_tb, usable_tb = p.vsan.raw_tb, p.vsan.usable_tb
@@ -472,11 +390,11 @@ def _explain(
 ) -> SizingResult:
     """The result of the chosen packing: design, estimates, BOM, rationale and warnings."""
     host_mem = float(scenario.platform.memory_gib or p.server.memory_gib)
-    oc = _overcommit(p)
+    oc = overcommit(p)
     configs = _configs(p, w, [r > 0 for r in oc.rates])
     by_vm = {c.group.target: c for c in configs}
     estimates, first_ratio = _performance(w, p, by_vm, oc)
-    fs = _failed_state(w, p, by_vm)
+    fs = failed_state(w, p, by_vm)
     rationale = _rationale(w, p, by_vm[_first_vm(p).name], oc, raid, fs)
     rationale.append(licence_rank.rationale(scenario, p.server, "holds the VMs with the vCPUs they need"
                                             if _rank(scenario, catalog, p)[0] == 0 else

@@ -150,7 +150,7 @@ class PgVmInputs:
     overcommitted: bool  # the host's configured VM memory exceeds what it makes available
     drive: DriveKind
     data_drives: int  # drives behind the datastore (the wiki formula's spindles for HDDs)
-    wal_mb_per_checkpoint: float  # WAL written in one checkpoint_timeout at peak (see pg_storage)
+    wal_mb_per_checkpoint: float  # WAL written in one checkpoint_timeout at peak (see storage)
     conventional: bool = False
 
 

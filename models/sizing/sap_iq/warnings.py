@@ -1,22 +1,18 @@
 """What the customer must know about a SAP IQ multiplex design: where it leaves what study 003 measured
 (extrapolated size, nodes smaller than its VMs or fewer cores per stream), an interconnect below DQP's minimum, a
-node count capped by the cluster, a vSAN cluster beyond the study's release. `sap_iq_design` sizes; this module
+node count capped by the cluster, a vSAN cluster beyond the study's release. `design` sizes; this module
 only reads the result.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from models.calibration_data import figure, point
 from models.perf import sap_iq
 from models.scenario import SapIqMultiplex
 from models.sizing.candidates import NetworkChoice
 from models.sizing.result import SCENARIO_WIDE, Warning
-from models.sizing.sap_iq_rules import DqpChoice
-
-if TYPE_CHECKING:  # sap_iq_design imports this module
-    from models.sizing.sap_iq_design import IqOption, _Node
+from models.sizing.sap_iq.node import IqOption, Node
+from models.sizing.sap_iq.rules import DqpChoice
 
 STUDY = "sapiq_dqp_003"
 VS = "vsan_storage"
@@ -26,7 +22,7 @@ def _cite(pid: str, ds: str = STUDY) -> str:
     return point(ds, pid).source.cite()
 
 
-def warnings(w: SapIqMultiplex, o: IqOption, node: _Node, pred: sap_iq.IqPrediction,
+def warnings(w: SapIqMultiplex, o: IqOption, node: Node, pred: sap_iq.IqPrediction,
              net: NetworkChoice, limit: int, choice: DqpChoice | None = None) -> list[Warning]:
     """Where the design leaves what study 003 measured: extrapolated size, nodes smaller than its VMs or fewer
     cores per stream, an interconnect below DQP's minimum, a vSAN cluster beyond the study's limit."""

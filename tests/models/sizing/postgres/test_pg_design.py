@@ -15,8 +15,8 @@ from models.perf import memory
 from models.scenario import PgDatabase, PostgresConsolidation
 from models.sizing.engine import size
 from models.sizing.parts import SizingInputError
-from models.sizing.pg_config import PgVmInputs, postgres_config, shared_buffers_rule
-from models.sizing.pg_placement import (
+from models.sizing.postgres.config import PgVmInputs, postgres_config, shared_buffers_rule
+from models.sizing.postgres.placement import (
     clients_per_vcpu,
     pack_hosts,
     plan_vms,
@@ -24,7 +24,7 @@ from models.sizing.pg_placement import (
     tps_per_vcpu,
     vsphere_max_hosts,
 )
-from models.sizing.pg_storage import database_io, tps_per_client
+from models.sizing.postgres.storage import database_io, tps_per_client
 from models.sizing.result import SizingResult
 from models.sizing.rules import hypervisor_reserve_gib
 from models.sizing.shared_storage import vsan_max_hosts
@@ -100,7 +100,7 @@ def test_complementary_busy_hours_share_cpu_and_memory(catalog: HardwareCatalog)
 
 
 def test_survives_failure_is_checked_for_every_host(catalog: HardwareCatalog) -> None:
-    from models.sizing.pg_placement import make_vm
+    from models.sizing.postgres.placement import make_vm
 
     w = sample("pg-consolidation").workload
     vms = [make_vm(f"v{i}", (PgDatabase(name=f"d{i}", size_gb=10, peak_clients=20, working_set_gb=100),), 16, w, 0.7)

@@ -6,7 +6,7 @@ import pytest
 
 from models.calibration_data import figure
 from models.percent import percent
-from models.sizing.shared_buffers import recommend_shared_buffers
+from models.sizing.postgres.shared_buffers import recommend_shared_buffers
 from models.vocabulary import PLACEMENTS
 
 DS = "pg_vfabric_001"

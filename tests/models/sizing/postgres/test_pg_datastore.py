@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from catalog.seed import seed_catalog
 from models.calibration_data import figure
-from models.sizing.pg_datastore import DS, GB_PER_TB, HostStorage, drives_for, raid_write_penalty
+from models.sizing.postgres.datastore import DS, GB_PER_TB, HostStorage, drives_for, raid_write_penalty
 from models.sizing.rules import drives_valid_for_raid, raid_capacity_factor
 
 DRIVES = seed_catalog().drives

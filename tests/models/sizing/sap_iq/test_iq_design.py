@@ -11,7 +11,7 @@ from models.hardware import HardwareCatalog
 from models.sizing.engine import size
 from models.sizing.parts import SizingInputError
 from models.sizing.result import SizingResult
-from models.sizing.sap_iq_design import node_limit
+from models.sizing.sap_iq.design import node_limit
 from models.sizing.shared_storage import is_flash, policy_factor, policy_min_hosts
 from tests.models.sizing.conftest import sample
 

@@ -3,7 +3,7 @@
 A host's local datastore (RAID) or the cluster's one vSAN datastore must hold every VM's DATA and WAL
 virtual disks and serve the busiest hour's reads, writes (at the RAID level's or the vSAN policy's write
 penalty) and WAL stream with the drives at most `storage_busy_max` busy (`pg_tuning_docs`).
-`postgres_design` picks the cheapest server and drive from these counts.
+`design` picks the cheapest server and drive from these counts.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import numpy as np
 
 from models.calibration_data import figure
 from models.hardware import Drive
-from models.sizing.pg_placement import HOURS, HostPlan
-from models.sizing.pg_storage import load_at
+from models.sizing.postgres.placement import HOURS, HostPlan
+from models.sizing.postgres.storage import load_at
 from models.sizing.rules import drives_valid_for_raid, raid_capacity_factor
 from models.sizing.shared_storage import VsanLayout, vsan_layout, write_penalty
 from models.vocabulary import RAIDS

@@ -1,25 +1,22 @@
 """What the customer must know about a consolidated PostgreSQL design, by subject: memory overcommit, HA,
 VMs too small for their clients or their transaction rate, drives without RAID, VMs wider than a NUMA node and
-where a connection pooler is needed. `postgres_design` sizes; this module only reads the result.
+where a connection pooler is needed. `design` sizes; this module only reads the result.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from models.percent import percent
 from models.scenario import PostgresConsolidation
-from models.sizing.pg_config import PgConfig
-from models.sizing.pg_placement import PgVm, clients_per_vcpu, tps_per_vcpu
+from models.sizing.postgres.config import PgConfig
+from models.sizing.postgres.placement import PgVm, clients_per_vcpu, tps_per_vcpu
+from models.sizing.postgres.state import FailedState, Overcommit, Packing
 from models.sizing.result import Warning
-
-if TYPE_CHECKING:  # postgres_design imports this module
-    from models.sizing.postgres_design import FailedState, Packing, _Overcommit
 
 
 def warnings(
-    w: PostgresConsolidation, p: Packing, oc: _Overcommit, raid: str, configs: list[PgConfig],
+    w: PostgresConsolidation, p: Packing, oc: Overcommit, raid: str, configs: list[PgConfig],
     failed: FailedState | None = None, kept: float = 1.0,
 ) -> list[Warning]:
     """Every warning of the design, in the order a reader meets the subjects."""
@@ -42,7 +39,7 @@ def warnings(
     return out
 
 
-def _memory(w: PostgresConsolidation, p: Packing, oc: _Overcommit) -> list[Warning]:
+def _memory(w: PostgresConsolidation, p: Packing, oc: Overcommit) -> list[Warning]:
     """Overcommit beyond what the working sets allow, per host; an available memory above what the host has."""
     out = [Warning(
         "overcommit-above-safe",

@@ -16,8 +16,8 @@ from models.perf.sap_iq import (
     mode_advantage,
     predict_throughput_metric,
 )
-from models.sizing import sap_iq_rules
-from models.sizing.sap_iq_rules import cache_split, recommend_dqp_mode, recommend_nodes
+from models.sizing.sap_iq import rules as sap_iq_rules
+from models.sizing.sap_iq.rules import cache_split, recommend_dqp_mode, recommend_nodes
 from tests.models.sap_iq_study import NODES, S6, SF, VCPUS
 
 # ----------------------------------------------------------------- the study's DQP choice
