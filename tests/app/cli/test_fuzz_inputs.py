@@ -1,13 +1,14 @@
 """Property-based fuzzing of every kind of file refarch reads: a hostile or broken file is exit 2 (or a clean
 success), never a traceback, a hang or "internal error".
 
-Each file kind (scenario, project, catalog, quote, USL CSV) gets >= 2,000 mutated files (hypothesis, derandomized
-so CI is repeatable) through the reader the CLI and the GUI use: anything but the documented refusal fails the test,
-as it would be "internal error" in the CLI. Then every kind goes through the CLI's own `main(argv)`, in process, with
-mutants that mostly stay inside the schema so they reach the engine or the catalog store, where absurd values must
-still be exit 2; a test checks that they do reach it. Mutations: a leaf replaced by a hostile value (huge integers,
-NaN/Infinity, markup, wrong types) or scaled far out of range, keys removed or added, duplicated keys, truncation,
-stray bytes, deep nesting; for CSVs formula cells, ragged rows and non-numbers; for workbooks damaged zips and XML.
+Each file kind (scenario, project, catalog, quote, USL CSV, measurement output) gets >= 2,000 mutated files
+(hypothesis, derandomized so CI is repeatable) through the reader the CLI and the GUI use: anything but the
+documented refusal fails the test, as it would be "internal error" in the CLI. Then every kind goes through the
+CLI's own `main(argv)`, in process, with mutants that mostly stay inside the schema so they reach the engine or the
+catalog store, where absurd values must still be exit 2; a test checks that they do reach it. Mutations: a leaf
+replaced by a hostile value (huge integers, NaN/Infinity, markup, wrong types) or scaled far out of range, keys
+removed or added, duplicated keys, truncation, stray bytes, deep nesting; for CSVs formula cells, ragged rows and
+non-numbers; for workbooks damaged zips and XML.
 """
 
 from __future__ import annotations
@@ -399,6 +400,56 @@ def test_usl_csv_files_are_read_or_refused(scratch: Path, data: st.DataObject) -
     path.write_bytes(data.draw(mutated_csv(USL_CSV)))
     with contextlib.suppress(CliError):
         read_points(path)
+
+
+MEASUREMENTS = sorted((ROOT / "tests" / "models" / "measurements" / "fixtures").iterdir())
+MEASUREMENT_TEXTS = [p.read_text(encoding="utf-8").splitlines() for p in MEASUREMENTS]
+LINE_TOKENS = ["nan", "-1", "1e999", "9" * 40, "", " ", "[sdw9]", "->", "=", "MB/sec", "tps", ":", "\x00", "\ufeff"]
+
+
+@st.composite
+def mutated_lines(draw: st.DrawFn) -> bytes:
+    """A measurement fixture (gpcheckperf, pgbench, HammerDB) with 0-4 line edits: a line dropped, repeated, moved
+    or taken from another tool's file, a word replaced by a hostile token, the file cut short, stray bytes."""
+    rng = random.Random(draw(SEEDS))
+    lines = list(rng.choice(MEASUREMENT_TEXTS))
+    for _ in range(rng.choice([0, 1, 1, 2, 3, 4])):
+        if not lines:
+            break
+        i = rng.randrange(len(lines))
+        action = rng.choice(["word", "word", "word", "drop", "dup", "move", "foreign", "cut"])
+        if action == "word" and lines[i].split():
+            words = lines[i].split(" ")
+            words[rng.randrange(len(words))] = draw(TEXT) if rng.random() < 0.3 else rng.choice(LINE_TOKENS)
+            lines[i] = " ".join(words)
+        elif action == "drop":
+            lines.pop(i)
+        elif action == "dup":
+            lines.insert(i, lines[i])
+        elif action == "move":
+            lines.insert(rng.randrange(len(lines)), lines.pop(i))
+        elif action == "foreign":
+            lines.insert(i, rng.choice(rng.choice(MEASUREMENT_TEXTS) or [""]))
+        else:
+            lines = lines[:i]
+    data = "\n".join(lines).encode("utf-8", "surrogatepass")
+    if rng.random() < 0.2:
+        at = rng.randint(0, len(data))
+        data = data[:at] + rng.randbytes(rng.randint(1, 3)) + data[at:]
+    return data
+
+
+@FUZZ
+@given(data=st.data())
+def test_measurement_files_are_read_or_refused(scratch: Path, data: st.DataObject) -> None:
+    """gpcheckperf, pgbench and HammerDB files: read, or refused whole (FileInputError naming the line)."""
+    from models.file_input import FileInputError
+    from models.measurements.detect import read_measurement
+
+    path = scratch / "measurement.txt"
+    path.write_bytes(data.draw(mutated_lines()))
+    with contextlib.suppress(FileInputError):
+        read_measurement(path)
 
 
 @pytest.fixture(scope="module")
