@@ -19,9 +19,11 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 ROOT = "(root)"  # the path of a problem no single field owns
+# where a user reads which fields a scenario or project has (`refarch schema` prints the JSON Schema)
+FIELDS_REFERENCE = "the fields are listed by `refarch schema` and in docs/SCENARIO.md"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +69,7 @@ def json_path(loc: tuple[Any, ...], tags: Collection[str] = ()) -> str:
 PATTERN_WORDS = {r"^[A-Z]{3}$": "a three-letter ISO 4217 currency code in capitals, such as USD or EUR"}
 
 
-def _message(err: Mapping[str, Any], tags: Collection[str]) -> str:
+def _message(err: Mapping[str, Any], tags: Collection[str], root: type[BaseModel] | None) -> str:
     kind = err["type"]
     given = err.get("input")
     if kind == "missing" or (given is None and kind in ("float_type", "int_type", "string_type")):
@@ -76,7 +78,12 @@ def _message(err: Mapping[str, Any], tags: Collection[str]) -> str:
         tag = given.get("kind") if isinstance(given, dict) else given
         return f"unknown kind {tag!r}; allowed: {', '.join(tags)}"
     if kind == "extra_forbidden":
-        return "unknown field (check the spelling; see the scenario schema)"
+        from models.field_names import suggestion  # difflib, only when a file has an unknown key
+
+        meant = suggestion(root, tuple(err["loc"])) if root is not None else None
+        if meant is not None:
+            return f"unknown field; did you mean {meant}? ({FIELDS_REFERENCE})"
+        return f"unknown field (check the spelling; {FIELDS_REFERENCE})"
     if kind == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") in PATTERN_WORDS:
         return f"must be {PATTERN_WORDS[err['ctx']['pattern']]} (got {given!r})"
     msg = str(err["msg"]).removeprefix("Value error, ")
@@ -87,8 +94,11 @@ def _message(err: Mapping[str, Any], tags: Collection[str]) -> str:
     return msg
 
 
-def problems_of(exc: ValidationError, tags: Collection[str] = ()) -> list[Problem]:
-    """Every problem of a validation error, with its JSON path, the rule and the value given."""
+def problems_of(
+    exc: ValidationError, tags: Collection[str] = (), root: type[BaseModel] | None = None
+) -> list[Problem]:
+    """Every problem of a validation error, with its JSON path, the rule and the value given; an unknown key
+    names the field it probably meant when `root` (the model validated) is given."""
     out = []
     for err in exc.errors(include_url=False):
         loc = tuple(err["loc"])
@@ -99,5 +109,5 @@ def problems_of(exc: ValidationError, tags: Collection[str] = ()) -> list[Proble
         path = json_path(loc, tags)
         if err["type"] == "union_tag_invalid":
             path = f"{path}.kind" if path != ROOT else "kind"
-        out.append(Problem(path, _message(err, tags)))
+        out.append(Problem(path, _message(err, tags, root)))
     return out

@@ -350,7 +350,7 @@ class ScenarioFileError(ValueError):
 
 def describe_validation_error(exc: ValidationError) -> list[Problem]:
     """Every problem of a scenario validation error (see `models.problems.problems_of`)."""
-    return problems_of(exc, WORKLOAD_KINDS)
+    return problems_of(exc, WORKLOAD_KINDS, Scenario)
 
 
 def _load_json(path: Path, max_bytes: int = MAX_FILE_BYTES, what: str = "scenario") -> Any:
@@ -370,7 +370,7 @@ def _validate(model: type[M], data: Any, source: str, what: str) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise ScenarioFileError(source, problems_of(exc, WORKLOAD_KINDS)) from None
+        raise ScenarioFileError(source, problems_of(exc, WORKLOAD_KINDS, model)) from None
 
 
 def parse_scenario(data: Any, source: str = "scenario") -> Scenario:

@@ -95,7 +95,7 @@ def issues_of(exc: ValidationError) -> Issues:
     """The validation problems by field path (`models.problems.problems_of`); the rest are general."""
     by_field: dict[str, str] = {}
     general: list[str] = []
-    for p in problems_of(exc, WORKLOAD_KINDS):
+    for p in problems_of(exc, WORKLOAD_KINDS, Scenario):
         if p.path == ROOT:
             general.append(p.message)
         else:
