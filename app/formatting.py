@@ -284,8 +284,22 @@ def compact(v: float) -> str:
     return f"{v:g}"
 
 
+KW_FROM_W = 10_000  # from here a power reads in kW
+
+
 def power(watts: float) -> str:
-    return f"{watts / 1000:,.1f} kW" if watts >= 10_000 else f"{watts:,.0f} W"
+    """"1,682 W", "60.7 kW": watts below `KW_FROM_W`, kilowatts from there."""
+    return f"{watts / 1000:,.1f} kW" if watts >= KW_FROM_W else f"{watts:,.0f} W"
+
+
+def power_with_watts(watts: float) -> str:
+    """The power, and the exact watts behind it once it reads in kW: "60.7 kW (60,702 W)", never
+    "1,682 W (1,682 W)".
+
+    >>> power_with_watts(60702.4), power_with_watts(1682.0)
+    ('60.7 kW (60,702 W)', '1,682 W')
+    """
+    return power(watts) + (f" ({watts:,.0f} W)" if watts >= KW_FROM_W else "")
 
 
 def rack_power(peak_kw: float, budget_kw: float) -> str:

@@ -28,6 +28,7 @@ class RowProblem:
     message: str
     line: int | None = None
     part_id: str | None = None
+    in_catalog: bool = False  # the row's id is already in the catalog: importing with replace overwrites it
 
     @property
     def where(self) -> str:

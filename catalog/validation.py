@@ -97,8 +97,8 @@ def validate_rows(
     return result
 
 
-def _problem(src: SourceRow, field_name: str, message: str) -> RowProblem:
-    return RowProblem(src.number, field_name, message, src.line, src.part_id)
+def _problem(src: SourceRow, field_name: str, message: str, in_catalog: bool = False) -> RowProblem:
+    return RowProblem(src.number, field_name, message, src.line, src.part_id, in_catalog)
 
 
 def _declared_kind(src: SourceRow) -> str | None:
@@ -190,7 +190,8 @@ def _check_against_catalog(
     if in_catalog is None:
         return
     if not replace:
-        problems.append(_problem(src, "id", f"'{part_id}' is already in the catalog (as a {in_catalog})"))
+        problems.append(_problem(src, "id", f"'{part_id}' is already in the catalog (as a {in_catalog})",
+                                 in_catalog=True))
     elif in_catalog != kind:
         problems.append(_problem(src, "kind", f"'{part_id}' is a {in_catalog} in the catalog; "
                                               f"it cannot be replaced by a {kind}"))

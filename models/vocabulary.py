@@ -63,6 +63,11 @@ class Kind:
     worker_roles: str  # several
     main_metric: str  # the estimate a design of this kind is judged by (SAP IQ: power for a single stream)
     stores: str = "data"  # what lives on the storage: "none: dbspaces on the external SAN" when hosts have no drives
+    short: str = ""  # where room is short (a tab title, a list's subtitle): "Greenplum analytics"; empty: the label
+
+    @property
+    def short_label(self) -> str:
+        return self.short or self.label
 
     def workers(self, count: int) -> str:
         return self.worker_role if count == 1 else self.worker_roles
@@ -72,7 +77,7 @@ KINDS: dict[str, Kind] = {
     k.name: k
     for k in (
         Kind("greenplum-analytics", "Greenplum analytics (MPP data warehouse)", "segment host", "segment hosts",
-             "full_scan_s"),
+             "full_scan_s", short="Greenplum analytics"),
         Kind("greenplum-oltp", "Greenplum OLTP", "segment host", "segment hosts", "tps"),
         Kind("postgres-consolidation", "PostgreSQL consolidation on vSphere", "database host", "database hosts",
              "performance_preserved", "databases"),
@@ -83,6 +88,11 @@ KINDS: dict[str, Kind] = {
 
 def kind_label(kind: str) -> str:
     return KINDS[kind].label if kind in KINDS else kind
+
+
+def kind_short_label(kind: str) -> str:
+    """The kind's name where room is short, without its explanation: "Greenplum analytics"."""
+    return KINDS[kind].short_label if kind in KINDS else kind
 
 
 DEPLOYMENT_LABELS: dict[str, str] = {"bare-metal": "bare metal", "vsphere": "VMware vSphere"}

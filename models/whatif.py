@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from models.hardware import Drive, HardwareCatalog, Server
 from models.scenario import (
@@ -38,6 +38,8 @@ def pinned(scenario: Scenario, result: SizingResult) -> Scenario:
 # --- Compare -------------------------------------------------------------------------------------
 
 
+Per = Literal["capex", "tco", "kW"]  # what a rate row divides an estimate by
+
 # Deterministic rows (capex, power, rack space) differ by less than this share: prices are list prices and power
 # is modelled at an average load, so a 1 % difference is not one a customer should choose on.
 CLEAR_DIFFERENCE_PCT = 2.0
@@ -56,12 +58,29 @@ class Verdict:
 
 @dataclass(frozen=True)
 class CompareRow:
+    """One row of the side-by-side comparison. `metric` is the row's key as `to_dict` gives it ("capex",
+    "full_scan_s", "full_scan_s per 1k USD TCO"); what the row measures is in fields, never read back from it:
+    `base` the estimate a rate row divides, `per` what it divides by, `currency` the money it is counted in."""
+
     metric: str
     unit: str
     values: list[float | None]
     ranges: list[tuple[float, float] | None]
     higher_is_better: bool | None  # None: no winner (a description, not a score)
     kinds: list[str] = dataclasses.field(default_factory=list)  # workload kind of each option
+    base: str = ""  # a rate row (`per` set): the estimate divided; else the row's own metric ("" = `metric`)
+    per: Per | None = None  # a rate row: the estimate per 1,000 of capex or TCO, or per kW of power
+    currency: str = ""  # money rows and per-money rows: the project currency ("EUR/USD" when they differ)
+
+    @property
+    def measured(self) -> str:
+        """What the row measures before any division: "capex", "full_scan_s"."""
+        return self.base or self.metric
+
+    @property
+    def is_money(self) -> bool:
+        """A money amount (capex, per year, TCO), not a rate per money."""
+        return bool(self.currency) and self.per is None
 
     @property
     def verdict(self) -> Verdict:
@@ -113,7 +132,11 @@ class CompareRow:
     @property
     def label(self) -> str:
         """What the row measures, in words: "Hosts (all roles)", "Full scans per hour per kW"."""
-        return compare_label(self.metric)
+        if self.per == "kW":
+            return f"{_rate_label(self.measured)} per kW"
+        if self.per is not None:
+            return f"{_rate_label(self.measured)} per 1,000 {self.currency}" + (" TCO" if self.per == "tco" else "")
+        return _ROW_LABELS.get(self.metric) or metric_label(self.metric)
 
     def deltas(self) -> list[float | None]:
         base = self.values[0]
@@ -144,16 +167,6 @@ def _rate_label(metric: str) -> str:
     return declared.rate_label if declared is not None and declared.rate_label else metric_label(metric)
 
 
-def compare_label(metric: str) -> str:
-    """The label of a `compare` row key (`capex`, `full_scan_s`, `tps per 1k USD`, `tps per kW`...)."""
-    if metric.endswith(" per kW"):
-        return f"{_rate_label(metric.removesuffix(' per kW'))} per kW"
-    if " per 1k " in metric:
-        base, currency = metric.split(" per 1k ", 1)
-        return f"{_rate_label(base)} per 1,000 {currency}"
-    return _ROW_LABELS.get(metric) or metric_label(metric)
-
-
 def compare(results: list[SizingResult]) -> list[CompareRow]:
     """Rows of the side-by-side comparison; lower capex/power/rack wins, the better estimate wins (see `verdict`)."""
     kinds = [r.design.kind for r in results]
@@ -163,17 +176,19 @@ def compare(results: list[SizingResult]) -> list[CompareRow]:
     money_hib: bool | None = False if len(currencies) <= 1 else None
 
     def row(metric: str, unit: str, get: Callable[[SizingResult], float | None], hib: bool | None,
-            ranges: Callable[[SizingResult], tuple[float, float] | None] | None = None) -> CompareRow:
+            ranges: Callable[[SizingResult], tuple[float, float] | None] | None = None, *, base: str = "",
+            per: Per | None = None, currency: str = "") -> CompareRow:
         return CompareRow(metric, unit, [get(r) for r in results],
-                          [ranges(r) if ranges else None for r in results], hib, kinds)
+                          [ranges(r) if ranges else None for r in results], hib, kinds, base, per, currency)
 
     rows = [
         row("worker hosts", "hosts", lambda r: float(r.design.worker_hosts), False),
         row("total hosts", "hosts", lambda r: float(r.design.total_hosts), False),
         row("data drives", "drives", lambda r: float(r.design.data_drives_per_host * r.design.worker_hosts), None),
-        row("capex", cur, lambda r: r.totals.capex, money_hib),
-        row("per year", cur, lambda r: r.totals.recurring_per_year, money_hib),
-        row(f"TCO {results[0].totals.tco_years if results else 0} years", cur, lambda r: r.totals.tco, money_hib),
+        row("capex", cur, lambda r: r.totals.capex, money_hib, currency=cur),
+        row("per year", cur, lambda r: r.totals.recurring_per_year, money_hib, currency=cur),
+        row(f"TCO {results[0].totals.tco_years if results else 0} years", cur, lambda r: r.totals.tco, money_hib,
+            currency=cur),
         row("power", "W", lambda r: r.totals.power_w, False),
         row("rack space", "U", lambda r: float(r.totals.rack_u), False),
         row("energy", "kWh/year", lambda r: r.totals.kwh_per_year, False),
@@ -189,9 +204,12 @@ def compare(results: list[SizingResult]) -> list[CompareRow]:
             continue
         # per-dollar and per-watt rows hold rates (a time becomes runs per hour): more is always better
         per_money: bool | None = True if money_hib is not None else None
-        rows.append(row(f"{m} per 1k {cur}", "per 1k", _per(m, "capex"), per_money, _per_range(m, "capex")))
-        rows.append(row(f"{m} per 1k {cur} TCO", "per 1k", _per(m, "tco"), per_money, _per_range(m, "tco")))
-        rows.append(row(f"{m} per kW", "per kW", _per(m, "power_w"), True, _per_range(m, "power_w")))
+        rows.append(row(f"{m} per 1k {cur}", "per 1k", _per(m, "capex"), per_money, _per_range(m, "capex"),
+                        base=m, per="capex", currency=cur))
+        rows.append(row(f"{m} per 1k {cur} TCO", "per 1k", _per(m, "tco"), per_money, _per_range(m, "tco"),
+                        base=m, per="tco", currency=cur))
+        rows.append(row(f"{m} per kW", "per kW", _per(m, "power_w"), True, _per_range(m, "power_w"), base=m,
+                        per="kW"))
     return rows
 
 

@@ -10,13 +10,12 @@ from collections.abc import Sequence
 from reportlab.platypus import Flowable, Spacer
 
 from app.export.pdf_blocks import Ctx
-from app.export.pdf_money import compare_label
 from app.export.pdf_styles import GOOD, GOOD_FILL
-from app.formatting import is_fraction, money, money_figure, number
+from app.views.compare import CompareRow, compare_rows_by_kind
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.vocabulary import deployment_label, kind_label
-from models.whatif import CLEAR_DIFFERENCE_PCT, CompareRow, compare_by_kind
+from models.whatif import CLEAR_DIFFERENCE_PCT
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 GROUP = 5  # options per table and chart: columns stay wide enough for a seven-figure price and a P10-P90 range
@@ -55,25 +54,15 @@ def option_letter(i: int) -> str:
     return LETTERS[i] if i < len(LETTERS) else f"#{i + 1}"
 
 
-def _fmt(row: CompareRow, v: float | None) -> str:
-    if v is None:
-        return "–"
-    if row.metric == "capex":
-        return money_figure(v)
-    if is_fraction(row.unit):
-        return f"{number(v * 100)} %"
-    return number(v)
-
-
 def chart_winners(group: Sequence[int], idx: Sequence[int], rows: Sequence[CompareRow]) -> dict[str, int | None]:
     """Each row's winner as a position in `group` (the options one chart draws), None when it is not there."""
     positions = [idx.index(i) for i in group]
-    return {row.metric: positions.index(row.winner) if row.winner in positions else None for row in rows}
+    return {row.key: positions.index(row.winner) if row.winner in positions else None for row in rows}
 
 
 def kind_rows(results: Sequence[SizingResult]) -> dict[str, tuple[list[int], list[CompareRow]]]:
     """Per workload kind: the options that run it and `compare` over just those (winners and deltas within the kind)."""
-    return {k: (idx, rows) for k, idx, rows in compare_by_kind(list(results))}
+    return {k: (idx, rows) for k, idx, rows in compare_rows_by_kind(results)}
 
 
 def comparison_section(ctx: Ctx, results: Sequence[SizingResult], scenarios: Sequence[Scenario],
@@ -132,29 +121,26 @@ def _glance(ctx: Ctx, results: Sequence[SizingResult], idx: list[int], rows: Seq
     """The at-a-glance winners of one workload kind; `idx` maps a row's option index to the report's."""
     out: list[str] = []
     for key, label in (("capex", "Lowest capex"), ("power", "Lowest power"), ("rack space", "Least rack space")):
-        row = next((x for x in rows if x.metric == key), None)
+        row = next((x for x in rows if x.key == key), None)
         if row is None:
             continue
-        verdict = row.verdict
-        if verdict.winner is not None:
-            v = row.values[verdict.winner]
-            shown = money(v, row.unit) if key == "capex" else f"{_fmt(row, v)} {row.unit}"
-            i = idx[verdict.winner]
+        if row.winner is not None:
+            i = idx[row.winner]
+            shown = f"{row.text(row.winner)} {row.unit}"
             out.append(f"{label}{among}: <b>{option_letter(i)}</b> "
                        f"({ctx.text(results[i].scenario_name)}, {ctx.text(shown)})")
         else:
-            out.append(f"{label}{among}: no clear winner ({ctx.text(verdict.reason)})")
+            out.append(f"{label}{among}: no clear winner ({ctx.text(row.no_winner_reason)})")
     mains = {results[i].main_metric for i in idx}
     for row in rows:
-        if row.metric not in mains or sum(v is not None for v in row.values) < 2:
+        if row.key not in mains or sum(v is not None for v in row.values) < 2:
             continue  # an estimate only one option has is in its own section, not a contest
-        label, unit = compare_label(row)
-        verdict = row.verdict
-        if verdict.winner is not None:
-            out.append(f"Best {ctx.text(label.lower())}{among}: <b>{option_letter(idx[verdict.winner])}</b> "
-                       f"({ctx.text(_fmt(row, row.values[verdict.winner]))} {ctx.text(unit)} at P50)")
+        if row.winner is not None:
+            out.append(f"Best {ctx.text(row.label.lower())}{among}: <b>{option_letter(idx[row.winner])}</b> "
+                       f"({ctx.text(row.text(row.winner))} {ctx.text(row.unit)} at P50)")
         else:
-            out.append(f"Best {ctx.text(label.lower())}{among}: no clear winner ({ctx.text(verdict.reason)})")
+            out.append(f"Best {ctx.text(row.label.lower())}{among}: no clear winner "
+                       f"({ctx.text(row.no_winner_reason)})")
     return out
 
 
@@ -171,21 +157,16 @@ def _table(ctx: Ctx, rows: Sequence[CompareRow], positions: Sequence[int], group
         if all(row.values[p] is None for p in positions):
             continue  # a metric of another workload: no option here has it
         j = len(body) + 1
-        label, unit = compare_label(row)
-        cells: list[object] = [ctx.m(f"{ctx.text(label)}" + (f" <font size=6.5>({ctx.text(unit)})</font>"
-                                                             if unit else ""), st.cell)]
-        deltas = row.deltas()
+        cells: list[object] = [ctx.m(f"{ctx.text(row.label)}" + (f" <font size=6.5>({ctx.text(row.unit)})</font>"
+                                                                 if row.unit else ""), st.cell)]
         for col, p in enumerate(positions, start=1):
-            v = row.values[p]
             mark = " ✓" if row.winner == p else ""
-            text = f"<b>{ctx.text(_fmt(row, v))}{mark}</b>" if mark else ctx.text(_fmt(row, v))
-            rng = row.ranges[p]
-            if rng is not None and rng[0] != rng[1]:
-                text += f"<br/><font size=6.3>{ctx.text(_fmt(row, rng[0]))}–{ctx.text(_fmt(row, rng[1]))}</font>"
-            d = deltas[p]
-            if p > 0 and d is not None and d != 0:
-                sign = "+" if d > 0 else "−"
-                text += f"<br/><font size=6.3 color='#616e7c'>{sign}{ctx.text(_fmt(row, abs(d)))}</font>"
+            text = f"<b>{ctx.text(row.text(p))}{mark}</b>" if mark else ctx.text(row.text(p))
+            rng, delta = row.range_text(p), row.delta_text(p)
+            if rng:
+                text += f"<br/><font size=6.3>{ctx.text(rng)}</font>"
+            if delta:
+                text += f"<br/><font size=6.3 color='#616e7c'>{ctx.text(delta)}</font>"
             cells.append(ctx.m(text, st.cell_num))
             if mark:
                 extra.append(("BACKGROUND", (col, j), (col, j), GOOD_FILL))

@@ -14,11 +14,12 @@ from app.export.bom import GRAND, ONE_TIME, PER_YEAR, BomTable
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_doc import Para
 from app.export.pdf_styles import SUB_FILL, TOTAL_FILL, grid_table_style
-from app.formatting import converted_from, line_amount, money, number, power, unit_text
+from app.formatting import converted_from, line_amount, money, number, power_with_watts
+from app.views.compare import compare_rows
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.vocabulary import METRICS
-from models.whatif import CompareRow, GrowthYear, compare
+from models.whatif import GrowthYear
 
 BASIS_MARK = {"list": "L", "quote": "Q", "estimate": "E"}
 
@@ -127,22 +128,9 @@ def _racks_block(ctx: Ctx, r: SizingResult) -> list[Flowable]:
             *(ctx.figure(d, "Rack elevation (continued)") for d in drawings[1:])]
 
 
-def compare_label(row: CompareRow) -> tuple[str, str]:
-    """A readable metric name and unit for a `compare` row (rates per money or per kW carry no unit)."""
-    per = row.metric.endswith(" per kW") or " per 1k " in row.metric
-    return row.label, "" if per else unit_text(row.unit)
-
-
 def efficiency_rows(r: SizingResult) -> list[tuple[str, str]]:
-    """Performance per money and per watt of each estimate, from `models.whatif.compare`."""
-    out = []
-    for row in compare([r]):
-        if row.metric.endswith(" per kW") or " per 1k " in row.metric:
-            v = row.values[0]
-            if v is not None:
-                label, _ = compare_label(row)
-                out.append((label, number(v)))
-    return out
+    """Performance per money and per watt of each estimate: the comparison's rate rows of this one design."""
+    return [(row.label, row.text(0)) for row in compare_rows([r]) if row.per is not None and row.values[0] is not None]
 
 
 def cost_section(ctx: Ctx, r: SizingResult, s: Scenario, chart: Flowable | None,
@@ -156,9 +144,7 @@ def cost_section(ctx: Ctx, r: SizingResult, s: Scenario, chart: Flowable | None,
         ("Capex (one-time, net)", money(t.capex, cur)),
         ("Subscriptions and support per year", money(t.recurring_per_year, cur)),
         ("BOM at list prices (first year)", money(t.list_total, cur)),
-        # the watts once: "60.7 kW (60,702 W)", never "1,682 W (1,682 W)"
-        (f"Power at {a.utilization_pct:g} % average utilisation",
-         power(t.power_w) + (f" ({t.power_w:,.0f} W)" if power(t.power_w).endswith("kW") else "")),
+        (f"Power at {a.utilization_pct:g} % average utilisation", power_with_watts(t.power_w)),
         ("Rack space", f"{t.racks} rack(s), {t.rack_u} U"),
         (f"Energy per year (PUE {a.pue:g})", f"{t.kwh_per_year:,.0f} kWh, {money(t.energy_cost_per_year, cur)}"),
         ("Energy price", f"{a.energy_price_per_kwh:g} {cur} per kWh"),

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from app.gui.chart_view import ChartView
 from app.services.compare import CompareRow, clear_difference_pct, compare_rows_by_kind
 from models.sizing.result import SizingResult
-from models.vocabulary import kind_label
+from models.vocabulary import kind_label, kind_short_label
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -49,7 +49,7 @@ def wrap_to_width(text: str, metrics: QFontMetrics, width: int, max_lines: int =
 
 def short_kind(kind: str) -> str:
     """A tab title: the kind's label without its explanation ("Greenplum analytics")."""
-    return kind_label(kind).split(" (")[0]
+    return kind_short_label(kind)
 
 
 
@@ -120,7 +120,7 @@ class KindPanel(QWidget):
         n = len(self.names)
         t.setColumnCount(n + 1 if n > 1 else n)
         t.setRowCount(len(self.rows))
-        t.setVerticalHeaderLabels([r.label for r in self.rows])  # before measuring: they take the left of the width
+        t.setVerticalHeaderLabels([r.heading for r in self.rows])  # before measuring: they take the left of the width
         # the header does not wrap by itself: break names to the width a column gets, measured in its bold font
         col_px = self._wrapped_at = self._col_px()
         bold = QFont(t.horizontalHeader().font())
@@ -130,16 +130,18 @@ class KindPanel(QWidget):
         for row, cr in enumerate(self.rows):
             best = cr.best()
             for col in range(n):
-                delta = cr.delta(col)
-                item = QTableWidgetItem(cr.texts[col] + (f"\n{delta}" if delta else ""))
+                rng, delta = cr.range_text(col), cr.delta_text(col)
+                item = QTableWidgetItem("\n".join(x for x in (cr.text(col), rng and f"({rng})", delta) if x))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                tips = [f"{cr.delta(col)} against {self.names[0]}"] if delta else []
                 if col == best:
                     item.setBackground(QBrush(BEST_BG))
                     item.setForeground(QBrush(BEST_FG))
                     f = item.font()
                     f.setBold(True)
                     item.setFont(f)
-                    item.setToolTip("best " + ("(lowest)" if cr.lower_is_better else "(highest)"))
+                    tips.insert(0, "best " + ("(lowest)" if cr.lower_is_better else "(highest)"))
+                item.setToolTip("; ".join(tips))
                 t.setItem(row, col, item)
             if n > 1:
                 verdict = QTableWidgetItem(wrap_to_width(cr.verdict_text(self.names), t.fontMetrics(), col_px, 4))
@@ -160,7 +162,7 @@ class KindPanel(QWidget):
         def figure() -> Figure:
             from app.charts import ComparisonSeries, scenario_comparison  # matplotlib: only when the chart is drawn
 
-            series = [ComparisonSeries(r.label, r.values, r.lower_is_better, r.low, r.high, r.winner) for r in rows]
+            series = [ComparisonSeries(r.heading, r.values, r.lower_is_better, r.low, r.high, r.winner) for r in rows]
             # built at the size it is shown at, so titles wrap to the width they get
             return scenario_comparison(names, series, columns=3, size_in=self.chart.shown_size_in())
 

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from app.gui.export_actions import Exporter
     from app.gui.help import HelpDialog
 from models.scenario import Project, ScenarioFileError
-from models.vocabulary import field_label, kind_label
+from models.vocabulary import field_label, kind_label, kind_short_label
 
 VIEWS = ("main", "compare", "catalog")
 AUTOSAVE_MS = 60_000
@@ -343,8 +343,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
 
     # -- list -----------------------------------------------------------------------------------------------
     def _subtitle(self, entry: ScenarioEntry) -> str:
-        kind = kind_label(str(entry.scenario.workload.kind))
-        kind = kind.split(" (")[0]
+        kind = kind_short_label(str(entry.scenario.workload.kind))
         result = self.coordinator.results.get(entry.uid)
         if not entry.valid:
             return f"{kind} · input needs fixing"

@@ -112,3 +112,12 @@ def test_sizers_report_declared_metrics_in_declared_units(sample: str, catalog: 
         assert kind in METRICS[name].kinds, (name, kind)
         assert estimate.unit == METRICS[name].unit, (name, estimate.unit)
     assert result.main_metric in result.estimates
+
+
+def test_every_kind_has_a_short_label_without_its_explanation() -> None:
+    from models.vocabulary import KINDS, kind_short_label
+
+    for name, kind in KINDS.items():
+        short = kind_short_label(name)
+        assert short and "(" not in short and kind.label.startswith(short), name
+    assert kind_short_label("greenplum-analytics") == "Greenplum analytics"

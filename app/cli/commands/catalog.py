@@ -213,7 +213,7 @@ def _import(args: argparse.Namespace) -> int:
             report = store.import_rows(rows, replace=args.replace)
         except InvalidRowsError as exc:
             hint = ""
-            if not args.replace and any("already in the catalog" in p.message for p in exc.problems):
+            if not args.replace and any(p.in_catalog for p in exc.problems):
                 hint = " (use --replace to overwrite parts already in the catalog)"
             raise CliError(f"{args.file}: {exc}{hint}", exc.lines()) from None
         where = store.url_display

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from app.cli.catalog_access import load_catalog
 from app.cli.errors import CliError, service_errors
 from app.cli.output import format_table, print_json
 from app.cli.scenario_files import add_scenario_option, read_inputs
-from app.formatting import bare, money_figure, significant, unit_text
+from app.formatting import significant
+
+if TYPE_CHECKING:
+    from app.services.compare import CompareRow
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("compare", help="compare two or more scenario files side by side")
     p.add_argument("scenarios", nargs="+",
                    help="scenario JSON files or .refarch.json projects (all their scenarios, or --scenario NAME)")
@@ -22,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from app.services.compare import clear_difference_pct, compare_scenarios, rows_by_kind
+    from app.services.compare import clear_difference_pct, compare_rows_by_kind, compare_scenarios
     from models.vocabulary import kind_label
 
     inputs = read_inputs(args.scenarios, args.scenario_names)
@@ -37,19 +40,20 @@ def _run(args: argparse.Namespace) -> int:
         while name in names:
             name, n = f"{r.scenario_name} ({n})", n + 1
         names.append(name)
-    kinds = rows_by_kind(results)
     if args.format == "json":
+        from app.services.compare import rows_by_kind
+
         print_json({"scenarios": names, "rows": [r.to_dict() for r in rows],
                     "by_kind": [{"kind": k, "scenarios": [names[i] for i in idx], "rows": [r.to_dict() for r in krows]}
-                                for k, idx, krows in kinds],
+                                for k, idx, krows in rows_by_kind(results)],
                     "results": [r.to_dict() for r in results]})
         return 0
-    currencies = {r.totals.currency for r in results}  # rows in a currency (capex, per year, TCO) are money
+    kinds = compare_rows_by_kind(results)
     for n, (kind, idx, krows) in enumerate(kinds):
         group = [names[i] for i in idx]
         if len(kinds) > 1:  # options of different workloads are not ranked against each other: a table each
             print(("\n" if n else "") + f"{kind_label(kind)}: {', '.join(group)}")
-        print(_table(group, krows, currencies))
+        print(_table(group, krows))
     print("\n* wins the row; ranges are P10-P90; deltas are against the first scenario"
           + (" of the same workload" if len(kinds) > 1 else "") + ". No option wins when the P10-P90 ranges"
           f" overlap or when values differ by {significant(clear_difference_pct())} % or less"
@@ -58,30 +62,15 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _table(names: list[str], rows: list[Any], currencies: set[str]) -> str:
+def _table(names: list[str], rows: list[CompareRow]) -> str:
     table = []
     for row in rows:
-        if all(v is None for v in row.values):
-            continue  # a metric of another workload
-        cells: dict[str, object] = {"metric": f"{row.label} ({unit_text(row.unit)})"}
-        for i, (name, v, d) in enumerate(zip(names, row.values, row.deltas(), strict=True)):
-            mark = " *" if row.winner == i else ""
-            rng = row.ranges[i]
-            text = "-" if v is None else _num(row, v, currencies)
-            if rng and v is not None and rng[0] != rng[1]:
-                text += f" [{_num(row, rng[0], currencies)}-{_num(row, rng[1], currencies)}]"
-            if i > 0 and d is not None:
-                text += f" ({'+' if d >= 0 else '-'}{_num(row, abs(d), currencies)})"
-            cells[name] = text + mark
-        cells["best"] = "-" if row.higher_is_better is None else row.verdict.text(names)
+        cells: dict[str, object] = {"metric": row.heading}
+        for i, name in enumerate(names):
+            text, rng, delta = row.text(i), row.range_text(i), row.delta_text(i)
+            cells[name] = (text + (f" [{rng}]" if rng else "") + (f" ({delta})" if delta else "")
+                           + (" *" if row.winner == i else ""))
+        cells["best"] = row.verdict_text(names) if row.scored else "-"
         table.append(cells)
     # one option of its workload: nothing to rank it against, so no "best" column
     return format_table(table, ["metric", *names, "best"] if len(names) > 1 else ["metric", *names])
-
-
-def _num(row: Any, v: float, currencies: set[str]) -> str:
-    """A cell as the PDF comparison writes it: money in cents (the row's heading names the currency), fractions
-    as percent, anything else to three significant digits (per-dollar rates are tiny)."""
-    if row.metric == "capex" or row.unit in currencies:
-        return money_figure(v)
-    return bare(v, row.unit)

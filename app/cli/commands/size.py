@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from models.sizing.result import SizingResult
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("size", help="size one scenario file: design, estimates, BOM, rationale, warnings")
     p.add_argument("scenario", help="scenario JSON file, or a .refarch.json project (all its scenarios or --scenario)")
     add_scenario_option(p)

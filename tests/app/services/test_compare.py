@@ -1,4 +1,4 @@
-"""Compare rows: the model's winner per row, worded and formatted, with deltas against the first scenario."""
+"""Compare rows: the model's winner per row, worded and formatted once, with deltas against the first scenario."""
 
 from __future__ import annotations
 
@@ -18,8 +18,11 @@ def test_rows_follow_the_models_winners_and_directions() -> None:
     assert rows["full_scan_s"].best() == 1  # a shorter scan is better
     assert rows["capex"].delta(1) == "+100 %"
     assert rows["capex"].delta(0) == ""
-    assert rows["capex"].texts == ("100,000 USD", "200,000 USD")
-    assert rows["full_scan_s"].texts[1] == "300 s  (270–330)"
+    # one number format: the figure bare, the unit in the heading, the range and the delta in the row's unit
+    assert rows["capex"].texts == ("100,000", "200,000") and rows["capex"].heading == "Capex (USD)"
+    assert rows["capex"].delta_text(1) == "+100,000"
+    assert (rows["full_scan_s"].text(1), rows["full_scan_s"].range_text(1)) == ("300", "270–330")
+    assert rows["full_scan_s"].delta_text(1) == "−600" and rows["full_scan_s"].heading == "Full-scan time (s)"
 
 
 def test_labels_are_words_not_identifiers() -> None:
