@@ -19,21 +19,25 @@ from models import pricing
 from models.hardware import Drive, HardwareCatalog, Server
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
-from models.sizing import gp_part_warnings, greenplum
+from models.sizing import greenplum
 from models.sizing.engine import size
-from models.sizing.gp_search import (
+from models.sizing.greenplum import (
     SEARCH_CHUNK,
+    CheapestFeasible,
+    Lowest,
+    RunningBest,
     SearchSpace,
+    approx_tco,
+    first_per_server,
+    lowest,
     search_space,
     settle_designs,
     settled_pick,
     settled_pool,
 )
-from models.sizing.gp_tco import approx_tco
 from models.sizing.pareto import ParetoFront, pareto_indices
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
-from models.sizing.stream import CheapestFeasible, Lowest, RunningBest, first_per_server, lowest
 from models.sizing.targets import estimate_at
 from models.tasks import IsCancelled, Progress, check_cancelled
 from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
@@ -397,7 +401,7 @@ def judged(scenario: Scenario, catalog: HardwareCatalog, objective: str, best: D
     """The pick by the full sizing: the settled pick, the shortlist and the feasible front designs are sized and the
     lowest full capex (or TCO) that meets every target once sized is taken, ties to the earlier."""
     def cost(r: SizingResult) -> tuple[int, float]:  # fewer part warnings first, as `size` recommends
-        return (len(gp_part_warnings.raised(w.code for w in r.warnings)),
+        return (len(greenplum.raised_part_warnings(w.code for w in r.warnings)),
                 r.totals.tco if objective == "tco" else r.totals.capex)
 
     main = _main(scenario.workload)[0]  # type: ignore[arg-type]

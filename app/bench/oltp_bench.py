@@ -1,5 +1,5 @@
 """Greenplum OLTP sizing with the parts left free: every server, drive and coordinator searched, the shortlist
-settled at the scenario's confidence (`models.sizing.gp_settle`). Timed in process, each run from cold curves
+settled at the scenario's confidence (`models.sizing.greenplum.settle`). Timed in process, each run from cold curves
 (`gp_oltp.forget_curves`), as a fresh `refarch size` computes them; nothing here asserts on speed."""
 
 from __future__ import annotations

@@ -199,22 +199,21 @@ def _lean_times(lean: Callable[[], object], repeat: int = 3) -> tuple[float, flo
 def _kernels(scenario: object, seed: object, big: object) -> tuple[Callable[[], object], int, float, list[str]]:
     """The lean numpy kernel over the 10x candidates (and their count), the scalar loop's rate (seed catalog)."""
     from models.perf.scan_load_fit import default_params
-    from models.sizing import greenplum, metrics
-    from models.sizing.candidates import NetworkChoice, enumerate_candidates
-    from models.sizing.parts import choose_nic, current, resolve
+    from models.sizing import greenplum
+    from models.sizing.parts import NetworkChoice, choose_nic, current, resolve
     from models.vocabulary import DEPLOYMENTS, RAID_LEVELS
 
     problems: list[str] = []
     w = scenario.workload  # type: ignore[attr-defined]
     p = default_params()
 
-    def inputs(cat: object) -> tuple[metrics.GpContext, np.ndarray]:
+    def inputs(cat: object) -> tuple[greenplum.GpContext, np.ndarray]:
         nic, _ = choose_nic(cat, resolve(scenario, cat))  # type: ignore[arg-type]
         servers, drives = current(cat.servers, cat), current(cat.drives, cat)  # type: ignore[attr-defined]
-        c = enumerate_candidates(servers, drives, DEPLOYMENTS, RAID_LEVELS, None, greenplum.min_data_drives())
+        c = greenplum.enumerate_candidates(servers, drives, DEPLOYMENTS, RAID_LEVELS, None, greenplum.min_data_drives())
         primaries, vms = greenplum.primaries_per_host(w, c, scenario.platform)  # type: ignore[attr-defined]
         need = greenplum.needed_tb(w)
-        ctx = metrics.GpContext.of(w, c, primaries, vms, NetworkChoice(nic, 1), need)
+        ctx = greenplum.GpContext.of(w, c, primaries, vms, NetworkChoice(nic, 1), need)
         cap = greenplum.capacity_per_host(w, c)
         hosts = np.maximum(np.ceil(need / cap), 2).astype(np.int64)
         return ctx, hosts
@@ -224,7 +223,7 @@ def _kernels(scenario: object, seed: object, big: object) -> tuple[Callable[[], 
 
     codec = 1.0 / figure(DOCS, "zstd_decompress_mb_s_per_core")
 
-    def lean(ctx: metrics.GpContext, hosts: np.ndarray) -> np.ndarray:
+    def lean(ctx: greenplum.GpContext, hosts: np.ndarray) -> np.ndarray:
         sh = ctx.shape
         h = hosts.astype(float)
         ratio = sh.compression_ratio
@@ -238,7 +237,7 @@ def _kernels(scenario: object, seed: object, big: object) -> tuple[Callable[[], 
             net = sh.network_gbps_per_host * 125.0 / (p.motion_fraction * (h - 1.0) / h * ratio)
         return ctx.data_on_disk_tb * 1e6 / h / (np.minimum(np.minimum(drives, cpu), net) / virt)
 
-    def scalar(ctx: metrics.GpContext, hosts: np.ndarray) -> list[float]:
+    def scalar(ctx: greenplum.GpContext, hosts: np.ndarray) -> list[float]:
         sh = ctx.shape
         cols = [np.broadcast_to(np.asarray(getattr(sh, k), dtype=float), hosts.shape).tolist() for k in (
             "virtualized", "drives_per_host", "drive_seq_read_mb_s", "raid_read_factor", "primary_segments_per_host",
@@ -261,14 +260,14 @@ def _kernels(scenario: object, seed: object, big: object) -> tuple[Callable[[], 
         return out
 
     small_ctx, small_hosts = inputs(seed)
-    truth = metrics.gp_full_scan_s(small_ctx, small_hosts)
+    truth = greenplum.gp_full_scan_s(small_ctx, small_hosts)
     start = time.perf_counter()
     looped = np.array(scalar(small_ctx, small_hosts))
     scalar_rate = small_hosts.size / (time.perf_counter() - start)
     if not np.allclose(looped, truth, rtol=1e-9, atol=0):
         problems.append("optimizer: the scalar loop differs from the production model on the seed catalog")
     big_ctx, big_hosts = inputs(big)
-    if not np.allclose(lean(big_ctx, big_hosts), metrics.gp_full_scan_s(big_ctx, big_hosts), rtol=1e-9, atol=0):
+    if not np.allclose(lean(big_ctx, big_hosts), greenplum.gp_full_scan_s(big_ctx, big_hosts), rtol=1e-9, atol=0):
         problems.append("optimizer: the lean kernel differs from the production model on the 10x catalog")
     return (lambda: lean(big_ctx, big_hosts)), int(big_hosts.size), scalar_rate, problems
 

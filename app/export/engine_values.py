@@ -89,7 +89,7 @@ def used_values(scenario: Scenario, result: SizingResult) -> dict[str, str]:
         out["workload.mirror_block_hosts"] = ("not used: mirrors are off" if not w.mirrors else
                                               f"not used with {w.mirroring} mirroring")
     if isinstance(w, GreenplumAnalytics) and w.segment_tier is None:
-        from models.sizing.segments import tier_choice
+        from models.sizing.greenplum import tier_choice
 
         out["workload.segment_tier"] = f"{tier_choice(w).tier}, from {w.concurrent_queries:,} concurrent queries"
     if isinstance(w, PostgresConsolidation):

@@ -225,7 +225,7 @@ def client_ceiling_tps(mix: OltpMix, clients: ArrayLike) -> FloatArray:
 #
 # One OLTP cluster's TPS percentile as a function of its segment host count, for host searches.
 #
-# A host search (`models.sizing.gp_settle`) probes one candidate's TPS at a percentile host count after host
+# A host search (`models.sizing.greenplum.settle`) probes one candidate's TPS at a percentile host count after host
 # count, and the shortlist settles many candidates sharing a coordinator and a segment server: through
 # `predict_tps` each probe redrew the coordinator's CPU share, rechecked its inputs and recomputed
 # what no host count changes. `TpsCurve` holds those per (mix, clients, coordinator cores, segment cores),

@@ -12,10 +12,9 @@ import numpy as np
 
 from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, GreenplumOltp, SapIqMultiplex, Scenario
-from models.sizing import greenplum, metrics
-from models.sizing.candidates import NetworkChoice, enumerate_candidates
+from models.sizing import greenplum
 from models.sizing.engine import size
-from models.sizing.parts import SizingInputError
+from models.sizing.parts import NetworkChoice, SizingInputError
 from models.sizing.result import SizingResult
 from models.tasks import IsCancelled, Progress, check_cancelled
 from models.uncertainty import Estimate
@@ -79,7 +78,7 @@ def _greenplum_curve(
     d = result.design
     if d.drive_id is None:
         return []
-    c = enumerate_candidates(
+    c = greenplum.enumerate_candidates(
         [catalog.server(d.server_id)], [catalog.drive(d.drive_id)], [d.deployment], [d.raid], d.data_drives_per_host
     )
     if len(c) == 0:
@@ -87,13 +86,13 @@ def _greenplum_curve(
     c = dataclasses.replace(c.take(np.array([0])), memory_gib=np.array([d.memory_gib_per_host]))
     primaries, vms = greenplum.primaries_per_host(w, c, scenario.platform)
     net = NetworkChoice(catalog.nic(d.nic_id) if d.nic_id else None, d.nics_per_host)
-    ctx = metrics.GpContext.of(w, c, primaries, vms, net, greenplum.needed_tb(w), platform=scenario.platform)
+    ctx = greenplum.GpContext.of(w, c, primaries, vms, net, greenplum.needed_tb(w), platform=scenario.platform)
     floor = int(greenplum.min_hosts(w, primaries // vms)[0])
     points = []
     for i, h in enumerate(counts):
         check_cancelled(cancelled)
         if h >= floor:
-            points.append((h, metrics.gp_ranges(w, ctx, h, d.etl_hosts)[0][result.main_metric]))
+            points.append((h, greenplum.gp_ranges(w, ctx, h, d.etl_hosts)[0][result.main_metric]))
         if progress is not None:
             progress(i + 1, len(counts))
     return points

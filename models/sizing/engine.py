@@ -9,7 +9,6 @@ from models.hardware import HardwareCatalog, UnknownPartError
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, SapIqMultiplex, Scenario
 from models.sizing import commercial
-from models.sizing.oltp_advice import oltp_warnings
 from models.sizing.parts import SizingInputError, resolve, unknown_slot_warnings
 from models.sizing.result import SizingResult
 from models.sizing.targets import check_targets
@@ -55,7 +54,10 @@ def size(
             states.append(commercial.state_of(commercial.complete(at_y_design, at_y, priced), at_y))
         result = commercial.with_tco(result, states, scenario)
     checks, warnings = check_targets(scenario, result)
-    warnings += tuple(oltp_warnings(scenario, result))
+    if isinstance(w, GreenplumOltp):
+        from models.sizing.greenplum import oltp_warnings
+
+        warnings += tuple(oltp_warnings(scenario, result))
     warnings += tuple(unknown_slot_warnings(result.design, catalog))
     return dataclasses.replace(result, target_checks=checks, warnings=result.warnings + warnings)
 
@@ -105,9 +107,9 @@ def _size_design(
     # Each kind's sizer is imported when a scenario of that kind is sized: a command sizing one kind does not
     # pay for loading the other two at start-up.
     if isinstance(workload, GreenplumAnalytics | GreenplumOltp):
-        from models.sizing import greenplum_design
+        from models.sizing.greenplum import size_greenplum
 
-        result = greenplum_design.size_greenplum(scenario, workload, catalog, parts, progress, cancelled)
+        result = size_greenplum(scenario, workload, catalog, parts, progress, cancelled)
     elif isinstance(workload, PostgresConsolidation):
         from models.sizing.postgres import size_postgres
 

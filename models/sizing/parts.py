@@ -104,6 +104,24 @@ def candidate_drives(catalog: HardwareCatalog, parts: ResolvedParts, server: Ser
     return [d for d in current(catalog.drives, catalog) if server.accepts(d)]
 
 
+@dataclass(frozen=True)
+class NetworkChoice:
+    nic: Nic | None
+    nics_per_host: int
+
+    @property
+    def ports(self) -> int:
+        return self.nic.ports * self.nics_per_host if self.nic else 0
+
+    @property
+    def gbps_per_host(self) -> float:
+        return self.nic.speed_gbps * self.ports if self.nic else 0.0
+
+    @property
+    def price_per_host(self) -> float:
+        return self.nic.price * self.nics_per_host if self.nic else 0.0
+
+
 def choose_nic(catalog: HardwareCatalog, parts: ResolvedParts) -> tuple[Nic | None, Rationale | None]:
     """The named NIC, else the cheapest per port at the recommended speed, else at the minimum speed."""
     if parts.nic:

@@ -8,15 +8,12 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal
 
 from models.references import Citation, citations
-from models.sizing.settings import SettingGroup
+from models.sizing.settings import GreenplumSettings, SettingGroup
 from models.uncertainty import Estimate
 from models.warning_codes import WARNING_TITLES
-
-if TYPE_CHECKING:  # gp_memory builds its warnings from this module
-    from models.sizing.gp_memory import GreenplumSettings
 
 
 @dataclass(frozen=True, slots=True)

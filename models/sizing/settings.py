@@ -67,3 +67,31 @@ class SettingGroup:
 def groups_for(groups: tuple[SettingGroup, ...], product: str) -> list[SettingGroup]:
     """The groups of one product, in design order."""
     return [g for g in groups if g.product == product]
+
+
+@dataclass(frozen=True)
+class GreenplumSettings:
+    """The Greenplum server and OS settings of a design, as values a deployment config can write.
+
+    Per segment host as Greenplum sees it (a VM on vSphere). Sized for the worst single
+    physical-host failure (`max_acting_primary_segments`).
+    """
+
+    mirroring: str | None  # "group", "spread", "block"; None without mirrors
+    mirror_block_hosts: int | None
+    mirror_anti_affinity: bool  # vSphere: a primary's VM and its mirror's VM on different physical hosts
+    primaries_per_segment_host: int
+    max_acting_primary_segments: int
+    gp_vmem_protect_limit_mb: int
+    gp_resource_manager: str
+    gp_resource_group_memory_limit: float
+    vm_overcommit_memory: int
+    vm_overcommit_ratio: int
+    resource_group_concurrency: int
+    memory_spill_ratio: int
+    rg_perseg_mem_mb: int
+    statement_mem_mb: int
+    max_statement_mem_mb: int
+    max_connections_coordinator: int
+    max_connections_segment: int
+    max_prepared_transactions: int

@@ -17,8 +17,8 @@ from models.perf import cost_power, memory
 from models.problems import Problem
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing import bom, licence_rank
-from models.sizing.candidates import NetworkChoice
 from models.sizing.parts import (
+    NetworkChoice,
     ResolvedParts,
     SizingInputError,
     candidate_drives,

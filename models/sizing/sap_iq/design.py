@@ -25,8 +25,8 @@ from models.perf import cost_power, sap_iq
 from models.problems import Problem
 from models.scenario import SapIqMultiplex, Scenario
 from models.sizing import bom, licence_rank
-from models.sizing.candidates import NetworkChoice
 from models.sizing.parts import (
+    NetworkChoice,
     ResolvedParts,
     SizingInputError,
     candidate_drives,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from models.calibration_data import figure, point
 from models.perf import sap_iq
 from models.scenario import SapIqMultiplex
-from models.sizing.candidates import NetworkChoice
+from models.sizing.parts import NetworkChoice
 from models.sizing.result import SCENARIO_WIDE, Warning
 from models.sizing.sap_iq.node import IqOption, Node
 from models.sizing.sap_iq.rules import DqpChoice

@@ -28,14 +28,14 @@ NOT_FOR_SIZE = ["scipy", "sqlalchemy", "alembic", "reportlab", "matplotlib", "Py
 OTHER_COMMANDS = [f"app.cli.commands.{name}" for name in ("bench", "calibrate", "catalog", "compare", "config",
                                                           "fit_usl", "growth", "gui", "optimize", "report",
                                                           "sensitivity")]
-GREENPLUM = ["models.sizing.greenplum_design", "models.sizing.metrics", "models.sizing.confidence",
+GREENPLUM = ["models.sizing.greenplum.design", "models.sizing.greenplum.metrics", "models.sizing.greenplum.confidence",
              "models.perf.scan_load", "models.perf.scan_load_estimates"]
 OLTP = ["models.perf.gp_oltp", "models.perf.usl", "models.perf.usl_calibration"]
 POSTGRES = ["models.sizing.postgres.design", "models.perf.memory"]
 SAP_IQ = ["models.sizing.sap_iq.design", "models.perf.sap_iq"]
 CASES = {
     # analytics: neither the OLTP model nor numpy.random (the Monte Carlo draw comes from the cache)
-    "retail-dw-gen5.json": ("models.sizing.greenplum_design", [*OLTP, *POSTGRES, *SAP_IQ, "numpy.random"]),
+    "retail-dw-gen5.json": ("models.sizing.greenplum.design", [*OLTP, *POSTGRES, *SAP_IQ, "numpy.random"]),
     "gp-oltp.json": ("models.perf.gp_oltp", [*POSTGRES, *SAP_IQ]),
     "pg-consolidation.json": ("models.sizing.postgres.design", [*GREENPLUM, *OLTP, *SAP_IQ]),
     "sap-iq.json": ("models.sizing.sap_iq.design", [*GREENPLUM, *OLTP, *POSTGRES]),

@@ -1,7 +1,7 @@
 """Today's (pre-streaming) optimizer, kept as the reference the streamed search must equal.
 
 It evaluates every candidate of the catalog in one array, builds a point per candidate, sweeps the
-Pareto front one candidate at a time, picks the best with `greenplum.pick` and the closest design per
+Pareto front one candidate at a time, picks the best with `evaluation.pick` and the closest design per
 unmet target with `argmin` over everything: slow and memory-hungry, but plainly right. Copied from
 `models/optimizer.py` at 624c533 (issue 17), with the settled pick of e25970c. It follows the shared
 evaluation's inputs (the platform, the memory floor and DIMMs that fit, 85442a9) and the closest-design
@@ -21,13 +21,13 @@ from models.calibration_data import figure
 from models.hardware import HardwareCatalog
 from models.optimizer import CAPEX_RERANK, DesignPoint, _settled_front, judged, sized_front
 from models.scenario import GreenplumAnalytics, Scenario
-from models.sizing import greenplum
-from models.sizing.candidates import NetworkChoice, enumerate_candidates
 from models.sizing.engine import size
-from models.sizing.gp_coordinator import coordinator_options
-from models.sizing.gp_host_memory import memory_plan
-from models.sizing.gp_search import Search, search_space, settled_pick
-from models.sizing.parts import choose_nic, current, nics_per_host, resolve
+from models.sizing.greenplum import evaluation
+from models.sizing.greenplum.candidates import enumerate_candidates
+from models.sizing.greenplum.coordinator import coordinator_options
+from models.sizing.greenplum.host_memory import memory_plan
+from models.sizing.greenplum.search import Search, search_space, settled_pick
+from models.sizing.parts import NetworkChoice, choose_nic, current, nics_per_host, resolve
 from models.sizing.rules import RULES, coordinator_drive_count
 from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
 
@@ -58,7 +58,7 @@ class RefResult:
 
 def reference_optimize(scenario: Scenario, catalog: HardwareCatalog, pareto_limit: int = 200) -> RefResult:
     workload = scenario.workload
-    assert isinstance(workload, greenplum.GreenplumAnalytics | greenplum.GreenplumOltp)
+    assert isinstance(workload, evaluation.GreenplumAnalytics | evaluation.GreenplumOltp)
     parts = resolve(scenario, catalog)
     servers, drives = current(catalog.servers, catalog), current(catalog.drives, catalog)
     nic, _ = choose_nic(catalog, parts)
@@ -70,12 +70,12 @@ def reference_optimize(scenario: Scenario, catalog: HardwareCatalog, pareto_limi
     memory = [m for m in memory if m.fits]
     mem = np.array([m.memory_gib for m in memory])
     extra_price = np.array([m.price for m in memory])
-    cands = enumerate_candidates(servers, drives, DEPLOYMENTS, RAID_LEVELS, None, greenplum.min_data_drives())
+    cands = enumerate_candidates(servers, drives, DEPLOYMENTS, RAID_LEVELS, None, evaluation.min_data_drives())
     cands = dataclasses.replace(cands, memory_gib=mem[cands.server_idx])
     coordinators = None  # OLTP: the coordinator sized on its own, from the same options as the search
-    if isinstance(workload, greenplum.GreenplumOltp):
+    if isinstance(workload, evaluation.GreenplumOltp):
         coordinators = coordinator_options(servers_all, drives, coordinator_drive_count())
-    ev = greenplum.evaluate(workload, scenario.targets, cands, net, scenario.assumptions.utilization_pct / 100.0,
+    ev = evaluation.evaluate(workload, scenario.targets, cands, net, scenario.assumptions.utilization_pct / 100.0,
                             extra_price[cands.server_idx], platform=scenario.platform, coordinators=coordinators)
     main = KINDS[workload.kind].main_metric
     higher = METRICS[main].better == "higher"
@@ -106,7 +106,7 @@ def reference_optimize(scenario: Scenario, catalog: HardwareCatalog, pareto_limi
     return RefResult(len(cands), int(feasible.sum()), best, pareto, {})
 
 
-def _points(ev: greenplum.Evaluated, servers: list, drives: list, values: NDArray[np.float64],  # type: ignore[type-arg]
+def _points(ev: evaluation.Evaluated, servers: list, drives: list, values: NDArray[np.float64],  # type: ignore[type-arg]
             feasible: NDArray[np.bool_]) -> list[RefPoint]:
     c = ev.candidates
     return [
@@ -135,7 +135,7 @@ def _pareto_front(capex: NDArray[np.float64], value: NDArray[np.float64], power:
     return kept
 
 
-def _closest_per_target(ev: greenplum.Evaluated, points: list[RefPoint]) -> dict[str, str]:
+def _closest_per_target(ev: evaluation.Evaluated, points: list[RefPoint]) -> dict[str, str]:
     out: dict[str, str] = {}
     for name, met in ev.meets.items():
         if np.any(met):
@@ -150,11 +150,11 @@ def _closest_per_target(ev: greenplum.Evaluated, points: list[RefPoint]) -> dict
     return out
 
 
-def _metric_values(ev: greenplum.Evaluated) -> dict[str, NDArray[np.float64]]:
+def _metric_values(ev: evaluation.Evaluated) -> dict[str, NDArray[np.float64]]:
     return {**ev.metrics, "capex": ev.capex, "power_w": ev.power_w, "rack_u": ev.rack_u}
 
 
-def _closest(ev: greenplum.Evaluated, name: str) -> int:
+def _closest(ev: evaluation.Evaluated, name: str) -> int:
     if name == CAPACITY:
         return int(np.argmin(-ev.user_capacity_tb))
     target = TARGETS.get(name)
@@ -164,7 +164,7 @@ def _closest(ev: greenplum.Evaluated, name: str) -> int:
     return int(np.argmin(values if target.bound == "max" else -values))
 
 
-def _value_text(ev: greenplum.Evaluated, name: str, i: int) -> str:
+def _value_text(ev: evaluation.Evaluated, name: str, i: int) -> str:
     if name == CAPACITY:
         return f"{ev.user_capacity_tb[i]:,.1f} TB"
     target = TARGETS[name]

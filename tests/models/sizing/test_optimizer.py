@@ -9,8 +9,8 @@ import pytest
 from models.hardware import Cable, HardwareCatalog, Pdu, Rack, Switch
 from models.optimizer import optimize, pareto_front
 from models.scenario import Scenario
-from models.sizing import gp_part_warnings
 from models.sizing.engine import SizingInputError, size
+from models.sizing.greenplum import part_warnings
 from models.sizing.result import SizingResult
 from models.tasks import Cancelled
 from tests.models.sizing.conftest import sample
@@ -120,7 +120,7 @@ def test_a_capex_budget_is_judged_on_the_capex_size_reports(catalog: HardwareCat
 
 def _judged_key(r: SizingResult) -> tuple[int, float]:
     """How both `size` and the optimizer's judge rank a sized design: fewest part warnings, then full capex."""
-    return len(gp_part_warnings.raised(w.code for w in r.warnings)), r.totals.capex
+    return len(part_warnings.raised(w.code for w in r.warnings)), r.totals.capex
 
 
 @pytest.mark.parametrize(("workload", "targets"), [

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from models.hardware import HardwareCatalog
 from models.perf import gp_oltp
-from models.sizing import curves, greenplum
+from models.sizing import curves
 from models.sizing.engine import size
+from models.sizing.greenplum import evaluation
 from tests.models.sizing.conftest import sample
 
 
@@ -20,9 +21,9 @@ def test_an_impossible_scan_target_stops_where_more_hosts_stop_helping(catalog: 
     r = size(sample("retail-dw-gen5", targets={"max_full_scan_s": 1}), catalog)
     # a linear scan gains 1/(H+1) from one more host: the search stops once that is under the threshold,
     # far below the largest cluster sized
-    linear_stop = math.ceil(1 / greenplum.MIN_MARGINAL_GAIN)
+    linear_stop = math.ceil(1 / evaluation.MIN_MARGINAL_GAIN)
     assert capacity_only.design.segment_hosts < r.design.segment_hosts <= linear_stop + 1
-    assert r.design.segment_hosts < greenplum.MAX_SEGMENT_HOSTS // 2
+    assert r.design.segment_hosts < evaluation.MAX_SEGMENT_HOSTS // 2
     check = r.check("max_full_scan_s")
     assert check is not None and check.status == "unreachable" and check.binding == "cpu"
     # the best achievable design: the value reached is the design's own estimate
@@ -45,10 +46,10 @@ def test_a_design_stopped_on_a_still_scaling_scan_does_not_call_its_value_the_be
     r = size(sample("retail-dw-gen5", workload=workload, targets=targets), catalog)
     check = r.check("max_full_scan_s")
     assert check is not None and check.status == "unreachable" and check.achievable is not None
-    assert r.design.segment_hosts < greenplum.MAX_SEGMENT_HOSTS
+    assert r.design.segment_hosts < evaluation.MAX_SEGMENT_HOSTS
     assert "best" not in check.text
     assert f"this design reaches {check.achievable:,.1f} s at {r.design.segment_hosts:,} segment hosts" in check.text
-    assert f"beyond the {greenplum.MAX_SEGMENT_HOSTS:,} segment hosts refarch sizes" in check.text
+    assert f"beyond the {evaluation.MAX_SEGMENT_HOSTS:,} segment hosts refarch sizes" in check.text
 
 
 def test_the_stop_grows_with_the_data_never_shrinks(catalog: HardwareCatalog) -> None:
@@ -60,7 +61,7 @@ def test_the_stop_grows_with_the_data_never_shrinks(catalog: HardwareCatalog) ->
 
 def test_a_coordinator_bound_oltp_target_stops_where_hosts_stop_helping(catalog: HardwareCatalog) -> None:
     r = size(sample("gp-oltp", workload={"target_tps": 5_000_000, "mix": "select"}), catalog)
-    assert r.design.segment_hosts < greenplum.MAX_SEGMENT_HOSTS // 2
+    assert r.design.segment_hosts < evaluation.MAX_SEGMENT_HOSTS // 2
     check = r.check("min_tps")
     assert check is not None and check.status == "unreachable" and check.achievable is not None
     assert "coordinator" in check.binding and "bigger coordinator" in check.text
@@ -97,7 +98,7 @@ def test_a_linear_target_within_reach_is_met_past_the_old_marginal_stop(catalog:
     r = size(s, catalog)
     check = r.check("max_full_scan_s")
     assert check is not None and check.status == "met"
-    assert r.design.segment_hosts > math.ceil(1 / greenplum.MIN_MARGINAL_GAIN) + 1
+    assert r.design.segment_hosts > math.ceil(1 / evaluation.MIN_MARGINAL_GAIN) + 1
     (before, one_less), (_, at) = curves.main_metric_curve(s, catalog, [r.design.segment_hosts - 1,
                                                                         r.design.segment_hosts], r)
     assert at.p50 <= 600 < one_less.p50 and before == r.design.segment_hosts - 1
@@ -112,7 +113,7 @@ def test_a_scan_target_reported_out_of_reach_is_out_of_reach_at_the_largest_clus
     check = r.check("max_full_scan_s")
     assert check is not None
     if check.status != "met":
-        ((_, largest),) = curves.main_metric_curve(s, catalog, [greenplum.MAX_SEGMENT_HOSTS], r)
+        ((_, largest),) = curves.main_metric_curve(s, catalog, [evaluation.MAX_SEGMENT_HOSTS], r)
         assert largest.p50 > scan_s
 
 

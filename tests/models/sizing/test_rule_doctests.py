@@ -12,17 +12,17 @@ from models.sizing import rules
 
 MODULES = [
     "models.sizing.rules",
-    "models.sizing.mirroring",
-    "models.sizing.segments",
-    "models.sizing.gp_memory",
-    "models.sizing.design_settings",
+    "models.sizing.greenplum.mirroring",
+    "models.sizing.greenplum.segments",
+    "models.sizing.greenplum.memory",
+    "models.sizing.greenplum.design_settings",
     "models.sizing.targets",
-    "models.sizing.greenplum",
-    "models.sizing.gp_settle",
-    "models.sizing.gp_shortlist",
-    "models.sizing.gp_host_memory",
-    "models.sizing.gp_capacity",
-    "models.sizing.gp_density",
+    "models.sizing.greenplum.evaluation",
+    "models.sizing.greenplum.settle",
+    "models.sizing.greenplum.shortlist",
+    "models.sizing.greenplum.host_memory",
+    "models.sizing.greenplum.capacity",
+    "models.sizing.greenplum.density",
 ]
 
 

@@ -129,7 +129,7 @@ def test_targets_of_another_kind_are_named_not_ignored(catalog: HardwareCatalog)
 def test_recommended_memory_never_trips_the_minimum_it_cites(catalog: HardwareCatalog) -> None:
     """Memory left on "server default" is raised to the reference minimum where the DIMM slots allow; where they do
     not, the warning says why instead of contradicting the recommendation."""
-    from models.sizing.gp_host_memory import cheapest_dimm, recommended_memory_gib
+    from models.sizing.greenplum.host_memory import cheapest_dimm, recommended_memory_gib
 
     dimms = catalog.current(catalog.dimms)
     for server in catalog.servers:

@@ -125,7 +125,7 @@ def test_small_vms_warn(catalog: HardwareCatalog) -> None:
 
 
 def test_oltp_beyond_the_measured_greenplum_peak_suggests_postgresql(catalog: HardwareCatalog) -> None:
-    from models.sizing.oltp_advice import measured_peak_tps
+    from models.sizing.greenplum.oltp_advice import measured_peak_tps
 
     peak = measured_peak_tps("tpcb")
     big = size(sample("gp-oltp", workload={"target_tps": peak * 3, "mix": "tpcb"}), catalog)

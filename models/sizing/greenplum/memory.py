@@ -1,0 +1,277 @@
+"""Greenplum memory per segment and per query: gp_vmem_protect_limit, resource groups, statement_mem.
+
+All of it is sized for the worst single host failure: the acting primaries of `mirroring.py`.
+
+* gp_vmem = ((SWAP + RAM) - (7.5 GB + 0.05 x RAM)) / 1.7 (1.17 from 256 GB of RAM), and
+  gp_vmem_protect_limit = gp_vmem / max_acting_primary_segments (resource queues; Greenplum 6
+  documentation, Configuring Segment Host Memory).
+* Resource groups (gp_resource_manager=group, the recommended manager): each active primary gets
+  rg_perseg_mem = ((RAM x vm.overcommit_ratio / 100 + SWAP) x gp_resource_group_memory_limit)
+  / active primaries. With memory_spill_ratio = 0 a query gets statement_mem on each segment
+  before it spills; refarch sets statement_mem to the smaller of rg_perseg_mem / concurrency and
+  the documented 0.9 x gp_vmem_protect_limit / concurrency, with a host down. For reports the
+  concurrency is what the resource group admits (`admitted_queries`, its CONCURRENCY): as many of
+  the requested as keep Greenplum's default statement_mem each; Greenplum queues the rest
+  (Administrator Guide, Using Resource Groups, Transaction Concurrency Limit), and `queue_warning`
+  says how many wait and what waiting adds to a query's response time.
+* max_connections: at least Greenplum's default on the coordinator and what the workload opens,
+  segments 5 x the coordinator, max_prepared_transactions = the coordinator's max_connections.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from models.calibration_data import figure, point
+from models.sizing.result import Rationale, Warning
+from models.sizing.rules import RULES, gp_vmem_mb
+from models.sizing.settings import GreenplumSettings
+
+DOCS = "vendor_docs"
+MB_PER_GIB = 1024.0
+SUPERUSER_RESERVED = 3  # PostgreSQL's superuser_reserved_connections default: admin access when full
+VM_OVERCOMMIT_STRICT = 2  # vm.overcommit_memory=2: the mode the resource-group formula (overcommit_ratio) assumes
+
+
+def _cite(pid: str) -> str:
+    return point(DOCS, pid).source.cite()
+
+
+def statement_mem_mb(
+    ram_gib: float, swap_gib: float, acting_primaries: int, concurrency: int, vmem_limit_mb: float | None = None
+) -> int:
+    """Memory one query gets on each segment before it spills, with the stated concurrency running.
+
+    >>> statement_mem_mb(512, 32, 32, 20)
+    580
+    >>> statement_mem_mb(512, 32, 32, 40) <= statement_mem_mb(512, 32, 32, 20)
+    True
+    """
+    per_seg = rg_perseg_mem_mb(ram_gib, swap_gib, acting_primaries)
+    limit = vmem_limit_mb if vmem_limit_mb is not None else float(gp_vmem_mb(ram_gib, swap_gib)) / max(
+        acting_primaries, 1
+    )
+    c = max(int(concurrency), 1)
+    return int(min(per_seg, limit * figure(DOCS, "gp_statement_mem_formula")) // c)
+
+
+def admitted_queries(ram_gib: ArrayLike, swap_gib: float, acting_primaries: ArrayLike, requested: int
+                     ) -> NDArray[np.int64]:
+    """Queries the resource group runs at once (its CONCURRENCY): as many of the `requested` as keep each at
+    Greenplum's default statement_mem on every segment with `acting_primaries` per host, at least one; the
+    rest wait in the group's queue. Vectorised over hosts (the optimizer's candidates).
+
+    >>> admitted_queries(np.array([512.0, 512.0, 64.0]), 32, np.array([16, 2, 16]), 2000).tolist()
+    [185, 1486, 23]
+    >>> admitted_queries(512.0, 32, 16, 20).tolist()  # memory enough: every query runs
+    20
+    """
+    ram = np.asarray(ram_gib, dtype=float)
+    acting = np.maximum(np.asarray(acting_primaries, dtype=float), 1.0)
+    ratio = figure(DOCS, "vm_overcommit_ratio_pct") / 100.0
+    per_seg = (ram * ratio + swap_gib) * figure(DOCS, "gp_resource_group_memory_limit_default") * MB_PER_GIB / acting
+    limit = np.floor_divide(np.asarray(gp_vmem_mb(ram, swap_gib), dtype=float), acting)  # as `memory_plan` rounds
+    pool = np.minimum(per_seg, limit * figure(DOCS, "gp_statement_mem_formula"))
+    fits = np.floor(pool / figure(DOCS, "gp_statement_mem_default_mb"))
+    out: NDArray[np.int64] = np.clip(fits, 1, max(int(requested), 1)).astype(np.int64)
+    return out
+
+
+def rg_perseg_mem_mb(ram_gib: float, swap_gib: float, acting_primaries: int) -> float:
+    """rg_perseg_mem at `acting_primaries` active primaries, in MB."""
+    ratio = figure(DOCS, "vm_overcommit_ratio_pct") / 100.0
+    share = figure(DOCS, "gp_resource_group_memory_limit_default")
+    return (ram_gib * ratio + swap_gib) * share * MB_PER_GIB / max(acting_primaries, 1)
+
+
+@dataclass(frozen=True)
+class MemoryPlan:
+    settings: GreenplumSettings
+    rationale: tuple[Rationale, ...]
+    warnings: tuple[Warning, ...]
+
+
+def memory_plan(
+    ram_gib: float,
+    swap_gib: float,
+    primaries: int,
+    acting_primaries: int,
+    concurrency: int,
+    sessions: int,
+    mirroring: str | None,
+    block_hosts: int | None,
+    anti_affinity: bool,
+    short_statements: bool = False,
+) -> MemoryPlan:
+    """Every memory and connection setting of a segment host (VM on vSphere), argued.
+
+    `concurrency` is what runs at once (concurrent queries, or OLTP clients); `sessions` what
+    connects to the coordinator. `short_statements` (OLTP): the statements need little memory, so a
+    statement_mem below Greenplum's default is no spill risk and is not warned about.
+    """
+    vmem_limit = int(float(gp_vmem_mb(ram_gib, swap_gib)) // max(acting_primaries, 1))
+    requested = max(int(concurrency), 1)
+    # reports: the resource group runs what memory gives the default statement_mem, the rest queue
+    c = requested if short_statements else int(admitted_queries(ram_gib, swap_gib, acting_primaries, requested))
+    stmt = statement_mem_mb(ram_gib, swap_gib, acting_primaries, c, vmem_limit)
+    coord = max(int(figure(DOCS, "gp_max_connections_coordinator_default")), sessions + SUPERUSER_RESERVED)
+    settings = GreenplumSettings(
+        mirroring=mirroring,
+        mirror_block_hosts=block_hosts,
+        mirror_anti_affinity=anti_affinity,
+        primaries_per_segment_host=primaries,
+        max_acting_primary_segments=acting_primaries,
+        gp_vmem_protect_limit_mb=vmem_limit,
+        gp_resource_manager="group",
+        gp_resource_group_memory_limit=figure(DOCS, "gp_resource_group_memory_limit_default"),
+        vm_overcommit_memory=VM_OVERCOMMIT_STRICT,
+        vm_overcommit_ratio=int(figure(DOCS, "vm_overcommit_ratio_pct")),
+        resource_group_concurrency=c,
+        memory_spill_ratio=0,
+        rg_perseg_mem_mb=int(rg_perseg_mem_mb(ram_gib, swap_gib, acting_primaries)),
+        statement_mem_mb=stmt,
+        max_statement_mem_mb=max(int(ram_gib * MB_PER_GIB // c), stmt),
+        max_connections_coordinator=coord,
+        max_connections_segment=coord * int(figure(DOCS, "gp_max_connections_segment_factor")),
+        max_prepared_transactions=coord,
+    )
+    why = (_vmem_rationale(ram_gib, swap_gib, settings),
+           _resource_group_rationale(ram_gib, swap_gib, settings, requested),
+           _connections_rationale(sessions, settings))
+    warnings = _warnings(settings, rg_perseg_mem_mb(ram_gib, swap_gib, acting_primaries))
+    if short_statements:
+        warnings = tuple(w for w in warnings if w.code != "low-statement-mem")
+    return MemoryPlan(settings, why, warnings)
+
+
+def _vmem_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings) -> Rationale:
+    large = ram_gib >= figure(DOCS, "gp_vmem_large_ram_threshold_gb")
+    divisor = figure(DOCS, "gp_vmem_divisor_large_ram" if large else "gp_vmem_divisor_small_ram")
+    reserve = figure(DOCS, "gp_vmem_os_reserve_gb")
+    fraction = figure(DOCS, "gp_vmem_os_reserve_ram_fraction")
+    return Rationale(
+        "gp_vmem_protect_limit",
+        f"gp_vmem = ((SWAP {swap_gib:g} + RAM {ram_gib:g}) - ({reserve:g} + {fraction:g} x RAM)) / {divisor:g}"
+        f" = {float(gp_vmem_mb(ram_gib, swap_gib)):,.0f} MB, divided by the {s.max_acting_primary_segments}"
+        " primaries a segment host runs after the worst host failure (max_acting_primary_segments)"
+        f" = {s.gp_vmem_protect_limit_mb:,} MB.",
+        f"{_cite('gp_vmem_os_reserve_gb')}; {_cite('gp_vmem_max_acting_primaries')}",
+    )
+
+
+def _resource_group_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings, requested: int) -> Rationale:
+    per_seg = rg_perseg_mem_mb(ram_gib, swap_gib, s.max_acting_primary_segments)
+    c = s.resource_group_concurrency
+    admission = ""
+    if c < requested:
+        floor = figure(DOCS, "gp_statement_mem_default_mb")
+        admission = (
+            f" Of the {requested:,} concurrent queries asked for, the group admits {c:,}: the most that keep each"
+            f" at Greenplum's default statement_mem of {floor:g} MB per segment (min({per_seg:,.0f},"
+            f" {figure(DOCS, 'gp_statement_mem_formula'):g} x {s.gp_vmem_protect_limit_mb:,}) / {floor:g} = {c:,});"
+            f" the other {requested - c:,} wait in its queue, first in first out, and run as slots free"
+            f" (gp_resource_group_queuing_timeout"
+            f" {figure(DOCS, 'gp_resource_group_queuing_timeout_default_s'):g}: no timeout)."
+        )
+    return Rationale(
+        "Resource groups",
+        f"gp_resource_manager=group with vm.overcommit_memory={s.vm_overcommit_memory} and vm.overcommit_ratio="
+        f"{s.vm_overcommit_ratio}: rg_perseg_mem = (({ram_gib:g} GiB x {s.vm_overcommit_ratio}/100 + {swap_gib:g} GiB)"
+        f" x {s.gp_resource_group_memory_limit:g}) / {s.max_acting_primary_segments} active primaries ="
+        f" {per_seg:,.0f} MB per segment with a host down. The default resource group runs CONCURRENCY={c} with"
+        f" MEMORY_SPILL_RATIO={s.memory_spill_ratio}, so each query gets statement_mem = min({per_seg:,.0f},"
+        f" {figure(DOCS, 'gp_statement_mem_formula'):g} x {s.gp_vmem_protect_limit_mb:,}) / {c} ="
+        f" {s.statement_mem_mb:,} MB per segment before it spills (max_statement_mem {s.max_statement_mem_mb:,} MB)."
+        + admission,
+        f"{_cite('gp_rg_perseg_mem_formula')}; {_cite('gp_resource_group_memory_limit_default')};"
+        f" {_cite('vm_overcommit_ratio_pct')}; {_cite('gp_statement_mem_formula')}"
+        + (f"; {_cite('gp_statement_mem_default_mb')}; {_cite('gp_resource_group_queuing_timeout_default_s')}"
+           if admission else ""),
+    )
+
+
+def queue_warning(s: GreenplumSettings, requested: int, queries_per_hour: float, memory_helps: bool = True
+                  ) -> Warning | None:
+    """The reports that wait in the resource group's queue, and what waiting adds to a query's response time.
+
+    With `requested` queries always submitted and `queries_per_hour` completing, a query spends requested /
+    queries_per_hour from submission to result (Little's law), of which CONCURRENCY / queries_per_hour running.
+    More memory admits more at once, but shortens that only where the admitted ones leave the hardware idle
+    (`memory_helps`): else the throughput, and so the time from submission, stays; more hosts raise it.
+
+    >>> s = memory_plan(512, 32, 8, 16, 2000, 2000, "group", None, False).settings
+    >>> w = queue_warning(s, 2000, 4000.0); (s.resource_group_concurrency, w is not None and w.code)
+    (185, 'queued-queries')
+    >>> queue_warning(s, 185, 4000.0) is None
+    True
+    """
+    c = s.resource_group_concurrency
+    if c >= requested:
+        return None
+    per_s = max(queries_per_hour, 1e-9) / 3600.0
+    run_s, total_s = c / per_s, requested / per_s
+    return Warning(
+        "queued-queries",
+        f"{requested - c:,} of the {requested:,} concurrent queries wait in the resource group's queue at any"
+        f" moment: it admits {c:,} at once (CONCURRENCY={c:,}), the most that keep each at statement_mem"
+        f" {s.statement_mem_mb:,} MB per segment with {s.max_acting_primary_segments} acting primaries per host."
+        f" At {queries_per_hour:,.0f} queries/h (P50) a query runs about {run_s:,.0f} s and waits"
+        f" {total_s - run_s:,.0f} s before it: {total_s:,.0f} s from submission to result. "
+        + ("Add memory per host to admit more at once, or set a queries/h target to size the hosts for the"
+           " response time." if memory_helps else
+           "The admitted queries already keep the hardware busy: more memory would admit more but finish none"
+           " sooner (each would run longer); set a queries/h target to size the hosts for the response time."),
+        "warning", "workload.concurrent_queries",
+    )
+
+
+def _connections_rationale(sessions: int, s: GreenplumSettings) -> Rationale:
+    return Rationale(
+        "Connections",
+        f"max_connections {s.max_connections_coordinator} on the coordinator (Greenplum's default"
+        f" {figure(DOCS, 'gp_max_connections_coordinator_default'):g} or the {sessions} sessions plus"
+        f" {SUPERUSER_RESERVED} reserved for superusers), {s.max_connections_segment} on segments"
+        f" ({figure(DOCS, 'gp_max_connections_segment_factor'):g} x), max_prepared_transactions"
+        f" {s.max_prepared_transactions}.",
+        f"{_cite('gp_max_connections_coordinator_default')}; {_cite('gp_max_connections_segment_factor')}",
+    )
+
+
+def _warnings(s: GreenplumSettings, per_seg: float) -> tuple[Warning, ...]:
+    warnings: list[Warning] = []
+    floor = figure(DOCS, "gp_statement_mem_default_mb")
+    if s.statement_mem_mb < floor:
+        warnings.append(Warning(
+            "low-statement-mem",
+            f"statement_mem is {s.statement_mem_mb:,} MB per query per segment ({per_seg:,.0f} MB per segment"
+            f" with {s.max_acting_primary_segments} acting primaries, shared by {s.resource_group_concurrency}"
+            f" concurrent queries): below Greenplum's default of {floor:g} MB, so queries spill to disk early. Add"
+            " memory, run fewer primaries per host, or cap the resource group's concurrency.",
+            "warning", "platform.memory_gib",
+        ))
+    vmem_floor = figure(RULES, "gp_vmem_protect_limit_floor_mb")
+    if s.gp_vmem_protect_limit_mb < vmem_floor:
+        # the primaries are bounded by this floor (`segments.for_memory`): below it only a host too small for one
+        why = (f"even one primary per segment host cannot keep the {vmem_floor:,.0f} MB floor on this memory"
+               if s.primaries_per_segment_host <= 1 else f"below the {vmem_floor:,.0f} MB floor")
+        warnings.append(Warning(
+            "low-vmem-per-segment",
+            f"gp_vmem_protect_limit is {s.gp_vmem_protect_limit_mb:,} MB per segment with"
+            f" {s.max_acting_primary_segments} acting primaries after a host failure ({why}): queries will spill"
+            " early or fail while a host is down; add memory or use fewer segments per host.",
+            "warning", "platform.memory_gib",
+        ))
+    return tuple(warnings)
+
+
+def wal_gib_per_instance() -> float:
+    """WAL one segment instance keeps: (2 x checkpoint_segments + 1) x 64 MB.
+
+    >>> round(wal_gib_per_instance(), 3)
+    1.062
+    """
+    segs = figure(DOCS, "gp_checkpoint_segments_default")
+    return (2 * segs + 1) * figure(DOCS, "gp_wal_segment_mb") / MB_PER_GIB

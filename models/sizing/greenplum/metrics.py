@@ -1,0 +1,292 @@
+"""The bridge from candidate arrays to the calibrated performance models in `models.perf`.
+
+Point predictions (median parameters) decide feasibility for every candidate;
+`*_ranges` give the P10/P50/P90 of one chosen design by Monte Carlo.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any, overload
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models.perf import cost_power, scan_kernel, scan_load, scan_load_estimates
+from models.perf.scan_load_fit import default_params
+from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
+from models.sizing.greenplum import segments
+from models.sizing.greenplum.candidates import Candidates, per_drive_set
+from models.sizing.parts import NetworkChoice
+from models.uncertainty import Estimate
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+
+
+def numa_local_of(virtualized: NDArray[np.bool_], vms: IntArray, numa_nodes: FloatArray, sockets: FloatArray
+                ) -> FloatArray:
+    """1 where each instance's memory is local to its socket: one VM per NUMA node on vSphere, or a single-socket
+    host (000 Best Practices; 002); else 0."""
+    local: FloatArray = ((virtualized & (vms >= numa_nodes)) | (sockets <= 1)).astype(float)
+    return local
+
+
+def _per_layout(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, primaries: IntArray, vms: IntArray,
+                layouts: tuple[IntArray, IntArray], platform: Platform | None
+                ) -> tuple[FloatArray, FloatArray | None, tuple[FloatArray, FloatArray] | None]:
+    """`GpContext.of`'s NUMA locality, admitted reports and (`segments.HostLayouts`: groups of one RAID level too)
+    RAID factors, once per group of `layouts` and spread: read off `segments.KnownLayouts` where the search found
+    them for every layout at once, else computed on the groups' rows."""
+    rep, which = layouts
+    known = segments.known(layouts)
+    raid: tuple[FloatArray, FloatArray] | None = None
+    if known is not None:
+        numa_g, raid = known.numa_local, (known.raid_read, known.raid_write)
+        one = (segments.queued(workload, known.admitted)
+               if known.admitted is not None and isinstance(workload, GreenplumAnalytics) else None)
+    else:
+        virt, numa = c.virtualized[rep], c.numa_nodes[rep]
+        numa_g = numa_local_of(virt, vms[rep], numa, c.sockets[rep])
+        one = segments.admitted(workload, c.memory_gib[rep], virt, numa, primaries[rep], platform)
+        if isinstance(layouts, segments.HostLayouts):  # the RAID factors are the layout's too
+            raid = scan_load.raid_factors(c.raid_code[rep], c.drives_per_host[rep])
+    # spread by `take`, the same values as indexing at about half its cost on a chunk
+    return (numa_g.take(which), None if one is None else one.take(which),
+            None if raid is None else (raid[0].take(which), raid[1].take(which)))
+
+
+@dataclass(frozen=True)
+class GpContext:
+    """Everything about a candidate the models need, except the host and ETL counts."""
+
+    shape: scan_load.ClusterShape  # with segment_hosts = 1 and etl_hosts = 1 placeholders
+    data_on_disk_tb: float
+    coordinator_cores: FloatArray
+    segment_cores: FloatArray
+    # (one candidate per server, drive count and deployment, each candidate's; `segments.server_layouts` or the finer
+    # `segments.host_layouts`): the scan's CPU rate once per group
+    layouts: tuple[IntArray, IntArray] | None = None
+    # analytics: the reports each candidate's resource group runs at once (the rest queue; `segments.admitted`)
+    queries: FloatArray | None = None
+
+    @classmethod
+    def of(
+        cls,
+        workload: GreenplumAnalytics | GreenplumOltp,
+        c: Candidates,
+        primaries: IntArray,
+        vms: IntArray,
+        net: NetworkChoice,
+        data_on_disk_tb: float,
+        layouts: tuple[IntArray, IntArray] | None = None,
+        platform: Platform | None = None,
+    ) -> GpContext:
+        n = len(c)
+        if layouts is None:
+            read_f, write_f = per_drive_set(scan_load.raid_factors, c.raid_code, c.drives_per_host)  # once per set
+            numa_local = numa_local_of(c.virtualized, vms, c.numa_nodes, c.sockets)
+            queries = segments.admitted(workload, c.memory_gib, c.virtualized, c.numa_nodes, primaries, platform)
+        else:  # memory, sockets, VMs and primaries are the layout's: once per layout
+            numa_local, queries, raid = _per_layout(workload, c, primaries, vms, layouts, platform)
+            read_f, write_f = raid if raid is not None else per_drive_set(scan_load.raid_factors, c.raid_code,
+                                                                          c.drives_per_host)
+        # the placeholder counts and the line rate, one value for every candidate: read-only broadcasts, not columns
+        one_each = np.broadcast_to(1.0, (n,))
+        shape = scan_load.ClusterShape(
+            segment_hosts=one_each,
+            drives_per_host=c.drives_per_host.astype(float),
+            drive_seq_read_mb_s=c.seq_read_mb_s,
+            drive_seq_write_mb_s=c.seq_write_mb_s,
+            raid_read_factor=read_f,
+            raid_write_factor=write_f,
+            cores_per_host=c.cores_total,
+            network_gbps_per_host=np.broadcast_to(float(net.gbps_per_host), (n,)),
+            virtualized=c.virtualized.astype(float),
+            numa_local=numa_local,
+            primary_segments_per_host=primaries.astype(float),
+            etl_hosts=one_each,
+            cpu_generation=c.cpu_generation,
+            mirrored=float(workload.mirrors),
+            compression_ratio=float(workload.compression_ratio),
+        )
+        return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total, layouts, queries)
+
+    @functools.cached_property
+    def full_scan(self) -> scan_kernel.FullScan:
+        return scan_kernel.FullScan.of(self.shape, self.data_on_disk_tb, default_params(), self.layouts)
+
+    def take(self, idx: IntArray) -> GpContext:
+        """The context of candidates `idx` only (scalars stay scalars)."""
+        if idx.size == self.coordinator_cores.size:  # idx is sorted and unique: every candidate, as is
+            return self
+        def pick(v: Any) -> Any:
+            return v[idx] if isinstance(v, np.ndarray) and v.ndim else v
+
+        shape = scan_load.ClusterShape(**{f.name: pick(getattr(self.shape, f.name)) for f in fields(self.shape)})
+        queries = None if self.queries is None else self.queries[idx]
+        return GpContext(shape, self.data_on_disk_tb, self.coordinator_cores[idx], self.segment_cores[idx],
+                         queries=queries)
+
+    @overload
+    def running(self, workload: GreenplumAnalytics) -> FloatArray | int: ...
+    @overload
+    def running(self, workload: GreenplumAnalytics | GreenplumOltp) -> FloatArray | int | None: ...
+
+    def running(self, workload: GreenplumAnalytics | GreenplumOltp) -> FloatArray | int | None:
+        """The reports running at once: those the resource group admits (the workload's where all run); None for
+        OLTP."""
+        if not isinstance(workload, GreenplumAnalytics):
+            return None
+        return workload.concurrent_queries if self.queries is None else self.queries
+
+    def with_counts(self, hosts: IntArray, etl: IntArray | None = None) -> scan_load.ClusterShape:
+        etl_arr = self.shape.etl_hosts if etl is None else np.asarray(etl, dtype=float)
+        return replace(self.shape, segment_hosts=np.asarray(hosts, dtype=float), etl_hosts=etl_arr)
+
+
+def gp_full_scan_s(ctx: GpContext, hosts: IntArray, idx: IntArray | None = None) -> FloatArray:
+    """Full-scan seconds of the candidates (`idx` of them, when given) at `hosts`: `scan_load.full_scan_seconds`
+    with the rates the host count does not change computed once per context (`scan_kernel.FullScan`)."""
+    every = idx is None or idx.size == ctx.coordinator_cores.size  # as `take`: idx sorted and unique
+    return ctx.full_scan.seconds(hosts, None if every else idx)
+
+
+def gp_load_tb_per_hour(ctx: GpContext, hosts: IntArray, etl: IntArray) -> FloatArray:
+    return scan_load.load_tb_per_hour(ctx.with_counts(hosts, etl), default_params()).value
+
+
+def gp_queries_per_hour(ctx: GpContext, hosts: IntArray, workload: GreenplumAnalytics) -> FloatArray:
+    return scan_load.queries_per_hour(
+        ctx.with_counts(hosts),
+        ctx.data_on_disk_tb,
+        ctx.running(workload),
+        workload.scan_fraction_pct / 100.0,
+        default_params(),
+    ).value
+
+
+def gp_tps(ctx: GpContext, hosts: IntArray, workload: GreenplumOltp) -> FloatArray:
+    from models.perf import gp_oltp  # OLTP only: analytics sizing never loads it
+
+    pred = gp_oltp.predict_tps(
+        workload.mix, workload.clients, ctx.coordinator_cores, np.asarray(hosts, dtype=float), ctx.segment_cores, n=0
+    )
+    return np.asarray(pred.estimate.p50, dtype=float)
+
+
+def gp_point(
+    workload: GreenplumAnalytics | GreenplumOltp, ctx: GpContext, hosts: IntArray, etl: IntArray,
+    later: frozenset[str] = frozenset(), scan_s: FloatArray | None = None,
+) -> dict[str, FloatArray]:
+    """Point metrics and the binding resource at `hosts` and `etl`; the metrics in `later` (`LATER` ones) left out
+    (`PointMetrics` computes them for the rows asked for). `scan_s`: the full-scan seconds at `hosts`
+    (`gp_full_scan_s`'s), when the caller has them."""
+    if isinstance(workload, GreenplumAnalytics):
+        # the rates the host count does not change: once per context
+        seconds, binding = ctx.full_scan.point(hosts, scan_s, float)  # the codes as floats, as returned below
+        out = {"full_scan_s": seconds}
+        for name in LATER:
+            if name not in later:
+                out[name] = gp_later(workload, ctx, hosts, etl, name)
+        out["binding"] = np.asarray(binding, dtype=float)
+        return out
+    tps = gp_tps(ctx, hosts, workload)
+    return {"tps": tps, "binding": np.zeros_like(tps)}
+
+
+LATER = ("load_tb_per_hour", "queries_per_hour")  # analytics point metrics, in the order they are reported
+
+
+def gp_later(workload: GreenplumAnalytics, ctx: GpContext, hosts: IntArray, etl: IntArray, name: str) -> FloatArray:
+    """One of the `LATER` point metrics of the candidates."""
+    if name == "load_tb_per_hour":
+        return scan_load.load_tb_per_hour(ctx.with_counts(hosts, np.maximum(etl, 1)), default_params()).value
+    return gp_queries_per_hour(ctx, hosts, workload)
+
+
+class PointMetrics(Mapping[str, FloatArray]):
+    """Point metrics of a chunk of candidates by name: those every candidate needs (a target's, the main
+    metric) computed with the chunk, the others (`LATER`: a load or query rate nothing bounds) only when
+    asked for, for the rows kept: the streamed search keeps a few rows per chunk, so the rest never pays.
+    Each row's value is the same either way (the models work row by row)."""
+
+    def __init__(self, known: dict[str, FloatArray], later: tuple[str, ...], workload: GreenplumAnalytics,
+                 ctx: GpContext, hosts: IntArray, etl: IntArray) -> None:
+        self._known = known
+        self._later = later
+        self._order = tuple(k for k in ("full_scan_s", *LATER) if k in known or k in later)
+        self._workload, self._ctx, self._hosts, self._etl = workload, ctx, hosts, etl
+
+    def __getitem__(self, key: str) -> FloatArray:
+        if key not in self._known:
+            if key not in self._later:
+                raise KeyError(key)
+            self._known[key] = gp_later(self._workload, self._ctx, self._hosts, self._etl, key)
+        return self._known[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def take(self, index: IntArray) -> PointMetrics:
+        """The rows `index` only, the metrics not yet computed still left for later."""
+        def pick(v: Any) -> Any:
+            return v[index] if isinstance(v, np.ndarray) and v.ndim else v
+
+        c = self._ctx
+        shape = scan_load.ClusterShape(**{f.name: pick(getattr(c.shape, f.name)) for f in fields(c.shape)})
+        ctx = GpContext(shape, c.data_on_disk_tb, c.coordinator_cores[index], c.segment_cores[index])
+        known = {k: v[index] for k, v in self._known.items()}
+        return PointMetrics(known, tuple(k for k in self._later if k not in known), self._workload, ctx,
+                            self._hosts[index], self._etl[index])
+
+
+def binding_name(code: int) -> str:
+    return scan_load.BINDING_NAMES[int(code)]
+
+
+def gp_ranges(
+    workload: GreenplumAnalytics | GreenplumOltp, ctx: GpContext, hosts: int, etl: int
+) -> tuple[dict[str, Estimate], str]:
+    """P10/P50/P90 of every estimate for one design (ctx of a single candidate)."""
+    shape = ctx.with_counts(np.array([hosts]), np.array([max(etl, 1)]))
+    scalar = scan_load.ClusterShape(
+        **{f.name: float(np.asarray(getattr(shape, f.name)).ravel()[0]) for f in fields(shape)}
+    )
+    if isinstance(workload, GreenplumAnalytics):
+        scan, binding = scan_load_estimates.estimate_full_scan(scalar, ctx.data_on_disk_tb)
+        load, _ = scan_load_estimates.estimate_load(scalar)
+        qph, _ = scan_load_estimates.estimate_queries_per_hour(
+            scalar, ctx.data_on_disk_tb, float(np.asarray(ctx.running(workload)).ravel()[0]),
+            workload.scan_fraction_pct / 100.0,
+        )
+        return {"full_scan_s": scan, "load_tb_per_hour": load, "queries_per_hour": qph}, binding
+    from models.perf import gp_oltp  # OLTP only: analytics sizing never loads it
+
+    pred = gp_oltp.predict_tps(
+        workload.mix,
+        workload.clients,
+        float(ctx.coordinator_cores[0]),
+        float(hosts),
+        float(ctx.segment_cores[0]),
+    )
+    return {"tps": pred.estimate}, str(pred.binding_resource)
+
+
+def host_power_w(c: Candidates, drives: IntArray | FloatArray | float, net: NetworkChoice, utilization: float,
+                 layouts: tuple[IntArray, IntArray] | None = None) -> FloatArray:
+    """`cost_power.host_power_w` of the candidates; `layouts`: (one candidate of each group sharing a server, each
+    candidate's group), e.g. `segments.host_layouts`: the server's own draw is found once per group and spread."""
+    nic_w = net.nic.watts if net.nic else 0.0
+    if layouts is None:
+        return cost_power.host_power_w(c.idle_w, c.max_w, utilization, np.asarray(drives, dtype=float), c.drive_w,
+                                       net.nics_per_host, nic_w)
+    rep, which = layouts
+    server_w = cost_power.server_draw_w(c.idle_w[rep], c.max_w[rep], utilization).take(which)
+    return cost_power.with_parts_w(server_w, np.asarray(drives, dtype=float), c.drive_w, net.nics_per_host, nic_w)
