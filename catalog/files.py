@@ -7,15 +7,17 @@ Problems that make the file unreadable as a whole raise `CatalogFileError`.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, Literal, TextIO, get_args
 
 from catalog.errors import CatalogFileError
-from catalog.rows import columns_for
+from catalog.numbers import NumberCell, NumberFormatError, Separator, detect, parse_number, written
+from catalog.rows import ROW_MODELS, columns_for
 from catalog.validation import EXTRA_CELLS, SourceRow
 from models import file_input
 from models.file_input import CATALOG_MAX_BYTES
@@ -32,16 +34,17 @@ def detect_format(path: Path, text: str) -> FileFormat:
     return "json" if text.lstrip()[:1] in ("[", "{") else "csv"
 
 
-def read_file(path: Path) -> list[SourceRow]:
+def read_file(path: Path, decimal: Separator | None = None) -> list[SourceRow]:
     """Rows of a catalog file, read by the hardened reader (`models.file_input`): regular files only,
-    at most `CATALOG_MAX_BYTES`, UTF-8 (a spreadsheet's BOM is fine), no duplicate keys or non-finite numbers."""
+    at most `CATALOG_MAX_BYTES`, UTF-8 (a spreadsheet's BOM is fine), no duplicate keys or non-finite numbers.
+    A CSV's numbers are read with its decimal separator (`decimal`, else the one its cells show)."""
     try:
         text = file_input.read_text(path, max_bytes=CATALOG_MAX_BYTES, what="catalog file",
                                     hint="save it as UTF-8 CSV")
     except file_input.FileInputError as exc:
         raise CatalogFileError(_reason(exc)) from None
     fmt = detect_format(path, text)
-    return parse_json(text, str(path)) if fmt == "json" else parse_csv(text, str(path))
+    return parse_json(text, str(path)) if fmt == "json" else parse_csv(text, str(path), decimal)
 
 
 def _reason(exc: file_input.FileInputError) -> str:
@@ -65,7 +68,7 @@ def parse_json(text: str, name: str = "<json>") -> list[SourceRow]:
     return rows
 
 
-def parse_csv(text: str, name: str = "<csv>") -> list[SourceRow]:
+def parse_csv(text: str, name: str = "<csv>", decimal: Separator | None = None) -> list[SourceRow]:
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader, None)
@@ -84,9 +87,37 @@ def parse_csv(text: str, name: str = "<csv>") -> list[SourceRow]:
             if len(cells) > len(columns):
                 values[EXTRA_CELLS] = ",".join(cells[len(columns):])
             rows.append(SourceRow(len(rows) + 1, values, line=start))
-        return rows
     except csv.Error as exc:
         raise CatalogFileError(f"{name}: not valid CSV at line {reader.line_num}: {exc}") from None
+    return _numbers_read(rows, name, decimal)
+
+
+def _numeric(annotation: Any) -> bool:
+    return annotation in (int, float) or any(_numeric(a) for a in get_args(annotation))
+
+
+NUMERIC_COLUMNS = frozenset(name for model in ROW_MODELS.values() for name, info in model.model_fields.items()
+                            if _numeric(info.annotation))
+
+
+def _numbers_read(rows: list[SourceRow], name: str, decimal: Separator | None) -> list[SourceRow]:
+    """The rows with each number cell read with the file's decimal separator (`catalog.numbers`); a cell that
+    is no such number is left as written for validation to name."""
+    cells = [NumberCell(r.line or r.number, column, value, "line") for r in rows for column, value in r.values.items()
+             if column in NUMERIC_COLUMNS and isinstance(value, str) and value.strip()]
+    found = detect(cells, decimal)
+    if found.separator is None:
+        raise CatalogFileError(f"{name}: the decimal separator cannot be told: {found.summary()}")
+    sep = found.separator
+    out: list[SourceRow] = []
+    for r in rows:
+        values = dict(r.values)
+        for column, value in r.values.items():
+            if column in NUMERIC_COLUMNS and isinstance(value, str) and value.strip():
+                with contextlib.suppress(NumberFormatError):
+                    values[column] = str(parse_number(value, sep))
+        out.append(SourceRow(r.number, values, line=r.line))
+    return out
 
 
 def _check_header(columns: list[str], name: str) -> None:
@@ -114,7 +145,9 @@ def write_csv(rows: Iterable[Mapping[str, Any]], out: TextIO) -> None:
     for row in rows:
         # Text a spreadsheet would run as a formula ("=cmd|...", "@SUM(...)") gets a leading '; numbers stay numbers
         # (str(float) is repr in Python 3: floats round-trip exactly).
-        writer.writerow({k: file_input.spreadsheet_text(v) if isinstance(v, str) else v for k, v in row.items()})
+        # A float that would read two ways (1.234) gets a trailing 0, so the file shows its decimal separator.
+        writer.writerow({k: file_input.spreadsheet_text(v) if isinstance(v, str) else
+                         written(v) if isinstance(v, float) else v for k, v in row.items()})
 
 
 def render(rows: Iterable[Mapping[str, Any]], fmt: FileFormat) -> str:

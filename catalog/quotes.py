@@ -14,7 +14,7 @@ import csv
 import dataclasses
 import io
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from catalog.errors import CatalogFileError
+from catalog.numbers import NumberCell, NumberFormatError, Separator, detect, parse_number
 from models.file_input import MAX_INT_DIGITS, TABLE_MAX_BYTES, FileInputError, decode_text, read_bytes
 from models.hardware import Part
 
@@ -132,17 +133,29 @@ def _rows_from_file(path: Path) -> list[list[object]]:
     return rows
 
 
-def _quantity(text: str) -> int:
+def _quantity(value: Decimal, text: str) -> int:
     """A whole number of units from 0 to 10^15; ValueError otherwise (`int(Decimal("1e999999999"))` would build
     a billion-digit integer, and infinities or NaN do not convert at all)."""
-    value = Decimal(text)
     if not value.is_finite() or value < 0 or value != value.to_integral_value() or value.adjusted() >= MAX_INT_DIGITS:
         raise ValueError(text)
     return int(value)
 
 
-def read_quote(path: Path) -> tuple[list[QuoteLine], list[str]]:
-    """The quote's lines and every problem (line number, column, what is wrong)."""
+def _number(value: object, decimal: Separator) -> Decimal:
+    """A cell's number: a workbook's numeric cell as stored, text by the file's decimal separator."""
+    if isinstance(value, bool):
+        raise NumberFormatError(f"{value!r} is not a number")
+    if isinstance(value, int | float):
+        return Decimal(repr(value))
+    return parse_number(str(value), decimal)
+
+
+def read_quote(path: Path, decimal: Separator | None = None) -> tuple[list[QuoteLine], list[str]]:
+    """The quote's lines and every problem (line number, column, what is wrong).
+
+    Prices and quantities written as text are read with the file's decimal separator: `decimal` (from
+    --decimal), else the one the file's cells show (`catalog.numbers.detect`); a file that does not show it
+    for some cell that reads two ways, or writes numbers two ways, is refused naming those cells."""
     rows = _rows_from_file(path)
     start = next((i for i, r in enumerate(rows) if any(c not in (None, "") for c in r)), None)
     if start is None:
@@ -151,25 +164,36 @@ def read_quote(path: Path) -> tuple[list[QuoteLine], list[str]]:
     lines: list[QuoteLine] = []
     problems: list[str] = []
 
-    def cell(r: list[object], key: str) -> str:
+    def raw(r: list[object], key: str) -> object:
         i = cols.get(key)
         v = r[i] if i is not None and i < len(r) else None
-        return "" if v is None else str(v).strip()
+        return v.strip() if isinstance(v, str) else v
 
-    for n, r in enumerate(rows[start + 1:], start=start + 2):
-        if not any(c not in (None, "") for c in r):
-            continue
+    def cell(r: list[object], key: str) -> str:
+        v = raw(r, key)
+        return "" if v is None else str(v)
+
+    body = [(n, r) for n, r in enumerate(rows[start + 1:], start=start + 2) if any(c not in (None, "") for c in r)]
+    texts = [NumberCell(n, key, v, "line") for n, r in body for key in ("unit_price", "quantity")
+             if isinstance(v := raw(r, key), str) and v]
+    found = detect(texts, decimal)
+    if found.separator is None:
+        raise CatalogFileError(f"{path}: the decimal separator cannot be told; nothing was imported: "
+                               + found.summary())
+    sep = found.separator
+    for n, r in body:
         part, desc = cell(r, "part"), cell(r, "description")
         if not part and not desc:
             problems.append(f"line {n}: no part number and no description")
             continue
-        raw_price = cell(r, "unit_price").replace(",", "")
+        raw_price = raw(r, "unit_price")
         try:
-            price = Decimal(raw_price)
+            price = _number("" if raw_price is None else raw_price, sep)
             if not price.is_finite() or price < 0 or price >= Decimal("1e10"):
                 raise InvalidOperation
-        except InvalidOperation:
-            problems.append(f"line {n} ({part or desc}): unit_price must be a number from 0, got {raw_price!r}")
+        except (InvalidOperation, NumberFormatError):
+            problems.append(f"line {n} ({part or desc}), column unit_price: must be a number from 0 to 10^10 with "
+                            f"{sep!r} as the decimal separator, got {cell(r, 'unit_price')!r}")
             continue
         cur = cell(r, "currency").upper()
         if not CURRENCY_RE.fullmatch(cur):
@@ -179,9 +203,9 @@ def read_quote(path: Path) -> tuple[list[QuoteLine], list[str]]:
         qty: int | None = None
         if qty_text:
             try:
-                qty = _quantity(qty_text)
+                qty = _quantity(_number(raw(r, "quantity"), sep), qty_text)
             except (InvalidOperation, ValueError):
-                problems.append(f"line {n} ({part or desc}): quantity must be a whole number from 0 to "
+                problems.append(f"line {n} ({part or desc}), column quantity: must be a whole number from 0 to "
                                 f"10^{MAX_INT_DIGITS}, got {qty_text!r}")
                 continue
         lines.append(QuoteLine(n, part, desc, qty, round(float(price), 4), cur))
@@ -229,17 +253,16 @@ def match(lines: Iterable[QuoteLine], parts: Iterable[Part]) -> QuoteMatch:
     return out
 
 
+def commercial_fields(line: QuoteLine, file_name: str, when: date) -> dict[str, Any]:
+    """The fields a quote line sets on its part; every other field (the specs) is left as it is."""
+    return {"price": line.unit_price, "currency": line.currency, "price_as_of": when, "price_basis": "quote",
+            "source": f"quote {file_name} {when.isoformat()}"}
+
+
 def quoted(part: Part, line: QuoteLine, file_name: str, when: date) -> Part:
-    return dataclasses.replace(part, price=line.unit_price, currency=line.currency, price_as_of=when,
-                               price_basis="quote", source=f"quote {file_name} {when.isoformat()}", origin=None)
+    return dataclasses.replace(part, **commercial_fields(line, file_name, when), origin=None)
 
 
 def describe_unmatched(lines: Iterable[QuoteLine]) -> list[str]:
     return [f"line {ln.number}: {ln.part or '-'} / {ln.description or '-'} ({ln.unit_price:g} {ln.currency}) "
             "matches no catalog part (by id, part number or model)" for ln in lines]
-
-
-def as_rows(parts: Iterable[Part]) -> list[Mapping[str, Any]]:
-    from catalog.rows import part_to_row
-
-    return [part_to_row(p) for p in parts]

@@ -5,6 +5,7 @@ One pivot (USD) keeps the table consistent; see `models.money`. Imports are all-
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -13,26 +14,32 @@ from datetime import date
 from importlib.abc import Traversable
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Annotated, Any, TextIO
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from catalog.errors import CatalogFileError, InvalidRowsError, RowProblem
+from catalog.numbers import NumberCell, NumberFormatError, Separator, detect, parse_number, written
 from catalog.orm import RateRecord
-from catalog.rows import Currency, IsoDate, LongText, Positive
+from catalog.rows import Currency, IsoDate, LongText, _no_bool
 from models import file_input
 from models.money import PIVOT, ExchangeRates, Rate
 
 RATE_COLUMNS = ("currency", "usd_per_unit", "as_of", "source")
+# Hard limits on USD per unit: the most valuable currency in use (the Kuwaiti dinar) is worth ~3 USD, the least
+# valuable ones ~1e-5 USD; 1e308 or 1e-308 is a slip that would turn every converted price into 0 or infinity.
+MIN_USD_PER_UNIT = 1e-6
+MAX_USD_PER_UNIT = 1e4
+UsdPerUnit = Annotated[float, BeforeValidator(_no_bool), Field(ge=MIN_USD_PER_UNIT, le=MAX_USD_PER_UNIT)]
 
 
 class RateRow(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, allow_inf_nan=False, frozen=True)
 
     currency: Currency
-    usd_per_unit: Positive
+    usd_per_unit: UsdPerUnit
     as_of: IsoDate
     source: LongText
 
@@ -112,13 +119,16 @@ def write_rates_csv(rows: Iterable[Mapping[str, Any]], out: TextIO) -> None:
     writer = csv.DictWriter(out, fieldnames=RATE_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: file_input.spreadsheet_text(v) if isinstance(v, str) else v for k, v in row.items()})
+        writer.writerow({k: file_input.spreadsheet_text(v) if isinstance(v, str) else
+                         written(v) if isinstance(v, float) else v for k, v in row.items()})
 
 
-def read_rates_file(path: Path) -> list[dict[str, Any]]:
+def read_rates_file(path: Path, decimal: Separator | None = None) -> list[dict[str, Any]]:
     """The rows of a rates file (.json: a list of objects; else CSV with a header), through the hardened reader.
 
-    CatalogFileError for a file that is no rates table at all; the values are checked by `validate_rates`.
+    A rate written as text is read with the file's decimal separator (`decimal`, else detected over the file,
+    see `catalog.numbers`). CatalogFileError for a file that is no rates table at all, or whose decimal
+    separator cannot be told; the values are checked by `validate_rates`.
     """
     try:
         text = file_input.read_text(path, max_bytes=file_input.TABLE_MAX_BYTES, what="rates file")
@@ -128,7 +138,7 @@ def read_rates_file(path: Path) -> list[dict[str, Any]]:
     if data is not None:
         if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
             raise CatalogFileError(f"{path}: expected a list of rate rows with {', '.join(RATE_COLUMNS)}")
-        return data
+        return with_numbers_read(data, path, decimal, first_row=1)
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = [c.strip() for c in next(reader, [])]
@@ -145,7 +155,26 @@ def read_rates_file(path: Path) -> list[dict[str, Any]]:
             rows.append(dict(zip(header, map(file_input.restore_spreadsheet_text, cells), strict=False)))
     except csv.Error as exc:  # e.g. a cell over the csv module's 128 KB field limit
         raise CatalogFileError(f"{path}: not valid CSV at line {reader.line_num}: {exc}") from None
-    return rows
+    return with_numbers_read(rows, path, decimal, first_row=1)
+
+
+def with_numbers_read(rows: list[dict[str, Any]], path: Path | str, decimal: Separator | None, *,
+                      first_row: int) -> list[dict[str, Any]]:
+    """The rows with each `usd_per_unit` written as text replaced by its number, read with the file's decimal
+    separator; a cell that is no such number is left for `validate_rates` to name."""
+    cells = [NumberCell(n, "usd_per_unit", v) for n, r in enumerate(rows, start=first_row)
+             if isinstance(v := r.get("usd_per_unit"), str) and v.strip()]
+    found = detect(cells, decimal)
+    if found.separator is None:
+        raise CatalogFileError(f"{path}: the decimal separator cannot be told: " + found.summary())
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        value = row.get("usd_per_unit")
+        if isinstance(value, str) and value.strip():
+            with contextlib.suppress(NumberFormatError):
+                row = {**row, "usd_per_unit": float(parse_number(value, found.separator))}
+        out.append(row)
+    return out
 
 
 def seed_exchange_rates() -> ExchangeRates:

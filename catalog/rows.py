@@ -73,6 +73,25 @@ def _iso_date(value: Any) -> Any:
     raise ValueError(f"expected a date as YYYY-MM-DD, got {value!r}")
 
 
+# A price or rate is dated when it was quoted or published: before 1990 no part of a current catalog was sold,
+# and a date more than a year ahead is a typing slip (0001-01-01 and 9999-12-31 made "Capex 0.00" reports).
+EARLIEST_DATE = date(1990, 1, 1)
+MAX_DAYS_AHEAD = 366
+
+
+def latest_date() -> date:
+    return date.fromordinal(date.today().toordinal() + MAX_DAYS_AHEAD)
+
+
+def date_in_range(value: date) -> date:
+    if value < EARLIEST_DATE:
+        raise ValueError(f"must be on or after {EARLIEST_DATE.isoformat()}, got {value.isoformat()}")
+    if value > latest_date():
+        raise ValueError(f"must be at most {MAX_DAYS_AHEAD} days ahead of today (on or before "
+                         f"{latest_date().isoformat()}), got {value.isoformat()}")
+    return value
+
+
 Count = Annotated[int, BeforeValidator(_no_bool), Field(gt=0)]
 CountOrZero = Annotated[int, BeforeValidator(_no_bool), Field(ge=0)]
 Positive = Annotated[float, BeforeValidator(_no_bool), Field(gt=0)]
@@ -84,7 +103,7 @@ LongText = Annotated[str, Field(min_length=1, max_length=2000)]
 PartNumber = Annotated[str, Field(max_length=80)]
 Slug = Annotated[str, Field(pattern=f"^{SLUG_RE.pattern}$", max_length=80)]  # pydantic searches: anchor it
 Currency = Annotated[str, Field(pattern=r"^[A-Z]{3}$")]
-IsoDate = Annotated[date, BeforeValidator(_iso_date)]
+IsoDate = Annotated[date, BeforeValidator(_iso_date), AfterValidator(date_in_range)]
 
 
 class PartRow(BaseModel):

@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from catalog import quotes, snapshot_cache
+from catalog import plausibility, quotes, snapshot_cache
 from catalog import seed as seeding
 from catalog.engine import (
     SQLITE_BEGIN,
@@ -49,9 +49,10 @@ from catalog.errors import (
 )
 from catalog.integrity import check_integrity
 from catalog.migrate import ensure_schema
-from catalog.orm import RECORDS, CpuRecord, MetaRecord, RateRecord, ServerRecord
+from catalog.numbers import Separator
+from catalog.orm import RECORDS, CpuRecord, MetaRecord, PartTable, RateRecord, ServerRecord
 from catalog.rates import load_rates, merge_rates, validate_rates
-from catalog.rows import part_from_fields, part_to_row
+from catalog.rows import date_in_range, part_from_fields, part_to_row
 from catalog.validation import SourceRow, ValidRow, as_source_rows, validate_rows
 from models.hardware import (
     PART_KINDS,
@@ -193,10 +194,22 @@ class CatalogStore:
         with self._session() as session:
             return load_rates(session)
 
-    def import_rates(self, rows: Iterable[Mapping[str, Any]]) -> int:
-        """Add or change exchange rates, all-or-nothing; the seed never overwrites them afterwards."""
+    def import_rates(self, rows: Iterable[Mapping[str, Any]], *, confirm_outliers: bool = False) -> int:
+        """Add or change exchange rates, all-or-nothing; the seed never overwrites them afterwards.
+
+        A rate far from the currency's previous one (`catalog.plausibility`) is refused unless
+        `confirm_outliers`: InvalidRowsError lists each, nothing is written."""
         valid = validate_rates(rows)
         with self._session(write=True) as session:
+            if not confirm_outliers:
+                old = {r.currency: float(r.usd_per_unit) for r in session.scalars(select(RateRecord))}
+                outliers = [RowProblem(n, "usd_per_unit", why, None, row.currency)
+                            for n, row in enumerate(valid, start=1)
+                            if (why := plausibility.rate_outlier(row.currency, old.get(row.currency),
+                                                                 row.usd_per_unit)) is not None]
+                if outliers:
+                    raise InvalidRowsError(f"{len(outliers)} exchange rate(s) look wrong; nothing was imported ("
+                                           f"{plausibility.CONFIRM_HINT})", outliers)
             return merge_rates(session, valid, user=True)
 
     def delete_rate(self, currency: str) -> None:
@@ -320,27 +333,59 @@ class CatalogStore:
 
             return self._write_rows(session, valid, existing, step)
 
-    def apply_quote(self, path: Path, when: date, *, allow_unmatched: bool = False) -> QuoteReport:
+    def apply_quote(self, path: Path, when: date, *, allow_unmatched: bool = False,
+                    decimal: Separator | None = None, confirm_outliers: bool = False) -> QuoteReport:
         """Quoted prices onto the parts a vendor quote names, all-or-nothing (see `catalog.quotes`).
 
-        Raises InvalidRowsError listing every bad or (unless `allow_unmatched`) unmatched line; then
-        nothing is written. Matched parts become user-edited, so a re-seed keeps the quote.
+        Raises InvalidRowsError listing every bad or (unless `allow_unmatched`) unmatched line, and (unless
+        `confirm_outliers`) every price far from the part's previous one or beyond any part's price
+        (`catalog.plausibility`); then nothing is written. Matched parts become user-edited, so a re-seed keeps
+        the quote.
+
+        A versioned write: the parts are read inside the write transaction (on PostgreSQL the matched rows are
+        locked and read again), and only the commercial fields the quote carries (price, currency, date, basis,
+        source) change, so a spec edit committed meanwhile by someone else is kept, never written back over.
         """
-        lines, problems = quotes.read_quote(path)
-        found = quotes.match(lines, self.list())
-        problems += found.problems
-        if not allow_unmatched:
-            problems += quotes.describe_unmatched(found.unmatched)
-        if problems:
-            raise InvalidRowsError(
-                f"{path.name}: {len(problems)} line(s) cannot be applied; nothing was imported"
-                + (" (use --allow-unmatched to apply the matched lines anyway)" if found.unmatched and
-                   not allow_unmatched else ""),
-                [RowProblem(0, "quote", p, None, None) for p in problems])
-        parts = [quotes.quoted(part, line, path.name, when) for line, part in found.matched]
-        if parts:
-            self.import_rows(quotes.as_rows(parts), replace=True)
-        return QuoteReport([p.id for p in parts], quotes.describe_unmatched(found.unmatched))
+        try:
+            date_in_range(when)
+        except ValueError as exc:
+            raise InvalidRowsError(f"{path.name}: the quote date {exc}; nothing was imported",
+                                   [RowProblem(0, "date", str(exc), None, None)]) from None
+        lines, problems = quotes.read_quote(path, decimal)
+        with self._session(write=True) as session:
+            found = quotes.match(lines, self._load(session, PART_KINDS))
+            problems += found.problems
+            if not allow_unmatched:
+                problems += quotes.describe_unmatched(found.unmatched)
+            if problems:
+                raise InvalidRowsError(
+                    f"{path.name}: {len(problems)} line(s) cannot be applied; nothing was imported"
+                    + (" (use --allow-unmatched to apply the matched lines anyway)" if found.unmatched and
+                       not allow_unmatched else ""),
+                    [RowProblem(0, "quote", p, None, None) for p in problems])
+            rates = load_rates(session)
+            outliers: builtins.list[str] = []
+            records: builtins.list[tuple[quotes.QuoteLine, PartTable]] = []
+            for line, part in found.matched:
+                record = session.get(RECORDS[kind_of(part)], part.id, with_for_update=True, populate_existing=True)
+                if record is None:
+                    raise CatalogWriteError(f"{kind_of(part)} '{part.id}' was deleted meanwhile; nothing was "
+                                            "imported: apply the quote again")
+                why = plausibility.price_outlier(float(record.price), record.currency, line.unit_price,
+                                                 line.currency, rates)
+                if why is not None:
+                    outliers.append(f"line {line.number} ({part.id}): {why}")
+                records.append((line, record))
+            if outliers and not confirm_outliers:
+                raise InvalidRowsError(f"{path.name}: {len(outliers)} price(s) look wrong; nothing was imported ("
+                                       f"{plausibility.CONFIRM_HINT})",
+                                       [RowProblem(0, "unit_price", o, None, None) for o in outliers])
+            for line, record in records:
+                for name, value in quotes.commercial_fields(line, path.name, when).items():
+                    setattr(record, name, value)
+                record.user_edited = True
+            session.flush()
+        return QuoteReport([part.id for _, part in found.matched], quotes.describe_unmatched(found.unmatched))
 
     def reseed(self, source: Traversable | None = None) -> seeding.SeedReport:
         """Merge the bundled seed in again: adds missing parts, refreshes ones the user never edited."""

@@ -48,14 +48,14 @@ def test_a_quote_overrides_exactly_the_matched_parts(seeded_store: CatalogStore,
 def test_unmatched_or_bad_lines_write_nothing_and_are_listed(seeded_store: CatalogStore, tmp_path: Path) -> None:
     before = _rows(seeded_store)
     pid = sorted(before)[0]
-    quote = _csv(tmp_path / "q.csv", [f"{pid},x,1,10,USD", "NOPE-1,Mystery,1,5,USD", f"{pid},x,1,abc,usd"])
+    quote = _csv(tmp_path / "q.csv", [f"{pid},x,1,600,USD", "NOPE-1,Mystery,1,5,USD", f"{pid},x,1,abc,usd"])
     with pytest.raises(InvalidRowsError) as caught:
         seeded_store.apply_quote(quote, WHEN)
     text = "\n".join(caught.value.lines())
     assert "NOPE-1" in text and "line 4" in text and "unit_price" in text
     assert _rows(seeded_store) == before
     # the matched lines may be applied on purpose; the unmatched are still reported
-    ok = _csv(tmp_path / "q2.csv", [f"{pid},x,1,10,USD", "NOPE-1,Mystery,1,5,USD"])
+    ok = _csv(tmp_path / "q2.csv", [f"{pid},x,1,600,USD", "NOPE-1,Mystery,1,5,USD"])
     report = seeded_store.apply_quote(ok, WHEN, allow_unmatched=True)
     assert report.updated == [pid] and len(report.unmatched) == 1
 
@@ -66,12 +66,12 @@ def test_an_xlsx_quote_reads_like_a_csv(seeded_store: CatalogStore, tmp_path: Pa
     ws = wb.active
     path = tmp_path / "q.xlsx"
     ws.append(["SKU", "Item", "Quantity", "Net unit price", "CCY"])
-    ws.append([pid, "part", 2, 77.25, "GBP"])
+    ws.append([pid, "part", 2, 1777.25, "GBP"])
     wb.save(path)
     report = seeded_store.apply_quote(path, WHEN)
     assert report.updated == [pid]
     got = _rows(seeded_store)[pid]
-    assert (got["price"], got["currency"], got["price_basis"]) == (77.25, "GBP", "quote")
+    assert (got["price"], got["currency"], got["price_basis"]) == (1777.25, "GBP", "quote")
 
 
 def _nic(part_id: str, part_number: str) -> Nic:

@@ -62,6 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = actions.add_parser("import", help="add parts from a CSV or JSON file (all or nothing)")
     p.add_argument("file", type=Path, metavar="FILE", help="a .csv or .json catalog file")
     p.add_argument("--replace", action="store_true", help="overwrite parts whose id is already in the catalog")
+    _decimal_argument(p)
     p.set_defaults(handler=_import)
 
     p = actions.add_parser("export", help="write the catalog as CSV or JSON (re-importable)")
@@ -79,6 +80,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--date", help="the quote's date, YYYY-MM-DD (default: today)")
     p.add_argument("--allow-unmatched", action="store_true",
                    help="apply the matched lines even if some match no catalog part (they are listed)")
+    _decimal_argument(p)
+    _confirm_argument(p)
     p.set_defaults(handler=_quote)
 
     p = actions.add_parser("rates", help="the dated exchange-rate table: list, set, import or export")
@@ -87,7 +90,21 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="set: CURRENCY USD_PER_UNIT [AS_OF] [SOURCE]; import: FILE (.csv or .json)")
     p.add_argument("--format", choices=("table", "json", "csv"), default=None)
     p.add_argument("-o", "--output", type=Path, metavar="FILE", help="export: write here instead of stdout")
+    _decimal_argument(p)
+    _confirm_argument(p)
     p.set_defaults(handler=_rates)
+
+
+def _decimal_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--decimal", choices=(",", "."), default=None,
+                   help="the decimal separator of the file's numbers (default: the one the file shows; a file "
+                        "that shows none for a number such as 1,234 is refused)")
+
+
+def _confirm_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--confirm-outliers", action="store_true",
+                   help="write prices or rates far from the previous ones (10x for a price, 3x for a rate) or "
+                        "beyond any part's price; without it they are listed and nothing is written")
 
 
 def _quote(args: argparse.Namespace) -> int:
@@ -101,7 +118,8 @@ def _quote(args: argparse.Namespace) -> int:
         raise CliError(f"--date: expected YYYY-MM-DD, got {args.date!r}") from None
     with _opened(args) as store:
         try:
-            report = store.apply_quote(args.file, when, allow_unmatched=args.allow_unmatched)
+            report = store.apply_quote(args.file, when, allow_unmatched=args.allow_unmatched, decimal=args.decimal,
+                                       confirm_outliers=args.confirm_outliers)
         except CatalogError as exc:
             raise CliError(str(exc), exc.lines() if isinstance(exc, InvalidRowsError) else ()) from None
     print(f"quote {args.file.name} of {when}: {len(report.updated)} part(s) now at the quoted price"
@@ -115,7 +133,7 @@ def _rates(args: argparse.Namespace) -> int:
     import json
     from datetime import date
 
-    from catalog.rates import RATE_COLUMNS, rate_to_row, write_rates_csv
+    from catalog.rates import RATE_COLUMNS, rate_to_row, with_numbers_read, write_rates_csv
 
     action, values = args.rates_action, args.values
     with _opened(args) as store:
@@ -124,8 +142,9 @@ def _rates(args: argparse.Namespace) -> int:
                 raise CliError("rates set needs CURRENCY USD_PER_UNIT [AS_OF] [SOURCE], e.g. rates set EUR 1.16")
             as_of = values[2] if len(values) > 2 else date.today().isoformat()
             source = " ".join(values[3:]) or "set by the user"
-            store.import_rates([{"currency": values[0].upper(), "usd_per_unit": values[1], "as_of": as_of,
-                                 "source": source}])
+            rows = with_numbers_read([{"currency": values[0].upper(), "usd_per_unit": values[1], "as_of": as_of,
+                                       "source": source}], "rates set", args.decimal, first_row=1)
+            store.import_rates(rows, confirm_outliers=args.confirm_outliers)
             print(f"rate set: 1 {values[0].upper()} = {values[1]} USD as of {as_of}")
             return 0
         if action == "import":
@@ -133,8 +152,8 @@ def _rates(args: argparse.Namespace) -> int:
                 raise CliError("rates import needs one FILE (.csv or .json)")
             from catalog.rates import read_rates_file
 
-            rows = read_rates_file(Path(values[0]))  # a CatalogFileError is exit 2 (see _opened)
-            written = store.import_rates(rows)
+            rows = read_rates_file(Path(values[0]), args.decimal)  # a CatalogFileError is exit 2 (see _opened)
+            written = store.import_rates(rows, confirm_outliers=args.confirm_outliers)
             print(f"imported {written} exchange rate(s) into {store.url_display}")
             return 0
         table = [rate_to_row(r) for r in store.rates()]
@@ -205,7 +224,7 @@ def _import(args: argparse.Namespace) -> int:
     from catalog.files import read_file
 
     try:
-        rows = read_file(args.file)
+        rows = read_file(args.file, args.decimal)
     except CatalogError as exc:
         raise CliError(str(exc)) from None
     with _opened(args) as store:
