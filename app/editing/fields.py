@@ -11,7 +11,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from app.editing.draft import MISSING, Path, model_default, with_defaults
+from app.editing.draft import MISSING, Path, model_default
 from models.problems import ROOT, Problem
 from models.vocabulary import FIELDS, TARGETS, FieldInfo, field_info, field_label
 
@@ -208,8 +208,11 @@ def workload_for_kind(kind: str, previous: dict[str, Any] | None) -> dict[str, A
 
 
 def new_scenario_json(name: str) -> dict[str, Any]:
-    """A new scenario with explicit, visible defaults (mirrors on, RAID none, bare metal, ...)."""
-    return with_defaults({"name": name, "workload": workload_for_kind("greenplum-analytics", None)})
+    """A new scenario with explicit, visible defaults (mirrors on, RAID none, bare metal, ...): the Greenplum
+    analytics template of `refarch new`."""
+    from app.editing.templates import scenario_template  # it builds on workload_for_kind above
+
+    return scenario_template("greenplum-analytics", name)
 
 
 def problem_text(problem: Problem) -> str:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.editing.draft import Path as FieldPath
 from app.editing.fields import problem_text, workload_for_kind
+from app.editing.templates import default_name, project_defaults, scenario_template
 from app.formatting import money_short
 from app.gui.compare_view import CompareView
 from app.gui.file_actions import ProjectFileActions, SaveChoice, ask_save_changes_dialog
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from app.gui.export_actions import Exporter
     from app.gui.help import HelpDialog
 from models.scenario import Project, ScenarioFileError
-from models.vocabulary import field_label, kind_label, kind_short_label
+from models.vocabulary import WORKLOAD_KINDS, field_label, kind_label, kind_short_label
 
 VIEWS = ("main", "compare", "catalog")
 AUTOSAVE_MS = 60_000
@@ -224,6 +225,9 @@ class MainWindow(ProjectFileActions, QMainWindow):
         self.actions["undo"], self.actions["redo"] = undo, redo
         edit_menu.addSeparator()
         act("add", "&Add scenario", self.add_scenario, "Ctrl+T", menu=edit_menu)
+        templates = edit_menu.addMenu("Add scenario &from template")
+        for kind in WORKLOAD_KINDS:  # the templates `refarch new KIND` writes
+            act(f"add_{kind}", kind_label(kind), lambda kind=kind: self.add_scenario(kind), menu=templates)
         act("duplicate", "&Duplicate scenario", self.duplicate_scenario, "Ctrl+D", menu=edit_menu)
         act("rename", "Re&name scenario", self.scenarios.start_rename, "F2", menu=edit_menu)
         act("delete", "De&lete scenario", self.delete_scenario, None, menu=edit_menu)
@@ -422,8 +426,13 @@ class MainWindow(ProjectFileActions, QMainWindow):
             changes.append((("platform", "deployment"), "vsphere"))  # the schema requires VMs for this kind
         self.doc.edit_many(uid, changes, f"Change workload to {kind_label(kind)}")
 
-    def add_scenario(self) -> None:
-        self._select_only(self.doc.add_scenario())
+    def add_scenario(self, kind: str = "greenplum-analytics") -> None:
+        """Add the template of `kind` (`refarch new`'s), with the customer and currency the project's scenarios
+        agree on."""
+        customer, currency = project_defaults(e.draft for e in self.doc.entries)
+        draft = scenario_template(kind, self.doc.unique_name(default_name(kind)), customer=customer,
+                                  currency=currency)
+        self._select_only(self.doc.add_scenario(draft))
 
     def duplicate_scenario(self) -> None:
         if self.current_uid is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QLineEdit
 
 from app.gui.main_window import MainWindow
@@ -219,3 +220,19 @@ def test_the_bom_tab_and_design_show_parts_by_name_and_part_number(window: MainW
     assert not {ln.part_id for ln in r.bom} & cells  # ids are not what the table shows
     drive = next(ln for ln in lines if ln.part_id == r.design.drive_id)
     assert f"(P/N {drive.part_number})" in window.results.facts.text()
+
+
+@pytest.mark.parametrize("kind", ["postgres-consolidation", "sap-iq-multiplex"])
+def test_add_from_template_uses_the_template_and_the_projects_customer_and_currency(  # type: ignore[no-untyped-def]
+        qtbot, window: MainWindow, kind: str) -> None:
+    from app.editing.templates import scenario_template
+
+    for entry in window.doc.entries:  # a project for one customer, priced in euros
+        window.doc.edit_many(entry.uid, [(("customer",), "Acme"), (("commercial", "currency"), "EUR")], "set")
+    window.actions[f"add_{kind}"].trigger()
+    draft = window.doc.entry(window.current_uid).draft  # type: ignore[arg-type]
+    expected = scenario_template(kind, draft["name"], customer="Acme", currency="EUR")
+    assert draft == expected and draft["workload"]["kind"] == kind
+    assert window.doc.entry(window.current_uid).valid  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: not window.coordinator.busy(), timeout=60_000)
+    assert window.current_uid in window.coordinator.results
