@@ -41,11 +41,13 @@ from models.sizing.postgres.datastore import (
 )
 from models.sizing.postgres.limits import (
     CLUSTER_WORDS,
+    below_working_sets,
     cluster_limit_source,
     cluster_max_hosts,
     host_memory,
     larger_than_any_host,
-    largest_vm_gib,
+    largest_working_set,
+    physical_memory,
 )
 from models.sizing.postgres.placement import (
     HostPlan,
@@ -160,17 +162,24 @@ def size_postgres(
             continue
         vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes, server.cores_total, fill,
                        grow_for_connections=True)
+        physical = physical_memory(scenario, server)[1]
+        big = max(vms, key=lambda v: v.memory_gib)
+        if big.memory_gib > physical + 1e-9:  # vRAM beyond the host's own memory: no overcommit makes it fit
+            too_small.append(f"{server.id}: VM {big.name} ({big.memory_gib:g} GiB) against the host's"
+                             f" {physical:,.0f} GiB after the hypervisor reserve")
+            continue
         hosts = pack_hosts(vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes,
                            server.cores_per_numa_node, policy_min_hosts(w.vsan_policy) if vsan else 1,
                            cluster_max_hosts(vsan))
-        if hosts is None and all(v.memory_gib <= available and v.vcpus <= server.cores_total for v in vms):
+        if hosts is None and all(v.resident_peak_gib <= available and v.vcpus <= server.cores_total for v in vms):
             too_small.append(f"{server.id}: the VMs need more than the {cluster_max_hosts(vsan)} hosts of"
                              f" {CLUSTER_WORDS[vsan]}")
             continue
         if hosts is None:
-            big = max(vms, key=lambda v: v.memory_gib)
-            too_small.append(f"{server.id}: VM {big.name} ({big.memory_gib:g} GiB, {big.vcpus} vCPU) against"
-                             f" {available:,.0f} GiB available and {server.cores_total} cores")
+            big = max(vms, key=lambda v: v.resident_peak_gib)
+            too_small.append(f"{server.id}: VM {big.name} ({big.resident_peak_gib:,.1f} GiB working set,"
+                             f" {big.vcpus} vCPU) against {available:,.0f} GiB available and {server.cores_total}"
+                             " cores")
             continue
         found = (_cheapest_vsan(scenario, w, catalog, parts, server, vms, hosts, available, net) if vsan
                  else _cheapest_local(scenario, catalog, parts, server, hosts, available, net, raid))
@@ -184,14 +193,9 @@ def size_postgres(
             detail += (f"; {cluster_limit_source(vsan)}: split the databases over several clusters (one scenario"
                        " each)")
         stated = w.host_memory_available_gib
-        if stated is not None and stated < largest_vm_gib(w, catalog, parts):
-            raise SizingInputError([Problem(
-                "workload.host_memory_available_gib",
-                f"{stated:g} GiB per host is less than the largest database VM needs"
-                f" ({largest_vm_gib(w, catalog, parts):,.0f} GiB: its working set at the effective_cache_size share"
-                " plus its clients' memory); give more, or leave it empty for the host's memory less the hypervisor"
-                " reserve",
-            )])
+        resident, configured = largest_working_set(w, catalog, parts)
+        if stated is not None and stated < resident:
+            raise SizingInputError([below_working_sets(stated, resident, configured)])
         oversized = larger_than_any_host(scenario, w, catalog, parts)
         if oversized:
             raise SizingInputError(oversized)
@@ -291,6 +295,22 @@ def _rationale(
         ),
         _storage_rationale(w, p, raid),
     ]
+
+
+def _overcommit_kept(w: PostgresConsolidation, oc: Overcommit, kept: float) -> Rationale:
+    """The throughput study 001's curve keeps at the overcommit the design runs (host memory below the VMs'
+    configured memory is a valid input: Equation 1 reports it, the working sets bound it)."""
+    scheme = "one VM per database" if w.placement == "vm-per-database" else "databases sharing a VM"
+    return Rationale(
+        "Throughput under overcommit",
+        f"The VMs are configured with more memory than the host makes available ({percent(oc.rate)} overcommit on"
+        f" the busiest host, within the {percent(oc.safe[oc.worst])} its working sets allow): study 001 ran its"
+        f" database VMs exactly so, and its curve for {scheme} keeps about {percent(kept)} of the throughput"
+        f" without overcommit (the schemes part from {percent(figure(memory.DATASET, 'oc_divergence_rate'))} on;"
+        f" up to {percent(figure(memory.DATASET, 'ws_safe_overcommit_rate'))} the working sets stayed covered).",
+        f"{point(memory.DATASET, 'oc_divergence_rate').source.cite()};"
+        f" {point(memory.DATASET, 'ws_safe_overcommit_rate').source.cite()}; 001_8432df66bbca52f5.txt, Equation 1",
+    )
 
 
 def _performance(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig],
@@ -396,6 +416,8 @@ def _explain(
     estimates, first_ratio = _performance(w, p, by_vm, oc)
     fs = failed_state(w, p, by_vm)
     rationale = _rationale(w, p, by_vm[_first_vm(p).name], oc, raid, fs)
+    if oc.rate > 0:
+        rationale.insert(4, _overcommit_kept(w, oc, estimates["performance_preserved"].p50))
     rationale.append(licence_rank.rationale(scenario, p.server, "holds the VMs with the vCPUs they need"
                                             if _rank(scenario, catalog, p)[0] == 0 else
                                             "leaves the VMs short by the fewest vCPUs"))

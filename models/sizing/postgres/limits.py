@@ -8,6 +8,7 @@ import math
 from models.calibration_data import figure, point
 from models.hardware import HardwareCatalog, Server
 from models.percent import percent
+from models.perf import memory
 from models.problems import Problem
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing.parts import ResolvedParts, candidate_servers
@@ -21,21 +22,47 @@ from models.sizing.shared_storage import vsan_max_hosts
 def host_memory(scenario: Scenario, w: PostgresConsolidation, server: Server) -> tuple[float, float]:
     """(host memory, memory left for VMs) in GiB: the workload's stated figure, else the host's memory less the
     hypervisor reserve (the platform's, else the rule's); may be <= 0 for a host too small for any VM."""
-    host_mem = float(scenario.platform.memory_gib or server.memory_gib)
-    reserve = scenario.platform.hypervisor_reserve_gib
-    physical = host_mem - (hypervisor_reserve_gib(host_mem) if reserve is None else reserve)
+    host_mem, physical = physical_memory(scenario, server)
     # a stated figure above what the host has after the hypervisor cannot be: the host's memory bounds it
     available = min(w.host_memory_available_gib, physical) if w.host_memory_available_gib else physical
     return host_mem, available
 
 
-def largest_vm_gib(w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts) -> float:
-    """The memory of the largest VM the databases need on any candidate server (before host limits)."""
+def physical_memory(scenario: Scenario, server: Server) -> tuple[float, float]:
+    """(host memory, the host's memory less the hypervisor reserve) in GiB: the most vRAM one VM can be configured
+    with on the host. Below it, the memory made available to the VMs (`host_memory`) may be less than the VMs'
+    configured memory: that is memory overcommit (study 001, Equation 1), bounded by their working sets."""
+    host_mem = float(scenario.platform.memory_gib or server.memory_gib)
+    reserve = scenario.platform.hypervisor_reserve_gib
+    return host_mem, host_mem - (hypervisor_reserve_gib(host_mem) if reserve is None else reserve)
+
+
+def largest_working_set(
+    w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts
+) -> tuple[float, float]:
+    """(resident GiB, configured GiB) of the VM whose working set is the largest, on the candidate server where it
+    is least: the memory a host must make available for that VM to run at all. Below the configured memory is
+    overcommit (Equation 1); below the resident working set the overcommit passes what the working sets allow."""
     fill = figure(DOCS, "gp_capacity_max_fill")
     one_each = w.model_copy(update={"placement": "vm-per-database"})  # shared VMs can shrink to one database
-    return min((max(vm.memory_gib for vm in plan_vms(one_each, s.cores_per_numa_node, float("inf"), s.cores_total,
-                                                     fill))
-                for s in candidate_servers(catalog, parts)), default=0.0)
+    found = [max(((vm.resident_peak_gib, vm.memory_gib) for vm in plan_vms(
+        one_each, s.cores_per_numa_node, float("inf"), s.cores_total, fill)), default=(0.0, 0.0))
+        for s in candidate_servers(catalog, parts)]
+    return min(found, default=(0.0, 0.0))
+
+
+def below_working_sets(stated: float, resident_gib: float, configured_gib: float) -> Problem:
+    """A stated host memory for VMs below the largest VM's resident working set: the limit named, with the
+    overcommit it would mean against the most Equation 1 allows that VM (study 001's safe rate)."""
+    over = float(memory.overcommit_rate(stated, configured_gib))
+    safe = float(memory.safe_overcommit_rate(configured_gib, max(resident_gib, 1e-9)))
+    return Problem(
+        "workload.host_memory_available_gib",
+        f"{stated:g} GiB per host is less than the working set the largest database VM keeps resident at its"
+        f" busiest hour ({resident_gib:,.2f} GiB of its {configured_gib:g} GiB): that is {percent(over)} memory"
+        f" overcommit (Equation 1) where its working sets allow at most {percent(safe)}; give at least"
+        f" {resident_gib:,.2f} GiB, or leave it empty for the host's memory less the hypervisor reserve",
+    )
 
 
 def larger_than_any_host(

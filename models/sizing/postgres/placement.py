@@ -235,11 +235,11 @@ def pack_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: bool, node
                min_hosts: int = 1, max_hosts: int | None = None) -> list[HostPlan] | None:
     """The fewest hosts holding every VM on its highest hourly sums, one host's capacity kept free with HA.
 
-    None when a single VM is larger than the host (its memory or vCPUs), nothing fits, or it takes more than
-    `max_hosts` (one cluster's limit: vSphere's, or vSAN's).
+    A VM's configured memory may exceed `available_gib` (memory overcommit, study 001's Equation 1): what must
+    fit is its resident working set. None when a single VM's working set or vCPUs are larger than the host,
+    nothing fits, or it takes more than `max_hosts` (one cluster's limit: vSphere's, or vSAN's).
     """
-    if not vms or any(v.memory_gib > available_gib or v.vcpus > cores or v.resident_peak_gib > available_gib
-                      for v in vms):
+    if not vms or any(v.vcpus > cores or v.resident_peak_gib > available_gib for v in vms):
         return None
     total_cpu = sum((v.cpu_by_hour for v in vms), np.zeros(HOURS)).max()
     total_res = sum((v.resident_by_hour for v in vms), np.zeros(HOURS)).max()
