@@ -9,6 +9,7 @@ all and explains the result.
 from __future__ import annotations
 
 import math
+from typing import NoReturn
 
 from models.calibration_data import figure, point
 from models.hardware import HardwareCatalog, Server
@@ -186,25 +187,32 @@ def size_postgres(
         if found is not None and (rank := _rank(scenario, catalog, found)) < best_rank:  # the first: below inf
             best, best_rank = found, rank
     if best is None:
-        # the cluster limit first: it is the one a bigger server does not lift
-        too_small.sort(key=lambda t: CLUSTER_WORDS[vsan] not in t)
-        detail = "; ".join(too_small[:3])
-        if CLUSTER_WORDS[vsan] in detail:
-            detail += (f"; {cluster_limit_source(vsan)}: split the databases over several clusters (one scenario"
-                       " each)")
-        stated = w.host_memory_available_gib
-        resident, configured = largest_working_set(w, catalog, parts)
-        if stated is not None and stated < resident:
-            raise SizingInputError([below_working_sets(stated, resident, configured)])
-        oversized = larger_than_any_host(scenario, w, catalog, parts)
-        if oversized:
-            raise SizingInputError(oversized)
-        raise SizingInputError([Problem(
-            "workload.databases",
-            "no server and drive in the catalog hold the database VMs (each VM within the host's memory and cores)"
-            " with drives for their data, WAL and IOPS" + (f" ({detail})" if detail else ""),
-        )])
+        _refuse(w, catalog, parts, scenario, too_small, vsan)
     return _explain(scenario, catalog, w, best, net, nic_why, raid)
+
+
+def _refuse(w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts, scenario: Scenario,
+            too_small: list[str], vsan: bool) -> NoReturn:
+    """No server and drive hold the VMs: the most telling reason (the stated host memory below the working sets, a
+    database larger than any host, else the first servers' reasons with the cluster limit first)."""
+    # the cluster limit first: it is the one a bigger server does not lift
+    too_small.sort(key=lambda t: CLUSTER_WORDS[vsan] not in t)
+    detail = "; ".join(too_small[:3])
+    if CLUSTER_WORDS[vsan] in detail:
+        detail += (f"; {cluster_limit_source(vsan)}: split the databases over several clusters (one scenario"
+                   " each)")
+    stated = w.host_memory_available_gib
+    resident, configured = largest_working_set(w, catalog, parts)
+    if stated is not None and stated < resident:
+        raise SizingInputError([below_working_sets(stated, resident, configured)])
+    oversized = larger_than_any_host(scenario, w, catalog, parts)
+    if oversized:
+        raise SizingInputError(oversized)
+    raise SizingInputError([Problem(
+        "workload.databases",
+        "no server and drive in the catalog hold the database VMs (each VM within the host's memory and cores)"
+        " with drives for their data, WAL and IOPS" + (f" ({detail})" if detail else ""),
+    )])
 
 
 def _configs(p: Packing, w: PostgresConsolidation, overcommitted: list[bool]) -> list[PgConfig]:
