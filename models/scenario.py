@@ -20,6 +20,7 @@ from models.vocabulary import (
     WORKLOAD_KINDS,
     Deployment,
     DqpMode,
+    GreenplumVersion,
     MirrorPolicy,
     OltpMix,
     Placement,
@@ -75,6 +76,9 @@ class GreenplumAnalytics(_Mirrored):
     mirror_block_hosts: int | None = Field(
         default=None, ge=2, le=1000, description="segment hosts per block (block mirroring only)"
     )
+    greenplum_version: GreenplumVersion = Field(
+        default="6", description="the release the configuration is written for: 6, 7, cloudberry-2 or warehousepg-7"
+    )
     scan_fraction_pct: float = Field(
         default=10.0, gt=0, le=100, description="share of the fact data a typical report scans"
     )
@@ -103,6 +107,9 @@ class GreenplumOltp(_Mirrored):
     )
     mirror_block_hosts: int | None = Field(
         default=None, ge=2, le=1000, description="segment hosts per block (block mirroring only)"
+    )
+    greenplum_version: GreenplumVersion = Field(
+        default="6", description="the release the configuration is written for: 6, 7, cloudberry-2 or warehousepg-7"
     )
     landing_pct: float = Field(
         default=0.0, ge=0, le=300, description="space for landing backup and load files on the segment hosts, % of"

@@ -47,6 +47,10 @@ DQP_MODES: tuple[DqpMode, ...] = get_args(DqpMode)
 
 MirrorPolicy = Literal["group", "spread", "block"]  # gpinitsystem mirror placement
 MIRROR_POLICIES: tuple[MirrorPolicy, ...] = get_args(MirrorPolicy)
+# The Greenplum release the design is configured for: its resource-group attributes, gpconfig names and the
+# sysctl of its installation guide (Apache Cloudberry 2 and WarehousePG 7 are Greenplum 7 forks)
+GreenplumVersion = Literal["6", "7", "cloudberry-2", "warehousepg-7"]
+GREENPLUM_VERSIONS: tuple[GreenplumVersion, ...] = get_args(GreenplumVersion)
 SegmentTier = Literal["type-1", "type-2", "type-3"]  # study 002's primary-segment tiers (8, 16, 32 per 48 cores)
 
 Better = Literal["lower", "higher"]
@@ -145,6 +149,15 @@ def raid_label(level: str) -> str:
     if level in RAIDS:
         return RAIDS[level].label
     return _OTHER_STORAGE_LABELS.get(level, level)
+
+
+def greenplum_release_label(version: str) -> str:
+    """How a Greenplum release reads in the report: "Greenplum 6", "Apache Cloudberry 2".
+
+    >>> greenplum_release_label("warehousepg-7")
+    'WarehousePG 7'
+    """
+    return dict(FIELDS["workload.greenplum_version"].choices).get(version, version)
 
 
 # --------------------------------------------------------------------------- metrics
@@ -326,6 +339,13 @@ FIELDS: dict[str, FieldInfo] = {
         choices=(("group", "Group (default)"), ("spread", "Spread"), ("block", "Block")),
     ),
     "workload.mirror_block_hosts": FieldInfo("Segment hosts per mirror block", help="Block mirroring only"),
+    "workload.greenplum_version": FieldInfo(
+        "Greenplum release",
+        help="The release the configuration is written for: resource-group attributes, gpconfig names,"
+             " MASTER/COORDINATOR naming and the installation guide's sysctl",
+        choices=(("6", "Greenplum 6"), ("7", "Greenplum 7"), ("cloudberry-2", "Apache Cloudberry 2"),
+                 ("warehousepg-7", "WarehousePG 7")),
+    ),
     "workload.concurrent_queries": FieldInfo(
         "Concurrent queries", help="Reports submitted at the same time at peak; those memory cannot run at once queue"
     ),

@@ -64,6 +64,7 @@ _MIRRORS = _w("mirrors", "bool")
 _MIRRORING = _w("mirroring", "choice")
 _BLOCK = _w("mirror_block_hosts", "int", optional=True, placeholder="block mirroring only")
 _LANDING = _w("landing_pct", "float")
+_VERSION = _w("greenplum_version", "choice")
 
 WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
     "greenplum-analytics": (
@@ -78,6 +79,7 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         _MIRRORING,
         _BLOCK,
         _LANDING,
+        _VERSION,
     ),
     "greenplum-oltp": (
         _w("clients", "int"),
@@ -91,6 +93,7 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         _MIRRORING,
         _BLOCK,
         _LANDING,
+        _VERSION,
     ),
     "postgres-consolidation": (
         _w("placement", "choice"),
@@ -180,7 +183,7 @@ PART_FIELDS: tuple[tuple[Path, str, str], ...] = tuple(
 
 # Fields several kinds share keep their value when the user switches kind.
 _CARRIED = ("data_tb", "compression_ratio", "growth_pct_per_year", "horizon_years", "mirrors", "mirroring",
-            "mirror_block_hosts", "landing_pct")
+            "mirror_block_hosts", "landing_pct", "greenplum_version")
 
 _STARTING_WORKLOAD: dict[str, dict[str, Any]] = {
     "greenplum-analytics": {"data_tb": 50.0, "concurrent_queries": 20},

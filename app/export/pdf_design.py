@@ -24,12 +24,14 @@ from app.formatting import (
 )
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
-from models.vocabulary import deployment_label, kind_label, raid_label
+from models.vocabulary import deployment_label, greenplum_release_label, kind_label, raid_label
 
 
 def _design_facts(r: SizingResult) -> list[tuple[str, str]]:
     d = r.design
     rows: list[tuple[str, str]] = []
+    if d.greenplum_version is not None:
+        rows.append(("Release", greenplum_release_label(d.greenplum_version)))
     if d.primary_segments_per_host is not None:
         rows.append(("Segments per host", f"{d.primary_segments_per_host} primary + "
                                           f"{d.mirror_segments_per_host or 0} mirror"))

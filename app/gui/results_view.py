@@ -59,7 +59,7 @@ from app.services.sizing import Curve
 from models.references import ReferenceList, readable
 from models.scenario import Scenario
 from models.sizing.result import Design, SizingResult
-from models.vocabulary import KINDS, field_label, metric_label, raid_label, target_of_metric
+from models.vocabulary import KINDS, field_label, greenplum_release_label, metric_label, raid_label, target_of_metric
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -187,6 +187,8 @@ def design_facts(design: Design, describe: Callable[[str], str]) -> list[tuple[s
         facts.append(("VMs per host", str(design.vms_per_host)))
     if design.vm is not None and design.deployment == "vsphere":
         facts.append(("VM size", vm_size(design) or ""))
+    if design.greenplum_version is not None:
+        facts.append(("Release", greenplum_release_label(design.greenplum_version)))
     if design.primary_segments_per_host is not None:
         mirrors = design.mirror_segments_per_host or 0
         facts.append(("Segments per host", f"{design.primary_segments_per_host} primary + {mirrors} mirror"))

@@ -262,6 +262,7 @@ class Design:
     iq_main_cache_gib: float | None = None
     iq_temp_cache_gib: float | None = None
     hosts: tuple[HostLayout, ...] = ()
+    greenplum_version: str | None = None  # the release the settings are written for (Greenplum designs)
     # product settings (gpconfig, postgresql.conf, SAP IQ switches...) with reason and source: see settings.py
     settings: tuple[SettingGroup, ...] = ()
 

@@ -27,7 +27,7 @@ from app.formatting import (
     value,
     vm_size,
 )
-from models.vocabulary import deployment_label, kind_label, metric_label, raid_label
+from models.vocabulary import deployment_label, greenplum_release_label, kind_label, metric_label, raid_label
 
 if TYPE_CHECKING:
     from models.sizing.result import SizingResult
@@ -68,6 +68,8 @@ def render_text(r: SizingResult) -> str:
     if d.vm:
         drives = f", {d.vm.data_drives} data drives" if d.vm.data_drives else ""  # none: disks on the datastore
         facts.append(("VM", f"{vm_size(d)}{drives}"))
+    if d.greenplum_version is not None:
+        facts.append(("Release", greenplum_release_label(d.greenplum_version)))
     if d.primary_segments_per_host is not None:
         segs = f"{d.primary_segments_per_host} primary + {d.mirror_segments_per_host} mirror"
         facts.append(("Segments per host", segs))

@@ -19,6 +19,7 @@ from app.export.config.vsphere import (
     vsan_policies,
 )
 from models.sizing.result import SizingResult
+from models.vocabulary import greenplum_release_label
 
 
 def build_config(result: SizingResult, naming: Naming | None = None) -> ConfigBundle:
@@ -53,6 +54,8 @@ def readme(bundle: ConfigBundle, result: SizingResult, naming: Naming) -> str:
     lines = header("README.txt: the configuration refarch generated for this design", result.scenario_name)
     lines += [f"Scenario: {result.scenario_name}", f"Kind: {d.kind} ({d.deployment})",
               f"Server: {d.server_id}   Hosts: {d.worker_hosts} worker + {d.coordinator_hosts} coordinator",
+              *([f"Release: {greenplum_release_label(d.greenplum_version)} (settings, naming and OS files follow"
+                 " its documentation)"] if d.greenplum_version else []),
               "", "Files:"]
     width = max(len(f.path) for f in bundle.files)
     lines += [f"  {f.path.ljust(width)}  {f.what}" for f in bundle.files]

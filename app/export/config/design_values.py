@@ -38,3 +38,8 @@ def fmt_value(value: object) -> str:
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() else repr(value)
     return str(value)
+
+
+def release(result: SizingResult) -> str:
+    """The Greenplum release a design is configured for; Greenplum 6 (the default) when it states none."""
+    return result.design.greenplum_version or "6"

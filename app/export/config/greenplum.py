@@ -6,9 +6,10 @@ import re
 import shlex
 
 from app.export.config.bundle import Comments, ConfigBundle, comment, header
-from app.export.config.design_values import cluster_setting, fmt_value, setting_groups
+from app.export.config.design_values import cluster_setting, fmt_value, release, setting_groups
 from app.export.config.gp_layout import SegmentUnit, segment_units, spread
 from app.export.config.naming import Naming
+from app.export.config.os_fit import PortPlan, port_plan
 from app.export.config.static_data import deploy_data
 from models.sizing.result import SizingResult
 
@@ -29,6 +30,11 @@ def _array_name(scenario_name: str, default: str) -> str:
     return cleaned or default
 
 
+def _range_note(p: PortPlan) -> str:
+    return (f"Ports {p.port_base}-{p.highest} lie below net.ipv4.ip_local_port_range ({p.range_low}-{p.range_high},"
+            " os/sysctl.conf), as the installation guide's Port Settings require.")
+
+
 def gpinitsystem_config(result: SizingResult, units: list[SegmentUnit], naming: Naming) -> str:
     d = result.design
     init = {e["name"]: e for e in deploy_data("greenplum")["init"]}
@@ -38,8 +44,9 @@ def gpinitsystem_config(result: SizingResult, units: list[SegmentUnit], naming: 
     lines += [*comment(e["reason"], e["source"]), _var("ARRAY_NAME", _array_name(result.scenario_name, e["value"]))]
     lines += [*comment("Data directories are named <prefix><content id> inside each directory below.", DOCS),
               _var("SEG_PREFIX", naming.render("seg_prefix"))]
+    ports = port_plan(result)
     e = init["PORT_BASE"]
-    lines += [*comment(e["reason"], e["source"]), _var("PORT_BASE", e["value"])]
+    lines += [*comment(f"{e['reason']} {_range_note(ports)}", e["source"]), _var("PORT_BASE", str(ports.port_base))]
     primary_why = (
         f"{u.primaries} primary segments per {'VM' if u.vm else 'host'} (the design's"
         f" {d.primary_segments_per_host} per host over {d.vms_per_host} VM(s)), one entry each, spread round-robin"
@@ -48,16 +55,14 @@ def gpinitsystem_config(result: SizingResult, units: list[SegmentUnit], naming: 
     )
     lines += [*comment(primary_why, "002_feb9b45e1f157a35.txt, Number of Greenplum segments per machine"),
               f"declare -a DATA_DIRECTORY={_array(spread(u.primaries, u.mounts, naming, 'primary_dir'))}"]
-    coordinator = naming.render("coordinator_host")
-    coord_dir = naming.render("coordinator_dir")
-    for var in ("COORDINATOR", "MASTER"):
-        release = "Greenplum 7 reads COORDINATOR_*" if var == "COORDINATOR" else "Greenplum 6 reads MASTER_*"
-        lines += [*comment(f"Coordinator host ({release}; the other release ignores these lines).", DOCS),
-                  _var(f"{var}_HOSTNAME", coordinator),
-                  *comment("Coordinator data directory (the catalog only, on the coordinator's RAID 1 pair).", DOCS),
-                  _var(f"{var}_DIRECTORY", coord_dir)]
-        e = init["COORDINATOR_PORT"]
-        lines += [*comment(e["reason"], e["source"]), _var(f"{var}_PORT", e["value"])]
+    rel = deploy_data("greenplum")["releases"][release(result)]
+    var = rel["prefix"]
+    lines += [*comment(f"Coordinator host. {rel['prefix_reason']}", rel["prefix_source"]),
+              _var(f"{var}_HOSTNAME", naming.render("coordinator_host")),
+              *comment("Coordinator data directory (the catalog only, on the coordinator's RAID 1 pair).", DOCS),
+              _var(f"{var}_DIRECTORY", naming.render("coordinator_dir"))]
+    e = init["COORDINATOR_PORT"]
+    lines += [*comment(e["reason"], e["source"]), _var(f"{var}_PORT", e["value"])]
     for name in ("TRUSTED_SHELL", "ENCODING"):
         e = init[name]
         lines += [*comment(e["reason"], e["source"]), _var(name, e["value"])]
@@ -67,14 +72,16 @@ def gpinitsystem_config(result: SizingResult, units: list[SegmentUnit], naming: 
     block = mode is not None and str(mode.value) == "block"
     if u.mirrors and block:
         e = init["MIRROR_PORT_BASE"]
-        lines += [*comment(e["reason"], e["source"]), _var("MIRROR_PORT_BASE", e["value"])]
+        lines += [*comment(f"{e['reason']} {_range_note(ports)}", e["source"]),
+                  _var("MIRROR_PORT_BASE", str(ports.mirror_port_base))]
         lines += [*comment(f"Block mirroring has no gpinitsystem flag: the cluster is initialised without mirrors"
                            f" and gpaddmirrors -i adds them in blocks (see gpinitsystem.sh). The {u.mirrors} mirror"
-                           " directories per host, for that file:", mode.source),
+                           " directories per host, for that file:", mode.source if mode else DOCS),
                   f"# MIRROR_DATA_DIRECTORY: {' '.join(spread(u.mirrors, u.mounts, naming, 'mirror_dir'))}"]
     elif u.mirrors:
         e = init["MIRROR_PORT_BASE"]
-        lines += [*comment(e["reason"], e["source"]), _var("MIRROR_PORT_BASE", e["value"])]
+        lines += [*comment(f"{e['reason']} {_range_note(ports)}", e["source"]),
+                  _var("MIRROR_PORT_BASE", str(ports.mirror_port_base))]
         how = f" Mirroring mode {mode.value}: run gpinitsystem with {MIRROR_FLAGS.get(str(mode.value), '')}" \
               " (see gpinitsystem.sh)." if mode else ""
         lines += [*comment(f"{u.mirrors} mirror segments per {'VM' if u.vm else 'host'}, spread over the same"
@@ -190,10 +197,11 @@ def gpconfig_script(result: SizingResult) -> str:
                              "-m gives the coordinator its own value.", c.source)
             cmd += f" -m {shlex.quote(_gpconfig_value(c.name, c.value, c.unit, plain))}"
         lines.append(cmd)
+    rel = deploy_data("greenplum")["releases"][release(result)]
     for c in coordinator.values():
         value = _gpconfig_value(c.name, c.value, c.unit, plain)
-        lines += [*comment(c.reason + " (Greenplum 6 spells the flag --masteronly.)", c.source),
-                  f"gpconfig -c {c.name} -v {shlex.quote(value)} --coordinatoronly"]
+        lines += [*comment(f"{c.reason} {rel['flag_reason']}", f"{c.source}; {rel['flag_source']}"),
+                  f"gpconfig -c {c.name} -v {shlex.quote(value)} {rel['coordinator_only']}"]
     lines += [*comment("Parameters such as gp_vmem_protect_limit, gp_resource_manager and max_connections take"
                        " effect only after a restart.", "vendor_docs: Greenplum Database Reference Guide,"
                        " Server Configuration Parameters"),

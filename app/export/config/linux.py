@@ -5,40 +5,42 @@ from __future__ import annotations
 import shlex
 
 from app.export.config.bundle import Comments, ConfigBundle, comment, header
-from app.export.config.design_values import fmt_value, setting_groups
+from app.export.config.design_values import release, setting_groups
+from app.export.config.os_fit import Line, Role, limits_lines, overcommit, roles, sysctl_lines
 from app.export.config.static_data import deploy_data
 from models.sizing.result import SizingResult
+from models.vocabulary import greenplum_release_label
 
 GREENPLUM_KINDS = ("greenplum-analytics", "greenplum-oltp")
 
 
-def sysctl_conf(result: SizingResult) -> str:
-    data = deploy_data("linux")
-    lines = header("sysctl.conf for every Greenplum host (copy to /etc/sysctl.d/90-greenplum.conf;"
-                   " sysctl --system)", result.scenario_name)
-    sized = [s for g in setting_groups(result, "linux-sysctl") for s in g.settings]
-    own = {s.name for s in sized}
-    for e in data["greenplum_sysctl"]:
-        if e["name"] not in own:  # the design's own value (its memory plan depends on it) wins
-            lines += [*comment(e["reason"], e["source"]), f"{e['name']} = {e['value']}"]
+def release_label(result: SizingResult) -> str:
+    return greenplum_release_label(release(result))
+
+
+def _file(title: str, result: SizingResult, lines: list[Line]) -> str:
+    out = header(title, result.scenario_name)
     why = Comments()
-    for s in sized:  # values the design's memory plan is computed with (e.g. vm.overcommit_ratio)
-        lines += [*why(s.reason, s.source), f"{s.name} = {fmt_value(s.value)}"]
-    for e in data["greenplum_sysctl_omitted"]:
-        lines += [*comment("Left out: " + e["reason"], e["source"]), f"# {e['name']} = {e['value']}"]
-    return "\n".join(lines)
+    for line in lines:
+        out += [*why(line.reason, line.source), line.text]
+    return "\n".join(out)
 
 
-def limits_conf(result: SizingResult) -> str:
-    data = deploy_data("linux")
-    lines = header("limits.conf for every Greenplum host (copy to /etc/security/limits.d/90-greenplum.conf)",
-                   result.scenario_name)
-    lines += comment("limits.conf needs a domain; '*' applies to every user including gpadmin. The study lists"
-                     " the type, item and value.", "000_b2a3159111482e98.txt, Appendix A: Operating System"
-                     " Configuration; limits.conf(5)")
-    for e in data["greenplum_limits"]:
-        lines += [*comment(e["reason"], e["source"]), f"{e['domain']} {e['type']} {e['item']} {e['value']}"]
-    return "\n".join(lines)
+def sysctl_conf(result: SizingResult, role: Role) -> str:
+    """The release's installation-guide sysctl.conf for one role, fitted to its memory, instances and ports."""
+    lines = sysctl_lines(result, role)
+    sized = {ln.text.split(" = ")[0] for ln in overcommit(result)}
+    lines = [ln for ln in lines if ln.text.split(" = ")[0] not in sized] + overcommit(result)
+    text = _file(f"sysctl.conf for every {role.name} (copy to /etc/sysctl.d/90-greenplum.conf; sysctl --system)",
+                 result, lines)
+    omitted = [ln for e in deploy_data("linux")["greenplum_sysctl_omitted"]
+               for ln in [*comment("Left out: " + e["reason"], e["source"]), f"# {e['name']} = {e['value']}"]]
+    return "\n".join([text, *omitted])
+
+
+def limits_conf(result: SizingResult, role: Role) -> str:
+    return _file(f"limits.conf for every {role.name} (copy to /etc/security/limits.d/90-greenplum.conf; the"
+                 " domain '*' covers gpadmin)", result, limits_lines(result, role))
 
 
 def data_disks_script(result: SizingResult, mounts: tuple[str, ...], drives: int, what: str) -> str:
@@ -84,11 +86,34 @@ def data_disks_script(result: SizingResult, mounts: tuple[str, ...], drives: int
     return "\n".join(lines)
 
 
-def cgroups_conf(result: SizingResult) -> str | None:
-    """The cgroup hierarchy resource groups need, when the design turns them on (gp_resource_manager=group)."""
+def _resource_manager(result: SizingResult) -> str | None:
     manager = next((s for g in setting_groups(result, "greenplum") for s in g.settings
                     if s.name == "gp_resource_manager"), None)
-    if manager is None or str(manager.value) != "group":
+    return None if manager is None else str(manager.value)
+
+
+def cgroups_v2_unit(result: SizingResult) -> str | None:
+    """The systemd unit that prepares cgroup v2 for resource groups at boot (gp_resource_manager=group-v2)."""
+    if _resource_manager(result) != "group-v2":
+        return None
+    cg = deploy_data("linux")["greenplum_cgroups_v2"]
+    user = cg["user"]
+    controllers = " ".join("+" + c for c in cg["controllers"])
+    lines = header(f"{cg['unit']}: the cgroup v2 set-up resource groups need (every host)", result.scenario_name)
+    lines += [*comment(cg["reason"], cg["source"]), "[Unit]", "Description=Greenplum cgroup v2 configuration", "",
+              "[Service]", "Type=oneshot", "RemainAfterExit=yes", "WorkingDirectory=/sys/fs/cgroup", "Delegate=yes",
+              *comment("Only where cgroup v2 is mounted.", cg["source"]),
+              "ExecCondition=bash -c '[ xcgroup2fs = x$(stat -fc \"%%T\" /sys/fs/cgroup) ] || exit 1'",
+              *comment(f"The gpdb directory for {user}, the controllers below the root, cgroup.procs writable.",
+                       cg["source"]),
+              f'ExecStart=bash -ec "[ -d gpdb ] || mkdir gpdb; echo \'{controllers}\' > cgroup.subtree_control;'
+              f' chown -R {user}:{user} gpdb; chmod a+w cgroup.procs"', "", "[Install]", "WantedBy=basic.target"]
+    return "\n".join(lines)
+
+
+def cgroups_conf(result: SizingResult) -> str | None:
+    """The cgroup hierarchy resource groups need, when the design turns them on (gp_resource_manager=group)."""
+    if _resource_manager(result) != "group":
         return None
     cg = deploy_data("linux")["greenplum_cgroups"]
     user = cg["user"]
@@ -146,11 +171,19 @@ def guest_settings(result: SizingResult) -> str:
 def add_linux(bundle: ConfigBundle, result: SizingResult, mounts: tuple[str, ...] | None, drives: int) -> None:
     kind = result.design.kind
     if kind in GREENPLUM_KINDS:
-        bundle.add("os/sysctl.conf", sysctl_conf(result), "kernel parameters for every Greenplum host")
-        bundle.add("os/limits.conf", limits_conf(result), "open files and processes for every Greenplum host")
+        for role in roles(result):
+            suffix = "" if role.name.startswith("segment") else "-coordinator"
+            bundle.add(f"os/sysctl{suffix}.conf", sysctl_conf(result, role),
+                       f"kernel parameters for every {role.name} ({release_label(result)} installation guide)")
+            bundle.add(f"os/limits{suffix}.conf", limits_conf(result, role),
+                       f"open files and processes for every {role.name}")
         cgroups = cgroups_conf(result)
         if cgroups:
             bundle.add("os/cgconfig-gpdb.conf", cgroups, "cgroups for resource groups (gp_resource_manager=group)")
+        unit = cgroups_v2_unit(result)
+        if unit:
+            bundle.add(f"os/{deploy_data('linux')['greenplum_cgroups_v2']['unit']}", unit,
+                       "cgroup v2 for resource groups (gp_resource_manager=group-v2)")
         if mounts:
             what = "segment VM" if result.design.deployment == "vsphere" else "segment host"
             bundle.add("os/data-disks.sh", data_disks_script(result, mounts, drives, what),

@@ -18,7 +18,7 @@ _STUDY_FILE = re.compile(r"\b(\d{3}_[0-9a-f]{16}\.txt)")
 @cache
 def deploy_data(name: str) -> dict[str, Any]:
     path = resources.files("resources") / "deploy" / f"{name}.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     _check_provenance(data, name)
     return data
 

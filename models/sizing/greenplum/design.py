@@ -15,6 +15,7 @@ from models.sizing import commercial
 from models.sizing.greenplum import evaluation, part_warnings, settle
 from models.sizing.greenplum import shortlist as gp_shortlist
 from models.sizing.greenplum import tco as gp_tco
+from models.sizing.greenplum.design_settings import for_release
 from models.sizing.greenplum.explain import explain
 from models.sizing.greenplum.search import Search, SearchSpace, search_space, settled_pool
 from models.sizing.greenplum.stream import CheapestFeasible, RunningBest
@@ -121,7 +122,7 @@ def size_greenplum(
         extra = _cheaper_to_own(scenario, workload, catalog, space, completed, streams[2], tco[0][1], shared) \
             if feasible and rank.cost is None and (budget is None or full <= budget) else None
         result = dataclasses.replace(result, rationale=(*result.rationale, why, *([extra] if extra else [])))
-    return result
+    return for_release(result, workload.greenplum_version)
 
 
 def _within_budget(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,

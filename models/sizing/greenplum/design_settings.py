@@ -6,14 +6,17 @@ the unit the product reads; the sizing decisions stay in the sizers and rules.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
+from models.calibration_data import figure, point
 from models.percent import percent
 from models.sizing.greenplum.memory import MemoryPlan
-from models.sizing.result import Rationale
+from models.sizing.result import Rationale, SizingResult
 from models.sizing.settings import Setting, SettingGroup
 
 MIB_PER_GIB = 1024
+DOCS = "vendor_docs"
 
 
 def greenplum_settings(plan: MemoryPlan, mirror_why: Rationale | None = None) -> tuple[SettingGroup, ...]:
@@ -60,6 +63,79 @@ def greenplum_settings(plan: MemoryPlan, mirror_why: Rationale | None = None) ->
         Setting("vm.overcommit_ratio", v.vm_overcommit_ratio, "", rg_why.text, rg_why.source),
     )))
     return tuple(groups)
+
+
+GP7_FAMILY = ("7", "cloudberry-2", "warehousepg-7")  # resource groups as Greenplum 7 redesigned them
+GP7_DOC = "Greenplum Database 7 Administrator Guide, About Changes to Resource Groups in Greenplum 7"
+CLOUDBERRY_SRC = "Apache Cloudberry 2 source, src/backend/commands/resgroupcmds.c (getResgroupOptionType: memory_quota)"
+DEFAULT_GROUP = "default_group"
+
+
+def greenplum_dialect(
+    groups: tuple[SettingGroup, ...], version: str
+) -> tuple[tuple[SettingGroup, ...], Rationale | None]:
+    """The Greenplum 6 settings restated for `version`: Greenplum 7 and its forks drop gp_resource_group_memory_limit
+    and MEMORY_SPILL_RATIO, run resource groups on cgroup v2 (group-v2) and cap default_group's CPU at 20 % unless
+    told otherwise; memory per group is MEMORY_LIMIT in MB per segment (MEMORY_QUOTA in Apache Cloudberry 2), and a
+    query gets MEMORY_LIMIT / CONCURRENCY, so MEMORY_LIMIT = statement_mem x CONCURRENCY keeps the per-query
+    memory the plan sized. Greenplum 6 comes back unchanged.
+
+    >>> from models.sizing.greenplum.memory import memory_plan
+    >>> g, why = greenplum_dialect(greenplum_settings(memory_plan(512, 32, 16, 32, 20, 20, "group", None, False)), "7")
+    >>> rg = [x for x in g if x.product == "greenplum-resource-group"][0]
+    >>> [(s.name, s.value) for s in rg.settings]
+    [('concurrency', 20), ('cpu_max_percent', 100), ('cpu_weight', 100), ('memory_limit', 11600), ('min_cost', 0)]
+    >>> greenplum_dialect(g, "6")[1] is None
+    True
+    """
+    if version not in GP7_FAMILY:
+        return groups, None
+    cluster = next(g for g in groups if g.product == "greenplum" and g.target == "cluster")
+    stmt = cluster.get("statement_mem")
+    rg = next(g for g in groups if g.product == "greenplum-resource-group" and g.target == DEFAULT_GROUP)
+    conc = rg.get("concurrency")
+    assert stmt is not None and conc is not None  # greenplum_settings states both
+    memory_name = "memory_quota" if version == "cloudberry-2" else "memory_limit"
+    memory_mb = int(stmt.value) * int(conc.value)
+    cpu = int(figure(DOCS, "gp7_rg_cpu_max_percent_max"))
+    text = (f"{_release(version)} resource groups: gp_resource_manager=group-v2 (cgroup v2, the default of Enterprise"
+            f" Linux 9; 'group' on cgroup v1 hosts); gp_resource_group_memory_limit and MEMORY_SPILL_RATIO no longer"
+            f" exist. {DEFAULT_GROUP} runs CONCURRENCY={conc.value} with {memory_name.upper()}={memory_mb:,} MB per"
+            f" segment = statement_mem {stmt.value:,} MB x {conc.value}, so each query gets the same"
+            f" {memory_name.upper()} / CONCURRENCY = {stmt.value:,} MB the memory plan sized; CPU_MAX_PERCENT={cpu}"
+            f" lifts the {figure(DOCS, 'gp7_default_group_cpu_max_percent'):g} % cap the release gives"
+            f" {DEFAULT_GROUP}, so the workload uses every core the sizing counts; CPU_WEIGHT and MIN_COST stay at"
+            " their defaults.")
+    source = (f"{GP7_DOC}; {_cite('gp7_rg_cpu_max_percent_max')}; {_cite('gp7_default_group_cpu_max_percent')};"
+              f" {_cite('gp7_rg_cpu_weight_default')}; {_cite('gp7_rg_min_cost_default')}"
+              + (f"; {CLOUDBERRY_SRC}" if version == "cloudberry-2" else ""))
+    new_rg = SettingGroup("greenplum-resource-group", DEFAULT_GROUP, (
+        Setting("concurrency", conc.value, "", text, source),
+        Setting("cpu_max_percent", cpu, "", text, source),
+        Setting("cpu_weight", int(figure(DOCS, "gp7_rg_cpu_weight_default")), "", text, source),
+        Setting(memory_name, memory_mb, "", text, source),
+        Setting("min_cost", int(figure(DOCS, "gp7_rg_min_cost_default")), "", text, source),
+    ))
+    kept = tuple(s if s.name != "gp_resource_manager" else Setting(s.name, "group-v2", "", text, source)
+                 for s in cluster.settings if s.name != "gp_resource_group_memory_limit")
+    out = tuple(SettingGroup(g.product, g.target, kept) if g is cluster else new_rg if g is rg else g for g in groups)
+    return out, Rationale("Resource groups of the release", text, source)
+
+
+def for_release(result: SizingResult, version: str) -> SizingResult:
+    """The design's settings in the dialect of the release it is configured for (Greenplum 6: as sized)."""
+    settings, why = greenplum_dialect(result.design.settings, version)
+    design = dataclasses.replace(result.design, settings=settings, greenplum_version=version)
+    return dataclasses.replace(result, design=design, rationale=result.rationale + ((why,) if why else ()))
+
+
+def _release(version: str) -> str:
+    return {"7": "Greenplum 7", "cloudberry-2": "Apache Cloudberry 2", "warehousepg-7": "WarehousePG 7"}.get(
+        version, f"Greenplum {version}")
+
+
+def _cite(pid: str) -> str:
+    return point(DOCS, pid).source.cite()
 
 
 def postgres_settings(

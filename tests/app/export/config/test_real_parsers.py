@@ -150,7 +150,8 @@ def test_sysctl_and_limits_follow_their_formats(config_of: ConfigOf) -> None:
     for ln in bundle.get("os/limits.conf").text.splitlines():
         if ln and not ln.startswith("#"):
             _domain, kind, item, value = ln.split()
-            assert kind in ("soft", "hard") and item in ("nofile", "nproc") and int(value) > 0
+            assert kind in ("soft", "hard") and item in ("nofile", "nproc", "core")
+            assert value == "unlimited" if item == "core" else int(value) > 0
 
 
 @pytest.mark.parametrize("name", VSPHERE)

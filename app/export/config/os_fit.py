@@ -1,0 +1,213 @@
+"""The Greenplum installation guide's sysctl.conf and limits.conf, with the values it leaves to the host filled in
+from the design: shared memory from the host's memory, semaphores and processes from its instances and
+max_connections, the local port range clear of every port the design uses, dirty-page limits and min_free_kbytes
+by memory. The guide's figures and formulas are in resources/deploy/linux.json ("greenplum_guide"), with their
+section of each release's guide; this module only applies them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from app.export.config.design_values import cluster_setting, release, setting_groups
+from app.export.config.static_data import deploy_data
+from models.sizing.result import HostLayout, SizingResult
+
+KIB_PER_GIB = 1024 * 1024
+BYTES_PER_GIB = 1024 ** 3
+POSTGRES_12_RELEASES = ("7", "cloudberry-2", "warehousepg-7")  # POSIX semaphores on Linux
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a generated file with the reason and source its comment states."""
+
+    text: str
+    reason: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Role:
+    """The hosts one sysctl.conf is for: their memory, instances per host and each instance's max_connections."""
+
+    name: str  # "segment host", "segment VM", "coordinator host"
+    memory_gib: float
+    instances: int
+    max_connections: int
+
+
+@dataclass(frozen=True)
+class PortPlan:
+    """The ports a design uses and the ephemeral range chosen clear of them."""
+
+    coordinator: int
+    port_base: int
+    mirror_port_base: int
+    highest: int
+    range_low: int
+    range_high: int
+
+
+def guide() -> dict[str, Any]:
+    data: dict[str, Any] = deploy_data("linux")["greenplum_guide"]
+    return data
+
+
+def guide_source(result: SizingResult, section: str) -> str:
+    """A guide section of the design's release, or a full citation as it stands."""
+    title: str = guide()["guide"][release(result)]
+    return section if ("," in section or ":" in section) else f"{title}, {section}"
+
+
+def _layout(result: SizingResult, role: str) -> HostLayout | None:
+    return next((h for h in result.design.hosts if h.role == role), None)
+
+
+def roles(result: SizingResult) -> list[Role]:
+    """The segment hosts (or VMs) and the coordinator hosts, as their sysctl.conf sees them."""
+    d = result.design
+    seg_conn = _max_connections(result, "cluster")
+    out: list[Role] = []
+    seg = _layout(result, "segment host")
+    if seg is not None and seg.vms:
+        vm = seg.vms[0]
+        name = "segment VM" if d.deployment == "vsphere" else "segment host"
+        out.append(Role(name, vm.memory_gib, vm.primary_segments + vm.mirror_segments, seg_conn))
+    coord = _layout(result, "coordinator host")
+    if coord is not None:
+        memory = coord.vms[0].memory_gib if coord.vms and d.deployment == "vsphere" else coord.memory_gib
+        out.append(Role("coordinator host", memory, 1, _max_connections(result, "coordinator") or seg_conn))
+    return out
+
+
+def _max_connections(result: SizingResult, target: str) -> int:
+    for g in setting_groups(result, "greenplum"):
+        s = g.get("max_connections")
+        if g.target == target and s is not None:
+            return int(s.value)
+    return 0
+
+
+def port_plan(result: SizingResult) -> PortPlan:
+    """PORT_BASE and MIRROR_PORT_BASE as the guide sets them, moved up only if the primaries would reach the
+    mirrors' ports; the ephemeral range starts at the guide's floor or above the highest port in use.
+
+    Ports per host: primaries from PORT_BASE, mirrors from MIRROR_PORT_BASE, one each.
+    """
+    init = {e["name"]: int(e["value"]) for e in deploy_data("greenplum")["init"] if str(e["value"]).isdigit()}
+    p = guide()["ports"]
+    seg = _layout(result, "segment host")
+    primaries = max((vm.primary_segments for vm in seg.vms), default=0) if seg else 0
+    mirrors = max((vm.mirror_segments for vm in seg.vms), default=0) if seg else 0
+    base = init["PORT_BASE"]
+    mirror_base = max(init["MIRROR_PORT_BASE"], base + primaries)
+    highest = max(init["COORDINATOR_PORT"], base + primaries - 1, mirror_base + mirrors - 1 if mirrors else 0)
+    low = max(int(p["range_low"]), highest + 1)
+    return PortPlan(init["COORDINATOR_PORT"], base, mirror_base, highest, low, int(p["range_high"]))
+
+
+def sysctl_lines(result: SizingResult, role: Role) -> list[Line]:
+    g = guide()
+    rel = release(result)
+    out = [Line(f"{e['name']} = {e['value']}", e["reason"], guide_source(result, e["source"]))
+           for e in g["sysctl"] if rel in e.get("releases", (rel,))]
+    out += [*_shared_memory(result, role), _semaphores(result, role), _port_range(result)]
+    out += [*_dirty(result, role), _min_free(result, role)]
+    return out
+
+
+def _shared_memory(result: SizingResult, role: Role) -> list[Line]:
+    s = guide()["shared_memory"]
+    pages = int(role.memory_gib * BYTES_PER_GIB) // int(s["page_size_bytes"])
+    shmall = int(pages * float(s["fraction_of_memory"]))
+    shmmax = shmall * int(s["page_size_bytes"])
+    why = f"{s['reason']} The {role.name}: {role.memory_gib:g} GiB = {pages:,} pages."
+    src = guide_source(result, s["source"])
+    return [Line(f"kernel.shmall = {shmall}", why, src), Line(f"kernel.shmmax = {shmmax}", why, src)]
+
+
+def semaphore_sets(role: Role) -> int:
+    """Semaphore sets the role's instances allocate at start (PostgreSQL 9.4's SEMMNI formula per instance)."""
+    s = guide()["semaphores"]
+    slots = role.max_connections + int(s["autovacuum_max_workers"]) + int(s["max_worker_processes"]) \
+        + int(s["fixed_slots"])
+    return role.instances * math.ceil(slots / int(s["per_set"]))
+
+
+def _semaphores(result: SizingResult, role: Role) -> Line:
+    s = guide()["semaphores"]
+    semmsl, semmns, semopm, semmni = (int(s[k]) for k in ("semmsl", "semmns", "semopm", "semmni"))
+    guide_src = guide_source(result, "The sysctl.conf File")
+    if release(result) in POSTGRES_12_RELEASES:
+        return Line(f"kernel.sem = {semmsl} {semmns} {semopm} {semmni}", s["posix_reason"],
+                    f"{guide_src}; {s['posix_source']}")
+    need = semaphore_sets(role)
+    semmni_fit = max(semmni, need)
+    semmns_fit = max(semmns, semmsl * semmni_fit)
+    why = (f"{s['reason']} The {role.name} runs {role.instances} instance(s) at max_connections"
+           f" {role.max_connections:,}: {need:,} sets, so SEMMNI {semmni_fit:,} (the guide's {semmni:,} when that is"
+           f" more, leaving room for other programs) and SEMMNS {semmns_fit:,}.")
+    return Line(f"kernel.sem = {semmsl} {semmns_fit} {semopm} {semmni_fit}", why, f"{guide_src}; {s['source']}")
+
+
+def _port_range(result: SizingResult) -> Line:
+    p = port_plan(result)
+    g = guide()["ports"]
+    why = (f"{g['reason']} The design uses the coordinator port {p.coordinator}, primaries from PORT_BASE"
+           f" {p.port_base} and mirrors from MIRROR_PORT_BASE {p.mirror_port_base}, up to {p.highest}.")
+    return Line(f"net.ipv4.ip_local_port_range = {p.range_low} {p.range_high}", why, guide_source(result, g["source"]))
+
+
+def _dirty(result: SizingResult, role: Role) -> list[Line]:
+    d = guide()["dirty"]
+    src = guide_source(result, d["source"])
+    why = f"{d['reason']} The {role.name} has {role.memory_gib:g} GiB."
+    if role.memory_gib > float(d["threshold_gib"]):
+        return [Line("vm.dirty_background_ratio = 0", why, src), Line("vm.dirty_ratio = 0", why, src),
+                Line(f"vm.dirty_background_bytes = {d['background_bytes']}", why, src),
+                Line(f"vm.dirty_bytes = {d['bytes']}", why, src)]
+    return [Line(f"vm.dirty_background_ratio = {d['small_background_ratio']}", why, src),
+            Line(f"vm.dirty_ratio = {d['small_ratio']}", why, src)]
+
+
+def _min_free(result: SizingResult, role: Role) -> Line:
+    m = guide()["min_free"]
+    kib = role.memory_gib * KIB_PER_GIB
+    value = int(min(kib * float(m["fraction"]), kib * float(m["max_fraction"])))
+    return Line(f"vm.min_free_kbytes = {value}", f"{m['reason']} The {role.name}: {role.memory_gib:g} GiB.",
+                guide_source(result, m["source"]))
+
+
+def nproc(role: Role) -> int:
+    """Processes gpadmin may run: the guide's floor, or every instance's connections and workers."""
+    lim = guide()["limits"]
+    s = guide()["semaphores"]
+    per_instance = role.max_connections + int(s["autovacuum_max_workers"]) + int(s["max_worker_processes"]) \
+        + int(lim["aux_processes"])
+    return max(int(lim["nproc"]), role.instances * per_instance)
+
+
+def limits_lines(result: SizingResult, role: Role) -> list[Line]:
+    lim = guide()["limits"]
+    src = guide_source(result, lim["source"])
+    procs = nproc(role)
+    proc_why = (f"{lim['nproc_reason']} The {role.name}: {role.instances} instance(s) x (max_connections"
+                f" {role.max_connections:,} + workers) -> {procs:,}.")
+    proc_src = f"{src}; {lim['nproc_source']}"
+    return [Line(f"* soft nofile {lim['nofile']}", lim["reason"], src),
+            Line(f"* hard nofile {lim['nofile']}", lim["reason"], src),
+            Line(f"* soft nproc {procs}", proc_why, proc_src), Line(f"* hard nproc {procs}", proc_why, proc_src),
+            Line("* soft core unlimited", lim["core_reason"], guide_source(result, lim["core_source"]))]
+
+
+def overcommit(result: SizingResult) -> list[Line]:
+    """The kernel settings the design's memory plan is computed with (vm.overcommit_memory, vm.overcommit_ratio)."""
+    out: list[Line] = []
+    for name in ("vm.overcommit_memory", "vm.overcommit_ratio"):
+        s = cluster_setting(result, "linux-sysctl", name)
+        if s is not None:
+            out.append(Line(f"{name} = {s.value}", s.reason, s.source))
+    return out
