@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, text
 from catalog import engine as catalog_engine
 from catalog.errors import CatalogDamagedError, CatalogWriteError, EditConflictError
 from catalog.store import CatalogStore
-from models.hardware import UnknownPartError
+from models.hardware import Nic, UnknownPartError
 from tests.catalog.conftest import small_seed_rows
 
 pytestmark = pytest.mark.usefixtures("small_seed")
@@ -175,3 +175,52 @@ def test_a_stuck_postgresql_statement_times_out(pg_url: str, monkeypatch: pytest
             conn.rollback()
     finally:
         locker.dispose()
+
+
+SPEC_EDITOR = textwrap.dedent('''
+    import dataclasses, sys
+    from catalog.errors import EditConflictError
+    from catalog.store import CatalogStore
+    url, part_id, edits = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    with CatalogStore.open(url, seed=False) as store:
+        for _ in range(edits):
+            while True:
+                read = store.get_versioned(part_id)
+                try:
+                    store.update(dataclasses.replace(read.part, watts=read.part.watts + 1), read.version)
+                    break
+                except EditConflictError:
+                    pass
+''')
+QUOTER = textwrap.dedent('''
+    import sys
+    from datetime import date
+    from pathlib import Path
+    from catalog.store import CatalogStore
+    url, part_id, quotes, folder = sys.argv[1], sys.argv[2], int(sys.argv[3]), Path(sys.argv[4])
+    with CatalogStore.open(url, seed=False) as store:
+        for i in range(quotes):
+            path = folder / f"q{i}.csv"
+            path.write_text(f"Part Number,Unit Price,Currency\\n{part_id},{600 + i},USD\\n")
+            store.apply_quote(path, date(2026, 11, 20))
+''')
+
+
+def test_quotes_never_revert_a_concurrent_spec_edit(catalog_url: str, tmp_path: Path) -> None:
+    """The tester's case: 122 of 600 versioned edits were lost on SQLite while quotes were applied (the quote read
+    outside its write transaction and wrote whole rows back); PostgreSQL refused the quote ("try again")."""
+    with CatalogStore.open(catalog_url, seed=False) as store:
+        store.import_rows(small_seed_rows())
+        start = store.get_versioned(NIC)
+    procs = [subprocess.Popen([sys.executable, "-c", SPEC_EDITOR, catalog_url, NIC, "40"], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
+             subprocess.Popen([sys.executable, "-c", QUOTER, catalog_url, NIC, "20", str(tmp_path)], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)]
+    outputs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [err for _, err in outputs]
+    with CatalogStore.open(catalog_url, seed=False) as store:
+        end = store.get_versioned(NIC)
+    assert isinstance(end.part, Nic) and isinstance(start.part, Nic)
+    assert end.part.watts == start.part.watts + 40  # every spec edit kept
+    assert end.part.price == 619 and end.part.price_basis == "quote"  # the last quote's price
+    assert end.version == start.version + 60
