@@ -231,6 +231,33 @@ class MetaRecord(Base):
     value: Mapped[str] = mapped_column(String(500))
 
 
+class MeasurementProfileRecord(Base):
+    """A measurement profile (migration 0007): the name a design cites, the catalog server it was measured on."""
+
+    __tablename__ = "measurement_profiles"
+
+    name: Mapped[str] = mapped_column(String(80), primary_key=True)
+    # The catalog server the hosts are (not a foreign key: deleting a server must not erase what was measured).
+    server_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
+class MeasurementFileRecord(Base):
+    """One imported tool output, kept as the tool wrote it (re-read on load) with its provenance."""
+
+    __tablename__ = "measurement_files"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    profile: Mapped[str] = mapped_column(
+        String(80), ForeignKey("measurement_profiles.name", ondelete="CASCADE"), index=True)
+    file_name: Mapped[str] = mapped_column(String(255))
+    kind: Mapped[str] = mapped_column(String(16))
+    measured_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    hosts: Mapped[str] = mapped_column(Text, server_default="")  # comma-separated, as the output names them
+    content: Mapped[str] = mapped_column(Text)
+    imported_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
 RECORDS: Mapping[PartKind, type[PartTable]] = {
     "cpu": CpuRecord,
     "server": ServerRecord,
@@ -245,5 +272,6 @@ RECORDS: Mapping[PartKind, type[PartTable]] = {
     "support": SupportRecord,
 }
 CATALOG_TABLES = frozenset(
-    {*(r.__tablename__ for r in RECORDS.values()), MetaRecord.__tablename__, RateRecord.__tablename__}
+    {*(r.__tablename__ for r in RECORDS.values()), MetaRecord.__tablename__, RateRecord.__tablename__,
+     MeasurementProfileRecord.__tablename__, MeasurementFileRecord.__tablename__}
 )

@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from catalog import plausibility, quotes, snapshot_cache
+from catalog import measurements, plausibility, quotes, snapshot_cache
 from catalog import seed as seeding
 from catalog.engine import (
     SQLITE_BEGIN,
@@ -63,6 +63,7 @@ from models.hardware import (
     UnknownPartError,
     kind_of,
 )
+from models.measurements.profile import MeasurementProfile
 from models.money import ExchangeRates
 
 WRITE_BATCH = 5_000  # rows per INSERT statement during an import: progress and cancel points
@@ -386,6 +387,26 @@ class CatalogStore:
                 record.user_edited = True
             session.flush()
         return QuoteReport([part.id for _, part in found.matched], quotes.describe_unmatched(found.unmatched))
+
+    # -- measurement profiles (catalog.measurements) ------------------------------------------------------------
+
+    def measurement_profile_names(self) -> builtins.list[str]:
+        with self._session() as session:
+            return measurements.profile_names(session)
+
+    def measurement_profile(self, name: str) -> MeasurementProfile:
+        with self._session() as session:
+            return measurements.load_profile(session, name)
+
+    def import_measurements(self, name: str, files: Iterable[measurements.ImportedFile],
+                            server_id: str | None = None) -> measurements.ProfileImport:
+        """Store parsed files under profile `name` in one transaction (all or nothing)."""
+        with self._session(write=True) as session:
+            return measurements.import_files(session, name, builtins.list(files), server_id)
+
+    def delete_measurement_profile(self, name: str) -> None:
+        with self._session(write=True) as session:
+            measurements.delete_profile(session, name)
 
     def reseed(self, source: Traversable | None = None) -> seeding.SeedReport:
         """Merge the bundled seed in again: adds missing parts, refreshes ones the user never edited."""

@@ -133,6 +133,32 @@ class UslFit:
     def predicted(self) -> FloatArray:
         return np.asarray(usl(self.clients, self.lam, self.sigma, self.kappa))
 
+    def relative_residuals(self) -> FloatArray:
+        """(fitted - measured) / measured per point: the fit's error where it was measured."""
+        return np.asarray((self.predicted() - self.observed) / self.observed)
+
+    @property
+    def rms_relative_error(self) -> float:
+        """Root mean square of the relative residuals (0.03: the curve misses the points by about 3 %)."""
+        return float(np.sqrt(np.mean(self.relative_residuals() ** 2)))
+
+    @property
+    def peak_placed(self) -> bool:
+        """Whether the sweep places the peak: the fitted N* lies within the measured client counts, so the
+        curve turned down (or flattened) where it was measured rather than beyond it. A sweep that stops
+        before the peak fits a rising curve whose peak is an extrapolation; sizing on it is flagged."""
+        return self.peak_within_data and self.sigma < 1.0 - _SERIAL_TOL
+
+    def peak_clients_range(self, samples: int = 2_000, seed: int = DEFAULT_SEED) -> tuple[float, float] | None:
+        """P10-P90 of N* over the parameter covariance (inf where a draw has kappa = 0); None without one."""
+        if self.cov is None:
+            return None
+        d = self.draws(samples, seed)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            n_star = np.where(d[:, 2] > 0, np.sqrt(np.maximum(1.0 - d[:, 1], 0.0) / d[:, 2]), np.inf)
+        p10, p90 = np.percentile(n_star, [10.0, 90.0])
+        return float(p10), float(p90)
+
     def draws(self, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED) -> FloatArray:
         """(samples, 3) parameter draws from the fitted normal, truncated to the USL domain.
 
@@ -200,7 +226,22 @@ class UslFit:
             "points": self.points,
             "peak_note": self.peak_note or None,
             "covariance_note": self.covariance_note or None,
+            "peak_placed": self.peak_placed,
+            "peak_clients_p10_p90": _finite_pair(self.peak_clients_range()),
+            "rms_relative_error": self.rms_relative_error,
+            "residuals": [
+                {"clients": float(c), "measured": float(x), "fitted": float(p), "relative_error": float(r)}
+                for c, x, p, r in zip(self.clients, self.observed, self.predicted(), self.relative_residuals(),
+                                      strict=True)
+            ],
         }
+
+
+def _finite_pair(pair: tuple[float, float] | None) -> list[float | None] | None:
+    """A (low, high) range for JSON: an infinite end (no retrograde region in some draws) as null."""
+    if pair is None:
+        return None
+    return [v if math.isfinite(v) else None for v in pair]
 
 
 def _as_1d(values: ArrayLike, name: str) -> FloatArray:

@@ -1,8 +1,9 @@
-"""`refarch fit-usl FILE.csv`: fit the Universal Scalability Law to a customer's pgbench run.
+"""`refarch measure fit-usl FILE` (also `refarch fit-usl FILE`): the Universal Scalability Law fitted to a sweep.
 
-The CSV needs a header with the columns `clients` and `throughput` (other columns are
-ignored), one measurement per row. Prints lambda, sigma, kappa, their 95 % intervals,
-the peak and r2 as a table or JSON.
+FILE is pgbench output (one run after another over client counts), HammerDB results (log or CSV), or a CSV with
+a header naming the columns `clients` and `throughput` (other columns are ignored). Prints lambda, sigma, kappa,
+their 95 % intervals, the peak, r2, each point's residual, and whether the sweep places the peak, as a table or
+JSON. `fit-usl` is kept as an alias of `measure fit-usl`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,18 +26,61 @@ if TYPE_CHECKING:
 REQUIRED = ("clients", "throughput")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    add_fit_parser(sub, "fit-usl", alias=True)
+
+
+def add_fit_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, *, alias: bool = False) -> None:
     p = sub.add_parser(
-        "fit-usl",
-        help="fit the Universal Scalability Law to a pgbench run (CSV: clients,throughput)",
+        name,
+        help=("alias of `refarch measure fit-usl`" if alias else "")
+        + "fit the Universal Scalability Law to a sweep (pgbench or HammerDB output, or CSV clients,throughput)",
         description=(
-            "Fit X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)) to measured throughput. "
-            "The CSV needs a header row with the columns clients and throughput."
+            "Fit X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)) to measured throughput: pgbench output "
+            "(runs over client counts), HammerDB results, or a CSV with a header naming clients and throughput."
         ),
     )
-    p.add_argument("file", metavar="FILE.csv", help="CSV with a header and the columns clients,throughput")
+    p.add_argument("file", metavar="FILE", help="pgbench or HammerDB output, or CSV: clients,throughput")
+    p.add_argument("--mix", help="the pgbench transaction type to fit, where the file holds several")
     p.add_argument("--format", choices=("table", "json"), default="table", help="output format (default: table)")
     p.set_defaults(handler=_run)
+
+
+def _is_points_csv(path: Path) -> bool:
+    """Whether the file is the plain clients,throughput CSV: its start bears no mark of pgbench or HammerDB."""
+    from models.file_input import FileInputError
+    from models.measurements.detect import detect_kind
+    from models.measurements.lines import numbered_lines
+
+    try:
+        with path.open("rb") as f:
+            head = f.read(65_536).decode("utf-8", "replace").lstrip("\ufeff")
+        detect_kind(numbered_lines(head, path.name), path.name)
+    except (OSError, FileInputError):
+        return True  # no tool's mark (or unreadable): the CSV reader says what it needs
+    return False
+
+
+def sweep_points(path: Path, mix: str | None) -> tuple[list[float], list[float], str]:
+    """(clients, throughput, unit) of the sweep in a pgbench or HammerDB file; CliError naming the line."""
+    from app.services.errors import ServiceError
+    from app.services.measurements import read_files
+    from models.measurements.profile import MeasurementProfile, ProfileFile, sweeps
+
+    try:
+        (imported,) = read_files([path])
+    except ServiceError as exc:
+        raise CliError("; ".join(str(p) for p in exc.problems) or exc.message) from None
+    now = datetime.now(UTC)
+    found = sweeps(MeasurementProfile("", None, now, (ProfileFile(path.name, now, imported.measurement),)))
+    if mix is not None:
+        found = [s for s in found if s.mix == mix]
+    if len(found) != 1:
+        mixes = ", ".join(repr(s.mix) for s in sweeps(MeasurementProfile(
+            "", None, now, (ProfileFile(path.name, now, imported.measurement),)))) or "none"
+        raise CliError(f"{path}: {'no' if not found else 'several'} sweeps to fit"
+                       + ("; name one with --mix" if len(found) > 1 or mix else "") + f" (transaction types: {mixes})")
+    return list(found[0].clients), list(found[0].throughput), found[0].unit
 
 
 def read_points(path: Path) -> tuple[list[float], list[float]]:
@@ -123,6 +168,14 @@ def _table(path: Path, fit: UslFit) -> str:
     lines.append(f"peak clients     {_fmt(fit.peak_clients, 4)}")
     lines.append(f"peak throughput  {_fmt(fit.peak_throughput, 6)}")
     lines.append(f"r2               {_fmt(fit.r2, 4)}")
+    lines.append(f"rms error        {100 * fit.rms_relative_error:.1f} % of the measured throughput")
+    rng = fit.peak_clients_range()
+    if rng is not None:
+        lines.append(f"peak clients P10-P90  {_fmt(rng[0], 4)} - {_fmt(rng[1], 4)}")
+    if not fit.peak_placed:
+        from app.services.measurements import unplaced_peak
+
+        lines.append(f"peak NOT placed: {unplaced_peak(fit)}")
     if fit.peak_note:
         lines.append(f"note: {fit.peak_note}")
     if fit.covariance_note:
@@ -148,11 +201,18 @@ def _table(path: Path, fit: UslFit) -> str:
 
 def _run(args: argparse.Namespace) -> int:
     path = Path(args.file)
-    clients, throughput = read_points(path)
+    unit = "TPS"
+    if _is_points_csv(path):
+        clients, throughput = read_points(path)
+    else:
+        clients, throughput, unit = sweep_points(path, args.mix)
+        if len(set(clients)) < 3:
+            raise CliError(f"{path}: {len(set(clients))} client count(s); the USL has 3 parameters and needs at "
+                           "least 3 distinct counts")
     from models.perf.usl import PARAM_NAMES, UslFitError, fit_usl  # numpy and scipy only when a fit runs
 
     try:
-        fit = fit_usl(clients, throughput, label=path.name)
+        fit = fit_usl(clients, throughput, label=path.name, unit=unit)
     except UslFitError as exc:
         raise CliError(f"{path}: cannot fit the USL: {exc}") from exc
     if args.format == "json":

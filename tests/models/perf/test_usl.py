@@ -129,3 +129,21 @@ def test_estimate_percentiles_are_ordered(workload: str, n: float) -> None:
     assert est.p10 <= est.p50 <= est.p90
 
 
+
+
+def test_residuals_and_the_peak_flag_tell_a_short_sweep_from_one_past_its_peak() -> None:
+    lam, sigma, kappa = 1000.0, 0.03, 0.0005  # N* = sqrt(0.97 / 0.0005) = 44
+    past = [1, 4, 8, 16, 32, 48, 64, 96]
+    noise = np.array([1.01, 0.99, 1.02, 0.98, 1.0, 1.01, 0.99, 1.0])
+    fit = fit_usl(past, usl(np.array(past), lam, sigma, kappa) * noise)
+    assert fit.peak_placed and fit.peak_within_data
+    res = fit.relative_residuals()
+    assert res.shape == (8,) and np.allclose(res, (fit.predicted() - fit.observed) / fit.observed)
+    assert 0.005 < fit.rms_relative_error < 0.03
+    rng = fit.peak_clients_range()
+    assert rng is not None and rng[0] < fit.usl_peak_clients < rng[1]
+    short = fit_usl(past[:4], usl(np.array(past[:4]), lam, sigma, kappa) * noise[:4])
+    assert not short.peak_placed and short.peak_clients == 16
+    doc = short.summary()
+    assert doc["peak_placed"] is False and len(doc["residuals"]) == 4
+    assert doc["residuals"][0]["clients"] == 1.0 and doc["rms_relative_error"] == short.rms_relative_error

@@ -1,0 +1,151 @@
+"""`refarch measure`: measurement profiles of the customer's own hardware (gpcheckperf, pgbench, HammerDB).
+
+    refarch measure import FILE... --name NAME [--server SERVER_ID]   read, check and store (all or nothing)
+    refarch measure list | show NAME | delete NAME                      with --format json
+    refarch measure fit-usl FILE                                        the USL fitted to a sweep (also `fit-usl`)
+
+The tool that wrote a file is detected from its content; a damaged, truncated or foreign file is refused whole,
+naming the line (exit 2). Profiles live in the catalog, so a shared PostgreSQL catalog shares them.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from app.cli.errors import CliError, service_errors
+from app.cli.output import format_table, print_json
+from app.formatting import number, significant
+
+if TYPE_CHECKING:
+    from catalog.store import CatalogStore
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser("measure", help="measurement profiles from gpcheckperf, pgbench and HammerDB output")
+    actions = parser.add_subparsers(dest="measure_command", metavar="ACTION", required=True)
+    p = actions.add_parser("import", help="store tool output under a profile name (all files or none)")
+    p.add_argument("files", nargs="+", metavar="FILE", help="gpcheckperf, pgbench or HammerDB output")
+    p.add_argument("--name", required=True, help="the profile's name (a new one is created; an existing one "
+                                                 "gains the files, a file of the same name replaced)")
+    p.add_argument("--server", metavar="SERVER_ID", help="the catalog server the measured hosts are")
+    _format(p)
+    p.set_defaults(handler=_import)
+    p = actions.add_parser("list", help="the stored profiles")
+    _format(p)
+    p.set_defaults(handler=_list)
+    p = actions.add_parser("show", help="a profile's measured rates, links and sweeps (with USL fits)")
+    p.add_argument("name")
+    _format(p)
+    p.set_defaults(handler=_show)
+    p = actions.add_parser("delete", help="remove a profile and its files")
+    p.add_argument("name")
+    p.set_defaults(handler=_delete)
+    from app.cli.commands import fit_usl
+
+    fit_usl.add_fit_parser(actions, "fit-usl")
+
+
+def _format(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=("table", "json"), default="table", help="output format (default: table)")
+
+
+@contextmanager
+def _opened(args: argparse.Namespace) -> Iterator[CatalogStore]:
+    from catalog.errors import CatalogError
+    from catalog.store import CatalogStore
+
+    try:
+        with CatalogStore.open(args.db) as store:
+            yield store
+    except CatalogError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _import(args: argparse.Namespace) -> int:
+    from app.services.measurements import read_files
+
+    with service_errors():
+        files = read_files(args.files)
+    with _opened(args) as store:
+        report = store.import_measurements(args.name, files, args.server)
+        where = store.url_display
+    if args.format == "json":
+        print_json({"name": report.name, "created": report.created, "added": list(report.added),
+                    "replaced": list(report.replaced), "kinds": {f.file_name: f.measurement.kind for f in files}})
+        return 0
+    verb = "created" if report.created else "updated"
+    kinds = ", ".join(f"{f.file_name} ({f.measurement.kind})" for f in files)
+    print(f"{verb} measurement profile {report.name!r} in {where}: {kinds}"
+          + (f"; replaced {', '.join(report.replaced)}" if report.replaced else ""))
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    with _opened(args) as store:
+        profiles = [store.measurement_profile(n) for n in store.measurement_profile_names()]
+    rows = [{"name": p.name, "server": p.server_id, "files": len(p.files),
+             "kinds": ", ".join(sorted({f.kind for f in p.files})), "hosts": len(p.hosts),
+             "created": p.created_at.date().isoformat()} for p in profiles]
+    if args.format == "json":
+        print_json(rows)
+    elif not rows:
+        print("no measurement profiles: import tool output with `refarch measure import FILE... --name NAME`")
+    else:
+        print(format_table(rows, ["name", "server", "files", "kinds", "hosts", "created"]))
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from app.services.measurements import profile_document
+
+    with _opened(args) as store:
+        profile = store.measurement_profile(args.name)
+    doc = profile_document(profile)
+    if args.format == "json":
+        print_json(doc)
+    else:
+        print("\n".join(profile_lines(doc)))
+    return 0
+
+
+def profile_lines(doc: dict[str, Any]) -> list[str]:
+    """The `measure show` table text of a profile document."""
+    out = [f"measurement profile {doc['name']}" + (f" (server {doc['server']})" if doc["server"] else ""),
+           f"hosts: {', '.join(doc['hosts']) or 'not named in the files'}", ""]
+    out.append(format_table([{"file": f["file"], "kind": f["kind"], "measured": f["measured_at"] or "",
+                              "imported": f["imported_at"][:19]} for f in doc["files"]],
+                            ["file", "kind", "measured", "imported"]))
+    if doc["per_host"]:
+        out += ["", "per-host rates (MB/s; the design uses the slowest host)"]
+        out.append(format_table([{"resource": k, "design": number(v["design_mb_s"], 4),
+                                  "slowest host": v["slowest_host"], "fastest": number(v["fastest_mb_s"], 4),
+                                  "mean": number(v["mean_mb_s"], 4), "hosts": v["hosts"] or "",
+                                  "slow hosts": ", ".join(v["slow_hosts"])} for k, v in doc["per_host"].items()],
+                                ["resource", "design", "slowest host", "fastest", "mean", "hosts", "slow hosts"]))
+    net = doc["network"]
+    if net:
+        out += ["", f"network ({net['mode']}): {number(net['link_mb_s'], 4)} MB/s per link (median), slowest "
+                    f"{number(net['slowest_link_mb_s'], 4)}"]
+        out += [f"  no good (below 0.9 x the fastest): {link}" for link in net["no_good_links"]]
+    for s in doc["sweeps"]:
+        out += ["", f"{s['tool']} sweep, {s['mix']} ({s['unit']} at {', '.join(f'{c:g}' for c in s['clients'])} "
+                    "clients)"]
+        usl = s["usl"]
+        if usl:
+            out.append(f"  USL: lambda {number(usl['lambda'], 4)}, sigma {significant(usl['sigma'], 3)}, kappa "
+                       f"{significant(usl['kappa'], 3)}; peak {number(usl['peak_throughput'], 4)} {s['unit']} at "
+                       f"{significant(usl['peak_clients'], 4)} clients; r2 {significant(usl['r2'], 4)}, rms error "
+                       f"{100 * usl['rms_relative_error']:.1f} %")
+        if s["note"]:
+            out.append(f"  note: {s['note']}")
+    return out
+
+
+def _delete(args: argparse.Namespace) -> int:
+    with _opened(args) as store:
+        store.delete_measurement_profile(args.name)
+    print(f"deleted measurement profile {args.name!r}")
+    return 0

@@ -1,0 +1,79 @@
+"""`refarch measure`: import (all or nothing, refusals naming file and line), list, show, delete, and fit-usl on
+pgbench and HammerDB output (the old `fit-usl` an alias)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli.main import main
+
+FIXTURES = Path(__file__).resolve().parents[2] / "models" / "measurements" / "fixtures"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'c.sqlite'}"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_import_list_show_delete(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    files = [str(FIXTURES / n) for n in ("gpcheckperf_dsN_D.txt", "pgbench_tpcb_sweep.txt", "hammerdb_sweep.csv")]
+    code, out, _ = run(capsys, "--db", db, "measure", "import", *files, "--name", "lab", "--format", "json")
+    assert code == 0 and json.loads(out)["kinds"] == {"gpcheckperf_dsN_D.txt": "gpcheckperf",
+                                                      "pgbench_tpcb_sweep.txt": "pgbench",
+                                                      "hammerdb_sweep.csv": "hammerdb-csv"}
+    code, out, _ = run(capsys, "--db", db, "measure", "list", "--format", "json")
+    assert [(r["name"], r["files"], r["hosts"]) for r in json.loads(out)] == [("lab", 3, 4)]
+    code, out, _ = run(capsys, "--db", db, "measure", "show", "lab", "--format", "json")
+    doc = json.loads(out)
+    assert doc["per_host"]["disk_read"]["slowest_host"] == "sdw3"
+    assert doc["network"]["no_good_links"] == ["sdw3 -> sdw4"]
+    pgbench = doc["sweeps"][0]
+    assert pgbench["tool"] == "pgbench" and pgbench["usl"]["peak_placed"] and pgbench["note"] is None
+    assert len(pgbench["usl"]["residuals"]) == 9
+    hammer = doc["sweeps"][1]
+    assert hammer["unit"] == "NOPM" and hammer["usl"]["peak_placed"] is False and "extrapolated" in hammer["note"]
+    code, out, _ = run(capsys, "--db", db, "measure", "show", "lab")
+    assert code == 0 and "the design uses the slowest host" in out and "sdw3 -> sdw4" in out
+    assert run(capsys, "--db", db, "measure", "delete", "lab")[0] == 0
+    code, _, err = run(capsys, "--db", db, "measure", "show", "lab")
+    assert code == 2 and "no measurement profile named 'lab'" in err
+
+
+def test_one_bad_file_stores_nothing_and_names_every_bad_line(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    files = [str(FIXTURES / n) for n in ("gpcheckperf_dsN_D.txt", "pgbench_truncated.txt",
+                                          "mixed_gpcheckperf_pgbench.txt")]
+    code, _, err = run(capsys, "--db", db, "measure", "import", *files, "--name", "lab")
+    assert code == 2 and "2 file(s) cannot be imported; nothing was stored" in err
+    assert "pgbench_truncated.txt: line 51: this run's summary ends before" in err
+    assert "mixed_gpcheckperf_pgbench.txt: line 72: pgbench output in a gpcheckperf file" in err
+    assert json.loads(run(capsys, "--db", db, "measure", "list", "--format", "json")[1]) == []
+
+
+def test_unknown_server_is_exit_2(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "--db", db, "measure", "import", str(FIXTURES / "hammerdb_v3.log"), "--name", "x",
+                       "--server", "no-such-server")
+    assert code == 2 and "no server 'no-such-server'" in err
+
+
+@pytest.mark.parametrize("command", [["measure", "fit-usl"], ["fit-usl"]])
+def test_fit_usl_reads_a_pgbench_sweep_and_flags_a_short_one(command: list[str],
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, *command, str(FIXTURES / "pgbench_tpcb_sweep.txt"), "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["points"] == 9 and doc["peak_placed"] and 40 < doc["peak_clients"] < 55
+    code, out, _ = run(capsys, *command, str(FIXTURES / "pgbench_short_sweep.txt"))
+    assert code == 0 and "peak NOT placed: the sweep stops at 8 clients" in out
+
+
+def test_fit_usl_on_a_damaged_sweep_names_the_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "measure", "fit-usl", str(FIXTURES / "pgbench_truncated.txt"))
+    assert code == 2 and "line 51: this run's summary ends before its 'tps = ...' line" in err
