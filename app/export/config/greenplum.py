@@ -178,7 +178,8 @@ def _gpconfig_value(name: str, value: object, unit: str, plain: set[str]) -> str
 
 def gpconfig_script(result: SizingResult) -> str:
     """One gpconfig per parameter: the cluster value (-v) and, where the design sets one, the coordinator's (-m)."""
-    plain = set(deploy_data("greenplum_gucs")["plain_number"])
+    gucs = deploy_data("greenplum_gucs")
+    plain = set(gucs["plain_number"])
     groups = setting_groups(result, "greenplum")
     cluster = [s for g in groups if g.target != "coordinator" for s in g.settings]
     coordinator = {s.name: s for g in groups if g.target == "coordinator" for s in g.settings}
@@ -196,6 +197,9 @@ def gpconfig_script(result: SizingResult) -> str:
             lines += comment(f"Coordinator value (-m): {c.reason}" if c.reason != s.reason else
                              "-m gives the coordinator its own value.", c.source)
             cmd += f" -m {shlex.quote(_gpconfig_value(c.name, c.value, c.unit, plain))}"
+        if s.name in gucs["skip_validation"]:
+            lines += comment(gucs["skip_validation_reason"], gucs["skip_validation_source"])
+            cmd += " --skipvalidation"
         lines.append(cmd)
     rel = deploy_data("greenplum")["releases"][release(result)]
     for c in coordinator.values():

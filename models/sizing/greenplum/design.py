@@ -122,7 +122,7 @@ def size_greenplum(
         extra = _cheaper_to_own(scenario, workload, catalog, space, completed, streams[2], tco[0][1], shared) \
             if feasible and rank.cost is None and (budget is None or full <= budget) else None
         result = dataclasses.replace(result, rationale=(*result.rationale, why, *([extra] if extra else [])))
-    return for_release(result, workload.greenplum_version)
+    return for_release(result, workload)
 
 
 def _within_budget(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from models.calibration_data import figure, point
 from models.percent import percent
+from models.scenario import GreenplumAnalytics, GreenplumOltp
 from models.sizing.greenplum.memory import MemoryPlan
 from models.sizing.result import Rationale, SizingResult
 from models.sizing.settings import Setting, SettingGroup
@@ -122,11 +123,52 @@ def greenplum_dialect(
     return out, Rationale("Resource groups of the release", text, source)
 
 
-def for_release(result: SizingResult, version: str) -> SizingResult:
-    """The design's settings in the dialect of the release it is configured for (Greenplum 6: as sized)."""
+def for_release(result: SizingResult, workload: GreenplumAnalytics | GreenplumOltp) -> SizingResult:
+    """The design's settings in the dialect of the release it is configured for (Greenplum 6: as sized), with the
+    OLTP settings of study 004 for a transactional workload."""
+    version = workload.greenplum_version
     settings, why = greenplum_dialect(result.design.settings, version)
+    oltp = oltp_settings(workload.mix, version) if isinstance(workload, GreenplumOltp) else None
+    if oltp is not None:
+        settings = (*settings, oltp)
     design = dataclasses.replace(result.design, settings=settings, greenplum_version=version)
     return dataclasses.replace(result, design=design, rationale=result.rationale + ((why,) if why else ()))
+
+
+UPDATING_MIXES = ("tpcb", "update")  # pgbench mixes whose transactions UPDATE rows (study 004)
+OLTP_STUDY = "gp6_oltp_004"
+GDD_SOURCE_7 = ("Apache Cloudberry 2 source, src/backend/utils/misc/guc_gp.c (gp_enable_global_deadlock_detector,"
+                " default false, PGC_POSTMASTER)")
+
+
+def oltp_settings(mix: str, version: str) -> SettingGroup | None:
+    """Study 004's Greenplum 6 OLTP settings: global deadlock detection for mixes that update rows (off by default,
+    also in Greenplum 7 and its forks), no statement logging, and (Greenplum 6 only, its PostgreSQL 9.4 base)
+    checkpoint_segments 2.
+
+    >>> [(s.name, s.value) for s in oltp_settings("update", "6").settings]
+    [('gp_enable_global_deadlock_detector', True), ('log_statement', 'none'), ('checkpoint_segments', 2)]
+    >>> [s.name for s in oltp_settings("select", "7").settings]
+    ['log_statement']
+    """
+    cite = point(OLTP_STUDY, "gp_enable_global_deadlock_detector").source.cite()
+    out: list[Setting] = []
+    if mix in UPDATING_MIXES:
+        why = (f"The {mix} mix updates rows from many clients at once: with the global deadlock detector off (the"
+               " default) an UPDATE or DELETE locks the whole table and the clients run one at a time; on, rows are"
+               " locked and distributed deadlocks detected. Takes effect after a restart.")
+        out.append(Setting("gp_enable_global_deadlock_detector",
+                           bool(figure(OLTP_STUDY, "gp_enable_global_deadlock_detector")), "", why,
+                           cite if version == "6" else f"{cite}; {GDD_SOURCE_7}"))
+    out.append(Setting("log_statement", "none", "", "No statement logging: at thousands of transactions per second the"
+                       " log's writes interfere with the segments' I/O.", cite))
+    if version == "6":
+        ckpt = point(OLTP_STUDY, "checkpoint_segments")
+        out.append(Setting("checkpoint_segments", int(ckpt.value), "",
+                           "Checkpoints more often, each flushing less: the default 8 makes every flush a pause of the"
+                           " whole cluster. Greenplum 6 refuses the value without gpconfig --skipvalidation.",
+                           ckpt.source.cite()))
+    return SettingGroup("greenplum", "cluster", tuple(out))
 
 
 def _release(version: str) -> str:

@@ -142,3 +142,20 @@ def test_ports_stay_below_the_ephemeral_range(sized_variant: Sized) -> None:
     assert q.range_low == q.highest + 1 > 10000
     init = _init(build_config(many).get("greenplum/gpinitsystem_config").text)
     assert int(init["MIRROR_PORT_BASE"]) == q.mirror_port_base
+
+
+@pytest.mark.parametrize(("mix", "version"), [("update", "6"), ("tpcb", "warehousepg-7"), ("insert", "6")])
+def test_oltp_settings_of_study_004(sized_variant: Sized, mix: str, version: str) -> None:
+    """Mixes that update rows turn the global deadlock detector on (off by default in every release); statement
+    logging off; checkpoint_segments 2 with --skipvalidation on Greenplum 6 only (PostgreSQL 9.4 base)."""
+    _, bundle = sized_variant("gp-oltp.json", {"mix": mix, "greenplum_version": version})
+    cmds = [ln for ln in bundle.get("greenplum/gpconfig.sh").text.splitlines() if ln.startswith("gpconfig")]
+    assert ("gpconfig -c gp_enable_global_deadlock_detector -v on" in cmds) == (mix != "insert")
+    assert "gpconfig -c log_statement -v none" in cmds
+    assert ("gpconfig -c checkpoint_segments -v 2 --skipvalidation" in cmds) == (version == "6")
+
+
+def test_analytics_get_no_oltp_settings(sized_variant: Sized) -> None:
+    _, bundle = sized_variant("retail-dw-gen5.json", {"greenplum_version": "7"})
+    text = bundle.get("greenplum/gpconfig.sh").text
+    assert "gp_enable_global_deadlock_detector" not in text and "checkpoint_segments" not in text
