@@ -324,6 +324,26 @@ def tb(v: float) -> str:
     return f"{v:,.1f} TB" if v >= 1 else f"{v:,.2f} TB"
 
 
+def quantity(v: float, unit: str) -> str:
+    """A design's figure with its unit, one rule per unit: memory in GiB (`gib`), capacity in TB (`tb`), a fraction
+    as a percentage (unit "%"), megabytes and counts whole, anything else to three significant digits.
+
+    >>> quantity(512.0, "GiB"), quantity(40.0, "TB"), quantity(0.25, "%"), quantity(32768, "MB"), quantity(12, "")
+    ('512 GiB', '40.0 TB', '25 %', '32,768 MB', '12')
+    >>> quantity(200.0, "Gbit/s"), quantity(0.75, "")
+    ('200 Gbit/s', '0.750')
+    """
+    if unit == "GiB":
+        return gib(v)
+    if unit == "TB":
+        return tb(v)
+    if unit == "%":
+        return percent(v)
+    if unit == "MB":
+        return f"{v:,.0f} MB"
+    return f"{number(v)} {unit}".strip()
+
+
 def part_description(r: SizingResult, part_id: str | None) -> str:
     """A part of the design by its catalog description (its BOM line), the id only when it has none."""
     for ln in r.bom:

@@ -8,7 +8,7 @@ banner saying why it is not current.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -34,7 +34,6 @@ from app.export.bom import bom_table
 from app.formatting import (
     bare,
     converted_from,
-    dqp_mode,
     estimate_p50,
     estimate_range,
     is_fraction,
@@ -42,24 +41,20 @@ from app.formatting import (
     money,
     money_figure,
     money_short,
-    no_data_drives,
     number,
     power,
-    shared_buffers,
-    shared_buffers_differ,
     unit_text,
-    vm_size,
-    with_part_number,
 )
 from app.gui.chart_view import ChartView
 from app.gui.host_diagram import HostDiagram
 from app.gui.plain_text import plain_tooltip
 from app.gui.rack_view import RackElevation
 from app.services.sizing import Curve
+from app.views.design import FactRow, design_rows
 from models.references import ReferenceList, readable
 from models.scenario import Scenario
-from models.sizing.result import Design, SizingResult
-from models.vocabulary import KINDS, field_label, greenplum_release_label, metric_label, raid_label, target_of_metric
+from models.sizing.result import SizingResult
+from models.vocabulary import KINDS, field_label, metric_label, target_of_metric
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -162,62 +157,9 @@ def _cell(text: str, right: bool = False, bold: bool = False, tooltip: str = "")
     return item
 
 
-def _capital(text: str) -> str:
-    """The first letter up, the rest as written ("IQ nodes", not "Iq nodes")."""
-    return text[:1].upper() + text[1:]
-
-
-def design_facts(design: Design, describe: Callable[[str], str]) -> list[tuple[str, str]]:
-    """The design as label/value pairs, skipping what does not apply to this kind."""
-    facts: list[tuple[str, str]] = [
-        ("Deployment", "vSphere VMs" if design.deployment == "vsphere" else "Bare metal"),
-        ("Server", describe(design.server_id)),
-        ("Data drive", describe(design.drive_id) if design.drive_id else "none"),
-        ("Network card", describe(design.nic_id) if design.nic_id else "none"),
-        (_capital(worker_role(design.kind, 2)), str(design.segment_hosts)),
-    ]
-    if design.coordinator_hosts:
-        facts.append(("Coordinator hosts", str(design.coordinator_hosts)))
-    if design.etl_hosts:
-        facts.append(("ETL hosts", str(design.etl_hosts)))
-    raid = "" if design.raid in ("", "none") else f" ({raid_label(design.raid)})"
-    facts.append(("Data drives per host", no_data_drives(design) or f"{design.data_drives_per_host}{raid}"))
-    facts.append(("Memory per host", f"{number(design.memory_gib_per_host)} GiB"))
-    if design.deployment == "vsphere" or design.vms_per_host > 1:
-        facts.append(("VMs per host", str(design.vms_per_host)))
-    if design.vm is not None and design.deployment == "vsphere":
-        facts.append(("VM size", vm_size(design) or ""))
-    if design.greenplum_version is not None:
-        facts.append(("Release", greenplum_release_label(design.greenplum_version)))
-    if design.primary_segments_per_host is not None:
-        mirrors = design.mirror_segments_per_host or 0
-        facts.append(("Segments per host", f"{design.primary_segments_per_host} primary + {mirrors} mirror"))
-    if design.raw_capacity_tb:  # none on hosts whose data lives on a SAN (the PDF leaves it out too)
-        facts.append(("Raw capacity", f"{number(design.raw_capacity_tb)} TB"))
-    facts.append(("Usable capacity", f"{number(design.usable_capacity_tb)} TB (before compression)"))
-    if design.data_needed_tb:
-        facts.append(("Data on disk at horizon", f"{number(design.data_needed_tb)} TB"))
-    if design.nics_per_host:
-        facts.append(("Network per host", f"{design.nics_per_host} NIC · {number(design.network_gbps_per_host)} Gb/s"))
-    optional = (
-        ("gp_vmem_protect_limit", design.gp_vmem_protect_limit_mb, lambda v: f"{v:,} MB"),
-        ("shared_buffers", shared_buffers(design), str),
-        # each database's VM is sized apart: the ratio is the first VM's (its rule depends on the VM's memory)
-        ("shared_buffers ratio" + (", first VM" if shared_buffers_differ(design) else ""),
-         design.shared_buffers_ratio, lambda v: f"{v * 100:.0f} % of VM memory"),
-        ("Memory overcommit", design.overcommit_rate, lambda v: f"{v * 100:.0f} %"),  # a share
-        ("Safe overcommit", design.safe_overcommit_rate, lambda v: f"up to {v * 100:.0f} %"),
-        ("DQP mode", design.dqp_mode, dqp_mode),
-        ("IQ main cache", design.iq_main_cache_gib, lambda v: f"{number(v)} GiB"),
-        ("IQ temp cache", design.iq_temp_cache_gib, lambda v: f"{number(v)} GiB"),
-    )
-    for label, value, fmt in optional:
-        if value is not None:
-            facts.append((label, fmt(value)))  # type: ignore[operator]
-    return facts
-
-
-def facts_html(facts: list[tuple[str, str]], columns: int = 2) -> str:
+def facts_html(design: Sequence[FactRow], columns: int = 2) -> str:
+    """The design's facts (`app.views.design`) as a table of label and value pairs, in columns."""
+    facts = [(f.label, f.text) for f in design]
     rows = (len(facts) + columns - 1) // columns
     cells = []
     for r in range(rows):
@@ -539,9 +481,7 @@ class ResultsView(QWidget):
         self.cards["risk"].style().unpolish(self.cards["risk"])
         self.cards["risk"].style().polish(self.cards["risk"])
 
-        numbers = {ln.part_id: ln.part_number for ln in r.bom if ln.part_number}
-        self.facts.setText(facts_html(design_facts(d, lambda pid: with_part_number(self.describe(pid),
-                                                                                   numbers.get(pid, "")))))
+        self.facts.setText(facts_html(design_rows(r)))
         self.diagram.set_hosts(d.hosts, d.deployment, self.describe)
         if r.warnings:
             items = "".join(f"<li><b>{html.escape(w.title)}</b>: {html.escape(readable(w.text, refs))}</li>"

@@ -8,26 +8,9 @@ from typing import TYPE_CHECKING
 from app.cli.catalog_access import load_catalog
 from app.cli.output import format_table, print_json
 from app.cli.scenario_files import add_scenario_option, print_each, read_inputs, size_or_fail
-from app.formatting import (
-    bare,
-    dqp_mode,
-    gib,
-    host_roles,
-    money,
-    money_figure,
-    no_data_drives,
-    number,
-    part_with_number,
-    percent,
-    power,
-    rack_power,
-    rate,
-    tb,
-    unit_text,
-    value,
-    vm_size,
-)
-from models.vocabulary import deployment_label, greenplum_release_label, kind_label, metric_label, raid_label
+from app.formatting import bare, money, money_figure, number, power, rack_power, rate, unit_text
+from app.views.design import design_rows
+from models.vocabulary import deployment_label, kind_label, metric_label
 
 if TYPE_CHECKING:
     from models.sizing.result import SizingResult
@@ -56,37 +39,9 @@ def render_text(r: SizingResult) -> str:
     d = r.design
     lines = [f"Scenario: {r.scenario_name}  ({kind_label(d.kind)}, {deployment_label(d.deployment)})", ""]
     lines.append("Design")
-    facts = [
-        ("Server", part_with_number(r, d.server_id)),
-        ("Hosts", host_roles(d)),
-        ("Data drives per host", no_data_drives(d)
-         or f"{d.data_drives_per_host} x {part_with_number(r, d.drive_id)} ({raid_label(d.raid)})"),
-        ("Memory per host", gib(d.memory_gib_per_host)),
-    ]
-    if d.deployment != "bare-metal":  # bare metal runs the database on the host's OS: no VM to count
-        facts.append(("VMs per host", str(d.vms_per_host)))
-    if d.vm:
-        drives = f", {d.vm.data_drives} data drives" if d.vm.data_drives else ""  # none: disks on the datastore
-        facts.append(("VM", f"{vm_size(d)}{drives}"))
-    if d.greenplum_version is not None:
-        facts.append(("Release", greenplum_release_label(d.greenplum_version)))
-    if d.primary_segments_per_host is not None:
-        segs = f"{d.primary_segments_per_host} primary + {d.mirror_segments_per_host} mirror"
-        facts.append(("Segments per host", segs))
-    if d.gp_vmem_protect_limit_mb is not None:
-        facts.append(("gp_vmem_protect_limit (MB)", number(d.gp_vmem_protect_limit_mb)))
-    if d.shared_buffers_ratio is not None:
-        facts.append(("shared_buffers", f"{percent(d.shared_buffers_ratio)} of VM memory"))
-    if d.overcommit_rate is not None:
-        facts.append(("Memory overcommit", percent(d.overcommit_rate)))
-    if d.dqp_mode:
-        facts.append(("DQP mode", dqp_mode(d.dqp_mode)))
-    if d.usable_capacity_tb:
-        facts.append(("User-data capacity", f"{tb(d.usable_capacity_tb)} (needed {tb(d.data_needed_tb)})"))
-    facts.append(("Network", f"{d.nics_per_host} x {part_with_number(r, d.nic_id)}"
-                             f" = {value(d.network_gbps_per_host, 'Gbit/s')} per host"))
-    width = max(len(k) for k, _ in facts)
-    lines += [f"  {k.ljust(width)}  {v}" for k, v in facts]
+    facts = design_rows(r)
+    width = max(len(f.label) for f in facts)
+    lines += [f"  {f.label.ljust(width)}  {f.text}" for f in facts]
     lines += ["", f"Estimates (P10 / P50 / P90; binding resource: {r.binding_resource})"]
     labels = {name: metric_label(name) for name in r.estimates}
     label_w = max((len(v) for v in labels.values()), default=0)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.cli.commands.size import render_text
-from app.export.pdf_design import _design_facts
 from app.formatting import gib, vm_size, vm_sizes_differ
+from app.views.design import design_rows
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 
@@ -23,13 +23,13 @@ def test_a_consolidation_states_the_range_of_its_vm_sizes(sized: Sized) -> None:
     assert line is not None and line.startswith("sized per database")
     assert gib(large) in line and gib(small).removesuffix(" GiB") in line
     assert line in render_text(r)
-    facts = dict(_design_facts(r))
-    assert line in facts["VMs per host"] and "host layout" in facts["VMs per host"]
+    facts = {f.label: f.text for f in design_rows(r)}
+    assert facts["VM size"] == line
     sb = [float(s.value) / 1024 for g in r.design.settings if g.product == "postgresql" for s in g.settings
           if s.name == "shared_buffers"]
     assert len(set(sb)) > 1  # so is each VM's shared_buffers: the range, and the ratio said to be the first VM's
-    assert facts["shared_buffers"].startswith(f"per database VM: {gib(min(sb)).removesuffix(' GiB')} to {gib(max(sb))}")
-    assert facts["shared_buffers"].endswith("of VM memory on the first VM)")
+    assert facts["shared_buffers"] == f"per database VM: {gib(min(sb)).removesuffix(' GiB')} to {gib(max(sb))}"
+    assert facts["shared_buffers ratio, first VM"].endswith("of VM memory")
 
 
 def test_uniform_segment_vms_state_their_one_size(sized: Sized) -> None:
@@ -38,5 +38,6 @@ def test_uniform_segment_vms_state_their_one_size(sized: Sized) -> None:
     line = f"{r.design.vm.vcpus} vCPU, {gib(r.design.vm.memory_gib)}"
     assert vm_size(r.design) == line
     assert line in render_text(r)
-    assert dict(_design_facts(r))["VMs per host"] == f"{r.design.vms_per_host} × ({line})"
+    facts = {f.label: f.text for f in design_rows(r)}
+    assert (facts["VMs per host"], facts["VM size"]) == (str(r.design.vms_per_host), line)
 

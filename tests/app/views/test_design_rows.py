@@ -1,25 +1,31 @@
-"""The Design tab's facts name what the design has: a bare-metal SAP IQ multiplex on a SAN has no data drives,
-no raw capacity on its hosts and no VMs, and says where its dbspaces are."""
+"""The design's facts name what the design has, once for every renderer: a bare-metal SAP IQ multiplex on a SAN
+has no data drives, no raw capacity on its hosts and no VMs, and says where its dbspaces are; a consolidation
+states the range of its VMs' shared_buffers."""
 
 from __future__ import annotations
 
 from app.formatting import gib
-from app.gui.results_view import design_facts
+from app.views.design import FactRow, design_rows, rows_of
 from models.hardware import HardwareCatalog
 from models.sizing.engine import size
 from models.sizing.result import Design
 from tests.models.sizing.conftest import sample
 
 
+def _texts(rows: list[FactRow]) -> dict[str, str]:
+    return {f.label: f.text for f in rows}
+
+
 def test_bare_metal_sap_iq_on_a_san(seed: HardwareCatalog) -> None:
     scenario = sample("sap-iq", platform={"deployment": "bare-metal", "server_id": None, "drive_id": None,
                                           "nic_id": None})
-    d = size(scenario, seed).design
+    r = size(scenario, seed)
+    d = r.design
     assert (d.deployment, d.data_drives_per_host, d.raw_capacity_tb) == ("bare-metal", 0, 0.0)
-    facts = dict(design_facts(d, str))
+    facts = _texts(design_rows(r))
     assert facts["Data drives per host"] == "none: dbspaces on the external SAN"  # was "0 (external SAN)"
-    assert "Raw capacity" not in facts and "VMs per host" not in facts  # was "Raw capacity 0 TB"
-    assert facts["IQ nodes"] == str(d.segment_hosts)
+    assert "Raw capacity (worker hosts)" not in facts and "VMs per host" not in facts  # was "Raw capacity 0 TB"
+    assert facts["Hosts"] == f"{d.segment_hosts} IQ nodes"
     assert facts["DQP mode"] in ("Network transfer (private interconnect)", "Storage transfer (shared temp store)")
 
 
@@ -31,20 +37,34 @@ def _vm_shared_buffers_gib(d: Design) -> list[float]:
 def test_a_consolidation_states_every_vms_shared_buffers(seed: HardwareCatalog) -> None:
     """Each database's VM is sized apart: the fact gives the range of their shared_buffers, not the first VM's
     value as if every VM had it (it showed 0.8 GiB for VMs of 0.8 to 9 GiB), and the ratio says whose it is."""
-    d = size(sample("pg-consolidation"), seed).design
-    values = _vm_shared_buffers_gib(d)
+    r = size(sample("pg-consolidation"), seed)
+    values = _vm_shared_buffers_gib(r.design)
     assert len(set(values)) > 1
-    facts = dict(design_facts(d, str))
+    facts = _texts(design_rows(r))
     assert facts["shared_buffers"] == f"per database VM: {gib(min(values)).removesuffix(' GiB')} to {gib(max(values))}"
     assert "shared_buffers ratio, first VM" in facts and "shared_buffers ratio" not in facts
 
 
 def test_alike_databases_state_their_one_shared_buffers(seed: HardwareCatalog) -> None:
     db = {"size_gb": 20, "peak_clients": 30, "working_set_gb": 4.0}
-    d = size(sample("pg-consolidation", workload={"databases": [dict(db, name=f"db{i}") for i in range(4)]}),
-             seed).design
+    r = size(sample("pg-consolidation", workload={"databases": [dict(db, name=f"db{i}") for i in range(4)]}), seed)
+    d = r.design
     values = _vm_shared_buffers_gib(d)
     assert len(values) == 4 and len(set(values)) == 1 and d.shared_buffers_gib is not None
-    facts = dict(design_facts(d, str))
+    facts = _texts(design_rows(r))
     assert facts["shared_buffers"] == gib(d.shared_buffers_gib)
     assert "shared_buffers ratio" in facts and "shared_buffers ratio, first VM" not in facts
+
+
+def test_values_are_typed_and_written_by_their_unit(seed: HardwareCatalog) -> None:
+    """A figure is a number in its unit, written by one rule (a share in percent, memory in GiB, capacity in TB),
+    and the roles each get one row however many hosts the design lays out one by one."""
+    r = size(sample("pg-consolidation"), seed)
+    rows = {f.key: f for f in design_rows(r)}
+    ratio = rows["shared_buffers_ratio"]
+    assert isinstance(ratio.value, float) and ratio.unit == "%"
+    assert ratio.text == f"{ratio.value * 100:.0f} % of VM memory"
+    assert rows["memory_per_host"].value == r.design.memory_gib_per_host and rows["memory_per_host"].unit == "GiB"
+    assert rows["usable_capacity"].text.endswith(" TB before compression")
+    assert len(r.design.hosts) > 1 and [k for k in rows if k.startswith("ports.")] == ["ports.database host"]
+    assert rows_of(list(rows.values()), "network")[0].key == "nic"

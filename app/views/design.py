@@ -1,0 +1,157 @@
+"""The design of one result as typed rows, built once for every renderer.
+
+`refarch size` (text), the window's Design tab and the PDF's design section render `design_rows(result)` and
+nothing else: each row is a key, a label, a value in its own type (a count, a quantity in `unit`, a share, a part,
+words), the unit, the references behind the value, a note that qualifies it, and the group it belongs to (the
+PDF sets the drive and network rows under their own headings; the CLI and the window list them in order). The
+value is written down by one function, `FactRow.text` (`app.formatting.quantity`), so a DOCX or PPTX renderer
+needs only the rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from app.formatting import (
+    DASH,
+    dqp_mode,
+    host_roles,
+    no_data_drives,
+    part_with_number,
+    quantity,
+    shared_buffers,
+    shared_buffers_differ,
+    vm_size,
+)
+from models.sizing.result import Design, HostLayout, SizingResult
+from models.vocabulary import deployment_label, greenplum_release_label, raid_label
+
+Group = Literal["hosts", "drives", "network"]
+# "%": the value is a fraction printed as a percentage; "GiB", "TB" and "MB" have their own figures
+Unit = Literal["", "GiB", "TB", "MB", "%", "Gbit/s"]
+
+
+@dataclass(frozen=True)
+class FactRow:
+    """One fact of a design. `value` is a number in `unit` (a fraction where the unit is "%"), or words where no
+    number stands alone ("8 primary + 8 mirror", a part's name); `note` qualifies it ("before compression")."""
+
+    key: str  # stable across versions: "segments_per_host", "drives.coordinator host"
+    label: str
+    value: float | int | str | None
+    unit: Unit = ""
+    source: tuple[str, ...] = ()  # the references behind the value, when the engine chose it from one
+    note: str = ""
+    group: Group = "hosts"
+
+    @property
+    def text(self) -> str:
+        """The value as every renderer prints it: "512 GiB", "40.0 TB before compression", "35 %"."""
+        shown = DASH if self.value is None else self.value if isinstance(self.value, str) else quantity(
+            self.value, self.unit)
+        return f"{shown} {self.note}" if self.note else shown
+
+
+def design_rows(r: SizingResult) -> list[FactRow]:
+    """Every fact the design has, in reading order: the hosts and their memory settings, the drives, the network.
+    A fact the design has no use for is left out (no "0 TB raw" on hosts whose data is on a SAN)."""
+    return [*_host_rows(r), *_setting_rows(r.design), *_drive_rows(r), *_network_rows(r)]
+
+
+def rows_of(rows: list[FactRow], group: Group) -> list[FactRow]:
+    return [row for row in rows if row.group == group]
+
+
+def _capital(text: str) -> str:
+    """The first letter up, the rest as written ("IQ nodes", not "Iq nodes")."""
+    return text[:1].upper() + text[1:]
+
+
+def _host_rows(r: SizingResult) -> Iterator[FactRow]:
+    d = r.design
+    yield FactRow("deployment", "Deployment", _capital(deployment_label(d.deployment)))
+    yield FactRow("server", "Server", part_with_number(r, d.server_id))
+    yield FactRow("hosts", "Hosts", host_roles(d))
+    yield FactRow("memory_per_host", "Memory per host", d.memory_gib_per_host, "GiB")
+    if d.deployment != "bare-metal" or d.vms_per_host > 1:  # bare metal runs the database on the host's OS
+        yield FactRow("vms_per_host", "VMs per host", d.vms_per_host)
+    size = vm_size(d) if d.vm is not None and d.deployment != "bare-metal" else None
+    if size is not None:
+        yield FactRow("vm_size", "VM size", size)
+    if d.vm is not None and d.vm.data_drives and d.deployment != "bare-metal":  # none: disks on the datastore
+        yield FactRow("vm_data_drives", "Data drives per VM", d.vm.data_drives)
+    if d.greenplum_version is not None:
+        yield FactRow("greenplum_version", "Release", greenplum_release_label(d.greenplum_version))
+    if d.primary_segments_per_host is not None:
+        mirrors = d.mirror_segments_per_host or 0
+        yield FactRow("segments_per_host", "Segments per host", f"{d.primary_segments_per_host} primary + "
+                                                                f"{mirrors} mirror")
+
+
+def _setting_rows(d: Design) -> Iterator[FactRow]:
+    if d.gp_vmem_protect_limit_mb is not None:
+        yield FactRow("gp_vmem_protect_limit", "gp_vmem_protect_limit", d.gp_vmem_protect_limit_mb, "MB")
+    buffers = shared_buffers(d)
+    if buffers is not None:
+        yield FactRow("shared_buffers", "shared_buffers", buffers)
+    if d.shared_buffers_ratio is not None:
+        # each database's VM sized apart: the ratio is the first VM's (its rule depends on the VM's memory)
+        first = ", first VM" if shared_buffers_differ(d) else ""
+        yield FactRow("shared_buffers_ratio", f"shared_buffers ratio{first}", d.shared_buffers_ratio, "%",
+                      note="of VM memory")
+    if d.overcommit_rate is not None:
+        yield FactRow("memory_overcommit", "Memory overcommit", d.overcommit_rate, "%")
+    if d.safe_overcommit_rate is not None:
+        yield FactRow("safe_overcommit", "Safe overcommit limit", d.safe_overcommit_rate, "%")
+    if d.dqp_mode:
+        yield FactRow("dqp_mode", "DQP mode", dqp_mode(d.dqp_mode))
+    if d.iq_main_cache_gib is not None:
+        yield FactRow("iq_main_cache", "IQ main cache", d.iq_main_cache_gib, "GiB")
+    if d.iq_temp_cache_gib is not None:
+        yield FactRow("iq_temp_cache", "IQ temp cache", d.iq_temp_cache_gib, "GiB")
+
+
+def _drive_rows(r: SizingResult) -> Iterator[FactRow]:
+    d = r.design
+    yield FactRow("data_drive", "Data drive", part_with_number(r, d.drive_id) if d.drive_id else "none",
+                  group="drives")
+    raid = f" ({raid_label(d.raid)})" if d.raid else ""
+    yield FactRow("data_drives_per_host", "Data drives per host", no_data_drives(d)
+                  or f"{d.data_drives_per_host}{raid}", group="drives")
+    if d.raw_capacity_tb:  # none on hosts whose data lives on a SAN
+        yield FactRow("raw_capacity", "Raw capacity (worker hosts)", d.raw_capacity_tb, "TB", group="drives")
+    if d.usable_capacity_tb:
+        yield FactRow("usable_capacity", "User data the cluster holds", d.usable_capacity_tb, "TB",
+                      note="before compression", group="drives")
+    if d.data_needed_tb:
+        yield FactRow("data_needed", "Data on disk at the horizon", d.data_needed_tb, "TB", note="after compression",
+                      group="drives")
+    for h in _other_roles(d):
+        if h.data_drives:
+            yield FactRow(f"drives.{h.bom_role}", f"{_capital(h.bom_role)} drives",
+                          f"{h.data_drives} × {part_with_number(r, h.drive_id)} ({raid_label(h.raid)})",
+                          group="drives")
+
+
+def _network_rows(r: SizingResult) -> Iterator[FactRow]:
+    d = r.design
+    yield FactRow("nic", "Network card", part_with_number(r, d.nic_id) if d.nic_id else "none", group="network")
+    if d.nics_per_host:
+        yield FactRow("nics_per_host", "Network cards per host", d.nics_per_host, group="network")
+        yield FactRow("network_per_host", "Bandwidth per host", d.network_gbps_per_host, "Gbit/s", group="network")
+    for h in _roles(d):
+        yield FactRow(f"ports.{h.bom_role}", f"{_capital(h.bom_role)} ports",
+                      f"{h.nic_ports} × {h.nic_speed_gbps:g} GbE", group="network")
+
+
+def _roles(d: Design) -> list[HostLayout]:
+    """The first host of each role as the BOM prices them (PostgreSQL lays out "database host 1", "database host
+    2"... one by one, all of the role "database host")."""
+    return list({h.bom_role: h for h in reversed(d.hosts)}.values())[::-1]
+
+
+def _other_roles(d: Design) -> list[HostLayout]:
+    """The roles besides the worker hosts' (coordinators, IQ writers and readers)."""
+    return [h for h in _roles(d) if not d.hosts or h.bom_role != d.hosts[0].bom_role]

@@ -1,0 +1,47 @@
+"""The window renders the same rows as the CLI and the PDF (tests/app/views/test_rendered_once.py): the Design
+tab's facts are `design_rows`, the compare table's cells `compare_rows`, with nothing formatted on the side."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from app.gui.compare_view import KindPanel
+from app.gui.results_view import ResultsView, Status
+from app.views.compare import compare_rows
+from app.views.design import design_rows
+from models.hardware import HardwareCatalog
+from models.sizing.engine import size
+from tests.models.sizing.conftest import sample
+
+
+@pytest.mark.parametrize("name", ["retail-dw-gen5", "pg-consolidation", "sap-iq"])
+def test_the_design_tab_shows_the_design_rows_and_only_those(qtbot, seed: HardwareCatalog,  # type: ignore[no-untyped-def]
+                                                             name: str) -> None:
+    s = sample(name)
+    r = size(s, seed)
+    view = ResultsView()
+    qtbot.addWidget(view)
+    view.show_result(r, s, Status())
+    cells = [html.unescape(c) for c in re.findall(r"<td[^>]*>(?:<b>)?(.*?)(?:</b>)?</td>", view.facts.text())]
+    rows = design_rows(r)
+    shown = dict(zip(cells[::2], cells[1::2], strict=True))
+    assert shown == {f.label: f.text for f in rows}
+
+
+def test_the_compare_table_shows_the_rows_cells(qtbot, seed: HardwareCatalog) -> None:  # type: ignore[no-untyped-def]
+    results = [size(sample(n), seed) for n in ("retail-dw-gen5", "retail-dw-dual-socket-sas")]
+    rows = compare_rows(results)
+    panel = KindPanel("greenplum-analytics")
+    qtbot.addWidget(panel)
+    panel.resize(1200, 800)
+    panel.show_rows([r.scenario_name for r in results], rows)
+    t = panel.table
+    assert [t.verticalHeaderItem(i).text() for i in range(t.rowCount())] == [r.heading for r in rows]
+    for i, row in enumerate(rows):
+        for col in range(2):
+            rng = row.range_text(col)
+            expected = [row.text(col), *([f"({rng})"] if rng else []), *([row.delta_text(col)] if col else [])]
+            assert t.item(i, col).text().split("\n") == [x for x in expected if x], row.key
