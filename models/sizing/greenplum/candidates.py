@@ -183,19 +183,6 @@ def _template_layouts(counts: IntArray, virt: BoolArray, codes: IntArray
     return slot[key], last, layout, (int(counts.max()), code_n - 1, int(codes.min())), first, step
 
 
-def layout_rows(tables: Tables, servers: Sequence[Server], drives: Sequence[Drive], deployments: Sequence[str],
-                raids: Sequence[str], drives_per_host: int | None, min_drives_per_host: int) -> Candidates:
-    """One candidate of each host layout (server, drive count, deployment, RAID level) of the search, each
-    layout's last row in its template: what a function of the layout alone is computed on once per search."""
-    picked = list(_server_templates(tables, servers, drives, deployments, raids, drives_per_host,
-                                    min_drives_per_host))
-    none = np.zeros(0, dtype=np.int64)
-    s_idx = np.concatenate([np.full(t.last.size, si, dtype=np.int64) for si, t in picked] or [none])
-    ints = np.concatenate([t.ints[:, t.last] for _, t in picked] or [np.zeros((3, 0), dtype=np.int64)], axis=1)
-    virt = np.concatenate([t.virtualized[t.last] for _, t in picked] or [np.zeros(0, dtype=bool)])
-    return tables.gather(s_idx, ints[0], ints[1], virt, ints[2])
-
-
 Piece = tuple[int, _Template, int, int]  # server index, its template, the template's rows [start, stop)
 
 

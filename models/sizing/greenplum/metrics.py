@@ -39,21 +39,14 @@ def _per_layout(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, pri
                 layouts: tuple[IntArray, IntArray], platform: Platform | None
                 ) -> tuple[FloatArray, FloatArray | None, tuple[FloatArray, FloatArray] | None]:
     """`GpContext.of`'s NUMA locality, admitted reports and (`segments.HostLayouts`: groups of one RAID level too)
-    RAID factors, once per group of `layouts` and spread: read off `segments.KnownLayouts` where the search found
-    them for every layout at once, else computed on the groups' rows."""
+    RAID factors, computed once per group of `layouts` (on the groups' rows) and spread."""
     rep, which = layouts
-    known = segments.known(layouts)
     raid: tuple[FloatArray, FloatArray] | None = None
-    if known is not None:
-        numa_g, raid = known.numa_local, (known.raid_read, known.raid_write)
-        one = (segments.queued(workload, known.admitted)
-               if known.admitted is not None and isinstance(workload, GreenplumAnalytics) else None)
-    else:
-        virt, numa = c.virtualized[rep], c.numa_nodes[rep]
-        numa_g = numa_local_of(virt, vms[rep], numa, c.sockets[rep])
-        one = segments.admitted(workload, c.memory_gib[rep], virt, numa, primaries[rep], platform)
-        if isinstance(layouts, segments.HostLayouts):  # the RAID factors are the layout's too
-            raid = scan_load.raid_factors(c.raid_code[rep], c.drives_per_host[rep])
+    virt, numa = c.virtualized[rep], c.numa_nodes[rep]
+    numa_g = numa_local_of(virt, vms[rep], numa, c.sockets[rep])
+    one = segments.admitted(workload, c.memory_gib[rep], virt, numa, primaries[rep], platform)
+    if isinstance(layouts, segments.HostLayouts):  # the RAID factors are the layout's too
+        raid = scan_load.raid_factors(c.raid_code[rep], c.drives_per_host[rep])
     # spread by `take`, the same values as indexing at about half its cost on a chunk
     return (numa_g.take(which), None if one is None else one.take(which),
             None if raid is None else (raid[0].take(which), raid[1].take(which)))

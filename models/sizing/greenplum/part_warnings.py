@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from models.calibration_data import figure
 from models.scenario import GreenplumAnalytics, GreenplumOltp
-from models.sizing.greenplum import density, segments
+from models.sizing.greenplum import density
 from models.sizing.greenplum.candidates import Candidates
 from models.sizing.rules import DOCS, RULES, cite
 
@@ -53,9 +53,6 @@ def fixed(workload: GpWorkload, c: Candidates, layouts: tuple[IntArray, IntArray
     """
     if layouts is not None:
         rep, which = layouts
-        known = segments.known(layouts)  # `segments.KnownLayouts`: the flags found once per search
-        if known is not None:
-            return known.fixed.take(which)
         return flags(workload, c.virtualized[rep], c.sockets[rep], c.memory_gib[rep]).take(which)
     return flags(workload, c.virtualized, c.sockets, c.memory_gib)
 

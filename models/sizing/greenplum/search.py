@@ -20,11 +20,9 @@ from models.sizing.greenplum.candidates import (
     count_candidates,
     enumerate_candidates,
     iter_columns,
-    layout_rows,
 )
 from models.sizing.greenplum.coordinator import CoordinatorOptions, coordinator_options
 from models.sizing.greenplum.host_memory import HostMemory, max_memory_gib, memory_plan
-from models.sizing.greenplum.layout_table import LayoutTable
 from models.sizing.greenplum.stream import CheapestFeasible, RunningBest
 from models.sizing.parts import (
     NetworkChoice,
@@ -102,9 +100,8 @@ class SearchSpace:
                                                           self.raids, self.drives_per_host,
                                                           evaluation.min_data_drives(), chunk):
             check_cancelled(cancelled)
-            # a chunk's layouts' values looked up in the search's table, built with the first chunk that has them
-            known = None if layouts is None else self.layout_table.known(cands, segments.HostLayouts(*layouts))
-            yield offset, _evaluated(self, cands, extra[0], known)
+            groups = None if layouts is None else segments.HostLayouts(*layouts)
+            yield offset, _evaluated(self, cands, extra[0], groups)
             if progress is not None:
                 progress(offset + len(cands), total)
 
@@ -113,13 +110,6 @@ class SearchSpace:
         """The parts' columns with each server's memory in the design and the price of its added DIMMs (an extra
         row): a chunk's candidates come with both, no lookup by server index per chunk."""
         return Tables.of(self.servers, self.drives, self.memory_gib, [self.extra_memory_price])
-
-    @cached_property
-    def layout_table(self) -> LayoutTable:
-        """Every host layout's values (`layout_table.LayoutTable`), computed once for the search's chunks."""
-        reps = layout_rows(self.tables, self.servers, self.drives, self.deployments, self.raids, self.drives_per_host,
-                           evaluation.min_data_drives())
-        return LayoutTable.of(self.workload, self.scenario.platform, reps, len(self.servers))
 
     def found(self, ev: evaluation.Evaluated) -> Search:
         return Search(self.servers, self.drives, self.net, self.nic_why, self.memory, ev, self.coordinators)

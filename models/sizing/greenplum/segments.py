@@ -217,9 +217,6 @@ def counts(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform
         one = _plan(workload, c, platform)
         return one.primaries_per_host, one.vms_per_host
     rep, which = layouts
-    values = known(layouts)
-    if values is not None:
-        return values.primaries.take(which), values.vms.take(which)
     one = _plan(workload, c, platform, rep)
     return one.primaries_per_host.take(which), one.vms_per_host.take(which)  # `take`: half an index's cost
 
@@ -261,42 +258,6 @@ class HostLayouts(NamedTuple):
 
     rep: IntArray
     which: IntArray
-
-
-class LayoutValues(NamedTuple):
-    """What a host layout alone decides, one entry per layout: `counts`'s primaries and VMs per host, the NUMA
-    locality and admitted reports `metrics.GpContext.of` reads (the admitted as `admitted_queries` gives them, before
-    `admitted`'s "every report runs" test), the RAID factors and `part_warnings.fixed`'s flags."""
-
-    primaries: IntArray
-    vms: IntArray
-    numa_local: FloatArray
-    admitted: FloatArray | None  # None for OLTP
-    raid_read: FloatArray
-    raid_write: FloatArray
-    fixed: IntArray
-
-    def take(self, idx: IntArray) -> LayoutValues:
-        return LayoutValues(self.primaries.take(idx), self.vms.take(idx), self.numa_local.take(idx),
-                            None if self.admitted is None else self.admitted.take(idx), self.raid_read.take(idx),
-                            self.raid_write.take(idx), self.fixed.take(idx))
-
-
-class KnownLayouts(HostLayouts):
-    """`HostLayouts` with each group's `LayoutValues` already known (`layout_values.LayoutTable`: computed once for
-    every layout of a search, not once per chunk): the consumers read them in place of computing them on `rep`."""
-
-    values: LayoutValues
-
-    def __new__(cls, rep: IntArray, which: IntArray, values: LayoutValues) -> KnownLayouts:
-        self = super().__new__(cls, rep, which)
-        self.values = values
-        return self
-
-
-def known(layouts: tuple[IntArray, IntArray] | None) -> LayoutValues | None:
-    """The groups' values where `layouts` carries them (`KnownLayouts`), else None."""
-    return layouts.values if isinstance(layouts, KnownLayouts) else None
 
 
 def host_layouts(c: Candidates) -> HostLayouts | None:
