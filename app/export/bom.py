@@ -184,22 +184,24 @@ def _csv_cell(v: object) -> str:
     return _safe_text(str(v))
 
 
+CSV_COLUMNS = ("Scenario", "Customer", *COLUMNS)
+
+
 def bom_csv_text(tables: Sequence[BomTable]) -> str:
-    """Per scenario: a header block (scenario, customer, currency, price date), the column row, the rows.
+    """One flat table for every scenario: a header row, then a row per line, subtotal and total, each led by its
+    scenario and customer, so a reseller's or a procurement system's import reads it as it is (no metadata
+    blocks between tables). The "Row" column tells lines from subtotals and totals, so filtering on "line"
+    gives the items to quote; the price date of each line is in "Price as of".
 
     Amounts are plain decimals with a dot and no thousands separator, so any spreadsheet reads them as numbers.
     """
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    for n, t in enumerate(tables):
-        if n:
-            w.writerow([])
-        for key, val in t.header():
-            w.writerow([key, _safe_text(val)])
-        w.writerow([])
-        w.writerow(COLUMNS)
+    w.writerow(CSV_COLUMNS)
+    for t in tables:
+        lead = [_safe_text(t.scenario), _safe_text(t.customer)]
         for r in t.rows:
-            w.writerow([_csv_cell(c) for c in r.cells()])
+            w.writerow(lead + [_csv_cell(c) for c in r.cells()])
     return buf.getvalue()
 
 
@@ -243,8 +245,60 @@ def _text_cell(cell: Any) -> None:
         cell.quotePrefix = True
 
 
+def _col(name: str) -> str:
+    from openpyxl.utils import get_column_letter
+
+    return str(get_column_letter(COLUMNS.index(name) + 1))
+
+
+def row_formulas(rows: Sequence[BomRow], first_row: int) -> dict[tuple[int, str], str]:
+    """The live formulas of a BOM sheet whose rows start at `first_row`, by (row number, column name): a line's
+    quantity is qty per host x hosts where both are stated, its extended price ROUND(qty x unit price, 2) (the
+    engine rounds each line to the cent the same way), a subtotal the SUM of its group's lines, the one-time and
+    per-year totals SUMIFS over the lines by the "Per year" column, and the BOM total their sum. Editing a
+    quantity or a price in the spreadsheet then carries through to every total.
+
+    >>> r = [BomRow("line", "Segment host", Decimal("20.00"), "USD", qty_per_host=2, hosts=5, qty=10,
+    ...             unit_price=Decimal("2.00"), group="g"), BomRow("subtotal", "g", Decimal("20.00"), "USD", group="g"),
+    ...      BomRow("total", "", Decimal("20.00"), "USD", label=ONE_TIME)]
+    >>> f = row_formulas(r, 7)
+    >>> f[(7, "Qty")], f[(7, "Extended price")], f[(8, "Extended price")]
+    ('=F7*G7', '=ROUND(H7*K7,2)', '=SUM(L7:L7)')
+    >>> f[(9, "Extended price")]
+    '=SUMIFS(L7:L8,A7:A8,"line",N7:N8,"no")'
+    """
+    ext, qty, unit, kind, yearly = (_col(c) for c in ("Extended price", "Qty", "Unit price", "Row", "Per year"))
+    per_host, hosts = _col("Qty per host"), _col("Hosts")
+    # the totals sum the rows above them (the lines and subtotals); a range reaching a total row would be circular
+    last = first_row + next((n for n, r in enumerate(rows) if r.kind == "total"), len(rows)) - 1
+    out: dict[tuple[int, str], str] = {}
+    group_start = first_row
+    totals: dict[str, int] = {}
+    for i, r in enumerate(rows, start=first_row):
+        if r.kind == "line":
+            if r.qty_per_host is not None and r.hosts is not None and r.qty == r.qty_per_host * r.hosts:
+                out[(i, "Qty")] = f"={per_host}{i}*{hosts}{i}"
+            if r.unit_price is not None and r.qty is not None:
+                out[(i, "Extended price")] = f"=ROUND({qty}{i}*{unit}{i},2)"
+        elif r.kind == "subtotal":
+            out[(i, "Extended price")] = f"=SUM({ext}{group_start}:{ext}{i - 1})" if i > group_start else "=0"
+            group_start = i + 1
+        else:
+            totals[r.label] = i
+            if r.label in (ONE_TIME, PER_YEAR):
+                flag = "no" if r.label == ONE_TIME else "yes"
+                span = f"{first_row}:{{c}}{last}"
+                out[(i, "Extended price")] = (
+                    f'=SUMIFS({ext}{span.format(c=ext)},{kind}{span.format(c=kind)},"line",'
+                    f'{yearly}{span.format(c=yearly)},"{flag}")')
+            elif ONE_TIME in totals and PER_YEAR in totals:
+                out[(i, "Extended price")] = f"={ext}{totals[ONE_TIME]}+{ext}{totals[PER_YEAR]}"
+    return out
+
+
 def write_bom_xlsx(tables: Sequence[BomTable], path: str | Path) -> None:
-    """One sheet per scenario, numbers as numbers with a currency format, subtotal and total rows in bold."""
+    """One sheet per scenario, numbers as numbers with a currency format, subtotal and total rows in bold, and live
+    formulas for quantities, extended prices, subtotals and totals (`row_formulas`)."""
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
@@ -270,12 +324,14 @@ def write_bom_xlsx(tables: Sequence[BomTable], path: str | Path) -> None:
             c.fill = head_fill
             c.alignment = Alignment(horizontal="right" if 6 <= j <= 12 else "left")
         money_fmt = f'#,##0.00 "{t.currency}"' if t.currency.isalpha() else "#,##0.00"
+        formulas = row_formulas(t.rows, head_row + 1)
         for i, r in enumerate(t.rows, start=head_row + 1):
             for j, v in enumerate(r.cells(), start=1):
-                cell = ws.cell(i, j, v)
-                if isinstance(v, str):
+                formula = formulas.get((i, COLUMNS[j - 1]))
+                cell = ws.cell(i, j, formula if formula is not None else v)
+                if isinstance(v, str) and formula is None:
                     _text_cell(cell)
-                if COLUMNS[j - 1] in MONEY_COLUMNS and v is not None:
+                if COLUMNS[j - 1] in MONEY_COLUMNS and (v is not None or formula is not None):
                     cell.number_format = money_fmt
                 if r.kind != "line":
                     cell.font = bold

@@ -12,7 +12,7 @@ import pytest
 from openpyxl import load_workbook
 
 from app.export import bom_table, write_bom_csv, write_bom_xlsx
-from app.export.bom import COLUMNS, BomTable, extended, group_of, sheet_title
+from app.export.bom import COLUMNS, CSV_COLUMNS, BomTable, extended, group_of, sheet_title
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
 from models.sizing.bom import total_cents
@@ -24,36 +24,39 @@ Sized = Callable[[str], tuple[Scenario, SizingResult]]
 
 
 def csv_blocks(path: Path) -> list[tuple[dict[str, str], list[dict[str, str]]]]:
-    """Per scenario: the header block and the rows under the column row."""
+    """Per scenario (in file order): its scenario and customer, and its rows under COLUMNS. The file is one flat
+    table: a single header row, every row led by its scenario and customer."""
     text = path.read_text(encoding="utf-8-sig")
+    records = list(csv.reader(io.StringIO(text)))
+    assert tuple(records[0]) == CSV_COLUMNS
+    assert all(len(rec) == len(CSV_COLUMNS) for rec in records[1:]), "a flat table: no blank or metadata rows"
     blocks: list[tuple[dict[str, str], list[dict[str, str]]]] = []
-    header: dict[str, str] = {}
-    rows: list[dict[str, str]] | None = None
-    for rec in csv.reader(io.StringIO(text)):
-        if not rec:
-            if rows:
-                blocks.append((header, rows))
-                header, rows = {}, None
-            continue
-        if tuple(rec) == COLUMNS:
-            rows = []
-        elif rows is None:
-            header[rec[0]] = rec[1]
-        else:
-            rows.append(dict(zip(COLUMNS, rec, strict=True)))
-    if rows:
-        blocks.append((header, rows))
+    for rec in records[1:]:
+        head = {"Scenario": rec[0], "Customer": rec[1]}
+        if not blocks or blocks[-1][0] != head or blocks[-1][1][-1]["Row"] == "BOM total (first year)":
+            blocks.append((head, []))
+        blocks[-1][1].append(dict(zip(COLUMNS, rec[2:], strict=True)))
     return blocks
 
 
 def xlsx_blocks(path: Path) -> list[tuple[dict[str, object], list[dict[str, object]]]]:
+    """Per sheet: the header block and the rows, every formula computed as a spreadsheet would (pycel)."""
+    from pycel import ExcelCompiler
+
     wb = load_workbook(path)
+    calc = ExcelCompiler(filename=str(path))
     out = []
     for ws in wb.worksheets:
         values = [list(r) for r in ws.iter_rows(values_only=True)]
         head = values.index(list(COLUMNS))
         header = {r[0]: r[1] for r in values[:head] if r[0]}
-        rows = [dict(zip(COLUMNS, r, strict=True)) for r in values[head + 1:] if any(c is not None for c in r)]
+        rows = []
+        for i, r in enumerate(values[head + 1:], start=head + 2):
+            if any(c is not None for c in r):
+                cells = [calc.evaluate(f"'{ws.title}'!{ws.cell(i, j).coordinate}")
+                         if isinstance(c, str) and c.startswith("=") and ws.cell(i, j).data_type == "f" else c
+                         for j, c in enumerate(r, start=1)]
+                rows.append(dict(zip(COLUMNS, cells, strict=True)))
         out.append((header, rows))
     return out
 
@@ -90,14 +93,16 @@ def test_csv_and_xlsx_carry_the_same_lines_and_totals(tmp_path: Path, tables: li
     from_xlsx = xlsx_blocks(tmp_path / "bom.xlsx")
     assert len(from_csv) == len(from_xlsx) == len(tables)
     for t, (ch, crows), (xh, xrows) in zip(tables, from_csv, from_xlsx, strict=True):
-        assert ch == {k: v for k, v in t.header()} == {k: str(v) for k, v in xh.items()}
+        assert ch == {"Scenario": t.scenario, "Customer": t.customer}
+        assert {k: v for k, v in t.header()} == {k: str(v) for k, v in xh.items()}
         assert len(crows) == len(xrows) == len(t.rows)
         for c, x, row in zip(crows, xrows, t.rows, strict=True):
             assert c["Catalog id"] == (x["Catalog id"] or "") == row.part_id
             assert c["Part number"] == (x["Part number"] or "") == row.part_number
             assert c["Row"] == x["Row"]
-            assert Decimal(c["Extended price"]) == Decimal(str(x["Extended price"])).quantize(Decimal("0.01"))
             assert Decimal(c["Extended price"]) == row.extended
+            # the sheet recomputes each figure from its formulas; a half cent may round the other way in floats
+            assert abs(Decimal(str(x["Extended price"])) - row.extended) <= Decimal("0.005") * len(t.lines)
             if row.kind == "line":
                 assert int(c["Qty"]) == x["Qty"] == row.qty
                 assert Decimal(c["Unit price"]) == Decimal(str(x["Unit price"])).quantize(Decimal("0.01"))
@@ -110,9 +115,10 @@ def test_xlsx_numbers_are_numbers_with_a_currency_format(tmp_path: Path, tables:
     ws = load_workbook(tmp_path / "bom.xlsx").worksheets[0]
     col = {c.value: c.column for c in ws[6]}
     cell = ws.cell(7, col["Extended price"])
-    assert isinstance(cell.value, int | float)
+    assert cell.data_type == "f" and cell.value.startswith("=ROUND(")  # a live formula, currency-formatted
     assert "USD" in cell.number_format and "#,##0.00" in cell.number_format
-    assert isinstance(ws.cell(7, col["Qty"]).value, int)
+    assert isinstance(ws.cell(7, col["Unit price"]).value, int | float)
+    assert isinstance(ws.cell(7, col["Qty per host"]).value, int) and ws.cell(7, col["Qty"]).value == "=F7*G7"
 
 
 def test_text_that_looks_like_a_formula_stays_text(tmp_path: Path, catalog: HardwareCatalog) -> None:
@@ -122,7 +128,7 @@ def test_text_that_looks_like_a_formula_stays_text(tmp_path: Path, catalog: Hard
     t = bom_table(size(s, catalog), s.customer)
     write_bom_csv([t], tmp_path / "b.csv")
     write_bom_xlsx([t], tmp_path / "b.xlsx")
-    header, _ = csv_blocks(tmp_path / "b.csv")[0]
+    header, _ = csv_blocks(tmp_path / "b.csv")[0]  # the scenario and customer columns of every row
     assert header["Scenario"] == "'=HYPERLINK(\"http://x\")" and header["Customer"] == "'+Łódź 東京"
     ws = load_workbook(tmp_path / "b.xlsx").worksheets[0]
     assert ws["B1"].value == "=HYPERLINK(\"http://x\")" and ws["B1"].data_type == "s"
@@ -167,3 +173,40 @@ def test_lines_carry_the_vendor_part_number_of_their_catalog_part(
     for c, x, row in zip(crows, xrows, t.rows, strict=True):
         assert c["Part number"] == (x["Part number"] or "") == row.part_number
         assert c["Description"] == (x["Description"] or "") == row.description
+
+
+def test_xlsx_totals_follow_an_edited_quantity(tmp_path: Path, sized: Sized) -> None:
+    """Procurement edits a quantity in the sheet: the line, its subtotal, the one-time total and the BOM total
+    move by quantity x unit price; the per-year total does not (it is a one-time line)."""
+    from pycel import ExcelCompiler
+
+    s, r = sized("retail-dw-dual-socket-sas.json")
+    t = bom_table(r, s.customer)
+    write_bom_xlsx([t], tmp_path / "bom.xlsx")
+    wb = load_workbook(tmp_path / "bom.xlsx")
+    ws = wb.worksheets[0]
+    col = {c.value: c.column_letter for c in ws[6]}
+    rows = {ws[f"{col['Row']}{i}"].value: i for i in range(7, ws.max_row + 1)}
+    assert {"subtotal", "one-time total", "per-year total", "BOM total (first year)"} <= set(rows)
+    line = next(i for i in range(7, ws.max_row + 1)
+                if ws[f"{col['Row']}{i}"].value == "line" and ws[f"{col['Per year']}{i}"].value == "no")
+    assert ws[f"{col['Qty']}{line}"].value == f"={col['Qty per host']}{line}*{col['Hosts']}{line}"
+    for name in ("Extended price",):
+        assert str(ws[f"{col[name]}{line}"].value).startswith("=ROUND(")
+    assert str(ws[f"{col['Extended price']}{rows['BOM total (first year)']}"].value).startswith("=")
+    unit = Decimal(str(ws[f"{col['Unit price']}{line}"].value))
+    before = ExcelCompiler(filename=str(tmp_path / "bom.xlsx"))
+    sheet = ws.title
+
+    def value(calc: ExcelCompiler, row: int) -> Decimal:
+        return Decimal(str(calc.evaluate(f"'{sheet}'!{col['Extended price']}{row}"))).quantize(Decimal("0.01"))
+
+    totals = {k: value(before, rows[k]) for k in ("one-time total", "per-year total", "BOM total (first year)")}
+    assert totals["one-time total"] == t.one_time_total and totals["BOM total (first year)"] == t.grand_total
+    ws[f"{col['Qty per host']}{line}"] = ws[f"{col['Qty per host']}{line}"].value + 3  # 3 more per host
+    wb.save(tmp_path / "edited.xlsx")
+    after = ExcelCompiler(filename=str(tmp_path / "edited.xlsx"))
+    delta = (3 * ws[f"{col['Hosts']}{line}"].value * unit).quantize(Decimal("0.01"))
+    assert value(after, rows["one-time total"]) == totals["one-time total"] + delta
+    assert value(after, rows["per-year total"]) == totals["per-year total"]
+    assert value(after, rows["BOM total (first year)"]) == totals["BOM total (first year)"] + delta
