@@ -57,6 +57,7 @@ from models.sizing.postgres.placement import (
     pack_hosts,
     placed_vms,
     plan_vms,
+    shared_split,
 )
 from models.sizing.postgres.state import FailedState, Overcommit, Packing, failed_state, overcommit
 from models.sizing.postgres.storage import tps_per_client
@@ -278,7 +279,8 @@ def _rationale(
             f" effective_cache_size ({percent(figure(DS, 'effective_cache_size_ratio'))} of it) holds the working sets"
             f" plus the per-client memory, and grown (within a NUMA node) until each client has a connection at the"
             f" {figure(DS, 'work_mem_min_mb'):g} MB work_mem floor, so a pooler is asked for only where even that"
-            " cannot hold them. VMs are pinned to one NUMA node where their vCPUs and memory fit one.",
+            " cannot hold them. VMs are pinned to one NUMA node where their vCPUs and memory fit one."
+            + _split_text(w, p),
             f"{cite(RULES, 'pg_clients_per_vcpu')}; {point(DS, 'effective_cache_size_ratio').source.cite()};"
             f" {point(DS, 'work_mem_min_mb').source.cite()}; 001_8432df66bbca52f5.txt, Working set sizes",
         ),
@@ -303,6 +305,12 @@ def _rationale(
         ),
         _storage_rationale(w, p, raid),
     ]
+
+
+def _split_text(w: PostgresConsolidation, p: Packing) -> str:
+    split = shared_split(w, [vm for h in p.hosts for vm in h.vms], p.server.cores_per_numa_node,
+                         p.available_gib / p.server.numa_nodes)
+    return f" {split}" if split else ""
 
 
 def _overcommit_kept(w: PostgresConsolidation, oc: Overcommit, kept: float) -> Rationale:

@@ -145,27 +145,54 @@ def make_vm(name: str, dbs: tuple[PgDatabase, ...], host_cores: int, w: Postgres
 
 def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, host_cores: int, fill: float,
              grow_for_connections: bool = False) -> list[PgVm]:
-    """One VM per database, or databases grouped first-fit into VMs that fit one NUMA node. With
-    `grow_for_connections`, a VM grows (within a NUMA node's memory) until each of its clients has a connection."""
+    """One VM per database, or the databases in shared VMs. Shared VMs are split, first-fit, only where one VM would
+    not hold its databases: their working sets beyond the stated vm_memory_gib (else a NUMA node's memory), or, with
+    vm_vcpus left free, their clients beyond a NUMA node's cores. A stated vm_vcpus is kept (the design warns with
+    the throughput its shortfall costs). With `grow_for_connections`, a VM grows (within a NUMA node's memory) until
+    each of its clients has a connection."""
     room = node_mem_gib if grow_for_connections else None
     if w.placement == "vm-per-database":
         return [make_vm(f"vm-{d.name}", (d,), host_cores, w, fill, room) for d in w.databases]
-    ecs = figure(DS, "effective_cache_size_ratio")
     limit_gib = w.vm_memory_gib or node_mem_gib
-    limit_vcpus = w.vm_vcpus or node_cores
+    limit_vcpus = math.inf if w.vm_vcpus is not None else node_cores
     groups: list[list[PgDatabase]] = []
     for db in sorted(w.databases, key=lambda d: (-d.working_set_gb, d.name)):
         for g in groups:
-            trial = (*tuple(g), db)
-            clients = _clients_by_hour(trial)
-            resident = sum(d.working_set_gb for d in trial) * GIB_PER_GB + _overhead_gib(clients)
-            vcpus = math.ceil(max(float(_vcpus_by_hour(trial).max()), clients.max() / clients_per_vcpu()) - 1e-9)
-            if float(resident.max()) / ecs <= limit_gib and vcpus <= limit_vcpus:
+            mem, vcpus = _shared_need((*tuple(g), db))
+            if mem <= limit_gib and vcpus <= limit_vcpus:
                 g.append(db)
                 break
         else:
             groups.append([db])
     return [make_vm(f"shared-vm-{i + 1}", tuple(g), host_cores, w, fill, room) for i, g in enumerate(groups)]
+
+
+def _shared_need(dbs: tuple[PgDatabase, ...]) -> tuple[float, int]:
+    """(GiB, vCPUs) one VM holding `dbs` takes: its resident working sets at the effective_cache_size share, and
+    its clients at 10 per vCPU or its stated rates, at the busiest hour."""
+    clients = _clients_by_hour(dbs)
+    resident = sum(d.working_set_gb for d in dbs) * GIB_PER_GB + _overhead_gib(clients)
+    vcpus = math.ceil(max(float(_vcpus_by_hour(dbs).max()), clients.max() / clients_per_vcpu()) - 1e-9)
+    return float(resident.max()) / figure(DS, "effective_cache_size_ratio"), vcpus
+
+
+def shared_split(w: PostgresConsolidation, vms: list[PgVm], node_cores: int, node_mem_gib: float) -> str:
+    """Why shared databases are in more than one VM, in words ("" when they are in one, or one VM per database was
+    asked): what one VM of them all would take beyond the stated memory, a NUMA node's memory or (vm_vcpus left
+    free) a NUMA node's cores."""
+    if w.placement == "vm-per-database" or len(vms) < 2:
+        return ""
+    mem, vcpus = _shared_need(tuple(w.databases))
+    why = []
+    if w.vm_memory_gib is not None and mem > w.vm_memory_gib:
+        why.append(f"{mem:,.0f} GiB for their working sets, more than the {w.vm_memory_gib:g} GiB stated"
+                   " (vm_memory_gib)")
+    elif w.vm_memory_gib is None and mem > node_mem_gib:
+        why.append(f"{mem:,.0f} GiB, more than a NUMA node's {node_mem_gib:,.0f} GiB (vm_memory_gib left free)")
+    if w.vm_vcpus is None and vcpus > node_cores:
+        why.append(f"{vcpus} vCPUs, more than a NUMA node's {node_cores} cores (vm_vcpus left free)")
+    return (f"The databases are split over {len(vms)} shared VMs: one VM of them all would take "
+            + " and ".join(why or ["more than one VM holds"]) + ".")
 
 
 @dataclass(frozen=True)

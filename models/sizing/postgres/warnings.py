@@ -93,8 +93,9 @@ def _after_failure(failed: FailedState | None, kept: float) -> list[Warning]:
 def _small_vms(vms: list[PgVm]) -> list[Warning]:
     """VMs with fewer vCPUs than their clients take at study 001's clients per vCPU, or less memory than their
     working set."""
-    small = [f"{vm.name} ({vm.vcpus} vCPU for {vm.clients_at_once} clients)" for vm in vms
-             if vm.vcpus < math.ceil(vm.clients_at_once / clients_per_vcpu() - 1e-9)]
+    small = [f"{vm.name} ({vm.vcpus} vCPU for {vm.clients_at_once} clients: about {percent(_cpu_kept(vm))} of the"
+             f" throughput they would drive, {vm.tps_reachable:,.0f} of {_clients_tps(vm):,.0f} transactions/s)"
+             for vm in vms if vm.vcpus < math.ceil(vm.clients_at_once / clients_per_vcpu() - 1e-9)]
     short_cpu = bool(small)  # the field to mark: the VM size when cores are short, else the VM memory
     small += [f"{vm.name} ({vm.memory_gib:g} GiB for a {vm.resident_peak_gib:,.1f} GiB working set)" for vm in vms
               if vm.memory_gib < vm.resident_peak_gib]
@@ -106,6 +107,17 @@ def _small_vms(vms: list[PgVm]) -> list[Warning]:
         " or reads from disk; split the database or give the VM more.",
         "warning", "workload.vm_vcpus" if short_cpu else "workload.vm_memory_gib",
     )]
+
+
+def _clients_tps(vm: PgVm) -> float:
+    """Transactions/s the VM's clients connected at once drive at study 001's rate per vCPU (10 clients a vCPU)."""
+    return vm.clients_at_once / clients_per_vcpu() * tps_per_vcpu()
+
+
+def _cpu_kept(vm: PgVm) -> float:
+    """The share of its clients' throughput a VM with fewer vCPUs than they take keeps: CPU-bound zero-think-time
+    clients (study 001's DBT-2) run at its vCPUs' rate."""
+    return min(1.0, vm.tps_reachable / max(_clients_tps(vm), 1e-9))
 
 
 def _slow_vms(vms: list[PgVm]) -> list[Warning]:
