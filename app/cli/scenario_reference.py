@@ -46,7 +46,9 @@ _SECTIONS: tuple[tuple[str, type[BaseModel], str], ...] = (
     (f"Workload: {KINDS['postgres-consolidation'].label}", PostgresConsolidation,
      "Needs `platform.deployment` `vsphere`."),
     ("Databases of a PostgreSQL consolidation", PgDatabase,
-     "Each item of `workload.databases`."),
+     "Each item of `workload.databases`. `refarch new postgres-consolidation --databases FILE.csv` (or .xlsx) reads"
+     " them from an inventory whose header names the columns and the size units (`Size (TB)`, `working_set_gib`);"
+     " busy hours are written `9-17` or `9,10,11` there."),
     (f"Workload: {KINDS['sap-iq-multiplex'].label}", SapIqMultiplex, ""),
     ("Platform", Platform, "The hardware and how it is deployed; parts are catalog ids (`refarch catalog list`)."),
     ("Targets", Targets, "What the design must meet; each is checked and reported (met, missed or out of reach)."),

@@ -288,6 +288,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
         self.scenarios.deleteRequested.connect(self._delete_uid)
 
         self.form.edited.connect(self._field_edited)
+        self.form.replaced.connect(self._field_replaced)
         self.form.kindChosen.connect(self._kind_chosen)
 
         self.coordinator.resultReady.connect(self._on_result)
@@ -412,6 +413,10 @@ class MainWindow(ProjectFileActions, QMainWindow):
     def _field_edited(self, path: FieldPath, value: object) -> None:
         if self.current_uid is not None:
             self.doc.edit(self.current_uid, path, value)
+
+    def _field_replaced(self, path: FieldPath, value: object, text: str) -> None:
+        if self.current_uid is not None:
+            self.doc.edit_many(self.current_uid, [(path, value)], text)
 
     def _kind_chosen(self, kind: str) -> None:
         uid = self.current_uid

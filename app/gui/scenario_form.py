@@ -71,6 +71,7 @@ def _scroll_page(*groups: QWidget) -> QScrollArea:
 
 class ScenarioForm(QTabWidget):
     edited = Signal(tuple, object)
+    replaced = Signal(tuple, object, str)  # a whole value set at once (an import): its own undo step, named
     kindChosen = Signal(str)
 
     TAB_TITLES = ("Workload", "Hardware", "Platform", "Targets && costs")
@@ -86,6 +87,7 @@ class ScenarioForm(QTabWidget):
         self._add(meta, SCENARIO_FIELDS, tab=0)
         self.workload = WorkloadForm()
         self.workload.edited.connect(self.edited)
+        self.workload.replaced.connect(self.replaced)
         self.workload.kindChosen.connect(self.kindChosen)
         self.addTab(_scroll_page(_group("Scenario", meta), _group("Workload", self.workload)), "")
 

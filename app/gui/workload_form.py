@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPalette
+from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeyEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
+    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -54,10 +55,25 @@ class _PlaceholderDelegate(QStyledItemDelegate):
         return editor
 
 
+class _PastingTable(QTableWidget):
+    """A table that hands Ctrl+V (the platform's paste keys) to its owner; a cell being edited pastes into its own
+    editor, which has the keyboard then."""
+
+    pasteRequested = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.matches(QKeySequence.StandardKey.Paste):
+            self.pasteRequested.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
 class DatabasesTable(QWidget):
-    """The PostgreSQL databases to consolidate: one row each, edited in place."""
+    """The PostgreSQL databases to consolidate: one row each, edited in place, imported or pasted."""
 
     edited = Signal(tuple, object)
+    replaced = Signal(tuple, object, str)  # an import or a paste: one undo step of its own
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -65,7 +81,7 @@ class DatabasesTable(QWidget):
         self._rows: list[dict[str, Any]] = []
         self._used: dict[str, str] = {}  # "workload.databases[0].peak_tps" -> what the engine used
         self._errors: dict[str, str] = {}
-        self.table = QTableWidget(0, len(PG_DATABASE_COLUMNS))
+        self.table = _PastingTable(0, len(PG_DATABASE_COLUMNS))
         self.table.setObjectName("pgDatabases")
         self.table.setItemDelegate(_PlaceholderDelegate(self.table))
         for c, (key, header, _) in enumerate(PG_DATABASE_COLUMNS):
@@ -84,6 +100,18 @@ class DatabasesTable(QWidget):
         remove = QPushButton("Remove selected")
         add.clicked.connect(self._add)
         remove.clicked.connect(self._remove)
+        self.import_button = QPushButton("Import databases…")
+        self.import_button.setToolTip(plain_tooltip(
+            "Replace the databases with an inventory (CSV or XLSX, one row each): the header names the columns"
+            " name, size, peak clients, working set (sizes with their unit, as 'Size (GB)'), and optionally peak"
+            " TPS and busy hours (as 9-17). Ctrl+V in the table pastes rows copied from a spreadsheet from the"
+            " current row down. A bad row is named and nothing is imported; Undo takes an import back."))
+        self.import_button.clicked.connect(self._import_dialog)
+        self.table.pasteRequested.connect(lambda: self.paste_text(QGuiApplication.clipboard().text()))
+        self.import_message = QLabel()
+        self.import_message.setWordWrap(True)
+        self.import_message.setTextFormat(Qt.TextFormat.PlainText)
+        self.import_message.hide()
         self.message = QLabel()
         self.message.setObjectName("fieldError")
         self.message.setWordWrap(True)
@@ -93,12 +121,20 @@ class DatabasesTable(QWidget):
         buttons.addWidget(add)
         buttons.addWidget(remove)
         buttons.addStretch(1)
+        importing = QHBoxLayout()  # a row of its own: the form panel is about 310 pixels wide
+        importing.addWidget(self.import_button)
+        paste_hint = QLabel("or paste rows (Ctrl+V)")
+        paste_hint.setObjectName("hint")
+        paste_hint.setWordWrap(True)
+        importing.addWidget(paste_hint, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(QLabel("Databases to consolidate"))
         lay.addWidget(self.table)
         lay.addLayout(buttons)
+        lay.addLayout(importing)
         lay.addWidget(self.message)
+        lay.addWidget(self.import_message)
 
     def show_rows(self, rows: list[dict[str, Any]]) -> None:
         self._rows = [dict(r) for r in rows] if isinstance(rows, list) else []
@@ -171,6 +207,58 @@ class DatabasesTable(QWidget):
             n += 1
         self.edited.emit(("workload", "databases"), [*self._rows, dict(NEW_PG_DATABASE, name=f"db{n}")])
 
+    def _import_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Import databases", "", "Inventories (*.csv *.xlsx);;All files (*)")
+        if name:
+            self.import_file(name)
+
+    def import_file(self, name: str) -> bool:
+        """Replace the databases with an inventory file's; False, with every bad row named, when nothing is."""
+        from pathlib import Path
+
+        from app.editing.inventory import InventoryError, read_inventory
+
+        try:
+            rows = read_inventory(Path(name))
+        except InventoryError as exc:
+            return self._refused(f"Nothing imported from {Path(name).name}", exc.lines())
+        said = f"Imported {len(rows)} database{'s' if len(rows) != 1 else ''} from {Path(name).name}"
+        self.replaced.emit(("workload", "databases"), rows, said)
+        return self._said(said + ".")
+
+    def paste_text(self, text: str) -> bool:
+        """Rows copied from a spreadsheet replace the rows from the current one down (a copied header row says
+        which columns they are; without one they are the table's, sizes in GB)."""
+        from app.editing.inventory import InventoryError, databases_from_text, paste_into
+
+        at = self.table.currentRow() if self.table.currentRow() >= 0 else None
+        try:
+            pasted = databases_from_text(text, [key for key, _, _ in PG_DATABASE_COLUMNS])
+            rows = paste_into(self._rows, pasted, at)
+        except InventoryError as exc:
+            return self._refused("Nothing pasted", exc.lines())
+        said = f"Pasted {len(pasted)} database{'s' if len(pasted) != 1 else ''}"
+        self.replaced.emit(("workload", "databases"), rows, said)
+        return self._said(said + ".")
+
+    def _refused(self, what: str, lines: list[str]) -> bool:
+        shown = lines[:8] + ([f"and {len(lines) - 8} more"] if len(lines) > 8 else [])
+        self.import_message.setObjectName("fieldError")
+        self.import_message.setText(f"{what}:\n" + "\n".join(shown))
+        self._restyle()
+        return False
+
+    def _said(self, text: str) -> bool:
+        self.import_message.setObjectName("")
+        self.import_message.setText(text)
+        self._restyle()
+        return True
+
+    def _restyle(self) -> None:
+        self.import_message.style().unpolish(self.import_message)
+        self.import_message.style().polish(self.import_message)
+        self.import_message.show()
+
     def _remove(self) -> None:
         doomed = {i.row() for i in self.table.selectedIndexes()}
         if doomed:
@@ -179,6 +267,7 @@ class DatabasesTable(QWidget):
 
 class WorkloadForm(QWidget):
     edited = Signal(tuple, object)
+    replaced = Signal(tuple, object, str)
     kindChosen = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -200,6 +289,7 @@ class WorkloadForm(QWidget):
         self.editors: dict[str, dict[str, FieldEditor]] = {}
         self.databases = DatabasesTable()
         self.databases.edited.connect(self.edited)
+        self.databases.replaced.connect(self.replaced)
         for kind in WORKLOAD_KINDS:
             page = QWidget()
             form = new_form_layout()

@@ -22,6 +22,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--currency", help="the project currency, an ISO 4217 code such as EUR")
     p.add_argument("--project", metavar="FILE.refarch.json",
                    help="take the customer and currency from this project, where its scenarios agree on them")
+    p.add_argument("--databases", metavar="FILE.csv|.xlsx",
+                   help="postgres-consolidation: the databases from an inventory, one row each; the header names"
+                        " the columns name, size, peak clients, working set (sizes with their unit, as 'Size (GB)' or"
+                        " size_tb), and optionally peak tps, busy hours (as 9-17), writes per txn, offpeak load (%%)")
     p.set_defaults(handler=_run)
 
 
@@ -38,15 +42,33 @@ def _project_defaults(path: str | None) -> tuple[str, str | None]:
     return project_defaults(scenario_to_json(s) for s in project.scenarios)
 
 
+def _inventory(args: argparse.Namespace) -> list[dict[str, Any]] | None:
+    if args.databases is None:
+        return None
+    if args.kind != "postgres-consolidation":
+        raise CliError("--databases is for postgres-consolidation: the databases to consolidate")
+    from app.editing.inventory import InventoryError, read_inventory
+
+    try:
+        return read_inventory(Path(args.databases))
+    except InventoryError as exc:
+        raise CliError(f"nothing imported from {args.databases}", exc.lines()) from None
+
+
 def build(args: argparse.Namespace) -> dict[str, Any]:
     """The scenario JSON the arguments ask for, validated; CliError naming every problem otherwise."""
     from app.editing.templates import scenario_template
-    from models.scenario import ScenarioFileError
+    from models.scenario import ScenarioFileError, parse_scenario, scenario_to_json
 
     customer, currency = _project_defaults(args.project)
+    databases = _inventory(args)
     try:
-        return scenario_template(args.kind, args.name, currency=args.currency or currency,
+        data = scenario_template(args.kind, args.name, currency=args.currency or currency,
                                  customer=args.customer if args.customer is not None else customer)
+        if databases is not None:
+            data["workload"]["databases"] = databases
+            data = scenario_to_json(parse_scenario(data, "the new scenario"))
+        return data
     except ScenarioFileError as exc:
         raise CliError("cannot make that scenario", [str(p) for p in exc.problems]) from None
 

@@ -236,3 +236,37 @@ def test_add_from_template_uses_the_template_and_the_projects_customer_and_curre
     assert window.doc.entry(window.current_uid).valid  # type: ignore[arg-type]
     qtbot.waitUntil(lambda: not window.coordinator.busy(), timeout=60_000)
     assert window.current_uid in window.coordinator.results
+
+
+def test_databases_pasted_or_imported_into_the_table_all_or_nothing(  # type: ignore[no-untyped-def]
+        qtbot, window: MainWindow, tmp_path: Path) -> None:
+    from PySide6.QtGui import QGuiApplication, QKeySequence
+    from PySide6.QtTest import QTest
+
+    window.actions["add_postgres-consolidation"].trigger()
+    uid = window.current_uid
+    table = window.form.workload.databases
+    assert table.isVisible() and len(window.doc.entry(uid).draft["workload"]["databases"]) == 3  # type: ignore[arg-type]
+    table.table.setCurrentCell(1, 0)
+    QGuiApplication.clipboard().setText("crm\t60\t60\t12\t\nerp\t500\t150\t90\t2500\n")
+    table.table.setFocus()
+    QTest.keySequence(table.table, QKeySequence(QKeySequence.StandardKey.Paste))
+    draft = window.doc.entry(uid).draft  # type: ignore[arg-type]
+    assert [d["name"] for d in draft["workload"]["databases"]] == ["orders", "crm", "erp"]
+    assert window.doc.entry(uid).valid and table.table.rowCount() == 3  # type: ignore[arg-type]
+    assert table.table.item(2, 1).text() == "500"
+    before = [dict(d) for d in draft["workload"]["databases"]]
+    assert not table.paste_text("x1\t10\t10\t2\nx2\t10\t-5\t2\n")  # one bad row: nothing pasted
+    assert window.doc.entry(uid).draft["workload"]["databases"] == before  # type: ignore[arg-type]
+    assert "pasted row 2, 'peak clients': must be greater than or equal to 1" in table.import_message.text()
+    inventory = tmp_path / "inventory.csv"
+    inventory.write_text("Database,Size (TB),Peak clients,Working set (GB)\n"
+                         + "".join(f"db{i},0.{i + 1},{10 + i},{i + 2}\n" for i in range(30)), encoding="utf-8")
+    assert table.import_file(str(inventory))
+    dbs = window.doc.entry(uid).draft["workload"]["databases"]  # type: ignore[arg-type]
+    assert len(dbs) == 30 and dbs[4]["size_gb"] == 500.0 and table.table.rowCount() == 30
+    assert "Imported 30 databases" in table.import_message.text()
+    qtbot.waitUntil(lambda: not window.coordinator.busy(), timeout=60_000)
+    assert len(window.coordinator.results[uid].vms) == 30  # type: ignore[index]
+    window.doc.undo_stack.undo()  # an import is one step back
+    assert [d["name"] for d in window.doc.entry(uid).draft["workload"]["databases"]] == ["orders", "crm", "erp"]  # type: ignore[arg-type]
