@@ -257,6 +257,36 @@ class MeasurementFileRecord(Base):
     content: Mapped[str] = mapped_column(Text)
     imported_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
+class ChangeSetRecord(Base):
+    """One write to the catalog (an edit, an import, a quote, a rate change, a revert): who, when, from which file.
+
+    Migration 0008. `reverted_by` names the change set that undid this one (a set is reverted once at most)."""
+
+    __tablename__ = "change_sets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now, index=True)
+    who: Mapped[str] = mapped_column(String(200))
+    action: Mapped[str] = mapped_column(String(32))
+    source: Mapped[str | None] = mapped_column(Text, nullable=True)
+    reverts: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reverted_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class RowChangeRecord(Base):
+    """One row a change set changed: the part's (or rate's) fields before and after, as JSON objects in the
+    catalog file format (NULL before: added; NULL after: deleted), and the row version the change left."""
+
+    __tablename__ = "row_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    change_set_id: Mapped[int] = mapped_column(Integer, ForeignKey("change_sets.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # a part kind, or "rate"
+    row_id: Mapped[str] = mapped_column(String(80), index=True)
+    before: Mapped[str | None] = mapped_column(Text, nullable=True)
+    after: Mapped[str | None] = mapped_column(Text, nullable=True)
+    version_after: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
 
 RECORDS: Mapping[PartKind, type[PartTable]] = {
     "cpu": CpuRecord,
@@ -273,5 +303,6 @@ RECORDS: Mapping[PartKind, type[PartTable]] = {
 }
 CATALOG_TABLES = frozenset(
     {*(r.__tablename__ for r in RECORDS.values()), MetaRecord.__tablename__, RateRecord.__tablename__,
-     MeasurementProfileRecord.__tablename__, MeasurementFileRecord.__tablename__}
+     MeasurementProfileRecord.__tablename__, MeasurementFileRecord.__tablename__,
+     ChangeSetRecord.__tablename__, RowChangeRecord.__tablename__}
 )

@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from catalog import measurements, plausibility, quotes, snapshot_cache
+from catalog import history, measurements, plausibility, quotes, snapshot_cache
 from catalog import seed as seeding
 from catalog.engine import (
     SQLITE_BEGIN,
@@ -52,7 +52,7 @@ from catalog.migrate import ensure_schema
 from catalog.numbers import Separator
 from catalog.orm import RECORDS, CpuRecord, MetaRecord, PartTable, RateRecord, ServerRecord
 from catalog.rates import load_rates, merge_rates, validate_rates
-from catalog.rows import date_in_range, part_from_fields, part_to_row
+from catalog.rows import COMMON_FIELDS, KIND_FIELDS, date_in_range, part_from_fields, part_to_row
 from catalog.validation import SourceRow, ValidRow, as_source_rows, validate_rows
 from models.hardware import (
     PART_KINDS,
@@ -75,6 +75,18 @@ class _Raced(CatalogError):
     def __init__(self, part_id: str, kind: PartKind) -> None:
         self.part_id, self.kind = part_id, kind
         super().__init__(f"{kind} '{part_id}' changed meanwhile")
+
+
+class _Restore(history.RestorePart):
+    """A revert's earlier fields validated as a row of the catalog as it is now (its CPUs, its ids)."""
+
+    def fields(self, session: Session, kind: PartKind, values: Mapping[str, Any]) -> dict[str, Any]:
+        existing = CatalogStore._existing_kinds(session)
+        result = validate_rows([{**values, "kind": kind}], existing, replace=True)
+        if not result.ok:
+            raise InvalidRowsError(f"{kind} '{values.get('id')}' cannot be restored; nothing was written",
+                                   result.problems)
+        return result.rows[0].row.model_dump()
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +207,8 @@ class CatalogStore:
         with self._session() as session:
             return load_rates(session)
 
-    def import_rates(self, rows: Iterable[Mapping[str, Any]], *, confirm_outliers: bool = False) -> int:
+    def import_rates(self, rows: Iterable[Mapping[str, Any]], *, confirm_outliers: bool = False,
+                     source: str | None = None) -> int:
         """Add or change exchange rates, all-or-nothing; the seed never overwrites them afterwards.
 
         A rate far from the currency's previous one (`catalog.plausibility`) is refused unless
@@ -211,14 +224,22 @@ class CatalogStore:
                 if outliers:
                     raise InvalidRowsError(f"{len(outliers)} exchange rate(s) look wrong; nothing was imported ("
                                            f"{plausibility.CONFIRM_HINT})", outliers)
-            return merge_rates(session, valid, user=True)
+            before = {r.currency: history.rate_fields(r) for r in session.scalars(select(RateRecord))}
+            written = merge_rates(session, valid, user=True)
+            after = {r.currency: history.rate_fields(r) for r in session.scalars(select(RateRecord))}
+            history.record(session, "rates", source, [history.Change(history.RATE_KIND, c, before.get(c), after[c])
+                                                      for c in sorted(after) if before.get(c) != after[c]])
+            return written
 
     def delete_rate(self, currency: str) -> None:
         with self._session(write=True) as session:
             record = session.get(RateRecord, currency)
             if record is None:
                 raise CatalogWriteError(f"no exchange rate for '{currency}' in the catalog")
+            before = history.rate_fields(record)
             session.delete(record)
+            session.flush()
+            history.record(session, "rate-delete", None, [history.Change(history.RATE_KIND, currency, before, None)])
 
     def get_versioned(self, part_id: str) -> VersionedPart:
         """A part and the version it was read at: pass the version to `update` / `delete`."""
@@ -246,7 +267,9 @@ class CatalogStore:
         with self._session(write=True) as session:
             existing = self._existing_kinds(session)
             valid = self._validated_part(part, existing, replace=False, action="add")
-            self._write_rows(session, [valid], existing)
+            changes: builtins.list[history.Change] = []
+            self._write_rows(session, [valid], existing, changes=changes)
+            history.record(session, "add", None, changes)
 
     def update(self, part: Part, expected_version: int | None = None) -> int:
         """Change an existing part (same id and kind), mark it as edited by the user; return its new version.
@@ -285,8 +308,10 @@ class CatalogStore:
                             f"cpu '{part_id}' is used by {len(users)} server(s) ({shown}); "
                             "delete those servers or give them another CPU first"
                         )
+                before = record.catalog_fields()
                 session.delete(record)
                 self._flush_or_conflict(session, part_id, kind, "delete")
+                history.record(session, "delete", None, [history.Change.of_part(kind, part_id, before, None)])
                 return
             if expected_version is not None:
                 raise EditConflictError.gone(part_id, None, action="delete")
@@ -299,6 +324,7 @@ class CatalogStore:
         replace: bool = False,
         progress: Callable[[int, int], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
+        source: str | None = None,
     ) -> ImportReport:
         """Import file rows all-or-nothing: any problem in any row and nothing is written.
 
@@ -308,7 +334,8 @@ class CatalogStore:
         The rows are validated before the write lock is taken, so a long import holds the lock only
         while it writes; if the catalog's ids changed meanwhile they are validated again under the lock.
         `progress(done, total)` counts rows written; `cancelled()` turning True raises ImportCancelled and
-        rolls everything back (the writes are one transaction).
+        rolls everything back (the writes are one transaction). The history records the import (with `source`,
+        the file's name) as one change set, which `revert` undoes as a whole.
         """
         sources = as_source_rows(rows)
         total = len(sources)
@@ -332,7 +359,10 @@ class CatalogStore:
                 if progress is not None:
                     progress(done, total)
 
-            return self._write_rows(session, valid, existing, step)
+            changes: builtins.list[history.Change] = []
+            report = self._write_rows(session, valid, existing, step, changes)
+            history.record(session, "import", source, changes)
+            return report
 
     def apply_quote(self, path: Path, when: date, *, allow_unmatched: bool = False,
                     decimal: Separator | None = None, confirm_outliers: bool = False) -> QuoteReport:
@@ -381,11 +411,15 @@ class CatalogStore:
                 raise InvalidRowsError(f"{path.name}: {len(outliers)} price(s) look wrong; nothing was imported ("
                                        f"{plausibility.CONFIRM_HINT})",
                                        [RowProblem(0, "unit_price", o, None, None) for o in outliers])
+            befores = [record.catalog_fields() for _, record in records]
             for line, record in records:
                 for name, value in quotes.commercial_fields(line, path.name, when).items():
                     setattr(record, name, value)
                 record.user_edited = True
             session.flush()
+            history.record(session, "quote", str(path), [
+                history.Change.of_part(kind_of(part), part.id, before, record)
+                for (_, part), (_, record), before in zip(found.matched, records, befores, strict=True)])
         return QuoteReport([part.id for _, part in found.matched], quotes.describe_unmatched(found.unmatched))
 
     # -- measurement profiles (catalog.measurements) ------------------------------------------------------------
@@ -407,6 +441,28 @@ class CatalogStore:
     def delete_measurement_profile(self, name: str) -> None:
         with self._session(write=True) as session:
             measurements.delete_profile(session, name)
+
+    # -- history -------------------------------------------------------------------------------
+
+    def history_of(self, row_id: str | None = None, *, limit: int | None = 200) -> builtins.list[history.RowChange]:
+        """Recorded changes, newest first: of one part or currency (`row_id`), else of the whole catalog."""
+        with self._session() as session:
+            return history.row_changes(session, row_id=row_id, limit=limit)
+
+    def change_sets(self, limit: int | None = 200) -> builtins.list[history.ChangeSet]:
+        """The catalog's writes (edits, imports, quotes, rate changes, reverts), newest first."""
+        with self._session() as session:
+            return history.change_sets(session, limit)
+
+    def changes_of(self, change_set_id: int) -> builtins.list[history.RowChange]:
+        with self._session() as session:
+            return history.row_changes(session, change_set_id=change_set_id)
+
+    def revert(self, change_set_id: int) -> history.Reverted:
+        """Undo one recorded change set (an import, a quote, an edit...) as a whole, if none of its rows changed
+        since; else InvalidRowsError names each row and the change that changed it, and nothing is written."""
+        with self._session(write=True) as session:
+            return history.revert(session, change_set_id, _Restore())
 
     def reseed(self, source: Traversable | None = None) -> seeding.SeedReport:
         """Merge the bundled seed in again: adds missing parts, refreshes ones the user never edited."""
@@ -453,10 +509,12 @@ class CatalogStore:
                 raise InvalidRowsError(f"cannot {action} {kind_text or 'part'} '{part_id}': {details}",
                                        result.problems)
             valid = result.rows[0]
+            changes: builtins.list[history.Change] = []
             try:
-                self._write_rows(session, [valid], existing)
+                self._write_rows(session, [valid], existing, changes=changes)
             except StaleDataError:
                 raise _Raced(part_id, valid.kind) from None
+            history.record(session, "add" if new else "edit", None, changes)
             stored = session.get(RECORDS[valid.kind], part_id)
             assert stored is not None
             return part_to_row(self._to_part(session, valid.kind, stored.catalog_fields())), stored.version
@@ -545,12 +603,15 @@ class CatalogStore:
 
     @staticmethod
     def _write_rows(session: Session, rows: Iterable[ValidRow], existing: Mapping[str, PartKind],
-                    step: Callable[[int], None] | None = None) -> ImportReport:
+                    step: Callable[[int], None] | None = None,
+                    changes: builtins.list[history.Change] | None = None) -> ImportReport:
+        """Write validated rows; each row's fields before and after go to `changes` (for the history)."""
         added: Counter[PartKind] = Counter()
         replaced: Counter[PartKind] = Counter()
         ordered = sorted(rows, key=lambda r: PART_KINDS.index(r.kind))
         for kind in PART_KINDS:  # flush CPUs before the servers that reference them
             new_rows: builtins.list[dict[str, Any]] = []
+            updated: builtins.list[tuple[PartTable, dict[str, Any]]] = []
             for valid in (r for r in ordered if r.kind == kind):
                 fields = valid.row.model_dump()
                 record = session.get(RECORDS[kind], valid.row.id) if valid.row.id in existing else None
@@ -558,10 +619,17 @@ class CatalogStore:
                     new_rows.append({**fields, "user_edited": True, "version": 1})
                     added[kind] += 1
                 else:
+                    before = record.catalog_fields()
                     record.assign(fields)
                     record.user_edited = True
                     replaced[kind] += 1
+                    updated.append((record, before))
             session.flush()
+            if changes is not None:
+                changes += [history.Change.of_part(kind, r.id, before, r) for r, before in updated]
+                names = (*COMMON_FIELDS, *KIND_FIELDS[kind])
+                changes += [history.Change(kind, row["id"], None, history.plain({n: row[n] for n in names}), 1)
+                            for row in new_rows]
             # multi-row INSERTs in batches: a 100,000-part import holds the write lock briefly, and can stop
             written = sum(added.values()) - len(new_rows) + sum(replaced.values())
             for start in range(0, len(new_rows), WRITE_BATCH):

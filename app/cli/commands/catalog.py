@@ -84,6 +84,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     _confirm_argument(p)
     p.set_defaults(handler=_quote)
 
+    p = actions.add_parser("history", help="who changed what, when and from which file (newest first)")
+    p.add_argument("part", nargs="?", metavar="PART", help="one part id or currency (default: every change)")
+    p.add_argument("--limit", type=int, default=50, help="at most this many changes (default 50)")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.set_defaults(handler=_history)
+
+    p = actions.add_parser("revert", help="undo one recorded change (an import, a quote, an edit) as a whole")
+    p.add_argument("change", type=int, metavar="CHANGE", help="the change's number from `catalog history`")
+    p.set_defaults(handler=_revert)
+
     p = actions.add_parser("rates", help="the dated exchange-rate table: list, set, import or export")
     p.add_argument("rates_action", choices=("list", "set", "import", "export"), metavar="list|set|import|export")
     p.add_argument("values", nargs="*", metavar="ARG",
@@ -93,6 +103,53 @@ def register(sub: argparse._SubParsersAction) -> None:
     _decimal_argument(p)
     _confirm_argument(p)
     p.set_defaults(handler=_rates)
+
+
+def _history(args: argparse.Namespace) -> int:
+    import json
+
+    from catalog.history import describe
+
+    if args.limit < 1:
+        raise CliError(f"--limit must be at least 1, got {args.limit}")
+    with _opened(args) as store:
+        if args.part:
+            changes = store.history_of(args.part, limit=args.limit)
+            sets = []
+        else:
+            sets = store.change_sets(args.limit)
+            changes = []
+    if args.format == "json":
+        if args.part:
+            json.dump([{"change": c.change_set.id, "at": c.change_set.at.isoformat(), "who": c.change_set.who,
+                        "action": c.change_set.action, "source": c.change_set.source, "kind": c.kind,
+                        "id": c.row_id, "before": c.before, "after": c.after} for c in changes], sys.stdout, indent=2)
+        else:
+            json.dump([{"change": s.id, "at": s.at.isoformat(), "who": s.who, "action": s.action,
+                        "source": s.source, "rows": s.rows, "reverts": s.reverts, "reverted_by": s.reverted_by}
+                       for s in sets], sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    if args.part:
+        print("\n".join(describe(changes)) if changes else f"no recorded change of {args.part}")
+        return 0
+    if not sets:
+        print("no recorded change yet")
+        return 0
+    table = [{"change": s.id, "at": f"{s.at:%Y-%m-%d %H:%M:%S}", "who": s.who, "action": s.action,
+              "rows": s.rows, "source": s.source or "",
+              "note": f"reverted by {s.reverted_by}" if s.reverted_by else f"reverts {s.reverts}" if s.reverts else ""}
+             for s in sets]
+    print(format_table(table, ("change", "at", "who", "action", "rows", "source", "note")))
+    return 0
+
+
+def _revert(args: argparse.Namespace) -> int:
+    with _opened(args) as store:
+        done = store.revert(args.change)
+    print(f"reverted change {done.change_set}: {done.rows} row(s) back as they were"
+          + (f" (recorded as change {done.revert})" if done.revert is not None else ""))
+    return 0
 
 
 def _decimal_argument(p: argparse.ArgumentParser) -> None:
@@ -153,7 +210,7 @@ def _rates(args: argparse.Namespace) -> int:
             from catalog.rates import read_rates_file
 
             rows = read_rates_file(Path(values[0]), args.decimal)  # a CatalogFileError is exit 2 (see _opened)
-            written = store.import_rates(rows, confirm_outliers=args.confirm_outliers)
+            written = store.import_rates(rows, confirm_outliers=args.confirm_outliers, source=values[0])
             print(f"imported {written} exchange rate(s) into {store.url_display}")
             return 0
         table = [rate_to_row(r) for r in store.rates()]
@@ -229,7 +286,7 @@ def _import(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     with _opened(args) as store:
         try:
-            report = store.import_rows(rows, replace=args.replace)
+            report = store.import_rows(rows, replace=args.replace, source=str(args.file))
         except InvalidRowsError as exc:
             hint = ""
             if not args.replace and any(p.in_catalog for p in exc.problems):
