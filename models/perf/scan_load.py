@@ -203,7 +203,7 @@ def first_min(rates: tuple[FloatArray, ...]) -> IntArray:
 # --------------------------------------------------------------------------- model
 
 
-def _a(x: ArrayLike) -> FloatArray:
+def as_array(x: ArrayLike) -> FloatArray:
     return np.asarray(x, dtype=float)
 
 
@@ -218,7 +218,7 @@ def raid_factors(raid: str | ArrayLike, drives: ArrayLike) -> tuple[FloatArray, 
     stripe-aligned set ("less than 1.5x"; 3x when not aligned), which covers the
     read-modify-write cycles partial stripes still cause.
     """
-    n = _a(drives)
+    n = as_array(drives)
     if isinstance(raid, str):
         level = raid.lower().replace("-", "").replace(" ", "")
         level = "none" if level in ("jbod", "raid0") else level
@@ -249,8 +249,8 @@ def raid_factors(raid: str | ArrayLike, drives: ArrayLike) -> tuple[FloatArray, 
 _RAID_WRITE = np.array([0.5 if RAIDS[name].mirrored else 1.0 for name in RAID_LEVELS])
 
 
-def _virt(shape: ClusterShape, overhead: Num) -> FloatArray:
-    return 1.0 + _a(overhead) * _a(shape.virtualized)
+def virt_factor(shape: ClusterShape, overhead: Num) -> FloatArray:
+    return 1.0 + as_array(overhead) * as_array(shape.virtualized)
 
 
 def _cpu_rate(
@@ -262,11 +262,11 @@ def _cpu_rate(
     cores), so more primaries on the same cores add nothing. A compressed table costs each
     core the codec's time per logical MB on top of the tuple work: 1 / (1/rate + 1/codec).
     """
-    busy = np.minimum(parallel, _a(shape.cores_per_host))
-    gen_factor = np.power(_a(speedup), _a(shape.cpu_generation))
-    numa = 1.0 + _a(numa_gain) * _a(shape.numa_local)
-    per = _a(per_core) * gen_factor * _a(shape.core_speed) * numa
-    codec = np.where(_a(shape.compression_ratio) > 1.0, 1.0 / codec_mb_s, 0.0)
+    busy = np.minimum(parallel, as_array(shape.cores_per_host))
+    gen_factor = np.power(as_array(speedup), as_array(shape.cpu_generation))
+    numa = 1.0 + as_array(numa_gain) * as_array(shape.numa_local)
+    per = as_array(per_core) * gen_factor * as_array(shape.core_speed) * numa
+    codec = np.where(as_array(shape.compression_ratio) > 1.0, 1.0 / codec_mb_s, 0.0)
     return busy / (1.0 / per + codec)
 
 
@@ -279,48 +279,48 @@ def _cross_host_share(hosts: FloatArray) -> FloatArray:
     return (hosts - 1.0) / hosts
 
 
-def _network_rate(shape: ClusterShape, wire_bytes_per_byte: FloatArray) -> FloatArray:
-    line = _a(shape.network_gbps_per_host) * MB_S_PER_GBPS
+def network_rate(shape: ClusterShape, wire_bytes_per_byte: FloatArray) -> FloatArray:
+    line = as_array(shape.network_gbps_per_host) * MB_S_PER_GBPS
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(wire_bytes_per_byte > 0, line / wire_bytes_per_byte, np.inf)
 
 
-def _result(value: FloatArray, unit: str, rates: tuple[FloatArray, ...], host: FloatArray) -> RooflineResult:
+def roofline_result(value: FloatArray, unit: str, rates: tuple[FloatArray, ...], host: FloatArray) -> RooflineResult:
     return RooflineResult(value=value, unit=unit, rates=rates, host_mb_s=host)
 
 
 def _analytic_rates(
     shape: ClusterShape, parallel: FloatArray, overhead: Num, p: ScanParams
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    virt, drives, cpu = _host_free_rates(shape, parallel, overhead, p)
-    network = _scan_network_rate(shape, _a(shape.segment_hosts), virt, p)
+    virt, drives, cpu = host_free_rates(shape, parallel, overhead, p)
+    network = scan_network_rate(shape, as_array(shape.segment_hosts), virt, p)
     loader = np.full_like(cpu, np.inf)
     return drives, cpu, network, loader
 
 
-def _host_free_rates(
+def host_free_rates(
     shape: ClusterShape, parallel: FloatArray, overhead: Num, p: ScanParams
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """(virt, drives, cpu) of a scan: what does not change with the host count."""
-    virt = _virt(shape, overhead)
-    drives = _drive_read_rate(shape, virt, p)
-    return virt, drives, _scan_cpu_rate(shape, parallel, virt, p)
+    virt = virt_factor(shape, overhead)
+    drives = drive_read_rate(shape, virt, p)
+    return virt, drives, scan_cpu_rate(shape, parallel, virt, p)
 
 
-def _scan_cpu_rate(shape: ClusterShape, parallel: FloatArray, virt: FloatArray, p: ScanParams) -> FloatArray:
-    """The scan's CPU rate per byte on disk (`_host_free_rates`' third)."""
+def scan_cpu_rate(shape: ClusterShape, parallel: FloatArray, virt: FloatArray, p: ScanParams) -> FloatArray:
+    """The scan's CPU rate per byte on disk (`host_free_rates`' third)."""
     # Rates per byte on disk. CPU and the interconnect work on tuples, i.e. logical bytes: a
     # byte on disk holds `ratio` of them, and the scan also decompresses them.
-    ratio = _a(shape.compression_ratio)
+    ratio = as_array(shape.compression_ratio)
     decompress = _codec("zstd_decompress_mb_s_per_core")
     cpu = _cpu_rate(shape, parallel, p.scan_mb_s_per_core, p.scan_gen_speedup, p.numa_gain_scan, decompress)
     cpu = cpu / virt / ratio
     return cpu
 
 
-def _drive_read_rate(shape: ClusterShape, virt: FloatArray, p: ScanParams) -> FloatArray:
-    drives: FloatArray = _a(shape.drives_per_host) * _a(shape.drive_seq_read_mb_s)
-    eff, raid = _a(p.drive_read_efficiency), _a(shape.raid_read_factor)
+def drive_read_rate(shape: ClusterShape, virt: FloatArray, p: ScanParams) -> FloatArray:
+    drives: FloatArray = as_array(shape.drives_per_host) * as_array(shape.drive_seq_read_mb_s)
+    eff, raid = as_array(p.drive_read_efficiency), as_array(shape.raid_read_factor)
     if type(drives) is np.ndarray and all(np.shape(x) in ((), drives.shape) for x in (eff, raid, virt)):
         drives *= eff  # a chunk of designs: the same steps, in order, written into one array
         drives *= raid
@@ -329,9 +329,9 @@ def _drive_read_rate(shape: ClusterShape, virt: FloatArray, p: ScanParams) -> Fl
     return drives * eff * raid / virt
 
 
-def _scan_network_rate(shape: ClusterShape, hosts: FloatArray, virt: FloatArray, p: ScanParams) -> FloatArray:
-    ratio = _a(shape.compression_ratio)
-    return _network_rate(shape, _a(p.motion_fraction) * _cross_host_share(hosts) * ratio) / virt
+def scan_network_rate(shape: ClusterShape, hosts: FloatArray, virt: FloatArray, p: ScanParams) -> FloatArray:
+    ratio = as_array(shape.compression_ratio)
+    return network_rate(shape, as_array(p.motion_fraction) * _cross_host_share(hosts) * ratio) / virt
 
 
 def full_scan_seconds(shape: ClusterShape, data_on_disk_tb: ArrayLike, params: ScanParams) -> RooflineResult:
@@ -341,10 +341,10 @@ def full_scan_seconds(shape: ClusterShape, data_on_disk_tb: ArrayLike, params: S
     and the sequential-read virtualization overhead. Calibrated on FullScanSQL (000).
     """
     p = params
-    rates = _analytic_rates(shape, _a(shape.primary_segments_per_host), p.virt_overhead_seq, p)
+    rates = _analytic_rates(shape, as_array(shape.primary_segments_per_host), p.virt_overhead_seq, p)
     host = np.minimum(np.minimum(rates[0], rates[1]), rates[2])
-    seconds = _a(data_on_disk_tb) * MB_PER_TB / _a(shape.segment_hosts) / host
-    return _result(seconds, "s", rates, host)
+    seconds = as_array(data_on_disk_tb) * MB_PER_TB / as_array(shape.segment_hosts) / host
+    return roofline_result(seconds, "s", rates, host)
 
 
 def load_tb_per_hour(shape: ClusterShape, params: ScanParams) -> RooflineResult:
@@ -356,36 +356,37 @@ def load_tb_per_hour(shape: ClusterShape, params: ScanParams) -> RooflineResult:
     and the 10.6x load ratio (002).
     """
     p = params
-    virt = _virt(shape, p.virt_overhead_seq)
-    hosts = _a(shape.segment_hosts)
+    virt = virt_factor(shape, p.virt_overhead_seq)
+    hosts = as_array(shape.segment_hosts)
     # Rates per loaded (logical) byte: it reaches the disks compressed, once for the primary and
     # once for the mirror; the primary compresses it; the mirror copy crosses the wire compressed.
-    ratio = _a(shape.compression_ratio)
-    copies = 1.0 + _a(shape.mirrored)
+    ratio = as_array(shape.compression_ratio)
+    copies = 1.0 + as_array(shape.mirrored)
     drives = (
-        _a(shape.drives_per_host)
-        * _a(shape.drive_seq_write_mb_s)
-        * _a(p.drive_write_efficiency)
-        * _a(shape.raid_write_factor)
+        as_array(shape.drives_per_host)
+        * as_array(shape.drive_seq_write_mb_s)
+        * as_array(p.drive_write_efficiency)
+        * as_array(shape.raid_write_factor)
         * ratio
         / copies
         / virt
     )
     cpu = (
         _cpu_rate(
-            shape, _a(shape.primary_segments_per_host), p.load_mb_s_per_core, p.load_gen_speedup, p.numa_gain_load,
+            shape, as_array(shape.primary_segments_per_host), p.load_mb_s_per_core, p.load_gen_speedup,
+            p.numa_gain_load,
             _codec("zstd_compress_mb_s_per_core"),
         )
         / virt
     )
-    wire = 1.0 + _cross_host_share(hosts) + _a(shape.mirrored) / ratio
-    network = _network_rate(shape, wire) / virt
-    etl_gbps = _a(shape.etl_gbps_per_host)
-    etl_gbps = np.where(np.isnan(etl_gbps), _a(shape.network_gbps_per_host), etl_gbps)
-    loader = _a(shape.etl_hosts) * etl_gbps * MB_S_PER_GBPS * _a(p.loader_efficiency) / hosts
+    wire = 1.0 + _cross_host_share(hosts) + as_array(shape.mirrored) / ratio
+    network = network_rate(shape, wire) / virt
+    etl_gbps = as_array(shape.etl_gbps_per_host)
+    etl_gbps = np.where(np.isnan(etl_gbps), as_array(shape.network_gbps_per_host), etl_gbps)
+    loader = as_array(shape.etl_hosts) * etl_gbps * MB_S_PER_GBPS * as_array(p.loader_efficiency) / hosts
     host = np.minimum(np.minimum(drives, cpu), np.minimum(network, loader))
     tb_h = hosts * host * S_PER_HOUR / MB_PER_TB
-    return _result(tb_h, "TB/h", (drives, cpu, network, loader), host)
+    return roofline_result(tb_h, "TB/h", (drives, cpu, network, loader), host)
 
 
 def queries_per_hour(
@@ -410,13 +411,13 @@ def queries_per_hour(
     memory limits, queueing in resource groups.
     """
     p = params
-    c = np.maximum(_a(concurrent_queries), 1.0)
-    parallel = c * _a(shape.primary_segments_per_host)
+    c = np.maximum(as_array(concurrent_queries), 1.0)
+    parallel = c * as_array(shape.primary_segments_per_host)
     rates = _analytic_rates(shape, parallel, p.virt_overhead_mixed, p)
     host = np.minimum(np.minimum(rates[0], rates[1]), rates[2])
-    work_mb = _a(scan_fraction) * _a(data_on_disk_tb) * MB_PER_TB
-    qph = S_PER_HOUR * _a(shape.segment_hosts) * host / work_mb
-    return _result(qph, "queries/h", rates, host)
+    work_mb = as_array(scan_fraction) * as_array(data_on_disk_tb) * MB_PER_TB
+    qph = S_PER_HOUR * as_array(shape.segment_hosts) * host / work_mb
+    return roofline_result(qph, "queries/h", rates, host)
 
 
 def default_scan_fraction() -> float:

@@ -43,7 +43,7 @@ from models.perf.scan_load import (
     ClusterShape,
     FloatArray,
     ScanParams,
-    _a,
+    as_array,
     default_scan_fraction,
     full_scan_seconds,
     load_tb_per_hour,
@@ -188,7 +188,7 @@ def _load_ratio(p: ScanParams) -> float:
 def _synthetic_io_ratio() -> float:
     # Synthetic I/O exercises only the drives: the ratio of the drive ceilings.
     def streaming(s: ClusterShape) -> float:
-        return float(_a(s.drives_per_host) * _a(s.drive_seq_read_mb_s) * _a(s.raid_read_factor))
+        return float(as_array(s.drives_per_host) * as_array(s.drive_seq_read_mb_s) * as_array(s.raid_read_factor))
 
     return streaming(gen5_reference_shape()) / streaming(previous_appliance_shape())
 
@@ -270,7 +270,7 @@ def _fit_study000(p0: ScanParams) -> tuple[ScanParams, float]:
         )
 
     # Closed-form start: 1 VM per host CPU bound on P primaries, the 2 VM gain all NUMA.
-    per_process = 1.0 / (_a(vm1.segment_hosts) * _a(vm1.primary_segments_per_host))
+    per_process = 1.0 / (as_array(vm1.segment_hosts) * as_array(vm1.primary_segments_per_host))
     x0 = np.array(
         [
             np.log(_fact_tb() * MB_PER_TB * per_process / t_scan1 * (1.0 + virt_mid)),
@@ -334,8 +334,8 @@ def _drive_efficiency_floor(p: ScanParams) -> float:
     """
     vm2 = study000_shape(2)
     t_scan2 = figure(GP000, "fullscan_2vm_s")
-    vm2_rate = _a(_fact_tb()) * MB_PER_TB / _a(vm2.segment_hosts) / t_scan2 * (1.0 + p.virt_overhead_seq)
-    drive_raw = float(_a(vm2.drives_per_host) * _a(vm2.drive_seq_read_mb_s))
+    vm2_rate = as_array(_fact_tb()) * MB_PER_TB / as_array(vm2.segment_hosts) / t_scan2 * (1.0 + p.virt_overhead_seq)
+    drive_raw = float(as_array(vm2.drives_per_host) * as_array(vm2.drive_seq_read_mb_s))
     return min(1.0, float(vm2_rate / drive_raw))
 
 

@@ -25,6 +25,7 @@ from models.sizing.greenplum.evaluation import (
     pick,
     primaries_per_host,
 )
+from models.sizing.greenplum.fast.stream import CheapestFeasible, Lowest, RunningBest, first_per_server, lowest
 from models.sizing.greenplum.metrics import GpContext, gp_full_scan_s, gp_ranges
 from models.sizing.greenplum.oltp_advice import oltp_warnings
 from models.sizing.greenplum.part_warnings import raised as raised_part_warnings
@@ -37,7 +38,6 @@ from models.sizing.greenplum.search import (
     settled_pool,
 )
 from models.sizing.greenplum.segments import tier_choice
-from models.sizing.greenplum.stream import CheapestFeasible, Lowest, RunningBest, first_per_server, lowest
 from models.sizing.greenplum.tco import approx_tco
 
 __all__ = [

@@ -17,8 +17,8 @@ from models.sizing.greenplum import shortlist as gp_shortlist
 from models.sizing.greenplum import tco as gp_tco
 from models.sizing.greenplum.design_settings import for_release
 from models.sizing.greenplum.explain import explain
+from models.sizing.greenplum.fast.stream import CheapestFeasible, RunningBest
 from models.sizing.greenplum.search import Search, SearchSpace, search_space, settled_pool
-from models.sizing.greenplum.stream import CheapestFeasible, RunningBest
 from models.sizing.parts import (
     ResolvedParts,
     SizingInputError,

@@ -24,6 +24,7 @@ from models.sizing.greenplum import part_warnings as gp_part_warnings
 from models.sizing.greenplum.bisection import Values, remembered, smallest_meeting
 from models.sizing.greenplum.candidates import Candidates
 from models.sizing.greenplum.coordinator import CoordinatorOptions
+from models.sizing.greenplum.fast.scan_hosts import scan_hosts
 from models.sizing.greenplum.hosts import MAX_SEGMENT_HOSTS as MAX_SEGMENT_HOSTS  # moved there; named here as before
 from models.sizing.greenplum.hosts import MIN_MARGINAL_GAIN as MIN_MARGINAL_GAIN
 from models.sizing.greenplum.hosts import helpful_limit as helpful_limit
@@ -374,10 +375,9 @@ def _segment_hosts(
     seconds: FloatArray | None = None
     if scan_s:  # the full scan alone: the count in closed form where it is exact, the search's elsewhere
         # `helpful_limit` with the seconds in hand; a target is set, so its probe for one is skipped
-        hosts, seconds = gp_hosts.scan_hosts(ctx.full_scan, h_low, scan_s, MAX_SEGMENT_HOSTS, perf_ok, values, limits)
+        hosts, seconds = scan_hosts(ctx.full_scan, h_low, scan_s, MAX_SEGMENT_HOSTS, perf_ok, values, limits)
     else:
-        hosts, _ = smallest_meeting(perf_ok, h_low, MAX_SEGMENT_HOSTS, _host_guess(workload, targets, ctx, h_low))
-        hosts = helpful_limit(values, h_low, hosts, limits)  # never above `hosts`
+        hosts = gp_hosts.search_hosts(perf_ok, h_low, _host_guess(workload, targets, ctx, h_low), values, limits)
     # block mirroring fills whole blocks, past the largest cluster at most there (the searches stay within it);
     # more hosts never lower performance, so targets stay met
     rounded = mirroring.round_hosts(mirror_policy(workload), hosts, vms, workload.mirror_block_hosts)

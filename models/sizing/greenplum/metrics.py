@@ -14,11 +14,12 @@ from typing import Any, overload
 import numpy as np
 from numpy.typing import NDArray
 
-from models.perf import cost_power, scan_kernel, scan_load, scan_load_estimates
+from models.perf import cost_power, scan_load, scan_load_estimates
 from models.perf.scan_load_fit import default_params
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
 from models.sizing.greenplum import segments
 from models.sizing.greenplum.candidates import Candidates, per_drive_set
+from models.sizing.greenplum.fast.scan import FullScan
 from models.sizing.parts import NetworkChoice
 from models.uncertainty import Estimate
 
@@ -109,8 +110,8 @@ class GpContext:
         return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total, layouts, queries)
 
     @functools.cached_property
-    def full_scan(self) -> scan_kernel.FullScan:
-        return scan_kernel.FullScan.of(self.shape, self.data_on_disk_tb, default_params(), self.layouts)
+    def full_scan(self) -> FullScan:
+        return FullScan.of(self.shape, self.data_on_disk_tb, default_params(), self.layouts)
 
     def take(self, idx: IntArray) -> GpContext:
         """The context of candidates `idx` only (scalars stay scalars)."""
@@ -143,7 +144,7 @@ class GpContext:
 
 def gp_full_scan_s(ctx: GpContext, hosts: IntArray, idx: IntArray | None = None) -> FloatArray:
     """Full-scan seconds of the candidates (`idx` of them, when given) at `hosts`: `scan_load.full_scan_seconds`
-    with the rates the host count does not change computed once per context (`scan_kernel.FullScan`)."""
+    with the rates the host count does not change computed once per context (`FullScan`)."""
     every = idx is None or idx.size == ctx.coordinator_cores.size  # as `take`: idx sorted and unique
     return ctx.full_scan.seconds(hosts, None if every else idx)
 

@@ -22,8 +22,8 @@ from models.sizing.greenplum.candidates import (
     iter_columns,
 )
 from models.sizing.greenplum.coordinator import CoordinatorOptions, coordinator_options
+from models.sizing.greenplum.fast.stream import CheapestFeasible, RunningBest
 from models.sizing.greenplum.host_memory import HostMemory, max_memory_gib, memory_plan
-from models.sizing.greenplum.stream import CheapestFeasible, RunningBest
 from models.sizing.parts import (
     NetworkChoice,
     ResolvedParts,
@@ -66,7 +66,7 @@ class SearchSpace:
     The one evaluation path behind `size` (one platform, or every server and drive when none is
     named) and the optimizer (the whole catalog): `chunks` streams (offset, evaluated chunk) pairs
     through `evaluate_chunk`, so memory stays bounded by the chunk and a long search reports
-    progress and stops when asked. Reducers (`models.sizing.greenplum.stream`, the optimizer's front) keep
+    progress and stops when asked. Reducers (`models.sizing.greenplum.fast.stream`, the optimizer's front) keep
     what they report.
     """
 

@@ -113,7 +113,7 @@ def settle(
             searched[key] = found
     ev = evaluate(workload, targets, c1, net, utilization, extra_memory_price, fixed_hosts=found[0], platform=platform,
                   fixed_etl=found[1], coordinators=coordinators, fixed_coordinator=coordinator)
-    return _settled(workload, targets, ev, found)
+    return settled_on_estimate(workload, targets, ev, found)
 
 
 def _context(workload: GpWorkload, c1: Candidates, pre: Prelude, net: NetworkChoice,
@@ -159,7 +159,7 @@ def least_hosts(
     return rounded(start if bool(_every(confidence.meets(workload, targets, vals), (1,))[0]) else start + 1)
 
 
-def _settled(workload: GpWorkload, targets: Targets, ev: Evaluated, found: Searched) -> Evaluated:
+def settled_on_estimate(workload: GpWorkload, targets: Targets, ev: Evaluated, found: Searched) -> Evaluated:
     """`ev` (one candidate, evaluated at the hosts its search `found`) on the estimate it reports: the values at
     the confidence, the targets judged on them, what stays out of reach."""
     _, _, out_of_reach, vals = found
@@ -197,7 +197,7 @@ def _search_key(workload: GpWorkload, ctx: metrics.GpContext, start_hosts: int, 
     An OLTP search reads only the coordinator's and the segment hosts' cores of the context (its TPS model and
     the binding resource; no ETL hosts): candidates differing in drives share it."""
     if isinstance(workload, GreenplumOltp):
-        return _oltp_key(start_hosts, floor, vms, ctx.coordinator_cores, ctx.segment_cores)
+        return oltp_search_key(start_hosts, floor, vms, ctx.coordinator_cores, ctx.segment_cores)
     shape = tuple(np.asarray(getattr(ctx.shape, f.name), dtype=float).tobytes()
                   for f in dataclasses.fields(ctx.shape))
     queries = None if ctx.queries is None else ctx.queries.tobytes()  # the admitted reports: memory's, not the shape's
@@ -205,8 +205,9 @@ def _search_key(workload: GpWorkload, ctx: metrics.GpContext, start_hosts: int, 
             ctx.segment_cores.tobytes(), shape, queries)
 
 
-def _oltp_key(start_hosts: int, floor: int, vms: IntArray, coordinator_cores: FloatArray,
+def oltp_search_key(start_hosts: int, floor: int, vms: IntArray, coordinator_cores: FloatArray,
               segment_cores: FloatArray) -> tuple[object, ...]:
+    """What an OLTP host search depends on besides the workload and targets (`_search_key`'s OLTP key)."""
     return int(start_hosts), floor, int(vms[0]), coordinator_cores.tobytes(), segment_cores.tobytes()
 
 

@@ -13,7 +13,16 @@ from models.scenario import GreenplumOltp, Platform, Targets
 from models.sizing.greenplum import metrics
 from models.sizing.greenplum.coordinator import CoordinatorOptions
 from models.sizing.greenplum.evaluation import Evaluated, GpWorkload, evaluate, pick
-from models.sizing.greenplum.settle import Cost, Gain, Prelude, Searched, _oltp_key, _settled, least_hosts, settle
+from models.sizing.greenplum.settle import (
+    Cost,
+    Gain,
+    Prelude,
+    Searched,
+    least_hosts,
+    oltp_search_key,
+    settle,
+    settled_on_estimate,
+)
 from models.sizing.parts import NetworkChoice
 
 FloatArray = NDArray[np.float64]
@@ -125,7 +134,7 @@ class _Walk:
         if pos not in self.rows:
             self._evaluate_alike(pos, found)
         alike, row = self.rows.pop(pos)
-        return _settled(self.workload, self.targets, alike.take(np.array([row])), found)
+        return settled_on_estimate(self.workload, self.targets, alike.take(np.array([row])), found)
 
     def beaten(self, pos: int, warnings: int, own: Ranked | None, worst: tuple[int, float] | None) -> bool:
         """Whether candidate `pos`, settled, could change nothing the shortlist returns, judged before it is settled:
@@ -200,7 +209,8 @@ def _key_of(ev: Evaluated, i: int, pre: Prelude, pos: int, coordinators: Coordin
     """The OLTP host search key candidate `i` (row `pos` of the shortlist's `pre`) will settle with (`settle`)."""
     c, k = ev.candidates, int(ev.coordinator_idx[i])
     coordinator = coordinators.cores[[k]] if coordinators is not None and k >= 0 else c.cores_total[[i]]
-    return _oltp_key(int(ev.segment_hosts[i]), int(pre.floor[pos]), pre.vms[[pos]], coordinator, c.cores_total[[i]])
+    return oltp_search_key(int(ev.segment_hosts[i]), int(pre.floor[pos]), pre.vms[[pos]], coordinator,
+                           c.cores_total[[i]])
 
 
 def capex_floor(ev: Evaluated, i: int, hosts: int) -> float:

@@ -2,7 +2,7 @@
 
 `FullScan` computes what the host count does not change (drive and CPU rates, virtualization) once and answers
 `seconds(hosts)` with the few operations that depend on it; `models.perf.scan_load.full_scan_seconds` is the
-model, and the kernel gives its numbers bit for bit (tests/models/perf/test_scan_load_physics.py).
+model, and the kernel gives its numbers bit for bit (tests/models/sizing/greenplum/fast/test_scan.py).
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from models.perf.scan_load import (
     ClusterShape,
     RooflineResult,
     ScanParams,
-    _a,
-    _drive_read_rate,
-    _host_free_rates,
-    _network_rate,
-    _result,
-    _scan_cpu_rate,
-    _scan_network_rate,
-    _virt,
+    as_array,
+    drive_read_rate,
+    host_free_rates,
+    network_rate,
+    roofline_result,
+    scan_cpu_rate,
+    scan_network_rate,
+    virt_factor,
 )
 
 FloatArray = NDArray[np.float64]
@@ -59,7 +59,7 @@ class FullScan:
         rate, the virtualization and the line rate, each design's group), e.g. the candidates of one server, drive
         count and deployment: those rates are computed once per group (the same arithmetic, element by element)."""
         if groups is None:
-            virt, drives, cpu = _host_free_rates(shape, _a(shape.primary_segments_per_host),
+            virt, drives, cpu = host_free_rates(shape, as_array(shape.primary_segments_per_host),
                                                  params.virt_overhead_seq, params)
             drives_cpu = np.minimum(drives, cpu)
             never = np.asarray(drives_cpu <= _network_floor(shape, virt, params))
@@ -68,25 +68,25 @@ class FullScan:
             # one design of each group, in the fields the group's rates read (the others, never read, as they are)
             one = replace(shape, **{name: (v[rep] if isinstance(v := getattr(shape, name), np.ndarray) and v.ndim
                                            else v) for name in _GROUP_FIELDS})
-            virt_g = _virt(one, params.virt_overhead_seq)
-            cpu_g = _scan_cpu_rate(one, _a(one.primary_segments_per_host), virt_g, params)
+            virt_g = virt_factor(one, params.virt_overhead_seq)
+            cpu_g = scan_cpu_rate(one, as_array(one.primary_segments_per_host), virt_g, params)
             floor_g = _network_floor(one, virt_g, params)
             # the virtualization factor by its own two operations per design (a group shares their inputs: the
             # same bits), cheaper than gathering it; the CPU rate is then the one gather where the interconnect is
             # at least as fast as every group's CPU: min(drives, cpu) <= cpu <= the floor wherever it is a number
-            virt, cpu = _virt(shape, params.virt_overhead_seq), cpu_g[which]
-            drives = _drive_read_rate(shape, virt, params)
+            virt, cpu = virt_factor(shape, params.virt_overhead_seq), cpu_g[which]
+            drives = drive_read_rate(shape, virt, params)
             drives_cpu = np.minimum(drives, cpu)
             never = drives_cpu == drives_cpu if np.all(cpu_g <= floor_g) else drives_cpu <= floor_g[which]
         return cls(shape, data_on_disk_tb, params, virt, drives_cpu, drives, cpu, never)
 
     def result(self, hosts: ArrayLike) -> RooflineResult:
         """`full_scan_seconds(shape at hosts)` of every design, the same result (binding rates included)."""
-        h = _a(hosts)
-        network = _scan_network_rate(self.shape, h, self.virt, self.params)
+        h = as_array(hosts)
+        network = scan_network_rate(self.shape, h, self.virt, self.params)
         rates = (self.drives, self.cpu, network, np.full_like(self.cpu, np.inf))
         host = np.minimum(self.drives_cpu, network)
-        out = _result(_a(self.data_on_disk_tb) * MB_PER_TB / h / host, "s", rates, host)
+        out = roofline_result(as_array(self.data_on_disk_tb) * MB_PER_TB / h / host, "s", rates, host)
         if np.all(self.network_never_binds) and np.shape(self.cpu) == np.shape(host):
             # neither NaN (min(drives, cpu) <= the network's floor holds) nor an interconnect that can win: the
             # first of drives and CPU binds, as `first_min` finds it
@@ -106,11 +106,11 @@ class FullScan:
         return out.seconds, out.binding
 
     def seconds(self, hosts: ArrayLike, idx: IntArray | None = None) -> FloatArray:
-        h = _a(hosts)
+        h = as_array(hosts)
         drives_cpu, never = np.broadcast_arrays(self.drives_cpu, self.network_never_binds)
         if idx is not None:
             drives_cpu, never = drives_cpu[idx], never[idx]
-        seconds: FloatArray = _a(self.data_on_disk_tb) * MB_PER_TB / h / drives_cpu
+        seconds: FloatArray = as_array(self.data_on_disk_tb) * MB_PER_TB / h / drives_cpu
         if never.all():
             return seconds
         if np.shape(seconds) != never.shape:
@@ -122,15 +122,15 @@ class FullScan:
 
     def _with_network(self, h: FloatArray, idx: IntArray | None) -> FloatArray:
         virt, drives_cpu = np.broadcast_arrays(self.virt, self.drives_cpu)
-        line = np.broadcast_to(_a(self.shape.network_gbps_per_host), drives_cpu.shape)
+        line = np.broadcast_to(as_array(self.shape.network_gbps_per_host), drives_cpu.shape)
         if idx is not None:
             virt, drives_cpu, line = virt[idx], drives_cpu[idx], line[idx]
-        network = _scan_network_rate(replace(self.shape, network_gbps_per_host=line), h, virt, self.params)
-        seconds: FloatArray = _a(self.data_on_disk_tb) * MB_PER_TB / h / np.minimum(drives_cpu, network)
+        network = scan_network_rate(replace(self.shape, network_gbps_per_host=line), h, virt, self.params)
+        seconds: FloatArray = as_array(self.data_on_disk_tb) * MB_PER_TB / h / np.minimum(drives_cpu, network)
         return seconds
 
 
-# what `_virt`, `_scan_cpu_rate` and `_network_floor` read of a shape: the inputs a group of designs shares
+# what `virt_factor`, `scan_cpu_rate` and `_network_floor` read of a shape: the inputs a group of designs shares
 _GROUP_FIELDS = ("virtualized", "cores_per_host", "cpu_generation", "core_speed", "numa_local", "compression_ratio",
                  "primary_segments_per_host", "network_gbps_per_host")
 
@@ -143,5 +143,5 @@ def _network_floor(shape: ClusterShape, virt: FloatArray, params: ScanParams) ->
     than this. Where min(drives, cpu) is at or below it, the minimum is min(drives, cpu), bit for bit. (A negative
     line rate would turn the bound around: such a design gets NaN, and the full arithmetic.)
     """
-    floor = _network_rate(shape, _a(params.motion_fraction) * 1.0 * _a(shape.compression_ratio)) / virt
-    return np.where(_a(shape.network_gbps_per_host) >= 0, floor, np.nan)
+    floor = network_rate(shape, as_array(params.motion_fraction) * 1.0 * as_array(shape.compression_ratio)) / virt
+    return np.where(as_array(shape.network_gbps_per_host) >= 0, floor, np.nan)

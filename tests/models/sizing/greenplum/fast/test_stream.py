@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from models import pricing
 from models.hardware import Drive, HardwareCatalog, Server
 from models.optimizer import _space
-from models.sizing.greenplum.stream import CheapestFeasible, RunningBest, first_per_server, lowest
+from models.sizing.greenplum.fast.stream import CheapestFeasible, RunningBest, first_per_server, lowest
 from tests.models.sizing.conftest import sample
 
 CASES = {
