@@ -17,6 +17,7 @@ here is not in the generated files.
 | `sap-iq-multiplex`         | `multiplex`                     | `SET OPTION PUBLIC.NAME = VALUE`           |
 | `vsan-policy`              | the policy's name               | a vSAN storage-policy rule (`VSAN.NAME`)   |
 | `linux-sysctl`             | `segment hosts` (or a role)     | a sysctl.conf line (e.g. vm.overcommit_ratio) |
+| `pgbouncer`                | `coordinator`                   | a pgbouncer.ini `[pgbouncer]` line          |
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ PRODUCTS = (
     "sap-iq-multiplex",
     "vsan-policy",
     "linux-sysctl",
+    "pgbouncer",
 )
 
 
@@ -95,3 +97,5 @@ class GreenplumSettings:
     max_connections_coordinator: int
     max_connections_segment: int
     max_prepared_transactions: int
+    pooled_sessions: int = 0  # client sessions PgBouncer takes beyond max_connections (0: no pooler)
+    pool_size: int = 0  # server connections PgBouncer opens to the coordinator

@@ -248,4 +248,27 @@ def add_greenplum(bundle: ConfigBundle, result: SizingResult, naming: Naming) ->
     sql = resource_groups_sql(result)
     if sql:
         bundle.add("greenplum/resource_groups.sql", sql, "resource group DDL")
+    pgb = pgbouncer_ini(result)
+    if pgb:
+        bundle.add("greenplum/pgbouncer.ini", pgb, "PgBouncer pool for the sessions beyond max_connections")
     return units
+
+
+def pgbouncer_ini(result: SizingResult) -> str | None:
+    """pgbouncer.ini for the coordinator when the design's sessions exceed max_connections (product `pgbouncer`)."""
+    groups = setting_groups(result, "pgbouncer")
+    if not groups:
+        return None
+    pgb = deploy_data("greenplum")["pgbouncer"]
+    port = next(e["value"] for e in deploy_data("greenplum")["init"] if e["name"] == "COORDINATOR_PORT")
+    lines = header("pgbouncer.ini: the connection pooler in front of the coordinator (run on the coordinator host)",
+                   result.scenario_name, ";")
+    lines += [*comment(pgb["about_reason"], pgb["about_source"], ";"), "[databases]",
+              *comment(pgb["databases_reason"], pgb["databases_source"], ";"), f"* = host=127.0.0.1 port={port}",
+              "", "[pgbouncer]"]
+    why = Comments(";")
+    for s in (s for g in groups for s in g.settings):
+        lines += [*why(s.reason, s.source), f"{s.name} = {fmt_value(s.value)}"]
+    for e in pgb["static"]:
+        lines += [*why(e["reason"], e["source"]), f"{e['name']} = {e['value']}"]
+    return "\n".join(lines)

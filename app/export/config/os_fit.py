@@ -18,6 +18,7 @@ from models.sizing.result import HostLayout, SizingResult
 KIB_PER_GIB = 1024 * 1024
 BYTES_PER_GIB = 1024 ** 3
 POSTGRES_12_RELEASES = ("7", "cloudberry-2", "warehousepg-7")  # POSIX semaphores on Linux
+PGBOUNCER_FDS = "PgBouncer documentation, Configuration, max_client_conn (file descriptors: clients plus pools)"
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,9 @@ def port_plan(result: SizingResult) -> PortPlan:
     mirrors = max((vm.mirror_segments for vm in seg.vms), default=0) if seg else 0
     base = init["PORT_BASE"]
     mirror_base = max(init["MIRROR_PORT_BASE"], base + primaries)
-    highest = max(init["COORDINATOR_PORT"], base + primaries - 1, mirror_base + mirrors - 1 if mirrors else 0)
+    pgb = {e["name"]: e["value"] for e in deploy_data("greenplum")["pgbouncer"]["static"]}
+    pooler = int(pgb["listen_port"]) if _pgbouncer(result, "max_client_conn") else 0
+    highest = max(init["COORDINATOR_PORT"], base + primaries - 1, mirror_base + mirrors - 1 if mirrors else 0, pooler)
     low = max(int(p["range_low"]), highest + 1)
     return PortPlan(init["COORDINATOR_PORT"], base, mirror_base, highest, low, int(p["range_high"]))
 
@@ -181,6 +184,11 @@ def _min_free(result: SizingResult, role: Role) -> Line:
                 guide_source(result, m["source"]))
 
 
+def _pgbouncer(result: SizingResult, name: str) -> int:
+    s = cluster_setting(result, "pgbouncer", name)
+    return int(s.value) if s is not None else 0
+
+
 def nproc(role: Role) -> int:
     """Processes gpadmin may run: the guide's floor, or every instance's connections and workers."""
     lim = guide()["limits"]
@@ -197,8 +205,15 @@ def limits_lines(result: SizingResult, role: Role) -> list[Line]:
     proc_why = (f"{lim['nproc_reason']} The {role.name}: {role.instances} instance(s) x (max_connections"
                 f" {role.max_connections:,} + workers) -> {procs:,}.")
     proc_src = f"{src}; {lim['nproc_source']}"
-    return [Line(f"* soft nofile {lim['nofile']}", lim["reason"], src),
-            Line(f"* hard nofile {lim['nofile']}", lim["reason"], src),
+    nofile, file_why, file_src = int(lim["nofile"]), lim["reason"], src
+    clients = _pgbouncer(result, "max_client_conn") + _pgbouncer(result, "default_pool_size")
+    if role.name == "coordinator host" and clients:
+        nofile = max(nofile, clients)
+        file_why = (f"{file_why} PgBouncer on this host holds a descriptor per client and per server connection"
+                    f" ({clients:,}): the guide's {int(lim['nofile']):,} or that, whichever is larger.")
+        file_src = f"{src}; {PGBOUNCER_FDS}"
+    return [Line(f"* soft nofile {nofile}", file_why, file_src),
+            Line(f"* hard nofile {nofile}", file_why, file_src),
             Line(f"* soft nproc {procs}", proc_why, proc_src), Line(f"* hard nproc {procs}", proc_why, proc_src),
             Line("* soft core unlimited", lim["core_reason"], guide_source(result, lim["core_source"]))]
 

@@ -48,6 +48,13 @@ def greenplum_settings(plan: MemoryPlan, mirror_why: Rationale | None = None) ->
             Setting("max_connections", v.max_connections_coordinator, "", conn_why.text, conn_why.source),
         )),
     ]
+    if v.pooled_sessions:
+        groups.append(SettingGroup("pgbouncer", "coordinator", (
+            Setting("pool_mode", "transaction", "", conn_why.text, conn_why.source),
+            Setting("max_client_conn", v.pooled_sessions, "", conn_why.text, conn_why.source),
+            Setting("default_pool_size", v.pool_size, "", conn_why.text, conn_why.source),
+            Setting("max_db_connections", v.pool_size, "", conn_why.text, conn_why.source),
+        )))
     if v.mirroring is not None:
         why = mirror_why or vmem_why
         init = [Setting("mirror_mode", v.mirroring, "", why.text, why.source)]
@@ -129,8 +136,9 @@ def for_release(result: SizingResult, workload: GreenplumAnalytics | GreenplumOl
     version = workload.greenplum_version
     settings, why = greenplum_dialect(result.design.settings, version)
     oltp = oltp_settings(workload.mix, version) if isinstance(workload, GreenplumOltp) else None
-    if oltp is not None:
-        settings = (*settings, oltp)
+    if oltp is not None:  # into the cluster's gpconfig group, after the memory and connection settings
+        settings = tuple(SettingGroup(g.product, g.target, (*g.settings, *oltp.settings))
+                         if g.product == "greenplum" and g.target == "cluster" else g for g in settings)
     design = dataclasses.replace(result.design, settings=settings, greenplum_version=version)
     return dataclasses.replace(result, design=design, rationale=result.rationale + ((why,) if why else ()))
 

@@ -14,12 +14,14 @@ All of it is sized for the worst single host failure: the acting primaries of `m
   the requested as keep Greenplum's default statement_mem each; Greenplum queues the rest
   (Administrator Guide, Using Resource Groups, Transaction Concurrency Limit), and `queue_warning`
   says how many wait and what waiting adds to a query's response time.
-* max_connections: at least Greenplum's default on the coordinator and what the workload opens,
-  segments 5 x the coordinator, max_prepared_transactions = the coordinator's max_connections.
+* max_connections: Greenplum's default on the coordinator, raised only to what runs at once (the reports the
+  resource group admits) plus the superuser slots; sessions beyond go through PgBouncer (`coordinator_connections`,
+  `pooler_warning`); segments 5 x the coordinator, max_prepared_transactions = the coordinator's max_connections.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -116,8 +118,10 @@ def memory_plan(
     requested = max(int(concurrency), 1)
     # reports: the resource group runs what memory gives the default statement_mem, the rest queue
     c = requested if short_statements else int(admitted_queries(ram_gib, swap_gib, acting_primaries, requested))
+    coord, pooled = coordinator_connections(sessions, None if short_statements else c)
+    by_pool = c > coord - SUPERUSER_RESERVED
+    c = min(c, coord - SUPERUSER_RESERVED)  # a pooler in front runs no more at once than it has server connections
     stmt = statement_mem_mb(ram_gib, swap_gib, acting_primaries, c, vmem_limit)
-    coord = max(int(figure(DOCS, "gp_max_connections_coordinator_default")), sessions + SUPERUSER_RESERVED)
     settings = GreenplumSettings(
         mirroring=mirroring,
         mirror_block_hosts=block_hosts,
@@ -137,14 +141,36 @@ def memory_plan(
         max_connections_coordinator=coord,
         max_connections_segment=coord * int(figure(DOCS, "gp_max_connections_segment_factor")),
         max_prepared_transactions=coord,
+        pooled_sessions=sessions if pooled else 0,
+        pool_size=coord - SUPERUSER_RESERVED if pooled else 0,
     )
     why = (_vmem_rationale(ram_gib, swap_gib, settings),
-           _resource_group_rationale(ram_gib, swap_gib, settings, requested),
+           _resource_group_rationale(ram_gib, swap_gib, settings, requested, by_pool),
            _connections_rationale(sessions, settings))
     warnings = _warnings(settings, rg_perseg_mem_mb(ram_gib, swap_gib, acting_primaries))
+    pooler = pooler_warning(settings)
+    if pooler is not None:
+        warnings = (*warnings, dataclasses.replace(pooler, field="workload.clients") if short_statements else pooler)
     if short_statements:
         warnings = tuple(w for w in warnings if w.code != "low-statement-mem")
     return MemoryPlan(settings, why, warnings)
+
+
+def coordinator_connections(sessions: int, admitted: int | None) -> tuple[int, bool]:
+    """max_connections on the coordinator and whether a connection pooler must take the sessions beyond it.
+
+    The coordinator keeps Greenplum's default, raised only to what can run at once: the reports the resource group
+    admits (`admitted`) plus the superuser slots. OLTP (`admitted` None) stays at the default, above study 004's
+    busiest 200 clients. Sessions beyond go through PgBouncer (pooled: True), whose server connections fill
+    max_connections less the superuser slots.
+
+    >>> coordinator_connections(40, 40), coordinator_connections(100_000, 272), coordinator_connections(3000, None)
+    ((250, False), (275, True), (250, True))
+    """
+    default = int(figure(DOCS, "gp_max_connections_coordinator_default"))
+    bound = default if admitted is None else max(default, admitted + SUPERUSER_RESERVED)
+    coord = max(default, min(sessions + SUPERUSER_RESERVED, bound))
+    return coord, sessions + SUPERUSER_RESERVED > coord
 
 
 def _vmem_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings) -> Rationale:
@@ -162,11 +188,15 @@ def _vmem_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings) -> Ra
     )
 
 
-def _resource_group_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings, requested: int) -> Rationale:
+def _resource_group_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings, requested: int,
+                              by_pool: bool = False) -> Rationale:
     per_seg = rg_perseg_mem_mb(ram_gib, swap_gib, s.max_acting_primary_segments)
     c = s.resource_group_concurrency
     admission = ""
-    if c < requested:
+    if by_pool:
+        admission = (f" Of the {requested:,} clients, the {c:,} PgBouncer's server connections carry run at once;"
+                     " the others wait in PgBouncer for a connection (see Connections).")
+    elif c < requested:
         floor = figure(DOCS, "gp_statement_mem_default_mb")
         admission = (
             f" Of the {requested:,} concurrent queries asked for, the group admits {c:,}: the most that keep each"
@@ -189,7 +219,7 @@ def _resource_group_rationale(ram_gib: float, swap_gib: float, s: GreenplumSetti
         f"{_cite('gp_rg_perseg_mem_formula')}; {_cite('gp_resource_group_memory_limit_default')};"
         f" {_cite('vm_overcommit_ratio_pct')}; {_cite('gp_statement_mem_formula')}"
         + (f"; {_cite('gp_statement_mem_default_mb')}; {_cite('gp_resource_group_queuing_timeout_default_s')}"
-           if admission else ""),
+           if admission and not by_pool else ""),
     )
 
 
@@ -229,14 +259,33 @@ def queue_warning(s: GreenplumSettings, requested: int, queries_per_hour: float,
 
 
 def _connections_rationale(sessions: int, s: GreenplumSettings) -> Rationale:
+    default = figure(DOCS, "gp_max_connections_coordinator_default")
+    pooled = (f" The {sessions:,} sessions exceed it: PgBouncer on the coordinator takes them (max_client_conn"
+              f" {s.pooled_sessions:,}) and runs them over {s.pool_size:,} server connections in transaction mode;"
+              " every connection the coordinator holds costs a backend on each primary and semaphores, and more than"
+              " run at once would only wait in the resource group's queue." if s.pooled_sessions else "")
     return Rationale(
         "Connections",
-        f"max_connections {s.max_connections_coordinator} on the coordinator (Greenplum's default"
-        f" {figure(DOCS, 'gp_max_connections_coordinator_default'):g} or the {sessions} sessions plus"
-        f" {SUPERUSER_RESERVED} reserved for superusers), {s.max_connections_segment} on segments"
-        f" ({figure(DOCS, 'gp_max_connections_segment_factor'):g} x), max_prepared_transactions"
-        f" {s.max_prepared_transactions}.",
-        f"{_cite('gp_max_connections_coordinator_default')}; {_cite('gp_max_connections_segment_factor')}",
+        f"max_connections {s.max_connections_coordinator} on the coordinator (Greenplum's default {default:g}, or"
+        f" what runs at once ({s.resource_group_concurrency:,}) plus {SUPERUSER_RESERVED} reserved for superusers"
+        f" when more), {s.max_connections_segment} on segments ({figure(DOCS, 'gp_max_connections_segment_factor'):g}"
+        f" x), max_prepared_transactions {s.max_prepared_transactions}." + pooled,
+        f"{_cite('gp_max_connections_coordinator_default')}; {_cite('gp_max_connections_segment_factor')}"
+        + ("; Greenplum Database Administrator Guide, Using the PgBouncer Connection Pooler" if pooled else ""),
+    )
+
+
+def pooler_warning(s: GreenplumSettings) -> Warning | None:
+    """Sessions beyond max_connections: PgBouncer is part of the design (os and greenplum/pgbouncer.ini)."""
+    if not s.pooled_sessions:
+        return None
+    return Warning(
+        "connection-pooler",
+        f"{s.pooled_sessions:,} sessions are more than the coordinator's max_connections"
+        f" ({s.max_connections_coordinator:,}): clients must connect through PgBouncer on the coordinator"
+        f" (greenplum/pgbouncer.ini), which runs them over {s.pool_size:,} server connections in transaction mode;"
+        " session state (SET, temporary tables, session advisory locks) does not survive between transactions.",
+        "warning", "workload.concurrent_queries",
     )
 
 

@@ -54,19 +54,19 @@ def _init(text: str) -> dict[str, str]:
     return dict(ln.split("=", 1) for ln in text.splitlines() if re.match(r"^[A-Z_]+=", ln))
 
 
-def test_greenplum_6_semaphores_fit_many_connections(sized_variant: Sized) -> None:
-    """2,000 concurrent reports on the dual-socket SAS design: max_connections on segments is far above the default, so
-    each instance needs more semaphore sets than the guide's SEMMNI 8,192 leaves for all of them."""
+def test_greenplum_6_semaphores_fit_the_instances(sized_variant: Sized) -> None:
+    """The dual-socket SAS design's instances at their max_connections fit the guide's SEMMNI; a host running 128
+    instances at max_connections 1,250 needs more sets (128 x 80) and gets them, SEMMNS with them."""
     result, bundle = sized_variant("retail-dw-dual-socket-sas.json", {"concurrent_queries": 2000})
     seg = next(r for r in roles(result) if r.name == "segment host")
-    sem = _sysctl(bundle.get("os/sysctl.conf").text)["kernel.sem"].split()
-    semmsl, semmns, semopm, semmni = (int(x) for x in sem)
-    per_instance = math.ceil((seg.max_connections + 3 + 8 + 5) / 16)
-    assert seg.instances == (result.design.primary_segments_per_host or 0) + (result.design.mirror_segments_per_host
-                                                                             or 0)
-    assert semmni >= seg.instances * per_instance > 8192  # the guide's value would not start the instances
-    assert semmns >= semmni * 17 and (semmsl, semopm) == (250, 200)
-    assert semaphore_sets(seg) == seg.instances * per_instance
+    assert seg.instances == (result.design.primary_segments_per_host or 0) + (
+        result.design.mirror_segments_per_host or 0)
+    semmni = int(_sysctl(bundle.get("os/sysctl.conf").text)["kernel.sem"].split()[3])
+    assert semmni >= semaphore_sets(seg) == seg.instances * math.ceil((seg.max_connections + 3 + 8 + 5) / 16)
+    dense = Role("segment host", 1024.0, 128, 1250)
+    sem = next(ln.text for ln in sysctl_lines(result, dense) if ln.text.startswith("kernel.sem"))
+    semmsl, semmns, semopm, semmni = (int(x) for x in sem.split(" = ")[1].split())
+    assert semmni == 128 * 80 > 8192 and semmns == semmsl * semmni and (semmsl, semopm) == (250, 200)
 
 
 def test_greenplum_6_files_name_the_master(sized_variant: Sized) -> None:
@@ -159,3 +159,21 @@ def test_analytics_get_no_oltp_settings(sized_variant: Sized) -> None:
     _, bundle = sized_variant("retail-dw-gen5.json", {"greenplum_version": "7"})
     text = bundle.get("greenplum/gpconfig.sh").text
     assert "gp_enable_global_deadlock_detector" not in text and "checkpoint_segments" not in text
+
+
+def test_pgbouncer_ini_for_sessions_beyond_max_connections(sized_variant: Sized) -> None:
+    """20,000 reports on the gen5 design: gpconfig keeps max_connections bounded, pgbouncer.ini takes the sessions,
+    the coordinator's nofile covers PgBouncer's descriptors; 20 reports need no pooler."""
+    result, bundle = sized_variant("retail-dw-gen5.json", {"concurrent_queries": 20000})
+    cmds = [ln for ln in bundle.get("greenplum/gpconfig.sh").text.splitlines() if ln.startswith("gpconfig")]
+    coord = int(next(c for c in cmds if " max_connections " in c).split("-m ")[1])
+    assert coord < 1000
+    ini = bundle.get("greenplum/pgbouncer.ini").text
+    values = dict(ln.split(" = ", 1) for ln in ini.splitlines() if " = " in ln and not ln.startswith(";"))
+    assert values["max_client_conn"] == "20000" and int(values["default_pool_size"]) == coord - 3
+    assert values["pool_mode"] == "transaction" and values["listen_port"] == "6432"
+    assert "connection-pooler" in {w.code for w in result.warnings}
+    limits = bundle.get("os/limits-coordinator.conf").text
+    assert "* hard nofile 524288" in limits  # 20,000 clients fit the guide's descriptors
+    _, small = sized_variant("retail-dw-gen5.json", {"concurrent_queries": 20})
+    assert "greenplum/pgbouncer.ini" not in [f.path for f in small.files]
