@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.export.atomic import atomic_write_text
+from app.gui.catalog_history import CatalogHistoryDialog
 from app.gui.catalog_models import CatalogTableModel, SourceSortedProxy, row_states
 from app.gui.hardware_picker import parts_in_order
 from app.gui.workers import Job, JobRunner
@@ -90,6 +91,10 @@ class CatalogEditor(QWidget):
         self.delete_btn = QPushButton("Delete selected")
         self.import_btn = QPushButton("Import CSV/JSON…")
         self.export_btn = QPushButton("Export…")
+        self.history_btn = QPushButton("History…")
+        self.history_btn.setObjectName("catalogHistoryButton")
+        self.history_btn.setToolTip("who changed what, when and from which file; revert one import or quote")
+        self.history_btn.clicked.connect(lambda: self.show_history())
         self.replace_box = QCheckBox("Import replaces parts with the same id")
         self.add_btn.clicked.connect(self.add_part)
         self.delete_btn.clicked.connect(self.delete_selected)
@@ -103,6 +108,7 @@ class CatalogEditor(QWidget):
         bar.addWidget(self.import_btn)
         bar.addWidget(self.replace_box)
         bar.addWidget(self.export_btn)
+        bar.addWidget(self.history_btn)
         bar.addStretch(1)
         bar.addWidget(self.filter)
 
@@ -165,7 +171,7 @@ class CatalogEditor(QWidget):
         lay.addWidget(self.tabs, 1)
         self._update_where()
         writable = source.store is not None
-        for w in (self.add_btn, self.delete_btn, self.import_btn, self.replace_box):
+        for w in (self.add_btn, self.delete_btn, self.import_btn, self.replace_box, self.history_btn):
             w.setEnabled(writable)
         assert set(TAB_ORDER) == set(PART_KINDS)
 
@@ -218,6 +224,31 @@ class CatalogEditor(QWidget):
         self._refresh_tab_titles()
         self._show_row_problems()
         self.catalogChanged.emit()
+
+    def show_history(self) -> CatalogHistoryDialog | None:
+        """Open the catalog's history (non-modal); a revert there reloads the tables."""
+        store = self.source.store
+        if store is None:
+            return None
+        dialog = CatalogHistoryDialog(store, self)
+        dialog.reverted.connect(self.reload)
+        dialog.show()
+        return dialog
+
+    def reload(self) -> None:
+        """Every table read again from the store (after a change made outside the tables, such as a revert)."""
+        store = self.source.store
+        if store is None:
+            return
+        try:
+            for kind, model in self.models.items():
+                model.set_states(row_states(store.versioned_rows(kind), model.columns, model.sort_order),  # type: ignore[arg-type]
+                                 model.sort_order)
+            snapshot = store.snapshot()
+        except CatalogError as exc:
+            self._say("error", html.escape(str(exc)))
+            return
+        self._changed(snapshot)
 
     def _apply_filter(self, text: str) -> None:
         for proxy in self.proxies.values():
@@ -291,7 +322,8 @@ class CatalogEditor(QWidget):
                 rows = read_file(Path(name))
                 if cancel.is_set():
                     raise Cancelled()
-                report = store.import_rows(rows, replace=replace, progress=progress, cancelled=cancel.is_set)
+                report = store.import_rows(rows, replace=replace, progress=progress, cancelled=cancel.is_set,
+                                           source=str(name))
                 # the tables' rows and the sizing snapshot are read and built here too: the UI thread only swaps
                 # them in (100,000 rows built there stalled it for half a second)
                 states = {kind: (row_states(store.versioned_rows(kind), columns, order), order)  # type: ignore[arg-type]

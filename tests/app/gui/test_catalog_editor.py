@@ -205,3 +205,29 @@ def test_the_editor_shows_pcie_slots_and_memory_generations() -> None:
     assert {"pcie_slots", "memory_type"} <= set(columns_of("server"))
     assert "memory_type" in columns_of("dimm")
     assert header_of("pcie_slots") == "PCIe slots" and header_of("memory_type") == "Memory type"
+
+
+def test_the_history_view_shows_an_import_and_reverts_it(editor: CatalogEditor, source: CatalogSource,
+                                                          tmp_path: Path, qtbot,  # type: ignore[no-untyped-def]
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REFARCH_USER", "dana")
+    path = tmp_path / "nics.csv"
+    with path.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(NEW_NIC))
+        writer.writeheader()
+        writer.writerow(NEW_NIC)
+    with qtbot.waitSignal(editor.importFinished, timeout=20_000):
+        assert editor.import_file(str(path))
+    before = editor.models["nic"].rowCount()
+    dialog = editor.show_history()
+    assert dialog is not None
+    qtbot.addWidget(dialog)
+    first = [dialog.table.item(0, c).text() for c in range(dialog.table.columnCount())]
+    assert first[2:6] == ["dana", "import", "1", str(path)]
+    assert "acme-4x25" in dialog.details.toPlainText() and "added" in dialog.details.toPlainText()
+    assert dialog.revert_selected()
+    assert editor.models["nic"].rowCount() == before - 1
+    assert "acme-4x25" not in {p.id for p in source.snapshot.of_kind("nic")}
+    assert dialog.table.item(0, 3).text() == "revert" and dialog.revert_btn.isEnabled()  # a revert reverts too
+    dialog.table.selectRow(1)  # the import, reverted already
+    assert not dialog.revert_btn.isEnabled()
