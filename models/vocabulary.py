@@ -428,6 +428,11 @@ FIELDS: dict[str, FieldInfo] = {
     "platform.hypervisor_reserve_gib": FieldInfo(
         "Hypervisor reserve", "GiB", "Host memory kept for ESXi (vSphere only)"
     ),
+    "platform.measurements": FieldInfo(
+        "Measurement profiles",
+        help="Profiles imported with `refarch measure import` (gpcheckperf, pgbench, HammerDB): their measured "
+             "disk, network and throughput replace the modelled rates",
+    ),
     **_targets_fields(),
     "targets.confidence": FieldInfo(
         "Sized on the estimate",

@@ -75,6 +75,12 @@ WARNING_TITLES: dict[str, str] = {
     "node-failure-stops": "Single node: no failover",
     "node-failure-streams": "Query streams after a node failure",
     "vsan-no-rebuild-host": "No host left for a vSAN rebuild",
+    # sizing on measurement profiles (measurements/calibration.py)
+    "measured-design": "Sized on measured rates",
+    "measured-below-model": "Measured rate below the model",
+    "measured-slow-hosts": "Slow hosts measured",
+    "measured-no-good-links": "Network links below gpcheckperf's rule",
+    "measured-sweep-short": "Measured sweep stops before its peak",
 }
 
 

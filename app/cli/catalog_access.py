@@ -13,6 +13,9 @@ def load_catalog(db_url: str | None) -> HardwareCatalog:
     from catalog.location import default_url
 
     url = default_url() if db_url is None else db_url
+    from app.services import measurement_source
+
+    measurement_source.register(measurement_source.store_loader(url))  # profiles a scenario names, read on demand
     cached = snapshot_cache.load(url)
     if cached is not None:
         return cached

@@ -33,11 +33,13 @@ def size(scenario: Scenario, catalog: HardwareCatalog, progress: Progress | None
          cancelled: IsCancelled | None = None, label: str | None = None) -> SizingResult:
     """`models.sizing.engine.size`; input the engine refuses raises `ServiceError("invalid scenario <label>")`
     with the engine's problems (`label` defaults to the scenario's name)."""
+    from app.services import measurement_source
     from models.sizing import engine
 
     what = f"invalid scenario {label or scenario.name}"
+    named = measurement_source.profiles(scenario.platform.measurements)
     try:
-        return engine.size(scenario, catalog, progress, cancelled)
+        return engine.size(scenario, catalog, progress, cancelled, named or None)
     except engine.SizingInputError as exc:
         raise ServiceError(what, list(exc.problems) or [Problem(ROOT, str(exc))]) from None
     except ValueError as exc:  # a combination the engine refuses, e.g. no drive fits the server's bays

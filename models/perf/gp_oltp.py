@@ -20,7 +20,8 @@ from numpy.typing import ArrayLike, NDArray
 from models.calibration_data import Point, point
 from models.model_card import ModelCard
 from models.percentiles import percentiles
-from models.perf.usl import as_output, positive_array, usl
+from models.perf import measured
+from models.perf.usl import UslFit, as_output, positive_array, usl
 from models.perf.usl_calibration import calibrated, usl_card
 from models.uncertainty import DEFAULT_SAMPLES, DEFAULT_SEED, Estimate, FloatArray, from_point, rng
 from models.vocabulary import OLTP_MIXES, OltpMix
@@ -91,6 +92,23 @@ class TpsPrediction:
     capacity_ratio: Any  # capacity relative to the study's 1 master + 4 segment host cluster
 
 
+def _reference(mix: str) -> tuple[UslFit, float]:
+    """The curve a design's TPS is scaled from and that curve's cluster capacity (study frame): the study's USL of
+    `mix` on its reference cluster (1.0), or, inside `measured.measured(...)`, the customer's measured sweep with
+    the capacity ratio of the cluster it was measured on (`measured.MeasuredCurve`)."""
+    m = measured.oltp_curve(mix)
+    return (calibrated(f"gp6-{mix}"), 1.0) if m is None else (m.fit, m.capacity_ratio)
+
+
+def capacity_ratio(mix: OltpMix, coordinator_cores: float, segment_hosts: float,
+                   segment_cores_per_host: float) -> float:
+    """A cluster's capacity relative to the study's reference cluster (central share): the ratio a measured
+    sweep's cluster is placed at, so a design is scaled from it by its own ratio over this one."""
+    cc, hh, ss = (np.asarray(v, dtype=float) for v in (coordinator_cores, segment_hosts, segment_cores_per_host))
+    rc, ro, _ = _capacity_ratios(mix, cc, hh, ss, _gp6_scaling().share.value)
+    return float(np.minimum(rc, ro))
+
+
 def _scaled_usl(n: FloatArray, r: FloatArray, lam: Any, sigma: Any, kappa: Any) -> FloatArray:
     """r * X_ref(N / r): capacity scaled by r stretches the curve along both axes.
 
@@ -149,14 +167,14 @@ def _tps_range(
 ) -> Estimate:
     """P10/P50/P90 TPS over `n` draws of the USL parameters (their covariance) and of the coordinator's share of
     a select's CPU (its assumed range), all broadcast in one array of n x the input shape."""
-    ref = calibrated(f"gp6-{mix}")
+    ref, r_ref = _reference(mix)
     d = ref.draws(n, seed)
     f = from_point(_gp6_scaling().share).sample(n, rng(seed + 1))
     shape = (-1,) + (1,) * nc.ndim
     rc, ro, _ = _capacity_ratios(mix, cc[None, ...], hh[None, ...], ss[None, ...], f.reshape(shape))
     x = _scaled_usl(
         nc[None, ...],
-        np.minimum(rc, ro),
+        np.minimum(rc, ro) / r_ref,
         d[:, 0].reshape(shape),
         d[:, 1].reshape(shape),
         d[:, 2].reshape(shape),
@@ -194,9 +212,9 @@ def predict_tps(
     floats at once: pass n = 0, or a small n, for large arrays.
     """
     nc, cc, hh, ss = _checked_cluster(mix, n, clients, coordinator_cores, segment_hosts, segment_cores_per_host)
-    ref = calibrated(f"gp6-{mix}")
+    ref, r_ref = _reference(mix)
     r_coord, r_other, other_name = _capacity_ratios(mix, cc, hh, ss, _gp6_scaling().share.value)
-    r = np.minimum(r_coord, r_other)
+    r = np.minimum(r_coord, r_other) / r_ref
     central = _scaled_usl(nc, r, ref.lam, ref.sigma, ref.kappa)
     binding_arr = np.where(r_coord <= r_other, BINDING_COORDINATOR, other_name)
     first = str(binding_arr.flat[0])
@@ -217,7 +235,7 @@ def client_ceiling_tps(mix: OltpMix, clients: ArrayLike) -> FloatArray:
     >>> round(float(client_ceiling_tps("tpcb", 100)))
     37477
     """
-    return np.asarray(calibrated(f"gp6-{mix}").lam * np.asarray(clients, dtype=float), dtype=float)
+    return np.asarray(_reference(mix)[0].lam * np.asarray(clients, dtype=float), dtype=float)
 
 
 # --------------------------------------------------------------------------------------------
@@ -249,18 +267,19 @@ class _Draws:
     k_coord: FloatArray
     k_seg: FloatArray
     ref_peak: float
+    r_ref: float  # the capacity ratio of the curve's cluster (1.0: the study's)
 
 
 @lru_cache(maxsize=8)
-def _draws(mix: OltpMix, n: int, seed: int) -> _Draws:
-    ref = calibrated(f"gp6-{mix}")
+def _draws(mix: OltpMix, n: int, seed: int, curve: measured.MeasuredCurve | None = None) -> _Draws:
+    ref, r_ref = (calibrated(f"gp6-{mix}"), 1.0) if curve is None else (curve.fit, curve.capacity_ratio)
     d = ref.draws(n, seed)
     sc = _gp6_scaling()
     f = from_point(sc.share).sample(n, rng(seed + 1))
     k_coord, k_seg = sc.per_core(f.reshape(-1, 1))
     col = (-1, 1)
     return _Draws(d[:, 0].reshape(col), d[:, 1].reshape(col), d[:, 2].reshape(col), k_coord, k_seg,
-                  ref.peak_throughput)
+                  calibrated(f"gp6-{mix}").peak_throughput, r_ref)
 
 
 @dataclass(eq=False)
@@ -274,11 +293,12 @@ class TpsCurve:
     q: float
     n: int = DEFAULT_SAMPLES
     seed: int = DEFAULT_SEED
+    measured: measured.MeasuredCurve | None = None
     _known: dict[int, float] = field(default_factory=dict, repr=False)
     _flat_from: int = field(default=0, repr=False)  # from this count on every draw binds on the coordinator
 
     def __post_init__(self) -> None:
-        self._d = _draws(self.mix, self.n, self.seed)
+        self._d = _draws(self.mix, self.n, self.seed, self.measured)
         self._flat_from = self._coordinator_bound_from()
 
     def _r_coord(self) -> FloatArray:
@@ -328,20 +348,26 @@ class TpsCurve:
     def _compute(self, hosts: FloatArray) -> FloatArray:
         d = self._d
         hh = hosts[None, :]
-        r = np.minimum(self._r_coord(), self._r_other(hh))
+        r = np.minimum(self._r_coord(), self._r_other(hh)) / d.r_ref
         x = _scaled_usl(np.full(hh.shape, self.clients), r, d.lam, d.sigma, d.kappa)
         return np.asarray(percentiles(x, self.q, axis=0), dtype=float)
 
 
-@lru_cache(maxsize=256)
 def curve(mix: OltpMix, clients: float, coordinator_cores: float, segment_cores: float, q: float) -> TpsCurve:
-    """The curve of one cluster at percentile `q` (kept: a shortlist settles many candidates on the same one)."""
-    return TpsCurve(mix, clients, coordinator_cores, segment_cores, q)
+    """The curve of one cluster at percentile `q` (kept: a shortlist settles many candidates on the same one),
+    from the measured sweep of `mix` inside a sizing on measurements."""
+    return _curve(mix, clients, coordinator_cores, segment_cores, q, measured.oltp_curve(mix))
+
+
+@lru_cache(maxsize=256)
+def _curve(mix: OltpMix, clients: float, coordinator_cores: float, segment_cores: float, q: float,
+           curve: measured.MeasuredCurve | None) -> TpsCurve:
+    return TpsCurve(mix, clients, coordinator_cores, segment_cores, q, measured=curve)
 
 
 def forget_curves() -> None:
     """Drop the kept curves and draws: the next search computes them as a fresh process does (`refarch bench`)."""
-    curve.cache_clear()
+    _curve.cache_clear()
     _draws.cache_clear()
 
 

@@ -13,6 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from models.fit_cache import disk_cached
+from models.perf import measured
 from models.perf.scan_load import (
     BINDING_NAMES,
     ClusterShape,
@@ -23,7 +24,7 @@ from models.perf.scan_load import (
     load_tb_per_hour,
     queries_per_hour,
 )
-from models.perf.scan_load_fit import default_params, gen5_reference_shape, param_distributions
+from models.perf.scan_load_fit import default_params, fitted_params, gen5_reference_shape, param_distributions
 from models.uncertainty import DEFAULT_SAMPLES, DEFAULT_SEED, Estimate, FloatArray, sample_all
 
 
@@ -40,12 +41,13 @@ def _sampled_params(n: int, seed: int) -> ScanParams:
     samples = _draws(n, seed)
     for arr in samples.values():
         arr.setflags(write=False)
-    return replace(default_params(), **samples)
+    return replace(fitted_params(), **samples)  # unmeasured: the cache is shared by every sizing
 
 
 def sampled_params(n: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED) -> ScanParams:
-    """The Monte Carlo parameter samples every estimate uses (the same seeded draw: one estimate)."""
-    return _sampled_params(n, seed)
+    """The Monte Carlo parameter samples every estimate uses (the same seeded draw: one estimate), with the
+    measured factors of `models.perf.measured` applied inside a sizing on measurements."""
+    return measured.applied(_sampled_params(n, seed))
 
 
 def _estimate(result: RooflineResult) -> tuple[Estimate, str]:
@@ -67,7 +69,7 @@ def estimate_full_scan(
 ) -> tuple[Estimate, str]:
     """P10/P50/P90 of `full_scan_seconds` over `param_distributions()` (seeded), and the binding resource at P50."""
     _check_scalar(shape_scalar)
-    return _estimate(full_scan_seconds(shape_scalar, data_on_disk_tb, _sampled_params(n, seed)))
+    return _estimate(full_scan_seconds(shape_scalar, data_on_disk_tb, sampled_params(n, seed)))
 
 
 def estimate_load(
@@ -75,7 +77,7 @@ def estimate_load(
 ) -> tuple[Estimate, str]:
     """P10/P50/P90 of `load_tb_per_hour` and the binding resource at P50."""
     _check_scalar(shape_scalar)
-    return _estimate(load_tb_per_hour(shape_scalar, _sampled_params(n, seed)))
+    return _estimate(load_tb_per_hour(shape_scalar, sampled_params(n, seed)))
 
 
 def estimate_queries_per_hour(
@@ -90,7 +92,7 @@ def estimate_queries_per_hour(
     _check_scalar(shape_scalar)
     frac = default_scan_fraction() if scan_fraction is None else scan_fraction
     return _estimate(
-        queries_per_hour(shape_scalar, data_on_disk_tb, concurrent_queries, frac, _sampled_params(n, seed))
+        queries_per_hour(shape_scalar, data_on_disk_tb, concurrent_queries, frac, sampled_params(n, seed))
     )
 
 

@@ -34,6 +34,7 @@ import numpy as np
 from models.calibration_data import figure, point
 from models.fit_cache import disk_cached
 from models.model_card import Residual
+from models.perf import measured
 from models.perf.scan_load import (
     GP000,
     GP002,
@@ -439,7 +440,13 @@ def _residual(dataset: str, pid: str, predicted: float) -> Residual:
 
 
 def default_params() -> ScanParams:
-    """Parameters fitted on the calibration data (cached: the fit runs once per process)."""
+    """Parameters fitted on the calibration data (cached: the fit runs once per process), with the measured
+    factors of `models.perf.measured` applied inside a sizing on measurements."""
+    return measured.applied(fitted_params())
+
+
+def fitted_params() -> ScanParams:
+    """The fitted parameters as calibrated on the studies, never with measured factors (for caches)."""
     return _fit().params
 
 

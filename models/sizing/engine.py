@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from models import pricing
 from models.hardware import HardwareCatalog, UnknownPartError
@@ -14,10 +16,42 @@ from models.sizing.result import SizingResult
 from models.sizing.targets import check_targets
 from models.tasks import IsCancelled, Progress, check_cancelled, part_progress
 
+if TYPE_CHECKING:
+    from models.measurements.profile import MeasurementProfile
+
 __all__ = ["SizingInputError", "size"]
 
 
 def size(
+    scenario: Scenario,
+    catalog: HardwareCatalog,
+    progress: Progress | None = None,
+    cancelled: IsCancelled | None = None,
+    profiles: Mapping[str, MeasurementProfile] | None = None,
+) -> SizingResult:
+    """Size one scenario (`_size`); a scenario naming measurement profiles (`platform.measurements`, found in
+    `profiles`) is sized on the modelled rates, then on the measured ones (`models.measurements.calibration`),
+    and the result carries the comparison (`calibration`) and says what changed."""
+    names = scenario.platform.measurements
+    if not names:
+        return _size(scenario, catalog, progress, cancelled)
+    from models.measurements import calibration
+    from models.perf.measured import measured
+
+    available = profiles or {}
+    gone = calibration.missing(names, available)
+    if gone:
+        raise SizingInputError([Problem(f"platform.measurements[{i}]", f"no measurement profile {n!r} in the "
+                                        "catalog (refarch measure list shows them)") for i, n in gone])
+    before = _size(scenario, catalog, part_progress(progress, 0, 2), cancelled)
+    plan = calibration.plan(scenario, [available[n] for n in names], before, catalog)
+    with measured(plan.scan, plan.oltp):
+        after = _size(scenario, catalog, part_progress(progress, 1, 2), cancelled)
+    doc = calibration.report(plan, before, after)
+    return dataclasses.replace(after, calibration=doc, warnings=after.warnings + calibration.warnings(doc))
+
+
+def _size(
     scenario: Scenario,
     catalog: HardwareCatalog,
     progress: Progress | None = None,

@@ -376,6 +376,8 @@ class SizingResult:
     tco: tuple[TcoYear, ...] = ()
     racks: tuple[RackLayout, ...] = ()
     exchange_rates: tuple[dict[str, Any], ...] = ()  # the rate rows the conversion used (for the report)
+    # measured vs modelled (models.measurements.calibration.report), when the scenario names measurement profiles
+    calibration: dict[str, Any] | None = None
 
     def check(self, target: str) -> TargetCheck | None:
         """The verdict on `target` (a field of `Scenario.targets`), None when the scenario does not set it."""
@@ -397,4 +399,4 @@ class SizingResult:
             "rationale": [r.to_dict() for r in self.rationale],
             "warnings": [w.to_dict() for w in self.warnings],
             "target_checks": [c.to_dict() for c in self.target_checks],
-        }
+        } | ({"calibration": self.calibration} if self.calibration is not None else {})

@@ -77,3 +77,23 @@ def test_fit_usl_reads_a_pgbench_sweep_and_flags_a_short_one(command: list[str],
 def test_fit_usl_on_a_damaged_sweep_names_the_line(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "measure", "fit-usl", str(FIXTURES / "pgbench_truncated.txt"))
     assert code == 2 and "line 51: this run's summary ends before its 'tps = ...' line" in err
+
+
+def test_size_on_a_stored_profile_gains_calibration(db: str, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    gen5 = "supermicro-asg-1115s-ne316r-1x-epyc-9454p"
+    assert run(capsys, "--db", db, "measure", "import", str(FIXTURES / "gpcheckperf_slow_disks_10gbe.txt"),
+               "--name", "slow-10gbe", "--server", gen5)[0] == 0
+    samples = Path(__file__).resolve().parents[3] / "resources" / "samples"
+    doc = json.loads((samples / "retail-dw-gen5.json").read_text(encoding="utf-8"))
+    doc["platform"]["measurements"] = ["slow-10gbe"]
+    path = tmp_path / "gen5-measured.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, out, err = run(capsys, "--db", db, "size", str(path), "--format", "json")
+    assert code == 0, err
+    cal = json.loads(out)["calibration"]
+    assert cal["measured_design"]["segment_hosts"] > cal["modelled_design"]["segment_hosts"]
+    doc["platform"]["measurements"] = ["slow-10gb"]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run(capsys, "--db", db, "size", str(path))
+    assert code == 2 and "platform.measurements[0]: no measurement profile 'slow-10gb'" in err

@@ -1,0 +1,290 @@
+"""Sizing on measurements: measured / modelled per resource, the factors and curves a second sizing uses, and
+the report of what the measurements changed.
+
+A scenario naming profiles (`platform.measurements`) is sized twice: on the modelled rates, then on the measured
+ones (`models.perf.measured`). The measured hosts are taken to be the first design's hosts, and each measured
+rate is compared with the modelled rate of that design:
+
+- disk read / write: gpcheckperf's slowest host (MB/s per host over its data directories) against data drives x
+  datasheet rate x drive efficiency x RAID factor. The ratio becomes the drives' efficiency factor, so a design
+  with another drive count or drive keeps the measured share of its datasheet rate (sequential rates add up
+  over a host's data drives; the other rooflines still cap them);
+- network: gpcheckperf's median link (one TCP stream between two hosts) against one port's line rate of the
+  design's NIC; the ratio scales the interconnect (each port carries the measured link rate);
+- memory (stream): reported beside the model, which has no memory-bandwidth term (the scan rate per core is
+  calibrated on the studies), with the slow hosts named; it changes nothing;
+- a pgbench or HammerDB sweep of a Greenplum OLTP mix: its fitted USL replaces the study's curve (TPC-B sort of
+  -> tpcb, select only -> select, simple update -> update), placed at the capacity ratio of the cluster it ran
+  on: the profile's hosts (those gpcheckperf names) on the profile's server, coordinator included; without them
+  the first design's cluster. A sweep that does not place its peak is used and flagged.
+
+A ratio is within tolerance when it lies within gpcheckperf's own 0.9 rule (0.9 <= ratio <= 1/0.9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from models.hardware import HardwareCatalog
+from models.measurements.profile import (
+    MeasurementProfile,
+    host_rates,
+    network_rates,
+    no_good_fraction,
+    sweeps,
+)
+from models.perf import gp_oltp
+from models.perf.measured import MeasuredCurve, ScanFactors
+from models.perf.scan_load import MB_S_PER_GBPS, raid_factors
+from models.perf.scan_load_fit import fitted_params
+from models.perf.usl import UslFitError, fit_usl
+from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
+from models.sizing.result import Design, SizingResult, Warning
+from models.vocabulary import OLTP_MIXES, OltpMix
+
+PGBENCH_MIXES = {"<builtin: TPC-B (sort of)>": "tpcb", "<builtin: select only>": "select",
+                 "<builtin: simple update>": "update"}
+
+
+@dataclass(frozen=True, slots=True)
+class Resource:
+    """One resource, modelled and measured, per host (MB/s) or per link, or the OLTP curve's peak (TPS)."""
+
+    name: str
+    unit: str
+    modelled: float | None
+    measured: float
+    source: str
+    changes: str  # what the measurement changes in the design's model
+    applied: bool = True
+    slow: tuple[str, ...] = ()
+
+    @property
+    def ratio(self) -> float | None:
+        return None if not self.modelled else self.measured / self.modelled
+
+    @property
+    def within_tolerance(self) -> bool | None:
+        r, f = self.ratio, no_good_fraction()
+        return None if r is None else f <= r <= 1.0 / f
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"resource": self.name, "unit": self.unit, "modelled": self.modelled, "measured": self.measured,
+                "ratio": self.ratio, "within_tolerance": self.within_tolerance, "applied": self.applied,
+                "changes": self.changes, "slow_hosts": list(self.slow), "source": self.source}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the second sizing uses, and the comparison behind it."""
+
+    profiles: tuple[str, ...]
+    scan: ScanFactors | None
+    oltp: dict[str, MeasuredCurve]
+    resources: tuple[Resource, ...]
+    no_good_links: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+
+def modelled_rates(design: Design, catalog: HardwareCatalog) -> dict[str, float]:
+    """The model's per-host disk read and write (MB/s) and one port's line rate (MB/s) of a Greenplum design."""
+    out: dict[str, float] = {}
+    p = fitted_params()
+    virt = 1.0 + float(p.virt_overhead_seq) if design.deployment != "bare-metal" else 1.0
+    if design.drive_id is not None and design.data_drives_per_host:
+        drive = catalog.drive(design.drive_id)
+        rf, wf = (float(x) for x in raid_factors(design.raid, design.data_drives_per_host))
+        n = design.data_drives_per_host
+        out["disk_read"] = n * drive.seq_read_mb_s * float(p.drive_read_efficiency) * rf / virt
+        out["disk_write"] = n * drive.seq_write_mb_s * float(p.drive_write_efficiency) * wf / virt
+    if design.nic_id is not None:
+        out["network"] = catalog.nic(design.nic_id).speed_gbps * MB_S_PER_GBPS
+    return out
+
+
+def plan(scenario: Scenario, profiles: Sequence[MeasurementProfile], before: SizingResult,
+         catalog: HardwareCatalog) -> Plan:
+    """Factors and curves from `profiles` against the first design `before`."""
+    names = tuple(p.name for p in profiles)
+    gp = isinstance(scenario.workload, GreenplumAnalytics | GreenplumOltp)
+    modelled = modelled_rates(before.design, catalog) if gp else {}
+    resources: list[Resource] = []
+    factors: dict[str, float] = {}
+    no_good: list[str] = []
+    for prof in profiles:
+        for key, r in host_rates(prof).items():
+            if any(x.name == key for x in resources):
+                continue  # the first profile naming a resource gives it
+            m = modelled.get(key)
+            use = key in ("disk_read", "disk_write") and m is not None
+            if use and m:
+                factors[key] = r.design_mb_s / m
+            resources.append(Resource(key, "MB/s per host", m, r.design_mb_s, f"{prof.name}: {r.source}",
+                                      _change_text(key, use), use, r.slow_hosts))
+        net = network_rates(prof)
+        if net is not None and not any(x.name == "network" for x in resources):
+            m = modelled.get("network")
+            if m:
+                factors["network"] = net.link_mb_s / m
+            resources.append(Resource("network", "MB/s per link", m, net.link_mb_s, f"{prof.name}: {net.source}",
+                                      _change_text("network", bool(m)), bool(m)))
+            no_good += [f"{a} -> {b}" for a, b in net.no_good]
+    oltp, oltp_resources, notes = _oltp_curves(scenario, profiles, before, catalog)
+    scan = ScanFactors(factors.get("disk_read", 1.0), factors.get("disk_write", 1.0),
+                       factors.get("network", 1.0)) if factors else None
+    if not gp:
+        notes = (*notes, "this workload kind's model has no per-host disk or network rate: the measured rates are "
+                         "reported, not used")
+    return Plan(names, scan, oltp, (*resources, *oltp_resources), tuple(no_good), notes)
+
+
+def _change_text(key: str, used: bool) -> str:
+    if not used:
+        return ("not modelled: reported only (the scan rate per core is calibrated on the studies)" if key == "memory"
+                else "not used: the design has no such modelled rate")
+    return {"disk_read": "drive read efficiency x measured / modelled (scans)",
+            "disk_write": "drive write efficiency x measured / modelled (loads)",
+            "network": "interconnect rate x measured / modelled (scans)"}[key]
+
+
+def _oltp_curves(scenario: Scenario, profiles: Sequence[MeasurementProfile], before: SizingResult,
+                 catalog: HardwareCatalog) -> tuple[dict[str, MeasuredCurve], list[Resource], tuple[str, ...]]:
+    w = scenario.workload
+    if not isinstance(w, GreenplumOltp):
+        return {}, [], ()
+    for prof in profiles:
+        for sweep in sweeps(prof):
+            if sweep.tool != "pgbench" or PGBENCH_MIXES.get(sweep.mix) != w.mix or len(set(sweep.clients)) < 3:
+                continue
+            try:
+                fit = fit_usl(sweep.clients, sweep.throughput, unit="TPS", label=f"{prof.name} {sweep.mix}")
+            except UslFitError:
+                continue
+            ratio, where = _measured_cluster_ratio(w.mix, prof, before, catalog)
+            study = gp_oltp.predict_tps(w.mix, w.clients, *_cluster(before, catalog), n=0).estimate.p50
+            curve = MeasuredCurve(fit, ratio, f"{prof.name}: {', '.join(sweep.sources)}")
+            with_measured = _predicted_with(w.mix, curve, w.clients, before, catalog)
+            flag = "" if fit.peak_placed else (
+                f"; the sweep stops at {fit.max_clients:g} clients before its fitted peak: beyond that the curve "
+                "is extrapolated")
+            res = Resource("oltp_tps", f"TPS at {w.clients:g} clients on the first design", study, with_measured,
+                           curve.source, f"the measured {sweep.mix} USL replaces the study's {w.mix} curve, scaled "
+                           f"from {where}{flag}")
+            return {w.mix: curve}, [res], ()
+    return {}, [], (f"no pgbench sweep of the {w.mix} mix with 3 or more client counts in the profiles: the study's "
+                    "curve stays",)
+
+
+def _cluster(design_result: SizingResult, catalog: HardwareCatalog) -> tuple[float, float, float]:
+    """(coordinator cores, segment hosts, cores per segment host) of a design, as the OLTP model takes them."""
+    d = design_result.design
+    cores = float(catalog.server(d.server_id).cores_total)
+    coordinator = next((h.server_id for h in d.hosts if h.role == "coordinator host"), d.server_id)
+    return float(catalog.server(coordinator).cores_total), float(d.segment_hosts), cores
+
+
+def _measured_cluster_ratio(mix: str, prof: MeasurementProfile, before: SizingResult,
+                            catalog: HardwareCatalog) -> tuple[float, str]:
+    coord, hosts, seg = _cluster(before, catalog)
+    where = f"the first design's cluster ({hosts:g} segment hosts)"
+    if prof.hosts and prof.server_id is not None:
+        try:
+            cores = float(catalog.server(prof.server_id).cores_total)
+        except KeyError:  # the server was deleted from the catalog since the import
+            cores = 0.0
+        if cores > 0:
+            hosts, seg = float(len(prof.hosts)), cores  # the coordinator: the first design's
+            where = (f"the measured cluster ({len(prof.hosts)} segment hosts of {prof.server_id}, the first design's "
+                     "coordinator)")
+    return gp_oltp.capacity_ratio(_mix(mix), coord, hosts, seg), where
+
+
+def _mix(mix: str) -> OltpMix:
+    for m in OLTP_MIXES:
+        if m == mix:
+            return m
+    raise ValueError(f"unknown OLTP mix {mix!r}")
+
+
+def _predicted_with(mix: str, curve: MeasuredCurve, clients: float, before: SizingResult,
+                    catalog: HardwareCatalog) -> float:
+    from models.perf.measured import measured
+
+    with measured(oltp={mix: curve}):
+        return float(gp_oltp.predict_tps(_mix(mix), clients, *_cluster(before, catalog), n=0).estimate.p50)
+
+
+def report(p: Plan, before: SizingResult, after: SizingResult) -> dict[str, Any]:
+    """The `calibration` document of `size --format json`: per resource modelled, measured, ratio, tolerance and
+    what it changes; the slow hosts and no-good links; the design before and after."""
+    metric = after.main_metric
+
+    def state(r: SizingResult) -> dict[str, Any]:
+        est = r.estimates.get(metric)
+        return {"segment_hosts": r.design.segment_hosts, "total_hosts": r.design.total_hosts,
+                "data_drives_per_host": r.design.data_drives_per_host, "server": r.design.server_id,
+                "main_metric": metric, "p50": est.p50 if est else None, "unit": est.unit if est else None,
+                "binding_resource": r.binding_resource, "capex": r.totals.capex}
+
+    return {
+        "profiles": list(p.profiles),
+        "resources": [r.to_dict() for r in p.resources],
+        "slow_hosts": {r.name: list(r.slow) for r in p.resources if r.slow},
+        "no_good_links": list(p.no_good_links),
+        "tolerance": {"low": no_good_fraction(), "high": 1.0 / no_good_fraction()},
+        "modelled_design": state(before),
+        "measured_design": state(after),
+        "notes": list(p.notes),
+    }
+
+
+def number(v: float | None) -> str:
+    """A rate for a sentence: thousands separated, three significant digits below 100.
+
+    >>> number(12345.6), number(0.0512), number(None)
+    ('12,346', '0.0512', '-')
+    """
+    if v is None:
+        return "-"
+    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+
+
+def missing(names: Sequence[str], available: Mapping[str, MeasurementProfile]) -> list[tuple[int, str]]:
+    """(index, name) of each named profile not available."""
+    return [(i, n) for i, n in enumerate(names) if n not in available]
+
+
+def warnings(doc: dict[str, Any]) -> tuple[Warning, ...]:
+    """What the calibration document tells the reader: what changed and why, slow hosts, bad links, short sweeps."""
+    field_ = "platform.measurements"
+    a, b = doc["modelled_design"], doc["measured_design"]
+    changed = [f"segment hosts {a['segment_hosts']} -> {b['segment_hosts']}"]
+    if a["p50"] is not None and b["p50"] is not None:
+        changed.append(f"{a['main_metric']} P50 {number(a['p50'])} -> {number(b['p50'])} {b['unit']}")
+    if a["binding_resource"] != b["binding_resource"]:
+        changed.append(f"binding resource {a['binding_resource']} -> {b['binding_resource']}")
+    used = [r for r in doc["resources"] if r["applied"] and r["ratio"] is not None]
+    why = "; ".join(f"{r['resource']} measured {number(r['measured'])} {r['unit']} = {r['ratio']:.2g} x modelled "
+                    f"{number(r['modelled'])}" for r in used) or "no measured rate applies to this design's model"
+    out = [Warning("measured-design", f"Sized on {', '.join(doc['profiles'])}: {', '.join(changed)}. Why: {why}.",
+                   "info", field_)]
+    for r in used:
+        if not r["within_tolerance"] and r["ratio"] < 1.0:
+            out.append(Warning("measured-below-model", f"{r['resource']}: measured {number(r['measured'])} "
+                                                       f"{r['unit']}, {r['ratio']:.2g} x the modelled "
+                                                       f"{number(r['modelled'])} ({r['source']}); {r['changes']}",
+                               "warning", field_))
+    for name, hosts in doc["slow_hosts"].items():
+        out.append(Warning("measured-slow-hosts", f"{name}: {', '.join(hosts)} below {doc['tolerance']['low']:g} x "
+                                                  "the fastest host; the design runs at the slowest host's rate",
+                           "warning", field_))
+    if doc["no_good_links"]:
+        out.append(Warning("measured-no-good-links", f"gpcheckperf calls {', '.join(doc['no_good_links'])} no good "
+                                                     "(below 0.9 x the fastest link): fix before go-live; the design "
+                                                     "uses the median link", "warning", field_))
+    for r in doc["resources"]:
+        if r["resource"] == "oltp_tps" and "extrapolated" in r["changes"]:
+            out.append(Warning("measured-sweep-short", r["changes"], "warning", field_))
+    return tuple(out)

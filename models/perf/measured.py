@@ -1,0 +1,83 @@
+"""Measured rates in place of modelled ones, for the sizing of one scenario: the hooks the models read.
+
+A scenario that names measurement profiles (`platform.measurements`) is sized inside `measured(...)`:
+
+- `ScanFactors` multiply the scan/load parameters every Greenplum estimate reads (`default_params`,
+  `sampled_params`): `drive_read` and `drive_write` the drives' efficiency (the share of their datasheet rate a
+  host delivers), `network` the interconnect (as `motion_fraction / network`: the same bytes over a link that
+  carries `network` times the modelled line rate);
+- `MeasuredCurve`s replace the study's USL curve of a Greenplum OLTP mix (`gp_oltp`), scaled from the measured
+  cluster to a design by the same capacity ratio the study curve is scaled by.
+
+Outside `measured(...)` nothing changes, bit for bit: the factors are absent, not 1.0. The values are context
+variables, so a sizing in one thread does not leak into another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from models.perf.scan_load import ScanParams
+    from models.perf.usl import UslFit
+
+
+@dataclass(frozen=True, slots=True)
+class ScanFactors:
+    """Measured / modelled per resource (1.0: as modelled)."""
+
+    drive_read: float = 1.0
+    drive_write: float = 1.0
+    network: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class MeasuredCurve:
+    """A fitted sweep standing in for the study's curve; `capacity_ratio` is the measured cluster's capacity
+    relative to the study's reference cluster (`gp_oltp._capacity_ratios`), so a design's curve is the measured
+    one scaled by its own ratio over this one."""
+
+    fit: UslFit
+    capacity_ratio: float
+    source: str
+
+
+_SCAN: ContextVar[ScanFactors | None] = ContextVar("measured_scan_factors", default=None)
+_OLTP: ContextVar[Mapping[str, MeasuredCurve] | None] = ContextVar("measured_oltp_curves", default=None)
+
+
+@contextmanager
+def measured(scan: ScanFactors | None = None, oltp: Mapping[str, MeasuredCurve] | None = None) -> Iterator[None]:
+    """Estimates inside the block use the measured factors and curves."""
+    t1, t2 = _SCAN.set(scan), _OLTP.set(dict(oltp) if oltp else None)
+    try:
+        yield
+    finally:
+        _SCAN.reset(t1)
+        _OLTP.reset(t2)
+
+
+def scan_factors() -> ScanFactors | None:
+    return _SCAN.get()
+
+
+def oltp_curve(mix: str) -> MeasuredCurve | None:
+    curves = _OLTP.get()
+    return None if curves is None else curves.get(mix)
+
+
+def applied(params: ScanParams) -> ScanParams:
+    """`params` with the active factors applied; `params` itself (the same object) when none are active."""
+    f = _SCAN.get()
+    if f is None:
+        return params
+    return replace(
+        params,
+        drive_read_efficiency=params.drive_read_efficiency * f.drive_read,
+        drive_write_efficiency=params.drive_write_efficiency * f.drive_write,
+        motion_fraction=params.motion_fraction / f.network,
+    )

@@ -1,0 +1,98 @@
+"""Sizing on measurement profiles (platform.measurements): measured disk and network rates and a measured pgbench
+sweep change a design, and the result says what changed and why; without profiles nothing changes."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from models.hardware import HardwareCatalog
+from models.measurements.detect import parse_measurement
+from models.measurements.profile import MeasurementProfile, ProfileFile
+from models.perf import scan_load_estimates, scan_load_fit
+from models.perf.measured import ScanFactors, measured
+from models.scenario import parse_scenario
+from models.sizing.engine import SizingInputError, size
+from tests.models.sizing.conftest import SAMPLES, SizeOnce
+
+FIXTURES = Path(__file__).resolve().parents[1] / "measurements" / "fixtures"
+GEN5_SERVER = "supermicro-asg-1115s-ne316r-1x-epyc-9454p"
+
+
+def profile(name: str, *files: str, server: str | None = None) -> MeasurementProfile:
+    now = datetime(2026, 11, 29, tzinfo=UTC)
+    parsed = [ProfileFile(f, now, parse_measurement((FIXTURES / f).read_text(encoding="utf-8"), f)) for f in files]
+    return MeasurementProfile(name, server, now, tuple(parsed))
+
+
+def scenario(sample: str, **changes: object) -> dict[str, object]:
+    doc = json.loads((SAMPLES / sample).read_text(encoding="utf-8"))
+    for path, value in changes.items():
+        part, key = path.split("__")
+        doc[part][key] = value
+    return doc
+
+
+def test_gen5_on_slow_disks_and_10gbe_needs_more_hosts_and_says_why(catalog: HardwareCatalog,
+                                                                      size_once: SizeOnce) -> None:
+    plain = size_once(parse_scenario(scenario("retail-dw-gen5.json")))
+    slow = profile("slow-10gbe", "gpcheckperf_slow_disks_10gbe.txt", server=GEN5_SERVER)
+    doc = scenario("retail-dw-gen5.json", platform__measurements=["slow-10gbe"])
+    result = size(parse_scenario(doc), catalog, profiles={"slow-10gbe": slow})
+    cal = result.calibration
+    assert cal is not None
+    before, after = cal["modelled_design"], cal["measured_design"]
+    assert before["segment_hosts"] == plain.design.segment_hosts and before["binding_resource"] == "cpu"
+    assert after["segment_hosts"] > before["segment_hosts"] and after["binding_resource"] == "drives"
+    read = next(r for r in cal["resources"] if r["resource"] == "disk_read")
+    # gpcheckperf's slowest host in MiB/s, as MB/s, against 8 drives x datasheet x efficiency of the first design
+    assert read["measured"] == pytest.approx(735.5 * 1.048576, rel=1e-3) and read["ratio"] < 0.9
+    assert not read["within_tolerance"] and read["applied"]
+    net = next(r for r in cal["resources"] if r["resource"] == "network")
+    assert net["modelled"] == 12_500 and net["ratio"] == pytest.approx(net["measured"] / 12_500)
+    memory = next(r for r in cal["resources"] if r["resource"] == "memory")
+    assert memory["applied"] is False and memory["modelled"] is None
+    said = {w.code: w.text for w in result.warnings}
+    assert f"segment hosts {before['segment_hosts']} -> {after['segment_hosts']}" in said["measured-design"]
+    assert "binding resource cpu -> drives" in said["measured-design"] and "disk_read measured" in said[
+        "measured-design"]
+    assert result.to_dict()["calibration"] == cal
+    assert "calibration" not in plain.to_dict()
+
+
+def test_a_tpcb_sweep_replaces_the_study_curve_of_a_greenplum_oltp_design(catalog: HardwareCatalog,
+                                                                           size_once: SizeOnce) -> None:
+    plain = size_once(parse_scenario(scenario("gp-oltp.json", workload__mix="tpcb")))
+    lab = profile("tpcb-lab", "pgbench_tpcb_sweep.txt")
+    doc = scenario("gp-oltp.json", workload__mix="tpcb", platform__measurements=["tpcb-lab"])
+    result = size(parse_scenario(doc), catalog, profiles={"tpcb-lab": lab})
+    assert result.calibration is not None
+    tps = next(r for r in result.calibration["resources"] if r["resource"] == "oltp_tps")
+    assert tps["applied"] and tps["ratio"] != pytest.approx(1.0, abs=0.05)
+    assert "replaces the study's tpcb curve" in tps["changes"]
+    assert result.estimates["tps"].p50 != pytest.approx(plain.estimates["tps"].p50, rel=1e-6)
+    assert result.design.segment_hosts != plain.design.segment_hosts
+    # a select-only scenario finds no select sweep in a TPC-B profile: the study's curve stays, and it says so
+    sel = size(parse_scenario(scenario("gp-oltp.json", platform__measurements=["tpcb-lab"])), catalog,
+               profiles={"tpcb-lab": lab})
+    assert sel.calibration is not None and "the study's curve stays" in sel.calibration["notes"][0]
+
+
+def test_a_profile_the_catalog_lacks_is_named(catalog: HardwareCatalog) -> None:
+    doc = scenario("retail-dw-gen5.json", platform__measurements=["lab", "nope"])
+    with pytest.raises(SizingInputError, match=r"platform.measurements\[1\]: no measurement profile 'nope'"):
+        size(parse_scenario(doc), catalog, profiles={"lab": profile("lab", "hammerdb_v3.log")})
+
+
+def test_measured_factors_apply_only_inside_the_block() -> None:
+    before = scan_load_fit.default_params()
+    with measured(ScanFactors(drive_read=0.5, network=0.25)):
+        inside = scan_load_estimates.sampled_params()
+        assert scan_load_fit.default_params().drive_read_efficiency == before.drive_read_efficiency * 0.5
+        assert scan_load_fit.default_params().motion_fraction == before.motion_fraction / 0.25
+    after = scan_load_estimates.sampled_params()
+    assert scan_load_fit.default_params() is before
+    assert (inside.drive_read_efficiency == after.drive_read_efficiency * 0.5).all()
