@@ -6,10 +6,15 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from app.bench.registry import BenchResult, benchmark, time_median
+
+if TYPE_CHECKING:
+    from models.hardware import HardwareCatalog
+    from models.scenario import Scenario
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "samples" / "retail-dw-gen5.json"
 
@@ -156,7 +161,7 @@ def bench_size_search() -> BenchResult:
     return out
 
 
-def _catalog_rounds(scenario: object, catalogs: list[object], rounds: int = 5
+def _catalog_rounds(scenario: Scenario, catalogs: list[HardwareCatalog], rounds: int = 5
                     ) -> tuple[list[int], list[float], list[float], float, float]:
     """`optimize()` of `scenario` on each catalog: (candidates, median wall seconds, median CPU seconds, the median of
     the rounds' last-over-first wall ratios, the same over CPU seconds). One untimed run each first (the process's
@@ -167,14 +172,14 @@ def _catalog_rounds(scenario: object, catalogs: list[object], rounds: int = 5
     from models.optimizer import optimize
 
     for cat in catalogs:
-        optimize(scenario, cat)  # type: ignore[arg-type]
+        optimize(scenario, cat)
     walls: list[list[float]] = [[] for _ in catalogs]
     cpus: list[list[float]] = [[] for _ in catalogs]
     counts = [0] * len(catalogs)
     for _ in range(rounds):
         for i, cat in enumerate(catalogs):
             start, start_cpu = time.perf_counter(), time.process_time()
-            counts[i] = optimize(scenario, cat).evaluated  # type: ignore[arg-type]
+            counts[i] = optimize(scenario, cat).evaluated
             walls[i].append(time.perf_counter() - start)
             cpus[i].append(time.process_time() - start_cpu)
     ratio = statistics.median(w / f for w, f in zip(walls[-1], walls[0], strict=True))
@@ -196,22 +201,25 @@ def _lean_times(lean: Callable[[], object], repeat: int = 3) -> tuple[float, flo
     return statistics.median(wall), statistics.median(cpu)
 
 
-def _kernels(scenario: object, seed: object, big: object) -> tuple[Callable[[], object], int, float, list[str]]:
+def _kernels(scenario: Scenario, seed: HardwareCatalog, big: HardwareCatalog
+             ) -> tuple[Callable[[], object], int, float, list[str]]:
     """The lean numpy kernel over the 10x candidates (and their count), the scalar loop's rate (seed catalog)."""
     from models.perf.scan_load_fit import default_params
+    from models.scenario import GreenplumAnalytics, GreenplumOltp
     from models.sizing import greenplum
     from models.sizing.parts import NetworkChoice, choose_nic, current, resolve
     from models.vocabulary import DEPLOYMENTS, RAID_LEVELS
 
     problems: list[str] = []
-    w = scenario.workload  # type: ignore[attr-defined]
+    w = scenario.workload
+    assert isinstance(w, GreenplumAnalytics | GreenplumOltp), "the bench sample is a Greenplum scenario"
     p = default_params()
 
-    def inputs(cat: object) -> tuple[greenplum.GpContext, np.ndarray]:
-        nic, _ = choose_nic(cat, resolve(scenario, cat))  # type: ignore[arg-type]
-        servers, drives = current(cat.servers, cat), current(cat.drives, cat)  # type: ignore[attr-defined]
+    def inputs(cat: HardwareCatalog) -> tuple[greenplum.GpContext, np.ndarray]:
+        nic, _ = choose_nic(cat, resolve(scenario, cat))
+        servers, drives = current(cat.servers, cat), current(cat.drives, cat)
         c = greenplum.enumerate_candidates(servers, drives, DEPLOYMENTS, RAID_LEVELS, None, greenplum.min_data_drives())
-        primaries, vms = greenplum.primaries_per_host(w, c, scenario.platform)  # type: ignore[attr-defined]
+        primaries, vms = greenplum.primaries_per_host(w, c, scenario.platform)
         need = greenplum.needed_tb(w)
         ctx = greenplum.GpContext.of(w, c, primaries, vms, NetworkChoice(nic, 1), need)
         cap = greenplum.capacity_per_host(w, c)
@@ -235,7 +243,8 @@ def _kernels(scenario: object, seed: object, big: object) -> tuple[Callable[[], 
                / (1.0 / per + np.where(np.asarray(ratio) > 1.0, codec, 0.0)) / ratio)
         with np.errstate(divide="ignore"):
             net = sh.network_gbps_per_host * 125.0 / (p.motion_fraction * (h - 1.0) / h * ratio)
-        return ctx.data_on_disk_tb * 1e6 / h / (np.minimum(np.minimum(drives, cpu), net) / virt)
+        seconds: np.ndarray = ctx.data_on_disk_tb * 1e6 / h / (np.minimum(np.minimum(drives, cpu), net) / virt)
+        return seconds
 
     def scalar(ctx: greenplum.GpContext, hosts: np.ndarray) -> list[float]:
         sh = ctx.shape

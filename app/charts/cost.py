@@ -28,7 +28,9 @@ def cost_breakdown(
     data = cost_chart(items, currency)  # the PDF's vector chart draws the same roles, kinds and labels
     roles, kinds, totals, labels = data.roles, data.kinds, data.totals, data.labels
     ax = fig.add_subplot()
-    ax.yaxis.update_units(roles)  # every role in this order on the axis, whichever bars each kind draws below
+    # every role in this order on the axis, whichever bars each kind draws below
+    # (ignored: matplotlib's axis.pyi leaves `update_units(self, data)` unannotated)
+    ax.yaxis.update_units(roles)  # type: ignore[no-untyped-call]
     left = [0.0] * len(roles)
     for n, kind in enumerate(kinds):
         widths = data.widths(kind)

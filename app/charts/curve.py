@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from app.charts.data import curve_marker
 from app.charts.style import ACCENT, BAND, INK, MUTED, TARGET, empty, new_figure, thousands, tidy
@@ -59,7 +59,9 @@ def estimate_vs_hosts(
     thousands(ax.yaxis)
     ax.grid(True, color="#eef0f2", linewidth=0.8)
     ax.set_axisbelow(True)
-    ax.xaxis.get_major_locator().set_params(integer=True)
+    locator = ax.xaxis.get_major_locator()
+    assert isinstance(locator, MaxNLocator)  # matplotlib's default AutoLocator is one
+    locator.set_params(integer=True)
     ax.legend(fontsize=7.5, frameon=False, loc="best")
     tidy(ax, title)
     return fig

@@ -27,8 +27,8 @@ def tidy(ax: Axes, title: str | None = None) -> None:
     ax.tick_params(colors=MUTED, labelsize=8)
     ax.xaxis.label.set_color(MUTED)
     ax.yaxis.label.set_color(MUTED)
-    ax.xaxis.label.set_size(8.5)
-    ax.yaxis.label.set_size(8.5)
+    ax.xaxis.label.set_fontsize(8.5)
+    ax.yaxis.label.set_fontsize(8.5)
     if title:
         ax.set_title(title, loc="left", fontsize=10, color=INK, fontweight="bold")
 

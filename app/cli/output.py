@@ -15,7 +15,7 @@ def _default(obj: object) -> object:
     if isinstance(obj, date):
         return obj.isoformat()
     if hasattr(obj, "item"):  # numpy scalars
-        return obj.item()  # type: ignore[attr-defined]
+        return obj.item()
     raise TypeError(f"not JSON serializable: {type(obj).__name__}")
 
 

@@ -40,7 +40,7 @@ def read_scenario(path: str) -> Scenario:
     try:
         return load_scenario(Path(path))
     except ScenarioFileError as exc:
-        raise CliError(f"invalid scenario {path}", exc.problems) from None
+        raise CliError(f"invalid scenario {path}", [str(p) for p in exc.problems]) from None
 
 
 def read_inputs(paths: list[str], names: list[str] | None = None) -> list[Input]:
@@ -53,7 +53,7 @@ def read_inputs(paths: list[str], names: list[str] | None = None) -> list[Input]
         try:
             project = load_project(Path(path))
         except ScenarioFileError as exc:
-            raise CliError(f"invalid scenario or project {path}", exc.problems) from None
+            raise CliError(f"invalid scenario or project {path}", [str(p) for p in exc.problems]) from None
         if not project.scenarios:
             raise CliError(f"{path}: the project has no scenarios")
         projects.append((path, project.scenarios))

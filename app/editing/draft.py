@@ -18,7 +18,6 @@ from pydantic import BaseModel, ValidationError
 
 from models.problems import ROOT, problems_of
 from models.scenario import (
-    WORKLOAD_KINDS,
     Assumptions,
     GreenplumAnalytics,
     GreenplumOltp,
@@ -29,6 +28,7 @@ from models.scenario import (
     Targets,
     scenario_to_json,
 )
+from models.vocabulary import WORKLOAD_KINDS
 
 Path = tuple[str | int, ...]
 

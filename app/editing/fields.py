@@ -124,11 +124,12 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
 
 # Columns of the PostgreSQL databases table: (key, header, kind). The header's tooltip has the whole label.
 _PG_SHORT_HEADERS = {"peak_tps": "Peak\nTPS"}  # "Peak throughput (TPS)": "throughput" alone is wider than a column
+_PG_COLUMN_KINDS: tuple[tuple[str, FieldKind], ...] = (
+    ("name", "text"), ("size_gb", "float"), ("peak_clients", "int"), ("working_set_gb", "float"), ("peak_tps", "float"))
 PG_DATABASE_COLUMNS: tuple[tuple[str, str, FieldKind], ...] = tuple(
     # headers broken to about eight characters: five columns share a form panel of about 310 pixels
     (key, _PG_SHORT_HEADERS.get(key) or textwrap.fill(FIELDS[f"workload.databases[].{key}"].text, 8), kind)
-    for key, kind in (("name", "text"), ("size_gb", "float"), ("peak_clients", "int"), ("working_set_gb", "float"),
-                      ("peak_tps", "float"))
+    for key, kind in _PG_COLUMN_KINDS
 )
 # Columns a database may leave empty: the engine uses its own figure, shown in grey in the empty cell
 PG_DATABASE_OPTIONAL = frozenset({"peak_tps"})
@@ -204,7 +205,7 @@ def workload_for_kind(kind: str, previous: dict[str, Any] | None) -> dict[str, A
                 new[key] = previous[key]
     partial = {"workload": new}
     for spec in WORKLOAD_FIELDS[kind]:
-        key = spec.path[1]
+        key = str(spec.path[1])  # ("workload", name), as `_w` builds every workload field
         if key not in new and (default := model_default(partial, spec.path)) is not MISSING:
             new[key] = default
     return new

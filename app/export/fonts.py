@@ -182,7 +182,8 @@ def markup(text: object, fonts: ReportFonts | None = None) -> str:
 
 def string_width(text: str, font_name: str, size: float, fonts: ReportFonts | None = None) -> float:
     """Width in points of `text` drawn with fallback runs."""
-    return sum(pdfmetrics.stringWidth(seg, name, size) for name, seg in runs(text, font_name, fonts))
+    width: float = sum(pdfmetrics.stringWidth(seg, name, size) for name, seg in runs(text, font_name, fonts))
+    return width
 
 
 def fit_text(text: str, font_name: str, size: float, width: float, fonts: ReportFonts | None = None) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -30,7 +31,7 @@ from app.export.pdf_styles import (
 )
 from models.references import ReferenceList
 
-Cell = str | Flowable | list[Flowable]
+Cell: TypeAlias = str | Flowable | list[Flowable]
 
 
 def fitting_size(s: str, font: str, width: float, fonts: ReportFonts, max_size: float, min_size: float,

@@ -47,7 +47,7 @@ _BROKEN: weakref.WeakKeyDictionary[ParagraphStyle, dict[tuple[int, float], tuple
     weakref.WeakKeyDictionary())
 
 
-class Para(Paragraph):
+class Para(Paragraph):  # type: ignore[misc]  # reportlab ships no stubs: its classes are Any to mypy
     """A Paragraph whose markup is parsed once per text and style, and whose lines are broken again only when it
     is wrapped at another width.
 
@@ -62,6 +62,11 @@ class Para(Paragraph):
     too (`_BROKEN`): reportlab reads a paragraph's lines to draw and split it and never changes them.
     """
 
+    # Paragraph's attributes this class reads and sets (declared here: the base class is untyped)
+    text: str
+    style: ParagraphStyle
+    bulletText: str | None
+    frags: list[Any]
     _memo: tuple[float, object, object, object, tuple[float, float]] | None = None
     _shared = False  # the fragments are the shared parse of the text (not a split's part or a <bullet> paragraph)
 
@@ -131,7 +136,12 @@ def draw_text(canv: Canvas, x: float, y: float, text: str, font: str, size: floa
 def numbered_canvas(fonts: ReportFonts, skip_first: bool = True) -> type[Canvas]:
     """A canvas class that knows the page count at save time and prints "Page n of N" in the footer."""
 
-    class NumberedCanvas(Canvas):
+    class NumberedCanvas(Canvas):  # type: ignore[misc]  # reportlab ships no stubs: its classes are Any to mypy
+        # Canvas's attributes this class reads and sets (declared here: the base class is untyped)
+        _code: list[str]
+        _pageNumber: int
+        _annotationCount: int
+
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._pages: list[dict[str, Any]] = []
@@ -190,7 +200,7 @@ def numbered_canvas(fonts: ReportFonts, skip_first: bool = True) -> type[Canvas]
     return NumberedCanvas
 
 
-class ReportDoc(BaseDocTemplate):
+class ReportDoc(BaseDocTemplate):  # type: ignore[misc]  # reportlab ships no stubs: its classes are Any to mypy
     """Cover page template (no header) and body template (header, footer, page numbers)."""
 
     def __init__(self, filename: str, *, fonts: ReportFonts, header: str, footer_left: str, footer_date: str,

@@ -30,7 +30,7 @@ def rgb(hex_color: str) -> colors.Color:
     return colors.HexColor(hex_color)
 
 
-class Chart(Flowable):
+class Chart(Flowable):  # type: ignore[misc]  # reportlab ships no stubs: its classes are Any to mypy
     """A vector chart `width` x `height` points whose `paint` draws it with (0, 0) at its lower left corner;
     shrunk as a whole when it is taller than `max_height`."""
 

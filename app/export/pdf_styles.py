@@ -16,10 +16,11 @@ from reportlab.platypus import TableStyle
 
 from app.export.fonts import ReportFonts
 
-PAGE = A4
-MARGIN_X = 18 * mm
-MARGIN_TOP = 22 * mm
-MARGIN_BOTTOM = 20 * mm
+# in points (reportlab's A4 and mm are plain floats; annotated because reportlab ships no stubs)
+PAGE: tuple[float, float] = A4
+MARGIN_X: float = 18 * mm
+MARGIN_TOP: float = 22 * mm
+MARGIN_BOTTOM: float = 20 * mm
 FRAME_W = PAGE[0] - 2 * MARGIN_X
 FRAME_H = PAGE[1] - MARGIN_TOP - MARGIN_BOTTOM
 
@@ -82,7 +83,7 @@ def make_styles(fonts: ReportFonts) -> Styles:
 
     def ps(name: str, font: str = r, size: float = 9.5, leading: float | None = None, **kw: object) -> ParagraphStyle:
         return ParagraphStyle(name, fontName=font, fontSize=size, leading=leading or size * 1.35,
-                              textColor=kw.pop("textColor", INK), **kw)  # type: ignore[arg-type]
+                              textColor=kw.pop("textColor", INK), **kw)
 
     return Styles(
         fonts=fonts,
@@ -130,7 +131,7 @@ def grid_table_style(head_rows: int = 1, zebra: bool = True, rows: int = 0) -> T
         for i in range(head_rows, rows):
             if (i - head_rows) % 2 == 1:
                 cmds.append(("BACKGROUND", (0, i), (-1, i), ZEBRA))
-    return TableStyle(cmds)  # type: ignore[arg-type]
+    return TableStyle(cmds)
 
 
 def facts_table_style() -> TableStyle:

@@ -33,9 +33,13 @@ def headings(story: Iterable[Flowable]) -> Iterator[Heading]:
             yield from headings(content)
 
 
-class OnePassToc(TableOfContents):
+class OnePassToc(TableOfContents):  # type: ignore[misc]  # reportlab ships no stubs: its classes are Any to mypy
     """A table of contents whose entries are given before layout (`expect`) and whose page numbers are drawn at
     save time; needs a canvas with `defer` (`app.export.pdf_doc.numbered_canvas`)."""
+
+    # TableOfContents's attributes this class reads and sets (declared here: the base class is untyped)
+    _entries: list[Entry]
+    _lastEntries: list[Entry]
 
     def __init__(self, level_styles: list[ParagraphStyle], dots_min_level: int = 0) -> None:
         super().__init__(dotsMinLevel=dots_min_level)

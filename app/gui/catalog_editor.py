@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal, SignalInstance
@@ -29,26 +30,39 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.editing.fields import problem_text
 from app.export.atomic import atomic_write_text
 from app.gui.catalog_history import CatalogHistoryDialog
-from app.gui.catalog_models import CatalogTableModel, SourceSortedProxy, row_states
+from app.gui.catalog_models import CatalogTableModel, RowState, SortSpec, SourceSortedProxy, row_states
 from app.gui.hardware_picker import parts_in_order
 from app.gui.workers import Job, JobRunner
 from app.services.catalog_source import CatalogSource
 from catalog.errors import CatalogError, InvalidRowsError
-from catalog.files import read_file, render
+from catalog.files import FileFormat, read_file, render
 from catalog.rows import part_to_row
-from models.hardware import PART_KINDS, HardwareCatalog
+from catalog.store import ImportReport
+from models.hardware import PART_KINDS, HardwareCatalog, PartKind
+from models.problems import Problem
 from models.tasks import Cancelled, Progress
 
 KIND_TITLES = {"server": "Servers", "cpu": "CPUs", "drive": "Drives", "nic": "NICs", "dimm": "DIMMs",
                "switch": "Switches", "cable": "Cables/optics", "rack": "Racks", "pdu": "PDUs",
                "licence": "Licences", "support": "Support"}
-TAB_ORDER = ("server", "drive", "nic", "cpu", "dimm", "switch", "cable", "rack", "pdu", "licence", "support")
+TAB_ORDER: tuple[PartKind, ...] = ("server", "drive", "nic", "cpu", "dimm", "switch", "cable", "rack", "pdu", "licence",
+                                   "support")
 
 # Where the editor asks for file names; tests replace these to run without dialogs.
 OpenFileFn = Callable[[QWidget], str | None]
 SaveFileFn = Callable[[QWidget], str | None]
+
+
+@dataclass(frozen=True)
+class _Imported:
+    """What an import's worker read back for the UI thread to swap in."""
+
+    report: ImportReport
+    states: dict[PartKind, tuple[list[RowState], SortSpec | None]]  # each table's rows and sort order
+    snapshot: HardwareCatalog
 
 
 def _ask_open(parent: QWidget) -> str | None:
@@ -72,9 +86,9 @@ class CatalogEditor(QWidget):
         self.source = source
         self.ask_open: OpenFileFn = _ask_open
         self.ask_save: SaveFileFn = _ask_save
-        self.models: dict[str, CatalogTableModel] = {}
-        self.views: dict[str, QTableView] = {}
-        self.proxies: dict[str, QSortFilterProxyModel] = {}
+        self.models: dict[PartKind, CatalogTableModel] = {}
+        self.views: dict[PartKind, QTableView] = {}
+        self.proxies: dict[PartKind, QSortFilterProxyModel] = {}
         self.jobs = JobRunner(self)
         self.job: Job | None = None  # the running import or export
 
@@ -115,9 +129,9 @@ class CatalogEditor(QWidget):
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         for kind in TAB_ORDER:
-            model = CatalogTableModel(source.store, kind, self)  # type: ignore[arg-type]
+            model = CatalogTableModel(source.store, kind, self)
             if source.store is None:
-                model.set_parts([part_to_row(p) for p in source.snapshot.of_kind(kind)])  # type: ignore[arg-type]
+                model.set_parts([part_to_row(p) for p in source.snapshot.of_kind(kind)])
             model.changed.connect(lambda: self._changed())
             model.problem.connect(self._show_problem)
             model.busyChanged.connect(self._model_busy)
@@ -171,12 +185,14 @@ class CatalogEditor(QWidget):
         lay.addWidget(self.tabs, 1)
         self._update_where()
         writable = source.store is not None
-        for w in (self.add_btn, self.delete_btn, self.import_btn, self.replace_box, self.history_btn):
-            w.setEnabled(writable)
+        controls: tuple[QWidget, ...] = (self.add_btn, self.delete_btn, self.import_btn, self.replace_box,
+                                         self.history_btn)
+        for control in controls:
+            control.setEnabled(writable)
         assert set(TAB_ORDER) == set(PART_KINDS)
 
     # -- helpers --------------------------------------------------------------------------------------------
-    def current_kind(self) -> str:
+    def current_kind(self) -> PartKind:
         return TAB_ORDER[self.tabs.currentIndex()]
 
     def _update_where(self) -> None:
@@ -242,7 +258,7 @@ class CatalogEditor(QWidget):
             return
         try:
             for kind, model in self.models.items():
-                model.set_states(row_states(store.versioned_rows(kind), model.columns, model.sort_order),  # type: ignore[arg-type]
+                model.set_states(row_states(store.versioned_rows(kind), model.columns, model.sort_order),
                                  model.sort_order)
             snapshot = store.snapshot()
         except CatalogError as exc:
@@ -317,7 +333,7 @@ class CatalogEditor(QWidget):
         store, replace = self.source.store, self.replace_box.isChecked()
         tables = {kind: (model.columns, model.sort_order) for kind, model in self.models.items()}
 
-        def work(cancel: threading.Event, progress: Progress) -> object:
+        def work(cancel: threading.Event, progress: Progress) -> _Imported | CatalogError:
             try:
                 rows = read_file(Path(name))
                 if cancel.is_set():
@@ -326,11 +342,11 @@ class CatalogEditor(QWidget):
                                            source=str(name))
                 # the tables' rows and the sizing snapshot are read and built here too: the UI thread only swaps
                 # them in (100,000 rows built there stalled it for half a second)
-                states = {kind: (row_states(store.versioned_rows(kind), columns, order), order)  # type: ignore[arg-type]
+                states = {kind: (row_states(store.versioned_rows(kind), columns, order), order)
                           for kind, (columns, order) in tables.items()}
                 snapshot = store.snapshot()
                 parts_in_order(snapshot)  # the pickers' lists, sorted here rather than on the UI thread
-                return report, states, snapshot
+                return _Imported(report, states, snapshot)
             except Cancelled:
                 raise  # catalog.errors.ImportCancelled is a CatalogError too, but a stop, not a failure
             except CatalogError as exc:
@@ -345,7 +361,7 @@ class CatalogEditor(QWidget):
                                                                       "nothing was imported.", self.importFinished))
         return True
 
-    def _imported(self, name: str, result: object) -> None:
+    def _imported(self, name: str, result: _Imported | CatalogError) -> None:
         self._end()
         if isinstance(result, InvalidRowsError):
             lines = result.lines()
@@ -358,11 +374,10 @@ class CatalogEditor(QWidget):
             self._say("error", html.escape(str(result)))
             self.importFinished.emit(False)
             return
-        report, states, snapshot = result  # type: ignore[misc]
         for kind, model in self.models.items():
-            model.set_states(*states[kind])
-        self._changed(snapshot)
-        total = report.total
+            model.set_states(*result.states[kind])
+        self._changed(result.snapshot)
+        total = result.report.total
         self._say("info", f"Imported {total} part{'s' if total != 1 else ''} from {html.escape(Path(name).name)}.")
         self.importFinished.emit(True)
 
@@ -375,7 +390,7 @@ class CatalogEditor(QWidget):
             return False
         target = Path(name)
         store, snapshot = self.source.store, self.source.snapshot
-        fmt = "json" if target.suffix.lower() == ".json" else "csv"
+        fmt: FileFormat = "json" if target.suffix.lower() == ".json" else "csv"
         untouched = f"{target.name} was not changed." if target.exists() else "nothing was written."
 
         def work(cancel: threading.Event, progress: Progress) -> object:
@@ -412,9 +427,9 @@ class CatalogEditor(QWidget):
         self._say("info", f"Exported {result} parts to {html.escape(str(target))}.")
         self.exportFinished.emit(True)
 
-    def _failed(self, what: str, problems: list[str], finished: SignalInstance) -> None:
+    def _failed(self, what: str, problems: list[Problem], finished: SignalInstance) -> None:
         self._end()
-        self._say("error", html.escape(f"{what}: {'; '.join(problems)}"))
+        self._say("error", html.escape(f"{what}: {'; '.join(problem_text(p) for p in problems)}"))
         finished.emit(False)
 
     def _stopped(self, text: str, finished: SignalInstance) -> None:

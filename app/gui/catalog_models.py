@@ -13,13 +13,15 @@ writes the row. New rows live only in the model until they validate.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import shiboken6
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
+from app.editing.fields import problem_text
 from app.formatting import money_figure
 from app.gui.hardware_picker import parts_in_order
 from app.gui.plain_text import plain_tooltip
@@ -28,7 +30,10 @@ from catalog.errors import CatalogError, EditConflictError, InvalidRowsError
 from catalog.rows import COMMON_FIELDS, KIND_FIELDS
 from catalog.store import CatalogStore
 from models.hardware import HardwareCatalog, PartKind
+from models.problems import Problem
 from models.tasks import Progress
+
+T = TypeVar("T")
 
 ERROR_BG = QColor("#ffe3e3")
 NEW_BG = QColor("#fff9db")
@@ -353,17 +358,17 @@ class CatalogTableModel(QAbstractTableModel):
     def _row_for_store(self, state: RowState) -> dict[str, Any]:
         return {"kind": self.kind, **{k: v for k, v in state.values.items() if k in self.columns}}
 
-    def _start(self, work: Any, done: Any) -> None:
+    def _start(self, work: Callable[[threading.Event, Progress], T], done: Callable[[T], None]) -> None:
         was_busy = self.busy()
 
-        def finished(result: object) -> None:
+        def finished(result: T) -> None:
             if shiboken6.isValid(self):  # the editor may have closed while the write ran
                 done(result)
                 self._notify_busy()
 
-        def failed(problems: list[str]) -> None:
+        def failed(problems: list[Problem]) -> None:
             if shiboken6.isValid(self):
-                self.problem.emit("; ".join(problems))
+                self.problem.emit("; ".join(problem_text(p) for p in problems))
                 self._notify_busy()
 
         self.jobs.start(work, finished, on_failed=failed, bulk=True)  # each write reads the whole catalog back
@@ -384,7 +389,7 @@ class CatalogTableModel(QAbstractTableModel):
         store, values, version = self.store, self._row_for_store(state), state.version if state.saved else None
         state.writing = True
 
-        def work(_cancel: threading.Event, _progress: Progress) -> object:
+        def work(_cancel: threading.Event, _progress: Progress) -> tuple[dict[str, Any], int] | CatalogError:
             try:
                 saved = store.save_row(values, version)
                 self.fresh_snapshot = read_snapshot(store)  # read here, not on the UI thread, for the sizing
@@ -394,7 +399,7 @@ class CatalogTableModel(QAbstractTableModel):
 
         self._start(work, lambda result: self._committed(state, result))
 
-    def _committed(self, state: RowState, result: object) -> None:
+    def _committed(self, state: RowState, result: tuple[dict[str, Any], int] | CatalogError) -> None:
         state.writing = False
         row = self._row_of(state)
         if row is None:
@@ -408,7 +413,7 @@ class CatalogTableModel(QAbstractTableModel):
             state.general = str(result)
             self.problem.emit(str(result))
         else:
-            stored, version = result  # type: ignore[misc]
+            stored, version = result
             state.errors, state.general, state.conflicts = {}, "", {}
             state.saved, state.version = True, version
             if not state.dirty_again:

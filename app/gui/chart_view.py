@@ -70,7 +70,8 @@ class ChartView(QWidget):
         from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 
         fig = self._builder()
-        canvas = FigureCanvasQTAgg(fig)
+        # matplotlib's Qt backend has no annotations (no .pyi): its constructor and draw_idle are untyped calls
+        canvas = FigureCanvasQTAgg(fig)  # type: ignore[no-untyped-call]
         canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         if self.canvas is not None:
             self._layout.replaceWidget(self.canvas, canvas)
@@ -79,7 +80,7 @@ class ChartView(QWidget):
         else:
             self._layout.addWidget(canvas)
         self.canvas = canvas
-        canvas.draw_idle()
+        canvas.draw_idle()  # type: ignore[no-untyped-call]
 
     def shown_size_in(self) -> tuple[float, float] | None:
         """The size the chart is shown at, in inches at 100 dpi (None before it is laid out), for a builder that

@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog
 
+from app.editing.fields import problem_text
 from app.gui.workers import Job, JobRunner
 from app.services import project_files as files
 from models.hardware import HardwareCatalog
@@ -157,11 +158,10 @@ class Exporter(QObject):
             self.dialog.deleteLater()
             self.dialog = None
 
-    def _done(self, outcome: object) -> None:
+    def _done(self, outcome: tuple[Path, list[str]]) -> None:
         late = self.job is not None and self.job.cancel_event.is_set()
         self._finish()
-        path, notes = outcome  # type: ignore[misc]
-        assert isinstance(path, Path)
+        path, notes = outcome
         self.last_path = path
         self.last_notes = list(notes)
         said = [f"Exported {path}" + (" (it was written before Cancel took effect)." if late else "."), *notes]
@@ -169,7 +169,7 @@ class Exporter(QObject):
 
     def _failed(self, problems: list[Problem]) -> None:
         self._finish()
-        self.window.show_error("Export failed", "\n".join(str(p) for p in problems))
+        self.window.show_error("Export failed", "\n".join(problem_text(p) for p in problems))
 
     def _cancelled(self) -> None:
         self._finish()
@@ -200,6 +200,6 @@ def add_menu(window: MainWindow, file_menu: QMenu) -> Exporter:
             "Writes gpinitsystem_config, gpconfig, sysctl, VM specs, postgresql.conf or SAP IQ parameters of the"
             " current scenario into a folder" if kind == "config"
             else "Exports the scenarios selected in the list, or the current one")
-        action.triggered.connect(lambda _c=False, k=kind: exporter.export(k))  # type: ignore[misc]
-        window.actions[f"export_{kind}"] = action
+        action.triggered.connect(lambda _c=False, k=kind: exporter.export(k))
+        window.menu_actions[f"export_{kind}"] = action
     return exporter

@@ -201,9 +201,9 @@ class ProjectFileActions:
     # -- recent files ---------------------------------------------------------------------------------------
     def recent_files(self) -> list[str]:
         value = self.settings.value("recentFiles", [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in (value or [])]
+        if isinstance(value, str):  # QSettings reads a one-item list back as its item
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
     def _add_recent(self, path: Path) -> None:
         p = str(Path(path).resolve())

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import html
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -193,16 +194,17 @@ class MainWindow(ProjectFileActions, QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
-        self.actions: dict[str, QAction] = {}
+        self.menu_actions: dict[str, QAction] = {}
 
-        def act(key: str, text: str, slot: Callable[[], Any], shortcut: QKeySequence | str | None = None,
+        def act(key: str, text: str, slot: Callable[[], Any],
+                shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
                 menu: QMenu = file_menu) -> QAction:
             a = QAction(text, self)
             if shortcut is not None:
                 a.setShortcut(QKeySequence(shortcut))
             a.triggered.connect(lambda _checked=False: slot())
             menu.addAction(a)
-            self.actions[key] = a
+            self.menu_actions[key] = a
             return a
 
         act("new", "&New project", self.new_project, QKeySequence.StandardKey.New)
@@ -219,22 +221,22 @@ class MainWindow(ProjectFileActions, QMainWindow):
         undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)])
         edit_menu.addAction(undo)
         edit_menu.addAction(redo)
-        self.actions["undo"], self.actions["redo"] = undo, redo
+        self.menu_actions["undo"], self.menu_actions["redo"] = undo, redo
         edit_menu.addSeparator()
         act("add", "&Add scenario", self.add_scenario, "Ctrl+T", menu=edit_menu)
         templates = edit_menu.addMenu("Add scenario &from template")
         for kind in WORKLOAD_KINDS:  # the templates `refarch new KIND` writes
-            act(f"add_{kind}", kind_label(kind), lambda kind=kind: self.add_scenario(kind), menu=templates)
+            act(f"add_{kind}", kind_label(kind), partial(self.add_scenario, kind), menu=templates)
         act("duplicate", "&Duplicate scenario", self.duplicate_scenario, "Ctrl+D", menu=edit_menu)
         act("rename", "Re&name scenario", self.scenarios.start_rename, "F2", menu=edit_menu)
         act("delete", "De&lete scenario", self.delete_scenario, None, menu=edit_menu)
 
         view_menu = bar.addMenu("&View")
         for i, (key, title) in enumerate((("main", "&Design"), ("compare", "&Compare"), ("catalog", "C&atalog"))):
-            act(f"view_{key}", title, lambda i=i: self.views.setCurrentIndex(i), f"Ctrl+{i + 1}", menu=view_menu)
+            act(f"view_{key}", title, partial(self.views.setCurrentIndex, i), f"Ctrl+{i + 1}", menu=view_menu)
 
         tools = bar.addMenu("&Tools")
         act("optimizer", "&Optimize hardware…", self.open_optimizer, "Ctrl+Shift+O", menu=tools)

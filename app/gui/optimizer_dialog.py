@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.charts import pareto_front
 from app.editing.draft import Issues, path_str
-from app.editing.fields import TARGET_FIELDS
+from app.editing.fields import TARGET_FIELDS, problem_text
 from app.formatting import money, number, power
 from app.gui.chart_view import ChartView
 from app.gui.field_widgets import FieldEditor, add_rows, new_form_layout
@@ -198,7 +198,7 @@ class OptimizerDialog(QDialog):
 
     def _failed(self, problems: list[Problem]) -> None:
         self._finish()
-        self.summary.setText("The optimizer cannot run: " + "; ".join(str(p) for p in problems))
+        self.summary.setText("The optimizer cannot run: " + "; ".join(problem_text(p) for p in problems))
 
     def _done(self, result: Any) -> None:
         self._finish()

@@ -19,7 +19,7 @@ import threading
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, SignalInstance, Slot
 from shiboken6 import isValid as shiboken_valid
@@ -37,6 +37,7 @@ DEBOUNCE_MS = 150
 PROGRESS_STEPS = 200  # progress signals per job at most (per total): a bar moves in half-percent steps
 
 Work = Callable[[threading.Event, Progress], Any]  # raises models.tasks.Cancelled when it sees its flag
+T = TypeVar("T")
 
 
 _collector_lock = threading.Lock()
@@ -155,9 +156,9 @@ class JobRunner(QObject):
 
     def start(
         self,
-        work: Work,
-        on_done: Callable[[Any], None],
-        on_failed: Callable[[list[str]], None] | None = None,
+        work: Callable[[threading.Event, Progress], T],
+        on_done: Callable[[T], None],
+        on_failed: Callable[[list[Problem]], None] | None = None,
         on_progress: Callable[[int, int], None] | None = None,
         on_cancelled: Callable[[], None] | None = None,
         priority: int = 0,
@@ -173,9 +174,9 @@ class JobRunner(QObject):
         # calling on would emit on deleted objects ("Signal source has been deleted").
         def finished(token: int, box: _Box) -> None:
             if shiboken_valid(self) and self.live.pop(token, None) is not None:
-                on_done(box.value)
+                on_done(cast(T, box.value))  # what `work` returned, boxed by Job.run
 
-        def failed(token: int, problems: list[str]) -> None:
+        def failed(token: int, problems: list[Problem]) -> None:
             if shiboken_valid(self) and self.live.pop(token, None) is not None and on_failed is not None:
                 on_failed(problems)
 
@@ -256,7 +257,7 @@ class SizingCoordinator(QObject):
                 job.cancel()
         self._latest.pop(uid, None)
         for store in (self.results, self.result_inputs, self.problems, self.curves):
-            store.pop(uid, None)  # type: ignore[attr-defined]
+            store.pop(uid, None)
 
     def busy(self) -> bool:
         return bool(self._pending) or bool(self._jobs) or bool(self._curve_jobs) or bool(self._background)
@@ -385,7 +386,7 @@ class SizingCoordinator(QObject):
                 self.curveReady.emit(uid)
             self._notify_busy()
 
-        def failed(_problems: list[str]) -> None:  # the curve is a nicety: the design result still stands
+        def failed(_problems: list[Problem]) -> None:  # the curve is a nicety: the design result still stands
             if not shiboken_valid(self):
                 return
             if self._curve_jobs.get(uid) is holder["job"]:

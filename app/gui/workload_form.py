@@ -42,10 +42,10 @@ class _PlaceholderDelegate(QStyledItemDelegate):
     def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
         hint = index.data(PLACEHOLDER_ROLE)
-        if hint and not option.text:  # type: ignore[attr-defined]
-            option.text = str(hint)  # type: ignore[attr-defined]
-            grey = option.palette.color(QPalette.ColorRole.PlaceholderText)  # type: ignore[attr-defined]
-            option.palette.setColor(QPalette.ColorRole.Text, grey)  # type: ignore[attr-defined]
+        if hint and not option.text:
+            option.text = str(hint)
+            grey = option.palette.color(QPalette.ColorRole.PlaceholderText)
+            option.palette.setColor(QPalette.ColorRole.Text, grey)
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
                      index: QModelIndex | QPersistentModelIndex) -> QWidget:
@@ -324,7 +324,9 @@ class WorkloadForm(QWidget):
         # a stacked widget is as tall as its tallest page; ignoring hidden pages' size removes the gap
         for i in range(self.pages.count()):
             policy = QSizePolicy.Policy.Preferred if i == index else QSizePolicy.Policy.Ignored
-            self.pages.widget(i).setSizePolicy(policy, policy)
+            page = self.pages.widget(i)
+            assert page is not None  # i < count()
+            page.setSizePolicy(policy, policy)
         self.pages.setCurrentIndex(index)
         self.pages.updateGeometry()
 
@@ -340,9 +342,10 @@ class WorkloadForm(QWidget):
         assert isinstance(workload, dict)
         kind = workload.get("kind")
         if kind in self.editors:
-            self._kind = str(kind)
+            page = WORKLOAD_KINDS.index(kind)
+            self._kind = WORKLOAD_KINDS[page]
             self.kind_combo.setCurrentIndex(self.kind_combo.findData(kind))
-            self._show_page(WORKLOAD_KINDS.index(str(kind)))
+            self._show_page(page)
         for editor in self.current_editors().values():
             editor.show_value(shown_value(draft, editor.path))
         if self._kind == "postgres-consolidation":

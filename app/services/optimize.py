@@ -10,7 +10,7 @@ from models.scenario import Scenario
 from models.tasks import IsCancelled, Progress
 
 if TYPE_CHECKING:
-    from models.optimizer import OptimizationResult
+    from models.optimizer import OptimizationResult as OptimizationResult  # this use case's result, for its callers
 
 
 def optimize(scenario: Scenario, catalog: HardwareCatalog, objective: str | None = None, label: str | None = None,

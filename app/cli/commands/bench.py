@@ -15,7 +15,7 @@ from app.cli.errors import CliError
 from app.cli.output import format_table, print_json
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "bench",
         help="measure model prediction and Monte Carlo times (medians over repeated runs)",

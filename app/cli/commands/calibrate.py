@@ -17,7 +17,7 @@ from app.formatting import significant
 RESIDUAL_COLUMNS = ("point_id", "observed", "predicted", "unit", "pct_err")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "calibrate",
         help="show every performance model's card: parameters, residuals against the studies, MAPE",

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from app.cli.errors import CliError
 from app.cli.output import format_table, print_json
@@ -21,6 +21,7 @@ from app.formatting import significant
 from models.hardware import PART_KINDS, PartKind
 
 if TYPE_CHECKING:
+    from catalog.files import FileFormat
     from catalog.store import CatalogStore
 
 # Key specs per kind for the table view; `--format json` shows every field.
@@ -50,7 +51,7 @@ TITLES: Mapping[PartKind, str] = {"cpu": "CPUs", "server": "Servers", "drive": "
                                   "support": "Support contracts"}
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("catalog", help="list, import, export or re-seed the hardware catalog")
     actions = parser.add_subparsers(dest="catalog_command", metavar="ACTION", required=True)
 
@@ -216,7 +217,8 @@ def _rates(args: argparse.Namespace) -> int:
         table = [rate_to_row(r) for r in store.rates()]
     fmt = args.format or ("csv" if args.output and args.output.suffix.lower() == ".csv" else
                           "json" if action == "export" else "table")
-    out = io.StringIO() if args.output else sys.stdout  # a file is written whole and atomically below
+    buffer = io.StringIO() if args.output else None  # a file is written whole and atomically below
+    out: TextIO = sys.stdout if buffer is None else buffer
     if fmt == "json":
         json.dump(table, out, indent=2)
         out.write("\n")
@@ -226,11 +228,11 @@ def _rates(args: argparse.Namespace) -> int:
         shown = [{**r, "usd_per_unit": significant(r["usd_per_unit"])} for r in table]
         out.write("Exchange rates (USD per unit; USD is the pivot)\n")
         out.write(format_table(shown, RATE_COLUMNS) + "\n")
-    if args.output:
+    if buffer is not None:
         from app.export.atomic import ExportError, atomic_write_text
 
         try:
-            atomic_write_text(args.output, out.getvalue())  # type: ignore[attr-defined]
+            atomic_write_text(args.output, buffer.getvalue())
         except ExportError as exc:
             raise CliError(str(exc)) from None
     return 0
@@ -309,7 +311,7 @@ def _export(args: argparse.Namespace) -> int:
     from catalog.errors import CatalogError
     from catalog.files import render, write_csv, write_json
 
-    fmt = args.format or ("csv" if args.output and args.output.suffix.lower() == ".csv" else "json")
+    fmt: FileFormat = args.format or ("csv" if args.output and args.output.suffix.lower() == ".csv" else "json")
     with _opened(args) as store:
         rows = store.export_rows(args.kind)
     if args.output is None:

@@ -11,7 +11,7 @@ from app.cli.scenario_files import read_scenario
 from app.export.config.naming import PLACEHOLDERS
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "config",
         help="write the deployment configuration of a scenario's design (Greenplum, vSphere, PostgreSQL, SAP IQ)",

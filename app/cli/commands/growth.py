@@ -11,7 +11,7 @@ from app.cli.scenario_files import add_scenario_option, print_each, read_inputs
 from app.formatting import money, number
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("growth", help="year-by-year growth: data, hosts needed, capex of each expansion")
     p.add_argument("scenario", help="scenario JSON file, or a .refarch.json project (all its scenarios or --scenario)")
     add_scenario_option(p)

@@ -9,7 +9,7 @@ from app.cli.errors import CliError
 VIEWS = ("main", "compare", "catalog")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("gui", help="open the desktop window (the default with no command)")
     p.add_argument("project", nargs="?", help="a .refarch.json project to open (default: the sample project)")
     p.add_argument("--screenshot", metavar="OUT.png", help="render the window with its results to a PNG and exit")
@@ -29,7 +29,7 @@ def _run(args: argparse.Namespace) -> int:
         try:  # fail like every other command on a bad file, instead of rendering an error dialog
             load_project(Path(args.project))
         except ScenarioFileError as exc:
-            raise CliError(f"cannot open {args.project}", exc.problems) from None
+            raise CliError(f"cannot open {args.project}", [str(p) for p in exc.problems]) from None
     try:
         w, _, h = args.size.lower().partition("x")
         size = (int(w), int(h))

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 from app.cli.scenario_files import add_scenario_option, read_inputs
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("optimize", help="search the catalog for the cheapest design meeting the targets")
     p.add_argument("scenario", help="scenario JSON file (Greenplum kinds), or a .refarch.json project (all its"
                                     " scenarios, or --scenario NAME)")

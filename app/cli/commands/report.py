@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from models.scenario import Scenario
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "report",
         help="write the PDF design report (and the BOM as CSV / XLSX) for one or more scenario files",
@@ -53,7 +53,7 @@ def _with_energy_price(scenario: Scenario, price: float | None) -> Scenario:
     try:
         assumptions = Assumptions.model_validate({**scenario.assumptions.model_dump(), "energy_price_per_kwh": price})
     except ValidationError as exc:
-        raise CliError("invalid --energy-price", describe_validation_error(exc)) from None
+        raise CliError("invalid --energy-price", [str(p) for p in describe_validation_error(exc)]) from None
     return scenario.model_copy(update={"assumptions": assumptions})
 
 

@@ -69,8 +69,7 @@ def gpinitsystem_config(result: SizingResult, units: list[SegmentUnit], naming: 
     lines += [*comment("The segment host file written beside this file (one line per interface address).", DOCS),
               _var("MACHINE_LIST_FILE", "./hostfile_gpinitsystem")]
     mode = cluster_setting(result, "greenplum-init", "mirror_mode")
-    block = mode is not None and str(mode.value) == "block"
-    if u.mirrors and block:
+    if u.mirrors and mode is not None and str(mode.value) == "block":
         e = init["MIRROR_PORT_BASE"]
         lines += [*comment(f"{e['reason']} {_range_note(ports)}", e["source"]),
                   _var("MIRROR_PORT_BASE", str(ports.mirror_port_base))]

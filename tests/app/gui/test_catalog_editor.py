@@ -231,3 +231,34 @@ def test_the_history_view_shows_an_import_and_reverts_it(editor: CatalogEditor, 
     assert dialog.table.item(0, 3).text() == "revert" and dialog.revert_btn.isEnabled()  # a revert reverts too
     dialog.table.selectRow(1)  # the import, reverted already
     assert not dialog.revert_btn.isEnabled()
+
+
+def test_an_import_that_fails_on_a_bug_says_so_and_ends(editor: CatalogEditor, source: CatalogSource,
+                                                        tmp_path: Path, qtbot,  # type: ignore[no-untyped-def]
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # an error that is not a CatalogError reaches the editor as the job's problems (Problem objects, not strings)
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("disk gone")
+
+    monkeypatch.setattr(source.store, "import_rows", broken)
+    path = tmp_path / "nics.json"
+    path.write_text(json.dumps([NEW_NIC]))
+    with qtbot.waitSignal(editor.importFinished, timeout=30_000) as finished:
+        assert editor.import_file(str(path))
+    assert finished.args == [False]
+    assert "Import failed: internal error: RuntimeError: disk gone" in editor.message.text()  # no "(root)"
+    assert editor.job is None  # the editor takes the next import
+
+
+def test_a_row_write_that_fails_on_a_bug_names_the_error(editor: CatalogEditor, source: CatalogSource,
+                                                         qtbot,  # type: ignore[no-untyped-def]
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("disk gone")
+
+    monkeypatch.setattr(source.store, "save_row", broken)
+    model = editor.models["drive"]
+    with qtbot.waitSignal(model.problem, timeout=30_000) as said:
+        model.setData(model.index(0, model.columns.index("capacity_tb")), "7.68")
+    assert said.args == ["internal error: RuntimeError: disk gone"]
+    qtbot.waitUntil(lambda: not model.busy(), timeout=30_000)

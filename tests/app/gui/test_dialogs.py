@@ -111,7 +111,7 @@ def test_export_configuration_writes_the_folder_and_asks_before_overwriting(  # 
     qtbot, window: MainWindow, tmp_path: Path
 ) -> None:
     exporter = window.exporter
-    assert exporter is not None and "export_config" in window.actions
+    assert exporter is not None and "export_config" in window.menu_actions
     target = tmp_path / "cfg"
     exporter.ask_path = lambda _k, _s: target
     asked: list[Path] = []

@@ -23,7 +23,8 @@ def test_an_export_of_a_refused_scenario_shows_its_problem(qtbot, window: MainWi
     exporter.ask_path = lambda _k, _s: target
     assert exporter.export("pdf")
     qtbot.waitUntil(lambda: not exporter.busy(), timeout=60_000)
-    assert shown == [("Export failed", "platform.server_id: unknown server id 'no-such-server'")]
+    # the field's label, as the form and the sizing problems say it (not the JSON path)
+    assert shown == [("Export failed", "Server: unknown server id 'no-such-server'")]
     assert not target.exists()
 
 

@@ -108,7 +108,7 @@ def test_cancelling_a_file_export_leaves_the_old_file_or_none(qtbot, window: Mai
         assert not target.exists()
     assert _temps(folder) == []
     assert exporter.dialog is None and not exporter.busy()  # idle: a new export can start
-    assert window.actions[f"export_{kind}"].isEnabled()
+    assert window.menu_actions[f"export_{kind}"].isEnabled()
     status = window.statusBar().currentMessage()
     assert status == (f"Export cancelled; {target} was not changed." if old_file
                       else "Export cancelled; nothing was written.")

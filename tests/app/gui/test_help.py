@@ -10,7 +10,7 @@ from app.gui.main_window import MainWindow
 
 def test_help_menu_opens_the_guide_the_model_card_and_about(window: MainWindow) -> None:
     for key in ("user_guide", "model_card", "about"):
-        assert key in window.actions
+        assert key in window.menu_actions
     guide = window.show_help("guide")
     assert "Compare options" in guide.browser.toPlainText()  # the markdown rendered, not shown raw
     assert "## " not in guide.browser.toPlainText()

@@ -68,12 +68,12 @@ def test_undo_restores_the_value_and_the_design(qtbot, window: MainWindow) -> No
     _type(qtbot, window, "workload.data_tb", "900")
     qtbot.waitUntil(lambda: _result(window) is not before and not window.coordinator.busy(), timeout=20_000)
     assert window.doc.undo_stack.count() == 1  # one step for the whole typed value
-    window.actions["undo"].trigger()
+    window.menu_actions["undo"].trigger()
     assert window.form.editor("workload.data_tb").widget.text() == "20"  # type: ignore[attr-defined]
     qtbot.waitUntil(lambda: not window.coordinator.busy(), timeout=20_000)
     assert _result(window).design.segment_hosts == before.design.segment_hosts
     assert not window.doc.dirty
-    window.actions["redo"].trigger()
+    window.menu_actions["redo"].trigger()
     assert window.form.editor("workload.data_tb").widget.text() == "900"  # type: ignore[attr-defined]
 
 
@@ -229,7 +229,7 @@ def test_add_from_template_uses_the_template_and_the_projects_customer_and_curre
 
     for entry in window.doc.entries:  # a project for one customer, priced in euros
         window.doc.edit_many(entry.uid, [(("customer",), "Acme"), (("commercial", "currency"), "EUR")], "set")
-    window.actions[f"add_{kind}"].trigger()
+    window.menu_actions[f"add_{kind}"].trigger()
     draft = window.doc.entry(window.current_uid).draft  # type: ignore[arg-type]
     expected = scenario_template(kind, draft["name"], customer="Acme", currency="EUR")
     assert draft == expected and draft["workload"]["kind"] == kind
