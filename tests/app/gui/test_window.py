@@ -243,7 +243,7 @@ def test_databases_pasted_or_imported_into_the_table_all_or_nothing(  # type: ig
     from PySide6.QtGui import QGuiApplication, QKeySequence
     from PySide6.QtTest import QTest
 
-    window.actions["add_postgres-consolidation"].trigger()
+    window.menu_actions["add_postgres-consolidation"].trigger()
     uid = window.current_uid
     table = window.form.workload.databases
     assert table.isVisible() and len(window.doc.entry(uid).draft["workload"]["databases"]) == 3  # type: ignore[arg-type]
