@@ -59,24 +59,14 @@ class Candidates:
         return Candidates(**{f.name: getattr(self, f.name)[index] for f in fields(self)})
 
 
-@dataclass(frozen=True)
-class _Template:
+@dataclass(frozen=True, eq=False)  # one object per layout, hashed by identity (`fast.layouts` keys on it)
+class Template:
     """The candidates of one server layout (bays, NUMA nodes, the drives its bays take), in search order, built
     once and shared, read-only, by every server of that layout (a vendor's line, a grown catalog)."""
 
     ints: IntArray  # 3 x m: drive index, drives per host, RAID code
     virtualized: BoolArray  # m
     drive: FloatArray  # Tables.DRIVE_ATTRS x m: the drives' attributes, looked up once per layout
-    # the host layouts (drive count, deployment, RAID level; `segments.host_layouts` of one server's rows): each
-    # row's, numbered in that order, each layout's last row, and each layout's (drive count, virtualized, RAID code)
-    group: IntArray  # m
-    last: IntArray  # layouts
-    layout: IntArray  # 3 x layouts
-    bounds: tuple[int, int, int]  # the most drives per host, the highest and the lowest RAID code
-    # each layout's first row and the rows between its rows: a layout holds one row per fitting drive, evenly spaced
-    # (its (deployment, RAID) block lists the drives in turn, each with the same valid counts)
-    first: IntArray  # layouts
-    step: IntArray  # layouts
 
     @property
     def size(self) -> int:
@@ -121,11 +111,11 @@ def _layouts(server: Server, deployments: Sequence[str], raids: Sequence[str], d
 
 def _server_templates(tables: Tables, servers: Sequence[Server], drives: Sequence[Drive],
                       deployments: Sequence[str], raids: Sequence[str], drives_per_host: int | None,
-                      min_drives_per_host: int) -> Iterator[tuple[int, _Template]]:
+                      min_drives_per_host: int) -> Iterator[tuple[int, Template]]:
     """(server index, its candidates' template) of each server with candidates, in the order the search has always
     used: server, deployment, RAID, drive, drive count. A server's candidates depend on its bays, NUMA nodes and
     the drives its bays take, so each such layout is built once and only the server index differs."""
-    templates: dict[tuple[int, int, int], _Template | None] = {}
+    templates: dict[tuple[int, int, int], Template | None] = {}
     for si, (server, fitting) in enumerate(zip(servers, _fitting_by_server(servers, drives), strict=True)):
         if fitting.size == 0:
             continue
@@ -139,7 +129,7 @@ def _server_templates(tables: Tables, servers: Sequence[Server], drives: Sequenc
 
 
 def _template(tables: Tables, server: Server, fitting: IntArray, deployments: Sequence[str], raids: Sequence[str],
-              drives_per_host: int | None, min_drives_per_host: int) -> _Template | None:
+              drives_per_host: int | None, min_drives_per_host: int) -> Template | None:
     """One server's candidates without its index, in search order (each (deployment, RAID) group the fitting drives
     repeated over the valid counts, the counts tiled over the drives); None: it has none. Written in place into one
     array per kind (a template is built per layout, per search)."""
@@ -156,34 +146,13 @@ def _template(tables: Tables, server: Server, fitting: IntArray, deployments: Se
         ints[2, at:end] = raid_code(raid)
         virt[at:end] = dep == "vsphere"
         at = end
-    template = _Template(ints, virt, np.take(tables.drive, ints[0], axis=1), *_template_layouts(ints[1], virt, ints[2]))
-    for a in (template.ints, template.virtualized, template.drive, template.group, template.last, template.layout,
-              template.first, template.step):
+    template = Template(ints, virt, np.take(tables.drive, ints[0], axis=1))
+    for a in (template.ints, template.virtualized, template.drive):
         a.flags.writeable = False  # shared by every server of the layout
     return template
 
 
-def _template_layouts(counts: IntArray, virt: BoolArray, codes: IntArray
-                      ) -> tuple[IntArray, IntArray, IntArray, tuple[int, int, int], IntArray, IntArray]:
-    """A template's host layouts (`_Template.group`, `last`, `layout`, `bounds`, `first`, `step`), numbered in
-    (drive count, virtualized, RAID code) order as host_layouts's key orders them: by a direct table over that key
-    (RAID codes are positions in RAID_LEVELS, never negative), no sort."""
-    code_n = int(codes.max()) + 1
-    key = (counts * 2 + virt) * code_n + codes
-    table = np.full(int(key.max()) + 1, -1, dtype=np.int64)
-    table[key] = np.arange(key.size)  # the last write stays: each layout's last row
-    present = np.flatnonzero(table >= 0)
-    slot = np.zeros(table.size, dtype=np.int64)
-    slot[present] = np.arange(present.size)
-    layout = np.stack([present // code_n // 2, present // code_n % 2, present % code_n])
-    last = table[present]
-    table[key[::-1]] = np.arange(key.size - 1, -1, -1)  # the last write stays: each layout's first row
-    first = table[present]
-    step = np.maximum((last - first) // max(key.size // present.size - 1, 1), 1)  # 1 where a layout has one row
-    return slot[key], last, layout, (int(counts.max()), code_n - 1, int(codes.min())), first, step
-
-
-Piece = tuple[int, _Template, int, int]  # server index, its template, the template's rows [start, stop)
+Piece = tuple[int, Template, int, int]  # server index, its template, the template's rows [start, stop)
 
 
 def _pieces(tables: Tables, servers: Sequence[Server], drives: Sequence[Drive], deployments: Sequence[str],
@@ -205,65 +174,6 @@ def _pieces(tables: Tables, servers: Sequence[Server], drives: Sequence[Drive], 
                 pieces, held = [], 0
     if held:
         yield pieces, held
-
-
-Layouts = tuple[IntArray, IntArray]  # `segments.HostLayouts`: one row of each group, each row's group
-
-
-def chunk_layouts(pieces: Sequence[Piece], rows: int) -> Layouts | None:
-    """`segments.host_layouts` of the candidates `Tables.assemble` builds of `pieces` (`rows` in all), read off the
-    templates, or None where host_layouts finds that grouping would not save work (its tests, on the same numbers).
-
-    A chunk holds each server's rows in one piece, in server order, so its groups (server, drive count, deployment,
-    RAID level) are each piece's template layouts in turn, those present where the piece is cut: no key over the
-    chunk's rows to build and look up. Each group's row is its last, as host_layouts's table keeps it."""
-    if rows < 256 or not pieces:
-        return None
-    which = np.empty(rows, dtype=np.int64)
-    reps = []
-    at = groups = count_top = code_top = 0
-    code_low = sys.maxsize
-    for _, template, start, stop in pieces:
-        end = at + stop - start
-        layout, last, (count_max, code_max, code_min) = _piece_groups(template, start, stop, which[at:end], groups)
-        reps.append(last + at)
-        count_top, code_top, code_low = max(count_top, count_max), max(code_top, code_max), min(code_low, code_min)
-        groups += last.size
-        at = end
-    if groups * 4 > rows or code_low < 0:
-        return None
-    # the size of host_layouts's key table: one past the key of the last server's last layout (layouts are numbered
-    # in key order)
-    span = pieces[-1][0] - pieces[0][0]
-    if (((span * (count_top + 1) + int(layout[0, -1])) * 2 + int(layout[1, -1])) * (code_top + 1)
-            + int(layout[2, -1]) + 1 > 4 * rows):
-        return None
-    return np.concatenate(reps), which
-
-
-def _piece_groups(template: _Template, start: int, stop: int, out: IntArray, base: int
-                  ) -> tuple[IntArray, IntArray, tuple[int, int, int]]:
-    """Writes into `out` the group (numbered from `base`) of each of template rows [start, stop); returns the template
-    layouts present (3 x layouts, in key order), each one's last row (counted from `start`) and (the most drives, the
-    highest and the lowest RAID code) among them."""
-    if start == 0 and stop == template.size:  # a whole template: its layouts as they are
-        np.add(template.group, base, out=out)
-        return template.layout, template.last, template.bounds
-    local = template.group[start:stop]
-    # each layout's last row before `stop`, from its evenly spaced rows: present where that row is at `start` or after
-    k = np.minimum((stop - 1 - template.first) // template.step, template.size // template.last.size - 1)
-    rows = template.first + k * template.step
-    here = (k >= 0) & (rows >= start)
-    ids = np.flatnonzero(here)
-    if ids.size == here.size:  # every layout present: numbered as in the template
-        np.add(local, base, out=out)
-        layout = template.layout
-    else:
-        slot = np.zeros(here.size, dtype=np.int64)
-        slot[ids] = np.arange(ids.size)
-        np.add(slot[local], base, out=out)
-        layout = template.layout[:, ids]
-    return layout, rows[ids] - start, (int(layout[0, -1]), int(layout[2].max()), int(layout[2].min()))
 
 
 def count_candidates(
@@ -328,14 +238,15 @@ def iter_columns(
     drives_per_host: int | None,
     min_drives_per_host: int,
     chunk: int,
-) -> Iterator[tuple[int, Candidates, FloatArray, Layouts | None]]:
+) -> Iterator[tuple[int, Candidates, FloatArray, list[Piece]]]:
     """`iter_candidates` with the attributes of `tables` (`Tables.of` the same parts, which may set the memory
-    and carry extra server rows), each chunk with its extra rows (extra x candidates) and `chunk_layouts`."""
+    and carry extra server rows), each chunk with its extra rows (extra x candidates) and the template pieces it
+    was assembled from (`fast.layouts.chunk_layouts` reads its host layouts off them)."""
     offset = 0
     for pieces, rows in _pieces(tables, servers, drives, deployments, raids, drives_per_host, min_drives_per_host,
                                 chunk):
         cands, extra = tables.assemble(pieces, rows)
-        yield offset, cands, extra, chunk_layouts(pieces, rows)
+        yield offset, cands, extra, pieces
         offset += rows
 
 

@@ -22,6 +22,7 @@ from models.sizing.greenplum.candidates import (
     iter_columns,
 )
 from models.sizing.greenplum.coordinator import CoordinatorOptions, coordinator_options
+from models.sizing.greenplum.fast.layouts import chunk_layouts
 from models.sizing.greenplum.fast.stream import CheapestFeasible, RunningBest
 from models.sizing.greenplum.host_memory import HostMemory, max_memory_gib, memory_plan
 from models.sizing.parts import (
@@ -96,12 +97,11 @@ class SearchSpace:
         total: int | None = None,
     ) -> Iterator[tuple[int, evaluation.Evaluated]]:
         total = self.count() if progress is not None and total is None else (total or 0)
-        for offset, cands, extra, layouts in iter_columns(self.tables, self.servers, self.drives, self.deployments,
+        for offset, cands, extra, pieces in iter_columns(self.tables, self.servers, self.drives, self.deployments,
                                                           self.raids, self.drives_per_host,
                                                           evaluation.min_data_drives(), chunk):
             check_cancelled(cancelled)
-            groups = None if layouts is None else segments.HostLayouts(*layouts)
-            yield offset, _evaluated(self, cands, extra[0], groups)
+            yield offset, _evaluated(self, cands, extra[0], chunk_layouts(pieces, len(cands)))
             if progress is not None:
                 progress(offset + len(cands), total)
 
