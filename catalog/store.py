@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from catalog import history, measurements, plausibility, quotes, snapshot_cache
+from catalog import backup, history, measurements, plausibility, quotes, snapshot_cache
 from catalog import seed as seeding
 from catalog.engine import (
     SQLITE_BEGIN,
@@ -35,10 +35,12 @@ from catalog.engine import (
     is_sqlite,
     mask_url,
     parse_url,
+    sqlite_file,
     take_catalog_lock,
 )
 from catalog.errors import (
     CatalogError,
+    CatalogFileError,
     CatalogOpenError,
     CatalogWriteError,
     EditConflictError,
@@ -75,6 +77,12 @@ class _Raced(CatalogError):
     def __init__(self, part_id: str, kind: PartKind) -> None:
         self.part_id, self.kind = part_id, kind
         super().__init__(f"{kind} '{part_id}' changed meanwhile")
+
+
+def _script(config: Any) -> Any:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(config)
 
 
 class _Restore(history.RestorePart):
@@ -463,6 +471,79 @@ class CatalogStore:
         since; else InvalidRowsError names each row and the change that changed it, and nothing is written."""
         with self._session(write=True) as session:
             return history.revert(session, change_set_id, _Restore())
+
+    # -- backups ------------------------------------------------------------------------------
+
+    def backup(self, target: Path, fmt: str | None = None) -> str:
+        """Write a backup of the whole catalog to `target`, all or nothing; returns its form.
+
+        'sqlite' (the default for a SQLite catalog): SQLite's online backup, a copy of the file. 'json' (the
+        default for PostgreSQL): a portable dump of every table (parts, rates, measurements, history)."""
+        path = sqlite_file(self._url)
+        fmt = fmt or ("sqlite" if path is not None else "json")
+        if fmt == "sqlite":
+            if path is None:
+                raise CatalogWriteError(f"the catalog at {self._url_display} is not a SQLite file: back it up as a "
+                                        "JSON dump (--format json)")
+            backup.backup_sqlite(path, target)
+        elif fmt == "json":
+            try:
+                backup.backup_json(self._engine, target)
+            except SQLAlchemyError as exc:
+                raise CatalogWriteError(f"reading the catalog at {self._url_display} failed: "
+                                        f"{describe_db_error(exc, self._url)}; no backup was written") from None
+        else:
+            raise CatalogWriteError(f"a backup is 'sqlite' or 'json', not {fmt!r}")
+        return fmt
+
+    def restore(self, source: Path) -> str:
+        """Replace the whole catalog by the backup `source` (either form), in one transaction; its form.
+
+        Refused (CatalogFileError, nothing changed) for a backup of a newer schema than this refarch knows, and
+        for a JSON dump of another schema revision than the catalog's; a SQLite copy of an older revision is
+        restored, then upgraded."""
+        from catalog.migrate import alembic_config
+
+        form = backup.kind_of_file(source)
+        script = _script(alembic_config())
+        head, known = script.get_current_head(), {s.revision for s in script.walk_revisions()}
+        revision = backup.sqlite_revision(source) if form == "sqlite" else backup.read_dump(source)["schema_revision"]
+        if revision not in known:
+            raise CatalogFileError(f"{source} is a backup of schema revision {revision!r}, newer than this refarch "
+                                   f"knows (its newest is {head}); restore it with the refarch that made it")
+        path = sqlite_file(self._url)
+        if form == "sqlite" and path is not None:
+            self._engine.dispose()
+            backup.restore_sqlite(source, path)
+            ensure_schema(self._url, self._engine, self._url_display)
+            with self._session(write=True):
+                pass  # a new data version: snapshots cached before the restore are stale
+            return form
+        if revision != head:
+            raise CatalogFileError(f"{source} is a backup of schema revision {revision}; this catalog is at {head}, a "
+                                   "newer schema its rows do not fit: restore it into a SQLite catalog from its SQLite "
+                                   "form, or with the refarch that made it")
+        data = backup.read_dump(source) if form == "json" else self._dump_of(source)
+        with self._session(write=True) as session:
+            take_catalog_lock(session.connection())
+            backup.restore_dump(session.connection(), data, str(source))
+        return form
+
+    @staticmethod
+    def _dump_of(sqlite_backup: Path) -> dict[str, Any]:
+        """A SQLite backup as a dump, to restore into a server catalog."""
+        import io
+        import json
+
+        engine = create_catalog_engine(parse_url(f"sqlite:///{sqlite_backup}"))
+        try:
+            out = io.StringIO()
+            with engine.connect() as conn:
+                backup.dump_json(conn, out)
+            data: dict[str, Any] = json.loads(out.getvalue())
+            return data
+        finally:
+            engine.dispose()
 
     def reseed(self, source: Traversable | None = None) -> seeding.SeedReport:
         """Merge the bundled seed in again: adds missing parts, refreshes ones the user never edited."""

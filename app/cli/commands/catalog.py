@@ -95,6 +95,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("change", type=int, metavar="CHANGE", help="the change's number from `catalog history`")
     p.set_defaults(handler=_revert)
 
+    p = actions.add_parser("backup", help="copy the whole catalog (parts, rates, history) to a file")
+    p.add_argument("file", type=Path, metavar="FILE")
+    p.add_argument("--format", choices=("sqlite", "json"), default=None,
+                   help="sqlite: SQLite's online backup (default for a SQLite catalog); json: a portable dump "
+                        "(default for PostgreSQL; restores into either)")
+    p.set_defaults(handler=_backup)
+
+    p = actions.add_parser("restore", help="replace the whole catalog by a backup (refused from a newer schema)")
+    p.add_argument("file", type=Path, metavar="FILE", help="a file `catalog backup` wrote")
+    p.set_defaults(handler=_restore)
+
     p = actions.add_parser("rates", help="the dated exchange-rate table: list, set, import or export")
     p.add_argument("rates_action", choices=("list", "set", "import", "export"), metavar="list|set|import|export")
     p.add_argument("values", nargs="*", metavar="ARG",
@@ -150,6 +161,24 @@ def _revert(args: argparse.Namespace) -> int:
         done = store.revert(args.change)
     print(f"reverted change {done.change_set}: {done.rows} row(s) back as they were"
           + (f" (recorded as change {done.revert})" if done.revert is not None else ""))
+    return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    with _opened(args) as store:
+        form = store.backup(args.file, args.format)
+        where = store.url_display
+    print(f"backed up {where} to {args.file} ({'SQLite copy' if form == 'sqlite' else 'JSON dump'})")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    with _opened(args) as store:
+        form = store.restore(args.file)
+        where = store.url_display
+        parts = len(store.list())
+    print(f"restored {where} from {args.file} ({'SQLite copy' if form == 'sqlite' else 'JSON dump'}): "
+          f"{parts} part(s)")
     return 0
 
 
