@@ -317,13 +317,29 @@ class SensitivityBar:
     high_main: float
     base_capex: float
     base_main: float
+    low_hosts: int = 0  # worker hosts of the design at -delta, the base and +delta: whole hosts, so bars move in steps
+    base_hosts: int = 0
+    high_hosts: int = 0
 
     @property
     def swing(self) -> float:
         return abs(self.high_capex - self.low_capex)
 
+    @property
+    def host_rounding(self) -> bool:
+        """Both ends moved the main estimate the same way from the base while the host count changed: the whole-host
+        step, not the input, decides the bar (e.g. -20 % data on one host fewer scans slower than the base).
+
+        >>> SensitivityBar("data", 1, 2, 110.0, 105.0, 1.5, 100.0, 9, 10, 12).host_rounding
+        True
+        >>> SensitivityBar("data", 1, 2, 90.0, 105.0, 1.5, 100.0, 10, 10, 10).host_rounding
+        False
+        """
+        same_side = (self.low_main - self.base_main) * (self.high_main - self.base_main) > 0
+        return same_side and len({self.low_hosts, self.base_hosts, self.high_hosts}) > 1
+
     def to_dict(self) -> dict[str, Any]:
-        return {**dataclasses.asdict(self), "capex_swing": self.swing}
+        return {**dataclasses.asdict(self), "capex_swing": self.swing, "host_rounding": self.host_rounding}
 
 
 def _workload_inputs(w: object) -> dict[str, str]:
@@ -371,9 +387,9 @@ def sensitivity(
     base_main = base_result.estimates[main].p50 if main in base_result.estimates else float("nan")
     bars: list[SensitivityBar] = []
 
-    def run(s: Scenario, cat: HardwareCatalog) -> tuple[float, float]:
+    def run(s: Scenario, cat: HardwareCatalog) -> tuple[float, float, int]:
         r = size(s, cat, cancelled=cancelled)
-        return r.totals.capex, r.estimates[main].p50 if main in r.estimates else float("nan")
+        return r.totals.capex, r.estimates[main].p50 if main in r.estimates else float("nan"), r.design.worker_hosts
 
     w = scenario.workload
     for label, field in _workload_inputs(w).items():
@@ -381,15 +397,17 @@ def sensitivity(
             continue
         lo = base.model_copy(update={"workload": w.model_copy(update={field: _scaled_value(w, field, 1 - delta)})})
         hi = base.model_copy(update={"workload": w.model_copy(update={field: _scaled_value(w, field, 1 + delta)})})
-        (lc, lm), (hc, hm) = run(lo, catalog), run(hi, catalog)
-        bars.append(SensitivityBar(label, lc, hc, lm, hm, base_result.totals.capex, base_main))
+        (lc, lm, lh), (hc, hm, hh) = run(lo, catalog), run(hi, catalog)
+        bars.append(SensitivityBar(label, lc, hc, lm, hm, base_result.totals.capex, base_main, lh,
+                                   base_result.design.worker_hosts, hh))
     priced = (("drive price", base_result.design.drive_id), ("server price", base_result.design.server_id))
     for label, part_id in priced:
         if part_id is None:
             continue
         part = catalog.get(part_id)
         if isinstance(part, Drive | Server):
-            (lc, lm) = run(base, _scaled_catalog(catalog, part_id, 1 - delta))
-            (hc, hm) = run(base, _scaled_catalog(catalog, part_id, 1 + delta))
-            bars.append(SensitivityBar(label, lc, hc, lm, hm, base_result.totals.capex, base_main))
+            (lc, lm, lh) = run(base, _scaled_catalog(catalog, part_id, 1 - delta))
+            (hc, hm, hh) = run(base, _scaled_catalog(catalog, part_id, 1 + delta))
+            bars.append(SensitivityBar(label, lc, hc, lm, hm, base_result.totals.capex, base_main, lh,
+                                       base_result.design.worker_hosts, hh))
     return sorted(bars, key=lambda b: -b.swing)

@@ -37,12 +37,15 @@ def _run(args: argparse.Namespace) -> int:
                         "bars": [b.to_dict() for b in bars]})
         else:
             cur = result.totals.currency
-            rows = [{"input": b.input, "low_capex": money(b.low_capex, cur), "high_capex": money(b.high_capex, cur),
-                     "capex_swing": money(b.swing, cur), "low_main": number(b.low_main),
-                     "high_main": number(b.high_main)} for b in bars]
+            rows = [{"input": b.input + (" *" if b.host_rounding else ""), "low_capex": money(b.low_capex, cur),
+                     "high_capex": money(b.high_capex, cur), "capex_swing": money(b.swing, cur),
+                     "low_main": number(b.low_main), "high_main": number(b.high_main),
+                     "hosts": f"{b.low_hosts} / {b.base_hosts} / {b.high_hosts}"} for b in bars]
+            note = ("\n* whole hosts decide this bar: both ends move the estimate the same way from the base because"
+                    " the host count steps (hosts: low / base / high)") if any(b.host_rounding for b in bars) else ""
             out.append(f"Main estimate: {result.main_metric}; each input -{number(args.delta_pct)} % / "
-                       f"+{number(args.delta_pct)} %\n"
+                       f"+{number(args.delta_pct)} %; every bar is a whole design (host counts are whole)\n"
                        + format_table(rows, ["input", "low_capex", "high_capex", "capex_swing", "low_main",
-                                             "high_main"]))
+                                             "high_main", "hosts"]) + note)
     print_each(out, print_json if args.format == "json" else print, [i.scenario.name for i in inputs])
     return 0

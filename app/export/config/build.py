@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.export.config.ansible import add_ansible
 from app.export.config.bundle import ConfigBundle, ConfigFile, comment, header
 from app.export.config.design_values import cluster_setting
 from app.export.config.gp_layout import segment_units
@@ -29,6 +30,7 @@ def build_config(result: SizingResult, naming: Naming | None = None) -> ConfigBu
     vsphere = d.deployment == "vsphere"
     if d.kind in GREENPLUM_KINDS:
         units = add_greenplum(bundle, result, naming)
+        add_ansible(bundle, result, units, naming)
         add_linux(bundle, result, units[0].mounts if units else None, units[0].drives if units else 0)
         if vsphere:
             mode = cluster_setting(result, "greenplum-init", "mirror_mode")

@@ -41,6 +41,20 @@ def test_sensitivity_orders_the_tornado(catalog: HardwareCatalog) -> None:
     assert data.high_capex > data.low_capex
 
 
+def test_tornado_bars_state_their_host_counts(catalog: HardwareCatalog) -> None:
+    """A data-bound design (2 TB on the SAS sample, one scan target): each bar carries the worker hosts of its three
+    designs; a bar whose ends both move the estimate the same way is flagged as decided by whole hosts."""
+    scenario = sample("retail-dw-dual-socket-sas", workload={"data_tb": 30}, targets={"max_full_scan_s": 400})
+    bars = sensitivity(scenario, catalog)
+    base = size(scenario, catalog).design.worker_hosts
+    for b in bars:
+        assert b.base_hosts == base and b.low_hosts > 0 and b.high_hosts > 0
+        same_way = (b.low_main - b.base_main) * (b.high_main - b.base_main) > 0
+        assert b.host_rounding == (same_way and len({b.low_hosts, b.base_hosts, b.high_hosts}) > 1)
+    data = next(b for b in bars if b.input == "data volume")
+    assert data.low_hosts <= base <= data.high_hosts
+
+
 def test_per_dollar_rows_of_a_time_favour_the_faster_cheaper_design(catalog: HardwareCatalog) -> None:
     fast = size(sample("retail-dw-gen5", targets={"max_full_scan_s": 300}), catalog)
     slow = size(sample("retail-dw-gen5", targets={"max_full_scan_s": 900}), catalog)

@@ -1,0 +1,43 @@
+"""The Ansible inventory names every host of the design in its group, with the per-host values the design states."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.export.config.gp_layout import segment_units
+from app.export.config.naming import Naming
+from tests.app.export.config.conftest import ConfigOf
+
+
+def _groups(text: str) -> dict[str, list[dict[str, str]]]:
+    groups: dict[str, list[dict[str, str]]] = {}
+    current = ""
+    for ln in text.splitlines():
+        if not ln or ln.startswith("#"):
+            continue
+        if ln.startswith("["):
+            current = ln.strip("[]")
+            groups[current] = []
+            continue
+        host, *pairs = ln.split()
+        groups[current].append({"host": host, **dict(p.split("=", 1) for p in pairs)})
+    return groups
+
+
+@pytest.mark.parametrize("name", ["study-000-vsphere.json", "retail-dw-dual-socket-sas.json"])
+def test_inventory_groups_every_host(name: str, config_of: ConfigOf) -> None:
+    result, bundle = config_of(name)
+    g = _groups(bundle.get("ansible/inventory.ini").text)
+    units = segment_units(result.design, Naming())
+    assert [h["host"] for h in g["segments"]] == [u.hostname for u in units]  # hostfile_gpinitsystem's order
+    for h, u in zip(g["segments"], units, strict=True):
+        assert (int(h["primaries"]), int(h["mirrors"])) == (u.primaries, u.mirrors)
+        assert h["data_mounts"].split(",") == list(u.mounts)
+        assert ("physical_host" in h) == (result.design.deployment == "vsphere")
+    assert len(g["coordinator"]) == 1 and ("standby" in g) == (result.design.coordinator_hosts > 1)
+    assert [c["host"] for c in g["greenplum:children"]] == ["coordinator", *(["standby"] if "standby" in g else []),
+                                                            "segments"]
+    paths = {f.path for f in bundle.files}
+    for h in g["segments"] + g["coordinator"]:
+        assert h["sysctl_file"] in paths and h["limits_file"] in paths
+    assert {v["host"].split("=")[0] for v in g["greenplum:vars"]} >= {"greenplum_release", "gpadmin_user"}
