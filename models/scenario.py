@@ -117,6 +117,18 @@ class GreenplumOltp(_Mirrored):
     )
 
 
+class CurrentVm(_Strict):
+    """The VM a database runs in today, as an estate export (RVTools) observed it: what the report sets beside the
+    right-sized VM. It describes; the sizing reads the database's own fields."""
+
+    vcpus: int = Field(ge=1, le=768, description="vCPUs configured today")
+    memory_gib: float = Field(gt=0, le=24_576, description="memory configured today, GiB")
+    cpu_used_mhz: float | None = Field(default=None, ge=0, le=10_000_000, description="CPU the VM used, MHz")
+    memory_used_gib: float | None = Field(default=None, ge=0, le=24_576, description="memory the VM used, GiB")
+    cpu_model: str = Field(default="", max_length=200, description="the processor of its host")
+    source: str = Field(default="", max_length=300, description="where the figures come from")
+
+
 class PgDatabase(_Strict):
     name: str = Field(min_length=1, max_length=200)
     size_gb: float = Field(gt=0, le=1_000_000)
@@ -137,6 +149,9 @@ class PgDatabase(_Strict):
     offpeak_load_pct: float | None = Field(
         default=None, ge=0, le=100, description="load outside the busy hours as % of peak; default: study 001's 2 of 30"
         " clients"
+    )
+    current: CurrentVm | None = Field(
+        default=None, description="the VM it runs in today, as observed (an RVTools import fills it); null: not known"
     )
 
     @field_validator("busy_hours")

@@ -379,6 +379,12 @@ FIELDS: dict[str, FieldInfo] = {
     "workload.databases[].writes_per_txn": FieldInfo("Writes per transaction", help="Rows written per transaction"),
     "workload.databases[].busy_hours": FieldInfo("Busy hours", help="Hours of the day (0-23) at peak load"),
     "workload.databases[].offpeak_load_pct": FieldInfo("Off-peak load", "% of peak"),
+    "workload.databases[].current.vcpus": FieldInfo("Current vCPUs", "vCPU"),
+    "workload.databases[].current.memory_gib": FieldInfo("Current memory", "GiB"),
+    "workload.databases[].current.cpu_used_mhz": FieldInfo("CPU used", "MHz"),
+    "workload.databases[].current.memory_used_gib": FieldInfo("Memory used", "GiB"),
+    "workload.databases[].current.cpu_model": FieldInfo("Current processor"),
+    "workload.databases[].current.source": FieldInfo("Observed in"),
     "workload.placement": FieldInfo(
         "Placement", choices=(("vm-per-database", "One VM per database"), ("shared-vm", "Shared VMs"))
     ),

@@ -13,6 +13,7 @@ from reportlab.platypus import Flowable, Spacer
 
 from app.export.engine_values import estimated_tps_cites, estimated_tps_source, used_values
 from app.export.pdf_blocks import Ctx
+from app.export.pdf_estate import estate_section
 from app.export.pdf_styles import BAD, GOOD, GOOD_FILL, MUTED
 from app.formatting import (
     bare,
@@ -258,6 +259,7 @@ def workload_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
         if any(db.peak_tps is None for db in w.databases):
             out.append(ctx.m(f"A peak TPS left empty is estimated at {ctx.text(estimated_tps_source())}"
                              f" ({'; '.join(ctx.cite(c) for c in estimated_tps_cites())}).", st.cell_small))
+        out += estate_section(ctx, w, r)
     out += [ctx.heading("Platform choices", 1), ctx.facts(_model_rows(s.platform, "platform", r=r, used=used))]
     targets = [(field_label(f"targets.{k}"), k, v) for k, v in s.targets.model_dump().items()
                if v is not None and k != "confidence"]

@@ -26,6 +26,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="postgres-consolidation: the databases from an inventory, one row each; the header names"
                         " the columns name, size, peak clients, working set (sizes with their unit, as 'Size (GB)' or"
                         " size_tb), and optionally peak tps, busy hours (as 9-17), writes per txn, offpeak load (%%)")
+    p.add_argument("--rvtools", metavar="RVTools.xlsx",
+                   help="postgres-consolidation: one database per powered-on VM (templates left out) of an RVTools"
+                        " export, sized from what it used (vInfo In Use MiB, vCPU Overall, vMemory Active), not what it"
+                        " was given")
+    p.add_argument("--comfort", type=float, default=1.2, metavar="FACTOR",
+                   help="with --rvtools: headroom over the observed use, 1 to 5 (default 1.2)")
+    p.add_argument("--target-cpu", metavar="MODEL",
+                   help="with --rvtools: the processor of the new hosts (a catalog CPU, as 'EPYC 9354'); the observed"
+                        " CPU is scaled by the SPECrate2017_int_base per core of the current and the new processor")
     p.set_defaults(handler=_run)
 
 
@@ -40,6 +49,41 @@ def _project_defaults(path: str | None) -> tuple[str, str | None]:
     except ScenarioFileError as exc:
         raise CliError(f"invalid project {path}", [str(p) for p in exc.problems]) from None
     return project_defaults(scenario_to_json(s) for s in project.scenarios)
+
+
+def _estate(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
+    """The right-sized databases of an RVTools export, and what the import did in words (for the notes)."""
+    from app.editing.rvtools import RvToolsError, read_rvtools
+    from models.estate import RightSizing, right_size
+
+    if not 1 <= args.comfort <= 5:
+        raise CliError(f"--comfort must be 1 to 5 (got {args.comfort:g})")
+    try:
+        estate = read_rvtools(Path(args.rvtools))
+    except RvToolsError as exc:
+        raise CliError(f"nothing imported from {args.rvtools}", exc.lines()) from None
+    cores = _target_cores(args) if args.target_cpu else None
+    how = RightSizing(args.comfort, args.target_cpu or "", cores, f"RVTools export {Path(args.rvtools).name}")
+    sized = [right_size(vm, how) for vm in estate.vms]
+    said = (f"From the RVTools export {Path(args.rvtools).name}: {len(sized)} powered-on VMs, right-sized at"
+            f" {args.comfort:g} x the use it observed (a snapshot at the export's time, not a peak);"
+            f" {estate.powered_off} powered-off VMs and {estate.templates} templates left out.")
+    notes = [n for s in sized for n in s.notes]
+    return [s.database for s in sized], said + "".join(f" {n}." for n in notes[:50])
+
+
+def _target_cores(args: argparse.Namespace) -> int:
+    from app.cli.catalog_access import load_catalog
+    from models.estate import cpu_key, socket_score
+
+    catalog = load_catalog(args.db)
+    cpus = {cpu_key(c.model): c for c in catalog.cpus}
+    cpu = cpus.get(cpu_key(args.target_cpu))
+    if cpu is None or socket_score(args.target_cpu) is None:
+        known = sorted(c.model for k, c in cpus.items() if socket_score(c.model) is not None)
+        raise CliError(f"--target-cpu {args.target_cpu!r}: not a catalog processor with a SPECrate2017_int_base"
+                       f" score; those with one: {', '.join(known)}")
+    return int(cpu.cores)
 
 
 def _inventory(args: argparse.Namespace) -> list[dict[str, Any]] | None:
@@ -61,12 +105,20 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     from models.scenario import ScenarioFileError, parse_scenario, scenario_to_json
 
     customer, currency = _project_defaults(args.project)
+    if args.databases is not None and args.rvtools is not None:
+        raise CliError("give --databases or --rvtools, not both")
+    if args.rvtools is not None and args.kind != "postgres-consolidation":
+        raise CliError("--rvtools is for postgres-consolidation: the VMs to consolidate")
     databases = _inventory(args)
+    said = ""
+    if args.rvtools is not None:
+        databases, said = _estate(args)
     try:
         data = scenario_template(args.kind, args.name, currency=args.currency or currency,
                                  customer=args.customer if args.customer is not None else customer)
         if databases is not None:
             data["workload"]["databases"] = databases
+            data["notes"] = f"{said} {data['notes']}".strip()[:20_000]
             data = scenario_to_json(parse_scenario(data, "the new scenario"))
         return data
     except ScenarioFileError as exc:

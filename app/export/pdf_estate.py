@@ -1,0 +1,46 @@
+"""The report's table of the current estate: each VM as an export observed it, beside the VM the design gives it."""
+
+from __future__ import annotations
+
+from reportlab.platypus import Flowable, Spacer
+
+from app.export.pdf_blocks import Ctx
+from app.formatting import number
+from models.scenario import PostgresConsolidation
+from models.sizing.result import SizingResult
+
+
+def estate_rows(w: PostgresConsolidation, r: SizingResult) -> list[list[str]]:
+    """One row per database that has a current VM: name, vCPU and memory today, what it used, and the design's VM
+    (marked "shared" where the design puts several databases in one VM)."""
+    vm_of = {name: vm for vm in r.vms for name in vm.databases}
+    rows = []
+    for db in w.databases:
+        now = db.current
+        if now is None:
+            continue
+        vm = vm_of.get(db.name)
+        shared = " (shared)" if vm is not None and len(vm.databases) > 1 else ""
+        rows.append([db.name, str(now.vcpus), number(now.memory_gib),
+                     number(now.cpu_used_mhz) if now.cpu_used_mhz is not None else "not observed",
+                     number(now.memory_used_gib) if now.memory_used_gib is not None else "not observed",
+                     f"{vm.vcpus}{shared}" if vm is not None else "–",
+                     f"{number(vm.memory_gib)}{shared}" if vm is not None else "–"])
+    return rows
+
+
+def estate_section(ctx: Ctx, w: PostgresConsolidation, r: SizingResult) -> list[Flowable]:
+    rows = estate_rows(w, r)
+    if not rows:
+        return []
+    sources = sorted({db.current.source.split(";")[0] for db in w.databases if db.current is not None})
+    cw = ctx.width
+    return [ctx.heading("Current VMs, as they are and right-sized", 1),
+            ctx.p(f"As observed in {', '.join(sources)}: the vCPUs and memory each VM has today and what it used,"
+                  " beside the VM this design gives it (sized from the use, with the comfort factor of the import).",
+                  ctx.styles.body),
+            Spacer(1, 4),
+            ctx.grid(["VM", "vCPU today", "Memory today (GiB)", "CPU used (MHz)", "Memory used (GiB)",
+                      "vCPU right-sized", "Memory right-sized (GiB)"], rows,
+                     [cw * 0.2, cw * 0.1, cw * 0.13, cw * 0.13, cw * 0.14, cw * 0.14, cw * 0.16],
+                     numeric=(1, 2, 3, 4, 5, 6))]
