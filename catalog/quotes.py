@@ -87,8 +87,10 @@ def _workbook_rows(data: bytes, name: str) -> list[list[object]]:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+    except (zipfile.BadZipFile, EOFError, ValueError):
         raise CatalogFileError(f"{name}: not a readable XLSX workbook (not a zip archive)") from None
+    except Exception as exc:  # NotImplementedError for a zip version or method zipfile lacks, OSError, ...
+        raise CatalogFileError(f"{name}: not a readable XLSX workbook ({exc or type(exc).__name__})") from None
     if unpacked > XLSX_MAX_UNPACKED_BYTES:
         raise CatalogFileError(f"{name}: the workbook unpacks to {unpacked:,} bytes; the limit is "
                                f"{XLSX_MAX_UNPACKED_BYTES:,} bytes (save the quote as CSV, or only its first sheet)")

@@ -63,8 +63,10 @@ def _unpacked_size(data: bytes, name: str) -> int:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             return sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+    except (zipfile.BadZipFile, EOFError, ValueError):
         raise _fail(name, "not a readable XLSX workbook (not a zip archive)") from None
+    except Exception as exc:  # NotImplementedError for a zip version or method zipfile lacks, OSError, ...
+        raise _fail(name, f"not a readable XLSX workbook ({exc or type(exc).__name__})") from None
 
 
 def workbook_sheets(data: bytes, name: str, sheets: Sequence[str] | None = None) -> dict[str, Rows]:

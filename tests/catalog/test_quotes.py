@@ -115,7 +115,7 @@ def test_a_workbook_that_unpacks_past_the_limit_is_refused_before_it_is_parsed(m
         quotes.read_quote(path)
 
 
-@pytest.mark.parametrize("damage", ["truncated", "bad sheet xml", "text"])
+@pytest.mark.parametrize("damage", ["truncated", "bad sheet xml", "text", "unsupported zip version"])
 def test_a_damaged_workbook_is_a_file_error(tmp_path: Path, damage: str) -> None:
     import zipfile
 
@@ -136,10 +136,37 @@ def test_a_damaged_workbook_is_a_file_error(tmp_path: Path, damage: str) -> None
         with zipfile.ZipFile(path, "w") as z:
             for name, body in parts.items():
                 z.writestr(name, body)
+    elif damage == "unsupported zip version":  # the tester's case: "internal error", exit 1
+        path.write_bytes(_zip_version(path.read_bytes(), 99))
     else:
         path.write_text("Part Number,Unit Price,Currency\n")
     with pytest.raises(CatalogFileError, match="not a readable XLSX workbook"):
         quotes.read_quote(path)
+
+
+def _zip_version(data: bytes, version: int) -> bytes:
+    """Every entry's "version needed to extract" set to `version` (local headers and central directory)."""
+    out = bytearray(data)
+    for magic, offset in ((b"PK\x03\x04", 4), (b"PK\x01\x02", 6)):
+        at = out.find(magic)
+        while at >= 0:
+            out[at + offset:at + offset + 2] = version.to_bytes(2, "little")
+            at = out.find(magic, at + 4)
+    return bytes(out)
+
+
+def test_cli_quote_of_a_workbook_with_an_unsupported_zip_version_is_exit_2(tmp_path: Path, small_seed: Path,
+                                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli.main import main
+
+    path = tmp_path / "q.xlsx"
+    wb = Workbook()
+    wb.active.append(["Part Number", "Unit Price", "Currency"])
+    wb.save(path)
+    path.write_bytes(_zip_version(path.read_bytes(), 99))
+    assert main(["--db", f"sqlite:///{tmp_path / 'c.sqlite'}", "catalog", "quote", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "not a readable XLSX workbook (zip file version 9.9)" in err and "internal error" not in err
 
 
 def test_a_csv_quote_with_nul_bytes_is_refused_as_not_text(tmp_path: Path) -> None:

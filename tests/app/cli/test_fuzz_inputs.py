@@ -258,7 +258,7 @@ def mutated_xlsx(draw: st.DrawFn, lines: list[list[str]]) -> bytes:
     for empty in ("<sheetData></sheetData>", "<sheetData />", "<sheetData/>"):
         xml = xml.replace(empty, f"<sheetData>{sheet}</sheetData>")
     assert sheet in xml or not sheet
-    damage = rng.choice(["none", "none", "none", "xml", "zip", "drop-entry"])
+    damage = rng.choice(["none", "none", "none", "xml", "zip", "drop-entry", "zip-header"])
     parts = dict(WORKBOOK, **{SHEET: xml.encode("utf-8", "surrogatepass")})
     if damage == "xml":
         body = parts[SHEET]
@@ -274,7 +274,19 @@ def mutated_xlsx(draw: st.DrawFn, lines: list[list[str]]) -> bytes:
     if damage == "zip":
         at = rng.randint(0, len(data))
         data = data[:at] + rng.randbytes(rng.randint(0, 3)) + data[at + rng.randint(0, 4):]
+    elif damage == "zip-header":  # a version, flag or method zipfile does not support ("zip file version 9.9")
+        data = _damaged_zip_header(data, rng)
     return data
+
+
+def _damaged_zip_header(data: bytes, rng: random.Random) -> bytes:
+    """One zip header field that says how to extract (version needed, flags, compression) set to a random value,
+    in a local header (PK 3 4: at +4, +6, +8) or a central directory entry (PK 1 2: at +6, +8, +10)."""
+    heads = [(i, 4) for i in range(len(data)) if data.startswith(b"PK\x03\x04", i)]
+    heads += [(i, 6) for i in range(len(data)) if data.startswith(b"PK\x01\x02", i)]
+    at, first = rng.choice(heads)
+    field = at + first + 2 * rng.randint(0, 2)
+    return data[:field] + rng.randint(0, 0xFFFF).to_bytes(2, "little") + data[field + 2:]
 
 
 @st.composite
