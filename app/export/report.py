@@ -31,6 +31,7 @@ from app.export.pdf_config import config_appendix
 from app.export.pdf_cover import appendix, cover, references_section, toc
 from app.export.pdf_design import design_section
 from app.export.pdf_doc import ReportDoc, numbered_canvas
+from app.export.pdf_measurements import measurements_section
 from app.export.pdf_money import bom_section, cost_section
 from app.export.pdf_plot import Pen
 from app.export.pdf_sections import (
@@ -54,7 +55,7 @@ from models.whatif import GrowthYear
 __all__ = ["render_report"]
 
 # the sections of one scenario, in order; the executive summary points forward to "warnings"
-SECTIONS = ("summary", "workload", "design", "bom", "cost", "performance", "rationale", "warnings")
+SECTIONS = ("summary", "workload", "design", "bom", "cost", "performance", "measurements", "rationale", "warnings")
 
 
 def _header(s: Scenario) -> str:
@@ -165,7 +166,8 @@ def render_report(
 
 def _scenario_story(ctx: Ctx, pen: Pen, r: SizingResult, s: Scenario, growth: Sequence[GrowthYear] | None,
                     curve: Sequence[tuple[int, Estimate]] | None = None) -> list[Flowable]:
-    warnings_no = ctx.numbering.peek(ctx.depth, ahead=SECTIONS.index("warnings") + 1)
+    sections = SECTIONS if r.calibration is not None else tuple(x for x in SECTIONS if x != "measurements")
+    warnings_no = ctx.numbering.peek(ctx.depth, ahead=sections.index("warnings") + 1)
     cost_chart = cost_flowable(pen, r, ctx.width) if r.bom else None
     est_chart = estimates_flowable(pen, r, s, ctx.width)
     grows = growth is not None and len(growth) > 1 and any(y.capex_expansion for y in growth[1:])
@@ -179,6 +181,7 @@ def _scenario_story(ctx: Ctx, pen: Pen, r: SizingResult, s: Scenario, growth: Se
     story += bom_section(ctx, table, r)
     story += cost_section(ctx, r, s, cost_chart, growth, growth_chart)
     story += performance_section(ctx, r, s, est_chart, curve_chart)
+    story += measurements_section(ctx, r)  # only when the scenario names measurement profiles
     story += rationale_section(ctx, r)
     story += warnings_section(ctx, r)
     return story

@@ -90,11 +90,13 @@ def size_for_report(
 
 def _growth(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult, label: str, notes: list[str],
             cancelled: IsCancelled | None) -> list[GrowthYear] | None:
+    from models.perf.measured import using
     from models.sizing.engine import SizingInputError
     from models.whatif import growth
 
     try:
-        return growth(scenario, catalog, result, cancelled)
+        with using(result.measured):  # sized on measurements: every year on the same measured rates
+            return growth(scenario, catalog, result, cancelled)
     except (SizingInputError, ValueError) as exc:  # the report is still useful without the plan; say why
         notes.append(f"{label}: growth plan left out ({exc})")
         return None

@@ -49,10 +49,12 @@ def size(scenario: Scenario, catalog: HardwareCatalog, progress: Progress | None
 def curve_points(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult,
                  progress: Progress | None = None, cancelled: IsCancelled | None = None) -> list[tuple[int, Estimate]]:
     """(hosts, estimate of the main metric) around the design's host count (`models.sizing.curves`)."""
+    from models.perf.measured import using
     from models.sizing import curves
 
-    return curves.main_metric_curve(scenario, catalog, curves.host_counts(result.design.segment_hosts), result,
-                                    progress, cancelled)
+    with using(result.measured):  # a design sized on measurements: its curve on the same measured rates
+        return curves.main_metric_curve(scenario, catalog, curves.host_counts(result.design.segment_hosts),
+                                        result, progress, cancelled)
 
 
 def estimate_curve(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult,

@@ -18,12 +18,14 @@ if TYPE_CHECKING:
 def growth(scenario: Scenario, catalog: HardwareCatalog, label: str | None = None,
            cancelled: IsCancelled | None = None) -> tuple[SizingResult, list[GrowthYear]]:
     """The design, then the hosts each year's data needs on its hardware and what each year adds."""
+    from models.perf.measured import using
     from models.sizing.parts import SizingInputError
     from models.whatif import growth as plan
 
     result = sizing.size(scenario, catalog, cancelled=cancelled, label=label)
     try:
-        return result, plan(scenario, catalog, result, cancelled)
+        with using(result.measured):  # sized on measurements: every year on the same measured rates
+            return result, plan(scenario, catalog, result, cancelled)
     except SizingInputError as exc:
         raise ServiceError(f"cannot plan the growth of {label or scenario.name}", exc.problems) from None
 
@@ -31,11 +33,13 @@ def growth(scenario: Scenario, catalog: HardwareCatalog, label: str | None = Non
 def sensitivity(scenario: Scenario, catalog: HardwareCatalog, delta: float, label: str | None = None,
                 cancelled: IsCancelled | None = None) -> tuple[SizingResult, list[SensitivityBar]]:
     """The design, then capex and main estimate for -delta / +delta on each main input."""
+    from models.perf.measured import using
     from models.sizing.parts import SizingInputError
     from models.whatif import sensitivity as bars
 
     result = sizing.size(scenario, catalog, cancelled=cancelled, label=label)
     try:
-        return result, bars(scenario, catalog, delta, result, cancelled)
+        with using(result.measured):
+            return result, bars(scenario, catalog, delta, result, cancelled)
     except SizingInputError as exc:
         raise ServiceError(f"cannot vary the inputs of {label or scenario.name}", exc.problems) from None

@@ -46,19 +46,45 @@ class MeasuredCurve:
     source: str
 
 
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """What a sizing on measurements ran with, kept on its result so estimates derived from the result later (the
+    estimate-vs-hosts curve, growth, sensitivity) are computed on the same measured rates."""
+
+    scan: ScanFactors | None
+    oltp: Mapping[str, MeasuredCurve]
+
+
 _SCAN: ContextVar[ScanFactors | None] = ContextVar("measured_scan_factors", default=None)
 _OLTP: ContextVar[Mapping[str, MeasuredCurve] | None] = ContextVar("measured_oltp_curves", default=None)
+_ACTIVE: ContextVar[bool] = ContextVar("measured_active", default=False)
 
 
 @contextmanager
 def measured(scan: ScanFactors | None = None, oltp: Mapping[str, MeasuredCurve] | None = None) -> Iterator[None]:
     """Estimates inside the block use the measured factors and curves."""
-    t1, t2 = _SCAN.set(scan), _OLTP.set(dict(oltp) if oltp else None)
+    t1, t2, t3 = _SCAN.set(scan), _OLTP.set(dict(oltp) if oltp else None), _ACTIVE.set(True)
     try:
         yield
     finally:
         _SCAN.reset(t1)
         _OLTP.reset(t2)
+        _ACTIVE.reset(t3)
+
+
+@contextmanager
+def using(m: Measured | None) -> Iterator[None]:
+    """`measured(...)` with what a result kept (`SizingResult.measured`); nothing when it kept nothing."""
+    if m is None:
+        yield
+        return
+    with measured(m.scan, m.oltp):
+        yield
+
+
+def active() -> bool:
+    """Whether a sizing on measurements is under way in this context (its sizes need no profiles again)."""
+    return _ACTIVE.get()
 
 
 def scan_factors() -> ScanFactors | None:

@@ -32,11 +32,12 @@ def size(
     """Size one scenario (`_size`); a scenario naming measurement profiles (`platform.measurements`, found in
     `profiles`) is sized on the modelled rates, then on the measured ones (`models.measurements.calibration`),
     and the result carries the comparison (`calibration`) and says what changed."""
+    from models.perf import measured as measured_rates
+
     names = scenario.platform.measurements
-    if not names:
+    if not names or measured_rates.active():  # inside a sizing on measurements (growth, curves): its rates apply
         return _size(scenario, catalog, progress, cancelled)
     from models.measurements import calibration
-    from models.perf.measured import measured
 
     available = profiles or {}
     gone = calibration.missing(names, available)
@@ -45,10 +46,12 @@ def size(
                                         "catalog (refarch measure list shows them)") for i, n in gone])
     before = _size(scenario, catalog, part_progress(progress, 0, 2), cancelled)
     plan = calibration.plan(scenario, [available[n] for n in names], before, catalog)
-    with measured(plan.scan, plan.oltp):
+    used = measured_rates.Measured(plan.scan, plan.oltp)
+    with measured_rates.using(used):
         after = _size(scenario, catalog, part_progress(progress, 1, 2), cancelled)
     doc = calibration.report(plan, before, after)
-    return dataclasses.replace(after, calibration=doc, warnings=after.warnings + calibration.warnings(doc))
+    return dataclasses.replace(after, calibration=doc, measured=used,
+                               warnings=after.warnings + calibration.warnings(doc))
 
 
 def _size(

@@ -6,10 +6,11 @@ the PDF report, `compare` and the optimizer all read these objects, never the JS
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Final, Literal
 
+from models.perf.measured import Measured
 from models.references import Citation, citations
 from models.sizing.settings import GreenplumSettings, SettingGroup
 from models.uncertainty import Estimate
@@ -378,6 +379,8 @@ class SizingResult:
     exchange_rates: tuple[dict[str, Any], ...] = ()  # the rate rows the conversion used (for the report)
     # measured vs modelled (models.measurements.calibration.report), when the scenario names measurement profiles
     calibration: dict[str, Any] | None = None
+    # the measured factors and curves it was sized on (models.perf.measured.using), for estimates derived later
+    measured: Measured | None = field(default=None, compare=False, repr=False)
 
     def check(self, target: str) -> TargetCheck | None:
         """The verdict on `target` (a field of `Scenario.targets`), None when the scenario does not set it."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.cli.catalog_access import load_catalog
 from app.cli.output import format_table, print_json
@@ -88,9 +88,26 @@ def render_text(r: SizingResult) -> str:
         for g in d.settings:
             values = ", ".join(f"{s.name}={s.value}{(' ' + s.unit) if s.unit else ''}" for s in g.settings)
             lines.append(f"  {g.product} [{g.target}]: {values}")
+    if r.calibration is not None:
+        lines += calibration_lines(r.calibration)
     lines += ["", "Rationale"]
     lines += [f"  - {x.decision}: {x.text} [{x.source}]" for x in r.rationale]
     if r.warnings:
         lines += ["", "Warnings"]
         lines += [f"  ! {w.title} [{w.code}]: {w.text}" for w in r.warnings]
     return "\n".join(lines)
+
+
+def calibration_lines(cal: dict[str, Any]) -> list[str]:
+    """The measured-vs-modelled section (`app.views.calibration`), when the scenario names measurement profiles."""
+    from app.views.calibration import rows, summary
+
+    table = [{"resource": r.resource, "unit": r.unit, "modelled": r.modelled, "measured": r.measured,
+              "ratio": r.ratio, "verdict": r.verdict, "slow hosts": r.slow_hosts} for r in rows(cal)]
+    out = ["", f"Measured vs modelled ({', '.join(cal['profiles'])})", f"  {summary(cal)}"]
+    out.append(format_table(table, ["resource", "unit", "modelled", "measured", "ratio", "verdict", "slow hosts"]))
+    out += [f"  {r.resource}: {r.changes}" for r in rows(cal)]
+    if cal["no_good_links"]:
+        out.append(f"  no good links: {', '.join(cal['no_good_links'])}")
+    out += [f"  note: {n}" for n in cal["notes"]]
+    return out

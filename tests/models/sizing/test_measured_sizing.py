@@ -96,3 +96,23 @@ def test_measured_factors_apply_only_inside_the_block() -> None:
     after = scan_load_estimates.sampled_params()
     assert scan_load_fit.default_params() is before
     assert (inside.drive_read_efficiency == after.drive_read_efficiency * 0.5).all()
+
+
+def test_growth_and_the_estimate_curve_of_a_measured_design_use_its_measured_rates(
+        catalog: HardwareCatalog) -> None:
+    from models.perf.measured import using
+    from models.sizing import curves
+    from models.whatif import growth
+
+    slow = profile("slow-10gbe", "gpcheckperf_slow_disks_10gbe.txt", server=GEN5_SERVER)
+    doc = scenario("retail-dw-gen5.json", platform__measurements=["slow-10gbe"])
+    s = parse_scenario(doc)
+    result = size(s, catalog, profiles={"slow-10gbe": slow})
+    assert result.measured is not None and result.measured.scan is not None
+    with pytest.raises(SizingInputError):  # outside its measured rates the scenario cannot be sized again
+        growth(s, catalog, result)
+    with using(result.measured):
+        years = growth(s, catalog, result)
+        points = dict(curves.main_metric_curve(s, catalog, [result.design.segment_hosts], result))
+    assert years[-1].hosts == result.design.segment_hosts
+    assert points[result.design.segment_hosts].p50 == pytest.approx(result.estimates["full_scan_s"].p50, rel=1e-9)
