@@ -99,9 +99,22 @@ def _draw_vm(g: Group, box: _Box, lines: list[str], fonts: ReportFonts, *, fill:
         y -= LINE
 
 
-def host_drawing(host: HostLayout, deployment: str, width: float, fonts: ReportFonts,
-                 drive_name: str | None = None) -> Drawing:
-    """A Drawing `width` points wide of one host of `host.role`."""
+@dataclass(frozen=True)
+class _Grid:
+    """Where the socket row goes: the sockets side by side, each holding its NUMA nodes side by side."""
+
+    sockets: int
+    sock_w: float
+    sock_h: float
+    nps: int  # NUMA nodes per socket
+    node_w: float
+    node_h: float
+    top: float  # the socket row's top edge
+
+
+def _placement(host: HostLayout, deployment: str) -> tuple[dict[int, list[tuple[int, VmLayout]]],
+                                                             list[tuple[int, VmLayout]]]:
+    """The VMs (numbered from 1) pinned to each NUMA node, and those spanning the host."""
     nodes_total = max(1, host.sockets * host.numa_nodes_per_socket)
     pinned: dict[int, list[tuple[int, VmLayout]]] = {n: [] for n in range(nodes_total)}
     spanning: list[tuple[int, VmLayout]] = []
@@ -111,14 +124,12 @@ def host_drawing(host: HostLayout, deployment: str, width: float, fonts: ReportF
             spanning.append((i, vm))
         else:
             pinned[vm.numa_node].append((i, vm))
+    return pinned, spanning
 
-    inner_w = width - 2 * PAD
-    sockets = max(1, host.sockets)
-    sock_w = (inner_w - (sockets - 1) * GAP) / sockets
-    nps = max(1, host.numa_nodes_per_socket)
-    node_w = (sock_w - 2 * PAD - (nps - 1) * GAP) / nps
 
-    # heights: the tallest NUMA node decides the socket row
+def _node_stacks(pinned: dict[int, list[tuple[int, VmLayout]]], node_w: float,
+                 fonts: ReportFonts) -> dict[int, list[tuple[list[str], float]]]:
+    """Each NUMA node's VM boxes (lines, height), top down; past MAX_VMS_PER_NODE a "+n more VMs" box."""
     node_stack: dict[int, list[tuple[list[str], float]]] = {}
     for n, vms in pinned.items():
         shown = vms if len(vms) <= MAX_VMS_PER_NODE else vms[: MAX_VMS_PER_NODE - 1]
@@ -126,11 +137,12 @@ def host_drawing(host: HostLayout, deployment: str, width: float, fonts: ReportF
         if len(vms) > len(shown):
             stack.append(([f"+{len(vms) - len(shown)} more VMs"], _vm_height(1)))
         node_stack[n] = stack
-    stack_h = max((sum(h for _, h in st) + GAP * max(0, len(st) - 1) for st in node_stack.values()), default=0)
-    node_h = 13 + max(stack_h, 10) + 4
-    sock_h = 14 + node_h + PAD
+    return node_stack
 
-    bare = deployment == "bare-metal"
+
+def _span_boxes(spanning: list[tuple[int, VmLayout]], bare: bool, nodes_total: int, inner_w: float,
+                fonts: ReportFonts) -> list[tuple[list[str], float]]:
+    """The boxes (lines, height) across the whole host: the bare-metal OS, or each unpinned VM."""
     span_boxes: list[tuple[list[str], float]] = []
     for i, vm in spanning:
         label = "Bare-metal OS (whole host)" if bare else f"VM {i} (not pinned: spans {nodes_total} NUMA nodes)"
@@ -140,23 +152,21 @@ def host_drawing(host: HostLayout, deployment: str, width: float, fonts: ReportF
         if bare:
             ls[1] = ls[1].replace(" vCPU", " cores")
         span_boxes.append((ls, _vm_height(len(ls))))
-    span_h = sum(h + GAP for _, h in span_boxes)
-    bottom_h = 22.0
-    height = PAD + sock_h + GAP + span_h + bottom_h + PAD
+    return span_boxes
 
-    d = Drawing(width, height)
-    g = Group()
-    d.add(g)
-    g.add(Rect(0, 0, width, height, rx=4, ry=4, fillColor=colors.white, strokeColor=INK, strokeWidth=0.9))
 
-    top = height - PAD
-    for s in range(sockets):
-        sx = PAD + s * (sock_w + GAP)
-        sy = top - sock_h
-        g.add(Rect(sx, sy, sock_w, sock_h, rx=3, ry=3, fillColor=SOCKET_FILL, strokeColor=RULE, strokeWidth=0.7))
-        _text(g, sx + 4, top - 10, f"Socket {s}", LABEL, fonts, bold=True, width=sock_w / 2)
+def _draw_sockets(g: Group, host: HostLayout, grid: _Grid, node_stack: dict[int, list[tuple[list[str], float]]],
+                  any_spanning: bool, fonts: ReportFonts) -> None:
+    """Each socket with its cores, and in it each NUMA node with the VMs pinned to it."""
+    nps, node_w, node_h, top = grid.nps, grid.node_w, grid.node_h, grid.top
+    for s in range(grid.sockets):
+        sx = PAD + s * (grid.sock_w + GAP)
+        sy = top - grid.sock_h
+        g.add(Rect(sx, sy, grid.sock_w, grid.sock_h, rx=3, ry=3, fillColor=SOCKET_FILL, strokeColor=RULE,
+                   strokeWidth=0.7))
+        _text(g, sx + 4, top - 10, f"Socket {s}", LABEL, fonts, bold=True, width=grid.sock_w / 2)
         per_node = f" ({nps} × {host.cores_per_numa_node})" if nps > 1 else ""
-        _text(g, sx + sock_w - 4, top - 10, f"{host.cores_per_numa_node * nps} cores{per_node}", LABEL, fonts,
+        _text(g, sx + grid.sock_w - 4, top - 10, f"{host.cores_per_numa_node * nps} cores{per_node}", LABEL, fonts,
               color=MUTED, anchor="end")
         for k in range(nps):
             n = s * nps + k
@@ -171,17 +181,13 @@ def host_drawing(host: HostLayout, deployment: str, width: float, fonts: ReportF
                 y -= h
                 _draw_vm(g, _Box(nx + 3, y, node_w - 6, h), lines, fonts, fill=VM_FILL, edge=VM_EDGE)
                 y -= GAP
-            if not node_stack[n] and not spanning:
+            if not node_stack[n] and not any_spanning:
                 _text(g, nx + 3, ny + node_h - 22, "no VM pinned", TEXT, fonts, color=MUTED, width=node_w - 6)
 
-    y = top - sock_h - GAP
-    for lines, h in span_boxes:
-        y -= h
-        fill, edge = (HOSTOS_FILL, HOSTOS_EDGE) if bare else (VM_FILL, VM_EDGE)
-        _draw_vm(g, _Box(PAD, y, inner_w, h), lines, fonts, fill=fill, edge=edge)
-        y -= GAP
 
-    # drives and network along the bottom edge
+def _draw_drives_and_network(g: Group, host: HostLayout, width: float, drive_name: str | None,
+                             fonts: ReportFonts) -> None:
+    """Along the bottom edge: a drive icon per data drive (up to MAX_DRIVE_ICONS), what they are, the ports."""
     by = PAD + 5
     icons = min(host.data_drives, MAX_DRIVE_ICONS)
     x = PAD
@@ -198,4 +204,43 @@ def host_drawing(host: HostLayout, deployment: str, width: float, fonts: ReportF
     _text(g, width - PAD, by + 2, nic_text, LABEL, fonts, color=INK, anchor="end")
     nic_w = string_width(nic_text, fonts.regular, LABEL, fonts) + 12
     _text(g, x + 4, by + 2, drive_text, LABEL, fonts, width=width - PAD - nic_w - x - 4)
+
+
+def host_drawing(host: HostLayout, deployment: str, width: float, fonts: ReportFonts,
+                 drive_name: str | None = None) -> Drawing:
+    """A Drawing `width` points wide of one host of `host.role`."""
+    pinned, spanning = _placement(host, deployment)
+    inner_w = width - 2 * PAD
+    sockets = max(1, host.sockets)
+    sock_w = (inner_w - (sockets - 1) * GAP) / sockets
+    nps = max(1, host.numa_nodes_per_socket)
+    node_w = (sock_w - 2 * PAD - (nps - 1) * GAP) / nps
+
+    # heights: the tallest NUMA node decides the socket row
+    node_stack = _node_stacks(pinned, node_w, fonts)
+    stack_h = max((sum(h for _, h in st) + GAP * max(0, len(st) - 1) for st in node_stack.values()), default=0)
+    node_h = 13 + max(stack_h, 10) + 4
+    sock_h = 14 + node_h + PAD
+
+    bare = deployment == "bare-metal"
+    span_boxes = _span_boxes(spanning, bare, len(pinned), inner_w, fonts)
+    span_h = sum(h + GAP for _, h in span_boxes)
+    bottom_h = 22.0
+    height = PAD + sock_h + GAP + span_h + bottom_h + PAD
+
+    d = Drawing(width, height)
+    g = Group()
+    d.add(g)
+    g.add(Rect(0, 0, width, height, rx=4, ry=4, fillColor=colors.white, strokeColor=INK, strokeWidth=0.9))
+
+    top = height - PAD
+    _draw_sockets(g, host, _Grid(sockets, sock_w, sock_h, nps, node_w, node_h, top), node_stack, bool(spanning),
+                  fonts)
+    y = top - sock_h - GAP
+    for lines, h in span_boxes:
+        y -= h
+        fill, edge = (HOSTOS_FILL, HOSTOS_EDGE) if bare else (VM_FILL, VM_EDGE)
+        _draw_vm(g, _Box(PAD, y, inner_w, h), lines, fonts, fill=fill, edge=edge)
+        y -= GAP
+    _draw_drives_and_network(g, host, width, drive_name, fonts)
     return d

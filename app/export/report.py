@@ -17,7 +17,7 @@ from reportlab.platypus import Flowable, PageBreak
 
 from app.export.atomic import atomic_write
 from app.export.bom import bom_table
-from app.export.fonts import report_fonts
+from app.export.fonts import ReportFonts, report_fonts
 from app.export.pdf_blocks import Ctx, Numbering
 from app.export.pdf_charts import (
     comparison_chart,
@@ -118,17 +118,7 @@ def render_report(
 
     story: list[Flowable] = cover(top, doc_title, results, scenarios, when)
     if not single:
-        story += toc(top)
-        kinds = [r.design.kind for r in results]
-        per_kind = kind_rows(results)
-        charts: list[Flowable | None] = []
-        for group in option_groups(kinds):
-            idx, rows = per_kind[kinds[group[0]]]
-            # one option of its workload: its own section shows it; a chart of single bars compares nothing
-            charts.append(None if len(group) < 2 else comparison_chart(
-                pen, [results[i] for i in group], [option_letter(i) for i in group], chart_winners(group, idx, rows),
-                top.width, top.max_figure_height))
-        story += comparison_section(top, results, scenarios, charts)
+        story += toc(top) + _comparison(top, pen, results, scenarios)
     tick()
 
     for i, (r, s) in enumerate(zip(results, scenarios, strict=True)):
@@ -147,11 +137,33 @@ def render_report(
     story += config_appendix(top, results, scenarios)
     story += references_section(top)
     tick()
+    _build(path, story, fonts, scenarios, doc_title, when, cancelled)
+    tick()
 
+
+def _comparison(top: Ctx, pen: Pen, results: list[SizingResult], scenarios: list[Scenario]) -> list[Flowable]:
+    """The options compared: the table, and a chart per workload kind that has two options or more."""
+    kinds = [r.design.kind for r in results]
+    per_kind = kind_rows(results)
+    charts: list[Flowable | None] = []
+    for group in option_groups(kinds):
+        idx, rows = per_kind[kinds[group[0]]]
+        # one option of its workload: its own section shows it; a chart of single bars compares nothing
+        charts.append(None if len(group) < 2 else comparison_chart(
+            pen, [results[i] for i in group], [option_letter(i) for i in group], chart_winners(group, idx, rows),
+            top.width, top.max_figure_height))
+    return comparison_section(top, results, scenarios, charts)
+
+
+def _build(path: Path, story: list[Flowable], fonts: ReportFonts, scenarios: list[Scenario], doc_title: str,
+           when: date, cancelled: IsCancelled | None) -> None:
+    """Lay `story` out into pages and write them to `path` (whole or not at all), with the running header and
+    footer: one scenario's name, or the title and the customers; who it is prepared for and by."""
     customers = sorted({s.customer for s in scenarios if s.customer})
     authors = sorted({s.prepared_by for s in scenarios if s.prepared_by})
     footer = "Prepared" + (f" for {', '.join(customers)}" if customers else "") + (
         f" by {', '.join(authors)}" if authors else "")
+    single = len(scenarios) == 1
     header = _header(scenarios[0]) if single else " · ".join([doc_title, *(c for c in customers if c not in doc_title)])
     with atomic_write(path) as tmp:
         doc = ReportDoc(str(tmp), fonts=fonts, header=header, footer_left=footer,
@@ -161,7 +173,6 @@ def render_report(
             if isinstance(f, OnePassToc):
                 f.expect(story)
         doc.multiBuild(story, canvasmaker=numbered_canvas(fonts))
-    tick()
 
 
 def _scenario_story(ctx: Ctx, pen: Pen, r: SizingResult, s: Scenario, growth: Sequence[GrowthYear] | None,

@@ -97,6 +97,37 @@ class CatalogEditor(QWidget):
         self.where.setWordWrap(True)
         self.where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
+        bar = self._build_toolbar()
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        for kind in TAB_ORDER:
+            self._add_table(kind)
+        self._build_busy_row()
+
+        self.message = QLabel()
+        self.message.setObjectName("banner")
+        self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.RichText)
+        self.message.hide()
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 10, 12, 10)
+        lay.addWidget(self.where)
+        lay.addLayout(bar)
+        lay.addWidget(self.busy_row)
+        lay.addWidget(self.message)
+        lay.addWidget(self.tabs, 1)
+        self._update_where()
+        writable = source.store is not None
+        controls: tuple[QWidget, ...] = (self.add_btn, self.delete_btn, self.import_btn, self.replace_box,
+                                         self.history_btn)
+        for control in controls:
+            control.setEnabled(writable)
+        assert set(TAB_ORDER) == set(PART_KINDS)
+
+    # -- building -------------------------------------------------------------------------------------------
+    def _build_toolbar(self) -> QHBoxLayout:
+        """The actions (add, delete, import, export, history) and the filter, in one row."""
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("filter parts…")
         self.filter.setClearButtonEnabled(True)
@@ -125,38 +156,41 @@ class CatalogEditor(QWidget):
         bar.addWidget(self.history_btn)
         bar.addStretch(1)
         bar.addWidget(self.filter)
+        return bar
 
-        self.tabs = QTabWidget()
-        self.tabs.setDocumentMode(True)
-        for kind in TAB_ORDER:
-            model = CatalogTableModel(source.store, kind, self)
-            if source.store is None:
-                model.set_parts([part_to_row(p) for p in source.snapshot.of_kind(kind)])
-            model.changed.connect(lambda: self._changed())
-            model.problem.connect(self._show_problem)
-            model.busyChanged.connect(self._model_busy)
-            model.dataChanged.connect(lambda *_a: self._show_row_problems())
-            proxy = SourceSortedProxy(self)
-            proxy.setSourceModel(model)
-            proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-            proxy.setFilterKeyColumn(-1)
-            view = QTableView()
-            view.setObjectName(f"catalog:{kind}")
-            view.setModel(proxy)
-            view.setSortingEnabled(True)
-            view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-            view.setAlternatingRowColors(True)
-            view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-            view.verticalHeader().setVisible(False)
-            view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-            view.horizontalHeader().setStretchLastSection(True)
-            view.resizeColumnsToContents()
-            for col, name in enumerate(model.columns):
-                if name == "source" or view.columnWidth(col) > 260:
-                    view.setColumnWidth(col, 260)
-            self.models[kind], self.views[kind], self.proxies[kind] = model, view, proxy
-            self.tabs.addTab(view, f"{KIND_TITLES[kind]} ({model.rowCount()})")
+    def _add_table(self, kind: PartKind) -> None:
+        """The tab of one kind: its model (the store's rows, or the read-only catalog's parts), a filtering and
+        sorting proxy, and the table view."""
+        model = CatalogTableModel(self.source.store, kind, self)
+        if self.source.store is None:
+            model.set_parts([part_to_row(p) for p in self.source.snapshot.of_kind(kind)])
+        model.changed.connect(lambda: self._changed())
+        model.problem.connect(self._show_problem)
+        model.busyChanged.connect(self._model_busy)
+        model.dataChanged.connect(lambda *_a: self._show_row_problems())
+        proxy = SourceSortedProxy(self)
+        proxy.setSourceModel(model)
+        proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        proxy.setFilterKeyColumn(-1)
+        view = QTableView()
+        view.setObjectName(f"catalog:{kind}")
+        view.setModel(proxy)
+        view.setSortingEnabled(True)
+        view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        view.setAlternatingRowColors(True)
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.verticalHeader().setVisible(False)
+        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        view.horizontalHeader().setStretchLastSection(True)
+        view.resizeColumnsToContents()
+        for col, name in enumerate(model.columns):
+            if name == "source" or view.columnWidth(col) > 260:
+                view.setColumnWidth(col, 260)
+        self.models[kind], self.views[kind], self.proxies[kind] = model, view, proxy
+        self.tabs.addTab(view, f"{KIND_TITLES[kind]} ({model.rowCount()})")
 
+    def _build_busy_row(self) -> None:
+        """The progress bar and Cancel button shown while an import or export runs."""
         self.progress = QProgressBar()
         self.progress.setObjectName("catalogProgress")
         self.progress.setTextVisible(True)
@@ -169,27 +203,6 @@ class CatalogEditor(QWidget):
         busy_lay.addWidget(self.progress, 1)
         busy_lay.addWidget(self.cancel_btn)
         self.busy_row.hide()
-
-        self.message = QLabel()
-        self.message.setObjectName("banner")
-        self.message.setWordWrap(True)
-        self.message.setTextFormat(Qt.TextFormat.RichText)
-        self.message.hide()
-
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(12, 10, 12, 10)
-        lay.addWidget(self.where)
-        lay.addLayout(bar)
-        lay.addWidget(self.busy_row)
-        lay.addWidget(self.message)
-        lay.addWidget(self.tabs, 1)
-        self._update_where()
-        writable = source.store is not None
-        controls: tuple[QWidget, ...] = (self.add_btn, self.delete_btn, self.import_btn, self.replace_box,
-                                         self.history_btn)
-        for control in controls:
-            control.setEnabled(writable)
-        assert set(TAB_ORDER) == set(PART_KINDS)
 
     # -- helpers --------------------------------------------------------------------------------------------
     def current_kind(self) -> PartKind:
