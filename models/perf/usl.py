@@ -31,6 +31,14 @@ _Z95 = 1.959963984540054
 # sigma this close to 1 is "fully serialized": X(N) stays within 0.1 % of lambda for any N, and the
 # N* formula would divide two round-off residues.
 _SERIAL_TOL = 1e-3
+# The points a sweep can hold: a client count is a whole number of concurrent sessions (1 and up, at most ten
+# million), a throughput a rate within 1e-6..1e15 per second whose largest and smallest differ by at most 1e6x;
+# beyond these no measurement lies, and the fit's squares would overflow (1e308 "fits" with numpy warnings).
+MAX_CLIENTS = 1e7
+THROUGHPUT_RANGE = (1e-6, 1e15)
+MAX_THROUGHPUT_SPREAD = 1e6
+# A fit explaining less than this share of the points' variance is flagged, not trusted.
+MIN_TRUSTED_R2 = 0.5
 _MAX_CACHED_DRAWS = 4
 
 
@@ -130,6 +138,23 @@ class UslFit:
             f"({self.max_clients:g}); reporting the largest measured N rather than an extrapolated peak"
         )
 
+    @property
+    def physical_note(self) -> str:
+        """Why the fit is outside what the USL describes physically ("" when it is not): fully serialized,
+        superlinear points (per-client throughput rising with clients: the USL has no term for it), or a
+        curve explaining little of the points."""
+        notes = []
+        if self.sigma >= 1.0 - _SERIAL_TOL:
+            notes.append("sigma at its bound 1: throughput does not grow with clients (did the clients run?)")
+        per_client = self.observed / self.clients
+        first = per_client[int(np.argmin(self.clients))]
+        if self.sigma <= 1e-9 and self.kappa <= 1e-9 and float(per_client.max()) > 1.05 * first:
+            notes.append("superlinear points: throughput per client rises with clients (a warm-up or caches?), "
+                         "which the USL cannot describe; sigma and kappa sit at their bound 0")
+        if self.r2 < MIN_TRUSTED_R2:
+            notes.append(f"r2 {self.r2:.2f}: the curve explains little of the points")
+        return "; ".join(notes)
+
     def predicted(self) -> FloatArray:
         return np.asarray(usl(self.clients, self.lam, self.sigma, self.kappa))
 
@@ -226,6 +251,7 @@ class UslFit:
             "points": self.points,
             "peak_note": self.peak_note or None,
             "covariance_note": self.covariance_note or None,
+            "physical_note": self.physical_note or None,
             "peak_placed": self.peak_placed,
             "peak_clients_p10_p90": _finite_pair(self.peak_clients_range()),
             "rms_relative_error": self.rms_relative_error,
@@ -293,9 +319,33 @@ def _checked_points(clients: ArrayLike, throughput: ArrayLike) -> tuple[FloatArr
         if nonpos.size:
             where = ", ".join(f"point {i + 1} ({arr[i]:g})" for i in nonpos)
             raise UslFitError(f"{name} must be > 0: {where}")
+    _check_ranges(n, x)
     if np.unique(n).size < 3:
         raise UslFitError("need at least 3 distinct client counts to separate lambda, sigma and kappa")
     return n, x
+
+
+def _check_ranges(n: FloatArray, x: FloatArray) -> None:
+    """Points outside what a sweep can measure, refused naming the point and the limit.
+
+    >>> _check_ranges(np.array([1.0, 2.0, 4.0]), np.array([10.0, 2e300, 40.0]))
+    Traceback (most recent call last):
+    ...
+    models.perf.usl.UslFitError: throughput must be at most 1e+15 per second: point 2 (2e+300)
+    """
+    low, high = THROUGHPUT_RANGE
+    checks = (("clients", n, n < 1.0, "must be at least 1 (a count of concurrent clients)"),
+              ("clients", n, n > MAX_CLIENTS, f"must be at most {MAX_CLIENTS:g}"),
+              ("throughput", x, x < low, f"must be at least {low:g} per second"),
+              ("throughput", x, x > high, f"must be at most {high:g} per second"))
+    for name, arr, bad, rule in checks:
+        where = np.flatnonzero(bad)
+        if where.size:
+            shown = ", ".join(f"point {i + 1} ({arr[i]:g})" for i in where[:5])
+            raise UslFitError(f"{name} {rule}: {shown}" + (f" and {where.size - 5} more" if where.size > 5 else ""))
+    if float(x.max()) > MAX_THROUGHPUT_SPREAD * float(x.min()):
+        raise UslFitError(f"throughput spans {x.min():g} to {x.max():g}, more than {MAX_THROUGHPUT_SPREAD:g}x "
+                          "within one sweep: the points are not one measurement's (mixed units?)")
 
 
 def _point_weights(rel_sd: ArrayLike | None, n: FloatArray) -> FloatArray:
@@ -396,6 +446,8 @@ def _intervals(
 
 def _r_squared(x: FloatArray, pred: FloatArray) -> float:
     """R^2 of the fitted curve; flat data has no variance to explain: perfect if the curve is flat too."""
+    scale = float(x.max())
+    x, pred = x / scale, pred / scale  # in units of the largest point: no square overflows
     ss_res = float(np.sum((x - pred) ** 2))
     ss_tot = float(np.sum((x - x.mean()) ** 2))
     flat_fits = ss_res <= 1e-12 * float(np.sum(x**2))

@@ -180,6 +180,8 @@ def _table(path: Path, fit: UslFit) -> str:
         lines.append(f"note: {fit.peak_note}")
     if fit.covariance_note:
         lines.append(f"note: {fit.covariance_note}")
+    if fit.physical_note:
+        lines.append(f"warning: outside the USL's physical bounds: {fit.physical_note}")
     pred = fit.predicted()
     lines.append("")
     lines.append(

@@ -117,3 +117,39 @@ def test_non_converging_fit_exits_2(
     monkeypatch.setattr(usl_module, "fit_usl", fail)  # the command imports it when it runs
     assert main(["fit-usl", str(_good(tmp_path))]) == 2
     assert "did not converge" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("rows", "expected"), [
+    ("1,1e300\n2,2e300\n4,4e300", "throughput must be at most 1e+15 per second: point 1 (1e+300)"),
+    ("1,1e308\n2,1.7e308\n3,1.79e308", "throughput must be at most 1e+15"),  # the tester's lambda 1e308, exit 0
+    ("1,1e-300\n2,2e-300\n3,3e-300", "throughput must be at least 1e-06 per second"),
+    ("1e300,1\n2e300,2\n4e300,3", "clients must be at most 1e+07"),
+    ("0.5,10\n2,20\n3,30", "clients must be at least 1"),
+    ("1,1\n2,2000\n3,3000000", "more than 1e+06x within one sweep"),
+])
+def test_extreme_points_are_refused_without_numpy_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            rows: str, expected: str) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an overflow warning fails the test
+        assert main(["fit-usl", str(_csv(tmp_path, f"clients,throughput\n{rows}\n"))]) == 2
+    assert expected in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("rows", "flag"), [
+    ("1,100\n2,100\n3,100\n4,100", "sigma at its bound 1"),
+    ("1,100\n2,300\n4,900\n8,2000", "superlinear points"),
+])
+def test_fits_outside_the_physical_bounds_are_flagged(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      rows: str, flag: str) -> None:
+    path = _csv(tmp_path, f"clients,throughput\n{rows}\n")
+    assert main(["fit-usl", str(path)]) == 0
+    assert f"warning: outside the USL's physical bounds: {flag}" in capsys.readouterr().out
+    assert main(["fit-usl", str(path), "--format", "json"]) == 0
+    assert flag in json.loads(capsys.readouterr().out)["physical_note"]
+
+
+def test_a_good_sweep_has_no_physical_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fit-usl", str(_good(tmp_path)), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["physical_note"] is None
