@@ -178,6 +178,10 @@ class PostgresConsolidation(_Strict):
     vsphere_ha: bool = Field(
         default=True, description="reserve one host's capacity for vSphere HA restarts (N+1); false: a warning"
     )
+    ha_host_failures: int = Field(
+        default=1, ge=0, le=2, description="host failures vSphere HA admission control reserves capacity for"
+        " (N+1: 1, N+2: 2); 0 reserves none: a failed host's VMs restart only where there is room"
+    )
     shared_storage: Literal["vsan", "local"] | None = Field(
         default=None, description="datastore of the DATA and WAL disks: vSAN across the hosts (HA restarts need"
         " shared storage) or each host's local RAID; default vsan with vsphere_ha, local without"

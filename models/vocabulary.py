@@ -398,6 +398,10 @@ FIELDS: dict[str, FieldInfo] = {
     "workload.vsphere_ha": FieldInfo(
         "vSphere HA reserve (N+1)", help="Reserve one host's capacity for vSphere HA restarts"
     ),
+    "workload.ha_host_failures": FieldInfo(
+        "Host failures HA tolerates", help="Host failures vSphere HA admission control reserves capacity for: 1 (N+1)"
+        " or 2 (N+2); 0 reserves none. Used with vSphere HA on"
+    ),
     "workload.query_streams": FieldInfo("Concurrent query streams"),
     "workload.shared_storage": FieldInfo(
         "Shared storage", help="Where the database (or IQ dbspace) disks live; vSphere HA restarts need shared disks",

@@ -65,6 +65,7 @@ WARNING_TITLES: dict[str, str] = {
     "no-ha": "vSphere HA off",
     "ha-local-storage": "vSphere HA on local disks",
     "failover-throughput": "Throughput after a host failure",
+    "ha-cannot-restart": "VMs vSphere HA cannot restart",
     "small-vm": "VMs small for their load",
     "tps-beyond-vm": "TPS beyond the VM's vCPUs",
     # SAP IQ (sizing/sap_iq/warnings.py, failure.py)

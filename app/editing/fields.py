@@ -102,6 +102,7 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         _w("host_memory_available_gib", "float", optional=True, placeholder="Recommend"),
         _w("shared_buffers_policy", "choice"),
         _w("vsphere_ha", "bool"),
+        _w("ha_host_failures", "int"),
         _w("shared_storage", "choice", recommend_choice=True, only=("vsan", "local")),
         _w("vsan_policy", "choice"),
     ),

@@ -232,6 +232,33 @@ class IqMultiplex:
     temp_dbspace_tb: float
 
 
+@dataclass(frozen=True, slots=True)
+class Survivor:
+    """One surviving host after a host failure, once vSphere HA has restarted what it could on it."""
+
+    host: int  # 1-based, as the host layouts number them
+    overcommit_rate: float  # Equation 1 on its configured and available memory
+    safe_overcommit_rate: float  # the most its working sets allow
+    performance_preserved: float  # study 001's curve for the VM on it that keeps least
+    restarted: tuple[str, ...] = ()  # the failed host's VMs HA restarted here
+
+
+@dataclass(frozen=True, slots=True)
+class HostFailure:
+    """The worst single-host failure of a vSphere cluster, simulated: every host failed in turn, its VMs restarted
+    as vSphere HA would place them; the worst is the one that strands most VMs, then keeps least throughput."""
+
+    failed_host: int  # 1-based
+    tolerated: int  # host failures admission control reserves capacity for (workload.ha_host_failures; 0 without HA)
+    survivors: tuple[Survivor, ...]
+    not_restarted: tuple[str, ...] = ()  # VMs of the failed host no survivor could restart
+    why_not: str = ""  # why they cannot restart: no room, HA off, disks on the failed host
+
+    @property
+    def performance_preserved(self) -> float:
+        return min((s.performance_preserved for s in self.survivors), default=0.0)
+
+
 @dataclass(frozen=True)
 class Design:
     kind: str
@@ -266,6 +293,7 @@ class Design:
     greenplum_version: str | None = None  # the release the settings are written for (Greenplum designs)
     # product settings (gpconfig, postgresql.conf, SAP IQ switches...) with reason and source: see settings.py
     settings: tuple[SettingGroup, ...] = ()
+    host_failure: HostFailure | None = None  # PostgreSQL on vSphere: the worst single-host failure, simulated
 
     @property
     def worker_hosts(self) -> int:
@@ -280,6 +308,8 @@ class Design:
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["vm"] = asdict(self.vm) if self.vm else None
+        if self.host_failure is None:  # only vSphere database designs simulate one
+            del d["host_failure"]
         d["worker_hosts"] = self.worker_hosts
         d["total_hosts"] = self.total_hosts
         return d

@@ -9,6 +9,7 @@ all and explains the result.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import NoReturn
 
 from models.calibration_data import figure, point
@@ -51,19 +52,22 @@ from models.sizing.postgres.limits import (
     physical_memory,
 )
 from models.sizing.postgres.placement import (
+    HA_RESTARTS,
     HostPlan,
     PgVm,
     clients_per_vcpu,
+    ha_failures,
     pack_hosts,
     placed_vms,
     plan_vms,
     shared_split,
 )
-from models.sizing.postgres.state import FailedState, Overcommit, Packing, failed_state, overcommit
+from models.sizing.postgres.state import Overcommit, Packing, host_failure, overcommit
 from models.sizing.postgres.storage import tps_per_client
 from models.sizing.result import (
     BomLine,
     Design,
+    HostFailure,
     HostLayout,
     Rationale,
     SizingResult,
@@ -97,7 +101,7 @@ def _cheapest_vsan(
     best: Packing | None = None
     for n in range(len(hosts), min(len(hosts) + MAX_EXTRA_STORAGE_HOSTS, cluster_max_hosts(True)) + 1):
         spread = hosts if n == len(hosts) else pack_hosts(
-            vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes, server.cores_per_numa_node, n)
+            vms, server.cores_total, available, ha_failures(w), server.numa_nodes, server.cores_per_numa_node, n)
         if spread is None:
             continue
         found = False
@@ -170,7 +174,7 @@ def size_postgres(
             too_small.append(f"{server.id}: VM {big.name} ({big.memory_gib:g} GiB) against the host's"
                              f" {physical:,.0f} GiB after the hypervisor reserve")
             continue
-        hosts = pack_hosts(vms, server.cores_total, available, w.vsphere_ha, server.numa_nodes,
+        hosts = pack_hosts(vms, server.cores_total, available, ha_failures(w), server.numa_nodes,
                            server.cores_per_numa_node, policy_min_hosts(w.vsan_policy) if vsan else 1,
                            cluster_max_hosts(vsan))
         if hosts is None and all(v.resident_peak_gib <= available and v.vcpus <= server.cores_total for v in vms):
@@ -264,7 +268,7 @@ def _storage_rationale(w: PostgresConsolidation, p: Packing, raid: str) -> Ratio
 
 
 def _rationale(
-    w: PostgresConsolidation, p: Packing, first_cfg: PgConfig, oc: Overcommit, raid: str, fs: FailedState | None
+    w: PostgresConsolidation, p: Packing, first_cfg: PgConfig, oc: Overcommit, raid: str, hf: HostFailure
 ) -> list[Rationale]:
     """Why shared_buffers, the VMs, the busy-hour sums, the hosts with their HA reserve, and the storage."""
     all_vms = [vm for h in p.hosts for vm in h.vms]
@@ -294,17 +298,35 @@ def _rationale(
         Rationale(
             "Hosts and overcommit",
             f"{len(p.hosts)} host(s) of {p.server.model}"
-            + (", one host's capacity kept free for vSphere HA restarts (admission control: the VMs of any one"
-               " failed host fit in the others)" if w.vsphere_ha else ", no vSphere HA reserve (opted out)")
+            + (f", vSphere HA admission control reserving room for {w.ha_host_failures} host failure(s)"
+               " (workload.ha_host_failures)" if w.vsphere_ha else ", no vSphere HA reserve (opted out)")
             + f". Memory overcommit (Equation 1: 1 - available / configured) is {percent(oc.rate)} on the busiest"
-            f" host; the working sets allow up to {percent(oc.safe[oc.worst])}."
-            + (f" After the worst single host failure (host {fs.failed_host}) and HA's restarts, a surviving host runs"
-               f" at {percent(fs.rate)} (its working sets allow {percent(fs.safe)}) and keeps {percent(fs.preserved)}"
-               " of baseline throughput until the host is back." if fs is not None else ""),
-            f"{point(DS, 'ha_min_hosts').source.cite()}; 001_8432df66bbca52f5.txt, Equation 1",
+            f" host; the working sets allow up to {percent(oc.safe[oc.worst])}. " + _failure_text(hf),
+            f"{point(DS, 'ha_min_hosts').source.cite()}; {HA_RESTARTS};"
+            " 001_8432df66bbca52f5.txt, Equation 1",
         ),
         _storage_rationale(w, p, raid),
     ]
+
+
+def _failure_text(hf: HostFailure) -> str:
+    """The worst single-host failure in words, as simulated: where HA restarted the VMs, the survivors'
+    overcommit and throughput, and the VMs that cannot restart."""
+    moved = [(s, n) for s in hf.survivors for n in s.restarted]
+    text = f"Every single-host failure was simulated; the worst is host {hf.failed_host}'s"
+    if moved:
+        onto = "; ".join(f"{n} on host {s.host}" for s, n in moved[:6]) + (" ..." if len(moved) > 6 else "")
+        text += (f": vSphere HA restarts {onto} (each VM, largest working set first, on the survivor with the most"
+                 " memory left unconfigured where its working set fits hour by hour)")
+    hot = max(hf.survivors, key=lambda s: (s.overcommit_rate, -s.host), default=None)
+    if hot is not None:
+        text += (f"; the busiest survivor, host {hot.host}, then runs at {percent(hot.overcommit_rate)} overcommit"
+                 f" (its working sets allow {percent(hot.safe_overcommit_rate)}) and the cluster keeps"
+                 f" {percent(hf.performance_preserved)} of baseline throughput until the host is back")
+    if hf.not_restarted:
+        text += (f"; {len(hf.not_restarted)} VM(s) cannot restart ({', '.join(hf.not_restarted[:5])}"
+                 f"{' ...' if len(hf.not_restarted) > 5 else ''}): {hf.why_not}")
+    return text + "."
 
 
 def _split_text(w: PostgresConsolidation, p: Packing) -> str:
@@ -430,8 +452,8 @@ def _explain(
     configs = _configs(p, w, [r > 0 for r in oc.rates])
     by_vm = {c.group.target: c for c in configs}
     estimates, first_ratio = _performance(w, p, by_vm, oc)
-    fs = failed_state(w, p, by_vm)
-    rationale = _rationale(w, p, by_vm[_first_vm(p).name], oc, raid, fs)
+    hf = host_failure(w, p, by_vm)
+    rationale = _rationale(w, p, by_vm[_first_vm(p).name], oc, raid, hf)
     if oc.rate > 0:
         rationale.insert(4, _overcommit_kept(w, oc, estimates["performance_preserved"].p50))
     rationale.append(licence_rank.rationale(scenario, p.server, "holds the VMs with the vCPUs they need"
@@ -441,10 +463,11 @@ def _explain(
         rationale.append(nic_why)
     lines, totals = _bom(scenario, p, net)
     return SizingResult(
-        scenario_name=scenario.name, design=_design(w, p, net, raid, host_mem, oc, configs, first_ratio),
+        scenario_name=scenario.name,
+        design=replace(_design(w, p, net, raid, host_mem, oc, configs, first_ratio), host_failure=hf),
         estimates=estimates, binding_resource="memory",
         bom=tuple(lines), totals=totals, rationale=tuple(rationale),
-        warnings=tuple(pg_warnings.warnings(w, p, oc, raid, configs, fs, estimates["performance_preserved"].p50)),
+        warnings=tuple(pg_warnings.warnings(w, p, oc, raid, configs, hf, estimates["performance_preserved"].p50)),
         main_metric=KINDS[w.kind].main_metric,
         vms=placed_vms(p.hosts),
     )

@@ -12,12 +12,13 @@
   (10 zero-think-time DBT-2 clients per vCPU, each driving its transactions per second): a rate above what
   its clients would drive needs more than one vCPU per 10 clients. A VM never gets more vCPUs than the host
   has cores; the design then warns with the rate the VM reaches.
-* vSphere HA N+1: the smallest host count H >= 2 on which the VMs of any one failed host restart
-  in the free capacity of the others (checked hour by hour, VM by VM).
+* vSphere HA N+1 (or N+2, workload.ha_host_failures): the smallest host count on which the VMs of any failed
+  host (pair) restart in the free capacity of the others, placed as HA would (`restart`: hour by hour, VM by VM).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -258,9 +259,10 @@ def _numa(vms: list[PgVm], nodes: int, node_cores: int, node_mem: float) -> tupl
     return tuple(out[v.name] for v in vms)
 
 
-def pack_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: bool, nodes: int, node_cores: int,
+def pack_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: int, nodes: int, node_cores: int,
                min_hosts: int = 1, max_hosts: int | None = None) -> list[HostPlan] | None:
-    """The fewest hosts holding every VM on its highest hourly sums, one host's capacity kept free with HA.
+    """The fewest hosts holding every VM on its highest hourly sums, with room for vSphere HA to restart the VMs
+    of any `ha` failed hosts (admission control's host failures cluster tolerates: 0, 1 or 2; a bool is 0 or 1).
 
     A VM's configured memory may exceed `available_gib` (memory overcommit, study 001's Equation 1): what must
     fit is its resident working set. None when a single VM's working set or vCPUs are larger than the host,
@@ -268,59 +270,87 @@ def pack_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: bool, node
     """
     if not vms or any(v.vcpus > cores or v.resident_peak_gib > available_gib for v in vms):
         return None
+    failures = int(ha)
     total_cpu = sum((v.cpu_by_hour for v in vms), np.zeros(HOURS)).max()
     total_res = sum((v.resident_by_hour for v in vms), np.zeros(HOURS)).max()
     low = max(1, math.ceil(total_cpu / cores - 1e-9), math.ceil(total_res / available_gib - 1e-9))
-    min_hosts = max(min_hosts, int(figure(DS, "ha_min_hosts")) if ha else 1)
-    first = max(low + (1 if ha else 0), min_hosts)
-    last = max(len(vms) + 2 + (1 if ha else 0), min_hosts + 1)
+    if failures:
+        min_hosts = max(min_hosts, int(figure(DS, "ha_min_hosts")) + failures - 1)
+    first = max(low + failures, min_hosts)
+    last = max(len(vms) + 2 + failures, min_hosts + 1)
     if max_hosts is not None and first > max_hosts:
         return None  # the busiest hour alone needs more hosts than the cluster holds: no placement to try
     for h in range(first, last if max_hosts is None else min(last, max_hosts + 1)):
         bins = _place(vms, h, cores, available_gib)
-        if bins is not None and (not ha or survives_any_host_failure(bins, cores, available_gib)):
+        if bins is not None and (not failures or survives_failures(bins, failures, cores, available_gib)):
             node_mem = available_gib / nodes
             return [HostPlan(tuple(b), _numa(b, nodes, node_cores, node_mem)) for b in bins]
     return None
 
 
-def survives_any_host_failure(bins: list[list[PgVm]], cores: float, mem: float) -> bool:
-    """vSphere HA admission control: the VMs of any one failed host restart in the others' free capacity
-    (hour by hour, largest VM first)."""
-    if len(bins) < 2:
+def ha_failures(w: PostgresConsolidation) -> int:
+    """Host failures the packing reserves room for: workload.ha_host_failures with vSphere HA on, else none."""
+    return w.ha_host_failures if w.vsphere_ha else 0
+
+
+HA_RESTARTS = ("VMware vSphere 8 Availability: VM Restart Priority (failed VMs are assigned to hosts with unreserved"
+               " capacity, highest priority first), Using vSphere HA and DRS Together, vSphere HA Admission Control"
+               " (host failures cluster tolerates)")
+MAX_PAIR_HOSTS = 24  # N+2: pairs among at most this many of the most loaded hosts are simulated
+
+
+def survives_failures(bins: list[list[PgVm]], failures: int, cores: float, mem: float) -> bool:
+    """vSphere HA admission control for `failures` hosts: after any `failures` hosts fail, every one of their VMs
+    restarts on a survivor (`restart`). Two failures: every pair of hosts, or of the MAX_PAIR_HOSTS most loaded
+    ones in a larger cluster (the pairs that strand VMs are the loaded ones)."""
+    if len(bins) <= failures:
         return False
-    cpu_load = np.array([sum((v.cpu_by_hour for v in b), np.zeros(HOURS)) for b in bins])
-    res_load = np.array([sum((v.resident_by_hour for v in b), np.zeros(HOURS)) for b in bins])
-    for failed, b in enumerate(bins):
-        cpu = np.delete(cpu_load, failed, axis=0)
-        res = np.delete(res_load, failed, axis=0)
-        for vm in sorted(b, key=lambda v: (-v.resident_peak_gib, v.name)):
-            fits = _fitting(vm, cpu, res, cores, mem)
-            if not fits.any():
-                return False
-            k = int(np.argmax(fits))  # the first survivor it fits, as HA's restart order would find it
-            cpu[k] += vm.cpu_by_hour
-            res[k] += vm.resident_by_hour
-    return True
+    if failures == 1:
+        return all(not restart(bins, (i,), cores, mem).stranded for i in range(len(bins)))
+    load = [float(sum((v.resident_by_hour for v in b), np.zeros(HOURS)).max()) for b in bins]
+    loaded = sorted(range(len(bins)), key=lambda i: (-load[i], i))[:MAX_PAIR_HOSTS]
+    return all(not restart(bins, pair, cores, mem).stranded
+               for pair in itertools.combinations(sorted(loaded), failures))
 
 
-def after_failure(bins: list[list[PgVm]], failed: int, cores: float, mem: float) -> list[list[PgVm]] | None:
-    """The surviving hosts once vSphere HA has restarted the VMs of host `failed` on them (largest VM first, on
-    the first survivor where its hourly sums fit, as admission control checked); None when one does not fit."""
-    out = [list(b) for i, b in enumerate(bins) if i != failed]
-    if not out:
-        return None
+@dataclass(frozen=True)
+class Restart:
+    """The cluster once vSphere HA has restarted the VMs of the `failed` hosts: `hosts` per host index (the failed
+    ones empty), where each restarted VM went (`onto`, host index) and the VMs no survivor had room for."""
+
+    failed: tuple[int, ...]
+    hosts: list[list[PgVm]]
+    onto: dict[str, int]
+    stranded: tuple[str, ...]
+
+
+def restart(bins: list[list[PgVm]], failed: tuple[int, ...], cores: float, mem: float) -> Restart:
+    """vSphere HA's restarts after the `failed` hosts fail: their VMs, largest working set first (one restart
+    priority), each on the survivor with the most memory left unconfigured (available less its VMs' configured
+    memory: the lowest Equation 1 overcommit after) among those where the VM's hourly working set and CPU fit.
+    HA assigns VMs to hosts with unreserved capacity and DRS balances them, so an empty spare host takes VMs
+    before a loaded one does and two VMs go one to each of two equal survivors; a VM no survivor fits is
+    stranded."""
+    out = [[] if i in failed else list(b) for i, b in enumerate(bins)]
     cpu = np.array([sum((v.cpu_by_hour for v in b), np.zeros(HOURS)) for b in out])
     res = np.array([sum((v.resident_by_hour for v in b), np.zeros(HOURS)) for b in out])
-    for vm in sorted(bins[failed], key=lambda v: (-v.resident_peak_gib, v.name)):
-        fits = _fitting(vm, cpu, res, cores, mem)
+    alive = np.array([i not in failed for i in range(len(bins))])
+    configured = np.array([sum(v.memory_gib for v in b) for b in out], dtype=float)
+    onto: dict[str, int] = {}
+    stranded: list[str] = []
+    moving = [vm for i in failed for vm in bins[i]]
+    for vm in sorted(moving, key=lambda v: (-v.resident_peak_gib, v.name)):
+        fits = np.logical_and(_fitting(vm, cpu, res, cores, mem), alive)
         if not fits.any():
-            return None
-        k = int(np.argmax(fits))
+            stranded.append(vm.name)
+            continue
+        k = int(np.argmax(np.where(fits, mem - configured, -np.inf)))  # the most free; the lowest on a tie
         out[k].append(vm)
+        configured[k] += vm.memory_gib
+        onto[vm.name] = k
         cpu[k] += vm.cpu_by_hour
         res[k] += vm.resident_by_hour
-    return out
+    return Restart(failed, out, onto, tuple(stranded))
 
 
 def placed_vms(hosts: list[HostPlan]) -> tuple[PlacedVm, ...]:

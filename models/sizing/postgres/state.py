@@ -1,5 +1,5 @@
 """The packed cluster and its memory state: the server, drive and hosts a design settled on (`Packing`), Equation 1
-overcommit on every host (`Overcommit`) and after the worst single host failure (`FailedState`). `design` builds
+overcommit on every host (`Overcommit`) and after the worst single host failure (`host_failure`). `design` builds
 them; `warnings` reads them.
 """
 
@@ -14,7 +14,8 @@ from models.perf import memory
 from models.scenario import PostgresConsolidation
 from models.sizing.postgres.config import PgConfig
 from models.sizing.postgres.datastore import HostStorage
-from models.sizing.postgres.placement import HOURS, HostPlan, PgVm, after_failure
+from models.sizing.postgres.placement import HOURS, HostPlan, PgVm, Restart, restart
+from models.sizing.result import HostFailure, Survivor
 from models.sizing.shared_storage import VsanLayout
 
 
@@ -43,41 +44,46 @@ class Overcommit:
         return self.rates[self.worst]
 
 
-@dataclass(frozen=True)
-class FailedState:
-    """The cluster after its worst single host failure, once vSphere HA restarted that host's VMs on the others:
-    the highest overcommit on a survivor, what its working sets allow there, and the throughput kept."""
-
-    failed_host: int  # 1-based: the host whose failure keeps least
-    rate: float
-    safe: float
-    preserved: float
-
-
-def failed_state(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig]) -> FailedState | None:
-    """Equation 1 and study 001's performance_preserved on the survivors of each single host failure; the worst.
-    None without HA or on local storage (HA cannot restart VMs whose disks were on the failed host)."""
-    if not w.vsphere_ha or p.vsan is None or len(p.hosts) < 2:
-        return None
+def host_failure(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig]) -> HostFailure:
+    """Every single host failed in turn, its VMs restarted as vSphere HA would place them (`restart`), and on each
+    survivor Equation 1 and study 001's performance_preserved; the worst failure: most VMs stranded, then least
+    throughput kept, then the highest overcommit. Without HA, or with the disks on the failed host's local
+    datastore, nothing restarts."""
     scheme: memory.Scheme = "vm-per-database" if w.placement == "vm-per-database" else "shared-instance"
     bins = [list(h.vms) for h in p.hosts]
-    worst: FailedState | None = None
+    why = ("vSphere HA is off" if not w.vsphere_ha else "their disks are on the failed host's local datastore"
+           if p.vsan is None else "no surviving host has room for their working sets")
+    worst: tuple[tuple[int, float, float], HostFailure] | None = None
     for failed in range(len(bins)):
-        survivors = after_failure(bins, failed, p.server.cores_total, p.available_gib)
-        if survivors is None:
-            continue
-        for b in survivors:
-            configured = sum(v.memory_gib for v in b)
-            if configured <= 0:
-                continue
-            rate = float(memory.overcommit_rate(p.available_gib, configured))
-            resident = float(sum((v.resident_by_hour for v in b), np.zeros(HOURS)).max())
-            safe = float(memory.safe_overcommit_rate(configured, max(resident, 1e-9)))
-            kept = min(float(memory.performance_preserved(min(rate, 0.999), scheme, sb_ratio(by_vm, v)))
-                       for v in b)
-            if worst is None or (kept, -rate) < (worst.preserved, -worst.rate):
-                worst = FailedState(failed + 1, rate, safe, kept)
-    return worst
+        if w.vsphere_ha and p.vsan is not None:
+            after = restart(bins, (failed,), p.server.cores_total, p.available_gib)
+        else:
+            after = Restart((failed,), [[] if i == failed else b for i, b in enumerate(bins)], {},
+                            tuple(vm.name for vm in bins[failed]))
+        survivors = tuple(_survivor(i, b, after, p.available_gib, scheme, by_vm)
+                          for i, b in enumerate(after.hosts) if i != failed)
+        found = HostFailure(failed + 1, w.ha_host_failures if w.vsphere_ha else 0, survivors, after.stranded,
+                            why if after.stranded else "")
+        key = (-len(after.stranded), found.performance_preserved if survivors else 0.0,
+               -max((s.overcommit_rate for s in survivors), default=0.0))
+        if worst is None or key < worst[0]:
+            worst = (key, found)
+    assert worst is not None  # a design has a host
+    return worst[1]
+
+
+def _survivor(i: int, vms: list[PgVm], after: Restart, available: float, scheme: memory.Scheme,
+              by_vm: dict[str, PgConfig]) -> Survivor:
+    """Host `i` after the failure: its overcommit, what its working sets allow, the throughput the VM on it that
+    keeps least keeps at study 001's curve, and the VMs restarted onto it."""
+    configured = sum(v.memory_gib for v in vms)
+    if configured <= 0:
+        return Survivor(i + 1, 0.0, 0.0, 1.0)
+    rate = float(memory.overcommit_rate(available, configured))
+    resident = float(sum((v.resident_by_hour for v in vms), np.zeros(HOURS)).max())
+    safe = float(memory.safe_overcommit_rate(configured, max(resident, 1e-9)))
+    kept = min(float(memory.performance_preserved(min(rate, 0.999), scheme, sb_ratio(by_vm, v))) for v in vms)
+    return Survivor(i + 1, rate, safe, kept, tuple(n for n, k in after.onto.items() if k == i))
 
 
 def sb_ratio(by_vm: dict[str, PgConfig], vm: PgVm) -> float:

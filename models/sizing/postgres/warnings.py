@@ -11,13 +11,13 @@ from models.percent import percent
 from models.scenario import PostgresConsolidation
 from models.sizing.postgres.config import PgConfig
 from models.sizing.postgres.placement import PgVm, clients_per_vcpu, tps_per_vcpu
-from models.sizing.postgres.state import FailedState, Overcommit, Packing
-from models.sizing.result import Warning
+from models.sizing.postgres.state import Overcommit, Packing
+from models.sizing.result import HostFailure, Warning
 
 
 def warnings(
     w: PostgresConsolidation, p: Packing, oc: Overcommit, raid: str, configs: list[PgConfig],
-    failed: FailedState | None = None, kept: float = 1.0,
+    failed: HostFailure | None = None, kept: float = 1.0,
 ) -> list[Warning]:
     """Every warning of the design, in the order a reader meets the subjects."""
     vms = [vm for h in p.hosts for vm in h.vms]
@@ -74,20 +74,34 @@ def _ha(w: PostgresConsolidation, p: Packing) -> list[Warning]:
     return []
 
 
-def _after_failure(failed: FailedState | None, kept: float) -> list[Warning]:
-    """HA's restarts raise the survivors' overcommit: the throughput kept then, when it is less than before.
-    (Admission control already keeps the working sets resident, so the overcommit stays within what they allow;
-    what drops is study 001's throughput at the higher rate.)"""
-    if failed is None or failed.preserved >= kept - 0.005:
+def _after_failure(failed: HostFailure | None, kept: float) -> list[Warning]:
+    """From the simulated worst host failure: VMs HA cannot restart (with HA on and shared disks: no survivor has
+    room, N+0), and the throughput kept after the restarts when it is less than before (the survivors' higher
+    overcommit at study 001's curve)."""
+    if failed is None or not failed.survivors:
         return []
-    return [Warning(
-        "failover-throughput",
-        f"After host {failed.failed_host} fails and vSphere HA restarts its VMs, a surviving host runs at"
-        f" {percent(failed.rate)} memory overcommit (its working sets allow {percent(failed.safe)}): about"
-        f" {percent(failed.preserved)} of baseline throughput is kept until the host is back, against"
-        f" {percent(kept)} before. Add a host or give the hosts more memory to keep it through a failure.",
-        "warning", "workload.vsphere_ha",
-    )]
+    out = []
+    if failed.not_restarted and failed.why_not.startswith("no surviving host"):
+        out.append(Warning(
+            "ha-cannot-restart",
+            f"When host {failed.failed_host} fails, vSphere HA cannot restart {len(failed.not_restarted)} of its VMs"
+            f" ({', '.join(failed.not_restarted[:5])}{' ...' if len(failed.not_restarted) > 5 else ''}): no"
+            f" surviving host has room for their working sets, as admission control reserves capacity for"
+            f" {failed.tolerated} host failure(s). Set ha_host_failures to 1 or more to size for the restarts.",
+            "critical", "workload.ha_host_failures",
+        ))
+    hot = max(failed.survivors, key=lambda s: (s.overcommit_rate, -s.host))
+    if failed.performance_preserved < kept - 0.005:
+        out.append(Warning(
+            "failover-throughput",
+            f"After host {failed.failed_host} fails and vSphere HA restarts its VMs, host {hot.host} runs at"
+            f" {percent(hot.overcommit_rate)} memory overcommit (its working sets allow"
+            f" {percent(hot.safe_overcommit_rate)}): about {percent(failed.performance_preserved)} of baseline"
+            f" throughput is kept until the host is back, against {percent(kept)} before. Add a host or give the"
+            " hosts more memory to keep it through a failure.",
+            "warning", "workload.vsphere_ha",
+        ))
+    return out
 
 
 def _small_vms(vms: list[PgVm]) -> list[Warning]:

@@ -21,7 +21,7 @@ from models.sizing.postgres.placement import (
     clients_per_vcpu,
     pack_hosts,
     plan_vms,
-    survives_any_host_failure,
+    survives_failures,
     tps_per_vcpu,
     vsphere_max_hosts,
 )
@@ -108,9 +108,9 @@ def test_survives_failure_is_checked_for_every_host(catalog: HardwareCatalog) ->
            for i in range(4)]
     per_vm = vms[0].resident_peak_gib
     # two hosts holding two VMs each, room for exactly two: nowhere to restart
-    assert not survives_any_host_failure([vms[:2], vms[2:]], 64, 2 * per_vm + 1)
-    assert survives_any_host_failure([vms[:2], vms[2:]], 64, 4 * per_vm + 1)
-    assert not survives_any_host_failure([vms], 64, 100 * per_vm)
+    assert not survives_failures([vms[:2], vms[2:]], 1, 64, 2 * per_vm + 1)
+    assert survives_failures([vms[:2], vms[2:]], 1, 64, 4 * per_vm + 1)
+    assert not survives_failures([vms], 1, 64, 100 * per_vm)
 
 
 def test_study_001_pair_on_its_own_host(catalog: HardwareCatalog) -> None:
@@ -363,7 +363,7 @@ def test_packing_never_exceeds_the_cluster_and_survives_a_failure(ws: list[float
         return
     assert 2 <= len(hosts) <= hosts_cap
     assert sorted(v.name for h in hosts for v in h.vms) == sorted(v.name for v in vms)
-    assert survives_any_host_failure([list(h.vms) for h in hosts], 32, 512.0)
+    assert survives_failures([list(h.vms) for h in hosts], 1, 32, 512.0)
 
 
 @settings(max_examples=6, deadline=None)
@@ -399,10 +399,12 @@ def test_throughput_after_a_host_failure_is_reported_and_warned_when_it_drops(
         catalog)
     why = next(x.text for x in r.rationale if x.decision == "Hosts and overcommit")
     warned = [x for x in r.warnings if x.code == "failover-throughput"]
+    hf = r.design.host_failure
+    assert hf is not None and "Every single-host failure was simulated" in why
     if storage == "local":
-        assert "After the worst single host failure" not in why and not warned
+        assert hf.not_restarted and "local datastore" in why and not warned
         return
-    assert "After the worst single host failure" in why
+    assert not hf.not_restarted and "then runs at" in why
     for x in warned:
         assert x.field == "workload.vsphere_ha" and "before" in x.text
     survivors_drop = "keeps 100 %" not in why
