@@ -399,9 +399,7 @@ FIELDS: dict[str, FieldInfo] = {
         "vSphere HA reserve (N+1)", help="Reserve one host's capacity for vSphere HA restarts"
     ),
     "workload.ha_host_failures": FieldInfo(
-        "Host failures HA tolerates", help="Host failures vSphere HA admission control reserves capacity for: 1 (N+1)"
-        " or 2 (N+2); 0 reserves none. Used with vSphere HA on"
-    ),
+        "Host failures HA tolerates", help="Host failures vSphere HA admission control reserves room for: 1, 2 or 0"),
     "workload.query_streams": FieldInfo("Concurrent query streams"),
     "workload.shared_storage": FieldInfo(
         "Shared storage", help="Where the database (or IQ dbspace) disks live; vSphere HA restarts need shared disks",
