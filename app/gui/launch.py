@@ -52,7 +52,9 @@ def launch(
     with collector_held(starting_process()):  # until the window is on screen (see app.gui.qt_start)
         app, window = _open_window(db_url, project, screenshot)
         if not screenshot:
-            window.resize(*SCREENSHOT_SIZE)
+            from app.gui.window_geometry import place
+
+            place(window, window.settings)  # the screen's room, or where the user left it
             window.show()
             if view != "main":
                 window.show_view(view)

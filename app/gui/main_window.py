@@ -581,6 +581,10 @@ class MainWindow(ProjectFileActions, QMainWindow):
             event.ignore()
             return
         files.discard_autosave(self.doc.path, self.data_dir)
+        if self.interactive:
+            from app.gui.window_geometry import remember
+
+            remember(self, self.settings)
         self.shut_down()
         event.accept()
 

@@ -96,10 +96,26 @@ class KpiCard(QFrame):
             w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             w.setWordWrap(w is not self.value)
             lay.addWidget(w)
+        self.stale_tag = QLabel("Not current")
+        self.stale_tag.setObjectName("kpiStale")
+        self.stale_tag.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.stale_tag.setWordWrap(True)
+        self.stale_tag.hide()
+        lay.addWidget(self.stale_tag)
         lay.addStretch(1)
         # room for a title and a note of two lines each at the stylesheet's sizes (7.5, 14 and 8 pt): a wrapped
         # line must not be clipped at the bottom
         self.setMinimumHeight(104)
+
+    def set_stale(self, stale: bool) -> None:
+        """Mark the figure as the last good result while the inputs cannot be sized (greyed, dashed, tagged)."""
+        if bool(self.property("stale")) == stale:
+            return
+        self.setProperty("stale", stale)
+        self.stale_tag.setVisible(stale)
+        for w in (self, self.value):
+            w.style().unpolish(w)
+            w.style().polish(w)
 
     def set(self, value: str, sub: str = "", tooltip: str = "") -> None:
         self.value.setText(value)
@@ -416,6 +432,10 @@ class ResultsView(QWidget):
             kind, text = "error", f"<b>Cannot size this scenario{tail}.</b> {items}"
         elif status.computing and self.result is not None:
             kind, text = "busy", "Updating…"
+        # a result kept on screen while the inputs are invalid or refused is marked on each card, not only above
+        stale = self.result is not None and bool(status.input_problems or status.sizing_problems)
+        for card in self.cards.values():
+            card.set_stale(stale)
         self.banner.setProperty("kind", kind)
         self.banner.setText(text)
         self.banner.setVisible(bool(text))

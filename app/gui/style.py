@@ -28,6 +28,9 @@ QFrame#kpi[alert="true"] { background: #fff9db; border-color: #ffe066; }
 QLabel#kpiTitle { color: #7b8794; font-size: 7.5pt; font-weight: 600; letter-spacing: 0.5px; }
 QLabel#kpiValue { color: #1f2933; font-size: 14pt; font-weight: 600; }
 QLabel#kpiSub { color: #616e7c; font-size: 8pt; }
+QFrame#kpi[stale="true"] { background: #f0f0f0; border: 1px dashed #9aa5b1; }
+QFrame#kpi[stale="true"] QLabel#kpiValue { color: #9aa5b1; }
+QLabel#kpiStale { color: #b44d12; font-size: 7.5pt; font-weight: 600; }
 
 QLineEdit[invalid="true"], QComboBox[invalid="true"] { border: 1.5px solid #e03131; background: #fff5f5; }
 QLineEdit, QComboBox { padding: 3px 5px; }

@@ -270,3 +270,16 @@ def test_databases_pasted_or_imported_into_the_table_all_or_nothing(  # type: ig
     assert len(window.coordinator.results[uid].vms) == 30  # type: ignore[index]
     window.doc.undo_stack.undo()  # an import is one step back
     assert [d["name"] for d in window.doc.entry(uid).draft["workload"]["databases"]] == ["orders", "crm", "erp"]  # type: ignore[arg-type]
+
+
+def test_a_result_kept_while_an_input_is_invalid_is_marked_on_every_card(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    cards = window.results.cards.values()
+    assert not any(c.property("stale") for c in cards) and not any(c.stale_tag.isVisible() for c in cards)
+    _type(qtbot, window, "workload.data_tb", "-5")
+    assert window.results.result is not None
+    assert all(c.property("stale") is True and c.stale_tag.isVisible() for c in cards)
+    assert all(c.stale_tag.text() == "Not current" for c in cards)
+    assert "last good result" in window.results.banner.text()
+    _type(qtbot, window, "workload.data_tb", "20")
+    qtbot.waitUntil(lambda: not window.coordinator.busy(), timeout=60_000)
+    assert not any(c.property("stale") for c in cards) and not any(c.stale_tag.isVisible() for c in cards)
