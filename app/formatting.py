@@ -13,10 +13,18 @@ from typing import TYPE_CHECKING
 
 from models.percent import percent as _percent
 from models.uncertainty import Estimate
-from models.vocabulary import FIELDS, KINDS, RAIDS, raid_label
+from models.vocabulary import FIELDS, KINDS
 
 if TYPE_CHECKING:
     from models.sizing.result import Design, SizingResult, VmLayout
+
+
+def data_elsewhere(d: Design) -> str | None:
+    """Where the data lives when the hosts have no data drives ("dbspaces on the external SAN"), as the engine
+    records it (`models.sizing.result.data_elsewhere`); None when they have drives."""
+    from models.sizing.result import data_elsewhere as where
+
+    return where(d)
 
 DASH = "–"  # an absent value
 
@@ -34,14 +42,6 @@ def host_roles(d: Design) -> str:
     roles += [counted(n, role) for n, role in ((d.coordinator_hosts, "coordinator host"), (d.etl_hosts, "ETL host"))
               if n]
     return roles[0] if len(roles) == 1 else f"{d.total_hosts}: {' + '.join(roles)}"
-
-
-def data_elsewhere(d: Design) -> str | None:
-    """Where the data lives when the hosts have no data drives ("dbspaces on the external SAN"); None when they
-    have drives, or no shared storage stands in for them."""
-    if d.data_drives_per_host or d.raid in RAIDS:  # drives, or a RAID level of local drives
-        return None
-    return f"{KINDS[d.kind].stores if d.kind in KINDS else 'data'} on the {raid_label(d.raid)}"
 
 
 def no_data_drives(d: Design) -> str | None:

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
-from app.export.engine_values import estimated_tps_cites, estimated_tps_source, used_values
+from app.export.engine_values import estimated_tps_cites, estimated_tps_source, used_text, used_values
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_estate import estate_section
 from app.export.pdf_styles import BAD, GOOD, GOOD_FILL, MUTED
@@ -31,7 +31,7 @@ from app.formatting import (
 from models.money import cents, total
 from models.references import readable
 from models.scenario import PostgresConsolidation, Scenario
-from models.sizing.result import SizingResult, Warning
+from models.sizing.result import SizingResult, UsedValue, Warning
 from models.vocabulary import (
     KINDS,
     TARGETS,
@@ -90,13 +90,13 @@ def status_cell(ctx: Ctx, status: str) -> Flowable:
     return ctx.m(f"<font color='#{colour.hexval()[2:]}'><b>{ctx.text(status)}</b></font>", ctx.styles.cell)
 
 
-def _field_value(v: object, used: str | None = None) -> str:
+def _field_value(v: object, used: UsedValue | None = None) -> str:
     """A scenario value as the report prints it; for one left empty, what the engine used in its place
     (`app.export.engine_values`), as the form shows it."""
     if v is None:
         if used is None:
             return "chosen by refarch"
-        return used if used.startswith("not ") else f"{used}, chosen by refarch"
+        return f"{used_text(used)}, chosen by refarch" if used.used else used_text(used)
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, float):
@@ -104,8 +104,13 @@ def _field_value(v: object, used: str | None = None) -> str:
     return str(v)
 
 
+def _used_or_dash(used: dict[str, UsedValue], path: str) -> str:
+    u = used.get(path)
+    return used_text(u) if u is not None else "–"
+
+
 def _model_rows(model: BaseModel, section: str, skip: Sequence[str] = ("kind",),
-                r: SizingResult | None = None, used: dict[str, str] | None = None) -> list[tuple[str, str]]:
+                r: SizingResult | None = None, used: dict[str, UsedValue] | None = None) -> list[tuple[str, str]]:
     """(label, value) of every field of `model`, the part of the scenario at JSON path `section`; a part id
     reads as the part's name (as the BOM lists it) when the sized result `r` is given, an empty field as what
     the engine used (`used`, by JSON path)."""
@@ -246,11 +251,11 @@ def workload_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     w = s.workload
     out: list[Flowable] = [*ctx.section("Workload and assumptions")]
     out.append(ctx.p(f"Workload: {kind_label(w.kind)}.", st.body))
-    used = used_values(s, r)
+    used = used_values(r)
     out += [ctx.heading("Workload", 1), ctx.facts(_model_rows(w, "workload", used=used))]
     if isinstance(w, PostgresConsolidation):
-        tps = [number(db.peak_tps) if db.peak_tps is not None else used.get(f"workload.databases[{i}].peak_tps", "–")
-               for i, db in enumerate(w.databases)]
+        tps = [number(db.peak_tps) if db.peak_tps is not None
+               else _used_or_dash(used, f"workload.databases[{i}].peak_tps") for i, db in enumerate(w.databases)]
         rows = [[db.name, number(db.size_gb), str(db.peak_clients), number(db.working_set_gb), t]
                 for db, t in zip(w.databases, tps, strict=True)]
         cw = ctx.width

@@ -8,7 +8,7 @@ never records a new edit.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QRect, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence
@@ -27,6 +27,9 @@ from app.editing.draft import Path
 from app.editing.fields import FieldSpec
 from app.gui.eliding_combo import ElidingCombo
 from app.gui.plain_text import plain_tooltip
+
+if TYPE_CHECKING:
+    from models.sizing.result import UsedValue
 
 
 def format_value(value: Any) -> str:
@@ -185,12 +188,19 @@ class FieldEditor(QObject):
                 i = w.count() - 1
             w.setCurrentIndex(i)
 
-    def show_recommended(self, text: str | None) -> None:
-        """For a field left to refarch: what it used, in the placeholder ("Recommend: 8", "not used with group
-        mirroring") or in the choice that stands for it ("Recommend: RAID 5"); the tooltip holds the whole text."""
+    def show_recommended(self, used: UsedValue | None) -> None:
+        """For a field left to refarch: what it used (`SizingResult.values_used`), in the placeholder ("Recommend:
+        8", "not used with group mirroring": a field the design has no use for is not recommended) or in the choice
+        that stands for it ("Recommend: RAID 5"); the tooltip holds the whole text."""
+        text = ""
+        if used is not None:
+            from app.export.engine_values import used_text  # a result is on screen: the engine is loaded
+
+            text = used_text(used)
         if isinstance(self.widget, QLineEdit) and self.spec.optional:
             p = self.spec.placeholder
-            shown = (f"{p}: {text}" if p == "Recommend" and not text.startswith("not ") else text) if text else p
+            recommend = p == "Recommend" and used is not None and used.used
+            shown = (f"{p}: {text}" if recommend else text) if text else p
             self.widget.setPlaceholderText(shown)
             help_text = self.spec.help
             tip = f"Left empty: {shown}" if text else ""

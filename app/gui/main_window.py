@@ -407,9 +407,8 @@ class MainWindow(ProjectFileActions, QMainWindow):
         self.results.show_result(result, c.result_inputs.get(uid, entry.scenario), status, c.curves.get(uid))
         from app.export.engine_values import used_values  # the engine's modules: loaded with the first result
 
-        sized = c.result_inputs.get(uid)
         self.form.show_design(result.design if result is not None else None,
-                              used_values(sized, result) if result is not None and sized is not None else None)
+                              used_values(result) if result is not None else None)
 
     # -- edits ----------------------------------------------------------------------------------------------
     def _field_edited(self, path: FieldPath, value: object) -> None:

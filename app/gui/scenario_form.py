@@ -28,7 +28,7 @@ from app.gui.hardware_picker import HardwarePicker
 from app.gui.workload_form import WorkloadForm
 from models.hardware import HardwareCatalog
 from models.problems import Problem
-from models.sizing.result import Design
+from models.sizing.result import Design, UsedValue
 from models.vocabulary import targets_for
 
 _ERROR_COLOR = QColor("#c92a2a")
@@ -165,7 +165,7 @@ class ScenarioForm(QTabWidget):
             visible = used is None or spec.path[-1] in used or shown_value(draft, spec.path) is not None
             self.targets_form.setRowVisible(editor.container, visible)
 
-    def show_design(self, design: Design | None, used: dict[str, str] | None = None) -> None:
+    def show_design(self, design: Design | None, used: dict[str, UsedValue] | None = None) -> None:
         """What the engine used for the fields left empty or on "Recommend" (`used`, from
         `app.export.engine_values`), shown where the user would set them."""
         chosen = used or {}

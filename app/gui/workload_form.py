@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeyEvent, QKeySequence, QPalette
@@ -29,6 +29,9 @@ from app.editing.fields import NEW_PG_DATABASE, PG_DATABASE_COLUMNS, PG_DATABASE
 from app.gui.field_widgets import FieldEditor, add_rows, format_value, new_form_layout, parse_number
 from app.gui.plain_text import plain_tooltip
 from models.vocabulary import FIELDS, WORKLOAD_KINDS, kind_label
+
+if TYPE_CHECKING:
+    from models.sizing.result import UsedValue
 
 INVALID_CELL = QColor("#ffe3e3")
 # what the engine used in an empty optional cell: the number only, the header gives the unit
@@ -79,7 +82,7 @@ class DatabasesTable(QWidget):
         super().__init__(parent)
         self._showing = False
         self._rows: list[dict[str, Any]] = []
-        self._used: dict[str, str] = {}  # "workload.databases[0].peak_tps" -> what the engine used
+        self._used: dict[str, UsedValue] = {}  # "workload.databases[0].peak_tps" -> what the engine used
         self._errors: dict[str, str] = {}
         self.table = _PastingTable(0, len(PG_DATABASE_COLUMNS))
         self.table.setObjectName("pgDatabases")
@@ -153,7 +156,7 @@ class DatabasesTable(QWidget):
         finally:
             self._showing = False
 
-    def show_used(self, used: dict[str, str]) -> None:
+    def show_used(self, used: dict[str, UsedValue]) -> None:
         """What the engine used for the empty optional cells (`app.export.engine_values.used_values`)."""
         self._used = {k: v for k, v in used.items() if k.startswith("workload.databases[")}
         self._showing = True
@@ -184,14 +187,20 @@ class DatabasesTable(QWidget):
                 msg = self._errors.get(path)
                 used = self._used.get(path) if key in PG_DATABASE_OPTIONAL else None
                 item.setBackground(QBrush(INVALID_CELL) if msg else QBrush())
-                item.setData(PLACEHOLDER_ROLE, used.split(" ", 1)[0] if used else None)
+                item.setData(PLACEHOLDER_ROLE, self._figure(used) if used else None)
                 item.setToolTip(plain_tooltip(msg or (self._left_empty(used) if used and not item.text() else "")))
 
     @staticmethod
-    def _left_empty(used: str) -> str:
-        from app.export.engine_values import estimated_tps_source  # loaded with the first result already
+    def _figure(used: UsedValue) -> str:
+        from app.export.engine_values import used_figure  # loaded with the first result already
 
-        return f"Left empty: {used}, at {estimated_tps_source()}"
+        return used_figure(used)
+
+    @staticmethod
+    def _left_empty(used: UsedValue) -> str:
+        from app.export.engine_values import estimated_tps_source, used_text  # loaded with the first result already
+
+        return f"Left empty: {used_text(used)}, at {estimated_tps_source()}"
 
     def _item_changed(self, item: QTableWidgetItem) -> None:
         if self._showing:

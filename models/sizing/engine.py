@@ -14,6 +14,7 @@ from models.sizing import commercial
 from models.sizing.parts import SizingInputError, resolve, unknown_slot_warnings
 from models.sizing.result import SizingResult
 from models.sizing.targets import check_targets
+from models.sizing.values_used import values_used
 from models.tasks import IsCancelled, Progress, check_cancelled, part_progress
 
 if TYPE_CHECKING:
@@ -96,7 +97,8 @@ def _size(
 
         warnings += tuple(oltp_warnings(scenario, result))
     warnings += tuple(unknown_slot_warnings(result.design, catalog))
-    return dataclasses.replace(result, target_checks=checks, warnings=result.warnings + warnings)
+    result = dataclasses.replace(result, target_checks=checks, warnings=result.warnings + warnings)
+    return dataclasses.replace(result, values_used=values_used(scenario, result))
 
 
 def _pinned(scenario: Scenario, result: SizingResult) -> Scenario:

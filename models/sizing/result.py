@@ -14,6 +14,7 @@ from models.perf.measured import Measured
 from models.references import Citation, citations
 from models.sizing.settings import GreenplumSettings, SettingGroup
 from models.uncertainty import Estimate
+from models.vocabulary import KINDS, RAIDS, raid_label
 from models.warning_codes import WARNING_TITLES
 
 
@@ -33,6 +34,32 @@ class Rationale:
 
     def to_dict(self) -> dict[str, str]:
         return {"decision": self.decision, "text": self.text, "source": self.source}
+
+
+@dataclass(frozen=True, slots=True)
+class NotUsed:
+    """A field this design has no use for; `text` says so in words ("not used with group mirroring")."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class UsedValue:
+    """The value the engine used for the empty field `field` (a `models.vocabulary.FIELDS` path, or a database's
+    "workload.databases[i].peak_tps"). `value` is a number in `unit`, a choice's code ("raid10", "network"), a
+    range (low, high) where each VM was sized apart, words where no code exists ("vSAN", a segment tier's label),
+    or `NotUsed`. `source` holds the references ("study file, locator") a figure was taken from; `basis` what the
+    value follows from in this scenario, in words ("from 20 concurrent queries")."""
+
+    field: str
+    value: float | str | tuple[float, float] | NotUsed
+    unit: str = ""
+    source: tuple[str, ...] = ()
+    basis: str = ""
+
+    @property
+    def used(self) -> bool:
+        return not isinstance(self.value, NotUsed)
 
 
 Severity = Literal["info", "warning", "critical"]
@@ -411,6 +438,8 @@ class SizingResult:
     calibration: dict[str, Any] | None = None
     # the measured factors and curves it was sized on (models.perf.measured.using), for estimates derived later
     measured: Measured | None = field(default=None, compare=False, repr=False)
+    # what the engine used for each optional field the scenario leaves empty (models.sizing.values_used)
+    values_used: tuple[UsedValue, ...] = ()
 
     def check(self, target: str) -> TargetCheck | None:
         """The verdict on `target` (a field of `Scenario.targets`), None when the scenario does not set it."""
@@ -433,3 +462,11 @@ class SizingResult:
             "warnings": [w.to_dict() for w in self.warnings],
             "target_checks": [c.to_dict() for c in self.target_checks],
         } | ({"calibration": self.calibration} if self.calibration is not None else {})
+
+
+def data_elsewhere(d: Design) -> str | None:
+    """Where the data lives when the hosts have no data drives ("dbspaces on the external SAN"); None when they
+    have drives, or no shared storage stands in for them."""
+    if d.data_drives_per_host or d.raid in RAIDS:  # drives, or a RAID level of local drives
+        return None
+    return f"{KINDS[d.kind].stores if d.kind in KINDS else 'data'} on the {raid_label(d.raid)}"

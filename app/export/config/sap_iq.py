@@ -53,8 +53,9 @@ def params_file(result: SizingResult, node: str, n: int) -> str:
 
 
 def dqp_mode_specified(result: SizingResult) -> bool:
-    """The design's DQP mode came from the scenario (its rationale cites the scenario first), not the rule."""
-    return any(r.decision == "DQP mode" and r.source.split(";")[0].strip() == "scenario" for r in result.rationale)
+    """The design's DQP mode came from the scenario, not the rule: it is not among the values the engine chose for
+    fields left empty (`SizingResult.values_used`)."""
+    return result.design.dqp_mode is not None and all(u.field != "workload.dqp_mode" for u in result.values_used)
 
 
 def multiplex_sql(result: SizingResult) -> str:

@@ -13,14 +13,14 @@ ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = """
 import json, sys
 from pathlib import Path
-from app.export.engine_values import used_values
+from app.export.engine_values import used_text, used_values
 from app.services.sizing import size
 from catalog.seed import seed_catalog
 from models.scenario import load_scenario
 out = {}
 for name in sys.argv[1:]:
     scenario = load_scenario(Path("resources/samples") / name)
-    values = used_values(scenario, size(scenario, seed_catalog()))
+    values = {k: used_text(u) for k, u in used_values(size(scenario, seed_catalog())).items()}
     out[name] = {"iq_loaded": "models.sizing.sap_iq.design" in sys.modules, "values": values}
 print(json.dumps(out))
 """

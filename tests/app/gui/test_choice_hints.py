@@ -8,9 +8,11 @@ from PySide6.QtWidgets import QWidget
 from app.editing.fields import FieldSpec
 from app.gui.eliding_combo import ElidingCombo
 from app.gui.field_widgets import FieldEditor
+from models.sizing.result import UsedValue
 
 DQP = FieldSpec(("workload", "dqp_mode"), "choice", optional=True, recommend_choice=True)
 RECOMMENDED = "Network transfer (private interconnect), for 6 query streams"
+USED = UsedValue("workload.dqp_mode", "network-transfer", basis="for 6 query streams")  # what the engine records
 
 
 _KEEP: list[QWidget] = []  # the host outlives the helper (Qt deletes a child with a collected parent)
@@ -26,7 +28,7 @@ def _editor(qtbot, width: int) -> FieldEditor:  # type: ignore[no-untyped-def]
     host.show()
     qtbot.waitExposed(host)
     editor.show_value(None)
-    editor.show_recommended(RECOMMENDED)
+    editor.show_recommended(USED)
     return editor
 
 

@@ -1,0 +1,133 @@
+"""What the engine used for each optional scenario field left empty, recorded on the result (`SizingResult.values_used`,
+`models.sizing.result.UsedValue`).
+
+A field the user leaves empty is not "unknown": the engine sizes with a value (its recommendation, a rule, a
+study's figure), or has no use for the field in this design. `values_used` names that value, its unit, the
+references behind it and what it follows from, once, when the scenario is sized; the form's placeholders and the
+report's workload tables render these (`app.export.engine_values`) and derive nothing themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from models.calibration_data import point
+from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, SapIqMultiplex, Scenario
+from models.sizing.result import Design, NotUsed, SizingResult, UsedValue, data_elsewhere
+from models.sizing.rules import RULES, hypervisor_reserve_gib
+
+
+def hypervisor_reserve(scenario: Scenario, host_memory_gib: float) -> float:
+    """The hypervisor reserve a vSphere host keeps: the platform's figure, else the rule."""
+    given = scenario.platform.hypervisor_reserve_gib
+    return hypervisor_reserve_gib(host_memory_gib) if given is None else given
+
+
+def values_used(scenario: Scenario, result: SizingResult) -> tuple[UsedValue, ...]:
+    """One `UsedValue` for every optional field `scenario` leaves empty that the design sized with or has no use
+    for (a field the user set is not listed)."""
+    w = scenario.workload
+    out = [*_platform_values(scenario, result)]
+    if isinstance(w, GreenplumAnalytics | GreenplumOltp):
+        out += _greenplum_values(w)
+    if isinstance(w, PostgresConsolidation):
+        out += _postgres_values(scenario, w, result)
+    if isinstance(w, PostgresConsolidation | SapIqMultiplex) and w.shared_storage is None:
+        out.append(UsedValue("workload.shared_storage", _storage(result.design)))
+    if isinstance(w, SapIqMultiplex):
+        out += _sap_iq_values(w, result)
+    return tuple(out)
+
+
+def _platform_values(scenario: Scenario, result: SizingResult) -> Iterator[UsedValue]:
+    d = result.design
+    p = scenario.platform
+    elsewhere = data_elsewhere(d)  # SAP IQ on a SAN: no data drive on the hosts
+    if p.drives_per_host is None:
+        yield UsedValue("platform.drives_per_host", NotUsed(f"not used: {elsewhere}") if elsewhere
+                        else d.data_drives_per_host)
+    if p.drive_id is None and elsewhere and d.drive_id is None:
+        yield UsedValue("platform.drive_id", NotUsed(f"not used: {elsewhere}"))
+    if p.memory_gib is None:
+        yield UsedValue("platform.memory_gib", d.memory_gib_per_host, "GiB")
+    if p.nics_per_host is None and d.nics_per_host:
+        yield UsedValue("platform.nics_per_host", d.nics_per_host)
+    if p.raid is None:
+        yield UsedValue("platform.raid", d.raid)
+    if p.hypervisor_reserve_gib is None:
+        if d.deployment != "vsphere":
+            yield UsedValue("platform.hypervisor_reserve_gib", NotUsed("not used on bare metal"))
+        else:
+            yield UsedValue("platform.hypervisor_reserve_gib", hypervisor_reserve(scenario, d.memory_gib_per_host),
+                            "GiB", (_cite(RULES, "hypervisor_reserve_fraction"),))
+
+
+def _greenplum_values(w: GreenplumAnalytics | GreenplumOltp) -> Iterator[UsedValue]:
+    if w.mirror_block_hosts is None:
+        # block mirroring refuses an empty block size, so an empty field is always one the design does not use
+        yield UsedValue("workload.mirror_block_hosts", NotUsed("not used: mirrors are off") if not w.mirrors else
+                        NotUsed(f"not used with {w.mirroring} mirroring"))
+    if isinstance(w, GreenplumAnalytics) and w.segment_tier is None:
+        from models.sizing.greenplum import tier_choice
+
+        choice = tier_choice(w)
+        yield UsedValue("workload.segment_tier", choice.tier, source=_parts(choice.rationale.source),
+                        basis=f"from {w.concurrent_queries:,} concurrent queries")
+
+
+def _postgres_values(scenario: Scenario, w: PostgresConsolidation, result: SizingResult) -> Iterator[UsedValue]:
+    from models.sizing.postgres import cite
+
+    if w.vm_vcpus is None and result.vms:
+        yield UsedValue("workload.vm_vcpus", _span(v.vcpus for v in result.vms), "vCPUs")
+    if w.vm_memory_gib is None and result.vms:
+        yield UsedValue("workload.vm_memory_gib", _span(v.memory_gib for v in result.vms), "GiB")
+    sized_tps = {disk.database: disk.peak_tps for vm in result.vms for disk in vm.disks}
+    for i, db in enumerate(w.databases):
+        if db.peak_tps is None and db.name in sized_tps:
+            yield UsedValue(f"workload.databases[{i}].peak_tps", sized_tps[db.name], "TPS",
+                            (cite("dbt2_new_orders_per_client_s"), cite("tpcc_new_order_share")),
+                            f"estimated from {db.peak_clients} clients")
+    if w.host_memory_available_gib is None:
+        host = result.design.memory_gib_per_host
+        yield UsedValue("workload.host_memory_available_gib", host - hypervisor_reserve(scenario, host), "GiB",
+                        basis="host memory less the hypervisor reserve")
+
+
+def _sap_iq_values(w: SapIqMultiplex, result: SizingResult) -> Iterator[UsedValue]:
+    from models.sizing.sap_iq import STUDY
+
+    d = result.design
+    if w.dqp_mode is None and d.dqp_mode:
+        yield UsedValue("workload.dqp_mode", d.dqp_mode, basis=f"for {w.query_streams} query streams")
+    if w.nodes is None:
+        yield UsedValue("workload.nodes", d.segment_hosts)
+    if w.writer_nodes is None and result.iq is not None:
+        yield UsedValue("workload.writer_nodes", result.iq.writers)
+    if w.temp_to_main_ratio is None:
+        yield UsedValue("workload.temp_to_main_ratio", point(STUDY, "temp_to_main_dbspace_ratio").value,
+                        source=(_cite(STUDY, "temp_to_main_dbspace_ratio"),))
+    if w.san_price_per_tb is None:
+        yield UsedValue("workload.san_price_per_tb", NotUsed("not used: the data is on vSAN") if
+                        d.raid.startswith("vsan") else NotUsed("not priced: the SAN is left out of the BOM"))
+
+
+def _storage(d: Design) -> str:
+    """Where the design keeps the data, in a word: on vSAN (the design's `raid` is then a vSAN policy), else on
+    an external SAN (SAP IQ) or the hosts' own drives (PostgreSQL)."""
+    if d.raid.startswith("vsan"):
+        return "vSAN"
+    return "external SAN" if d.kind == "sap-iq-multiplex" else "local drives"
+
+
+def _span(values: Iterable[float]) -> float | tuple[float, float]:
+    vs = sorted(set(values))
+    return vs[0] if len(vs) == 1 else (vs[0], vs[-1])
+
+
+def _cite(dataset: str, point_id: str) -> str:
+    return point(dataset, point_id).source.cite()
+
+
+def _parts(source: str | tuple[str, ...]) -> tuple[str, ...]:
+    return source if isinstance(source, tuple) else tuple(p.strip() for p in source.split(";") if p.strip())
