@@ -4,10 +4,11 @@ from __future__ import annotations
 import dataclasses
 import pickle
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
-from models.hardware import HardwareCatalog
+from models.hardware import HardwareCatalog, Server
 from models.percent import percent
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
@@ -77,70 +78,127 @@ def size_greenplum(
     raid, _ = chosen_raid(scenario, workload)
     space = search_space(scenario, workload, catalog, parts, servers, drives, [scenario.platform.deployment], [raid],
                          scenario.platform.drives_per_host)
-    rank = Ranking.of(scenario, catalog, space)
     # the shortlists below (the recommendation, the within-budget, trade-off and cost-of-ownership alternatives)
     # often settle and explain the same designs: they share that work (`_Shared`)
-    shared = _Shared()
+    run = _Sizing(scenario, workload, catalog, space, _Shared())
+    rank = Ranking.of(scenario, catalog, space)
+    streams = _streams(run, rank, progress, cancelled)
+    if streams.recommended.best.row is None:
+        raise _nothing_fits(scenario, parts, servers, raid)
+    pick = _best_of_pool(run, streams.recommended, rank=rank)
+    result = pick.result if streams.any_warnings is None else _argued(run, rank, streams, pick)
+    return for_release(result, workload)
+
+
+@dataclass(frozen=True)
+class _Sizing:
+    """One Greenplum sizing, what its shortlists share: the scenario and its workload, the catalog (priced in the
+    project currency), the search space and the work done once for all of them (`_Shared`)."""
+
+    scenario: Scenario
+    workload: GpWorkload
+    catalog: HardwareCatalog
+    space: SearchSpace
+    shared: _Shared
+
+
+class Streamed(NamedTuple):
+    """The running best and the cheapest feasible pool of one view of the candidates (`_streamed_all`)."""
+
+    best: RunningBest
+    cheapest: CheapestFeasible
+
+
+@dataclass(frozen=True)
+class _Streams:
+    """What the one pass over the candidates kept: ranked as the scenario asks (`recommended`), and, where the
+    search had a choice of parts (alternatives), the same with part warnings ignored (`any_warnings`), ranked on
+    the cost of ownership with its ranking (`tco`: a capex-ranked sizing's cost-of-ownership note) and on capex
+    (`capex`: a TCO-ranked sizing under a capex budget)."""
+
+    recommended: Streamed
+    any_warnings: Streamed | None = None
+    tco: tuple[Ranking, Streamed] | None = None
+    capex: Streamed | None = None
+
+
+@dataclass(frozen=True)
+class _Pick:
+    """A shortlist's design explained, its full capex (switches, racks, licences and support included), whether it
+    meets every target, the cost it was ranked on, and the design completed (full BOM and TCO)."""
+
+    result: SizingResult
+    full_capex: float
+    feasible: bool
+    ranked_cost: float
+    completed: SizingResult
+
+
+def _streams(run: _Sizing, rank: Ranking, progress: Progress | None, cancelled: IsCancelled | None) -> _Streams:
+    """One pass over the candidates feeds every search of the sizing: the recommendation's, the within-budget and
+    trade-off alternatives' (part warnings ignored) and the cost-of-ownership note's (ranked on TCO); ranked on TCO
+    under a capex budget, the capex-ranked view is the last resort within it (the TCO shortlist keeps few servers,
+    maybe none within the budget where a cheaper-to-buy design keeps it)."""
+    scenario, space = run.scenario, run.space
     alternatives = len(space.servers) > 1 or len(space.drives) > 1 or scenario.platform.drives_per_host is None
-    # one pass over the candidates feeds every search below: the recommendation's, the within-budget and trade-off
-    # alternatives' (part warnings ignored) and the cost-of-ownership note's (ranked on TCO)
-    tco = [(False, Ranking.tco(scenario, catalog, space))] if alternatives and rank.cost is None else []
-    budget = scenario.targets.max_capex
-    # ranked on TCO under a capex budget: the capex-ranked view is the last resort within it (the TCO shortlist keeps
-    # few servers, maybe none within the budget where a cheaper-to-buy design keeps it)
-    lowest = [(True, Ranking("capex", None))] if alternatives and rank.cost is not None and budget is not None else []
-    streams = _streamed_all(space, progress, cancelled,
-                            [(False, rank), *([(True, rank)] * alternatives), *tco, *lowest])
-    best, cheapest = streams[0]
+    tco = Ranking.tco(scenario, run.catalog, space) if alternatives and rank.cost is None else None
+    capex = alternatives and rank.cost is not None and scenario.targets.max_capex is not None
+    views = [(False, rank), *([(True, rank)] * alternatives), *([(False, tco)] if tco is not None else []),
+             *([(True, Ranking("capex", None))] if capex else [])]
+    out = _streamed_all(space, progress, cancelled, views)
+    if not alternatives:
+        return _Streams(out[0])
+    return _Streams(out[0], out[1], (tco, out[2]) if tco is not None else None, out[-1] if capex else None)
+
+
+def _nothing_fits(scenario: Scenario, parts: ResolvedParts, servers: list[Server], raid: str) -> SizingInputError:
+    """The refusal where no candidate could be built: more drives than any server's bays, or no drive fitting."""
     n = scenario.platform.drives_per_host
     most = max(s.data_bays for s in servers)
-    if best.row is None and n is not None and n > most:
-        raise SizingInputError([Problem(
+    if n is not None and n > most:
+        return SizingInputError([Problem(
             "platform.drives_per_host",
             f"{n} is more than the data bays of every server that could be chosen (the most is {most};"
             f" allowed 1-{most})",
         )])
-    if best.row is None:
-        what = f"server {parts.server.id}" if parts.server else "any server"
-        raise SizingInputError(
-            [Problem("platform", f"no drive in the catalog fits {what} with {raid} and the requested drive count")]
-        )
-    result, full, feasible, spent, completed = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
-                                                             rank=rank, shared=shared)
-    if alternatives:
-        why = _recommended_why(result, feasible and (budget is None or full <= budget), rank)
-        if budget is not None and full > budget:
-            # the designs raising fewest part warnings break the capex budget once fully priced: within the budget
-            # comes first (a missed target outweighs a warning), so the search runs again ranking on cost alone
-            other, other_full, other_feasible, within = _within_budget(scenario, workload, catalog, space, streams,
-                                                                       rank, shared, bool(lowest))
-            if other_full <= budget:
-                result, feasible = other, other_feasible
-                why = _within_budget_why(other, budget, full, scenario.commercial.currency, within)
-        elif feasible:
-            why = _with_trade_off(why, scenario, workload, catalog, space, result, spent, streams[1], rank, shared)
-        extra = _cheaper_to_own(scenario, workload, catalog, space, completed, streams[2], tco[0][1], shared) \
-            if feasible and rank.cost is None and (budget is None or full <= budget) else None
-        result = dataclasses.replace(result, rationale=(*result.rationale, why, *([extra] if extra else [])))
-    return for_release(result, workload)
+    what = f"server {parts.server.id}" if parts.server else "any server"
+    return SizingInputError(
+        [Problem("platform", f"no drive in the catalog fits {what} with {raid} and the requested drive count")])
 
 
-def _within_budget(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
-                   streams: list[Streamed], rank: Ranking, shared: _Shared, capex_view: bool
-                   ) -> tuple[SizingResult, float, bool, Ranking]:
-    """The design for a capex budget the recommendation breaks: ranked as the scenario asks with part warnings
-    ignored (`streams[1]`), those within the budget first; where none is and it ranks on TCO, whose shortlist keeps
-    few servers, the lowest capex (`capex_view`: `streams[-1]`). With its full capex, feasibility and ranking."""
+def _argued(run: _Sizing, rank: Ranking, streams: _Streams, pick: _Pick) -> SizingResult:
+    """The recommendation `pick` with why it was chosen among the alternatives: within the capex budget where it
+    breaks it, the cheaper design its part rules passed over, the design cheaper to own."""
+    scenario = run.scenario
     budget = scenario.targets.max_capex
-    other, other_full, other_feasible, *_ = _best_of_pool(scenario, workload, catalog, space, *streams[1],
-                                                         part_warnings_first=False, rank=rank, shared=shared,
-                                                         budget=budget)
-    if budget is None or other_full <= budget or not capex_view:
-        return other, other_full, other_feasible, rank
+    result, feasible = pick.result, pick.feasible
+    why = _recommended_why(result, feasible and (budget is None or pick.full_capex <= budget), rank)
+    if budget is not None and pick.full_capex > budget:
+        # the designs raising fewest part warnings break the capex budget once fully priced: within the budget
+        # comes first (a missed target outweighs a warning), so the search runs again ranking on cost alone
+        other, within = _within_budget(run, streams, rank)
+        if other.full_capex <= budget:
+            result, feasible = other.result, other.feasible
+            why = _within_budget_why(other.result, budget, pick.full_capex, scenario.commercial.currency, within)
+    elif feasible and streams.any_warnings is not None:
+        why = _with_trade_off(run, why, pick, streams.any_warnings, rank)
+    in_budget = budget is None or pick.full_capex <= budget
+    extra = _cheaper_to_own(run, pick.completed, streams.tco) \
+        if streams.tco is not None and feasible and rank.cost is None and in_budget else None
+    return dataclasses.replace(result, rationale=(*result.rationale, why, *([extra] if extra else [])))
+
+
+def _within_budget(run: _Sizing, streams: _Streams, rank: Ranking) -> tuple[_Pick, Ranking]:
+    """The design for a capex budget the recommendation breaks: ranked as the scenario asks with part warnings
+    ignored, those within the budget first; where none is and it ranks on TCO, whose shortlist keeps few servers,
+    the lowest capex (`streams.capex`). With the ranking it was chosen on."""
+    budget = run.scenario.targets.max_capex
+    assert streams.any_warnings is not None
+    other = _best_of_pool(run, streams.any_warnings, part_warnings_first=False, rank=rank, budget=budget)
+    if budget is None or other.full_capex <= budget or streams.capex is None:
+        return other, rank
     capex = Ranking("capex", None)
-    other, other_full, other_feasible, *_ = _best_of_pool(scenario, workload, catalog, space, *streams[-1],
-                                                         part_warnings_first=False, rank=capex, shared=shared)
-    return other, other_full, other_feasible, capex
+    return _best_of_pool(run, streams.capex, part_warnings_first=False, rank=capex), capex
 
 
 # A saving in cost of ownership below this share is not named: the prices are estimates and the search ranks on an
@@ -148,16 +206,16 @@ def _within_budget(scenario: Scenario, workload: GpWorkload, catalog: HardwareCa
 TCO_NOTE_MIN_SAVING = 0.01
 
 
-def _cheaper_to_own(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
-                    completed: SizingResult, streamed: Streamed, tco: Ranking, shared: _Shared) -> Rationale | None:
+def _cheaper_to_own(run: _Sizing, completed: SizingResult, tco: tuple[Ranking, Streamed]) -> Rationale | None:
     """Ranked on capex, the design that costs markedly less to own over the TCO horizon, said with both figures and
     where the saving lies: per-core database licences can outweigh the hardware many times, so the capex pick may
     cost millions more over the years than a design with fewer or smaller cores (the scenario's choice stands; it
-    names the switch). `completed`: the recommendation with its full BOM and TCO."""
-    best, cheapest = streamed  # ranked on `tco`
+    names the switch). `completed`: the recommendation with its full BOM and TCO; `tco`: the ranking on the cost of
+    ownership and what the pass kept ranked on it."""
+    scenario, catalog = run.scenario, run.catalog
     budget = scenario.targets.max_capex  # a design over it is no alternative: it misses a target
-    other, other_capex, other_feasible, other_tco, other_done = _best_of_pool(
-        scenario, workload, catalog, space, best, cheapest, rank=tco, shared=shared, budget=budget)
+    found = _best_of_pool(run, tco[1], rank=tco[0], budget=budget)
+    other, other_capex, other_feasible, other_tco = found.result, found.full_capex, found.feasible, found.ranked_cost
     mine = completed.totals
     more = len(part_warnings.raised(w.code for w in other.warnings)) > \
         len(part_warnings.raised(w.code for w in completed.warnings))
@@ -173,7 +231,7 @@ def _cheaper_to_own(scenario: Scenario, workload: GpWorkload, catalog: HardwareC
         f" {d.segment_hosts} segment hosts of {server.vendor} {server.model} with {drives} data"
         f" drives each cost {other_tco:,.0f} {cur} to own against {mine.tco:,.0f} {cur}"
         f" ({mine.tco - other_tco:,.0f} {cur} or {percent((mine.tco - other_tco) / mine.tco)} less):"
-        f" {_tco_difference(other_done, completed, cur)}. Set Design minimises to Cost of ownership to size it."),
+        f" {_tco_difference(found.completed, completed, cur)}. Set Design minimises to Cost of ownership to size it."),
         "scenario; catalog")
 
 
@@ -219,15 +277,14 @@ class Ranking:
         return r.totals.capex if self.cost is None else r.totals.tco
 
 
-def _with_trade_off(why: Rationale, scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog,
-                    space: SearchSpace, result: SizingResult, full: float, streamed: Streamed,
-                    rank: Ranking, shared: _Shared) -> Rationale:
+def _with_trade_off(run: _Sizing, why: Rationale, pick: _Pick, streamed: Streamed, rank: Ranking) -> Rationale:
     """The recommendation's price, said: when a cheaper design meeting every target exists whose parts raise more
     warnings, the rationale names it, its full capex (or cost of ownership) and what it raises, so the architect
-    can weigh the rule against the money (and name that server to take it) instead of meeting a silent premium."""
-    best, cheapest = streamed  # part warnings ignored
-    other, _, other_feasible, other_full, _ = _best_of_pool(scenario, workload, catalog, space, best, cheapest,
-                                                         part_warnings_first=False, rank=rank, shared=shared)
+    can weigh the rule against the money (and name that server to take it) instead of meeting a silent premium.
+    `streamed`: the pass ranked with part warnings ignored."""
+    scenario, catalog, result, full = run.scenario, run.catalog, pick.result, pick.ranked_cost
+    found = _best_of_pool(run, streamed, part_warnings_first=False, rank=rank)
+    other, other_feasible, other_full = found.result, found.feasible, found.ranked_cost
     mine = part_warnings.raised(w.code for w in result.warnings)
     raised = [c for c in part_warnings.raised(w.code for w in other.warnings) if c not in mine]
     if not other_feasible or other_full >= full or not raised:
@@ -242,9 +299,6 @@ def _with_trade_off(why: Rationale, scenario: Scenario, workload: GpWorkload, ca
     return Rationale(why.decision, text, why.source)
 
 
-Streamed = tuple[RunningBest, CheapestFeasible]
-
-
 def _streamed(space: SearchSpace, progress: Progress | None, cancelled: IsCancelled | None,
               ignore_part_warnings: bool = False, rank: Ranking | None = None) -> Streamed:
     """The running best and the cheapest feasible pool over every candidate of the space (ranked on `rank`'s floor
@@ -256,7 +310,7 @@ def _streamed_all(space: SearchSpace, progress: Progress | None, cancelled: IsCa
                   views: list[tuple[bool, Ranking]]) -> list[Streamed]:
     """`_streamed` of each view (whether part warnings are ignored, the ranking) in one pass: every candidate is
     evaluated once, whatever the searches of a sizing."""
-    out = [(RunningBest(), CheapestFeasible()) for _ in views]
+    out = [Streamed(RunningBest(), CheapestFeasible()) for _ in views]
     for offset, chunk in space.chunks(progress=progress, cancelled=cancelled):
         for (ignore_part_warnings, rank), (best, cheapest) in zip(views, out, strict=True):
             ev = chunk
@@ -270,30 +324,26 @@ def _streamed_all(space: SearchSpace, progress: Progress | None, cancelled: IsCa
     return out
 
 
-def _best_of_pool(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
-                  best: RunningBest, cheapest: CheapestFeasible, part_warnings_first: bool = True,
-                  rank: Ranking | None = None, shared: _Shared | None = None, budget: float | None = None,
-                  ) -> tuple[SizingResult, float, bool, float, SizingResult]:
+def _best_of_pool(run: _Sizing, streamed: Streamed, part_warnings_first: bool = True, rank: Ranking | None = None,
+                  budget: float | None = None) -> _Pick:
     """The explained design of the pool (within the capex `budget` first where given, then fewest part warnings,
-    then the lowest full capex or cost of ownership), its full capex (switches, racks, licences and support
-    included), whether it meets every target, the cost it was ranked on, and the design completed (full BOM and
-    TCO)."""
+    then the lowest full capex or cost of ownership)."""
     rank = rank or Ranking("capex", None)
-    shared = shared or _Shared()
-    pool = settled_pool(best, cheapest)
+    scenario, space = run.scenario, run.space
+    pool = settled_pool(*streamed)
     shortlist = gp_shortlist.settled_shortlist(
-        workload, scenario.targets, pool, space.net, scenario.assumptions.utilization_pct / 100.0,
+        run.workload, scenario.targets, pool, space.net, scenario.assumptions.utilization_pct / 100.0,
         space.extra_memory_price[pool.candidates.server_idx], scenario.platform, coordinators=space.coordinators,
-        keep=FULL_CAPEX_RERANK, part_warnings_first=part_warnings_first, cost=rank.cost, searched=shared.searched,
+        keep=FULL_CAPEX_RERANK, part_warnings_first=part_warnings_first, cost=rank.cost, searched=run.shared.searched,
         gain=rank.gain)
     # the search ranks on the hosts' capex; switches, racks, licences and support follow the host count and the
     # cores, so the few best are completed and the lowest full cost taken (fewest part warnings first)
-    results, done = zip(*(shared.explained(scenario, workload, catalog, space, settled, feasible)
-                          for _, settled, feasible in shortlist), strict=True)
+    results, done = zip(*(run.shared.explained(run, settled, feasible) for _, settled, feasible in shortlist),
+                        strict=True)
     k = min(range(len(results)),
             key=lambda j: (budget is not None and done[j].totals.capex > budget,
                            int(shortlist[j][1].part_warnings[0]) if part_warnings_first else 0, rank.full(done[j])))
-    return results[k], done[k].totals.capex, shortlist[k][2], rank.full(done[k]), done[k]
+    return _Pick(results[k], done[k].totals.capex, shortlist[k][2], rank.full(done[k]), done[k])
 
 
 @dataclass
@@ -304,14 +354,14 @@ class _Shared:
     searched: dict[tuple[object, ...], settle.Searched] = dataclasses.field(default_factory=dict)
     done: dict[tuple[bytes, bool], tuple[SizingResult, SizingResult]] = dataclasses.field(default_factory=dict)
 
-    def explained(self, scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, space: SearchSpace,
-                  settled: evaluation.Evaluated, feasible: bool) -> tuple[SizingResult, SizingResult]:
-        """Settled design `settled` (one row of `space`) explained, and completed (full BOM)."""
+    def explained(self, run: _Sizing, settled: evaluation.Evaluated, feasible: bool
+                  ) -> tuple[SizingResult, SizingResult]:
+        """Settled design `settled` (one row of the sizing's space) explained, and completed (full BOM)."""
         key = _content(settled)
         if key is not None and (key, feasible) in self.done:
             return self.done[key, feasible]
-        result = explain_candidate(scenario, workload, space.found(settled), 0, feasible)
-        pair = result, commercial.complete(result, scenario, catalog)
+        result = explain_candidate(run.scenario, run.workload, run.space.found(settled), 0, feasible)
+        pair = result, commercial.complete(result, run.scenario, run.catalog)
         if key is not None:
             self.done[key, feasible] = pair
         return pair
