@@ -236,6 +236,8 @@ def evaluate(
 
     if not isinstance(workload, GreenplumOltp) or coordinators is None or not len(coordinators):
         return one(None)
+    if targets.limit("min_tps", workload) is None:  # no TPS asked for: the segment server coordinates, never less
+        return one(None)
     if fixed_coordinator is not None:
         return one(fixed_coordinator if fixed_coordinator >= 0 else None)
     options = [one(k) for k in range(len(coordinators))]

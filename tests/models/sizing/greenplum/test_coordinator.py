@@ -74,3 +74,20 @@ def test_the_warehouse_coordinator_states_its_rule_and_sources(catalog: Hardware
     why = next(x for x in r.rationale if x.decision == "Coordinator server")
     assert "fast, dedicated CPU" in why.text and "no core or memory figure" in why.text
     assert "Greenplum Database 6 Installation Guide" in why.source and "002_feb9b45e1f157a35.txt" in why.source
+
+
+def test_without_a_throughput_target_the_coordinator_is_the_segment_server(catalog: HardwareCatalog) -> None:
+    """Select mix, 200 clients, no target, segment hosts pinned to a 192-core server: the coordinator is that server,
+    not the catalog's cheapest (a 16-core server capped the design at 32,373 TPS, a ninth of what its segments
+    serve); with a target the cheapest coordinator meeting it may still be smaller."""
+    free = sample("gp-oltp", workload={"mix": "select", "clients": 200, "target_tps": None},
+                  platform={"server_id": "hpe-dl385-gen11-24x-u3-2x-epyc-9654"})
+    r = size(free, catalog)
+    seg, coord = (next(h for h in r.design.hosts if h.role == role) for role in ("segment host", "coordinator host"))
+    assert coord.server_id == seg.server_id
+    small = next(s for s in catalog.servers if s.id == "lenovo-sr655-v3-12x-lff-1x-epyc-9124")
+    assert r.estimates["tps"].p50 > 3 * 32_373 and small.cores_total < 32
+    target = sample("gp-oltp", workload={"mix": "select", "clients": 200, "target_tps": 20_000},
+                    platform={"server_id": "hpe-dl385-gen11-24x-u3-2x-epyc-9654"})
+    t = size(target, catalog)
+    assert t.check("min_tps") is not None and t.check("min_tps").status == "met"
