@@ -19,6 +19,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from catalog.errors import CatalogOpenError
 from catalog.location import DEFAULT_FILE as DEFAULT_FILE  # re-exported: defined without SQLAlchemy
 from catalog.location import ENV_VAR as ENV_VAR
+from catalog.location import SECRET_KEYS, mask_secrets
 from catalog.location import default_url as default_url
 
 PG_CONNECT_TIMEOUT_S = 10  # a presales laptop off the VPN should hear "server down" quickly
@@ -75,17 +76,19 @@ def mask_url(url: str) -> str:
 
     >>> mask_url("postgresql://refarch:p@ss:w/rd%@db.example:5432/refarch")
     'postgresql://refarch:***@db.example:5432/refarch'
+    >>> mask_url("postgresql://refarch@db.example/refarch?sslmode=require&password=s3cret")
+    'postgresql://refarch@db.example/refarch?password=***&sslmode=require'
     """
     if url.strip().lower().startswith("sqlite"):
-        return url  # a file path: no credentials, shown as the user typed it
+        return mask_secrets(url)  # a file path, shown as the user typed it (a ?password= would still be masked)
     try:
-        return _parse(url).render_as_string(hide_password=True)
+        return mask_secrets(_parse(url).render_as_string(hide_password=True))
     except (ArgumentError, ValueError, TypeError):
         scheme, sep, rest = url.partition("://")
         at = rest.rfind("@")
         if not sep or at < 0:
-            return url if sep else "(not a URL)"
-        return f"{scheme}://***@{rest[at + 1:]}"
+            return mask_secrets(url) if sep else "(not a URL)"
+        return mask_secrets(f"{scheme}://***@{rest[at + 1:]}")
 
 
 def parse_url(url: str) -> URL:
@@ -182,10 +185,13 @@ def describe_db_error(exc: BaseException, url: URL) -> str:
         return f"the database driver for '{url.drivername}' is not installed ({exc.name or exc})"
     orig = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
     message = " ".join(line.strip() for line in str(orig).strip().splitlines() if line.strip())
-    if url.password:
-        password = str(url.password)
-        for form in {password, urllib.parse.quote(password, safe=""), urllib.parse.quote_plus(password)}:
+    secrets = [str(url.password)] if url.password else []
+    secrets += [str(v) for key, value in url.query.items() if key.lower() in SECRET_KEYS
+                for v in (value if isinstance(value, tuple) else (value,)) if v]
+    for secret in secrets:
+        for form in {secret, urllib.parse.quote(secret, safe=""), urllib.parse.quote_plus(secret)}:
             message = message.replace(form, "***")
+    message = mask_secrets(message)
     if "statement timeout" in message:
         return (f"the database did not answer within {PG_STATEMENT_TIMEOUT_S} s (statement timeout): the server "
                 "is overloaded or another session holds a lock on the catalog; try again later")

@@ -126,8 +126,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return _quiet_closed_pipe()
     except CliError as exc:
+        from catalog.location import mask_secrets
+
         for line in exc.lines():
-            print(line, file=sys.stderr)
+            print(mask_secrets(line), file=sys.stderr)  # a password in a URL or setting never reaches the terminal
         return exc.exit_code
     except KeyboardInterrupt:
         print("refarch: interrupted", file=sys.stderr)
@@ -135,8 +137,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug, not bad input: say so without a traceback unless asked
         if os.environ.get("REFARCH_DEBUG"):
             raise
+        from catalog.location import mask_secrets
+
         print(
-            f"refarch: internal error: {type(exc).__name__}: {exc}\n"
+            f"refarch: internal error: {type(exc).__name__}: {mask_secrets(str(exc))}\n"
             "Set REFARCH_DEBUG=1 to see the traceback, and please report it.",
             file=sys.stderr,
         )
