@@ -15,7 +15,7 @@ from app.editing.draft import MISSING, Path, model_default
 from models.problems import ROOT, Problem
 from models.vocabulary import FIELDS, TARGETS, FieldInfo, field_info, field_label
 
-FieldKind = Literal["float", "int", "bool", "choice", "text"]
+FieldKind = Literal["float", "int", "bool", "choice", "text", "names"]  # names: a comma-separated list of text
 
 
 @dataclass(frozen=True)
@@ -137,6 +137,15 @@ PG_DATABASE_OPTIONAL = frozenset({"peak_tps"})
 NEW_PG_DATABASE: dict[str, Any] = {"name": "db", "size_gb": 100.0, "peak_clients": 50, "working_set_gb": 20.0}
 
 
+def names_of(text: str) -> list[str]:
+    """A "names" field's text as its list: comma-separated, blanks dropped.
+
+    >>> names_of(" lab-gen5, , tpcb-lab ")
+    ['lab-gen5', 'tpcb-lab']
+    """
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
 def _p(name: str, kind: FieldKind, **kw: Any) -> FieldSpec:
     return FieldSpec(("platform", name), kind, **kw)
 
@@ -149,6 +158,7 @@ PLATFORM_FIELDS: tuple[FieldSpec, ...] = (
     _p("swap_gib", "float"),
     _p("nics_per_host", "int", optional=True, placeholder="Recommend"),
     _p("hypervisor_reserve_gib", "float", optional=True, placeholder="Recommend"),
+    _p("measurements", "names", placeholder="none: the modelled rates"),
 )
 
 TARGET_FIELDS: tuple[FieldSpec, ...] = (

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.editing.draft import Path
-from app.editing.fields import FieldSpec
+from app.editing.fields import FieldSpec, names_of
 from app.gui.eliding_combo import ElidingCombo
 from app.gui.plain_text import plain_tooltip
 
@@ -110,7 +110,7 @@ class FieldEditor(QObject):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         self.widget: QWidget
-        if spec.kind in ("float", "int", "text"):
+        if spec.kind in ("float", "int", "text", "names"):
             edit = QLineEdit()
             edit.setPlaceholderText(spec.placeholder)
             edit.textEdited.connect(self._text_edited)
@@ -156,6 +156,8 @@ class FieldEditor(QObject):
     def _text_edited(self, text: str) -> None:
         if self.spec.kind == "text":
             self.edited.emit(self.spec.path, text)
+        elif self.spec.kind == "names":
+            self.edited.emit(self.spec.path, names_of(text))
         else:
             self.edited.emit(self.spec.path, parse_number(text, self.spec.kind, self.spec.optional))
 
@@ -164,6 +166,8 @@ class FieldEditor(QObject):
         if isinstance(w, QLineEdit):
             if self.spec.kind == "text":
                 return w.text()
+            if self.spec.kind == "names":
+                return names_of(w.text())
             return parse_number(w.text(), self.spec.kind, self.spec.optional)
         if isinstance(w, QCheckBox):
             return w.isChecked()
@@ -175,7 +179,8 @@ class FieldEditor(QObject):
         if isinstance(w, QLineEdit):
             # leave "12." alone while the user types: it already means 12.0
             if self.value() != value or type(self.value()) is not type(value):
-                w.setText(format_value(value))
+                w.setText(", ".join(map(str, value)) if self.spec.kind == "names" and isinstance(value, list)
+                          else format_value(value))
                 if not w.hasFocus():
                     w.setCursorPosition(0)  # show the start of a long name, not its end
         elif isinstance(w, QCheckBox):

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from app.gui.catalog_editor import CatalogEditor
     from app.gui.export_actions import Exporter
     from app.gui.help import HelpDialog
+    from app.gui.measurements_page import MeasurementsPage
 from models.scenario import Project, ScenarioFileError
 from models.vocabulary import WORKLOAD_KINDS, field_label, kind_label, kind_short_label
 
@@ -101,6 +102,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
         self.catalog_error: str | None = None
         self._owns_source = not isinstance(catalog, CatalogSource)
         self.source = self._open_catalog(db_url, catalog)
+        self._register_measurements()
         self.doc = ProjectDocument(self)
         self.coordinator = SizingCoordinator(lambda: self.source.snapshot if self.source else None, self)
         self.current_uid: str | None = None
@@ -167,6 +169,10 @@ class MainWindow(ProjectFileActions, QMainWindow):
             self.catalog_tab = QWidget()
             QVBoxLayout(self.catalog_tab).setContentsMargins(0, 0, 0, 0)
             self.views.addTab(self.catalog_tab, "Catalog")
+            self.measurements_page: MeasurementsPage | None = None  # built when first shown, like the editor
+            self.measurements_tab = QWidget()
+            QVBoxLayout(self.measurements_tab).setContentsMargins(0, 0, 0, 0)
+            self.views.addTab(self.measurements_tab, "Measurements")
         else:
             msg = QLabel(f"<h3>The hardware catalog cannot be opened</h3><p>{html.escape(self.catalog_error or '')}</p>"
                          "<p>Start refarch with <code>--db URL</code> or set <code>REFARCH_DB</code>.</p>")
@@ -299,6 +305,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
         self.coordinator.busyChanged.connect(self._on_busy)
         self.views.currentChanged.connect(self._refresh_compare)
         self.views.currentChanged.connect(self._build_catalog_editor_when_shown)
+        self.views.currentChanged.connect(self._build_measurements_when_shown)
 
     # -- document events ------------------------------------------------------------------------------------
     def _on_reset(self) -> None:
@@ -539,6 +546,36 @@ class MainWindow(ProjectFileActions, QMainWindow):
         editor.catalogChanged.connect(self._catalog_changed)
         if self.source.open_error:
             editor._show_problem(f"The catalog is shown read-only: {self.source.open_error}")
+
+    def _register_measurements(self) -> None:
+        """Sizings read the profiles a scenario names from this window's catalog."""
+        from app.services import measurement_source
+
+        url = self.source.url if self.source is not None else None
+        measurement_source.register(measurement_source.store_loader(url) if url is not None else None)
+
+    def _build_measurements_when_shown(self, *_why: object) -> None:
+        if (self.source is None or getattr(self, "measurements_page", None) is not None
+                or self.views.currentWidget() is not self.measurements_tab):
+            return
+        from app.gui.measurements_page import MeasurementsPage
+
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # opening the store takes a moment
+        try:
+            page = MeasurementsPage(self.source)
+        finally:
+            QApplication.restoreOverrideCursor()
+        self.measurements_page = page
+        layout = self.measurements_tab.layout()
+        assert layout is not None
+        layout.addWidget(page)
+        page.profilesChanged.connect(self._measurements_changed)
+
+    def _measurements_changed(self) -> None:
+        """Size again the scenarios that name measurement profiles (their profiles may have changed)."""
+        for e in self.doc.entries:
+            if e.valid and e.scenario.platform.measurements:
+                self.coordinator.request(e.uid, e.scenario, background=e.uid != self.current_uid)
 
     # -- describing parts -----------------------------------------------------------------------------------
     def _describe(self, part_id: str | None) -> str:

@@ -13,11 +13,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.cli.errors import CliError, service_errors
 from app.cli.output import format_table, print_json
-from app.formatting import number, significant
+from app.views.measurements import profile_lines
 
 if TYPE_CHECKING:
     from catalog.store import CatalogStore
@@ -107,41 +107,8 @@ def _show(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(doc)
     else:
-        print("\n".join(profile_lines(doc)))
+        print("\n".join(profile_lines(doc, format_table)))
     return 0
-
-
-def profile_lines(doc: dict[str, Any]) -> list[str]:
-    """The `measure show` table text of a profile document."""
-    out = [f"measurement profile {doc['name']}" + (f" (server {doc['server']})" if doc["server"] else ""),
-           f"hosts: {', '.join(doc['hosts']) or 'not named in the files'}", ""]
-    out.append(format_table([{"file": f["file"], "kind": f["kind"], "measured": f["measured_at"] or "",
-                              "imported": f["imported_at"][:19]} for f in doc["files"]],
-                            ["file", "kind", "measured", "imported"]))
-    if doc["per_host"]:
-        out += ["", "per-host rates (MB/s; the design uses the slowest host)"]
-        out.append(format_table([{"resource": k, "design": number(v["design_mb_s"], 4),
-                                  "slowest host": v["slowest_host"], "fastest": number(v["fastest_mb_s"], 4),
-                                  "mean": number(v["mean_mb_s"], 4), "hosts": v["hosts"] or "",
-                                  "slow hosts": ", ".join(v["slow_hosts"])} for k, v in doc["per_host"].items()],
-                                ["resource", "design", "slowest host", "fastest", "mean", "hosts", "slow hosts"]))
-    net = doc["network"]
-    if net:
-        out += ["", f"network ({net['mode']}): {number(net['link_mb_s'], 4)} MB/s per link (median), slowest "
-                    f"{number(net['slowest_link_mb_s'], 4)}"]
-        out += [f"  no good (below 0.9 x the fastest): {link}" for link in net["no_good_links"]]
-    for s in doc["sweeps"]:
-        out += ["", f"{s['tool']} sweep, {s['mix']} ({s['unit']} at {', '.join(f'{c:g}' for c in s['clients'])} "
-                    "clients)"]
-        usl = s["usl"]
-        if usl:
-            out.append(f"  USL: lambda {number(usl['lambda'], 4)}, sigma {significant(usl['sigma'], 3)}, kappa "
-                       f"{significant(usl['kappa'], 3)}; peak {number(usl['peak_throughput'], 4)} {s['unit']} at "
-                       f"{significant(usl['peak_clients'], 4)} clients; r2 {significant(usl['r2'], 4)}, rms error "
-                       f"{100 * usl['rms_relative_error']:.1f} %")
-        if s["note"]:
-            out.append(f"  note: {s['note']}")
-    return out
 
 
 def _delete(args: argparse.Namespace) -> int:
