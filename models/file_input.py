@@ -37,7 +37,7 @@ MAX_INT_DIGITS = 15  # 10^15: more than any count, price or size refarch takes; 
 MB = 1_000_000
 
 # Size limits per kind of file (bytes). A saved file above its limit is refused at save time too.
-SCENARIO_MAX_BYTES = 5 * MB  # a scenario is a few KB; 1,000 PostgreSQL databases with notes stay under 1 MB
+SCENARIO_MAX_BYTES = 16 * MB  # a scenario is a few KB; 10,000 PostgreSQL databases with their current VMs ~7 MB
 PROJECT_MAX_BYTES = 100 * MB  # 500 scenarios (the schema's maximum) with 20,000-character notes each fit
 CATALOG_MAX_BYTES = 256 * MB  # about 650,000 parts in JSON; a vendor price list is far smaller
 TABLE_MAX_BYTES = 50 * MB  # quotes, USL measurements and other CSV/XLSX tables

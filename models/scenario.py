@@ -169,7 +169,7 @@ class PgDatabase(_Strict):
 
 class PostgresConsolidation(_Strict):
     kind: Literal["postgres-consolidation"] = "postgres-consolidation"
-    databases: list[PgDatabase] = Field(min_length=1, max_length=1000)
+    databases: list[PgDatabase] = Field(min_length=1, max_length=10_000)
     placement: Placement = "vm-per-database"
     vm_vcpus: int | None = Field(default=None, ge=1, le=768)
     vm_memory_gib: float | None = Field(default=None, gt=0, le=24_576)
