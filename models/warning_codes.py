@@ -55,6 +55,7 @@ WARNING_TITLES: dict[str, str] = {
     "queued-queries": "Queries wait in the resource group's queue",
     "low-vmem-per-segment": "Low gp_vmem_protect_limit per segment",
     "oltp-beyond-measured": "OLTP throughput beyond the measured TPS",
+    "mirroring-cost": "Mirroring policy adds segment hosts",
     # PostgreSQL on vSphere (sizing/postgres/warnings.py)
     "no-raid": "Database drives without RAID",
     "wide-vm": "VM wider than a NUMA node",

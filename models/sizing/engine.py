@@ -12,7 +12,7 @@ from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, SapIqMultiplex, Scenario
 from models.sizing import commercial
 from models.sizing.parts import SizingInputError, resolve, unknown_slot_warnings
-from models.sizing.result import SizingResult
+from models.sizing.result import SizingResult, Warning
 from models.sizing.targets import check_targets
 from models.sizing.values_used import values_used
 from models.tasks import IsCancelled, Progress, check_cancelled, part_progress
@@ -97,8 +97,37 @@ def _size(
 
         warnings += tuple(oltp_warnings(scenario, result))
     warnings += tuple(unknown_slot_warnings(result.design, catalog))
+    if isinstance(w, GreenplumAnalytics | GreenplumOltp) and w.mirrors and w.mirroring != "group":
+        warnings += _mirroring_cost(scenario, result, priced, converted.left_out, cancelled)
     result = dataclasses.replace(result, target_checks=checks, warnings=result.warnings + warnings)
     return dataclasses.replace(result, values_used=values_used(scenario, result))
+
+
+def _mirroring_cost(scenario: Scenario, result: SizingResult, priced: HardwareCatalog, left_out: dict[str, str],
+                    cancelled: IsCancelled | None) -> tuple[Warning, ...]:
+    """Spread or block mirroring that needs more segment hosts than group mirroring for the same capacity and
+    targets (spread needs more hosts than primaries per host; a block fills whole blocks): both designs, and the
+    ways out. Nothing when group mirroring needs as many hosts or misses a target the policy meets."""
+    w = scenario.workload
+    group_w = w.model_copy(update={"mirroring": "group", "mirror_block_hosts": None})
+    group_s = scenario.model_copy(update={"workload": group_w})
+    group = commercial.complete(_size_design(group_s, priced, None, cancelled), group_s, priced, left_out)
+    d, g = result.design, group.design
+    if g.segment_hosts >= d.segment_hosts or not all(c.status == "met" for c in check_targets(group_s, group)[0]):
+        return ()
+    cur = result.totals.currency
+    policy = w.mirroring  # type: ignore[union-attr]
+    cause = ("Spread needs more segment hosts than primaries per host" if policy == "spread" else
+             f"Block mirroring fills whole blocks of {w.mirror_block_hosts} hosts")  # type: ignore[union-attr]
+    return (Warning(
+        "mirroring-cost",
+        f"{policy.capitalize()} mirroring raises the segment hosts above what capacity and the targets need:"
+        f" {d.segment_hosts} segment hosts ({d.primary_segments_per_host} primaries each), capex"
+        f" {result.totals.capex:,.0f} {cur}, against {g.segment_hosts} with group mirroring"
+        f" ({g.primary_segments_per_host} primaries each), capex {group.totals.capex:,.0f} {cur}, which meets every"
+        f" target too. {cause}; choose group mirroring (a host failure then doubles one host's primaries, which"
+        " the memory plan already allows for), or fewer primaries per host (segment tier) so fewer hosts spread them.",
+        "warning", "workload.mirroring"),)
 
 
 def _pinned(scenario: Scenario, result: SizingResult) -> Scenario:

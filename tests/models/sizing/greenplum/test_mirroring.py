@@ -189,3 +189,27 @@ def test_hosts_the_mirroring_needs_are_not_blamed_on_targets(
     assert "performance targets" not in text
     assert r.design.segment_hosts > 1
     assert f"{policy} mirroring" in text and f"{r.design.segment_hosts}" in text
+
+
+def test_spread_padding_is_warned_with_both_designs(catalog: HardwareCatalog) -> None:
+    """30 TB at 10 reports on the dual-socket SAS sample: spread needs more segment hosts than primaries per host,
+    far above what capacity asks; the warning gives both designs, each meeting the (absent) targets."""
+    spread = size(sample("retail-dw-dual-socket-sas", workload={"data_tb": 30, "concurrent_queries": 10,
+                                                                "mirroring": "spread"}, targets={}), catalog)
+    group = size(sample("retail-dw-dual-socket-sas", workload={"data_tb": 30, "concurrent_queries": 10,
+                                                               "mirroring": "group"}, targets={}), catalog)
+    assert spread.design.segment_hosts > (spread.design.primary_segments_per_host or 0) >= group.design.segment_hosts
+    w = next(x for x in spread.warnings if x.code == "mirroring-cost")
+    assert f"{spread.design.segment_hosts} segment hosts" in w.text
+    assert f"against {group.design.segment_hosts} " in w.text
+    assert f"{spread.totals.capex:,.0f}" in w.text and f"{group.totals.capex:,.0f}" in w.text
+    assert w.field == "workload.mirroring"
+    assert not any(x.code == "mirroring-cost" for x in group.warnings)
+
+
+def test_no_mirroring_cost_warning_where_spread_adds_no_host(catalog: HardwareCatalog) -> None:
+    """1,000 TB: capacity alone needs far more hosts than primaries per host, so spread costs no host."""
+    r = size(sample("retail-dw-dual-socket-sas", workload={"data_tb": 1000, "mirroring": "spread"}, targets={}),
+             catalog)
+    assert r.design.segment_hosts > (r.design.primary_segments_per_host or 0)
+    assert not any(x.code == "mirroring-cost" for x in r.warnings)
