@@ -82,6 +82,7 @@ def install(directory: Path | None) -> bool:
         return False
     global _installed
     _installed = _Cache(directory / FILE_NAME)
+    # a module global shadowing the builtin `exec` dataclasses calls (not in its stubs), set on purpose
     dataclasses.exec = _installed.exec  # type: ignore[attr-defined]
     atexit.register(_installed.save)
     return True

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from app.editing.draft import MISSING, Path, model_default
+from models.hardware import PartKind
 from models.problems import ROOT, Problem
 from models.vocabulary import FIELDS, TARGETS, FieldInfo, field_info, field_label
 
@@ -188,9 +189,10 @@ SCENARIO_FIELDS: tuple[FieldSpec, ...] = (
 )
 
 # The part pickers: (path, catalog kind, label)
-PART_FIELDS: tuple[tuple[Path, str, str], ...] = tuple(
+_PART_KINDS: tuple[tuple[str, PartKind], ...] = (("server_id", "server"), ("drive_id", "drive"), ("nic_id", "nic"))
+PART_FIELDS: tuple[tuple[Path, PartKind, str], ...] = tuple(
     (("platform", name), kind, FIELDS[f"platform.{name}"].label)
-    for name, kind in (("server_id", "server"), ("drive_id", "drive"), ("nic_id", "nic"))
+    for name, kind in _PART_KINDS
 )
 
 # Fields several kinds share keep their value when the user switches kind.

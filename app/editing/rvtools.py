@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import SupportsFloat
 
 from app.editing.table_files import Rows, TableFileError, read_table
 from models.estate import ObservedVm
@@ -71,7 +72,12 @@ class _Sheet:
         if value is None or (isinstance(value, str) and not value.strip()):
             return None
         try:
-            number = float(str(value).replace(",", "")) if isinstance(value, str) else float(value)  # type: ignore[arg-type]
+            if isinstance(value, str):
+                number = float(value.replace(",", ""))
+            elif isinstance(value, SupportsFloat):  # int, float, Decimal; a date is not a number
+                number = float(value)
+            else:
+                raise TypeError(type(value).__name__)
         except (TypeError, ValueError):
             number = -1.0
         if number < 0 or (whole and not number.is_integer()):

@@ -20,7 +20,7 @@ from app.formatting import compact, money, number
 from app.gui.eliding_combo import ElidingCombo
 from app.gui.field_widgets import set_invalid
 from app.gui.plain_text import plain_tooltip
-from models.hardware import Drive, HardwareCatalog, Nic, Part, Server
+from models.hardware import Drive, HardwareCatalog, Nic, Part, PartKind, Server
 from models.problems import Problem
 
 RECOMMEND = "Recommend"
@@ -63,10 +63,10 @@ class Ordered:
 
 
 EMPTY = Ordered([])
-_ordered: tuple[weakref.ref[HardwareCatalog], dict[str, Ordered]] | None = None
+_ordered: tuple[weakref.ref[HardwareCatalog], dict[PartKind, Ordered]] | None = None
 
 
-def parts_in_order(catalog: HardwareCatalog) -> dict[str, Ordered]:
+def parts_in_order(catalog: HardwareCatalog) -> dict[PartKind, Ordered]:
     """The parts of each picker's kind as the pickers list them, for the latest catalog only.
 
     A worker thread that reads a new catalog calls this before handing it over, so the UI thread does not sort and
@@ -77,7 +77,7 @@ def parts_in_order(catalog: HardwareCatalog) -> dict[str, Ordered]:
     if cached is not None and cached[0]() is catalog:
         return cached[1]
     kinds = {kind for _path, kind, _label in PART_FIELDS}
-    lists = {kind: Ordered(catalog.of_kind(kind)) for kind in kinds}  # type: ignore[arg-type]
+    lists = {kind: Ordered(catalog.of_kind(kind)) for kind in kinds}
     _ordered = (weakref.ref(catalog), lists)
     return lists
 
@@ -136,7 +136,7 @@ class PartPicker(QWidget):
 
     chosen = Signal(tuple, object)
 
-    def __init__(self, path: Path, kind: str, parent: QWidget | None = None) -> None:
+    def __init__(self, path: Path, kind: PartKind, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.path = path
         self.kind = kind

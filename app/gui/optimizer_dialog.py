@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.charts import pareto_front
-from app.editing.draft import Issues, path_str
+from app.editing.draft import Issues, Path, path_str
 from app.editing.fields import TARGET_FIELDS, problem_text
 from app.formatting import money, number, power
 from app.gui.chart_view import ChartView
@@ -141,7 +141,7 @@ class OptimizerDialog(QDialog):
         lay.addLayout(right, 1)
 
     # -- targets --------------------------------------------------------------------------------------------
-    def _target_edited(self, path: tuple, value: Any) -> None:  # type: ignore[type-arg]
+    def _target_edited(self, path: Path, value: Any) -> None:
         self.targets[str(path[-1])] = value
         problems = self._target_issues()
         for key, editor in self.editors.items():

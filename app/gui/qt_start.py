@@ -42,6 +42,7 @@ def cheapen_pyside_source_check() -> bool:
         return False
     if getattr(original, "pyside_check", None) is not None:  # replaced already
         return True
+    # a private hook of PySide's feature module, which its stubs do not declare, replaced on purpose
     feature._mod_uses_pyside = mentions_pyside(original)  # type: ignore[attr-defined]
     return True
 
@@ -60,7 +61,7 @@ def mentions_pyside(pyside_check: Callable[[ModuleType], bool]) -> Callable[[Mod
                 pass
         return pyside_check(module)
 
-    check.pyside_check = pyside_check  # type: ignore[attr-defined]
+    check.pyside_check = pyside_check  # type: ignore[attr-defined]  # marks the replacement (read above)
     return check
 
 

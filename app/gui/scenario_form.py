@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.editing.draft import Issues, path_str, shown_value
-from app.editing.fields import ASSUMPTION_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS, TARGET_FIELDS
+from app.editing.fields import ASSUMPTION_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS, TARGET_FIELDS, FieldSpec
 from app.gui.field_widgets import UNDO_KEYS, FieldEditor, add_rows, new_form_layout
 from app.gui.hardware_picker import HardwarePicker
 from app.gui.workload_form import WorkloadForm
@@ -120,7 +120,7 @@ class ScenarioForm(QTabWidget):
         )
         self.show_issues(Issues())
 
-    def _add(self, form: QFormLayout, specs: tuple, tab: int) -> None:  # type: ignore[type-arg]
+    def _add(self, form: QFormLayout, specs: tuple[FieldSpec, ...], tab: int) -> None:
         for editor in add_rows(form, specs, self):
             editor.edited.connect(self.edited)
             key = path_str(editor.path)

@@ -82,7 +82,8 @@ def _report(args: argparse.Namespace, scenario: Scenario, result: OptimizationRe
             print(f"  - {text}")
     else:
         b = result.best
-        t = result.best_sizing.totals  # type: ignore[union-attr]
+        assert result.best_sizing is not None  # sized with the pick (models.optimizer sets both or neither)
+        t = result.best_sizing.totals
         what = "Cheapest" if result.objective == "capex" else f"Lowest {t.tco_years}-year TCO"
         print(f"{what}: {b.segment_hosts} x {b.server_id}, {b.drives_per_host} x {b.drive_id}, {b.deployment},"
               f" {b.raid}: capex {money(t.capex, t.currency, cents=False)},"

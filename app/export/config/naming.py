@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections import Counter
 from dataclasses import dataclass, fields, replace
 
 # placeholders each pattern may use, and what they are
@@ -118,9 +119,17 @@ def parse_naming(items: list[str]) -> Naming:
 
 
 def unique(names: list[str], key: str) -> list[str]:
-    """Refuse a pattern that gives two hosts the same name (e.g. a segment_host pattern without {n})."""
-    seen: set[str] = set()
-    dupes = sorted({n for n in names if n in seen or seen.add(n)})  # type: ignore[func-returns-value]
+    """Refuse a pattern that gives two hosts the same name (e.g. a segment_host pattern without {n}); the first
+    repeated name in sorted order is named.
+
+    >>> unique(["sdw1", "sdw2"], "segment_host")
+    ['sdw1', 'sdw2']
+    >>> unique(["sdw", "b", "sdw", "b", "c"], "segment_host")
+    Traceback (most recent call last):
+    ...
+    app.export.config.naming.NamingError: name.segment_host: the pattern gives several hosts the name 'b'; use {n}
+    """
+    dupes = sorted(n for n, count in Counter(names).items() if count > 1)
     if dupes:
         raise NamingError([f"name.{key}: the pattern gives several hosts the name {dupes[0]!r}; use {{n}}"])
     return names
