@@ -55,6 +55,16 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir("refarch", "refarch"))
 
 
+def resolved_path(path: Path | str) -> Path:
+    """The absolute path with symbolic links resolved where they can be: a symlink loop or an unreadable
+    folder (Path.resolve raises RuntimeError or OSError for those) gives the absolute path as written, so the
+    caller goes on to open it and reports that failure by name."""
+    try:
+        return Path(path).resolve()
+    except (RuntimeError, OSError):
+        return Path(os.path.abspath(path))
+
+
 def check_writable(path: Path) -> None:
     """Fail early, before an expensive render, when `path` obviously cannot be written."""
     if path.exists() and path.is_dir():

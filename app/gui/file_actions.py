@@ -16,6 +16,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
 from app.editing.fields import new_scenario_json
+from app.export.atomic import resolved_path
 from app.gui.plain_text import plain_tooltip
 from app.gui.project_model import ProjectDocument
 from app.services import project_files as files
@@ -206,7 +207,7 @@ class ProjectFileActions:
         return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
     def _add_recent(self, path: Path) -> None:
-        p = str(Path(path).resolve())
+        p = str(resolved_path(path))
         recent = [p] + [r for r in self.recent_files() if r != p]
         self.settings.setValue("recentFiles", recent[: files.MAX_RECENT])
         files.remember_folder(self.settings, Path(p))

@@ -70,11 +70,18 @@ def launch(
             window.doc.undo_stack.setClean()  # a screenshot never asks to save
             window.close()
         return 0
-    if window.catalog_error:
-        from PySide6.QtWidgets import QMessageBox
+    from app.gui.error_handler import ErrorHandler, dialog
 
-        QMessageBox.warning(window, "Hardware catalog unavailable", window.catalog_error)
-    return int(app.exec())
+    handler = ErrorHandler(dialog, app)  # an uncaught error is shown and logged, never lost on stderr
+    handler.install()
+    try:
+        if window.catalog_error:
+            from PySide6.QtWidgets import QMessageBox
+
+            QMessageBox.warning(window, "Hardware catalog unavailable", window.catalog_error)
+        return int(app.exec())
+    finally:
+        handler.uninstall()
 
 
 def _open_window(db_url: str | None, project: str | None, screenshot: str | None) -> tuple[Any, Any]:

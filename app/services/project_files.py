@@ -42,7 +42,7 @@ def start_folder(settings: Any) -> Path:
 
 def remember_folder(settings: Any, path: Path) -> None:
     """`settings` is the window's QSettings (anything with value/setValue)."""
-    settings.setValue(LAST_FOLDER_KEY, str(Path(path).resolve().parent))
+    settings.setValue(LAST_FOLDER_KEY, str(atomic.resolved_path(path).parent))
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -72,7 +72,7 @@ def autosave_path(project_path: Path | None, data_dir: Path | None = None) -> Pa
     base = (data_dir or user_data_dir()) / "autosave"
     if project_path is None:
         return base / f"untitled-{os.getpid()}{PROJECT_SUFFIX}"
-    digest = hashlib.sha1(str(Path(project_path).resolve()).encode()).hexdigest()[:10]
+    digest = hashlib.sha1(str(atomic.resolved_path(project_path)).encode()).hexdigest()[:10]
     return base / f"{Path(project_path).name.removesuffix(PROJECT_SUFFIX)}-{digest}{PROJECT_SUFFIX}"
 
 

@@ -44,10 +44,10 @@ class ReportInputs:
 
 def check_outputs(paths: Sequence[Path]) -> None:
     """Before any sizing: the outputs must be different files that can be written."""
-    from app.export.atomic import ExportError, check_writable
+    from app.export.atomic import ExportError, check_writable, resolved_path
 
     problems = []
-    resolved = [p.resolve() for p in paths]
+    resolved = [resolved_path(p) for p in paths]
     if len(set(resolved)) != len(resolved):
         problems.append(Problem("", "the PDF, CSV and XLSX outputs must be different files"))
     for p in paths:
