@@ -178,6 +178,10 @@ class PostgresConsolidation(_Strict):
     vsphere_ha: bool = Field(
         default=True, description="reserve one host's capacity for vSphere HA restarts (N+1); false: a warning"
     )
+    postgres_version: int = Field(
+        default=17, description="PostgreSQL major release the settings are written for: one the community"
+        " supports (14-18)"
+    )
     ha_host_failures: int = Field(
         default=1, ge=0, le=2, description="host failures vSphere HA admission control reserves capacity for"
         " (N+1: 1, N+2: 2); 0 reserves none: a failed host's VMs restart only where there is room"
@@ -189,6 +193,17 @@ class PostgresConsolidation(_Strict):
     vsan_policy: Literal["raid1-ftt1", "raid5-ftt1", "raid6-ftt2"] = Field(
         default="raid1-ftt1", description="vSAN storage policy: mirroring (3+ hosts) or erasure coding (4+ / 6+)"
     )
+
+    @field_validator("postgres_version")
+    @classmethod
+    def _supported(cls, version: int) -> int:
+        from models.calibration_data import figure
+
+        oldest = int(figure("pg_tuning_docs", "postgres_oldest_supported_major"))
+        newest = int(figure("pg_tuning_docs", "postgres_newest_major"))
+        if not oldest <= version <= newest:
+            raise ValueError(f"PostgreSQL {version} is not a release the community supports: {oldest} to {newest}")
+        return version
 
     @field_validator("databases")
     @classmethod

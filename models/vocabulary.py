@@ -398,6 +398,7 @@ FIELDS: dict[str, FieldInfo] = {
     "workload.vsphere_ha": FieldInfo(
         "vSphere HA reserve (N+1)", help="Reserve one host's capacity for vSphere HA restarts"
     ),
+    "workload.postgres_version": FieldInfo("PostgreSQL release", help="Major release the settings are written for"),
     "workload.ha_host_failures": FieldInfo(
         "Host failures HA tolerates", help="Host failures vSphere HA admission control reserves room for: 1, 2 or 0"),
     "workload.query_streams": FieldInfo("Concurrent query streams"),

@@ -104,6 +104,7 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         _w("shared_buffers_policy", "choice"),
         _w("vsphere_ha", "bool"),
         _w("ha_host_failures", "int"),
+        _w("postgres_version", "int"),
         _w("shared_storage", "choice", recommend_choice=True, only=("vsan", "local")),
         _w("vsan_policy", "choice"),
     ),

@@ -27,6 +27,7 @@ from typing import Literal
 from models.calibration_data import figure, point
 from models.hardware import Drive
 from models.percent import percent, percent_range
+from models.sizing.postgres.release import Parallel, parallel, release_settings
 from models.sizing.settings import Setting, SettingGroup
 
 DS = "pg_tuning_docs"
@@ -152,6 +153,7 @@ class PgVmInputs:
     data_drives: int  # drives behind the datastore (the wiki formula's spindles for HDDs)
     wal_mb_per_checkpoint: float  # WAL written in one checkpoint_timeout at peak (see storage)
     conventional: bool = False
+    version: int = 17  # PostgreSQL major release (workload.postgres_version)
 
 
 def _mb(gib: float) -> int:
@@ -159,8 +161,8 @@ def _mb(gib: float) -> int:
 
 
 def max_worker_processes(vcpus: int) -> int:
-    """PGTune: the vCPU count from 4 vCPUs up, the PostgreSQL default below."""
-    return vcpus if vcpus >= 4 else int(f("max_worker_processes_default"))
+    """PGTune: the vCPU count from 4 vCPUs up, the PostgreSQL default below (`release.parallel`)."""
+    return parallel(vcpus).worker_processes
 
 
 def _max_connections(vm: PgVmInputs, ram_mb: int, sb_mb: int,
@@ -249,9 +251,10 @@ def memory_for_connections_gib(clients: int, vcpus: int, dedicated: bool, conven
     return start_gib
 
 
-def _memory_settings(vm: PgVmInputs, ram_mb: int, sb_mb: int, max_conn: int, workers: int) -> list[Setting]:
+def _memory_settings(vm: PgVmInputs, ram_mb: int, sb_mb: int, max_conn: int, par: Parallel) -> list[Setting]:
     """work_mem from what shared_buffers leaves over all connections and workers (never below the floor), and
     maintenance_work_mem as a capped share of memory: the PGTune OLTP rules."""
+    workers = par.worker_processes
     divisor = f("work_mem_divisor")
     floor_mb = f("work_mem_min_mb")
     work_mb = max(floor_mb, math.floor((ram_mb - sb_mb) / ((max_conn + workers) * divisor)))
@@ -260,7 +263,8 @@ def _memory_settings(vm: PgVmInputs, ram_mb: int, sb_mb: int, max_conn: int, wor
         Setting("work_mem", int(work_mb), "MB",
                 f"(memory {ram_mb} MB - shared_buffers {sb_mb} MB) / ((max_connections {max_conn} +"
                 f" {workers} worker processes) x {divisor:g}), at least {floor_mb:g} MB: a query may run"
-                " several sorts and hashes at once, each up to work_mem",
+                " several sorts and hashes at once, each up to work_mem, and each of its up to"
+                f" {par.per_gather} parallel workers (max_parallel_workers_per_gather) takes its own",
                 cite("work_mem_divisor")),
         Setting("maintenance_work_mem", int(mwm), "MB",
                 f"1/16 of VM memory, at most {f('maintenance_work_mem_cap_mb'):g} MB (VACUUM, CREATE INDEX)",
@@ -283,38 +287,54 @@ def _wal_settings(vm: PgVmInputs, sb_mb: int) -> list[Setting]:
         Setting("max_wal_size", max_wal, "MB",
                 f"holds the {vm.wal_mb_per_checkpoint:,.0f} MB of WAL written in one"
                 f" {f('checkpoint_timeout_s'):g} s checkpoint interval at peak, at least the OLTP"
-                f" {floor_max_wal:g} MB, so checkpoints are timed rather than forced by WAL volume",
-                f"{cite('max_wal_size_oltp_mb')}; {cite('checkpoint_timeout_s')}"),
+                f" {floor_max_wal:g} MB, so checkpoints are timed rather than forced by WAL volume; the WAL disk"
+                f" holds {f('wal_soft_limit_factor'):g} x max_wal_size (a soft limit WAL may pass)",
+                f"{cite('max_wal_size_oltp_mb')}; {cite('checkpoint_timeout_s')}; {cite('wal_soft_limit_factor')}"),
         Setting("checkpoint_completion_target", f("checkpoint_completion_target"), "",
                 "spread checkpoint writes over most of the interval", cite("checkpoint_completion_target")),
     ]
 
 
 def _huge_pages(vm: PgVmInputs, sb_mb: int) -> Setting:
-    """huge_pages 'try' once shared_buffers is large enough for page tables and TLB misses to matter; an
-    overcommitted host must reserve the VM's memory, since the balloon cannot reclaim huge pages."""
+    """huge_pages 'try' once shared_buffers is large enough for page tables and TLB misses to matter, with the
+    huge pages to reserve in the guest and the vSphere memory reservation that keeps ESXi backing them with large
+    pages; an overcommitted host cannot reserve every VM's memory, so there the reservation is left out and why."""
     hp_min_mb = f("huge_pages_min_shared_buffers_gb") * 1000.0
-    huge = "try" if sb_mb >= hp_min_mb else "off"
-    hp_reason = (f"shared_buffers of {sb_mb} MB: huge pages cut page-table memory and TLB misses;"
-                 f" reserve vm.nr_hugepages = {math.ceil(sb_mb / 2) + 64} (2 MB pages) in the guest"
-                 if huge == "try" else f"shared_buffers below {hp_min_mb:g} MB: huge pages do not pay")
-    if huge == "try" and vm.overcommitted:
-        hp_reason += "; the guest balloon cannot reclaim huge pages, so reserve this VM's memory in vSphere"
-    return Setting("huge_pages", huge, "", hp_reason, cite("huge_pages_min_shared_buffers_gb"))
+    if sb_mb < hp_min_mb:
+        return Setting("huge_pages", "off", "", f"shared_buffers below {hp_min_mb:g} MB: huge pages do not pay",
+                       cite("huge_pages_min_shared_buffers_gb"))
+    page = f("huge_page_mb")
+    pages = math.ceil(sb_mb / page) + 64  # shared_buffers and the server's other shared memory (a few dozen MB)
+    count = (f"vm.nr_hugepages = {pages} ({page:g} MB pages; PostgreSQL {vm.version} reports the exact count with"
+             " postgres -C shared_memory_size_in_huge_pages)" if vm.version >= f("huge_pages_size_query_from_major")
+             else f"vm.nr_hugepages = about {pages} ({page:g} MB pages: shared_buffers plus 64 for the rest)")
+    reserve = f("huge_pages_reservation_share")
+    esxi = ("; the host is overcommitted, so no full memory reservation: ESXi may back these pages with small ones"
+            " under memory pressure" if vm.overcommitted else
+            f"; in vSphere reserve {percent(reserve)} of the VM's {vm.memory_gib:g} GiB so ESXi backs them with"
+            " large pages and never balloons or swaps them (HA then restarts the VM only where that much is"
+            " unreserved)")
+    return Setting("huge_pages", "try", "",
+                   f"shared_buffers of {sb_mb} MB: huge pages cut page-table memory and TLB misses; {count}{esxi}",
+                   f"{cite('huge_pages_min_shared_buffers_gb')}; {cite('huge_pages_size_query_from_major')};"
+                   f" {cite('huge_pages_reservation_share')}")
 
 
 def _planner_io_settings(vm: PgVmInputs) -> list[Setting]:
     """What the planner assumes of the storage, by drive type: random read cost and concurrent I/O requests."""
     rpc = f("random_page_cost_hdd") if vm.drive == "hdd" else f("random_page_cost_ssd")
-    eio = int(f(f"effective_io_concurrency_{vm.drive}"))
+    per_drive = f("eio_drives_per_request")
+    eio = (max(1, int(vm.data_drives * per_drive)) if vm.drive == "hdd"
+           else int(f(f"effective_io_concurrency_{vm.drive}")))
     return [
         Setting("random_page_cost", rpc, "",
                 "spinning disks: the default 4.0" if vm.drive == "hdd"
                 else f"{vm.drive.upper()} storage reads randomly nearly as fast as sequentially",
                 cite("random_page_cost_hdd" if vm.drive == "hdd" else "random_page_cost_ssd")),
         Setting("effective_io_concurrency", eio, "",
-                f"concurrent I/O requests {vm.drive.upper()} storage serves",
-                cite(f"effective_io_concurrency_{vm.drive}")),
+                f"one concurrent request per drive of the {vm.data_drives} spinning disks behind the datastore"
+                if vm.drive == "hdd" else f"concurrent I/O requests {vm.drive.upper()} storage serves",
+                cite("eio_drives_per_request") if vm.drive == "hdd" else cite(f"effective_io_concurrency_{vm.drive}")),
     ]
 
 
@@ -331,8 +351,8 @@ def postgres_config(vm: PgVmInputs) -> PgConfig:
     sb = shared_buffers_rule(vm.memory_gib, vm.dedicated, vm.overcommitted, vm.conventional)
     sb_mb = math.floor(ram_mb * sb.ratio)
     ecs = f("effective_cache_size_ratio")
-    workers = max_worker_processes(vm.vcpus)
-    max_conn, connections, notes, advice = _max_connections(vm, ram_mb, sb_mb, workers)
+    par = parallel(vm.vcpus)
+    max_conn, connections, notes, advice = _max_connections(vm, ram_mb, sb_mb, par.worker_processes)
     out = [
         Setting("shared_buffers", sb_mb, "MB", f"{percent(sb.ratio)} of {vm.memory_gib:g} GiB: {sb.reason}", sb.source),
         Setting("effective_cache_size", int(ram_mb * ecs), "MB",
@@ -340,8 +360,10 @@ def postgres_config(vm: PgVmInputs) -> PgConfig:
                 " the VM memory is sized so this covers the databases' working sets",
                 cite("effective_cache_size_ratio")),
         connections,
-        *_memory_settings(vm, ram_mb, sb_mb, max_conn, workers),
+        *_memory_settings(vm, ram_mb, sb_mb, max_conn, par),
+        *par.settings,
         *_wal_settings(vm, sb_mb),
+        *release_settings(vm.version),
         _huge_pages(vm, sb_mb),
         *_planner_io_settings(vm),
     ]

@@ -228,7 +228,7 @@ def _configs(p: Packing, w: PostgresConsolidation, overcommitted: list[bool]) ->
             out.append(postgres_config(PgVmInputs(
                 vm.name, vm.memory_gib, vm.vcpus, vm.clients_at_once, len(vm.databases) == 1, overcommitted[hi],
                 kind, p.drives_per_host, sum(io.wal_mb_per_checkpoint for io in vm.io),
-                w.shared_buffers_policy == "conventional",
+                w.shared_buffers_policy == "conventional", w.postgres_version,
             )))
     return out
 

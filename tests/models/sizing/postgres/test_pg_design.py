@@ -36,7 +36,8 @@ ML350 = "hpe-ml350-g6-2x-e5620"  # study 001's consolidation host: 8 cores, 12 G
 
 CONFIG_NAMES = {"shared_buffers", "effective_cache_size", "work_mem", "maintenance_work_mem", "max_connections",
                 "wal_buffers", "min_wal_size", "max_wal_size", "checkpoint_completion_target", "huge_pages",
-                "random_page_cost", "effective_io_concurrency"}
+                "random_page_cost", "effective_io_concurrency", "max_worker_processes", "max_parallel_workers",
+                "max_parallel_workers_per_gather", "max_parallel_maintenance_workers", "jit", "wal_compression"}
 
 
 def _dbs(n: int, seed_ws: float = 20.0, clients: int = 40, **extra: Any) -> list[dict[str, Any]]:
