@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from app.cli.errors import CliError, service_errors
 from app.cli.output import format_table, print_json
+from app.formatting import number
 from app.views.measurements import profile_lines
 
 if TYPE_CHECKING:
@@ -31,6 +32,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--name", required=True, help="the profile's name (a new one is created; an existing one "
                                                  "gains the files, a file of the same name replaced)")
     p.add_argument("--server", metavar="SERVER_ID", help="the catalog server the measured hosts are")
+    p.add_argument("--plan", metavar="DIR", help="a validation plan (refarch validate-plan): check the profile "
+                                                 "against its thresholds after the import")
     _format(p)
     p.set_defaults(handler=_import)
     p = actions.add_parser("list", help="the stored profiles")
@@ -65,21 +68,34 @@ def _opened(args: argparse.Namespace) -> Iterator[CatalogStore]:
 
 
 def _import(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from app.services.measurements import read_files
+    from app.services.validation_plan import read_plan
+    from models.measurements.plan import check
 
     with service_errors():
+        plan = read_plan(Path(args.plan)) if args.plan else None  # before storing: a bad plan stores nothing
         files = read_files(args.files)
     with _opened(args) as store:
         report = store.import_measurements(args.name, files, args.server)
         where = store.url_display
+        checks = check(plan, store.measurement_profile(report.name)) if plan is not None else None
     if args.format == "json":
         print_json({"name": report.name, "created": report.created, "added": list(report.added),
-                    "replaced": list(report.replaced), "kinds": {f.file_name: f.measurement.kind for f in files}})
+                    "replaced": list(report.replaced), "kinds": {f.file_name: f.measurement.kind for f in files}}
+                   | ({"checks": [c.to_dict() for c in checks]} if checks is not None else {}))
         return 0
     verb = "created" if report.created else "updated"
     kinds = ", ".join(f"{f.file_name} ({f.measurement.kind})" for f in files)
     print(f"{verb} measurement profile {report.name!r} in {where}: {kinds}"
           + (f"; replaced {', '.join(report.replaced)}" if report.replaced else ""))
+    if checks is not None:
+        print(f"\nchecked against {args.plan}:")
+        print(format_table([{"check": c.what, "threshold": number(c.threshold, 4), "measured": number(c.measured, 4),
+                             "result": {True: "pass", False: "FAIL", None: "not measured"}[c.passed],
+                             "detail": c.detail} for c in checks],
+                           ["check", "threshold", "measured", "result", "detail"]))
     return 0
 
 

@@ -116,3 +116,20 @@ def test_growth_and_the_estimate_curve_of_a_measured_design_use_its_measured_rat
         points = dict(curves.main_metric_curve(s, catalog, [result.design.segment_hosts], result))
     assert years[-1].hosts == result.design.segment_hosts
     assert points[result.design.segment_hosts].p50 == pytest.approx(result.estimates["full_scan_s"].p50, rel=1e-9)
+
+
+def test_the_plan_of_a_measured_design_asks_for_the_rates_it_was_sized_on(catalog: HardwareCatalog) -> None:
+    from models.measurements.calibration import modelled_rates
+    from models.measurements.plan import thresholds
+
+    slow = profile("slow-10gbe", "gpcheckperf_slow_disks_10gbe.txt", server=GEN5_SERVER)
+    s = parse_scenario(scenario("retail-dw-gen5.json", platform__measurements=["slow-10gbe"]))
+    result = size(s, catalog, profiles={"slow-10gbe": slow})
+    assert result.measured is not None and result.measured.scan is not None
+    plan = thresholds(s, result, catalog)
+    modelled = modelled_rates(result.design, catalog)
+    assert plan["per_host_mb_s"]["disk_read"] == pytest.approx(modelled["disk_read"] * result.measured.scan.drive_read)
+    # the design's own drive count at the measured per-drive share: 9 drives where 8 were measured
+    per_drive = 735.5 * 1.048576 / 8
+    assert plan["per_host_mb_s"]["disk_read"] == pytest.approx(per_drive * result.design.data_drives_per_host,
+                                                               rel=1e-3)
