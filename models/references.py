@@ -90,12 +90,23 @@ def reference_for(text: str) -> tuple[Reference, str] | None:
     return best, text[len(best.key):].lstrip(" ,:;")
 
 
-def citations(source: str) -> tuple[Citation, ...]:
-    """The citations of a "; "-joined source text. A part that names no document continues the one before it
-    ("..., Figure 12; Table 4" cites Table 4 of the same study); text naming nothing known is kept as a note.
+def reference_parts(text: str) -> tuple[str, ...]:
+    """The references of a "; "-joined source text, in order, each once: the one place such a text is split (a
+    `Rationale` keeps the tuple; a setting's source stays one text for the configuration files' comments).
+
+    >>> reference_parts("002_feb9b45e1f157a35.txt, Table 4; scenario; scenario")
+    ('002_feb9b45e1f157a35.txt, Table 4', 'scenario')
+    """
+    return tuple(dict.fromkeys(p.strip() for p in text.split(";") if p.strip()))
+
+
+def citations(source: str | Iterable[str]) -> tuple[Citation, ...]:
+    """The citations of a tuple of references (or a "; "-joined source text). A part that names no document
+    continues the one before it ("..., Figure 12; Table 4" cites Table 4 of the same study); text naming nothing
+    known is kept as a note.
     """
     out: list[Citation] = []
-    for part in (p.strip() for p in source.split(";")):
+    for part in reference_parts(source) if isinstance(source, str) else (p.strip() for p in source):
         if not part:
             continue
         if part in INPUT_SOURCES:
@@ -112,7 +123,7 @@ def citations(source: str) -> tuple[Citation, ...]:
     return tuple(out)
 
 
-def unresolved(source: str) -> list[str]:
+def unresolved(source: str | Iterable[str]) -> list[str]:
     """Parts of a source text that name no known document or input (a test keeps this empty)."""
     return [c.note for c in citations(source) if c.reference is None and c.note not in INPUT_SOURCES.values()]
 
@@ -130,9 +141,15 @@ class ReferenceList:
             self._numbers[ref.key] = len(self._refs)
         return self._numbers[ref.key]
 
-    def marks(self, source: str | Iterable[Citation]) -> list[str]:
-        """One "[n] locator" (or an input note) per citation, numbering new references as it goes."""
-        cites = citations(source) if isinstance(source, str) else tuple(source)
+    def marks(self, source: str | Iterable[str] | Iterable[Citation]) -> list[str]:
+        """One "[n] locator" (or an input note) per citation, numbering new references as it goes; `source` is a
+        tuple of references (`Rationale.source`), a "; "-joined text, or citations."""
+        if isinstance(source, str):
+            cites = citations(source)
+        else:
+            items = tuple(source)
+            texts = [c for c in items if isinstance(c, str)]
+            cites = citations(texts) if texts else tuple(c for c in items if isinstance(c, Citation))
         out: list[str] = []
         for c in cites:
             if c.reference is None:
@@ -142,7 +159,7 @@ class ReferenceList:
             out.append(f"{mark} {c.locator}" if c.locator else mark)
         return list(dict.fromkeys(out))
 
-    def mark(self, source: str | Iterable[Citation]) -> str:
+    def mark(self, source: str | Iterable[str] | Iterable[Citation]) -> str:
         return "; ".join(self.marks(source))
 
     def entries(self) -> list[tuple[int, Reference]]:

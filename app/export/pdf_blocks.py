@@ -8,7 +8,7 @@ fallback font for characters DejaVu lacks); only strings written here carry mark
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
@@ -87,7 +87,7 @@ class Ctx:
         """The tallest chart that still leaves a page room for its caption (and a heading above it)."""
         return FRAME_H * 0.8
 
-    def cite(self, source: str) -> str:
+    def cite(self, source: str | Iterable[str]) -> str:
         """Markup for a citation: "[n] locator" per document cited (numbered on first use); no file names."""
         return self.text(self.refs.mark(source))
 

@@ -6,34 +6,47 @@ the PDF report, `compare` and the optimizer all read these objects, never the JS
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Final, Literal
 
 from models.perf.measured import Measured
-from models.references import Citation, citations
+from models.references import Citation, citations, reference_parts
 from models.sizing.settings import GreenplumSettings, SettingGroup
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS, RAIDS, raid_label
 from models.warning_codes import WARNING_TITLES
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Rationale:
+    """A decision of the design, why, and the references behind it: `source` is a tuple, each entry one document
+    and locator ("002_feb9b45e1f157a35.txt, Table 4") or an input ("scenario", "catalog"), repeats dropped. A
+    producer may still write them as one "; "-joined text, split once here (`models.references.reference_parts`)."""
+
     decision: str
     text: str
-    source: str  # citations separated by "; " (repeats are dropped)
+    source: tuple[str, ...]
 
-    def __post_init__(self) -> None:
-        unique = list(dict.fromkeys(part.strip() for part in self.source.split(";") if part.strip()))
-        object.__setattr__(self, "source", "; ".join(unique))
+    def __init__(self, decision: str, text: str, source: str | Iterable[str]) -> None:
+        parts = reference_parts(source) if isinstance(source, str) else tuple(
+            dict.fromkeys(p.strip() for p in source if p.strip()))
+        object.__setattr__(self, "decision", decision)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "source", parts)
+
+    @property
+    def source_text(self) -> str:
+        """The references as one text, "; " between them (the JSON's "source", a configuration file's comment)."""
+        return "; ".join(self.source)
 
     def citations(self) -> tuple[Citation, ...]:
         """The documents and locators `source` names, for a numbered reference list (models.references)."""
         return citations(self.source)
 
     def to_dict(self) -> dict[str, str]:
-        return {"decision": self.decision, "text": self.text, "source": self.source}
+        return {"decision": self.decision, "text": self.text, "source": self.source_text}
 
 
 @dataclass(frozen=True, slots=True)

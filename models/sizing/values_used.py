@@ -71,7 +71,7 @@ def _greenplum_values(w: GreenplumAnalytics | GreenplumOltp) -> Iterator[UsedVal
         from models.sizing.greenplum import tier_choice
 
         choice = tier_choice(w)
-        yield UsedValue("workload.segment_tier", choice.tier, source=_parts(choice.rationale.source),
+        yield UsedValue("workload.segment_tier", choice.tier, source=choice.rationale.source,
                         basis=f"from {w.concurrent_queries:,} concurrent queries")
 
 
@@ -127,7 +127,3 @@ def _span(values: Iterable[float]) -> float | tuple[float, float]:
 
 def _cite(dataset: str, point_id: str) -> str:
     return point(dataset, point_id).source.cite()
-
-
-def _parts(source: str | tuple[str, ...]) -> tuple[str, ...]:
-    return source if isinstance(source, tuple) else tuple(p.strip() for p in source.split(";") if p.strip())

@@ -91,7 +91,7 @@ def render_text(r: SizingResult) -> str:
     if r.calibration is not None:
         lines += calibration_lines(r.calibration)
     lines += ["", "Rationale"]
-    lines += [f"  - {x.decision}: {x.text} [{x.source}]" for x in r.rationale]
+    lines += [f"  - {x.decision}: {x.text} [{x.source_text}]" for x in r.rationale]
     if r.warnings:
         lines += ["", "Warnings"]
         lines += [f"  ! {w.title} [{w.code}]: {w.text}" for w in r.warnings]

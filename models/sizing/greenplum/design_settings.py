@@ -35,40 +35,40 @@ def greenplum_settings(plan: MemoryPlan, mirror_why: Rationale | None = None) ->
     vmem_why, rg_why, conn_why = plan.rationale[:3]
     groups = [
         SettingGroup("greenplum", "cluster", (
-            Setting("gp_vmem_protect_limit", v.gp_vmem_protect_limit_mb, "MB", vmem_why.text, vmem_why.source),
-            Setting("gp_resource_manager", v.gp_resource_manager, "", rg_why.text, rg_why.source),
+            Setting("gp_vmem_protect_limit", v.gp_vmem_protect_limit_mb, "MB", vmem_why.text, vmem_why.source_text),
+            Setting("gp_resource_manager", v.gp_resource_manager, "", rg_why.text, rg_why.source_text),
             Setting("gp_resource_group_memory_limit", v.gp_resource_group_memory_limit, "", rg_why.text,
-                    rg_why.source),
-            Setting("statement_mem", v.statement_mem_mb, "MB", rg_why.text, rg_why.source),
-            Setting("max_statement_mem", v.max_statement_mem_mb, "MB", rg_why.text, rg_why.source),
-            Setting("max_connections", v.max_connections_segment, "", conn_why.text, conn_why.source),
-            Setting("max_prepared_transactions", v.max_prepared_transactions, "", conn_why.text, conn_why.source),
+                    rg_why.source_text),
+            Setting("statement_mem", v.statement_mem_mb, "MB", rg_why.text, rg_why.source_text),
+            Setting("max_statement_mem", v.max_statement_mem_mb, "MB", rg_why.text, rg_why.source_text),
+            Setting("max_connections", v.max_connections_segment, "", conn_why.text, conn_why.source_text),
+            Setting("max_prepared_transactions", v.max_prepared_transactions, "", conn_why.text, conn_why.source_text),
         )),
         SettingGroup("greenplum", "coordinator", (
-            Setting("max_connections", v.max_connections_coordinator, "", conn_why.text, conn_why.source),
+            Setting("max_connections", v.max_connections_coordinator, "", conn_why.text, conn_why.source_text),
         )),
     ]
     if v.pooled_sessions:
         groups.append(SettingGroup("pgbouncer", "coordinator", (
-            Setting("pool_mode", "transaction", "", conn_why.text, conn_why.source),
-            Setting("max_client_conn", v.pooled_sessions, "", conn_why.text, conn_why.source),
-            Setting("default_pool_size", v.pool_size, "", conn_why.text, conn_why.source),
-            Setting("max_db_connections", v.pool_size, "", conn_why.text, conn_why.source),
+            Setting("pool_mode", "transaction", "", conn_why.text, conn_why.source_text),
+            Setting("max_client_conn", v.pooled_sessions, "", conn_why.text, conn_why.source_text),
+            Setting("default_pool_size", v.pool_size, "", conn_why.text, conn_why.source_text),
+            Setting("max_db_connections", v.pool_size, "", conn_why.text, conn_why.source_text),
         )))
     if v.mirroring is not None:
         why = mirror_why or vmem_why
-        init = [Setting("mirror_mode", v.mirroring, "", why.text, why.source)]
+        init = [Setting("mirror_mode", v.mirroring, "", why.text, why.source_text)]
         if v.mirror_block_hosts:
-            init.append(Setting("mirror_block_hosts", v.mirror_block_hosts, "", why.text, why.source))
+            init.append(Setting("mirror_block_hosts", v.mirror_block_hosts, "", why.text, why.source_text))
         groups.append(SettingGroup("greenplum-init", "cluster", tuple(init)))
     groups.append(SettingGroup("greenplum-resource-group", "default_group", (
-        Setting("concurrency", v.resource_group_concurrency, "", rg_why.text, rg_why.source),
-        Setting("memory_spill_ratio", v.memory_spill_ratio, "", rg_why.text, rg_why.source),
+        Setting("concurrency", v.resource_group_concurrency, "", rg_why.text, rg_why.source_text),
+        Setting("memory_spill_ratio", v.memory_spill_ratio, "", rg_why.text, rg_why.source_text),
     )))
     # the kernel settings the memory plan is computed with: without them the plan does not hold
     groups.append(SettingGroup("linux-sysctl", "segment hosts", (
-        Setting("vm.overcommit_memory", v.vm_overcommit_memory, "", rg_why.text, rg_why.source),
-        Setting("vm.overcommit_ratio", v.vm_overcommit_ratio, "", rg_why.text, rg_why.source),
+        Setting("vm.overcommit_memory", v.vm_overcommit_memory, "", rg_why.text, rg_why.source_text),
+        Setting("vm.overcommit_ratio", v.vm_overcommit_ratio, "", rg_why.text, rg_why.source_text),
     )))
     return tuple(groups)
 

@@ -344,7 +344,7 @@ def rationale(workload: GreenplumAnalytics | GreenplumOltp, cores: int, drives: 
         text += f" Spread evenly over {vms} VMs: {chosen} per host, {chosen // vms} per VM."
     else:
         text += f" Chosen: {chosen} per host."
-    src = "; ".join((seg.rationale.source, _cite(RULES, "segments_more_cores_help_concurrency"),
+    src = "; ".join((seg.rationale.source_text, _cite(RULES, "segments_more_cores_help_concurrency"),
                      _cite(GP002, "max_primaries_per_core"), _cite(RULES, "segments_max_primaries_per_data_drive"),
                      _cite(DOCS, "gp_statement_mem_default_mb"), _cite(RULES, "gp_vmem_protect_limit_floor_mb"))
                     + ((_cite(RULES, "gp_admission_floor_queries"),) if run is not None and run < queries else ()))

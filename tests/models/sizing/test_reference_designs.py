@@ -20,7 +20,8 @@ def test_study_002_segments_per_host_on_the_gen5_platform(
     assert r.design.server_id == GEN5
     assert r.design.primary_segments_per_host == primaries
     assert r.design.mirror_segments_per_host == primaries
-    assert any("002_feb9b45e1f157a35.txt" in x.source for x in r.rationale if x.decision == "Primary segments per host")
+    segments = next(x for x in r.rationale if x.decision == "Primary segments per host")
+    assert any("002_feb9b45e1f157a35.txt" in ref for ref in segments.source)
 
 
 def test_segments_capped_at_cores_on_a_small_host(catalog: HardwareCatalog) -> None:
@@ -74,7 +75,7 @@ def test_overcommit_warning_past_the_safe_rate(catalog: HardwareCatalog) -> None
     r = size(sample("pg-consolidation", workload={"host_memory_available_gib": 24, "vm_memory_gib": 16}), catalog)
     assert r.design.overcommit_rate > 0
     assert r.design.overcommit_rate <= r.design.safe_overcommit_rate + 1e-9
-    assert "Equation 1" in " ".join(x.source for x in r.rationale)
+    assert "Equation 1" in " ".join(x.source_text for x in r.rationale)
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,7 @@ def test_the_6_to_9_gap_is_explained() -> None:
 
 def test_every_segment_rationale_cites_study_002() -> None:
     for q in (1, 7, 20, 100):
-        assert "002_feb9b45e1f157a35.txt" in rules.segments_for_concurrency(q, 64).rationale.source
+        assert "002_feb9b45e1f157a35.txt" in rules.segments_for_concurrency(q, 64).rationale.source_text
 
 
 def test_capacity_formula_with_and_without_mirrors() -> None:

@@ -73,7 +73,8 @@ def test_the_warehouse_coordinator_states_its_rule_and_sources(catalog: Hardware
     assert coordinator.server_id == r.design.server_id
     why = next(x for x in r.rationale if x.decision == "Coordinator server")
     assert "fast, dedicated CPU" in why.text and "no core or memory figure" in why.text
-    assert "Greenplum Database 6 Installation Guide" in why.source and "002_feb9b45e1f157a35.txt" in why.source
+    assert any("Greenplum Database 6 Installation Guide" in ref for ref in why.source)
+    assert any("002_feb9b45e1f157a35.txt" in ref for ref in why.source)
 
 
 def test_without_a_throughput_target_the_coordinator_is_the_segment_server(catalog: HardwareCatalog) -> None:
