@@ -36,6 +36,7 @@ from models.sizing.greenplum import (
     settled_pool,
 )
 from models.sizing.pareto import ParetoFront, pareto_indices
+from models.sizing.part_filter import allowed, filter_problems
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
 from models.sizing.targets import estimate_at
@@ -129,6 +130,9 @@ def optimize(
     if objective not in ("capex", "tco"):
         raise SizingInputError([Problem("objective", f"'{objective}' is not one of capex, tco")])
     catalog = pricing.in_currency(catalog, scenario.commercial.currency, scenario.commercial.discounts_pct).catalog
+    if problems := filter_problems(scenario, catalog):
+        raise SizingInputError(problems)
+    catalog = allowed(scenario, catalog)  # `size` of each reported design narrows to this same object again
     space = _space(scenario, catalog)
     state = _streamed(space, scenario, catalog, objective, chunk, progress, cancelled)
     sizer = SizedDesigns(scenario, catalog, cancelled)

@@ -266,6 +266,12 @@ class Platform(_Strict):
         description="measurement profiles in the catalog (refarch measure import) whose measured rates and "
                     "sweeps the design uses in place of the modelled ones",
     )
+    vendors: list[Annotated[str, Field(min_length=1, max_length=80)]] | None = Field(
+        default=None, min_length=1, max_length=20,
+        description="server vendors to choose from, as the catalog spells them (case-insensitive), e.g. [\"Dell\"];"
+                    " None: any vendor")
+    excluded_parts: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(
+        default_factory=list, max_length=500, description="catalog part ids never chosen (any kind)")
 
 
 class Targets(_Strict):

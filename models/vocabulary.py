@@ -442,6 +442,14 @@ FIELDS: dict[str, FieldInfo] = {
         help="Profiles imported with `refarch measure import` (gpcheckperf, pgbench, HammerDB): their measured "
              "disk, network and throughput replace the modelled rates",
     ),
+    "platform.vendors": FieldInfo(
+        "Server vendors", help="Only servers of these vendors, comma-separated as the catalog spells them"
+        " (e.g. Dell, HPE); empty: any vendor. Drives and NICs follow the server's bays and slots."
+    ),
+    "platform.excluded_parts": FieldInfo(
+        "Excluded parts", help="Catalog part ids never chosen, comma-separated (any kind: server, drive, NIC,"
+        " switch...)"
+    ),
     **_targets_fields(),
     "targets.confidence": FieldInfo(
         "Sized on the estimate",

@@ -161,6 +161,8 @@ PLATFORM_FIELDS: tuple[FieldSpec, ...] = (
     _p("nics_per_host", "int", optional=True, placeholder="Recommend"),
     _p("hypervisor_reserve_gib", "float", optional=True, placeholder="Recommend"),
     _p("measurements", "names", placeholder="none: the modelled rates"),
+    _p("vendors", "names", optional=True, placeholder="any vendor"),
+    _p("excluded_parts", "names", placeholder="none"),
 )
 
 TARGET_FIELDS: tuple[FieldSpec, ...] = (

@@ -153,11 +153,16 @@ class FieldEditor(QObject):
     def path(self) -> Path:
         return self.spec.path
 
+    def _names(self, text: str) -> list[str] | None:
+        """A names field's list; nothing typed in an optional one is None ("any vendor": no restriction)."""
+        names = names_of(text)
+        return None if not names and self.spec.optional else names
+
     def _text_edited(self, text: str) -> None:
         if self.spec.kind == "text":
             self.edited.emit(self.spec.path, text)
         elif self.spec.kind == "names":
-            self.edited.emit(self.spec.path, names_of(text))
+            self.edited.emit(self.spec.path, self._names(text))
         else:
             self.edited.emit(self.spec.path, parse_number(text, self.spec.kind, self.spec.optional))
 
@@ -167,7 +172,7 @@ class FieldEditor(QObject):
             if self.spec.kind == "text":
                 return w.text()
             if self.spec.kind == "names":
-                return names_of(w.text())
+                return self._names(w.text())
             return parse_number(w.text(), self.spec.kind, self.spec.optional)
         if isinstance(w, QCheckBox):
             return w.isChecked()

@@ -11,6 +11,7 @@ from models.hardware import HardwareCatalog, UnknownPartError
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, SapIqMultiplex, Scenario
 from models.sizing import commercial
+from models.sizing.part_filter import allowed, filter_problems
 from models.sizing.parts import SizingInputError, resolve, unknown_slot_warnings
 from models.sizing.result import SizingResult, Warning
 from models.sizing.targets import check_targets
@@ -76,7 +77,9 @@ def _size(
     c = scenario.commercial
     converted = pricing.in_currency(catalog, c.currency, c.discounts_pct)
     check_commercial_ids(scenario, catalog, converted.left_out)
-    priced = converted.catalog
+    if problems := filter_problems(scenario, converted.catalog):
+        raise SizingInputError(problems)
+    priced = allowed(scenario, converted.catalog)
     w = scenario.workload
     grows = c.purchase == "as-you-grow" and getattr(w, "horizon_years", 0) > 0
     years = list(range(min(w.horizon_years, c.tco_years - 1) + 1)) if grows else []  # type: ignore[union-attr]
