@@ -434,22 +434,16 @@ FIELDS: dict[str, FieldInfo] = {
     "platform.swap_gib": FieldInfo("Swap per host", "GiB"),
     "platform.raid": FieldInfo("RAID", choices=tuple((r.name, r.label) for r in RAIDS.values())),
     "platform.nics_per_host": FieldInfo("NICs per host"),
-    "platform.hypervisor_reserve_gib": FieldInfo(
-        "Hypervisor reserve", "GiB", "Host memory kept for ESXi (vSphere only)"
-    ),
+    "platform.hypervisor_reserve_gib": FieldInfo("Hypervisor reserve", "GiB", "Host memory kept for ESXi (vSphere)"),
     "platform.measurements": FieldInfo(
         "Measurement profiles",
         help="Profiles imported with `refarch measure import` (gpcheckperf, pgbench, HammerDB): their measured "
              "disk, network and throughput replace the modelled rates",
     ),
-    "platform.vendors": FieldInfo(
-        "Server vendors", help="Only servers of these vendors, comma-separated as the catalog spells them"
-        " (e.g. Dell, HPE); empty: any vendor. Drives and NICs follow the server's bays and slots."
-    ),
-    "platform.excluded_parts": FieldInfo(
-        "Excluded parts", help="Catalog part ids never chosen, comma-separated (any kind: server, drive, NIC,"
-        " switch...)"
-    ),
+    "platform.vendors": FieldInfo("Server vendors", help="Only servers of these vendors, as the catalog spells them"
+                                  " (in the form: comma-separated, e.g. Dell, HPE); empty: any vendor"),
+    "platform.excluded_parts": FieldInfo("Excluded parts", help="Catalog part ids never chosen, of any kind (in the"
+                                         " form: comma-separated)"),
     **_targets_fields(),
     "targets.confidence": FieldInfo(
         "Sized on the estimate",
