@@ -11,9 +11,10 @@ from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from models.field_words import FIELDS
 from models.percent import percent as _percent
 from models.uncertainty import Estimate
-from models.vocabulary import FIELDS, KINDS
+from models.vocabulary import KINDS
 
 if TYPE_CHECKING:
     from models.sizing.result import Design, SizingResult, VmLayout

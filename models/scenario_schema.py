@@ -1,7 +1,7 @@
 """The published schema of scenario and project files (JSON Schema, draft 2020-12), and their fields as rows.
 
 Both come from the pydantic models that validate the files (`models.scenario`), with each field's label, unit
-and help from the vocabulary (`models.vocabulary.FIELDS`), so an editor that reads the schema, the reference
+and help from the vocabulary (`models.field_words.FIELDS`), so an editor that reads the schema, the reference
 page (docs/SCENARIO.md) and the messages of `refarch size` say the same thing. `refarch schema` prints them.
 
 >>> schema = scenario_schema()
@@ -21,8 +21,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from models.field_names import is_list, models_in
+from models.field_words import FIELDS, FieldInfo
 from models.scenario import Project, Scenario
-from models.vocabulary import FIELDS, KINDS, TARGETS, FieldInfo
+from models.vocabulary import KINDS, TARGETS
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 SCENARIO_ID = "https://refarch.example/schema/scenario.json"

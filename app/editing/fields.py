@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from app.editing.draft import MISSING, Path, model_default
+from models.field_words import FIELDS, FieldInfo, field_info, field_label
 from models.hardware import PartKind
 from models.problems import ROOT, Problem
-from models.vocabulary import FIELDS, TARGETS, FieldInfo, field_info, field_label
+from models.vocabulary import TARGETS
 
 FieldKind = Literal["float", "int", "bool", "choice", "text", "names"]  # names: a comma-separated list of text
 
@@ -35,7 +36,7 @@ class FieldSpec:
     def info(self) -> FieldInfo:
         info = field_info(".".join(str(p) for p in self.path))
         if info is None:
-            raise KeyError(f"{self.path} is not declared in models.vocabulary.FIELDS")
+            raise KeyError(f"{self.path} is not declared in models.field_words.FIELDS")
         return info
 
     @property

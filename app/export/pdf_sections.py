@@ -28,21 +28,12 @@ from app.formatting import (
     unit_text,
     value,
 )
+from models.field_words import field_info, field_label
 from models.money import cents, total
 from models.references import readable
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing.result import SizingResult, UsedValue, Warning
-from models.vocabulary import (
-    KINDS,
-    TARGETS,
-    deployment_label,
-    field_info,
-    field_label,
-    kind_label,
-    metric_label,
-    raid_label,
-    target_of_metric,
-)
+from models.vocabulary import KINDS, TARGETS, deployment_label, kind_label, metric_label, raid_label, target_of_metric
 
 BINDING_LABELS = {"cpu": "CPU", "drives": "drives (storage bandwidth)", "memory": "memory", "network": "network"}
 

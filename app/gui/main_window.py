@@ -49,8 +49,10 @@ if TYPE_CHECKING:
     from app.gui.export_actions import Exporter
     from app.gui.help import HelpDialog
     from app.gui.measurements_page import MeasurementsPage
+
+from models.field_words import field_label
 from models.scenario import Project, ScenarioFileError
-from models.vocabulary import WORKLOAD_KINDS, field_label, kind_label, kind_short_label
+from models.vocabulary import WORKLOAD_KINDS, kind_label, kind_short_label
 
 VIEWS = ("main", "compare", "catalog")
 AUTOSAVE_MS = 60_000

@@ -18,8 +18,8 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from app.editing.draft import Issues, Path, get_in, path_str, set_in, validate
 from app.editing.fields import new_scenario_json
+from models.field_words import field_label
 from models.scenario import Project, Scenario, scenario_to_json
-from models.vocabulary import field_label
 
 
 @dataclass

@@ -51,10 +51,11 @@ from app.gui.plain_text import plain_tooltip
 from app.gui.rack_view import RackElevation
 from app.services.sizing import Curve
 from app.views.design import FactRow, design_rows
+from models.field_words import field_label
 from models.references import ReferenceList, readable
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
-from models.vocabulary import KINDS, field_label, metric_label, target_of_metric
+from models.vocabulary import KINDS, metric_label, target_of_metric
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -28,7 +28,8 @@ from app.editing.draft import Issues, path_str, shown_value
 from app.editing.fields import NEW_PG_DATABASE, PG_DATABASE_COLUMNS, PG_DATABASE_OPTIONAL, WORKLOAD_FIELDS
 from app.gui.field_widgets import FieldEditor, add_rows, format_value, new_form_layout, parse_number
 from app.gui.plain_text import plain_tooltip
-from models.vocabulary import FIELDS, WORKLOAD_KINDS, kind_label
+from models.field_words import FIELDS
+from models.vocabulary import WORKLOAD_KINDS, kind_label
 
 if TYPE_CHECKING:
     from models.sizing.result import UsedValue

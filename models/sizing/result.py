@@ -58,7 +58,7 @@ class NotUsed:
 
 @dataclass(frozen=True, slots=True)
 class UsedValue:
-    """The value the engine used for the empty field `field` (a `models.vocabulary.FIELDS` path, or a database's
+    """The value the engine used for the empty field `field` (a `models.field_words.FIELDS` path, or a database's
     "workload.databases[i].peak_tps"). `value` is a number in `unit`, a choice's code ("raid10", "network"), a
     range (low, high) where each VM was sized apart, words where no code exists ("vSAN", a segment tier's label),
     or `NotUsed`. `source` holds the references ("study file, locator") a figure was taken from; `basis` what the
@@ -87,7 +87,7 @@ class Warning:
     `code` is stable (tests and scripts match it) and declared with its title in `models.warning_codes`;
     `severity` says how much it matters
     (critical: the design misses what was asked; info: worth knowing, nothing to change); `field` is the
-    JSON path of the scenario field it concerns (a `models.vocabulary.FIELDS` path), or `SCENARIO_WIDE`.
+    JSON path of the scenario field it concerns (a `models.field_words.FIELDS` path), or `SCENARIO_WIDE`.
     Neither has a default, so a new producer has to say both (the GUI marks the field, the PDF orders by severity).
     """
 

@@ -9,19 +9,17 @@ import pytest
 from pydantic import BaseModel
 
 from catalog.seed import seed_catalog
+from models.field_words import FIELDS, field_info, field_label
 from models.hardware import HardwareCatalog
 from models.scenario import Platform, Scenario, Targets, Workload, load_scenario
 from models.sizing.engine import size
 from models.vocabulary import (
-    FIELDS,
     KINDS,
     METRICS,
     RAID_LEVELS,
     RAIDS,
     TARGETS,
     WORKLOAD_KINDS,
-    field_info,
-    field_label,
     raid_code,
     target_of_metric,
     targets_for,
@@ -62,7 +60,7 @@ def _schema_paths() -> set[str]:
 def test_every_scenario_field_is_declared_once_and_nothing_else() -> None:
     schema = _schema_paths() - {"workload", "platform", "targets", "assumptions"}
     declared = set(FIELDS) - {"workload"}
-    assert schema - declared == set(), "fields without a label in models.vocabulary.FIELDS"
+    assert schema - declared == set(), "fields without a label in models.field_words.FIELDS"
     assert declared - schema == set(), "labels for fields the scenario does not have"
 
 

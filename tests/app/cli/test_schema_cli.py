@@ -12,7 +12,7 @@ import pytest
 
 from app.cli.main import main
 from app.cli.scenario_reference import reference_markdown
-from models.vocabulary import FIELDS
+from models.field_words import FIELDS
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLES = ROOT / "resources" / "samples"

@@ -9,13 +9,14 @@ from typing import get_args
 
 import pytest
 
+from models.field_words import field_info
 from models.hardware import Cable, Drive, HardwareCatalog, Licence, Nic, Pdu, Rack, Server, Support, Switch
 from models.money import ExchangeRates
 from models.scenario import Scenario, load_project
 from models.sizing.engine import size
 from models.sizing.parts import SizingInputError
 from models.sizing.result import SCENARIO_WIDE, Severity, Warning
-from models.vocabulary import TARGETS, field_info
+from models.vocabulary import TARGETS
 from models.warning_codes import WARNING_TITLES
 from tests.models.sizing.conftest import SAMPLES, sample
 
