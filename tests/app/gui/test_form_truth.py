@@ -99,7 +99,7 @@ def test_a_new_scenario_starts_from_explicit_defaults(window: MainWindow) -> Non
 def test_greenplum_inputs_are_on_the_form_with_the_vocabularys_words(window: MainWindow) -> None:
     """Mirror placement, block size, the backup/load landing area and the confidence the targets are sized on are
     form fields, labelled and offered as models.vocabulary declares them."""
-    from models.vocabulary import FIELDS
+    from models.field_words import FIELDS
 
     window.add_scenario()
     form = window.form
