@@ -124,8 +124,9 @@ class TargetCheck:
     unit: str
     status: TargetStatus
     text: str = ""
-    achievable: float | None = None  # unreachable: the best value any design of this hardware gives
+    achievable: float | None = None  # unreachable: the best value this hardware reaches within the host cap
     binding: str = ""  # unreachable: the resource that stops it
+    hosts_for_achievable: int | None = None  # unreachable: the fewest segment hosts that reach `achievable`
 
     @property
     def met(self) -> bool:
@@ -134,7 +135,7 @@ class TargetCheck:
     def to_dict(self) -> dict[str, Any]:
         return {"target": self.target, "metric": self.metric, "limit": self.limit, "estimate": self.estimate,
                 "unit": self.unit, "status": self.status, "text": self.text, "achievable": self.achievable,
-                "binding": self.binding or None}
+                "binding": self.binding or None, "hosts_for_achievable": self.hosts_for_achievable}
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,7 +64,7 @@ class Evaluated:
     binding_code: FloatArray  # `binding`, as the point metrics give it
     meets: dict[str, BoolArray]  # per target name: met on the P50 estimate
     # settled designs only: per target out of reach where more hosts stop helping, (value reached, binding resource)
-    out_of_reach: dict[str, tuple[float, str]] = dataclasses.field(default_factory=dict)
+    out_of_reach: dict[str, tuple[float, str, float, int]] = dataclasses.field(default_factory=dict)
     # per candidate: the coordinator option (`coordinator`) of its design; -1: the segment hosts' server
     coordinator_idx: IntArray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     # per candidate: the warnings its parts raise (`gp_part_warnings.count`), and those of them that no host

@@ -18,6 +18,7 @@ from models.sizing.greenplum.coordinator import CoordinatorOptions
 from models.sizing.greenplum.evaluation import (
     MAX_ETL_HOSTS,
     MAX_SEGMENT_HOSTS,
+    MIN_MARGINAL_GAIN,
     Evaluated,
     GpWorkload,
     capacity_per_host,
@@ -169,7 +170,8 @@ def settled_on_estimate(workload: GpWorkload, targets: Targets, ev: Evaluated, f
                                out_of_reach=dict(out_of_reach))
 
 
-Searched = tuple[int, int, dict[str, tuple[float, str]], dict[str, FloatArray]]  # hosts, ETL hosts, unmet, values
+# hosts, ETL hosts, unmet (value here, binding, best value within the host cap, hosts for it), values
+Searched = tuple[int, int, dict[str, tuple[float, str, float, int]], dict[str, FloatArray]]
 
 
 @dataclass(frozen=True)
@@ -258,7 +260,7 @@ def _reachable_hosts(
     floor: int,
     perf_targets: dict[str, BoolArray],
     at: Callable[[int, int], dict[str, FloatArray]],
-) -> tuple[int, dict[str, tuple[float, str]]]:
+) -> tuple[int, dict[str, tuple[float, str, float, int]]]:
     """Hosts meeting every performance target at the confidence, bounded where more hosts stop helping.
 
     The search grows from `start_hosts` (the point-prediction answer; settling only adds hosts) and
@@ -303,7 +305,30 @@ def _reachable_hosts(
     there = at(hosts, MAX_ETL_HOSTS)
     unmet = [n for n, met in confidence.meets(workload, targets, there).items() if not bool(met[0])]
     binding = _binding_at(workload, ctx, hosts, metric_limits(workload, targets)) if unmet else ""
-    return hosts, {n: (float(there[TARGETS[n].metric][0]), binding) for n in unmet}
+    cap = at(MAX_SEGMENT_HOSTS, MAX_ETL_HOSTS) if unmet else {}
+    return hosts, {n: (float(there[TARGETS[n].metric][0]), binding,
+                       *_best_within_cap(n, hosts, float(there[TARGETS[n].metric][0]),
+                                         float(cap[TARGETS[n].metric][0]), values))
+                   for n in unmet}
+
+
+def _best_within_cap(name: str, hosts: int, here: float, at_cap: float,
+                     values: Callable[[IntArray], dict[str, FloatArray]]) -> tuple[float, int]:
+    """The best value of target `name`'s metric the candidate reaches up to MAX_SEGMENT_HOSTS (the host cap), and
+    the fewest hosts from `hosts` on that come within MIN_MARGINAL_GAIN of it (a plateau reached early, or the
+    cap itself where the metric still improves there)."""
+    metric = TARGETS[name].metric
+    lower_better = TARGETS[name].bound == "max"
+    best = min(here, at_cap) if lower_better else max(here, at_cap)
+    if best == here:
+        return here, hosts
+
+    def close(h: IntArray) -> BoolArray:
+        v = values(h)[metric]
+        gap = (v - best) if lower_better else (best - v)
+        return np.asarray(gap <= MIN_MARGINAL_GAIN * abs(best))
+
+    return best, _bisect(close, hosts, MAX_SEGMENT_HOSTS)
 
 
 def _every(met: dict[str, BoolArray], shape: tuple[int, ...]) -> BoolArray:

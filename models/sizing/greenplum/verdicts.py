@@ -63,18 +63,21 @@ def search_verdicts(
         if limit is not None:
             unit = totals.currency if target.metric == "capex" else target.unit
             text = f"no design with this hardware meets it; the nearest is shown ({shortfall})."
-            achievable, binding = None, ""
+            achievable, binding, best_hosts = None, "", None
             if name in ev.out_of_reach:  # no host count reaches it: say what the design reaches and what binds
-                achievable, binding = ev.out_of_reach[name]
-                # not "the best this hardware reaches": a linear scan stopped at ~200 hosts still gains 1/(H+1)
-                # a host, and more hosts (up to the largest cluster sized) would reach a better value
+                here, binding, achievable, best_hosts = ev.out_of_reach[name]
+                unit_m = METRICS[target.metric].unit
+                best = (f"the best this hardware reaches within refarch's {evaluation.MAX_SEGMENT_HOSTS:,}-host cap"
+                        f" is {achievable:,.1f} {unit_m} at {best_hosts:,} segment hosts" if best_hosts !=
+                        ev.segment_hosts[i] else "more hosts would not improve it")
                 text = (
-                    f"this design reaches {achievable:,.1f} {METRICS[target.metric].unit} at"
-                    f" {ev.segment_hosts[i]:,} segment hosts, bound by {binding}: {_why_stopped(ev, i)}"
-                    f" ({shortfall}). To move it: {_lever(binding, scenario, limit)}."
+                    f"this design reaches {here:,.1f} {unit_m} at {ev.segment_hosts[i]:,} segment hosts, bound by"
+                    f" {binding}: {_why_stopped(ev, i)}; {best} ({shortfall}). To move it:"
+                    f" {_lever(binding, scenario, limit)}."
                 )
             check = judge(name, limit, value, unit, unreachable_text=text, confidence=confidence)
-            checks.append(dataclasses.replace(check, achievable=achievable, binding=binding))
+            checks.append(dataclasses.replace(check, achievable=achievable, binding=binding,
+                                              hosts_for_achievable=best_hosts))
     return checks, warnings
 
 
