@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from app.cli.errors import CliError
+from app.formatting import significant
 
 KINDS = ("greenplum-analytics", "greenplum-oltp", "postgres-consolidation", "sap-iq-multiplex")
 
@@ -57,7 +58,7 @@ def _estate(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
     from models.estate import RightSizing, right_size
 
     if not 1 <= args.comfort <= 5:
-        raise CliError(f"--comfort must be 1 to 5 (got {args.comfort:g})")
+        raise CliError(f"--comfort must be 1 to 5 (got {significant(args.comfort)})")
     try:
         estate = read_rvtools(Path(args.rvtools))
     except RvToolsError as exc:
@@ -66,7 +67,7 @@ def _estate(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
     how = RightSizing(args.comfort, args.target_cpu or "", cores, f"RVTools export {Path(args.rvtools).name}")
     sized = [right_size(vm, how) for vm in estate.vms]
     said = (f"From the RVTools export {Path(args.rvtools).name}: {len(sized)} powered-on VMs, right-sized at"
-            f" {args.comfort:g} x the use it observed (a snapshot at the export's time, not a peak);"
+            f" {significant(args.comfort)} x the use it observed (a snapshot at the export's time, not a peak);"
             f" {estate.powered_off} powered-off VMs and {estate.templates} templates left out.")
     notes = [n for s in sized for n in s.notes]
     return [s.database for s in sized], said + "".join(f" {n}." for n in notes[:50])
