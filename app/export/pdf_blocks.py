@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
+from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Spacer, Table, TableStyle
@@ -205,7 +206,7 @@ class Ctx:
                              Spacer(1, 6)])
 
     def fitted(self, s: str, width: float, max_size: float = 7.5, min_size: float = 5.2,
-               style: ParagraphStyle | None = None, color: object = MUTED) -> Para:
+               style: ParagraphStyle | None = None, color: colors.Color = MUTED) -> Para:
         """An identifier on one line: the font shrinks until it fits `width` (part ids must stay copyable)."""
         base = style or self.styles.cell_small
         size = fitting_size(s, base.fontName, width, self.fonts, max_size, min_size)

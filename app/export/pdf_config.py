@@ -9,7 +9,7 @@ from reportlab.platypus import Flowable, KeepTogether
 
 from app.export.config.build import build_config
 from app.export.config.design_values import fmt_value
-from app.export.pdf_blocks import Ctx
+from app.export.pdf_blocks import Cell, Ctx
 from models.references import readable
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
@@ -28,14 +28,14 @@ WHERE = {
 
 def _settings_table(ctx: Ctx, r: SizingResult) -> list[Flowable]:
     st = ctx.styles
-    rows: list[list[object]] = []
+    rows: list[list[Cell]] = []
     last: tuple[str, str] | None = None
     for g in r.design.settings:
         for s in g.settings:
             value = fmt_value(s.value) + (f" {s.unit}" if s.unit else "")
             same = last == (s.reason, s.source)
             last = (s.reason, s.source)
-            why = [ctx.p("As the row above." if same else readable(s.reason, ctx.refs), st.cell_small)]
+            why: list[Flowable] = [ctx.p("As the row above." if same else readable(s.reason, ctx.refs), st.cell_small)]
             if not same:
                 why.append(ctx.m(f"<b>Source:</b> {ctx.cite(s.source)}", st.cell_small))
             rows.append([ctx.p(f"{WHERE.get(g.product, g.product)} · {g.target}", st.cell),

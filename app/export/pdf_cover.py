@@ -11,7 +11,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, NextPageTemplate, PageBreak, Spacer
 
-from app.export.pdf_blocks import Ctx
+from app.export.pdf_blocks import Cell, Ctx
 from app.export.pdf_compare import option_letter
 from app.export.pdf_doc import Para
 from app.export.pdf_sections import capex_tile
@@ -95,7 +95,7 @@ def appendix(ctx: Ctx, cards: Sequence[ModelCard]) -> list[Flowable]:
         "The P10–P90 ranges in this report come from Monte Carlo sampling of each model's parameter uncertainty.",
         st.body))
     w = ctx.width
-    rows: list[list[object]] = []
+    rows: list[list[Cell]] = []
     extra: list[tuple[object, ...]] = []
     for c in cards:
         i = len(rows) + 1
@@ -107,7 +107,7 @@ def appendix(ctx: Ctx, cards: Sequence[ModelCard]) -> list[Flowable]:
                           color=st.cell_bold.textColor)  # a model name on one line, never broken mid-word
         rows.append([name, ctx.p(fitted, st.cell), ctx.p(c.in_sample_text(), st.cell),
                      ctx.m(checked, st.cell)])
-        detail = [ctx.p(readable(c.description, ctx.refs), st.cell)]
+        detail: list[Flowable] = [ctx.p(readable(c.description, ctx.refs), st.cell)]
         if c.note:
             detail.append(ctx.m("<b>Note:</b> " + ctx.text(readable(c.note, ctx.refs)), st.cell_small))
         rows.append([detail, "", "", ""])
@@ -132,7 +132,7 @@ def references_section(ctx: Ctx) -> list[Flowable]:
     out.append(ctx.p("Documents cited in this report as [n]; the section, table or figure follows the number where "
                      "the text cites it.", st.muted))
     w = ctx.width
-    rows = [[f"[{n}]", ctx.p(ref.entry(), st.cell)] for n, ref in ctx.refs.entries()]
+    rows: list[list[Cell]] = [[f"[{n}]", ctx.p(ref.entry(), st.cell)] for n, ref in ctx.refs.entries()]
     out.append(ctx.grid(["", "Document"], rows, [w * 0.07, w * 0.93], zebra=True))
     # a list that fits a page starts on one rather than leaving its last entries alone on the next
     return [head, KeepTogether(out)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from reportlab.platypus import Flowable
 
-from app.export.pdf_blocks import Ctx
+from app.export.pdf_blocks import Cell, Ctx
 from app.views.calibration import rows, summary
 from models.sizing.result import SizingResult
 
@@ -26,7 +26,7 @@ def measurements_section(ctx: Ctx, r: SizingResult) -> list[Flowable]:
                      st.body))
     out.append(ctx.p(summary(cal), st.body))
     w = ctx.width
-    table = [[x.resource, x.unit, x.modelled, x.measured, x.ratio, x.verdict,
+    table: list[list[Cell]] = [[x.resource, x.unit, x.modelled, x.measured, x.ratio, x.verdict,
               ctx.p(x.changes + (f" Slow hosts: {x.slow_hosts}." if x.slow_hosts else ""), st.cell_small)]
              for x in rows(cal)]
     out.append(ctx.grid(["Resource", "Unit", "Modelled", "Measured", "Ratio", "Verdict", "What it changes"], table,

@@ -12,7 +12,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
 from app.export.engine_values import estimated_tps_cites, estimated_tps_source, used_text, used_values
-from app.export.pdf_blocks import Ctx
+from app.export.pdf_blocks import Cell, Ctx
 from app.export.pdf_estate import estate_section
 from app.export.pdf_styles import BAD, GOOD, GOOD_FILL, MUTED
 from app.formatting import (
@@ -183,7 +183,7 @@ def recommendation(ctx: Ctx, r: SizingResult, s: Scenario) -> str:
 
 
 def estimates_table(ctx: Ctx, r: SizingResult, s: Scenario) -> Flowable:
-    rows: list[list[object]] = []
+    rows: list[list[Cell]] = []
     names = sorted(r.estimates, key=lambda n: (n != r.main_metric, n))
     for name in names:
         e = r.estimates[name]
@@ -247,7 +247,7 @@ def workload_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     if isinstance(w, PostgresConsolidation):
         tps = [number(db.peak_tps) if db.peak_tps is not None
                else _used_or_dash(used, f"workload.databases[{i}].peak_tps") for i, db in enumerate(w.databases)]
-        rows = [[db.name, number(db.size_gb), str(db.peak_clients), number(db.working_set_gb), t]
+        rows: list[list[Cell]] = [[db.name, number(db.size_gb), str(db.peak_clients), number(db.working_set_gb), t]
                 for db, t in zip(w.databases, tps, strict=True)]
         cw = ctx.width
         out += [Spacer(1, 6), ctx.grid(["Database", "Size (GB)", "Peak clients", "Working set (GB)", "Peak TPS"], rows,
@@ -322,9 +322,9 @@ def rationale_section(ctx: Ctx, r: SizingResult) -> list[Flowable]:
                      "behind it ([n] is entry n of the reference list at the end, followed by the section, table "
                      "or figure).", st.body))
     w = ctx.width
-    rows = []
+    rows: list[list[Cell]] = []
     for x in r.rationale:
-        reason = [ctx.p(readable(x.text, ctx.refs), st.cell),
+        reason: list[Flowable] = [ctx.p(readable(x.text, ctx.refs), st.cell),
                   ctx.m(f"<b>Source:</b> {ctx.cite(x.source)}", st.cell_small)]
         rows.append([ctx.p(x.decision, st.cell_bold), reason])
     if rows:

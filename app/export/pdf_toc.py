@@ -62,7 +62,7 @@ class OnePassToc(TableOfContents):  # type: ignore[misc]  # reportlab ships no s
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         size: tuple[float, float] = super().wrap(availWidth, availHeight)
 
-        def entry_end(canvas: Any, kind: str, label: str) -> None:
+        def entry_end(canvas: Any, kind: str | None, label: str) -> None:
             _page, level_text, key_text = label.split(",")
             level, key = int(level_text), literal_eval(key_text)
             style = self.getLevelStyle(level)
