@@ -14,6 +14,7 @@ only these names (the import-linter contracts in pyproject.toml); its modules ar
 """
 
 from models.sizing.greenplum.candidates import enumerate_candidates
+from models.sizing.greenplum.context import needed_tb
 from models.sizing.greenplum.design import size_greenplum
 from models.sizing.greenplum.evaluation import (
     Evaluated,
@@ -21,7 +22,6 @@ from models.sizing.greenplum.evaluation import (
     evaluate,
     min_data_drives,
     min_hosts,
-    needed_tb,
     pick,
     primaries_per_host,
 )

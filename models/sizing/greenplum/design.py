@@ -329,13 +329,11 @@ def _best_of_pool(run: _Sizing, streamed: Streamed, part_warnings_first: bool = 
     """The explained design of the pool (within the capex `budget` first where given, then fewest part warnings,
     then the lowest full capex or cost of ownership)."""
     rank = rank or Ranking("capex", None)
-    scenario, space = run.scenario, run.space
+    space = run.space
     pool = settled_pool(*streamed)
     shortlist = gp_shortlist.settled_shortlist(
-        run.workload, scenario.targets, pool, space.net, scenario.assumptions.utilization_pct / 100.0,
-        space.extra_memory_price[pool.candidates.server_idx], scenario.platform, coordinators=space.coordinators,
-        keep=FULL_CAPEX_RERANK, part_warnings_first=part_warnings_first, cost=rank.cost, searched=run.shared.searched,
-        gain=rank.gain)
+        space.context, pool, space.extra_memory_price[pool.candidates.server_idx],
+        gp_shortlist.Keep(FULL_CAPEX_RERANK, part_warnings_first, rank.cost, rank.gain), run.shared.searched)
     # the search ranks on the hosts' capex; switches, racks, licences and support follow the host count and the
     # cores, so the few best are completed and the lowest full cost taken (fewest part warnings first)
     results, done = zip(*(run.shared.explained(run, settled, feasible) for _, settled, feasible in shortlist),

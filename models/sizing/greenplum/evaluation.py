@@ -23,6 +23,7 @@ from models.sizing.greenplum import hosts as gp_hosts
 from models.sizing.greenplum import part_warnings as gp_part_warnings
 from models.sizing.greenplum.bisection import Values, remembered, smallest_meeting
 from models.sizing.greenplum.candidates import Candidates
+from models.sizing.greenplum.context import Fixed, GpWorkload, SearchContext
 from models.sizing.greenplum.coordinator import CoordinatorOptions
 from models.sizing.greenplum.fast.scan_hosts import scan_hosts
 from models.sizing.greenplum.hosts import MAX_SEGMENT_HOSTS as MAX_SEGMENT_HOSTS  # moved there; named here as before
@@ -34,7 +35,6 @@ from models.sizing.rules import (
     RULES,
     coordinator_count,
     coordinator_drive_count,
-    data_needed_tb,
 )
 from models.vocabulary import CAPACITY, KINDS, METRICS, MirrorPolicy, targets_for
 
@@ -44,7 +44,6 @@ BoolArray = NDArray[np.bool_]
 
 MAX_ETL_HOSTS = 64
 
-GpWorkload = GreenplumAnalytics | GreenplumOltp
 
 
 @dataclass(frozen=True)
@@ -157,12 +156,6 @@ def capacity_per_host(workload: GpWorkload, c: Candidates, primaries: IntArray |
     return capacity.candidates_tb(workload, c, primaries, admitted, platform, ctx)  # ctx: once per layout, set
 
 
-def needed_tb(workload: GpWorkload) -> float:
-    return data_needed_tb(
-        workload.data_tb, workload.growth_pct_per_year, workload.horizon_years, workload.compression_ratio
-    )
-
-
 def mirror_policy(workload: GpWorkload) -> MirrorPolicy | None:
     return workload.mirroring if workload.mirrors else None
 
@@ -207,39 +200,28 @@ def option_host(options: CoordinatorOptions, k: int, n: int, net: NetworkChoice,
                            np.full(n, float(watts)), np.full(n, float(server.rack_u)), k)
 
 
-def evaluate(
-    workload: GpWorkload,
-    targets: Targets,
-    c: Candidates,
-    net: NetworkChoice,
-    utilization: float,
-    extra_memory_price: FloatArray | float = 0.0,
-    fixed_hosts: int | None = None,
-    platform: Platform | None = None,
-    fixed_etl: int | None = None,
-    coordinators: CoordinatorOptions | None = None,
-    fixed_coordinator: int | None = None,
-    layouts: segments.HostLayouts | None = None,
-) -> Evaluated:
-    """Every candidate sized (point prediction); with OLTP `coordinators`, each priced with every coordinator
-    option and the cheapest meeting the targets kept (`coordinator`), or option `fixed_coordinator`.
-    `layouts`: the candidates' `segments.host_layouts` where the caller found them (None: found here)."""
+def evaluate(sc: SearchContext, c: Candidates, extra_memory_price: FloatArray | float = 0.0, fixed: Fixed | None = None,
+             layouts: segments.HostLayouts | None = None) -> Evaluated:
+    """Every candidate sized (point prediction) in the search context `sc`; with OLTP coordinator options, each
+    priced with every option and the cheapest meeting the targets kept (`coordinator`), or the option `fixed` names.
+    `fixed`: the host counts taken as given (None: searched). `layouts`: the candidates' `segments.host_layouts`
+    where the caller found them (None: found here)."""
     layouts = segments.host_layouts(c) if layouts is None else layouts
+    coordinators = sc.coordinators
 
     def one(k: int | None) -> Evaluated:
         if k is None or coordinators is None:
-            coord = same_as_segments(c, net, utilization, -1 if k is None else k, layouts)
+            coord = same_as_segments(c, sc.net, sc.utilization, -1 if k is None else k, layouts)
         else:
-            coord = option_host(coordinators, k, len(c), net, utilization)
-        return _evaluate_with(workload, targets, c, net, utilization, extra_memory_price, fixed_hosts, platform,
-                              fixed_etl, coord, layouts)
+            coord = option_host(coordinators, k, len(c), sc.net, sc.utilization)
+        return _evaluate_with(sc, c, extra_memory_price, fixed, coord, layouts)
 
-    if not isinstance(workload, GreenplumOltp) or coordinators is None or not len(coordinators):
+    if not isinstance(sc.workload, GreenplumOltp) or coordinators is None or not len(coordinators):
         return one(None)
-    if targets.limit("min_tps", workload) is None:  # no TPS asked for: the segment server coordinates, never less
+    if sc.targets.limit("min_tps", sc.workload) is None:  # no TPS asked for: the segment server coordinates, never less
         return one(None)
-    if fixed_coordinator is not None:
-        return one(fixed_coordinator if fixed_coordinator >= 0 else None)
+    if fixed is not None and fixed.coordinator is not None:
+        return one(fixed.coordinator if fixed.coordinator >= 0 else None)
     options = [one(k) for k in range(len(coordinators))]
     # per candidate: feasible before not, then the cheaper, then (none feasible) the higher TPS
     keys = np.stack([np.where(e.feasible, e.capex, np.inf) for e in options])
@@ -250,25 +232,16 @@ def evaluate(
     return merged.take(best * len(c) + np.arange(len(c)))
 
 
-def _evaluate_with(
-    workload: GpWorkload,
-    targets: Targets,
-    c: Candidates,
-    net: NetworkChoice,
-    utilization: float,
-    extra_memory_price: FloatArray | float,
-    fixed_hosts: int | None,
-    platform: Platform | None,
-    fixed_etl: int | None,
-    coord: CoordinatorHost,
-    layouts: segments.HostLayouts | None = None,
-) -> Evaluated:
+def _evaluate_with(sc: SearchContext, c: Candidates, extra_memory_price: FloatArray | float, given: Fixed | None,
+                   coord: CoordinatorHost, layouts: segments.HostLayouts | None = None) -> Evaluated:
+    workload, targets, net, utilization, platform = sc.workload, sc.targets, sc.net, sc.utilization, sc.platform
+    fixed_hosts, fixed_etl = (None, None) if given is None else (given.hosts, given.etl_hosts)
     n = len(c)
     extra_mem = np.broadcast_to(np.asarray(extra_memory_price, dtype=float), (n,))
     # a host but its drive: the segments, the scan's CPU, RAID factors, capacity
     layouts = segments.host_layouts(c) if layouts is None else layouts
     primaries, vms = segments.counts(workload, c, platform, layouts)
-    need = needed_tb(workload)
+    need = sc.need_tb
     ctx = dataclasses.replace(metrics.GpContext.of(workload, c, primaries, vms, net, need, layouts, platform),
                               coordinator_cores=coord.cores)
     cap_host = capacity_per_host(workload, c, primaries, ctx.running(workload), ctx=ctx)

@@ -12,6 +12,7 @@ from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import bom
 from models.sizing.greenplum import capacity, density, evaluation, metrics, mirroring, segments
 from models.sizing.greenplum import memory as gp_memory
+from models.sizing.greenplum.context import needed_tb
 from models.sizing.greenplum.design_settings import greenplum_settings
 from models.sizing.greenplum.host_memory import HostMemory
 from models.sizing.greenplum.verdicts import implicit_service_level, search_verdicts
@@ -164,7 +165,7 @@ def _pick_of(
         mirrors=int(ev.primaries_per_host[i]) if workload.mirrors else 0,
         memory_gib=float(c.memory_gib[i]),
         virtual=bool(c.virtualized[i]),
-        need_tb=evaluation.needed_tb(workload),
+        need_tb=needed_tb(workload),
         server=server,
         drive=drive,
         net=net,

@@ -21,6 +21,7 @@ from models.sizing.greenplum.candidates import (
     enumerate_candidates,
     iter_columns,
 )
+from models.sizing.greenplum.context import SearchContext, Start
 from models.sizing.greenplum.coordinator import CoordinatorOptions, coordinator_options
 from models.sizing.greenplum.fast.layouts import chunk_layouts
 from models.sizing.greenplum.fast.stream import CheapestFeasible, RunningBest
@@ -111,6 +112,11 @@ class SearchSpace:
         row): a chunk's candidates come with both, no lookup by server index per chunk."""
         return Tables.of(self.servers, self.drives, self.memory_gib, [self.extra_memory_price])
 
+    @cached_property
+    def context(self) -> SearchContext:
+        """What evaluating and settling the space's candidates reads besides them (one per search)."""
+        return SearchContext.of(self.scenario, self.workload, self.net, self.coordinators)
+
     def found(self, ev: evaluation.Evaluated) -> Search:
         return Search(self.servers, self.drives, self.net, self.nic_why, self.memory, ev, self.coordinators)
 
@@ -178,9 +184,7 @@ def _evaluated(space: SearchSpace, cands: Candidates, extra_memory_price: np.nda
                layouts: segments.HostLayouts | None = None) -> evaluation.Evaluated:
     """`evaluate_chunk` of candidates that already carry the design's memory, with their added DIMMs' price (and
     their `segments.host_layouts` where found already)."""
-    util = space.scenario.assumptions.utilization_pct / 100.0
-    return evaluation.evaluate(space.workload, space.scenario.targets, cands, space.net, util, extra_memory_price,
-                              platform=space.scenario.platform, coordinators=space.coordinators, layouts=layouts)
+    return evaluation.evaluate(space.context, cands, extra_memory_price, layouts=layouts)
 
 
 def search(
@@ -217,21 +221,9 @@ def settled_pool(best: RunningBest, cheapest: CheapestFeasible) -> evaluation.Ev
 
 def settled_pick(scenario: Scenario, workload: GpWorkload, found: Search) -> tuple[int, evaluation.Evaluated, bool]:
     """The best candidate sized on the estimate it reports (the first of `shortlist.settled_shortlist`)."""
-    return settled_shortlist(scenario, workload, found)[0]
-
-
-def settled_shortlist(scenario: Scenario, workload: GpWorkload, found: Search, keep: int = 1,
-                      part_warnings_first: bool = True, cost: settle.Cost | None = None,
-                      searched: dict[tuple[object, ...], settle.Searched] | None = None,
-                      ) -> list[tuple[int, evaluation.Evaluated, bool]]:
-    """The `keep` best candidates sized on the estimate they report (`shortlist.settled_shortlist`)."""
-    c = found.ev.candidates
-    extra_price = np.array([m.price for m in found.memory])
-    return shortlist.settled_shortlist(
-        workload, scenario.targets, found.ev, found.net, scenario.assumptions.utilization_pct / 100.0,
-        extra_price[c.server_idx], scenario.platform, coordinators=found.coordinators, keep=keep,
-        part_warnings_first=part_warnings_first, cost=cost, searched=searched,
-    )
+    extra_price = np.array([m.price for m in found.memory])[found.ev.candidates.server_idx]
+    sc = SearchContext.of(scenario, workload, found.net, found.coordinators)
+    return shortlist.settled_shortlist(sc, found.ev, extra_price)[0]
 
 
 @dataclass(frozen=True)
@@ -259,12 +251,11 @@ def settle_designs(space: SearchSpace, server_ids: Sequence[str], drive_ids: Seq
         np.array(drives_per_host, dtype=np.int64), np.array(virtualized, dtype=bool),
         np.array([RAID_LEVELS.index(r) for r in raids], dtype=np.int64))
     ev = evaluate_chunk(space, cands)
-    util = space.scenario.assumptions.utilization_pct / 100.0
     out = []
     for i in range(len(cands)):
-        one = settle.settle(space.workload, space.scenario.targets, ev.candidates.take(np.array([i])), space.net,
-                               util, float(space.extra_memory_price[cands.server_idx[i]]), space.scenario.platform,
-                               int(ev.segment_hosts[i]), space.coordinators, int(ev.coordinator_idx[i]))
+        one = settle.settle(space.context, ev.candidates.take(np.array([i])),
+                            float(space.extra_memory_price[cands.server_idx[i]]),
+                            Start(int(ev.segment_hosts[i]), int(ev.coordinator_idx[i])))
         out.append(Settled(int(one.segment_hosts[0]), float(one.capex[0]), float(one.power_w[0]), float(one.rack_u[0]),
                            {k: float(v[0]) for k, v in one.metrics.items()}, bool(one.feasible[0])))
     return out

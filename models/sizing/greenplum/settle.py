@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -14,23 +15,20 @@ from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
 from models.sizing.greenplum import confidence, metrics, mirroring
 from models.sizing.greenplum.bisection import smallest_meeting
 from models.sizing.greenplum.candidates import Candidates
-from models.sizing.greenplum.coordinator import CoordinatorOptions
+from models.sizing.greenplum.context import Fixed, GpWorkload, SearchContext, Start, needed_tb
 from models.sizing.greenplum.evaluation import (
     MAX_ETL_HOSTS,
     MAX_SEGMENT_HOSTS,
     MIN_MARGINAL_GAIN,
     Evaluated,
-    GpWorkload,
     capacity_per_host,
     evaluate,
     metric_limits,
     min_hosts,
     mirror_policy,
-    needed_tb,
     primaries_per_host,
     stops_helping,
 )
-from models.sizing.parts import NetworkChoice
 from models.vocabulary import TARGETS
 
 FloatArray = NDArray[np.float64]
@@ -78,23 +76,11 @@ def _bisect(ok: Callable[[IntArray], BoolArray], low: int, limit: int) -> int:
     return int(n[0])
 
 
-def settle(
-    workload: GpWorkload,
-    targets: Targets,
-    c1: Candidates,
-    net: NetworkChoice,
-    utilization: float,
-    extra_memory_price: float,
-    platform: Platform | None,
-    start_hosts: int,
-    coordinators: CoordinatorOptions | None = None,
-    coordinator: int = -1,
-    searched: dict[tuple[object, ...], Searched] | None = None,
-    prelude: Prelude | None = None,
-) -> Evaluated:
+def settle(sc: SearchContext, c1: Candidates, extra_memory_price: float, start: Start,
+           searched: dict[tuple[object, ...], Searched] | None = None, prelude: Prelude | None = None) -> Evaluated:
     """Candidate `c1` (one) sized on the estimate it reports, at the scenario's confidence.
 
-    Hosts grow from `start_hosts` (the point-prediction answer) until every performance target
+    Hosts grow from `start.hosts` (the point-prediction answer) until every performance target
     holds at the confidence percentile; ETL hosts likewise for the load target. The result's
     metrics are those percentile values and `meets` is judged on them.
 
@@ -103,36 +89,30 @@ def settle(
     by several vendors, DIMMs added) are searched once and only priced each. `prelude`: `c1`'s row of a
     shortlist's `Prelude` (computed here when not given).
     """
-    pre = prelude if prelude is not None else Prelude.of(workload, c1, platform)
+    workload, targets = sc.workload, sc.targets
+    pre = prelude if prelude is not None else Prelude.of(workload, c1, sc.platform)
     vms, floor = pre.vms, int(pre.floor[0])
-    ctx = _context(workload, c1, pre, net, coordinators, coordinator, platform)
-    key = _search_key(workload, ctx, start_hosts, floor, vms)
+    ctx = _context(sc, c1, pre, start.coordinator)
+    key = _search_key(workload, ctx, start.hosts, floor, vms)
     found = searched.get(key) if searched is not None else None
     if found is None:
-        found = _search(workload, targets, ctx, vms, start_hosts, floor)
+        found = _search(workload, targets, ctx, vms, start.hosts, floor)
         if searched is not None:
             searched[key] = found
-    ev = evaluate(workload, targets, c1, net, utilization, extra_memory_price, fixed_hosts=found[0], platform=platform,
-                  fixed_etl=found[1], coordinators=coordinators, fixed_coordinator=coordinator)
+    ev = evaluate(sc, c1, extra_memory_price, Fixed(found.hosts, found.etl_hosts, start.coordinator))
     return settled_on_estimate(workload, targets, ev, found)
 
 
-def _context(workload: GpWorkload, c1: Candidates, pre: Prelude, net: NetworkChoice,
-             coordinators: CoordinatorOptions | None, coordinator: int, platform: Platform | None = None
-             ) -> metrics.GpContext:
+def _context(sc: SearchContext, c1: Candidates, pre: Prelude, coordinator: int) -> metrics.GpContext:
     """What the models need of candidate `c1` for its host search (`pre`: its segment plan)."""
-    ctx = metrics.GpContext.of(workload, c1, pre.primaries, pre.vms, net, needed_tb(workload), platform=platform)
-    if coordinators is not None and coordinator >= 0:  # the OLTP coordinator chosen on its own
-        ctx = dataclasses.replace(ctx, coordinator_cores=coordinators.cores[[coordinator]])
+    ctx = metrics.GpContext.of(sc.workload, c1, pre.primaries, pre.vms, sc.net, sc.need_tb, platform=sc.platform)
+    if sc.coordinators is not None and coordinator >= 0:  # the OLTP coordinator chosen on its own
+        ctx = dataclasses.replace(ctx, coordinator_cores=sc.coordinators.cores[[coordinator]])
     return ctx
 
 
-def least_hosts(
-    workload: GpWorkload, targets: Targets, c1: Candidates, net: NetworkChoice, platform: Platform | None,
-    start_hosts: int, coordinators: CoordinatorOptions | None = None, coordinator: int = -1,
-    searched: dict[tuple[object, ...], Searched] | None = None, prelude: Prelude | None = None,
-    useful: Callable[[int], bool] | None = None,
-) -> int:
+def least_hosts(sc: SearchContext, c1: Candidates, start: Start, searched: dict[tuple[object, ...], Searched] | None
+                = None, prelude: Prelude | None = None, useful: Callable[[int], bool] | None = None) -> int:
     """The fewest segment hosts `settle` can give candidate `c1` in a design meeting every target, at a fraction of
     its cost: the hosts of its search where another candidate ran it (`searched`); else its start (the point
     answer, at least its floor), one more where the start misses a performance target at the confidence (the
@@ -140,24 +120,25 @@ def least_hosts(
 
     `useful(hosts)`: whether a bound of `hosts` would serve the caller; where one more host would not, the start is
     taken without checking it (a lower bound all the same)."""
-    pre = prelude if prelude is not None else Prelude.of(workload, c1, platform)
-    ctx = _context(workload, c1, pre, net, coordinators, coordinator, platform)
+    workload, targets = sc.workload, sc.targets
+    pre = prelude if prelude is not None else Prelude.of(workload, c1, sc.platform)
+    ctx = _context(sc, c1, pre, start.coordinator)
     floor = int(pre.floor[0])
-    found = searched.get(_search_key(workload, ctx, start_hosts, floor, pre.vms)) if searched is not None else None
+    found = searched.get(_search_key(workload, ctx, start.hosts, floor, pre.vms)) if searched is not None else None
     if found is not None:
-        return found[0]
-    start = max(min(start_hosts, MAX_SEGMENT_HOSTS), floor)
+        return found.hosts
+    first = max(min(start.hosts, MAX_SEGMENT_HOSTS), floor)
 
     def rounded(h: int) -> int:
         hosts = mirroring.round_hosts(mirror_policy(workload), np.array([h]), pre.vms[:1], workload.mirror_block_hosts)
         return min(int(hosts[0]), MAX_SEGMENT_HOSTS)
 
-    if useful is not None and not useful(rounded(start + 1)):
-        return rounded(start)
+    if useful is not None and not useful(rounded(first + 1)):
+        return rounded(first)
     wanted = frozenset(t.metric for n, t in TARGETS.items() if targets.limit(n, workload) is not None)
-    vals = confidence.at_confidence(workload, ctx, np.array([start]), np.array([MAX_ETL_HOSTS]), targets.confidence,
+    vals = confidence.at_confidence(workload, ctx, np.array([first]), np.array([MAX_ETL_HOSTS]), targets.confidence,
                                     only=wanted)
-    return rounded(start if bool(_every(confidence.meets(workload, targets, vals), (1,))[0]) else start + 1)
+    return rounded(first if bool(_every(confidence.meets(workload, targets, vals), (1,))[0]) else first + 1)
 
 
 def settled_on_estimate(workload: GpWorkload, targets: Targets, ev: Evaluated, found: Searched) -> Evaluated:
@@ -170,8 +151,14 @@ def settled_on_estimate(workload: GpWorkload, targets: Targets, ev: Evaluated, f
                                out_of_reach=dict(out_of_reach))
 
 
-# hosts, ETL hosts, unmet (value here, binding, best value within the host cap, hosts for it), values
-Searched = tuple[int, int, dict[str, tuple[float, str, float, int]], dict[str, FloatArray]]
+class Searched(NamedTuple):
+    """One candidate's host search at the confidence: its segment and ETL hosts, the targets out of reach there
+    (value here, binding resource, best value within the host cap, hosts for it) and the values there."""
+
+    hosts: int
+    etl_hosts: int
+    out_of_reach: dict[str, tuple[float, str, float, int]]
+    values: dict[str, FloatArray]
 
 
 @dataclass(frozen=True)
@@ -248,7 +235,7 @@ def _search(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, vms:
             return vals["load_tb_per_hour"] >= want
 
         etl, _ = smallest_from(etl_ok, 1, MAX_ETL_HOSTS)
-    return hosts, etl, out_of_reach, at(hosts, etl)
+    return Searched(hosts, etl, out_of_reach, at(hosts, etl))
 
 
 def _reachable_hosts(

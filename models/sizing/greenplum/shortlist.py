@@ -9,10 +9,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from models.scenario import GreenplumOltp, Platform, Targets
+from models.scenario import GreenplumOltp
 from models.sizing.greenplum import metrics
+from models.sizing.greenplum.context import Fixed, SearchContext, Start
 from models.sizing.greenplum.coordinator import CoordinatorOptions
-from models.sizing.greenplum.evaluation import Evaluated, GpWorkload, evaluate, pick
+from models.sizing.greenplum.evaluation import Evaluated, evaluate, pick
 from models.sizing.greenplum.settle import (
     Cost,
     Gain,
@@ -23,7 +24,6 @@ from models.sizing.greenplum.settle import (
     settle,
     settled_on_estimate,
 )
-from models.sizing.parts import NetworkChoice
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -33,44 +33,49 @@ def _capex(ev: Evaluated) -> FloatArray:
     return ev.capex
 
 
-def settled_shortlist(
-    workload: GpWorkload,
-    targets: Targets,
-    ev: Evaluated,
-    net: NetworkChoice,
-    utilization: float,
-    extra_memory_price: FloatArray,
-    platform: Platform | None,
-    most: int = 256, coordinators: CoordinatorOptions | None = None, keep: int = 1,
-    part_warnings_first: bool = True, cost: Cost | None = None,
-    searched: dict[tuple[object, ...], Searched] | None = None, gain: Gain | None = None,
-) -> list[tuple[int, Evaluated, bool]]:
+# the feasible candidates a shortlist walks at most, by their point design (`fast.stream.CheapestFeasible` keeps them)
+MOST = 256
+
+
+@dataclass(frozen=True)
+class Keep:
+    """What a shortlist keeps and ranks on: the `count` best designs of different servers, the fewest part warnings
+    first (or, `part_warnings_first` False, the cost alone), ranked on capex or on `cost`, which grows with hosts at
+    least as `gain` says."""
+
+    count: int = 1
+    part_warnings_first: bool = True
+    cost: Cost | None = None
+    gain: Gain | None = None
+
+
+def settled_shortlist(sc: SearchContext, ev: Evaluated, extra_memory_price: FloatArray, keep: Keep = Keep(),
+                      searched: dict[tuple[object, ...], Searched] | None = None) -> list[tuple[int, Evaluated, bool]]:
     """The best candidates once settled, of `keep` different servers, best first: fewest part warnings, then
     the lowest capex.
 
     Candidates are taken by their point design (fewest part warnings, then capex). Settling only adds hosts,
     so a candidate's point capex is a lower bound of its settled capex, and the part warnings no host count
     removes a lower bound of those it raises settled: a candidate whose bounds are no better than the
-    `keep`-th best settled design is not settled (`size` and `optimize` both pick this way, so they agree to
+    `keep.count`-th best settled design is not settled (`size` and `optimize` both pick this way, so they agree to
     the cent). With no feasible candidate, the nearest one alone (feasible False). `part_warnings_first` False
     ranks the settled designs on capex alone (the pool's point part warnings are then zero). `Cost` has the rule,
     `gain` how it grows with hosts (`_Walk.beaten`). `searched`: `settle`'s host searches from shortlists of the
     same workload and targets, ranked otherwise."""
-    c, feasible = ev.candidates, ev.feasible
+    c, feasible, cost, part_warnings_first = ev.candidates, ev.feasible, keep.cost, keep.part_warnings_first
     if not np.any(feasible):
         i, _ = pick(ev)
-        return [(i, settle(workload, targets, c.take(np.array([i])), net, utilization, float(extra_memory_price[i]),
-                           platform, int(ev.segment_hosts[i]), coordinators, int(ev.coordinator_idx[i])), False)]
+        start = Start(int(ev.segment_hosts[i]), int(ev.coordinator_idx[i]))
+        return [(i, settle(sc, c.take(np.array([i])), float(extra_memory_price[i]), start), False)]
     idx = np.flatnonzero(feasible)
     order = idx[np.lexsort((c.drives_per_host[idx], ev.segment_hosts[idx], ev.capex[idx], ev.part_warnings[idx]))]
-    order, fallback, best = order[:most], None, dict[int, Ranked]()  # best: per server, its best settled design
-    walk = _Walk(workload, targets, ev, net, utilization, extra_memory_price, platform, coordinators, order, cost,
-                 {} if searched is None else searched, gain)
+    order, fallback, best = order[:MOST], None, dict[int, Ranked]()  # best: per server, its best settled design
+    walk = _Walk(sc, ev, extra_memory_price, order, cost, {} if searched is None else searched, keep.gain)
     # the walk stops once the kept designs (which only improve) are no worse than every bound left
     least = _least_left(ev.part_warnings_fixed[order], ev.capex[order])
     for pos, i in enumerate(order):
         bound = (int(ev.part_warnings_fixed[i]), float(ev.capex[i]))
-        worst = _ranked(best, keep)[-1][0] if len(best) >= keep else None
+        worst = _ranked(best, keep.count)[-1][0] if len(best) >= keep.count else None
         if worst is not None:
             if least[pos] >= worst:
                 break
@@ -90,7 +95,7 @@ def settled_shortlist(
         elif fallback is None:
             fallback = (int(i), one)
     if best:
-        return [(i, one, True) for _, i, one in _ranked(best, keep)]
+        return [(i, one, True) for _, i, one in _ranked(best, keep.count)]
     assert fallback is not None
     return [(fallback[0], fallback[1], False)]
 
@@ -103,23 +108,18 @@ class _Walk:
     order in one call, `Prelude`), so a candidate sharing a search already done can be judged without settling
     (`changes_nothing`)."""
 
-    workload: GpWorkload
-    targets: Targets
+    sc: SearchContext
     ev: Evaluated
-    net: NetworkChoice
-    utilization: float
     extra_memory_price: FloatArray
-    platform: Platform | None
-    coordinators: CoordinatorOptions | None
     order: IntArray
     cost: Cost | None = None  # ranked on a cost other than capex: candidates judged on their reach alone
     searched: dict[tuple[object, ...], Searched] = dataclasses.field(default_factory=dict)
     gain: Gain | None = None  # how the ranked cost grows with hosts, when not capex
 
     def __post_init__(self) -> None:
-        oltp = isinstance(self.workload, GreenplumOltp)
+        oltp = isinstance(self.sc.workload, GreenplumOltp)
         self.pre: Prelude | None = None  # the order's (`prelude`): OLTP keys each search before it is settled
-        self.keys = [_key_of(self.ev, int(i), self.prelude(), pos, self.coordinators)
+        self.keys = [_key_of(self.ev, int(i), self.prelude(), pos, self.sc.coordinators)
                      for pos, i in enumerate(self.order)] if oltp else []
         self.rows: dict[int, tuple[Evaluated, int]] = {}  # evaluated ahead (`_evaluate_alike`): by position, its row
 
@@ -127,14 +127,13 @@ class _Walk:
         i, ev = int(self.order[pos]), self.ev
         found = self.searched.get(self.keys[pos]) if self.keys else None
         if found is None:
-            return settle(self.workload, self.targets, ev.candidates.take(np.array([i])), self.net, self.utilization,
-                          float(self.extra_memory_price[i]), self.platform, int(ev.segment_hosts[i]),
-                          self.coordinators, int(ev.coordinator_idx[i]), self.searched,
+            return settle(self.sc, ev.candidates.take(np.array([i])), float(self.extra_memory_price[i]),
+                          Start(int(ev.segment_hosts[i]), int(ev.coordinator_idx[i])), self.searched,
                           self.pre.row(pos) if self.pre is not None else None)
         if pos not in self.rows:
             self._evaluate_alike(pos, found)
         alike, row = self.rows.pop(pos)
-        return settled_on_estimate(self.workload, self.targets, alike.take(np.array([row])), found)
+        return settled_on_estimate(self.sc.workload, self.sc.targets, alike.take(np.array([row])), found)
 
     def beaten(self, pos: int, warnings: int, own: Ranked | None, worst: tuple[int, float] | None) -> bool:
         """Whether candidate `pos`, settled, could change nothing the shortlist returns, judged before it is settled:
@@ -146,12 +145,12 @@ class _Walk:
         i, ev = int(self.order[pos]), self.ev
         point = int(ev.segment_hosts[i])
         found = self.searched.get(self.keys[pos]) if self.keys else None  # OLTP: its search's key is known
-        if found is not None and found[0] <= point:
+        if found is not None and found.hosts <= point:
             return False  # its search, done for another candidate, adds no host: no bound beyond the point's
         c1 = ev.candidates.take(np.array([i]))
         # per host added, at least its server and data drives (its NICs and DIMMs come on top) and their watts
         per_host = float(c1.server_price[0]) + float(c1.drives_per_host[0]) * float(c1.drive_price[0])
-        watts = float(metrics.host_power_w(c1, c1.drives_per_host, self.net, self.utilization)[0])
+        watts = float(metrics.host_power_w(c1, c1.drives_per_host, self.sc.net, self.sc.utilization)[0])
 
         def beats(hosts: int) -> bool:
             more = hosts - point
@@ -162,13 +161,13 @@ class _Walk:
             low = (warnings, (float(ev.capex[i]) + gain) * (1.0 - 1e-9))
             return (own is not None and low >= own[0]) or (worst is not None and low >= worst)
 
-        return beats(least_hosts(self.workload, self.targets, c1, self.net, self.platform, point, self.coordinators,
-                                 int(ev.coordinator_idx[i]), self.searched, self.prelude().row(pos), beats))
+        return beats(least_hosts(self.sc, c1, Start(point, int(ev.coordinator_idx[i])), self.searched,
+                                 self.prelude().row(pos), beats))
 
     def prelude(self) -> Prelude:
         """The segment plans and floors of the whole order, in one call (computed when first needed)."""
         if self.pre is None:
-            self.pre = Prelude.of(self.workload, self.ev.candidates.take(self.order), self.platform)
+            self.pre = Prelude.of(self.sc.workload, self.ev.candidates.take(self.order), self.sc.platform)
         return self.pre
 
     def _evaluate_alike(self, pos: int, found: Searched) -> None:
@@ -178,9 +177,8 @@ class _Walk:
         same = [p for p in range(pos, len(self.order)) if p not in self.rows and self.keys[p] == self.keys[pos]
                 and coordinator[self.order[p]] == coordinator[self.order[pos]]]
         rows = self.order[same]
-        ev = evaluate(self.workload, self.targets, self.ev.candidates.take(rows), self.net, self.utilization,
-                      self.extra_memory_price[rows], fixed_hosts=found[0], platform=self.platform, fixed_etl=found[1],
-                      coordinators=self.coordinators, fixed_coordinator=int(coordinator[self.order[pos]]))
+        ev = evaluate(self.sc, self.ev.candidates.take(rows), self.extra_memory_price[rows],
+                      Fixed(found.hosts, found.etl_hosts, int(coordinator[self.order[pos]])))
         self.rows.update({p: (ev, j) for j, p in enumerate(same)})
 
     def changes_nothing(self, pos: int, warnings: int, own: Ranked | None, worst: tuple[int, float] | None,
@@ -196,11 +194,11 @@ class _Walk:
         found = self.searched.get(self.keys[pos])
         if found is None:
             return False
-        if found[2]:
+        if found.out_of_reach:
             return fallback
-        if self.cost is not None or own is None or found[0] < int(self.ev.segment_hosts[i]):
+        if self.cost is not None or own is None or found.hosts < int(self.ev.segment_hosts[i]):
             return False
-        low = (warnings, capex_floor(self.ev, i, found[0]))
+        low = (warnings, capex_floor(self.ev, i, found.hosts))
         return low >= own[0] or (worst is not None and low > worst)
 
 

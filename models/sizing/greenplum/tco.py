@@ -19,6 +19,7 @@ from models.scenario import Scenario
 from models.sizing import software
 from models.sizing.greenplum import evaluation
 from models.sizing.greenplum.candidates import Candidates
+from models.sizing.greenplum.context import needed_tb
 from models.sizing.rules import coordinator_count
 
 FloatArray = NDArray[np.float64]
@@ -136,7 +137,7 @@ def _licence_cost(lic: Licence, c: Candidates, hosts: FloatArray, scenario: Scen
     sockets = c.sockets.astype(float)
     per_cpu = c.cores_total / np.maximum(sockets, 1)
     # per TB: the TB on disk the design keeps, growth included, as the BOM counts them (`software.units`)
-    data_tb = float(max(1, math.ceil(round(evaluation.needed_tb(scenario.workload), 3))))  # type: ignore[arg-type]
+    data_tb = float(max(1, math.ceil(round(needed_tb(scenario.workload), 3))))  # type: ignore[arg-type]
     units = {"core": hosts * sockets * np.maximum(per_cpu, lic.min_cores_per_cpu),
              "socket": hosts * sockets, "socket-pair": hosts * np.ceil(sockets / 2),
              "host": hosts}.get(lic.metric, np.full(len(hosts), data_tb))

@@ -24,6 +24,7 @@ from models.scenario import GreenplumAnalytics, Scenario
 from models.sizing.engine import size
 from models.sizing.greenplum import evaluation
 from models.sizing.greenplum.candidates import enumerate_candidates
+from models.sizing.greenplum.context import SearchContext
 from models.sizing.greenplum.coordinator import coordinator_options
 from models.sizing.greenplum.host_memory import memory_plan
 from models.sizing.greenplum.search import Search, search_space, settled_pick
@@ -75,8 +76,8 @@ def reference_optimize(scenario: Scenario, catalog: HardwareCatalog, pareto_limi
     coordinators = None  # OLTP: the coordinator sized on its own, from the same options as the search
     if isinstance(workload, evaluation.GreenplumOltp):
         coordinators = coordinator_options(servers_all, drives, coordinator_drive_count())
-    ev = evaluation.evaluate(workload, scenario.targets, cands, net, scenario.assumptions.utilization_pct / 100.0,
-                            extra_price[cands.server_idx], platform=scenario.platform, coordinators=coordinators)
+    ev = evaluation.evaluate(SearchContext.of(scenario, workload, net, coordinators), cands,
+                             extra_price[cands.server_idx])
     main = KINDS[workload.kind].main_metric
     higher = METRICS[main].better == "higher"
     values = ev.metrics[main]

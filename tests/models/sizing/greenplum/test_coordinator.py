@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from models.hardware import HardwareCatalog
 from models.sizing.engine import size
 from models.sizing.greenplum import evaluation
+from models.sizing.greenplum.context import SearchContext
 from models.sizing.greenplum.coordinator import coordinator_options
 from models.sizing.greenplum.search import search
 from models.sizing.parts import current, resolve
@@ -55,9 +56,8 @@ def test_its_own_coordinator_never_costs_more_than_a_copy_of_the_segment_host(
                    current(catalog.drives, catalog), ["bare-metal"], ["none"], 8)
     ev = found.ev
     assert found.coordinators is not None
-    copy = evaluation.evaluate(s.workload, s.targets, ev.candidates, found.net, 0.5,  # type: ignore[arg-type]
-                              np.array([m.price for m in found.memory])[ev.candidates.server_idx],
-                              platform=s.platform)
+    copy = evaluation.evaluate(SearchContext(s.workload, s.targets, found.net, 0.5, s.platform),  # type: ignore[arg-type]
+                               ev.candidates, np.array([m.price for m in found.memory])[ev.candidates.server_idx])
     own = ev
     both = own.feasible & copy.feasible
     assert np.all(own.feasible >= copy.feasible)

@@ -9,6 +9,7 @@ import pytest
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
 from models.sizing.greenplum import evaluation, settle, shortlist
+from models.sizing.greenplum.context import SearchContext, Start
 from models.sizing.greenplum.search import Search, search
 from models.sizing.parts import current, resolve
 from tests.models.sizing.conftest import sample
@@ -30,12 +31,13 @@ def test_a_shared_search_settles_every_candidate_as_alone(catalog: HardwareCatal
     shared: dict[tuple[object, ...], settle.Searched] = {}
     hits = 0
     for i in rows:
-        args = (s.workload, s.targets, ev.candidates.take(np.array([i])), found.net, 0.5, float(extra[i]), s.platform,
-                int(ev.segment_hosts[i]), found.coordinators, int(ev.coordinator_idx[i]))
+        sc = SearchContext(s.workload, s.targets, found.net, 0.5, s.platform, found.coordinators)  # type: ignore[arg-type]
+        args = (sc, ev.candidates.take(np.array([i])), float(extra[i]),
+                Start(int(ev.segment_hosts[i]), int(ev.coordinator_idx[i])))
         before = len(shared)
-        together = settle.settle(*args, searched=shared)  # type: ignore[arg-type]
+        together = settle.settle(*args, searched=shared)
         hits += len(shared) == before
-        alone = settle.settle(*args)  # type: ignore[arg-type]
+        alone = settle.settle(*args)
         assert together.segment_hosts.tolist() == alone.segment_hosts.tolist()
         assert together.capex.tolist() == alone.capex.tolist()
         assert {k: v.tolist() for k, v in together.metrics.items()} == {k: v.tolist() for k, v in alone.metrics.items()}
@@ -81,9 +83,9 @@ def test_the_capex_floor_is_below_every_settled_capex(catalog: HardwareCatalog, 
     feasible = np.flatnonzero(ev.feasible)
     grew = 0
     for i in feasible[np.argsort(ev.capex[feasible], kind="stable")][:40]:
-        one = settle.settle(s.workload, s.targets, ev.candidates.take(np.array([i])), found.net, 0.5,  # type: ignore[arg-type]
-                               float(extra[i]), s.platform, int(ev.segment_hosts[i]), found.coordinators,
-                               int(ev.coordinator_idx[i]))
+        sc = SearchContext(s.workload, s.targets, found.net, 0.5, s.platform, found.coordinators)  # type: ignore[arg-type]
+        one = settle.settle(sc, ev.candidates.take(np.array([i])), float(extra[i]),
+                            Start(int(ev.segment_hosts[i]), int(ev.coordinator_idx[i])))
         hosts = int(one.segment_hosts[0])
         grew += hosts > int(ev.segment_hosts[i])
         assert shortlist.capex_floor(ev, int(i), hosts) <= float(one.capex[0])
@@ -109,8 +111,9 @@ def _settle_all(s: Scenario, found: Search, keep: int) -> list[tuple[int, int, f
         server = int(c.server_idx[i])
         if server in best and bound >= best[server][0]:
             continue
-        one = settle.settle(s.workload, s.targets, c.take(np.array([i])), found.net, 0.5, float(extra[i]),  # type: ignore[arg-type]
-                               s.platform, int(ev.segment_hosts[i]), found.coordinators, int(ev.coordinator_idx[i]))
+        sc = SearchContext(s.workload, s.targets, found.net, 0.5, s.platform, found.coordinators)  # type: ignore[arg-type]
+        one = settle.settle(sc, c.take(np.array([i])), float(extra[i]),
+                            Start(int(ev.segment_hosts[i]), int(ev.coordinator_idx[i])))
         if bool(one.feasible[0]):
             key = (int(one.part_warnings[0]), float(one.capex[0]))
             if server not in best or key < best[server][0]:
@@ -135,7 +138,7 @@ def test_the_shortlist_is_the_one_settling_every_candidate_gives(catalog: Hardwa
     s, found = _space(catalog, mix, clients, tps, confidence)
     extra = np.array([m.price for m in found.memory])[found.ev.candidates.server_idx]
     for keep in (1, 6):
-        got = shortlist.settled_shortlist(s.workload, s.targets, found.ev, found.net, 0.5, extra, s.platform,  # type: ignore[arg-type]
-                                          coordinators=found.coordinators, keep=keep)
+        sc = SearchContext(s.workload, s.targets, found.net, 0.5, s.platform, found.coordinators)  # type: ignore[arg-type]
+        got = shortlist.settled_shortlist(sc, found.ev, extra, shortlist.Keep(keep))
         assert [(i, int(one.segment_hosts[0]), float(one.capex[0]), ok) for i, one, ok in got] == _settle_all(
             s, found, keep)

@@ -12,6 +12,7 @@ from models.hardware import Drive, HardwareCatalog, Licence
 from models.scenario import Scenario
 from models.sizing.greenplum import design, evaluation, settle, shortlist
 from models.sizing.greenplum import tco as gp_tco
+from models.sizing.greenplum.context import Fixed, SearchContext, Start
 from models.sizing.greenplum.search import SearchSpace, search, search_space, settled_pool
 from models.sizing.parts import current, resolve
 from tests.models.sizing.conftest import sample
@@ -49,8 +50,8 @@ def test_the_tco_floor_bounds_the_approximate_tco_at_every_host_count_above(cata
     space = _space(s, cat)
     c = next(ev for _, ev in space.chunks()).candidates
     rows = c.take(np.arange(0, len(c), max(len(c) // 40, 1)))
-    at = {h: evaluation.evaluate(s.workload, s.targets, rows, space.net, 0.5, fixed_hosts=h)  # type: ignore[arg-type]
-          for h in range(80, 96)}
+    sc = SearchContext(s.workload, s.targets, space.net, 0.5)  # type: ignore[arg-type]
+    at = {h: evaluation.evaluate(sc, rows, fixed=Fixed(h)) for h in range(80, 96)}
     tco = {h: gp_tco.approx_tco(ev, space.servers, s, cat) for h, ev in at.items()}
     floor = {h: gp_tco.tco_floor(ev, space.servers, s, cat) for h, ev in at.items()}
     assert any(np.any(tco[h + 1] < tco[h]) for h in range(80, 95))  # not monotone: a bound must not be the point
@@ -75,9 +76,10 @@ def test_the_shortlist_is_that_of_every_feasible_candidate_settled(catalog: Hard
     cost = rank.cost or (lambda ev: ev.capex)
     pool = settled_pool(*design._streamed(space, None, None, rank=rank))
     util = s.assumptions.utilization_pct / 100.0
+    sc = SearchContext(s.workload, s.targets, space.net, util, s.platform)  # type: ignore[arg-type]
     walked = shortlist.settled_shortlist(  # as design._best_of_pool calls it
-        s.workload, s.targets, pool, space.net, util, space.extra_memory_price[pool.candidates.server_idx],  # type: ignore[arg-type]
-        s.platform, keep=keep, cost=rank.cost, gain=rank.gain)
+        sc, pool, space.extra_memory_price[pool.candidates.server_idx],
+        shortlist.Keep(keep, cost=rank.cost, gain=rank.gain))
     got = [(int(one.part_warnings[0]), float(cost(one)[0]), int(one.candidates.server_idx[0]))
            for _, one, _ in walked]
     ev = search(s, s.workload, cat, resolve(s, cat), current(cat.servers, cat), current(cat.drives, cat),  # type: ignore[arg-type]
@@ -85,8 +87,8 @@ def test_the_shortlist_is_that_of_every_feasible_candidate_settled(catalog: Hard
     per_server: dict[int, tuple[int, float]] = {}
     for i in np.flatnonzero(ev.feasible):
         server = int(ev.candidates.server_idx[i])
-        one = settle.settle(s.workload, s.targets, ev.candidates.take(np.array([i])), space.net,  # type: ignore[arg-type]
-                               util, float(space.extra_memory_price[server]), s.platform, int(ev.segment_hosts[i]))
+        one = settle.settle(sc, ev.candidates.take(np.array([i])), float(space.extra_memory_price[server]),
+                            Start(int(ev.segment_hosts[i])))
         key = (int(one.part_warnings[0]), float(cost(one)[0]))
         if bool(one.feasible[0]) and (server not in per_server or key < per_server[server]):
             per_server[server] = key
@@ -109,14 +111,13 @@ def test_the_least_hosts_bound_every_settled_design_meeting_its_targets(
     ev = search(s, s.workload, catalog, resolve(s, catalog), current(catalog.servers, catalog),  # type: ignore[arg-type]
                 current(catalog.drives, catalog), ("bare-metal",), ("none",), None).ev
     util, above = s.assumptions.utilization_pct / 100.0, 0
+    sc = SearchContext(s.workload, s.targets, space.net, util, s.platform, space.coordinators)  # type: ignore[arg-type]
     rows = np.flatnonzero(ev.feasible)
     for i in rows[:: max(len(rows) // 60, 1)]:
         c1, k = ev.candidates.take(np.array([i])), int(ev.coordinator_idx[i])
-        least = settle.least_hosts(s.workload, s.targets, c1, space.net, s.platform,  # type: ignore[arg-type]
-                                      int(ev.segment_hosts[i]), space.coordinators, k)
-        one = settle.settle(s.workload, s.targets, c1, space.net, util,  # type: ignore[arg-type]
-                               float(space.extra_memory_price[c1.server_idx[0]]), s.platform,
-                               int(ev.segment_hosts[i]), space.coordinators, k)
+        least = settle.least_hosts(sc, c1, Start(int(ev.segment_hosts[i]), k))
+        one = settle.settle(sc, c1, float(space.extra_memory_price[c1.server_idx[0]]),
+                            Start(int(ev.segment_hosts[i]), k))
         if bool(one.feasible[0]):
             assert int(one.segment_hosts[0]) >= least
         above += least > int(ev.segment_hosts[i])
