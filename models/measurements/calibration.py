@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from models.hardware import HardwareCatalog
+from models.measurements.hammerdb import HammerdbSweep
 from models.measurements.profile import (
     MeasurementProfile,
     host_rates,
@@ -36,11 +37,12 @@ from models.measurements.profile import (
     sweeps,
 )
 from models.perf import gp_oltp
-from models.perf.measured import MeasuredCurve, ScanFactors
+from models.perf.measured import MeasuredCurve, PgRates, ScanFactors
 from models.perf.scan_load import MB_S_PER_GBPS, raid_factors
 from models.perf.scan_load_fit import fitted_params
 from models.perf.usl import UslFitError, fit_usl
-from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
+from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, Scenario
+from models.sizing.postgres import clients_per_vcpu, study_tps_per_client
 from models.sizing.result import Design, SizingResult, Warning
 from models.vocabulary import OLTP_MIXES, OltpMix
 
@@ -84,6 +86,7 @@ class Plan:
     scan: ScanFactors | None
     oltp: dict[str, MeasuredCurve]
     resources: tuple[Resource, ...]
+    pg: PgRates | None = None
     no_good_links: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
@@ -132,12 +135,15 @@ def plan(scenario: Scenario, profiles: Sequence[MeasurementProfile], before: Siz
                                       _change_text("network", bool(m)), bool(m)))
             no_good += [f"{a} -> {b}" for a, b in net.no_good]
     oltp, oltp_resources, notes = _oltp_curves(scenario, profiles, before, catalog)
+    pg, pg_resources, pg_notes = _pg_rates(scenario, profiles, catalog)
+    oltp_resources += pg_resources
+    notes += pg_notes
     scan = ScanFactors(factors.get("disk_read", 1.0), factors.get("disk_write", 1.0),
                        factors.get("network", 1.0)) if factors else None
-    if not gp:
+    if not gp and resources:
         notes = (*notes, "this workload kind's model has no per-host disk or network rate: the measured rates are "
                          "reported, not used")
-    return Plan(names, scan, oltp, (*resources, *oltp_resources), tuple(no_good), notes)
+    return Plan(names, scan, oltp, (*resources, *oltp_resources), pg, tuple(no_good), notes)
 
 
 def _change_text(key: str, used: bool) -> str:
@@ -175,6 +181,62 @@ def _oltp_curves(scenario: Scenario, profiles: Sequence[MeasurementProfile], bef
             return {w.mix: curve}, [res], ()
     return {}, [], (f"no pgbench sweep of the {w.mix} mix with 3 or more client counts in the profiles: the study's "
                     "curve stays",)
+
+
+def _pg_rates(scenario: Scenario, profiles: Sequence[MeasurementProfile], catalog: HardwareCatalog
+              ) -> tuple[PgRates | None, list[Resource], tuple[str, ...]]:
+    """PostgreSQL's per-client and per-vCPU rates from a HammerDB TPROC-C sweep (TPM / 60: transactions of the
+    TPC-C-like mix study 001 ran) or else a pgbench sweep (another mix: said), fitted to the USL: the single-client
+    rate is lambda, the per-vCPU rate the peak (or the largest measured count's rate, when the sweep does not
+    place its peak) over the logical CPUs of the profile's server."""
+    if not isinstance(scenario.workload, PostgresConsolidation):
+        return None, [], ()
+    for prof in profiles:
+        for tool, clients, tps, mix in _pg_sweeps(prof):
+            if len(set(clients)) < 3:
+                continue
+            try:
+                fit = fit_usl(clients, tps, unit="TPS", label=f"{prof.name} {mix}")
+            except UslFitError:
+                continue
+            per_vcpu, cpus = None, _logical_cpus(catalog, prof.server_id)
+            if cpus:
+                per_vcpu = fit.peak_throughput / cpus
+            source = f"{prof.name}: {tool} {mix}"
+            rows = [Resource("pg_tps_per_client", "TPS per client", study_tps_per_client(), fit.lam, source,
+                             f"the measured single-client rate replaces study 001's DBT-2 client rate ({mix})")]
+            if per_vcpu is not None:
+                rows.append(Resource("pg_tps_per_vcpu", "TPS per vCPU", clients_per_vcpu() * study_tps_per_client(),
+                                     per_vcpu, source, f"the sweep's peak over the {cpus} logical CPUs of "
+                                     f"{prof.server_id} replaces study 001's rate per vCPU"
+                                     + ("" if fit.peak_placed else "; the sweep stops before its peak: "
+                                        "extrapolated")))
+            note = () if cpus else ("the profile names no server: the per-vCPU rate stays study 001's",)
+            return PgRates(fit.lam, per_vcpu, source), rows, note
+    return None, [], ("no HammerDB or pgbench sweep with 3 or more client counts in the profiles: study 001's "
+                      "rates stay",)
+
+
+def _pg_sweeps(prof: MeasurementProfile) -> list[tuple[str, list[float], list[float], str]]:
+    """(tool, clients, TPS, mix) of each sweep: HammerDB first (TPM / 60), then pgbench."""
+    out: list[tuple[str, list[float], list[float], str]] = []
+    for pf in prof.files:
+        data = pf.measurement.data
+        if isinstance(data, HammerdbSweep):
+            steps = [s for s in data.steps if s.tpm is not None]
+            out.append(("HammerDB", [float(s.virtual_users) for s in steps], [float(s.tpm or 0) / 60.0 for s in steps],
+                        "TPROC-C"))
+    out += [("pgbench", list(s.clients), list(s.throughput), s.mix) for s in sweeps(prof) if s.tool == "pgbench"]
+    return out
+
+
+def _logical_cpus(catalog: HardwareCatalog, server_id: str | None) -> int:
+    if server_id is None:
+        return 0
+    try:
+        return catalog.server(server_id).threads_total
+    except KeyError:
+        return 0
 
 
 def _cluster(design_result: SizingResult, catalog: HardwareCatalog) -> tuple[float, float, float]:

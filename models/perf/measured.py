@@ -47,29 +47,42 @@ class MeasuredCurve:
 
 
 @dataclass(frozen=True, slots=True)
+class PgRates:
+    """PostgreSQL's per-client and per-vCPU transaction rates from a measured sweep, in place of study 001's."""
+
+    tps_per_client: float
+    tps_per_vcpu: float | None  # None: the sweep's host is not known, so its per-vCPU rate is not either
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class Measured:
     """What a sizing on measurements ran with, kept on its result so estimates derived from the result later (the
     estimate-vs-hosts curve, growth, sensitivity) are computed on the same measured rates."""
 
     scan: ScanFactors | None
     oltp: Mapping[str, MeasuredCurve]
+    pg: PgRates | None = None
 
 
 _SCAN: ContextVar[ScanFactors | None] = ContextVar("measured_scan_factors", default=None)
 _OLTP: ContextVar[Mapping[str, MeasuredCurve] | None] = ContextVar("measured_oltp_curves", default=None)
+_PG: ContextVar[PgRates | None] = ContextVar("measured_pg_rates", default=None)
 _ACTIVE: ContextVar[bool] = ContextVar("measured_active", default=False)
 
 
 @contextmanager
-def measured(scan: ScanFactors | None = None, oltp: Mapping[str, MeasuredCurve] | None = None) -> Iterator[None]:
-    """Estimates inside the block use the measured factors and curves."""
-    t1, t2, t3 = _SCAN.set(scan), _OLTP.set(dict(oltp) if oltp else None), _ACTIVE.set(True)
+def measured(scan: ScanFactors | None = None, oltp: Mapping[str, MeasuredCurve] | None = None,
+             pg: PgRates | None = None) -> Iterator[None]:
+    """Estimates inside the block use the measured factors, curves and rates."""
+    t1, t2, t3, t4 = _SCAN.set(scan), _OLTP.set(dict(oltp) if oltp else None), _ACTIVE.set(True), _PG.set(pg)
     try:
         yield
     finally:
         _SCAN.reset(t1)
         _OLTP.reset(t2)
         _ACTIVE.reset(t3)
+        _PG.reset(t4)
 
 
 @contextmanager
@@ -78,13 +91,17 @@ def using(m: Measured | None) -> Iterator[None]:
     if m is None:
         yield
         return
-    with measured(m.scan, m.oltp):
+    with measured(m.scan, m.oltp, m.pg):
         yield
 
 
 def active() -> bool:
     """Whether a sizing on measurements is under way in this context (its sizes need no profiles again)."""
     return _ACTIVE.get()
+
+
+def pg_rates() -> PgRates | None:
+    return _PG.get()
 
 
 def scan_factors() -> ScanFactors | None:

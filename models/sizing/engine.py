@@ -48,7 +48,7 @@ def size(
                                         "catalog (refarch measure list shows them)") for i, n in gone])
     before = _size(scenario, catalog, part_progress(progress, 0, 2), cancelled)
     plan = calibration.plan(scenario, [available[n] for n in names], before, catalog)
-    used = measured_rates.Measured(plan.scan, plan.oltp)
+    used = measured_rates.Measured(plan.scan, plan.oltp, plan.pg)
     with measured_rates.using(used):
         after = _size(scenario, catalog, part_progress(progress, 1, 2), cancelled)
     doc = calibration.report(plan, before, after)

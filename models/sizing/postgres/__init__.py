@@ -6,6 +6,7 @@ warnings) is private to this package (an import-linter contract in pyproject.tom
 """
 
 from models.sizing.postgres.design import size_postgres
-from models.sizing.postgres.storage import DS, cite, tps_per_client
+from models.sizing.postgres.placement import clients_per_vcpu
+from models.sizing.postgres.storage import DS, cite, study_tps_per_client, tps_per_client
 
-__all__ = ["DS", "cite", "size_postgres", "tps_per_client"]
+__all__ = ["DS", "cite", "clients_per_vcpu", "size_postgres", "study_tps_per_client", "tps_per_client"]

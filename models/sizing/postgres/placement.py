@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.calibration_data import figure, point
-from models.perf import memory
+from models.perf import measured, memory
 from models.scenario import PgDatabase, PostgresConsolidation
 from models.sizing.postgres.config import memory_for_connections_gib
 from models.sizing.postgres.storage import GIB_PER_GB, DbIo, database_io, load_at, tps_per_client
@@ -73,6 +73,9 @@ def tps_per_vcpu() -> float:
     >>> round(tps_per_vcpu())
     609
     """
+    m = measured.pg_rates()
+    if m is not None and m.tps_per_vcpu is not None:  # a measured sweep on a known host: its rate per vCPU
+        return m.tps_per_vcpu
     return clients_per_vcpu() * tps_per_client()
 
 

@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 
 from models.calibration_data import figure, point
+from models.perf import measured
 from models.scenario import PgDatabase
 
 DS = "pg_tuning_docs"
@@ -38,7 +39,16 @@ def cite(point_id: str, dataset: str = DS) -> str:
 
 
 def tps_per_client() -> float:
-    """Transactions/s one zero-think-time DBT-2 client drove in study 001 (an upper bound per client)."""
+    """Transactions/s one zero-think-time DBT-2 client drove in study 001 (an upper bound per client); inside a
+    sizing on measurements the measured sweep's single-client rate (`models.perf.measured.PgRates`)."""
+    m = measured.pg_rates()
+    if m is not None:
+        return m.tps_per_client
+    return study_tps_per_client()
+
+
+def study_tps_per_client() -> float:
+    """Study 001's rate per client, whatever a sizing on measurements uses."""
     return f("dbt2_new_orders_per_client_s") / f("tpcc_new_order_share")
 
 

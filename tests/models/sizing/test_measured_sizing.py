@@ -133,3 +133,22 @@ def test_the_plan_of_a_measured_design_asks_for_the_rates_it_was_sized_on(catalo
     per_drive = 735.5 * 1.048576 / 8
     assert plan["per_host_mb_s"]["disk_read"] == pytest.approx(per_drive * result.design.data_drives_per_host,
                                                                rel=1e-3)
+
+
+def test_a_hammerdb_sweep_replaces_study_001s_postgres_rates(catalog: HardwareCatalog, size_once: SizeOnce) -> None:
+    plain = size_once(parse_scenario(scenario("pg-consolidation.json")))
+    server = plain.design.server_id
+    lab = profile("pg-lab", "hammerdb_autopilot.log", server=server)
+    s = parse_scenario(scenario("pg-consolidation.json", platform__measurements=["pg-lab"]))
+    result = size(s, catalog, profiles={"pg-lab": lab})
+    assert result.calibration is not None
+    rows = {r["resource"]: r for r in result.calibration["resources"]}
+    # HammerDB TPM / 60 fitted: lambda is the one-virtual-user rate (3,000 TPM in the fixture = 50 TPS)
+    assert rows["pg_tps_per_client"]["measured"] == pytest.approx(50.0, rel=0.01)
+    assert rows["pg_tps_per_client"]["modelled"] == pytest.approx(60.93, rel=1e-3)
+    threads = catalog.server(server).threads_total
+    assert "logical CPUs" in rows["pg_tps_per_vcpu"]["changes"] and str(threads) in rows["pg_tps_per_vcpu"]["changes"]
+    assert result.design != plain.design  # the databases' estimated TPS, so their WAL, follow the measured rate
+    from models.sizing.postgres import tps_per_client
+
+    assert tps_per_client() == pytest.approx(60.93, rel=1e-3)  # outside the sizing: study 001's
