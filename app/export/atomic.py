@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import os
 import secrets
+import shutil
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -137,7 +138,10 @@ def remove_stale_temps(directory: Path | None = None) -> list[Path]:
             continue
         with contextlib.suppress(OSError, UnicodeError):
             tmp = Path(entry.read_text(encoding="utf-8", errors="surrogateescape"))
-            if tmp.name.endswith(TEMP_SUFFIX) and tmp.exists():
+            if tmp.name.endswith(TEMP_SUFFIX) and tmp.is_dir() and not tmp.is_symlink():
+                shutil.rmtree(tmp)  # a configuration folder staged by a killed export
+                removed.append(tmp)
+            elif tmp.name.endswith(TEMP_SUFFIX) and tmp.exists():
                 tmp.unlink()
                 removed.append(tmp)
         with contextlib.suppress(OSError):

@@ -11,6 +11,7 @@ reportlab and the engine load inside the functions.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,21 +113,29 @@ def write_report(
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> list[Path]:
-    """The PDF (and the BOM files when asked), each written atomically; the paths written, in that order."""
+    """The PDF (and the BOM files when asked) as one set: each rendered into a hidden temporary file beside its
+    target, and all renamed over their targets only once every one is complete, so a failure or a cancel at any
+    point leaves every target as it was (never a new PDF beside an old BOM). The paths written, in that order."""
     from app.export import ExportError, render_report
+    from app.export.atomic import atomic_write
 
     boms: list[tuple[Path, BomFormat]] = [(bom_csv, "csv")] if bom_csv is not None else []
     boms += [(bom_xlsx, "xlsx")] if bom_xlsx is not None else []
+    current = pdf
     try:
-        render_report(inputs.results, inputs.scenarios, pdf, progress, cancelled, growth=inputs.growth,
-                      curves=inputs.curves, title=title)
+        with contextlib.ExitStack() as stack:  # each atomic_write renames its file when the whole block succeeds
+            staged = stack.enter_context(atomic_write(pdf))
+            render_report(inputs.results, inputs.scenarios, staged, progress, cancelled, growth=inputs.growth,
+                          curves=inputs.curves, title=title)
+            for path, fmt in boms:
+                check_cancelled(cancelled)
+                current = path
+                write_bom(inputs.results, inputs.scenarios, stack.enter_context(atomic_write(path)), fmt)
     except (ExportError, OSError) as exc:
-        raise ServiceError("cannot write the report", [Problem(str(pdf), str(exc))]) from None
-    written = [pdf]
-    for path, fmt in boms:
-        check_cancelled(cancelled)
-        written.append(write_bom(inputs.results, inputs.scenarios, path, fmt))
-    return written
+        raise ServiceError("cannot write the report", [Problem(str(current), str(exc))]) from None
+    except ServiceError as exc:
+        raise ServiceError(exc.message, [Problem(str(current), p.message) for p in exc.problems]) from None
+    return [pdf, *(path for path, _ in boms)]
 
 
 def write_bom(results: Sequence[SizingResult], scenarios: Sequence[Scenario], path: Path, fmt: BomFormat) -> Path:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.export.config.ansible import add_ansible
-from app.export.config.bundle import ConfigBundle, ConfigFile, comment, header
+from app.export.config.bundle import ConfigBundle, ConfigFile, comment, header, one_line
 from app.export.config.design_values import cluster_setting
 from app.export.config.gp_layout import segment_units
 from app.export.config.greenplum import add_greenplum, mirror_mode_problem
@@ -54,18 +54,18 @@ def build_config(result: SizingResult, naming: Naming | None = None) -> ConfigBu
 def readme(bundle: ConfigBundle, result: SizingResult, naming: Naming) -> str:
     d = result.design
     lines = header("README.txt: the configuration refarch generated for this design", result.scenario_name)
-    lines += [f"Scenario: {result.scenario_name}", f"Kind: {d.kind} ({d.deployment})",
+    lines += [f"Scenario: {one_line(result.scenario_name)}", f"Kind: {d.kind} ({d.deployment})",
               f"Server: {d.server_id}   Hosts: {d.worker_hosts} worker + {d.coordinator_hosts} coordinator",
               *([f"Release: {greenplum_release_label(d.greenplum_version)} (settings, naming and OS files follow"
                  " its documentation)"] if d.greenplum_version else []),
               "", "Files:"]
     width = max(len(f.path) for f in bundle.files)
-    lines += [f"  {f.path.ljust(width)}  {f.what}" for f in bundle.files]
-    problems = [f"  ! {w.title} [{w.code}]: {w.text}" for w in result.warnings]
+    lines += [f"  {one_line(f.path).ljust(width)}  {one_line(f.what)}" for f in bundle.files]
+    problems = [f"  ! {one_line(w.title)} [{w.code}]: {one_line(w.text)}" for w in result.warnings]
     if d.kind in GREENPLUM_KINDS:
         problem = mirror_mode_problem(result, segment_units(d, naming))
         if problem:
-            problems.append(f"  ! mirror-mode: {problem}")
+            problems.append(f"  ! mirror-mode: {one_line(problem)}")
     if problems:
         lines += ["", "Warnings of the design (read them before applying):", *problems]
     lines += ["", *comment("Values come from the design; every file states each value's reason and source.", "")]

@@ -6,6 +6,7 @@ as comment lines above the setting itself, wrapped so the files stay readable.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import dataclass, field
 
@@ -65,6 +66,19 @@ class Comments:
             return [f"{self.mark} Same reason and source as the setting above."]
         self.last = (reason, source)
         return comment(reason, source, self.mark)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """Free text (a scenario, customer or part name, a warning) made safe for one line of a generated text file:
+    control characters, line breaks above all, written as escapes.
+
+    >>> one_line("Acme\\n# rm -rf /\\x1b[2J")
+    'Acme\\\\n# rm -rf /\\\\x1b[2J'
+    """
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def header(title: str, scenario_name: str, mark: str = "#") -> list[str]:

@@ -116,3 +116,35 @@ def test_outputs_are_checked_before_sizing(tmp_path: Path) -> None:
     texts = [str(p) for p in caught.value.problems]
     assert "the PDF, CSV and XLSX outputs must be different files" in texts
     assert any(t.startswith(f"{tmp_path / 'missing' / 'b.csv'}: folder") for t in texts)
+
+
+@pytest.mark.parametrize("failure", ["xlsx fails", "cancelled after the pdf"])
+def test_a_report_set_is_written_whole_or_not_at_all(tmp_path: Path, db: str, monkeypatch: pytest.MonkeyPatch,
+                                                     failure: str) -> None:
+    """Before: the PDF was renamed into place first, so a failed or cancelled BOM left a new PDF beside old BOMs."""
+    from app.export import ExportError
+
+    scenario = load_scenario(SAMPLES / "retail-dw-gen5.json")
+    inputs = report.size_for_report([scenario], load_catalog(db), with_growth=False)
+    targets = [tmp_path / "r.pdf", tmp_path / "r.csv", tmp_path / "r.xlsx"]
+    for path in targets:
+        path.write_bytes(b"old " + path.suffix.encode())
+    real = report.write_bom
+    cancel = threading.Event()
+
+    def failing(results, scenarios, path, fmt):  # type: ignore[no-untyped-def]
+        if failure == "xlsx fails" and fmt == "xlsx":
+            raise ExportError(f"cannot write {path}: No space left on device")
+        out = real(results, scenarios, path, fmt)
+        cancel.set()  # the next step sees the cancel
+        return out
+
+    monkeypatch.setattr(report, "write_bom", failing)
+    with pytest.raises((ServiceError, Cancelled)):
+        report.write_report(inputs, targets[0], bom_csv=targets[1], bom_xlsx=targets[2],
+                            cancelled=cancel.is_set if failure != "xlsx fails" else None)
+    assert [p.read_bytes() for p in targets] == [b"old .pdf", b"old .csv", b"old .xlsx"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".r.")) == []
+    monkeypatch.setattr(report, "write_bom", real)
+    assert report.write_report(inputs, targets[0], bom_csv=targets[1], bom_xlsx=targets[2]) == targets
+    assert targets[0].read_bytes().startswith(b"%PDF") and targets[2].read_bytes().startswith(b"PK")
