@@ -25,6 +25,7 @@ from app.formatting import (
     shared_buffers_differ,
     vm_size,
 )
+from models.references import reference_parts
 from models.sizing.result import Design, HostLayout, SizingResult
 from models.vocabulary import deployment_label, greenplum_release_label, raid_label
 
@@ -42,7 +43,9 @@ class FactRow:
     label: str
     value: float | int | str | None
     unit: Unit = ""
-    source: tuple[str, ...] = ()  # the references behind the value, when the engine chose it from one
+    # the references behind the value: those of the setting the design writes for it (gp_vmem_protect_limit,
+    # shared_buffers, the IQ caches); () for a count, a part or an input
+    source: tuple[str, ...] = ()
     note: str = ""
     group: Group = "hosts"
 
@@ -90,12 +93,19 @@ def _host_rows(r: SizingResult) -> Iterator[FactRow]:
                                                                 f"{mirrors} mirror")
 
 
+def _sources(d: Design, *names: str) -> tuple[str, ...]:
+    """The references of the settings the design writes under `names` (every VM's, each once)."""
+    found = (reference_parts(s.source) for g in d.settings for s in g.settings if s.name in names)
+    return tuple(dict.fromkeys(ref for refs in found for ref in refs))
+
+
 def _setting_rows(d: Design) -> Iterator[FactRow]:
     if d.gp_vmem_protect_limit_mb is not None:
-        yield FactRow("gp_vmem_protect_limit", "gp_vmem_protect_limit", d.gp_vmem_protect_limit_mb, "MB")
+        yield FactRow("gp_vmem_protect_limit", "gp_vmem_protect_limit", d.gp_vmem_protect_limit_mb, "MB",
+                      _sources(d, "gp_vmem_protect_limit"))
     buffers = shared_buffers(d)
     if buffers is not None:
-        yield FactRow("shared_buffers", "shared_buffers", buffers)
+        yield FactRow("shared_buffers", "shared_buffers", buffers, source=_sources(d, "shared_buffers"))
     if d.shared_buffers_ratio is not None:
         # each database's VM sized apart: the ratio is the first VM's (its rule depends on the VM's memory)
         first = ", first VM" if shared_buffers_differ(d) else ""
@@ -108,9 +118,9 @@ def _setting_rows(d: Design) -> Iterator[FactRow]:
     if d.dqp_mode:
         yield FactRow("dqp_mode", "DQP mode", dqp_mode(d.dqp_mode))
     if d.iq_main_cache_gib is not None:
-        yield FactRow("iq_main_cache", "IQ main cache", d.iq_main_cache_gib, "GiB")
+        yield FactRow("iq_main_cache", "IQ main cache", d.iq_main_cache_gib, "GiB", _sources(d, "iqmc"))
     if d.iq_temp_cache_gib is not None:
-        yield FactRow("iq_temp_cache", "IQ temp cache", d.iq_temp_cache_gib, "GiB")
+        yield FactRow("iq_temp_cache", "IQ temp cache", d.iq_temp_cache_gib, "GiB", _sources(d, "iqtc"))
 
 
 def _drive_rows(r: SizingResult) -> Iterator[FactRow]:

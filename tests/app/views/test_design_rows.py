@@ -7,6 +7,7 @@ from __future__ import annotations
 from app.formatting import gib
 from app.views.design import FactRow, design_rows, rows_of
 from models.hardware import HardwareCatalog
+from models.references import reference_parts
 from models.sizing.engine import size
 from models.sizing.result import Design
 from tests.models.sizing.conftest import sample
@@ -68,3 +69,11 @@ def test_values_are_typed_and_written_by_their_unit(seed: HardwareCatalog) -> No
     assert rows["usable_capacity"].text.endswith(" TB before compression")
     assert len(r.design.hosts) > 1 and [k for k in rows if k.startswith("ports.")] == ["ports.database host"]
     assert rows_of(list(rows.values()), "network")[0].key == "nic"
+
+
+def test_a_setting_fact_carries_the_references_of_the_setting(seed: HardwareCatalog) -> None:
+    r = size(sample("retail-dw-gen5"), seed)
+    rows = {f.key: f for f in design_rows(r)}
+    vmem = next(s for g in r.design.settings for s in g.settings if s.name == "gp_vmem_protect_limit")
+    assert rows["gp_vmem_protect_limit"].source == reference_parts(vmem.source) and vmem.source
+    assert rows["hosts"].source == ()  # a count the engine arrived at, explained in the rationale
