@@ -58,6 +58,7 @@ from models.sizing.sap_iq.node import (
     speed_factor,
     vcpu_share,
 )
+from models.sizing.sap_iq.start import start_parameters
 from models.sizing.settings import Setting, SettingGroup
 from models.sizing.shared_storage import (
     POLICIES,
@@ -159,6 +160,8 @@ def size_sap_iq(
                                     floor_nodes, None, san_tb, needed, floor_nodes * eff))
             continue
         flash = [d for d in catalog.drives if server.accepts(d) and is_flash(d)]
+        # the drives asked for per host, else as many as the policy's stripe width spreads a replica over
+        capacity_floor = scenario.platform.drives_per_host or int(figure(STUDY, "vsan_stripe_width"))
         capacity = [parts.drive] if parts.drive else candidate_drives(catalog, parts, server)
         for drive in capacity:
             if not server.accepts(drive):
@@ -167,7 +170,7 @@ def size_sap_iq(
             last = start if workload.nodes is not None else limit
             for n in range(start, last + 1):
                 lay = vsan_layout(stored_tb, workload.vsan_policy, n, drive, _cache_choices(flash, drive),
-                                  server.data_bays)
+                                  server.data_bays, capacity_floor)
                 if lay is not None:
                     per_host = lay.capacity_per_host * drive.price + lay.disk_groups_per_host * lay.cache_drive.price
                     options.append(IqOption(lay.hosts * (server.price + per_host + net.price_per_host), server,
@@ -242,8 +245,11 @@ def _vsan_storage(lay: VsanLayout, nodes: int, server: Server, stored_tb: float,
                 _cite("vsan_host_failures_to_tolerate")),
         Setting("replicaPreference", method, "", f"policy {lay.policy}", _cite(POLICIES[lay.policy][0], VS)),
         Setting("stripeWidth", int(min(figure(STUDY, "vsan_stripe_width"), lay.capacity_per_host)), "",
-                "spread each replica over several capacity drives (study 003 best practice, at most the drives"
-                " a host has)", _cite("vsan_stripe_width")),
+                f"spread each replica over several capacity drives (study 003 best practice); each host has"
+                f" {lay.capacity_per_host} capacity drive(s) in {lay.disk_groups_per_host} disk group(s)"
+                + ("" if lay.capacity_per_host >= figure(STUDY, "vsan_stripe_width") else
+                   f", fewer than the study's {figure(STUDY, 'vsan_stripe_width'):g} (platform.drives_per_host),"
+                   " so the stripe is as wide as the drives"), _cite("vsan_stripe_width")),
         Setting("proportionalCapacity", int(figure(STUDY, "vsan_proportional_capacity_pct")), "",
                 "thick-provision the dbspace disks", _cite("vsan_proportional_capacity_pct")),
     ))
@@ -366,6 +372,8 @@ def _explain(
     node = node_shape(scenario, server)
     choice = sap_iq_rules.dqp_choice(w.query_streams, w.dqp_mode)
     caches, cache_group = _cache_settings(node.memory_gib)
+    cache_group = dataclasses.replace(cache_group, settings=(*start_parameters(w.query_streams),
+                                                             *cache_group.settings))
     pred = sap_iq.predict_iq(choice.mode, nodes, w.query_streams, node.eff,
                              dqp_network_gbps=net.nic.speed_gbps if net.nic else None)
     st = (_vsan_storage(o.vsan, nodes, server, stored_tb, net) if o.vsan is not None
