@@ -281,6 +281,10 @@ class Targets(_Strict):
     max_full_scan_s: float | None = Field(default=None, gt=0)
     min_load_tb_per_hour: float | None = Field(default=None, gt=0)
     min_queries_per_hour: float | None = Field(default=None, gt=0)
+    max_report_s: float | None = Field(
+        default=None, gt=0, description="response time of one report (scanning the workload's scan fraction) while"
+        " the stated concurrent queries run, from submission to result, s"
+    )
     min_tps: float | None = Field(default=None, gt=0)
     max_capex: float | None = Field(default=None, gt=0)
     max_power_w: float | None = Field(default=None, gt=0)

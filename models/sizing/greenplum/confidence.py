@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from models.percentiles import percentiles
 from models.perf import scan_load, scan_load_estimates
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Targets
-from models.sizing.greenplum.metrics import GpContext
+from models.sizing.greenplum.metrics import GpContext, report_seconds
 from models.sizing.targets import percentile
 from models.vocabulary import TARGETS
 
@@ -52,10 +52,11 @@ def at_confidence(
         out["full_scan_s"] = scan_load.full_scan_seconds(shape, ctx.data_on_disk_tb, params).value
     if only is None or "load_tb_per_hour" in only:
         out["load_tb_per_hour"] = scan_load.load_tb_per_hour(shape, params).value
-    if only is None or "queries_per_hour" in only:
+    if only is None or "queries_per_hour" in only or "report_s" in only:
         out["queries_per_hour"] = scan_load.queries_per_hour(
             shape, ctx.data_on_disk_tb, ctx.running(workload), workload.scan_fraction_pct / 100.0, params
         ).value
+        out["report_s"] = report_seconds(out["queries_per_hour"], workload.concurrent_queries)
     return {k: percentiles(np.asarray(v, dtype=float), percentile(k, confidence), axis=1) for k, v in out.items()}
 
 

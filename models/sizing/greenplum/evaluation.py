@@ -386,12 +386,14 @@ def _perf_values(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext)
         if isinstance(workload, GreenplumAnalytics):
             if targets.max_full_scan_s is not None:
                 out["full_scan_s"] = metrics.gp_full_scan_s(ctx, hosts, idx)  # no per-probe copy of the context
-            if targets.min_queries_per_hour is None and targets.min_load_tb_per_hour is None:
+            if targets.min_queries_per_hour is None and targets.min_load_tb_per_hour is None and \
+                    targets.max_report_s is None:
                 return out
         sub = ctx.take(idx)
         if isinstance(workload, GreenplumAnalytics):
-            if targets.min_queries_per_hour is not None:
+            if targets.min_queries_per_hour is not None or targets.max_report_s is not None:
                 out["queries_per_hour"] = metrics.gp_queries_per_hour(sub, hosts, workload)
+                out["report_s"] = metrics.report_seconds(out["queries_per_hour"], workload.concurrent_queries)
             if targets.min_load_tb_per_hour is not None:
                 big = np.full(hosts.shape, MAX_ETL_HOSTS, dtype=np.int64)
                 out["load_tb_per_hour"] = metrics.gp_load_tb_per_hour(sub, hosts, big)
@@ -424,6 +426,9 @@ def _host_guess(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, 
             guesses.append(h_low * metrics.gp_full_scan_s(ctx, h_low) / targets.max_full_scan_s)
         if targets.min_queries_per_hour is not None:
             guesses.append(h_low * targets.min_queries_per_hour / metrics.gp_queries_per_hour(ctx, h_low, workload))
+        if targets.max_report_s is not None:
+            qph = metrics.gp_queries_per_hour(ctx, h_low, workload)
+            guesses.append(h_low * metrics.report_seconds(qph, workload.concurrent_queries) / targets.max_report_s)
         if targets.min_load_tb_per_hour is not None:
             big = np.full(h_low.shape, MAX_ETL_HOSTS, dtype=np.int64)
             guesses.append(h_low * targets.min_load_tb_per_hour / metrics.gp_load_tb_per_hour(ctx, h_low, big))

@@ -35,7 +35,8 @@ def scan_only(workload: GreenplumAnalytics | GreenplumOltp, targets: Targets) ->
     """
     if not isinstance(workload, GreenplumAnalytics) or targets.max_full_scan_s is None:
         return None
-    if targets.min_queries_per_hour is not None or targets.min_load_tb_per_hour is not None:
+    if targets.min_queries_per_hour is not None or targets.min_load_tb_per_hour is not None or \
+            targets.max_report_s is not None:
         return None
     return float(targets.max_full_scan_s)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, overload
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from models.perf import cost_power, scan_load, scan_load_estimates
 from models.perf.scan_load_fit import default_params
@@ -163,6 +163,27 @@ def gp_queries_per_hour(ctx: GpContext, hosts: IntArray, workload: GreenplumAnal
     ).value
 
 
+SECONDS_PER_HOUR = 3600.0
+
+
+def report_seconds(queries_per_hour: ArrayLike, concurrent_queries: float) -> FloatArray:
+    """One report's time from submission to result while `concurrent_queries` are always submitted and
+    `queries_per_hour` complete (Little's law: queue and run time together), s.
+
+    >>> report_seconds([3600.0, 120.0], 20).tolist()
+    [20.0, 600.0]
+    """
+    qph = np.maximum(np.asarray(queries_per_hour, dtype=float), 1e-12)
+    out: FloatArray = float(concurrent_queries) * SECONDS_PER_HOUR / qph
+    return out
+
+
+def report_estimate(qph: Estimate, concurrent_queries: float) -> Estimate:
+    """The report time's P10/P50/P90 from the query throughput's (the slow end is the low throughput)."""
+    p10, p50, p90 = (float(report_seconds(v, concurrent_queries)) for v in (qph.p90, qph.p50, qph.p10))
+    return Estimate(p10, p50, p90, "s")
+
+
 def gp_tps(ctx: GpContext, hosts: IntArray, workload: GreenplumOltp) -> FloatArray:
     from models.perf import gp_oltp  # OLTP only: analytics sizing never loads it
 
@@ -192,13 +213,15 @@ def gp_point(
     return {"tps": tps, "binding": np.zeros_like(tps)}
 
 
-LATER = ("load_tb_per_hour", "queries_per_hour")  # analytics point metrics, in the order they are reported
+LATER = ("load_tb_per_hour", "queries_per_hour", "report_s")  # analytics point metrics, in the order reported
 
 
 def gp_later(workload: GreenplumAnalytics, ctx: GpContext, hosts: IntArray, etl: IntArray, name: str) -> FloatArray:
     """One of the `LATER` point metrics of the candidates."""
     if name == "load_tb_per_hour":
         return scan_load.load_tb_per_hour(ctx.with_counts(hosts, np.maximum(etl, 1)), default_params()).value
+    if name == "report_s":
+        return report_seconds(gp_queries_per_hour(ctx, hosts, workload), workload.concurrent_queries)
     return gp_queries_per_hour(ctx, hosts, workload)
 
 
@@ -260,7 +283,8 @@ def gp_ranges(
             scalar, ctx.data_on_disk_tb, float(np.asarray(ctx.running(workload)).ravel()[0]),
             workload.scan_fraction_pct / 100.0,
         )
-        return {"full_scan_s": scan, "load_tb_per_hour": load, "queries_per_hour": qph}, binding
+        return {"full_scan_s": scan, "load_tb_per_hour": load, "queries_per_hour": qph,
+                "report_s": report_estimate(qph, workload.concurrent_queries)}, binding
     from models.perf import gp_oltp  # OLTP only: analytics sizing never loads it
 
     pred = gp_oltp.predict_tps(

@@ -22,7 +22,7 @@ def implicit_service_level(
     at least once an hour (queries/h >= concurrent queries). Said plainly when the design falls short."""
     t = scenario.targets
     if not isinstance(workload, GreenplumAnalytics) or any(
-        v is not None for v in (t.max_full_scan_s, t.min_load_tb_per_hour, t.min_queries_per_hour)
+        v is not None for v in (t.max_full_scan_s, t.min_load_tb_per_hour, t.min_queries_per_hour, t.max_report_s)
     ):
         return []
     qph = estimates.get("queries_per_hour")
@@ -123,6 +123,9 @@ def _shortfall(name: str, ev: evaluation.Evaluated, i: int, t: object) -> str:
         return f"full scan {m['full_scan_s'][i]:,.0f} s vs {t.max_full_scan_s:,.0f} s"  # type: ignore[attr-defined]
     if name == "min_load_tb_per_hour":
         return f"load {m['load_tb_per_hour'][i]:,.2f} TB/h vs {t.min_load_tb_per_hour:,.2f}"  # type: ignore[attr-defined]
+    if name == "max_report_s":
+        report = float(m["report_s"][i]) if "report_s" in m else float("nan")
+        return f"report {report:,.0f} s vs {t.max_report_s:,.0f} s"  # type: ignore[attr-defined]
     if name == "min_queries_per_hour":
         return f"{m['queries_per_hour'][i]:,.0f} queries/h vs {t.min_queries_per_hour:,.0f}"  # type: ignore[attr-defined]
     if name == "min_tps":
