@@ -15,8 +15,12 @@ rate is compared with the modelled rate of that design:
   calibrated on the studies), with the slow hosts named; it changes nothing;
 - a pgbench or HammerDB sweep of a Greenplum OLTP mix: its fitted USL replaces the study's curve (TPC-B sort of
   -> tpcb, select only -> select, simple update -> update), placed at the capacity ratio of the cluster it ran
-  on: the profile's hosts (those gpcheckperf names) on the profile's server, coordinator included; without them
-  the first design's cluster. A sweep that does not place its peak is used and flagged.
+  on: the profile's hosts (those gpcheckperf names) on the profile's server with the first design's coordinator;
+  without them the first design's cluster. A sweep that does not place its peak is used and flagged;
+- PostgreSQL: a HammerDB TPROC-C (or pgbench) sweep's single-client rate and its peak per logical CPU of the
+  profile's server replace study 001's rates per client and per vCPU;
+- another processor: a measured core counts as SPECrate2017_int_base-per-core ratio design cores (`cpu_speed_ratio`,
+  the benchmark table RVTools right-sizing uses); another drive count: the per-drive share (above).
 
 A ratio is within tolerance when it lies within gpcheckperf's own 0.9 rule (0.9 <= ratio <= 1/0.9).
 """
@@ -135,7 +139,7 @@ def plan(scenario: Scenario, profiles: Sequence[MeasurementProfile], before: Siz
                                       _change_text("network", bool(m)), bool(m)))
             no_good += [f"{a} -> {b}" for a, b in net.no_good]
     oltp, oltp_resources, notes = _oltp_curves(scenario, profiles, before, catalog)
-    pg, pg_resources, pg_notes = _pg_rates(scenario, profiles, catalog)
+    pg, pg_resources, pg_notes = _pg_rates(scenario, profiles, catalog, before)
     oltp_resources += pg_resources
     notes += pg_notes
     scan = ScanFactors(factors.get("disk_read", 1.0), factors.get("disk_write", 1.0),
@@ -183,8 +187,8 @@ def _oltp_curves(scenario: Scenario, profiles: Sequence[MeasurementProfile], bef
                     "curve stays",)
 
 
-def _pg_rates(scenario: Scenario, profiles: Sequence[MeasurementProfile], catalog: HardwareCatalog
-              ) -> tuple[PgRates | None, list[Resource], tuple[str, ...]]:
+def _pg_rates(scenario: Scenario, profiles: Sequence[MeasurementProfile], catalog: HardwareCatalog,
+              before: SizingResult) -> tuple[PgRates | None, list[Resource], tuple[str, ...]]:
     """PostgreSQL's per-client and per-vCPU rates from a HammerDB TPROC-C sweep (TPM / 60: transactions of the
     TPC-C-like mix study 001 ran) or else a pgbench sweep (another mix: said), fitted to the USL: the single-client
     rate is lambda, the per-vCPU rate the peak (or the largest measured count's rate, when the sweep does not
@@ -200,8 +204,9 @@ def _pg_rates(scenario: Scenario, profiles: Sequence[MeasurementProfile], catalo
             except UslFitError:
                 continue
             per_vcpu, cpus = None, _logical_cpus(catalog, prof.server_id)
+            speed, why = cpu_speed_ratio(catalog, prof.server_id, before.design.server_id)
             if cpus:
-                per_vcpu = fit.peak_throughput / cpus
+                per_vcpu = fit.peak_throughput / cpus / speed  # a design vCPU does 1 / speed measured vCPUs' work
             source = f"{prof.name}: {tool} {mix}"
             rows = [Resource("pg_tps_per_client", "TPS per client", study_tps_per_client(), fit.lam, source,
                              f"the measured single-client rate replaces study 001's DBT-2 client rate ({mix})")]
@@ -209,12 +214,37 @@ def _pg_rates(scenario: Scenario, profiles: Sequence[MeasurementProfile], catalo
                 rows.append(Resource("pg_tps_per_vcpu", "TPS per vCPU", clients_per_vcpu() * study_tps_per_client(),
                                      per_vcpu, source, f"the sweep's peak over the {cpus} logical CPUs of "
                                      f"{prof.server_id} replaces study 001's rate per vCPU"
+                                     + (f" ({why})" if why else "")
                                      + ("" if fit.peak_placed else "; the sweep stops before its peak: "
                                         "extrapolated")))
             note = () if cpus else ("the profile names no server: the per-vCPU rate stays study 001's",)
             return PgRates(fit.lam, per_vcpu, source), rows, note
     return None, [], ("no HammerDB or pgbench sweep with 3 or more client counts in the profiles: study 001's "
                       "rates stay",)
+
+
+def cpu_speed_ratio(catalog: HardwareCatalog, measured_server: str | None, design_server: str
+                    ) -> tuple[float, str]:
+    """One core of the measured server in cores of the design's: SPECrate2017_int_base per core of each processor
+    (`resources/benchmarks/specrate2017_int.json`, SPEC's published results), 1.0 when they are the same processor
+    or a score is missing (said)."""
+    from models.estate import socket_score
+
+    if measured_server is None or measured_server == design_server:
+        return 1.0, ""
+    try:
+        m, d = catalog.server(measured_server).cpu, catalog.server(design_server).cpu
+    except KeyError:
+        return 1.0, f"{measured_server} is not in the catalog: a measured core counts as a design core"
+    if m.model == d.model:
+        return 1.0, ""
+    sm, sd = socket_score(m.model), socket_score(d.model)
+    if sm is None or sd is None:
+        missing = m.model if sm is None else d.model
+        return 1.0, f"no SPECrate2017_int_base score for {missing}: a measured core counts as a design core"
+    ratio = (sm / m.cores) / (sd / d.cores)
+    return ratio, (f"measured on {m.model} ({sm / m.cores:.2f} SPECrate2017_int_base per core), the design's "
+                   f"{d.model} {sd / d.cores:.2f}: one measured core = {ratio:.2f} design cores")
 
 
 def _pg_sweeps(prof: MeasurementProfile) -> list[tuple[str, list[float], list[float], str]]:
@@ -256,10 +286,11 @@ def _measured_cluster_ratio(mix: str, prof: MeasurementProfile, before: SizingRe
             cores = float(catalog.server(prof.server_id).cores_total)
         except KeyError:  # the server was deleted from the catalog since the import
             cores = 0.0
+        speed, why = cpu_speed_ratio(catalog, prof.server_id, before.design.server_id)
         if cores > 0:
-            hosts, seg = float(len(prof.hosts)), cores  # the coordinator: the first design's
+            hosts, seg = float(len(prof.hosts)), cores * speed  # the coordinator: the first design's
             where = (f"the measured cluster ({len(prof.hosts)} segment hosts of {prof.server_id}, the first design's "
-                     "coordinator)")
+                     "coordinator)" + (f"; {why}" if why else ""))
     return gp_oltp.capacity_ratio(_mix(mix), coord, hosts, seg), where
 
 
