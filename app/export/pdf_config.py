@@ -8,11 +8,14 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether
 
 from app.export.config.build import build_config
+from app.export.config.bundle import ConfigFile
 from app.export.config.design_values import fmt_value
 from app.export.pdf_blocks import Cell, Ctx
+from app.export.pdf_settings_matrix import COMPACT_FROM, compact_table
 from models.references import readable
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
+from models.sizing.settings import groups_for
 
 WHERE = {
     "greenplum": "gpconfig",
@@ -30,7 +33,14 @@ def _settings_table(ctx: Ctx, r: SizingResult) -> list[Flowable]:
     st = ctx.styles
     rows: list[list[Cell]] = []
     last: tuple[str, str] | None = None
+    many = [p for p in dict.fromkeys(g.product for g in r.design.settings)
+            if sum(g.product == p for g in r.design.settings) >= COMPACT_FROM]
+    out: list[Flowable] = []
+    for product in many:  # a consolidation's VMs: rules once, values per VM (pdf_settings_matrix)
+        out += compact_table(ctx, product, WHERE.get(product, product), groups_for(r.design.settings, product))
     for g in r.design.settings:
+        if g.product in many:
+            continue
         for s in g.settings:
             value = fmt_value(s.value) + (f" {s.unit}" if s.unit else "")
             same = last == (s.reason, s.source)
@@ -41,12 +51,31 @@ def _settings_table(ctx: Ctx, r: SizingResult) -> list[Flowable]:
             rows.append([ctx.p(f"{WHERE.get(g.product, g.product)} · {g.target}", st.cell),
                          ctx.p(s.name, st.cell_bold), ctx.p(value, st.cell_num), why])
     if not rows:
-        return [ctx.p("The design sets no product parameters.", st.body)]
+        return out or [ctx.p("The design sets no product parameters.", st.body)]
     w = ctx.width
     # the setting column holds the longest parameter name on one line (gp_resource_group_memory_limit):
     # a name broken mid-word reads as two settings
-    return [ctx.grid(["Where", "Setting", "Value", "Reason and source"], rows,
-                     [w * 0.15, w * 0.33, w * 0.11, w * 0.41], numeric=(2,))]
+    return [*out, ctx.grid(["Where", "Setting", "Value", "Reason and source"], rows,
+                           [w * 0.15, w * 0.33, w * 0.11, w * 0.41], numeric=(2,))]
+
+
+def file_rows(files: Sequence[ConfigFile]) -> list[tuple[str, str]]:
+    """The files of a configuration, those of one kind per VM (postgresql/<VM>.conf) on one row once there are
+    many of them."""
+    by_kind: dict[tuple[str, str], list[ConfigFile]] = {}
+    for f in files:
+        folder, _, name = f.path.rpartition("/")
+        stem, dot, suffix = name.partition(".")
+        by_kind.setdefault((folder, suffix if dot else name), []).append(f)
+    rows: list[tuple[str, str]] = []
+    for (folder, suffix), group in by_kind.items():
+        if len(group) < COMPACT_FROM:
+            rows += [(f.path, f.what) for f in group]
+            continue
+        stem = group[0].path.rpartition("/")[2].partition(".")[0]
+        rows.append((f"{folder}/<VM>.{suffix}", f"{group[0].what.replace(stem, '<VM>')}: one for each of"
+                                                 f" {len(group):,} VMs"))
+    return rows
 
 
 def config_appendix(ctx: Ctx, results: Sequence[SizingResult], scenarios: Sequence[Scenario]) -> list[Flowable]:
@@ -61,7 +90,7 @@ def config_appendix(ctx: Ctx, results: Sequence[SizingResult], scenarios: Sequen
             out.append(ctx.heading(s.name, extra_depth=1))
         out += _settings_table(ctx, r)
         bundle = build_config(r)
-        rows = [[ctx.p(f.path, st.cell), ctx.p(f.what, st.cell)] for f in bundle.files]
+        rows = [[ctx.p(path, st.cell), ctx.p(what, st.cell)] for path, what in file_rows(bundle.files)]
         # the caption goes with its table: never a page ending in "Files written for ..." alone
         out.append(KeepTogether([ctx.p(f"Files written for {s.name}:", st.body),
                                  ctx.grid(["File", "What it holds"], rows, [ctx.width * 0.38, ctx.width * 0.62])]))

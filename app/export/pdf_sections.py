@@ -13,7 +13,7 @@ from reportlab.platypus import Flowable, Spacer
 
 from app.export.engine_values import estimated_tps_cites, estimated_tps_source, used_text, used_values
 from app.export.pdf_blocks import Cell, Ctx
-from app.export.pdf_estate import estate_section
+from app.export.pdf_estate import database_table, estate_section
 from app.export.pdf_styles import BAD, GOOD, GOOD_FILL, MUTED
 from app.formatting import (
     bare,
@@ -247,11 +247,7 @@ def workload_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     if isinstance(w, PostgresConsolidation):
         tps = [number(db.peak_tps) if db.peak_tps is not None
                else _used_or_dash(used, f"workload.databases[{i}].peak_tps") for i, db in enumerate(w.databases)]
-        rows: list[list[Cell]] = [[db.name, number(db.size_gb), str(db.peak_clients), number(db.working_set_gb), t]
-                for db, t in zip(w.databases, tps, strict=True)]
-        cw = ctx.width
-        out += [Spacer(1, 6), ctx.grid(["Database", "Size (GB)", "Peak clients", "Working set (GB)", "Peak TPS"], rows,
-                                       [cw * 0.28, cw * 0.14, cw * 0.14, cw * 0.16, cw * 0.28], numeric=(1, 2, 3, 4))]
+        out += database_table(ctx, w, tps)
         if any(db.peak_tps is None for db in w.databases):
             out.append(ctx.m(f"A peak TPS left empty is estimated at {ctx.text(estimated_tps_source())}"
                              f" ({'; '.join(ctx.cite(c) for c in estimated_tps_cites())}).", st.cell_small))
