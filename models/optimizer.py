@@ -24,6 +24,7 @@ from models.sizing.engine import size
 from models.sizing.greenplum import (
     SEARCH_CHUNK,
     CheapestFeasible,
+    Choices,
     Lowest,
     RunningBest,
     SearchSpace,
@@ -150,7 +151,7 @@ def _space(scenario: Scenario, catalog: HardwareCatalog) -> SearchSpace:
         raise SizingInputError([Problem("catalog", "empty (no servers or no drives): seed or import a catalog first")])
     parts = resolve(scenario, catalog)
     servers, drives = current(catalog.servers, catalog), current(catalog.drives, catalog)
-    space = search_space(scenario, workload, catalog, parts, servers, drives, DEPLOYMENTS, RAID_LEVELS, None)
+    space = search_space(scenario, workload, catalog, parts, Choices(servers, drives, DEPLOYMENTS, RAID_LEVELS, None))
     total = space.count()
     if total > MAX_CANDIDATES:
         raise SearchTooLarge([Problem(

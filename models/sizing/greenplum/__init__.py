@@ -7,13 +7,14 @@ only these names (the import-linter contracts in pyproject.toml); its modules ar
 * evaluating candidates: `enumerate_candidates`, `evaluate` / `Evaluated` / `pick`, the per-candidate sizing
   figures (`needed_tb`, `primaries_per_host`, `min_hosts`, `capacity_per_host`, `min_data_drives`), the
   performance context and estimates (`GpContext`, `gp_ranges`, `gp_full_scan_s`);
-* the search space: `search_space` / `SearchSpace` streamed in `SEARCH_CHUNK`s, the streamed reducers
-  (`RunningBest`, `CheapestFeasible`, `Lowest`, `lowest`, `first_per_server`), the settling of the pick
-  (`settle_designs`, `settled_pick`, `settled_pool`), the approximate TCO (`approx_tco`), the part warnings a
-  design raises (`raised_part_warnings`) and the segment tier a workload gets (`tier_choice`).
+* the search space: `search_space` / `SearchSpace` over the parts `Choices` combines, streamed in
+  `SEARCH_CHUNK`s, the streamed reducers (`RunningBest`, `CheapestFeasible`, `Lowest`, `lowest`,
+  `first_per_server`), the settling of the pick (`settle_designs`, `settled_pick`, `settled_pool`), the
+  approximate TCO (`approx_tco`), the part warnings a design raises (`raised_part_warnings`) and the segment
+  tier a workload gets (`tier_choice`).
 """
 
-from models.sizing.greenplum.candidates import enumerate_candidates
+from models.sizing.greenplum.candidates import Choices, enumerate_candidates
 from models.sizing.greenplum.context import needed_tb
 from models.sizing.greenplum.design import size_greenplum
 from models.sizing.greenplum.evaluation import (
@@ -43,6 +44,7 @@ from models.sizing.greenplum.tco import approx_tco
 __all__ = [
     "SEARCH_CHUNK",
     "CheapestFeasible",
+    "Choices",
     "Evaluated",
     "GpContext",
     "Lowest",

@@ -73,6 +73,23 @@ class Template:
         return int(self.virtualized.size)
 
 
+@dataclass(frozen=True)
+class Choices:
+    """What a set of candidates combines: the servers, the drives, the deployments and RAID levels, and the data
+    drives per host (a fixed count, or None: every count the bays take from `min_drives_per_host` up)."""
+
+    servers: Sequence[Server]
+    drives: Sequence[Drive]
+    deployments: Sequence[str]
+    raids: Sequence[str]
+    drives_per_host: int | None = None
+    min_drives_per_host: int = 1
+
+    def layouts(self, server: Server) -> Iterator[tuple[str, str, IntArray]]:
+        """(deployment, RAID, valid drive counts) of one server, in search order."""
+        return _layouts(server, self.deployments, self.raids, self.drives_per_host, self.min_drives_per_host)
+
+
 def _fitting_by_server(servers: Sequence[Server], drives: Sequence[Drive]) -> list[IntArray]:
     """Per server, the indices (ascending) of the drives its bays take: one lookup per bay form factor."""
     by_form: dict[str, list[int]] = {}
@@ -109,31 +126,27 @@ def _layouts(server: Server, deployments: Sequence[str], raids: Sequence[str], d
                 yield dep, raid, valid
 
 
-def _server_templates(tables: Tables, servers: Sequence[Server], drives: Sequence[Drive],
-                      deployments: Sequence[str], raids: Sequence[str], drives_per_host: int | None,
-                      min_drives_per_host: int) -> Iterator[tuple[int, Template]]:
+def _server_templates(tables: Tables, ch: Choices) -> Iterator[tuple[int, Template]]:
     """(server index, its candidates' template) of each server with candidates, in the order the search has always
     used: server, deployment, RAID, drive, drive count. A server's candidates depend on its bays, NUMA nodes and
     the drives its bays take, so each such layout is built once and only the server index differs."""
     templates: dict[tuple[int, int, int], Template | None] = {}
-    for si, (server, fitting) in enumerate(zip(servers, _fitting_by_server(servers, drives), strict=True)):
+    for si, (server, fitting) in enumerate(zip(ch.servers, _fitting_by_server(ch.servers, ch.drives), strict=True)):
         if fitting.size == 0:
             continue
         key = (server.data_bays, server.numa_nodes, id(fitting))  # `fitting` is shared per bay form factor
         if key not in templates:
-            templates[key] = _template(tables, server, fitting, deployments, raids, drives_per_host,
-                                       min_drives_per_host)
+            templates[key] = _template(tables, server, fitting, ch)
         template = templates[key]
         if template is not None:
             yield si, template
 
 
-def _template(tables: Tables, server: Server, fitting: IntArray, deployments: Sequence[str], raids: Sequence[str],
-              drives_per_host: int | None, min_drives_per_host: int) -> Template | None:
+def _template(tables: Tables, server: Server, fitting: IntArray, ch: Choices) -> Template | None:
     """One server's candidates without its index, in search order (each (deployment, RAID) group the fitting drives
     repeated over the valid counts, the counts tiled over the drives); None: it has none. Written in place into one
     array per kind (a template is built per layout, per search)."""
-    groups = list(_layouts(server, deployments, raids, drives_per_host, min_drives_per_host))
+    groups = list(ch.layouts(server))
     if not groups:
         return None
     ints = np.empty((3, sum(valid.size for *_, valid in groups) * fitting.size), dtype=np.int64)
@@ -155,14 +168,11 @@ def _template(tables: Tables, server: Server, fitting: IntArray, deployments: Se
 Piece = tuple[int, Template, int, int]  # server index, its template, the template's rows [start, stop)
 
 
-def _pieces(tables: Tables, servers: Sequence[Server], drives: Sequence[Drive], deployments: Sequence[str],
-            raids: Sequence[str], drives_per_host: int | None, min_drives_per_host: int,
-            chunk: int) -> Iterator[tuple[list[Piece], int]]:
+def _pieces(tables: Tables, ch: Choices, chunk: int) -> Iterator[tuple[list[Piece], int]]:
     """The candidates as (pieces, rows) of at most `chunk` rows each, in search order."""
     pieces: list[Piece] = []
     held = 0
-    for si, template in _server_templates(tables, servers, drives, deployments, raids, drives_per_host,
-                                          min_drives_per_host):
+    for si, template in _server_templates(tables, ch):
         start = 0
         while start < template.size:
             stop = min(template.size, start + chunk - held)
@@ -206,45 +216,26 @@ def enumerate_candidates(
 ) -> Candidates:
     """Every compatible server x drive x drive count (within bays) x deployment x RAID."""
     tables = Tables.of(servers, drives)
-    every = list(_pieces(tables, servers, drives, deployments, raids, drives_per_host, min_drives_per_host,
+    every = list(_pieces(tables, Choices(servers, drives, deployments, raids, drives_per_host, min_drives_per_host),
                          sys.maxsize))
     return tables.assemble(*every[0])[0] if every else tables.assemble([], 0)[0]
 
 
-def iter_candidates(
-    servers: Sequence[Server],
-    drives: Sequence[Drive],
-    deployments: Sequence[str],
-    raids: Sequence[str],
-    drives_per_host: int | None,
-    min_drives_per_host: int,
-    chunk: int,
-) -> Iterator[tuple[int, Candidates]]:
+def iter_candidates(ch: Choices, chunk: int) -> Iterator[tuple[int, Candidates]]:
     """The candidates of `enumerate_candidates`, in the same order, as (offset, chunk) pieces.
 
     Memory stays bounded by `chunk` whatever the catalog's size.
     """
-    for offset, cands, _, _ in iter_columns(Tables.of(servers, drives), servers, drives, deployments, raids,
-                                            drives_per_host, min_drives_per_host, chunk):
+    for offset, cands, _, _ in iter_columns(Tables.of(ch.servers, ch.drives), ch, chunk):
         yield offset, cands
 
 
-def iter_columns(
-    tables: Tables,
-    servers: Sequence[Server],
-    drives: Sequence[Drive],
-    deployments: Sequence[str],
-    raids: Sequence[str],
-    drives_per_host: int | None,
-    min_drives_per_host: int,
-    chunk: int,
-) -> Iterator[tuple[int, Candidates, FloatArray, list[Piece]]]:
+def iter_columns(tables: Tables, ch: Choices, chunk: int) -> Iterator[tuple[int, Candidates, FloatArray, list[Piece]]]:
     """`iter_candidates` with the attributes of `tables` (`Tables.of` the same parts, which may set the memory
     and carry extra server rows), each chunk with its extra rows (extra x candidates) and the template pieces it
     was assembled from (`fast.layouts.chunk_layouts` reads its host layouts off them)."""
     offset = 0
-    for pieces, rows in _pieces(tables, servers, drives, deployments, raids, drives_per_host, min_drives_per_host,
-                                chunk):
+    for pieces, rows in _pieces(tables, ch, chunk):
         cands, extra = tables.assemble(pieces, rows)
         yield offset, cands, extra, pieces
         offset += rows

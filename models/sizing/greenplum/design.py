@@ -16,6 +16,7 @@ from models.sizing import commercial
 from models.sizing.greenplum import evaluation, part_warnings, settle
 from models.sizing.greenplum import shortlist as gp_shortlist
 from models.sizing.greenplum import tco as gp_tco
+from models.sizing.greenplum.candidates import Choices
 from models.sizing.greenplum.design_settings import for_release
 from models.sizing.greenplum.explain import explain
 from models.sizing.greenplum.fast.stream import CheapestFeasible, RunningBest
@@ -76,8 +77,8 @@ def size_greenplum(
     if not servers or not drives:
         raise SizingInputError([Problem("catalog", "no servers or no drives to size with (import or seed it)")])
     raid, _ = chosen_raid(scenario, workload)
-    space = search_space(scenario, workload, catalog, parts, servers, drives, [scenario.platform.deployment], [raid],
-                         scenario.platform.drives_per_host)
+    choices = Choices(servers, drives, [scenario.platform.deployment], [raid], scenario.platform.drives_per_host)
+    space = search_space(scenario, workload, catalog, parts, choices)
     # the shortlists below (the recommendation, the within-budget, trade-off and cost-of-ownership alternatives)
     # often settle and explain the same designs: they share that work (`_Shared`)
     run = _Sizing(scenario, workload, catalog, space, _Shared())

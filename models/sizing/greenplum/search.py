@@ -16,6 +16,7 @@ from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing.greenplum import evaluation, segments, settle, shortlist
 from models.sizing.greenplum.candidates import (
     Candidates,
+    Choices,
     Tables,
     count_candidates,
     enumerate_candidates,
@@ -87,8 +88,9 @@ class SearchSpace:
     coordinators: CoordinatorOptions | None = None  # OLTP: the coordinator hosts searched apart
 
     def count(self) -> int:
-        return count_candidates(self.servers, self.drives, self.deployments, self.raids, self.drives_per_host,
-                                evaluation.min_data_drives())
+        ch = self.choices
+        return count_candidates(ch.servers, ch.drives, ch.deployments, ch.raids, ch.drives_per_host,
+                                ch.min_drives_per_host)
 
     def chunks(
         self,
@@ -98,9 +100,7 @@ class SearchSpace:
         total: int | None = None,
     ) -> Iterator[tuple[int, evaluation.Evaluated]]:
         total = self.count() if progress is not None and total is None else (total or 0)
-        for offset, cands, extra, pieces in iter_columns(self.tables, self.servers, self.drives, self.deployments,
-                                                          self.raids, self.drives_per_host,
-                                                          evaluation.min_data_drives(), chunk):
+        for offset, cands, extra, pieces in iter_columns(self.tables, self.choices, chunk):
             check_cancelled(cancelled)
             yield offset, _evaluated(self, cands, extra[0], chunk_layouts(pieces, len(cands)))
             if progress is not None:
@@ -112,6 +112,12 @@ class SearchSpace:
         row): a chunk's candidates come with both, no lookup by server index per chunk."""
         return Tables.of(self.servers, self.drives, self.memory_gib, [self.extra_memory_price])
 
+    @property
+    def choices(self) -> Choices:
+        """What the space's candidates combine (at least the drives Greenplum's minimum asks for)."""
+        return Choices(self.servers, self.drives, self.deployments, self.raids, self.drives_per_host,
+                       evaluation.min_data_drives())
+
     @cached_property
     def context(self) -> SearchContext:
         """What evaluating and settling the space's candidates reads besides them (one per search)."""
@@ -121,17 +127,11 @@ class SearchSpace:
         return Search(self.servers, self.drives, self.net, self.nic_why, self.memory, ev, self.coordinators)
 
 
-def search_space(
-    scenario: Scenario,
-    workload: GpWorkload,
-    catalog: HardwareCatalog,
-    parts: ResolvedParts,
-    servers: list[Server],
-    drives: list[Drive],
-    deployments: Sequence[str],
-    raids: Sequence[str],
-    drives_per_host: int | None,
-) -> SearchSpace:
+def search_space(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, parts: ResolvedParts,
+                 choices: Choices) -> SearchSpace:
+    """The candidates `choices` combines (its servers kept where their NICs and memory fit; at least the data drives
+    Greenplum's minimum asks for, whatever `choices.min_drives_per_host` says), ready to be evaluated."""
+    servers, drives, deployments = list(choices.servers), list(choices.drives), choices.deployments
     plat = scenario.platform
     nic, nic_why = choose_nic(catalog, parts)
     if nic is None:
@@ -166,8 +166,8 @@ def search_space(
         slotted_coordinators = [s for s in current(catalog.servers, catalog) if fits_nics(s, net.nics_per_host)]
         coordinators = coordinator_options(slotted_coordinators, current(catalog.drives, catalog),
                                            coordinator_drive_count())
-    return SearchSpace(scenario, workload, fitting, drives, tuple(deployments), tuple(raids), drives_per_host, net,
-                       nic_why, memory, mem, extra_price, coordinators)
+    return SearchSpace(scenario, workload, fitting, drives, tuple(deployments), tuple(choices.raids),
+                       choices.drives_per_host, net, nic_why, memory, mem, extra_price, coordinators)
 
 
 def evaluate_chunk(space: SearchSpace, cands: Candidates) -> evaluation.Evaluated:
@@ -187,24 +187,15 @@ def _evaluated(space: SearchSpace, cands: Candidates, extra_memory_price: np.nda
     return evaluation.evaluate(space.context, cands, extra_memory_price, layouts=layouts)
 
 
-def search(
-    scenario: Scenario,
-    workload: GpWorkload,
-    catalog: HardwareCatalog,
-    parts: ResolvedParts,
-    servers: list[Server],
-    drives: list[Drive],
-    deployments: Sequence[str],
-    raids: Sequence[str],
-    drives_per_host: int | None,
-    progress: Progress | None = None,
-    cancelled: IsCancelled | None = None,
-) -> Search:
+def search(scenario: Scenario, workload: GpWorkload, catalog: HardwareCatalog, parts: ResolvedParts,
+           choices: Choices) -> Search:
     """Every candidate evaluated and kept (for small spaces and tests; the optimizer streams)."""
-    space = search_space(scenario, workload, catalog, parts, servers, drives, deployments, raids, drives_per_host)
-    parts_ev = [ev for _, ev in space.chunks(progress=progress, cancelled=cancelled)]
+    space = search_space(scenario, workload, catalog, parts, choices)
+    parts_ev = [ev for _, ev in space.chunks()]
     if not parts_ev:
-        empty = enumerate_candidates(servers, drives, deployments, raids, drives_per_host, evaluation.min_data_drives())
+        ch = choices
+        empty = enumerate_candidates(ch.servers, ch.drives, ch.deployments, ch.raids, ch.drives_per_host,
+                                     evaluation.min_data_drives())
         parts_ev = [evaluate_chunk(space, empty)]
     cands = parts_ev[0].candidates if len(parts_ev) == 1 else Candidates(**{
         f.name: np.concatenate([getattr(e.candidates, f.name) for e in parts_ev])

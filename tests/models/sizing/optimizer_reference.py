@@ -23,7 +23,7 @@ from models.optimizer import CAPEX_RERANK, DesignPoint, _settled_front, judged, 
 from models.scenario import GreenplumAnalytics, Scenario
 from models.sizing.engine import size
 from models.sizing.greenplum import evaluation
-from models.sizing.greenplum.candidates import enumerate_candidates
+from models.sizing.greenplum.candidates import Choices, enumerate_candidates
 from models.sizing.greenplum.context import SearchContext
 from models.sizing.greenplum.coordinator import coordinator_options
 from models.sizing.greenplum.host_memory import memory_plan
@@ -85,7 +85,8 @@ def reference_optimize(scenario: Scenario, catalog: HardwareCatalog, pareto_limi
     points = _points(ev, servers, drives, values, feasible)
     pareto = [points[i] for i in _pareto_front(ev.capex, values, ev.power_w, higher, feasible)[:pareto_limit]]
     # the front as `size` reports it at the confidence (the shared settling, 'one estimate')
-    space = search_space(scenario, workload, catalog, parts, servers_all, drives, DEPLOYMENTS, RAID_LEVELS, None)
+    choices = Choices(servers_all, drives, DEPLOYMENTS, RAID_LEVELS, None)
+    space = search_space(scenario, workload, catalog, parts, choices)
     pareto = _settled_front(pareto, space, main, higher)  # type: ignore[arg-type]
     pareto = sized_front([DesignPoint(**dataclasses.asdict(p)) for p in pareto], scenario, catalog, main,
                          higher)  # type: ignore[assignment]

@@ -9,6 +9,7 @@ import pytest
 
 from models.hardware import BAY_ACCEPTS, Drive, HardwareCatalog, Server
 from models.sizing.greenplum.candidates import (
+    Choices,
     Tables,
     count_candidates,
     enumerate_candidates,
@@ -62,7 +63,7 @@ def test_enumeration_is_the_nested_loop_whole_and_in_chunks(catalog: HardwareCat
     assert count_candidates(*args) == len(expected)
     for chunk in (997, 65_536):
         got = []
-        for offset, part in iter_candidates(*args, chunk):
+        for offset, part in iter_candidates(Choices(*args), chunk):
             assert offset == len(got)
             got += _rows((part.server_idx, part.drive_idx, part.drives_per_host, part.virtualized, part.raid_code))
         assert got == expected
@@ -85,7 +86,7 @@ def test_chunks_carry_the_looked_up_attributes_and_extra_server_rows(catalog: Ha
     _same_columns(whole, plain.gather(whole.server_idx, whole.drive_idx, whole.drives_per_host, whole.virtualized,
                                       whole.raid_code))
     seen = 0
-    for offset, part, extra, _ in iter_columns(own, *args, 997):
+    for offset, part, extra, _ in iter_columns(own, Choices(*args), 997):
         assert offset == seen
         seen += len(part)
         expected = plain.gather(part.server_idx, part.drive_idx, part.drives_per_host, part.virtualized,

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from models.hardware import HardwareCatalog
 from models.sizing.engine import size
 from models.sizing.greenplum import evaluation
+from models.sizing.greenplum.candidates import Choices
 from models.sizing.greenplum.context import SearchContext
 from models.sizing.greenplum.coordinator import coordinator_options
 from models.sizing.greenplum.search import search
@@ -52,8 +53,8 @@ def test_its_own_coordinator_never_costs_more_than_a_copy_of_the_segment_host(
 ) -> None:
     s = sample("gp-oltp", workload={"mix": mix, "target_tps": tps, "clients": clients},
                platform={"server_id": None, "drive_id": None})
-    found = search(s, s.workload, catalog, resolve(s, catalog), current(catalog.servers, catalog),  # type: ignore[arg-type]
-                   current(catalog.drives, catalog), ["bare-metal"], ["none"], 8)
+    found = search(s, s.workload, catalog, resolve(s, catalog), Choices(current(catalog.servers, catalog),  # type: ignore[arg-type]
+                   current(catalog.drives, catalog), ["bare-metal"], ["none"], 8))
     ev = found.ev
     assert found.coordinators is not None
     copy = evaluation.evaluate(SearchContext(s.workload, s.targets, found.net, 0.5, s.platform),  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ import pytest
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
 from models.sizing.greenplum import evaluation, settle, shortlist
+from models.sizing.greenplum.candidates import Choices
 from models.sizing.greenplum.context import SearchContext, Start
 from models.sizing.greenplum.search import Search, search
 from models.sizing.parts import current, resolve
@@ -21,8 +22,8 @@ def test_a_shared_search_settles_every_candidate_as_alone(catalog: HardwareCatal
                                                           tps: float) -> None:
     s = sample("gp-oltp", workload={"mix": mix, "clients": clients, "target_tps": tps},
                platform={"server_id": None, "drive_id": None})
-    found = search(s, s.workload, catalog, resolve(s, catalog), current(catalog.servers, catalog),  # type: ignore[arg-type]
-                   current(catalog.drives, catalog), ["bare-metal"], ["none"], None)
+    found = search(s, s.workload, catalog, resolve(s, catalog), Choices(current(catalog.servers, catalog),  # type: ignore[arg-type]
+                   current(catalog.drives, catalog), ["bare-metal"], ["none"], None))
     ev = found.ev
     extra = np.array([m.price for m in found.memory])[ev.candidates.server_idx]
     # the cheapest, as a shortlist settles them: several servers and drives, many sharing a coordinator
@@ -50,8 +51,8 @@ def _space(catalog: HardwareCatalog, mix: str, clients: int, tps: float | None, 
            ) -> tuple[Scenario, Search]:
     s = sample("gp-oltp", workload={"mix": mix, "clients": clients, "target_tps": tps},
                platform={"server_id": None, "drive_id": None}, targets={"confidence": confidence})
-    return s, search(s, s.workload, catalog, resolve(s, catalog), current(catalog.servers, catalog),  # type: ignore[arg-type]
-                     current(catalog.drives, catalog), ["bare-metal"], ["none"], None)
+    return s, search(s, s.workload, catalog, resolve(s, catalog), Choices(current(catalog.servers, catalog),  # type: ignore[arg-type]
+                     current(catalog.drives, catalog), ["bare-metal"], ["none"], None))
 
 
 @pytest.mark.parametrize("workload", ["oltp", "analytics"])
@@ -61,8 +62,8 @@ def test_the_prelude_of_a_shortlist_is_each_candidates_own(catalog: HardwareCata
     s, found = _space(catalog, "tpcb", 1000, 20_000)
     if workload == "analytics":
         s = sample("retail-dw-gen5", platform={"server_id": None, "drive_id": None})
-        found = search(s, s.workload, catalog, resolve(s, catalog), current(catalog.servers, catalog),  # type: ignore[arg-type]
-                       current(catalog.drives, catalog), ["bare-metal"], ["none"], None)
+        found = search(s, s.workload, catalog, resolve(s, catalog), Choices(current(catalog.servers, catalog),  # type: ignore[arg-type]
+                       current(catalog.drives, catalog), ["bare-metal"], ["none"], None))
     c = found.ev.candidates
     rows = np.flatnonzero(found.ev.feasible)[:300]  # past 256: the segment plan then goes by layouts
     assert len(rows) >= 256

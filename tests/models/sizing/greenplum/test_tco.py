@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from models.hardware import HardwareCatalog
 from models.sizing.engine import SizingInputError, size
 from models.sizing.greenplum import part_warnings, tco
+from models.sizing.greenplum.candidates import Choices
 from models.sizing.greenplum.search import search_space
 from models.sizing.parts import current, resolve
 from models.sizing.result import SizingResult
@@ -71,8 +72,8 @@ def test_the_approximate_tco_charges_vsphere_to_the_candidates_deployed_on_it(ca
     for deployment in ("bare-metal", "vsphere"):
         s = sample("retail-dw-gen5", platform={**FREE, "deployment": deployment})
         servers, drives = current(catalog.servers, catalog)[:6], current(catalog.drives, catalog)[:6]
-        space = search_space(s, s.workload, catalog, resolve(s, catalog), servers, drives,  # type: ignore[arg-type]
-                             ("bare-metal", "vsphere"), ("none",), None)
+        space = search_space(s, s.workload, catalog, resolve(s, catalog), Choices(servers, drives,  # type: ignore[arg-type]
+                             ("bare-metal", "vsphere"), ("none",), None))
         ev = next(ev for _, ev in space.chunks())
         costs.append((ev.candidates.virtualized, tco.approx_tco(ev, space.servers, s, catalog)))
     (virtualized, bare_scenario), (_, vsphere_scenario) = costs
@@ -142,8 +143,8 @@ def test_etl_hosts_take_the_os_licence_but_not_the_database_licence(catalog: Har
     s = sample("retail-dw-gen5", platform=FREE, commercial={"licence_ids": [licence], "support": False},
                assumptions={"energy_price_per_kwh": 0.0})
     servers, drives = current(catalog.servers, catalog)[:4], current(catalog.drives, catalog)[:4]
-    space = search_space(s, s.workload, catalog, resolve(s, catalog), servers, drives,  # type: ignore[arg-type]
-                         ("bare-metal",), ("none",), None)
+    space = search_space(s, s.workload, catalog, resolve(s, catalog), Choices(servers, drives,  # type: ignore[arg-type]
+                         ("bare-metal",), ("none",), None))
     ev = next(ev for _, ev in space.chunks())
     more = dataclasses.replace(ev, etl_hosts=ev.etl_hosts + 3)  # the same hosts' capex: only the licences move
     gained = tco.approx_tco(more, space.servers, s, catalog) - tco.approx_tco(ev, space.servers, s, catalog)

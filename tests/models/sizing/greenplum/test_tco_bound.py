@@ -12,6 +12,7 @@ from models.hardware import Drive, HardwareCatalog, Licence
 from models.scenario import Scenario
 from models.sizing.greenplum import design, evaluation, settle, shortlist
 from models.sizing.greenplum import tco as gp_tco
+from models.sizing.greenplum.candidates import Choices
 from models.sizing.greenplum.context import Fixed, SearchContext, Start
 from models.sizing.greenplum.search import SearchSpace, search, search_space, settled_pool
 from models.sizing.parts import current, resolve
@@ -34,8 +35,8 @@ def _catalog(base: HardwareCatalog) -> HardwareCatalog:
 
 def _space(s: Scenario, catalog: HardwareCatalog) -> SearchSpace:
     parts = resolve(s, catalog)
-    return search_space(s, s.workload, catalog, parts, current(catalog.servers, catalog),  # type: ignore[arg-type]
-                        current(catalog.drives, catalog), ("bare-metal",), ("none",), None)
+    return search_space(s, s.workload, catalog, parts, Choices(current(catalog.servers, catalog),  # type: ignore[arg-type]
+                        current(catalog.drives, catalog), ("bare-metal",), ("none",), None))
 
 
 def _scenario() -> Scenario:
@@ -82,8 +83,8 @@ def test_the_shortlist_is_that_of_every_feasible_candidate_settled(catalog: Hard
         shortlist.Keep(keep, cost=rank.cost, gain=rank.gain))
     got = [(int(one.part_warnings[0]), float(cost(one)[0]), int(one.candidates.server_idx[0]))
            for _, one, _ in walked]
-    ev = search(s, s.workload, cat, resolve(s, cat), current(cat.servers, cat), current(cat.drives, cat),  # type: ignore[arg-type]
-                ("bare-metal",), ("none",), None).ev
+    ev = search(s, s.workload, cat, resolve(s, cat), Choices(current(cat.servers, cat), current(cat.drives, cat),  # type: ignore[arg-type]
+                ("bare-metal",), ("none",), None)).ev
     per_server: dict[int, tuple[int, float]] = {}
     for i in np.flatnonzero(ev.feasible):
         server = int(ev.candidates.server_idx[i])
@@ -108,8 +109,8 @@ def test_the_least_hosts_bound_every_settled_design_meeting_its_targets(
     target are at least `least_hosts`, which is more than the point hosts for some (else it would prune nothing)."""
     s = sample(name, platform={"server_id": None, "drive_id": None}, **changes)
     space = _space(s, catalog)
-    ev = search(s, s.workload, catalog, resolve(s, catalog), current(catalog.servers, catalog),  # type: ignore[arg-type]
-                current(catalog.drives, catalog), ("bare-metal",), ("none",), None).ev
+    ev = search(s, s.workload, catalog, resolve(s, catalog), Choices(current(catalog.servers, catalog),  # type: ignore[arg-type]
+                current(catalog.drives, catalog), ("bare-metal",), ("none",), None)).ev
     util, above = s.assumptions.utilization_pct / 100.0, 0
     sc = SearchContext(s.workload, s.targets, space.net, util, s.platform, space.coordinators)  # type: ignore[arg-type]
     rows = np.flatnonzero(ev.feasible)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from models.hardware import BAY_ACCEPTS, Drive, HardwareCatalog, Server
 from models.sizing.greenplum import segments
-from models.sizing.greenplum.candidates import Tables, count_candidates, iter_columns
+from models.sizing.greenplum.candidates import Choices, Tables, count_candidates, iter_columns
 from models.sizing.greenplum.fast.layouts import chunk_layouts
 from models.vocabulary import DEPLOYMENTS, RAID_LEVELS
 
@@ -21,8 +21,8 @@ def _same_layouts(servers: list[Server], drives: list[Drive], deployments: tuple
     """Each chunk's layouts read off the templates are `segments.host_layouts` of its rows (None alike); the number
     of chunks grouped."""
     grouped = 0
-    for _, part, _, pieces in iter_columns(Tables.of(servers, drives), servers, drives, deployments, raids,
-                                           drives_per_host, min_drives, chunk):
+    ch = Choices(servers, drives, deployments, raids, drives_per_host, min_drives)
+    for _, part, _, pieces in iter_columns(Tables.of(servers, drives), ch, chunk):
         layouts = chunk_layouts(pieces, len(part))
         expected = segments.host_layouts(part)
         assert (layouts is None) == (expected is None)
