@@ -614,6 +614,27 @@ def test_mutated_quotes_through_catalog_quote(scratch: Path, catalog_db: str, ca
     assert outcomes[0] > 0, outcomes
 
 
+def test_mutated_measurements_through_measure(scratch: Path, catalog_db: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Mutated tool output through `measure import` (stored when it reads), `measure show` and `measure fit-usl`."""
+    outcomes: Counter[int] = Counter()
+
+    @settings(CLI_SETTINGS, max_examples=CLI_EXAMPLES)
+    @given(data=st.data())
+    def run(data: st.DataObject) -> None:
+        path = scratch / "cli-measurement.txt"
+        path.write_bytes(data.draw(mutated_lines()))
+        code = _cli(["--db", catalog_db, "measure", "import", str(path), "--name", "fuzz"], capsys)[0]
+        outcomes[code] += 1
+        if code == 0:
+            assert _cli(["--db", catalog_db, "measure", "show", "fuzz", "--format", "json"], capsys)[0] == 0
+        _cli(["measure", "fit-usl", str(path)], capsys)
+
+    with _one_parser():
+        run()
+    assert outcomes[0] > 0 and outcomes[2] > 0, outcomes
+
+
 def test_mutated_usl_csvs_through_fit_usl(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
     outcomes: Counter[int] = Counter()
 
