@@ -24,7 +24,7 @@ from app.charts.data import (
     thousands_text,
 )
 from app.charts.palette import ACCENT, BAND, GRID, INK, MUTED, SERIES, TARGET, WHITE
-from app.export.pdf_compare_chart import comparison_chart, comparison_series
+from app.export.pdf_compare_chart import comparison_chart
 from app.export.pdf_plot import (
     SPINE_W,
     TICK,
@@ -50,7 +50,7 @@ from models.uncertainty import Estimate
 from models.vocabulary import metric_label, target_of_metric
 from models.whatif import GrowthYear
 
-__all__ = ["comparison_chart", "comparison_series", "cost_flowable", "curve_flowable", "estimates_flowable",
+__all__ = ["comparison_chart", "cost_flowable", "curve_flowable", "estimates_flowable",
            "growth_flowable"]
 
 

@@ -54,12 +54,6 @@ def option_letter(i: int) -> str:
     return LETTERS[i] if i < len(LETTERS) else f"#{i + 1}"
 
 
-def chart_winners(group: Sequence[int], idx: Sequence[int], rows: Sequence[CompareRow]) -> dict[str, int | None]:
-    """Each row's winner as a position in `group` (the options one chart draws), None when it is not there."""
-    positions = [idx.index(i) for i in group]
-    return {row.key: positions.index(row.winner) if row.winner in positions else None for row in rows}
-
-
 def kind_rows(results: Sequence[SizingResult]) -> dict[str, tuple[list[int], list[CompareRow]]]:
     """Per workload kind: the options that run it and `compare` over just those (winners and deltas within the kind)."""
     return {k: (idx, rows) for k, idx, rows in compare_rows_by_kind(results)}

@@ -1,66 +1,30 @@
 """The comparison chart of the PDF: one small bar chart per metric, the options side by side, the winner green.
 
-The series (values, whiskers, winners) are built here once from the results; `app.charts.scenario_comparison`
-draws the window's from the same `ComparisonSeries`.
+The series (values, whiskers, winners) are the comparison's rows (`app.views.compare.chart_series`);
+`app.charts.scenario_comparison` draws the window's from the same series.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
 from app.charts.data import ComparisonSeries, nice_ticks
 from app.charts.palette import ACCENT, BAND, GOOD, GRID, INK, MUTED
 from app.export.pdf_plot import SPINE_W, TICK, Chart, Pen, Scale, box, line, x_axis
-from app.formatting import compact, is_fraction, unit_text
-from models.sizing.result import SizingResult
-from models.vocabulary import lower_is_better, metric_label
+from app.formatting import compact
 
 PITCH = 15.0  # points per option in a panel
 NAME_SIZE = 7.5
 TITLE_SIZE = 8.5
 
 
-def comparison_series(results: Sequence[SizingResult],
-                      winners: Mapping[str, int | None] | None = None) -> list[ComparisonSeries]:
-    """Capex, power, rack space and each main estimate of `results`; `winners` (row metric -> position in
-    `results`) when the verdict was reached over more options than this chart draws, so the green bar is the
-    table's ✓."""
-    if winners is None:
-        from models.whatif import compare
-
-        winners = {row.metric: row.winner for row in compare(list(results))}
-    currency = results[0].totals.currency
-    series = [
-        ComparisonSeries(f"Capex ({currency})", [r.totals.capex for r in results], True, winner=winners["capex"]),
-        ComparisonSeries("Power (W)", [r.totals.power_w for r in results], True, winner=winners["power"]),
-        ComparisonSeries("Rack space (U)", [float(r.totals.rack_u) for r in results], True,
-                         winner=winners["rack space"]),
-    ]
-    metrics: list[str] = []
-    for r in results:
-        if r.main_metric not in metrics:
-            metrics.append(r.main_metric)
-    for m in metrics:
-        ests = [r.estimates.get(m) for r in results]
-        unit = next((e.unit for e in ests if e is not None), "")
-        k = 100.0 if is_fraction(unit) else 1.0  # a share is drawn and labelled in percent
-        label = f"{metric_label(m)} (%)" if k != 1.0 else f"{metric_label(m)} ({unit_text(unit)})"
-        ests = [e if e is not None and all(map(math.isfinite, (e.p10, e.p50, e.p90))) else None for e in ests]
-        series.append(ComparisonSeries(  # an estimate without a finite value is drawn as "n/a"
-            label, [e.p50 * k if e else None for e in ests], lower_is_better(m),
-            low=[e.p10 * k if e else None for e in ests], high=[e.p90 * k if e else None for e in ests],
-            winner=winners.get(m),
-        ))
-    return series
-
-
-def comparison_chart(pen: Pen, results: Sequence[SizingResult], names: Sequence[str],
-                     winners: Mapping[str, int | None] | None, width: float, max_height: float) -> Chart:
-    """The panels in two columns, each as tall as its row's tallest (titles may wrap)."""
-    series = comparison_series(results, winners)
+def comparison_chart(pen: Pen, series: Sequence[ComparisonSeries], names: Sequence[str], width: float,
+                     max_height: float) -> Chart:
+    """The panels (`app.views.compare.chart_series`, as the window draws them) in two columns, each as tall as its
+    row's tallest (titles may wrap)."""
     cols = min(2, len(series))
     col_w = width / cols
     names_w = max(pen.width(n, NAME_SIZE) for n in names) + TICK + 4

@@ -26,7 +26,7 @@ from app.export.pdf_charts import (
     estimates_flowable,
     growth_flowable,
 )
-from app.export.pdf_compare import chart_winners, comparison_section, kind_rows, option_groups, option_letter
+from app.export.pdf_compare import comparison_section, kind_rows, option_groups, option_letter
 from app.export.pdf_config import config_appendix
 from app.export.pdf_cover import appendix, cover, references_section, toc
 from app.export.pdf_design import design_section
@@ -44,6 +44,7 @@ from app.export.pdf_sections import (
 from app.export.pdf_styles import make_styles
 from app.export.pdf_toc import OnePassToc
 from app.formatting import long_date
+from app.views.compare import chart_series
 from models.model_card import ModelCard
 from models.references import ReferenceList
 from models.scenario import Scenario
@@ -150,7 +151,7 @@ def _comparison(top: Ctx, pen: Pen, results: list[SizingResult], scenarios: list
         idx, rows = per_kind[kinds[group[0]]]
         # one option of its workload: its own section shows it; a chart of single bars compares nothing
         charts.append(None if len(group) < 2 else comparison_chart(
-            pen, [results[i] for i in group], [option_letter(i) for i in group], chart_winners(group, idx, rows),
+            pen, chart_series(rows, [idx.index(i) for i in group]), [option_letter(i) for i in group],
             top.width, top.max_figure_height))
     return comparison_section(top, results, scenarios, charts)
 

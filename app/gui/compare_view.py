@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.chart_view import ChartView
-from app.services.compare import CompareRow, clear_difference_pct, compare_rows_by_kind
+from app.services.compare import CompareRow, chart_series, clear_difference_pct, compare_rows_by_kind
 from models.sizing.result import SizingResult
 from models.vocabulary import kind_label, kind_short_label
 
@@ -156,13 +156,12 @@ class KindPanel(QWidget):
             self.chart.hide()  # one option: no bars to set side by side
             return
         self.chart.show()
-        rows = [r for r in self.rows if r.chart]
+        series = chart_series(self.rows)
         names = [n if len(n) <= 24 else n[:23] + "…" for n in self.names]
 
         def figure() -> Figure:
-            from app.charts import ComparisonSeries, scenario_comparison  # matplotlib: only when the chart is drawn
+            from app.charts import scenario_comparison  # matplotlib: only when the chart is drawn
 
-            series = [ComparisonSeries(r.heading, r.values, r.lower_is_better, r.low, r.high, r.winner) for r in rows]
             # built at the size it is shown at, so titles wrap to the width they get
             return scenario_comparison(names, series, columns=3, size_in=self.chart.shown_size_in())
 

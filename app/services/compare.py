@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from app.services import sizing
-from app.views.compare import CompareRow, compare_rows, compare_rows_by_kind, rows_by_kind
+from app.views.compare import CompareRow, chart_series, compare_rows, compare_rows_by_kind, rows_by_kind
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
@@ -16,8 +16,8 @@ from models.tasks import IsCancelled
 if TYPE_CHECKING:
     from models.whatif import CompareRow as WhatifRow
 
-__all__ = ["CompareRow", "clear_difference_pct", "compare_rows", "compare_rows_by_kind", "compare_scenarios",
-           "rows_by_kind"]
+__all__ = ["CompareRow", "chart_series", "clear_difference_pct", "compare_rows", "compare_rows_by_kind",
+           "compare_scenarios", "rows_by_kind"]
 
 
 def clear_difference_pct() -> float:

@@ -6,10 +6,12 @@ and formats it, and no renderer formats a number of its own.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from app.charts.data import ComparisonSeries
 from app.formatting import DASH, is_fraction, money_figure, number, unit_text
 from models.sizing.result import SizingResult
 
@@ -17,8 +19,8 @@ if TYPE_CHECKING:
     from models.whatif import CompareRow as WhatifRow
     from models.whatif import Per
 
-# rows drawn as bar charts under the table (the rest are table-only)
-_CHARTED = {"total hosts", "capex", "power"}
+# rows drawn as bar charts under the table, with the main estimate (the rest are table-only)
+_CHARTED = {"capex", "power", "rack space"}
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,7 @@ def view_rows(compared: Sequence[WhatifRow], main: str) -> list[CompareRow]:
             no_winner_reason="" if r.higher_is_better is None else verdict.reason,
             low=tuple(x[0] * k if x else None for x in ranges) if ranges else None,
             high=tuple(x[1] * k if x else None for x in ranges) if ranges else None,
-            chart=r.metric in _CHARTED or r.measured == main,
+            chart=r.metric in _CHARTED or r.metric == main,
         ))
     return rows
 
@@ -147,6 +149,23 @@ def _unit(r: WhatifRow) -> str:
     if r.unit in ("hosts", "drives"):
         return ""  # a count: the label says what is counted
     return r.currency or r.unit
+
+
+def chart_series(rows: Sequence[CompareRow], positions: Sequence[int] | None = None) -> list[ComparisonSeries]:
+    """The bars the window and the PDF draw under the table: one panel per row marked `chart` (capex, power,
+    rack space and the main estimate), over the options at `positions` (all by default), labelled as the table
+    heads the row, the winner's bar green only when the table gives that row to one of these options. An estimate
+    without a finite value is no bar ("n/a")."""
+    at = list(range(len(rows[0].values))) if positions is None and rows else list(positions or [])
+
+    def pick(values: Sequence[float | None] | None) -> list[float | None] | None:
+        if values is None:
+            return None
+        return [v if v is not None and math.isfinite(v) else None for v in (values[p] for p in at)]
+
+    return [ComparisonSeries(row.heading, pick(row.values) or [], row.lower_is_better, pick(row.low), pick(row.high),
+                             at.index(row.winner) if row.winner in at else None)
+            for row in rows if row.chart]
 
 
 def rows_by_kind(results: Sequence[SizingResult]) -> list[tuple[str, list[int], list[WhatifRow]]]:

@@ -20,7 +20,6 @@ from app.export import render_report
 from app.export.fonts import report_fonts
 from app.export.pdf_charts import (
     comparison_chart,
-    comparison_series,
     cost_flowable,
     curve_flowable,
     estimates_flowable,
@@ -29,6 +28,7 @@ from app.export.pdf_charts import (
 from app.export.pdf_plot import Chart, Pen
 from app.export.pdf_styles import FRAME_H, FRAME_W
 from app.services.sizing import curve_points
+from app.views.compare import chart_series, compare_rows
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
@@ -87,7 +87,7 @@ def _charts(sized: Sized, catalog: HardwareCatalog) -> Iterator[tuple[str, Chart
     gp = [(s, r) for s, r in pairs if r.design.kind == pairs[0][1].design.kind][:1] * 5
     long_names = ["A", "B", "Retail DW — a long option name 東京", "D", "E"]
     results = [dataclasses.replace(r, scenario_name=n) for n, (_, r) in zip(long_names, gp, strict=True)]
-    yield "comparison", comparison_chart(pen, results, long_names, None, FRAME_W, FRAME_H * 0.8)
+    yield "comparison", comparison_chart(pen, chart_series(compare_rows(results)), long_names, FRAME_W, FRAME_H * 0.8)
 
 
 def test_every_chart_label_is_inside_its_chart_and_clear_of_the_others(
@@ -127,7 +127,7 @@ def test_an_estimate_without_a_value_is_left_out_of_the_charts(tmp_path: Path, s
     curve = curve_points(s, catalog, r)
     curve = [(h, Estimate(nan, nan, nan, e.unit) if i % 2 else e) for i, (h, e) in enumerate(curve)]
     pen = Pen(report_fonts())
-    assert comparison_series([broken, r])[3].values[0] is None  # drawn as "n/a"
+    assert chart_series(compare_rows([broken, r]))[3].values[0] is None  # drawn as "n/a"
     chart = curve_flowable(pen, r, s, curve, FRAME_W)
     assert chart is not None and curve_flowable(pen, r, s, curve[:2], FRAME_W) is None  # one point left
     out = tmp_path / "r.pdf"

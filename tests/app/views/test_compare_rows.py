@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.views.compare import compare_rows
+from app.views.compare import chart_series, compare_rows
 from models.uncertainty import Estimate
 from models.whatif import compare
 from tests.app.gui.fakes import fake_result
@@ -36,3 +36,18 @@ def test_a_share_reads_in_percent_with_its_range() -> None:
     row = next(r for r in compare_rows([a, b]) if r.key == "performance_preserved")
     assert row.unit == "% of baseline throughput" and row.texts == ("50", "90")
     assert row.range_text(1) == "85–95" and row.delta_text(1) == "+40"
+
+
+def test_the_chart_draws_the_rows_marked_for_it_over_the_options_shown() -> None:
+    """The window and the PDF draw the same panels: capex, power, rack space and the main estimate, labelled as
+    the table heads them; over a subset of the options a winner outside it leaves no bar green."""
+    results = [fake_result(capex=c, scan_s=s) for c, s in ((100_000, 900), (300_000, 300), (200_000, 600))]
+    rows = compare_rows(results)
+    series = chart_series(rows)
+    assert [s.label for s in series] == ["Capex (USD)", "Power (W)", "Rack space (U)", "Full-scan time (s)"]
+    capex = next(r for r in rows if r.key == "capex")
+    assert series[0].values == list(capex.values) and series[0].winner == 0
+    shown = chart_series(rows, [1, 2])  # the cheapest option is not among them
+    assert shown[0].values == [300_000, 200_000] and shown[0].winner is None
+    scan = next(r for r in rows if r.key == "full_scan_s")
+    assert scan.winner == 1 and shown[3].winner == 0 and shown[3].low == [270.0, 540.0]

@@ -12,7 +12,7 @@ import pytest
 from app.cli.commands.compare import _table as compare_table
 from app.cli.commands.size import render_text
 from app.export import render_report
-from app.views.compare import compare_rows
+from app.views.compare import chart_series, compare_rows
 from app.views.design import design_rows
 from models.hardware import HardwareCatalog
 from models.sizing.engine import size
@@ -69,3 +69,5 @@ def test_cli_and_pdf_print_the_same_compare_cells(seed: HardwareCatalog, tmp_pat
                  row.range_text(0), row.range_text(1), row.delta_text(1)]
         assert _tight(" ".join(lines)) in section, row.key
         assert _tight(row.label) in section
+    for series in chart_series(rows):  # the chart's panels are the rows marked for it, headed as in the table
+        assert _tight(series.label) in section
