@@ -258,6 +258,7 @@ class PlacedVm:
     memory_gib: float
     databases: tuple[str, ...]
     disks: tuple[DatabaseDisks, ...]
+    memory_reservation_gib: float = 0.0  # vSphere reservation: all its memory where huge pages need it, else none
 
 
 @dataclass(frozen=True, slots=True)

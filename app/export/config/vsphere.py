@@ -34,11 +34,36 @@ def _controllers(data_disks: int, max_controllers: int) -> int:
     return 1 + min(max(data_disks, 0), max_controllers - 1)
 
 
+def cores_per_socket(vcpus: int, node_cores: int | None) -> int:
+    """vCPUs per virtual socket: all of them in one socket when they fit a NUMA node of the host (or the node is
+    unknown), else the most that divide them evenly and still fit a node, so each virtual socket lies in a node.
+
+    >>> cores_per_socket(14, 8), cores_per_socket(6, 46), cores_per_socket(48, 16), cores_per_socket(13, 8)
+    (7, 6, 16, 1)
+    """
+    if node_cores is None or vcpus <= node_cores:
+        return vcpus
+    return max(d for d in range(1, node_cores + 1) if vcpus % d == 0)
+
+
+def _node_cores(result: SizingResult) -> int | None:
+    """Cores of one NUMA node of the design's hosts (one server model per design), None when it has no layout."""
+    return result.design.hosts[0].cores_per_numa_node if result.design.hosts else None
+
+
+def _numa_note(vcpus: int, node_cores: int | None, per_socket: int, pol: dict[str, Any]) -> dict[str, str]:
+    if per_socket == vcpus:
+        return _note("cores_per_socket", pol["numa_reason"], pol["numa_source"])
+    text = pol["numa_wide_reason"].format(node_cores=node_cores, sockets=vcpus // per_socket, per_socket=per_socket)
+    return _note("cores_per_socket", text, pol["numa_wide_source"])
+
+
 def _vm(name: str, host: str | None, role: str, numa: int | None, vcpus: int, memory_gib: float, kind: str,
-        disks: list[dict[str, Any]], networks: list[str]) -> dict[str, Any]:
+        disks: list[dict[str, Any]], networks: list[str], node_cores: int | None = None) -> dict[str, Any]:
     v = deploy_data("vsphere")
     pol = v["vm"]
     res = v["memory_reservation"][kind]
+    per_socket = cores_per_socket(vcpus, node_cores)
     data_disks = [d for d in disks if d["label"] != "os"]
     controllers = _controllers(len(data_disks), pol["max_scsi_controllers"])
     for i, d in enumerate(data_disks):
@@ -51,7 +76,7 @@ def _vm(name: str, host: str | None, role: str, numa: int | None, vcpus: int, me
         "role": role,
         "numa_node": numa,
         "vcpus": vcpus,
-        "cores_per_socket": vcpus,
+        "cores_per_socket": per_socket,
         "memory_gib": memory_gib,
         "memory_reservation_gib": memory_gib if res["policy"] == "full" else 0,
         "scsi_controllers": [{"bus": b, "type": pol["scsi_controller_type"]} for b in range(controllers)],
@@ -60,7 +85,7 @@ def _vm(name: str, host: str | None, role: str, numa: int | None, vcpus: int, me
         "advanced_settings": {"numa.nodeAffinity": str(numa)} if numa is not None else {},
     }
     notes = [
-        _note("cores_per_socket", pol["numa_reason"], pol["numa_source"]),
+        _numa_note(vcpus, node_cores, per_socket, pol),
         _note("memory_reservation_gib", res["reason"], res["source"]),
         _note("scsi_controllers", pol["scsi_reason"] + " " + pol["scsi_spread_reason"],
               pol["scsi_source"] + "; " + pol["scsi_spread_source"]),
@@ -110,8 +135,9 @@ def postgres_vms(result: SizingResult, names: dict[str, str], naming: Naming) ->
         disks = [{"label": "pgdata", "backing": "vmdk", "format": fmt, "size_gb": data_gb, "mount": "/pgdata"},
                  {"label": "pgwal", "backing": "vmdk", "format": fmt, "size_gb": wal_gb, "mount": "/pgwal"}]
         host = naming.render("physical_host", host=spec.host)
+        kind = result.design.kind + ("-huge-pages" if spec.memory_reservation_gib > 0 else "")
         vm = _vm(names[g.target], host, "postgresql", spec.numa_node, spec.vcpus, spec.memory_gib,
-                 result.design.kind, disks, ["public"])
+                 kind, disks, ["public"], _node_cores(result))
         vm["notes"].append(_note("disks", "DATA and WAL directories each on a dedicated virtual disk, apart from"
                                  " the operating system; sizes are the design's data and WAL space of the VM's"
                                  " databases.", "001_8432df66bbca52f5.txt, Performance Best Practices"))
@@ -138,7 +164,7 @@ def sap_iq_vms(result: SizingResult, naming: Naming) -> list[dict[str, Any]]:
         name = naming.render("iq_node", n=n)
         role = roles[n - 1] if n - 1 < len(roles) else "node"
         vm = _vm(name, naming.render("physical_host", host=n), f"sap iq {role}", None, d.vm.vcpus,
-                 d.vm.memory_gib, d.kind, [], ["public", "dqp-interconnect"])
+                 d.vm.memory_gib, d.kind, [], ["public", "dqp-interconnect"], _node_cores(result))
         vm["notes"].append(_note("networks", "A private network for DQP between the nodes, apart from the vSAN"
                                  " network.", "003_4970b14b1c56345f.txt, Test Environment"))
         out.append(vm)

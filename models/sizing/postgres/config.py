@@ -131,6 +131,7 @@ class PgConfig:
     group: SettingGroup
     notes: tuple[str, ...] = ()  # must-do advice (a pooler the memory calls for): a warning
     advice: tuple[str, ...] = ()  # worth doing, nothing breaks without it (a pooler the vCPUs call for): info
+    reserve_memory: bool = False  # huge pages on a host not overcommitted: reserve all the VM's memory in vSphere
 
     def get(self, name: str) -> Setting:
         s = self.group.get(name)
@@ -369,4 +370,5 @@ def postgres_config(vm: PgVmInputs) -> PgConfig:
     ]
     if 0.45 <= sb.ratio <= 0.55:  # a calibration edit must not smuggle in the ratio study 001 warns against
         raise AssertionError(f"shared_buffers ratio {sb.ratio} lies in the double-buffering dip")
-    return PgConfig(SettingGroup("postgresql", vm.name, tuple(out)), tuple(notes), tuple(advice))
+    reserve = next(s for s in out if s.name == "huge_pages").value == "try" and not vm.overcommitted
+    return PgConfig(SettingGroup("postgresql", vm.name, tuple(out)), tuple(notes), tuple(advice), reserve)

@@ -469,5 +469,6 @@ def _explain(
         bom=tuple(lines), totals=totals, rationale=tuple(rationale),
         warnings=tuple(pg_warnings.warnings(w, p, oc, raid, configs, hf, estimates["performance_preserved"].p50)),
         main_metric=KINDS[w.kind].main_metric,
-        vms=placed_vms(p.hosts),
+        vms=tuple(replace(v, memory_reservation_gib=v.memory_gib if by_vm[v.name].reserve_memory else 0.0)
+                  for v in placed_vms(p.hosts)),
     )
