@@ -27,6 +27,7 @@ from app.export.pdf_styles import (
     WARN,
     WARN_FILL,
     Styles,
+    TableCommand,
     facts_table_style,
     grid_table_style,
 )
@@ -131,7 +132,7 @@ class Ctx:
         return t
 
     def grid(self, header: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequence[float],
-             numeric: Sequence[int] = (), extra: Sequence[tuple[object, ...]] = (), zebra: bool = True,
+             numeric: Sequence[int] = (), extra: Sequence[TableCommand] = (), zebra: bool = True,
              repeat: bool = True) -> Table:
         """A table with a dark header row; string cells are escaped, `numeric` columns right-aligned."""
         s = self.styles

@@ -15,7 +15,7 @@ from app.export.pdf_blocks import Cell, Ctx
 from app.export.pdf_compare import option_letter
 from app.export.pdf_doc import Para
 from app.export.pdf_sections import capex_tile
-from app.export.pdf_styles import ACCENT, ZEBRA
+from app.export.pdf_styles import ACCENT, ZEBRA, TableCommand
 from app.export.pdf_toc import OnePassToc
 from app.formatting import long_date, money, power, value
 from models.model_card import ModelCard
@@ -96,7 +96,7 @@ def appendix(ctx: Ctx, cards: Sequence[ModelCard]) -> list[Flowable]:
         st.body))
     w = ctx.width
     rows: list[list[Cell]] = []
-    extra: list[tuple[object, ...]] = []
+    extra: list[TableCommand] = []
     for c in cards:
         i = len(rows) + 1
         sources = "; ".join(ctx.refs.marks("; ".join(c.sources))) if c.sources else ""

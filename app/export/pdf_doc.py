@@ -141,17 +141,19 @@ def numbered_canvas(fonts: ReportFonts, skip_first: bool = True) -> type[Canvas]
         _code: list[str]
         _pageNumber: int
         _annotationCount: int
+        _curr_tx_info: dict[str, Any]
+        _startPage: Callable[[], None]
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._pages: list[dict[str, Any]] = []
-            self._deferred: dict[int, list[tuple[str, dict[str, Any], Callable[[Canvas], None]]]] = {}  # by page
+            self._deferred: dict[int, list[tuple[str, dict[str, Any], Callable[[Canvas], object]]]] = {}  # by page
 
         def showPage(self) -> None:
             self._pages.append(dict(self.__dict__))
             self._startPage()
 
-        def defer(self, draw: Callable[[Canvas], None]) -> None:
+        def defer(self, draw: Callable[[Canvas], object]) -> None:
             """Call `draw(canvas)` when the document is saved, as if it were called now: this page, this point
             of its content, this graphics state and text position. For what the layout decides later in the
             document (a table of contents' page numbers)."""

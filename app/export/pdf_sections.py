@@ -263,7 +263,8 @@ def workload_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
         out.append(ctx.p(f"Each performance target is met on the {s.targets.confidence} estimate the design reports.",
                          st.body))
         cw = ctx.width
-        rows = [[label, _field_value(v), status_cell(ctx, target_status(r, k))] for label, k, v in targets]
+        rows: list[list[Cell]] = [[label, _field_value(v), status_cell(ctx, target_status(r, k))]
+                                  for label, k, v in targets]
         out.append(ctx.grid(["Target", "Value", "Status"], rows, [cw * 0.45, cw * 0.25, cw * 0.3], numeric=(1,)))
     else:
         out.append(ctx.p("No targets were set: the design is sized for capacity at the horizon and the engine's "

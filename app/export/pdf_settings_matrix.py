@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from reportlab.platypus import Flowable, Spacer
 
 from app.export.config.design_values import fmt_value
-from app.export.pdf_blocks import Ctx
+from app.export.pdf_blocks import Cell, Ctx
 from models.references import readable
 from models.sizing.settings import Setting, SettingGroup
 
@@ -85,12 +85,13 @@ def compact_table(ctx: Ctx, product: str, where: str, groups: Sequence[SettingGr
     st, w = ctx.styles, ctx.width
     same, varying = split(groups)
     first = groups[0]
-    rules = []
+    rules: list[list[Cell]] = []
     for name in [*same, *varying]:
         s = next(x for g in groups if (x := g.get(name)) is not None)
         value = _shown(s) if name in same else "per VM, below"
-        why = [ctx.p(readable(s.reason, ctx.refs) + ("" if name in same else f" (as set for {first.target})"),
-                     st.cell_small), ctx.m(f"<b>Source:</b> {ctx.cite(s.source)}", st.cell_small)]
+        reason = readable(s.reason, ctx.refs) + ("" if name in same else f" (as set for {first.target})")
+        why: list[Flowable] = [ctx.p(reason, st.cell_small),
+                               ctx.m(f"<b>Source:</b> {ctx.cite(s.source)}", st.cell_small)]
         rules.append([ctx.p(name, st.cell_bold), ctx.p(value, st.cell_num), why])
     out: list[Flowable] = [
         ctx.p(f"{where} of {len(groups)} VMs: each setting's rule once; the values each VM gets follow, VMs with the"

@@ -6,6 +6,7 @@ The palette is the charts' (`app.charts.palette`), so figures and tables read as
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, TypeAlias
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
@@ -23,6 +24,10 @@ MARGIN_TOP: float = 22 * mm
 MARGIN_BOTTOM: float = 20 * mm
 FRAME_W = PAGE[0] - 2 * MARGIN_X
 FRAME_H = PAGE[1] - MARGIN_TOP - MARGIN_BOTTOM
+
+# A TableStyle command: (name, (first col, row), (last col, row), *values), e.g. ("BACKGROUND", (0, 0), (-1, 0),
+# colour); the values' types depend on the name, as reportlab documents them
+TableCommand: TypeAlias = tuple[Any, ...]
 
 INK = colors.HexColor("#1f2933")
 MUTED = colors.HexColor("#616e7c")
@@ -81,7 +86,7 @@ class Styles:
 def make_styles(fonts: ReportFonts) -> Styles:
     r, b = fonts.regular, fonts.bold
 
-    def ps(name: str, font: str = r, size: float = 9.5, leading: float | None = None, **kw: object) -> ParagraphStyle:
+    def ps(name: str, font: str = r, size: float = 9.5, leading: float | None = None, **kw: Any) -> ParagraphStyle:
         return ParagraphStyle(name, fontName=font, fontSize=size, leading=leading or size * 1.35,
                               textColor=kw.pop("textColor", INK), **kw)
 
@@ -116,7 +121,7 @@ def make_styles(fonts: ReportFonts) -> Styles:
 
 def grid_table_style(head_rows: int = 1, zebra: bool = True, rows: int = 0) -> TableStyle:
     """Header row dark, thin rules between rows, optional zebra striping."""
-    cmds: list[tuple[object, ...]] = [
+    cmds: list[TableCommand] = [
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("TOPPADDING", (0, 0), (-1, -1), 3),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
