@@ -29,7 +29,6 @@ from models.sizing.parts import (
 )
 from models.sizing.result import Rationale, SizingResult
 from models.tasks import IsCancelled, Progress
-from models.vocabulary import RAID_LEVELS
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 # settled designs whose full capex (`commercial.complete`) `size` compares: the optimizer's CAPEX_RERANK
@@ -56,16 +55,8 @@ def chosen_raid(scenario: Scenario, workload: GpWorkload) -> tuple[str, Rational
 
 
 def explain_candidate(scenario: Scenario, workload: GpWorkload, found: Search, i: int, feasible: bool) -> SizingResult:
-    c = found.ev.candidates
-    raid = RAID_LEVELS[int(c.raid_code[i])]
-    server = found.servers[int(c.server_idx[i])]
     reasons = [r for r in (chosen_raid(scenario, workload)[1], found.nic_why) if r]
-    k = int(found.ev.coordinator_idx[i])
-    coordinator = None
-    if found.coordinators is not None and k >= 0:
-        coordinator = (found.coordinators.servers[k], found.coordinators.drives[k])
-    return explain(scenario, workload, found.ev, i, feasible, server, found.drives[int(c.drive_idx[i])], found.net,
-                   raid, reasons, found.memory[int(c.server_idx[i])], coordinator)
+    return explain(scenario, workload, found, i, feasible, reasons)
 
 
 def size_greenplum(

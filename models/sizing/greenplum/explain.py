@@ -14,7 +14,7 @@ from models.sizing.greenplum import capacity, density, evaluation, metrics, mirr
 from models.sizing.greenplum import memory as gp_memory
 from models.sizing.greenplum.context import needed_tb
 from models.sizing.greenplum.design_settings import greenplum_settings
-from models.sizing.greenplum.host_memory import HostMemory
+from models.sizing.greenplum.search import Search
 from models.sizing.greenplum.verdicts import implicit_service_level, search_verdicts
 from models.sizing.parts import NetworkChoice
 from models.sizing.result import SCENARIO_WIDE, Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
@@ -32,7 +32,7 @@ from models.sizing.rules import (
     vsphere_layout_rationale,
 )
 from models.uncertainty import Estimate
-from models.vocabulary import KINDS
+from models.vocabulary import KINDS, RAID_LEVELS
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 
@@ -75,23 +75,18 @@ class _Layout:
     mirror_why: Rationale | None
 
 
-def explain(
-    scenario: Scenario,
-    workload: GpWorkload,
-    ev: evaluation.Evaluated,
-    i: int,
-    feasible: bool,
-    server: Server,
-    drive: Drive,
-    net: NetworkChoice,
-    raid: str,
-    choice_reasons: list[Rationale],
-    host_mem: HostMemory,
-    coordinator: tuple[Server, Drive] | None = None,
-) -> SizingResult:
-    """Lay out, argue, estimate and price candidate `i` of `ev` (`coordinator`: the OLTP coordinator's own server)."""
+def explain(scenario: Scenario, workload: GpWorkload, found: Search, i: int, feasible: bool,
+            choice_reasons: list[Rationale]) -> SizingResult:
+    """Lay out, argue, estimate and price candidate `i` of the search `found` (its parts, network, memory and, OLTP,
+    its coordinator's own server), with the reasons its parts were chosen."""
+    ev, net = found.ev, found.net
     c = ev.candidates
-    p = dataclasses.replace(_pick_of(workload, ev, i, server, drive, net, raid), coordinator=coordinator)
+    server, drive = found.servers[int(c.server_idx[i])], found.drives[int(c.drive_idx[i])]
+    host_mem = found.memory[int(c.server_idx[i])]
+    k = int(ev.coordinator_idx[i])
+    coordinator = (found.coordinators.servers[k], found.coordinators.drives[k]) \
+        if found.coordinators is not None and k >= 0 else None
+    p = dataclasses.replace(_pick_of(workload, ev, i, server, drive, net), coordinator=coordinator)
     mem_bound = int(segments.plan(workload, c.take(np.array([i])), scenario.platform).by_memory[0])
     rationale: list[Rationale] = _segment_rationale(workload, p, mem_bound)
     warnings: list[Warning] = []
@@ -152,9 +147,8 @@ def _queued(workload: GpWorkload, layout: _Layout, estimates: dict[str, Estimate
     return [queued] if queued is not None else []
 
 
-def _pick_of(
-    workload: GpWorkload, ev: evaluation.Evaluated, i: int, server: Server, drive: Drive, net: NetworkChoice, raid: str
-) -> _Pick:
+def _pick_of(workload: GpWorkload, ev: evaluation.Evaluated, i: int, server: Server, drive: Drive, net: NetworkChoice
+             ) -> _Pick:
     c = ev.candidates
     return _Pick(
         hosts=int(ev.segment_hosts[i]),
@@ -169,7 +163,7 @@ def _pick_of(
         server=server,
         drive=drive,
         net=net,
-        raid=raid,
+        raid=RAID_LEVELS[int(c.raid_code[i])],
     )
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -36,8 +37,7 @@ def fewest_hosts(scan: FullScan, low: IntArray, limit_s: float, most: int, ok: P
     seconds of designs idx at h hosts are within `limit_s` and the guess is `greenplum._host_guess`'s; with the
     seconds at one host fewer and at that count (what `greenplum.helpful_limit` asks next)."""
     low = np.asarray(low, dtype=np.int64)
-    h, at_s, bounded, _, _ = _closed(scan, low, limit_s, most)
-    return _settled(scan, None, low, h, at_s, bounded, limit_s, most, ok)
+    return _settled(scan, None, low, _closed(scan, low, limit_s, most), ok)
 
 
 def scan_hosts(scan: FullScan, low: IntArray, limit_s: float, most: int, ok: Probe, values: Values,
@@ -51,17 +51,18 @@ def scan_hosts(scan: FullScan, low: IntArray, limit_s: float, most: int, ok: Pro
     the one those steps give it over the whole chunk).
     """
     low = np.asarray(low, dtype=np.int64)
-    h, at_s, bounded, frac, peak = _closed(scan, low, limit_s, most)
-    rows = _unproven(scan, low, h, at_s, bounded, frac, peak, limit_s, most, limits)
+    cf = _closed(scan, low, limit_s, most)
+    h, at_s = cf.h, cf.at_s
+    rows = _unproven(scan, low, cf, limits)
     at = h.astype(np.int64)
     if rows is not None and not rows.size:
         return at, at_s
     if rows is None:  # nothing proven: every row, as they are
-        found, below_s, found_s = _settled(scan, None, low, h, at_s, bounded, limit_s, most, ok)
+        found, below_s, found_s = _settled(scan, None, low, cf, ok)
         sub_low = low
     else:
         sub_low = low[rows]
-        found, below_s, found_s = _settled(scan, rows, sub_low, h[rows], at_s[rows], bounded[rows], limit_s, most, ok)
+        found, below_s, found_s = _settled(scan, rows, sub_low, cf.take(rows), ok)
     with np.errstate(invalid="ignore", over="ignore"):  # rows at their lowest count: not read
         stopped = stops_helping({"full_scan_s": below_s}, {"full_scan_s": found_s}, found - 1, limits)
     stopped &= found > sub_low
@@ -73,8 +74,24 @@ def scan_hosts(scan: FullScan, low: IntArray, limit_s: float, most: int, ok: Pro
     return hosts, (at_s if hosts is at else None)
 
 
-def _closed(scan: FullScan, low: IntArray, limit_s: float, most: int
-            ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, float]:
+class Closed(NamedTuple):
+    """`_closed`'s figures: the count h within [low, most] and the seconds there, the bottom of the range, q - h
+    (`frac`), the largest count before the bottom raised any (`peak`), and the limit and the most hosts they are for."""
+
+    h: FloatArray
+    at_s: FloatArray
+    bounded: FloatArray
+    frac: FloatArray
+    peak: float
+    limit_s: float
+    most: int
+
+    def take(self, rows: IntArray) -> Closed:
+        """The figures of designs `rows` (h, the seconds, the bottom of the range; q - h and the peak as they are)."""
+        return self._replace(h=self.h[rows], at_s=self.at_s[rows], bounded=self.bounded[rows])
+
+
+def _closed(scan: FullScan, low: IntArray, limit_s: float, most: int) -> Closed:
     """(the closed-form count h within [low, most], the seconds there, the bottom of the range, q - h) as floats,
     q = data / limit / rate before its ceil, and the largest count before the bottom raised any (NaN where a count
     is NaN). Every step writes into its array, no temporaries."""
@@ -96,12 +113,13 @@ def _closed(scan: FullScan, low: IntArray, limit_s: float, most: int
         at_s = data_mb / h
         at_s /= rate
         q -= h  # exact where `_unproven` reads it (Sterbenz: q and h within a factor of 2 there)
-    return h, at_s, bounded, q, peak
+    return Closed(h, at_s, bounded, q, peak, limit_s, most)
 
 
-def _settled(scan: FullScan, rows: IntArray | None, low: IntArray, h: FloatArray, at_s: FloatArray,
-             bounded: FloatArray, limit_s: float, most: int, ok: Probe) -> tuple[IntArray, FloatArray, FloatArray]:
-    """`fewest_hosts` of designs `rows` (None: all) from their `_closed` figures (those rows' alone)."""
+def _settled(scan: FullScan, rows: IntArray | None, low: IntArray, cf: Closed, ok: Probe
+             ) -> tuple[IntArray, FloatArray, FloatArray]:
+    """`fewest_hosts` of designs `rows` (None: all) from their `_closed` figures (`cf`: those rows' alone)."""
+    h, at_s, bounded, limit_s, most = cf.h, cf.at_s, cf.bounded, cf.limit_s, cf.most
     data_mb = np.asarray(scan.data_on_disk_tb, dtype=float) * MB_PER_TB
     shape = low.shape if rows is None else np.shape(scan.drives_cpu)  # the rows' own, or the chunk's to take them from
     rate: FloatArray = np.broadcast_to(scan.drives_cpu, shape)
@@ -142,8 +160,7 @@ def _settled(scan: FullScan, rows: IntArray | None, low: IntArray, h: FloatArray
 _U = 2.0 ** -53
 
 
-def _unproven(scan: FullScan, low: IntArray, h: FloatArray, at_s: FloatArray, bounded: FloatArray, frac: FloatArray,
-              peak: float, limit_s: float, most: int, limits: dict[str, float]) -> IntArray | None:
+def _unproven(scan: FullScan, low: IntArray, cf: Closed, limits: dict[str, float]) -> IntArray | None:
     """The rows `_closed`'s count h (and the seconds there) is not proven `scan_hosts`' result for, which it
     leaves as is; None where the chunk's figures leave the bounds below unproven.
 
@@ -156,6 +173,7 @@ def _unproven(scan: FullScan, low: IntArray, h: FloatArray, at_s: FloatArray, bo
     does not stop helping. The figures (data, limit, data / limit) are kept within 1e-200..1e200 (1e-100..1e100)
     so no step under- or overflows: each rounding stays within a unit of roundoff.
     """
+    h, at_s, bounded, frac, peak, limit_s, most = cf
     if np.ndim(scan.data_on_disk_tb) or np.shape(scan.drives_cpu) != low.shape or not low.size:
         return None  # one data size and a rate per row (the chunk's): else the steps as they are
     data_mb = float(scan.data_on_disk_tb) * MB_PER_TB

@@ -133,8 +133,9 @@ def test_the_proven_counts_are_the_steps_counts(rows: list[tuple[int, float, flo
     assert (seconds is None) == (expected_s is None)
     if seconds is not None and expected_s is not None:
         assert seconds.tobytes() == expected_s.tobytes()
-    h, at_s, bounded, frac, peak = fast._closed(scan, low, limit_s, MOST)
-    rest = fast._unproven(scan, low, h, at_s, bounded, frac, peak, limit_s, MOST, {"full_scan_s": limit_s})
+    cf = fast._closed(scan, low, limit_s, MOST)
+    h, at_s = cf.h, cf.at_s
+    rest = fast._unproven(scan, low, cf, {"full_scan_s": limit_s})
     assert rest is not None
     fine = np.setdiff1d(np.arange(n), rest)
     assert h[fine].tolist() == expected[fine].tolist()
@@ -151,11 +152,12 @@ def test_the_shortcut_proves_most_designs_of_a_plain_chunk() -> None:
         drive_seq_read_mb_s=rng.uniform(200.0, 14_000.0, n), network_gbps_per_host=np.full(n, 400.0))
     scan = FullScan.of(shape, 60.0, sl_fit.default_params())
     low = np.where(np.arange(n) % 4 == 0, 300, 2)  # a quarter at a bottom above the count the scan asks for
-    h, at_s, bounded, frac, peak = fast._closed(scan, low, 600.0, MOST)
-    rest = fast._unproven(scan, low, h, at_s, bounded, frac, peak, 600.0, MOST, {"full_scan_s": 600.0})
+    cf = fast._closed(scan, low, 600.0, MOST)
+    h = cf.h
+    rest = fast._unproven(scan, low, cf, {"full_scan_s": 600.0})
     assert rest is not None and rest.size < n // 100
     assert h[low == 2].min() >= 10 and h[low == 2].max() <= 150 and np.all(h[low == 300] == 300)
     assert h.tolist() == _composite(scan, low, 600.0)[0].tolist()
     # data / limit far below any count a rounding bound holds for (1e-143): nothing is claimed, the steps run
-    h, at_s, bounded, frac, peak = fast._closed(scan, low, 1e150, MOST)
-    assert fast._unproven(scan, low, h, at_s, bounded, frac, peak, 1e150, MOST, {"full_scan_s": 1e150}) is None
+    cf = fast._closed(scan, low, 1e150, MOST)
+    assert fast._unproven(scan, low, cf, {"full_scan_s": 1e150}) is None
