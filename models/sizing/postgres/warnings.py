@@ -13,6 +13,7 @@ from models.sizing.postgres.config import PgConfig
 from models.sizing.postgres.placement import PgVm, clients_per_vcpu, tps_per_vcpu
 from models.sizing.postgres.state import Overcommit, Packing
 from models.sizing.result import HostFailure, Warning
+from models.sizing.shared_storage import POLICIES, policy_min_hosts
 
 
 def warnings(
@@ -21,7 +22,8 @@ def warnings(
 ) -> list[Warning]:
     """Every warning of the design, in the order a reader meets the subjects."""
     vms = [vm for h in p.hosts for vm in h.vms]
-    out = _memory(w, p, oc) + _ha(w, p) + _after_failure(failed, kept) + _small_vms(vms) + _slow_vms(vms)
+    out = (_memory(w, p, oc) + _ha(w, p) + _after_failure(failed, kept) + _reprotect(w, p) + _small_vms(vms)
+           + _slow_vms(vms))
     if raid == "none":
         out.append(Warning("no-raid", "Database drives without RAID: a drive failure loses the datastore.",
                            "warning", "platform.raid"))
@@ -102,6 +104,24 @@ def _after_failure(failed: HostFailure | None, kept: float) -> list[Warning]:
             "warning", "workload.vsphere_ha",
         ))
     return out
+
+
+def _reprotect(w: PostgresConsolidation, p: Packing) -> list[Warning]:
+    """vSAN on as few hosts as its policy needs: after a host failure the hosts left cannot hold every copy again, so
+    the DATA and WAL disks run unprotected (FTT 1) or with one failure less to tolerate until the host is back."""
+    need = policy_min_hosts(w.vsan_policy)
+    if p.vsan is None or len(p.hosts) - 1 >= need:
+        return []
+    left = POLICIES[w.vsan_policy][2] - 1
+    after = ("a second failure meanwhile loses the disks" if left == 0 else
+             f"meanwhile they tolerate {left} more host failure(s) instead of {POLICIES[w.vsan_policy][2]}")
+    return [Warning(
+        "vsan-no-rebuild-host",
+        f"{len(p.hosts)} hosts: after one fails, the {len(p.hosts) - 1} left are fewer than the {need} vSAN policy"
+        f" {w.vsan_policy} needs, so vSAN cannot rebuild the lost copies of the DATA and WAL disks until the host is"
+        f" back; {after}. One more host lets vSAN re-protect them.",
+        "info", "workload.vsan_policy",
+    )]
 
 
 def _small_vms(vms: list[PgVm]) -> list[Warning]:

@@ -99,3 +99,15 @@ def test_the_rationale_is_written_from_the_simulated_failure(catalog: HardwareCa
     assert f"host {hot.host}, then runs at {round(hot.overcommit_rate * 100)} % overcommit" in text
     assert "fit in the others" not in text
     assert r.to_dict()["design"]["host_failure"]["failed_host"] == hf.failed_host
+
+
+def test_a_three_host_vsan_is_warned_that_it_cannot_re_protect(catalog: HardwareCatalog) -> None:
+    """A 1 GB database on vSAN RAID-1 takes the policy's 3 hosts: after a failure 2 are left, below the 3 the policy
+    needs, so vSAN cannot rebuild (before: no warning)."""
+    tiny = [{"name": "tiny", "size_gb": 1, "peak_clients": 5, "working_set_gb": 0.2}]
+    r = size(sample("pg-consolidation", workload={"databases": tiny}), catalog)
+    assert r.design.raid == "vsan-raid1-ftt1" and r.design.segment_hosts == 3
+    w = next(x for x in r.warnings if x.code == "vsan-no-rebuild-host")
+    assert "2 left are fewer than the 3" in w.text and w.field == "workload.vsan_policy"
+    local = size(sample("pg-consolidation", workload={"databases": tiny, "shared_storage": "local"}), catalog)
+    assert "vsan-no-rebuild-host" not in {x.code for x in local.warnings}
