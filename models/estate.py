@@ -48,6 +48,7 @@ class ObservedVm:
     cpu_model: str = ""
     core_mhz: float | None = None  # the host processor's clock, MHz per core
     cores_per_socket: float | None = None
+    iops: float | None = None  # I/O operations per second it ran (Live Optics), for the report
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def right_size(vm: ObservedVm, how: RightSizing) -> RightSized:
     else:
         used_gib = max(vm.memory_used_gib * how.comfort, 0.1)
     current: dict[str, Any] = {"vcpus": vm.vcpus, "memory_gib": vm.memory_gib, "cpu_used_mhz": vm.cpu_used_mhz,
-                               "memory_used_gib": vm.memory_used_gib, "cpu_model": vm.cpu_model[:200],
+                               "memory_used_gib": vm.memory_used_gib, "iops": vm.iops, "cpu_model": vm.cpu_model[:200],
                                "source": f"{how.source}; CPU: {why}"[:300]}
     database = {"name": vm.name, "size_gb": round(max(vm.in_use_gb, 0.001), 3),
                 "peak_clients": math.ceil(vcpus * figure(RULES, "pg_clients_per_vcpu") - 1e-9),

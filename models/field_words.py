@@ -101,6 +101,7 @@ FIELDS: dict[str, FieldInfo] = {
     "workload.databases[].current.memory_gib": FieldInfo("Current memory", "GiB"),
     "workload.databases[].current.cpu_used_mhz": FieldInfo("CPU used", "MHz"),
     "workload.databases[].current.memory_used_gib": FieldInfo("Memory used", "GiB"),
+    "workload.databases[].current.iops": FieldInfo("I/O observed", "IOPS"),
     "workload.databases[].current.cpu_model": FieldInfo("Current processor"),
     "workload.databases[].current.source": FieldInfo("Observed in"),
     "workload.placement": FieldInfo(

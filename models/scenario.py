@@ -125,6 +125,7 @@ class CurrentVm(_Strict):
     memory_gib: float = Field(gt=0, le=24_576, description="memory configured today, GiB")
     cpu_used_mhz: float | None = Field(default=None, ge=0, le=10_000_000, description="CPU the VM used, MHz")
     memory_used_gib: float | None = Field(default=None, ge=0, le=24_576, description="memory the VM used, GiB")
+    iops: float | None = Field(default=None, ge=0, le=100_000_000, description="I/O operations per second it ran")
     cpu_model: str = Field(default="", max_length=200, description="the processor of its host")
     source: str = Field(default="", max_length=300, description="where the figures come from")
 

@@ -52,8 +52,8 @@ _SECTIONS: tuple[tuple[str, type[BaseModel], str], ...] = (
      " busy hours are written `9-17` or `9,10,11` there."),
     ("The current VM of a database", CurrentVm,
      "`workload.databases[].current`: the VM a database runs in today, as an estate export observed it"
-     " (`refarch new postgres-consolidation --rvtools FILE.xlsx` fills it). The report sets it beside the"
-     " right-sized VM; the sizing reads the database's own fields."),
+     " (`refarch new postgres-consolidation --rvtools FILE.xlsx` or `--liveoptics FILE.xlsx` fills it). The report"
+     " sets it beside the right-sized VM; the sizing reads the database's own fields."),
     (f"Workload: {KINDS['sap-iq-multiplex'].label}", SapIqMultiplex, ""),
     ("Platform", Platform, "The hardware and how it is deployed; parts are catalog ids (`refarch catalog list`)."),
     ("Targets", Targets, "What the design must meet; each is checked and reported (met, missed or out of reach)."),

@@ -46,7 +46,7 @@ class Estate:
     templates: int
 
 
-class _Sheet:
+class Sheet:
     """A sheet's rows by header name (matched without regard to case or repeated spaces)."""
 
     def __init__(self, title: str, rows: Rows, problems: list[Problem]) -> None:
@@ -87,25 +87,25 @@ class _Sheet:
         return number
 
 
-def _text(row: Sequence[object], col: int | None) -> str:
+def cell_text(row: Sequence[object], col: int | None) -> str:
     value = row[col] if col is not None and col < len(row) else None
     return "" if value is None else str(value).strip()
 
 
-def _by_vm(sheet: _Sheet | None, *columns: str) -> dict[str, tuple[float | None, ...]]:
+def _by_vm(sheet: Sheet | None, *columns: str) -> dict[str, tuple[float | None, ...]]:
     if sheet is None:
         return {}
     vm = sheet.index("VM")
     cols = [sheet.index(c, required=False) for c in columns]
     out: dict[str, tuple[float | None, ...]] = {}
     for n, row in sheet.rows:
-        name = _text(row, vm)
+        name = cell_text(row, vm)
         if name and name not in out:
             out[name] = tuple(sheet.number(n, row, c, h) for c, h in zip(cols, columns, strict=True))
     return out
 
 
-def _hosts(sheet: _Sheet | None) -> dict[str, tuple[str, float | None, float | None]]:
+def _hosts(sheet: Sheet | None) -> dict[str, tuple[str, float | None, float | None]]:
     """Host name -> (CPU model, MHz per core, cores per socket)."""
     if sheet is None:
         return {}
@@ -115,15 +115,15 @@ def _hosts(sheet: _Sheet | None) -> dict[str, tuple[str, float | None, float | N
     for n, row in sheet.rows:
         count, total = sheet.number(n, row, sockets, "# CPU"), sheet.number(n, row, cores, "# Cores")
         per_socket = total / count if count and total else None
-        out[_text(row, host)] = (_text(row, model), sheet.number(n, row, speed, "Speed"), per_socket)
+        out[cell_text(row, host)] = (cell_text(row, model), sheet.number(n, row, speed, "Speed"), per_socket)
     return out
 
 
-def _powered_on(state: str) -> bool:
+def powered_on(state: str) -> bool:
     return state.replace(" ", "").lower() == "poweredon"
 
 
-def _is_template(value: str) -> bool:
+def is_template(value: str) -> bool:
     return value.strip().lower() in ("true", "yes", "1")
 
 
@@ -139,7 +139,7 @@ def read_rvtools(path: Path) -> Estate:
     if "vInfo" not in sheets:
         raise RvToolsError(str(path), [Problem("file", "the workbook has no vInfo sheet: is it an RVTools export?")])
     problems: list[Problem] = []
-    parsed = {title: _Sheet(title, rows, problems) for title, rows in sheets.items()}
+    parsed = {title: Sheet(title, rows, problems) for title, rows in sheets.items()}
     estate = _estate(parsed, problems)
     if problems:
         raise RvToolsError(str(path), problems)
@@ -148,7 +148,7 @@ def read_rvtools(path: Path) -> Estate:
     return estate
 
 
-def _estate(sheets: dict[str, _Sheet], problems: list[Problem]) -> Estate:
+def _estate(sheets: dict[str, Sheet], problems: list[Problem]) -> Estate:
     info = sheets["vInfo"]
     cols = {"vm": info.index("VM"), "state": info.index("Powerstate"), "template": info.index("Template"),
             "cpus": info.index("CPUs"), "memory": info.index("Memory"), "host": info.index("Host", required=False),
@@ -162,20 +162,20 @@ def _estate(sheets: dict[str, _Sheet], problems: list[Problem]) -> Estate:
         disk = sheets["vDisk"]
         vm_col, cap = disk.index("VM"), disk.index("Capacity MiB")
         for n, row in disk.rows:
-            disks[_text(row, vm_col)] = disks.get(_text(row, vm_col), 0.0) + (disk.number(n, row, cap, "Capacity MiB")
-                                                                              or 0.0)
+            owner = cell_text(row, vm_col)
+            disks[owner] = disks.get(owner, 0.0) + (disk.number(n, row, cap, "Capacity MiB") or 0.0)
     hosts = _hosts(sheets.get("vHost"))
     vms: list[ObservedVm] = []
     off = templates = 0
     names: set[str] = set()
     for n, row in info.rows:
-        if _is_template(_text(row, cols["template"])):
+        if is_template(cell_text(row, cols["template"])):
             templates += 1
             continue
-        if not _powered_on(_text(row, cols["state"])):
+        if not powered_on(cell_text(row, cols["state"])):
             off += 1
             continue
-        name = _text(row, cols["vm"])[:190] or f"row {n}"
+        name = cell_text(row, cols["vm"])[:190] or f"row {n}"
         unique = name
         while unique in names:
             unique = f"{name} ({len(names)})"
@@ -189,7 +189,7 @@ def _estate(sheets: dict[str, _Sheet], problems: list[Problem]) -> Estate:
         used_mib = in_use if in_use else disks.get(name, 0.0)
         active, consumed = memory.get(name, (None, None))
         used_memory = active or consumed  # active where the export has it (an idle VM's 0 is not a figure)
-        model, mhz, per_socket = hosts.get(_text(row, cols["host"]), ("", None, None))
+        model, mhz, per_socket = hosts.get(cell_text(row, cols["host"]), ("", None, None))
         vms.append(ObservedVm(unique, int(vcpus), mem_mib * GIB_PER_MIB, used_mib * MIB_GB, cpu.get(name, (None,))[0],
                               used_memory * GIB_PER_MIB if used_memory else None, model, mhz, per_socket))
     return Estate(tuple(vms), off, templates)

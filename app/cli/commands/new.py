@@ -31,8 +31,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="postgres-consolidation: one database per powered-on VM (templates left out) of an RVTools"
                         " export, sized from what it used (vInfo In Use MiB, vCPU Overall, vMemory Active), not what it"
                         " was given")
+    p.add_argument("--liveoptics", metavar="LiveOptics.xlsx",
+                   help="postgres-consolidation: the same from a Live Optics VMware export (VMs, VM Performance and ESX"
+                        " Hosts sheets), sized on each VM's peak or average over the collection (--percentile)")
+    p.add_argument("--percentile", choices=("peak", "average"), default="peak",
+                   help="with --liveoptics: the statistic of each VM's CPU, memory and IOPS to size on (default peak)")
     p.add_argument("--comfort", type=float, default=1.2, metavar="FACTOR",
-                   help="with --rvtools: headroom over the observed use, 1 to 5 (default 1.2)")
+                   help="with --rvtools or --liveoptics: headroom over the observed use, 1 to 5 (default 1.2)")
     p.add_argument("--target-cpu", metavar="MODEL",
                    help="with --rvtools: the processor of the new hosts (a catalog CPU, as 'EPYC 9354'); the observed"
                         " CPU is scaled by the SPECrate2017_int_base per core of the current and the new processor")
@@ -52,23 +57,36 @@ def _project_defaults(path: str | None) -> tuple[str, str | None]:
     return project_defaults(scenario_to_json(s) for s in project.scenarios)
 
 
-def _estate(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
-    """The right-sized databases of an RVTools export, and what the import did in words (for the notes)."""
+def _observed(args: argparse.Namespace) -> tuple[Any, str, str]:
+    """The VMs an export observed, where they come from, and at what statistic (in words)."""
+    from app.editing.liveoptics import LiveOpticsError, read_liveoptics
     from app.editing.rvtools import RvToolsError, read_rvtools
+
+    if args.rvtools is not None:
+        try:
+            return read_rvtools(Path(args.rvtools)), f"RVTools export {Path(args.rvtools).name}", \
+                "the use it observed (a snapshot at the export's time, not a peak)"
+        except RvToolsError as exc:
+            raise CliError(f"nothing imported from {args.rvtools}", exc.lines()) from None
+    try:
+        return read_liveoptics(Path(args.liveoptics), args.percentile), \
+            f"Live Optics export {Path(args.liveoptics).name}", f"each VM's {args.percentile} over the collection"
+    except LiveOpticsError as exc:
+        raise CliError(f"nothing imported from {args.liveoptics}", exc.lines()) from None
+
+
+def _estate(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
+    """The right-sized databases of an estate export, and what the import did in words (for the notes)."""
     from models.estate import RightSizing, right_size
 
     if not 1 <= args.comfort <= 5:
         raise CliError(f"--comfort must be 1 to 5 (got {significant(args.comfort)})")
-    try:
-        estate = read_rvtools(Path(args.rvtools))
-    except RvToolsError as exc:
-        raise CliError(f"nothing imported from {args.rvtools}", exc.lines()) from None
+    estate, source, statistic = _observed(args)
     cores = _target_cores(args) if args.target_cpu else None
-    how = RightSizing(args.comfort, args.target_cpu or "", cores, f"RVTools export {Path(args.rvtools).name}")
+    how = RightSizing(args.comfort, args.target_cpu or "", cores, source)
     sized = [right_size(vm, how) for vm in estate.vms]
-    said = (f"From the RVTools export {Path(args.rvtools).name}: {len(sized)} powered-on VMs, right-sized at"
-            f" {significant(args.comfort)} x the use it observed (a snapshot at the export's time, not a peak);"
-            f" {estate.powered_off} powered-off VMs and {estate.templates} templates left out.")
+    said = (f"From the {source}: {len(sized)} powered-on VMs, right-sized at {significant(args.comfort)} x"
+            f" {statistic}; {estate.powered_off} powered-off VMs and {estate.templates} templates left out.")
     notes = [n for s in sized for n in s.notes]
     return [s.database for s in sized], said + "".join(f" {n}." for n in notes[:50])
 
@@ -106,13 +124,14 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     from models.scenario import ScenarioFileError, parse_scenario, scenario_to_json
 
     customer, currency = _project_defaults(args.project)
-    if args.databases is not None and args.rvtools is not None:
-        raise CliError("give --databases or --rvtools, not both")
-    if args.rvtools is not None and args.kind != "postgres-consolidation":
-        raise CliError("--rvtools is for postgres-consolidation: the VMs to consolidate")
+    sources = [o for o in ("databases", "rvtools", "liveoptics") if getattr(args, o) is not None]
+    if len(sources) > 1:
+        raise CliError(f"give one of --databases, --rvtools and --liveoptics (got {', '.join(sources)})")
+    if sources and args.kind != "postgres-consolidation":
+        raise CliError(f"--{sources[0]} is for postgres-consolidation: the databases or VMs to consolidate")
     databases = _inventory(args)
     said = ""
-    if args.rvtools is not None:
+    if args.rvtools is not None or args.liveoptics is not None:
         databases, said = _estate(args)
     try:
         data = scenario_template(args.kind, args.name, currency=args.currency or currency,
