@@ -259,10 +259,16 @@ class ResultsView(QWidget):
         self.binding.setObjectName("binding")
         self.binding.setWordWrap(True)
         self.curve_chart = ChartView(240)
+        self.calibration = QLabel()  # measured vs modelled, when the scenario names measurement profiles
+        self.calibration.setObjectName("calibration")
+        self.calibration.setWordWrap(True)
+        self.calibration.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.calibration.hide()
         est = QWidget()
         el = QVBoxLayout(est)
         el.setContentsMargins(10, 10, 10, 10)
         el.addWidget(self.binding)
+        el.addWidget(self.calibration)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.estimates)
         split.addWidget(self.curve_chart)
@@ -408,6 +414,25 @@ class ResultsView(QWidget):
 
         self.curve_chart.set_builder(ranges_figure)
 
+    def _show_calibration(self, r: SizingResult) -> None:
+        """Measured vs modelled (`app.views.calibration`), above the estimates, when the design was sized on it."""
+        if r.calibration is None:
+            self.calibration.hide()
+            return
+        from app.views.calibration import rows, summary
+
+        cells = "".join(
+            f"<tr><td>{html.escape(x.resource)}</td><td align='right'>{html.escape(x.modelled)}</td>"
+            f"<td align='right'>{html.escape(x.measured)}</td><td align='right'>{html.escape(x.ratio)}</td>"
+            f"<td>{html.escape(x.verdict)}</td><td>{html.escape(x.unit)}</td></tr>" for x in rows(r.calibration))
+        links = r.calibration["no_good_links"]
+        self.calibration.setText(
+            f"<b>Measured vs modelled</b> — {html.escape(summary(r.calibration))}"
+            "<table cellspacing='0' cellpadding='3'><tr><th align='left'>Resource</th><th>Modelled</th>"
+            f"<th>Measured</th><th>Ratio</th><th align='left'>Verdict</th><th align='left'>Unit</th></tr>{cells}"
+            "</table>" + (f"No good links: {html.escape(', '.join(links))}" if links else ""))
+        self.calibration.show()
+
     def _target_for(self, metric: str) -> float | None:
         target = target_of_metric(metric)
         if self.scenario is None or target is None:
@@ -454,6 +479,7 @@ class ResultsView(QWidget):
             t.setRowCount(0)
         self.totals.setText("")
         self.binding.setText("")
+        self.calibration.hide()
         self.warn_box.hide()
         self.curve_chart.set_builder(None)
         self.cost_chart.set_builder(None)
@@ -528,6 +554,7 @@ class ResultsView(QWidget):
             self.estimates.setItem(row, 4, _cell("main metric" if is_main else ""))
         self.binding.setText(f"Binding resource: <b>{html.escape(r.binding_resource)}</b> — the part of the design "
                              "that limits the main estimate; adding more of anything else will not improve it.")
+        self._show_calibration(r)
 
         table = bom_table(r)
         self.bom.clearSpans()

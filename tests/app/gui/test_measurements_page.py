@@ -68,3 +68,33 @@ def test_the_form_edits_the_profile_names_of_a_scenario(qtbot) -> None:  # type:
     editor.widget.setText("lab-gen5, ,x")  # type: ignore[attr-defined]
     editor.widget.textEdited.emit("lab-gen5, ,x")  # type: ignore[attr-defined]
     assert seen == [["lab-gen5", "x"]] and editor.value() == ["lab-gen5", "x"]
+
+
+def test_the_estimates_tab_shows_measured_against_modelled(qtbot, seed) -> None:  # type: ignore[no-untyped-def]
+    import json
+    from datetime import UTC, datetime
+
+    from app.gui.results_view import ResultsView, Status
+    from models.measurements.detect import parse_measurement
+    from models.measurements.profile import MeasurementProfile, ProfileFile
+    from models.scenario import parse_scenario
+    from models.sizing.engine import size
+
+    name = "gpcheckperf_slow_disks_10gbe.txt"
+    now = datetime(2026, 11, 29, tzinfo=UTC)
+    prof = MeasurementProfile("slow", None, now, (ProfileFile(
+        name, now, parse_measurement((FIXTURES / name).read_text(encoding="utf-8"), name)),))
+    samples = Path(__file__).resolve().parents[3] / "resources" / "samples"
+    doc = json.loads((samples / "retail-dw-gen5.json").read_text(encoding="utf-8"))
+    doc["platform"]["measurements"] = ["slow"]
+    scenario = parse_scenario(doc)
+    result = size(scenario, seed, profiles={"slow": prof})
+    view = ResultsView()
+    qtbot.addWidget(view)
+    view.show_result(result, scenario, Status())
+    text = view.calibration.text()
+    assert not view.calibration.isHidden() and "Measured vs modelled" in text and "Sized on slow" in text
+    assert "Disk read" in text and "below 0.9 x" in text
+    plain = size(parse_scenario(json.loads((samples / "retail-dw-gen5.json").read_text(encoding="utf-8"))), seed)
+    view.show_result(plain, scenario, Status())
+    assert view.calibration.isHidden()
