@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -37,7 +37,11 @@ from app.gui.workers import Job, JobRunner
 from models.hardware import HardwareCatalog
 from models.problems import Problem
 from models.scenario import Scenario, Targets
+from models.tasks import Progress
 from models.vocabulary import deployment_label, metric_label, raid_label, targets_for
+
+if TYPE_CHECKING:
+    from app.services.optimize import DesignPoint, OptimizationResult
 
 COLUMNS = ("Server", "Drive", "Drives/host", "Deployment", "RAID", "Hosts", "Capex", "Power", "Rack U", "Main")
 
@@ -51,7 +55,7 @@ def part_name(catalog: HardwareCatalog, part_id: str) -> str:
 
 
 def run_optimizer(scenario: Scenario, catalog: HardwareCatalog, cancel: threading.Event,
-                  progress: Any) -> Any:
+                  progress: Progress) -> OptimizationResult:
     from app.services.optimize import optimize
 
     return optimize(scenario, catalog, progress=progress, cancelled=cancel.is_set)
@@ -68,7 +72,7 @@ class OptimizerDialog(QDialog):
         self.catalog = catalog
         self.runner = JobRunner(self)
         self.job: Job | None = None
-        self.result: Any = None
+        self.optimization: OptimizationResult | None = None
         self.targets: dict[str, Any] = scenario.targets.model_dump(mode="json")
 
         form = new_form_layout()
@@ -200,10 +204,10 @@ class OptimizerDialog(QDialog):
         self._finish()
         self.summary.setText("The optimizer cannot run: " + "; ".join(problem_text(p) for p in problems))
 
-    def _done(self, result: Any) -> None:
+    def _done(self, result: OptimizationResult) -> None:
         self._finish()
         self.progress.setValue(100)
-        self.result = result
+        self.optimization = result
         label = metric_label(result.main_metric)
         if result.best is None:
             unmet = "; ".join(result.unmet.values())
@@ -220,7 +224,7 @@ class OptimizerDialog(QDialog):
             )
         self._fill(result)
 
-    def _fill(self, result: Any) -> None:
+    def _fill(self, result: OptimizationResult) -> None:
         points = list(result.pareto)
         self.table.setRowCount(len(points))
         currency = self.scenario.commercial.currency  # every candidate is priced in it, feasible or not
@@ -246,7 +250,7 @@ class OptimizerDialog(QDialog):
             self.table.selectRow(best_row)
         self._draw(points, result)
 
-    def _draw(self, points: list[Any], result: Any, selected: int | None = None) -> None:
+    def _draw(self, points: list[DesignPoint], result: OptimizationResult, selected: int | None = None) -> None:
         currency = self.scenario.commercial.currency  # every candidate is priced in it, feasible or not
         label = metric_label(result.main_metric)
         self.chart.set_builder(lambda: pareto_front(
@@ -257,15 +261,15 @@ class OptimizerDialog(QDialog):
 
     def _selection_changed(self) -> None:
         rows = {i.row() for i in self.table.selectedIndexes()}
-        self.use_btn.setEnabled(bool(rows) and self.result is not None)
-        if self.result is not None and rows:
-            self._draw(list(self.result.pareto), self.result, min(rows))
+        self.use_btn.setEnabled(bool(rows) and self.optimization is not None)
+        if self.optimization is not None and rows:
+            self._draw(list(self.optimization.pareto), self.optimization, min(rows))
 
-    def selected_point(self) -> Any:
+    def selected_point(self) -> DesignPoint | None:
         rows = sorted({i.row() for i in self.table.selectedIndexes()})
-        if not rows or self.result is None:
+        if not rows or self.optimization is None:
             return None
-        return list(self.result.pareto)[rows[0]]
+        return list(self.optimization.pareto)[rows[0]]
 
     def _use(self) -> None:
         point = self.selected_point()

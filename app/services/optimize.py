@@ -10,7 +10,9 @@ from models.scenario import Scenario
 from models.tasks import IsCancelled, Progress
 
 if TYPE_CHECKING:
-    from models.optimizer import OptimizationResult as OptimizationResult  # this use case's result, for its callers
+    # this use case's result and its design points, for its callers
+    from models.optimizer import DesignPoint as DesignPoint
+    from models.optimizer import OptimizationResult as OptimizationResult
 
 
 def optimize(scenario: Scenario, catalog: HardwareCatalog, objective: str | None = None, label: str | None = None,

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli.output import format_table, print_json
 from app.formatting import significant
+
+if TYPE_CHECKING:
+    from models.hardware import HardwareCatalog
+    from models.model_card import ModelCard
 
 RESIDUAL_COLUMNS = ("point_id", "observed", "predicted", "unit", "pct_err")
 
@@ -28,7 +32,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(handler=_run)
 
 
-def collect_cards(catalog: Any = None) -> tuple[list[Any], list[str]]:
+def collect_cards(catalog: HardwareCatalog | None = None) -> tuple[list[ModelCard], list[str]]:
     """The cards that build, and one problem line per card that does not.
 
     One broken card does not hide the others; cards that validate against prices (the
@@ -38,7 +42,7 @@ def collect_cards(catalog: Any = None) -> tuple[list[Any], list[str]]:
     from models.perf import cards as perf_cards
 
     problems: list[str] = []
-    cards = []
+    cards: list[ModelCard] = []
     for factory in perf_cards.CARD_FACTORIES:
         try:
             cards.append(model_card.build(factory, catalog))
@@ -48,7 +52,7 @@ def collect_cards(catalog: Any = None) -> tuple[list[Any], list[str]]:
     return sorted(cards, key=lambda c: c.name), problems
 
 
-def card_json(card: Any) -> dict[str, Any]:
+def card_json(card: ModelCard) -> dict[str, Any]:
     return {
         "name": card.name,
         "parameters": dict(card.parameters),
@@ -61,7 +65,7 @@ def card_json(card: Any) -> dict[str, Any]:
     }
 
 
-def _card_text(card: Any) -> str:
+def _card_text(card: ModelCard) -> str:
     lines = [
         f"== {card.name}: {card.description}",
         f"points {card.points}   mape_pct {card.mape_pct:.3f}   max_abs_pct_err {card.max_abs_pct_err:.3f}",
@@ -76,7 +80,7 @@ def _card_text(card: Any) -> str:
     return "\n".join(lines)
 
 
-def _num(v: Any) -> str:
+def _num(v: object) -> str:
     return significant(v) if isinstance(v, float) else str(v)
 
 

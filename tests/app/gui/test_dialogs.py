@@ -17,15 +17,15 @@ def test_optimizer_runs_and_its_design_goes_back_into_the_scenario(qtbot, window
     qtbot.addWidget(dialog)
     dialog.designChosen.connect(lambda platform: window.doc.edit(uid, ("platform",), platform))  # type: ignore[arg-type]
     dialog.start()
-    qtbot.waitUntil(lambda: dialog.result is not None, timeout=30_000)
-    assert dialog.table.rowCount() == len(dialog.result.pareto) > 0
+    qtbot.waitUntil(lambda: dialog.optimization is not None, timeout=30_000)
+    assert dialog.table.rowCount() == len(dialog.optimization.pareto) > 0
     assert dialog.use_btn.isEnabled()
     catalog = window.source.snapshot  # type: ignore[union-attr]
-    for row, p in enumerate(dialog.result.pareto):  # parts by name, the catalog id only in the tooltip
+    for row, p in enumerate(dialog.optimization.pareto):  # parts by name, the catalog id only in the tooltip
         server = catalog.get(p.server_id)
         assert dialog.table.item(row, 0).text() == f"{server.vendor} {server.model}"
         assert p.server_id in dialog.table.item(row, 0).toolTip()
-    best = dialog.result.best
+    best = dialog.optimization.best
     assert best.server_id not in dialog.summary.text() and best.drive_id not in dialog.summary.text()
     point = dialog.selected_point()
     dialog.use_btn.click()
@@ -47,8 +47,8 @@ def test_a_front_without_a_feasible_design_shows_the_scenarios_currency(  # type
     dialog = OptimizerDialog(scenario, window.source.snapshot, window)  # type: ignore[union-attr]
     qtbot.addWidget(dialog)
     dialog.start()
-    qtbot.waitUntil(lambda: dialog.result is not None, timeout=30_000)
-    assert dialog.result.best is None and dialog.table.rowCount() > 0
+    qtbot.waitUntil(lambda: dialog.optimization is not None, timeout=30_000)
+    assert dialog.optimization.best is None and dialog.table.rowCount() > 0
     assert all(dialog.table.item(row, 6).text().endswith(" EUR") for row in range(dialog.table.rowCount()))
 
 
@@ -79,7 +79,7 @@ def test_optimizer_cancel_stops_the_search(qtbot, window: MainWindow, monkeypatc
     assert started.wait(5)
     dialog.cancel()
     qtbot.waitUntil(lambda: dialog.job is None, timeout=5000)
-    assert dialog.summary.text() == "Cancelled." and dialog.result is None
+    assert dialog.summary.text() == "Cancelled." and dialog.optimization is None
 
 
 def test_export_pdf_and_bom(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
