@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
     from models.perf.usl import UslFit
 
 REQUIRED = ("clients", "throughput")
+# A sweep is tens of client counts (repeated runs included); a file of millions of rows is not one, and fitting
+# it took gigabytes. Rows are read lazily and the file refused past this many points.
+MAX_POINTS = 100_000
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -83,6 +87,16 @@ def sweep_points(path: Path, mix: str | None) -> tuple[list[float], list[float],
     return list(found[0].clients), list(found[0].throughput), found[0].unit
 
 
+def _lines(text: str) -> Iterator[str]:
+    """The lines of `text` one at a time, each with its line break (what csv.reader reads)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end + 1
+        yield text[start:end]
+        start = end
+
+
 def read_points(path: Path) -> tuple[list[float], list[float]]:
     """Rows of (clients, throughput); every bad row or field is reported, not just the first."""
     try:
@@ -95,7 +109,7 @@ def read_points(path: Path) -> tuple[list[float], list[float]]:
     if "\x00" in text:
         raise CliError(f"{path}: not a CSV text file (contains NUL bytes)")
 
-    reader = csv.reader(text.splitlines())
+    reader = csv.reader(_lines(text))  # row by row: no list of every line, no second copy of the text
     try:
         header = next(reader)
     except csv.Error as exc:
@@ -117,6 +131,9 @@ def read_points(path: Path) -> tuple[list[float], list[float]]:
         for row_no, row in enumerate(reader, start=2):  # row 1 is the header
             if not any(cell.strip() for cell in row):
                 continue
+            if len(clients) + len(problems) >= MAX_POINTS:
+                raise CliError(f"{path}: more than {MAX_POINTS:,} points; a USL sweep is tens of client counts "
+                               "(average repeated runs per count, or fit one run at a time)")
             values: dict[str, float] = {}
             for col, i in idx.items():
                 cell = row[i].strip() if i < len(row) else ""

@@ -153,3 +153,25 @@ def test_fits_outside_the_physical_bounds_are_flagged(tmp_path: Path, capsys: py
 def test_a_good_sweep_has_no_physical_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fit-usl", str(_good(tmp_path)), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["physical_note"] is None
+
+
+def test_a_huge_csv_is_refused_early_in_a_small_multiple_of_its_size(tmp_path: Path) -> None:
+    """The tester's case: a 49 MB USL CSV took 1.9 GB and 30 s. The rows are read lazily and the file refused past
+    MAX_POINTS; measured here on a 6 MB file: the reader's peak allocation stays within 3x the file's size."""
+    import tracemalloc
+
+    from app.cli.commands import fit_usl
+    from app.cli.errors import CliError
+
+    path = tmp_path / "huge.csv"
+    rows = "".join(f"{1 + i % 64},{1000 + i % 997}.25\n" for i in range(500_000))
+    path.write_text("clients,throughput\n" + rows, encoding="utf-8")
+    size = path.stat().st_size
+    tracemalloc.start()
+    try:
+        with pytest.raises(CliError, match="more than 100,000 points"):
+            fit_usl.read_points(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert size > 5_000_000 and peak < 3 * size, (size, peak)
