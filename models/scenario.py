@@ -262,7 +262,7 @@ class Platform(_Strict):
     raid: Raid | None = "none"
     nics_per_host: int | None = Field(default=None, ge=1, le=16)
     hypervisor_reserve_gib: float | None = Field(default=None, ge=0, le=1024)
-    measurements: list[str] = Field(
+    measurements: list[Annotated[str, Field(min_length=1, max_length=80)]] = Field(
         default_factory=list, max_length=20,
         description="measurement profiles in the catalog (refarch measure import) whose measured rates and "
                     "sweeps the design uses in place of the modelled ones",
