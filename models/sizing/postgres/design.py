@@ -58,6 +58,7 @@ from models.sizing.postgres.placement import (
     clients_per_vcpu,
     ha_failures,
     pack_hosts,
+    pinned,
     placed_vms,
     plan_vms,
     shared_split,
@@ -193,6 +194,10 @@ def size_postgres(
             best, best_rank = found, rank
     if best is None:
         _refuse(w, catalog, parts, scenario, too_small, vsan)
+    physical = physical_memory(scenario, best.server)[1]
+    if physical > best.available_gib:  # memory made available below the host's: NUMA nodes are the host's own
+        s = best.server
+        best = replace(best, hosts=pinned(best.hosts, s.numa_nodes, s.cores_per_numa_node, physical / s.numa_nodes))
     return _explain(scenario, catalog, w, best, net, nic_why, raid)
 
 

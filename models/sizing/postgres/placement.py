@@ -302,6 +302,13 @@ HA_RESTARTS = ("VMware vSphere 8 Availability: VM Restart Priority (failed VMs a
 MAX_PAIR_HOSTS = 24  # N+2: pairs among at most this many of the most loaded hosts are simulated
 
 
+def pinned(hosts: list[HostPlan], nodes: int, node_cores: int, node_mem_gib: float) -> list[HostPlan]:
+    """The hosts' VMs pinned again to NUMA nodes of `node_mem_gib`: the host's own node memory where the memory made
+    available to the VMs is less than the host has (study 001's overcommitted hosts), so a VM that fits a physical
+    node is not reported wider than it."""
+    return [HostPlan(h.vms, _numa(list(h.vms), nodes, node_cores, node_mem_gib)) for h in hosts]
+
+
 def survives_failures(bins: list[list[PgVm]], failures: int, cores: float, mem: float) -> bool:
     """vSphere HA admission control for `failures` hosts: after any `failures` hosts fail, every one of their VMs
     restarts on a survivor (`restart`). Two failures: every pair of hosts, or of the MAX_PAIR_HOSTS most loaded

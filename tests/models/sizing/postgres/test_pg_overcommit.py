@@ -40,6 +40,9 @@ def test_study_001_operating_points_size_at_their_own_overcommit(
     r = size(_study(available, policy), catalog)
     d = r.design
     assert d.segment_hosts == 1 and [v.memory_gib for v in r.vms] == [4.0, 4.0]
+    # 3 vCPUs and 4 GiB fit a NUMA node of the 2 x 4-core, 12 GiB host: pinned, not 'wide' against the squeezed
+    # memory made available (before: both reported wider than a node)
+    assert all(v.numa_node is not None for v in r.vms) and "wide-vm" not in {w.code for w in r.warnings}
     assert abs(d.overcommit_rate - rate) <= 0.05
     assert d.overcommit_rate <= d.safe_overcommit_rate
     ratio = r.design.shared_buffers_ratio
