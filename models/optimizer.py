@@ -135,11 +135,11 @@ def optimize(
         raise SizingInputError(problems)
     catalog = allowed(scenario, catalog)  # `size` of each reported design narrows to this same object again
     space = _space(scenario, catalog)
-    state = _streamed(space, scenario, catalog, objective, chunk, progress, cancelled)
+    state = _streamed(space, catalog, objective, chunk, progress, cancelled)
     sizer = SizedDesigns(scenario, catalog, cancelled)
-    pareto = sized_front(_settled_front(state.pareto(pareto_limit), space, state.main, state.higher), scenario,
-                         catalog, state.main, state.higher, cancelled, sizer)
-    return _picked(state, space, scenario, catalog, objective, pareto, sizer)
+    pareto = sized_front(_settled_front(state.pareto(pareto_limit), space, state.main, state.higher), sizer,
+                         state.main, state.higher)
+    return _picked(state, space, objective, pareto, sizer)
 
 
 def _space(scenario: Scenario, catalog: HardwareCatalog) -> SearchSpace:
@@ -163,9 +163,10 @@ def _space(scenario: Scenario, catalog: HardwareCatalog) -> SearchSpace:
     return space
 
 
-def _streamed(space: SearchSpace, scenario: Scenario, catalog: HardwareCatalog, objective: str, chunk: int,
-              progress: Progress | None, cancelled: IsCancelled | None) -> _Stream:
+def _streamed(space: SearchSpace, catalog: HardwareCatalog, objective: str, chunk: int, progress: Progress | None,
+              cancelled: IsCancelled | None) -> _Stream:
     """Every candidate evaluated chunk by chunk into what the optimizer keeps (raises models.tasks.Cancelled)."""
+    scenario = space.scenario
     main, higher = _main(space.workload)
     state = _Stream(main, higher, space.servers, space.drives)  # the servers whose slots hold the memory
     if objective == "tco":
@@ -179,9 +180,10 @@ def _streamed(space: SearchSpace, scenario: Scenario, catalog: HardwareCatalog, 
     return state
 
 
-def _picked(state: _Stream, space: SearchSpace, scenario: Scenario, catalog: HardwareCatalog, objective: str,
-            pareto: list[DesignPoint], sizer: SizedDesigns) -> OptimizationResult:
+def _picked(state: _Stream, space: SearchSpace, objective: str, pareto: list[DesignPoint], sizer: SizedDesigns
+            ) -> OptimizationResult:
     """The best design: the streamed pick settled on its estimate, then judged by the full sizing."""
+    scenario = sizer.scenario
     main, higher = state.main, state.higher
     if state.best.row is None or not state.best.feasible:
         return OptimizationResult(main, higher, state.evaluated, 0, None, None, pareto, state.unmet())
@@ -195,8 +197,7 @@ def _picked(state: _Stream, space: SearchSpace, scenario: Scenario, catalog: Har
         point, segment_hosts=int(settled.segment_hosts[0]), capex=float(settled.capex[0]),
         power_w=float(settled.power_w[0]), rack_u=float(settled.rack_u[0]), main_value=float(settled.metrics[main][0]),
     )
-    best, best_sized = judged(scenario, catalog, objective, best, sizer(best),
-                              [cand for *_, cand in state.tco_shortlist], pareto, sizer.cancelled, sizer)
+    best, best_sized = judged(sizer, objective, best, sizer(best), [cand for *_, cand in state.tco_shortlist], pareto)
     return OptimizationResult(main, higher, state.evaluated, state.feasible, best, best_sized, pareto,
                               objective=objective)
 
@@ -388,10 +389,10 @@ class SizedDesigns:
         return self._done[key]
 
 
-def sized_front(points: list[DesignPoint], scenario: Scenario, catalog: HardwareCatalog, main: str, higher: bool,
-                cancelled: IsCancelled | None = None, sizer: SizedDesigns | None = None) -> list[DesignPoint]:
-    """Each reported front design as `size` reports it (full BOM capex), the dominated dropped, cheapest first."""
-    sizer = sizer or SizedDesigns(scenario, catalog, cancelled)
+def sized_front(points: list[DesignPoint], sizer: SizedDesigns, main: str, higher: bool) -> list[DesignPoint]:
+    """Each reported front design as `size` reports it (`sizer`: the scenario's sizings, shared; full BOM capex),
+    the dominated dropped, cheapest first."""
+    scenario = sizer.scenario
     out = [_as_sized(p, sizer(p), main, scenario.targets.confidence) for p in points]
     if not out:
         return out
@@ -400,17 +401,17 @@ def sized_front(points: list[DesignPoint], scenario: Scenario, catalog: Hardware
     return [out[i] for i in keep]
 
 
-def judged(scenario: Scenario, catalog: HardwareCatalog, objective: str, best: DesignPoint, best_sized: SizingResult,
-           shortlist: list[DesignPoint], front: list[DesignPoint],
-           cancelled: IsCancelled | None = None, sizer: SizedDesigns | None = None) -> tuple[DesignPoint, SizingResult]:
-    """The pick by the full sizing: the settled pick, the shortlist and the feasible front designs are sized and the
-    lowest full capex (or TCO) that meets every target once sized is taken, ties to the earlier."""
+def judged(sizer: SizedDesigns, objective: str, best: DesignPoint, best_sized: SizingResult,
+           shortlist: list[DesignPoint], front: list[DesignPoint]) -> tuple[DesignPoint, SizingResult]:
+    """The pick by the full sizing (`sizer`: the scenario's sizings, shared): the settled pick, the shortlist and the
+    feasible front designs are sized and the lowest full capex (or TCO) that meets every target once sized is taken,
+    ties to the earlier."""
     def cost(r: SizingResult) -> tuple[int, float]:  # fewer part warnings first, as `size` recommends
         return (len(greenplum.raised_part_warnings(w.code for w in r.warnings)),
                 r.totals.tco if objective == "tco" else r.totals.capex)
 
+    scenario = sizer.scenario
     main = _main(scenario.workload)[0]  # type: ignore[arg-type]
-    sizer = sizer or SizedDesigns(scenario, catalog, cancelled)
     for cand in [*shortlist, *(p for p in front if p.feasible)]:
         r_i = sizer(cand)
         # the full sizing is the judge: a pick over the budget once fully priced gives way to one within it

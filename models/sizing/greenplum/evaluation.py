@@ -10,7 +10,7 @@ import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -255,7 +255,7 @@ def _evaluate_with(sc: SearchContext, c: Candidates, extra_memory_price: FloatAr
     perf = metrics.gp_point(workload, ctx, hosts, etl, later, scan_s)
     counts = hosts.astype(float)  # the host counts as each product with a float converts them: converted once
     drives = np.asarray(ctx.shape.drives_per_host)  # the float drive counts the scan's model reads
-    capex, power, rack = _totals(c, net, utilization, extra_mem, coord, drives, counts, etl if some_etl else None,
+    capex, power, rack = _totals(c, net, utilization, extra_mem, Held(coord, drives, counts, etl if some_etl else None),
                                  layouts)
     meets: dict[str, BoolArray] = {CAPACITY: hosts >= h_cap}
     fixed = gp_part_warnings.fixed(workload, c, layouts)
@@ -282,9 +282,18 @@ def _evaluate_with(sc: SearchContext, c: Candidates, extra_memory_price: FloatAr
     )
 
 
-def _totals(c: Candidates, net: NetworkChoice, utilization: float, extra_mem: FloatArray, coord: CoordinatorHost,
-            drives: FloatArray, hosts: FloatArray, etl: IntArray | None, layouts: segments.HostLayouts | None = None
-            ) -> tuple[FloatArray, FloatArray, FloatArray]:
+class Held(NamedTuple):
+    """What each design holds besides its parts: the coordinator host, the data drives per host and the segment hosts
+    (as floats, as each product with them converts them), and the ETL hosts (None: none)."""
+
+    coord: CoordinatorHost
+    drives: FloatArray
+    hosts: FloatArray
+    etl: IntArray | None
+
+
+def _totals(c: Candidates, net: NetworkChoice, utilization: float, extra_mem: FloatArray, held: Held,
+            layouts: segments.HostLayouts | None = None) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Per candidate, the design's capex, average draw and rack units at `hosts` segment hosts and `etl` ETL
     hosts (None: none; `drives` and `hosts`: the counts as floats, as each product below converts them):
 
@@ -295,6 +304,7 @@ def _totals(c: Candidates, net: NetworkChoice, utilization: float, extra_mem: Fl
 
     Term by term in that order, written into the first array of each sum: the same operations, so the same
     bits, with a third of the temporaries. Without ETL hosts each ETL term is x 0.0, what an integer 0 gives."""
+    coord, drives, hosts, etl = held
     coordinators = coordinator_count()
     etl_f: FloatArray | float = 0.0 if etl is None else etl.astype(float)
     seg_price = drives * c.drive_price

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from models.calibration_data import figure
 from models.hardware import HardwareCatalog
-from models.optimizer import CAPEX_RERANK, DesignPoint, _settled_front, judged, sized_front
+from models.optimizer import CAPEX_RERANK, DesignPoint, SizedDesigns, _settled_front, judged, sized_front
 from models.scenario import GreenplumAnalytics, Scenario
 from models.sizing.engine import size
 from models.sizing.greenplum import evaluation
@@ -88,8 +88,8 @@ def reference_optimize(scenario: Scenario, catalog: HardwareCatalog, pareto_limi
     choices = Choices(servers_all, drives, DEPLOYMENTS, RAID_LEVELS, None)
     space = search_space(scenario, workload, catalog, parts, choices)
     pareto = _settled_front(pareto, space, main, higher)  # type: ignore[arg-type]
-    pareto = sized_front([DesignPoint(**dataclasses.asdict(p)) for p in pareto], scenario, catalog, main,
-                         higher)  # type: ignore[assignment]
+    pareto = sized_front([DesignPoint(**dataclasses.asdict(p)) for p in pareto], SizedDesigns(scenario, catalog, None),
+                         main, higher)  # type: ignore[assignment]
     if not np.any(feasible):
         return RefResult(len(cands), 0, None, pareto, _closest_per_target(ev, points))
     found = Search(servers, drives, net, None, memory, ev, coordinators)
@@ -103,7 +103,8 @@ def reference_optimize(scenario: Scenario, catalog: HardwareCatalog, pareto_limi
     cheapest = np.flatnonzero(feasible)[np.argsort(ev.capex[feasible], kind="stable")[:CAPEX_RERANK]]
     best_scenario = scenario.model_copy(update={"platform": scenario.platform.model_validate(
         DesignPoint(**dataclasses.asdict(best)).platform(scenario))})
-    best, _ = judged(scenario, catalog, "capex", DesignPoint(**dataclasses.asdict(best)), size(best_scenario, catalog),
+    best, _ = judged(SizedDesigns(scenario, catalog, None), "capex", DesignPoint(**dataclasses.asdict(best)),
+                     size(best_scenario, catalog),
                      [DesignPoint(**dataclasses.asdict(points[int(i)])) for i in cheapest], pareto)  # type: ignore[arg-type]
     return RefResult(len(cands), int(feasible.sum()), best, pareto, {})
 

@@ -76,7 +76,7 @@ def test_totals_per_layout_equal_the_plain_formula(catalog: HardwareCatalog, sta
     hosts = rng.integers(1, 1000, len(chunk)).astype(float)
     etl = rng.integers(0, 64, len(chunk)) if with_etl else None
     extra_mem = np.broadcast_to(np.asarray(extra), (len(chunk),))
-    got = evaluation._totals(chunk, net, u, extra_mem, coord, drives, hosts, etl, layouts)
+    got = evaluation._totals(chunk, net, u, extra_mem, evaluation.Held(coord, drives, hosts, etl), layouts)
     want = _plain_totals(chunk, net, u, extra_mem, drives, hosts, etl)
     for name, a, b in zip(("capex", "power", "rack"), got, want, strict=True):
         assert _same(a, b), name
