@@ -58,3 +58,11 @@ def test_sap_iq_on_a_san_records_the_study_ratio_and_a_san_it_does_not_price(cat
     assert used["workload.dqp_mode"].value == r.design.dqp_mode
     chosen = size(sample("sap-iq", workload={"dqp_mode": "storage-transfer"}), catalog)
     assert all(u.field != "workload.dqp_mode" for u in chosen.values_used)
+
+
+def test_an_empty_vendor_list_names_the_vendor_of_the_server_chosen(catalog: HardwareCatalog) -> None:
+    r = size(sample("retail-dw-gen5", platform={"vendors": None}), catalog)
+    used = {u.field: u for u in r.values_used}["platform.vendors"]
+    assert used.value == catalog.server(r.design.server_id).vendor and "any vendor" in used.basis
+    chosen = size(sample("retail-dw-gen5", platform={"vendors": [used.value]}), catalog)
+    assert all(u.field != "platform.vendors" for u in chosen.values_used)
