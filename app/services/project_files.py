@@ -12,7 +12,7 @@ import contextlib
 import hashlib
 import os
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 import platformdirs
 
@@ -28,7 +28,15 @@ MAX_RECENT = 8
 LAST_FOLDER_KEY = "lastFolder"
 
 
-def start_folder(settings: Any) -> Path:
+class Settings(Protocol):
+    """What the folder memory reads and writes of the window's QSettings (this layer does not import Qt)."""
+
+    def value(self, key: str, default: object = ..., /) -> object: ...
+
+    def setValue(self, key: str, value: object, /) -> None: ...
+
+
+def start_folder(settings: Settings) -> Path:
     """Where a file dialog opens: the folder last used, else the user's documents folder, else home.
 
     Never the working directory: launched from a menu or `make run` that is the install folder.
@@ -40,8 +48,7 @@ def start_folder(settings: Any) -> Path:
     return docs if docs.is_dir() else Path.home()
 
 
-def remember_folder(settings: Any, path: Path) -> None:
-    """`settings` is the window's QSettings (anything with value/setValue)."""
+def remember_folder(settings: Settings, path: Path) -> None:
     settings.setValue(LAST_FOLDER_KEY, str(atomic.resolved_path(path).parent))
 
 
