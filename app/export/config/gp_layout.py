@@ -68,10 +68,13 @@ def segment_units(design: Design, naming: Naming) -> list[SegmentUnit]:
     return units
 
 
-def spread(dirs_per_unit: int, mounts: tuple[str, ...], naming: Naming, key: str) -> list[str]:
-    """One directory per segment, round-robin over the data volumes.
+def spread(dirs_per_unit: int, mounts: tuple[str, ...], naming: Naming, key: str, start: int = 0) -> list[str]:
+    """One directory per segment, round-robin over the data volumes from volume `start` (mirrors start after the
+    primaries, so with fewer primaries than volumes each volume carries one instance).
 
     >>> spread(4, ("/data1", "/data2"), Naming(), "primary_dir")
     ['/data1/primary', '/data2/primary', '/data1/primary', '/data2/primary']
+    >>> spread(2, ("/data1", "/data2", "/data3", "/data4"), Naming(), "mirror_dir", start=2)
+    ['/data3/mirror', '/data4/mirror']
     """
-    return [naming.render(key, mount=mounts[i % len(mounts)]) for i in range(dirs_per_unit)]
+    return [naming.render(key, mount=mounts[(start + i) % len(mounts)]) for i in range(dirs_per_unit)]

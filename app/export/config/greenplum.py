@@ -76,7 +76,8 @@ def gpinitsystem_config(result: SizingResult, units: list[SegmentUnit], naming: 
         lines += [*comment(f"Block mirroring has no gpinitsystem flag: the cluster is initialised without mirrors"
                            f" and gpaddmirrors -i adds them in blocks (see gpinitsystem.sh). The {u.mirrors} mirror"
                            " directories per host, for that file:", mode.source if mode else DOCS),
-                  f"# MIRROR_DATA_DIRECTORY: {' '.join(spread(u.mirrors, u.mounts, naming, 'mirror_dir'))}"]
+                  "# MIRROR_DATA_DIRECTORY: "
+                  + " ".join(spread(u.mirrors, u.mounts, naming, "mirror_dir", u.primaries))]
     elif u.mirrors:
         e = init["MIRROR_PORT_BASE"]
         lines += [*comment(f"{e['reason']} {_range_note(ports)}", e["source"]),
@@ -86,7 +87,8 @@ def gpinitsystem_config(result: SizingResult, units: list[SegmentUnit], naming: 
         lines += [*comment(f"{u.mirrors} mirror segments per {'VM' if u.vm else 'host'}, spread over the same"
                            f" data volumes.{how}", "vendor_docs: Greenplum Database Administrator Guide, Overview of"
                            " Segment Mirroring"),
-                  f"declare -a MIRROR_DATA_DIRECTORY={_array(spread(u.mirrors, u.mounts, naming, 'mirror_dir'))}"]
+                  "declare -a MIRROR_DATA_DIRECTORY="
+                  + _array(spread(u.mirrors, u.mounts, naming, "mirror_dir", u.primaries))]
     else:
         lines += comment("No MIRROR_DATA_DIRECTORY: the design runs without mirrors (a failed host takes its"
                          " segments' data offline).", "vendor_docs: Greenplum Database Administrator Guide,"

@@ -41,3 +41,18 @@ def test_inventory_groups_every_host(name: str, config_of: ConfigOf) -> None:
     for h in g["segments"] + g["coordinator"]:
         assert h["sysctl_file"] in paths and h["limits_file"] in paths
     assert {v["host"].split("=")[0] for v in g["greenplum:vars"]} >= {"greenplum_release", "gpadmin_user"}
+
+
+@pytest.mark.parametrize("name", ["study-000-vsphere.json", "retail-dw-gen5.json"])
+def test_mirrors_start_after_the_primaries_so_volumes_carry_instances_evenly(name: str, config_of: ConfigOf) -> None:
+    """5 primaries and 5 mirrors per VM on 8 volumes: the mirrors take /data6.. onwards, so no volume holds more than
+    one instance above another (before: /data1-5 held two each, /data6-8 none)."""
+    _, bundle = config_of(name)
+    text = bundle.get("greenplum/gpinitsystem_config").text
+    dirs = {k: ln.split("=(", 1)[1].rstrip(")").split() for ln in text.splitlines()
+            for k in ("DATA_DIRECTORY", "MIRROR_DATA_DIRECTORY") if ln.startswith(f"declare -a {k}=")}
+    per_volume: dict[str, int] = {}
+    for d in dirs["DATA_DIRECTORY"] + dirs["MIRROR_DATA_DIRECTORY"]:
+        volume = d.rsplit("/", 1)[0]
+        per_volume[volume] = per_volume.get(volume, 0) + 1
+    assert max(per_volume.values()) - min(per_volume.values()) <= 1
