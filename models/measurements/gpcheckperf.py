@@ -1,6 +1,7 @@
 """gpcheckperf's RESULT block: per-host disk write/read and memory (stream) bandwidth, and the network test.
 
-The format is the one `gpMgmt/bin/gpcheckperf` prints (Greenplum 6/7, greenplum-db/gpdb and apache/cloudberry):
+The format is the one `gpMgmt/bin/gpcheckperf` prints (printResult, printNetResult, printMatrixResult; read in
+greenplum-db/gpdb and cloudberrydb/cloudberrydb, whose RESULT printing is the same line for line):
 after the test banners it prints
 
     ====================
