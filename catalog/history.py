@@ -189,11 +189,13 @@ def revert(session: Session, change_set_id: int, restore_part: RestorePart) -> R
         raise CatalogWriteError(f"change {change_set_id} was reverted already (by change {target.reverted_by})")
     rows = list(session.scalars(select(RowChangeRecord).where(RowChangeRecord.change_set_id == change_set_id)
                                 .order_by(RowChangeRecord.id)))
+    order = {kind: i for i, kind in enumerate((*PART_KINDS, RATE_KIND))}
+    for rc in sorted(rows, key=lambda rc: (order.get(rc.kind, 0), rc.row_id)):  # the quotes' lock order
+        _lock(session, rc)
     conflicts = [p for rc in rows if (p := _conflict(session, rc)) is not None]
     if conflicts:
         raise InvalidRowsError(f"change {change_set_id} cannot be reverted: {len(conflicts)} row(s) changed since; "
                                "nothing was written", conflicts)
-    order = {kind: i for i, kind in enumerate((*PART_KINDS, RATE_KIND))}
     removals = sorted((rc for rc in rows if rc.before is None), key=lambda rc: -order.get(rc.kind, 0))
     restores = sorted((rc for rc in rows if rc.before is not None), key=lambda rc: order.get(rc.kind, 0))
     changes: list[Change] = []
@@ -210,6 +212,12 @@ class RestorePart:
 
     def fields(self, session: Session, kind: PartKind, values: Mapping[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
+
+
+def _lock(session: Session, rc: RowChangeRecord) -> None:
+    """Lock the row a change touched (PostgreSQL: FOR UPDATE; SQLite's write transaction already excludes others)."""
+    record_class = RateRecord if rc.kind == RATE_KIND else RECORDS[rc.kind]  # type: ignore[index]
+    session.get(record_class, rc.row_id, with_for_update=True, populate_existing=True)
 
 
 def _current(session: Session, rc: RowChangeRecord) -> tuple[bool, dict[str, Any] | None, int | None]:

@@ -405,6 +405,9 @@ class CatalogStore:
             rates = load_rates(session)
             outliers: builtins.list[str] = []
             records: builtins.list[tuple[quotes.QuoteLine, PartTable]] = []
+            # Rows are locked in one order (kind, then id) by every multi-row writer (quotes, reverts): two quotes
+            # naming the same parts in different orders would otherwise deadlock on PostgreSQL.
+            found.matched.sort(key=lambda matched: (PART_KINDS.index(kind_of(matched[1])), matched[1].id))
             for line, part in found.matched:
                 record = session.get(RECORDS[kind_of(part)], part.id, with_for_update=True, populate_existing=True)
                 if record is None:
@@ -689,7 +692,7 @@ class CatalogStore:
         """Write validated rows; each row's fields before and after go to `changes` (for the history)."""
         added: Counter[PartKind] = Counter()
         replaced: Counter[PartKind] = Counter()
-        ordered = sorted(rows, key=lambda r: PART_KINDS.index(r.kind))
+        ordered = sorted(rows, key=lambda r: (PART_KINDS.index(r.kind), r.row.id))  # the lock order of quotes
         for kind in PART_KINDS:  # flush CPUs before the servers that reference them
             new_rows: builtins.list[dict[str, Any]] = []
             updated: builtins.list[tuple[PartTable, dict[str, Any]]] = []

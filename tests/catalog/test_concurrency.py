@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -224,3 +225,41 @@ def test_quotes_never_revert_a_concurrent_spec_edit(catalog_url: str, tmp_path: 
     assert end.part.watts == start.part.watts + 40  # every spec edit kept
     assert end.part.price == 619 and end.part.price_basis == "quote"  # the last quote's price
     assert end.version == start.version + 60
+
+
+
+def test_quotes_lock_rows_in_one_order_so_they_cannot_deadlock(pg_url: str, tmp_path: Path) -> None:
+    """Found by the soak on PostgreSQL: quotes locked their rows in file order, so two writers taking the same rows
+    in opposite orders deadlocked ("deadlock detected", the quote refused). Here another transaction holds the drive
+    and then takes the NIC while a quote naming the NIC first runs: the quote must lock the drive first (kind, then
+    id), wait, and go through; locking the NIC first, one of the two was killed by the deadlock detector."""
+    import threading
+
+    drive = "nvme-7.68"
+    with CatalogStore.open(pg_url, seed=False) as store:
+        store.import_rows(small_seed_rows())
+    quote = tmp_path / "q.csv"
+    quote.write_text(f"Part Number,Unit Price,Currency\n{NIC},640,USD\n{drive},1500,USD\n", encoding="utf-8")
+    other = create_engine(pg_url)
+    errors: list[BaseException] = []
+    try:
+        with other.connect() as conn, conn.begin():
+            conn.execute(text("SELECT id FROM drives WHERE id = :id FOR UPDATE"), {"id": drive})
+            with CatalogStore.open(pg_url, seed=False) as store:
+                def apply() -> None:
+                    try:
+                        store.apply_quote(quote, date(2026, 11, 20))
+                    except BaseException as exc:  # reported by the assertion below
+                        errors.append(exc)
+
+                worker = threading.Thread(target=apply)
+                worker.start()
+                time.sleep(1.0)  # the quote now waits for the drive
+                conn.execute(text("SELECT id FROM nics WHERE id = :id FOR UPDATE"), {"id": NIC})
+            # commit: the quote goes on
+        worker.join(timeout=30)
+    finally:
+        other.dispose()
+    assert not worker.is_alive() and errors == []
+    with CatalogStore.open(pg_url, seed=False) as store:
+        assert (store.get(NIC).price, store.get(drive).price) == (640, 1500)
