@@ -25,6 +25,8 @@ LOG_NAME = "refarch.log"
 MAX_LOG_BYTES = 1_000_000  # then the log moves to refarch.log.1 (one old log kept)
 ExcInfo = tuple[type[BaseException], BaseException, TracebackType | None]
 ShowFn = Callable[[str, str], None]
+_ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]  # sys.excepthook
+_ThreadHook = Callable[[threading.ExceptHookArgs], object]  # threading.excepthook
 
 
 def log_path() -> Path:
@@ -68,7 +70,7 @@ class ErrorHandler(QObject):
         self.show = show
         self.shown: list[str] = []
         self._showing = False
-        self._previous: tuple[object, object] | None = None
+        self._previous: tuple[_ExceptHook, _ThreadHook] | None = None
         self._from_thread.connect(self._show)
 
     def install(self) -> None:
@@ -78,7 +80,7 @@ class ErrorHandler(QObject):
 
     def uninstall(self) -> None:
         if self._previous is not None:
-            sys.excepthook, threading.excepthook = self._previous  # type: ignore[assignment]
+            sys.excepthook, threading.excepthook = self._previous
             self._previous = None
 
     def handle(self, exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
