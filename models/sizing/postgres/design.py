@@ -50,6 +50,7 @@ from models.sizing.postgres.limits import (
     larger_than_any_host,
     largest_working_set,
     physical_memory,
+    vsan_nic,
 )
 from models.sizing.postgres.placement import (
     HA_RESTARTS,
@@ -154,9 +155,9 @@ def size_postgres(
     scenario: Scenario, w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts
 ) -> SizingResult:
     """The cheapest server and drive that hold the database VMs on hosts (with HA when asked) and their storage."""
-    nic, nic_why = choose_nic(catalog, parts)
-    net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
     vsan = (w.shared_storage or ("vsan" if w.vsphere_ha else "local")) == "vsan"
+    nic, nic_why = vsan_nic(catalog, parts) if vsan else choose_nic(catalog, parts)
+    net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
     raid = f"vsan-{w.vsan_policy}" if vsan else (scenario.platform.raid or "raid10")
     fill = figure(DOCS, "gp_capacity_max_fill")
     best: Packing | None = None

@@ -6,15 +6,16 @@ from __future__ import annotations
 import math
 
 from models.calibration_data import figure, point
-from models.hardware import HardwareCatalog, Server
+from models.hardware import HardwareCatalog, Nic, Server
 from models.percent import percent
 from models.perf import memory
 from models.problems import Problem
 from models.scenario import PostgresConsolidation, Scenario
-from models.sizing.parts import ResolvedParts, candidate_servers
+from models.sizing.parts import ResolvedParts, candidate_servers, choose_nic, current
 from models.sizing.postgres.datastore import DS, VS
 from models.sizing.postgres.placement import make_vm, plan_vms, vsphere_max_hosts
 from models.sizing.postgres.storage import GIB_PER_GB
+from models.sizing.result import Rationale
 from models.sizing.rules import DOCS, hypervisor_reserve_gib
 from models.sizing.shared_storage import vsan_max_hosts
 
@@ -101,6 +102,20 @@ def larger_than_any_host(
             " calibration does not cover, so it gives no throughput for it)",
         ))
     return out
+
+
+def vsan_nic(catalog: HardwareCatalog, parts: ResolvedParts) -> tuple[Nic | None, Rationale | None]:
+    """The NIC of a vSAN datastore's hosts: the one named, else the lowest price per port among those at the host
+    bandwidth vSAN OSA needs for all-flash (more than a hybrid datastore needs), else the general rule
+    (`parts.choose_nic`, Greenplum's study-002 speeds)."""
+    floor = figure(VS, "vsan_osa_all_flash_min_gbps")
+    fast = [n for n in current(catalog.nics, catalog) if n.speed_gbps >= floor]
+    if parts.nic or not fast:
+        return choose_nic(catalog, parts)
+    nic = min(fast, key=lambda n: (n.price / n.ports, n.price))
+    why = (f"{nic.vendor} {nic.model}: the lowest price per port at the {floor:g} GbE vSAN needs for an all-flash"
+           " datastore.")
+    return nic, Rationale("NIC", why, point(VS, "vsan_osa_all_flash_min_gbps").source.cite())
 
 
 def cluster_max_hosts(vsan: bool) -> int:

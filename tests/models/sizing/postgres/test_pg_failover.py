@@ -11,6 +11,7 @@ import pytest
 from models.hardware import HardwareCatalog
 from models.scenario import PgDatabase
 from models.sizing.engine import size
+from models.sizing.parts import current
 from models.sizing.postgres.placement import make_vm, pack_hosts, restart, survives_failures
 from tests.models.sizing.conftest import sample
 
@@ -111,3 +112,18 @@ def test_a_three_host_vsan_is_warned_that_it_cannot_re_protect(catalog: Hardware
     assert "2 left are fewer than the 3" in w.text and w.field == "workload.vsan_policy"
     local = size(sample("pg-consolidation", workload={"databases": tiny, "shared_storage": "local"}), catalog)
     assert "vsan-no-rebuild-host" not in {x.code for x in local.warnings}
+
+
+def test_a_small_vsan_estate_gets_the_nic_vsan_needs_not_100_gbe(catalog: HardwareCatalog) -> None:
+    """6 GB of data on vSAN: the cheapest NIC per port at vSAN OSA all-flash's 10 GbE (before: 100 GbE cards, the
+    Greenplum study's speed); a named NIC is kept."""
+    small = [{"name": f"s{i}", "size_gb": 2, "peak_clients": 10, "working_set_gb": 0.5} for i in range(3)]
+    r = size(sample("pg-consolidation", workload={"databases": small}), catalog)
+    nic = catalog.nic(r.design.nic_id or "")
+    floor = 10.0
+    assert nic.speed_gbps >= floor
+    offered = [n for n in current(catalog.nics, catalog) if n.speed_gbps >= floor]
+    assert nic.price / nic.ports == min(n.price / n.ports for n in offered) and nic.speed_gbps < 100
+    named = size(sample("pg-consolidation", workload={"databases": small},
+                        platform={"nic_id": "mellanox-connectx-5-2x100gbe"}), catalog)
+    assert named.design.nic_id == "mellanox-connectx-5-2x100gbe"
