@@ -45,7 +45,7 @@ def main_metric_curve(
     result = result or size(scenario, catalog, cancelled=cancelled)
     w = scenario.workload
     if isinstance(w, GreenplumAnalytics | GreenplumOltp):
-        points = _greenplum_curve(scenario, w, catalog, result, counts, progress, cancelled)
+        points = _greenplum_curve(scenario, catalog, result, counts, progress, cancelled)
     elif isinstance(w, SapIqMultiplex):
         points = []
         for i, n in enumerate(counts):
@@ -66,15 +66,10 @@ def main_metric_curve(
     return points
 
 
-def _greenplum_curve(
-    scenario: Scenario,
-    w: GreenplumAnalytics | GreenplumOltp,
-    catalog: HardwareCatalog,
-    result: SizingResult,
-    counts: list[int],
-    progress: Progress | None,
-    cancelled: IsCancelled | None,
-) -> list[tuple[int, Estimate]]:
+def _greenplum_curve(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult, counts: list[int],
+                     progress: Progress | None, cancelled: IsCancelled | None) -> list[tuple[int, Estimate]]:
+    w = scenario.workload
+    assert isinstance(w, GreenplumAnalytics | GreenplumOltp)  # `curve` sends the Greenplum kinds here
     d = result.design
     if d.drive_id is None:
         return []

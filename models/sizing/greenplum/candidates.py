@@ -303,7 +303,7 @@ class Tables:
 
     def gather(self, s_idx: IntArray, d_idx: IntArray, counts: IntArray, virt: BoolArray,
                raid_codes: IntArray) -> Candidates:
-        return self._candidates(s_idx, d_idx, counts, virt, raid_codes, np.take(self.server, s_idx, axis=1),
+        return self._candidates((s_idx, d_idx, counts, raid_codes), virt, np.take(self.server, s_idx, axis=1),
                                 np.take(self.drive, d_idx, axis=1))
 
     def assemble(self, pieces: Sequence[Piece], rows: int) -> tuple[Candidates, FloatArray]:
@@ -330,11 +330,13 @@ class Tables:
             server[:, at:end] = self.server[:, si, None]
             drive[:, at:end] = template.drive[:, start:stop]
             at = end
-        cands = self._candidates(ints[0], ints[1], ints[2], virt, ints[3], server, drive)
+        cands = self._candidates(ints, virt, server, drive)
         return cands, server[len(self.SERVER_COLUMNS):]
 
-    def _candidates(self, s_idx: IntArray, d_idx: IntArray, counts: IntArray, virt: BoolArray, raid_codes: IntArray,
-                    server: FloatArray, drive: FloatArray) -> Candidates:
+    def _candidates(self, ints: Sequence[IntArray] | IntArray, virt: BoolArray, server: FloatArray, drive: FloatArray
+                    ) -> Candidates:
+        """`ints`: each candidate's server index, drive index, drive count and RAID code, in rows."""
+        s_idx, d_idx, counts, raid_codes = ints
         s = dict(zip(self.SERVER_COLUMNS, server, strict=False))  # rows after these are extra
         d = dict(zip(self.DRIVE_ATTRS, drive, strict=True))
         return Candidates(

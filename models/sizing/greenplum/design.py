@@ -261,8 +261,7 @@ class Ranking:
         return Ranking(f"{scenario.commercial.tco_years}-year cost of ownership",
                        lambda ev: gp_tco.approx_tco(ev, space.servers, scenario, catalog, offers),
                        lambda ev: gp_tco.tco_floor(ev, space.servers, scenario, catalog, offers),
-                       lambda c1, hosts, etl, more, capex, watts: gp_tco.tco_floor_gain(
-                           c1, hosts, etl, scenario, offers, more, capex, watts))
+                       gp_tco.FloorGain(scenario, offers))
 
     def full(self, r: SizingResult) -> float:
         """The ranked cost of a completed design (full BOM)."""

@@ -96,7 +96,7 @@ def settle(sc: SearchContext, c1: Candidates, extra_memory_price: float, start: 
     key = _search_key(workload, ctx, start.hosts, floor, vms)
     found = searched.get(key) if searched is not None else None
     if found is None:
-        found = _search(workload, targets, ctx, vms, start.hosts, floor)
+        found = _search(sc, ctx, vms, start.hosts, floor)
         if searched is not None:
             searched[key] = found
     ev = evaluate(sc, c1, extra_memory_price, Fixed(found.hosts, found.etl_hosts, start.coordinator))
@@ -211,9 +211,9 @@ def _floors(workload: GpWorkload, c: Candidates, vms: IntArray, platform: Platfo
     return np.maximum(np.minimum(floor, MAX_SEGMENT_HOSTS).astype(np.int64), 1)
 
 
-def _search(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, vms: IntArray, start_hosts: int,
-            floor: int) -> Searched:
+def _search(sc: SearchContext, ctx: metrics.GpContext, vms: IntArray, start_hosts: int, floor: int) -> Searched:
     """Segment and ETL hosts of one candidate at the scenario's confidence, what stays out of reach, the values."""
+    workload, targets = sc.workload, sc.targets
     conf = targets.confidence
     memo: dict[tuple[int, int], dict[str, FloatArray]] = {}
 
@@ -223,9 +223,7 @@ def _search(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, vms:
             memo[h, e] = confidence.at_confidence(workload, ctx, np.array([h]), np.array([e]), conf)
         return memo[h, e]
 
-    perf_targets = confidence.meets(workload, targets, at(start_hosts, MAX_ETL_HOSTS))
-
-    hosts, out_of_reach = _reachable_hosts(workload, targets, ctx, vms, start_hosts, floor, perf_targets, at)
+    hosts, out_of_reach = _reachable_hosts(sc, ctx, vms, start_hosts, floor, at)
     etl = 0
     if targets.min_load_tb_per_hour is not None and isinstance(workload, GreenplumAnalytics):
         want = targets.min_load_tb_per_hour
@@ -238,24 +236,20 @@ def _search(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, vms:
     return Searched(hosts, etl, out_of_reach, at(hosts, etl))
 
 
-def _reachable_hosts(
-    workload: GpWorkload,
-    targets: Targets,
-    ctx: metrics.GpContext,
-    vms: IntArray,
-    start_hosts: int,
-    floor: int,
-    perf_targets: dict[str, BoolArray],
-    at: Callable[[int, int], dict[str, FloatArray]],
-) -> tuple[int, dict[str, tuple[float, str, float, int]]]:
+def _reachable_hosts(sc: SearchContext, ctx: metrics.GpContext, vms: IntArray, start_hosts: int, floor: int,
+                     at: Callable[[int, int], dict[str, FloatArray]]
+                     ) -> tuple[int, dict[str, tuple[float, str, float, int]]]:
     """Hosts meeting every performance target at the confidence, bounded where more hosts stop helping.
 
     The search grows from `start_hosts` (the point-prediction answer; settling only adds hosts) and
     stops at the fewest hosts meeting every target, or where one more host gains less than
     MIN_MARGINAL_GAIN on every target's metric (a coordinator-bound OLTP plateau, or the linear
     scan's 1/(H+1)), at most MAX_SEGMENT_HOSTS. A target still unmet there is out of reach: the
-    design reports the value it reaches and the resource that binds.
+    design reports the value it reaches and the resource that binds. `at(hosts, etl)`: the estimates there (the
+    search's memo).
     """
+    workload, targets = sc.workload, sc.targets
+    perf_targets = confidence.meets(workload, targets, at(start_hosts, MAX_ETL_HOSTS))
     conf = targets.confidence
     start = max(min(start_hosts, MAX_SEGMENT_HOSTS), floor)
     if not perf_targets:

@@ -9,6 +9,7 @@ from the capex order: fewer, larger cores can cost more in hardware and far less
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -63,20 +64,26 @@ def _tco(ev: evaluation.Evaluated, servers: list[Server], scenario: Scenario, ca
     return ev.capex + once + com.tco_years * (yearly + energy)
 
 
-def tco_floor_gain(c1: Candidates, hosts: int, etl: int, scenario: Scenario, offers: Offers, more: int,
-                   capex: float, watts: float) -> float:
-    """How much `tco_floor` of candidate `c1` (one, with `hosts` segment and ETL hosts, `etl` of them ETL hosts)
-    grows at least with `more`
-    segment hosts adding `capex` and `watts`: their capex, the licences' least cost over the horizon at the hosts
-    then (no less than before), their energy; support, which only grows, is left out.
+@dataclass(frozen=True)
+class FloorGain:
+    """How much `tco_floor` grows at least with more segment hosts, for the scenario and its licence `offers`
+    (`settle.Gain`): the shortlist's walk bounds a candidate's settled cost with it where its search must add
+    hosts."""
 
-    The shortlist's walk bounds a candidate's settled cost with it where its search must add hosts."""
-    com, a = scenario.commercial, scenario.assumptions
-    n = float(hosts + coordinator_count())
-    once, yearly = _licences(c1, np.array([n, n + more]), np.array([float(etl)] * 2), scenario, offers, True)
-    licences = float(once[1] - once[0]) + com.tco_years * float(yearly[1] - yearly[0])
-    energy = watts * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
-    return capex + max(licences, 0.0) + com.tco_years * energy
+    scenario: Scenario
+    offers: Offers
+
+    def __call__(self, c1: Candidates, hosts: int, etl: int, more: int, capex: float, watts: float) -> float:
+        """The growth of candidate `c1` (one, with `hosts` segment and ETL hosts, `etl` of them ETL hosts) with
+        `more` segment hosts adding `capex` and `watts`: their capex, the licences' least cost over the horizon
+        at the hosts then (no less than before), their energy; support, which only grows, is left out."""
+        scenario, offers = self.scenario, self.offers
+        com, a = scenario.commercial, scenario.assumptions
+        n = float(hosts + coordinator_count())
+        once, yearly = _licences(c1, np.array([n, n + more]), np.array([float(etl)] * 2), scenario, offers, True)
+        licences = float(once[1] - once[0]) + com.tco_years * float(yearly[1] - yearly[0])
+        energy = watts * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
+        return capex + max(licences, 0.0) + com.tco_years * energy
 
 
 def _licences(c: Candidates, hosts: FloatArray, etl: FloatArray, scenario: Scenario, offers: Offers,
