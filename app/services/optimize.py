@@ -19,11 +19,16 @@ def optimize(scenario: Scenario, catalog: HardwareCatalog, objective: str | None
              progress: Progress | None = None, cancelled: IsCancelled | None = None,
              pareto_limit: int = 200) -> OptimizationResult:
     """`models.optimizer.optimize`; input it refuses raises `ServiceError("cannot optimize <label>", problems)`."""
+    from app.services import sizing
     from models import optimizer
+    from models.perf.measured import using
     from models.sizing.parts import SizingInputError
 
+    # a scenario on measurement profiles: the search runs on the rates its sizing measured (one sizing first)
+    measured = sizing.size(scenario, catalog, label=label).measured if scenario.platform.measurements else None
     try:
-        return optimizer.optimize(scenario, catalog, progress=progress, cancelled=cancelled, objective=objective,
-                                  pareto_limit=pareto_limit)
+        with using(measured):
+            return optimizer.optimize(scenario, catalog, progress=progress, cancelled=cancelled, objective=objective,
+                                      pareto_limit=pareto_limit)
     except SizingInputError as exc:
         raise ServiceError(f"cannot optimize {label or scenario.name}", exc.problems) from None

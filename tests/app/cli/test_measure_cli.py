@@ -93,6 +93,9 @@ def test_size_on_a_stored_profile_gains_calibration(db: str, tmp_path: Path,
     assert code == 0, err
     cal = json.loads(out)["calibration"]
     assert cal["measured_design"]["segment_hosts"] > cal["modelled_design"]["segment_hosts"]
+    code, out, err = run(capsys, "--db", db, "optimize", str(path), "--top", "1")  # the search on the same rates
+    assert code == 0, err
+    assert f"Cheapest: {cal['measured_design']['segment_hosts']} x {gen5}" in out
     doc["platform"]["measurements"] = ["slow-10gb"]
     path.write_text(json.dumps(doc), encoding="utf-8")
     code, _, err = run(capsys, "--db", db, "size", str(path))
