@@ -177,3 +177,10 @@ def test_pgbouncer_ini_for_sessions_beyond_max_connections(sized_variant: Sized)
     assert "* hard nofile 524288" in limits  # 20,000 clients fit the guide's descriptors
     _, small = sized_variant("retail-dw-gen5.json", {"concurrent_queries": 20})
     assert "greenplum/pgbouncer.ini" not in [f.path for f in small.files]
+
+
+def test_data_volumes_mount_with_the_guides_xfs_options(sized_variant: Sized) -> None:
+    _, bundle = sized_variant("retail-dw-dual-socket-sas.json", {"greenplum_version": "7"})
+    fstab = next(ln for ln in bundle.get("os/data-disks.sh").text.splitlines() if "/etc/fstab" in ln)
+    options = fstab.split(" xfs ")[1].split()[0].split(",")
+    assert {"rw", "nodev", "noatime", "inode64"} <= set(options)  # the installation guide's XFS Mount Options
