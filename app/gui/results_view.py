@@ -224,8 +224,26 @@ class ResultsView(QWidget):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("resultTabs")
         self.tabs.setDocumentMode(True)
+        self._build_design_tab()
+        self._build_estimates_tab()
+        self._build_cost_tab()
+        self._build_ownership_tab()
+        self._build_reasons_tab()
+        self.warnings = _table(["Warning", "Details"], stretch=1)
+        self.warnings.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.tabs.addTab(self.warnings, "Warnings")
 
-        # Overview: the design in words and as a drawing
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(10, 8, 10, 8)
+        lay.setSpacing(8)
+        lay.addWidget(self.heading)
+        lay.addWidget(self.banner)
+        lay.addLayout(cards)
+        lay.addWidget(self.tabs, 1)
+        self._show_empty()
+
+    def _build_design_tab(self) -> None:
+        """Overview: the design in words (`app.views.design`) and as a drawing."""
         self.facts = QLabel()
         self.facts.setObjectName("facts")
         self.facts.setTextFormat(Qt.TextFormat.RichText)
@@ -253,7 +271,8 @@ class ResultsView(QWidget):
         scroll.setWidget(overview)
         self.tabs.addTab(scroll, "Design")
 
-        # Estimates: the table and the curve against host count
+    def _build_estimates_tab(self) -> None:
+        """Estimates: the table and the curve against host count."""
         self.estimates = _table(["Estimate", "P50", "P10 – P90 range", "Unit", ""], stretch=4)
         self.binding = QLabel()
         self.binding.setObjectName("binding")
@@ -276,7 +295,8 @@ class ResultsView(QWidget):
         el.addWidget(split, 1)
         self.tabs.addTab(est, "Estimates")
 
-        # Cost: the BOM and where the money goes
+    def _build_cost_tab(self) -> None:
+        """Cost: the BOM and where the money goes."""
         self.bom = _table(["Group", "Part", "Part number", "Qty/host", "Hosts", "Qty", "List unit", "Disc. %",
                            "Net unit", "Extended", "Basis"])
         # the part's name gets a fixed share of the width and wraps (stretched, it shrank to "Lenovo Thin..."
@@ -299,7 +319,8 @@ class ResultsView(QWidget):
         cl.addWidget(csplit, 1)
         self.tabs.addTab(cost, "Bill of materials")
 
-        # Cost of ownership and racks
+    def _build_ownership_tab(self) -> None:
+        """Cost of ownership and racks."""
         self.tco = _table(["Year", "Hosts", "Hardware", "Licences", "Support", "Energy", "Space", "Total",
                            "Cumulative"])
         # nine columns share the panel's width (sized to their contents they ran past it and hid the cumulative)
@@ -324,6 +345,8 @@ class ResultsView(QWidget):
         ol.addWidget(osplit, 1)
         self.tabs.addTab(own, "TCO and racks")
 
+    def _build_reasons_tab(self) -> None:
+        """The rationale with its sources, and the reference list they number."""
         self.rationale = _table(["Decision", "Why", "Source"], stretch=1)
         self.rationale.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
         self.rationale.setColumnWidth(2, 240)
@@ -348,18 +371,6 @@ class ResultsView(QWidget):
         wl.addWidget(wsplit)
         self.tabs.addTab(why, "Rationale")
 
-        self.warnings = _table(["Warning", "Details"], stretch=1)
-        self.warnings.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.tabs.addTab(self.warnings, "Warnings")
-
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(10, 8, 10, 8)
-        lay.setSpacing(8)
-        lay.addWidget(self.heading)
-        lay.addWidget(self.banner)
-        lay.addLayout(cards)
-        lay.addWidget(self.tabs, 1)
-        self._show_empty()
 
     # -- public ---------------------------------------------------------------------------------------------
     def set_describe(self, describe: Callable[[str], str]) -> None:
@@ -488,6 +499,15 @@ class ResultsView(QWidget):
         refs = ReferenceList()  # numbered in the order this design's rationale cites them, as in the PDF
         for why in r.rationale:
             refs.mark(why.source)
+        self._fill_cards(r, refs)
+        self._fill_design(r, refs)
+        self._fill_estimates(r)
+        self._fill_bom(r)
+        self._fill_ownership(r)
+        self._fill_reasons(r, refs)
+
+    def _fill_cards(self, r: SizingResult, refs: ReferenceList) -> None:
+        """The headline cards: hosts, capex, power, the main estimate, warnings."""
         d, t = r.design, r.totals
         extra_hosts = d.total_hosts - d.worker_hosts
         total_hosts = d.total_hosts
@@ -528,6 +548,10 @@ class ResultsView(QWidget):
         self.cards["risk"].style().unpolish(self.cards["risk"])
         self.cards["risk"].style().polish(self.cards["risk"])
 
+    def _fill_design(self, r: SizingResult, refs: ReferenceList) -> None:
+        """The Design tab: the facts (`app.views.design`), the host drawing and the first warnings."""
+        d = r.design
+        n_warn = len(r.warnings)
         self.facts.setText(facts_html(design_rows(r)))
         self.diagram.set_hosts(d.hosts, d.deployment, self.describe)
         if r.warnings:
@@ -540,6 +564,8 @@ class ResultsView(QWidget):
         else:
             self.warn_box.hide()
 
+    def _fill_estimates(self, r: SizingResult) -> None:
+        """The Estimates tab: the table, the binding resource, measured against modelled."""
         self.estimates.setRowCount(len(r.estimates))
         for row, (name, est) in enumerate(sorted(r.estimates.items(), key=lambda kv: kv[0] != r.main_metric)):
             is_main = name == r.main_metric
@@ -556,6 +582,9 @@ class ResultsView(QWidget):
                              "that limits the main estimate; adding more of anything else will not improve it.")
         self._show_calibration(r)
 
+    def _fill_bom(self, r: SizingResult) -> None:
+        """The BOM tab: the lines by group with subtotals, the totals and the cost chart."""
+        t = r.totals
         table = bom_table(r)
         self.bom.clearSpans()
         self.bom.setRowCount(len(table.rows))
@@ -588,6 +617,19 @@ class ResultsView(QWidget):
             f"{html.escape(power(t.power_w))} &nbsp;·&nbsp; {t.racks} rack(s), {t.rack_u} U &nbsp;·&nbsp; "
             f"{number(t.kwh_per_year)} kWh/year"
         )
+        bom = r.bom
+
+        def cost_figure() -> Figure:
+            from app.charts import cost_breakdown, cost_items
+
+            return cost_breakdown(cost_items(bom), t.currency, title="BOM (first year) by role and part",
+                                  size_in=self.cost_chart.shown_size_in())
+
+        self.cost_chart.set_builder(cost_figure)
+
+    def _fill_ownership(self, r: SizingResult) -> None:
+        """The TCO year by year, the exchange rates and the racks."""
+        t = r.totals
         self.tco.setRowCount(len(r.tco))
         # whole units (thousands from a million on), so the nine columns fit the panel at 1280x720; the cents
         # are in each cell's tooltip and in the report
@@ -608,16 +650,10 @@ class ResultsView(QWidget):
             f"energy (with the scenario PUE) and rack space, year by year."
             + (f" Converted at {html.escape(rates)}." if rates else " No currency conversion was needed."))
         self.rack_view.set_racks(r.racks)
-        bom = r.bom
 
-        def cost_figure() -> Figure:
-            from app.charts import cost_breakdown, cost_items
-
-            return cost_breakdown(cost_items(bom), t.currency, title="BOM (first year) by role and part",
-                                  size_in=self.cost_chart.shown_size_in())
-
-        self.cost_chart.set_builder(cost_figure)
-
+    def _fill_reasons(self, r: SizingResult, refs: ReferenceList) -> None:
+        """The rationale, the warnings and the references they number."""
+        n_warn = len(r.warnings)
         self.rationale.setRowCount(len(r.rationale))
         for row, why in enumerate(r.rationale):
             text = readable(why.text, refs)
