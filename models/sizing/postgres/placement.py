@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -96,7 +97,17 @@ def _vcpus_by_hour(dbs: tuple[PgDatabase, ...]) -> np.ndarray:
     def need(d: PgDatabase) -> float:
         by_tps = d.peak_tps / tps_per_vcpu() if d.peak_tps is not None else 0.0
         return max(d.peak_clients / clients_per_vcpu(), by_tps)
-    return np.array([sum(need(d) * load_at(d, h) for d in dbs) for h in range(HOURS)])
+    return _hourly(dbs, need)
+
+
+def _hourly(dbs: tuple[PgDatabase, ...], weight: Callable[[PgDatabase], float]) -> np.ndarray:
+    """Per hour, the sum over `dbs` of weight x the database's load, added in the databases' order as per-hour
+    sums add them (the same bits); each weight is computed once, not once per hour."""
+    total = np.zeros(HOURS)
+    for d in dbs:
+        w = weight(d)
+        total = total + np.array([w * load_at(d, h) for h in range(HOURS)])
+    return total
 
 
 def _overhead_gib(clients: np.ndarray | float) -> np.ndarray:
@@ -108,7 +119,7 @@ def _overhead_gib(clients: np.ndarray | float) -> np.ndarray:
 
 
 def _clients_by_hour(dbs: tuple[PgDatabase, ...]) -> np.ndarray:
-    return np.array([sum(d.peak_clients * load_at(d, h) for d in dbs) for h in range(HOURS)])
+    return _hourly(dbs, lambda d: d.peak_clients)
 
 
 def _estimated_caps(dbs: tuple[PgDatabase, ...], vcpus: int) -> dict[str, float]:
