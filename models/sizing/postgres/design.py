@@ -93,10 +93,11 @@ DATABASE_HOST = "database host"  # the role of every database host's BOM lines; 
 
 def _cheapest_vsan(
     scenario: Scenario, w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts, server: Server,
-    vms: list[PgVm], hosts: list[HostPlan], available: float, net: NetworkChoice,
+    vms: list[PgVm], hosts: list[HostPlan], net: NetworkChoice,
 ) -> Packing | None:
     """The cheapest capacity drive for one vSAN datastore over `server` hosts; when no drive fits the bays of the
     hosts the VMs need, hosts are added (up to MAX_EXTRA_STORAGE_HOSTS) until one does."""
+    available = host_memory(scenario, w, server)[1]  # as the caller packed `hosts` on
     flash = [d for d in current(catalog.drives, catalog) if server.accepts(d) and is_flash(d)]
     whole = cluster_storage(hosts)
     drives = candidate_drives(catalog, parts, server)
@@ -189,7 +190,7 @@ def size_postgres(
                              f" {big.vcpus} vCPU) against {available:,.0f} GiB available and {server.cores_total}"
                              " cores")
             continue
-        found = (_cheapest_vsan(scenario, w, catalog, parts, server, vms, hosts, available, net) if vsan
+        found = (_cheapest_vsan(scenario, w, catalog, parts, server, vms, hosts, net) if vsan
                  else _cheapest_local(scenario, catalog, parts, server, hosts, available, net, raid))
         if found is not None and (rank := _rank(scenario, catalog, found)) < best_rank:  # the first: below inf
             best, best_rank = found, rank

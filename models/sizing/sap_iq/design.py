@@ -333,9 +333,9 @@ def _rationale(w: SapIqMultiplex, server: Server, nodes: int, node: Node, choice
 
 
 def _design(scenario: Scenario, w: SapIqMultiplex, o: IqOption, node: Node, st: _SharedStorage,
-            net: NetworkChoice, choice: sap_iq_rules.DqpChoice, caches: sap_iq_rules.CacheSplit,
-            settings: tuple[SettingGroup, ...], stored_tb: float) -> Design:
-    """The design as the result reports it: one layout per role (coordinator, writers, readers), one VM each."""
+            net: NetworkChoice, choice: sap_iq_rules.DqpChoice, caches: sap_iq_rules.CacheSplit) -> Design:
+    """The design as the result reports it: one layout per role (coordinator, writers, readers), one VM each (the
+    caller adds its settings and the dbspace size)."""
     server, nodes = o.server, o.nodes
     coord, writers, readers = _roles(w, nodes)
     numa = None if node.vcpus > server.cores_per_numa_node else 0
@@ -351,9 +351,9 @@ def _design(scenario: Scenario, w: SapIqMultiplex, o: IqOption, node: Node, st: 
         nic_id=net.nic.id if net.nic else None, segment_hosts=nodes, data_drives_per_host=st.drives_per_node,
         raid=st.raid, memory_gib_per_host=node.host_memory_gib, vms_per_host=1 if node.vsphere else 0,
         vm=vm if node.vsphere else None, raw_capacity_tb=round(st.raw_tb, 3), usable_capacity_tb=round(st.usable_tb, 3),
-        data_needed_tb=round(stored_tb, 3), nics_per_host=net.nics_per_host, network_gbps_per_host=net.gbps_per_host,
+        nics_per_host=net.nics_per_host, network_gbps_per_host=net.gbps_per_host,
         dqp_mode=choice.mode, iq_main_cache_gib=round(float(caches.main_cache_gib), 1),
-        iq_temp_cache_gib=round(float(caches.temp_cache_gib), 1), hosts=layouts, settings=settings,
+        iq_temp_cache_gib=round(float(caches.temp_cache_gib), 1), hosts=layouts,
     )
 
 
@@ -393,7 +393,8 @@ def _explain(
     coord, writers, readers = _roles(w, nodes)
     return SizingResult(
         scenario_name=scenario.name,
-        design=_design(scenario, w, o, node, st, net, choice, caches, (cache_group, *st.settings), stored_tb),
+        design=dataclasses.replace(_design(scenario, w, o, node, st, net, choice, caches),
+                                   settings=(cache_group, *st.settings), data_needed_tb=round(stored_tb, 3)),
         estimates={"power_metric": pred.power, "throughput_metric": pred.throughput},
         binding_resource=pred.binding_resource, bom=tuple(st.lines),
         totals=bom.totals(st.lines, power, nodes * server.rack_u, scenario), rationale=tuple(rationale),
