@@ -128,6 +128,15 @@ def cgroups_conf(result: SizingResult) -> str | None:
     return "\n".join(lines)
 
 
+def host_settings(result: SizingResult) -> str:
+    """The installation guide's host settings that are not sysctl or limits lines, as a checklist with commands."""
+    lines = header(f"host-settings.txt: {release_label(result)} host settings beyond sysctl.conf and limits.conf"
+                   " (every host)", result.scenario_name)
+    for i, e in enumerate(deploy_data("linux")["greenplum_host_settings"], start=1):
+        lines += ["", f"[ ] {i}. {e['what']}: {e['command']}", *comment(e["reason"], e["source"], "   ")]
+    return "\n".join(lines)
+
+
 def bios_checklist(result: SizingResult) -> str:
     data = deploy_data("bios")
     lines = header("BIOS checklist for every physical host (set before installing the OS or ESXi)",
@@ -177,6 +186,7 @@ def add_linux(bundle: ConfigBundle, result: SizingResult, mounts: tuple[str, ...
                        f"kernel parameters for every {role.name} ({release_label(result)} installation guide)")
             bundle.add(f"os/limits{suffix}.conf", limits_conf(result, role),
                        f"open files and processes for every {role.name}")
+        bundle.add("os/host-settings.txt", host_settings(result), "THP, RemoveIPC, sshd threshold, MTU (checklist)")
         cgroups = cgroups_conf(result)
         if cgroups:
             bundle.add("os/cgconfig-gpdb.conf", cgroups, "cgroups for resource groups (gp_resource_manager=group)")

@@ -184,3 +184,12 @@ def test_data_volumes_mount_with_the_guides_xfs_options(sized_variant: Sized) ->
     fstab = next(ln for ln in bundle.get("os/data-disks.sh").text.splitlines() if "/etc/fstab" in ln)
     options = fstab.split(" xfs ")[1].split()[0].split(",")
     assert {"rw", "nodev", "noatime", "inode64"} <= set(options)  # the installation guide's XFS Mount Options
+
+
+def test_host_settings_checklist_names_the_guides_other_host_settings(sized_variant: Sized) -> None:
+    _, bundle = sized_variant("gp-oltp.json", {"greenplum_version": "cloudberry-2"})
+    text = bundle.get("os/host-settings.txt").text
+    assert "Apache Cloudberry 2 host settings" in text
+    for needle in ("transparent_hugepage=never", "RemoveIPC=no", "MaxStartups 200", "MTU 9000"):
+        assert needle in text
+    assert "os/host-settings.txt" in bundle.get("README.txt").text
