@@ -39,7 +39,9 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module 'app.charts' has no attribute {name!r}")
-    return getattr(import_module(f"app.charts.{_WHERE[name]}"), name)
+if not TYPE_CHECKING:  # mypy reads the names above; an unknown name is an error to it, not Any
+
+    def __getattr__(name: str) -> Any:
+        if name not in _WHERE:
+            raise AttributeError(f"module 'app.charts' has no attribute {name!r}")
+        return getattr(import_module(f"app.charts.{_WHERE[name]}"), name)

@@ -37,8 +37,10 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'app.export' has no attribute '{name}'")
-    return getattr(importlib.import_module(module), name)
+if not TYPE_CHECKING:  # mypy reads the names above; an unknown name is an error to it, not Any
+
+    def __getattr__(name: str) -> Any:
+        module = _WHERE.get(name)
+        if module is None:
+            raise AttributeError(f"module 'app.export' has no attribute '{name}'")
+        return getattr(importlib.import_module(module), name)

@@ -33,7 +33,9 @@ __all__ = ["ConfigBundle", "ConfigFile", "Naming", "NamingError", "build_config"
            "parse_naming", "write_bundle"]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(importlib.import_module(_WHERE[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+if not TYPE_CHECKING:  # mypy reads the names above; an unknown name is an error to it, not Any
+
+    def __getattr__(name: str) -> Any:
+        if name in _WHERE:
+            return getattr(importlib.import_module(_WHERE[name]), name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
