@@ -16,7 +16,7 @@ import numpy as np
 from models.calibration_data import figure
 from models.hardware import Drive
 from models.sizing.postgres.placement import HOURS, HostPlan
-from models.sizing.postgres.storage import load_at
+from models.sizing.postgres.storage import load_profile
 from models.sizing.rules import drives_valid_for_raid, raid_capacity_factor
 from models.sizing.shared_storage import VsanLayout, vsan_layout, write_penalty
 from models.vocabulary import RAIDS
@@ -52,7 +52,7 @@ def host_storage(plan: HostPlan) -> HostStorage:
     wal = np.zeros(HOURS)
     for vm in plan.vms:
         for db, io in zip(vm.databases, vm.io, strict=True):
-            loads = np.array([load_at(db, h) for h in range(HOURS)])
+            loads = load_profile(db)
             reads += io.data_read_iops * loads
             writes += io.write_iops * loads
             wal += io.wal_mb_s * loads

@@ -29,7 +29,7 @@ from models.calibration_data import figure, point
 from models.perf import measured, memory
 from models.scenario import PgDatabase, PostgresConsolidation
 from models.sizing.postgres.config import memory_for_connections_gib
-from models.sizing.postgres.storage import GIB_PER_GB, DbIo, database_io, load_at, tps_per_client
+from models.sizing.postgres.storage import GIB_PER_GB, DbIo, database_io, load_profile, tps_per_client
 from models.sizing.result import DatabaseDisks, PlacedVm
 
 HOURS = 24
@@ -106,7 +106,7 @@ def _hourly(dbs: tuple[PgDatabase, ...], weight: Callable[[PgDatabase], float]) 
     total = np.zeros(HOURS)
     for d in dbs:
         w = weight(d)
-        total = total + np.array([w * load_at(d, h) for h in range(HOURS)])
+        total = total + w * load_profile(d)
     return total
 
 

@@ -22,6 +22,8 @@ import math
 from dataclasses import dataclass
 from functools import cache
 
+import numpy as np
+
 from models.calibration_data import figure, point
 from models.perf import measured
 from models.scenario import PgDatabase
@@ -76,6 +78,20 @@ def _study_offpeak() -> float:
     """Study 001's 2 of 30 clients, read once: a sizing asks for it per database and hour (3 million times for
     1,000 databases), and two calibration look-ups each time were a third of its time."""
     return figure(STUDY, "t2_low_clients") / figure(STUDY, "t2_high_clients")
+
+
+def load_profile(db: PgDatabase) -> np.ndarray:
+    """`load_at` for each hour of the day (read-only, shared by the databases of one busy-hours pattern): the
+    sizing asks for it once per database and candidate, not per hour."""
+    return _profile(None if db.busy_hours is None else tuple(db.busy_hours), db.offpeak_load_pct)
+
+
+@cache
+def _profile(busy: tuple[int, ...] | None, offpeak_pct: float | None) -> np.ndarray:
+    offpeak = offpeak_pct / 100.0 if offpeak_pct is not None else _study_offpeak()
+    loads = np.array([1.0 if busy is None or h in busy else offpeak for h in range(24)])  # the hours of a day
+    loads.setflags(write=False)
+    return loads
 
 
 def load_at(db: PgDatabase, hour: int) -> float:
