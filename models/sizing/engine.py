@@ -103,7 +103,7 @@ def _size(
     if isinstance(w, GreenplumAnalytics | GreenplumOltp) and w.mirrors and w.mirroring != "group":
         warnings += _mirroring_cost(scenario, result, priced, converted.left_out, cancelled)
     result = dataclasses.replace(result, target_checks=checks, warnings=result.warnings + warnings)
-    return dataclasses.replace(result, values_used=values_used(scenario, result, catalog))
+    return dataclasses.replace(result, values_used=values_used(scenario, result))
 
 
 def _mirroring_cost(scenario: Scenario, result: SizingResult, priced: HardwareCatalog, left_out: dict[str, str],

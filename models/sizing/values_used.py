@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from models.calibration_data import point
-from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, SapIqMultiplex, Scenario
 from models.sizing.result import Design, NotUsed, SizingResult, UsedValue, data_elsewhere
 from models.sizing.rules import RULES, hypervisor_reserve_gib
@@ -24,16 +23,13 @@ def hypervisor_reserve(scenario: Scenario, host_memory_gib: float) -> float:
     return hypervisor_reserve_gib(host_memory_gib) if given is None else given
 
 
-def values_used(scenario: Scenario, result: SizingResult, catalog: HardwareCatalog | None = None
-                ) -> tuple[UsedValue, ...]:
+def values_used(scenario: Scenario, result: SizingResult) -> tuple[UsedValue, ...]:
     """One `UsedValue` for every optional field `scenario` leaves empty that the design sized with or has no use
-    for (a field the user set is not listed); `catalog` names the vendor of the server the design chose."""
+    for (a field the user set is not listed)."""
     w = scenario.workload
     out = [*_platform_values(scenario, result)]
-    d = result.design
-    if scenario.platform.vendors is None and catalog is not None and d.server_id in catalog:
-        out.append(UsedValue("platform.vendors", catalog.server(d.server_id).vendor,
-                             basis="the design's server; any vendor allowed"))
+    if scenario.platform.vendors is None:  # a restriction left empty restricts nothing
+        out.append(UsedValue("platform.vendors", NotUsed("any vendor")))
     if isinstance(w, GreenplumAnalytics | GreenplumOltp):
         out += _greenplum_values(w)
     if isinstance(w, PostgresConsolidation):
