@@ -198,8 +198,25 @@ def _picked(state: _Stream, space: SearchSpace, objective: str, pareto: list[Des
         power_w=float(settled.power_w[0]), rack_u=float(settled.rack_u[0]), main_value=float(settled.metrics[main][0]),
     )
     best, best_sized = judged(sizer, objective, best, sizer(best), [cand for *_, cand in state.tco_shortlist], pareto)
-    return OptimizationResult(main, higher, state.evaluated, state.feasible, best, best_sized, pareto,
-                              objective=objective)
+    return OptimizationResult(main, higher, state.evaluated, state.feasible, best, best_sized,
+                              pick_first(best, pareto), objective=objective)
+
+
+def pick_first(best: DesignPoint, front: list[DesignPoint]) -> list[DesignPoint]:
+    """The table the pick is shown with: the pick first (as sized), then the front's other designs cheapest first. A
+    front design on the pick's platform is the pick (the same server, drives, deployment and RAID), so it is not
+    listed twice; a pick the front does not hold (a TCO pick dominated on capex, power and the estimate) still leads
+    the table, so the headline is always its first row.
+
+    >>> a = DesignPoint("s", "d", 8, "bare-metal", "none", 4, 100.0, 1.0, 1.0, 600.0, True)
+    >>> b = dataclasses.replace(a, deployment="vsphere", capex=90.0)
+    >>> [p.deployment for p in pick_first(a, [b, dataclasses.replace(a, capex=99.0)])]
+    ['bare-metal', 'vsphere']
+    """
+    def platform(p: DesignPoint) -> tuple[str, str, int, str, str]:
+        return (p.server_id, p.drive_id, p.drives_per_host, p.deployment, p.raid)
+
+    return [best, *(p for p in front if platform(p) != platform(best))]
 
 
 _PAYLOAD = ("server_idx", "drive_idx", "drives_per_host", "virtualized", "raid_code", "segment_hosts", "rack_u",
@@ -404,14 +421,20 @@ def sized_front(points: list[DesignPoint], sizer: SizedDesigns, main: str, highe
 def judged(sizer: SizedDesigns, objective: str, best: DesignPoint, best_sized: SizingResult,
            shortlist: list[DesignPoint], front: list[DesignPoint]) -> tuple[DesignPoint, SizingResult]:
     """The pick by the full sizing (`sizer`: the scenario's sizings, shared): the settled pick, the shortlist and the
-    feasible front designs are sized and the lowest full capex (or TCO) that meets every target once sized is taken,
-    ties to the earlier."""
-    def cost(r: SizingResult) -> tuple[int, float]:  # fewer part warnings first, as `size` recommends
-        return (len(greenplum.raised_part_warnings(w.code for w in r.warnings)),
-                r.totals.tco if objective == "tco" else r.totals.capex)
-
+    feasible front designs are sized and the design that meets every target once sized with the fewest part warnings
+    (the advisories `size` ranks by: a multi-socket bare-metal host, memory below the reference, low density), then
+    the lowest full capex (or TCO), is taken. A tie there goes to the lower other cost (TCO for capex, capex for TCO:
+    two deployments of the same hardware cost the same to buy, but vSphere's licences every year), then to the
+    better main estimate, then to the earlier."""
     scenario = sizer.scenario
-    main = _main(scenario.workload)[0]  # type: ignore[arg-type]
+    main, higher = _main(scenario.workload)  # type: ignore[arg-type]
+
+    def cost(r: SizingResult) -> tuple[int, float, float, float]:
+        t = r.totals
+        main_value = estimate_at(r.estimates[main], main, scenario.targets.confidence)
+        return (len(greenplum.raised_part_warnings(w.code for w in r.warnings)),
+                *((t.tco, t.capex) if objective == "tco" else (t.capex, t.tco)), -main_value if higher else main_value)
+
     for cand in [*shortlist, *(p for p in front if p.feasible)]:
         r_i = sizer(cand)
         # the full sizing is the judge: a pick over the budget once fully priced gives way to one within it

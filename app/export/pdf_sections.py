@@ -100,6 +100,11 @@ def _used_or_dash(used: dict[str, UsedValue], path: str) -> str:
     return used_text(u) if u is not None else "–"
 
 
+# list fields whose items a customer reads as they typed them (vendor names); other lists hold catalog ids or
+# profile names, internal to the design, and are not printed
+_NAME_LISTS = frozenset({"platform.vendors"})
+
+
 def _model_rows(model: BaseModel, section: str, skip: Sequence[str] = ("kind",),
                 r: SizingResult | None = None, used: dict[str, UsedValue] | None = None) -> list[tuple[str, str]]:
     """(label, value) of every field of `model`, the part of the scenario at JSON path `section`; a part id
@@ -111,6 +116,10 @@ def _model_rows(model: BaseModel, section: str, skip: Sequence[str] = ("kind",),
         if name in skip:
             continue
         v = getattr(model, name)
+        if f"{section}.{name}" in _NAME_LISTS:  # a restriction the customer set, in the customer's words
+            if v:
+                rows.append((field_info(f"{section}.{name}").text, ", ".join(v)))  # type: ignore[union-attr]
+            continue
         if isinstance(v, list):
             continue
         info = field_info(f"{section}.{name}")

@@ -306,7 +306,7 @@ def _rationale(
             "Hosts and overcommit",
             f"{len(p.hosts)} host(s) of {p.server.model}"
             + (f", vSphere HA admission control reserving room for {w.ha_host_failures} host failure(s)"
-               " (workload.ha_host_failures)" if w.vsphere_ha else ", no vSphere HA reserve (opted out)")
+               if w.vsphere_ha else ", no vSphere HA reserve (opted out)")
             + f". Memory overcommit (Equation 1: 1 - available / configured) is {percent(oc.rate)} on the busiest"
             f" host; the working sets allow up to {percent(oc.safe[oc.worst])}. " + _failure_text(hf),
             f"{point(DS, 'ha_min_hosts').source.cite()}; {HA_RESTARTS};"

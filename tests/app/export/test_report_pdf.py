@@ -360,3 +360,18 @@ def test_the_summary_says_what_the_capex_is_made_of_and_whether_it_is_list(
     if licences:
         assert f"{hardware:,.2f} {cur} hardware and {licences:,.2f} {cur} perpetual licences" in text
         assert "The hardware costs" not in text
+
+
+def test_a_vendor_restriction_reads_in_the_inputs_and_excluded_ids_stay_internal(
+        tmp_path: Path, catalog: HardwareCatalog) -> None:
+    """The customer's "HPE only" is an input the report states in their words; the catalog ids of excluded parts
+    are internal and never printed."""
+    data = sample_json("retail-dw-dual-socket-sas.json")
+    data["platform"].update(server_id=None, vendors=["HPE"], excluded_parts=["samsung-pm1743-3840gb-e3s"])
+    s = scenario_from(data)
+    out = tmp_path / "r.pdf"
+    render_report([size(s, catalog)], [s], out)
+    words = flat(pdf_text(out))
+    assert "Server vendors HPE" in words
+    assert "samsung-pm1743-3840gb-e3s" not in words and "chosen by refarch Server vendors" not in words
+    assert_customer_text(words)

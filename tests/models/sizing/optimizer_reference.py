@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from models.calibration_data import figure
 from models.hardware import HardwareCatalog
-from models.optimizer import CAPEX_RERANK, DesignPoint, SizedDesigns, _settled_front, judged, sized_front
+from models.optimizer import CAPEX_RERANK, DesignPoint, SizedDesigns, _settled_front, judged, pick_first, sized_front
 from models.scenario import GreenplumAnalytics, Scenario
 from models.sizing.engine import size
 from models.sizing.greenplum import evaluation
@@ -106,7 +106,8 @@ def reference_optimize(scenario: Scenario, catalog: HardwareCatalog, pareto_limi
     best, _ = judged(SizedDesigns(scenario, catalog, None), "capex", DesignPoint(**dataclasses.asdict(best)),
                      size(best_scenario, catalog),
                      [DesignPoint(**dataclasses.asdict(points[int(i)])) for i in cheapest], pareto)  # type: ignore[arg-type]
-    return RefResult(len(cands), int(feasible.sum()), best, pareto, {})
+    # the pick leads the table it is shown with (models.optimizer.pick_first)
+    return RefResult(len(cands), int(feasible.sum()), best, pick_first(best, pareto), {})  # type: ignore[arg-type]
 
 
 def _points(ev: evaluation.Evaluated, servers: list, drives: list, values: NDArray[np.float64],  # type: ignore[type-arg]

@@ -143,3 +143,22 @@ def test_the_pick_does_not_depend_on_the_front_shown_and_is_no_dearer_than_size(
     keys = [_judged_key(p) for p in picks if p is not None]
     assert keys[0] == keys[1] == keys[2]
     assert keys[0] <= _judged_key(size(s, catalog))
+
+
+def test_the_headline_is_the_first_row_and_a_capex_tie_goes_to_the_lower_tco(catalog: HardwareCatalog) -> None:
+    """The Gen5 sample's optimizer: the pick leads its table (the window's and the CLI's first row), no other row is
+    the same platform, and among the designs that tie with it on the ranking's first terms (part warnings, capex)
+    none costs less to own."""
+    s = sample("retail-dw-gen5", platform={"server_id": None, "drive_id": None, "drives_per_host": None,
+                                           "nic_id": None})
+    out = optimize(s, catalog, pareto_limit=10)
+    assert out.best is not None and out.best_sizing is not None
+    assert out.pareto[0] == out.best
+    platforms = [(p.server_id, p.drive_id, p.drives_per_host, p.deployment, p.raid) for p in out.pareto]
+    assert len(platforms) == len(set(platforms))
+    picked = _judged_key(out.best_sizing)
+    for p in out.pareto[1:]:
+        plat = s.platform.model_validate(p.platform(s))
+        r = size(s.model_copy(update={"platform": plat}), catalog)
+        if _judged_key(r) == picked and all(c.status == "met" for c in r.target_checks):
+            assert r.totals.tco >= out.best_sizing.totals.tco, p
