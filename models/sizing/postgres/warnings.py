@@ -89,7 +89,8 @@ def _after_failure(failed: HostFailure | None, kept: float) -> list[Warning]:
             f"When host {failed.failed_host} fails, vSphere HA cannot restart {len(failed.not_restarted)} of its VMs"
             f" ({', '.join(failed.not_restarted[:5])}{' ...' if len(failed.not_restarted) > 5 else ''}): no"
             f" surviving host has room for their working sets, as admission control reserves capacity for"
-            f" {failed.tolerated} host failure(s). Set the host failures HA tolerates to 1 or more to size for the restarts.",
+            f" {failed.tolerated} host failure(s). Set the host failures HA tolerates to 1 or more to size for the"
+            " restarts.",
             "critical", "workload.ha_host_failures",
         ))
     hot = max(failed.survivors, key=lambda s: (s.overcommit_rate, -s.host))
