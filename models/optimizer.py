@@ -36,7 +36,7 @@ from models.sizing.greenplum import (
     settled_pick,
     settled_pool,
 )
-from models.sizing.pareto import ParetoFront, pareto_indices
+from models.sizing.pareto import ParetoFront, pareto_indices, pick_first
 from models.sizing.part_filter import allowed, filter_problems
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
@@ -201,22 +201,6 @@ def _picked(state: _Stream, space: SearchSpace, objective: str, pareto: list[Des
     return OptimizationResult(main, higher, state.evaluated, state.feasible, best, best_sized,
                               pick_first(best, pareto), objective=objective)
 
-
-def pick_first(best: DesignPoint, front: list[DesignPoint]) -> list[DesignPoint]:
-    """The table the pick is shown with: the pick first (as sized), then the front's other designs cheapest first. A
-    front design on the pick's platform is the pick (the same server, drives, deployment and RAID), so it is not
-    listed twice; a pick the front does not hold (a TCO pick dominated on capex, power and the estimate) still leads
-    the table, so the headline is always its first row.
-
-    >>> a = DesignPoint("s", "d", 8, "bare-metal", "none", 4, 100.0, 1.0, 1.0, 600.0, True)
-    >>> b = dataclasses.replace(a, deployment="vsphere", capex=90.0)
-    >>> [p.deployment for p in pick_first(a, [b, dataclasses.replace(a, capex=99.0)])]
-    ['bare-metal', 'vsphere']
-    """
-    def platform(p: DesignPoint) -> tuple[str, str, int, str, str]:
-        return (p.server_id, p.drive_id, p.drives_per_host, p.deployment, p.raid)
-
-    return [best, *(p for p in front if platform(p) != platform(best))]
 
 
 _PAYLOAD = ("server_idx", "drive_idx", "drives_per_host", "virtualized", "raid_code", "segment_hosts", "rack_u",

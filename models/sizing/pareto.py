@@ -17,6 +17,7 @@ by the chunk and the front; no Python loop runs per candidate.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -221,3 +222,38 @@ def pareto_indices(capex: FloatArray, value: FloatArray, power: FloatArray, high
     front = ParetoFront()
     front.add(capex[idx], perf[idx], power[idx], idx.astype(np.int64), {})
     return [int(i) for i in front.index]
+
+
+class _OnAPlatform(Protocol):  # read-only, as a frozen DesignPoint's fields are
+    @property
+    def server_id(self) -> str: ...
+    @property
+    def drive_id(self) -> str: ...
+    @property
+    def drives_per_host(self) -> int: ...
+    @property
+    def deployment(self) -> str: ...
+    @property
+    def raid(self) -> str: ...
+
+
+D = TypeVar("D", bound=_OnAPlatform)
+
+
+def pick_first(best: D, front: list[D]) -> list[D]:
+    """The table the optimizer's pick is shown with: the pick first (as sized), then the front's other designs
+    cheapest first. A front design on the pick's platform (the same server, drives, deployment and RAID) is the pick,
+    so it is not listed twice; a pick the front does not hold (a TCO pick dominated on capex, power and the
+    estimate) still leads the table, so the headline is always its first row.
+
+    >>> from types import SimpleNamespace as D
+    >>> a = D(server_id="s", drive_id="d", drives_per_host=8, deployment="bare-metal", raid="none", capex=100)
+    >>> b = D(server_id="s", drive_id="d", drives_per_host=8, deployment="vsphere", raid="none", capex=90)
+    >>> c = D(server_id="s", drive_id="d", drives_per_host=8, deployment="bare-metal", raid="none", capex=99)
+    >>> [p.deployment for p in pick_first(a, [b, c])]
+    ['bare-metal', 'vsphere']
+    """
+    def platform(p: D) -> tuple[str, str, int, str, str]:
+        return (p.server_id, p.drive_id, p.drives_per_host, p.deployment, p.raid)
+
+    return [best, *(p for p in front if platform(p) != platform(best))]

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from models.calibration_data import figure
 from models.hardware import HardwareCatalog
-from models.optimizer import CAPEX_RERANK, DesignPoint, SizedDesigns, _settled_front, judged, pick_first, sized_front
+from models.optimizer import CAPEX_RERANK, DesignPoint, SizedDesigns, _settled_front, judged, sized_front
 from models.scenario import GreenplumAnalytics, Scenario
 from models.sizing.engine import size
 from models.sizing.greenplum import evaluation
@@ -28,6 +28,7 @@ from models.sizing.greenplum.context import SearchContext
 from models.sizing.greenplum.coordinator import coordinator_options
 from models.sizing.greenplum.host_memory import memory_plan
 from models.sizing.greenplum.search import Search, search_space, settled_pick
+from models.sizing.pareto import pick_first
 from models.sizing.parts import NetworkChoice, choose_nic, current, nics_per_host, resolve
 from models.sizing.rules import RULES, coordinator_drive_count
 from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
