@@ -116,9 +116,8 @@ def _model_rows(model: BaseModel, section: str, skip: Sequence[str] = ("kind",),
         if name in skip:
             continue
         v = getattr(model, name)
-        if f"{section}.{name}" in _NAME_LISTS:  # a restriction the customer set, in the customer's words
-            if v:
-                rows.append((field_info(f"{section}.{name}").text, ", ".join(v)))  # type: ignore[union-attr]
+        if f"{section}.{name}" in _NAME_LISTS and v:  # a restriction the customer set, in the customer's words
+            rows.append((field_info(f"{section}.{name}").text, ", ".join(v)))  # type: ignore[union-attr]
             continue
         if isinstance(v, list):
             continue
