@@ -84,16 +84,28 @@ def record(session: Session, action: str, source: str | None, changes: Sequence[
     changes = [c for c in changes if c.before != c.after]
     if not changes:
         return None
+    change_set = open_set(session, action, source, reverts=reverts)
+    add_rows(session, change_set, changes)
+    return change_set
+
+
+def open_set(session: Session, action: str, source: str | None, *, reverts: int | None = None) -> int:
+    """A new change set (its rows follow with `add_rows`, batch by batch); its id."""
     change_set = ChangeSetRecord(who=who(), action=action, source=source, reverts=reverts)
     session.add(change_set)
     session.flush()
-    rows = [{"change_set_id": change_set.id, "kind": c.kind, "row_id": c.row_id,
+    return change_set.id
+
+
+def add_rows(session: Session, change_set_id: int, changes: Sequence[Change]) -> int:
+    """The changed rows of a change set (unchanged ones left out); how many were written."""
+    rows = [{"change_set_id": change_set_id, "kind": c.kind, "row_id": c.row_id,
              "before": None if c.before is None else json.dumps(c.before, sort_keys=True),
              "after": None if c.after is None else json.dumps(c.after, sort_keys=True),
-             "version_after": c.version_after} for c in changes]
+             "version_after": c.version_after} for c in changes if c.before != c.after]
     for start in range(0, len(rows), INSERT_BATCH):
         session.execute(insert(RowChangeRecord), rows[start:start + INSERT_BATCH])
-    return change_set.id
+    return len(rows)
 
 
 # -- reading -----------------------------------------------------------------------------------------------------

@@ -20,12 +20,12 @@ from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import URL, Engine, insert, select
+from sqlalchemy import URL, Engine, delete, insert, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from catalog import backup, history, measurements, plausibility, quotes, snapshot_cache
+from catalog import backup, history, measurements, plausibility, quotes, snapshot_cache, validation
 from catalog import seed as seeding
 from catalog.engine import (
     SQLITE_BEGIN,
@@ -52,7 +52,7 @@ from catalog.errors import (
 from catalog.integrity import check_integrity
 from catalog.migrate import ensure_schema
 from catalog.numbers import Separator
-from catalog.orm import RECORDS, CpuRecord, MetaRecord, PartTable, RateRecord, ServerRecord
+from catalog.orm import RECORDS, ChangeSetRecord, CpuRecord, MetaRecord, PartTable, RateRecord, ServerRecord
 from catalog.rates import load_rates, merge_rates, validate_rates
 from catalog.rows import COMMON_FIELDS, KIND_FIELDS, date_in_range, part_from_fields, part_to_row
 from catalog.validation import SourceRow, ValidRow, as_source_rows, validate_rows
@@ -371,6 +371,71 @@ class CatalogStore:
             report = self._write_rows(session, valid, existing, step, changes)
             history.record(session, "import", source, changes)
             return report
+
+    def import_stream(
+        self,
+        rows: Callable[[], Iterator[SourceRow]],
+        *,
+        replace: bool = False,
+        source: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ImportReport:
+        """`import_rows` for a file too large to hold: `rows()` gives the file's rows afresh on each call and the
+        file is gone over four times (its ids; every row validated; CPUs written; the other parts written) holding
+        one batch of rows at a time. All or nothing as `import_rows`: every problem listed, or one transaction."""
+        with self._session() as session:
+            seen = self._existing_kinds(session)
+        declared, problems = validation.declared_ids(rows())
+        self._check_stream(rows, declared, seen, replace, problems)
+        total = len(declared)
+        with self._session(write=True) as session:
+            existing = self._existing_kinds(session)
+            if existing != seen:
+                self._check_stream(rows, declared, existing, replace, [])
+            change_set = history.open_set(session, "import", source)
+            added: Counter[PartKind] = Counter()
+            replaced: Counter[PartKind] = Counter()
+            recorded = 0
+            for cpus in (True, False):  # CPUs first: servers refer to them
+                batch: builtins.list[ValidRow] = []
+                for src in rows():
+                    valid = validation.validate_one(src, declared, existing, replace=replace, problems=[])
+                    if valid is None:
+                        raise CatalogWriteError(f"{source or 'the file'} changed while it was imported; nothing "
+                                                "was imported: import it again")
+                    if (valid.kind == "cpu") == cpus:
+                        batch.append(valid)
+                    if len(batch) >= WRITE_BATCH:
+                        recorded += self._write_batch(session, batch, existing, change_set, added, replaced)
+                        batch = []
+                        if progress is not None:
+                            progress(sum(added.values()) + sum(replaced.values()), total)
+                if batch:
+                    recorded += self._write_batch(session, batch, existing, change_set, added, replaced)
+            if not recorded:
+                session.execute(delete(ChangeSetRecord).where(ChangeSetRecord.id == change_set))
+            if progress is not None:
+                progress(total, total)
+            return ImportReport(dict(added), dict(replaced))
+
+    def _check_stream(self, rows: Callable[[], Iterator[SourceRow]], declared: Mapping[str, tuple[str, int]],
+                      existing: Mapping[str, PartKind], replace: bool, problems: builtins.list[RowProblem]) -> None:
+        for src in rows():
+            validation.validate_one(src, declared, existing, replace=replace, problems=problems)
+        if problems:
+            count = len(problems)
+            raise InvalidRowsError(f"{count} problem{'s' if count != 1 else ''}; nothing was imported",
+                                   sorted(problems, key=lambda p: (p.row, p.field)))
+
+    def _write_batch(self, session: Session, batch: builtins.list[ValidRow], existing: Mapping[str, PartKind],
+                     change_set: int, added: Counter[PartKind], replaced: Counter[PartKind]) -> int:
+        changes: builtins.list[history.Change] = []
+        report = self._write_rows(session, batch, existing, changes=changes)
+        added.update(report.added)
+        replaced.update(report.replaced)
+        written = history.add_rows(session, change_set, changes)
+        session.expunge_all()  # the batch's records are written: let them go
+        return written
 
     def apply_quote(self, path: Path, when: date, *, allow_unmatched: bool = False,
                     decimal: Separator | None = None, confirm_outliers: bool = False) -> QuoteReport:

@@ -9,6 +9,7 @@ catalog, and each server's `cpu_id` against the CPUs of the file and the catalog
 from __future__ import annotations
 
 import difflib
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,6 +96,34 @@ def validate_rows(
             _check_cpu_ref(src, declared, existing, result.problems)
     result.problems.sort(key=lambda p: (p.row, p.field))
     return result
+
+
+def declared_ids(rows: Iterable[SourceRow]) -> tuple[dict[str, tuple[str, int]], list[RowProblem]]:
+    """The ids a file declares (id -> (kind, first row)) and its duplicate ids: the first pass of a streamed
+    validation, which needs the whole file's ids to check duplicates and servers' cpu_id."""
+    declared: dict[str, tuple[str, int]] = {}
+    problems: list[RowProblem] = []
+    for src in rows:
+        part_id, kind = src.part_id, _declared_kind(src)
+        if part_id is None:
+            continue
+        if part_id in declared:
+            problems.append(_problem(src, "id", f"duplicate id '{part_id}' (first on row {declared[part_id][1]})"))
+        else:
+            declared[part_id] = (sys.intern(kind or "?"), src.number)  # one "nic" string, not one per row
+    return declared, problems
+
+
+def validate_one(src: SourceRow, declared: Mapping[str, tuple[str, int]], existing: Mapping[str, PartKind], *,
+                 replace: bool, problems: list[RowProblem]) -> ValidRow | None:
+    """One row checked as `validate_rows` checks it, given the whole file's `declared` ids (`declared_ids`)."""
+    checked = _check_one(src, problems)
+    kind = next((k for k in PART_KINDS if k == _declared_kind(src)), None)
+    if kind is not None and src.part_id is not None:
+        _check_against_catalog(src, kind, src.part_id, existing, replace, problems)
+    if kind == "server":
+        _check_cpu_ref(src, declared, existing, problems)
+    return ValidRow(src, checked[0], checked[1]) if checked is not None else None
 
 
 def _problem(src: SourceRow, field_name: str, message: str, in_catalog: bool = False) -> RowProblem:

@@ -309,15 +309,26 @@ def _list(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from catalog.errors import CatalogError, InvalidRowsError
-    from catalog.files import read_file
+    from catalog.files import detect_format, read_file
+    from catalog.streaming import iter_json_rows
 
+    # A JSON file is read one part at a time (memory does not grow with the file); a CSV needs its numbers read
+    # together for the decimal separator (catalog.numbers) and is read whole.
+    streamed = detect_format(args.file, "") == "json" or (args.file.suffix.lower() not in (".csv", ".json")
+                                                          and _starts_like_json(args.file))
     try:
-        rows = read_file(args.file, args.decimal)
+        rows = None if streamed else read_file(args.file, args.decimal)
+        if streamed:
+            next(iter_json_rows(args.file), None)  # the file's own problems first, before the catalog is opened
     except CatalogError as exc:
         raise CliError(str(exc)) from None
     with _opened(args) as store:
         try:
-            report = store.import_rows(rows, replace=args.replace, source=str(args.file))
+            if rows is None:
+                report = store.import_stream(lambda: iter_json_rows(args.file), replace=args.replace,
+                                             source=str(args.file))
+            else:
+                report = store.import_rows(rows, replace=args.replace, source=str(args.file))
         except InvalidRowsError as exc:
             hint = ""
             if not args.replace and any(p.in_catalog for p in exc.problems):
@@ -333,6 +344,14 @@ def _import(args: argparse.Namespace) -> int:
     print(f"imported {report.total} part{'s' if report.total != 1 else ''} into {where}"
           + (f": {counts}" if counts else "") + (f" ({replaced} replaced)" if replaced else ""))
     return 0
+
+
+def _starts_like_json(path: Path) -> bool:
+    try:
+        with path.open("rb") as fh:
+            return fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"[", b"{")
+    except OSError:
+        return False
 
 
 def _export(args: argparse.Namespace) -> int:
