@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -120,11 +121,11 @@ def quiet_offscreen_warnings() -> None:
     if _quieted:
         return
     _quieted = True
-    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+    from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
 
-    previous = None
+    previous: Callable[[QtMsgType, QMessageLogContext, str], object] | None = None
 
-    def handler(mode: QtMsgType, context: object, message: str) -> None:
+    def handler(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
         if "propagateSizeHints" in message:
             return
         if previous is not None:
