@@ -168,7 +168,8 @@ def _pick_of(workload: GpWorkload, ev: evaluation.Evaluated, i: int, server: Ser
 
 
 def _segment_rationale(workload: GpWorkload, p: _Pick, mem_bound: int) -> list[Rationale]:
-    out = segments.rationale(workload, p.server.cores_total, p.drives, p.vms, p.primaries, mem_bound, p.virtual)
+    out = segments.rationale(workload, segments.HostSegments(p.server.cores_total, p.drives, p.vms, p.primaries,
+                                                             mem_bound, p.virtual))
     out.append(Rationale(
         "Mirrors",
         f"{p.mirrors} mirror segments per host (as many as primaries)" if workload.mirrors

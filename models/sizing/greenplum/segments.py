@@ -301,9 +301,21 @@ def _groups(c: Candidates, raid: bool) -> tuple[IntArray, IntArray] | None:
     return rep[present], slot[key]
 
 
-def rationale(workload: GreenplumAnalytics | GreenplumOltp, cores: int, drives: int, vms: int, chosen: int,
-              by_memory: int, virtual: bool) -> list[Rationale]:
+class HostSegments(NamedTuple):
+    """One design's host as its primaries were chosen: its cores and data drives, its VMs (1 on bare metal), the
+    primaries chosen per host, what its memory allows and whether it is virtualized."""
+
+    cores: int
+    drives: int
+    vms: int
+    chosen: int
+    by_memory: int
+    virtual: bool
+
+
+def rationale(workload: GreenplumAnalytics | GreenplumOltp, host: HostSegments) -> list[Rationale]:
     """The arithmetic behind one design's primaries per host."""
+    cores, drives, vms, chosen, by_memory, virtual = host
     queries = workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else 10**6
     seg = tier_choice(workload)
     tier = seg.primaries_per_host
