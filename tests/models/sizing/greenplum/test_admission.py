@@ -16,6 +16,7 @@ from models.sizing.engine import size
 from models.sizing.greenplum import evaluation, metrics, segments
 from models.sizing.greenplum import memory as gp_memory
 from models.sizing.greenplum.candidates import Candidates, enumerate_candidates
+from models.sizing.greenplum.context import needed_tb
 from models.sizing.parts import NetworkChoice
 from models.sizing.rules import gp_vmem_mb
 from tests.models.sizing.conftest import sample
@@ -108,7 +109,7 @@ def test_more_requested_reports_never_get_more_throughput_each(
     def per_query(q: int) -> float:
         w = _work(q, policy)
         primaries, vms = evaluation.primaries_per_host(w, c)
-        ctx = metrics.GpContext.of(w, c, primaries, vms, net, evaluation.needed_tb(w))
+        ctx = metrics.GpContext.of(w, c, primaries, vms, net, needed_tb(w))
         return float(metrics.gp_queries_per_hour(ctx, np.array([hosts]), w)[0]) / q
 
     assert per_query(queries + extra) <= per_query(queries) * (1 + 1e-9)
@@ -120,7 +121,7 @@ def test_queries_per_hour_come_from_the_admitted_slots(catalog: HardwareCatalog)
     c = _host(catalog, 192, 64.0)
     w = _work(5000, "group")
     primaries, vms = evaluation.primaries_per_host(w, c)
-    ctx = metrics.GpContext.of(w, c, primaries, vms, NetworkChoice(catalog.nic(NIC), 1), evaluation.needed_tb(w))
+    ctx = metrics.GpContext.of(w, c, primaries, vms, NetworkChoice(catalog.nic(NIC), 1), needed_tb(w))
     assert ctx.queries is not None and int(ctx.queries[0]) < 5000
     admitted = metrics.gp_queries_per_hour(ctx, np.array([8]), w)
     claimed = metrics.gp_queries_per_hour(dataclasses.replace(ctx, queries=None), np.array([8]), w)

@@ -14,6 +14,7 @@ from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
 from models.sizing.greenplum import evaluation, metrics, segments
 from models.sizing.greenplum.candidates import Candidates, enumerate_candidates
+from models.sizing.greenplum.context import needed_tb
 from models.sizing.parts import NetworkChoice
 from models.vocabulary import RAID_LEVELS
 
@@ -62,8 +63,8 @@ def test_a_chunks_context_per_host_layout_is_that_of_every_row(
     rows_p, rows_v = segments.counts(w, chunk, plat, None)
     assert np.array_equal(primaries, rows_p) and np.array_equal(vms, rows_v)
     net = NetworkChoice(catalog.nics[0], 2)
-    grouped = metrics.GpContext.of(w, chunk, primaries, vms, net, evaluation.needed_tb(w), groups, plat)
-    rows = metrics.GpContext.of(w, chunk, primaries, vms, net, evaluation.needed_tb(w), None, plat)
+    grouped = metrics.GpContext.of(w, chunk, primaries, vms, net, needed_tb(w), groups, plat)
+    rows = metrics.GpContext.of(w, chunk, primaries, vms, net, needed_tb(w), None, plat)
     for f in dataclasses.fields(rows.shape):
         a, b = np.asarray(getattr(grouped.shape, f.name)), np.asarray(getattr(rows.shape, f.name))
         assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), f.name

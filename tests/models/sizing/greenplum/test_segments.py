@@ -14,6 +14,7 @@ from models.scenario import GreenplumAnalytics
 from models.sizing.engine import size
 from models.sizing.greenplum import segments
 from models.sizing.greenplum.candidates import enumerate_candidates
+from models.sizing.greenplum.context import needed_tb
 from models.sizing.parts import SizingInputError
 from tests.models.sizing.conftest import sample
 
@@ -112,7 +113,7 @@ def test_a_chunks_scan_rates_per_layout_are_those_of_every_row(catalog: Hardware
                                                                nics: int, start: int) -> None:
     """The full-scan kernel of a chunk with its CPU rate computed once per (server, drive count, deployment) gives
     the rates, the network bound and the seconds of the kernel computed row by row, bit for bit."""
-    from models.sizing.greenplum import evaluation, metrics
+    from models.sizing.greenplum import metrics
     from models.sizing.parts import NetworkChoice
 
     c = enumerate_candidates(catalog.servers, catalog.drives, ["bare-metal", "vsphere"], ["none", "raid5", "raid10"])
@@ -122,8 +123,8 @@ def test_a_chunks_scan_rates_per_layout_are_those_of_every_row(catalog: Hardware
     assert layouts is not None
     primaries, vms = segments.counts(w, chunk, None, layouts)
     net = NetworkChoice(catalog.nics[0], nics)
-    grouped = metrics.GpContext.of(w, chunk, primaries, vms, net, evaluation.needed_tb(w), layouts).full_scan
-    rows = metrics.GpContext.of(w, chunk, primaries, vms, net, evaluation.needed_tb(w)).full_scan
+    grouped = metrics.GpContext.of(w, chunk, primaries, vms, net, needed_tb(w), layouts).full_scan
+    rows = metrics.GpContext.of(w, chunk, primaries, vms, net, needed_tb(w)).full_scan
     for name in ("virt", "drives", "cpu", "drives_cpu", "network_never_binds"):
         assert np.array_equal(getattr(grouped, name), getattr(rows, name)), name
     hosts = np.arange(len(chunk)) % 300 + 2
