@@ -21,7 +21,7 @@ from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
 from models.sizing.greenplum import confidence, metrics, mirroring, segments
 from models.sizing.greenplum import hosts as gp_hosts
 from models.sizing.greenplum import part_warnings as gp_part_warnings
-from models.sizing.greenplum.bisection import Values, remembered, smallest_meeting
+from models.sizing.greenplum.bisection import remembered, smallest_meeting
 from models.sizing.greenplum.candidates import Candidates
 from models.sizing.greenplum.context import Fixed, GpWorkload, SearchContext
 from models.sizing.greenplum.coordinator import CoordinatorOptions
@@ -42,7 +42,7 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
 
-MAX_ETL_HOSTS = 64
+MAX_ETL_HOSTS = metrics.MAX_ETL_HOSTS
 
 
 
@@ -348,7 +348,8 @@ def _segment_hosts(
     """Hosts meeting the performance targets (point prediction), bounded where more hosts stop helping; with the
     full-scan seconds there when the closed-form count found them (and nothing moved the count since)."""
     scan_s = gp_hosts.scan_only(workload, targets)
-    values = _perf_values(workload, targets, ctx) if scan_s else remembered(_perf_values(workload, targets, ctx))
+    values = metrics.perf_values(workload, targets, ctx)
+    values = values if scan_s else remembered(values)
 
     def perf_ok(h: IntArray, idx: IntArray) -> BoolArray:
         res = np.ones(h.shape, dtype=bool)
@@ -362,7 +363,7 @@ def _segment_hosts(
         # `helpful_limit` with the seconds in hand; a target is set, so its probe for one is skipped
         hosts, seconds = scan_hosts(ctx.full_scan, h_low, scan_s, MAX_SEGMENT_HOSTS, perf_ok, values, limits)
     else:
-        hosts = gp_hosts.search_hosts(perf_ok, h_low, _host_guess(workload, targets, ctx, h_low), values, limits)
+        hosts = gp_hosts.search_hosts(perf_ok, h_low, metrics.host_guess(workload, targets, ctx, h_low), values, limits)
     # block mirroring fills whole blocks, past the largest cluster at most there (the searches stay within it);
     # more hosts never lower performance, so targets stay met
     rounded = mirroring.round_hosts(mirror_policy(workload), hosts, vms, workload.mirror_block_hosts)
@@ -387,33 +388,6 @@ def _etl_hosts(
     return etl, True
 
 
-def _perf_values(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext) -> Values:
-    """values(hosts, idx): the point value of every performance target's metric (loads with ETL hosts to spare:
-    the segments' write side must keep up; the ETL hosts are sized after)."""
-
-    def values(hosts: IntArray, idx: IntArray) -> dict[str, FloatArray]:
-        out: dict[str, FloatArray] = {}
-        if isinstance(workload, GreenplumAnalytics):
-            if targets.max_full_scan_s is not None:
-                out["full_scan_s"] = metrics.gp_full_scan_s(ctx, hosts, idx)  # no per-probe copy of the context
-            if targets.min_queries_per_hour is None and targets.min_load_tb_per_hour is None and \
-                    targets.max_report_s is None:
-                return out
-        sub = ctx.take(idx)
-        if isinstance(workload, GreenplumAnalytics):
-            if targets.min_queries_per_hour is not None or targets.max_report_s is not None:
-                out["queries_per_hour"] = metrics.gp_queries_per_hour(sub, hosts, workload)
-                out["report_s"] = metrics.report_seconds(out["queries_per_hour"], workload.concurrent_queries)
-            if targets.min_load_tb_per_hour is not None:
-                big = np.full(hosts.shape, MAX_ETL_HOSTS, dtype=np.int64)
-                out["load_tb_per_hour"] = metrics.gp_load_tb_per_hour(sub, hosts, big)
-        elif (targets.min_tps or workload.target_tps) is not None:
-            out["tps"] = metrics.gp_tps(sub, hosts, workload)
-        return out
-
-    return values
-
-
 def metric_limits(workload: GpWorkload, targets: Targets) -> dict[str, float]:
     """The limit of each performance target set, by the metric it bounds (e.g. full_scan_s: 600)."""
     out: dict[str, float] = {}
@@ -422,30 +396,6 @@ def metric_limits(workload: GpWorkload, targets: Targets) -> dict[str, float]:
         if limit is not None and target.metric in METRICS and not target.budget:
             out[target.metric] = float(limit)
     return out
-
-
-def _host_guess(workload: GpWorkload, targets: Targets, ctx: metrics.GpContext, h_low: IntArray) -> FloatArray | None:
-    """Hosts each target needs if performance scaled linearly with hosts from the capacity minimum.
-
-    Scans and loads nearly do (each host brings its own drives, cores and ports); the search
-    then checks the real model around this guess.
-    """
-    guesses: list[FloatArray] = []
-    if isinstance(workload, GreenplumAnalytics):
-        if targets.max_full_scan_s is not None:
-            guesses.append(h_low * metrics.gp_full_scan_s(ctx, h_low) / targets.max_full_scan_s)
-        if targets.min_queries_per_hour is not None:
-            guesses.append(h_low * targets.min_queries_per_hour / metrics.gp_queries_per_hour(ctx, h_low, workload))
-        if targets.max_report_s is not None:
-            qph = metrics.gp_queries_per_hour(ctx, h_low, workload)
-            guesses.append(h_low * metrics.report_seconds(qph, workload.concurrent_queries) / targets.max_report_s)
-        if targets.min_load_tb_per_hour is not None:
-            big = np.full(h_low.shape, MAX_ETL_HOSTS, dtype=np.int64)
-            guesses.append(h_low * targets.min_load_tb_per_hour / metrics.gp_load_tb_per_hour(ctx, h_low, big))
-    if not guesses:
-        return None
-    most = guesses[0] if len(guesses) == 1 else np.max(np.stack(guesses), axis=0)  # one: the max is itself
-    return np.maximum(most, h_low)
 
 
 def _target_checks(workload: GpWorkload, targets: Targets, values: dict[str, FloatArray]) -> dict[str, BoolArray]:

@@ -14,13 +14,16 @@ from typing import Any, overload
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from models.percentiles import percentiles
 from models.perf import cost_power, scan_load, scan_load_estimates
 from models.perf.scan_load_fit import default_params
-from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
+from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
 from models.sizing.greenplum import segments
+from models.sizing.greenplum.bisection import Values
 from models.sizing.greenplum.candidates import Candidates, per_drive_set
 from models.sizing.greenplum.fast.scan import FullScan
 from models.sizing.parts import NetworkChoice
+from models.sizing.targets import percentile
 from models.uncertainty import Estimate
 
 FloatArray = NDArray[np.float64]
@@ -308,3 +311,109 @@ def host_power_w(c: Candidates, drives: IntArray | FloatArray | float, net: Netw
     rep, which = layouts
     server_w = cost_power.server_draw_w(c.idle_w[rep], c.max_w[rep], utilization).take(which)
     return cost_power.with_parts_w(server_w, np.asarray(drives, dtype=float), c.drive_w, net.nics_per_host, nic_w)
+
+# The per-metric code of the Greenplum search and report, in one place: a new performance target's metric adds its
+# point value (`perf_values`, and the linear guess `host_guess`), its value at the confidence (`at_confidence`)
+# and its shortfall in words (`shortfall`) here, beside the models that estimate it (`gp_point`, `gp_ranges`).
+MAX_ETL_HOSTS = 64
+
+
+def perf_values(workload: GreenplumAnalytics | GreenplumOltp, targets: Targets, ctx: GpContext) -> Values:
+    """values(hosts, idx): the point value of every performance target's metric (loads with ETL hosts to spare:
+    the segments' write side must keep up; the ETL hosts are sized after)."""
+
+    def values(hosts: IntArray, idx: IntArray) -> dict[str, FloatArray]:
+        out: dict[str, FloatArray] = {}
+        if isinstance(workload, GreenplumAnalytics):
+            if targets.max_full_scan_s is not None:
+                out["full_scan_s"] = gp_full_scan_s(ctx, hosts, idx)  # no per-probe copy of the context
+            if targets.min_queries_per_hour is None and targets.min_load_tb_per_hour is None and \
+                    targets.max_report_s is None:
+                return out
+        sub = ctx.take(idx)
+        if isinstance(workload, GreenplumAnalytics):
+            if targets.min_queries_per_hour is not None or targets.max_report_s is not None:
+                out["queries_per_hour"] = gp_queries_per_hour(sub, hosts, workload)
+                out["report_s"] = report_seconds(out["queries_per_hour"], workload.concurrent_queries)
+            if targets.min_load_tb_per_hour is not None:
+                big = np.full(hosts.shape, MAX_ETL_HOSTS, dtype=np.int64)
+                out["load_tb_per_hour"] = gp_load_tb_per_hour(sub, hosts, big)
+        elif (targets.min_tps or workload.target_tps) is not None:
+            out["tps"] = gp_tps(sub, hosts, workload)
+        return out
+
+    return values
+
+
+def host_guess(workload: GreenplumAnalytics | GreenplumOltp, targets: Targets, ctx: GpContext, h_low: IntArray
+               ) -> FloatArray | None:
+    """Hosts each target needs if performance scaled linearly with hosts from the capacity minimum.
+
+    Scans and loads nearly do (each host brings its own drives, cores and ports); the search
+    then checks the real model around this guess.
+    """
+    guesses: list[FloatArray] = []
+    if isinstance(workload, GreenplumAnalytics):
+        if targets.max_full_scan_s is not None:
+            guesses.append(h_low * gp_full_scan_s(ctx, h_low) / targets.max_full_scan_s)
+        if targets.min_queries_per_hour is not None:
+            guesses.append(h_low * targets.min_queries_per_hour / gp_queries_per_hour(ctx, h_low, workload))
+        if targets.max_report_s is not None:
+            qph = gp_queries_per_hour(ctx, h_low, workload)
+            guesses.append(h_low * report_seconds(qph, workload.concurrent_queries) / targets.max_report_s)
+        if targets.min_load_tb_per_hour is not None:
+            big = np.full(h_low.shape, MAX_ETL_HOSTS, dtype=np.int64)
+            guesses.append(h_low * targets.min_load_tb_per_hour / gp_load_tb_per_hour(ctx, h_low, big))
+    if not guesses:
+        return None
+    most = guesses[0] if len(guesses) == 1 else np.max(np.stack(guesses), axis=0)  # one: the max is itself
+    return np.maximum(most, h_low)
+
+
+def at_confidence(
+    workload: GreenplumAnalytics | GreenplumOltp, ctx: GpContext, hosts: IntArray, etl: IntArray, confidence: str,
+    only: frozenset[str] | None = None,
+) -> dict[str, FloatArray]:
+    """Every estimate of one candidate (`ctx` of one) at each host count, at the confidence percentile.
+
+    `only` names the analytics metrics wanted (a host search probes its targets' metrics alone; each
+    metric is computed on its own from the same draw, so a subset holds the same values)."""
+    h = np.asarray(hosts, dtype=float).reshape(-1, 1)
+    e = np.maximum(np.asarray(etl, dtype=float), 1).reshape(-1, 1)
+    if isinstance(workload, GreenplumOltp):
+        from models.perf import gp_oltp  # OLTP only: analytics sizing never loads it
+
+        # `gp_oltp.predict_tps`'s estimate at the percentile, from the cluster's curve (each count computed once)
+        tps = gp_oltp.curve(workload.mix, float(workload.clients), float(ctx.coordinator_cores[0]),
+                                  float(ctx.segment_cores[0]), percentile("tps", confidence))
+        return {"tps": tps.at(np.asarray(hosts, dtype=np.int64).ravel())}
+    shape = replace(ctx.with_counts(h, e))
+    params = scan_load_estimates.sampled_params()
+    out = {}
+    if only is None or "full_scan_s" in only:
+        out["full_scan_s"] = scan_load.full_scan_seconds(shape, ctx.data_on_disk_tb, params).value
+    if only is None or "load_tb_per_hour" in only:
+        out["load_tb_per_hour"] = scan_load.load_tb_per_hour(shape, params).value
+    if only is None or "queries_per_hour" in only or "report_s" in only:
+        out["queries_per_hour"] = scan_load.queries_per_hour(
+            shape, ctx.data_on_disk_tb, ctx.running(workload), workload.scan_fraction_pct / 100.0, params
+        ).value
+        out["report_s"] = report_seconds(out["queries_per_hour"], workload.concurrent_queries)
+    return {k: percentiles(np.asarray(v, dtype=float), percentile(k, confidence), axis=1) for k, v in out.items()}
+
+
+def shortfall(name: str, values: Mapping[str, FloatArray], i: int, t: Targets) -> str | None:
+    """A performance target's shortfall in words at row `i` of `values` (the metrics at the confidence), e.g.
+    "full scan 742 s vs 600 s"; None for a target that bounds no performance metric."""
+    if name == "max_full_scan_s":
+        return f"full scan {values['full_scan_s'][i]:,.0f} s vs {t.max_full_scan_s:,.0f} s"
+    if name == "min_load_tb_per_hour":
+        return f"load {values['load_tb_per_hour'][i]:,.2f} TB/h vs {t.min_load_tb_per_hour:,.2f}"
+    if name == "max_report_s":
+        report = float(values["report_s"][i]) if "report_s" in values else float("nan")
+        return f"report {report:,.0f} s vs {t.max_report_s:,.0f} s"
+    if name == "min_queries_per_hour":
+        return f"{values['queries_per_hour'][i]:,.0f} queries/h vs {t.min_queries_per_hour:,.0f}"
+    if name == "min_tps":
+        return f"{values['tps'][i]:,.0f} TPS"
+    return None

@@ -136,7 +136,7 @@ def least_hosts(sc: SearchContext, c1: Candidates, start: Start, searched: dict[
     if useful is not None and not useful(rounded(first + 1)):
         return rounded(first)
     wanted = frozenset(t.metric for n, t in TARGETS.items() if targets.limit(n, workload) is not None)
-    vals = confidence.at_confidence(workload, ctx, np.array([first]), np.array([MAX_ETL_HOSTS]), targets.confidence,
+    vals = metrics.at_confidence(workload, ctx, np.array([first]), np.array([MAX_ETL_HOSTS]), targets.confidence,
                                     only=wanted)
     return rounded(first if bool(_every(confidence.meets(workload, targets, vals), (1,))[0]) else first + 1)
 
@@ -220,7 +220,7 @@ def _search(sc: SearchContext, ctx: metrics.GpContext, vms: IntArray, start_host
     def at(h: int, e: int) -> dict[str, FloatArray]:
         """Every estimate at one host count, computed once per settle (the search revisits its ends)."""
         if (h, e) not in memo:
-            memo[h, e] = confidence.at_confidence(workload, ctx, np.array([h]), np.array([e]), conf)
+            memo[h, e] = metrics.at_confidence(workload, ctx, np.array([h]), np.array([e]), conf)
         return memo[h, e]
 
     hosts, out_of_reach = _reachable_hosts(sc, ctx, vms, start_hosts, floor, at)
@@ -229,7 +229,7 @@ def _search(sc: SearchContext, ctx: metrics.GpContext, vms: IntArray, start_host
         want = targets.min_load_tb_per_hour
 
         def etl_ok(e: IntArray) -> BoolArray:
-            vals = confidence.at_confidence(workload, ctx, np.full(e.shape, hosts), e, conf)
+            vals = metrics.at_confidence(workload, ctx, np.full(e.shape, hosts), e, conf)
             return vals["load_tb_per_hour"] >= want
 
         etl, _ = smallest_from(etl_ok, 1, MAX_ETL_HOSTS)
@@ -258,7 +258,7 @@ def _reachable_hosts(sc: SearchContext, ctx: metrics.GpContext, vms: IntArray, s
     wanted = frozenset(TARGETS[n].metric for n in perf_targets)
 
     def values(h: IntArray) -> dict[str, FloatArray]:
-        vals = confidence.at_confidence(workload, ctx, h, np.full(h.shape, MAX_ETL_HOSTS), conf, only=wanted)
+        vals = metrics.at_confidence(workload, ctx, h, np.full(h.shape, MAX_ETL_HOSTS), conf, only=wanted)
         return {TARGETS[n].metric: vals[TARGETS[n].metric] for n in perf_targets}
 
     def all_met(h: IntArray) -> BoolArray:

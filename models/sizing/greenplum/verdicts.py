@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 from models.percent import percent
-from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
-from models.sizing.greenplum import evaluation
+from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario, Targets
+from models.sizing.greenplum import evaluation, metrics
 from models.sizing.result import TargetCheck, Totals, Warning
 from models.sizing.targets import estimate_at, judge, target_limit
 from models.uncertainty import Estimate
@@ -117,23 +117,14 @@ LEVERS = {
 CLIENTS_LEVER = "more concurrent clients (workload.clients)"  # OLTP: the binding is gp_oltp.BINDING_CLIENTS
 
 
-def _shortfall(name: str, ev: evaluation.Evaluated, i: int, t: object) -> str:
-    m = ev.metrics
-    if name == "max_full_scan_s":
-        return f"full scan {m['full_scan_s'][i]:,.0f} s vs {t.max_full_scan_s:,.0f} s"  # type: ignore[attr-defined]
-    if name == "min_load_tb_per_hour":
-        return f"load {m['load_tb_per_hour'][i]:,.2f} TB/h vs {t.min_load_tb_per_hour:,.2f}"  # type: ignore[attr-defined]
-    if name == "max_report_s":
-        report = float(m["report_s"][i]) if "report_s" in m else float("nan")
-        return f"report {report:,.0f} s vs {t.max_report_s:,.0f} s"  # type: ignore[attr-defined]
-    if name == "min_queries_per_hour":
-        return f"{m['queries_per_hour'][i]:,.0f} queries/h vs {t.min_queries_per_hour:,.0f}"  # type: ignore[attr-defined]
-    if name == "min_tps":
-        return f"{m['tps'][i]:,.0f} TPS"
+def _shortfall(name: str, ev: evaluation.Evaluated, i: int, t: Targets) -> str:
+    words = metrics.shortfall(name, ev.metrics, i, t)
+    if words is not None:
+        return words
     if name == "max_capex":
-        return f"capex {ev.capex[i]:,.0f} vs {t.max_capex:,.0f}"  # type: ignore[attr-defined]
+        return f"capex {ev.capex[i]:,.0f} vs {t.max_capex:,.0f}"
     if name == "max_power_w":
-        return f"{ev.power_w[i]:,.0f} W vs {t.max_power_w:,.0f} W"  # type: ignore[attr-defined]
+        return f"{ev.power_w[i]:,.0f} W vs {t.max_power_w:,.0f} W"
     if name == "max_rack_u":
-        return f"{ev.rack_u[i]:,.0f} U vs {t.max_rack_u} U"  # type: ignore[attr-defined]
+        return f"{ev.rack_u[i]:,.0f} U vs {t.max_rack_u} U"
     return f"{ev.segment_hosts[i]} hosts, the most this tool sizes"

@@ -34,7 +34,7 @@ BoolArray = NDArray[np.bool_]
 def fewest_hosts(scan: FullScan, low: IntArray, limit_s: float, most: int, ok: Probe
                  ) -> tuple[IntArray, FloatArray, FloatArray]:
     """Per design, `search.smallest_meeting(ok, low, most, guess)[0]` where `ok(h, idx)` is whether `scan`'s
-    seconds of designs idx at h hosts are within `limit_s` and the guess is `greenplum._host_guess`'s; with the
+    seconds of designs idx at h hosts are within `limit_s` and the guess is `metrics.host_guess`'s; with the
     seconds at one host fewer and at that count (what `greenplum.helpful_limit` asks next)."""
     low = np.asarray(low, dtype=np.int64)
     return _settled(scan, None, low, _closed(scan, low, limit_s, most), ok)

@@ -35,7 +35,7 @@ rows = st.lists(st.tuples(
 def test_the_closed_form_count_is_the_searchs_count(rows: list[tuple[int, float, float, float, float, int, int]],
                                                     data_tb: float, limit_s: float, ratio: float, off: int) -> None:
     """On random designs (2- to 192-core hosts, a slow interconnect that binds, targets no cluster reaches, lows
-    above the largest cluster) `fewest_hosts` gives what `smallest_meeting` with `_host_guess`'s guess gives, and
+    above the largest cluster) `fewest_hosts` gives what `smallest_meeting` with `metrics.host_guess`'s guess gives, and
     the seconds at one host fewer and at the count are `FullScan.seconds` there; a closed form off by a host or
     two (`off`) is caught by the check and still gives the search's count."""
     drives, mb_s, cores, virt, gbps, primaries, low = (np.array(c) for c in zip(*rows, strict=True))
