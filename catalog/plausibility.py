@@ -30,6 +30,10 @@ def far(previous: float, new: float, factor: float = PRICE_FAR_FACTOR) -> bool:
     return abs(math.log(new / previous)) > math.log(factor)
 
 
+def _money(amount: float) -> str:
+    return f"{amount:,.2f}" if amount >= 0.01 or amount == 0 else f"{amount:.4g}"
+
+
 def price_outlier(old_price: float, old_currency: str, new_price: float, new_currency: str,
                   rates: ExchangeRates) -> str | None:
     """Why a new price needs confirming, or None."""
@@ -38,16 +42,16 @@ def price_outlier(old_price: float, old_currency: str, new_price: float, new_cur
     except MissingRateError:
         new_usd = None
     if new_usd is not None and new_usd > MAX_PLAUSIBLE_PRICE_USD:
-        return (f"{new_price:,.4g} {new_currency} is above {MAX_PLAUSIBLE_PRICE_USD:,.0f} USD, more than any "
+        return (f"{_money(new_price)} {new_currency} is above {MAX_PLAUSIBLE_PRICE_USD:,.0f} USD, more than any "
                 "single catalog part costs")
     try:
         old_same = old_price if old_currency == new_currency else rates.convert(old_price, old_currency, new_currency)
     except MissingRateError:
         return None
     if far(old_same, new_price):
-        was = f"{old_price:,.4g} {old_currency}" + (f" ({old_same:,.4g} {new_currency})"
-                                                    if old_currency != new_currency else "")
-        return (f"{new_price:,.4g} {new_currency} is more than {PRICE_FAR_FACTOR:g}x away from the previous price "
+        was = f"{_money(old_price)} {old_currency}" + (f" ({_money(old_same)} {new_currency})"
+                                                       if old_currency != new_currency else "")
+        return (f"{_money(new_price)} {new_currency} is more than {PRICE_FAR_FACTOR:g}x away from the previous price "
                 f"{was}")
     return None
 

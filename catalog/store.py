@@ -333,6 +333,7 @@ class CatalogStore:
         progress: Callable[[int, int], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
         source: str | None = None,
+        confirm_outliers: bool = True,
     ) -> ImportReport:
         """Import file rows all-or-nothing: any problem in any row and nothing is written.
 
@@ -367,6 +368,8 @@ class CatalogStore:
                 if progress is not None:
                     progress(done, total)
 
+            if not confirm_outliers:
+                self._refuse_outliers(session, valid, existing)
             changes: builtins.list[history.Change] = []
             report = self._write_rows(session, valid, existing, step, changes)
             history.record(session, "import", source, changes)
@@ -379,6 +382,7 @@ class CatalogStore:
         replace: bool = False,
         source: str | None = None,
         progress: Callable[[int, int], None] | None = None,
+        confirm_outliers: bool = True,
     ) -> ImportReport:
         """`import_rows` for a file too large to hold: `rows()` gives the file's rows afresh on each call and the
         file is gone over four times (its ids; every row validated; CPUs written; the other parts written) holding
@@ -406,12 +410,14 @@ class CatalogStore:
                     if (valid.kind == "cpu") == cpus:
                         batch.append(valid)
                     if len(batch) >= WRITE_BATCH:
-                        recorded += self._write_batch(session, batch, existing, change_set, added, replaced)
+                        recorded += self._write_batch(session, batch, existing, change_set, added, replaced,
+                                                      confirm_outliers)
                         batch = []
                         if progress is not None:
                             progress(sum(added.values()) + sum(replaced.values()), total)
                 if batch:
-                    recorded += self._write_batch(session, batch, existing, change_set, added, replaced)
+                    recorded += self._write_batch(session, batch, existing, change_set, added, replaced,
+                                                  confirm_outliers)
             if not recorded:
                 session.execute(delete(ChangeSetRecord).where(ChangeSetRecord.id == change_set))
             if progress is not None:
@@ -428,7 +434,10 @@ class CatalogStore:
                                    sorted(problems, key=lambda p: (p.row, p.field)))
 
     def _write_batch(self, session: Session, batch: builtins.list[ValidRow], existing: Mapping[str, PartKind],
-                     change_set: int, added: Counter[PartKind], replaced: Counter[PartKind]) -> int:
+                     change_set: int, added: Counter[PartKind], replaced: Counter[PartKind],
+                     confirm_outliers: bool) -> int:
+        if not confirm_outliers:  # a refusal here rolls back the batches before it: one transaction
+            self._refuse_outliers(session, batch, existing)
         changes: builtins.list[history.Change] = []
         report = self._write_rows(session, batch, existing, changes=changes)
         added.update(report.added)
@@ -436,6 +445,25 @@ class CatalogStore:
         written = history.add_rows(session, change_set, changes)
         session.expunge_all()  # the batch's records are written: let them go
         return written
+
+    @staticmethod
+    def _refuse_outliers(session: Session, rows: Iterable[ValidRow], existing: Mapping[str, PartKind]) -> None:
+        """InvalidRowsError listing each replaced part whose new price is far from its price now
+        (`catalog.plausibility`); nothing is written."""
+        rates = load_rates(session)
+        problems: builtins.list[RowProblem] = []
+        for valid in rows:
+            record = session.get(RECORDS[valid.kind], valid.row.id) if valid.row.id in existing else None
+            if record is None:
+                continue
+            why = plausibility.price_outlier(float(record.price), record.currency, valid.row.price,
+                                             valid.row.currency, rates)
+            if why is not None:
+                problems.append(RowProblem(valid.source.number, "price", f"{valid.row.id}: {why}", valid.source.line,
+                                           valid.row.id))
+        if problems:
+            raise InvalidRowsError(f"{len(problems)} price(s) look wrong; nothing was imported "
+                                   f"({plausibility.CONFIRM_HINT})", problems)
 
     def apply_quote(self, path: Path, when: date, *, allow_unmatched: bool = False,
                     decimal: Separator | None = None, confirm_outliers: bool = False) -> QuoteReport:

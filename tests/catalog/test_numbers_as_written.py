@@ -192,3 +192,24 @@ def test_cli_quote_ambiguity_is_exit_2_and_decimal_applies(tmp_path: Path, capsy
     assert main(["--db", db, "catalog", "list", "--format", "json"]) == 0
     parts = {p["id"]: p for p in json.loads(capsys.readouterr().out)}
     assert parts["cx6-25g-2p"]["price"] == 1234.0
+
+
+@pytest.mark.parametrize("suffix", ["csv", "json"])
+def test_cli_import_replace_with_a_far_price_needs_confirming(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              small_seed: Path, suffix: str) -> None:
+    db = f"sqlite:///{tmp_path / 'c.sqlite'}"
+    nic = next(r for r in small_seed_rows() if r["id"] == "cx6-25g-2p")
+    path = tmp_path / f"nic.{suffix}"
+    changed = {**nic, "price": 61000}  # 610 with two digits too many
+    if suffix == "json":
+        path.write_text(json.dumps([changed]), encoding="utf-8")
+    else:
+        path.write_text(",".join(changed) + "\n" + ",".join(str(v) for v in changed.values()) + "\n", encoding="utf-8")
+    assert main(["--db", db, "catalog", "import", str(path), "--replace"]) == 2
+    err = capsys.readouterr().err
+    assert "price(s) look wrong" in err and "cx6-25g-2p" in err and "10x away from the previous price" in err
+    assert main(["--db", db, "catalog", "import", str(path), "--replace", "--confirm-outliers"]) == 0
+    capsys.readouterr()
+    assert main(["--db", db, "catalog", "list", "--format", "json"]) == 0
+    parts = {p["id"]: p for p in json.loads(capsys.readouterr().out)}
+    assert parts["cx6-25g-2p"]["price"] == 61000

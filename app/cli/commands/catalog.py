@@ -64,6 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("file", type=Path, metavar="FILE", help="a .csv or .json catalog file")
     p.add_argument("--replace", action="store_true", help="overwrite parts whose id is already in the catalog")
     _decimal_argument(p)
+    _confirm_argument(p)
     p.set_defaults(handler=_import)
 
     p = actions.add_parser("export", help="write the catalog as CSV or JSON (re-importable)")
@@ -326,9 +327,10 @@ def _import(args: argparse.Namespace) -> int:
         try:
             if rows is None:
                 report = store.import_stream(lambda: iter_json_rows(args.file), replace=args.replace,
-                                             source=str(args.file))
+                                             source=str(args.file), confirm_outliers=args.confirm_outliers)
             else:
-                report = store.import_rows(rows, replace=args.replace, source=str(args.file))
+                report = store.import_rows(rows, replace=args.replace, source=str(args.file),
+                                           confirm_outliers=args.confirm_outliers)
         except InvalidRowsError as exc:
             hint = ""
             if not args.replace and any(p.in_catalog for p in exc.problems):
