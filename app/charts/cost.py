@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
-from app.charts.data import cost_chart, cost_items
+from app.charts.data import FIRST_YEAR_BOM, cost_chart, cost_items
 from app.charts.style import INK, MUTED, SERIES, empty, new_figure, tidy
 from app.formatting import money_short
 
@@ -48,7 +48,7 @@ def cost_breakdown(
     label_in = max(len(x) for x in labels) * 0.06
     axes_in = max(fig.get_figwidth() - 1.3 - 0.9 * ncols, 2 * label_in)
     ax.set_xlim(0, max(totals) * axes_in / (axes_in - label_in) or 1)
-    ax.set_xlabel(f"Capex ({currency})")
+    ax.set_xlabel(f"{FIRST_YEAR_BOM} ({currency})")
     ax.xaxis.set_major_formatter(lambda v, _pos: money_short(v, ""))
     ax.tick_params(axis="y", labelsize=8.5, colors=INK)
     # the legend sits right of the bars, in as many columns as the height needs: inside the axes it covered the

@@ -89,6 +89,10 @@ def cost_items(bom: Iterable[BomLine]) -> list[tuple[str, str, float]]:
     return [(role, kind, amt) for (role, kind), amt in sums.items()]
 
 
+# what the money chart sums (every BOM line once: the one-time lines and one year of the recurring ones), its axis
+FIRST_YEAR_BOM = "First-year BOM: one-time + a year of subscriptions and support"
+
+
 @dataclass(frozen=True)
 class CostChart:
     """Where the money goes: one bar per role (smallest first: the bottom of a horizontal chart), stacked by part

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from reportlab.pdfgen.canvas import Canvas
 
 from app.charts.data import (
+    FIRST_YEAR_BOM,
     CurveMarker,
     cost_chart,
     cost_items,
@@ -88,7 +89,7 @@ def cost_flowable(pen: Pen, result: SizingResult, width: float) -> Chart:
             line(c, x0 - TICK, y, x0, y, MUTED, SPINE_W)
             pen.text(c, x0 - TICK - 2, y - 3, role, 8.5, INK, align="right")
             pen.text(c, xs(data.totals[i]), y - 2.8, data.labels[i], 8, INK)
-        pen.text(c, (x0 + x1) / 2, 3, f"Capex ({data.currency})", 8.5, MUTED, align="center")
+        pen.text(c, (x0 + x1) / 2, 3, f"{FIRST_YEAR_BOM} ({data.currency})", 8.5, MUTED, align="center")
         legend(c, pen, x1 + 10, bottom + plot_h, keys, 7.5, title="part")
 
     return Chart(width, bottom + plot_h + 4, paint)

@@ -14,10 +14,11 @@ from reportlab.platypus import Flowable, KeepTogether, NextPageTemplate, PageBre
 from app.export.pdf_blocks import Cell, Ctx
 from app.export.pdf_compare import option_letter
 from app.export.pdf_doc import Para
-from app.export.pdf_sections import capex_tile
+from app.export.pdf_sections import cost_tiles
 from app.export.pdf_styles import ACCENT, ZEBRA, TableCommand
 from app.export.pdf_toc import OnePassToc
 from app.formatting import long_date, money, power, value
+from app.views.ownership import ownership
 from models.model_card import ModelCard
 from models.references import readable
 from models.scenario import Scenario
@@ -57,25 +58,35 @@ def cover(ctx: Ctx, title: str, results: Sequence[SizingResult], scenarios: Sequ
         r = results[0]
         t, d = r.totals, r.design
         main = r.estimates.get(r.main_metric)
-        tiles = [(capex_tile(r), money(t.capex, t.currency, cents=False), ""),
-                 ("Power", power(t.power_w), f"{t.kwh_per_year:,.0f} kWh/year"),
+        tiles = [("Power", power(t.power_w), f"{t.kwh_per_year:,.0f} kWh/year"),
                  ("Hosts", str(d.total_hosts), f"{t.rack_u} U")]
         if main is not None:
             tiles.append((metric_label(r.main_metric), value(main.p50, main.unit), "P50 estimate"))
-        out.append(ctx.kpis(tiles))
+        out += [ctx.kpis(cost_tiles(r)), Spacer(1, 6), ctx.kpis(tiles)]
     else:
-        rows = [[option_letter(i), s.name, money(r.totals.capex, r.totals.currency, cents=False),
-                 power(r.totals.power_w)]
-                for i, (r, s) in enumerate(zip(results, scenarios, strict=True))]
-        w = ctx.width
-        out.append(ctx.grid(["", "Option", "Capex", "Power"], rows, [w * 0.06, w * 0.56, w * 0.22, w * 0.16],
-                            numeric=(2, 3), zebra=True))
+        out.append(_options_table(ctx, results, scenarios))
     out += [Spacer(1, 16 * mm), ctx.p(
         "Sized by refarch from published studies and vendor documentation. Estimates are model predictions with "
         "their P10–P90 range; prices are list prices from the refarch catalog at the date shown with the bill of "
         "materials. Confirm prices with a vendor quote before ordering.", st.muted)]
     out += [NextPageTemplate("body"), PageBreak()]
     return out
+
+
+def _options_table(ctx: Ctx, results: Sequence[SizingResult], scenarios: Sequence[Scenario]) -> Flowable:
+    """One row per option: its capex, first year and cost of ownership over the horizon (stated in the heading
+    when the options share it, in each cell when they do not), and its power."""
+    owned = [ownership(r) for r in results]
+    years = {o.years for o in owned}
+    same = len(years) == 1
+    tco_head = f"{next(iter(years))}-year TCO" if same else "TCO (horizon)"
+    rows = [[option_letter(i), s.name, money(o.capex, o.currency, cents=False),
+             money(o.first_year, o.currency, cents=False),
+             money(o.tco, o.currency, cents=False) + ("" if same else f" ({o.years} y)"), power(r.totals.power_w)]
+            for i, (r, s, o) in enumerate(zip(results, scenarios, owned, strict=True))]
+    w = ctx.width
+    return ctx.grid(["", "Option", "Capex", "First year", tco_head, "Power"], rows,
+                    [w * 0.05, w * 0.32, w * 0.17, w * 0.17, w * 0.18, w * 0.11], numeric=(2, 3, 4, 5), zebra=True)
 
 
 def toc(ctx: Ctx) -> list[Flowable]:

@@ -177,7 +177,7 @@ def cost_section(ctx: Ctx, r: SizingResult, s: Scenario, chart: Flowable | None,
     if chart is not None:
         out.append(ctx.figure(chart, "The BOM (one-time lines plus a year of subscriptions and support) by role, "
                               "split by part kind, at net prices.",
-                              before=[ctx.heading("Where the money goes", 1)]))
+                              before=[ctx.heading("Where the first year's money goes", 1)]))
     if growth and len(growth) > 1:
         block: list[Flowable] = [ctx.heading("Buy as you grow", 1)]
         block.append(ctx.p("Hosts the data needs each year on this design's hardware, and what each year's expansion "

@@ -22,12 +22,14 @@ from app.formatting import (
     humanize,
     is_fraction,
     money,
+    money_short,
     number,
     part_description,
     power,
     unit_text,
     value,
 )
+from app.views.ownership import ownership
 from models.field_words import field_info, field_label
 from models.money import cents, total
 from models.references import readable
@@ -162,6 +164,26 @@ def capex_tile(r: SizingResult) -> str:
     return "Capex (net)" if capex_split(r)[2] > r.totals.capex else "Capex (list)"
 
 
+def cost_tiles(r: SizingResult) -> list[tuple[str, str, str]]:
+    """The cost of ownership as three KPI tiles: capex, the first year and the total over the horizon (N stated)."""
+    o = ownership(r)
+    cur = o.currency
+    return [(capex_tile(r), money(o.capex, cur, cents=False), "one-time"),
+            ("First year", money(o.first_year, cur, cents=False),
+             f"incl. {money_short(o.recurring_per_year, cur)}/year subscriptions and support"),
+            (o.horizon, money(o.tco, cur, cents=False), f"over the {o.years}-year planning horizon")]
+
+
+def ownership_sentence(r: SizingResult) -> str:
+    """"Its first year costs X with subscriptions, support, energy and rack space; over the 5-year horizon, Y."
+    (markup): the cost of ownership next to the price, so the one-time figure is never read as the whole cost."""
+    o = ownership(r)
+    cur = o.currency
+    return (f"Its first year costs <b>{money(o.first_year, cur)}</b> with subscriptions and support "
+            f"({money(o.recurring_per_year, cur)} a year), energy and rack space; over the {o.years}-year planning "
+            f"horizon it costs <b>{money(o.tco, cur)}</b> to own. ")
+
+
 def recommendation(ctx: Ctx, r: SizingResult, s: Scenario) -> str:
     """The design in one paragraph (markup; every catalog and user string escaped)."""
     d, t = r.design, r.totals
@@ -182,6 +204,7 @@ def recommendation(ctx: Ctx, r: SizingResult, s: Scenario) -> str:
         text += f", split into {d.vms_per_host} VMs. " if d.vms_per_host > 1 else ". "
     text += capex_sentence(r) + (f" and draws <b>{power(t.power_w)}</b> ({t.kwh_per_year:,.0f} kWh a year with PUE"
                                  f" {s.assumptions.pue:g}). ")
+    text += ownership_sentence(r)
     main = r.estimates.get(r.main_metric)
     if main is not None:
         text += (f"Its {_in_sentence(metric_label(r.main_metric))} is estimated at <b>{value(main.p50, main.unit)}</b>"
@@ -218,7 +241,6 @@ def executive_summary(ctx: Ctx, r: SizingResult, s: Scenario, warnings_section: 
     out: list[Flowable] = [ctx.heading("Executive summary"), ctx.m(recommendation(ctx, r, s), st.lead)]
     main = r.estimates.get(r.main_metric)
     tiles = [
-        (capex_tile(r), money(t.capex, t.currency, cents=False), f"{len(r.bom)} BOM lines"),
         ("Power", power(t.power_w), f"{t.kwh_per_year:,.0f} kWh/year"),
         ("Hosts · rack", f"{d.total_hosts} · {t.rack_u} U",
          f"{d.segment_hosts} {worker_role(r)}s" if d.segment_hosts != 1 else f"1 {worker_role(r)}"),
@@ -226,7 +248,7 @@ def executive_summary(ctx: Ctx, r: SizingResult, s: Scenario, warnings_section: 
     if main is not None:
         tiles.append((metric_label(r.main_metric) + " (P50)", value(main.p50, main.unit),
                       f"P10–P90 {estimate_range(main)}"))
-    out += [Spacer(1, 2), ctx.kpis(tiles), Spacer(1, 10)]
+    out += [Spacer(1, 2), ctx.kpis(cost_tiles(r)), Spacer(1, 6), ctx.kpis(tiles), Spacer(1, 10)]
     out += [ctx.m("<b>Headline estimates</b> with their P10–P90 range (80 % of the simulated outcomes lie "
                   f"between P10 and P90). Binding resource: <b>{ctx.text(binding_label(r.binding_resource))}</b>.",
                   st.body), estimates_table(ctx, r, s)]

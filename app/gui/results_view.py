@@ -51,6 +51,7 @@ from app.gui.plain_text import plain_tooltip
 from app.gui.rack_view import RackElevation
 from app.services.sizing import Curve
 from app.views.design import FactRow, design_rows
+from app.views.ownership import ownership
 from models.field_words import field_label
 from models.references import ReferenceList, readable
 from models.scenario import Scenario
@@ -213,12 +214,13 @@ class ResultsView(QWidget):
         self.cards = {
             "hosts": KpiCard("Hosts"),
             "capex": KpiCard("Capex"),
+            "tco": KpiCard("Cost of ownership"),
             "power": KpiCard("Power"),
             "metric": KpiCard("Main estimate"),
             "risk": KpiCard("Warnings"),
         }
         # widths by what each card must show: the main estimate carries its range
-        for card, stretch in zip(self.cards.values(), (6, 7, 6, 8, 5), strict=True):
+        for card, stretch in zip(self.cards.values(), (5, 6, 6, 6, 7, 5), strict=True):
             cards.addWidget(card, stretch)
 
         self.tabs = QTabWidget()
@@ -506,6 +508,20 @@ class ResultsView(QWidget):
         self._fill_ownership(r)
         self._fill_reasons(r, refs)
 
+    def _fill_money_cards(self, r: SizingResult) -> None:
+        """Capex with the first year beside it, and the cost of ownership over the horizon (N stated)."""
+        o = ownership(r)
+        cur = o.currency
+        self.cards["capex"].set(money_short(o.capex, cur), f"1st year {money_short(o.first_year, cur)}",
+                                f"One-time {money(o.capex, cur, cents=False)}; the first year "
+                                f"{money(o.first_year, cur, cents=False)} with subscriptions and support, "
+                                "energy and rack space")
+        self.cards["tco"].title.setText(o.horizon.upper())
+        self.cards["tco"].set(money_short(o.tco, cur), f"{money_short(o.recurring_per_year, cur)}/year recurring",
+                              f"Cost of ownership over the {o.years}-year planning horizon: "
+                              f"{money(o.tco, cur, cents=False)}; subscriptions and support "
+                              f"{money(o.recurring_per_year, cur, cents=False)} a year")
+
     def _fill_cards(self, r: SizingResult, refs: ReferenceList) -> None:
         """The headline cards: hosts, capex, power, the main estimate, warnings."""
         d, t = r.design, r.totals
@@ -517,9 +533,7 @@ class ResultsView(QWidget):
             sub = " + ".join(f"{n} {what}" for n, what in counts if n)
         details = ", ".join(f"{h.count} × {h.role}" for h in d.hosts)
         self.cards["hosts"].set(str(total_hosts), sub, details)
-        energy = money_short(t.energy_cost_3y, t.currency)
-        self.cards["capex"].set(money_short(t.capex, t.currency), f"+ {energy} energy (3 y)",
-                                f"List price {money(t.capex, t.currency, cents=False)}")
+        self._fill_money_cards(r)
         racks = f" ({t.rack_u / 42:.1f} racks of 42 U)" if t.rack_u > 42 else ""
         self.cards["power"].set(power(t.power_w), f"{t.rack_u} U · {number(t.kwh_per_year / 1000)} MWh/y",
                                 f"{t.rack_u} U{racks}; {number(t.kwh_per_year)} kWh a year at the assumed load")

@@ -375,3 +375,39 @@ def test_a_vendor_restriction_reads_in_the_inputs_and_excluded_ids_stay_internal
     assert "Server vendors HPE" in words
     assert "samsung-pm1743-3840gb-e3s" not in words and "chosen by refarch Server vendors" not in words
     assert_customer_text(words)
+
+
+def test_cover_and_summary_put_the_cost_of_ownership_up_front(single: tuple[Path, Scenario, SizingResult, str]) -> None:
+    """Capex alone hid the subscriptions (4.14 M USD a year against 2.79 M USD capex on this sample): the cover and
+    the summary give capex, the first year and the TCO over the stated horizon, as the totals and TCO rows hold."""
+    path, s, r, _ = single
+    pages = [flat(pg.extract_text() or "") for pg in PdfReader(str(path)).pages]
+    cover, summary = pages[0], pages[1]
+    t, cur = r.totals, r.totals.currency
+    first = r.tco[0].total
+    assert first > t.capex and t.tco > first  # a licensed design: the subscriptions weigh
+    assert t.tco_years == s.commercial.tco_years
+    for page in (cover, summary):
+        assert f"{t.capex:,.0f} {cur}" in page
+        assert "First year" in page and f"{first:,.0f} {cur}" in page
+        assert f"{t.tco_years}-year TCO" in page and f"{t.tco:,.0f} {cur}" in page
+    assert f"over the {t.tco_years}-year planning horizon it costs {t.tco:,.2f} {cur} to own" in summary
+    assert f"{t.recurring_per_year:,.2f} {cur} a year" in summary
+
+
+def test_the_money_chart_says_it_sums_the_first_year(single: tuple[Path, Scenario, SizingResult, str]) -> None:
+    _, _, r, text = single
+    words = flat(text)
+    assert f"First-year BOM: one-time + a year of subscriptions and support ({r.totals.currency})" in words
+    assert "Where the first year's money goes" in words
+
+
+def test_the_options_table_on_the_cover_gives_each_options_cost_of_ownership(
+        multi: tuple[Path, list[SizingResult], str]) -> None:
+    path, results, _ = multi
+    cover = flat(PdfReader(str(path)).pages[0].extract_text() or "")
+    years = {r.totals.tco_years for r in results}
+    assert len(years) == 1 and f"{years.pop()}-year TCO" in cover and "First year" in cover
+    for r in results:
+        assert f"{r.tco[0].total:,.0f} {r.totals.currency}" in cover
+        assert f"{r.totals.tco:,.0f} {r.totals.currency}" in cover

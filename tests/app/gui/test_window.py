@@ -283,3 +283,17 @@ def test_a_result_kept_while_an_input_is_invalid_is_marked_on_every_card(qtbot, 
     _type(qtbot, window, "workload.data_tb", "20")
     qtbot.waitUntil(lambda: not window.coordinator.busy(), timeout=60_000)
     assert not any(c.property("stale") for c in cards) and not any(c.stale_tag.isVisible() for c in cards)
+
+
+def test_the_cards_give_capex_the_first_year_and_the_cost_of_ownership(window: MainWindow) -> None:
+    """The window's headline says what the design costs to own over the stated horizon, not its price alone."""
+    from app.formatting import money_short
+
+    r = _result(window)
+    t = r.totals
+    capex, tco = window.results.cards["capex"], window.results.cards["tco"]
+    assert capex.value.text() == money_short(t.capex, t.currency)
+    assert capex.sub.text() == f"1st year {money_short(r.tco[0].total, t.currency)}"
+    assert tco.title.text() == f"{t.tco_years}-YEAR TCO"
+    assert tco.value.text() == money_short(t.tco, t.currency)
+    assert money_short(t.recurring_per_year, t.currency) in tco.sub.text()
