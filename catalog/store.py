@@ -645,7 +645,28 @@ class CatalogStore:
         """Merge the bundled seed in again: adds missing parts, refreshes ones the user never edited."""
         with self._session(write=True) as session:
             take_catalog_lock(session.connection())
-            return seeding.apply_seed(session, source)
+            return self._recorded_seed(session, source)
+
+    @staticmethod
+    def _recorded_seed(session: Session, source: Traversable | None = None) -> seeding.SeedReport:
+        """`apply_seed`, with what it added or refreshed recorded in the history as one "seed" change."""
+        def state() -> dict[tuple[str, str], tuple[dict[str, Any], int | None]]:
+            parts: dict[tuple[str, str], tuple[dict[str, Any], int | None]] = {
+                (kind, r.id): (history.plain(r.catalog_fields()), r.version)
+                for kind, record in RECORDS.items() for r in session.scalars(select(record))}
+            rates = {(history.RATE_KIND, r.currency): (history.rate_fields(r), None)
+                     for r in session.scalars(select(RateRecord))}
+            return {**parts, **rates}
+
+        before = state()
+        report = seeding.apply_seed(session, source)
+        session.flush()
+        after = state()
+        changes = [history.Change(kind, row_id, before[key][0] if key in before else None, fields, version)
+                   for key, (fields, version) in after.items() for kind, row_id in [key]
+                   if key not in before or before[key][0] != fields]
+        history.record(session, "seed", str(source) if source is not None else "the bundled seed", changes)
+        return report
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -713,7 +734,7 @@ class CatalogStore:
             take_catalog_lock(session.connection())  # two first opens of a shared catalog seed once
             if session.get(MetaRecord, seeding.SEEDED_AT_KEY) is not None or self._existing_kinds(session):
                 return
-            seeding.apply_seed(session)
+            self._recorded_seed(session)
 
     @staticmethod
     def _any_part(session: Session) -> bool:

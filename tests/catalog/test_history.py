@@ -124,3 +124,21 @@ def test_cli_history_and_revert(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["--db", db, "catalog", "revert", str(change)]) == 2
     assert "reverted already" in capsys.readouterr().err
     assert main(["--db", db, "catalog", "revert", "999"]) == 2
+
+
+
+def test_seeding_and_reseeding_are_recorded(catalog_url: str, small_seed: Path, tmp_path: Path) -> None:
+    with CatalogStore.open(catalog_url) as store:
+        (first,) = store.change_sets()
+        assert (first.action, first.source) == ("seed", "the bundled seed")
+        assert first.rows == len(small_seed_rows()) + len(list(store.rates()))
+        rows = small_seed_rows()
+        drive = next(r for r in rows if r["id"] == "nvme-7.68")
+        old_watts, drive["watts"] = drive["watts"], 99.0  # a newer seed refreshes a part the user never edited
+        newer = tmp_path / "newer-seed.json"
+        newer.write_text(json.dumps(rows), encoding="utf-8")
+        store.reseed(newer)
+        last = store.change_sets()[0]
+        assert (last.action, last.rows, last.source) == ("seed", 1, str(newer))
+        (change,) = store.changes_of(last.id)
+        assert (change.row_id, change.fields()) == ("nvme-7.68", [("watts", old_watts, 99.0)])
