@@ -26,8 +26,8 @@ def greenplum_settings(plan: MemoryPlan, mirror_why: Rationale | None = None) ->
     The values come from `memory.memory_plan` (sized for the worst host failure); the reasons
     are its rationale. Coordinator-only values are a "greenplum" group with target "coordinator".
 
-    >>> from models.sizing.greenplum.memory import memory_plan
-    >>> g = greenplum_settings(memory_plan(512, 32, 16, 32, 20, 20, "group", None, False))
+    >>> from models.sizing.greenplum.memory import MirrorLayout, memory_plan
+    >>> g = greenplum_settings(memory_plan(512, 32, 16, 32, 20, 20, MirrorLayout("group", None, False)))
     >>> g[0].get("gp_vmem_protect_limit").value, g[2].get("mirror_mode").value
     (13973, 'group')
     """
@@ -88,8 +88,9 @@ def greenplum_dialect(
     query gets MEMORY_LIMIT / CONCURRENCY, so MEMORY_LIMIT = statement_mem x CONCURRENCY keeps the per-query
     memory the plan sized. Greenplum 6 comes back unchanged.
 
-    >>> from models.sizing.greenplum.memory import memory_plan
-    >>> g, why = greenplum_dialect(greenplum_settings(memory_plan(512, 32, 16, 32, 20, 20, "group", None, False)), "7")
+    >>> from models.sizing.greenplum.memory import MirrorLayout, memory_plan
+    >>> plan = memory_plan(512, 32, 16, 32, 20, 20, MirrorLayout("group", None, False))
+    >>> g, why = greenplum_dialect(greenplum_settings(plan), "7")
     >>> rg = [x for x in g if x.product == "greenplum-resource-group"][0]
     >>> [(s.name, s.value) for s in rg.settings]
     [('concurrency', 20), ('cpu_max_percent', 100), ('cpu_weight', 100), ('memory_limit', 11600), ('min_cost', 0)]

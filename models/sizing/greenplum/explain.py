@@ -222,7 +222,8 @@ def _host_layout(
     concurrency = workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else workload.clients
     plan = gp_memory.memory_plan(
         ram_for_vmem, plat.swap_gib, per_unit_primaries, fo.acting_primaries, concurrency, concurrency,
-        policy, workload.mirror_block_hosts if policy == "block" else None, p.virtual and policy is not None,
+        gp_memory.MirrorLayout(policy, workload.mirror_block_hosts if policy == "block" else None,
+                               p.virtual and policy is not None),
         short_statements=isinstance(workload, GreenplumOltp),
     )
     rationale.extend(plan.rationale)

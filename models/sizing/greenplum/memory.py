@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -96,6 +97,16 @@ class MemoryPlan:
     warnings: tuple[Warning, ...]
 
 
+class MirrorLayout(NamedTuple):
+    """How a design's mirrors are laid out, as its settings record it: the mirroring policy ("group", "spread",
+    "block"; None without mirrors), the block size of block mirroring, and whether a primary's VM and its mirror's
+    VM sit on different physical hosts (vSphere)."""
+
+    mirroring: str | None
+    block_hosts: int | None
+    anti_affinity: bool
+
+
 def memory_plan(
     ram_gib: float,
     swap_gib: float,
@@ -103,9 +114,7 @@ def memory_plan(
     acting_primaries: int,
     concurrency: int,
     sessions: int,
-    mirroring: str | None,
-    block_hosts: int | None,
-    anti_affinity: bool,
+    mirrors: MirrorLayout,
     short_statements: bool = False,
 ) -> MemoryPlan:
     """Every memory and connection setting of a segment host (VM on vSphere), argued.
@@ -114,6 +123,7 @@ def memory_plan(
     connects to the coordinator. `short_statements` (OLTP): the statements need little memory, so a
     statement_mem below Greenplum's default is no spill risk and is not warned about.
     """
+    mirroring, block_hosts, anti_affinity = mirrors
     vmem_limit = int(float(gp_vmem_mb(ram_gib, swap_gib)) // max(acting_primaries, 1))
     requested = max(int(concurrency), 1)
     # reports: the resource group runs what memory gives the default statement_mem, the rest queue
@@ -232,7 +242,7 @@ def queue_warning(s: GreenplumSettings, requested: int, queries_per_hour: float,
     More memory admits more at once, but shortens that only where the admitted ones leave the hardware idle
     (`memory_helps`): else the throughput, and so the time from submission, stays; more hosts raise it.
 
-    >>> s = memory_plan(512, 32, 8, 16, 2000, 2000, "group", None, False).settings
+    >>> s = memory_plan(512, 32, 8, 16, 2000, 2000, MirrorLayout("group", None, False)).settings
     >>> w = queue_warning(s, 2000, 4000.0); (s.resource_group_concurrency, w is not None and w.code)
     (185, 'queued-queries')
     >>> queue_warning(s, 185, 4000.0) is None

@@ -10,7 +10,7 @@ from models.hardware import HardwareCatalog
 from models.scenario import ScenarioFileError
 from models.sizing.engine import SizingInputError, size
 from models.sizing.greenplum import mirroring
-from models.sizing.greenplum.memory import memory_plan
+from models.sizing.greenplum.memory import MirrorLayout, memory_plan
 from tests.models.sizing.conftest import sample
 
 
@@ -41,7 +41,8 @@ def test_group_never_gives_a_higher_vmem_limit_than_spread_or_block(
     spread = mirroring.max_acting_primaries("spread", p, max(hosts, p + 1))
     blk = mirroring.max_acting_primaries("block", p, hosts, block)
     assert group >= spread and group >= blk >= p
-    limit = {n: memory_plan(ram, swap, p, n, 10, 10, "group", None, False).settings.gp_vmem_protect_limit_mb
+    layout = MirrorLayout("group", None, False)
+    limit = {n: memory_plan(ram, swap, p, n, 10, 10, layout).settings.gp_vmem_protect_limit_mb
              for n in (group, spread, blk)}
     assert limit[group] <= limit[spread] and limit[group] <= limit[blk]
 
