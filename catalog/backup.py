@@ -172,12 +172,38 @@ def _typed(table: Table, row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _validate_rows(dumped: dict[str, Any], name: str) -> None:
+    """The dump's parts and rates checked as an import checks them (SQLite would store 'two' in an integer
+    column); InvalidRowsError lists every problem."""
+    from catalog.errors import InvalidRowsError
+    from catalog.orm import RECORDS
+    from catalog.rates import validate_rates
+    from catalog.rows import COMMON_FIELDS, KIND_FIELDS
+    from catalog.validation import validate_rows
+
+    parts: list[dict[str, Any]] = []
+    for kind, record in RECORDS.items():
+        rows = dumped.get(record.__tablename__, [])
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise CatalogFileError(f"{name}: table {record.__tablename__} is not a list of rows")
+        parts += [{"kind": kind, **{k: r.get(k) for k in (*COMMON_FIELDS, *KIND_FIELDS[kind])}} for r in rows]
+    result = validate_rows(parts, {})
+    if not result.ok:
+        raise InvalidRowsError(f"{name}: {len(result.problems)} problem(s) in the dump's parts; nothing was "
+                               "restored", result.problems)
+    rates = dumped.get("exchange_rates", [])
+    if not isinstance(rates, list) or not all(isinstance(r, dict) for r in rates):
+        raise CatalogFileError(f"{name}: table exchange_rates is not a list of rows")
+    validate_rates([{k: r.get(k) for k in ("currency", "usd_per_unit", "as_of", "source")} for r in rates])
+
+
 def restore_dump(conn: Connection, data: dict[str, Any], name: str) -> dict[str, int]:
     """Replace every catalog table's rows by the dump's, in `conn`'s transaction; the rows per table."""
     dumped = data["tables"]
     unknown = set(dumped) - {t.name for t in tables()}
     if unknown:
         raise CatalogFileError(f"{name}: tables {', '.join(sorted(unknown))} are not in this catalog's schema")
+    _validate_rows(dumped, name)
     for table in reversed(tables()):
         conn.execute(delete(table))
     counts: dict[str, int] = {}
@@ -186,7 +212,11 @@ def restore_dump(conn: Connection, data: dict[str, Any], name: str) -> dict[str,
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
             raise CatalogFileError(f"{name}: table {table.name} is not a list of rows")
         for start in range(0, len(rows), 5_000):
-            batch = [_typed(table, r) for r in rows[start:start + 5_000]]
+            try:
+                batch = [_typed(table, r) for r in rows[start:start + 5_000]]
+            except (ValueError, TypeError) as exc:  # a date or time that is none
+                raise CatalogFileError(f"{name}: table {table.name} holds a value that is not what its column "
+                                       f"takes ({exc}); nothing was restored") from None
             if batch:
                 conn.execute(insert(table), batch)
         counts[table.name] = len(rows)

@@ -93,3 +93,29 @@ def test_cli_backup_and_restore(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["--db", db, "catalog", "restore", str(tmp_path / "missing.sqlite")]) == 2
     assert "cannot read the backup" in capsys.readouterr().err
     assert main(["--db", db, "catalog", "backup", str(tmp_path / "no-such-dir" / "b.json")]) == 2
+
+
+@pytest.mark.parametrize("damage", ["bad date", "text for a number", "unknown table", "not a list"])
+def test_a_damaged_dump_is_refused_and_the_catalog_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         damage: str) -> None:
+    db = f"sqlite:///{tmp_path / 'c.sqlite'}"
+    with CatalogStore.open(db, seed=False) as store:
+        _fill(store, tmp_path)
+        store.backup(tmp_path / "b.json", "json")
+        before = _state(store)
+    data = json.loads((tmp_path / "b.json").read_text())
+    nic = data["tables"]["nics"][0]
+    if damage == "bad date":
+        nic["price_as_of"] = "20-11-2026"
+    elif damage == "text for a number":
+        nic["ports"] = "two"
+    elif damage == "unknown table":
+        data["tables"]["secrets"] = []
+    else:
+        data["tables"]["nics"] = {"a": 1}
+    (tmp_path / "b.json").write_text(json.dumps(data))
+    assert main(["--db", db, "catalog", "restore", str(tmp_path / "b.json")]) == 2
+    err = capsys.readouterr().err
+    assert "internal error" not in err and "Traceback" not in err
+    with CatalogStore.open(db, seed=False) as store:
+        assert _state(store) == before
