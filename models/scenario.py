@@ -262,6 +262,11 @@ class Platform(_Strict):
     raid: Raid | None = "none"
     nics_per_host: int | None = Field(default=None, ge=1, le=16)
     hypervisor_reserve_gib: float | None = Field(default=None, ge=0, le=1024)
+    datastore_iops: float | None = Field(
+        default=None, gt=0, le=1e9, description="random read IOPS of each host's datastore on external storage "
+                                                "(PostgreSQL TPS); null: the data drives' IOPS")
+    datastore_latency_ms: float | None = Field(
+        default=None, gt=0, le=10_000, description="one random read's latency on that storage; null: not bounded")
     measurements: list[Annotated[str, Field(min_length=1, max_length=80)]] = Field(
         default_factory=list, max_length=20,
         description="measurement profiles in the catalog (refarch measure import) whose measured rates and "

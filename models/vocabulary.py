@@ -197,7 +197,7 @@ METRICS: dict[str, Metric] = {
         Metric("load_tb_per_hour", "Load rate", "TB/h", "higher", ("greenplum-analytics",), True),
         Metric("queries_per_hour", "Report queries per hour", "queries/h", "higher", ("greenplum-analytics",), True),
         Metric("report_s", "Report response time", "s", "lower", ("greenplum-analytics",), True),
-        Metric("tps", "Transactions per second", "TPS", "higher", ("greenplum-oltp",), True),
+        Metric("tps", "Transactions per second", "TPS", "higher", ("greenplum-oltp", "postgres-consolidation"), True),
         Metric("throughput_metric", "TPC-H throughput", "QthH@Size", "higher", ("sap-iq-multiplex",), True),
         Metric("power_metric", "TPC-H power", "QppH@Size", "higher", ("sap-iq-multiplex",), True),
         Metric("overcommit_rate", "Memory overcommit", "fraction", "higher", ("postgres-consolidation",)),

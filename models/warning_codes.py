@@ -20,6 +20,7 @@ WARNING_TITLES: dict[str, str] = {
     "target-not-applicable": "Target does not apply",
     "capacity-unmet": "Capacity out of reach",
     "no-target-service-level": "No performance target set",
+    "pg-tps-short": "Database VM below its peak TPS",
     # prices and currencies (commercial.py)
     "price-old": "Prices older than the limit",
     "price-estimate": "Prices by estimate",

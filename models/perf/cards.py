@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from models.hardware import HardwareCatalog
 from models.model_card import CardFactory, ModelCard, build
-from models.perf import cost_power, gp_oltp, memory, sap_iq, scan_load_cards, usl_calibration
+from models.perf import cost_power, gp_oltp, memory, pg_tps, sap_iq, scan_load_cards, usl_calibration
 from models.perf.usl_calibration import CALIBRATED_WORKLOADS, Workload
 
 
@@ -30,6 +30,7 @@ CARD_FACTORIES: tuple[CardFactory, ...] = (
     memory.shared_buffers_card,
     memory.working_sets_card,
     memory.overcommit_card,
+    pg_tps.card,
     sap_iq.card,
     cost_power.cost_power_card,
 )

@@ -245,6 +245,11 @@ class DatabaseDisks:
     data_write_iops: float
     wal_write_iops: float
     wal_mb_s: float
+    # what its VM carries for it at the busiest hour (models.perf.pg_tps; its share of the VM's clients)
+    tps_p10: float | None = None
+    tps_p50: float | None = None
+    tps_p90: float | None = None
+    tps_binding: str | None = None  # CPU, storage IOPS or storage latency
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,7 +481,14 @@ class SizingResult:
             "rationale": [r.to_dict() for r in self.rationale],
             "warnings": [w.to_dict() for w in self.warnings],
             "target_checks": [c.to_dict() for c in self.target_checks],
-        } | ({"calibration": self.calibration} if self.calibration is not None else {})
+        } | ({"calibration": self.calibration} if self.calibration is not None else {}) | self._databases()
+
+    def _databases(self) -> dict[str, Any]:
+        """PostgreSQL: each database's stated peak and what its VM carries for it ({} when no VM carries TPS)."""
+        rows = [{"database": d.database, "vm": v.name, "peak_tps": d.peak_tps, "tps": {
+                    "p10": d.tps_p10, "p50": d.tps_p50, "p90": d.tps_p90, "unit": "TPS"}, "binding": d.tps_binding}
+                for v in self.vms for d in v.disks if d.tps_p50 is not None]
+        return {"databases": rows} if rows else {}
 
 
 def data_elsewhere(d: Design) -> str | None:

@@ -29,6 +29,7 @@ from models.sizing.parts import (
     current,
     nics_per_host,
 )
+from models.sizing.postgres import throughput
 from models.sizing.postgres import warnings as pg_warnings
 from models.sizing.postgres.config import PgConfig, PgVmInputs, drive_kind, postgres_config
 from models.sizing.postgres.datastore import (
@@ -459,6 +460,8 @@ def _explain(
     configs = _configs(p, w, [r > 0 for r in oc.rates])
     by_vm = {c.group.target: c for c in configs}
     estimates, first_ratio = _performance(w, p, by_vm, oc)
+    tps = throughput.vm_throughput(scenario, p, by_vm)
+    estimates["tps"] = throughput.total(tps)
     hf = host_failure(w, p, by_vm)
     rationale = _rationale(w, p, by_vm[_first_vm(p).name], oc, raid, hf)
     if oc.rate > 0:
@@ -474,8 +477,10 @@ def _explain(
         design=replace(_design(w, p, net, raid, host_mem, oc, configs, first_ratio), host_failure=hf),
         estimates=estimates, binding_resource="memory",
         bom=tuple(lines), totals=totals, rationale=tuple(rationale),
-        warnings=tuple(pg_warnings.warnings(w, p, oc, raid, configs, hf, estimates["performance_preserved"].p50)),
+        warnings=tuple(pg_warnings.warnings(w, p, oc, raid, configs, hf, estimates["performance_preserved"].p50)
+                       + throughput.short_warnings(p, tps, scenario.targets.confidence)),
         main_metric=KINDS[w.kind].main_metric,
-        vms=tuple(replace(v, memory_reservation_gib=v.memory_gib if by_vm[v.name].reserve_memory else 0.0)
-                  for v in placed_vms(p.hosts)),
+        vms=throughput.with_tps(tuple(
+            replace(v, memory_reservation_gib=v.memory_gib if by_vm[v.name].reserve_memory else 0.0)
+            for v in placed_vms(p.hosts)), p, tps),
     )

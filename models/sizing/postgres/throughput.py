@@ -1,0 +1,105 @@
+"""What each database VM of a PostgreSQL design carries, in transactions/s, and what binds it (`models.perf.pg_tps`).
+
+Per VM: its vCPUs, the clients of its databases at their common busiest hour, its cache (effective_cache_size:
+shared_buffers plus the OS cache) against the working sets of its databases, the catalog CPU's
+SPECrate2017_int_base per core, and its share (by vCPUs) of its host's datastore IOPS: the drives' random read
+IOPS, or `platform.datastore_iops` for external storage, with `platform.datastore_latency_ms`.
+A database gets its VM's TPS in proportion to its clients; one whose stated peak_tps exceeds its share at
+`targets.confidence` (P50, or P10 for P90: nine in ten runs reach it) is warned naming what binds.
+The design's `tps` estimate sums the VMs' percentiles (the same draws for every VM: a common-cause reading).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from models.estate import socket_score
+from models.perf.pg_tps import PgTps, PgTpsInputs, pg_tps
+from models.scenario import Scenario
+from models.sizing.postgres.config import PgConfig
+from models.sizing.postgres.placement import PgVm
+from models.sizing.postgres.state import Packing
+from models.sizing.postgres.storage import GIB_PER_GB
+from models.sizing.result import DatabaseDisks, PlacedVm, Warning
+from models.uncertainty import Estimate
+
+FIELD = "workload.databases"
+
+
+def specrate_per_core(p: Packing) -> float | None:
+    """The design's CPU's SPECrate2017_int_base per core, None when the benchmark table has not got it."""
+    score = socket_score(p.server.cpu.model)
+    return None if score is None else score / p.server.cpu.cores
+
+
+def _host_iops(scenario: Scenario, p: Packing) -> float:
+    """Random read IOPS of one host's datastore: stated for external storage, else its data drives'."""
+    stated = scenario.platform.datastore_iops
+    if stated is not None:
+        return float(stated)
+    drives = p.vsan.capacity_per_host if p.vsan is not None else p.drives_per_host
+    return drives * p.drive.random_read_iops
+
+
+def vm_inputs(scenario: Scenario, p: Packing, vm: PgVm, host_vcpus: int, config: PgConfig) -> PgTpsInputs:
+    cache_gib = float(config.get("effective_cache_size").value) / 1024.0
+    ws_gib = sum(d.working_set_gb for d in vm.databases) * GIB_PER_GB
+    return PgTpsInputs(
+        vcpus=vm.vcpus, clients=max(1, vm.clients_at_once), cache_gib=cache_gib, working_set_gib=ws_gib,
+        specrate_per_core=specrate_per_core(p),
+        storage_iops=_host_iops(scenario, p) * vm.vcpus / max(host_vcpus, 1),
+        storage_latency_ms=scenario.platform.datastore_latency_ms,
+    )
+
+
+def vm_throughput(scenario: Scenario, p: Packing, by_vm: dict[str, PgConfig]) -> dict[str, PgTps]:
+    """Each VM's TPS and binding resource, by VM name."""
+    out: dict[str, PgTps] = {}
+    for h in p.hosts:
+        host_vcpus = sum(vm.vcpus for vm in h.vms)
+        for vm in h.vms:
+            out[vm.name] = pg_tps(vm_inputs(scenario, p, vm, host_vcpus, by_vm[vm.name]))
+    return out
+
+
+def total(tps: dict[str, PgTps]) -> Estimate:
+    """The design's TPS at the busiest hour: the VMs' percentiles summed."""
+    ests = [t.estimate for t in tps.values()]
+    return Estimate(sum(e.p10 for e in ests), sum(e.p50 for e in ests), sum(e.p90 for e in ests), "TPS")
+
+
+def _share(vm: PgVm, name: str) -> float:
+    clients = {d.name: d.peak_clients for d in vm.databases}
+    return clients[name] / max(sum(clients.values()), 1)
+
+
+def with_tps(placed: tuple[PlacedVm, ...], p: Packing, tps: dict[str, PgTps]) -> tuple[PlacedVm, ...]:
+    """The placed VMs with each database's share of its VM's TPS in the database table."""
+    vms = {vm.name: vm for h in p.hosts for vm in h.vms}
+
+    def disk(vm: PgVm, d: DatabaseDisks) -> DatabaseDisks:
+        t, s = tps[vm.name], _share(vm, d.database)
+        e = t.estimate
+        return replace(d, tps_p10=round(e.p10 * s, 1), tps_p50=round(e.p50 * s, 1), tps_p90=round(e.p90 * s, 1),
+                       tps_binding=t.binding)
+
+    return tuple(replace(v, disks=tuple(disk(vms[v.name], d) for d in v.disks)) for v in placed)
+
+
+def short_warnings(p: Packing, tps: dict[str, PgTps], confidence: str) -> list[Warning]:
+    """A warning per database whose stated peak TPS its VM cannot carry at the confidence asked, naming what binds."""
+    out: list[Warning] = []
+    for h in p.hosts:
+        for vm in h.vms:
+            t = tps[vm.name]
+            for d in vm.databases:
+                if d.peak_tps is None:
+                    continue
+                s = _share(vm, d.name)
+                reach = (t.estimate.p10 if confidence == "P90" else t.estimate.p50) * s
+                if d.peak_tps > reach:
+                    out.append(Warning("pg-tps-short", (
+                        f"{d.name} asks {d.peak_tps:,.0f} TPS but VM {vm.name} ({vm.vcpus} vCPUs) carries about "
+                        f"{reach:,.0f} for it at {confidence}; {t.binding} binds (CPU {t.cpu_tps:,.0f}, "
+                        f"reads reaching storage {t.miss_share:.0%})."), "warning", FIELD))
+    return out

@@ -1,0 +1,38 @@
+"""A PostgreSQL design's throughput: estimates.tps, each database's share with what binds, and the short warning."""
+
+from __future__ import annotations
+
+from models.hardware import HardwareCatalog
+from models.sizing.engine import size
+from tests.models.sizing.conftest import sample
+
+DBS = [{"name": "ledger", "size_gb": 40, "peak_clients": 40, "working_set_gb": 4.0, "peak_tps": 500.0},
+       {"name": "archive", "size_gb": 900, "peak_clients": 40, "working_set_gb": 600.0, "peak_tps": 3000.0}]
+
+
+def test_design_reports_tps_and_each_database_share(catalog: HardwareCatalog) -> None:
+    r = size(sample("pg-consolidation", workload={"databases": DBS}), catalog)
+    tps = r.estimates["tps"]
+    assert 0 < tps.p10 < tps.p50 < tps.p90 and tps.unit == "TPS"
+    rows = {row["database"]: row for row in r.to_dict()["databases"]}
+    assert set(rows) == {"ledger", "archive"}
+    assert sum(vm_tps for vm_tps in (d.tps_p50 or 0 for v in r.vms for d in v.disks)) <= tps.p50 + 1
+    assert rows["ledger"]["binding"] == "CPU"
+
+
+def test_a_database_its_vm_cannot_carry_is_warned_with_what_binds(catalog: HardwareCatalog) -> None:
+    # VMs of a stated 32 GiB: the 600 GB working set stays far beyond memory, so most reads reach storage
+    r = size(sample("pg-consolidation", workload={"databases": DBS, "vm_memory_gib": 32},
+                    platform={"datastore_iops": 2000.0}), catalog)
+    rows = {row["database"]: row for row in r.to_dict()["databases"]}
+    assert rows["archive"]["binding"] == "storage IOPS"  # 600 GB working set, far beyond its VM's memory
+    short = [w for w in r.warnings if w.code == "pg-tps-short"]
+    assert any("archive" in w.text and "storage IOPS binds" in w.text for w in short)
+    assert not any("ledger" in w.text for w in short)
+
+
+def test_stated_storage_latency_bounds_few_clients(catalog: HardwareCatalog) -> None:
+    dbs = [{"name": "slow", "size_gb": 500, "peak_clients": 2, "working_set_gb": 400.0}]
+    r = size(sample("pg-consolidation", workload={"databases": dbs, "vm_memory_gib": 32},
+                    platform={"datastore_iops": 1e6, "datastore_latency_ms": 20.0}), catalog)
+    assert r.to_dict()["databases"][0]["binding"] == "storage latency"
