@@ -27,7 +27,7 @@ def default_url() -> str:
 SECRET_KEYS = ("password", "passwd", "pwd", "pass", "sslpassword", "secret", "token", "access_token", "api_key",
                "apikey")
 _SECRET_SETTING = re.compile(r"(?i)(?<![A-Za-z0-9_])([A-Za-z0-9_]*(?:" + "|".join(SECRET_KEYS) + r"))(\s*=\s*)"
-                             r"('[^']*'|[^&\s'\";,]+)")
+                             r"('[^']*'|[^&\s'\";,]+?)(?=[&\s'\";,]|:\s|:$|$)")  # a ": " after it is the message's
 # scheme://user:password@ (the password may hold ':' or '@': the user info ends at the last '@' before the host)
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://[^\s:/@'\"]*):([^\s'\"]*)@(?=[^\s@'\"]*(?:[\s'\"]|$))")
 
@@ -39,6 +39,8 @@ def mask_secrets(text: str) -> str:
 
     >>> mask_secrets("postgresql://u:p@ss@db/x?sslmode=require&password=s3cret and password = 'a b' PGPASSWORD=x")
     'postgresql://u:***@db/x?sslmode=require&password=*** and password = *** PGPASSWORD=***'
+    >>> mask_secrets("cannot open the catalog at postgresql://db/x?password=p:w: connection refused")
+    'cannot open the catalog at postgresql://db/x?password=***: connection refused'
     """
     masked = _USERINFO.sub(lambda m: f"{m.group(1)}:***@", text)
     return _SECRET_SETTING.sub(lambda m: f"{m.group(1)}{m.group(2)}***", masked)

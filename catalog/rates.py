@@ -57,7 +57,8 @@ def validate_rates(rows: Iterable[Mapping[str, Any]]) -> list[RateRow]:
         except ValidationError as exc:
             for err in exc.errors(include_url=False):
                 name = ".".join(str(p) for p in err["loc"]) or "-"
-                problems.append(RowProblem(number, name, f"{err['msg']} (got {err.get('input')!r})", None, cur))
+                message = str(err["msg"]).removeprefix("Value error, ")
+                problems.append(RowProblem(number, name, f"{message} (got {err.get('input')!r})", None, cur))
             continue
         if row.currency == PIVOT:
             problems.append(RowProblem(number, "currency", f"{PIVOT} is the pivot (1 by definition)", None, cur))

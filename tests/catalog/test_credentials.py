@@ -47,3 +47,10 @@ def test_a_database_s_own_message_is_masked_too() -> None:
     text = describe_db_error(RuntimeError(f"invalid dsn: host=db password={SECRET} dbname=catalog"), url)
     assert SECRET not in text and "password=***" in text
     assert mask_secrets(f"PGPASSWORD={SECRET} refarch") == "PGPASSWORD=*** refarch"
+
+
+def test_masking_keeps_the_message_around_the_url() -> None:
+    url = f"postgresql://refarch@db/x?password={SECRET}"
+    line = f"refarch: cannot open the catalog at {mask_url(url)}: connection refused"
+    assert mask_secrets(line) == line  # masking twice changes nothing and keeps the ': '
+    assert mask_secrets(f"at {url}: refused") == "at postgresql://refarch@db/x?password=***: refused"
