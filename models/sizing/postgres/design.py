@@ -57,6 +57,7 @@ from models.sizing.postgres.placement import (
     HA_RESTARTS,
     HostPlan,
     PgVm,
+    VmCache,
     clients_per_vcpu,
     ha_failures,
     pack_hosts,
@@ -165,13 +166,14 @@ def size_postgres(
     best: Packing | None = None
     best_rank = (math.inf, math.inf)
     too_small: list[str] = []
+    sized = VmCache()  # a VM sized on one server is reused on the others where it comes out the same
     for server in candidate_servers(catalog, parts, net.nics_per_host):
         host_mem, available = host_memory(scenario, w, server)
         if available <= 0:
             too_small.append(f"{server.id}: {host_mem:g} GiB leaves nothing after the hypervisor reserve")
             continue
         vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes, server.cores_total, fill,
-                       grow_for_connections=True)
+                       grow_for_connections=True, cache=sized)
         physical = physical_memory(scenario, server)[1]
         big = max(vms, key=lambda v: v.memory_gib)
         if big.memory_gib > physical + 1e-9:  # vRAM beyond the host's own memory: no overcommit makes it fit

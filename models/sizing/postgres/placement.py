@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -133,41 +133,81 @@ def _estimated_caps(dbs: tuple[PgDatabase, ...], vcpus: int) -> dict[str, float]
     return {d.name: room * d.peak_clients / clients for d in estimated} if clients else {}
 
 
-def make_vm(name: str, dbs: tuple[PgDatabase, ...], host_cores: int, w: PostgresConsolidation, fill: float,
-            room_gib: float | None = None) -> PgVm:
-    """The VM of `dbs`. `room_gib`: the most memory it may grow to so that each of its clients gets its own
-    connection (`config.memory_for_connections_gib`, up to a NUMA node's memory); None keeps the working-set
-    size (the host-limit checks, which ask what the working sets alone need)."""
+@dataclass(frozen=True)
+class _Demand:
+    """What a VM of some databases takes whatever the host: its clients at once, its resident GiB and vCPUs needed
+    per hour, and the vCPUs its clients and stated rates take at the busiest hour."""
+
+    at_once: int
+    resident: np.ndarray
+    demand: np.ndarray
+    needed: float
+
+
+def _demand(dbs: tuple[PgDatabase, ...]) -> _Demand:
     clients = _clients_by_hour(dbs)
     at_once = math.ceil(clients.max() - 1e-9)
-    ws = sum(d.working_set_gb for d in dbs) * GIB_PER_GB
-    resident = ws + _overhead_gib(clients)
-    ecs = figure(DS, "effective_cache_size_ratio")
+    resident = sum(d.working_set_gb for d in dbs) * GIB_PER_GB + _overhead_gib(clients)
     demand = _vcpus_by_hour(dbs)
-    needed = float(max(demand.max(), at_once / clients_per_vcpu()))
-    vcpus = w.vm_vcpus or int(min(host_cores, max(2, math.ceil(needed - 1e-9))))
-    mem = w.vm_memory_gib or max(MIN_VM_GIB, float(math.ceil(float(resident.max()) / ecs)))
+    return _Demand(at_once, resident, demand, float(max(demand.max(), at_once / clients_per_vcpu())))
+
+
+@dataclass
+class VmCache:
+    """The VMs of one design, sized once and shared by its server candidates: what a VM takes whatever the host per
+    set of databases, the memory a VM grows to for its connections, and each VM by what makes it differ (its
+    databases, vCPUs and memory). Keyed on the databases' identities: one cache serves one workload."""
+
+    demands: dict[tuple[int, ...], _Demand] = field(default_factory=dict)
+    memory: dict[tuple[int, int, bool, bool, float, float], float] = field(default_factory=dict)
+    vms: dict[tuple[str, tuple[int, ...], int, float, float], PgVm] = field(default_factory=dict)
+
+
+def make_vm(name: str, dbs: tuple[PgDatabase, ...], host_cores: int, w: PostgresConsolidation, fill: float,
+            room_gib: float | None = None, cache: VmCache | None = None) -> PgVm:
+    """The VM of `dbs`. `room_gib`: the most memory it may grow to so that each of its clients gets its own
+    connection (`config.memory_for_connections_gib`, up to a NUMA node's memory); None keeps the working-set
+    size (the host-limit checks, which ask what the working sets alone need). `cache`: VMs already sized for the
+    same workload, reused where the vCPUs and memory come out the same."""
+    cache = cache if cache is not None else VmCache()
+    ids = tuple(map(id, dbs))
+    need = cache.demands.get(ids)
+    if need is None:
+        need = cache.demands[ids] = _demand(dbs)
+    ecs = figure(DS, "effective_cache_size_ratio")
+    vcpus = w.vm_vcpus or int(min(host_cores, max(2, math.ceil(need.needed - 1e-9))))
+    mem = w.vm_memory_gib or max(MIN_VM_GIB, float(math.ceil(float(need.resident.max()) / ecs)))
     if w.vm_memory_gib is None and room_gib is not None:
-        mem = memory_for_connections_gib(at_once, vcpus, len(dbs) == 1, w.shared_buffers_policy == "conventional",
-                                         mem, room_gib)
-    cpu = np.minimum(demand, vcpus)
-    cache = mem * ecs
+        key = (need.at_once, vcpus, len(dbs) == 1, w.shared_buffers_policy == "conventional", float(mem), room_gib)
+        if key not in cache.memory:
+            cache.memory[key] = memory_for_connections_gib(*key[:4], mem, room_gib)
+        mem = cache.memory[key]
+    vm = cache.vms.get((name, ids, vcpus, float(mem), fill))
+    if vm is None:
+        vm = cache.vms[(name, ids, vcpus, float(mem), fill)] = _sized_vm(name, dbs, need, vcpus, float(mem), fill)
+    return vm
+
+
+def _sized_vm(name: str, dbs: tuple[PgDatabase, ...], need: _Demand, vcpus: int, mem: float, fill: float) -> PgVm:
+    """The VM at `vcpus` and `mem` GiB: its CPU per hour within its vCPUs, and each database's I/O at its share of
+    the cache."""
+    cache = mem * figure(DS, "effective_cache_size_ratio")
     caps = _estimated_caps(dbs, vcpus)
     io = tuple(database_io(d, cache * d.working_set_gb / max(sum(x.working_set_gb for x in dbs), 1e-12), fill,
                            caps.get(d.name)) for d in dbs)
-    return PgVm(name, dbs, vcpus, float(mem), cpu, resident, at_once, io, needed)
+    return PgVm(name, dbs, vcpus, mem, np.minimum(need.demand, vcpus), need.resident, need.at_once, io, need.needed)
 
 
 def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, host_cores: int, fill: float,
-             grow_for_connections: bool = False) -> list[PgVm]:
+             grow_for_connections: bool = False, cache: VmCache | None = None) -> list[PgVm]:
     """One VM per database, or the databases in shared VMs. Shared VMs are split, first-fit, only where one VM would
     not hold its databases: their working sets beyond the stated vm_memory_gib (else a NUMA node's memory), or, with
     vm_vcpus left free, their clients beyond a NUMA node's cores. A stated vm_vcpus is kept (the design warns with
     the throughput its shortfall costs). With `grow_for_connections`, a VM grows (within a NUMA node's memory) until
-    each of its clients has a connection."""
+    each of its clients has a connection. `cache`: the VMs sized for this workload on other servers (`make_vm`)."""
     room = node_mem_gib if grow_for_connections else None
     if w.placement == "vm-per-database":
-        return [make_vm(f"vm-{d.name}", (d,), host_cores, w, fill, room) for d in w.databases]
+        return [make_vm(f"vm-{d.name}", (d,), host_cores, w, fill, room, cache) for d in w.databases]
     limit_gib = w.vm_memory_gib or node_mem_gib
     limit_vcpus = math.inf if w.vm_vcpus is not None else node_cores
     groups: list[list[PgDatabase]] = []
@@ -179,7 +219,7 @@ def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, hos
                 break
         else:
             groups.append([db])
-    return [make_vm(f"shared-vm-{i + 1}", tuple(g), host_cores, w, fill, room) for i, g in enumerate(groups)]
+    return [make_vm(f"shared-vm-{i + 1}", tuple(g), host_cores, w, fill, room, cache) for i, g in enumerate(groups)]
 
 
 def _shared_need(dbs: tuple[PgDatabase, ...]) -> tuple[float, int]:
