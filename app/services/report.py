@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from models.whatif import GrowthYear
 
 BomFormat = Literal["csv", "xlsx"]
+EditableFormat = Literal["docx", "pptx"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def check_outputs(paths: Sequence[Path]) -> None:
     problems = []
     resolved = [resolved_path(p) for p in paths]
     if len(set(resolved)) != len(resolved):
-        problems.append(Problem("", "the PDF, CSV and XLSX outputs must be different files"))
+        problems.append(Problem("", "the PDF, CSV, XLSX, DOCX and PPTX outputs must be different files"))
     for p in paths:
         try:
             check_writable(p)
@@ -109,18 +110,23 @@ def write_report(
     *,
     bom_csv: Path | None = None,
     bom_xlsx: Path | None = None,
+    docx: Path | None = None,
+    pptx: Path | None = None,
     title: str | None = None,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> list[Path]:
-    """The PDF (and the BOM files when asked) as one set: each rendered into a hidden temporary file beside its
-    target, and all renamed over their targets only once every one is complete, so a failure or a cancel at any
-    point leaves every target as it was (never a new PDF beside an old BOM). The paths written, in that order."""
+    """The PDF (and the BOM files, the DOCX report and the PPTX deck when asked) as one set: each rendered into a
+    hidden temporary file beside its target, and all renamed over their targets only once every one is complete,
+    so a failure or a cancel at any point leaves every target as it was (never a new PDF beside an old BOM). The
+    paths written, in that order."""
     from app.export import ExportError, render_report
     from app.export.atomic import atomic_write
 
     boms: list[tuple[Path, BomFormat]] = [(bom_csv, "csv")] if bom_csv is not None else []
     boms += [(bom_xlsx, "xlsx")] if bom_xlsx is not None else []
+    editable: list[tuple[Path, EditableFormat]] = [(docx, "docx")] if docx is not None else []
+    editable += [(pptx, "pptx")] if pptx is not None else []
     current = pdf
     try:
         with contextlib.ExitStack() as stack:  # each atomic_write renames its file when the whole block succeeds
@@ -131,11 +137,27 @@ def write_report(
                 check_cancelled(cancelled)
                 current = path
                 write_bom(inputs.results, inputs.scenarios, stack.enter_context(atomic_write(path)), fmt)
+            for path, kind in editable:
+                check_cancelled(cancelled)
+                current = path
+                _write_editable(inputs, kind, stack.enter_context(atomic_write(path)), title)
     except (ExportError, OSError) as exc:
         raise ServiceError("cannot write the report", [Problem(str(current), str(exc))]) from None
     except ServiceError as exc:
         raise ServiceError(exc.message, [Problem(str(current), p.message) for p in exc.problems]) from None
-    return [pdf, *(path for path, _ in boms)]
+    return [pdf, *(path for path, _ in boms), *(path for path, _ in editable)]
+
+
+def _write_editable(inputs: ReportInputs, kind: EditableFormat, staged: Path, title: str | None) -> None:
+    """The report as DOCX or the short deck as PPTX (`app.export.docx_report`, `app.export.pptx_deck`)."""
+    if kind == "pptx":
+        from app.export.pptx_deck import render_pptx
+
+        render_pptx(inputs.results, inputs.scenarios, staged, title=title)
+    else:
+        from app.export.docx_report import render_docx
+
+        render_docx(inputs.results, inputs.scenarios, staged, title=title)
 
 
 def write_bom(results: Sequence[SizingResult], scenarios: Sequence[Scenario], path: Path, fmt: BomFormat) -> Path:
@@ -164,11 +186,12 @@ def export_bom(scenarios: Sequence[Scenario], catalog: HardwareCatalog, path: Pa
 def export_report(scenarios: Sequence[Scenario], catalog: HardwareCatalog, pdf: Path, *,
                   labels: Sequence[str] | None = None, with_growth: bool = True, title: str | None = None,
                   bom_csv: Path | None = None, bom_xlsx: Path | None = None,
+                  docx: Path | None = None, pptx: Path | None = None,
                   progress: Progress | None = None, cancelled: IsCancelled | None = None,
                   ) -> tuple[list[Path], list[str]]:
     """Size for the report, then write it: the paths written and the notes (what was left out and why)."""
     inputs = size_for_report(scenarios, catalog, labels, with_growth=with_growth,
                              progress=part_progress(progress, 0, 2), cancelled=cancelled)
-    written = write_report(inputs, pdf, bom_csv=bom_csv, bom_xlsx=bom_xlsx, title=title,
+    written = write_report(inputs, pdf, bom_csv=bom_csv, bom_xlsx=bom_xlsx, docx=docx, pptx=pptx, title=title,
                            progress=part_progress(progress, 1, 2), cancelled=cancelled)
     return written, inputs.notes

@@ -2,9 +2,10 @@
 
 One scenario gives a design report; several give the same per scenario plus a comparison and
 a table of contents. `--bom-csv` / `--bom-xlsx` write the bill of materials with the same
-lines and totals. `--energy-price` overrides every scenario's `assumptions.energy_price_per_kwh`
-before sizing, so the energy cost in the report is the engine's at that price. Every output
-is checked before anything is rendered and written atomically.
+lines and totals; `--docx` the report as an editable Word document, `--pptx` a short deck (cover, options,
+key figures, racks, BOM summary) from the same rows. `--energy-price` overrides every scenario's
+`assumptions.energy_price_per_kwh` before sizing, so the energy cost in the report is the engine's at that price.
+Every output is checked before anything is rendered and written atomically.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="the PDF to write")
     p.add_argument("--bom-csv", metavar="OUT.csv", help="also write the bill of materials as CSV")
     p.add_argument("--bom-xlsx", metavar="OUT.xlsx", help="also write the bill of materials as an Excel workbook")
+    p.add_argument("--docx", metavar="OUT.docx", help="also write the report as an editable Word document")
+    p.add_argument("--pptx", metavar="OUT.pptx",
+                   help="also write a short PowerPoint deck: cover, options, key figures, racks, BOM summary")
     p.add_argument("--energy-price", type=float, metavar="P",
                    help="energy price per kWh in the BOM currency (default: each scenario's assumptions)")
     p.add_argument("--title", help="the report title (default: the scenario name, or 'Design options')")
@@ -66,14 +70,15 @@ def _run(args: argparse.Namespace) -> int:
     inputs = read_inputs(args.scenarios, args.scenario_names)
     scenarios = [_with_energy_price(i.scenario, args.energy_price) for i in inputs]
     pdf = Path(args.output)
-    csv, xlsx = (Path(p) if p else None for p in (args.bom_csv, args.bom_xlsx))
+    csv, xlsx, docx, pptx = (Path(p) if p else None for p in (args.bom_csv, args.bom_xlsx, args.docx, args.pptx))
     with service_errors():
-        report.check_outputs([p for p in (pdf, csv, xlsx) if p is not None])
+        report.check_outputs([p for p in (pdf, csv, xlsx, docx, pptx) if p is not None])
         catalog = load_catalog(args.db)
         sized = report.size_for_report(scenarios, catalog, [i.label for i in inputs], with_growth=not args.no_growth)
         for note in sized.notes:
             print(f"refarch: note: {note}", file=sys.stderr)
-        written = report.write_report(sized, pdf, bom_csv=csv, bom_xlsx=xlsx, title=args.title)
+        written = report.write_report(sized, pdf, bom_csv=csv, bom_xlsx=xlsx, docx=docx, pptx=pptx,
+                                     title=args.title)
     for w in written:
         print(f"wrote {w}")
     return 0

@@ -114,7 +114,7 @@ def test_outputs_are_checked_before_sizing(tmp_path: Path) -> None:
     with pytest.raises(ServiceError) as caught:
         report.check_outputs([tmp_path / "a.pdf", tmp_path / "a.pdf", tmp_path / "missing" / "b.csv"])
     texts = [str(p) for p in caught.value.problems]
-    assert "the PDF, CSV and XLSX outputs must be different files" in texts
+    assert "the PDF, CSV, XLSX, DOCX and PPTX outputs must be different files" in texts
     assert any(t.startswith(f"{tmp_path / 'missing' / 'b.csv'}: folder") for t in texts)
 
 

@@ -1,0 +1,77 @@
+"""What the DOCX report and the PPTX deck both show, as rows: the BOM by group with its totals, the options
+compared per workload kind, a warning's heading, an option's name. Built from the rows the PDF renders
+(`app.export.bom.BomTable`, `app.views.compare.CompareRow`); no figure is derived from printed text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.export.bom import GRAND, ONE_TIME, PER_YEAR, BomTable
+from app.export.pdf_compare import option_letter
+from app.export.report import default_title
+from app.formatting import money_figure
+from app.views.compare import compare_rows_by_kind
+from models.field_words import field_label
+from models.scenario import Scenario
+from models.sizing.result import SizingResult, Warning
+from models.vocabulary import kind_label
+
+SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
+TOTAL_LABELS = {ONE_TIME: "One-time total (capex)", PER_YEAR: "Per-year total (subscriptions and support)",
+                GRAND: "BOM total, first year"}
+
+
+@dataclass(frozen=True)
+class BomGroupRow:
+    """One group of the BOM (a host role, network, racks and power, licences, support) or one of its totals;
+    `amount` in the table's currency, cents shown, "/yr" on a group whose every line recurs."""
+
+    label: str
+    lines: str  # how many BOM lines the group holds; "" on a total
+    amount: str
+    total: bool = False
+
+
+def bom_summary(table: BomTable) -> list[BomGroupRow]:
+    """The BOM's groups in its order with their subtotals, then the one-time, per-year and first-year totals."""
+    rows = []
+    for sub in table.subtotals:
+        lines = [ln for ln in table.lines if ln.group == sub.group]
+        yearly = bool(lines) and all(ln.recurring for ln in lines)
+        rows.append(BomGroupRow(sub.group[:1].upper() + sub.group[1:], str(len(lines)),
+                                money_figure(sub.extended) + (" /yr" if yearly else "")))
+    rows += [BomGroupRow(TOTAL_LABELS[label], "", money_figure(amount), total=True)
+             for label, amount in ((ONE_TIME, table.one_time_total), (PER_YEAR, table.per_year_total),
+                                   (GRAND, table.grand_total))]
+    return rows
+
+
+def option_name(i: int, s: Scenario) -> str:
+    """"Option B: Gen5 on vSphere", as the PDF heads each scenario of a comparison."""
+    return f"Option {option_letter(i)}: {s.name}"
+
+
+def report_title(scenarios: Sequence[Scenario]) -> str:
+    return default_title(scenarios)
+
+
+def warning_heading(w: Warning) -> str:
+    """"Target not met (Max full-scan time (s))": the warning's title and the field it concerns."""
+    return f"{w.title} ({field_label(w.field)})" if w.field else w.title
+
+
+def compare_tables(results: Sequence[SizingResult], scenarios: Sequence[Scenario], *, rates: bool = True
+                   ) -> list[tuple[str, list[str], list[list[str]]]]:
+    """Per workload kind: its label, the table's head (the measure, one column per option by letter and name,
+    the best) and its rows, each figure as `CompareRow` writes it; the winner only among options of that kind.
+    `rates=False` leaves out the rate rows (per 1,000 of capex or TCO, per kW): the deck shows the totals."""
+    out = []
+    for kind, idx, all_rows in compare_rows_by_kind(results):
+        rows = [row for row in all_rows if rates or row.per is None]
+        names = [f"{option_letter(i)}" for i in idx]
+        head = ["", *(f"{n}: {scenarios[i].name}" for n, i in zip(names, idx, strict=True)), "Best"]
+        body = [[row.heading, *row.texts, row.verdict_text(names) if row.scored else ""] for row in rows]
+        out.append((kind_label(kind), head, body))
+    return out

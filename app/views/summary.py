@@ -1,0 +1,122 @@
+"""The headline of one result as typed rows: the key figures (capex, a year of subscriptions, the cost over the
+planning horizon, power, hosts and racks, the main estimate) and every estimate with its P10, P50 and P90, its
+target and the engine's verdict on it.
+
+The editable deliverables (`app.export.docx_report`, `app.export.pptx_deck`) render these rows and nothing else;
+each figure is written once here, with its unit or its currency, by `app.formatting`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.formatting import DASH, bare, estimate_range, money, number, power, rack_power, unit_text, value
+from models.sizing.result import RackLayout, SizingResult
+from models.vocabulary import KINDS, TARGETS, metric_label, target_of_metric
+
+
+@dataclass(frozen=True)
+class KpiRow:
+    """One key figure: `text` is the value as printed, with its currency or unit; `note` qualifies it."""
+
+    key: str  # stable: "capex", "recurring_per_year", "tco", "power", "hosts", "main_estimate"
+    label: str
+    text: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class EstimateRow:
+    """One estimate: its percentiles as printed in `unit`, the target it is judged by and the verdict."""
+
+    key: str  # the metric's name in `SizingResult.estimates`
+    label: str
+    p10: str
+    p50: str
+    p90: str
+    unit: str
+    target: str  # "≤ 600", or DASH when no target applies
+    status: str  # "met", "missed", "unreachable", "not checked", or DASH
+    main: bool = False
+
+
+def worker_word(r: SizingResult) -> str:
+    """What one worker host of the design's kind is called ("segment host", "database host")."""
+    return KINDS[r.design.kind].worker_role if r.design.kind in KINDS else "worker host"
+
+
+def kpi_rows(r: SizingResult) -> list[KpiRow]:
+    """The key figures in the order the cover and the summary show them; the cost over the horizon only when the
+    engine counted one, the main estimate only when the design has one."""
+    d, t = r.design, r.totals
+    cur = t.currency
+    rows = [KpiRow("capex", "Capex (one-time)", money(t.capex, cur, cents=False), f"{len(r.bom)} BOM lines")]
+    if t.recurring_per_year:
+        rows.append(KpiRow("recurring_per_year", "Subscriptions and support",
+                           f"{money(t.recurring_per_year, cur, cents=False)} /yr", "every year"))
+    if t.tco_years and t.tco:
+        rows.append(KpiRow("tco", f"Cost of ownership, {t.tco_years} years", money(t.tco, cur, cents=False),
+                           "capex, subscriptions, support and energy"))
+    rows.append(KpiRow("power", "Power", power(t.power_w), f"{t.kwh_per_year:,.0f} kWh/year"))
+    worker = worker_word(r)
+    rows.append(KpiRow("hosts", "Hosts · rack space", f"{d.total_hosts} · {t.rack_u} U",
+                       f"{d.segment_hosts} {worker}{'s' if d.segment_hosts != 1 else ''}"))
+    main = r.estimates.get(r.main_metric)
+    if main is not None:
+        rows.append(KpiRow("main_estimate", f"{metric_label(r.main_metric)} (P50)", value(main.p50, main.unit),
+                           f"P10–P90 {estimate_range(main)}"))
+    return rows
+
+
+def target_status(r: SizingResult, field: str) -> str:
+    """The engine's verdict on a target; "not applicable" when the kind is not judged by it."""
+    check = r.check(field)
+    if check is not None:
+        return check.status
+    return "not applicable" if r.design.kind not in TARGETS[field].kinds else "not checked"
+
+
+def estimate_rows(r: SizingResult, targets: object) -> list[EstimateRow]:
+    """Every estimate, the main one first: P10, P50 and P90 in its unit, the target (the limit the engine judged,
+    else the scenario's `targets`) and the verdict."""
+    rows = []
+    for name in sorted(r.estimates, key=lambda n: (n != r.main_metric, n)):
+        e = r.estimates[name]
+        target_text, status = DASH, DASH
+        target = target_of_metric(name)
+        check = r.check(target.name) if target is not None else None
+        goal = check.limit if check is not None else getattr(targets, target.name, None) if target else None
+        if target is not None and goal is not None:
+            target_text = f"{'≤' if target.bound == 'max' else '≥'} {number(goal)}"
+            status = target_status(r, target.name)
+        rows.append(EstimateRow(name, metric_label(name), bare(e.p10, e.unit), bare(e.p50, e.unit),
+                                bare(e.p90, e.unit), unit_text(e.unit), target_text, status, name == r.main_metric))
+    return rows
+
+
+@dataclass(frozen=True)
+class RackRow:
+    """One rack as a line of a table: its space and power as printed, and what it holds, top to bottom."""
+
+    name: str
+    space: str  # "38/42 U"
+    power: str  # "13.7 kW peak of 15 kW"
+    contents: str  # "16 × segment host: PowerEdge R670; 2 × leaf switch: ...; 2 0U PDUs"
+    over_budget: bool = False
+
+
+def rack_rows(racks: Sequence[RackLayout]) -> list[RackRow]:
+    """Every rack of the layout (`SizingResult.racks`), its slots counted by role and part from the top U down."""
+    rows = []
+    for rack in racks:
+        counts: dict[tuple[str, str], int] = {}
+        for slot in sorted(rack.slots, key=lambda x: -x.u_bottom):
+            key = (slot.role if slot.kind != "pdu" else "PDU", slot.label)
+            counts[key] = counts.get(key, 0) + 1
+        held = [f"{n} × {role}: {label}" if role else f"{n} × {label}" for (role, label), n in counts.items()]
+        if rack.zero_u_pdus:
+            held.append(f"{rack.zero_u_pdus} 0U PDUs")
+        rows.append(RackRow(rack.name, f"{rack.u_used}/{rack.u_total} U", rack_power(rack.peak_kw, rack.budget_kw),
+                            "; ".join(held), rack.peak_kw > rack.budget_kw))
+    return rows
