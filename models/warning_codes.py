@@ -40,6 +40,7 @@ WARNING_TITLES: dict[str, str] = {
     "vsan-not-licensed": "vSphere edition without vSAN",
     "vsan-capacity-licence": "vSAN capacity licence not priced",
     "licence-maintenance": "Licence maintenance not priced",
+    "licensed-cores-idle": "Licensed cores without work",
     "san-unpriced": "External SAN not priced",
     "nic-slots-unknown": "Server PCIe slots unknown",  # the text starts "NIC slots not checked: ..."
     # Greenplum hosts and settings (gp_explain.py, gp_density.py, gp_memory.py, oltp_advice.py)

@@ -11,6 +11,7 @@ from models.hardware import HardwareCatalog, UnknownPartError
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, SapIqMultiplex, Scenario
 from models.sizing import commercial
+from models.sizing.idle_cores import Work, idle_core_warnings
 from models.sizing.part_filter import allowed, filter_problems
 from models.sizing.parts import SizingInputError, resolve, unknown_slot_warnings
 from models.sizing.result import SizingResult, Warning
@@ -100,6 +101,7 @@ def _size(
 
         warnings += tuple(oltp_warnings(scenario, result))
     warnings += tuple(unknown_slot_warnings(result.design, catalog))
+    warnings += tuple(idle_core_warnings(result, _work(scenario, result), priced))
     if isinstance(w, GreenplumAnalytics | GreenplumOltp) and w.mirrors and w.mirroring != "group":
         warnings += _mirroring_cost(scenario, result, priced, converted.left_out, cancelled)
     result = dataclasses.replace(result, target_checks=checks, warnings=result.warnings + warnings)
@@ -131,6 +133,22 @@ def _mirroring_cost(scenario: Scenario, result: SizingResult, priced: HardwareCa
         f" target too. {cause}; choose group mirroring (a host failure then doubles one host's primaries, which"
         " the memory plan already allows for), or fewer primaries per host (segment tier) so fewer hosts spread them.",
         "warning", "workload.mirroring"),)
+
+
+def _work(scenario: Scenario, result: SizingResult) -> list[Work]:
+    """The cores the worker hosts keep at work, by BOM role: a Greenplum segment host's primaries (at study 002's
+    tier). None for the other kinds: an SAP IQ node works on all its cores, and a vSphere database host's free
+    cores are the room its VMs restart into after a host failure (vSphere HA), not idle."""
+    w, d = scenario.workload, result.design
+    seg = next((h for h in d.hosts if h.role == "segment host"), None)
+    if not isinstance(w, GreenplumAnalytics | GreenplumOltp) or seg is None or not d.primary_segments_per_host:
+        return []
+    from models.sizing.greenplum import busy_cores
+
+    cores = seg.sockets * seg.numa_nodes_per_socket * seg.cores_per_numa_node
+    p = d.primary_segments_per_host
+    return [Work(seg.bom_role, seg.count, busy_cores(w, cores, p), f"its {p} primary segments")]
+    return []
 
 
 def _pinned(scenario: Scenario, result: SizingResult) -> Scenario:

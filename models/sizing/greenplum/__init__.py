@@ -38,7 +38,7 @@ from models.sizing.greenplum.search import (
     settled_pick,
     settled_pool,
 )
-from models.sizing.greenplum.segments import tier_choice
+from models.sizing.greenplum.segments import busy_cores, tier_choice
 from models.sizing.greenplum.tco import approx_tco
 
 __all__ = [
@@ -51,6 +51,7 @@ __all__ = [
     "RunningBest",
     "SearchSpace",
     "approx_tco",
+    "busy_cores",
     "capacity_per_host",
     "enumerate_candidates",
     "evaluate",

@@ -361,3 +361,16 @@ def rationale(workload: GreenplumAnalytics | GreenplumOltp, host: HostSegments) 
                      _cite(DOCS, "gp_statement_mem_default_mb"), _cite(RULES, "gp_vmem_protect_limit_floor_mb"))
                     + ((_cite(RULES, "gp_admission_floor_queries"),) if run is not None and run < queries else ()))
     return [Rationale("Primary segments per host", text, src)]
+
+
+def busy_cores(workload: GreenplumAnalytics | GreenplumOltp, cores: int, primaries: int) -> float:
+    """The cores a host's primaries keep at work: its cores' share that the primaries fill at study 002's tier
+    (`for_cores`: the primaries its cores take); fewer primaries (drives, memory) leave the rest without a segment.
+
+    >>> from models.scenario import GreenplumAnalytics
+    >>> w = GreenplumAnalytics(data_tb=60, concurrent_queries=20)
+    >>> busy_cores(w, 48, 16), round(busy_cores(w, 184, 40), 1)
+    (48.0, 120.7)
+    """
+    take = int(for_cores(tier_primaries(workload), float(cores)))
+    return float(cores) * min(1.0, primaries / max(take, 1))
