@@ -62,16 +62,37 @@ def warning_heading(w: Warning) -> str:
     return f"{w.title} ({field_label(w.field)})" if w.field else w.title
 
 
+@dataclass(frozen=True)
+class CompareTable:
+    """The options of one workload kind compared: the head (the measure, an option a column, "Best" when
+    `verdict`) and the rows as printed."""
+
+    kind: str  # the workload in words
+    head: list[str]
+    rows: list[list[str]]
+    verdict: bool  # the last column names the best option (two options or more)
+
+    @property
+    def figure_columns(self) -> set[int]:
+        return set(range(1, len(self.head) - (1 if self.verdict else 0)))
+
+
 def compare_tables(results: Sequence[SizingResult], scenarios: Sequence[Scenario], *, rates: bool = True
-                   ) -> list[tuple[str, list[str], list[list[str]]]]:
+                   ) -> list[CompareTable]:
     """Per workload kind: its label, the table's head (the measure, one column per option by letter and name,
-    the best) and its rows, each figure as `CompareRow` writes it; the winner only among options of that kind.
+    the best) and its rows, each figure as `CompareRow` writes it; the winner only among options of that kind, and
+    no "Best" column for a kind only one option runs.
     `rates=False` leaves out the rate rows (per 1,000 of capex or TCO, per kW): the deck shows the totals."""
     out = []
     for kind, idx, all_rows in compare_rows_by_kind(results):
         rows = [row for row in all_rows if rates or row.per is None]
         names = [f"{option_letter(i)}" for i in idx]
-        head = ["", *(f"{n}: {scenarios[i].name}" for n, i in zip(names, idx, strict=True)), "Best"]
+        options = [f"{n}: {scenarios[i].name}" for n, i in zip(names, idx, strict=True)]
+        if len(idx) == 1:  # the only option of its workload: its figures, no "Best" to name
+            out.append(CompareTable(kind_label(kind), ["", *options], [[row.heading, *row.texts] for row in rows],
+                                    verdict=False))
+            continue
+        head = ["", *options, "Best"]
         body = [[row.heading, *row.texts, row.verdict_text(names) if row.scored else ""] for row in rows]
-        out.append((kind_label(kind), head, body))
+        out.append(CompareTable(kind_label(kind), head, body, verdict=True))
     return out

@@ -103,10 +103,9 @@ def _cover(doc: DocxDocument, title: str, results: Sequence[SizingResult], scena
 
 def _comparison(doc: DocxDocument, results: Sequence[SizingResult], scenarios: Sequence[Scenario]) -> None:
     doc.add_heading("Options compared", level=1)
-    for kind, head, rows in compare_tables(results, scenarios):
-        if len(head) > 2:
-            doc.add_heading(kind, level=2)
-        _grid(doc, head, rows, numeric=set(range(1, len(head) - 1)))
+    for t in compare_tables(results, scenarios):
+        doc.add_heading(t.kind, level=2)
+        _grid(doc, t.head, t.rows, numeric=t.figure_columns)
 
 
 def _scenario(doc: DocxDocument, r: SizingResult, s: Scenario, refs: ReferenceList, level: int) -> None:

@@ -1,10 +1,11 @@
 """A short PowerPoint deck a presales architect edits: a cover, the options compared when there are several,
-then per scenario its key figures with its estimates, its racks (what each holds, its space and power), and its bill of
+then per scenario its key figures with its estimates, its racks' elevations (space, power, every slot), and its bill of
 materials by group with the totals in its currency.
 
 Rendered from the rows the PDF renders (`app.views.summary`, `app.views.compare`, `app.export.bom.bom_table`);
-nothing is derived here. The racks are a table (`app.views.summary.rack_rows`), not the PDF's elevation drawing:
-reportlab rasterises a drawing only with a backend (rlPyCairo) refarch does not install. Written with
+nothing is derived here. The racks are drawn in PowerPoint shapes from `SizingResult.racks` as the PDF's
+`app.export.rack_drawing` draws them (reportlab rasterises a drawing only with a backend, rlPyCairo, that refarch
+does not install, and shapes stay editable). Written with
 python-pptx into a temporary file beside the target, renamed over it only when complete (`app.export.atomic`).
 """
 
@@ -25,8 +26,8 @@ from pptx.util import Emu, Inches, Pt
 from app.export.atomic import atomic_write
 from app.export.bom import bom_table
 from app.export.deliverable_rows import bom_summary, compare_tables, option_name, report_title
-from app.formatting import long_date
-from app.views.summary import estimate_rows, kpi_rows, rack_rows
+from app.formatting import label_forms, long_date
+from app.views.summary import RackRow, estimate_rows, kpi_rows, rack_rows
 from models.scenario import Scenario
 from models.sizing.result import RackLayout, SizingResult
 
@@ -39,7 +40,15 @@ WIDTH, HEIGHT = Inches(13.333), Inches(7.5)  # 16:9
 MARGIN = Inches(0.5)
 BODY_TOP = Inches(1.3)
 MAX_TABLE_ROWS = 16  # rows below the head that fit a slide at 11 pt
-MAX_RACK_ROWS = 9  # a rack's contents take one to three lines
+RACKS_PER_SLIDE = 6
+SLOT_PT = 7.0
+INK = RGBColor(0x1A, 0x1A, 0x1A)  # type: ignore[no-untyped-call]
+OVER = RGBColor(0xC0, 0x39, 0x2B)  # type: ignore[no-untyped-call]  # a rack above its power budget
+SLOT_COLOURS = {  # fill and edge by slot kind, as the PDF's rack drawing
+    "server": (RGBColor(0xD0, 0xE2, 0xFF), RGBColor(0x4A, 0x6F, 0xA5)),  # type: ignore[no-untyped-call]
+    "switch": (RGBColor(0xC6, 0xF0, 0xD8), RGBColor(0x3C, 0x8D, 0x5A)),  # type: ignore[no-untyped-call]
+    "pdu": (RGBColor(0xFF, 0xE8, 0xC2), RGBColor(0xB7, 0x79, 0x1F)),  # type: ignore[no-untyped-call]
+}
 
 
 def render_pptx(results: Sequence[SizingResult], scenarios: Sequence[Scenario], path: str | Path, *,
@@ -52,10 +61,10 @@ def render_pptx(results: Sequence[SizingResult], scenarios: Sequence[Scenario], 
     deck.slide_width, deck.slide_height = WIDTH, HEIGHT
     _cover(deck, title or report_title(scenarios), scenarios, report_date or date.today())
     if len(results) > 1:
-        for kind, head, rows in compare_tables(results, scenarios, rates=False):
-            for n in range(0, len(rows), MAX_TABLE_ROWS):
-                slide = _slide(deck, f"Options compared: {kind}" + (" (continued)" if n else ""))
-                _table(slide, head, rows[n:n + MAX_TABLE_ROWS], BODY_TOP, numeric=set(range(1, len(head) - 1)))
+        for t in compare_tables(results, scenarios, rates=False):
+            for n in range(0, len(t.rows), MAX_TABLE_ROWS):
+                slide = _slide(deck, f"Options compared: {t.kind}" + (" (continued)" if n else ""))
+                _table(slide, t.head, t.rows[n:n + MAX_TABLE_ROWS], BODY_TOP, numeric=t.figure_columns)
     for i, (r, s) in enumerate(zip(results, scenarios, strict=True)):
         name = s.name if len(results) == 1 else option_name(i, s)
         _kpis(deck, r, s, name)
@@ -125,14 +134,59 @@ def _kpis(deck: Deck, r: SizingResult, s: Scenario, name: str) -> None:
 
 
 def _racks(deck: Deck, racks: Sequence[RackLayout], name: str) -> None:
-    """The rack layout as a table, one rack a row (the PDF draws the same layout as elevations)."""
+    """The racks' elevations as the PDF draws them, in shapes the architect can move and relabel: RACKS_PER_SLIDE
+    racks side by side, each U to scale, every slot a box coloured by kind with its role and part."""
     rows = rack_rows(racks)
-    for n in range(0, len(rows), MAX_RACK_ROWS):
+    for n in range(0, len(racks), RACKS_PER_SLIDE):
         slide = _slide(deck, f"{name}: racks" + (" (continued)" if n else ""))
-        part = rows[n:n + MAX_RACK_ROWS]
-        _table(slide, ["Rack", "Space", "Power", "Holds, top to bottom"],
-               [[x.name, x.space, x.power, x.contents] for x in part], BODY_TOP, numeric={1},
-               widths=(0.1, 0.1, 0.2), size=10)
+        shown = racks[n:n + RACKS_PER_SLIDE]
+        u_max = max(r.u_total for r in shown)
+        col_w = int((WIDTH - 2 * MARGIN) / RACKS_PER_SLIDE)
+        u_h = int((HEIGHT - BODY_TOP - Inches(1.2)) / u_max)
+        for k, (rack, row) in enumerate(zip(shown, rows[n:n + RACKS_PER_SLIDE], strict=True)):
+            _elevation(slide, rack, row, MARGIN + k * col_w, col_w - Inches(0.15), u_h)
+        _text(slide, "Servers blue, switches green, PDUs orange; U counted from the bottom; peak kW is the sum of "
+                     "server max draw, drives, NICs and switches.", MARGIN, HEIGHT - Inches(0.5),
+              WIDTH - 2 * MARGIN, Inches(0.3), 10, color=MUTED)
+
+
+def _elevation(slide: Slide, rack: RackLayout, row: RackRow, left: int, width: int, u_h: int) -> None:
+    colour = OVER if row.over_budget else MUTED
+    _text(slide, f"{row.name} · {row.space}", left, BODY_TOP, width, Inches(0.3), 11, bold=True)
+    _text(slide, row.power, left, BODY_TOP + Inches(0.28), width, Inches(0.3), 9, color=colour)
+    top = BODY_TOP + Inches(0.65)
+    frame = slide.shapes.add_shape(MSO_SHAPE.RECTANGLE, Emu(left), Emu(top), Emu(width), Emu(u_h * rack.u_total))
+    frame.fill.background()
+    frame.line.color.rgb = OVER if row.over_budget else MUTED
+    for slot in rack.slots:
+        y = top + (rack.u_total - slot.u_bottom - slot.u_height + 1) * u_h
+        box = slide.shapes.add_shape(MSO_SHAPE.RECTANGLE, Emu(left), Emu(y), Emu(width), Emu(u_h * slot.u_height))
+        fill, edge = SLOT_COLOURS.get(slot.kind, (TILE_FILL, MUTED))
+        box.fill.solid()
+        box.fill.fore_color.rgb = fill
+        box.line.color.rgb = edge
+        box.line.width = Pt(0.5)
+        frame_text = box.text_frame
+        frame_text.margin_top = frame_text.margin_bottom = 0
+        frame_text.margin_left = frame_text.margin_right = Inches(0.04)
+        frame_text.word_wrap = False
+        frame_text.text = _slot_text(slot.role if slot.kind != "pdu" else "", slot.label, width)
+        para = frame_text.paragraphs[0]
+        para.alignment = PP_ALIGN.LEFT
+        para.font.size = Pt(SLOT_PT)
+        para.font.color.rgb = INK
+
+
+def _slot_text(role: str, label: str, width: int) -> str:
+    """The slot's role and the longest form of its part's name that fits `width` at SLOT_PT (an average glyph is
+    taken as half the font size wide); the part's model number alone when nothing longer fits."""
+    room_pt = width / Pt(1) - 6
+    forms = label_forms(label)
+    for form in forms:
+        text = f"{role}: {form}" if role else form
+        if len(text) * SLOT_PT * 0.5 <= room_pt:
+            return text
+    return forms[-1]
 
 
 def _bom(deck: Deck, r: SizingResult, s: Scenario, name: str) -> None:
