@@ -36,6 +36,7 @@ from models.sizing.postgres.datastore import (
     DS,
     GB_PER_TB,
     VS,
+    HostStorage,
     cluster_storage,
     drives_for,
     host_storage,
@@ -110,6 +111,7 @@ def _cheapest_vsan(
         if spread is None:
             continue
         found = False
+        storage: list[HostStorage] | None = None  # each host's, taken once for every drive that is cheaper
         for drive in drives:
             lay = vsan_for(whole, w.vsan_policy, len(spread), drive, flash, server.data_bays,
                            scenario.platform.drives_per_host)
@@ -119,8 +121,8 @@ def _cheapest_vsan(
             per_host = lay.capacity_per_host * drive.price + lay.disk_groups_per_host * lay.cache_drive.price
             capex = len(spread) * (server.price + per_host + net.price_per_host)
             if best is None or capex < best.capex:
-                best = Packing(server, drive, spread, [host_storage(h) for h in spread], lay.drives_per_host,
-                               available, capex, lay)
+                storage = storage if storage is not None else [host_storage(h) for h in spread]
+                best = Packing(server, drive, spread, storage, lay.drives_per_host, available, capex, lay)
         if found:
             break
     return best

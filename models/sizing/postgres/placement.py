@@ -366,12 +366,29 @@ def survives_failures(bins: list[list[PgVm]], failures: int, cores: float, mem: 
     ones in a larger cluster (the pairs that strand VMs are the loaded ones)."""
     if len(bins) <= failures:
         return False
+    sums = bin_sums(bins)
     if failures == 1:
-        return all(not restart(bins, (i,), cores, mem).stranded for i in range(len(bins)))
-    load = [float(sum((v.resident_by_hour for v in b), np.zeros(HOURS)).max()) for b in bins]
+        return all(not restart(bins, (i,), cores, mem, sums).stranded for i in range(len(bins)))
+    load = [float(r.max()) for r in sums.res]
     loaded = sorted(range(len(bins)), key=lambda i: (-load[i], i))[:MAX_PAIR_HOSTS]
-    return all(not restart(bins, pair, cores, mem).stranded
+    return all(not restart(bins, pair, cores, mem, sums).stranded
                for pair in itertools.combinations(sorted(loaded), failures))
+
+
+@dataclass(frozen=True)
+class BinSums:
+    """Per host of a placement: its VMs' CPU and resident GiB summed hour by hour, and their configured GiB; taken
+    once for every failure simulated on the placement rather than once per failure."""
+
+    cpu: np.ndarray  # hosts x HOURS
+    res: np.ndarray  # hosts x HOURS
+    configured: np.ndarray  # hosts
+
+
+def bin_sums(bins: list[list[PgVm]]) -> BinSums:
+    return BinSums(np.array([sum((v.cpu_by_hour for v in b), np.zeros(HOURS)) for b in bins]).reshape(-1, HOURS),
+                   np.array([sum((v.resident_by_hour for v in b), np.zeros(HOURS)) for b in bins]).reshape(-1, HOURS),
+                   np.array([sum(v.memory_gib for v in b) for b in bins], dtype=float))
 
 
 @dataclass(frozen=True)
@@ -385,18 +402,20 @@ class Restart:
     stranded: tuple[str, ...]
 
 
-def restart(bins: list[list[PgVm]], failed: tuple[int, ...], cores: float, mem: float) -> Restart:
+def restart(bins: list[list[PgVm]], failed: tuple[int, ...], cores: float, mem: float,
+            sums: BinSums | None = None) -> Restart:
     """vSphere HA's restarts after the `failed` hosts fail: their VMs, largest working set first (one restart
     priority), each on the survivor with the most memory left unconfigured (available less its VMs' configured
     memory: the lowest Equation 1 overcommit after) among those where the VM's hourly working set and CPU fit.
     HA assigns VMs to hosts with unreserved capacity and DRS balances them, so an empty spare host takes VMs
     before a loaded one does and two VMs go one to each of two equal survivors; a VM no survivor fits is
-    stranded."""
+    stranded. `sums`: `bin_sums(bins)` where the caller simulates several failures of one placement."""
     out = [[] if i in failed else list(b) for i, b in enumerate(bins)]
-    cpu = np.array([sum((v.cpu_by_hour for v in b), np.zeros(HOURS)) for b in out])
-    res = np.array([sum((v.resident_by_hour for v in b), np.zeros(HOURS)) for b in out])
+    sums = sums if sums is not None else bin_sums(bins)
     alive = np.array([i not in failed for i in range(len(bins))])
-    configured = np.array([sum(v.memory_gib for v in b) for b in out], dtype=float)
+    cpu = np.where(alive[:, None], sums.cpu, 0.0)
+    res = np.where(alive[:, None], sums.res, 0.0)
+    configured = np.where(alive, sums.configured, 0.0)
     onto: dict[str, int] = {}
     stranded: list[str] = []
     moving = [vm for i in failed for vm in bins[i]]

@@ -14,7 +14,7 @@ from models.perf import memory
 from models.scenario import PostgresConsolidation
 from models.sizing.postgres.config import PgConfig
 from models.sizing.postgres.datastore import HostStorage
-from models.sizing.postgres.placement import HOURS, HostPlan, PgVm, Restart, restart
+from models.sizing.postgres.placement import HOURS, HostPlan, PgVm, Restart, bin_sums, restart
 from models.sizing.result import HostFailure, Survivor
 from models.sizing.shared_storage import VsanLayout
 
@@ -54,13 +54,21 @@ def host_failure(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig
     why = ("vSphere HA is off" if not w.vsphere_ha else "their disks are on the failed host's local datastore"
            if p.vsan is None else "no surviving host has room for their working sets")
     worst: tuple[tuple[int, float, float], HostFailure] | None = None
+    sums = bin_sums(bins)
+    as_placed: dict[int, Survivor] = {}  # a host nothing restarted onto is the same survivor whichever host failed
     for failed in range(len(bins)):
         if w.vsphere_ha and p.vsan is not None:
-            after = restart(bins, (failed,), p.server.cores_total, p.available_gib)
+            after = restart(bins, (failed,), p.server.cores_total, p.available_gib, sums)
         else:
             after = Restart((failed,), [[] if i == failed else b for i, b in enumerate(bins)], {},
                             tuple(vm.name for vm in bins[failed]))
-        survivors = tuple(_survivor(i, b, after, p.available_gib, scheme, by_vm)
+        onto: dict[int, tuple[str, ...]] = {}
+        for name, k in after.onto.items():
+            onto[k] = (*onto.get(k, ()), name)
+        for i in range(len(bins)):
+            if i != failed and i not in onto and i not in as_placed:
+                as_placed[i] = _survivor(i, bins[i], (), p.available_gib, scheme, by_vm)
+        survivors = tuple(_survivor(i, b, onto[i], p.available_gib, scheme, by_vm) if i in onto else as_placed[i]
                           for i, b in enumerate(after.hosts) if i != failed)
         found = HostFailure(failed + 1, w.ha_host_failures if w.vsphere_ha else 0, survivors, after.stranded,
                             why if after.stranded else "")
@@ -72,7 +80,7 @@ def host_failure(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig
     return worst[1]
 
 
-def _survivor(i: int, vms: list[PgVm], after: Restart, available: float, scheme: memory.Scheme,
+def _survivor(i: int, vms: list[PgVm], onto: tuple[str, ...], available: float, scheme: memory.Scheme,
               by_vm: dict[str, PgConfig]) -> Survivor:
     """Host `i` after the failure: its overcommit, what its working sets allow, the throughput the VM on it that
     keeps least keeps at study 001's curve, and the VMs restarted onto it."""
@@ -82,8 +90,9 @@ def _survivor(i: int, vms: list[PgVm], after: Restart, available: float, scheme:
     rate = float(memory.overcommit_rate(available, configured))
     resident = float(sum((v.resident_by_hour for v in vms), np.zeros(HOURS)).max())
     safe = float(memory.safe_overcommit_rate(configured, max(resident, 1e-9)))
-    kept = min(float(memory.performance_preserved(min(rate, 0.999), scheme, sb_ratio(by_vm, v))) for v in vms)
-    return Survivor(i + 1, rate, safe, kept, tuple(n for n, k in after.onto.items() if k == i))
+    ratios = np.array([sb_ratio(by_vm, v) for v in vms])
+    kept = float(np.min(memory.performance_preserved(min(rate, 0.999), scheme, ratios)))
+    return Survivor(i + 1, rate, safe, kept, onto)
 
 
 def sb_ratio(by_vm: dict[str, PgConfig], vm: PgVm) -> float:
