@@ -21,6 +21,7 @@ WARNING_TITLES: dict[str, str] = {
     "capacity-unmet": "Capacity out of reach",
     "no-target-service-level": "No performance target set",
     "pg-tps-short": "Database VM below its peak TPS",
+    "pg-tps-cpu-unscored": "Processor without a benchmark score",
     # prices and currencies (commercial.py)
     "price-old": "Prices older than the limit",
     "price-estimate": "Prices by estimate",

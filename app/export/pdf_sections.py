@@ -277,7 +277,9 @@ def workload_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     if isinstance(w, PostgresConsolidation):
         tps = [number(db.peak_tps) if db.peak_tps is not None
                else _used_or_dash(used, f"workload.databases[{i}].peak_tps") for i, db in enumerate(w.databases)]
-        out += database_table(ctx, w, tps)
+        carried = {d.database: f"{number(d.tps_p10)}-{number(d.tps_p90)} ({d.tps_binding})"
+                   for v in r.vms for d in v.disks if d.tps_p10 is not None and d.tps_p90 is not None}
+        out += database_table(ctx, w, tps, carried)
         if any(db.peak_tps is None for db in w.databases):
             out.append(ctx.m(f"A peak TPS left empty is estimated at {ctx.text(estimated_tps_source())}"
                              f" ({'; '.join(ctx.cite(c) for c in estimated_tps_cites())}).", st.cell_small))

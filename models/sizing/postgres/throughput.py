@@ -87,8 +87,14 @@ def with_tps(placed: tuple[PlacedVm, ...], p: Packing, tps: dict[str, PgTps]) ->
 
 
 def short_warnings(p: Packing, tps: dict[str, PgTps], confidence: str) -> list[Warning]:
-    """A warning per database whose stated peak TPS its VM cannot carry at the confidence asked, naming what binds."""
+    """A warning per database whose stated peak TPS its VM cannot carry at the confidence asked, naming what binds;
+    an info when the design's CPU has no SPECrate2017_int_base score (its cores then count as the study's)."""
     out: list[Warning] = []
+    if specrate_per_core(p) is None:
+        out.append(Warning("pg-tps-cpu-unscored", (
+            f"No SPECrate2017_int_base score for the {p.server.cpu.vendor} {p.server.cpu.model} in the benchmark "
+            "table: the transactions per second count its cores as study 001's Xeon E5620 cores, which understates a "
+            "newer processor."), "info", "platform.server_id"))
     for h in p.hosts:
         for vm in h.vms:
             t = tps[vm.name]

@@ -411,3 +411,14 @@ def test_the_options_table_on_the_cover_gives_each_options_cost_of_ownership(
     for r in results:
         assert f"{r.tco[0].total:,.0f} {r.totals.currency}" in cover
         assert f"{r.totals.tco:,.0f} {r.totals.currency}" in cover
+
+
+def test_the_database_table_shows_what_each_vm_carries_and_what_binds(tmp_path: Path, sized: Sized) -> None:
+    s, r = sized("pg-consolidation.json")
+    out = tmp_path / "pg.pdf"
+    render_report([r], [s], out, cards=[])
+    words = flat(pdf_text(out))
+    assert "Its VM carries (TPS, P10-P90)" in words
+    crm = next(d for v in r.vms for d in v.disks if d.database == "crm")
+    assert crm.tps_p10 is not None and crm.tps_p90 is not None and crm.tps_p10 < crm.tps_p90
+    assert f"{crm.tps_p10:,.0f}-{crm.tps_p90:,.0f} (CPU)" in words

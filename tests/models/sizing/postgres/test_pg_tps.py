@@ -36,3 +36,12 @@ def test_stated_storage_latency_bounds_few_clients(catalog: HardwareCatalog) -> 
     r = size(sample("pg-consolidation", workload={"databases": dbs, "vm_memory_gib": 32},
                     platform={"datastore_iops": 1e6, "datastore_latency_ms": 20.0}), catalog)
     assert r.to_dict()["databases"][0]["binding"] == "storage latency"
+
+
+def test_a_processor_without_a_benchmark_score_is_said(catalog: HardwareCatalog) -> None:
+    small = [{"name": "a", "size_gb": 3, "peak_clients": 10, "working_set_gb": 1.0}]
+    ml350 = size(sample("pg-consolidation", workload={"databases": small},
+                        platform={"server_id": "hpe-ml350-g6-2x-e5620"}), catalog)
+    assert any(w.code == "pg-tps-cpu-unscored" and "E5620" in w.text for w in ml350.warnings)
+    r = size(sample("pg-consolidation", workload={"databases": DBS}), catalog)
+    assert not any(w.code == "pg-tps-cpu-unscored" for w in r.warnings)
