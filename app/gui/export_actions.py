@@ -1,4 +1,5 @@
-"""File > Export: the PDF report, the BOM (CSV / XLSX) and the configuration files, off the UI thread.
+"""File > Export: the PDF report, the editable report (DOCX) and deck (PPTX), the BOM (CSV / XLSX) and the
+configuration files, off the UI thread.
 
 The export use cases are `app.services`' (the ones `refarch report` and `refarch config` call); this
 module picks the scenarios (the ones selected in the list, else the current one), asks for a file name,
@@ -27,10 +28,13 @@ from models.tasks import Progress
 if TYPE_CHECKING:
     from app.gui.main_window import MainWindow
 
-ExportKind = Literal["pdf", "csv", "xlsx", "config"]
-FILTERS: dict[str, str] = {"pdf": "PDF (*.pdf)", "csv": "CSV (*.csv)", "xlsx": "Excel workbook (*.xlsx)"}
+ExportKind = Literal["pdf", "docx", "pptx", "csv", "xlsx", "config"]
+FILTERS: dict[str, str] = {"pdf": "PDF (*.pdf)", "docx": "Word document (*.docx)", "pptx": "PowerPoint deck (*.pptx)",
+                           "csv": "CSV (*.csv)", "xlsx": "Excel workbook (*.xlsx)"}
 TITLES: dict[str, str] = {
     "pdf": "Export the PDF report",
+    "docx": "Export the report as Word",
+    "pptx": "Export the deck as PowerPoint",
     "csv": "Export the BOM as CSV",
     "xlsx": "Export the BOM as Excel",
     "config": "Export the configuration files",
@@ -49,6 +53,8 @@ def run_export(kind: ExportKind, scenarios: list[Scenario], catalog: HardwareCat
     if kind == "pdf":
         _, notes = report.export_report(scenarios, catalog, path, progress=progress, cancelled=cancel.is_set)
         return path, notes
+    if kind == "docx" or kind == "pptx":
+        return report.export_editable(scenarios, catalog, path, kind, progress=progress, cancelled=cancel.is_set), []
     return report.export_bom(scenarios, catalog, path, kind, progress=progress, cancelled=cancel.is_set), []
 
 
@@ -107,7 +113,7 @@ class Exporter(QObject):
         if kind == "config":
             scenarios = [w.doc.entry(w.current_uid).scenario] if w.current_uid else scenarios[:1]
         stem = scenarios[0].name if len(scenarios) == 1 else (w.doc.name or "design options")
-        suggested = f"{stem}{' BOM' if kind != 'pdf' else ''}.{kind}".replace("/", "-")
+        suggested = f"{stem}{' BOM' if kind in ('csv', 'xlsx') else ''}.{kind}".replace("/", "-")
         if kind == "config":
             suggested = f"{stem} configuration".replace("/", "-")
         path = self.ask_path(kind, str((w.doc.path.parent if w.doc.path else Path.home()) / suggested))
@@ -189,6 +195,8 @@ def add_menu(window: MainWindow, file_menu: QMenu) -> Exporter:
     menu = file_menu.addMenu("&Export")
     for kind, text, shortcut in (
         ("pdf", "PDF &report…", "Ctrl+E"),
+        ("docx", "Report as &Word (DOCX)…", None),
+        ("pptx", "&Deck as PowerPoint (PPTX)…", None),
         ("csv", "BOM as &CSV…", None),
         ("xlsx", "BOM as &Excel (XLSX)…", None),
         ("config", "&Configuration files…", None),

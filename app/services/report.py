@@ -183,6 +183,24 @@ def export_bom(scenarios: Sequence[Scenario], catalog: HardwareCatalog, path: Pa
     return write_bom(results, scenarios, path, fmt)
 
 
+def export_editable(scenarios: Sequence[Scenario], catalog: HardwareCatalog, path: Path, kind: EditableFormat,
+                    labels: Sequence[str] | None = None, progress: Progress | None = None,
+                    cancelled: IsCancelled | None = None) -> Path:
+    """Size every scenario, then write the report as DOCX or the short deck as PPTX alone (File > Export in the
+    window; `refarch report --docx/--pptx` writes them with the PDF)."""
+    from app.export import ExportError
+
+    names = list(labels) if labels is not None else [s.name for s in scenarios]
+    results = [sizing.size(s, catalog, part_progress(progress, i, len(scenarios)), cancelled, label)
+               for i, (s, label) in enumerate(zip(scenarios, names, strict=True))]
+    check_cancelled(cancelled)
+    try:
+        _write_editable(ReportInputs(list(scenarios), results, None, []), kind, path, None)
+    except (ExportError, OSError) as exc:
+        raise ServiceError("cannot write the report", [Problem(str(path), str(exc))]) from None
+    return path
+
+
 def export_report(scenarios: Sequence[Scenario], catalog: HardwareCatalog, pdf: Path, *,
                   labels: Sequence[str] | None = None, with_growth: bool = True, title: str | None = None,
                   bom_csv: Path | None = None, bom_xlsx: Path | None = None,

@@ -168,3 +168,16 @@ def test_cli_writes_the_docx_and_pptx_beside_the_pdf(capsys: pytest.CaptureFixtu
     code = main(["report", str(SAMPLES / "sap-iq.json"), "-o", str(pdf), "--docx", str(pdf)])
     assert code == 2
     assert "must be different files" in capsys.readouterr().err
+
+
+def test_the_window_s_export_names_the_file_it_cannot_write(tmp_path: Path) -> None:
+    from app.services import report
+    from app.services.errors import ServiceError
+    from catalog.seed import seed_catalog
+    from models.scenario import load_scenario
+
+    target = tmp_path / "missing" / "deck.pptx"
+    with pytest.raises(ServiceError) as caught:
+        report.export_editable([load_scenario(SAMPLES / "sap-iq.json")], seed_catalog(), target, "pptx")
+    assert [str(p) for p in caught.value.problems] == [f"{target}: folder {target.parent} does not exist"]
+    assert not target.parent.exists()

@@ -85,7 +85,7 @@ def test_optimizer_cancel_stops_the_search(qtbot, window: MainWindow, monkeypatc
 def test_export_pdf_and_bom(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     exporter = window.exporter
     assert exporter is not None
-    for kind in ("pdf", "csv", "xlsx"):
+    for kind in ("pdf", "csv", "xlsx", "docx", "pptx"):
         target = tmp_path / f"out.{kind}"
         exporter.ask_path = lambda _k, _s, target=target: target
         assert exporter.export(kind)  # type: ignore[arg-type]
@@ -93,6 +93,11 @@ def test_export_pdf_and_bom(qtbot, window: MainWindow, tmp_path: Path) -> None: 
         assert exporter.last_path == target and target.stat().st_size > 0
     assert (tmp_path / "out.pdf").read_bytes().startswith(b"%PDF")
     assert "Small DW" in (tmp_path / "out.csv").read_text(encoding="utf-8-sig")
+    from docx import Document
+    from pptx import Presentation
+
+    assert Document(str(tmp_path / "out.docx")).paragraphs[0].text == "Small DW"
+    assert len(Presentation(str(tmp_path / "out.pptx")).slides) >= 3  # cover, key figures, BOM at least
 
 
 def test_a_cancelled_export_writes_nothing(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
