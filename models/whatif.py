@@ -47,13 +47,17 @@ CLEAR_DIFFERENCE_PCT = 2.0
 
 @dataclass(frozen=True)
 class Verdict:
-    """Who wins a row, or why nobody does (`winner` None and `reason` set)."""
+    """Who wins a row, or why nobody does (`winner` None and `reason` set); `among` says when the winner was found
+    among some options only (those answering the same work), the others not ranked."""
 
     winner: int | None
     reason: str = ""
+    among: str = ""
 
     def text(self, names: list[str]) -> str:
-        return names[self.winner] if self.winner is not None else f"no clear winner ({self.reason})"
+        if self.winner is None:
+            return f"no clear winner ({self.reason})"
+        return f"{names[self.winner]} ({self.among})" if self.among else names[self.winner]
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,8 @@ class CompareRow:
     values: list[float | None]
     ranges: list[tuple[float, float] | None]
     higher_is_better: bool | None  # None: no winner (a description, not a score)
-    kinds: list[str] = dataclasses.field(default_factory=list)  # workload kind of each option
+    # the work each option answers (`SizingResult.workload_key`, else its kind): winners only among equal ones
+    kinds: list[str] = dataclasses.field(default_factory=list)
     base: str = ""  # a rate row (`per` set): the estimate divided; else the row's own metric ("" = `metric`)
     per: Per | None = None  # a rate row: the estimate per 1,000 of capex or TCO, or per kW of power
     currency: str = ""  # money rows and per-money rows: the project currency ("EUR/USD" when they differ)
@@ -86,9 +91,11 @@ class CompareRow:
     def verdict(self) -> Verdict:
         """The best option, only when the options do the same work and the difference is real.
 
-        Options of different workload kinds are not ranked against each other (a PostgreSQL farm is not a cheaper
-        Greenplum warehouse). An estimate wins only when its P10-P90 range clears every other option's range; a
-        deterministic value only when it beats the runner-up by more than CLEAR_DIFFERENCE_PCT.
+        Options for different work are not ranked against each other (a PostgreSQL farm is not a cheaper Greenplum
+        warehouse, a 6 TB lab test bed not a cheaper 60 TB one): where some options answer the same work, the winner
+        is found among them (the first option's work, else the most common) and the others are shown, not ranked. An
+        estimate wins only when its P10-P90 range clears every other option's range; a deterministic value only when
+        it beats the runner-up by more than CLEAR_DIFFERENCE_PCT.
 
         >>> CompareRow("full_scan_s", "s", [594.0, 595.0], [(516.0, 686.0), (517.0, 690.0)], False).verdict.reason
         'the P10-P90 ranges overlap'
@@ -96,14 +103,34 @@ class CompareRow:
         'the options run different workloads'
         >>> CompareRow("capex", "USD", [100.0, 200.0], [None, None], False, ["gp", "gp"]).verdict.winner
         0
+        >>> v = CompareRow("capex", "USD", [300.0, 5.0, 200.0], [None] * 3, False, ["60TB", "6TB", "60TB"]).verdict
+        >>> v.winner, v.among
+        (2, 'among the options for the same workload')
         """
         vals = [(i, v) for i, v in enumerate(self.values) if v is not None]
         if self.higher_is_better is None:
             return Verdict(None, "a description, not a score")
         if len(vals) < 2:
             return Verdict(None, "only one option has this value")
+        among = ""
         if self.kinds and len({self.kinds[i] for i, _ in vals}) > 1:
-            return Verdict(None, "the options run different workloads")
+            vals = self._alike(vals)
+            if len(vals) < 2:
+                return Verdict(None, "the options run different workloads")
+            among = "among the options for the same workload"
+        found = self._pick(vals)
+        return dataclasses.replace(found, among=among) if found.winner is not None else found
+
+    def _alike(self, vals: list[tuple[int, float]]) -> list[tuple[int, float]]:
+        """The options answering the same work as the first one, or else as the most options do (fewer than two:
+        nothing to rank)."""
+        keys = [self.kinds[i] for i, _ in vals]
+        counts = {k: keys.count(k) for k in keys}
+        key = keys[0] if counts[keys[0]] >= 2 else max(counts, key=lambda k: counts[k])
+        return [(i, v) for i, v in vals if self.kinds[i] == key] if counts[key] >= 2 else []
+
+    def _pick(self, vals: list[tuple[int, float]]) -> Verdict:
+        """The best of `vals` when the difference is real."""
         if len({v for _, v in vals}) == 1:
             return Verdict(None, "equal")
         pick = max if self.higher_is_better else min
@@ -168,8 +195,9 @@ def _rate_label(metric: str) -> str:
 
 
 def compare(results: list[SizingResult]) -> list[CompareRow]:
-    """Rows of the side-by-side comparison; lower capex/power/rack wins, the better estimate wins (see `verdict`)."""
-    kinds = [r.design.kind for r in results]
+    """Rows of the side-by-side comparison; lower capex/power/rack wins, the better estimate wins (see `verdict`),
+    only among options for the same work (`SizingResult.workload_key`)."""
+    kinds = [r.workload_key or r.design.kind for r in results]
     currencies = sorted({r.totals.currency for r in results})
     # money in two project currencies is never compared digit for digit: no winner on those rows
     cur = currencies[0] if len(currencies) == 1 else "/".join(currencies)
@@ -211,6 +239,24 @@ def compare(results: list[SizingResult]) -> list[CompareRow]:
         rows.append(row(f"{m} per kW", "per kW", _per(m, "power_w"), True, _per_range(m, "power_w"), base=m,
                         per="kW"))
     return rows
+
+
+def unranked(results: list[SizingResult]) -> list[int]:
+    """The options a comparison shows but never ranks: those answering other work (data, concurrency, targets)
+    than the options it ranks (`CompareRow.verdict`: the first option's work where another option shares it, else
+    the work most options share); every option when no two answer the same work.
+
+    >>> from types import SimpleNamespace as R
+    >>> unranked([R(workload_key="60", design=None), R(workload_key="6", design=None),
+    ...           R(workload_key="60", design=None)])  # type: ignore[list-item]
+    [1]
+    """
+    keys = [r.workload_key or r.design.kind for r in results]
+    counts = {k: keys.count(k) for k in keys}
+    if not keys:
+        return []
+    key = keys[0] if counts[keys[0]] >= 2 else max(counts, key=lambda k: counts[k])
+    return [i for i, k in enumerate(keys) if k != key or counts[key] < 2]
 
 
 def compare_by_kind(results: list[SizingResult]) -> list[tuple[str, list[int], list[CompareRow]]]:

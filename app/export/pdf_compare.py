@@ -15,7 +15,7 @@ from app.views.compare import CompareRow, compare_rows_by_kind
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.vocabulary import deployment_label, kind_label
-from models.whatif import CLEAR_DIFFERENCE_PCT
+from models.whatif import CLEAR_DIFFERENCE_PCT, unranked
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 GROUP = 5  # options per table and chart: columns stay wide enough for a seven-figure price and a P10-P90 range
@@ -107,6 +107,12 @@ def comparison_section(ctx: Ctx, results: Sequence[SizingResult], scenarios: Seq
             if len(groups) > 1:
                 caption = f"{group_title(group)}: {caption}"
             out += [Spacer(1, 2), ctx.figure(chart, caption)]
+    for kind_idx, _ in per_kind.values():  # options shown but not ranked: sized for other work than the rest
+        others = [kind_idx[i] for i in unranked([results[i] for i in kind_idx])] if len(kind_idx) > 1 else []
+        if others:
+            names = ", ".join(f"<b>{option_letter(i)}</b> ({ctx.text(results[i].scenario_name)})" for i in others)
+            out.append(ctx.m("Not ranked: sized for other work (data, concurrency or targets) than the other options"
+                             f" of its workload: {names}.", st.body))
     return out
 
 

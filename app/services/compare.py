@@ -17,7 +17,14 @@ if TYPE_CHECKING:
     from models.whatif import CompareRow as WhatifRow
 
 __all__ = ["CompareRow", "chart_series", "clear_difference_pct", "compare_rows", "compare_rows_by_kind",
-           "compare_scenarios", "rows_by_kind"]
+           "compare_scenarios", "rows_by_kind", "unranked"]
+
+
+def unranked(results: Sequence[SizingResult]) -> list[int]:
+    """The options shown but never ranked: sized for other work than the others (`models.whatif.unranked`)."""
+    from models.whatif import unranked as shown_only
+
+    return shown_only(list(results))
 
 
 def clear_difference_pct() -> float:

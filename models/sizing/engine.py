@@ -17,6 +17,7 @@ from models.sizing.parts import SizingInputError, resolve, unknown_slot_warnings
 from models.sizing.result import SizingResult, Warning
 from models.sizing.targets import check_targets
 from models.sizing.values_used import values_used
+from models.sizing.workload_key import workload_key
 from models.tasks import IsCancelled, Progress, check_cancelled, part_progress
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ def _size(
     if isinstance(w, GreenplumAnalytics | GreenplumOltp) and w.mirrors and w.mirroring != "group":
         warnings += _mirroring_cost(scenario, result, priced, converted.left_out, cancelled)
     result = dataclasses.replace(result, target_checks=checks, warnings=result.warnings + warnings)
-    return dataclasses.replace(result, values_used=values_used(scenario, result))
+    return dataclasses.replace(result, values_used=values_used(scenario, result), workload_key=workload_key(scenario))
 
 
 def _mirroring_cost(scenario: Scenario, result: SizingResult, priced: HardwareCatalog, left_out: dict[str, str],

@@ -460,6 +460,8 @@ class SizingResult:
     measured: Measured | None = field(default=None, compare=False, repr=False)
     # what the engine used for each optional field the scenario leaves empty (models.sizing.values_used)
     values_used: tuple[UsedValue, ...] = ()
+    # the work asked for (kind, data, concurrency, targets: models.whatif.workload_key): options compare only alike
+    workload_key: str = field(default="", compare=False, repr=False)
 
     def check(self, target: str) -> TargetCheck | None:
         """The verdict on `target` (a field of `Scenario.targets`), None when the scenario does not set it."""

@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from app.services.compare import clear_difference_pct, compare_rows_by_kind, compare_scenarios
+    from app.services.compare import clear_difference_pct, compare_rows_by_kind, compare_scenarios, unranked
     from models.vocabulary import kind_label
 
     inputs = read_inputs(args.scenarios, args.scenario_names)
@@ -54,6 +54,10 @@ def _run(args: argparse.Namespace) -> int:
         if len(kinds) > 1:  # options of different workloads are not ranked against each other: a table each
             print(("\n" if n else "") + f"{kind_label(kind)}: {', '.join(group)}")
         print(_table(group, krows))
+        others = [group[i] for i in unranked([results[i] for i in idx])] if len(idx) > 1 else []
+        if others:
+            print("Not ranked, sized for other work (data, concurrency or targets) than the others: "
+                  + ", ".join(others))
     print("\n* wins the row; ranges are P10-P90; deltas are against the first scenario"
           + (" of the same workload" if len(kinds) > 1 else "") + ". No option wins when the P10-P90 ranges"
           f" overlap or when values differ by {significant(clear_difference_pct())} % or less"

@@ -190,15 +190,18 @@ def test_no_winner_across_workload_kinds_in_the_report(tmp_path: Path, sized: Si
 
 
 def test_a_mixed_report_ranks_options_only_within_their_workload(tmp_path: Path, sized: Sized) -> None:
-    """Three Greenplum warehouses and a PostgreSQL farm: winners and deltas among the warehouses only; the farm's
-    table holds only its own metrics and no chart of single bars."""
+    """Three Greenplum warehouses and a PostgreSQL farm: winners and deltas among the warehouses only, and among
+    those only the two sized for the same work (60 TB, 20 reports, 600 s): the 6 TB lab test bed is shown, named as
+    not ranked, never "lowest capex"; the farm's table holds only its own metrics and no chart of single bars."""
     names = ("retail-dw-gen5.json", "pg-consolidation.json", "retail-dw-dual-socket-sas.json",
              "study-000-vsphere.json")
     pairs = [sized(n) for n in names]
     out = tmp_path / "mixed.pdf"
     render_report([r for _, r in pairs], [s for s, _ in pairs], out, cards=[])
     words = flat(pdf_text(out))
-    assert "Lowest capex among the Greenplum analytics (MPP data warehouse) options: D " in words
+    assert "Lowest capex among the Greenplum analytics (MPP data warehouse) options: A " in words
+    assert "Not ranked: sized for other work (data, concurrency or targets) than the other options of its workload: D"\
+        " (Greenplum on vSphere 5.5" in words
     assert "PostgreSQL consolidation on vSphere: Option B" in words
     assert "Greenplum analytics (MPP data warehouse): Options A, C, D" in words
     section = words.split("Options compared", 2)[2].split("Option A:", 1)[0]

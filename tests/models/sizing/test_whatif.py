@@ -56,8 +56,9 @@ def test_tornado_bars_state_their_host_counts(catalog: HardwareCatalog) -> None:
 
 
 def test_per_dollar_rows_of_a_time_favour_the_faster_cheaper_design(catalog: HardwareCatalog) -> None:
-    fast = size(sample("retail-dw-gen5", targets={"max_full_scan_s": 300}), catalog)
-    slow = size(sample("retail-dw-gen5", targets={"max_full_scan_s": 900}), catalog)
+    # two designs for the same work (60 TB, 20 reports, a 600 s scan): NVMe single socket, SAS dual socket
+    fast = size(sample("retail-dw-gen5"), catalog)
+    slow = size(sample("retail-dw-dual-socket-sas"), catalog)
     rows = {r.metric: r for r in compare([fast, slow])}
     per_kw = rows["full_scan_s per kW"]
     assert per_kw.higher_is_better
@@ -77,7 +78,7 @@ def test_no_winner_across_workload_kinds(catalog: HardwareCatalog) -> None:
 
 def test_no_winner_inside_the_uncertainty(catalog: HardwareCatalog) -> None:
     a = size(sample("retail-dw-gen5"), catalog)
-    b = size(sample("retail-dw-gen5", workload={"data_tb": 60.5}), catalog)  # the same design, a hair more data
+    b = size(sample("retail-dw-dual-socket-sas"), catalog)  # the same work on other hardware, a second apart
     rows = {r.metric: r for r in compare([a, b])}
     scan = rows["full_scan_s"]
     lo, hi = scan.ranges[0], scan.ranges[1]
@@ -86,10 +87,10 @@ def test_no_winner_inside_the_uncertainty(catalog: HardwareCatalog) -> None:
 
 
 def test_a_clear_difference_wins(catalog: HardwareCatalog) -> None:
-    small = size(sample("retail-dw-gen5", workload={"data_tb": 20}, targets={}), catalog)
-    big = size(sample("retail-dw-gen5", workload={"data_tb": 200}, targets={}), catalog)
-    rows = {r.metric: r for r in compare([small, big])}
-    assert rows["capex"].winner == 0
+    nvme = size(sample("retail-dw-gen5"), catalog)  # the same work, 2.8 M against 4.3 M USD
+    sas = size(sample("retail-dw-dual-socket-sas"), catalog)
+    rows = {r.metric: r for r in compare([sas, nvme])}
+    assert rows["capex"].winner == 1 and not rows["capex"].verdict.among
 
 
 def _sized_every_year(scenario: Scenario, catalog: HardwareCatalog) -> list[GrowthYear]:
@@ -120,3 +121,26 @@ def test_the_growth_plans_last_year_is_the_design_sized_again_on_its_hardware(na
         for scale, pct, horizon in ((0.5, 10.0, 5), (2.0, 40.0, 2), (4.0, 0.0, 3), (1.0, 80.0, 6))]
     for v in variants:
         assert growth(v, catalog, size(v, catalog)) == _sized_every_year(v, catalog)
+
+
+def test_winners_only_among_designs_for_the_same_work(catalog: HardwareCatalog) -> None:
+    """The 6 TB lab test bed is not a cheaper 60 TB warehouse: set beside two designs for the same 60 TB work (a
+    mirror placement apart, a design choice), it wins no row and is named as not ranked; the two 60 TB designs are
+    ranked against each other. A different target is different work too."""
+    from models.whatif import compare, unranked
+
+    a = size(sample("retail-dw-dual-socket-sas"), catalog)
+    lab = size(sample("study-000-vsphere"), catalog)
+    b = size(sample("retail-dw-dual-socket-sas", workload={"mirroring": "spread"}), catalog)
+    rows = compare([a, lab, b])
+    assert all(r.verdict.winner != 1 for r in rows)
+    capex = next(r for r in rows if r.metric == "capex")
+    # ranked between the two 60 TB designs (here they cost the same: "equal"), never refused as different work
+    assert capex.verdict.reason != "the options run different workloads"
+    assert capex.verdict.winner in (0, 2) or capex.verdict.reason == "equal"
+    assert unranked([a, lab, b]) == [1]
+    alone = compare([a, lab])
+    assert all(r.verdict.winner is None for r in alone) and unranked([a, lab]) == [0, 1]
+    tighter = size(sample("retail-dw-dual-socket-sas", targets={"max_full_scan_s": 300}), catalog)
+    assert unranked([a, tighter]) == [0, 1]
+    assert unranked([a, b]) == []
