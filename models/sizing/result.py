@@ -454,14 +454,12 @@ class SizingResult:
     tco: tuple[TcoYear, ...] = ()
     racks: tuple[RackLayout, ...] = ()
     exchange_rates: tuple[dict[str, Any], ...] = ()  # the rate rows the conversion used (for the report)
-    # measured vs modelled (models.measurements.calibration.report), when the scenario names measurement profiles
-    calibration: dict[str, Any] | None = None
+    calibration: dict[str, Any] | None = None  # measured vs modelled (models.measurements.calibration.report)
     # the measured factors and curves it was sized on (models.perf.measured.using), for estimates derived later
     measured: Measured | None = field(default=None, compare=False, repr=False)
     # what the engine used for each optional field the scenario leaves empty (models.sizing.values_used)
     values_used: tuple[UsedValue, ...] = ()
-    # the work asked for (kind, data, concurrency, targets: models.whatif.workload_key): options compare only alike
-    workload_key: str = field(default="", compare=False, repr=False)
+    workload_key: str = field(default="", compare=False, repr=False)  # the work asked (models.sizing.workload_key)
 
     def check(self, target: str) -> TargetCheck | None:
         """The verdict on `target` (a field of `Scenario.targets`), None when the scenario does not set it."""
