@@ -30,6 +30,13 @@ def values_used(scenario: Scenario, result: SizingResult) -> tuple[UsedValue, ..
     out = [*_platform_values(scenario, result)]
     if scenario.platform.vendors is None:  # a restriction left empty restricts nothing
         out.append(UsedValue("platform.vendors", NotUsed("any vendor")))
+    pg = isinstance(w, PostgresConsolidation)  # external-storage figures bound PostgreSQL's TPS only
+    if scenario.platform.datastore_iops is None:
+        out.append(UsedValue("platform.datastore_iops", NotUsed("the data drives' IOPS" if pg else
+                                                                "not used: PostgreSQL consolidation only")))
+    if scenario.platform.datastore_latency_ms is None:
+        out.append(UsedValue("platform.datastore_latency_ms", NotUsed("not bounded" if pg else
+                                                                      "not used: PostgreSQL consolidation only")))
     if isinstance(w, GreenplumAnalytics | GreenplumOltp):
         out += _greenplum_values(w)
     if isinstance(w, PostgresConsolidation):
