@@ -157,10 +157,9 @@ FIELDS: dict[str, FieldInfo] = {
         "Hypervisor reserve", "GiB", "Host memory kept for ESXi (vSphere only)"
     ),
     "platform.datastore_iops": FieldInfo(
-        "Datastore IOPS", "IOPS", "Random read IOPS of each host's datastore on external storage (PostgreSQL); "
-        "empty: the data drives' IOPS"),
+        "Datastore IOPS", "IOPS", "Random read IOPS of each host's datastore on external storage (PostgreSQL)"),
     "platform.datastore_latency_ms": FieldInfo(
-        "Datastore latency", "ms", "One random read's latency on that storage (PostgreSQL); empty: not bounded"),
+        "Datastore latency", "ms", "One random read's latency on that storage (PostgreSQL)"),
     "platform.measurements": FieldInfo(
         "Measurement profiles",
         help="Profiles imported with `refarch measure import` (gpcheckperf, pgbench, HammerDB): their measured "
