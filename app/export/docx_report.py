@@ -128,7 +128,7 @@ def _scenario(doc: DocxDocument, r: SizingResult, s: Scenario, refs: ReferenceLi
         doc.add_heading("Racks and power", level=level + 1)
         _grid(doc, ["Rack", "Space", "Power", "Holds, top to bottom"],
               [[x.name, x.space, x.power, x.contents] for x in rack_rows(r.racks)], numeric={1},
-              widths=(0.1, 0.1, 0.2))
+              widths=(0.11, 0.11, 0.2))
     doc.add_heading("Warnings", level=level)
     if not r.warnings:
         doc.add_paragraph("refarch raised no warnings for this design.")
@@ -141,7 +141,7 @@ def _scenario(doc: DocxDocument, r: SizingResult, s: Scenario, refs: ReferenceLi
 def _estimates(doc: DocxDocument, rows: Sequence[EstimateRow]) -> None:
     _grid(doc, ["Estimate", "P10", "P50", "P90", "Unit", "Target", "Status"],
           [[e.label + (" (main)" if e.main else ""), e.p10, e.p50, e.p90, e.unit, e.target, e.status] for e in rows],
-          numeric={1, 2, 3, 5}, widths=(0.3, 0.1, 0.1, 0.1, 0.14, 0.1))
+          numeric={1, 2, 3, 5}, widths=(0.28, 0.1, 0.1, 0.1, 0.18, 0.1))
 
 
 def _bom(doc: DocxDocument, table: BomTable, level: int) -> None:
