@@ -16,7 +16,6 @@ import numpy as np
 from models.calibration_data import figure
 from models.hardware import Drive
 from models.sizing.postgres.placement import HOURS, HostPlan
-from models.sizing.postgres.storage import load_profile
 from models.sizing.rules import drives_valid_for_raid, raid_capacity_factor
 from models.sizing.shared_storage import VsanLayout, vsan_layout, write_penalty
 from models.vocabulary import RAIDS
@@ -51,11 +50,10 @@ def host_storage(plan: HostPlan) -> HostStorage:
     writes = np.zeros(HOURS)
     wal = np.zeros(HOURS)
     for vm in plan.vms:
-        for db, io in zip(vm.databases, vm.io, strict=True):
-            loads = load_profile(db)
-            reads += io.data_read_iops * loads
-            writes += io.write_iops * loads
-            wal += io.wal_mb_s * loads
+        for r, w, m in vm.io_by_hour:
+            reads += r
+            writes += w
+            wal += m
     cap = sum(io.data_disk_gb + io.wal_disk_gb for vm in plan.vms for io in vm.io)
     disk_io = reads + writes  # the busiest hour of the mix
     h = int(np.argmax(disk_io)) if len(disk_io) else 0

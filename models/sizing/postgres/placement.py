@@ -22,6 +22,7 @@ import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -55,13 +56,20 @@ class PgVm:
         """Transactions/s its vCPUs carry at study 001's rate per vCPU."""
         return self.vcpus * tps_per_vcpu()
 
-    @property
-    def resident_peak_gib(self) -> float:
+    @cached_property
+    def resident_peak_gib(self) -> float:  # taken once: every placement and failure sorts the VMs by it
         return float(self.resident_by_hour.max())
 
-    @property
+    @cached_property
     def cpu_peak(self) -> float:
         return float(self.cpu_by_hour.max())
+
+    @cached_property
+    def io_by_hour(self) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
+        """Per database: its data reads and writes (IOPS) and WAL (MB/s) hour by hour; taken once, summed per host
+        by every datastore a server candidate is sized with."""
+        return tuple((io.data_read_iops * loads, io.write_iops * loads, io.wal_mb_s * loads)
+                     for db, io in zip(self.databases, self.io, strict=True) for loads in (load_profile(db),))
 
 
 def clients_per_vcpu() -> float:
@@ -286,15 +294,19 @@ def _place(vms: list[PgVm], hosts: int, cores: float, mem: float) -> list[list[P
     bins: list[list[PgVm]] = [[] for _ in range(hosts)]
     cpu = np.zeros((hosts, HOURS))
     res = np.zeros((hosts, HOURS))
+    cpu_max = np.zeros(hosts)  # each host's busiest hour, kept as its row changes
+    res_max = np.zeros(hosts)
     for vm in sorted(vms, key=lambda v: (-v.resident_peak_gib, -v.cpu_peak, v.name)):
         fits = _fitting(vm, cpu, res, cores, mem)
         if not fits.any():
             return None
         # the least-loaded fitting host, the lowest index on a tie
-        i = int(np.argmin(np.where(fits, res.max(axis=1) / mem + cpu.max(axis=1) / cores, np.inf)))
+        i = int(np.argmin(np.where(fits, res_max / mem + cpu_max / cores, np.inf)))
         bins[i].append(vm)
         cpu[i] += vm.cpu_by_hour
         res[i] += vm.resident_by_hour
+        cpu_max[i] = cpu[i].max()
+        res_max[i] = res[i].max()
     return bins
 
 
