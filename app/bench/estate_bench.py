@@ -43,6 +43,7 @@ def estate_json(count: int) -> dict[str, object]:
 def bench_estate() -> BenchResult:
     from app.bench.catalogs import scaled_database
     from app.bench.processes import refarch, run
+    from app.export.atomic import atomic_write_text
 
     large = int(os.environ.get("REFARCH_BENCH_ESTATE_DBS", LARGE))
     out = BenchResult()
@@ -51,7 +52,7 @@ def bench_estate() -> BenchResult:
         files = {}
         for count in (SMALL, large):
             path = Path(tmp) / f"estate-{count}.json"
-            path.write_text(json.dumps(estate_json(count)), encoding="utf-8")
+            atomic_write_text(path, json.dumps(estate_json(count)))
             files[count] = refarch("--db", db, "size", str(path), "--format", "json")
         run(files[SMALL])  # untimed: caches warm, as on every run after the first
         rounds = [{count: run(args) for count, args in files.items()} for _ in range(ROUNDS)]
