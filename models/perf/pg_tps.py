@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -154,8 +155,9 @@ def _storage_bounds(x: PgTpsInputs, miss: float) -> tuple[float, float]:
     return iops, latency
 
 
+@lru_cache(maxsize=4_096)  # an estate repeats VM shapes: 10,000 databases, a few hundred distinct inputs
 def pg_tps(x: PgTpsInputs, samples: int = SAMPLES, seed: int = 20_140_601) -> PgTps:
-    """TPS one database VM carries (P10/P50/P90) and what binds it.
+    """TPS one database VM carries (P10/P50/P90) and what binds it (0.6 ms; cached per inputs).
 
     >>> a = pg_tps(PgTpsInputs(vcpus=4, clients=200, cache_gib=12, working_set_gib=10), samples=500)
     >>> b = pg_tps(PgTpsInputs(vcpus=16, clients=200, cache_gib=12, working_set_gib=10), samples=500)

@@ -63,13 +63,6 @@ def _platform_values(scenario: Scenario, result: SizingResult) -> Iterator[UsedV
         yield UsedValue("platform.nics_per_host", d.nics_per_host)
     if p.raid is None:
         yield UsedValue("platform.raid", d.raid)
-    pg = isinstance(scenario.workload, PostgresConsolidation)
-    if p.datastore_iops is None:
-        yield UsedValue("platform.datastore_iops", NotUsed("the data drives' random read IOPS" if pg else
-                                                           "not used: only PostgreSQL throughput reads it"))
-    if p.datastore_latency_ms is None:
-        yield UsedValue("platform.datastore_latency_ms", NotUsed("not bounded" if pg else
-                                                                 "not used: only PostgreSQL throughput reads it"))
     if p.hypervisor_reserve_gib is None:
         if d.deployment != "vsphere":
             yield UsedValue("platform.hypervisor_reserve_gib", NotUsed("not used on bare metal"))
