@@ -612,8 +612,8 @@ class CatalogStore:
             self._engine.dispose()
             backup.restore_sqlite(source, path)
             ensure_schema(self._url, self._engine, self._url_display)
-            with self._session(write=True):
-                pass  # a new data version: snapshots cached before the restore are stale
+            with self._session(write=True) as session:  # also a new data version: cached snapshots are stale
+                history.open_set(session, "restore", source.name)  # the restored history, then the restore itself
             return form
         if revision != head:
             raise CatalogFileError(f"{source} is a backup of schema revision {revision}; this catalog is at {head}, a "
@@ -623,6 +623,7 @@ class CatalogStore:
         with self._session(write=True) as session:
             take_catalog_lock(session.connection())
             backup.restore_dump(session.connection(), data, str(source))
+            history.open_set(session, "restore", source.name)  # after the dump's own history: who restored what
         return form
 
     @staticmethod

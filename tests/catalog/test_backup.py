@@ -43,9 +43,12 @@ def test_a_backup_restores_parts_rates_quotes_and_history(catalog_url: str, tmp_
         store.import_rates([{"currency": "EUR", "usd_per_unit": 1.2, "as_of": "2026-11-02", "source": "x"}])
         assert _state(store) != saved
         assert store.restore(target) == fmt
-        assert _state(store) == saved
+        parts, rates, sets = _state(store)
+        # the restored catalog, with the backup's history and, on top, the restore itself: who restored which file
+        assert (parts, rates, sets[1:]) == saved
+        assert sets[0][0] == "restore" and sets[0][2] == target.name
         store.delete(NIC)  # ids carry on after the restored ones (PostgreSQL sequences)
-        assert store.change_sets()[0].action == "delete"
+        assert [s.action for s in store.change_sets()[:2]] == ["delete", "restore"]
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".refarch-tmp")]
 
 
@@ -56,7 +59,8 @@ def test_a_json_dump_moves_a_sqlite_catalog_to_another_one(tmp_path: Path) -> No
         store.backup(tmp_path / "dump.json", "json")
     with CatalogStore.open(f"sqlite:///{tmp_path / 'b.sqlite'}", seed=False) as other:
         other.restore(tmp_path / "dump.json")
-        assert _state(other) == saved
+        parts, rates, sets = _state(other)
+        assert (parts, rates, sets[1:]) == saved and sets[0][:1] == ("restore",)
 
 
 def test_a_backup_of_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
