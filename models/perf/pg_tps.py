@@ -16,6 +16,7 @@ The rate (figures in `resources/calibration/pg_tps_model.json`, `pg_vfabric_001.
 * Band: the in-sample spread (Tables 5/6 range, the USL's parameter covariance, the CPU stand-in's range)
   and, per doubling of distance from the calibration point (CPU per-core score, vCPUs, clients), the
   relative sd `band_sd_per_doubling` more, added in quadrature: a band widens as the model extrapolates.
+  The storage bounds get the extrapolation part too (the study measured no storage-bound run).
 
 The binding resource is whichever of CPU, storage IOPS and storage latency gives the lowest median.
 """
@@ -169,7 +170,9 @@ def pg_tps(x: PgTpsInputs, samples: int = SAMPLES, seed: int = 20_140_601) -> Pg
     miss = miss_share(x.cache_gib, x.working_set_gib)
     cpu = _cpu_samples(x, samples, seed)
     iops, latency = _storage_bounds(x, miss)
-    tps = np.minimum(cpu, min(iops, latency))
+    # the storage bound extrapolates as far as the CPU rate does: the same band rule widens it
+    storage = min(iops, latency) * np.exp(rng(seed + 1).normal(0.0, band_sd(x), samples))
+    tps = np.minimum(cpu, storage)
     cpu_p50 = float(np.median(cpu))
     binding = min(((cpu_p50, CPU), (iops, IOPS), (latency, LATENCY)), key=lambda t: t[0])[1]
     dist = math.sqrt(sum(v * v for v in distances(x).values()))

@@ -46,14 +46,15 @@ def test_a_storage_capped_datastore_binds() -> None:
     assert free.binding == "CPU"
     assert capped.binding == "storage IOPS"
     # 500 IOPS over 4 page reads per transaction, half of which miss a 24 GiB cache on 48 GiB of data
-    assert capped.estimate.p50 == pytest.approx(500.0 / (4 * 0.5))
+    assert capped.estimate.p50 == pytest.approx(500.0 / (4 * 0.5), rel=0.05)
+    assert capped.estimate.p10 < capped.estimate.p50 < capped.estimate.p90  # off-calibration: a band, not a point
     assert capped.estimate.p50 < free.estimate.p10
 
 
 def test_latency_binds_few_clients_on_slow_storage() -> None:
     slow = _tps(clients=4, working_set_gib=96.0, storage_latency_ms=10.0)
     assert slow.binding == "storage latency"
-    assert slow.estimate.p50 == pytest.approx(4 / (4 * 0.75 * 0.010))
+    assert slow.estimate.p50 == pytest.approx(4 / (4 * 0.75 * 0.010), rel=0.05)
 
 
 def test_band_is_wider_off_calibration_than_at_the_study_point() -> None:
