@@ -14,7 +14,7 @@ from models.perf import memory
 from models.scenario import PostgresConsolidation
 from models.sizing.postgres.config import PgConfig
 from models.sizing.postgres.datastore import HostStorage
-from models.sizing.postgres.placement import HOURS, HostPlan, PgVm, Restart, bin_sums, restart
+from models.sizing.postgres.placement import HostPlan, PgVm, Restart, bin_sums, restart
 from models.sizing.result import HostFailure, Survivor
 from models.sizing.shared_storage import VsanLayout
 
@@ -55,6 +55,7 @@ def host_failure(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig
            if p.vsan is None else "no surviving host has room for their working sets")
     worst: tuple[tuple[int, float, float], HostFailure] | None = None
     sums = bin_sums(bins)
+    ratios = {v.name: sb_ratio(by_vm, v) for b in bins for v in b}  # each VM's, read once for every failure
     as_placed: dict[int, Survivor] = {}  # a host nothing restarted onto is the same survivor whichever host failed
     for failed in range(len(bins)):
         if w.vsphere_ha and p.vsan is not None:
@@ -67,8 +68,9 @@ def host_failure(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig
             onto[k] = (*onto.get(k, ()), name)
         for i in range(len(bins)):
             if i != failed and i not in onto and i not in as_placed:
-                as_placed[i] = _survivor(i, bins[i], (), p.available_gib, scheme, by_vm)
-        survivors = tuple(_survivor(i, b, onto[i], p.available_gib, scheme, by_vm) if i in onto else as_placed[i]
+                as_placed[i] = _survivor(i, bins[i], (), p.available_gib, scheme, ratios, sums.res[i])
+        survivors = tuple(_survivor(i, b, onto[i], p.available_gib, scheme, ratios,
+                                    _plus(sums.res[i], b[len(bins[i]):])) if i in onto else as_placed[i]
                           for i, b in enumerate(after.hosts) if i != failed)
         found = HostFailure(failed + 1, w.ha_host_failures if w.vsphere_ha else 0, survivors, after.stranded,
                             why if after.stranded else "")
@@ -80,18 +82,26 @@ def host_failure(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig
     return worst[1]
 
 
+def _plus(resident_by_hour: np.ndarray, vms: list[PgVm]) -> np.ndarray:
+    """A host's resident GiB per hour with the VMs restarted onto it added, in the order they came."""
+    for v in vms:
+        resident_by_hour = resident_by_hour + v.resident_by_hour
+    return resident_by_hour
+
+
 def _survivor(i: int, vms: list[PgVm], onto: tuple[str, ...], available: float, scheme: memory.Scheme,
-              by_vm: dict[str, PgConfig]) -> Survivor:
-    """Host `i` after the failure: its overcommit, what its working sets allow, the throughput the VM on it that
-    keeps least keeps at study 001's curve, and the VMs restarted onto it."""
+              ratios: dict[str, float], resident_by_hour: np.ndarray) -> Survivor:
+    """Host `i` after the failure: its overcommit, what its working sets allow (`resident_by_hour`: its VMs'
+    resident GiB summed), the throughput the VM on it that keeps least keeps at study 001's curve (`ratios`: each
+    VM's shared_buffers share), and the VMs restarted onto it."""
     configured = sum(v.memory_gib for v in vms)
     if configured <= 0:
         return Survivor(i + 1, 0.0, 0.0, 1.0)
     rate = float(memory.overcommit_rate(available, configured))
-    resident = float(sum((v.resident_by_hour for v in vms), np.zeros(HOURS)).max())
+    resident = float(resident_by_hour.max())
     safe = float(memory.safe_overcommit_rate(configured, max(resident, 1e-9)))
-    ratios = np.array([sb_ratio(by_vm, v) for v in vms])
-    kept = float(np.min(memory.performance_preserved(min(rate, 0.999), scheme, ratios)))
+    kept = float(np.min(memory.performance_preserved(min(rate, 0.999), scheme, np.array([ratios[v.name]
+                                                                                          for v in vms]))))
     return Survivor(i + 1, rate, safe, kept, onto)
 
 

@@ -1,0 +1,49 @@
+"""Estates of thousands: work shared across server candidates and failures gives what sizing each afresh gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pydantic import ValidationError
+
+from models.scenario import PgDatabase
+from models.sizing.postgres.placement import VmCache, bin_sums, make_vm, restart
+from tests.models.sizing.conftest import sample
+
+
+def _dbs() -> list[PgDatabase]:
+    return [PgDatabase(name=f"e{i}", size_gb=30 + 7 * i, peak_clients=4 + 9 * i, working_set_gb=1 + 3 * i,
+                       busy_hours=[i % 24]) for i in range(6)]
+
+
+@pytest.mark.parametrize(("cores", "room"), [(4, 48.0), (64, 48.0), (64, 500.0), (6, None)])
+def test_a_shared_cache_sizes_each_vm_as_a_fresh_one_would(cores: int, room: float | None) -> None:
+    w = sample("pg-consolidation").workload
+    cache = VmCache()
+    for other_cores, other_room in ((2, 16.0), (128, 1000.0), (cores, None)):  # other servers first
+        for d in _dbs():
+            make_vm(f"vm-{d.name}", (d,), other_cores, w, 0.7, other_room, cache)
+    for d in _dbs():
+        fresh = make_vm(f"vm-{d.name}", (d,), cores, w, 0.7, room)
+        kept = make_vm(f"vm-{d.name}", (d,), cores, w, 0.7, room, cache)
+        assert (kept.vcpus, kept.memory_gib, kept.io) == (fresh.vcpus, fresh.memory_gib, fresh.io)
+        assert np.array_equal(kept.cpu_by_hour, fresh.cpu_by_hour)
+        assert np.array_equal(kept.resident_by_hour, fresh.resident_by_hour)
+
+
+def test_restart_with_the_placement_sums_matches_restart_without() -> None:
+    w = sample("pg-consolidation").workload
+    vms = [make_vm(f"vm-{d.name}", (d,), 32, w, 0.7) for d in _dbs()]
+    bins = [vms[:2], vms[2:3], vms[3:]]
+    sums = bin_sums(bins)
+    mem = max(float(r.max()) for r in sums.res) * 1.5
+    for failed in ((0,), (1,), (2,), (0, 2)):
+        a, b = restart(bins, failed, 32, mem), restart(bins, failed, 32, mem, sums)
+        assert (a.hosts, a.onto, a.stranded) == (b.hosts, b.onto, b.stranded)
+
+
+def test_repeated_database_names_are_named_once_each_in_a_large_estate() -> None:
+    data = sample("pg-consolidation").workload.model_dump()
+    data["databases"] = [dict(d.model_dump(), name=f"n{i % 2_995}") for i in range(3_000) for d in _dbs()[:1]]
+    with pytest.raises(ValidationError, match=r"repeated: n0, n1, n2, n3, n4\b"):
+        type(sample("pg-consolidation").workload).model_validate(data)
