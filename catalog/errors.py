@@ -76,6 +76,11 @@ class InvalidRowsError(CatalogError):
         return [str(p) for p in self.problems]
 
 
+class OutlierRowsError(InvalidRowsError):
+    """Rows that are valid but whose prices or rates are far from the catalog's (`catalog.plausibility`): written
+    only when the user confirms them (`confirm_outliers`), never silently."""
+
+
 class SeedError(InvalidRowsError):
     """The bundled seed catalog is invalid: a packaging bug, not a user mistake."""
 

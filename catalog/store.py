@@ -46,6 +46,7 @@ from catalog.errors import (
     EditConflictError,
     ImportCancelled,
     InvalidRowsError,
+    OutlierRowsError,
     PartInUseError,
     RowProblem,
 )
@@ -230,7 +231,7 @@ class CatalogStore:
                             if (why := plausibility.rate_outlier(row.currency, old.get(row.currency),
                                                                  row.usd_per_unit)) is not None]
                 if outliers:
-                    raise InvalidRowsError(f"{len(outliers)} exchange rate(s) look wrong; nothing was imported ("
+                    raise OutlierRowsError(f"{len(outliers)} exchange rate(s) look wrong; nothing was imported ("
                                            f"{plausibility.CONFIRM_HINT})", outliers)
             before = {r.currency: history.rate_fields(r) for r in session.scalars(select(RateRecord))}
             written = merge_rates(session, valid, user=True)
@@ -462,7 +463,7 @@ class CatalogStore:
                 problems.append(RowProblem(valid.source.number, "price", f"{valid.row.id}: {why}", valid.source.line,
                                            valid.row.id))
         if problems:
-            raise InvalidRowsError(f"{len(problems)} price(s) look wrong; nothing was imported "
+            raise OutlierRowsError(f"{len(problems)} price(s) look wrong; nothing was imported "
                                    f"({plausibility.CONFIRM_HINT})", problems)
 
     def apply_quote(self, path: Path, when: date, *, allow_unmatched: bool = False,
@@ -512,7 +513,7 @@ class CatalogStore:
                     outliers.append(f"line {line.number} ({part.id}): {why}")
                 records.append((line, record))
             if outliers and not confirm_outliers:
-                raise InvalidRowsError(f"{path.name}: {len(outliers)} price(s) look wrong; nothing was imported ("
+                raise OutlierRowsError(f"{path.name}: {len(outliers)} price(s) look wrong; nothing was imported ("
                                        f"{plausibility.CONFIRM_HINT})",
                                        [RowProblem(0, "unit_price", o, None, None) for o in outliers])
             befores = [record.catalog_fields() for _, record in records]

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QTableView,
@@ -37,7 +38,7 @@ from app.gui.catalog_models import CatalogTableModel, RowState, SortSpec, Source
 from app.gui.hardware_picker import parts_in_order
 from app.gui.workers import Job, JobRunner
 from app.services.catalog_source import CatalogSource
-from catalog.errors import CatalogError, InvalidRowsError
+from catalog.errors import CatalogError, InvalidRowsError, OutlierRowsError
 from catalog.files import FileFormat, read_file, render
 from catalog.rows import part_to_row
 from catalog.store import ImportReport
@@ -329,6 +330,18 @@ class CatalogEditor(QWidget):
         self.export_btn.setEnabled(True)
         self.import_btn.setEnabled(self.source.store is not None)
 
+    def _confirm_outliers(self, name: str, refused: OutlierRowsError) -> bool:
+        """Ask whether prices far from the catalog's are meant (a decimal comma read as a thousands separator gives
+        100-1000x): True writes them as they are."""
+        lines = refused.lines()
+        shown = "\n".join(lines[:12]) + (f"\n… and {len(lines) - 12} more" if len(lines) > 12 else "")
+        answer = QMessageBox.question(
+            self, "Prices far from the catalog's",
+            f"{Path(name).name}: {len(lines)} price(s) are far from the parts' prices now:\n\n{shown}\n\n"
+            "Check the file's decimal separator. Import them as they are?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
     def _on_progress(self, text: str) -> Callable[[int, int], None]:
         def show(done: int, total: int) -> None:
             self.progress.setRange(0, max(total, 1))
@@ -336,8 +349,9 @@ class CatalogEditor(QWidget):
             self.progress.setFormat(f"{text} %v of %m")
         return show
 
-    def import_file(self, path: str | None = None) -> bool:
-        """Start importing a file on a worker thread; True when it started (the result shows in the banner)."""
+    def import_file(self, path: str | None = None, *, confirm_outliers: bool = False) -> bool:
+        """Start importing a file on a worker thread; True when it started (the result shows in the banner). Prices
+        far from the catalog's are refused first and written only once the user confirms them (`_imported`)."""
         if self.source.store is None or self.job is not None:
             return False
         name = path or self.ask_open(self)
@@ -352,7 +366,7 @@ class CatalogEditor(QWidget):
                 if cancel.is_set():
                     raise Cancelled()
                 report = store.import_rows(rows, replace=replace, progress=progress, cancelled=cancel.is_set,
-                                           source=str(name))
+                                           source=str(name), confirm_outliers=confirm_outliers)
                 # the tables' rows and the sizing snapshot are read and built here too: the UI thread only swaps
                 # them in (100,000 rows built there stalled it for half a second)
                 states = {kind: (row_states(store.versioned_rows(kind), columns, order), order)
@@ -376,6 +390,9 @@ class CatalogEditor(QWidget):
 
     def _imported(self, name: str, result: _Imported | CatalogError) -> None:
         self._end()
+        if isinstance(result, OutlierRowsError) and self._confirm_outliers(name, result):
+            self.import_file(name, confirm_outliers=True)
+            return
         if isinstance(result, InvalidRowsError):
             lines = result.lines()
             shown = "<br>".join(html.escape(x) for x in lines[:12])

@@ -262,3 +262,38 @@ def test_a_row_write_that_fails_on_a_bug_names_the_error(editor: CatalogEditor, 
         model.setData(model.index(0, model.columns.index("capacity_tb")), "7.68")
     assert said.args == ["internal error: RuntimeError: disk gone"]
     qtbot.waitUntil(lambda: not model.busy(), timeout=30_000)
+
+
+@pytest.mark.parametrize("confirm", [False, True])
+def test_a_price_far_from_the_catalogs_is_written_only_once_confirmed(  # type: ignore[no-untyped-def]
+        editor: CatalogEditor, source: CatalogSource, tmp_path: Path, qtbot, monkeypatch: pytest.MonkeyPatch,
+        confirm: bool) -> None:
+    """A replacement price 1,000x the part's (a European '1.234,56' read as 123456) is not taken silently: the
+    window asks, and writes it only on yes (the CLI's --confirm-outliers)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    path = tmp_path / "nics.csv"
+    with path.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(NEW_NIC))
+        writer.writeheader()
+        writer.writerow(NEW_NIC)
+    with qtbot.waitSignal(editor.importFinished, timeout=20_000):
+        assert editor.import_file(str(path))
+    with path.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(NEW_NIC))
+        writer.writeheader()
+        writer.writerow({**NEW_NIC, "price": "900000"})
+    asked: list[str] = []
+
+    def answer(*args: object) -> QMessageBox.StandardButton:
+        asked.append(str(args[2]))
+        return QMessageBox.StandardButton.Yes if confirm else QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", answer)
+    editor.replace_box.setChecked(True)
+    with qtbot.waitSignal(editor.importFinished, timeout=20_000) as finished:
+        assert editor.import_file(str(path))
+    assert len(asked) == 1 and "acme-4x25" in asked[0]
+    assert finished.args == [confirm]
+    price = next(p.price for p in source.snapshot.of_kind("nic") if p.id == "acme-4x25")
+    assert price == (900_000 if confirm else 900)
