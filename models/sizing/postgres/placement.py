@@ -380,10 +380,10 @@ def survives_failures(bins: list[list[PgVm]], failures: int, cores: float, mem: 
         return False
     sums = bin_sums(bins)
     if failures == 1:
-        return all(not restart(bins, (i,), cores, mem, sums).stranded for i in range(len(bins)))
+        return all(not _restarted(bins, (i,), cores, mem, sums)[1] for i in range(len(bins)))
     load = [float(r.max()) for r in sums.res]
     loaded = sorted(range(len(bins)), key=lambda i: (-load[i], i))[:MAX_PAIR_HOSTS]
-    return all(not restart(bins, pair, cores, mem, sums).stranded
+    return all(not _restarted(bins, pair, cores, mem, sums)[1]
                for pair in itertools.combinations(sorted(loaded), failures))
 
 
@@ -422,13 +422,22 @@ def restart(bins: list[list[PgVm]], failed: tuple[int, ...], cores: float, mem: 
     HA assigns VMs to hosts with unreserved capacity and DRS balances them, so an empty spare host takes VMs
     before a loaded one does and two VMs go one to each of two equal survivors; a VM no survivor fits is
     stranded. `sums`: `bin_sums(bins)` where the caller simulates several failures of one placement."""
+    onto, stranded = _restarted(bins, failed, cores, mem, sums if sums is not None else bin_sums(bins))
     out = [[] if i in failed else list(b) for i, b in enumerate(bins)]
-    sums = sums if sums is not None else bin_sums(bins)
+    for vm, k in onto:
+        out[k].append(vm)
+    return Restart(failed, out, {vm.name: k for vm, k in onto}, stranded)
+
+
+def _restarted(bins: list[list[PgVm]], failed: tuple[int, ...], cores: float, mem: float,
+               sums: BinSums) -> tuple[list[tuple[PgVm, int]], tuple[str, ...]]:
+    """`restart`'s choices alone: each restarted VM with the host it went to, in the order HA restarts them, and
+    the VMs stranded; admission control asks only whether any is stranded, without copying the cluster's hosts."""
     alive = np.array([i not in failed for i in range(len(bins))])
     cpu = np.where(alive[:, None], sums.cpu, 0.0)
     res = np.where(alive[:, None], sums.res, 0.0)
     configured = np.where(alive, sums.configured, 0.0)
-    onto: dict[str, int] = {}
+    onto: list[tuple[PgVm, int]] = []
     stranded: list[str] = []
     moving = [vm for i in failed for vm in bins[i]]
     for vm in sorted(moving, key=lambda v: (-v.resident_peak_gib, v.name)):
@@ -437,12 +446,11 @@ def restart(bins: list[list[PgVm]], failed: tuple[int, ...], cores: float, mem: 
             stranded.append(vm.name)
             continue
         k = int(np.argmax(np.where(fits, mem - configured, -np.inf)))  # the most free; the lowest on a tie
-        out[k].append(vm)
         configured[k] += vm.memory_gib
-        onto[vm.name] = k
+        onto.append((vm, k))
         cpu[k] += vm.cpu_by_hour
         res[k] += vm.resident_by_hour
-    return Restart(failed, out, onto, tuple(stranded))
+    return onto, tuple(stranded)
 
 
 def placed_vms(hosts: list[HostPlan]) -> tuple[PlacedVm, ...]:
