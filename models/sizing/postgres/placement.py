@@ -297,7 +297,10 @@ def _place(vms: list[PgVm], hosts: int, cores: float, mem: float) -> list[list[P
     cpu_max = np.zeros(hosts)  # each host's busiest hour, kept as its row changes
     res_max = np.zeros(hosts)
     for vm in sorted(vms, key=lambda v: (-v.resident_peak_gib, -v.cpu_peak, v.name)):
-        fits = _fitting(vm, cpu, res, cores, mem)
+        # every host's busiest hour plus the VM's fits: then each hour does (rounding is monotone), no sum needed
+        fits = np.logical_and(cpu_max + vm.cpu_peak <= cores + 1e-9, res_max + vm.resident_peak_gib <= mem + 1e-9)
+        if not fits.all():
+            fits = _fitting(vm, cpu, res, cores, mem)
         if not fits.any():
             return None
         # the least-loaded fitting host, the lowest index on a tie
