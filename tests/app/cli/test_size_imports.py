@@ -37,7 +37,8 @@ CASES = {
     # analytics: neither the OLTP model nor numpy.random (the Monte Carlo draw comes from the cache)
     "retail-dw-gen5.json": ("models.sizing.greenplum.design", [*OLTP, *POSTGRES, *SAP_IQ, "numpy.random"]),
     "gp-oltp.json": ("models.perf.gp_oltp", [*POSTGRES, *SAP_IQ]),
-    "pg-consolidation.json": ("models.sizing.postgres.design", [*GREENPLUM, *OLTP, *SAP_IQ]),
+    # PostgreSQL's TPS model scales over vCPUs on study 001's USL (models.perf.usl), never Greenplum's OLTP model
+    "pg-consolidation.json": ("models.sizing.postgres.design", [*GREENPLUM, "models.perf.gp_oltp", *SAP_IQ]),
     "sap-iq.json": ("models.sizing.sap_iq.design", [*GREENPLUM, *OLTP, *POSTGRES]),
 }
 

@@ -184,7 +184,7 @@ def test_more_available_memory_never_lowers_preserved_performance(a: float, b: f
 
 
 def test_memory_cards_meet_target() -> None:
-    cards = {c.name: c for c in all_cards() if c.name.startswith("pg-")}
+    cards = {c.name: c for c in all_cards() if c.name.startswith("pg-") and c.name != "pg-tps"}  # TPS: test_pg_tps
     assert set(cards) == {"pg-shared-buffers", "pg-working-sets", "pg-memory-overcommit"}
     for card in cards.values():
         assert card.residuals
