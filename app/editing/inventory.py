@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app.editing.table_files import Rows, TableFileError, csv_rows, read_table
+from app.editing.table_files import Rows, RowsError, TableFileError, csv_rows, read_table
 from models.problems import Problem, problems_of
 from models.scenario import PgDatabase, PostgresConsolidation
 
@@ -63,16 +63,9 @@ MAX_DATABASES: int = next(m.max_length for m in PostgresConsolidation.model_fiel
 _UNIT_WORDS = {"mb": "MB", "gb": "GB", "tb": "TB", "mib": "MiB", "gib": "GiB", "tib": "TiB"}
 
 
-class InventoryError(ValueError):
+class InventoryError(RowsError):
     """An inventory that cannot be used; `problems` names every row and column at fault."""
 
-    def __init__(self, source: str, problems: list[Problem]) -> None:
-        self.source = source
-        self.problems = problems
-        super().__init__(f"{source}: " + "; ".join(str(p) for p in problems[:3]))
-
-    def lines(self) -> list[str]:
-        return [str(p) for p in self.problems]
 
 
 @dataclass(frozen=True)

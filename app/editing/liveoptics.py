@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Literal
 
 from app.editing.rvtools import MIB_GB, Sheet, cell_text, is_template, powered_on
-from app.editing.table_files import TableFileError, read_table
+from app.editing.table_files import RowsError, TableFileError, read_table
 from models.estate import ObservedVm
 from models.problems import Problem
 
@@ -27,14 +27,8 @@ SHEETS = ("VMs", "VM Performance", "ESX Hosts")
 Statistic = Literal["peak", "average"]
 
 
-class LiveOpticsError(ValueError):
-    def __init__(self, source: str, problems: list[Problem]) -> None:
-        self.source = source
-        self.problems = problems
-        super().__init__(f"{source}: " + "; ".join(str(p) for p in problems[:3]))
-
-    def lines(self) -> list[str]:
-        return [str(p) for p in self.problems]
+class LiveOpticsError(RowsError):
+    """A Live Optics export that cannot be used (`RowsError`)."""
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import SupportsFloat
 
-from app.editing.table_files import Rows, TableFileError, read_table
+from app.editing.table_files import Rows, RowsError, TableFileError, read_table
 from models.estate import ObservedVm
 from models.problems import Problem
 
@@ -29,14 +29,8 @@ MIB_GB = 2**20 / 1e9  # decimal GB per MiB
 GIB_PER_MIB = 1 / 1024
 
 
-class RvToolsError(ValueError):
-    def __init__(self, source: str, problems: list[Problem]) -> None:
-        self.source = source
-        self.problems = problems
-        super().__init__(f"{source}: " + "; ".join(str(p) for p in problems[:3]))
-
-    def lines(self) -> list[str]:
-        return [str(p) for p in self.problems]
+class RvToolsError(RowsError):
+    """An RVTools export that cannot be used (`RowsError`)."""
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,19 @@ class TableFileError(ValueError):
         return [str(p) for p in self.problems]
 
 
+class RowsError(ValueError):
+    """Rows read from a file that cannot be used (an inventory, an RVTools or Live Optics export); `problems` names
+    every sheet, row and column at fault, `source` the file."""
+
+    def __init__(self, source: str, problems: list[Problem]) -> None:
+        self.source = source
+        self.problems = problems
+        super().__init__(f"{source}: " + "; ".join(str(p) for p in problems[:3]))
+
+    def lines(self) -> list[str]:
+        return [str(p) for p in self.problems]
+
+
 def _fail(name: str, message: str) -> TableFileError:
     return TableFileError(name, [Problem("file", message)])
 
