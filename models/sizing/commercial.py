@@ -179,9 +179,13 @@ def complete(result: SizingResult, scenario: Scenario, catalog: HardwareCatalog,
     lines = in_project_currency(list(result.bom) + infra.lines, catalog, c.currency, warnings)
     groups = infrastructure.host_groups(lines, catalog)
     rationale: list[Rationale] = list(infra.rationale)
-    software.licence_lines(scenario, groups, catalog, result.design.data_needed_tb, lines, rationale, warnings,
-                           guests_by_role(result, scenario),
-                           result.design.raw_capacity_tb if result.design.raid.startswith("vsan-") else None)
+    vsan = result.design.raid.startswith("vsan-")
+    licensed = software.licence_lines(software.Licensing(
+        scenario, catalog, result.design.data_needed_tb, guests_by_role(result, scenario), vsan,
+        result.design.raw_capacity_tb if vsan else 0.0), groups)
+    lines += licensed[0]
+    rationale += licensed[1]
+    warnings += licensed[2]
     hardware = [ln for ln in lines if ln.category == "compute"]
     software.support_lines(scenario, groups, catalog, hardware, lines, rationale, warnings)
     warnings += price_warnings(lines, scenario, catalog)

@@ -14,20 +14,21 @@ cores: boot drives, network, racks and PDUs, support contracts and energy (the f
 
 from __future__ import annotations
 
-from models.hardware import HardwareCatalog, Server
+import dataclasses
+
+from models.hardware import Server
 from models.scenario import Scenario
 from models.sizing import software
 from models.sizing.infrastructure import HostGroup
 from models.sizing.result import Rationale
 
 
-def ranked_cost(scenario: Scenario, catalog: HardwareCatalog, hardware: float, role: str, server: Server,
-                hosts: int, vms: int, data_tb: float, vsan: bool) -> float:
-    """The option's hardware capex plus its licences as the scenario weighs them; `vms`: the guests its hosts run
-    on vSphere (an OS subscription per 1-2 VMs counts them).
+def ranked_cost(basis: software.Licensing, hosts: HostGroup, hardware: float, vms: int) -> float:
+    """The option's `hardware` capex plus the licences of its `hosts` (one role, one server) as the scenario weighs
+    them; `vms`: the guests those hosts run on vSphere (an OS subscription per 1-2 VMs counts them).
 
     >>> from datetime import date
-    >>> from models.hardware import Cpu, Licence
+    >>> from models.hardware import Cpu, HardwareCatalog, Licence
     >>> cpu = Cpu("c", "AMD", "EPYC", 1.0, "USD", date(2026, 1, 1), "x", cores=16, threads=32, base_ghz=3, tdp_w=200)
     >>> srv = Server("s", "Dell", "R", 1.0, "USD", date(2026, 1, 1), "x", form_factor="2U", rack_u=2, sockets=2,
     ...              cpu=cpu, numa_nodes_per_socket=1, memory_gib=256, dimm_slots=24, data_bays=12,
@@ -40,15 +41,17 @@ def ranked_cost(scenario: Scenario, catalog: HardwareCatalog, hardware: float, r
     ...                               "query_streams": 4}, "platform": {"deployment": "bare-metal"},
     ...                               "commercial": {"tco_years": 4}})
     >>> cat = HardwareCatalog((srv, db, os))
-    >>> ranked_cost(sc, cat, 5000.0, "IQ node", srv, 3, 0, 10.0, False)  # 5,000 + 3 x 32 cores x 100
+    >>> three = HostGroup("IQ node", srv, 3, 0.0, 0, 0.0)
+    >>> ranked_cost(software.Licensing(sc, cat, 10.0), three, 5000.0, 0)  # 5,000 + 3 x 32 cores x 100
     14600.0
     >>> tco = sc.model_copy(update={"commercial": sc.commercial.model_copy(update={"optimize_for": "tco"})})
-    >>> ranked_cost(tco, cat, 5000.0, "IQ node", srv, 3, 0, 10.0, False)  # + 4 years x 3 hosts x 10
+    >>> ranked_cost(software.Licensing(tco, cat, 10.0), three, 5000.0, 0)  # + 4 years x 3 hosts x 10
     14720.0
     """
-    guests = {role: vms} if scenario.platform.deployment == "vsphere" else {}
-    once, yearly = software.licence_cost(scenario, [HostGroup(role, server, hosts, 0.0, 0, 0.0)], catalog, data_tb,
-                                         guests, vsan)
+    scenario = basis.scenario
+    if scenario.platform.deployment == "vsphere":
+        basis = dataclasses.replace(basis, guests={hosts.role: vms})
+    once, yearly = software.licence_cost(basis, [hosts])
     cost = hardware + once
     if scenario.commercial.optimize_for == "tco":
         cost += scenario.commercial.tco_years * yearly

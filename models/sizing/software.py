@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from models.hardware import HardwareCatalog, Licence, Support
 from models.money import cents, total
@@ -30,6 +31,21 @@ PRODUCT_OF_KIND = {
 }
 UNLICENSED_ROLES = ("ETL host",)  # gpfdist hosts run no database server: no database licence
 EVERY_HOST_PRODUCTS = ("os", "vsphere")  # what every host runs, ETL hosts included
+
+
+@dataclass(frozen=True)
+class Licensing:
+    """What a design's licences are counted on: the scenario, the catalog (converted to the project currency), the
+    TB on disk a per-TB licence counts, the VMs each BOM role runs on vSphere (an OS subscription per 1-2 VMs counts
+    them; see `units`), and whether the data sits on a vSAN datastore (`vsan`, which only a vSphere edition
+    including vSAN runs) and the raw capacity it claims (`vsan_raw_tb`, for the entitlement check)."""
+
+    scenario: Scenario
+    catalog: HardwareCatalog
+    data_tb: float
+    guests: Mapping[str, int] = field(default_factory=dict)
+    vsan: bool = False
+    vsan_raw_tb: float = 0.0
 
 
 def products(scenario: Scenario) -> list[str]:
@@ -99,14 +115,14 @@ def units(licence: Licence, groups: Sequence[HostGroup], data_tb: float,
     return n, how
 
 
-def licence_choice(scenario: Scenario, groups: Sequence[HostGroup], catalog: HardwareCatalog, data_tb: float,
-                   guests: Mapping[str, int] | None = None, vsan: bool = False) -> tuple[list[Licence], list[str]]:
+def licence_choice(basis: Licensing, groups: Sequence[HostGroup]) -> tuple[list[Licence], list[str]]:
     """The licences the design is quoted with, and the products the catalog has no licence for.
 
     The scenario's `commercial.licence_ids` when it names them; else, per product the design runs, the catalog
-    licence of lowest price for the units these hosts need (`vsan`: a vSAN datastore, which takes a vSphere edition
-    including vSAN where the catalog has one). `licence_lines` (the BOM) and `licence_cost` (the sizers' ranking)
+    licence of lowest price for the units these hosts need (on a vSAN datastore, a vSphere edition including vSAN
+    where the catalog has one). `licence_lines` (the BOM) and `licence_cost` (the sizers' ranking)
     both take it, so a design is ranked on the licences it is quoted with."""
+    scenario, catalog, data_tb, guests = basis.scenario, basis.catalog, basis.data_tb, basis.guests
     if scenario.commercial.licence_ids is not None:
         named = [catalog.get(lid, "licence") for lid in scenario.commercial.licence_ids]
         return [lic for lic in named if isinstance(lic, Licence)], []
@@ -115,7 +131,7 @@ def licence_choice(scenario: Scenario, groups: Sequence[HostGroup], catalog: Har
     missing: list[str] = []
     for product in products(scenario):
         offers = [lic for lic in catalog.current(catalog.licences) if lic.applies_to == product]
-        if product == "vsphere" and vsan:
+        if product == "vsphere" and basis.vsan:
             offers = [lic for lic in offers if lic.vsan_gib_per_core != 0] or offers
         if not offers:
             missing.append(product)
@@ -131,8 +147,7 @@ def _licensed_groups(lic: Licence, groups: Sequence[HostGroup]) -> list[HostGrou
                                                                         UNLICENSED_ROLES]
 
 
-def licence_cost(scenario: Scenario, groups: Sequence[HostGroup], catalog: HardwareCatalog, data_tb: float,
-                 guests: Mapping[str, int] | None = None, vsan: bool = False) -> tuple[float, float]:
+def licence_cost(basis: Licensing, groups: Sequence[HostGroup]) -> tuple[float, float]:
     """What the design's licences cost, as the BOM prices them (`licence_lines`): paid once (perpetual) and per
     year (subscriptions), in the catalog's currency (the project's: the catalog is converted before sizing).
 
@@ -149,13 +164,13 @@ def licence_cost(scenario: Scenario, groups: Sequence[HostGroup], catalog: Hardw
     ...              applies_to="os", min_cores_per_cpu=0, min_units=0)
     >>> sc = Scenario.model_validate({"name": "x", "workload": {"kind": "sap-iq-multiplex", "data_tb": 10,
     ...                               "query_streams": 4}, "platform": {"deployment": "bare-metal"}})
-    >>> licence_cost(sc, [HostGroup("IQ node", srv, 3, 0.0, 0, 0.0)], HardwareCatalog((srv, db, os)), 10.0)
+    >>> licence_cost(Licensing(sc, HardwareCatalog((srv, db, os)), 10.0), [HostGroup("IQ node", srv, 3, 0.0, 0, 0.0)])
     (9600.0, 30.0)
     """
-    chosen, _ = licence_choice(scenario, groups, catalog, data_tb, guests, vsan)
+    chosen, _ = licence_choice(basis, groups)
     once = yearly = 0.0
     for lic in chosen:
-        cost = cents(lic.price * units(lic, _licensed_groups(lic, groups), data_tb, guests)[0])
+        cost = cents(lic.price * units(lic, _licensed_groups(lic, groups), basis.data_tb, basis.guests)[0])
         if lic.term == "perpetual":
             once += cost
         else:
@@ -163,12 +178,15 @@ def licence_cost(scenario: Scenario, groups: Sequence[HostGroup], catalog: Hardw
     return once, yearly
 
 
-def licence_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: HardwareCatalog, data_tb: float,
-                  lines: list[BomLine], rationale: list[Rationale], warnings: list[Warning],
-                  guests: Mapping[str, int] | None = None, vsan_raw_tb: float | None = None) -> None:
-    """The licence lines; `guests`: VMs per BOM role on vSphere (see `units`); `vsan_raw_tb`: the capacity tier a
-    vSAN datastore claims (None: no vSAN), which only a vSphere edition including vSAN runs."""
-    chosen, missing = licence_choice(scenario, groups, catalog, data_tb, guests, vsan_raw_tb is not None)
+def licence_lines(basis: Licensing, groups: Sequence[HostGroup]
+                  ) -> tuple[list[BomLine], list[Rationale], list[Warning]]:
+    """The licence lines of the hosts `groups`, with the rationale and warnings they raise (in the order the BOM
+    adds them)."""
+    scenario = basis.scenario
+    lines: list[BomLine] = []
+    rationale: list[Rationale] = []
+    warnings: list[Warning] = []
+    chosen, missing = licence_choice(basis, groups)
     for product in missing:
         warnings.append(Warning("no-licence", f"The catalog has no {product} licence: it is not priced.",
                                 "warning", "commercial.licence_ids"))
@@ -176,9 +194,9 @@ def licence_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: Hard
            else "the cheapest catalog licence for each product the design runs")
     perpetual: list[str] = []
     for lic in chosen:
-        n, how = units(lic, _licensed_groups(lic, groups), data_tb, guests)
-        if lic.applies_to == "vsphere" and vsan_raw_tb is not None:
-            warnings.extend(vsan_entitlement(lic, n, vsan_raw_tb))
+        n, how = units(lic, _licensed_groups(lic, groups), basis.data_tb, basis.guests)
+        if lic.applies_to == "vsphere" and basis.vsan:
+            warnings.extend(vsan_entitlement(lic, n, basis.vsan_raw_tb))
         lines.append(bom.line("software", lic, n, 1, "licence", category="software",
                               recurring=lic.term == "annual", note=how))
         if lic.term == "perpetual":
@@ -189,13 +207,14 @@ def licence_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: Hard
             " maintenance (the vendor's support and updates) is not in this BOM or the cost of ownership: ask the"
             " vendor for the yearly fee and add it.", "warning", "commercial.licence_ids"))
     if chosen:
-        by_guests = any(lic.metric == "socket-pair" for lic in chosen) and any((guests or {}).values())
+        by_guests = any(lic.metric == "socket-pair" for lic in chosen) and any(basis.guests.values())
         rationale.append(Rationale(
             "Software licences", f"{', '.join(lic.model for lic in chosen)}: {why}; counted per the licence's "
             "metric with its minimums (see each line)." + (
                 " The OS runs in the VMs, so a subscription for 1-2 sockets or 1-2 VMs is counted per 2 VMs;"
                 " with many VMs per host, a subscription for unlimited guests per host (e.g. Red Hat's for"
                 " virtual datacenters) may cost less: ask the vendor." if by_guests else ""), "catalog"))
+    return lines, rationale, warnings
 
 
 def vsan_entitlement(lic: Licence, cores: int, raw_tb: float) -> list[Warning]:

@@ -19,6 +19,7 @@ from models.perf import cost_power, memory
 from models.problems import Problem
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing import bom, licence_rank
+from models.sizing.infrastructure import HostGroup
 from models.sizing.parts import (
     NetworkChoice,
     ResolvedParts,
@@ -86,6 +87,7 @@ from models.sizing.rules import (
     raid_capacity_factor,
 )
 from models.sizing.shared_storage import is_flash, policy_min_hosts, write_penalty
+from models.sizing.software import Licensing
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS
 
@@ -151,9 +153,10 @@ def _rank(scenario: Scenario, catalog: HardwareCatalog, p: Packing) -> tuple[flo
     """Servers whose cores give every VM the vCPUs its clients and transaction rates take come first, by capex incl.
     licences (or N-year cost of ownership: `licence_rank`); when none does, the one short by the fewest vCPUs."""
     short = sum(max(0, math.ceil(vm.vcpus_needed - 1e-9) - vm.vcpus) for h in p.hosts for vm in h.vms)
-    return (float(short), licence_rank.ranked_cost(
-        scenario, catalog, p.capex, DATABASE_HOST, p.server, len(p.hosts), sum(len(h.vms) for h in p.hosts),
-        round(sum(s.capacity_gb for s in p.storage) / GB_PER_TB, 3), p.vsan is not None))
+    basis = Licensing(scenario, catalog, round(sum(s.capacity_gb for s in p.storage) / GB_PER_TB, 3),
+                      vsan=p.vsan is not None)
+    return (float(short), licence_rank.ranked_cost(basis, HostGroup(DATABASE_HOST, p.server, len(p.hosts), 0.0, 0, 0.0),
+                                                   p.capex, sum(len(h.vms) for h in p.hosts)))
 
 
 def size_postgres(

@@ -25,6 +25,7 @@ from models.perf import cost_power, sap_iq
 from models.problems import Problem
 from models.scenario import SapIqMultiplex, Scenario
 from models.sizing import bom, licence_rank
+from models.sizing.infrastructure import HostGroup
 from models.sizing.parts import (
     NetworkChoice,
     ResolvedParts,
@@ -71,6 +72,7 @@ from models.sizing.shared_storage import (
     vsan_layout,
     vsan_max_hosts,
 )
+from models.sizing.software import Licensing
 
 VS = "vsan_storage"
 MIB_PER_GIB = 1024
@@ -183,8 +185,9 @@ def size_sap_iq(
         raise SizingInputError([Problem("platform", what + (f" on {workload.nodes} nodes" if workload.nodes
                                                             else f" on up to {limit} nodes"))])
     best = min((dataclasses.replace(o, cost=licence_rank.ranked_cost(
-        scenario, catalog, o.capex, IQ_NODE, o.server, o.nodes, o.nodes if vsphere else 0, round(stored_tb, 3),
-        o.vsan is not None)) for o in options), key=IqOption.rank)
+        Licensing(scenario, catalog, round(stored_tb, 3), vsan=o.vsan is not None),
+        HostGroup(IQ_NODE, o.server, o.nodes, 0.0, 0, 0.0), o.capex, o.nodes if vsphere else 0)) for o in options),
+        key=IqOption.rank)
     return _explain(scenario, workload, best, storage, main_tb, stored_tb, net, nic_why)
 
 
