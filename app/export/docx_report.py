@@ -43,7 +43,8 @@ __all__ = ["render_docx"]
 ACCENT = RGBColor(0x1F, 0x4E, 0x79)
 MUTED = RGBColor(0x59, 0x59, 0x59)
 TEXT_WIDTH = Cm(17.0)
-GROUP_HEADINGS: dict[Group, str] = {"hosts": "Hosts", "drives": "Drives and capacity", "network": "Network"}
+GROUP_HEADINGS: dict[Group, str] = {"hosts": "Hosts", "drives": "Drives and capacity", "network": "Network",
+                                    "failure": "Host failure"}
 
 
 def render_docx(results: Sequence[SizingResult], scenarios: Sequence[Scenario], path: str | Path, *,

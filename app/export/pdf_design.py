@@ -80,4 +80,8 @@ def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     out.append(ctx.facts([(f.label, f.text) for f in rows_of(facts, "drives")]))
     out.append(ctx.heading("Network", 1))
     out.append(ctx.facts([(f.label, f.text) for f in rows_of(facts, "network")]))
+    failure = rows_of(facts, "failure")
+    if failure:  # PostgreSQL on vSphere: the worst single-host failure, simulated
+        out.append(ctx.heading("Host failure", 1))
+        out.append(ctx.facts([(f.label, f.text) for f in failure]))
     return out

@@ -20,16 +20,17 @@ from app.formatting import (
     host_roles,
     no_data_drives,
     part_with_number,
+    percent,
     quantity,
     shared_buffers,
     shared_buffers_differ,
     vm_size,
 )
 from models.references import reference_parts
-from models.sizing.result import Design, HostLayout, SizingResult
+from models.sizing.result import Design, HostFailure, HostLayout, SizingResult, Survivor
 from models.vocabulary import deployment_label, greenplum_release_label, raid_label
 
-Group = Literal["hosts", "drives", "network"]
+Group = Literal["hosts", "drives", "network", "failure"]
 # "%": the value is a fraction printed as a percentage; "GiB", "TB" and "MB" have their own figures
 Unit = Literal["", "GiB", "TB", "MB", "%", "Gbit/s"]
 
@@ -60,7 +61,8 @@ class FactRow:
 def design_rows(r: SizingResult) -> list[FactRow]:
     """Every fact the design has, in reading order: the hosts and their memory settings, the drives, the network.
     A fact the design has no use for is left out (no "0 TB raw" on hosts whose data is on a SAN)."""
-    return [*_host_rows(r), *_setting_rows(r.design), *_drive_rows(r), *_network_rows(r)]
+    return [*_host_rows(r), *_setting_rows(r.design), *_drive_rows(r), *_network_rows(r),
+            *_failure_rows(r.design.host_failure)]
 
 
 def rows_of(rows: list[FactRow], group: Group) -> list[FactRow]:
@@ -165,3 +167,61 @@ def _roles(d: Design) -> list[HostLayout]:
 def _other_roles(d: Design) -> list[HostLayout]:
     """The roles besides the worker hosts' (coordinators, IQ writers and readers)."""
     return [h for h in _roles(d) if not d.hosts or h.bom_role != d.hosts[0].bom_role]
+
+
+SHOWN_SURVIVORS = 6  # survivors listed one by one; the rest, where nothing restarted onto them, in one row
+
+
+def _failure_rows(hf: HostFailure | None) -> Iterator[FactRow]:
+    """The worst single-host failure as simulated (PostgreSQL on vSphere): which host, each survivor's overcommit and
+    throughput kept (one row each for the hosts HA restarted VMs onto, or that run overcommitted, the others in one
+    row) and the VMs that cannot restart, with why."""
+    if hf is None:
+        return
+    tolerated = (f"admission control reserves room for {hf.tolerated} host failure{'s' if hf.tolerated != 1 else ''}"
+                 if hf.tolerated else "no host failure reserved")
+    yield FactRow("failure.worst_host", "Worst host failure", f"host {hf.failed_host}", note=f"({tolerated})",
+                  group="failure")
+    yield FactRow("failure.performance_preserved", "Throughput kept after it", hf.performance_preserved, "%",
+                  note="of baseline, the survivor that keeps least", group="failure")
+    # the hosts HA restarted VMs onto first, then the most overcommitted; listed in host order
+    busy = sorted((s for s in hf.survivors if s.restarted or s.overcommit_rate > 0),
+                  key=lambda s: (not s.restarted, -s.overcommit_rate, s.host))[:SHOWN_SURVIVORS]
+    listed = [s for s in hf.survivors if s in busy]
+    rest = [s for s in hf.survivors if s not in busy]
+    if len(rest) == 1:  # one host left: its own row
+        listed, rest = [*listed, *rest], []
+    for s in listed:
+        yield FactRow(f"failure.host_{s.host}", f"Host {s.host} after it", s.overcommit_rate, "%",
+                      note=_survivor_note(s), group="failure")
+    if rest:
+        yield FactRow("failure.other_hosts", f"{_host_list([s.host for s in rest])} after it",
+                      max(s.overcommit_rate for s in rest), "%",
+                      note=f"overcommit at most, {percent(min(s.performance_preserved for s in rest))} throughput kept"
+                           + ("" if any(s.restarted for s in rest) else ", nothing restarted onto them"),
+                      group="failure")
+    if hf.not_restarted:
+        names = ", ".join(hf.not_restarted[:5]) + (f" and {len(hf.not_restarted) - 5} more"
+                                                    if len(hf.not_restarted) > 5 else "")
+        yield FactRow("failure.not_restarted", "VMs that cannot restart", len(hf.not_restarted),
+                      note=f"({names}): {hf.why_not}", group="failure")
+    else:
+        yield FactRow("failure.not_restarted", "VMs that cannot restart", "none", group="failure")
+
+
+def _survivor_note(s: Survivor) -> str:
+    """A survivor after the failure, following its overcommit: what its working sets allow, the throughput its VM
+    that keeps least keeps, and the VMs vSphere HA restarted onto it."""
+    more = f" and {len(s.restarted) - 4} more" if len(s.restarted) > 4 else ""
+    onto = f"; restarts {', '.join(s.restarted[:4])}{more}" if s.restarted else ""
+    return (f"overcommit (working sets allow {percent(s.safe_overcommit_rate)}), {percent(s.performance_preserved)}"
+            f" throughput kept{onto}")
+
+
+def _host_list(hosts: list[int]) -> str:
+    """Hosts by number: "Host 3", "Hosts 2-9" (three or more consecutive), else "Hosts 2, 5 and 7"."""
+    if len(hosts) == 1:
+        return f"Host {hosts[0]}"
+    if len(hosts) > 2 and hosts == list(range(hosts[0], hosts[-1] + 1)):
+        return f"Hosts {hosts[0]}-{hosts[-1]}"
+    return f"Hosts {', '.join(str(h) for h in hosts[:-1])} and {hosts[-1]}"
