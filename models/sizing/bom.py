@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 
 from models.hardware import Cable, Dimm, Drive, Licence, Nic, PartBase, Pdu, Rack, Server, Support, Switch
@@ -56,23 +57,27 @@ def describe(part: PartBase) -> str:
     return f"{part.vendor} {part.model}"
 
 
-def line(
-    role: str,
-    part: PartBase,
-    qty_per_host: int,
-    hosts: int,
-    kind: str,
-    *,
-    category: str = "compute",
-    recurring: bool = False,
-    note: str = "",
-    unit_price: float | None = None,
-) -> BomLine:
-    """A line at the part's (converted, net) price; `unit_price` overrides it for computed prices (e.g. a %)."""
+@dataclass(frozen=True)
+class Terms:
+    """How a line is priced and grouped beyond its part and counts: its BOM category, whether it recurs yearly, a
+    note, and `unit_price` for a computed price (e.g. a share of the hardware) in place of the part's."""
+
+    category: str = "compute"
+    recurring: bool = False
+    note: str = ""
+    unit_price: float | None = None
+
+
+COMPUTE = Terms()
+
+
+def line(role: str, part: PartBase, qty_per_host: int, hosts: int, kind: str, terms: Terms = COMPUTE) -> BomLine:
+    """A line at the part's (converted, net) price, or at `terms.unit_price` when that is set."""
     origin = part.origin
-    price = float(part.price) if unit_price is None else unit_price
+    own = terms.unit_price is None
+    price = float(part.price) if terms.unit_price is None else terms.unit_price
     list_price = price
-    if origin is not None and unit_price is None:
+    if origin is not None and own:
         list_price = cents(origin.list_price * origin.rate)
     return BomLine(
         role=role,
@@ -84,39 +89,45 @@ def line(
         currency=part.currency,
         kind=kind,
         price_as_of=part.price_as_of.isoformat(),
-        category=category,
-        recurring=recurring,
+        category=terms.category,
+        recurring=terms.recurring,
         price_basis=part.price_basis,
         list_unit_price=list_price,
-        discount_pct=origin.discount_pct if origin and unit_price is None else 0.0,
+        discount_pct=origin.discount_pct if origin and own else 0.0,
         source_currency=origin.currency if origin else part.currency,
-        source_unit_price=origin.list_price if origin and unit_price is None else None,
+        source_unit_price=origin.list_price if origin and own else None,
         fx_rate=origin.rate if origin else 1.0,
-        note=note,
+        note=terms.note,
         part_number=part.part_number,
     )
 
 
-def host_lines(
-    role: str,
-    hosts: int,
-    server: Server,
-    drive: Drive | None,
-    drives: int,
-    nic: Nic | None,
-    nics: int,
-    dimm: Dimm | None = None,
-    dimms: int = 0,
-) -> list[BomLine]:
+@dataclass(frozen=True)
+class HostBuild:
+    """What one host of a role is built from beyond its server: data drives, add-in NICs and the DIMMs added to
+    the server's base memory (each with its count per host)."""
+
+    server: Server
+    drive: Drive | None = None
+    drives: int = 0
+    nic: Nic | None = None
+    nics: int = 0
+    dimm: Dimm | None = None
+    dimms: int = 0
+
+
+def host_lines(role: str, hosts: int, build: HostBuild) -> list[BomLine]:
+    """The server, added DIMMs, data drives and NICs of `hosts` hosts of one role (none for no hosts)."""
     if hosts <= 0:
         return []
-    out = [line(role, server, 1, hosts, "server")]
-    if dimm is not None and dimms > 0:
-        out.append(line(role, dimm, dimms, hosts, "dimm"))
-    if drive is not None and drives > 0:
-        out.append(line(role, drive, drives, hosts, "drive"))
-    if nic is not None and nics > 0:
-        out.append(line(role, nic, nics, hosts, "nic"))
+    b = build
+    out = [line(role, b.server, 1, hosts, "server")]
+    if b.dimm is not None and b.dimms > 0:
+        out.append(line(role, b.dimm, b.dimms, hosts, "dimm"))
+    if b.drive is not None and b.drives > 0:
+        out.append(line(role, b.drive, b.drives, hosts, "drive"))
+    if b.nic is not None and b.nics > 0:
+        out.append(line(role, b.nic, b.nics, hosts, "nic"))
     return out
 
 

@@ -113,7 +113,7 @@ def boot_lines(groups: Sequence[HostGroup], catalog: HardwareCatalog, commercial
         n = g.server.os_drives
         note = "boot, mirrored" if n == 2 else "boot"
         # its own kind: boot devices are not data drives (drive counts, vSAN cache/capacity read "drive" lines)
-        out.lines.append(bom.line(g.role, drive, n, g.hosts, "boot-drive", note=note))
+        out.lines.append(bom.line(g.role, drive, n, g.hosts, "boot-drive", bom.Terms(note=note)))
     out.rationale.append(Rationale(
         "Boot drives", f"{drive.vendor} {drive.model} as each server's boot device(s), as many as its OS drive "
         f"slots (two: a mirrored pair, so a failed boot device does not take the host down).{why}",
@@ -383,8 +383,8 @@ def _network_lines(filled: list[_RackFill], leaf: Switch | None, per_switch: int
         for g in r.hosts:
             by_speed[g.speed_gbps] = by_speed.get(g.speed_gbps, 0) + g.ports_per_host
     leaves = 2 * pairs
-    out.lines.append(bom.line("leaf switch", leaf, leaves, 1, "switch", category="network",
-                              note=f"{pairs} pair(s); {per_switch} host ports + {uplinks} uplinks each"))
+    out.lines.append(bom.line("leaf switch", leaf, leaves, 1, "switch", bom.Terms("network",
+                              note=f"{pairs} pair(s); {per_switch} host ports + {uplinks} uplinks each")))
     out.network_w += leaves * leaf.watts
     missing: list[str] = []
 
@@ -394,7 +394,7 @@ def _network_lines(filled: list[_RackFill], leaf: Switch | None, per_switch: int
         if cable is None:
             missing.append(what)
             return
-        out.lines.append(bom.line(role, cable, qty, 1, "cable", category="network", note=note))
+        out.lines.append(bom.line(role, cable, qty, 1, "cable", bom.Terms("network", note=note)))
         out.network_w += qty * cable.watts
 
     for speed, ports in sorted(by_speed.items()):
@@ -408,8 +408,8 @@ def _network_lines(filled: list[_RackFill], leaf: Switch | None, per_switch: int
         add("core uplinks", optic, leaves * CORE_UPLINKS_PER_LEAF, f"{up:g} GbE optic",
             f"{CORE_UPLINKS_PER_LEAF} per leaf to the customer's core (their end not included)")
     elif spine is not None:
-        out.lines.append(bom.line("spine switch", spine, spines, 1, "switch", category="network",
-                                  note=f"{2 * pairs * uplinks} leaf uplinks"))
+        out.lines.append(bom.line("spine switch", spine, spines, 1, "switch",
+                                  bom.Terms("network", note=f"{2 * pairs * uplinks} leaf uplinks")))
         out.network_w += spines * spine.watts
         in_rack = 2 * filled[0].pairs * uplinks
         between = 2 * pairs * uplinks - in_rack
@@ -475,11 +475,11 @@ def _rack_lines(filled: list[_RackFill], rack: Rack | None, rack_u: int, budget_
             f"(up to {worst.peak_kw:.3g} kW with its switches): raise the rack power budget or pick cooler hosts.",
             "warning", "commercial.rack_power_kw"))
     if rack is not None:
-        out.lines.append(bom.line("racks", rack, len(filled), 1, "rack", category="rack",
-                                  note=f"filled to {rack_u}U and {budget_kw:g} kW peak per rack"))
+        out.lines.append(bom.line("racks", rack, len(filled), 1, "rack",
+                                  bom.Terms("rack", note=f"filled to {rack_u}U and {budget_kw:g} kW peak per rack")))
     if pdu is not None and pdus_total:
-        out.lines.append(bom.line("racks", pdu, pdus_total, 1, "pdu", category="rack",
-                                  note="A/B pairs, each feed carries the whole rack"))
+        out.lines.append(bom.line("racks", pdu, pdus_total, 1, "pdu",
+                                  bom.Terms("rack", note="A/B pairs, each feed carries the whole rack")))
     out.rationale.append(Rationale(
         "Racks and power",
         f"{len(filled)} rack(s) of {rack_u}U, filled host by host up to the U and a peak power budget of "

@@ -197,8 +197,8 @@ def licence_lines(basis: Licensing, groups: Sequence[HostGroup]
         n, how = units(lic, _licensed_groups(lic, groups), basis.data_tb, basis.guests)
         if lic.applies_to == "vsphere" and basis.vsan:
             warnings.extend(vsan_entitlement(lic, n, basis.vsan_raw_tb))
-        lines.append(bom.line("software", lic, n, 1, "licence", category="software",
-                              recurring=lic.term == "annual", note=how))
+        lines.append(bom.line("software", lic, n, 1, "licence",
+                              bom.Terms("software", recurring=lic.term == "annual", note=how)))
         if lic.term == "perpetual":
             perpetual.append(f"{lic.vendor} {lic.model} ({lines[-1].extended_price:,.2f} {lines[-1].currency})")
     if perpetual:  # a subscription includes its support; a perpetual licence's maintenance is a yearly fee of its own
@@ -283,12 +283,12 @@ def support_lines(scenario: Scenario, groups: Sequence[HostGroup], catalog: Hard
                 continue
             sup = min(offers, key=lambda s: (cost(s), s.id))
         if sup.basis == "host":
-            lines.append(bom.line(g.role, sup, 1, g.hosts, "support", category="support", recurring=True,
-                                  note="per host per year"))
+            lines.append(bom.line(g.role, sup, 1, g.hosts, "support",
+                                  bom.Terms("support", recurring=True, note="per host per year")))
         else:
-            lines.append(bom.line(g.role, sup, 1, 1, "support", category="support", recurring=True,
-                                  unit_price=cost(sup),
-                                  note=f"{sup.pct_of_hardware:g} % of {base:,.2f} hardware per year"))
+            lines.append(bom.line(g.role, sup, 1, 1, "support", bom.Terms(
+                "support", recurring=True, unit_price=cost(sup),
+                note=f"{sup.pct_of_hardware:g} % of {base:,.2f} hardware per year")))
     if any(ln.kind == "support" for ln in lines):
         rationale.append(Rationale("Support", "A support contract for every host, per year: the one the scenario "
                                               "names, else the cheapest for the server's vendor (or any vendor).",

@@ -105,11 +105,12 @@ def explain(scenario: Scenario, workload: GpWorkload, found: Search, i: int, fea
     estimates, binding = metrics.gp_ranges(workload, ctx, p.hosts, p.etl)
     rationale += _load_assumption(workload, ctx, p, estimates)
 
-    lines = bom.host_lines("segment host", p.hosts, server, drive, p.drives, net.nic, net.nics_per_host,
-                           host_mem.dimm, host_mem.extra_dimms)
-    lines += bom.host_lines("coordinator host", coordinators, p.coord_server, p.coord_drive,
-                            coordinator_drive_count(), net.nic, net.nics_per_host)
-    lines += bom.host_lines("ETL host", p.etl, server, drive, p.drives, net.nic, net.nics_per_host)
+    lines = bom.host_lines("segment host", p.hosts, bom.HostBuild(server, drive, p.drives, net.nic,
+                                                                  net.nics_per_host, host_mem.dimm,
+                                                                  host_mem.extra_dimms))
+    lines += bom.host_lines("coordinator host", coordinators, bom.HostBuild(
+        p.coord_server, p.coord_drive, coordinator_drive_count(), net.nic, net.nics_per_host))
+    lines += bom.host_lines("ETL host", p.etl, bom.HostBuild(server, drive, p.drives, net.nic, net.nics_per_host))
     totals = bom.totals(lines, float(ev.power_w[i]), int(ev.rack_u[i]), scenario)
     unreachable, search_warnings = search_verdicts(ev, i, scenario, estimates, totals)
     warnings += search_warnings

@@ -440,8 +440,8 @@ def _design(w: PostgresConsolidation, p: Packing, net: NetworkChoice, raid: str,
 def _bom(scenario: Scenario, p: Packing, net: NetworkChoice) -> tuple[list[BomLine], Totals]:
     """The database hosts' BOM lines (vSAN cache devices as their own line) and the totals with their power."""
     server, drive = p.server, p.drive
-    lines = bom.host_lines(DATABASE_HOST, len(p.hosts), server, drive, _capacity_drives(p), net.nic,
-                           net.nics_per_host)
+    lines = bom.host_lines(DATABASE_HOST, len(p.hosts), bom.HostBuild(server, drive, _capacity_drives(p), net.nic,
+                                                                      net.nics_per_host))
     if p.vsan is not None:
         lines.insert(2, bom.line(DATABASE_HOST, p.vsan.cache_drive, p.vsan.disk_groups_per_host, len(p.hosts),
                                  "drive"))

@@ -257,8 +257,8 @@ def _vsan_storage(lay: VsanLayout, nodes: int, server: Server, stored_tb: float,
                 "thick-provision the dbspace disks", _cite("vsan_proportional_capacity_pct")),
     ))
     # layouts and the design count the capacity drives; the cache devices are their own BOM line
-    lines = bom.host_lines(IQ_NODE, nodes, server, lay.capacity_drive, lay.capacity_per_host, net.nic,
-                           net.nics_per_host)
+    lines = bom.host_lines(IQ_NODE, nodes, bom.HostBuild(server, lay.capacity_drive, lay.capacity_per_host,
+                                                         net.nic, net.nics_per_host))
     lines.insert(2, bom.line(IQ_NODE, lay.cache_drive, lay.disk_groups_per_host, nodes, "drive"))
     drive_w = lay.capacity_per_host * lay.capacity_drive.watts + lay.disk_groups_per_host * lay.cache_drive.watts
     return _SharedStorage(rationale, (policy,), lay.capacity_drive.id, lay.capacity_per_host, f"vsan-{lay.policy}",
@@ -276,7 +276,7 @@ def _san_storage(w: SapIqMultiplex, o: IqOption, server: Server, stored_tb: floa
         " protects against drive failures; multipath to every node).",
         _cite("san_fill_max", VS),
     )
-    lines = bom.host_lines(IQ_NODE, nodes, server, None, 0, net.nic, net.nics_per_host)
+    lines = bom.host_lines(IQ_NODE, nodes, bom.HostBuild(server, nic=net.nic, nics=net.nics_per_host))
     price = w.san_price_per_tb or 0.0
     # a SAN priced in another currency is converted with the rest of the BOM (sizing.commercial)
     lines.append(BomLine("shared storage", "external-san", f"External SAN array, usable TB for the IQ"
