@@ -84,6 +84,10 @@ FIELDS: dict[str, FieldInfo] = {
     ),
     "workload.clients": FieldInfo("Concurrent clients"),
     "workload.target_tps": FieldInfo("Target throughput", "TPS"),
+    "workload.min_segment_hosts": FieldInfo(
+        "Segment hosts at least", help="The fewest segment hosts the design gets (a cluster already built, or a"
+        " study's); more when the data or a target needs them",
+    ),
     "workload.mix": FieldInfo(
         "Transaction mix",
         choices=(("tpcb", "TPC-B like"), ("select", "Select only"), ("update", "Update"), ("insert", "Insert")),

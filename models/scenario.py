@@ -98,6 +98,10 @@ class GreenplumOltp(_Mirrored):
     clients: int = Field(ge=1, le=100_000)
     target_tps: float | None = Field(default=None, gt=0, le=10_000_000)
     mix: OltpMix = "tpcb"
+    min_segment_hosts: int | None = Field(
+        default=None, ge=1, le=1000, description="the fewest segment hosts: a cluster already built, or a study's;"
+        " more when the data or a target needs them"
+    )
     data_tb: float = Field(gt=0, le=100_000)
     compression_ratio: float = Field(default=1.0, ge=1, le=50)
     growth_pct_per_year: float = Field(default=0.0, ge=0, le=500)

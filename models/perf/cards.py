@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from models.hardware import HardwareCatalog
 from models.model_card import CardFactory, ModelCard, build
-from models.perf import cost_power, gp_oltp, memory, pg_tps, sap_iq, scan_load_cards, usl_calibration
+from models.perf import cost_power, gp_oltp, gp_oltp_study, memory, pg_tps, sap_iq, scan_load_cards, usl_calibration
 from models.perf.usl_calibration import CALIBRATED_WORKLOADS, Workload
 
 
@@ -27,6 +27,7 @@ CARD_FACTORIES: tuple[CardFactory, ...] = (
     scan_load_cards.dw_throughput_card,
     *(_usl_factory(w) for w in CALIBRATED_WORKLOADS if w != "gp6-select"),
     gp_oltp.gp6_select_card,
+    gp_oltp_study.study_004_card,
     memory.shared_buffers_card,
     memory.working_sets_card,
     memory.overcommit_card,

@@ -161,8 +161,12 @@ def mirror_policy(workload: GpWorkload) -> MirrorPolicy | None:
 
 
 def min_hosts(workload: GpWorkload, primaries_per_unit: IntArray | int = 1) -> IntArray:
-    """The fewest physical segment hosts the mirroring policy can be built on."""
-    return mirroring.min_physical_hosts(mirror_policy(workload), primaries_per_unit, workload.mirror_block_hosts)
+    """The fewest physical segment hosts the mirroring policy can be built on, and at least the OLTP workload's
+    `min_segment_hosts` (a cluster already built, or a study's)."""
+    least = mirroring.min_physical_hosts(mirror_policy(workload), primaries_per_unit, workload.mirror_block_hosts)
+    if not isinstance(workload, GreenplumOltp) or workload.min_segment_hosts is None:
+        return least
+    return np.maximum(least, workload.min_segment_hosts)
 
 
 @dataclass(frozen=True)

@@ -310,6 +310,9 @@ def _beyond_capacity(workload: GpWorkload, p: _Pick, h_cap: int) -> str:
     least = max(h_cap, int(evaluation.min_hosts(workload, per_unit)))
     floor = int(mirroring.round_hosts(policy, [least], p.vms, workload.mirror_block_hosts)[0])
     if p.hosts <= floor:
+        given = workload.min_segment_hosts if isinstance(workload, GreenplumOltp) else None
+        if given is not None and p.hosts <= given:
+            return f"the scenario asks for at least {given} segment hosts"
         return mirroring.floor_reason(policy, per_unit, p.hosts, h_cap, p.virtual, workload.mirror_block_hosts)
     return f"the performance targets need {p.hosts}"
 
