@@ -36,7 +36,7 @@ from models.sizing.greenplum import (
     settled_pick,
     settled_pool,
 )
-from models.sizing.pareto import ParetoFront, pareto_indices, pick_first
+from models.sizing.pareto import ParetoFront, Points, pareto_indices, pick_first
 from models.sizing.part_filter import allowed, filter_problems
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
@@ -248,14 +248,14 @@ class _Stream:
                    "virtualized": c.virtualized, "raid_code": c.raid_code, "segment_hosts": ev.segment_hosts,
                    "rack_u": ev.rack_u, "main_value": values, "feasible": feasible}
         if low is not None:
-            self.front_feasible.add(ev.capex if every else ev.capex[sel], perf if every else perf[sel],
-                                    ev.power_w if every else ev.power_w[sel], offset + sel, payload, rows=sel,
-                                    lowest_capex=low[1])
+            chunk = Points(ev.capex, perf, ev.power_w, offset + sel) if every else \
+                Points(ev.capex[sel], perf[sel], ev.power_w[sel], offset + sel)
+            self.front_feasible.add(chunk, payload, rows=sel, lowest_capex=low[1])
             self.front_all = None
             if self.tco is not None:
                 self._shortlist(offset, ev, sel, low)
         elif self.front_all is not None:
-            self.front_all.add(ev.capex, perf, ev.power_w, offset + np.arange(n, dtype=np.int64), payload)
+            self.front_all.add(Points(ev.capex, perf, ev.power_w, offset + np.arange(n, dtype=np.int64)), payload)
         if self.front_all is not None:  # nothing feasible yet: the closest designs may be reported
             self._closest(offset, ev)
 

@@ -204,10 +204,18 @@ def compare(results: list[SizingResult]) -> list[CompareRow]:
     money_hib: bool | None = False if len(currencies) <= 1 else None
 
     def row(metric: str, unit: str, get: Callable[[SizingResult], float | None], hib: bool | None,
-            ranges: Callable[[SizingResult], tuple[float, float] | None] | None = None, *, base: str = "",
-            per: Per | None = None, currency: str = "") -> CompareRow:
-        return CompareRow(metric, unit, [get(r) for r in results],
-                          [ranges(r) if ranges else None for r in results], hib, kinds, base, per, currency)
+            currency: str = "") -> CompareRow:
+        return CompareRow(metric, unit, [get(r) for r in results], [None] * len(results), hib, kinds,
+                          currency=currency)
+
+    def rate_row(m: str, per: Per, hib: bool | None) -> CompareRow:
+        """The estimate `m` per 1,000 of capex or TCO, or per kW of power."""
+        metric, unit, by = {"capex": (f"{m} per 1k {cur}", "per 1k", "capex"),
+                            "tco": (f"{m} per 1k {cur} TCO", "per 1k", "tco"),
+                            "kW": (f"{m} per kW", "per kW", "power_w")}[per]
+        get, ranges = _per(m, by), _per_range(m, by)
+        return CompareRow(metric, unit, [get(r) for r in results], [ranges(r) for r in results], hib, kinds, m, per,
+                          cur if per != "kW" else "")
 
     rows = [
         row("worker hosts", "hosts", lambda r: float(r.design.worker_hosts), False),
@@ -232,12 +240,7 @@ def compare(results: list[SizingResult]) -> list[CompareRow]:
             continue
         # per-dollar and per-watt rows hold rates (a time becomes runs per hour): more is always better
         per_money: bool | None = True if money_hib is not None else None
-        rows.append(row(f"{m} per 1k {cur}", "per 1k", _per(m, "capex"), per_money, _per_range(m, "capex"),
-                        base=m, per="capex", currency=cur))
-        rows.append(row(f"{m} per 1k {cur} TCO", "per 1k", _per(m, "tco"), per_money, _per_range(m, "tco"),
-                        base=m, per="tco", currency=cur))
-        rows.append(row(f"{m} per kW", "per kW", _per(m, "power_w"), True, _per_range(m, "power_w"), base=m,
-                        per="kW"))
+        rows += [rate_row(m, "capex", per_money), rate_row(m, "tco", per_money), rate_row(m, "kW", True)]
     return rows
 
 

@@ -34,6 +34,21 @@ SCREENERS = 64  # kept points tried one at a time on a chunk before the exact ch
 SCREEN_BLOCK = 512
 
 
+@dataclass(frozen=True, slots=True)
+class Points:
+    """Candidates as columns: capex, performance (lower is better: negate a "higher" metric), power and each one's
+    global index (strictly increasing across the chunks handed to one front)."""
+
+    capex: FloatArray
+    perf: FloatArray
+    power: FloatArray
+    index: IntArray
+
+    def take(self, at: IntArray | BoolArray) -> Points:
+        """The rows `at` (positions or a mask) of every column."""
+        return Points(self.capex[at], self.perf[at], self.power[at], self.index[at])
+
+
 @dataclass
 class ParetoFront:
     """The running front; `payload` holds any per-candidate columns to report for its points."""
@@ -47,8 +62,11 @@ class ParetoFront:
     def __len__(self) -> int:
         return int(self.index.size)
 
-    def add(self, capex: FloatArray, perf: FloatArray, power: FloatArray, index: IntArray,
-            payload: dict[str, NDArray], rows: IntArray | None = None,  # type: ignore[type-arg]
+    @property
+    def points(self) -> Points:
+        return Points(self.capex, self.perf, self.power, self.index)
+
+    def add(self, points: Points, payload: dict[str, NDArray], rows: IntArray | None = None,  # type: ignore[type-arg]
             lowest_capex: float | None = None) -> None:
         """Merge candidates (global `index` strictly increasing across calls) into the front.
 
@@ -56,23 +74,23 @@ class ParetoFront:
         hands over whole-chunk columns and only the survivors' rows are ever copied. `lowest_capex`: `capex.min()`,
         where the caller has it.
         """
-        if index.size == 0:
+        if points.index.size == 0:
             return
         # first the kept points, then a scout of the chunk's own rows for what they leave (all of a first chunk)
         for by in (self, None) if len(self) else (None,):
-            live = self._screen(capex, perf, power, index, by if by is not None else _scout(capex, perf, power, index),
-                                lowest_capex if by is not None else None)
+            live = _screen(points, by.points if by is not None else _scout(points),
+                           lowest_capex if by is not None else None)
             if live is not None:
                 if live.size == 0:
                     return
-                capex, perf, power, index = capex[live], perf[live], power[live], index[live]
+                points = points.take(live)
                 rows = live if rows is None else rows[live]
         # The chunk's own record holders (a perf or power better than every earlier candidate's of the
         # chunk) are on its front for sure; they screen out most of what the current front left.
+        capex, perf, power, index = points.capex, points.perf, points.power, points.index
         order = np.lexsort((index, power, perf, capex))
         seed = order[_records(perf[order]) | _records(power[order])]
-        keep = np.flatnonzero(_not_dominated_by(capex, perf, power, index, capex[seed], perf[seed], power[seed],
-                                                index[seed]))
+        keep = np.flatnonzero(_not_dominated_by(points, points.take(seed)))
         if keep.size == 0:
             return
         cols = {"capex": capex[keep], "perf": perf[keep], "power": power[keep], "index": index[keep]}
@@ -86,62 +104,63 @@ class ParetoFront:
         self.capex, self.perf, self.power, self.index = (merged[k][kept] for k in ("capex", "perf", "power", "index"))
         self.payload = {k: v[kept] for k, v in merged_payload.items()}
 
-    @staticmethod
-    def _screen(capex: FloatArray, perf: FloatArray, power: FloatArray, index: IntArray,
-                by: ParetoFront | None, lowest_capex: float | None = None) -> IntArray | None:
-        """Positions no point of `by` (the kept points, or a scout of the chunk's own) dominates (None: no points).
-        A point strictly cheaper and no worse on perf and power rules a candidate out for sure; trying the points
-        one at a time on what is left costs a few passes over the chunk (the first points take most of it), and
-        only the few left are checked exactly against all of them (ties on capex, the index)."""
-        if by is None or not len(by):
-            return None
-        live = by._blocks_behind(capex, perf, power, lowest_capex)
-        if live is None:
-            live, c_l, p_l, w_l = np.arange(index.size), capex, perf, power
-        elif live.size == 0:
-            return live
-        else:
-            c_l, p_l, w_l = capex[live], perf[live], power[live]
-        for c, p, w in zip(*(a[:SCREENERS].tolist() for a in (by.capex, by.perf, by.power)), strict=True):
-            alive = ~((c < c_l) & (p <= p_l) & (w <= w_l))
-            if not alive.all():
-                live, c_l, p_l, w_l = live[alive], c_l[alive], p_l[alive], w_l[alive]
-                if live.size == 0:
-                    return np.zeros(0, dtype=np.int64)
-        exact = _not_dominated_by(capex[live], perf[live], power[live], index[live], by.capex, by.perf, by.power,
-                                  by.index)
-        return np.asarray(live[exact], dtype=np.int64)
 
-    def _blocks_behind(self, capex: FloatArray, perf: FloatArray, power: FloatArray,
-                       lowest_capex: float | None = None) -> IntArray | None:
-        """The rows of the blocks (SCREEN_BLOCK rows each) whose best corner no kept point dominates (None: every
-        block's). A kept point strictly cheaper than a block's cheapest row and no worse than its best perf and
-        power rules out every row of the block exactly as the one-point screen would; a NaN makes the block's
-        minimum NaN, which no comparison rules out, so such a block goes on to the exact check."""
-        lowest = [float(capex.min()) if lowest_capex is None else lowest_capex, float(perf.min()), float(power.min())]
-        # the usual chunk: behind as a whole
-        if np.any((self.capex < lowest[0]) & (self.perf <= lowest[1]) & (self.power <= lowest[2])):
-            return np.zeros(0, dtype=np.int64)
-        n = capex.size
-        whole = n - n % SCREEN_BLOCK
-        corner = []
-        for values in (capex, perf, power):
-            low = values[:whole].reshape(-1, SCREEN_BLOCK).min(axis=1)
-            corner.append(np.append(low, values[whole:].min()) if whole < n else low)
-        c, p, w = (v[:, None] for v in corner)
-        points = slice(0, max(1, PREFILTER_CELLS // c.size))  # any kept points rule out soundly: a cap on cells
-        behind = np.any((self.capex[points] < c) & (self.perf[points] <= p) & (self.power[points] <= w), axis=1)
-        if not behind.any():
-            return None
-        ahead = np.flatnonzero(~behind)
-        rows = (ahead[:, None] * SCREEN_BLOCK + np.arange(SCREEN_BLOCK)).ravel()
-        return rows[rows < n] if whole < n else rows  # the last block may be short
+def _screen(points: Points, by: Points | None, lowest_capex: float | None = None) -> IntArray | None:
+    """Positions no point of `by` (the kept points, or a scout of the chunk's own) dominates (None: no points).
+    A point strictly cheaper and no worse on perf and power rules a candidate out for sure; trying the points
+    one at a time on what is left costs a few passes over the chunk (the first points take most of it), and
+    only the few left are checked exactly against all of them (ties on capex, the index)."""
+    if by is None or not by.index.size:
+        return None
+    capex, perf, power, index = points.capex, points.perf, points.power, points.index
+    live = _blocks_behind(points, by, lowest_capex)
+    if live is None:
+        live, c_l, p_l, w_l = np.arange(index.size), capex, perf, power
+    elif live.size == 0:
+        return live
+    else:
+        c_l, p_l, w_l = capex[live], perf[live], power[live]
+    for c, p, w in zip(*(a[:SCREENERS].tolist() for a in (by.capex, by.perf, by.power)), strict=True):
+        alive = ~((c < c_l) & (p <= p_l) & (w <= w_l))
+        if not alive.all():
+            live, c_l, p_l, w_l = live[alive], c_l[alive], p_l[alive], w_l[alive]
+            if live.size == 0:
+                return np.zeros(0, dtype=np.int64)
+    exact = _not_dominated_by(points.take(live), by)
+    return np.asarray(live[exact], dtype=np.int64)
 
 
-def _scout(capex: FloatArray, perf: FloatArray, power: FloatArray, index: IntArray) -> ParetoFront | None:
+def _blocks_behind(points: Points, front: Points, lowest_capex: float | None = None) -> IntArray | None:
+    """The rows of the blocks (SCREEN_BLOCK rows each) whose best corner no point of `front` dominates (None: every
+    block's). A kept point strictly cheaper than a block's cheapest row and no worse than its best perf and
+    power rules out every row of the block exactly as the one-point screen would; a NaN makes the block's
+    minimum NaN, which no comparison rules out, so such a block goes on to the exact check."""
+    capex, perf, power = points.capex, points.perf, points.power
+    lowest = [float(capex.min()) if lowest_capex is None else lowest_capex, float(perf.min()), float(power.min())]
+    # the usual chunk: behind as a whole
+    if np.any((front.capex < lowest[0]) & (front.perf <= lowest[1]) & (front.power <= lowest[2])):
+        return np.zeros(0, dtype=np.int64)
+    n = capex.size
+    whole = n - n % SCREEN_BLOCK
+    corner = []
+    for values in (capex, perf, power):
+        low = values[:whole].reshape(-1, SCREEN_BLOCK).min(axis=1)
+        corner.append(np.append(low, values[whole:].min()) if whole < n else low)
+    c, p, w = (v[:, None] for v in corner)
+    kept = slice(0, max(1, PREFILTER_CELLS // c.size))  # any kept points rule out soundly: a cap on cells
+    behind = np.any((front.capex[kept] < c) & (front.perf[kept] <= p) & (front.power[kept] <= w), axis=1)
+    if not behind.any():
+        return None
+    ahead = np.flatnonzero(~behind)
+    rows = (ahead[:, None] * SCREEN_BLOCK + np.arange(SCREEN_BLOCK)).ravel()
+    return rows[rows < n] if whole < n else rows  # the last block may be short
+
+
+def _scout(points: Points) -> Points | None:
     """The front of a few of the chunk's own rows (each block's cheapest, fastest and leanest), to screen the chunk
     with when no front is kept yet (None: a chunk of one block, sorted whole as it is). Any rows of the chunk do:
     being dominated by an earlier candidate, kept or not, is what rules a candidate out."""
+    capex, perf, power = points.capex, points.perf, points.power
     n = capex.size
     if n <= SCREEN_BLOCK:
         return None
@@ -154,8 +173,8 @@ def _scout(capex: FloatArray, perf: FloatArray, power: FloatArray, index: IntArr
     if rows.size * 2 > n:
         return None  # blocks of a few rows: scouting would not leave much less to sort
     scout = ParetoFront()
-    scout.add(capex[rows], perf[rows], power[rows], index[rows], {})
-    return scout
+    scout.add(points.take(rows), {})
+    return scout.points
 
 
 def _records(values: FloatArray) -> BoolArray:
@@ -167,9 +186,10 @@ def _records(values: FloatArray) -> BoolArray:
         return values < best_before
 
 
-def _not_dominated_by(capex: FloatArray, perf: FloatArray, power: FloatArray, index: IntArray,
-                      f_capex: FloatArray, f_perf: FloatArray, f_power: FloatArray, f_index: IntArray) -> BoolArray:
+def _not_dominated_by(points: Points, front: Points) -> BoolArray:
     """Candidates no front point both precedes (in the sort order) and weakly dominates."""
+    capex, perf, power, index = points.capex, points.perf, points.power, points.index
+    f_capex, f_perf, f_power, f_index = front.capex, front.perf, front.power, front.index
     keep = np.ones(index.size, dtype=bool)
     if f_index.size == 0:
         return keep
@@ -220,7 +240,7 @@ def pareto_indices(capex: FloatArray, value: FloatArray, power: FloatArray, high
     idx = np.flatnonzero(mask) if mask is not None and np.any(mask) else np.arange(capex.size)
     perf = -value if higher_is_better else value
     front = ParetoFront()
-    front.add(capex[idx], perf[idx], power[idx], idx.astype(np.int64), {})
+    front.add(Points(capex[idx], perf[idx], power[idx], idx.astype(np.int64)), {})
     return [int(i) for i in front.index]
 
 

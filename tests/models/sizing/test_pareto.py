@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.sizing import pareto
-from models.sizing.pareto import ParetoFront, pareto_indices
+from models.sizing.pareto import ParetoFront, Points, pareto_indices
 from tests.models.sizing.optimizer_reference import _pareto_front
 
 values = st.lists(st.sampled_from([1.0, 2.0, 3.0, 5.0, 8.0, float("nan")]), min_size=3, max_size=3)
@@ -40,7 +40,7 @@ def _chunked_front_equals_the_sweep(points: list[list[float]], chunk: int, highe
     front = ParetoFront()
     for start in range(0, idx.size, chunk):
         sel = idx[start:start + chunk]
-        front.add(capex[sel], perf[sel], power[sel], sel.astype(np.int64), {"row": sel},
+        front.add(Points(capex[sel], perf[sel], power[sel], sel.astype(np.int64)), {"row": sel},
                   lowest_capex=float(capex[sel].min()) if shared and sel.size else None)
     assert [int(i) for i in front.index] == expected
     assert [int(i) for i in front.payload.get("row", [])] == expected
@@ -67,7 +67,7 @@ def test_a_big_front_streamed_is_exact_whatever_the_screen_blocks() -> None:
         with mock.patch.object(pareto, "SCREEN_BLOCK", block):
             for start in range(0, n, 250):
                 sel = np.arange(start, min(n, start + 250), dtype=np.int64)
-                front.add(capex[sel], perf[sel], power[sel], sel, {})
+                front.add(Points(capex[sel], perf[sel], power[sel], sel), {})
         assert [int(i) for i in front.index] == expected, block
 
 
@@ -87,5 +87,5 @@ def test_a_row_best_in_its_block_on_every_count_is_kept() -> None:
         with mock.patch.object(pareto, "SCREEN_BLOCK", block):
             for start in range(0, n, chunk):
                 sel = np.arange(start, min(n, start + chunk), dtype=np.int64)
-                front.add(capex[sel], perf[sel], power[sel], sel, {})
+                front.add(Points(capex[sel], perf[sel], power[sel], sel), {})
         assert [int(i) for i in front.index] == expected, chunk
