@@ -71,7 +71,6 @@ WARNING_TITLES: dict[str, str] = {
     "failover-throughput": "Throughput after a host failure",
     "ha-cannot-restart": "VMs vSphere HA cannot restart",
     "small-vm": "VMs small for their load",
-    "tps-beyond-vm": "TPS beyond the VM's vCPUs",
     # SAP IQ (sizing/sap_iq/warnings.py, failure.py)
     "extrapolated": "Outside the measured range",
     "nodes-capped": "Node count capped",

@@ -70,6 +70,7 @@ from models.sizing.postgres.placement import (
 )
 from models.sizing.postgres.state import Overcommit, Packing, host_failure, overcommit
 from models.sizing.postgres.storage import tps_per_client
+from models.sizing.postgres.tps_vcpus import host_cpu
 from models.sizing.result import (
     BomLine,
     Design,
@@ -177,8 +178,8 @@ def size_postgres(
         if available <= 0:
             too_small.append(f"{server.id}: {host_mem:g} GiB leaves nothing after the hypervisor reserve")
             continue
-        vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes, server.cores_total, fill,
-                       grow_for_connections=True, cache=sized)
+        vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes,
+                       host_cpu(server, scenario.targets.confidence), fill, grow_for_connections=True, cache=sized)
         physical = physical_memory(scenario, server)[1]
         big = max(vms, key=lambda v: v.memory_gib)
         if big.memory_gib > physical + 1e-9:  # vRAM beyond the host's own memory: no overcommit makes it fit
@@ -283,7 +284,8 @@ def _storage_rationale(w: PostgresConsolidation, p: Packing, raid: str) -> Ratio
 
 
 def _rationale(
-    w: PostgresConsolidation, p: Packing, first_cfg: PgConfig, oc: Overcommit, raid: str, hf: HostFailure
+    w: PostgresConsolidation, p: Packing, first_cfg: PgConfig, oc: Overcommit, raid: str, hf: HostFailure,
+    confidence: str,
 ) -> list[Rationale]:
     """Why shared_buffers, the VMs, the busy-hour sums, the hosts with their HA reserve, and the storage."""
     all_vms = [vm for h in p.hosts for vm in h.vms]
@@ -294,12 +296,13 @@ def _rationale(
         Rationale(
             "Database VMs",
             f"{len(all_vms)} VM(s) ({w.placement}) for {len(w.databases)} database(s); vCPUs cover the clients"
-            f" connected at once at {clients_per_vcpu():g} clients per vCPU; memory is sized so"
+            f" connected at once at {clients_per_vcpu():g} clients per vCPU, and a stated peak TPS at"
+            f" {confidence} on the {p.server.cpu.model}'s cores (the throughput model's CPU rate); memory is sized so"
             f" effective_cache_size ({percent(figure(DS, 'effective_cache_size_ratio'))} of it) holds the working sets"
             f" plus the per-client memory, and grown (within a NUMA node) until each client has a connection at the"
             f" {figure(DS, 'work_mem_min_mb'):g} MB work_mem floor, so a pooler is asked for only where even that"
             " cannot hold them. VMs are pinned to one NUMA node where their vCPUs and memory fit one."
-            + _split_text(w, p),
+            + _split_text(w, p, confidence),
             f"{cite(RULES, 'pg_clients_per_vcpu')}; {point(DS, 'effective_cache_size_ratio').source.cite()};"
             f" {point(DS, 'work_mem_min_mb').source.cite()}; 001_8432df66bbca52f5.txt, Working set sizes",
         ),
@@ -344,9 +347,9 @@ def _failure_text(hf: HostFailure) -> str:
     return text + "."
 
 
-def _split_text(w: PostgresConsolidation, p: Packing) -> str:
+def _split_text(w: PostgresConsolidation, p: Packing, confidence: str) -> str:
     split = shared_split(w, [vm for h in p.hosts for vm in h.vms], p.server.cores_per_numa_node,
-                         p.available_gib / p.server.numa_nodes)
+                         p.available_gib / p.server.numa_nodes, host_cpu(p.server, confidence))
     return f" {split}" if split else ""
 
 
@@ -470,7 +473,7 @@ def _explain(
     tps = throughput.vm_throughput(scenario, p, by_vm)
     estimates["tps"] = throughput.total(tps)
     hf = host_failure(w, p, by_vm)
-    rationale = _rationale(w, p, by_vm[_first_vm(p).name], oc, raid, hf)
+    rationale = _rationale(w, p, by_vm[_first_vm(p).name], oc, raid, hf, scenario.targets.confidence)
     if oc.rate > 0:
         rationale.insert(4, _overcommit_kept(w, oc, estimates["performance_preserved"].p50))
     rationale.append(licence_rank.rationale(scenario, p.server, "holds the VMs with the vCPUs they need"

@@ -15,6 +15,7 @@ from models.sizing.parts import ResolvedParts, candidate_servers, choose_nic, cu
 from models.sizing.postgres.datastore import DS, VS
 from models.sizing.postgres.placement import make_vm, plan_vms, vsphere_max_hosts
 from models.sizing.postgres.storage import GIB_PER_GB
+from models.sizing.postgres.tps_vcpus import host_cpu
 from models.sizing.result import Rationale
 from models.sizing.rules import DOCS, hypervisor_reserve_gib
 from models.sizing.shared_storage import vsan_max_hosts
@@ -47,7 +48,7 @@ def largest_working_set(
     fill = figure(DOCS, "gp_capacity_max_fill")
     one_each = w.model_copy(update={"placement": "vm-per-database"})  # shared VMs can shrink to one database
     found = [max(((vm.resident_peak_gib, vm.memory_gib) for vm in plan_vms(
-        one_each, s.cores_per_numa_node, float("inf"), s.cores_total, fill)), default=(0.0, 0.0))
+        one_each, s.cores_per_numa_node, float("inf"), host_cpu(s, "P50"), fill)), default=(0.0, 0.0))
         for s in candidate_servers(catalog, parts)]
     return min(found, default=(0.0, 0.0))
 
@@ -86,7 +87,7 @@ def larger_than_any_host(
     fill = figure(DOCS, "gp_capacity_max_fill")
     out = []
     for i, db in enumerate(w.databases):
-        vm = make_vm(f"vm-{db.name}", (db,), biggest.cores_total, w, fill)
+        vm = make_vm(f"vm-{db.name}", (db,), host_cpu(biggest, scenario.targets.confidence), w, fill)
         if vm.memory_gib <= most_gib:
             continue
         clients_gib = vm.resident_peak_gib - db.working_set_gb * GIB_PER_GB

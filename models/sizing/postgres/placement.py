@@ -8,10 +8,11 @@
   the effective_cache_size share of VM memory; at least 2 GiB. vCPUs: peak clients at once / 10
   (study 001's consolidation VMs). A VM never exceeds the host's memory; it is pinned to one NUMA
   node when its vCPUs and memory fit one, else it is a wide VM (vNUMA).
-* A database with a stated peak_tps also needs the vCPUs that rate takes at study 001's rate per vCPU
-  (10 zero-think-time DBT-2 clients per vCPU, each driving its transactions per second): a rate above what
-  its clients would drive needs more than one vCPU per 10 clients. A VM never gets more vCPUs than the host
-  has cores; the design then warns with the rate the VM reaches.
+* A database with a stated peak_tps also needs the vCPUs whose CPU rate reaches it at `targets.confidence` on the
+  server's CPU (`models.perf.pg_tps.vcpus_for_tps`: the throughput model's rate per core, SPECrate2017_int_base
+  and its USL over vCPUs; at P90 the band's P10, which nine runs in ten reach), or a measured sweep's rate per
+  vCPU: a rate above what its clients would drive needs more than one vCPU per 10 clients. A VM never gets more
+  vCPUs than the host has cores; the design then warns with the rate the VM reaches and what binds it.
 * vSphere HA N+1 (or N+2, workload.ha_host_failures): the smallest host count on which the VMs of any failed
   host (pair) restart in the free capacity of the others, placed as HA would (`restart`: hour by hour, VM by VM).
 """
@@ -31,6 +32,7 @@ from models.perf import measured, memory
 from models.scenario import PgDatabase, PostgresConsolidation
 from models.sizing.postgres.config import memory_for_connections_gib
 from models.sizing.postgres.storage import GIB_PER_GB, DbIo, database_io, load_profile, tps_per_client
+from models.sizing.postgres.tps_vcpus import HostCpu, tps_vcpus
 from models.sizing.result import DatabaseDisks, PlacedVm
 
 HOURS = 24
@@ -99,12 +101,11 @@ def vsphere_max_hosts() -> int:
     return int(figure(DS, "vsphere_max_hosts_per_cluster"))
 
 
-def _vcpus_by_hour(dbs: tuple[PgDatabase, ...]) -> np.ndarray:
-    """vCPUs the databases take per hour: their clients at 10 per vCPU, or their stated transaction rate at
-    study 001's rate per vCPU when that is higher."""
+def _vcpus_by_hour(dbs: tuple[PgDatabase, ...], host: HostCpu) -> np.ndarray:
+    """vCPUs the databases take per hour: their clients at 10 per vCPU, or the vCPUs their stated transaction
+    rate takes on the host's CPU when that is more."""
     def need(d: PgDatabase) -> float:
-        by_tps = d.peak_tps / tps_per_vcpu() if d.peak_tps is not None else 0.0
-        return max(d.peak_clients / clients_per_vcpu(), by_tps)
+        return max(d.peak_clients / clients_per_vcpu(), tps_vcpus(d, host))
     return _hourly(dbs, need)
 
 
@@ -152,11 +153,11 @@ class _Demand:
     needed: float
 
 
-def _demand(dbs: tuple[PgDatabase, ...]) -> _Demand:
+def _demand(dbs: tuple[PgDatabase, ...], host: HostCpu) -> _Demand:
     clients = _clients_by_hour(dbs)
     at_once = math.ceil(clients.max() - 1e-9)
     resident = sum(d.working_set_gb for d in dbs) * GIB_PER_GB + _overhead_gib(clients)
-    demand = _vcpus_by_hour(dbs)
+    demand = _vcpus_by_hour(dbs, host)
     return _Demand(at_once, resident, demand, float(max(demand.max(), at_once / clients_per_vcpu())))
 
 
@@ -166,33 +167,38 @@ class VmCache:
     set of databases, the memory a VM grows to for its connections, and each VM by what makes it differ (its
     databases, vCPUs and memory). Keyed on the databases' identities: one cache serves one workload."""
 
-    demands: dict[tuple[int, ...], _Demand] = field(default_factory=dict)
+    demands: dict[tuple[tuple[int, ...], HostCpu | None], _Demand] = field(default_factory=dict)
     memory: dict[tuple[int, int, bool, bool, float, float], float] = field(default_factory=dict)
-    vms: dict[tuple[str, tuple[int, ...], int, float, float], PgVm] = field(default_factory=dict)
+    vms: dict[tuple[str, tuple[int, ...], HostCpu | None, int, float, float], PgVm] = field(default_factory=dict)
 
 
-def make_vm(name: str, dbs: tuple[PgDatabase, ...], host_cores: int, w: PostgresConsolidation, fill: float,
+def _demand_key(dbs: tuple[PgDatabase, ...], host: HostCpu) -> tuple[tuple[int, ...], HostCpu | None]:
+    """Only a stated rate makes the demand depend on the host's CPU: without one, every server shares it."""
+    return tuple(map(id, dbs)), (host if any(d.peak_tps is not None for d in dbs) else None)
+
+
+def make_vm(name: str, dbs: tuple[PgDatabase, ...], host: HostCpu, w: PostgresConsolidation, fill: float,
             room_gib: float | None = None, cache: VmCache | None = None) -> PgVm:
     """The VM of `dbs`. `room_gib`: the most memory it may grow to so that each of its clients gets its own
     connection (`config.memory_for_connections_gib`, up to a NUMA node's memory); None keeps the working-set
     size (the host-limit checks, which ask what the working sets alone need). `cache`: VMs already sized for the
     same workload, reused where the vCPUs and memory come out the same."""
     cache = cache if cache is not None else VmCache()
-    ids = tuple(map(id, dbs))
-    need = cache.demands.get(ids)
+    ids, on = dkey = _demand_key(dbs, host)
+    need = cache.demands.get(dkey)
     if need is None:
-        need = cache.demands[ids] = _demand(dbs)
+        need = cache.demands[dkey] = _demand(dbs, host)
     ecs = figure(DS, "effective_cache_size_ratio")
-    vcpus = w.vm_vcpus or int(min(host_cores, max(2, math.ceil(need.needed - 1e-9))))
+    vcpus = w.vm_vcpus or int(min(host.cores, max(2, math.ceil(need.needed - 1e-9))))
     mem = w.vm_memory_gib or max(MIN_VM_GIB, float(math.ceil(float(need.resident.max()) / ecs)))
     if w.vm_memory_gib is None and room_gib is not None:
         key = (need.at_once, vcpus, len(dbs) == 1, w.shared_buffers_policy == "conventional", float(mem), room_gib)
         if key not in cache.memory:
             cache.memory[key] = memory_for_connections_gib(*key[:4], mem, room_gib)
         mem = cache.memory[key]
-    vm = cache.vms.get((name, ids, vcpus, float(mem), fill))
+    vm = cache.vms.get((name, ids, on, vcpus, float(mem), fill))
     if vm is None:
-        vm = cache.vms[(name, ids, vcpus, float(mem), fill)] = _sized_vm(name, dbs, need, vcpus, float(mem), fill)
+        vm = cache.vms[(name, ids, on, vcpus, float(mem), fill)] = _sized_vm(name, dbs, need, vcpus, float(mem), fill)
     return vm
 
 
@@ -206,7 +212,7 @@ def _sized_vm(name: str, dbs: tuple[PgDatabase, ...], need: _Demand, vcpus: int,
     return PgVm(name, dbs, vcpus, mem, np.minimum(need.demand, vcpus), need.resident, need.at_once, io, need.needed)
 
 
-def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, host_cores: int, fill: float,
+def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, host: HostCpu, fill: float,
              grow_for_connections: bool = False, cache: VmCache | None = None) -> list[PgVm]:
     """One VM per database, or the databases in shared VMs. Shared VMs are split, first-fit, only where one VM would
     not hold its databases: their working sets beyond the stated vm_memory_gib (else a NUMA node's memory), or, with
@@ -215,37 +221,38 @@ def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, hos
     each of its clients has a connection. `cache`: the VMs sized for this workload on other servers (`make_vm`)."""
     room = node_mem_gib if grow_for_connections else None
     if w.placement == "vm-per-database":
-        return [make_vm(f"vm-{d.name}", (d,), host_cores, w, fill, room, cache) for d in w.databases]
+        return [make_vm(f"vm-{d.name}", (d,), host, w, fill, room, cache) for d in w.databases]
     limit_gib = w.vm_memory_gib or node_mem_gib
     limit_vcpus = math.inf if w.vm_vcpus is not None else node_cores
     groups: list[list[PgDatabase]] = []
     for db in sorted(w.databases, key=lambda d: (-d.working_set_gb, d.name)):
         for g in groups:
-            mem, vcpus = _shared_need((*tuple(g), db))
+            mem, vcpus = _shared_need((*tuple(g), db), host)
             if mem <= limit_gib and vcpus <= limit_vcpus:
                 g.append(db)
                 break
         else:
             groups.append([db])
-    return [make_vm(f"shared-vm-{i + 1}", tuple(g), host_cores, w, fill, room, cache) for i, g in enumerate(groups)]
+    return [make_vm(f"shared-vm-{i + 1}", tuple(g), host, w, fill, room, cache) for i, g in enumerate(groups)]
 
 
-def _shared_need(dbs: tuple[PgDatabase, ...]) -> tuple[float, int]:
+def _shared_need(dbs: tuple[PgDatabase, ...], host: HostCpu) -> tuple[float, int]:
     """(GiB, vCPUs) one VM holding `dbs` takes: its resident working sets at the effective_cache_size share, and
     its clients at 10 per vCPU or its stated rates, at the busiest hour."""
     clients = _clients_by_hour(dbs)
     resident = sum(d.working_set_gb for d in dbs) * GIB_PER_GB + _overhead_gib(clients)
-    vcpus = math.ceil(max(float(_vcpus_by_hour(dbs).max()), clients.max() / clients_per_vcpu()) - 1e-9)
+    vcpus = math.ceil(max(float(_vcpus_by_hour(dbs, host).max()), clients.max() / clients_per_vcpu()) - 1e-9)
     return float(resident.max()) / figure(DS, "effective_cache_size_ratio"), vcpus
 
 
-def shared_split(w: PostgresConsolidation, vms: list[PgVm], node_cores: int, node_mem_gib: float) -> str:
+def shared_split(w: PostgresConsolidation, vms: list[PgVm], node_cores: int, node_mem_gib: float,
+                 host: HostCpu) -> str:
     """Why shared databases are in more than one VM, in words ("" when they are in one, or one VM per database was
     asked): what one VM of them all would take beyond the stated memory, a NUMA node's memory or (vm_vcpus left
     free) a NUMA node's cores."""
     if w.placement == "vm-per-database" or len(vms) < 2:
         return ""
-    mem, vcpus = _shared_need(tuple(w.databases))
+    mem, vcpus = _shared_need(tuple(w.databases), host)
     why = []
     if w.vm_memory_gib is not None and mem > w.vm_memory_gib:
         why.append(f"{mem:,.0f} GiB for their working sets, more than the {w.vm_memory_gib:g} GiB stated"

@@ -3,14 +3,17 @@
 Per VM: its vCPUs, the clients of its databases at their common busiest hour, its cache (effective_cache_size:
 shared_buffers plus the OS cache) against the working sets of its databases, the catalog CPU's
 SPECrate2017_int_base per core, and its share (by vCPUs) of its host's datastore IOPS: the drives' random read
-IOPS, or `platform.datastore_iops` for external storage, with `platform.datastore_latency_ms`.
+IOPS, or `platform.datastore_iops` for external storage, with `platform.datastore_latency_ms` for a read and for
+a WAL flush (the WAL disk is on the same datastore; local drives state no latency, so neither is bounded).
 A database gets its VM's TPS in proportion to its clients; one whose stated peak_tps exceeds its share at
-`targets.confidence` (P50, or P10 for P90: nine in ten runs reach it) is warned naming what binds.
+`targets.confidence` (P50, or P10 for P90: nine in ten runs reach it) is warned naming what binds and each bound
+(CPU, storage IOPS with the share of reads the cache misses, storage latency, WAL flush).
 The design's `tps` estimate sums the VMs' percentiles (the same draws for every VM: a common-cause reading).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from models.estate import socket_score
@@ -48,7 +51,7 @@ def vm_inputs(scenario: Scenario, p: Packing, vm: PgVm, host_vcpus: int, config:
         vcpus=vm.vcpus, clients=max(1, vm.clients_at_once), cache_gib=cache_gib, working_set_gib=ws_gib,
         specrate_per_core=specrate_per_core(p),
         storage_iops=_host_iops(scenario, p) * vm.vcpus / max(host_vcpus, 1),
-        storage_latency_ms=scenario.platform.datastore_latency_ms,
+        storage_latency_ms=scenario.platform.datastore_latency_ms, wal_flush_ms=scenario.platform.datastore_latency_ms,
     )
 
 
@@ -105,7 +108,20 @@ def short_warnings(p: Packing, tps: dict[str, PgTps], confidence: str) -> list[W
                 reach = (t.estimate.p10 if confidence == "P90" else t.estimate.p50) * s
                 if d.peak_tps > reach:
                     out.append(Warning("pg-tps-short", (
-                        f"{d.name} asks {d.peak_tps:,.0f} TPS but VM {vm.name} ({vm.vcpus} vCPUs) carries about "
-                        f"{reach:,.0f} for it at {confidence}; {t.binding} binds (CPU {t.cpu_tps:,.0f}, "
-                        f"reads reaching storage {t.miss_share:.0%})."), "warning", FIELD))
+                        f"{d.name} asks {d.peak_tps:,.0f} TPS but VM {vm.name} ({vm.vcpus} vCPUs,"
+                        f" {vm.memory_gib:g} GiB) carries about {reach:,.0f} for it at {confidence}; {t.binding}"
+                        f" binds. {_bounds_text(t)}"),
+                        "warning", FIELD))
     return out
+
+
+def _bounds_text(t: PgTps) -> str:
+    """Each bound's median in words: CPU, storage IOPS with the memory fit behind it, latency, WAL flush."""
+    parts = [f"CPU {t.cpu_tps:,.0f}"]
+    if math.isfinite(t.iops_tps):
+        parts.append(f"storage IOPS {t.iops_tps:,.0f} ({t.miss_share:.0%} of page reads miss the VM's cache)")
+    elif t.miss_share > 0:
+        parts.append(f"memory fit: {t.miss_share:.0%} of page reads miss the VM's cache")
+    parts += [f"{name} {v:,.0f}" for name, v in (("storage latency", t.latency_tps), ("WAL flush", t.wal_tps))
+              if math.isfinite(v)]
+    return "Medians, TPS: " + "; ".join(parts) + "."

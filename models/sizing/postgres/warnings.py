@@ -22,8 +22,7 @@ def warnings(
 ) -> list[Warning]:
     """Every warning of the design, in the order a reader meets the subjects."""
     vms = [vm for h in p.hosts for vm in h.vms]
-    out = (_memory(w, p, oc) + _ha(w, p) + _after_failure(failed, kept) + _reprotect(w, p) + _small_vms(vms)
-           + _slow_vms(vms))
+    out = _memory(w, p, oc) + _ha(w, p) + _after_failure(failed, kept) + _reprotect(w, p) + _small_vms(vms)
     if raid == "none":
         out.append(Warning("no-raid", "Database drives without RAID: a drive failure loses the datastore.",
                            "warning", "platform.raid"))
@@ -153,26 +152,6 @@ def _cpu_kept(vm: PgVm) -> float:
     """The share of its clients' throughput a VM with fewer vCPUs than they take keeps: CPU-bound zero-think-time
     clients (study 001's DBT-2) run at its vCPUs' rate."""
     return min(1.0, vm.tps_reachable / max(_clients_tps(vm), 1e-9))
-
-
-def _slow_vms(vms: list[PgVm]) -> list[Warning]:
-    """VMs whose stated transaction rate needs more vCPUs than they have (study 001's rate per vCPU)."""
-    slow = [vm for vm in vms if any(io.tps_estimated is False for io in vm.io)
-            and vm.vcpus < math.ceil(vm.vcpus_needed - 1e-9)]
-    if not slow:
-        return []
-    return [Warning(
-        "tps-beyond-vm",
-        "Transaction rates beyond what the VM's vCPUs carry at study 001's"
-        f" {tps_per_vcpu():,.0f} transactions/s per vCPU: "
-        + ", ".join(f"{vm.name} reaches about {vm.tps_reachable:,.0f}/s with {vm.vcpus} vCPU against"
-                    f" {sum(io.tps for io in vm.io):,.0f}/s asked (needs {math.ceil(vm.vcpus_needed - 1e-9)})"
-                    for vm in slow[:5])
-        + (" ..." if len(slow) > 5 else "")
-        + ". CPU binds: a host with more cores (platform.server_id), vm_vcpus, or the load split over databases;"
-        " the rate per vCPU is study 001's DBT-2 mix, so measure the customer's transactions.",
-        "warning", "workload.databases",
-    )]
 
 
 def some_of(names: list[str], of: int) -> str:

@@ -26,6 +26,7 @@ from models.sizing.postgres.placement import (
     vsphere_max_hosts,
 )
 from models.sizing.postgres.storage import database_io, tps_per_client
+from models.sizing.postgres.tps_vcpus import HostCpu, host_cpu, tps_vcpus
 from models.sizing.result import SizingResult
 from models.sizing.rules import hypervisor_reserve_gib
 from models.sizing.shared_storage import vsan_max_hosts
@@ -105,7 +106,8 @@ def test_survives_failure_is_checked_for_every_host(catalog: HardwareCatalog) ->
     from models.sizing.postgres.placement import make_vm
 
     w = sample("pg-consolidation").workload
-    vms = [make_vm(f"v{i}", (PgDatabase(name=f"d{i}", size_gb=10, peak_clients=20, working_set_gb=100),), 16, w, 0.7)
+    vms = [make_vm(f"v{i}", (PgDatabase(name=f"d{i}", size_gb=10, peak_clients=20, working_set_gb=100),), HostCpu(16),
+                   w, 0.7)
            for i in range(4)]
     per_vm = vms[0].resident_peak_gib
     # two hosts holding two VMs each, room for exactly two: nowhere to restart
@@ -268,25 +270,40 @@ def test_reported_shared_buffers_and_throughput_are_the_ones_sized(
 def test_a_stated_transaction_rate_gets_its_vcpus_or_the_most_there_are(
     catalog: HardwareCatalog, tps: float, clients: int
 ) -> None:
-    """vCPUs cover the clients (10 per vCPU) and a stated peak_tps at study 001's rate per vCPU; a rate no host's
-    cores carry gets the VM with the most cores the catalog has and a warning naming the rate reached. Before,
+    """vCPUs cover the clients (10 per vCPU) and a stated peak_tps at the throughput model's CPU rate on the chosen
+    server's CPU; a rate the host's cores do not carry gets them all and a warning naming what binds. Before,
     500,000 transactions/s were placed in a 16-vCPU VM with no word about the rate."""
+    db = {"name": "oltp", "size_gb": 200, "peak_clients": clients, "working_set_gb": 20, "peak_tps": tps}
+
     def one(rate: float) -> SizingResult:
-        db = {"name": "oltp", "size_gb": 200, "peak_clients": clients, "working_set_gb": 20, "peak_tps": rate}
-        return size(sample("pg-consolidation", workload={"databases": [db]}), catalog)
+        return size(sample("pg-consolidation", workload={"databases": [{**db, "peak_tps": rate}]}), catalog)
 
     r = one(tps)
     (vm,) = r.vms
-    need = math.ceil(max(clients / clients_per_vcpu(), tps / tps_per_vcpu()) - 1e-9)
-    cores = catalog.server(r.design.server_id or "").cores_total
-    most = max(s.cores_total for s in catalog.servers)
-    warned = "tps-beyond-vm" in {w.code for w in r.warnings}
-    if need <= most:
-        assert vm.vcpus >= need and not warned
-    else:
-        assert vm.vcpus == cores == most
-        assert warned == (tps / tps_per_vcpu() > vm.vcpus)
+    server = catalog.server(r.design.server_id or "")
+    need = math.ceil(max(clients / clients_per_vcpu(), tps_vcpus(PgDatabase(**db), host_cpu(server, "P50"))) - 1e-9)
+    assert vm.vcpus >= min(need, server.cores_total)
+    (disk,) = vm.disks
+    short = "pg-tps-short" in {w.code for w in r.warnings}
+    assert disk.tps_p50 is not None
+    assert short == (disk.tps_p50 < tps - 0.1)  # warned exactly where the VM's median falls short
     assert one(tps * 2).vms[0].vcpus >= vm.vcpus  # more transactions never fewer vCPUs
+
+
+def test_a_rate_met_nine_times_in_ten_takes_more_vcpus_than_one_met_at_the_median(catalog: HardwareCatalog) -> None:
+    db = {"name": "orders", "size_gb": 50, "peak_clients": 60, "working_set_gb": 8, "peak_tps": 40_000.0}
+
+    def vm(confidence: str) -> tuple[int, float]:
+        r = size(sample("pg-consolidation", workload={"databases": [db]}, targets={"confidence": confidence}),
+                 catalog)
+        (disk,) = r.vms[0].disks
+        reach = disk.tps_p10 if confidence == "P90" else disk.tps_p50
+        assert reach is not None
+        return r.vms[0].vcpus, reach
+
+    (p50_vcpus, p50_reach), (p90_vcpus, p90_reach) = vm("P50"), vm("P90")
+    assert p90_vcpus > p50_vcpus
+    assert p50_reach >= 40_000 * 0.98 and p90_reach >= 40_000 * 0.98  # each meets the rate at its confidence
 
 
 @settings(max_examples=10, deadline=None)
@@ -356,7 +373,7 @@ def test_packing_never_exceeds_the_cluster_and_survives_a_failure(ws: list[float
     dbs = tuple(PgDatabase(name=f"d{i}", size_gb=2 * w, peak_clients=10, working_set_gb=w) for i, w in enumerate(ws))
     w = sample("pg-consolidation", workload={"databases": [d.model_dump() for d in dbs]}).workload
     assert isinstance(w, PostgresConsolidation)
-    vms = plan_vms(w, 16, 256.0, 32, 0.7)
+    vms = plan_vms(w, 16, 256.0, HostCpu(32), 0.7)
     hosts = pack_hosts(vms, 32, 512.0, True, 2, 16, 1, hosts_cap)
     if hosts is None:  # the cap is the only reason: unbounded, the same VMs take more hosts than it allows
         unbounded = pack_hosts(vms, 32, 512.0, True, 2, 16)

@@ -8,24 +8,30 @@ from pydantic import ValidationError
 
 from models.scenario import PgDatabase
 from models.sizing.postgres.placement import VmCache, bin_sums, make_vm, restart
+from models.sizing.postgres.tps_vcpus import HostCpu
 from tests.models.sizing.conftest import sample
 
 
 def _dbs() -> list[PgDatabase]:
     return [PgDatabase(name=f"e{i}", size_gb=30 + 7 * i, peak_clients=4 + 9 * i, working_set_gb=1 + 3 * i,
-                       busy_hours=[i % 24]) for i in range(6)]
+                       busy_hours=[i % 24], peak_tps=None if i % 2 else 900.0 * (i + 1)) for i in range(6)]
 
 
-@pytest.mark.parametrize(("cores", "room"), [(4, 48.0), (64, 48.0), (64, 500.0), (6, None)])
-def test_a_shared_cache_sizes_each_vm_as_a_fresh_one_would(cores: int, room: float | None) -> None:
+@pytest.mark.parametrize(("cores", "room", "score"), [(4, 48.0, None), (64, 48.0, 9.0), (64, 500.0, 3.0),
+                                                      (6, None, 9.0)])
+def test_a_shared_cache_sizes_each_vm_as_a_fresh_one_would(cores: int, room: float | None,
+                                                           score: float | None) -> None:
     w = sample("pg-consolidation").workload
     cache = VmCache()
-    for other_cores, other_room in ((2, 16.0), (128, 1000.0), (cores, None)):  # other servers first
+    host = HostCpu(cores, score)
+    # other servers first: other core counts, and the same cores on a faster or slower CPU (a stated rate's vCPUs)
+    for other, other_room in ((HostCpu(2), 16.0), (HostCpu(128, 12.0), 1000.0), (HostCpu(cores, 20.0), room),
+                              (HostCpu(cores, score, "P90"), room), (host, None)):
         for d in _dbs():
-            make_vm(f"vm-{d.name}", (d,), other_cores, w, 0.7, other_room, cache)
+            make_vm(f"vm-{d.name}", (d,), other, w, 0.7, other_room, cache)
     for d in _dbs():
-        fresh = make_vm(f"vm-{d.name}", (d,), cores, w, 0.7, room)
-        kept = make_vm(f"vm-{d.name}", (d,), cores, w, 0.7, room, cache)
+        fresh = make_vm(f"vm-{d.name}", (d,), host, w, 0.7, room)
+        kept = make_vm(f"vm-{d.name}", (d,), host, w, 0.7, room, cache)
         assert (kept.vcpus, kept.memory_gib, kept.io) == (fresh.vcpus, fresh.memory_gib, fresh.io)
         assert np.array_equal(kept.cpu_by_hour, fresh.cpu_by_hour)
         assert np.array_equal(kept.resident_by_hour, fresh.resident_by_hour)
@@ -33,7 +39,7 @@ def test_a_shared_cache_sizes_each_vm_as_a_fresh_one_would(cores: int, room: flo
 
 def test_restart_with_the_placement_sums_matches_restart_without() -> None:
     w = sample("pg-consolidation").workload
-    vms = [make_vm(f"vm-{d.name}", (d,), 32, w, 0.7) for d in _dbs()]
+    vms = [make_vm(f"vm-{d.name}", (d,), HostCpu(32), w, 0.7) for d in _dbs()]
     bins = [vms[:2], vms[2:3], vms[3:]]
     sums = bin_sums(bins)
     mem = max(float(r.max()) for r in sums.res) * 1.5

@@ -13,6 +13,7 @@ from models.scenario import PgDatabase
 from models.sizing.engine import size
 from models.sizing.parts import current
 from models.sizing.postgres.placement import make_vm, pack_hosts, restart, survives_failures
+from models.sizing.postgres.tps_vcpus import HostCpu
 from tests.models.sizing.conftest import sample
 
 R670 = "dell-r670-10x-u3-2x-xeon-6740e"  # 2 x 92 cores, 512 GiB
@@ -20,7 +21,8 @@ R670 = "dell-r670-10x-u3-2x-xeon-6740e"  # 2 x 92 cores, 512 GiB
 
 def _vms(*ws_gb: float) -> list[Any]:
     w = sample("pg-consolidation").workload
-    return [make_vm(f"v{i}", (PgDatabase(name=f"d{i}", size_gb=10, peak_clients=10, working_set_gb=ws),), 64, w, 0.7)
+    return [make_vm(f"v{i}", (PgDatabase(name=f"d{i}", size_gb=10, peak_clients=10, working_set_gb=ws),),
+                    HostCpu(64), w, 0.7)
             for i, ws in enumerate(ws_gb)]
 
 
