@@ -75,6 +75,7 @@ WARNING_TITLES: dict[str, str] = {
     "extrapolated": "Outside the measured range",
     "nodes-capped": "Node count capped",
     "vsan-cluster-size": "vSAN cluster larger than studied",
+    "iq-caches-short": "IQ caches short of the data and streams",
     "dqp-mode-not-recommended": "DQP mode other than recommended",
     "node-failure-stops": "Single node: no failover",
     "node-failure-streams": "Query streams after a node failure",

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from models.hardware import HardwareCatalog
 from models.model_card import CardFactory, ModelCard, build
-from models.perf import cost_power, gp_oltp, gp_oltp_study, memory, pg_tps, sap_iq, scan_load_cards, usl_calibration
+from models.perf import (
+    cost_power,
+    gp_oltp,
+    gp_oltp_study,
+    memory,
+    pg_tps,
+    sap_iq_card,
+    scan_load_cards,
+    usl_calibration,
+)
 from models.perf.usl_calibration import CALIBRATED_WORKLOADS, Workload
 
 
@@ -32,7 +41,7 @@ CARD_FACTORIES: tuple[CardFactory, ...] = (
     memory.working_sets_card,
     memory.overcommit_card,
     pg_tps.card,
-    sap_iq.card,
+    sap_iq_card.card,
     cost_power.cost_power_card,
 )
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from models.calibration_data import figure, point
 from models.model_card import ModelCard, Residual
+from models.perf.bands import distance, doublings, extrapolation_sd
 from models.perf.pg_tps_law import (
     CPU,
     DOCS,
@@ -78,7 +79,7 @@ def _calibration_points() -> list[tuple[float, float, float]]:
 
 def _distances_at(cpu: float, vcpus: float, clients: float) -> dict[str, float]:
     near = min((
-        {"cpu": abs(math.log2(cpu / c)), "vcpus": abs(math.log2(vcpus / v)), "clients": abs(math.log2(clients / n))}
+        {"cpu": doublings(cpu, c), "vcpus": doublings(vcpus, v), "clients": doublings(clients, n)}
         for c, v, n in _calibration_points()), key=lambda d: sum(x * x for x in d.values()))
     return near
 
@@ -96,8 +97,7 @@ def distances(x: PgTpsInputs) -> dict[str, float]:
 def band_sd(x: PgTpsInputs) -> float:
     """The extrapolation part of the relative sd: `band_sd_per_doubling` per doubling in each dimension,
     added in quadrature (0 at a calibration point)."""
-    k = figure(DS, "band_sd_per_doubling")
-    return k * math.sqrt(sum(d * d for d in distances(x).values()))
+    return extrapolation_sd(figure(DS, "band_sd_per_doubling"), distances(x).values())
 
 
 def _in_sample_sd() -> float:
@@ -109,8 +109,7 @@ def _in_sample_sd() -> float:
 
 def _cpu_sd(x: PgTpsInputs, vcpus: float) -> float:
     cpu = x.specrate_per_core or study_specrate_per_core()
-    extra = figure(DS, "band_sd_per_doubling") * math.sqrt(
-        sum(d * d for d in _distances_at(cpu, vcpus, float(x.clients)).values()))
+    extra = extrapolation_sd(figure(DS, "band_sd_per_doubling"), _distances_at(cpu, vcpus, float(x.clients)).values())
     return math.hypot(_in_sample_sd(), extra)
 
 
@@ -134,7 +133,7 @@ def pg_tps(x: PgTpsInputs, samples: int = SAMPLES, seed: int = 20_140_601) -> Pg
     storage = least * np.exp(rng(seed + 1).normal(0.0, math.hypot(law.fit_sd, band_sd(x)), samples))
     tps = np.minimum(cpu, storage)
     binding = CPU if cpu_p50 <= least else kind
-    dist = math.sqrt(sum(v * v for v in distances(x).values()))
+    dist = distance(distances(x).values())
     return PgTps(Estimate.from_samples(tps, UNIT), binding, cpu_p50, b.iops, b.latency, b.miss, dist, b.wal)
 
 

@@ -25,6 +25,7 @@ from functools import cache
 
 from models.calibration_data import Point, dataset, figure
 from models.fit_cache import disk_cached
+from models.perf.bands import miss_share as miss_share  # one memory-fit rule for every model; named here as before
 
 DS = "pg_tps_model"
 STUDY = "pg_vfabric_001"
@@ -76,17 +77,6 @@ def page_reads_per_txn() -> float:
     4.0
     """
     return figure(STUDY, "pgbench_default_statements") * (1.0 - figure(STUDY, "pgbench_default_insert_share"))
-
-
-def miss_share(cache_gib: float, working_set_gib: float) -> float:
-    """Share of page reads that reach storage: the working set not held in the cache (uniform access).
-
-    >>> miss_share(4.0, 3.0), miss_share(4.0, 8.0), miss_share(4.0, 32.0)
-    (0.0, 0.5, 0.875)
-    """
-    if working_set_gib <= 0:
-        return 0.0
-    return min(1.0, max(0.0, 1.0 - cache_gib / working_set_gib))
 
 
 def usl_relative(n: float, sigma: float, kappa: float) -> float:

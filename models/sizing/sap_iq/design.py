@@ -46,6 +46,7 @@ from models.sizing.result import (
     Warning,
 )
 from models.sizing.rules import data_needed_tb
+from models.sizing.sap_iq import caches as sap_iq_caches
 from models.sizing.sap_iq import failure as sap_iq_failure
 from models.sizing.sap_iq import rules as sap_iq_rules
 from models.sizing.sap_iq import warnings as sap_iq_warnings
@@ -152,6 +153,8 @@ def size_sap_iq(
     for server in candidate_servers(catalog, parts, net.nics_per_host):
         eff = node_vcpus(server, vsphere) * speed_factor(server)
         conc = sap_iq_rules.recommend_nodes(main_tb, workload.query_streams, cores_per_node=eff, vsan=False).nodes
+        # and enough nodes that their temp caches hold the floor of what the streams need (else refused)
+        conc = max(conc, sap_iq_caches.floor_nodes(node_shape(scenario, server), workload.query_streams))
         # beyond the node limit the streams cannot keep their share: size at the limit and say so (bounded)
         needed = workload.nodes or conc
         floor_nodes = min(needed, limit)
@@ -305,7 +308,8 @@ def _cache_settings(node_memory_gib: float) -> tuple[sap_iq_rules.CacheSplit, Se
 
 
 def _rationale(w: SapIqMultiplex, server: Server, nodes: int, node: Node, choice: sap_iq_rules.DqpChoice,
-               caches: sap_iq_rules.CacheSplit, main_tb: float, stored_tb: float) -> list[Rationale]:
+               caches: sap_iq_rules.CacheSplit, main_tb: float, stored_tb: float,
+               pred: sap_iq.IqPrediction) -> list[Rationale]:
     """Why the DQP mode, the dbspace sizes, the node count with its roles and per-core speed, and the caches."""
     _, writers, readers = _roles(w, nodes)
     node_desc = (f"is a VM with {node.vcpus} vCPUs ({percent(vcpu_share())} of the host cores, as study 003 gave its"
@@ -331,7 +335,8 @@ def _rationale(w: SapIqMultiplex, server: Server, nodes: int, node: Node, choice
             f" {int(figure(STUDY, 'vm_vcpus'))} in the study.",
             f"{_cite('vm_vcpus')}; {_cite('cpu_base_ghz')}",
         ),
-        Rationale("IQ caches", caches.reason, caches.source),
+        Rationale("IQ caches", f"{caches.reason} {sap_iq_caches.explain(w, nodes, caches, main_tb, pred)}",
+                  f"{caches.source}; {_cite('cache_miss_slowdown_main')}; {_cite('temp_cache_floor_share')}"),
     ]
 
 
@@ -375,15 +380,17 @@ def _explain(
     node = node_shape(scenario, server)
     choice = sap_iq_rules.dqp_choice(w.query_streams, w.dqp_mode)
     caches, cache_group = _cache_settings(node.memory_gib)
+    sap_iq_caches.check_floor(scenario, w, nodes, node, caches)
     cache_group = dataclasses.replace(cache_group, settings=(*start_parameters(w.query_streams),
                                                              *cache_group.settings))
+    away = sap_iq.Away(node.speed, sap_iq_caches.fit(caches, main_tb))
     pred = sap_iq.predict_iq(choice.mode, nodes, w.query_streams, node.eff,
-                             dqp_network_gbps=net.nic.speed_gbps if net.nic else None)
+                             dqp_network_gbps=net.nic.speed_gbps if net.nic else None, away=away)
     st = (_vsan_storage(o.vsan, nodes, server, stored_tb, net) if o.vsan is not None
           else _san_storage(w, o, server, stored_tb, net))
     failure = sap_iq_failure.node_failure(w, o, choice.mode, node.eff, pred, net.nic.speed_gbps if net.nic else None,
-                                          node.vsphere)
-    rationale = [*_rationale(w, server, nodes, node, choice, caches, main_tb, stored_tb), st.rationale,
+                                          node.vsphere, away)
+    rationale = [*_rationale(w, server, nodes, node, choice, caches, main_tb, stored_tb, pred), st.rationale,
                  sap_iq_failure.rationale(failure),
                  licence_rank.rationale(scenario, server, "gives the query streams their cores" if not o.capped
                                         else "gives the streams the most cores the node limit allows")]
@@ -403,7 +410,7 @@ def _explain(
         totals=bom.totals(st.lines, power, nodes * server.rack_u, scenario), rationale=tuple(rationale),
         warnings=(*st.warnings, *sap_iq_warnings.warnings(w, o, node, pred, net,
                                                           node_limit("vsan" if o.vsan else "san"), choice),
-                  *sap_iq_failure.warnings(failure)),
+                  *sap_iq_failure.warnings(failure), *sap_iq_caches.warnings(w, nodes, caches, main_tb, pred)),
         main_metric="throughput_metric" if w.query_streams > 1 else "power_metric",
         iq=IqMultiplex(coord, writers, readers, float(np.asarray(choice.network_advantage)), round(node.eff, 2),
                        round(main_tb, 3), round(main_tb * _temp_ratio(w), 3)),

@@ -82,7 +82,7 @@ class NodeFailure:
 
 
 def node_failure(w: SapIqMultiplex, o: IqOption, mode: str, eff: float, pred: sap_iq.IqPrediction,
-                 dqp_network_gbps: float | None, vsphere: bool) -> NodeFailure:
+                 dqp_network_gbps: float | None, vsphere: bool, away: sap_iq.Away | None = None) -> NodeFailure:
     """The design `o` (n nodes of `eff` study-equivalent cores) with one node down: the model on n - 1 nodes."""
     n, s = o.nodes, w.query_streams
     metric = "throughput_metric" if s > 1 else "power_metric"
@@ -90,7 +90,8 @@ def node_failure(w: SapIqMultiplex, o: IqOption, mode: str, eff: float, pred: sa
     after = 0.0
     if n > 1:  # the model's point estimates on n - 1 and n nodes scale the design's P50 (no second Monte Carlo run)
         def main(nodes: int) -> float:
-            p = sap_iq.predict_iq(mode, nodes, s, eff, dqp_network_gbps=dqp_network_gbps, samples=0)
+            p = sap_iq.predict_iq(mode, nodes, s, eff, dqp_network_gbps=dqp_network_gbps, away=away or sap_iq.Away(),
+                                  samples=0)
             return float(p.throughput.p50 if s > 1 else p.power.p50)
 
         after = before * main(n - 1) / main(n)

@@ -7,6 +7,7 @@ only reads the result.
 from __future__ import annotations
 
 from models.calibration_data import figure, point
+from models.percent import percent
 from models.perf import sap_iq
 from models.scenario import SapIqMultiplex
 from models.sizing.parts import NetworkChoice
@@ -16,6 +17,8 @@ from models.sizing.sap_iq.rules import DqpChoice
 
 STUDY = "sapiq_dqp_003"
 VS = "vsan_storage"
+AWAY = {"nodes": "nodes", "vcpus": "vCPUs per node", "cpu": "per-core speed", "streams": "streams",
+        "data": "data"}  # the dimensions `sap_iq_fit.distances` measures, as the warning names them
 
 
 def _cite(pid: str, ds: str = STUDY) -> str:
@@ -30,10 +33,14 @@ def warnings(w: SapIqMultiplex, o: IqOption, node: Node, pred: sap_iq.IqPredicti
     ref_vcpus = int(figure(STUDY, "vm_vcpus"))
     warnings: list[Warning] = _mode(w, choice)
     if pred.extrapolated:
+        away = ", ".join(f"{AWAY[k]} {d:.1f}" for k, d in pred.distances if d > 1e-9)
         warnings.append(Warning(
             "extrapolated",
-            f"{nodes} node(s) x {node.eff:,.1f} study-equivalent cores and {w.query_streams} stream(s) lie outside"
-            f" what study 003 measured (4 nodes x {ref_vcpus} vCPU, 1 and 6 streams): the range is wider and the"
+            f"{nodes} node(s) x {node.vcpus} vCPU at {node.speed:.2f} x the study's per-core speed, {w.query_streams}"
+            f" stream(s) and the data lie outside what study 003 measured (4 nodes x {ref_vcpus} vCPU at"
+            f" {figure(STUDY, 'cpu_base_ghz'):g} GHz, 1 and 6 streams, {figure(STUDY, 'scale_factor_gb'):g} GB)"
+            + (f"; doublings away: {away}" if away else "") + f". The range widens by"
+            f" {percent(figure(STUDY, 'band_sd_per_doubling'))} relative sd per doubling (in quadrature): the"
             " estimate is an extrapolation.",
             "info", SCENARIO_WIDE,
         ))

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.calibration_data import figure
-from models.perf import sap_iq
+from models.perf import sap_iq, sap_iq_card
 from models.perf.sap_iq import (
     DATASET,
     DQP_MODES,
@@ -171,7 +171,7 @@ def test_extrapolation_is_flagged() -> None:
 
 
 def test_card_reports_table3_fit() -> None:
-    card = sap_iq.card()
+    card = sap_iq_card.card()
     assert card.name == "sap-iq-dqp"
     assert card.points >= 6
     assert card.max_abs_pct_err < 0.1

@@ -86,7 +86,7 @@ def _off_study(catalog: HardwareCatalog) -> list[tuple[str, Scenario, HardwareCa
             platform={"raid": "none"}), catalog),
         ("pg HA on local disks", sample("pg-consolidation", workload={"shared_storage": "local"}), catalog),
         ("iq unpriced SAN, many streams", sample("sap-iq", workload={"shared_storage": "san", "san_price_per_tb": None,
-                                                                      "nodes": 2, "query_streams": 400}), catalog),
+                                                                      "nodes": 2, "query_streams": 40}), catalog),
         ("iq wide vSAN", sample("sap-iq", workload={"shared_storage": "vsan", "nodes": 64}), catalog),
         ("iq vSAN at the policy's minimum hosts", sample("sap-iq", workload={"nodes": 3}), catalog),
         ("pg clients far beyond the vCPUs", sample("pg-consolidation", workload={"vm_vcpus": 4, "databases": [

@@ -120,7 +120,7 @@ def test_roles_and_writer_limits(catalog: HardwareCatalog) -> None:
 
 
 def test_small_vms_warn(catalog: HardwareCatalog) -> None:
-    r = size(sample("sap-iq", platform={"memory_gib": 64}, workload={"nodes": 3, "query_streams": 40}), catalog)
+    r = size(sample("sap-iq", platform={"memory_gib": 64}, workload={"nodes": 3, "query_streams": 12}), catalog)
     assert "small-vm" in {w.code for w in r.warnings}
 
 
@@ -211,7 +211,7 @@ def test_a_specified_dqp_mode_is_sized_with_the_studys_figures_for_that_mode(
     assert f"about {100 * behind:.0f} % below" in w.text and f"about {100 * behind:.0f} % lower" in why.text
 
 
-SMALL_CASES = [({"memory_gib": 64}, {"nodes": 3, "query_streams": 40}, True),  # both short
+SMALL_CASES = [({"memory_gib": 64}, {"nodes": 3, "query_streams": 12}, True),  # both short
                ({"memory_gib": 64}, {"nodes": 4, "query_streams": 2}, False),  # memory short only
                ({}, {"nodes": 4, "query_streams": 40}, True),  # cores per stream short only
                ({}, {"query_streams": 200}, True)]  # capped at one vSAN cluster: cores short only
