@@ -4,6 +4,7 @@ distance from the study (the one extrapolation rule PostgreSQL TPS uses too)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -57,7 +58,7 @@ def test_throughput_rises_with_node_memory_and_small_caches_are_refused_below_th
         assert [p.path for p in e.problems] == ["platform.memory_gib"]
         assert "limit is" in e.problems[0].message and "GiB per host" in e.problems[0].message
     p50 = [r.estimates["throughput_metric"].p50 for r in sized]
-    assert all(b >= a * (1 - 1e-9) for a, b in zip(p50, p50[1:], strict=False)), p50
+    assert all(b >= a * (1 - 1e-9) for a, b in itertools.pairwise(p50)), p50
     assert p50[0] < p50[-1]  # the smallest memory that sizes is slower than 768 GiB nodes
     small = sized[0]
     assert small.binding_resource == "memory"
