@@ -86,7 +86,7 @@ def warnings(w: SapIqMultiplex, nodes: int, caches: CacheSplit, main_tb: float,
     if pred.cache_factor >= sap_iq.MEMORY_BINDS_BELOW:
         return []
     return [Warning("iq-caches-short", f"{explain(w, nodes, caches, main_tb, pred)} More memory per node"
-                    " (platform.memory_gib) or more nodes (workload.nodes) win it back.", "warning", FIELD)]
+                    " or more nodes win it back.", "warning", FIELD)]
 
 
 def explain(w: SapIqMultiplex, nodes: int, caches: CacheSplit, main_tb: float, pred: sap_iq.IqPrediction) -> str:
