@@ -453,9 +453,10 @@ def _restarted_quick(bins: list[list[PgVm]], failed: tuple[int, ...], cores: flo
                      sums: BinSums) -> tuple[list[tuple[PgVm, int]], tuple[str, ...]]:
     """`_restarted`, testing the survivors one at a time in the order its arg-max ranks them (`quick_place`)."""
     alive = [i not in failed for i in range(len(bins))]
-    live = np.array(alive)[:, None]
-    return quick_place.restarted(_restart_order(bins, failed), alive, np.where(live, sums.cpu, 0.0),
-                                 np.where(live, sums.res, 0.0), np.where(live[:, 0], sums.configured, 0.0), cores, mem)
+    live = np.array(alive)
+    configured: list[float] = np.where(live, sums.configured, 0.0).tolist()
+    return quick_place.restarted(_restart_order(bins, failed), alive, np.where(live[:, None], sums.cpu, 0.0),
+                                 np.where(live[:, None], sums.res, 0.0), configured, cores, mem)
 
 
 def _restart_order(bins: list[list[PgVm]], failed: tuple[int, ...]) -> list[PgVm]:
