@@ -17,6 +17,7 @@ from models.sizing.postgres.placement import (
     bin_sums,
     make_vm,
 )
+from models.sizing.postgres.tps_vcpus import HostCpu
 from tests.models.sizing.conftest import sample
 
 
@@ -31,7 +32,7 @@ def _vms(seed: int, count: int) -> list[PgVm]:
         hours = sorted(rng.sample(range(24), rng.randint(1, 3)))
         db = PgDatabase(name=f"d{i:04d}", size_gb=size, peak_clients=clients, working_set_gb=min(ws, size),
                         busy_hours=hours)
-        out.append(make_vm(f"vm-{db.name}", (db,), rng.choice([16, 32, 64]), w, 0.7))
+        out.append(make_vm(f"vm-{db.name}", (db,), HostCpu(rng.choice([16, 32, 64])), w, 0.7))
     return out
 
 
