@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from models.field_words import FIELDS
 from models.percent import percent as _percent
 from models.uncertainty import Estimate
-from models.vocabulary import KINDS
+from models.vocabulary import KINDS, SHARE_UNITS
 
 if TYPE_CHECKING:
     from models.sizing.result import Design, SizingResult, VmLayout
@@ -132,7 +132,12 @@ def humanize(name: str) -> str:
 
 
 def is_fraction(unit: str) -> bool:
-    return unit.strip().lower().startswith("fraction")
+    """A share of 1, printed in percent: one of the share units the vocabulary declares.
+
+    >>> is_fraction("fraction of baseline throughput"), is_fraction("TB/h")
+    (True, False)
+    """
+    return unit in SHARE_UNITS
 
 
 def number(value: float | None, digits: int = 3) -> str:
@@ -163,10 +168,7 @@ def significant(v: float | None, digits: int = 6) -> str:
 
 def unit_text(unit: str) -> str:
     """The unit as printed after a value; fractions print as percent."""
-    if is_fraction(unit):
-        rest = unit.strip()[len("fraction"):].strip()
-        return f"% {rest}".strip()
-    return unit
+    return SHARE_UNITS.get(unit, unit)
 
 
 def value(v: float | None, unit: str, digits: int = 3) -> str:

@@ -125,7 +125,7 @@ def right_size(vm: ObservedVm, how: RightSizing) -> RightSized:
         used_gib = max(vm.memory_used_gib * how.comfort, 0.1)
     current: dict[str, Any] = {"vcpus": vm.vcpus, "memory_gib": vm.memory_gib, "cpu_used_mhz": vm.cpu_used_mhz,
                                "memory_used_gib": vm.memory_used_gib, "iops": vm.iops, "cpu_model": vm.cpu_model[:200],
-                               "source": f"{how.source}; CPU: {why}"[:300]}
+                               "source": how.source[:300], "cpu_basis": why[:300]}
     database = {"name": vm.name, "size_gb": round(max(vm.in_use_gb, 0.001), 3),
                 "peak_clients": math.ceil(vcpus * figure(RULES, "pg_clients_per_vcpu") - 1e-9),
                 "working_set_gb": round(used_gib * GB_PER_GIB, 3), "current": current}

@@ -132,7 +132,9 @@ class CurrentVm(_Strict):
     memory_used_gib: float | None = Field(default=None, ge=0, le=24_576, description="memory the VM used, GiB")
     iops: float | None = Field(default=None, ge=0, le=100_000_000, description="I/O operations per second it ran")
     cpu_model: str = Field(default="", max_length=200, description="the processor of its host")
-    source: str = Field(default="", max_length=300, description="where the figures come from")
+    source: str = Field(default="", max_length=300, description="where the figures come from (the export)")
+    cpu_basis: str = Field(default="", max_length=300, description="how its CPU use was carried over to the target"
+                           " CPU (the benchmark ratio, or a core counted as a core)")
 
 
 class PgDatabase(_Strict):

@@ -166,6 +166,12 @@ def greenplum_release_label(version: str) -> str:
 
 # --------------------------------------------------------------------------- metrics
 
+# A share of 1 (0.65 is 65 %): the units estimates of shares carry, and how each prints (in percent). Renderers look
+# a unit up here; they never read a unit's words.
+SHARE = "fraction"
+SHARE_OF_BASELINE = "fraction of baseline throughput"
+SHARE_UNITS: dict[str, str] = {SHARE: "%", SHARE_OF_BASELINE: "% of baseline throughput"}
+
 
 @dataclass(frozen=True)
 class Metric:
@@ -201,9 +207,9 @@ METRICS: dict[str, Metric] = {
         Metric("tps", "Transactions per second", "TPS", "higher", ("greenplum-oltp", "postgres-consolidation"), True),
         Metric("throughput_metric", "TPC-H throughput", "QthH@Size", "higher", ("sap-iq-multiplex",), True),
         Metric("power_metric", "TPC-H power", "QppH@Size", "higher", ("sap-iq-multiplex",), True),
-        Metric("overcommit_rate", "Memory overcommit", "fraction", "higher", ("postgres-consolidation",)),
+        Metric("overcommit_rate", "Memory overcommit", SHARE, "higher", ("postgres-consolidation",)),
         Metric(
-            "performance_preserved", "Throughput preserved", "fraction of baseline throughput", "higher",
+            "performance_preserved", "Throughput preserved", SHARE_OF_BASELINE, "higher",
             ("postgres-consolidation",),
         ),
         Metric("capex", "Capex", "", "lower", WORKLOAD_KINDS),  # unit: the catalog's currency

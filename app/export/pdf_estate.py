@@ -41,10 +41,14 @@ def estate_section(ctx: Ctx, w: PostgresConsolidation, r: SizingResult) -> list[
         note = (f" {len(rows):,} VMs with {total_now:,} vCPUs today; the {LISTED_IN_FULL // 2} with the most vCPUs"
                 " follow, every VM's figures are in the scenario file.")
         rows = sorted(rows, key=lambda row: -int(row[1]))[:LISTED_IN_FULL // 2]
-    sources = sorted({db.current.source.split(";")[0] for db in w.databases if db.current is not None})
+    sources = sorted({db.current.source for db in w.databases if db.current is not None and db.current.source})
+    bases = sorted({db.current.cpu_basis for db in w.databases if db.current is not None and db.current.cpu_basis})
+    if 0 < len(bases) <= 3:  # a few rules for the whole estate: say them; each VM's is in the scenario file
+        note += " CPU use carried over to the new processor: " + "; ".join(bases) + "."
+    observed = ", ".join(sources) or "the estate export"
     cw = ctx.width
     return [ctx.heading("Current VMs, as they are and right-sized", 1),
-            ctx.p(f"As observed in {', '.join(sources)}: the vCPUs and memory each VM has today and what it used,"
+            ctx.p(f"As observed in {observed}: the vCPUs and memory each VM has today and what it used,"
                   " beside the VM this design gives it (sized from the use, with the comfort factor of the import)."
                   + note,
                   ctx.styles.body),

@@ -30,6 +30,7 @@ from numpy.typing import ArrayLike
 from models.calibration_data import point
 from models.model_card import ModelCard, Residual
 from models.uncertainty import FloatArray
+from models.vocabulary import SHARE
 
 DATASET = "pg_vfabric_001"
 
@@ -321,7 +322,7 @@ def working_sets_card() -> ModelCard:
     needed_mb = float(vm_memory_working_set_mb(high)) + float(vm_memory_working_set_mb(low))
     config_mb = _f("t2_mem_config_total_mb")
     safe = point(DATASET, "ws_safe_overcommit_rate")
-    residuals.append(Residual(safe.id, safe.value, float(safe_overcommit_rate(config_mb, needed_mb)), "fraction"))
+    residuals.append(Residual(safe.id, safe.value, float(safe_overcommit_rate(config_mb, needed_mb)), SHARE))
     spare = point(DATASET, "ws_spare_mb")
     residuals.append(Residual(spare.id, spare.value, config_mb - needed_mb, "MB"))
     return ModelCard(

@@ -14,7 +14,7 @@ from models.scenario import ScenarioFileError, load_scenario, parse_scenario, sc
 def _estate(n: int) -> dict[str, Any]:
     current = {"vcpus": 8, "memory_gib": 32.0, "cpu_used_mhz": 4200.5, "memory_used_gib": 12.25,
                "cpu_model": "Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz",
-               "source": "RVTools export RVTools_export_all.xlsx; CPU: a core counts as a core" * 2}
+               "source": "RVTools export RVTools_export_all.xlsx" * 2, "cpu_basis": "a core counts as a core" * 2}
     return {"name": "estate", "platform": {"deployment": "vsphere"}, "workload": {
         "kind": "postgres-consolidation",
         "databases": [{"name": f"vm-{i:05d}.corp.example.com", "size_gb": 20 + i % 50, "peak_clients": 5 + i % 20,

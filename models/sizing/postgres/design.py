@@ -90,7 +90,7 @@ from models.sizing.rules import (
 from models.sizing.shared_storage import is_flash, policy_min_hosts, write_penalty
 from models.sizing.software import Licensing
 from models.uncertainty import Estimate
-from models.vocabulary import KINDS
+from models.vocabulary import KINDS, SHARE, SHARE_OF_BASELINE
 
 MAX_EXTRA_STORAGE_HOSTS = 64  # hosts added only for vSAN capacity before a server is given up
 
@@ -382,8 +382,8 @@ def _performance(w: PostgresConsolidation, p: Packing, by_vm: dict[str, PgConfig
     preserved = min(float(memory.performance_preserved(min(rate, 0.999), scheme, ratio(vm)))
                     for h, rate in zip(p.hosts, oc.rates, strict=True) for vm in h.vms)
     return {
-        "overcommit_rate": Estimate.exact(oc.rate, "fraction"),
-        "performance_preserved": Estimate.exact(preserved, "fraction of baseline throughput"),
+        "overcommit_rate": Estimate.exact(oc.rate, SHARE),
+        "performance_preserved": Estimate.exact(preserved, SHARE_OF_BASELINE),
     }, round(ratio(_first_vm(p)), 2)
 
 

@@ -39,7 +39,8 @@ def test_a_12_vm_export_becomes_a_consolidation_that_sizes(tmp_path: Path, capsy
     assert pg03.working_set_gb == pytest.approx(2048 * 1 * 1.5 / 1024 * 2**30 / 1e9, abs=1e-3)
     assert pg03.size_gb == pytest.approx(102400 * 2**20 / 1e9, abs=1e-3)
     assert pg03.current is not None and (pg03.current.vcpus, pg03.current.memory_gib) == (8, 32.0)
-    assert "Gold 6130" in pg03.current.cpu_model and "SPECrate2017_int_base per core" in pg03.current.source
+    assert "Gold 6130" in pg03.current.cpu_model and "SPECrate2017_int_base per core" in pg03.current.cpu_basis
+    assert pg03.current.source == "RVTools export RVTools_export_all.xlsx"  # the export alone
     quiet = dbs["quiet"]  # nothing observed: it keeps what it has
     assert quiet.peak_clients == 40 and quiet.working_set_gb == pytest.approx(16 * 2**30 / 1e9, abs=1e-3)
     assert "quiet: CPU use not observed" in scenario.notes
