@@ -108,6 +108,7 @@ FIELDS: dict[str, FieldInfo] = {
     "workload.databases[].current.iops": FieldInfo("I/O observed", "IOPS"),
     "workload.databases[].current.cpu_model": FieldInfo("Current processor"),
     "workload.databases[].current.source": FieldInfo("Observed in"),
+    "workload.databases[].current.cpu_basis": FieldInfo("CPU carried over by"),
     "workload.placement": FieldInfo(
         "Placement", choices=(("vm-per-database", "One VM per database"), ("shared-vm", "Shared VMs"))
     ),
