@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from app.export.atomic import atomic_write
+from app.export.vm_settings_sheet import VmSettingsTable, sheet_name, write_sheet
 from models.file_input import FORMULA_STARTS, spreadsheet_text
 from models.sizing.result import BomLine, SizingResult
 
@@ -296,9 +297,11 @@ def row_formulas(rows: Sequence[BomRow], first_row: int) -> dict[tuple[int, str]
     return out
 
 
-def write_bom_xlsx(tables: Sequence[BomTable], path: str | Path) -> None:
+def write_bom_xlsx(tables: Sequence[BomTable], path: str | Path,
+                   vm_tables: Sequence[VmSettingsTable | None] = ()) -> None:
     """One sheet per scenario, numbers as numbers with a currency format, subtotal and total rows in bold, and live
-    formulas for quantities, extended prices, subtotals and totals (`row_formulas`)."""
+    formulas for quantities, extended prices, subtotals and totals (`row_formulas`). `vm_tables`, one per table (None
+    for a design without PostgreSQL VMs): a sheet after the scenario's BOM with each VM's databases and settings."""
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
@@ -311,7 +314,7 @@ def write_bom_xlsx(tables: Sequence[BomTable], path: str | Path) -> None:
     sub_fill = PatternFill("solid", fgColor="EEF2F6")
     total_fill = PatternFill("solid", fgColor="D0E2FF")
     widths = (12, 18, 60, 22, 8, 13, 8, 8, 16, 10, 16, 18, 10, 9, 11, 14, 10, 10, 12, 40, 30)
-    for t in tables:
+    for k, t in enumerate(tables):
         ws = wb.create_sheet(sheet_title(t.scenario, taken))
         for i, (key, val) in enumerate(t.header(), start=1):
             ws.cell(i, 1, key).font = bold
@@ -339,5 +342,8 @@ def write_bom_xlsx(tables: Sequence[BomTable], path: str | Path) -> None:
         for j, wdt in enumerate(widths, start=1):
             ws.column_dimensions[get_column_letter(j)].width = wdt
         ws.freeze_panes = ws.cell(head_row + 1, 1)
+        vms = vm_tables[k] if k < len(vm_tables) else None
+        if vms is not None:
+            write_sheet(wb.create_sheet(sheet_title(sheet_name(vms.scenario), taken)), vms, _text_cell)
     with atomic_write(Path(path)) as tmp:
         wb.save(tmp)

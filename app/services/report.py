@@ -166,7 +166,12 @@ def write_bom(results: Sequence[SizingResult], scenarios: Sequence[Scenario], pa
 
     tables = [bom_table(r, s.customer) for r, s in zip(results, scenarios, strict=True)]
     try:
-        (write_bom_csv if fmt == "csv" else write_bom_xlsx)(tables, path)
+        if fmt == "csv":
+            write_bom_csv(tables, path)
+        else:  # the workbook also holds each PostgreSQL VM's databases and settings, which the PDF groups
+            from app.export.vm_settings_sheet import vm_settings_table
+
+            write_bom_xlsx(tables, path, [vm_settings_table(r) for r in results])
     except (ExportError, OSError) as exc:
         raise ServiceError("cannot write the report", [Problem(str(path), str(exc))]) from None
     return path
