@@ -133,6 +133,11 @@ class Server(PartBase):
         return drive.form_factor in BAY_ACCEPTS.get(self.data_bay_form_factor, frozenset())
 
 
+DriveMedia = Literal["nvme", "ssd", "hdd"]
+# No spinning disk reaches even 1,000 random IOPS; every flash device in the catalog is far above 5,000.
+FLASH_MIN_IOPS = 5_000.0
+
+
 @dataclass(frozen=True, slots=True)
 class Drive(PartBase):
     interface: DriveInterface
@@ -143,6 +148,13 @@ class Drive(PartBase):
     random_read_iops: float
     random_write_iops: float
     watts: float
+
+    @property
+    def media(self) -> DriveMedia:
+        """'nvme' for NVMe, 'ssd' for SAS/SATA flash, 'hdd' for spinning disks (by their random IOPS)."""
+        if self.interface.startswith("NVMe"):
+            return "nvme"
+        return "ssd" if self.random_read_iops >= FLASH_MIN_IOPS else "hdd"
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,12 +20,14 @@ from models.sizing.settings import groups_for
 WHERE = {
     "greenplum": "gpconfig",
     "greenplum-init": "gpinitsystem",
+    "greenplum-not-set": "not set (gpconfig)",
     "greenplum-resource-group": "resource group",
     "postgresql": "postgresql.conf",
     "sap-iq-server": "start_iq",
     "sap-iq-multiplex": "LS policy",
     "vsan-policy": "vSAN policy",
     "linux-sysctl": "sysctl.conf",
+    "linux-block": "block device",
 }
 
 

@@ -103,8 +103,10 @@ def _sources(d: Design, *names: str) -> tuple[str, ...]:
 
 def _setting_rows(d: Design) -> Iterator[FactRow]:
     if d.gp_vmem_protect_limit_mb is not None:
+        unset = any(g.product == "greenplum-not-set" and g.get("gp_vmem_protect_limit") for g in d.settings)
         yield FactRow("gp_vmem_protect_limit", "gp_vmem_protect_limit", d.gp_vmem_protect_limit_mb, "MB",
-                      _sources(d, "gp_vmem_protect_limit"))
+                      _sources(d, "gp_vmem_protect_limit"),
+                      "(not set: this release ignores it under resource groups)" if unset else "")
     buffers = shared_buffers(d)
     if buffers is not None:
         yield FactRow("shared_buffers", "shared_buffers", buffers, source=_sources(d, "shared_buffers"))

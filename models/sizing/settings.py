@@ -11,12 +11,14 @@ here is not in the generated files.
 | -------------------------- | ------------------------------- | ------------------------------------------ |
 | `greenplum`                | `cluster`                       | `gpconfig -c NAME -v VALUE`                |
 | `greenplum-init`           | `cluster`                       | gpinitsystem flags (`mirror_mode`)         |
+| `greenplum-not-set`        | `cluster`                       | a commented-out gpconfig line: left unset  |
 | `greenplum-resource-group` | the group's name                | `CREATE/ALTER RESOURCE GROUP ... WITH (...)` |
 | `postgresql`               | the VM's name (design VM names) | `NAME = 'VALUE UNIT'` and `ALTER SYSTEM`   |
 | `sap-iq-server`            | `all nodes` or a node's name    | a start_iq switch `-NAME VALUE`            |
 | `sap-iq-multiplex`         | `multiplex`                     | `SET OPTION PUBLIC.NAME = VALUE`           |
 | `vsan-policy`              | the policy's name               | a vSAN storage-policy rule (`VSAN.NAME`)   |
 | `linux-sysctl`             | `segment hosts` (or a role)     | a sysctl.conf line (e.g. vm.overcommit_ratio) |
+| `linux-block`              | `data drives`                   | /sys/block/DEV/queue/scheduler (data-disks.sh) |
 | `pgbouncer`                | `coordinator`                   | a pgbouncer.ini `[pgbouncer]` line          |
 """
 
@@ -27,12 +29,14 @@ from dataclasses import dataclass
 PRODUCTS = (
     "greenplum",
     "greenplum-init",
+    "greenplum-not-set",
     "greenplum-resource-group",
     "postgresql",
     "sap-iq-server",
     "sap-iq-multiplex",
     "vsan-policy",
     "linux-sysctl",
+    "linux-block",
     "pgbouncer",
 )
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from app.export.config.ansible import add_ansible
 from app.export.config.bundle import ConfigBundle, ConfigFile, comment, header, one_line
-from app.export.config.design_values import cluster_setting
+from app.export.config.design_values import cluster_setting, release
 from app.export.config.gp_layout import segment_units
 from app.export.config.greenplum import add_greenplum, mirror_mode_problem
 from app.export.config.linux import GREENPLUM_KINDS, add_linux
-from app.export.config.naming import Naming
+from app.export.config.naming import Naming, for_release
 from app.export.config.postgres import add_postgres, vm_names
 from app.export.config.sap_iq import add_sap_iq
+from app.export.config.static_data import deploy_data
 from app.export.config.vsphere import (
     add_vsphere,
     anti_affinity,
@@ -29,6 +30,7 @@ def build_config(result: SizingResult, naming: Naming | None = None) -> ConfigBu
     bundle = ConfigBundle(result.scenario_name, d.kind)
     vsphere = d.deployment == "vsphere"
     if d.kind in GREENPLUM_KINDS:
+        naming = for_release(naming, deploy_data("greenplum")["releases"][release(result)].get("names", {}))
         units = add_greenplum(bundle, result, naming)
         add_ansible(bundle, result, units, naming)
         add_linux(bundle, result, units[0].mounts if units else None, units[0].drives if units else 0)

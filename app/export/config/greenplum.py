@@ -57,7 +57,9 @@ def gpinitsystem_config(result: SizingResult, units: list[SegmentUnit], naming: 
               f"declare -a DATA_DIRECTORY={_array(spread(u.primaries, u.mounts, naming, 'primary_dir'))}"]
     rel = deploy_data("greenplum")["releases"][release(result)]
     var = rel["prefix"]
-    lines += [*comment(f"Coordinator host. {rel['prefix_reason']}", rel["prefix_source"]),
+    named = "names_reason" in rel and "coordinator_host" not in naming.explicit
+    lines += [*comment(f"Coordinator host. {rel['prefix_reason']}" + (f" {rel['names_reason']}" if named else ""),
+                       rel["prefix_source"] + (f"; {rel['names_source']}" if named else "")),
               _var(f"{var}_HOSTNAME", naming.render("coordinator_host")),
               *comment("Coordinator data directory (the catalog only, on the coordinator's RAID 1 pair).", DOCS),
               _var(f"{var}_DIRECTORY", naming.render("coordinator_dir"))]
@@ -207,6 +209,9 @@ def gpconfig_script(result: SizingResult) -> str:
         value = _gpconfig_value(c.name, c.value, c.unit, plain)
         lines += [*comment(f"{c.reason} {rel['flag_reason']}", f"{c.source}; {rel['flag_source']}"),
                   f"gpconfig -c {c.name} -v {shlex.quote(value)} {rel['coordinator_only']}"]
+    for s in (s for g in setting_groups(result, "greenplum-not-set") for s in g.settings):
+        lines += [*comment(s.reason, s.source),
+                  f"# gpconfig -c {s.name} -v {shlex.quote(_gpconfig_value(s.name, s.value, s.unit, plain))}"]
     lines += [*comment("Parameters such as gp_vmem_protect_limit, gp_resource_manager and max_connections take"
                        " effect only after a restart.", "vendor_docs: Greenplum Database Reference Guide,"
                        " Server Configuration Parameters"),

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import shlex
+from typing import Any
 
 from app.export.config.bundle import Comments, ConfigBundle, comment, header
-from app.export.config.design_values import release, setting_groups
+from app.export.config.design_values import cluster_setting, release, setting_groups
 from app.export.config.os_fit import Line, Role, limits_lines, overcommit, roles, sysctl_lines
 from app.export.config.static_data import deploy_data
 from models.sizing.result import SizingResult
@@ -75,15 +76,34 @@ def data_disks_script(result: SizingResult, mounts: tuple[str, ...], drives: int
               '  mount "$mnt"',
               *["  " + c for c in comment(fs["readahead_reason"], fs["readahead_source"])],
               f'  /sbin/blockdev --setra {fs["readahead_sectors"]} "$dev"',
-              *["  " + c for c in comment(fs["scheduler_reason"], fs["scheduler_source"])],
-              '  disk=$(basename "$dev")',
-              f'  if grep -q "mq-{fs["scheduler"]}" "/sys/block/$disk/queue/scheduler"; then'
-              f' echo mq-{fs["scheduler"]} > "/sys/block/$disk/queue/scheduler";'
-              f' else echo {fs["scheduler"]} > "/sys/block/$disk/queue/scheduler"; fi',
-              "done",
-              *comment("Read-ahead and scheduler do not survive a reboot: keep the two lines above in a"
-                       " boot-time unit (rc.local or a tuned profile).", fs["readahead_source"])]
+              *_scheduler_lines(result, fs)]
     return "\n".join(lines)
+
+
+def _scheduler_lines(result: SizingResult, fs: dict[str, Any]) -> list[str]:
+    """The data devices' I/O scheduler: the design's (the installation guide's for the drives' media, bare metal),
+    else the study's deadline for virtual disks; the name on current kernels, falling back to RHEL 7's; then how it
+    survives a reboot."""
+    now = cluster_setting(result, "linux-block", "scheduler")
+    el7 = cluster_setting(result, "linux-block", "scheduler_el7")
+    if now is not None and el7 is not None:
+        names, reason, source = (str(now.value), str(el7.value)), now.reason, now.source
+    else:
+        names, reason, source = (f"mq-{fs['scheduler']}", fs["scheduler"]), fs["scheduler_reason"], \
+            fs["scheduler_source"]
+    sysfs = '"/sys/block/$disk/queue/scheduler"'
+    boot = fs["scheduler_boot"]
+    media = cluster_setting(result, "linux-block", "media")
+    kernel = boot["kernel_nvme"] if media is not None and media.value == "nvme" else boot["kernel_scsi"]
+    return [*["  " + c for c in comment(reason + (f" Data drive media: {media.value}." if media else ""), source)],
+            '  disk=$(basename "$dev")',
+            f'  echo {names[0]} > {sysfs}' if names[0] == names[1] else
+            f'  if grep -qw "{names[0]}" {sysfs}; then echo {names[0]} > {sysfs}; else echo {names[1]} > {sysfs}; fi',
+            "done",
+            *comment("Read-ahead does not survive a reboot: keep the blockdev line above in a boot-time unit"
+                     " (rc.local or a tuned profile).", fs["readahead_source"]),
+            *comment(boot["reason"], boot["source"]),
+            f'# ACTION=="add|change", KERNEL=="{kernel}", ATTR{{queue/scheduler}}="{names[0]}"']
 
 
 def _resource_manager(result: SizingResult) -> str | None:

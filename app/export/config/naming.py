@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 
 # placeholders each pattern may use, and what they are
 PLACEHOLDERS: dict[str, tuple[str, ...]] = {
@@ -55,10 +55,13 @@ class Naming:
     seg_prefix: str = "gpseg"
     pg_vm: str = "{name}"
     iq_node: str = "iq{n}"
+    explicit: frozenset[str] = field(default=frozenset(), compare=False)  # the keys the user set (`parse_naming`)
 
     def __post_init__(self) -> None:
         problems = []
         for f in fields(self):
+            if f.name == "explicit":
+                continue
             pattern = getattr(self, f.name)
             allowed = PLACEHOLDERS[f.name]
             try:
@@ -115,7 +118,22 @@ def parse_naming(items: list[str]) -> Naming:
             changes[key] = value.strip()
     if problems:
         raise NamingError(problems)
-    return replace(Naming(), **changes)
+    return replace(Naming(), **changes, explicit=frozenset(changes))
+
+
+def for_release(naming: Naming, names: dict[str, str]) -> Naming:
+    """`naming` with the release's own defaults (`names`: key -> pattern, e.g. Greenplum 6's mdw and /data/master)
+    for every key the user did not set.
+
+    >>> n = for_release(parse_naming(["coordinator_host=gpm1"]), {"coordinator_host": "mdw", "coordinator_dir": "/m"})
+    >>> n.coordinator_host, n.coordinator_dir, n.standby_coordinator_host
+    ('gpm1', '/m', 'scdw')
+    """
+    kept: dict[str, str] = {k: v for k, v in names.items() if k not in naming.explicit and k in PLACEHOLDERS}
+    out = naming
+    for key, pattern in kept.items():
+        out = replace(out, **{key: pattern})  # type: ignore[arg-type]  # a str field: `key` is one of PLACEHOLDERS
+    return out
 
 
 def unique(names: list[str], key: str) -> list[str]:

@@ -79,7 +79,7 @@ def size_greenplum(
         raise _nothing_fits(scenario, parts, servers, raid)
     pick = _best_of_pool(run, streams.recommended, rank=rank)
     result = pick.result if streams.any_warnings is None else _argued(run, rank, streams, pick)
-    return for_release(result, workload)
+    return for_release(result, workload, catalog.drive(result.design.drive_id) if result.design.drive_id else None)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from models.calibration_data import figure, point
+from models.hardware import Drive, DriveMedia
 from models.percent import percent
 from models.scenario import GreenplumAnalytics, GreenplumOltp
 from models.sizing.greenplum.memory import MemoryPlan
@@ -86,7 +87,7 @@ def greenplum_dialect(
     and MEMORY_SPILL_RATIO, run resource groups on cgroup v2 (group-v2) and cap default_group's CPU at 20 % unless
     told otherwise; memory per group is MEMORY_LIMIT in MB per segment (MEMORY_QUOTA in Apache Cloudberry 2), and a
     query gets MEMORY_LIMIT / CONCURRENCY, so MEMORY_LIMIT = statement_mem x CONCURRENCY keeps the per-query
-    memory the plan sized. Greenplum 6 comes back unchanged.
+    memory the plan sized. Greenplum 6 keeps its settings but gp_vmem_protect_limit (`vmem_not_set`).
 
     >>> from models.sizing.greenplum.memory import MirrorLayout, memory_plan
     >>> plan = memory_plan(512, 32, 16, 32, 20, 20, MirrorLayout("group", None, False))
@@ -94,11 +95,11 @@ def greenplum_dialect(
     >>> rg = [x for x in g if x.product == "greenplum-resource-group"][0]
     >>> [(s.name, s.value) for s in rg.settings]
     [('concurrency', 20), ('cpu_max_percent', 100), ('cpu_weight', 100), ('memory_limit', 11600), ('min_cost', 0)]
-    >>> greenplum_dialect(g, "6")[1] is None
-    True
+    >>> greenplum_dialect(greenplum_settings(plan), "6")[1].decision
+    'gp_vmem_protect_limit on Greenplum 6'
     """
     if version not in GP7_FAMILY:
-        return groups, None
+        return vmem_not_set(groups)
     cluster = next(g for g in groups if g.product == "greenplum" and g.target == "cluster")
     stmt = cluster.get("statement_mem")
     rg = next(g for g in groups if g.product == "greenplum-resource-group" and g.target == DEFAULT_GROUP)
@@ -125,17 +126,87 @@ def greenplum_dialect(
         Setting(memory_name, memory_mb, "", text, source),
         Setting("min_cost", int(figure(DOCS, "gp7_rg_min_cost_default")), "", text, source),
     ))
-    kept = tuple(s if s.name != "gp_resource_manager" else Setting(s.name, "group-v2", "", text, source)
+    kept = tuple(Setting(s.name, "group-v2", "", text, source) if s.name == "gp_resource_manager" else
+                 _vmem_enforced(s, version) if s.name == VMEM else s
                  for s in cluster.settings if s.name != "gp_resource_group_memory_limit")
     out = tuple(SettingGroup(g.product, g.target, kept) if g is cluster else new_rg if g is rg else g for g in groups)
     return out, Rationale("Resource groups of the release", text, source)
 
 
-def for_release(result: SizingResult, workload: GreenplumAnalytics | GreenplumOltp) -> SizingResult:
-    """The design's settings in the dialect of the release it is configured for (Greenplum 6: as sized), with the
-    OLTP settings of study 004 for a transactional workload."""
+VMEM = "gp_vmem_protect_limit"
+NOT_SET = "greenplum-not-set"  # parameters the design leaves at their default, each with why (commented in gpconfig.sh)
+
+
+def vmem_not_set(groups: tuple[SettingGroup, ...]) -> tuple[tuple[SettingGroup, ...], Rationale | None]:
+    """Greenplum 6 with resource groups: gp_vmem_protect_limit moves out of the gpconfig settings into the
+    parameters left unset, with the documentation's reason (it is enforced only under resource queues; each segment's
+    memory is then gp_resource_group_memory_limit's share). Nothing changes where it is not set or not under groups.
+
+    >>> from models.sizing.greenplum.memory import MirrorLayout, memory_plan
+    >>> g, why = vmem_not_set(greenplum_settings(memory_plan(512, 32, 16, 32, 20, 20, MirrorLayout("group", None,
+    ...                                                                                              False))))
+    >>> [x.product for x in g if any(s.name == VMEM for s in x.settings)], why.decision
+    (['greenplum-not-set'], 'gp_vmem_protect_limit on Greenplum 6')
+    """
+    cluster = next((g for g in groups if g.product == "greenplum" and g.target == "cluster"), None)
+    vmem = None if cluster is None else cluster.get(VMEM)
+    manager = None if cluster is None else cluster.get("gp_resource_manager")
+    if cluster is None or vmem is None or manager is None or manager.value != "group":
+        return groups, None
+    text = (f"Not set: Greenplum 6 enforces {VMEM} only under resource queues and ignores it when resource groups"
+            " are active, as they are here (gp_resource_manager=group); each segment's memory is"
+            " gp_resource_group_memory_limit's share of the host, rg_perseg_mem (see Resource groups). The value"
+            f" resource queues would take, gp_vmem / max_acting_primary_segments = {vmem.value:,} MB, stays the bound"
+            " statement_mem is checked against.")
+    source = f"{_cite('gp6_vmem_protect_limit_queues_only')}; {_cite('gp6_vmem_protect_limit_ignored_by_groups')}"
+    kept = SettingGroup(cluster.product, cluster.target, tuple(s for s in cluster.settings if s.name != VMEM))
+    unset = SettingGroup(NOT_SET, "cluster", (Setting(VMEM, vmem.value, vmem.unit, text, source),))
+    out = tuple(g for x in groups for g in ((kept, unset) if x is cluster else (x,)))
+    return out, Rationale(f"{VMEM} on Greenplum 6", text, source)
+
+
+def _vmem_enforced(s: Setting, version: str) -> Setting:
+    """gp_vmem_protect_limit on the Greenplum 7 line: enforced under resource groups too, so it stays set."""
+    why = f"{s.reason} {_release(version)} enforces it under resource groups as well as resource queues, so it is set."
+    return Setting(s.name, s.value, s.unit, why, f"{s.source}; {_cite('gp7_vmem_protect_limit_both_managers')}")
+
+
+SCHEDULER_GUIDE = {"6": "gp6", "7": "gp7", "warehousepg-7": "gp7", "cloudberry-2": "cloudberry2"}  # whose table
+MEDIA_WORDS = {"nvme": "NVMe drives", "ssd": "SAS/SATA solid-state drives", "hdd": "spinning disks"}
+
+
+def io_scheduler(media: DriveMedia, version: str) -> SettingGroup:
+    """The installation guide's I/O scheduler for data drives of `media` (`Drive.media`) on `version`: the name on
+    current kernels (RHEL 8 and later, Ubuntu) and the name RHEL 7's single-queue kernels give it.
+
+    >>> [s.value for s in io_scheduler("nvme", "6").settings], [s.value for s in io_scheduler("hdd", "7").settings]
+    (['nvme', 'none', 'none'], ['hdd', 'mq-deadline', 'deadline'])
+    >>> [s.value for s in io_scheduler("ssd", "6").settings], [s.value for s in io_scheduler("ssd", "cloudberry-2")
+    ...                                                        .settings]
+    (['ssd', 'none', 'noop'], ['ssd', 'none', 'none'])
+    """
+    p = point(DOCS, f"{SCHEDULER_GUIDE[version]}_io_scheduler_{'other' if media == 'hdd' else media}")
+    now, el7 = str(p.conditions["scheduler"]), str(p.conditions["scheduler_el7"])
+    guide = "Greenplum 7" if version == "warehousepg-7" else _release(version)
+    why = (f"The data drives are {MEDIA_WORDS[media]}: the {guide} installation guide's I/O scheduler for them is"
+           f" {now}" + (f" ({el7} on RHEL 7's single-queue kernels)" if el7 != now else "")
+           + (" (WarehousePG 7 follows Greenplum 7's guide)" if version == "warehousepg-7" else "")
+           + ". data-disks.sh sets it on every data device and a udev rule keeps it across reboots.")
+    src = p.source.cite()
+    return SettingGroup("linux-block", "data drives", (Setting("media", media, "", why, src),
+                                                       Setting("scheduler", now, "", why, src),
+                                                       Setting("scheduler_el7", el7, "", why, src)))
+
+
+def for_release(result: SizingResult, workload: GreenplumAnalytics | GreenplumOltp,
+                drive: Drive | None = None) -> SizingResult:
+    """The design's settings in the dialect of the release it is configured for (Greenplum 6: as sized, but
+    gp_vmem_protect_limit), with the OLTP settings of study 004 for a transactional workload and, on bare metal, the
+    I/O scheduler of the data drives (`drive`)."""
     version = workload.greenplum_version
     settings, why = greenplum_dialect(result.design.settings, version)
+    if drive is not None and result.design.deployment == "bare-metal":
+        settings = (*settings, io_scheduler(drive.media, version))
     oltp = oltp_settings(workload.mix, version) if isinstance(workload, GreenplumOltp) else None
     if oltp is not None:  # into the cluster's gpconfig group, after the memory and connection settings
         settings = tuple(SettingGroup(g.product, g.target, (*g.settings, *oltp.settings))

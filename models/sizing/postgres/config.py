@@ -36,8 +36,6 @@ RULES = "sizing_rules"
 MB_PER_GIB = 1024.0
 
 DriveKind = Literal["hdd", "ssd", "nvme", "san"]
-# No spinning disk reaches even 1,000 random IOPS; every flash device in the catalog is far above 5,000.
-_FLASH_MIN_IOPS = 5_000.0
 
 
 def cite(point_id: str, dataset: str = DS) -> str:
@@ -50,11 +48,7 @@ def f(point_id: str) -> float:
 
 def drive_kind(drive: Drive | None) -> DriveKind:
     """'nvme' for NVMe, 'ssd' for SAS/SATA flash, 'hdd' for spinning disks; no drive means external 'san'."""
-    if drive is None:
-        return "san"
-    if drive.interface.startswith("NVMe"):
-        return "nvme"
-    return "ssd" if drive.random_read_iops >= _FLASH_MIN_IOPS else "hdd"
+    return "san" if drive is None else drive.media
 
 
 @dataclass(frozen=True, slots=True)

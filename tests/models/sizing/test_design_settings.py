@@ -11,7 +11,9 @@ from tests.models.sizing.conftest import sample
 
 
 def test_greenplum_states_its_vmem_limit(catalog: HardwareCatalog) -> None:
-    r = size(sample("retail-dw-gen5"), catalog)
+    """Set on Greenplum 7, which enforces it under resource groups; stated as left unset on Greenplum 6, which ignores
+    it there (tests/app/export/config/test_release_memory_and_disks.py)."""
+    r = size(sample("retail-dw-gen5", workload={"greenplum_version": "7"}), catalog)
     (gp,) = [g for g in groups_for(r.design.settings, "greenplum") if g.target == "cluster"]
     setting = gp.get("gp_vmem_protect_limit")
     assert setting is not None and setting.unit == "MB"

@@ -47,6 +47,16 @@ def _values_in_files(out: Path, group: dict) -> dict[str, str]:
             found = dict(re.findall(r"^gpconfig -c (\S+) -v \S+ -m '?([^'\s]+)'?$", text, re.M))
             return found | dict(re.findall(r"^gpconfig -c (\S+) -v '?([^'\s]+)'? --coordinatoronly$", text, re.M))
         return dict(re.findall(r"^gpconfig -c (\S+) -v '?([^'\s]+)'?(?: -m \S+)?$", text, re.M))
+    if product == "greenplum-not-set":  # left at the default: the gpconfig line commented out
+        text = (out / "greenplum" / "gpconfig.sh").read_text()
+        return dict(re.findall(r"^# gpconfig -c (\S+) -v '?([^'\s]+)'?$", text, re.M))
+    if product == "linux-block":
+        text = (out / "os" / "data-disks.sh").read_text()
+        names = re.search(r'then echo (\S+) > .*; else echo (\S+) >', text) or re.search(r"echo (\S+)() > ", text)
+        assert names is not None
+        media = re.search(r"Data drive media: (\w+)", text.replace("\n  # ", " "))
+        return {"media": media.group(1) if media else "", "scheduler": names.group(1),
+                "scheduler_el7": names.group(2) or names.group(1)}
     if product == "greenplum-init":
         text = (out / "greenplum" / "gpinitsystem.sh").read_text()
         found = dict(re.findall(r"--(mirror)-mode=(\S+)", text))
