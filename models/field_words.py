@@ -164,7 +164,8 @@ FIELDS: dict[str, FieldInfo] = {
     "platform.datastore_iops": FieldInfo(
         "Datastore IOPS", "IOPS", "Random read IOPS of each host's datastore on external storage (PostgreSQL)"),
     "platform.datastore_latency_ms": FieldInfo(
-        "Datastore latency", "ms", "One random read's latency on that storage (PostgreSQL)"),
+        "Datastore latency", "ms", "One random read's latency on that storage, and one WAL flush's (pg_test_fsync;"
+        " PostgreSQL: each client waits on both)"),
     "platform.measurements": FieldInfo(
         "Measurement profiles",
         help="Profiles imported with `refarch measure import` (gpcheckperf, pgbench, HammerDB): their measured "

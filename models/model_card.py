@@ -38,6 +38,33 @@ class Residual:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class HeldOut:
+    """A published figure the model was not fitted on, against the band the model gives for its configuration."""
+
+    point_id: str
+    observed: float
+    p10: float
+    p50: float
+    p90: float
+    unit: str
+    configuration: str = ""
+
+    @property
+    def pct_err(self) -> float:
+        """P50 against the published figure, percent."""
+        return 100.0 * (self.p50 - self.observed) / self.observed
+
+    @property
+    def inside(self) -> bool:
+        return self.p10 <= self.observed <= self.p90
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"point_id": self.point_id, "configuration": self.configuration, "observed": self.observed,
+                "p10": self.p10, "p50": self.p50, "p90": self.p90, "unit": self.unit, "pct_err": self.pct_err,
+                "inside_p10_p90": self.inside}
+
+
 @dataclass(frozen=True)
 class ModelCard:
     name: str
@@ -51,6 +78,7 @@ class ModelCard:
     # show that the curve reproduces its own points, which is not accuracy on new workloads)
     validation: str = ""
     residuals_are_checks: bool = False  # the residuals compare against data no parameter was set from
+    held_out: tuple[HeldOut, ...] = ()  # published figures no parameter was fitted on, beside the in-sample residuals
 
     @property
     def error_kind(self) -> str:
@@ -107,6 +135,7 @@ class ModelCard:
             "note": self.note,
             "error_kind": self.error_kind,
             "validation": self.validation,
+            "held_out": [h.to_dict() for h in self.held_out],
         }
 
 

@@ -29,6 +29,7 @@ from app.formatting import (
     unit_text,
     value,
 )
+from app.views.design import database_rows
 from app.views.ownership import ownership
 from models.field_words import field_info, field_label
 from models.money import cents, total
@@ -277,8 +278,8 @@ def workload_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     if isinstance(w, PostgresConsolidation):
         tps = [number(db.peak_tps) if db.peak_tps is not None
                else _used_or_dash(used, f"workload.databases[{i}].peak_tps") for i, db in enumerate(w.databases)]
-        carried = {d.database: f"{number(d.tps_p10)}-{number(d.tps_p90)} ({d.tps_binding})"
-                   for v in r.vms for d in v.disks if d.tps_p10 is not None and d.tps_p90 is not None}
+        carried = {row.database: f"{number(row.tps_p10)}-{number(row.tps_p90)} ({row.binding})"
+                   for row in database_rows(r)}
         out += database_table(ctx, w, tps, carried)
         if any(db.peak_tps is None for db in w.databases):
             out.append(ctx.m(f"A peak TPS left empty is estimated at {ctx.text(estimated_tps_source())}"

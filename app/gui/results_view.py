@@ -50,7 +50,7 @@ from app.gui.host_diagram import HostDiagram
 from app.gui.plain_text import plain_tooltip
 from app.gui.rack_view import RackElevation
 from app.services.sizing import Curve
-from app.views.design import FactRow, design_rows
+from app.views.design import DATABASE_COLUMNS, FactRow, database_rows, design_rows
 from app.views.ownership import ownership
 from models.field_words import field_label
 from models.references import ReferenceList, readable
@@ -253,6 +253,11 @@ class ResultsView(QWidget):
         self.facts.setWordWrap(True)
         self.facts.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.diagram = HostDiagram()
+        self.databases_label = QLabel("<b>Databases</b>: the transactions per second each one's VM carries for it at"
+                                      " the busiest hour, and what binds that")
+        self.databases_label.setTextFormat(Qt.TextFormat.RichText)
+        self.databases = _table(list(DATABASE_COLUMNS), stretch=len(DATABASE_COLUMNS) - 1)
+        self.databases.setObjectName("databaseTps")
         self.warn_box = QLabel()
         self.warn_box.setObjectName("warnBox")
         self.warn_box.setWordWrap(True)
@@ -264,6 +269,8 @@ class ResultsView(QWidget):
         ov.setSpacing(10)
         ov.addWidget(self.warn_box)
         ov.addWidget(self.facts)
+        ov.addWidget(self.databases_label)
+        ov.addWidget(self.databases)
         ov.addWidget(self.diagram)
         ov.addStretch(1)
         scroll = QScrollArea()
@@ -488,6 +495,9 @@ class ResultsView(QWidget):
         self.facts.setText("<span style='color:#616e7c'>Sizing…</span>" if computing else
                            "<span style='color:#616e7c'>No result yet.</span>")
         self.diagram.set_hosts((), "bare-metal", message="Sizing…" if computing else "No design yet")
+        self.databases.setRowCount(0)
+        for w in (self.databases_label, self.databases):
+            w.hide()
         for t in (self.estimates, self.bom, self.rationale, self.warnings):
             t.setRowCount(0)
         self.totals.setText("")
@@ -567,6 +577,7 @@ class ResultsView(QWidget):
         d = r.design
         n_warn = len(r.warnings)
         self.facts.setText(facts_html(design_rows(r)))
+        self._fill_databases(r)
         self.diagram.set_hosts(d.hosts, d.deployment, self.describe)
         if r.warnings:
             items = "".join(f"<li><b>{html.escape(w.title)}</b>: {html.escape(readable(w.text, refs))}</li>"
@@ -577,6 +588,22 @@ class ResultsView(QWidget):
             self.warn_box.show()
         else:
             self.warn_box.hide()
+
+    def _fill_databases(self, r: SizingResult) -> None:
+        """The PostgreSQL databases' table (`app.views.design.database_rows`), tall enough for its rows up to a
+        screenful; hidden for the other kinds."""
+        rows = database_rows(r)
+        t = self.databases
+        t.setRowCount(len(rows))
+        for i, row in enumerate(rows):
+            for col, text in enumerate(row.cells()):
+                t.setItem(i, col, _cell(text, right=col in (2, 3, 4), bold=col == 3 and row.short,
+                                        tooltip="below the peak asked" if col == 3 and row.short else ""))
+        t.resizeRowsToContents()
+        shown = min(len(rows), 12)
+        t.setFixedHeight(t.horizontalHeader().height() + sum(t.rowHeight(i) for i in range(shown)) + 2 * t.frameWidth())
+        for w in (self.databases_label, t):
+            w.setVisible(bool(rows))
 
     def _fill_estimates(self, r: SizingResult) -> None:
         """The Estimates tab: the table, the binding resource, measured against modelled."""

@@ -19,6 +19,7 @@ from app.formatting import (
     dqp_mode,
     host_roles,
     no_data_drives,
+    number,
     part_with_number,
     percent,
     quantity,
@@ -67,6 +68,42 @@ def design_rows(r: SizingResult) -> list[FactRow]:
 
 def rows_of(rows: list[FactRow], group: Group) -> list[FactRow]:
     return [row for row in rows if row.group == group]
+
+
+DATABASE_COLUMNS = ("Database", "VM", "Peak TPS", "TPS carried (P50)", "P10 – P90", "What binds")
+
+
+@dataclass(frozen=True)
+class DatabaseRow:
+    """One database of a PostgreSQL design: the VM (and host) that runs it, the peak TPS it states or is estimated
+    at, and what its VM carries for it at the busiest hour (its clients' share of the VM's P10/P50/P90) with the
+    resource that binds (CPU, storage IOPS, storage latency, WAL flush)."""
+
+    database: str
+    vm: str
+    host: int
+    peak_tps: float
+    tps_p10: float
+    tps_p50: float
+    tps_p90: float
+    binding: str
+
+    def cells(self) -> tuple[str, ...]:
+        """The row as every renderer prints it, in `DATABASE_COLUMNS` order."""
+        return (self.database, f"{self.vm} (host {self.host})", number(self.peak_tps), number(self.tps_p50),
+                f"{number(self.tps_p10)} – {number(self.tps_p90)}", self.binding)
+
+    @property
+    def short(self) -> bool:
+        """The VM's median for it falls below the peak asked (the design warns at the confidence asked)."""
+        return self.tps_p50 < self.peak_tps
+
+
+def database_rows(r: SizingResult) -> list[DatabaseRow]:
+    """Each database of a PostgreSQL design with what its VM carries for it; [] for the other kinds."""
+    return [DatabaseRow(d.database, v.name, v.host, d.peak_tps, d.tps_p10, d.tps_p50, d.tps_p90, d.tps_binding or "")
+            for v in r.vms for d in v.disks
+            if d.tps_p10 is not None and d.tps_p50 is not None and d.tps_p90 is not None]
 
 
 def _capital(text: str) -> str:

@@ -25,7 +25,7 @@ from statistics import NormalDist
 import numpy as np
 
 from models.calibration_data import figure, point
-from models.model_card import ModelCard, Residual
+from models.model_card import HeldOut, ModelCard, Residual
 from models.perf.bands import distance, doublings, extrapolation_sd
 from models.perf.pg_tps_law import (
     CPU,
@@ -50,7 +50,7 @@ from models.perf.usl_calibration import point_relative_sd
 from models.uncertainty import Estimate, rng
 
 __all__ = ["CPU", "IOPS", "LATENCY", "WAL", "PgTps", "PgTpsInputs", "band_sd", "card", "distances", "miss_share",
-           "page_reads_per_txn", "pg_tps", "tps_per_core", "vcpus_for_tps"]
+           "page_reads_per_txn", "pg_tps", "storage_margin", "tps_per_core", "vcpus_for_tps"]
 
 SAMPLES = 4_000
 UNIT = "TPS"
@@ -164,6 +164,19 @@ def vcpus_for_tps(tps: float, x: PgTpsInputs, confidence: str, most: int) -> flo
     return hi
 
 
+def storage_margin(x: PgTpsInputs, confidence: str) -> float:
+    """The factor by which storage must exceed a rate's reads for the storage bound to reach the rate at
+    `confidence`: 1 at P50; at P90 the inverse of the storage band's P10 over its median.
+
+    >>> x = PgTpsInputs(vcpus=16, clients=256, cache_gib=1, working_set_gib=1)
+    >>> storage_margin(x, "P50"), 1.0 < storage_margin(x, "P90") < 1.5
+    (1.0, True)
+    """
+    if confidence != "P90":
+        return 1.0
+    return math.exp(-NormalDist().inv_cdf(BAND_LOW) * math.hypot(fitted().fit_sd, band_sd(x)))
+
+
 def held_out(role: str = "held-out", samples: int = 1_000) -> list[tuple[PublishedRun, Estimate]]:
     """Each published run of `role` with the band the model gives for its configuration."""
     return [(r, pg_tps(r.inputs, samples=samples).estimate) for r in published_runs(role)]
@@ -209,12 +222,12 @@ def card() -> ModelCard:
             "does. Runs on log-structured remote storage (no IOPS or latency stated) are outside the model: "
             + _check_note(outside) + "."
         ),
-        extra={"held_out": [_row(r, e) for r, e in held], "outside": [_row(r, e) for r, e in outside]},
+        extra={"outside": [_row(r, e).to_dict() for r, e in outside]},
         validation=f"Held-out published pgbench runs (not fitted): {_check_note(held)}.",
+        held_out=tuple(_row(r, e) for r, e in held),
     )
 
 
-def _row(r: PublishedRun, e: Estimate) -> dict[str, object]:
-    return {"run": r.id, "configuration": r.label, "published": r.tps, "p10": e.p10, "p50": e.p50, "p90": e.p90,
-            "p50_err_pct": 100.0 * (e.p50 / r.tps - 1.0), "inside_band": bool(e.p10 <= r.tps <= e.p90)}
+def _row(r: PublishedRun, e: Estimate) -> HeldOut:
+    return HeldOut(r.id, r.tps, e.p10, e.p50, e.p90, UNIT, r.label)
 

@@ -12,7 +12,6 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Final, Literal
 
 from models.perf.measured import Measured
-from models.plain_dict import plain_dict
 from models.references import Citation, citations, reference_parts
 from models.sizing.settings import GreenplumSettings, SettingGroup
 from models.uncertainty import Estimate
@@ -250,7 +249,7 @@ class DatabaseDisks:
     tps_p10: float | None = None
     tps_p50: float | None = None
     tps_p90: float | None = None
-    tps_binding: str | None = None  # CPU, storage IOPS or storage latency
+    tps_binding: str | None = None  # CPU, storage IOPS, storage latency or WAL flush
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,8 +353,8 @@ class Design:
         return self.segment_hosts + self.coordinator_hosts + self.etl_hosts
 
     def to_dict(self) -> dict[str, Any]:
-        d = plain_dict(self)  # asdict's dict, without deep-copying its ~200,000 leaves on an estate of thousands
-        d["vm"] = plain_dict(self.vm) if self.vm else None
+        d = asdict(self)
+        d["vm"] = asdict(self.vm) if self.vm else None
         if self.host_failure is None:  # only vSphere database designs simulate one
             del d["host_failure"]
         d["worker_hosts"] = self.worker_hosts

@@ -35,7 +35,7 @@ def values_used(scenario: Scenario, result: SizingResult) -> tuple[UsedValue, ..
         out.append(UsedValue("platform.datastore_iops", NotUsed("the data drives' IOPS" if pg else
                                                                 "not used: PostgreSQL consolidation only")))
     if scenario.platform.datastore_latency_ms is None:
-        out.append(UsedValue("platform.datastore_latency_ms", NotUsed("not bounded" if pg else
+        out.append(UsedValue("platform.datastore_latency_ms", NotUsed("reads and WAL flushes not bounded" if pg else
                                                                       "not used: PostgreSQL consolidation only")))
     if isinstance(w, GreenplumAnalytics | GreenplumOltp):
         out += _greenplum_values(w)

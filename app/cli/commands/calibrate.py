@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from models.model_card import ModelCard
 
 RESIDUAL_COLUMNS = ("point_id", "observed", "predicted", "unit", "pct_err")
+HELD_OUT_COLUMNS = ("point_id", "configuration", "observed", "p10", "p50", "p90", "pct_err", "inside_p10_p90")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,6 +61,7 @@ def card_json(card: ModelCard) -> dict[str, Any]:
         "mape_pct": float(card.mape_pct),
         "max_abs_pct_err": float(card.max_abs_pct_err),
         "residuals": [r.to_dict() for r in card.residuals],
+        "held_out": [h.to_dict() for h in card.held_out],
         "note": card.note,
         "sources": list(card.sources),
     }
@@ -73,6 +75,9 @@ def _card_text(card: ModelCard) -> str:
         "",
         format_table([r.to_dict() for r in card.residuals], RESIDUAL_COLUMNS),
     ]
+    if card.held_out:
+        lines += ["", f"held out: {card.validation}",
+                  format_table([h.to_dict() for h in card.held_out], HELD_OUT_COLUMNS)]
     if card.note:
         lines += ["", f"note: {card.note}"]
     if card.sources:

@@ -9,7 +9,7 @@ from app.cli.catalog_access import load_catalog
 from app.cli.output import format_table, print_json
 from app.cli.scenario_files import add_scenario_option, print_each, read_inputs, size_or_fail
 from app.formatting import bare, money, money_figure, number, power, rack_power, rate, unit_text
-from app.views.design import design_rows
+from app.views.design import DATABASE_COLUMNS, database_rows, design_rows
 from models.vocabulary import deployment_label, kind_label, metric_label
 
 if TYPE_CHECKING:
@@ -48,6 +48,10 @@ def render_text(r: SizingResult) -> str:
     for name, e in r.estimates.items():
         p10, p50, p90 = (bare(v, e.unit) for v in (e.p10, e.p50, e.p90))
         lines.append(f"  {labels[name]:<{label_w}} {p10:>12} {p50:>12} {p90:>12}  {unit_text(e.unit)}")
+    if dbs := database_rows(r):
+        lines += ["", "Databases (TPS each one's VM carries for it at the busiest hour)",
+                  format_table([dict(zip(DATABASE_COLUMNS, row.cells(), strict=True)) for row in dbs],
+                               list(DATABASE_COLUMNS))]
     cur = r.totals.currency  # BOM prices are in the totals' currency: the column headings name it
     lines += ["", "Bill of materials"]
     rows = [

@@ -9,7 +9,9 @@ Per database at its busiest hour (upper bounds; the figures are in `pg_tuning_do
 * data-file writes/s: each changed page is written back once per checkpoint at most, so
   min(row changes/s, working-set pages / (checkpoint_timeout x checkpoint_completion_target)).
 * data-file reads/s: none while the VM's cache holds the working set (the VMs are sized so);
-  otherwise the uncovered share of the working set misses.
+  otherwise tps x the pages a pgbench default transaction reads (its non-INSERT statements, 4) x the share of
+  the working set the cache does not hold: the reads the throughput model's storage bound counts
+  (`models.perf.pg_tps`), times a margin for a stated rate met at P90.
 * WAL: one flush per commit (tps writes/s) and, per second, the row records plus one 8 kB
   full-page image for each page first changed after a checkpoint (at most the working set per
   interval). WAL per checkpoint interval sizes max_wal_size; the WAL disk holds twice that.
@@ -26,6 +28,7 @@ import numpy as np
 
 from models.calibration_data import figure, point
 from models.perf import measured
+from models.perf.pg_tps_law import page_reads_per_txn
 from models.scenario import PgDatabase
 
 DS = "pg_tuning_docs"
@@ -60,10 +63,6 @@ def default_writes_per_txn() -> float:
     return figure(STUDY, "pgbench_default_statements") * (
         figure(STUDY, "pgbench_default_update_share") + figure(STUDY, "pgbench_default_insert_share")
     )
-
-
-def default_reads_per_txn() -> float:
-    return figure(STUDY, "pgbench_default_statements") - default_writes_per_txn()
 
 
 def offpeak_fraction(db: PgDatabase) -> float:
@@ -132,9 +131,11 @@ def max_wal_size_mb(wal_mb_per_checkpoint: float) -> int:
     return int(max(f("max_wal_size_oltp_mb"), math.ceil(wal_mb_per_checkpoint / 1024.0) * 1024))
 
 
-def database_io(db: PgDatabase, cache_gib: float, fill: float, tps_cap: float | None = None) -> DbIo:
+def database_io(db: PgDatabase, cache_gib: float, fill: float, tps_cap: float | None = None,
+                read_margin: float = 1.0) -> DbIo:
     """Peak I/O of one database whose VM caches `cache_gib` (effective_cache_size share of its working set);
-    an estimated rate is at most `tps_cap` (its share of what the VM's vCPUs carry), a stated one is kept.
+    an estimated rate is at most `tps_cap` (its share of what the VM's vCPUs carry), a stated one is kept;
+    `read_margin` scales its reads (a stated rate met at P90 needs more than its median reads).
 
     >>> from models.scenario import PgDatabase
     >>> io = database_io(PgDatabase(name="a", size_gb=3, peak_clients=30, working_set_gb=1, peak_tps=1000), 3.0, 0.7)
@@ -153,7 +154,7 @@ def database_io(db: PgDatabase, cache_gib: float, fill: float, tps_cap: float | 
     timeout = f("checkpoint_timeout_s")
     data_writes = min(changes, ws_pages / (timeout * f("checkpoint_completion_target")))
     miss = max(0.0, 1.0 - cache_gib / ws_gib) if ws_gib > 0 else 0.0
-    reads = tps * default_reads_per_txn() * miss
+    reads = tps * page_reads_per_txn() * miss * read_margin
     fpi_per_s = min(changes, ws_pages / timeout)
     wal_mb_s = (changes * f("wal_record_bytes") / 1e6) + fpi_per_s * page_kb / 1024.0
     wal_per_ckpt = wal_mb_s * timeout

@@ -2,7 +2,8 @@
 
 Per VM: its vCPUs, the clients of its databases at their common busiest hour, its cache (effective_cache_size:
 shared_buffers plus the OS cache) against the working sets of its databases, the catalog CPU's
-SPECrate2017_int_base per core, and its share (by vCPUs) of its host's datastore IOPS: the drives' random read
+SPECrate2017_int_base per core, and its share (by the reads it misses its cache for) of its host's datastore
+IOPS: the drives' random read
 IOPS, or `platform.datastore_iops` for external storage, with `platform.datastore_latency_ms` for a read and for
 a WAL flush (the WAL disk is on the same datastore; local drives state no latency, so neither is bounded).
 A database gets its VM's TPS in proportion to its clients; one whose stated peak_tps exceeds its share at
@@ -44,24 +45,29 @@ def _host_iops(scenario: Scenario, p: Packing) -> float:
     return drives * p.drive.random_read_iops
 
 
-def vm_inputs(scenario: Scenario, p: Packing, vm: PgVm, host_vcpus: int, config: PgConfig) -> PgTpsInputs:
+def vm_inputs(scenario: Scenario, p: Packing, vm: PgVm, iops_share: float, config: PgConfig) -> PgTpsInputs:
+    """The VM as the throughput model sees it; `iops_share`: its share of its host's datastore IOPS."""
     cache_gib = float(config.get("effective_cache_size").value) / 1024.0
     ws_gib = sum(d.working_set_gb for d in vm.databases) * GIB_PER_GB
     return PgTpsInputs(
         vcpus=vm.vcpus, clients=max(1, vm.clients_at_once), cache_gib=cache_gib, working_set_gib=ws_gib,
         specrate_per_core=specrate_per_core(p),
-        storage_iops=_host_iops(scenario, p) * vm.vcpus / max(host_vcpus, 1),
+        storage_iops=_host_iops(scenario, p) * iops_share,
         storage_latency_ms=scenario.platform.datastore_latency_ms, wal_flush_ms=scenario.platform.datastore_latency_ms,
     )
 
 
 def vm_throughput(scenario: Scenario, p: Packing, by_vm: dict[str, PgConfig]) -> dict[str, PgTps]:
-    """Each VM's TPS and binding resource, by VM name."""
+    """Each VM's TPS and binding resource, by VM name. A VM's share of its host's IOPS is its share of the reads the
+    host's VMs miss their caches for at their peaks (the datastore serves whoever asks; the storage was sized on
+    their sum), by vCPUs where no VM misses."""
     out: dict[str, PgTps] = {}
     for h in p.hosts:
-        host_vcpus = sum(vm.vcpus for vm in h.vms)
+        reads = {vm.name: sum(io.data_read_iops for io in vm.io) for vm in h.vms}
+        total, host_vcpus = sum(reads.values()), sum(vm.vcpus for vm in h.vms)
         for vm in h.vms:
-            out[vm.name] = pg_tps(vm_inputs(scenario, p, vm, host_vcpus, by_vm[vm.name]))
+            share = reads[vm.name] / total if total > 0 else vm.vcpus / max(host_vcpus, 1)
+            out[vm.name] = pg_tps(vm_inputs(scenario, p, vm, share, by_vm[vm.name]))
     return out
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from models.estate import socket_score
 from models.hardware import Server
-from models.perf import measured
+from models.perf import measured, pg_tps
 from models.perf.pg_tps import PgTpsInputs, vcpus_for_tps
 from models.scenario import PgDatabase
 
@@ -42,6 +42,14 @@ def tps_vcpus(d: PgDatabase, host: HostCpu) -> float:
     if m is not None and m.tps_per_vcpu is not None:
         return d.peak_tps / m.tps_per_vcpu
     return _model_vcpus(d.peak_tps, max(1, d.peak_clients), host)
+
+
+def storage_margin(vcpus: int, clients: int, host: HostCpu) -> float:
+    """How much more than a stated rate's reads the datastore serves so the rate is met at the confidence asked
+    (`pg_tps.storage_margin`: 1 at P50)."""
+    x = PgTpsInputs(vcpus=max(1, vcpus), clients=max(1, clients), cache_gib=0.0, working_set_gib=0.0,
+                    specrate_per_core=host.specrate_per_core)
+    return pg_tps.storage_margin(x, host.confidence)
 
 
 @functools.lru_cache(maxsize=4_096)  # an estate repeats rates and client counts; each inversion is a bisection

@@ -15,7 +15,7 @@ from models.calibration_data import STUDY_FILES, dataset, dataset_names
 from models.perf import cards as perf_cards
 
 STUDIES = Path(__file__).resolve().parents[3].parent / "shared" / "studies"
-CARD_KEYS = {"name", "parameters", "points", "mape_pct", "max_abs_pct_err", "residuals", "note", "sources"}
+CARD_KEYS = {"name", "parameters", "points", "mape_pct", "max_abs_pct_err", "residuals", "held_out", "note", "sources"}
 STUDY_NAME = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
 
 
@@ -115,3 +115,18 @@ def test_quotes_occur_in_the_study_text(name: str) -> None:
         if _normalize(p.source.quote or "") not in texts[p.source.file]:
             missing.append(f"{p.id}: {p.source.quote!r} not in {p.source.file}")
     assert missing == []
+
+
+def test_the_pg_tps_card_lists_its_held_out_runs_beside_the_fit(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["calibrate", "--format", "json"]) == 0
+    (card,) = [c for c in json.loads(capsys.readouterr().out)["models"] if c["name"] == "pg-tps"]
+    fitted = {r["point_id"] for r in card["residuals"]}
+    held = card["held_out"]
+    assert held and not fitted & {h["point_id"] for h in held}
+    for h in held:
+        assert h["pct_err"] == pytest.approx(100.0 * (h["p50"] - h["observed"]) / h["observed"])
+        assert h["inside_p10_p90"] == (h["p10"] <= h["observed"] <= h["p90"])
+    assert _run(["calibrate"]) == 0
+    text = capsys.readouterr().out.split("== pg-tps:", 1)[1].split("\n== ", 1)[0]
+    assert "held out: Held-out published pgbench runs" in text and held[0]["point_id"] in text
+

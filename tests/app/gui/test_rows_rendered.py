@@ -11,7 +11,7 @@ import pytest
 from app.gui.compare_view import KindPanel
 from app.gui.results_view import ResultsView, Status
 from app.views.compare import compare_rows
-from app.views.design import design_rows
+from app.views.design import DATABASE_COLUMNS, database_rows, design_rows
 from models.hardware import HardwareCatalog
 from models.sizing.engine import size
 from tests.models.sizing.conftest import sample
@@ -45,3 +45,20 @@ def test_the_compare_table_shows_the_rows_cells(qtbot, seed: HardwareCatalog) ->
             rng = row.range_text(col)
             expected = [row.text(col), *([f"({rng})"] if rng else []), *([row.delta_text(col)] if col else [])]
             assert t.item(i, col).text().split("\n") == [x for x in expected if x], row.key
+
+
+@pytest.mark.parametrize("name", ["pg-consolidation", "retail-dw-gen5"])
+def test_the_design_tab_lists_each_databases_tps_from_the_view_rows(qtbot, seed: HardwareCatalog,  # type: ignore[no-untyped-def]
+                                                                     name: str) -> None:
+    s = sample(name)
+    r = size(s, seed)
+    view = ResultsView()
+    qtbot.addWidget(view)
+    view.show()
+    view.show_result(r, s, Status())
+    rows = database_rows(r)
+    t = view.databases
+    shown = [tuple(t.item(i, c).text() for c in range(t.columnCount())) for i in range(t.rowCount())]
+    assert shown == [row.cells() for row in rows]
+    assert [t.horizontalHeaderItem(c).text() for c in range(t.columnCount())] == list(DATABASE_COLUMNS)
+    assert t.isVisibleTo(view) == bool(rows) == (name == "pg-consolidation")

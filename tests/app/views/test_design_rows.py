@@ -5,7 +5,7 @@ states the range of its VMs' shared_buffers."""
 from __future__ import annotations
 
 from app.formatting import gib
-from app.views.design import FactRow, design_rows, rows_of
+from app.views.design import DATABASE_COLUMNS, FactRow, database_rows, design_rows, rows_of
 from models.hardware import HardwareCatalog
 from models.references import reference_parts
 from models.sizing.engine import size
@@ -77,3 +77,22 @@ def test_a_setting_fact_carries_the_references_of_the_setting(seed: HardwareCata
     vmem = next(s for g in r.design.settings for s in g.settings if s.name == "gp_vmem_protect_limit")
     assert rows["gp_vmem_protect_limit"].source == reference_parts(vmem.source) and vmem.source
     assert rows["hosts"].source == ()  # a count the engine arrived at, explained in the rationale
+
+
+def test_each_database_gets_a_row_with_what_its_vm_carries_for_it(seed: HardwareCatalog) -> None:
+    dbs = [{"name": "ledger", "size_gb": 40, "peak_clients": 40, "working_set_gb": 4.0, "peak_tps": 500.0},
+           {"name": "archive", "size_gb": 900, "peak_clients": 40, "working_set_gb": 600.0, "peak_tps": 3000.0}]
+    r = size(sample("pg-consolidation", workload={"databases": dbs, "vm_memory_gib": 32},
+                    platform={"datastore_iops": 2000.0}), seed)
+    rows = {row.database: row for row in database_rows(r)}
+    assert set(rows) == {"ledger", "archive"}
+    disks = {d.database: (v, d) for v in r.vms for d in v.disks}
+    for name, row in rows.items():
+        vm, disk = disks[name]
+        assert (row.vm, row.host, row.peak_tps) == (vm.name, vm.host, disk.peak_tps)
+        assert (row.tps_p10, row.tps_p50, row.tps_p90, row.binding) == (
+            disk.tps_p10, disk.tps_p50, disk.tps_p90, disk.tps_binding)
+        assert len(row.cells()) == len(DATABASE_COLUMNS) and row.cells()[5] == disk.tps_binding
+    assert rows["archive"].binding == "storage IOPS" and rows["archive"].short  # 600 GB far beyond 32 GiB
+    assert not rows["ledger"].short
+    assert database_rows(size(sample("retail-dw-gen5"), seed)) == []  # no databases table for Greenplum

@@ -13,7 +13,7 @@ from app.cli.commands.compare import _table as compare_table
 from app.cli.commands.size import render_text
 from app.export import render_report
 from app.views.compare import chart_series, compare_rows
-from app.views.design import design_rows
+from app.views.design import database_rows, design_rows
 from models.hardware import HardwareCatalog
 from models.sizing.engine import size
 from tests.app.export.conftest import flat, long_pdf_text
@@ -71,3 +71,10 @@ def test_cli_and_pdf_print_the_same_compare_cells(seed: HardwareCatalog, tmp_pat
         assert _tight(row.label) in section
     for series in chart_series(rows):  # the chart's panels are the rows marked for it, headed as in the table
         assert _tight(series.label) in section
+
+
+def test_the_cli_prints_the_database_rows(seed: HardwareCatalog) -> None:
+    r = size(sample("pg-consolidation"), seed)
+    block = render_text(r).split("\nDatabases (", 1)[1].split("\n\n", 1)[0].splitlines()[3:]  # title, head, rule
+    assert [tuple(re.split(r"\s{2,}", line.strip())) for line in block] == [
+        row.cells() for row in database_rows(r)]

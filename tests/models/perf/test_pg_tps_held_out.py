@@ -46,9 +46,11 @@ def test_data_far_beyond_memory_gives_less_than_data_that_nearly_fits_as_publish
 def test_card_lists_held_out_runs_beside_the_in_sample_fit_with_their_error() -> None:
     card = pg_tps.card()
     assert {r.point_id for r in card.residuals} == {r.id for r in published_runs("fit")}
-    rows = card.extra["held_out"]
-    assert [row["run"] for row in rows] == [r.id for r in published_runs("held-out")]
+    rows = card.held_out
+    assert [row.point_id for row in rows] == [r.id for r in published_runs("held-out")]
     for row in rows:
-        assert row["p50_err_pct"] == 100.0 * (row["p50"] / row["published"] - 1.0)
+        assert row.pct_err == 100.0 * (row.p50 - row.observed) / row.observed
+        assert row.inside == (row.p10 <= row.observed <= row.p90)
+    assert [h["point_id"] for h in card.to_dict()["held_out"]] == [r.id for r in published_runs("held-out")]
     assert "Held-out" in card.validation and "inside P10-P90" in card.validation
     assert len(card.extra["outside"]) == len(published_runs("outside"))

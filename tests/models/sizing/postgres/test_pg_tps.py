@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from models.hardware import HardwareCatalog
+from models.perf.pg_tps import PgTpsInputs, page_reads_per_txn, pg_tps, storage_margin
+from models.scenario import PgDatabase
 from models.sizing.engine import size
+from models.sizing.postgres.storage import GIB_PER_GB, database_io
 from tests.models.sizing.conftest import sample
 
 DBS = [{"name": "ledger", "size_gb": 40, "peak_clients": 40, "working_set_gb": 4.0, "peak_tps": 500.0},
@@ -45,3 +50,31 @@ def test_a_processor_without_a_benchmark_score_is_said(catalog: HardwareCatalog)
     assert any(w.code == "pg-tps-cpu-unscored" and "E5620" in w.text for w in ml350.warnings)
     r = size(sample("pg-consolidation", workload={"databases": DBS}), catalog)
     assert not any(w.code == "pg-tps-cpu-unscored" for w in r.warnings)
+
+
+def test_storage_is_sized_for_a_stated_rate_at_the_confidence_asked(catalog: HardwareCatalog) -> None:
+    # 10k SAS drives and a 200 GB working set against a 32 GiB VM: most reads miss the cache and reach the drives
+    db = [{"name": "archive", "size_gb": 600, "peak_clients": 40, "working_set_gb": 200.0, "peak_tps": 300.0}]
+    for confidence in ("P50", "P90"):
+        r = size(sample("pg-consolidation", workload={"databases": db, "vm_memory_gib": 32, "shared_storage": "local",
+                                                      "vsphere_ha": False},
+                        platform={"server_id": "dell-r750-2x-gold-6342-24sas", "drive_id": "dell-2400gb-sas-10k-sff"},
+                        targets={"confidence": confidence}), catalog)
+        (vm,) = r.vms
+        (disk,) = vm.disks
+        reach = disk.tps_p10 if confidence == "P90" else disk.tps_p50
+        assert reach is not None and reach >= 300.0  # the drives carry the rate at the confidence asked
+        assert disk.tps_binding == "storage IOPS" and not [w for w in r.warnings if w.code == "pg-tps-short"]
+    miss = 1 - 24.0 / (200.0 * GIB_PER_GB)
+    for margin in (1.0, 1.3):  # the reads the model's storage bound counts, with a P90 rate's margin
+        io = database_io(PgDatabase(**db[0]), 24.0, 0.7, read_margin=margin)  # type: ignore[arg-type]
+        assert io.data_read_iops == pytest.approx(300.0 * page_reads_per_txn() * miss * margin)
+
+
+def test_a_p90_rate_reads_with_the_storage_band_as_margin() -> None:
+    x = PgTpsInputs(vcpus=8, clients=64, cache_gib=8.0, working_set_gib=80.0, storage_iops=4_000.0)
+    margin = storage_margin(x, "P90")
+    assert storage_margin(x, "P50") == 1.0 and margin > 1.0
+    # IOPS enough for the rate's reads times the margin: the band's P10 of the storage bound reaches the rate
+    rate = pg_tps(x, samples=2_000).iops_tps / margin
+    assert pg_tps(x, samples=2_000).estimate.p10 == pytest.approx(rate, rel=0.06)
