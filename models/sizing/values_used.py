@@ -77,7 +77,7 @@ def _greenplum_values(w: GreenplumAnalytics | GreenplumOltp) -> Iterator[UsedVal
         yield UsedValue("workload.mirror_block_hosts", NotUsed("not used: mirrors are off") if not w.mirrors else
                         NotUsed(f"not used with {w.mirroring} mirroring"))
     if isinstance(w, GreenplumOltp) and w.target_tps is None:
-        yield UsedValue("workload.target_tps", NotUsed("none: no throughput target"))
+        yield UsedValue("workload.target_tps", NotUsed("no target"))
     if isinstance(w, GreenplumOltp) and w.min_segment_hosts is None:
         yield UsedValue("workload.min_segment_hosts", NotUsed("none: the data and the targets set the hosts"))
     if isinstance(w, GreenplumAnalytics) and w.segment_tier is None:
