@@ -249,7 +249,8 @@ class SapIqMultiplex(_Strict):
     writer_nodes: int | None = Field(default=None, ge=0, le=127, description="nodes that load data besides the"
                                      " coordinator; default 1 when there are 3+ nodes")
     temp_to_main_ratio: float | None = Field(default=None, gt=0, le=10, description="temp dbspace per TB of main"
-                                             " dbspace; default study 003's 1:1")
+                                             " dbspace; SAP sizes the temp store from the queries, their concurrency"
+                                             " and the data (no fixed ratio); default study 003's 1:1 layout")
 
 
 Workload = Annotated[

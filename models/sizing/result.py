@@ -13,6 +13,7 @@ from typing import Any, Final, Literal
 
 from models.perf.measured import Measured
 from models.references import Citation, citations, reference_parts
+from models.sizing.iq_result import IqMultiplex as IqMultiplex  # moved there; named here as before
 from models.sizing.settings import GreenplumSettings, SettingGroup
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS, RAIDS, raid_label
@@ -267,19 +268,6 @@ class PlacedVm:
 
 
 @dataclass(frozen=True, slots=True)
-class IqMultiplex:
-    """How a SAP IQ multiplex splits its nodes and stores, and the figures that chose it."""
-
-    coordinators: int
-    writers: int
-    readers: int
-    network_advantage: float  # DQP network-transfer over shared-storage exchange (1.0: no advantage)
-    study_equivalent_cores_per_node: float  # the node's vCPUs scaled to the study's CPU
-    main_dbspace_tb: float
-    temp_dbspace_tb: float
-
-
-@dataclass(frozen=True, slots=True)
 class Survivor:
     """One surviving host after a host failure, once vSphere HA has restarted what it could on it."""
 
@@ -481,7 +469,8 @@ class SizingResult:
             "rationale": [r.to_dict() for r in self.rationale],
             "warnings": [w.to_dict() for w in self.warnings],
             "target_checks": [c.to_dict() for c in self.target_checks],
-        } | ({"calibration": self.calibration} if self.calibration is not None else {}) | self._databases()
+        } | ({"calibration": self.calibration} if self.calibration is not None else {}) | self._databases() | (
+            {"iq": self.iq.to_dict()} if self.iq is not None else {})
 
     def _databases(self) -> dict[str, Any]:
         """PostgreSQL: each database's stated peak and what its VM carries for it ({} when no VM carries TPS)."""

@@ -49,6 +49,7 @@ from models.sizing.rules import data_needed_tb
 from models.sizing.sap_iq import caches as sap_iq_caches
 from models.sizing.sap_iq import failure as sap_iq_failure
 from models.sizing.sap_iq import rules as sap_iq_rules
+from models.sizing.sap_iq import streams as sap_iq_streams
 from models.sizing.sap_iq import warnings as sap_iq_warnings
 from models.sizing.sap_iq.node import (
     STUDY,
@@ -153,11 +154,12 @@ def size_sap_iq(
     for server in candidate_servers(catalog, parts, net.nics_per_host):
         eff = node_vcpus(server, vsphere) * speed_factor(server)
         conc = sap_iq_rules.recommend_nodes(main_tb, workload.query_streams, cores_per_node=eff, vsan=False).nodes
-        # and enough nodes that their temp caches hold the floor of what the streams need (else refused)
-        conc = max(conc, sap_iq_caches.floor_nodes(node_shape(scenario, server), workload.query_streams))
-        # beyond the node limit the streams cannot keep their share: size at the limit and say so (bounded)
-        needed = workload.nodes or conc
-        floor_nodes = min(needed, limit)
+        # beyond the node limit, or the nodes refarch grows a multiplex to for its streams, the streams cannot keep
+        # their share: size at the cap and say what it achieves (bounded); a stated node count is kept; nodes whose
+        # temp caches hold the floor of what the streams need are added past the cap (else the design is refused)
+        cache_floor = sap_iq_caches.floor_nodes(node_shape(scenario, server), workload.query_streams)
+        needed = workload.nodes or max(conc, cache_floor)
+        floor_nodes = workload.nodes or min(max(min(needed, sap_iq_streams.node_cap()), cache_floor), limit)
         if storage == "san":
             san_tb = san_usable_tb(stored_tb)
             price = workload.san_price_per_tb or 0.0
@@ -321,10 +323,14 @@ def _rationale(w: SapIqMultiplex, server: Server, nodes: int, node: Node, choice
             "Dbspaces",
             f"Main store {main_tb:,.2f} TB (data at the horizon after compression) and temp"
             f" {main_tb * _temp_ratio(w):,.2f} TB"
-            f" (temp:main {_temp_ratio(w):g}:1) = {stored_tb:,.2f} TB of shared dbspaces, sized once for the node"
+            f" (temp:main {_temp_ratio(w):g}:1"
+            + (", as given" if w.temp_to_main_ratio is not None else ", study 003's layout: SAP states no fixed ratio,"
+               f" \"{point(STUDY, 'temp_store_size_vendor_rule').source.quote}\" Give the ratio your queries need")
+            + f") = {stored_tb:,.2f} TB of shared dbspaces, sized once for the node"
             " count and the drive count. IQ_SYSTEM_MAIN/IQ_USER_MAIN and IQ_SHARED_TEMP are shared by every node;"
             " IQ_SYSTEM_TEMP is local to each.",
-            f"{_cite('temp_to_main_dbspace_ratio')}; {_cite('dbspace_vmdks_total')}",
+            f"{_cite('temp_to_main_dbspace_ratio')}; {_cite('dbspace_vmdks_total')};"
+            f" {_cite('temp_store_size_vendor_rule')}",
         ),
         Rationale(
             "Multiplex nodes",
@@ -413,5 +419,5 @@ def _explain(
                   *sap_iq_failure.warnings(failure), *sap_iq_caches.warnings(w, nodes, caches, main_tb, pred)),
         main_metric="throughput_metric" if w.query_streams > 1 else "power_metric",
         iq=IqMultiplex(coord, writers, readers, float(np.asarray(choice.network_advantage)), round(node.eff, 2),
-                       round(main_tb, 3), round(main_tb * _temp_ratio(w), 3)),
+                       round(main_tb, 3), round(main_tb * _temp_ratio(w), 3), sap_iq_streams.bound(w, o, pred)),
     )

@@ -181,13 +181,16 @@ def cache_split(memory_gib_per_node: ArrayLike) -> CacheSplit:
         )
     else:
         sizes = f"{percent(share)} of node memory goes to SAP IQ, split in thirds between -iqmc, -iqtc and -iqlm"
+    supported = point(DATASET, "iq_cache_main_temp_supported_range").source.quote
     reason = (
-        f"Cache split: {sizes} (SAP IQ 16 guidance). The study ran {vm:g} GiB VMs and states no cache "
+        f"Cache split: {sizes} (SAP IQ 16 guidance); temp:main cache 1:1, within what SAP's tuning guide allows"
+        f' ("{supported}"). The study ran {vm:g} GiB VMs and states no cache '
         f'sizes; its best practice: "{hint}"'
     )
     source = "; ".join(
         dict.fromkeys(
-            cite(p) for p in ("iq_memory_share_of_ram", "iq_cache_fraction_main", "bp_hash_partitioning_cache")
+            cite(p) for p in ("iq_memory_share_of_ram", "iq_cache_fraction_main", "iq_cache_main_temp_supported_range",
+                              "bp_hash_partitioning_cache")
         )
     )
     out_main: Any = float(main) if mem.ndim == 0 else main

@@ -12,6 +12,7 @@ from models.perf import sap_iq
 from models.scenario import SapIqMultiplex
 from models.sizing.parts import NetworkChoice
 from models.sizing.result import SCENARIO_WIDE, Warning
+from models.sizing.sap_iq import streams
 from models.sizing.sap_iq.node import IqOption, Node
 from models.sizing.sap_iq.rules import DqpChoice
 
@@ -60,17 +61,18 @@ def warnings(w: SapIqMultiplex, o: IqOption, node: Node, pred: sap_iq.IqPredicti
                                 f" {figure(STUDY, 'dqp_network_gbps'):g} GbE interconnect; this design"
                                 f" has {net.nic.speed_gbps:g} GbE.", "warning", "platform.nic_id"))
     if o.capped:
-        vsan = lay is not None
+        b = streams.bound(w, o, pred)
+        assert b is not None  # a capped option has its bound
+        past = (" (past that, the nodes whose temp caches hold the floor of what the streams need)"
+                if nodes > streams.node_cap() else "")
         warnings.append(Warning(
             "nodes-capped",
             f"{w.query_streams} query streams need {o.needed_nodes} nodes of {o.server.vendor} {o.server.model} to"
-            " keep study 003's"
-            f" {ref_per_stream:,.1f} study-equivalent cores per stream, beyond the {limit}"
-            + (f" hosts of one vSAN cluster ({_cite('vsan_max_hosts_per_cluster', VS)})" if vsan
-               else " nodes refarch sizes one multiplex to")
-            + f": this is the best within it, {nodes} nodes at {per_stream:,.2f} cores per stream, and queries will"
-            " queue. Levers: servers with more or faster cores (platform.server_id), the streams split over"
-            " several multiplexes" + (", or an external SAN (shared_storage 'san')." if vsan else "."),
+            f" keep study 003's {ref_per_stream:,.1f} study-equivalent cores per stream, but {b.rule}. The design"
+            f" stops at {nodes} nodes{past}: the best it achieves there is {b.achievable:,.0f} {b.unit} (P50) at"
+            f" {per_stream:,.2f} cores per stream, bound by {b.binding}, and queries will queue. Levers: servers with"
+            " more or faster cores, the streams split over several multiplexes, or a node count stated for the"
+            f" multiplex (kept up to {limit}).",
             "critical", "workload.query_streams",
         ))
     if lay is not None and lay.hosts > figure(STUDY, "vsan_max_hosts"):
