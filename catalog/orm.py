@@ -210,6 +210,27 @@ class SupportRecord(PartTable):
     applies_to: Mapped[str] = mapped_column(String(200))
 
 
+class ControllerRecord(PartTable):
+    __tablename__ = "controllers"  # migration 0009
+    KIND = "controller"
+
+    interfaces: Mapped[str] = mapped_column(String(200))
+    raid_levels: Mapped[str] = mapped_column(String(200), server_default="")
+    max_drives: Mapped[int]
+    applies_to: Mapped[str] = mapped_column(String(200))
+    watts: Mapped[float] = mapped_column(Float)
+
+
+class AccessoryRecord(PartTable):
+    __tablename__ = "accessories"  # migration 0009
+    KIND = "accessory"
+
+    use: Mapped[str] = mapped_column(String(16))
+    applies_to: Mapped[str] = mapped_column(String(200))
+    rack_u: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    amps: Mapped[float] = mapped_column(Float, server_default=text("0"))
+
+
 class RateRecord(Base):
     """The exchange-rate table: US dollars per unit of `currency` as of a date (USD itself is implicit)."""
 
@@ -300,6 +321,8 @@ RECORDS: Mapping[PartKind, type[PartTable]] = {
     "pdu": PduRecord,
     "licence": LicenceRecord,
     "support": SupportRecord,
+    "controller": ControllerRecord,
+    "accessory": AccessoryRecord,
 }
 CATALOG_TABLES = frozenset(
     {*(r.__tablename__ for r in RECORDS.values()), MetaRecord.__tablename__, RateRecord.__tablename__,

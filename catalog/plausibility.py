@@ -44,6 +44,8 @@ def price_outlier(old_price: float, old_currency: str, new_price: float, new_cur
     if new_usd is not None and new_usd > MAX_PLAUSIBLE_PRICE_USD:
         return (f"{_money(new_price)} {new_currency} is above {MAX_PLAUSIBLE_PRICE_USD:,.0f} USD, more than any "
                 "single catalog part costs")
+    if old_price <= 0 < new_price:
+        return None  # a part without a price (none is public) takes its first quoted one
     try:
         old_same = old_price if old_currency == new_currency else rates.convert(old_price, old_currency, new_currency)
     except MissingRateError:

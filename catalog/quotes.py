@@ -3,7 +3,7 @@
 A quote line names a part by its catalog id or the vendor's part number (a `part_number`, `sku` or `id`
 column) or by its model text (`description`); it carries a quantity, a unit price and a currency.
 Matched parts get the quoted price with `price_basis` "quote", `price_as_of` the quote date and `source`
-"quote FILE DATE".
+"quote FILE DATE"; a part with no vendor part number takes the one its line names (matched by description).
 All or nothing: any malformed line, any part quoted twice at two prices, or (unless allowed) any
 line that matches no part, and nothing is written; every such line is listed.
 """
@@ -261,8 +261,19 @@ def commercial_fields(line: QuoteLine, file_name: str, when: date) -> dict[str, 
             "source": f"quote {file_name} {when.isoformat()}"}
 
 
+def learned_part_number(line: QuoteLine, part: Part) -> str | None:
+    """The vendor part number a quote line teaches a part that has none: the line's part column when it matched
+    by description and names something other than the catalog id (one token of at most 80 characters)."""
+    number = line.part.strip()
+    if part.part_number or not number or number.lower() == part.id.lower() or " " in number or len(number) > 80:
+        return None
+    return number
+
+
 def quoted(part: Part, line: QuoteLine, file_name: str, when: date) -> Part:
-    return dataclasses.replace(part, **commercial_fields(line, file_name, when), origin=None)
+    learned = learned_part_number(line, part)
+    out = dataclasses.replace(part, **commercial_fields(line, file_name, when), origin=None)
+    return dataclasses.replace(out, part_number=learned) if learned else out
 
 
 def describe_unmatched(lines: Iterable[QuoteLine]) -> list[str]:

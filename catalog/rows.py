@@ -26,8 +26,11 @@ from pydantic import (
 )
 
 from models.hardware import (
+    ACCESSORY_USES,
     PART_KINDS,
+    Accessory,
     Cable,
+    Controller,
     Cpu,
     Dimm,
     Drive,
@@ -206,7 +209,7 @@ class SwitchRow(PartRow):
 
 
 class CableRow(PartRow):
-    medium: Literal["DAC", "AOC", "optic", "fibre"]
+    medium: Literal["DAC", "AOC", "optic", "fibre", "copper"]
     speed_gbps: Positive
     reach_m: Positive
     watts: Annotated[float, BeforeValidator(_no_bool), Field(ge=0)]
@@ -247,9 +250,57 @@ class SupportRow(PartRow):
         return pct
 
 
+_INTERFACES = ("SAS", "SATA", "NVMe")
+_RAID_NAMES = ("raid0", "raid1", "raid5", "raid6", "raid10", "raid50", "raid60")
+
+
+def _listed(value: str, allowed: tuple[str, ...], what: str) -> str:
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    bad = [v for v in items if v not in allowed]
+    if bad:
+        raise ValueError(f"unknown {what} {', '.join(bad)}; expected some of {', '.join(allowed)}")
+    return ",".join(items)
+
+
+class ControllerRow(PartRow):
+    """Schema revision 0009: a storage controller or HBA."""
+
+    interfaces: Text  # comma-separated: SAS, SATA, NVMe
+    raid_levels: Annotated[str, Field(max_length=200)] = ""  # comma-separated RAID levels; "" for an HBA
+    max_drives: Count
+    applies_to: Text  # a server vendor, or "*"
+    watts: Positive
+
+    @field_validator("interfaces")
+    @classmethod
+    def _known_interfaces(cls, v: str) -> str:
+        return _listed(v, _INTERFACES, "interface")
+
+    @field_validator("raid_levels")
+    @classmethod
+    def _known_levels(cls, v: str) -> str:
+        return _listed(v, _RAID_NAMES, "RAID level")
+
+
+class AccessoryRow(PartRow):
+    """Schema revision 0009: rails, a power cord or an installation service, per server."""
+
+    use: Literal[ACCESSORY_USES]  # type: ignore[valid-type]  # the tuple's items, as the Literal's values
+    applies_to: Text  # a server vendor, or "*"
+    rack_u: CountOrZero = 0  # rails: the chassis height they fit (0: any)
+    amps: Annotated[float, BeforeValidator(_no_bool), Field(ge=0, le=100)] = 0.0  # power cords: the rating
+
+    @field_validator("amps")
+    @classmethod
+    def _cord_rated(cls, amps: float, info: ValidationInfo) -> float:
+        if info.data.get("use") == "power-cord" and amps <= 0:
+            raise ValueError("must be above 0 for a power cord (its rating, e.g. 10 for C13/C14)")
+        return amps
+
+
 RowModel = (
     CpuRow | ServerRow | DriveRow | NicRow | DimmRow | SwitchRow | CableRow | RackRow | PduRow | LicenceRow
-    | SupportRow
+    | SupportRow | ControllerRow | AccessoryRow
 )
 ROW_MODELS: Mapping[PartKind, type[RowModel]] = {
     "cpu": CpuRow,
@@ -263,6 +314,8 @@ ROW_MODELS: Mapping[PartKind, type[RowModel]] = {
     "pdu": PduRow,
     "licence": LicenceRow,
     "support": SupportRow,
+    "controller": ControllerRow,
+    "accessory": AccessoryRow,
 }
 COMMON_FIELDS: tuple[str, ...] = tuple(PartRow.model_fields)
 KIND_FIELDS: Mapping[PartKind, tuple[str, ...]] = {
@@ -270,7 +323,8 @@ KIND_FIELDS: Mapping[PartKind, tuple[str, ...]] = {
 }
 _PART_CLASSES: Mapping[PartKind, type[Part]] = {
     "cpu": Cpu, "server": Server, "drive": Drive, "nic": Nic, "dimm": Dimm, "switch": Switch, "cable": Cable,
-    "rack": Rack, "pdu": Pdu, "licence": Licence, "support": Support,
+    "rack": Rack, "pdu": Pdu, "licence": Licence, "support": Support, "controller": Controller,
+    "accessory": Accessory,
 }
 
 

@@ -517,9 +517,13 @@ class CatalogStore:
                                        f"{plausibility.CONFIRM_HINT})",
                                        [RowProblem(0, "unit_price", o, None, None) for o in outliers])
             befores = [record.catalog_fields() for _, record in records]
+            part_of = {part.id: part for _, part in found.matched}
             for line, record in records:
                 for name, value in quotes.commercial_fields(line, path.name, when).items():
                     setattr(record, name, value)
+                learned = quotes.learned_part_number(line, part_of[record.id])
+                if learned and not record.part_number:
+                    record.part_number = learned
                 record.user_edited = True
             session.flush()
             history.record(session, "quote", str(path), [

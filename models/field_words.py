@@ -189,7 +189,8 @@ FIELDS: dict[str, FieldInfo] = {
     "commercial.discounts_pct": FieldInfo("Discounts", "%", "Off list, by part id or vendor name"),
     "commercial.price_max_age_months": FieldInfo("Flag prices older than", "months"),
     "commercial.valuation_date": FieldInfo("Prices judged as of", help="Empty: today"),
-    "commercial.network": FieldInfo("Price the network", help="Leaf/spine switches, cables and optics"),
+    "commercial.network": FieldInfo("Price the network",
+                                    help="Leaf/spine and management switches, cables and optics"),
     "commercial.racks": FieldInfo("Price racks and PDUs"),
     "commercial.switch_id": FieldInfo("Leaf switch"),
     "commercial.spine_switch_id": FieldInfo("Spine switch"),
@@ -201,6 +202,9 @@ FIELDS: dict[str, FieldInfo] = {
     "commercial.licence_ids": FieldInfo("Software licences", help="Empty: the cheapest per product"),
     "commercial.support_id": FieldInfo("Support contract", help="Empty: the cheapest for the server vendor"),
     "commercial.support": FieldInfo("Price hardware support"),
+    "commercial.installation_services": FieldInfo(
+        "Add installation services", help="The server vendor's installation service per server, as an optional "
+                                          "BOM line (priced by the vendor's quote)"),
     "commercial.tco_years": FieldInfo("TCO horizon", "years"),
     "commercial.purchase": FieldInfo(
         "Purchases", choices=(("upfront", "All up front"), ("as-you-grow", "As the data grows"))),

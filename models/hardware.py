@@ -18,9 +18,11 @@ from typing import Any, Literal, TypeVar
 
 from models.money import ExchangeRates
 
-PartKind = Literal["cpu", "server", "drive", "nic", "dimm", "switch", "cable", "rack", "pdu", "licence", "support"]
+PartKind = Literal["cpu", "server", "drive", "nic", "dimm", "switch", "cable", "rack", "pdu", "licence", "support",
+                   "controller", "accessory"]
 PART_KINDS: tuple[PartKind, ...] = (
-    "cpu", "server", "drive", "nic", "dimm", "switch", "cable", "rack", "pdu", "licence", "support",
+    "cpu", "server", "drive", "nic", "dimm", "switch", "cable", "rack", "pdu", "licence", "support", "controller",
+    "accessory",
 )
 # How a price was obtained: a vendor's list price, a quote to this customer, or refarch's estimate.
 PriceBasis = Literal["list", "quote", "estimate"]
@@ -183,12 +185,13 @@ class Switch(PartBase):
     watts: float
 
 
-CableMedium = Literal["DAC", "AOC", "optic", "fibre"]
+CableMedium = Literal["DAC", "AOC", "optic", "fibre", "copper"]
 
 
 @dataclass(frozen=True, slots=True)
 class Cable(PartBase):
-    """A cable or transceiver: DAC/AOC is a whole link; an `optic` is one transceiver end; `fibre` a patch cord."""
+    """A cable or transceiver: DAC/AOC is a whole link; an `optic` is one transceiver end; `fibre` a patch cord;
+    `copper` a twisted-pair (RJ45) patch cord, as management ports take."""
 
     medium: str
     speed_gbps: float
@@ -241,13 +244,52 @@ class Support(PartBase):
     applies_to: str  # a server vendor, or "*" for any
 
 
-Part = Cpu | Server | Drive | Nic | Dimm | Switch | Cable | Rack | Pdu | Licence | Support
+@dataclass(frozen=True, slots=True)
+class Controller(PartBase):
+    """A storage controller or HBA for a server's data bays: the drive interfaces it drives (comma-separated,
+    e.g. "SAS,SATA,NVMe" for a tri-mode card), the RAID levels it builds in hardware ("" for an HBA that passes
+    drives through), the drives one card connects and the server vendor it fits ("*": any)."""
+
+    interfaces: str
+    raid_levels: str
+    max_drives: int
+    applies_to: str
+    watts: float
+
+    def drives_interface(self, interface: str) -> bool:
+        """Whether it connects drives of `interface` ("NVMe Gen4" counts as NVMe)."""
+        family = "NVMe" if interface.startswith("NVMe") else interface
+        return family in {i.strip() for i in self.interfaces.split(",")}
+
+    def builds(self, raid: str) -> bool:
+        """Whether it builds RAID level `raid` ("raid5") in hardware."""
+        return raid in {r.strip() for r in self.raid_levels.split(",") if r.strip()}
+
+
+AccessoryUse = Literal["rails", "power-cord", "installation"]
+ACCESSORY_USES: tuple[AccessoryUse, ...] = ("rails", "power-cord", "installation")
+
+
+@dataclass(frozen=True, slots=True)
+class Accessory(PartBase):
+    """What a server ships with or is installed with, per server: a rail kit (`rack_u`: the chassis height it
+    fits, 0 any), a power cord (`amps`: its rating, one per power supply) or an installation service; for a
+    server vendor's servers (`applies_to`, "*": any)."""
+
+    use: str
+    applies_to: str
+    rack_u: int
+    amps: float
+
+
+Part = Cpu | Server | Drive | Nic | Dimm | Switch | Cable | Rack | Pdu | Licence | Support | Controller | Accessory
 P = TypeVar("P", bound=PartBase)
 CURRENT_WITHIN_YEARS = 5
 
 KIND_OF: Mapping[type, PartKind] = {
     Cpu: "cpu", Server: "server", Drive: "drive", Nic: "nic", Dimm: "dimm", Switch: "switch", Cable: "cable",
-    Rack: "rack", Pdu: "pdu", Licence: "licence", Support: "support",
+    Rack: "rack", Pdu: "pdu", Licence: "licence", Support: "support", Controller: "controller",
+    Accessory: "accessory",
 }
 
 
@@ -346,6 +388,14 @@ class HardwareCatalog:
     @property
     def dimms(self) -> list[Dimm]:
         return self.typed(Dimm)
+
+    @property
+    def controllers(self) -> list[Controller]:
+        return self.typed(Controller)
+
+    @property
+    def accessories(self) -> list[Accessory]:
+        return self.typed(Accessory)
 
     def current(self, parts: list[P]) -> list[P]:
         """The parts one could buy today: priced within CURRENT_WITHIN_YEARS of the newest price in the catalog.

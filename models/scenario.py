@@ -330,7 +330,7 @@ class Commercial(_Strict):
     )
     price_max_age_months: int = Field(default=12, ge=1, le=240, description="older prices are flagged")
     valuation_date: date | None = Field(default=None, description="the date prices are judged against (today)")
-    network: bool = Field(default=True, description="price leaf/spine switches, cables and optics")
+    network: bool = Field(default=True, description="price leaf/spine and management switches, cables and optics")
     racks: bool = Field(default=True, description="price racks and PDUs")
     switch_id: str | None = None
     spine_switch_id: str | None = None
@@ -342,6 +342,8 @@ class Commercial(_Strict):
     licence_ids: list[str] | None = Field(default=None, max_length=50, description="None: the cheapest per product")
     support_id: str | None = Field(default=None, description="None: the cheapest for the server vendor")
     support: bool = True
+    installation_services: bool = Field(
+        default=False, description="add the server vendor's installation service per server to the BOM (optional)")
     tco_years: int = Field(default=5, ge=1, le=20)
     purchase: Literal["upfront", "as-you-grow"] = Field(
         default="upfront", description="buy for the horizon now, or add hosts in the year growth needs them"

@@ -25,6 +25,7 @@ WARNING_TITLES: dict[str, str] = {
     # prices and currencies (commercial.py)
     "price-old": "Prices older than the limit",
     "price-estimate": "Prices by estimate",
+    "price-missing": "Parts without a public price",
     "no-rate": "No exchange rate",
     "rate-old": "Exchange rate out of date",
     # parts the catalog lacks (infrastructure.py, software.py, sap_iq/design.py)
@@ -34,6 +35,8 @@ WARNING_TITLES: dict[str, str] = {
     "no-rack": "Racks not priced",
     "no-pdu": "PDUs not priced",
     "no-cable": "Cables and optics not priced",
+    "no-controller": "Storage controller not in the BOM",
+    "no-accessory": "Rails or power cords not in the BOM",
     "racks-unbounded": "Racks not laid out",
     "rack-power": "Rack power budget exceeded",
     "no-licence": "Licence not priced",

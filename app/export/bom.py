@@ -34,8 +34,8 @@ COLUMNS = (
     "Catalog currency", "Rate", "Price as of", "Note", "Catalog id",
 )
 MONEY_COLUMNS = ("List unit price", "Unit price", "Extended price")
-GROUP_TITLES = {"network": "Network", "rack": "Racks and power", "software": "Software licences",
-                "support": "Support"}
+GROUP_TITLES = {"network": "Network", "rack": "Racks and power", "services": "Installation services",
+                "software": "Software licences", "support": "Support"}
 
 
 def extended(line: BomLine) -> Decimal:

@@ -48,9 +48,10 @@ from models.tasks import Cancelled, Progress
 
 KIND_TITLES = {"server": "Servers", "cpu": "CPUs", "drive": "Drives", "nic": "NICs", "dimm": "DIMMs",
                "switch": "Switches", "cable": "Cables/optics", "rack": "Racks", "pdu": "PDUs",
-               "licence": "Licences", "support": "Support"}
-TAB_ORDER: tuple[PartKind, ...] = ("server", "drive", "nic", "cpu", "dimm", "switch", "cable", "rack", "pdu", "licence",
-                                   "support")
+               "licence": "Licences", "support": "Support", "controller": "Controllers",
+               "accessory": "Accessories"}
+TAB_ORDER: tuple[PartKind, ...] = ("server", "drive", "nic", "cpu", "dimm", "controller", "switch", "cable", "rack",
+                                   "pdu", "accessory", "licence", "support")
 
 # Where the editor asks for file names; tests replace these to run without dialogs.
 OpenFileFn = Callable[[QWidget], str | None]

@@ -16,7 +16,7 @@ from models.hardware import HardwareCatalog
 from models.money import MissingRateError, cents, total
 from models.perf import cost_power
 from models.scenario import Scenario
-from models.sizing import infrastructure, software
+from models.sizing import host_parts, infrastructure, software
 from models.sizing.result import SCENARIO_WIDE, BomLine, Rationale, SizingResult, TcoYear, Totals, Warning
 
 
@@ -109,6 +109,7 @@ def price_warnings(lines: Sequence[BomLine], scenario: Scenario, catalog: Hardwa
         out.append(Warning("price-estimate", f"{len(estimates)} BOM part(s) are priced by estimate, not list or "
                                              f"quote ({pct:.0f} % of the BOM total): the totals are estimates.",
                            "warning", SCENARIO_WIDE))
+    out += _unpriced(lines, catalog)
     foreign = {ln.source_currency for ln in lines if ln.source_currency and ln.source_currency != c.currency}
     for rate in catalog.rates.used(foreign, c.currency):
         if age_months(rate.as_of) > months:
@@ -116,6 +117,18 @@ def price_warnings(lines: Sequence[BomLine], scenario: Scenario, catalog: Hardwa
                                            f"{months} months: update it (refarch catalog rates set "
                                            f"{rate.currency} USD_PER_UNIT).", "warning", "commercial.currency"))
     return out
+
+
+def _unpriced(lines: Sequence[BomLine], catalog: HardwareCatalog) -> list[Warning]:
+    """Hardware lines whose catalog part has no price (none is public): the quote must price them."""
+    free = sorted({ln.part_id for ln in lines if ln.unit_price == 0 and ln.category not in ("software", "support")
+                   and ln.part_id in catalog and catalog.get(ln.part_id).price == 0})
+    if not free:
+        return []
+    shown = ", ".join(_part_name(pid, catalog) for pid in free[:4]) + (" ..." if len(free) > 4 else "")
+    return [Warning("price-missing", f"{len(free)} BOM part(s) have no public list price and are listed at 0: "
+                                     f"{shown}. Import the vendor's quote for them (refarch catalog quote) before "
+                                     "the totals go to the customer.", "warning", SCENARIO_WIDE)]
 
 
 def conversions(lines: Sequence[BomLine], catalog: HardwareCatalog, currency: str) -> list[dict[str, object]]:
@@ -158,6 +171,14 @@ def in_project_currency(lines: Sequence[BomLine], catalog: HardwareCatalog, curr
     return out
 
 
+def raid_by_role(result: SizingResult) -> dict[str, str]:
+    """The data drives' RAID level (or vSAN policy) of each BOM role: its hosts' layout, else the design's."""
+    out = {h.bom_role: h.raid for h in result.design.hosts}
+    for ln in result.bom:
+        out.setdefault(ln.role, result.design.raid)
+    return out
+
+
 def guests_by_role(result: SizingResult, scenario: Scenario) -> dict[str, int]:
     """The virtual machines each BOM role runs on vSphere (none on bare metal): an OS subscription per 1-2 VMs
     counts them, as the guests run the OS."""
@@ -174,11 +195,12 @@ def complete(result: SizingResult, scenario: Scenario, catalog: HardwareCatalog,
     """The result with its full BOM, totals in the project currency, racks, TCO and price warnings."""
     c = scenario.commercial
     a = scenario.assumptions
-    infra = infrastructure.plan(result.bom, catalog, c)
-    warnings: list[Warning] = list(infra.warnings)
-    lines = in_project_currency(list(result.bom) + infra.lines, catalog, c.currency, warnings)
+    built = host_parts.plan(result.bom, catalog, scenario, raid_by_role(result))
+    infra = infrastructure.plan(built.lines, catalog, c)
+    warnings: list[Warning] = built.warnings + infra.warnings
+    lines = in_project_currency(built.lines + infra.lines, catalog, c.currency, warnings)
     groups = infrastructure.host_groups(lines, catalog)
-    rationale: list[Rationale] = list(infra.rationale)
+    rationale: list[Rationale] = built.rationale + infra.rationale
     vsan = result.design.raid.startswith("vsan-")
     licensed = software.licence_lines(software.Licensing(
         scenario, catalog, result.design.data_needed_tb, guests_by_role(result, scenario), vsan,
@@ -195,7 +217,7 @@ def complete(result: SizingResult, scenario: Scenario, catalog: HardwareCatalog,
                                            f"considered: no exchange rate to {c.currency} in the rate table.",
                                 "warning", "commercial.currency"))
 
-    power_w = result.totals.power_w + infra.network_w
+    power_w = result.totals.power_w + infra.network_w + built.watts
     kwh = float(cost_power.annual_kwh(power_w * a.pue))
     energy_year = cents(float(cost_power.energy_cost(kwh, a.energy_price_per_kwh, 1)))
     rack_u = sum(r.u_used for r in infra.racks) or result.totals.rack_u

@@ -18,14 +18,16 @@ Rules (each is the usual practice of a two-tier leaf-spine Ethernet fabric, and 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from models.calibration_data import figure, point
-from models.hardware import Cable, Drive, HardwareCatalog, Nic, Pdu, Rack, Server, Switch
+from models.hardware import Cable, Controller, Drive, HardwareCatalog, Nic, Server, Switch
 from models.scenario import Commercial
-from models.sizing import bom
+from models.sizing import bom, management
+from models.sizing.rack_choice import RackChoice, rack_choice
 from models.sizing.result import SCENARIO_WIDE, BomLine, RackLayout, RackSlot, Rationale, Warning
 
 DOCS = "vendor_docs"  # the boot drive minimum (resources/calibration/vendor_docs.json)
@@ -71,6 +73,8 @@ def host_groups(lines: Sequence[BomLine], catalog: HardwareCatalog) -> list[Host
                 watts += other.qty_per_host * part.watts
                 ports += other.qty_per_host * part.ports
                 speed = max(speed, part.speed_gbps)
+            elif isinstance(part, Controller):
+                watts += other.qty_per_host * part.watts
         groups.append(HostGroup(ln.role, server, ln.hosts, watts, ports, speed))
     return groups
 
@@ -178,29 +182,6 @@ def choose_spine(catalog: HardwareCatalog, commercial: Commercial, speed: float)
     return min(fits, key=lambda s: (s.price / s.ports, s.price)) if fits else None
 
 
-# --- racks ------------------------------------------------------------------------------------------
-
-
-def choose_rack(catalog: HardwareCatalog, commercial: Commercial) -> Rack | None:
-    if commercial.rack_id:
-        rack = catalog.get(commercial.rack_id, "rack")
-        assert isinstance(rack, Rack)
-        return rack
-    racks = catalog.current(catalog.racks)
-    standard = [r for r in racks if r.rack_u == 42] or racks
-    return min(standard, key=lambda r: r.price) if standard else None
-
-
-def choose_pdu(catalog: HardwareCatalog, commercial: Commercial, kw: float) -> Pdu | None:
-    if commercial.pdu_id:
-        pdu = catalog.get(commercial.pdu_id, "pdu")
-        assert isinstance(pdu, Pdu)
-        return pdu
-    pdus = catalog.current(catalog.pdus)
-    big = [p for p in pdus if p.max_kw >= kw]
-    return min(big, key=lambda p: p.price) if big else (max(pdus, key=lambda p: p.max_kw) if pdus else None)
-
-
 @dataclass
 class _RackFill:
     hosts: list[HostGroup] = field(default_factory=list)  # one entry per host
@@ -208,19 +189,36 @@ class _RackFill:
     pairs: int = 0
     spines: int = 0
 
+    def management_ports(self) -> int:
+        """The BMC ports of its servers and the management ports of its data switches."""
+        return len(self.hosts) * management.BMC_PORTS_PER_SERVER + 2 * self.pairs + self.spines
+
+
+@dataclass(frozen=True)
+class Fabric:
+    """The switches racks are packed with: the leaf model and its host ports, the spines and the management
+    switch (1 GbE, sized per rack by its management ports)."""
+
+    leaf: Switch | None
+    per_switch: int
+    spine: Switch | None = None
+    spines: int = 0
+    mgmt: Switch | None = None
+
+    def mgmt_switches(self, rack: _RackFill) -> int:
+        return management.switches_for(rack.management_ports(), self.mgmt)
+
 
 def _pairs_for(ports: int, per_switch: int) -> int:
     return max(1, math.ceil(ports / (2 * per_switch))) if per_switch else 0
 
 
-def pack(
-    groups: Sequence[HostGroup], rack_u: int, budget_w: float, leaf: Switch | None, per_switch: int,
-    spine: Switch | None, spines: int, pdu_u: int,
-) -> list[_RackFill]:
+def pack(groups: Sequence[HostGroup], rack_u: int, budget_w: float, fabric: Fabric, pdu_u: int) -> list[_RackFill]:
     """Hosts into racks in BOM order: a new rack when the next host would break U or the power budget.
 
     Spines share the first rack when it still takes a host with them, else they get rack(s) of their own.
     """
+    leaf, per_switch, spine, spines, mgmt = fabric.leaf, fabric.per_switch, fabric.spine, fabric.spines, fabric.mgmt
     racks = [_RackFill(spines=spines)]
     first = groups[0]
     host_u = first.server.rack_u + (2 * leaf.rack_u if leaf else 0) + pdu_u
@@ -243,6 +241,10 @@ def pack(
         if spine and r.spines:
             u += r.spines * spine.rack_u
             w += r.spines * spine.watts
+        if mgmt is not None:
+            n = management.switches_for(len(hosts) * management.BMC_PORTS_PER_SERVER + 2 * pairs + r.spines, mgmt)
+            u += n * mgmt.rack_u
+            w += n * mgmt.watts
         return u <= rack_u and w <= budget_w
 
     for g in groups:
@@ -289,43 +291,14 @@ def _leaf_choice(groups: list[HostGroup], catalog: HardwareCatalog, commercial: 
     return leaf, per_switch, uplinks
 
 
-@dataclass(frozen=True)
-class _RackChoice:
-    rack: Rack | None
-    rack_u: int
-    budget_kw: float
-    pdu: Pdu | None
-    pdu_u: int  # U the PDUs of a full rack take (0 for zero-U PDUs)
-
-
-def _rack_choice(catalog: HardwareCatalog, commercial: Commercial, out: Infrastructure) -> _RackChoice:
-    """The rack and PDU model, the rack's U and power budget (the scenario's, within the rack's rating) and
-    the U its PDUs take; a 42U unpriced rack (with a warning) when the catalog has none."""
-    rack = choose_rack(catalog, commercial) if commercial.racks else None
-    if commercial.racks and rack is None:
-        out.warnings.append(Warning("no-rack", "The catalog has no rack: 42U racks are assumed and not priced.",
-                                    "warning", "commercial.rack_id"))
-    rack_u = rack.rack_u if rack else 42
-    budget_kw = min(commercial.rack_power_kw, rack.max_kw) if rack else commercial.rack_power_kw
-    pdu = choose_pdu(catalog, commercial, budget_kw) if commercial.racks else None
-    if commercial.racks and pdu is None:
-        out.warnings.append(Warning("no-pdu", "The catalog has no PDU: rack power distribution is not priced.",
-                                    "warning", "commercial.pdu_id"))
-    pdu_pairs_max = math.ceil(budget_kw / pdu.max_kw) if pdu else 0
-    pdu_u = 2 * pdu_pairs_max * pdu.rack_u if pdu else 0
-    return _RackChoice(rack, rack_u, budget_kw, pdu, pdu_u)
-
-
-def _pack_with_spines(
-    groups: list[HostGroup], rc: _RackChoice, leaf: Switch | None, per_switch: int, uplinks: int,
-    catalog: HardwareCatalog, commercial: Commercial, out: Infrastructure,
-) -> tuple[list[_RackFill], Switch | None, int]:
+def _pack_with_spines(groups: list[HostGroup], rc: RackChoice, fabric: Fabric, uplinks: int,
+                      catalog: HardwareCatalog, commercial: Commercial,
+                      out: Infrastructure) -> tuple[list[_RackFill], Fabric]:
     """Hosts into racks, then spines for more than one leaf pair; the spines live in rack 1, so the racks are
     re-packed with their U and watts until the spine count settles. Raises ValueError beyond MAX_RACKS."""
     budget_w = rc.budget_kw * 1000
-    spine = None
-    spines = 0
-    filled = pack(groups, rc.rack_u, budget_w, leaf, per_switch, None, 0, rc.pdu_u)
+    filled = pack(groups, rc.rack_u, budget_w, fabric, rc.pdu_u)
+    leaf = fabric.leaf
     for _ in range(3):
         pairs = sum(r.pairs for r in filled)
         if not leaf or pairs <= 1:
@@ -339,15 +312,15 @@ def _pack_with_spines(
             break
         total_up = 2 * pairs * uplinks
         need = max(2, 2 * math.ceil(total_up / (2 * spine.ports)))
-        if need == spines:
+        if need == fabric.spines:
             break
-        spines = need
-        filled = pack(groups, rc.rack_u, budget_w, leaf, per_switch, spine, spines, rc.pdu_u)
-    return filled, spine, spines
+        fabric = dataclasses.replace(fabric, spine=spine, spines=need)
+        filled = pack(groups, rc.rack_u, budget_w, fabric, rc.pdu_u)
+    return filled, fabric
 
 
 def plan(lines: Sequence[BomLine], catalog: HardwareCatalog, commercial: Commercial) -> Infrastructure:
-    """Boot drives, the leaf/spine network, racks and PDUs around the hosts the BOM lists."""
+    """Boot drives, the leaf/spine and management networks, racks and PDUs around the hosts the BOM lists."""
     out = Infrastructure()
     groups = host_groups(lines, catalog)
     if not groups:
@@ -355,15 +328,27 @@ def plan(lines: Sequence[BomLine], catalog: HardwareCatalog, commercial: Commerc
     boot_lines(groups, catalog, commercial, out)
     groups = _with_boot_power(groups, out, catalog)
     leaf, per_switch, uplinks = _leaf_choice(groups, catalog, commercial, out)
-    rc = _rack_choice(catalog, commercial, out)
+    rc = rack_choice(catalog, commercial, out.warnings)
+    mgmt = management.choose(catalog) if commercial.network else None
+    if commercial.network and mgmt is None:
+        out.warnings.append(Warning("no-switch", "The catalog has no 1 GbE management switch: the servers' BMC ports "
+                                                 "are not networked in the BOM (refarch catalog seed brings one).",
+                                    "warning", "commercial.network"))
     try:
-        filled, spine, spines = _pack_with_spines(groups, rc, leaf, per_switch, uplinks, catalog, commercial, out)
+        filled, fabric = _pack_with_spines(groups, rc, Fabric(leaf, per_switch, mgmt=mgmt), uplinks, catalog,
+                                           commercial, out)
     except ValueError:
         out.warnings.append(Warning("racks-unbounded", f"The design needs more than {MAX_RACKS} racks: racks and "
                                                        "network are not laid out.", "warning", SCENARIO_WIDE))
         return out
-    _network_lines(filled, leaf, per_switch, uplinks, spine, spines, catalog, out)
-    _rack_lines(filled, rc.rack, rc.rack_u, rc.budget_kw, rc.pdu, leaf, spine, out)
+    _network_lines(filled, fabric, uplinks, catalog, out)
+    if mgmt is not None:
+        mgmt_lines, why = management.lines(mgmt, [(len(r.hosts), 2 * r.pairs + r.spines) for r in filled], catalog,
+                                           out.warnings)
+        out.lines += mgmt_lines
+        out.network_w += sum(fabric.mgmt_switches(r) for r in filled) * mgmt.watts
+        out.rationale.append(why)
+    _rack_lines(filled, rc, fabric, out)
     return out
 
 
@@ -372,8 +357,9 @@ def _watts(catalog: HardwareCatalog, part_id: str) -> float:
     return float(getattr(part, "watts", 0.0))
 
 
-def _network_lines(filled: list[_RackFill], leaf: Switch | None, per_switch: int, uplinks: int,
-                   spine: Switch | None, spines: int, catalog: HardwareCatalog, out: Infrastructure) -> None:
+def _network_lines(filled: list[_RackFill], fabric: Fabric, uplinks: int, catalog: HardwareCatalog,
+                   out: Infrastructure) -> None:
+    leaf, per_switch, spine, spines = fabric.leaf, fabric.per_switch, fabric.spine, fabric.spines
     if leaf is None:
         return
     pairs = sum(r.pairs for r in filled)
@@ -433,8 +419,9 @@ def _network_lines(filled: list[_RackFill], leaf: Switch | None, per_switch: int
     ))
 
 
-def _rack_lines(filled: list[_RackFill], rack: Rack | None, rack_u: int, budget_kw: float, pdu: Pdu | None,
-                leaf: Switch | None, spine: Switch | None, out: Infrastructure) -> None:
+def _rack_lines(filled: list[_RackFill], rc: RackChoice, fabric: Fabric, out: Infrastructure) -> None:
+    rack, rack_u, budget_kw, pdu = rc.rack, rc.rack_u, rc.budget_kw, rc.pdu
+    leaf, spine, mgmt = fabric.leaf, fabric.spine, fabric.mgmt
     pdus_total = 0
     for n, r in enumerate(filled, start=1):
         slots: list[RackSlot] = []
@@ -449,6 +436,7 @@ def _rack_lines(filled: list[_RackFill], rack: Rack | None, rack_u: int, budget_
         top = rack_u + 1
         switches = [(leaf, "leaf switch")] * (2 * r.pairs if leaf else 0)
         switches += [(spine, "spine switch")] * (r.spines if spine else 0)
+        switches += [(mgmt, "management switch")] * fabric.mgmt_switches(r)
         for sw, role in switches:
             assert sw is not None
             top -= sw.rack_u

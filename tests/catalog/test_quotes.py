@@ -11,7 +11,7 @@ from openpyxl import Workbook
 from catalog.errors import InvalidRowsError
 from catalog.quotes import QuoteLine, match
 from catalog.store import CatalogStore
-from models.hardware import Nic
+from models.hardware import Accessory, Nic
 
 WHEN = date(2026, 11, 20)
 
@@ -177,3 +177,31 @@ def test_a_csv_quote_with_nul_bytes_is_refused_as_not_text(tmp_path: Path) -> No
     path.write_bytes(b"Part Number,Unit Price,Currency\nx,1\x00,USD\n")
     with pytest.raises(CatalogFileError, match="NUL byte"):
         quotes.read_quote(path)
+
+
+def test_a_quote_fills_the_part_number_a_part_lacks_and_keeps_a_known_one(seeded_store: CatalogStore,
+                                                                          tmp_path: Path) -> None:
+    """Rails the seed names without a part number (chassis-specific) take the one the vendor's quote prints; a
+    power cord whose part number the seed knows keeps it, whatever a line matched by description says."""
+    common = {"vendor": "Dell", "price": 0, "currency": "USD", "price_as_of": "2026-11-01",
+              "source": "no public list price found", "applies_to": "Dell"}
+    seeded_store.add(Accessory(id="dell-readyrails-sliding-2u", model="ReadyRails sliding rails, 2U", use="rails",
+                               rack_u=2, amps=0, **_accessory(common)))
+    seeded_store.add(Accessory(id="dell-power-cord-c13-c14-2m", model="Rack power cord C13 to C14, 10 A, 2 m",
+                               use="power-cord", rack_u=0, amps=10, part_number="450-AADY", **_accessory(common)))
+    before = _rows(seeded_store)
+    rails, cord = before["dell-readyrails-sliding-2u"], before["dell-power-cord-c13-c14-2m"]
+    assert rails["part_number"] == "" and cord["part_number"] == "450-AADY"
+    quote = _csv(tmp_path / "dell-q7.csv", [f'770-TEST,"{rails["vendor"]} {rails["model"]}",12,41.00,USD',
+                                             f'999-OTHER,"{cord["model"]}",24,9.50,USD'])
+    report = seeded_store.apply_quote(quote, WHEN)
+    assert sorted(report.updated) == ["dell-power-cord-c13-c14-2m", "dell-readyrails-sliding-2u"]
+    after = _rows(seeded_store)
+    assert (after["dell-readyrails-sliding-2u"]["part_number"], after["dell-readyrails-sliding-2u"]["price"]) == \
+        ("770-TEST", 41.0)
+    assert (after["dell-power-cord-c13-c14-2m"]["part_number"], after["dell-power-cord-c13-c14-2m"]["price"]) == \
+        ("450-AADY", 9.5)
+
+
+def _accessory(common: dict[str, object]) -> dict[str, object]:
+    return {k: (date.fromisoformat(str(v)) if k == "price_as_of" else v) for k, v in common.items()}

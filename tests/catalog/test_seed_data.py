@@ -21,7 +21,9 @@ from models.hardware import (
     BAY_ACCEPTS,
     DRIVE_INTERFACES,
     PART_KINDS,
+    Accessory,
     Cable,
+    Controller,
     Cpu,
     Dimm,
     Drive,
@@ -78,15 +80,20 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "pdu": ("outlets", "max_kw", "rack_u"),
     "licence": ("metric", "term", "applies_to", "min_cores_per_cpu", "min_units", "vsan_gib_per_core"),
     "support": ("basis", "pct_of_hardware", "applies_to"),
+    "controller": ("interfaces", "raid_levels", "max_drives", "applies_to", "watts"),
+    "accessory": ("use", "applies_to", "rack_u", "amps"),
 }
+OPTIONAL = {"price_basis"}  # absent: from the source's words
 # Counts that may legitimately be zero (e.g. ESXi booted from SD/USB, no OS drives; a zero-U PDU;
 # a passive cable's watts; a licence without minimums).
 MAY_BE_ZERO = {"os_drives", "uplink_ports", "watts", "rack_u", "min_cores_per_cpu", "min_units", "pct_of_hardware",
-               "vsan_gib_per_core"}
+               "vsan_gib_per_core", "amps"}
 # Revision 0005/0006 columns: null means unknown (not read from a spec sheet), never a guess.
 MAY_BE_UNKNOWN = {"pcie_slots", "memory_type", "vsan_gib_per_core"}
 # Free software and support priced as a share of hardware have no unit price.
 PRICE_MAY_BE_ZERO = {"licence", "support"}
+# A part with no public list price carries none (0, to be quoted), and its source says so.
+NO_PUBLIC_PRICE = "no public list price"
 BAY_FORM_FACTORS = {"LFF", "SFF", "U.2", "U.3", "E3.S", "E1.S"}
 DRIVE_FORM_FACTORS = BAY_FORM_FACTORS | {"M.2"}  # M.2: boot devices, which no data bay takes
 
@@ -179,7 +186,7 @@ def test_every_entry_has_exactly_the_columns_of_its_kind(entries: list[Entry]) -
             problems.append(f"{e.get('id')}: unknown kind {kind!r}")
             continue
         expected = set(COMMON) | set(COLUMNS[kind])
-        if set(e) != expected:
+        if set(e) - OPTIONAL != expected:
             problems.append(f"{e['id']}: missing {expected - set(e)}, extra {set(e) - expected}")
     assert not problems, "\n".join(problems)
 
@@ -214,7 +221,8 @@ def test_numeric_fields_are_positive(entries: list[Entry]) -> None:
             if isinstance(value, bool) or not isinstance(value, int | float):
                 problems.append(f"{e['id']}.{col} = {value!r} is not a number")
             elif value < 0 or (value == 0 and col not in MAY_BE_ZERO
-                               and not (col == "price" and e["kind"] in PRICE_MAY_BE_ZERO)):
+                               and not (col == "price" and (e["kind"] in PRICE_MAY_BE_ZERO
+                                                            or NO_PUBLIC_PRICE in e["source"]))):
                 problems.append(f"{e['id']}.{col} = {value!r} is not positive")
     assert not problems, "\n".join(problems)
 
@@ -235,6 +243,7 @@ def test_counts_are_integers(entries: list[Entry]) -> None:
         "speed_mt_s",
         "uplink_ports",
         "outlets",
+        "max_drives",
         "min_cores_per_cpu",
         "min_units",
     }
@@ -334,7 +343,7 @@ def test_sources_are_given_and_prices_are_attributed(entries: list[Entry]) -> No
         if not (isinstance(source, str) and source.strip()):
             problems.append(f"{e['id']}: empty source")
             continue
-        if not STUDY_FILE.search(source) and not re.search(r"estimate|datasheet", source, re.I):
+        if not STUDY_FILE.search(source) and not re.search(r"estimate|datasheet|no public list price", source, re.I):
             problems.append(f"{e['id']}: price neither from a study nor marked estimate/datasheet")
     assert not problems, "\n".join(problems)
 
@@ -415,7 +424,7 @@ def test_study_002_drive_capacities_and_nic(by_id: dict[str, Entry]) -> None:
 
 def test_seed_loads_into_the_domain_value_objects(entries: list[Entry]) -> None:
     classes = {"cpu": Cpu, "drive": Drive, "nic": Nic, "dimm": Dimm, "switch": Switch, "cable": Cable, "rack": Rack,
-               "pdu": Pdu, "licence": Licence, "support": Support}
+               "pdu": Pdu, "licence": Licence, "support": Support, "controller": Controller, "accessory": Accessory}
     cpus: dict[str, Cpu] = {}
     parts: list[Cpu | Server | Drive | Nic | Dimm] = []
 

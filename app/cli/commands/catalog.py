@@ -44,11 +44,16 @@ TABLE_COLUMNS: Mapping[PartKind, tuple[str, ...]] = {
                 "min_units", "vsan_gib_per_core", "price", "currency", "price_basis"),
     "support": ("id", "vendor", "model", "part_number", "basis", "pct_of_hardware", "applies_to", "price",
                 "currency", "price_basis"),
+    "controller": ("id", "vendor", "model", "part_number", "interfaces", "raid_levels", "max_drives", "applies_to",
+                   "price", "currency", "price_basis"),
+    "accessory": ("id", "vendor", "model", "part_number", "use", "applies_to", "rack_u", "amps", "price",
+                  "currency", "price_basis"),
 }
 TITLES: Mapping[PartKind, str] = {"cpu": "CPUs", "server": "Servers", "drive": "Drives", "nic": "NICs",
                                   "dimm": "DIMMs", "switch": "Switches", "cable": "Cables and optics",
                                   "rack": "Racks", "pdu": "PDUs", "licence": "Software licences",
-                                  "support": "Support contracts"}
+                                  "support": "Support contracts", "controller": "Storage controllers and HBAs",
+                                  "accessory": "Rails, power cords and services"}
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
