@@ -82,11 +82,12 @@ class ComparisonSeries:
 
 
 def cost_items(bom: Iterable[BomLine]) -> list[tuple[str, str, float]]:
-    """(role, kind, amount) summed over the BOM, in a stable order for the chart."""
+    """(role, kind, amount) summed over the BOM, in a stable order for the chart; parts that cost nothing here (the
+    CPUs and DIMMs priced in their server, parts no public price is known for) are no money going anywhere."""
     sums: dict[tuple[str, str], float] = defaultdict(float)
     for line in bom:
         sums[(line.role, line.kind)] += line.extended_price
-    return [(role, kind, amt) for (role, kind), amt in sums.items()]
+    return [(role, kind, amt) for (role, kind), amt in sums.items() if amt]
 
 
 # what the money chart sums (every BOM line once: the one-time lines and one year of the recurring ones), its axis

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import matplotlib
@@ -44,6 +45,9 @@ def test_cost_breakdown_groups_the_bom_by_role_and_kind() -> None:
     assert {(r, k) for r, k, _ in items} == {("segment host", "server"), ("segment host", "drive")}
     assert abs(sum(a for _, _, a in items) - 100_000) < 1
     assert _png(cost_breakdown(items, "USD")).startswith(b"\x89PNG")
+    # a line priced in its server (a CPU) or with no public price is not money going anywhere
+    free = dataclasses.replace(result.bom[0], kind="cpu", unit_price=0.0)
+    assert {(r, k) for r, k, _ in cost_items([*result.bom, free])} == {(r, k) for r, k, _ in items}
 
 
 def test_cost_breakdown_keeps_totals_legend_and_title_apart_at_the_windows_size() -> None:
