@@ -171,7 +171,8 @@ def usl_card(
         notes.append(
             "The study prints only peaks; the curve points are an assumed shape around them "
             "(derivations in gp6_oltp_004.json), so the in-sample fit says little about the real curve "
-            "below the peak: treat low-client predictions as indicative."
+            "below the peak: treat low-client predictions as indicative. What a sized design gives at the"
+            " study's figures (its hosts, its Monte Carlo P50) is the card gp6-oltp-through-size."
         )
     extra.update(more_extra or {})
     notes.extend(more_notes)
