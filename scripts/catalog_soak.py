@@ -97,9 +97,13 @@ def worker(role: str, url: str, seconds: float, seed: int, folder: Path) -> int:
     rng = random.Random(seed)
     stats: dict[str, Any] = {"role": role, "edits": {}, "conflicts": 0, "quotes": 0, "reverts": 0,
                              "revert_refused": 0}
-    deadline = time.monotonic() + seconds
     with CatalogStore.open(url, seed=False) as store:
-        while time.monotonic() < deadline:
+        # the clock starts once the store is open (on a loaded machine opening can take longer than a short run),
+        # and every worker makes at least one change, so a short run always has something to check
+        deadline = time.monotonic() + seconds
+        first = True
+        while first or time.monotonic() < deadline:
+            first = False
             if role == "editor":
                 edit(store, rng, stats)
             elif role == "quoter":
