@@ -8,11 +8,13 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeyEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
+    QDialog,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QSizePolicy,
     QStackedWidget,
@@ -25,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.editing.draft import Issues, path_str, shown_value
+from app.editing.estate_import import SOURCES
 from app.editing.fields import NEW_PG_DATABASE, PG_DATABASE_COLUMNS, PG_DATABASE_OPTIONAL, WORKLOAD_FIELDS
 from app.gui.field_widgets import FieldEditor, add_rows, format_value, new_form_layout, parse_number
 from app.gui.plain_text import plain_tooltip
@@ -32,6 +35,8 @@ from models.field_words import FIELDS
 from models.vocabulary import WORKLOAD_KINDS, kind_label
 
 if TYPE_CHECKING:
+    from app.editing.estate_import import Source
+    from app.editing.liveoptics import Statistic
     from models.sizing.result import UsedValue
 
 INVALID_CELL = QColor("#ffe3e3")
@@ -111,6 +116,18 @@ class DatabasesTable(QWidget):
             " TPS and busy hours (as 9-17). Ctrl+V in the table pastes rows copied from a spreadsheet from the"
             " current row down. A bad row is named and nothing is imported; Undo takes an import back."))
         self.import_button.clicked.connect(self._import_dialog)
+        self.estate_button = QPushButton("Import VMs…")
+        self.estate_button.setToolTip(plain_tooltip(
+            "Replace the databases with the VMs of the current estate: an RVTools or Live Optics export, one database"
+            " per powered-on VM, right-sized from what it used times a comfort factor. A bad sheet, row or column is"
+            " named and nothing is imported; Undo takes an import back."))
+        estate_menu = QMenu(self.estate_button)
+        self.estate_actions = {
+            source: estate_menu.addAction(f"From {'an' if source == 'rvtools' else 'a'} {label}…")
+            for source, label in SOURCES.items()}
+        for source, action in self.estate_actions.items():
+            action.triggered.connect(lambda _=False, s=source: self._estate_dialog(s))
+        self.estate_button.setMenu(estate_menu)
         self.table.pasteRequested.connect(lambda: self.paste_text(QGuiApplication.clipboard().text()))
         self.import_message = QLabel()
         self.import_message.setWordWrap(True)
@@ -127,16 +144,18 @@ class DatabasesTable(QWidget):
         buttons.addStretch(1)
         importing = QHBoxLayout()  # a row of its own: the form panel is about 310 pixels wide
         importing.addWidget(self.import_button)
-        paste_hint = QLabel("or paste rows (Ctrl+V)")
+        importing.addWidget(self.estate_button)
+        importing.addStretch(1)
+        paste_hint = QLabel("or paste rows copied from a spreadsheet (Ctrl+V)")
         paste_hint.setObjectName("hint")
         paste_hint.setWordWrap(True)
-        importing.addWidget(paste_hint, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(QLabel("Databases to consolidate"))
         lay.addWidget(self.table)
         lay.addLayout(buttons)
         lay.addLayout(importing)
+        lay.addWidget(paste_hint)
         lay.addWidget(self.message)
         lay.addWidget(self.import_message)
 
@@ -235,6 +254,34 @@ class DatabasesTable(QWidget):
         said = f"Imported {len(rows)} database{'s' if len(rows) != 1 else ''} from {Path(name).name}"
         self.replaced.emit(("workload", "databases"), rows, said)
         return self._said(said + ".")
+
+    def _estate_dialog(self, source: Source) -> None:
+        from app.gui.estate_dialog import EstateDialog
+
+        dialog = EstateDialog(source, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.import_estate(dialog.path.text().strip(), source, dialog.comfort.value(), dialog.chosen_statistic())
+
+    def import_estate(self, name: str, source: Source, comfort: float, statistic: Statistic = "peak") -> bool:
+        """Replace the databases with an RVTools or Live Optics export's VMs, right-sized at `comfort` x their use
+        (`statistic`: Live Optics' peak or average); False, with every bad sheet, row and column named, when nothing
+        is imported."""
+        from pathlib import Path
+
+        from app.editing.estate_import import import_estate
+        from app.editing.table_files import RowsError
+
+        try:
+            done = import_estate(Path(name), source, comfort, statistic)
+        except RowsError as exc:
+            return self._refused(f"Nothing imported from {Path(name).name}", exc.lines())
+        except OSError as exc:
+            return self._refused(f"Nothing imported from {Path(name).name}", [exc.strerror or str(exc)])
+        n = len(done.databases)
+        said = f"Imported {n} VM{'s' if n != 1 else ''} as databases from {Path(name).name}"
+        self.replaced.emit(("workload", "databases"), done.databases, said)
+        more = f" And {len(done.notes) - 3} more." if len(done.notes) > 3 else ""
+        return self._said(" ".join([done.summary, *(f"{n}." for n in done.notes[:3])]) + more)
 
     def paste_text(self, text: str) -> bool:
         """Rows copied from a spreadsheet replace the rows from the current one down (a copied header row says

@@ -57,38 +57,21 @@ def _project_defaults(path: str | None) -> tuple[str, str | None]:
     return project_defaults(scenario_to_json(s) for s in project.scenarios)
 
 
-def _observed(args: argparse.Namespace) -> tuple[Any, str, str]:
-    """The VMs an export observed, where they come from, and at what statistic (in words)."""
-    from app.editing.liveoptics import LiveOpticsError, read_liveoptics
-    from app.editing.rvtools import RvToolsError, read_rvtools
-
-    if args.rvtools is not None:
-        try:
-            return read_rvtools(Path(args.rvtools)), f"RVTools export {Path(args.rvtools).name}", \
-                "the use it observed (a snapshot at the export's time, not a peak)"
-        except RvToolsError as exc:
-            raise CliError(f"nothing imported from {args.rvtools}", exc.lines()) from None
-    try:
-        return read_liveoptics(Path(args.liveoptics), args.percentile), \
-            f"Live Optics export {Path(args.liveoptics).name}", f"each VM's {args.percentile} over the collection"
-    except LiveOpticsError as exc:
-        raise CliError(f"nothing imported from {args.liveoptics}", exc.lines()) from None
-
-
 def _estate(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
     """The right-sized databases of an estate export, and what the import did in words (for the notes)."""
-    from models.estate import RightSizing, right_size
+    from app.editing.estate_import import COMFORT_MAX, COMFORT_MIN, import_estate
+    from app.editing.table_files import RowsError
 
-    if not 1 <= args.comfort <= 5:
-        raise CliError(f"--comfort must be 1 to 5 (got {significant(args.comfort)})")
-    estate, source, statistic = _observed(args)
+    if not COMFORT_MIN <= args.comfort <= COMFORT_MAX:
+        raise CliError(f"--comfort must be {COMFORT_MIN:g} to {COMFORT_MAX:g} (got {significant(args.comfort)})")
+    path = Path(args.rvtools if args.rvtools is not None else args.liveoptics)
     cores = _target_cores(args) if args.target_cpu else None
-    how = RightSizing(args.comfort, args.target_cpu or "", cores, source)
-    sized = [right_size(vm, how) for vm in estate.vms]
-    said = (f"From the {source}: {len(sized)} powered-on VMs, right-sized at {significant(args.comfort)} x"
-            f" {statistic}; {estate.powered_off} powered-off VMs and {estate.templates} templates left out.")
-    notes = [n for s in sized for n in s.notes]
-    return [s.database for s in sized], said + "".join(f" {n}." for n in notes[:50])
+    try:
+        done = import_estate(path, "rvtools" if args.rvtools is not None else "liveoptics", args.comfort,
+                             args.percentile, args.target_cpu or "", cores)
+    except RowsError as exc:
+        raise CliError(f"nothing imported from {path}", exc.lines()) from None
+    return done.databases, done.said
 
 
 def _target_cores(args: argparse.Namespace) -> int:
