@@ -52,7 +52,8 @@ def import_estate(path: Path, source: Source, comfort: float = COMFORT_DEFAULT, 
 
     if not COMFORT_MIN <= comfort <= COMFORT_MAX:
         raise EstateImportError(path.name, [Problem(
-            "comfort", f"the comfort factor must be {COMFORT_MIN:g} to {COMFORT_MAX:g} (got {significant(comfort)})")])
+            "comfort", f"the comfort factor must be {significant(COMFORT_MIN)} to {significant(COMFORT_MAX)} (got"
+            f" {significant(comfort)})")])
     estate: Estate | Observed
     if source == "rvtools":
         estate = read_rvtools(path)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from app.editing.estate_import import COMFORT_DEFAULT, COMFORT_MAX, COMFORT_MIN, SOURCES, STATISTICS, Source
 from app.editing.liveoptics import Statistic
+from app.formatting import significant
 from app.gui.plain_text import plain_tooltip
 
 STATISTIC_LABELS: dict[Statistic, str] = {"peak": "Peak over the collection", "average": "Average over the collection"}
@@ -62,8 +63,8 @@ class EstateDialog(QDialog):
         self.comfort.setValue(COMFORT_DEFAULT)
         self.comfort.setSuffix(" x")
         self.comfort.setToolTip(plain_tooltip(
-            f"Headroom over the observed use, {COMFORT_MIN:g} to {COMFORT_MAX:g}: each VM gets this many times what it"
-            " used."))
+            f"Headroom over the observed use, {significant(COMFORT_MIN)} to {significant(COMFORT_MAX)}: each VM gets"
+            " this many times what it used."))
         form = QFormLayout()
         form.addRow("Export file", file_row)
         if source == "liveoptics":  # RVTools holds one snapshot: there is no statistic to choose

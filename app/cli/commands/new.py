@@ -63,7 +63,8 @@ def _estate(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
     from app.editing.table_files import RowsError
 
     if not COMFORT_MIN <= args.comfort <= COMFORT_MAX:
-        raise CliError(f"--comfort must be {COMFORT_MIN:g} to {COMFORT_MAX:g} (got {significant(args.comfort)})")
+        raise CliError(f"--comfort must be {significant(COMFORT_MIN)} to {significant(COMFORT_MAX)}"
+                       f" (got {significant(args.comfort)})")
     path = Path(args.rvtools if args.rvtools is not None else args.liveoptics)
     cores = _target_cores(args) if args.target_cpu else None
     try:
