@@ -141,7 +141,8 @@ def _cto_lines(g: _Group, catalog: HardwareCatalog) -> list[BomLine]:
     if base is not None:
         dimm, n = base
         extra = sum(ln.qty_per_host for ln in g.lines if ln.kind == "dimm")
-        out.append(bom.line(g.role, dimm, n, g.hosts, "dimm", bom.Terms(
+        # its own kind: the base DIMMs come with the server ("dimm" lines are the ones a design adds)
+        out.append(bom.line(g.role, dimm, n, g.hosts, "base-dimm", bom.Terms(
             note=f"base memory, {IN_SERVER_PRICE}; {n + extra} of {g.server.dimm_slots} slots with the added DIMMs,"
                  f" {(n + extra) // g.server.sockets} per socket", unit_price=0.0)))
     return out
@@ -235,7 +236,7 @@ def _rationale(lines: Sequence[BomLine]) -> Rationale:
         "Server build",
         f"Each server is listed as ordered: chassis, CPUs and base DIMMs ({IN_SERVER_PRICE}), added DIMMs, data "
         f"drives and NICs. {how}. A rail kit per server and a power cord per power supply, rated for the supply's "
-        f"input at full load ({figure(DOCS, 'psu_full_load_efficiency'):.0%} efficient at "
+        f"input at full load ({figure(DOCS, 'psu_full_load_efficiency') * 100:.0f} % efficient at "
         f"{figure(DOCS, 'psu_min_line_v'):g} V).",
         f"catalog; {point(DOCS, 'psu_full_load_efficiency').source.cite()}; "
         f"{point(DOCS, 'psu_min_line_v').source.cite()}")

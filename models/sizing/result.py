@@ -148,7 +148,8 @@ class BomLine:
     hosts: int
     unit_price: float
     currency: str
-    kind: str  # catalog kind: server, drive, nic, dimm, switch, cable, rack, pdu, licence, support; boot-drive
+    kind: str  # catalog kind: server, cpu, drive, nic, dimm, controller, switch, cable, rack, pdu, licence, support;
+    # boot-drive, base-dimm (the server's own DIMMs), rails, power-cord, installation (accessories by use)
     price_as_of: str = ""
     category: str = "compute"  # compute | network | rack | software | support: how the BOM groups lines
     recurring: bool = False  # a price per year (subscriptions, support) rather than a one-time purchase
