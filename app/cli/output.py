@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any, TextIO
 
+from app.cli import json_text
 from app.formatting import table_number
 
 
@@ -20,8 +20,9 @@ def _default(obj: object) -> object:
 
 
 def print_json(data: Any, out: TextIO | None = None) -> None:
-    json.dump(data, out or sys.stdout, indent=2, default=_default, ensure_ascii=False)
-    (out or sys.stdout).write("\n")
+    stream = out or sys.stdout
+    json_text.dump(data, stream, _default)  # json.dump(data, stream, indent=2, default=..., ensure_ascii=False)
+    stream.write("\n")
 
 
 def format_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:

@@ -12,6 +12,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Final, Literal
 
 from models.perf.measured import Measured
+from models.plain_dict import plain_dict
 from models.references import Citation, citations, reference_parts
 from models.sizing.iq_result import IqMultiplex as IqMultiplex  # moved there; named here as before
 from models.sizing.settings import GreenplumSettings, SettingGroup
@@ -342,8 +343,8 @@ class Design:
         return self.segment_hosts + self.coordinator_hosts + self.etl_hosts
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["vm"] = asdict(self.vm) if self.vm else None
+        d = plain_dict(self)  # asdict's dict, without deep-copying its ~200,000 leaves on an estate of thousands
+        d["vm"] = plain_dict(self.vm) if self.vm else None
         if self.host_failure is None:  # only vSphere database designs simulate one
             del d["host_failure"]
         d["worker_hosts"] = self.worker_hosts

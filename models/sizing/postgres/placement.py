@@ -9,10 +9,8 @@
   (study 001's consolidation VMs). A VM never exceeds the host's memory; it is pinned to one NUMA
   node when its vCPUs and memory fit one, else it is a wide VM (vNUMA).
 * A database with a stated peak_tps also needs the vCPUs whose CPU rate reaches it at `targets.confidence` on the
-  server's CPU (`models.perf.pg_tps.vcpus_for_tps`: the throughput model's rate per core, SPECrate2017_int_base
-  and its USL over vCPUs; at P90 the band's P10, which nine runs in ten reach), or a measured sweep's rate per
-  vCPU: a rate above what its clients would drive needs more than one vCPU per 10 clients. A VM never gets more
-  vCPUs than the host has cores; the design then warns with the rate the VM reaches and what binds it.
+  server's CPU (`tps_vcpus`: the throughput model's rate, at P90 its band's P10), or a measured sweep's rate per
+  vCPU. A VM never gets more vCPUs than the host has cores; the design then warns with what binds it.
 * vSphere HA N+1 (or N+2, workload.ha_host_failures): the smallest host count on which the VMs of any failed
   host (pair) restart in the free capacity of the others, placed as HA would (`restart`: hour by hour, VM by VM).
 """
@@ -30,6 +28,7 @@ import numpy as np
 from models.calibration_data import figure, point
 from models.perf import measured, memory
 from models.scenario import PgDatabase, PostgresConsolidation
+from models.sizing.postgres import quick_place
 from models.sizing.postgres.config import memory_for_connections_gib
 from models.sizing.postgres.storage import GIB_PER_GB, DbIo, database_io, load_profile, tps_per_client
 from models.sizing.postgres.tps_vcpus import HostCpu, storage_margin, tps_vcpus
@@ -300,6 +299,15 @@ def _fitting(vm: PgVm, cpu: np.ndarray, res: np.ndarray, cores: float, mem: floa
     return both
 
 
+def _placing_order(vms: list[PgVm]) -> list[PgVm]:
+    return sorted(vms, key=lambda v: (-v.resident_peak_gib, -v.cpu_peak, v.name))
+
+
+def _place_quick(vms: list[PgVm], hosts: int, cores: float, mem: float) -> list[list[PgVm]] | None:
+    """`_place`, testing the hosts one at a time in the order its arg-min ranks them (`quick_place`)."""
+    return quick_place.place(_placing_order(vms), np.zeros((hosts, HOURS)), np.zeros((hosts, HOURS)), cores, mem)
+
+
 def _place(vms: list[PgVm], hosts: int, cores: float, mem: float) -> list[list[PgVm]] | None:
     """Largest VM first onto the least-loaded host whose hourly sums still fit (spreads the VMs)."""
     bins: list[list[PgVm]] = [[] for _ in range(hosts)]
@@ -307,7 +315,7 @@ def _place(vms: list[PgVm], hosts: int, cores: float, mem: float) -> list[list[P
     res = np.zeros((hosts, HOURS))
     cpu_max = np.zeros(hosts)  # each host's busiest hour, kept as its row changes
     res_max = np.zeros(hosts)
-    for vm in sorted(vms, key=lambda v: (-v.resident_peak_gib, -v.cpu_peak, v.name)):
+    for vm in _placing_order(vms):
         # every host's busiest hour plus the VM's fits: then each hour does (rounding is monotone), no sum needed
         fits = np.logical_and(cpu_max + vm.cpu_peak <= cores + 1e-9, res_max + vm.resident_peak_gib <= mem + 1e-9)
         if not fits.all():
@@ -361,7 +369,7 @@ def pack_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: int, nodes
     if max_hosts is not None and first > max_hosts:
         return None  # the busiest hour alone needs more hosts than the cluster holds: no placement to try
     for h in range(first, last if max_hosts is None else min(last, max_hosts + 1)):
-        bins = _place(vms, h, cores, available_gib)
+        bins = _place_quick(vms, h, cores, available_gib)
         if bins is not None and (not failures or survives_failures(bins, failures, cores, available_gib)):
             node_mem = available_gib / nodes
             return [HostPlan(tuple(b), _numa(b, nodes, node_cores, node_mem)) for b in bins]
@@ -394,10 +402,10 @@ def survives_failures(bins: list[list[PgVm]], failures: int, cores: float, mem: 
         return False
     sums = bin_sums(bins)
     if failures == 1:
-        return all(not _restarted(bins, (i,), cores, mem, sums)[1] for i in range(len(bins)))
+        return all(not _restarted_quick(bins, (i,), cores, mem, sums)[1] for i in range(len(bins)))
     load = [float(r.max()) for r in sums.res]
     loaded = sorted(range(len(bins)), key=lambda i: (-load[i], i))[:MAX_PAIR_HOSTS]
-    return all(not _restarted(bins, pair, cores, mem, sums)[1]
+    return all(not _restarted_quick(bins, pair, cores, mem, sums)[1]
                for pair in itertools.combinations(sorted(loaded), failures))
 
 
@@ -436,11 +444,25 @@ def restart(bins: list[list[PgVm]], failed: tuple[int, ...], cores: float, mem: 
     HA assigns VMs to hosts with unreserved capacity and DRS balances them, so an empty spare host takes VMs
     before a loaded one does and two VMs go one to each of two equal survivors; a VM no survivor fits is
     stranded. `sums`: `bin_sums(bins)` where the caller simulates several failures of one placement."""
-    onto, stranded = _restarted(bins, failed, cores, mem, sums if sums is not None else bin_sums(bins))
+    onto, stranded = _restarted_quick(bins, failed, cores, mem, sums if sums is not None else bin_sums(bins))
     out = [[] if i in failed else list(b) for i, b in enumerate(bins)]
     for vm, k in onto:
         out[k].append(vm)
     return Restart(failed, out, {vm.name: k for vm, k in onto}, stranded)
+
+
+def _restarted_quick(bins: list[list[PgVm]], failed: tuple[int, ...], cores: float, mem: float,
+                     sums: BinSums) -> tuple[list[tuple[PgVm, int]], tuple[str, ...]]:
+    """`_restarted`, testing the survivors one at a time in the order its arg-max ranks them (`quick_place`)."""
+    alive = [i not in failed for i in range(len(bins))]
+    live = np.array(alive)
+    configured: list[float] = np.where(live, sums.configured, 0.0).tolist()
+    return quick_place.restarted(_restart_order(bins, failed), alive, np.where(live[:, None], sums.cpu, 0.0),
+                                 np.where(live[:, None], sums.res, 0.0), configured, cores, mem)
+
+
+def _restart_order(bins: list[list[PgVm]], failed: tuple[int, ...]) -> list[PgVm]:
+    return sorted((vm for i in failed for vm in bins[i]), key=lambda v: (-v.resident_peak_gib, v.name))
 
 
 def _restarted(bins: list[list[PgVm]], failed: tuple[int, ...], cores: float, mem: float,
@@ -453,8 +475,7 @@ def _restarted(bins: list[list[PgVm]], failed: tuple[int, ...], cores: float, me
     configured = np.where(alive, sums.configured, 0.0)
     onto: list[tuple[PgVm, int]] = []
     stranded: list[str] = []
-    moving = [vm for i in failed for vm in bins[i]]
-    for vm in sorted(moving, key=lambda v: (-v.resident_peak_gib, v.name)):
+    for vm in _restart_order(bins, failed):
         fits = np.logical_and(_fitting(vm, cpu, res, cores, mem), alive)
         if not fits.any():
             stranded.append(vm.name)
