@@ -133,3 +133,17 @@ def test_analytics_has_no_such_field() -> None:
         sample("retail-dw-gen5", workload={"min_segment_hosts": 4})
     assert "min_segment_hosts" in str(caught.value)
     assert not isinstance(caught.value, ServiceError)
+
+
+def test_the_optimizer_keeps_the_floor_and_agrees_with_size(catalog: HardwareCatalog) -> None:
+    """Over the whole catalog (server and drive free) every design the optimizer ranks has the stated segment hosts
+    at least, and its best sizes to the same host count through the service."""
+    from models.optimizer import optimize
+
+    s = sample("gp-oltp", workload={"mix": "insert", "target_tps": None, "data_tb": 1, "clients": 60,
+                                    "min_segment_hosts": 6}, platform={"server_id": None, "drive_id": None})
+    result = optimize(s, catalog)
+    assert result.best is not None and result.pareto
+    assert all(p.segment_hosts >= 6 for p in result.pareto) and result.best.segment_hosts == 6
+    again = sizing.size(result.best_scenario(s), catalog)  # type: ignore[arg-type]
+    assert again.design.segment_hosts == 6
