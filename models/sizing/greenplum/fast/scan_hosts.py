@@ -31,20 +31,12 @@ FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 
 
-def fewest_hosts(scan: FullScan, low: IntArray, limit_s: float, most: int, ok: Probe
-                 ) -> tuple[IntArray, FloatArray, FloatArray]:
-    """Per design, `search.smallest_meeting(ok, low, most, guess)[0]` where `ok(h, idx)` is whether `scan`'s
-    seconds of designs idx at h hosts are within `limit_s` and the guess is `metrics.host_guess`'s; with the
-    seconds at one host fewer and at that count (what `greenplum.helpful_limit` asks next)."""
-    low = np.asarray(low, dtype=np.int64)
-    return _settled(scan, None, low, _closed(scan, low, limit_s, most), ok)
-
-
 def scan_hosts(scan: FullScan, low: IntArray, limit_s: float, most: int, ok: Probe, values: Values,
                limits: dict[str, float]) -> tuple[IntArray, FloatArray | None]:
-    """`fewest_hosts`' counts, each lowered to where more hosts stop helping where one host fewer already does
-    (`stops_helping` on the seconds in hand, then `trimmed`): what `greenplum._segment_hosts` gives with the full
-    scan its only target; with the seconds at the counts where none was lowered (else None).
+    """`hosts.search_hosts` where the full scan is the only target: per design, the fewest hosts (at least `low`,
+    within `most`) at which `ok` holds (`scan`'s seconds within `limit_s`), each lowered to where more hosts stop
+    helping where one host fewer already does (`stops_helping` on the seconds in hand, then `trimmed`); with the
+    seconds at the counts where none was lowered (else None).
 
     `_unproven` settles most designs with the closed form's few operations; only the rest take the check at the
     count below and `stops_helping` (on their rows alone: the models work row by row, so each design's count is
@@ -118,7 +110,9 @@ def _closed(scan: FullScan, low: IntArray, limit_s: float, most: int) -> Closed:
 
 def _settled(scan: FullScan, rows: IntArray | None, low: IntArray, cf: Closed, ok: Probe
              ) -> tuple[IntArray, FloatArray, FloatArray]:
-    """`fewest_hosts` of designs `rows` (None: all) from their `_closed` figures (`cf`: those rows' alone)."""
+    """Per design of `rows` (None: all), from their `_closed` figures (`cf`: those rows' alone), what
+    `bisection.smallest_meeting(ok, low, most, guess)` gives with the plain guess, and the seconds at one host fewer
+    and at that count (what the helpful-limit check asks next)."""
     h, at_s, bounded, limit_s, most = cf.h, cf.at_s, cf.bounded, cf.limit_s, cf.most
     data_mb = np.asarray(scan.data_on_disk_tb, dtype=float) * MB_PER_TB
     shape = low.shape if rows is None else np.shape(scan.drives_cpu)  # the rows' own, or the chunk's to take them from
@@ -167,7 +161,7 @@ def _unproven(scan: FullScan, low: IntArray, cf: Closed, limits: dict[str, float
     A row is proven where the interconnect never binds, t(h) <= limit, and h is the bottom of its range (nothing
     to lower) or the closed form q = data / limit / rate (rounded twice) has h - 1 < q - margin with 2 <= h <= H,
     H the largest count at which one more host still gains more than MIN_MARGINAL_GAIN. Then t(h - 1) exceeds the
-    limit by more than its rounding, so the count below misses it (the check `fewest_hosts` runs), the target is
+    limit by more than its rounding, so the count below misses it (the check `_settled` runs), the target is
     unmet at h - 1, and t(h - 1) - t(h) ~ t(h - 1) / h stays above MIN_MARGINAL_GAIN x t(h - 1) through every
     rounding (relative errors of a few units in the last place, against the margins chosen here): one host fewer
     does not stop helping. The figures (data, limit, data / limit) are kept within 1e-200..1e200 (1e-100..1e100)

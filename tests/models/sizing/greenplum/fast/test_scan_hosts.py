@@ -1,4 +1,5 @@
-"""The closed-form full-scan host count is the generic host search's count, design by design."""
+"""`fast.scan_hosts` is `hosts.search_hosts` (the plain host search: bisection, then the helpful limit) where the
+full scan is the only target, count and seconds bit for bit, design by design."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from hypothesis import strategies as st
 
 from models.perf import scan_load_fit as sl_fit
 from models.sizing.greenplum import hosts as gp_hosts
-from models.sizing.greenplum.bisection import smallest_meeting
 from models.sizing.greenplum.fast import scan_hosts as fast
 from models.sizing.greenplum.fast.scan import FullScan
 
@@ -35,9 +35,8 @@ rows = st.lists(st.tuples(
 def test_the_closed_form_count_is_the_searchs_count(rows: list[tuple[int, float, float, float, float, int, int]],
                                                     data_tb: float, limit_s: float, ratio: float, off: int) -> None:
     """On random designs (2- to 192-core hosts, a slow interconnect that binds, targets no cluster reaches, lows
-    above the largest cluster) `fewest_hosts` gives what `smallest_meeting` with `metrics.host_guess`'s guess gives, and
-    the seconds at one host fewer and at the count are `FullScan.seconds` there; a closed form off by a host or
-    two (`off`) is caught by the check and still gives the search's count."""
+    above the largest cluster) `scan_hosts` gives the plain search's count and the model's seconds there; a closed
+    form off by a host or two (`off`) is caught by the check and still gives the search's count."""
     drives, mb_s, cores, virt, gbps, primaries, low = (np.array(c) for c in zip(*rows, strict=True))
     low = low.astype(np.int64)
     shape = sl_fit.gen5_reference_shape().replace(
@@ -49,50 +48,56 @@ def test_the_closed_form_count_is_the_searchs_count(rows: list[tuple[int, float,
     def ok(h: np.ndarray, idx: np.ndarray) -> np.ndarray:
         return scan.seconds(h, idx) <= limit_s
 
-    with np.errstate(divide="ignore", invalid="ignore"):
-        guess = np.maximum(low * scan.seconds(low) / limit_s, low)
-    expected, _ = smallest_meeting(ok, low, MOST, guess)
     closed_form = fast.closed_form
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(fast, "closed_form", lambda *a: closed_form(*a) + off)
-        hosts, below, at = fast.fewest_hosts(scan, low, limit_s, MOST, ok)
-    assert hosts.tolist() == expected.tolist()
-    assert np.array_equal(at, scan.seconds(hosts))
-    above = np.flatnonzero(hosts > np.minimum(low, MOST))
-    assert np.array_equal(below[above], scan.seconds(hosts[above] - 1, above))
+        _same(scan, low, limit_s)
 
 
 def test_designs_no_cluster_serves_get_the_largest_cluster() -> None:
-    """A target out of reach of the largest cluster, and a low count beyond it, both give the largest cluster, as
-    the search does; a reachable design gets its own count."""
+    """A target out of reach of the largest cluster, and a low count beyond it, give what the plain search gives
+    (the cluster where more hosts stop helping, or the low count); a target every design meets at once, the low."""
     n = 3
     shape = sl_fit.gen5_reference_shape().replace(segment_hosts=np.ones(n), drives_per_host=np.full(n, 2.0),
                                                   network_gbps_per_host=np.full(n, 400.0))
     scan = FullScan.of(shape, 2e6, sl_fit.default_params())
 
-    def ok(h: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        return scan.seconds(h, idx) <= 1.0
-
-    hosts, _, _ = fast.fewest_hosts(scan, np.array([2, 5_000, 2]), 1.0, MOST, ok)
-    assert hosts.tolist() == [MOST, MOST, MOST]
-    loose, _, _ = fast.fewest_hosts(scan, np.array([2, 2, 2]), 1e9, MOST, ok)
-    assert loose.tolist() == [2, 2, 2]
+    _same(scan, np.array([2, 5_000, 2]), 1.0)
+    assert _same(scan, np.array([2, 2, 2]), 1e9).tolist() == [2, 2, 2]
 
 
-def _composite(scan: FullScan, low: np.ndarray, limit_s: float) -> tuple[np.ndarray, np.ndarray | None]:
-    """What `greenplum._segment_hosts` ran before `scan_hosts`: `fewest_hosts`, `stops_helping`, `trimmed`."""
+def _plain(scan: FullScan, low: np.ndarray, limit_s: float) -> np.ndarray:
+    """The plain function `scan_hosts` must equal: `hosts.search_hosts` with the guess the plain evaluation gives
+    it (`metrics.host_guess`: the count at which the scan at `low` hosts would meet the limit)."""
     def values(h: np.ndarray, idx: np.ndarray) -> dict[str, np.ndarray]:
         return {"full_scan_s": scan.seconds(h, idx)}
 
     def ok(h: np.ndarray, idx: np.ndarray) -> np.ndarray:
         return values(h, idx)["full_scan_s"] <= limit_s
 
-    limits = {"full_scan_s": limit_s}
-    found, below, at = fast.fewest_hosts(scan, low, limit_s, MOST, ok)
-    with np.errstate(invalid="ignore", over="ignore"):
-        stopped = gp_hosts.stops_helping({"full_scan_s": below}, {"full_scan_s": at}, found - 1, limits)
-    hosts = gp_hosts.trimmed(values, low, found, np.flatnonzero(stopped & (found > low)), limits)
-    return hosts, (at if hosts is found else None)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        guess = np.maximum(low * scan.seconds(low) / limit_s, low)
+    return gp_hosts.search_hosts(ok, low, guess, values, {"full_scan_s": limit_s})
+
+
+def _fast(scan: FullScan, low: np.ndarray, limit_s: float) -> tuple[np.ndarray, np.ndarray | None]:
+    def values(h: np.ndarray, idx: np.ndarray) -> dict[str, np.ndarray]:
+        return {"full_scan_s": scan.seconds(h, idx)}
+
+    def ok(h: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        return values(h, idx)["full_scan_s"] <= limit_s
+
+    return fast.scan_hosts(scan, low, limit_s, MOST, ok, values, {"full_scan_s": limit_s})
+
+
+def _same(scan: FullScan, low: np.ndarray, limit_s: float) -> np.ndarray:
+    """Assert `scan_hosts` equals the plain search on these designs; return the counts."""
+    expected = _plain(scan, low, limit_s)
+    hosts, seconds = _fast(scan, low, limit_s)
+    assert hosts.tolist() == expected.tolist()
+    if seconds is not None:  # the seconds it hands on are the model's at the count, bit for bit
+        assert seconds.tobytes() == scan.seconds(hosts.astype(np.int64)).tobytes()
+    return hosts
 
 
 @settings(max_examples=150, deadline=None)
@@ -103,7 +108,7 @@ def _composite(scan: FullScan, low: np.ndarray, limit_s: float) -> tuple[np.ndar
 def test_the_proven_counts_are_the_steps_counts(rows: list[tuple[int, float, float, float, float, int, int]],
                                                data_tb: float, limit_s: float, ratio: float,
                                                near: list[tuple[int, int]], low_near: bool) -> None:
-    """`scan_hosts` gives what `fewest_hosts`, `stops_helping` and `trimmed` give, count and seconds bit for bit,
+    """`scan_hosts` gives what the plain search gives, count and seconds bit for bit,
     on random designs and on rates that put the closed form a few units in the last place off a whole count (the
     margin's edge), counts about the MIN_MARGINAL_GAIN threshold (~200) and lows at or near the count; and the
     rows `_unproven` leaves out have the steps' count and seconds (the shortcut's claim, row by row)."""
@@ -120,19 +125,8 @@ def test_the_proven_counts_are_the_steps_counts(rows: list[tuple[int, float, flo
     rate = exact + ulps * np.spacing(exact)
     scan = dataclasses.replace(scan, drives_cpu=np.where(np.arange(n) % 2 == 0, rate, scan.drives_cpu))
     low = (np.maximum(k + ulps % 3 - 1, 1) if low_near else low).astype(np.int64)
-    expected, expected_s = _composite(scan, low, limit_s)
-
-    def values(h: np.ndarray, idx: np.ndarray) -> dict[str, np.ndarray]:
-        return {"full_scan_s": scan.seconds(h, idx)}
-
-    def ok(h: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        return values(h, idx)["full_scan_s"] <= limit_s
-
-    hosts, seconds = fast.scan_hosts(scan, low, limit_s, MOST, ok, values, {"full_scan_s": limit_s})
-    assert hosts.tolist() == expected.tolist()
-    assert (seconds is None) == (expected_s is None)
-    if seconds is not None and expected_s is not None:
-        assert seconds.tobytes() == expected_s.tobytes()
+    expected = _plain(scan, low, limit_s)
+    assert _same(scan, low, limit_s).tolist() == expected.tolist()
     cf = fast._closed(scan, low, limit_s, MOST)
     h, at_s = cf.h, cf.at_s
     rest = fast._unproven(scan, low, cf, {"full_scan_s": limit_s})
@@ -157,7 +151,7 @@ def test_the_shortcut_proves_most_designs_of_a_plain_chunk() -> None:
     rest = fast._unproven(scan, low, cf, {"full_scan_s": 600.0})
     assert rest is not None and rest.size < n // 100
     assert h[low == 2].min() >= 10 and h[low == 2].max() <= 150 and np.all(h[low == 300] == 300)
-    assert h.tolist() == _composite(scan, low, 600.0)[0].tolist()
+    assert h.tolist() == _plain(scan, low, 600.0).tolist()
     # data / limit far below any count a rounding bound holds for (1e-143): nothing is claimed, the steps run
     cf = fast._closed(scan, low, 1e150, MOST)
     assert fast._unproven(scan, low, cf, {"full_scan_s": 1e150}) is None
