@@ -158,6 +158,20 @@ class Drive(PartBase):
             return "nvme"
         return "ssd" if self.random_read_iops >= FLASH_MIN_IOPS else "hdd"
 
+    @property
+    def spinning(self) -> bool:
+        """A hard disk (a spindle with a head to position), by its datasheet's random reads (`is_spinning`)."""
+        return is_spinning(self.random_read_iops)
+
+
+def is_spinning(random_read_iops: float) -> bool:
+    """True for a drive whose random reads are a hard disk's (below any flash device's, `FLASH_MIN_IOPS`).
+
+    >>> is_spinning(250.0), is_spinning(200_000.0)
+    (True, False)
+    """
+    return random_read_iops < FLASH_MIN_IOPS
+
 
 @dataclass(frozen=True, slots=True)
 class Nic(PartBase):

@@ -49,6 +49,7 @@ WARNING_TITLES: dict[str, str] = {
     "nic-slots-unknown": "Server PCIe slots unknown",  # the text starts "NIC slots not checked: ..."
     # Greenplum hosts and settings (gp_explain.py, gp_density.py, gp_memory.py, oltp_advice.py)
     "numa-multi-socket": "Segments cross NUMA nodes",
+    "segments-off-tier": "Segment tier and data drives do not fit",
     "memory-below-reference": "Memory below the reference minimum",
     "memory-below-base": "Memory below the server's base configuration",
     "density-low": "Few cores or little memory per TB on disk",

@@ -335,6 +335,11 @@ def growth(
                            r.totals.capex, r.totals.capex)]
     design = result or size(scenario, catalog, cancelled=cancelled)
     base = pinned(scenario, design)
+    # hosts of the same build each year, its data drives too: a drive count left free may step (the counts that
+    # carry the primaries evenly are few), which would give a year fewer hosts than the year before
+    base = base.model_copy(update={"platform": base.platform.model_copy(
+        update={"drives_per_host": design.design.data_drives_per_host if isinstance(w, GreenplumAnalytics |
+                GreenplumOltp) else base.platform.drives_per_host})})
     years: list[GrowthYear] = []
     previous = 0.0
     for y in range(w.horizon_years + 1):

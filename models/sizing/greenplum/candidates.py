@@ -16,7 +16,7 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from models.hardware import BAY_ACCEPTS, Drive, Server
+from models.hardware import BAY_ACCEPTS, FLASH_MIN_IOPS, Drive, Server
 from models.sizing.rules import drives_valid_for_raid
 from models.vocabulary import raid_code
 
@@ -51,6 +51,12 @@ class Candidates:
     seq_write_mb_s: FloatArray
     drive_price: FloatArray
     drive_w: FloatArray
+    drive_random_read_iops: FloatArray  # tells a spinning drive (`models.hardware.is_spinning`) from flash
+
+    @property
+    def spinning(self) -> BoolArray:
+        """Per candidate: its data drives are hard disks (`models.hardware.is_spinning`)."""
+        return np.asarray(self.drive_random_read_iops < FLASH_MIN_IOPS)
 
     def __len__(self) -> int:
         return int(self.server_idx.shape[0])
@@ -284,7 +290,8 @@ class Tables:
     SERVER_ATTRS: ClassVar[tuple[str, ...]] = (
         "cores_total", "threads_total", "sockets", "numa_nodes", "memory_gib", "price", "idle_w", "max_w", "rack_u")
     SERVER_COLUMNS: ClassVar[tuple[str, ...]] = (*SERVER_ATTRS, "cpu_generation")
-    DRIVE_ATTRS: ClassVar[tuple[str, ...]] = ("capacity_tb", "seq_read_mb_s", "seq_write_mb_s", "price", "watts")
+    DRIVE_ATTRS: ClassVar[tuple[str, ...]] = ("capacity_tb", "seq_read_mb_s", "seq_write_mb_s", "price", "watts",
+                                               "random_read_iops")
 
     @classmethod
     def of(cls, servers: Sequence[Server], drives: Sequence[Drive], memory_gib: FloatArray | None = None,
@@ -360,6 +367,7 @@ class Tables:
             seq_write_mb_s=d["seq_write_mb_s"],
             drive_price=d["price"],
             drive_w=d["watts"],
+            drive_random_read_iops=d["random_read_iops"],
         )
 
 

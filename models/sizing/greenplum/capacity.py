@@ -23,6 +23,7 @@ from models.calibration_data import figure
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
 from models.sizing.greenplum import segments
 from models.sizing.greenplum.candidates import Candidates, per_drive_set
+from models.sizing.greenplum.volumes import used_drives
 from models.sizing.result import Rationale
 from models.sizing.rules import DOCS, RULES, cite, raid_capacity_factor
 
@@ -127,13 +128,23 @@ def candidates_tb(workload: GpWorkload, c: Candidates, primaries: IntArray, admi
     layouts let what depends on them alone be computed once per layout (the same numbers)."""
     if admitted is None:
         admitted = segments.admitted(workload, c.memory_gib, c.virtualized, c.numa_nodes, primaries, platform)
+    used = held_drives(workload, c, primaries)
     if ctx is None or ctx.layouts is None:
-        return user_capacity_per_host_tb(workload, c.capacity_tb, c.drives_per_host, c.raid_code, primaries, admitted)
-    return _per_layout_tb(workload, c, primaries, admitted, ctx, ctx.layouts)
+        drives = c.drives_per_host if used is None else used
+        return user_capacity_per_host_tb(workload, c.capacity_tb, drives, c.raid_code, primaries, admitted)
+    return _per_layout_tb(workload, c, primaries, admitted, ctx, ctx.layouts, used)
+
+
+def held_drives(workload: GpWorkload, c: Candidates, primaries: IntArray) -> IntArray | None:
+    """Per candidate, the data drives holding an instance (`volumes.used_drives`); None where all of them do."""
+    vms = np.where(c.virtualized, c.numa_nodes, 1).astype(np.int64)
+    used = used_drives(c.drives_per_host, vms, primaries, c.raid_code, workload.mirrors)
+    return None if bool(np.all(used == c.drives_per_host)) else used
 
 
 def _per_layout_tb(workload: GpWorkload, c: Candidates, primaries: IntArray, admitted: ArrayLike | None,
-                   ctx: GpContext, layouts: tuple[IntArray, IntArray]) -> NDArray[np.float64]:
+                   ctx: GpContext, layouts: tuple[IntArray, IntArray], used: IntArray | None = None
+                   ) -> NDArray[np.float64]:
     """`user_capacity_per_host_tb`'s arithmetic, element by element, with the instances' space and the shares
     computed once per layout (its primaries and admitted reports) and, over `segments.HostLayouts`, the RAID factor
     too: an optimizer chunk's few hundred layouts, not its 32,768 rows."""
@@ -145,6 +156,8 @@ def _per_layout_tb(workload: GpWorkload, c: Candidates, primaries: IntArray, adm
     shares = copies + work_space_fraction(per_layout) + workload.landing_pct / 100.0
     groups = layouts if isinstance(layouts, segments.HostLayouts) else None
     drives = ctx.shape.drives_per_host if groups is not None else c.drives_per_host  # the float column, when grouped
+    if used is not None:  # empty volumes hold nothing
+        drives = used.astype(float) if groups is not None else used
     free = usable_tb(c.capacity_tb, drives, c.raid_code, groups)
     free -= instances.take(which)  # in place, in `user_data_tb`'s order (`take`: an index's values, cheaper)
     np.maximum(free, 0.0, out=free)

@@ -280,13 +280,17 @@ def _with_trade_off(run: _Sizing, why: Rationale, pick: _Pick, streamed: Streame
     raised = [c for c in part_warnings.raised(w.code for w in other.warnings) if c not in mine]
     if not other_feasible or other_full >= full or not raised:
         return why
-    server = catalog.get(other.design.server_id, "server")
+    server, d = catalog.get(other.design.server_id, "server"), other.design
+    drive = catalog.get(d.drive_id, "drive") if d.drive_id else None
     currency = scenario.commercial.currency
     costs = "costs" if rank.cost is None else f"has a {rank.words} of"
-    text = (f"{why.text} The cheapest design meeting every target, {other.design.segment_hosts} segment hosts of"
-            f" {server.vendor} {server.model}, {costs} {other_full:,.0f} {currency} ({full - other_full:,.0f}"
+    # the drives too: whether they carry the tier's primaries evenly is a part warning of the drive count
+    parts = f" with {d.data_drives_per_host} x {drive.vendor} {drive.model}" if drive else ""
+    text = (f"{why.text} The cheapest design meeting every target, {d.segment_hosts} segment hosts of"
+            f" {server.vendor} {server.model}{parts}, {costs} {other_full:,.0f} {currency} ({full - other_full:,.0f}"
             f" {currency} or {percent((full - other_full) / full)} less) but raises:"
-            f" {'; '.join(part_warnings.WORDS[c] for c in raised)}; name that server to size it.")
+            f" {'; '.join(part_warnings.WORDS[c] for c in raised)}; name that server"
+            f"{' and those drives' if drive else ''} to size it.")
     return Rationale(why.decision, text, why.source)
 
 

@@ -210,7 +210,7 @@ def evaluate(sc: SearchContext, c: Candidates, extra_memory_price: FloatArray | 
     priced with every option and the cheapest meeting the targets kept (`coordinator`), or the option `fixed` names.
     `fixed`: the host counts taken as given (None: searched). `layouts`: the candidates' `segments.host_layouts`
     where the caller found them (None: found here)."""
-    layouts = segments.host_layouts(c) if layouts is None else layouts
+    layouts = segments.by_spindles(segments.host_layouts(c) if layouts is None else layouts, c.spinning)
     coordinators = sc.coordinators
 
     def one(k: int | None) -> Evaluated:
@@ -243,8 +243,9 @@ def _evaluate_with(sc: SearchContext, c: Candidates, extra_memory_price: FloatAr
     n = len(c)
     extra_mem = np.broadcast_to(np.asarray(extra_memory_price, dtype=float), (n,))
     # a host but its drive: the segments, the scan's CPU, RAID factors, capacity
-    layouts = segments.host_layouts(c) if layouts is None else layouts
-    primaries, vms = segments.counts(workload, c, platform, layouts)
+    layouts = segments.by_spindles(segments.host_layouts(c), c.spinning) if layouts is None else layouts
+    sp = segments.fitted(workload, c, platform, layouts)
+    primaries, vms = sp.primaries_per_host, sp.vms_per_host
     need = sc.need_tb
     ctx = dataclasses.replace(metrics.GpContext.of(workload, c, primaries, vms, net, need, layouts, platform),
                               coordinator_cores=coord.cores)
@@ -262,7 +263,7 @@ def _evaluate_with(sc: SearchContext, c: Candidates, extra_memory_price: FloatAr
     capex, power, rack = _totals(c, net, utilization, extra_mem, Held(coord, drives, counts, etl if some_etl else None),
                                  layouts)
     meets: dict[str, BoolArray] = {CAPACITY: hosts >= h_cap}
-    fixed = gp_part_warnings.fixed(workload, c, layouts)
+    fixed = gp_part_warnings.fixed(workload, c, layouts) + sp.off_tier  # a flag: 0 or 1 more
     meets.update(_target_checks(workload, targets, {**perf, "capex": capex, "power_w": power, "rack_u": rack}))
     return Evaluated(
         candidates=c,

@@ -12,10 +12,11 @@ from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
 from models.sizing import bom
 from models.sizing.greenplum import capacity, density, evaluation, metrics, mirroring, segments
 from models.sizing.greenplum import memory as gp_memory
+from models.sizing.greenplum import volumes as gp_volumes
 from models.sizing.greenplum.context import needed_tb
 from models.sizing.greenplum.design_settings import greenplum_settings
 from models.sizing.greenplum.search import Search
-from models.sizing.greenplum.verdicts import implicit_service_level, search_verdicts
+from models.sizing.greenplum.verdicts import implicit_service_level, search_verdicts, stop_rationale
 from models.sizing.parts import NetworkChoice
 from models.sizing.result import SCENARIO_WIDE, Design, HostLayout, Rationale, SizingResult, VmLayout, Warning
 from models.sizing.rules import (
@@ -32,7 +33,7 @@ from models.sizing.rules import (
     vsphere_layout_rationale,
 )
 from models.uncertainty import Estimate
-from models.vocabulary import KINDS, RAID_LEVELS
+from models.vocabulary import KINDS, RAID_LEVELS, raid_code
 
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 
@@ -87,12 +88,11 @@ def explain(scenario: Scenario, workload: GpWorkload, found: Search, i: int, fea
     coordinator = (found.coordinators.servers[k], found.coordinators.drives[k]) \
         if found.coordinators is not None and k >= 0 else None
     p = dataclasses.replace(_pick_of(workload, ev, i, server, drive, net), coordinator=coordinator)
-    mem_bound = int(segments.plan(workload, c.take(np.array([i])), scenario.platform).by_memory[0])
-    rationale: list[Rationale] = _segment_rationale(workload, p, mem_bound)
-    warnings: list[Warning] = []
+    rationale, warnings = _segments_said(workload, p, segments.plan(workload, c.take(np.array([i])), scenario.platform))
     layout = _host_layout(scenario, workload, p, rationale, warnings)
     running = layout.memory.settings.resource_group_concurrency  # reports: what the resource group admits
-    rationale += _capacity_rationale(workload, p, float(ev.user_capacity_tb[i]), choice_reasons, running)
+    rationale += _capacity_rationale(workload, p, float(ev.user_capacity_tb[i]), choice_reasons, running,
+                                     bool(ev.out_of_reach))
     dense_why, dense_warnings = density.density_check(workload, server, p.hosts, p.memory_gib, p.need_tb, running)
     rationale, warnings = rationale + dense_why, warnings + dense_warnings
     coordinators = coordinator_count()
@@ -112,6 +112,9 @@ def explain(scenario: Scenario, workload: GpWorkload, found: Search, i: int, fea
         p.coord_server, p.coord_drive, coordinator_drive_count(), net.nic, net.nics_per_host))
     lines += bom.host_lines("ETL host", p.etl, bom.HostBuild(server, drive, p.drives, net.nic, net.nics_per_host))
     totals = bom.totals(lines, float(ev.power_w[i]), int(ev.rack_u[i]), scenario)
+    stop = stop_rationale(ev, i, scenario, ctx, sum(x.unit_price * x.qty_per_host for x in lines
+                                                    if x.role == "segment host" and not x.recurring))
+    rationale += [stop] if stop is not None else []
     unreachable, search_warnings = search_verdicts(ev, i, scenario, estimates, totals)
     warnings += search_warnings
     warnings += implicit_service_level(workload, scenario, estimates) + _queued(workload, layout, estimates, ctx,
@@ -168,9 +171,24 @@ def _pick_of(workload: GpWorkload, ev: evaluation.Evaluated, i: int, server: Ser
     )
 
 
-def _segment_rationale(workload: GpWorkload, p: _Pick, mem_bound: int) -> list[Rationale]:
-    out = segments.rationale(workload, segments.HostSegments(p.server.cores_total, p.drives, p.vms, p.primaries,
-                                                             mem_bound, p.virtual))
+def _segments_said(workload: GpWorkload, p: _Pick, sp: segments.SegmentPlan) -> tuple[list[Rationale], list[Warning]]:
+    """The primaries' rationale and, where the drives do not carry what the tier, cores and memory give, the
+    warning (`sp`: the design's segment plan)."""
+    warnings: list[Warning] = []
+    if bool(sp.off_tier[0]):
+        warnings.append(gp_volumes.off_tier_warning(workload, p.drives, p.vms, p.primaries, int(sp.volumes[0]),
+                                                    gp_volumes.Wanted(int(sp.wanted[0]), p.drive.spinning,
+                                                                      p.server.data_bays)))
+    return _segment_rationale(workload, p, int(sp.by_memory[0]), int(sp.volumes[0])), warnings
+
+
+def _host_segments(p: _Pick, mem_bound: int, volumes: int) -> segments.HostSegments:
+    return segments.HostSegments(p.server.cores_total, p.drives, p.vms, p.primaries, mem_bound, p.virtual, volumes,
+                                 p.drive.spinning)
+
+
+def _segment_rationale(workload: GpWorkload, p: _Pick, mem_bound: int, volumes: int) -> list[Rationale]:
+    out = segments.rationale(workload, _host_segments(p, mem_bound, volumes))
     out.append(Rationale(
         "Mirrors",
         f"{p.mirrors} mirror segments per host (as many as primaries)" if workload.mirrors
@@ -284,17 +302,22 @@ def _host_warnings(workload: GpWorkload, p: _Pick, memory_gib_given: bool) -> li
 
 
 def _capacity_rationale(
-    workload: GpWorkload, p: _Pick, user_capacity_tb: float, choice_reasons: list[Rationale], running: int
+    workload: GpWorkload, p: _Pick, user_capacity_tb: float, choice_reasons: list[Rationale], running: int,
+    reach: bool = False,
 ) -> list[Rationale]:
+    """Usable capacity and the segment hosts (`reach`: some target is out of reach at any host count)."""
     per_host_tb = user_capacity_tb / p.hosts
     h_cap = evaluation.hosts_for(p.need_tb, per_host_tb)
-    out = [capacity.capacity_rationale(workload, p.raid, p.drives, p.drive.capacity_tb, p.primaries, running)]
+    held = int(gp_volumes.used_drives(np.array([p.drives]), np.array([p.vms]), np.array([p.primaries]),
+                                      np.array([raid_code(p.raid)]), workload.mirrors)[0])
+    # the drives holding an instance: those without one add no capacity (the design's warning names them)
+    out = [capacity.capacity_rationale(workload, p.raid, held, p.drive.capacity_tb, p.primaries, running)]
     host_text = (
         f"{p.hosts} segment hosts with {p.drives} x {p.drive.capacity_tb:g} TB each: {p.need_tb:,.1f} TB on disk at"
         f" the {workload.horizon_years}-year horizon needs {h_cap} host(s) at {per_host_tb:,.2f} TB of user data each"
     )
     if p.hosts > h_cap:
-        host_text += "; " + _beyond_capacity(workload, p, h_cap)
+        host_text += "; " + _beyond_capacity(workload, p, h_cap, reach)
     out.append(Rationale("Segment hosts", host_text + ".", cite("vendor_docs", "gp_capacity_max_fill")))
     out.extend(choice_reasons)
     if p.raid == "raid5":
@@ -302,7 +325,7 @@ def _capacity_rationale(
     return out
 
 
-def _beyond_capacity(workload: GpWorkload, p: _Pick, h_cap: int) -> str:
+def _beyond_capacity(workload: GpWorkload, p: _Pick, h_cap: int, reach: bool = False) -> str:
     """Why more hosts than the data needs: the mirroring policy's minimum (spread, group, whole blocks), else the
     performance targets."""
     policy = evaluation.mirror_policy(workload)
@@ -314,6 +337,8 @@ def _beyond_capacity(workload: GpWorkload, p: _Pick, h_cap: int) -> str:
         if given is not None and p.hosts <= given:
             return f"the scenario asks for at least {given} segment hosts"
         return mirroring.floor_reason(policy, per_unit, p.hosts, h_cap, p.virtual, workload.mirror_block_hosts)
+    if reach:
+        return f"{p.hosts} is where growing for the targets out of reach stops (see Where the host count stops)"
     return f"the performance targets need {p.hosts}"
 
 

@@ -18,7 +18,7 @@ from models.percentiles import percentiles
 from models.perf import cost_power, scan_load, scan_load_estimates
 from models.perf.scan_load_fit import default_params
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
-from models.sizing.greenplum import segments
+from models.sizing.greenplum import drive_share, segments
 from models.sizing.greenplum.bisection import Values
 from models.sizing.greenplum.candidates import Candidates, per_drive_set
 from models.sizing.greenplum.fast.scan import FullScan
@@ -91,6 +91,9 @@ class GpContext:
             numa_local, queries, raid = _per_layout(workload, c, primaries, vms, layouts, platform)
             read_f, write_f = raid if raid is not None else per_drive_set(scan_load.raid_factors, c.raid_code,
                                                                           c.drives_per_host)
+        share = drive_share.scan_share(c, primaries, vms)  # idle volumes, shared spindles: None where neither
+        if share is not None:
+            read_f = read_f * share
         # the placeholder counts and the line rate, one value for every candidate: read-only broadcasts, not columns
         one_each = np.broadcast_to(1.0, (n,))
         shape = scan_load.ClusterShape(

@@ -7,7 +7,9 @@ every target, one raising fewer of them wins before a cheaper one (`greenplum.pi
 
 * numa-multi-socket: bare-metal segments on a multi-socket server (study 002 prefers single-socket hosts);
 * memory-below-reference: a warehouse host below the reference architecture's minimum memory;
-* density-low: fewer cores or less memory per TB on disk than a peer sizing tool provisions (`density`).
+* density-low: fewer cores or less memory per TB on disk than a peer sizing tool provisions (`density`);
+* segments-off-tier: the data drives do not carry the tier's primaries evenly, so the design runs another count
+  (`segments.even_on_volumes`; counted by `segments.fitted`, added to `fixed` by the evaluation).
 
 `fixed` counts the first two, which do not depend on the host count; the density can only improve with more
 hosts, so `fixed` is a lower bound of what a candidate raises once settled (settling only adds hosts).
@@ -29,11 +31,12 @@ IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 GpWorkload = GreenplumAnalytics | GreenplumOltp
 
-CODES = ("numa-multi-socket", "memory-below-reference", "density-low")
+CODES = ("numa-multi-socket", "memory-below-reference", "density-low", "segments-off-tier")
 WORDS = {
     "numa-multi-socket": "bare-metal segments crossing the NUMA nodes of a multi-socket server",
     "memory-below-reference": "memory per host below the reference architecture's minimum",
     "density-low": "fewer cores or less memory per TB on disk than a peer sizing tool provisions",
+    "segments-off-tier": "data drives that do not carry the segment tier's primaries evenly",
 }
 
 # where each rule comes from (study 002 on sockets, as `explain` cites it)
@@ -41,6 +44,7 @@ SOURCES = "; ".join((
     "002_feb9b45e1f157a35.txt, Key hardware components: CPU",
     cite(RULES, "min_memory_gib_per_segment_host"),
     cite(DOCS, "density_vcpu_per_tb_on_disk"),
+    cite(RULES, "segments_even_over_data_volumes"),
 ))
 
 

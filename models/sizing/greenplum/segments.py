@@ -1,20 +1,25 @@
-"""Primary segments per host that follow the hardware: cores, memory per segment, data drives.
+"""Primary segments per host that follow the hardware: cores, memory per segment, data drives and volumes.
 
 Study 002 gives three tiers for its 48-core reference host (Type 1: 8, Type 2: 16, Type 3: 32
 primaries per host, by concurrency) and says primaries "should almost never exceed" the cores.
-A 96-core host running the reference host's 16 primaries would leave half its cores idle on a
-single query, so:
+One rule carries the tiers to any host: a tier is a number of cores per primary on the reference
+host (Type 1: 6, Type 2: 3, Type 3: 1.5), so a host runs at most tier x cores / 48 primaries
+(`for_cores`; the study: more cores "likely to improve performance" on concurrent workloads), never
+above its cores. Then, each per segment host (one VM on vSphere):
 
-* hosts up to the reference size keep the tier count, capped at their cores;
-* bigger hosts keep the tier's cores per primary: tier x cores / 48 (the study: more cores
-  "likely to improve performance" on concurrent workloads), never above the cores;
 * memory: after the worst host failure gp_vmem_protect_limit must stay at its floor (half
   Greenplum's 8,192 MB default) and each query still get Greenplum's default statement_mem
   (125 MB) on every segment with up to 30 queries running (study 002's high-concurrency line), else
   fewer primaries. Above 30 the primaries stay at what 30 allow: Greenplum's resource group runs as
   many queries at once as memory gives that statement_mem (`admitted`, its CONCURRENCY) and queues
   the rest, so 2,000 requested reports do not shrink a 48-core host to one primary;
-* drives: at most 4 primaries per data drive (Type 3's 32 on the reference host's 8 drives).
+* drives: at most 4 primaries per flash data drive (Type 3's 32 on the reference host's 8 NVMe
+  drives) and one per hard disk (the installation guide's logical disk: one primary file system and
+  optionally one mirror file system; study 000 ran one instance per disk);
+* volumes (`even_on_volumes`): gpinitsystem's DATA_DIRECTORY and MIRROR_DATA_DIRECTORY lists go
+  round-robin over the data volumes (one per drive without RAID, one RAID volume), so the primaries
+  are a multiple of the volumes, or, fewer than the volumes, one instance per volume (study 000's 8
+  primaries and 8 mirrors on 16 disks): every volume then carries the same load.
 
 On vSphere the count is per host and spread evenly over its VMs (one per NUMA node, each with
 its node's cores as vCPUs), so it is a multiple of the VM count. OLTP uses the Type 1 tier
@@ -27,12 +32,13 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
 from models.calibration_data import figure, point
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
 from models.sizing.greenplum.candidates import Candidates
 from models.sizing.greenplum.memory import admitted_queries
+from models.sizing.greenplum.volumes import data_volumes, even_on_volumes, fewest_even, for_drives, is_even, per_drive
 from models.sizing.result import Rationale
 from models.sizing.rules import RULES, SegmentChoice, gp_vmem_mb, segments_for_concurrency
 
@@ -63,22 +69,18 @@ def tier_primaries(workload: GreenplumAnalytics | GreenplumOltp) -> int:
 
 
 def for_cores(tier: int, cores: FloatArray | float) -> IntArray:
-    """The tier count on a host of `cores`: capped up to the reference size, scaled beyond it.
+    """The most primaries a host of `cores` runs at a tier of `tier` primaries on study 002's reference host: the
+    tier's cores per primary held on every host, tier x cores / 48 rounded down, at least 1, never above the cores.
 
-    >>> for_cores(16, np.array([8, 16, 48, 96, 192])).tolist()
-    [8, 16, 16, 32, 64]
-    >>> for_cores(32, np.array([16, 64])).tolist()
-    [16, 43]
+    >>> for_cores(16, np.array([8, 16, 48, 64, 96, 192])).tolist()
+    [2, 5, 16, 21, 32, 64]
+    >>> for_cores(32, np.array([16, 32, 48, 64, 96])).tolist()
+    [10, 21, 32, 42, 64]
     """
     c = np.asarray(cores, dtype=float)
-    ref = reference_cores()
-    scaled = np.where(c <= ref, np.minimum(tier, c), np.minimum(np.round(tier * c / ref), c))
+    scaled = np.minimum(np.floor(tier * c / reference_cores()), c)
     primaries: NDArray[np.int64] = np.maximum(scaled, 1).astype(np.int64)
     return primaries
-
-
-def for_drives(drives: ArrayLike) -> IntArray:
-    return (np.asarray(drives, dtype=float) * figure(RULES, "segments_max_primaries_per_data_drive")).astype(np.int64)
 
 
 def segment_vm_memory_gib(memory_gib: FloatArray, vms: IntArray, virtual: NDArray[np.bool_], platform: Platform
@@ -192,56 +194,89 @@ def for_memory(
 class SegmentPlan:
     primaries_per_host: IntArray
     vms_per_host: IntArray
-    by_cores: IntArray
-    by_drives: IntArray
-    by_memory: IntArray  # per host (per-VM bound x VMs)
+    by_cores: IntArray  # the tier's count on the host's cores (`for_cores`)
+    by_drives: IntArray  # per host (per-VM bound x VMs)
+    by_memory: IntArray  # per host (per-VM bound x VMs), memory's own limit up to the cores
+    volumes: IntArray  # data volumes per segment host (VM)
+    # where the count that loads the volumes evenly differs from the tier's on the cores, memory and drives (or no
+    # count does): a part warning, so a search with the drive count free prefers drives that carry the tier's count
+    off_tier: NDArray[np.bool_]
+    wanted: IntArray  # per host: the count the tier, cores, memory and drives give before the volumes
 
 
 def plan(
     workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None = None
 ) -> SegmentPlan:
     """Primaries and VMs per host for every candidate."""
-    layouts = server_layouts(c)
-    if layouts is not None:  # a function of (server, drive count, deployment) only: once per such layout
-        rep, which = layouts
-        one = _plan(workload, c, platform, rep)
-        return SegmentPlan(*(getattr(one, f)[which] for f in SegmentPlan.__dataclass_fields__))
-    return _plan(workload, c, platform)
+    return _plan(workload, c, platform, server_layouts(c))
 
 
 def counts(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None,
            layouts: tuple[IntArray, IntArray] | None) -> tuple[IntArray, IntArray]:
     """`plan`'s primaries and VMs per host alone, with the candidates' `server_layouts` (or `host_layouts`: any
     groups of one server, drive count and deployment each) already found."""
-    if layouts is None:
-        one = _plan(workload, c, platform)
-        return one.primaries_per_host, one.vms_per_host
-    rep, which = layouts
-    one = _plan(workload, c, platform, rep)
-    return one.primaries_per_host.take(which), one.vms_per_host.take(which)  # `take`: half an index's cost
+    one = fitted(workload, c, platform, layouts)
+    return one.primaries_per_host, one.vms_per_host
 
 
-def _plan(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None,
-          rows: IntArray | None = None) -> SegmentPlan:
-    """The plan of candidates `rows` (all where None): only the columns it reads are taken."""
+def fitted(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None,
+           layouts: tuple[IntArray, IntArray] | None) -> SegmentPlan:
+    """`plan` with the candidates' `server_layouts` (or `host_layouts`) already found."""
+    return _plan(workload, c, platform, layouts)
+
+
+class _HostBounds(NamedTuple):
+    """What a (server, drive count, deployment) allows per host, whatever its drive model and RAID level: VMs, the
+    tier's count on its cores, and per VM the cores and what memory allows."""
+
+    vms: IntArray
+    by_cores: IntArray
+    cores_unit: IntArray
+    memory_unit: IntArray
+
+    def take(self, which: IntArray) -> _HostBounds:
+        return _HostBounds(*(a.take(which) for a in self))  # `take`: half an index's cost
+
+
+def _host_bounds(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None,
+                 rows: IntArray | None) -> _HostBounds:
+    """`_HostBounds` of candidates `rows` (all where None): only the columns it reads are taken."""
     def col(a: NDArray[Any]) -> NDArray[Any]:
         return a if rows is None else a[rows]
 
     plat = platform or Platform()
     virtualized, numa_nodes, memory_gib = col(c.virtualized), col(c.numa_nodes), col(c.memory_gib)
     vms = np.where(virtualized, numa_nodes, 1).astype(np.int64)
-    tier = tier_primaries(workload)
-    cores = for_cores(tier, col(c.cores_total))
-    drives = np.maximum(for_drives(col(c.drives_per_host)), vms)
-    cap_unit = np.maximum(np.minimum(cores, drives) // vms, 1)
+    cores_total = col(c.cores_total)
+    by_cores = for_cores(tier_primaries(workload), cores_total)
+    cores_unit = np.maximum(cores_total.astype(np.int64) // vms, 1)  # never more primaries than cores
     policy = (workload.mirroring if workload.mirrors else None)
     ram = segment_vm_memory_gib(memory_gib, vms, virtualized, plat)
-    queries = running_floor(workload)
-    # memory's own limit (up to the cores), so the rationale's "by memory" is what memory allows, not the drives' cap
-    mem_unit = for_memory(ram, plat.swap_gib, queries, policy, workload.mirror_block_hosts,
-                          np.maximum(cores // vms, 1))
-    unit = np.maximum(np.minimum(cap_unit, mem_unit), 1)
-    return SegmentPlan(unit * vms, vms, cores, drives, mem_unit * vms)
+    # memory's own limit (up to the cores), so the rationale's "by memory" is what memory allows, not another cap
+    mem_unit = for_memory(ram, plat.swap_gib, running_floor(workload), policy, workload.mirror_block_hosts,
+                          cores_unit)
+    return _HostBounds(vms, by_cores, cores_unit, mem_unit)
+
+
+def _plan(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None,
+          layouts: tuple[IntArray, IntArray] | None) -> SegmentPlan:
+    """The plan of every candidate: the host's bounds once per `layouts` group (each (server, drive count,
+    deployment); None: per candidate), then per candidate the drives (flash or hard disks) and the data volumes
+    (RAID or not), element by element."""
+    if layouts is None:
+        b = _host_bounds(workload, c, platform, None)
+    else:
+        b = _host_bounds(workload, c, platform, layouts[0]).take(layouts[1])
+    vms = b.vms
+    drives_unit = c.drives_per_host // vms
+    by_drives = np.maximum(for_drives(drives_unit, c.spinning), 1)
+    hard = np.minimum(np.minimum(b.memory_unit, b.cores_unit), by_drives)
+    volumes = data_volumes(drives_unit, c.raid_code)
+    soft = np.maximum(b.by_cores // vms, 1)
+    unit = even_on_volumes(soft, hard, volumes, workload.mirrors)
+    wanted = np.maximum(np.minimum(soft, hard), 1)
+    off = (unit != wanted) | ~is_even(unit, volumes, workload.mirrors)
+    return SegmentPlan(unit * vms, vms, b.by_cores, by_drives * vms, b.memory_unit * vms, volumes, off, wanted * vms)
 
 
 def server_layouts(c: Candidates) -> tuple[IntArray, IntArray] | None:
@@ -301,9 +336,29 @@ def _groups(c: Candidates, raid: bool) -> tuple[IntArray, IntArray] | None:
     return rep[present], slot[key]
 
 
+def by_spindles(layouts: HostLayouts | None, spinning: NDArray[np.bool_]) -> HostLayouts | None:
+    """`layouts` with each group that holds hard disks and flash drives alike split in two: their primaries differ
+    (one per spindle), so what the evaluation computes once per group must see one kind. As it is where the
+    candidates' drives are all of one kind."""
+    if layouts is None:
+        return None
+    first = bool(spinning[0]) if spinning.size else False
+    if not spinning.size or bool(np.all(spinning == first)):
+        return layouts
+    rep, which = layouts
+    key = which * 2 + spinning
+    table = np.full(2 * rep.size, -1, dtype=np.int64)
+    table[key] = np.arange(key.size)
+    present = np.flatnonzero(table >= 0)
+    slot = np.zeros(table.size, dtype=np.int64)
+    slot[present] = np.arange(present.size)
+    return HostLayouts(table[present], slot[key])
+
+
 class HostSegments(NamedTuple):
     """One design's host as its primaries were chosen: its cores and data drives, its VMs (1 on bare metal), the
-    primaries chosen per host, what its memory allows and whether it is virtualized."""
+    primaries chosen per host, what its memory allows, whether it is virtualized, its data volumes per host (VM)
+    and whether its drives are hard disks."""
 
     cores: int
     drives: int
@@ -311,12 +366,13 @@ class HostSegments(NamedTuple):
     chosen: int
     by_memory: int
     virtual: bool
+    volumes: int = 1
+    spinning: bool = False
 
 
 def rationale(workload: GreenplumAnalytics | GreenplumOltp, host: HostSegments) -> list[Rationale]:
     """The arithmetic behind one design's primaries per host."""
-    cores, drives, vms, chosen, by_memory, virtual = host
-    queries = workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else 10**6
+    cores, _, vms, chosen, _, virtual, _, _ = host
     seg = tier_choice(workload)
     tier = seg.primaries_per_host
     ref = reference_cores()
@@ -325,20 +381,41 @@ def rationale(workload: GreenplumAnalytics | GreenplumOltp, host: HostSegments) 
     if isinstance(workload, GreenplumOltp):
         text = f"OLTP: short transactions touch few segments, so the Type 1 count ({tier} per host) keeps per-host" \
                " process load low."
-    if cores <= ref:
-        text += f" The tiers are set for the {ref}-core reference host; this host has {cores} cores, so" \
-                f" min({tier}, {cores}) = {by_cores}."
+    text += f" The tiers are set for the {ref}-core reference host, so each is a number of cores per primary" \
+            f" ({ref / tier:g} at this tier), held on any host: this host has {cores} cores, so" \
+            f" min({tier} x {cores} / {ref}, {cores}) = {by_cores}."
+    if isinstance(workload, GreenplumAnalytics) and workload.segment_tier is None:
+        text += " The study leaves the tier to an experienced Greenplum architect's review; the scenario's segment" \
+                " tier sets another."
+    text += f" Limits: {'; '.join(_limits(workload, host, by_cores))}. {_volumes_text(workload, host, by_cores)}"
+    if virtual:
+        text += f" Spread evenly over {vms} VMs: {chosen} per host, {chosen // vms} per VM."
     else:
-        text += f" The tiers are set for the {ref}-core reference host; this host has {cores} cores, so the tier's" \
-                f" cores per primary give min({tier} x {cores} / {ref}, {cores}) = {by_cores}."
-    by_drives = int(for_drives(drives))
-    limits = [f"by cores {by_cores}", f"by data drives {drives} x" \
-              f" {figure(RULES, 'segments_max_primaries_per_data_drive'):g} = {by_drives}"]
+        text += f" Chosen: {chosen} per host."
+    run = running_floor(workload)
+    queries = workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else 10**6
+    src = "; ".join((seg.rationale.source_text, _cite(RULES, "segments_more_cores_help_concurrency"),
+                     _cite(GP002, "max_primaries_per_core"), _cite(RULES, "segments_max_primaries_per_data_drive"),
+                     _cite(RULES, "segments_max_primaries_per_spindle"),
+                     _cite(RULES, "segments_even_over_data_volumes"),
+                     _cite(DOCS, "gp_statement_mem_default_mb"), _cite(RULES, "gp_vmem_protect_limit_floor_mb"))
+                    + ((_cite(RULES, "gp_admission_floor_queries"),) if run is not None and run < queries else ()))
+    return [Rationale("Primary segments per host", text, src)]
+
+
+def _limits(workload: GreenplumAnalytics | GreenplumOltp, host: HostSegments, by_cores: int) -> list[str]:
+    """The bounds on a host's primaries, in words: cores, drives, memory."""
+    cores, drives, vms, _, by_memory, _, _, spinning = host
+    per = float(per_drive(spinning))
+    by_drives = int(for_drives(drives, spinning))
+    kind = "hard disks, one primary (and one mirror) per spindle" if spinning else "flash, the reference's 4 per drive"
+    limits = [f"by cores {by_cores} (never above the {cores} cores)",
+              f"by data drives {drives} x {per:g} = {by_drives} ({kind})"]
     floor = f"gp_vmem_protect_limit at least {vmem_floor_mb():,.0f} MB"
-    # the memory bound is searched up to the cores: at the cores it does not bind
-    most = max(by_cores // max(vms, 1), 1) * max(vms, 1)  # the cores' count spread evenly over the VMs
+    most = max(cores // max(vms, 1), 1) * max(vms, 1)  # the cores spread evenly over the VMs
     memory = f"by memory {by_memory}" if by_memory < most else f"by memory all {most}"
     run = running_floor(workload)
+    queries = workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else 10**6
     if run is not None and run < queries:
         limits.append(f"{memory} ({floor} and the default statement_mem for each of {run} concurrent queries, with"
                       f" a host down: above {run} the resource group admits what memory allows at these primaries"
@@ -348,19 +425,31 @@ def rationale(workload: GreenplumAnalytics | GreenplumOltp, host: HostSegments) 
                       f" {queries} concurrent queries, with a host down)")
     else:
         limits.append(f"{memory} ({floor} with a host down)")
-    if isinstance(workload, GreenplumAnalytics) and workload.segment_tier is None:
-        text += " The study leaves the tier to an experienced Greenplum architect's review; the scenario's segment" \
-                " tier sets another."
-    text += f" Limits: {'; '.join(limits)}."
-    if virtual:
-        text += f" Spread evenly over {vms} VMs: {chosen} per host, {chosen // vms} per VM."
+    return limits
+
+
+def _volumes_text(workload: GreenplumAnalytics | GreenplumOltp, host: HostSegments, by_cores: int) -> str:
+    """How the chosen primaries sit on the data volumes of one segment host (VM)."""
+    cores, drives, vms, chosen, by_memory, virtual, volumes, spinning = host
+    unit, where = chosen // max(vms, 1), "VM" if virtual else "host"
+    wanted = min(by_cores, by_memory, cores, int(for_drives(drives, spinning))) // max(vms, 1)
+    what = f"{volumes} data volume{'s' if volumes != 1 else ''} per {where}"
+    lowest = int(fewest_even(np.array([volumes]), workload.mirrors)[0])
+    if unit % max(volumes, 1) == 0:
+        k = unit // max(volumes, 1)
+        out = (f"Even over the {what}: {unit} primaries = {k} on each volume"
+               + (", with as many mirrors." if workload.mirrors else "."))
+    elif unit == lowest:
+        out = (f"Even over the {what}: {unit} primaries and {unit} mirrors, one instance per volume"
+               if workload.mirrors else f"Even over the {what}: one primary per volume")
+        out += f" (more than the tier's {by_cores // max(vms, 1)}: fewer would leave volumes idle)." \
+            if unit > by_cores // max(vms, 1) else "."
     else:
-        text += f" Chosen: {chosen} per host."
-    src = "; ".join((seg.rationale.source_text, _cite(RULES, "segments_more_cores_help_concurrency"),
-                     _cite(GP002, "max_primaries_per_core"), _cite(RULES, "segments_max_primaries_per_data_drive"),
-                     _cite(DOCS, "gp_statement_mem_default_mb"), _cite(RULES, "gp_vmem_protect_limit_floor_mb"))
-                    + ((_cite(RULES, "gp_admission_floor_queries"),) if run is not None and run < queries else ()))
-    return [Rationale("Primary segments per host", text, src)]
+        out = (f"Uneven: no count within the limits loads the {what} evenly (a multiple of {volumes}, or {lowest});"
+               f" {unit} primaries leave some volumes with more segments than others.")
+    if unit < wanted:
+        out += f" The limits allow {wanted} per {where}, which would load them unevenly."
+    return out
 
 
 def busy_cores(workload: GreenplumAnalytics | GreenplumOltp, cores: int, primaries: int) -> float:

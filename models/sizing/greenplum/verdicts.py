@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from models.percent import percent
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario, Targets
 from models.sizing.greenplum import evaluation, metrics
-from models.sizing.result import TargetCheck, Totals, Warning
+from models.sizing.result import Rationale, TargetCheck, Totals, Warning
+from models.sizing.rules import RULES, cite
 from models.sizing.targets import estimate_at, judge, target_limit
 from models.uncertainty import Estimate
 from models.vocabulary import CAPACITY, METRICS, TARGETS, target_words
@@ -79,6 +82,39 @@ def search_verdicts(
             checks.append(dataclasses.replace(check, achievable=achievable, binding=binding,
                                               hosts_for_achievable=best_hosts))
     return checks, warnings
+
+
+def stop_rationale(ev: evaluation.Evaluated, i: int, scenario: Scenario, ctx: metrics.GpContext,
+                   host_price: float) -> Rationale | None:
+    """Where the design stops growing for the targets no host count meets (None: every target is within reach):
+    refarch's cap, or its stopping rule (one more host gains under `MIN_MARGINAL_GAIN` of the metric and the target
+    lies beyond the cap at that rate), with what one more host would cost per unit of the metric gained."""
+    reach = ev.out_of_reach
+    if not reach:
+        return None
+    w, hosts, cur = scenario.workload, int(ev.segment_hosts[i]), scenario.commercial.currency
+    assert isinstance(w, GreenplumAnalytics | GreenplumOltp)
+    parts = []
+    for name, (here, _, achievable, best_hosts) in reach.items():
+        metric, unit = TARGETS[name].metric, METRICS[TARGETS[name].metric].unit
+        if hosts >= evaluation.MAX_SEGMENT_HOSTS:
+            parts.append(f"the {target_words(name)} is out of reach: the design stops at"
+                         f" {evaluation.MAX_SEGMENT_HOSTS:,} segment hosts, the largest cluster refarch sizes"
+                         f" ({here:,.1f} {unit})")
+            continue
+        more = metrics.at_confidence(w, ctx, np.array([hosts + 1]), np.array([int(ev.etl_hosts[i])]),
+                                     scenario.targets.confidence, only=frozenset({metric}))[metric]
+        gain = abs(float(more[0]) - here)
+        per = f", {host_price / gain:,.0f} {cur} per {unit} gained" if gain > 0 else ", nothing gained"
+        parts.append(
+            f"the {target_words(name)} is out of reach within refarch's {evaluation.MAX_SEGMENT_HOSTS:,} segment hosts"
+            f" at the rate more hosts improve it, so the design stops at {hosts:,}, where one more host"
+            f" ({host_price:,.0f} {cur}) would move it from {here:,.1f} to {float(more[0]):,.1f} {unit}, less than"
+            f" {percent(evaluation.MIN_MARGINAL_GAIN, 1)}{per}; the best within the cap is {achievable:,.1f} {unit}"
+            f" at {best_hosts:,} hosts")
+    text = "; ".join(parts) + ". Growing on buys little for its price; the lever is faster hosts (see the warning)."
+    return Rationale("Where the host count stops", text[0].upper() + text[1:],
+                     "; ".join((cite(RULES, "gp_min_marginal_gain_per_host"), cite(RULES, "gp_max_segment_hosts"))))
 
 
 def _lever(binding: str, scenario: Scenario, limit: float) -> str:

@@ -13,7 +13,7 @@ from models.sizing.idle_cores import Work, idle_core_warnings, per_core_licences
 from tests.models.sizing.conftest import SizeOnce, sample
 
 R670 = "dell-r670-10x-u3-2x-xeon-6740e"  # 2 x Xeon 6740E, 92 cores each: 184 cores, 10 bays
-SAS = "seagate-exos-10e2400-2400gb-sas-sff"
+NVME = "micron-7450-pro-3840gb-u3"  # flash: 4 primaries per drive (a hard disk carries one)
 
 
 def _idle(r):  # type: ignore[no-untyped-def]
@@ -24,7 +24,7 @@ def test_a_184_core_host_with_40_primaries_names_its_idle_cores_cost_and_a_small
         catalog: HardwareCatalog, size_once: SizeOnce) -> None:
     """The optimizer's capex pick for the Gen5 sample: 42 hosts of 184 cores, 40 primaries each (10 drives x 4),
     where the cores take 61 at study 002's Type 2 tier (16 primaries per 48 cores): 121 cores carry segments."""
-    s = sample("retail-dw-gen5", platform={"server_id": R670, "drive_id": SAS, "nic_id": None})
+    s = sample("retail-dw-gen5", platform={"server_id": R670, "drive_id": NVME, "nic_id": None})
     r = size_once(s)
     d = r.design
     assert (d.segment_hosts, d.primary_segments_per_host) == (42, 40)
@@ -47,7 +47,7 @@ def test_a_host_whose_cores_its_primaries_fill_raises_nothing(size_once: SizeOnc
 
 
 def test_no_warning_without_per_core_licences(catalog: HardwareCatalog) -> None:
-    s = sample("retail-dw-gen5", platform={"server_id": R670, "drive_id": SAS, "nic_id": None})
+    s = sample("retail-dw-gen5", platform={"server_id": R670, "drive_id": NVME, "nic_id": None})
     per_host = [lic.id for lic in catalog.licences if lic.metric != "core"]
     r = size(s.model_copy(update={"commercial": s.commercial.model_copy(
         update={"licence_ids": per_host[:1]})}), catalog)
@@ -55,15 +55,16 @@ def test_no_warning_without_per_core_licences(catalog: HardwareCatalog) -> None:
 
 
 def test_a_licence_minimum_per_cpu_is_not_called_idle(catalog: HardwareCatalog, size_once: SizeOnce) -> None:
-    """vSphere counts 16 cores per CPU whatever the CPU: on study 000's 2 x 8-core hosts (10 primaries where the
-    cores take 16) only the Greenplum licence's 6 cores a host are idle, not vSphere's 16-core floor."""
+    """vSphere counts 16 cores per CPU whatever the CPU: on study 000's 2 x 8-core hosts (the study's 8 primaries,
+    one instance per disk, where the cores take 32 x 16 / 48 = 10) only the Greenplum licence's 2 cores a host are
+    idle (13 at work, rounded up per socket), not vSphere's 16-core floor."""
     r = size_once(sample("study-000-vsphere"))
     lic = {lic.applies_to: ln for ln, lic in per_core_licences(r.bom, catalog)}
     assert set(lic) == {"vsphere", "greenplum"}
     [w] = _idle(r)
     hosts = r.design.segment_hosts
-    assert "keep 10 at work: 6 licensed cores per host" in w.text
-    assert f"{6 * hosts * lic['greenplum'].unit_price:,.0f} USD a year" in w.text
+    assert "keep 13 at work: 2 licensed cores per host" in w.text
+    assert f"{2 * hosts * lic['greenplum'].unit_price:,.0f} USD a year" in w.text
 
 
 def test_the_cpu_named_is_the_smallest_that_holds_the_work(catalog: HardwareCatalog, size_once: SizeOnce) -> None:

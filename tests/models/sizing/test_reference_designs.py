@@ -24,14 +24,19 @@ def test_study_002_segments_per_host_on_the_gen5_platform(
     assert any("002_feb9b45e1f157a35.txt" in ref for ref in segments.source)
 
 
-def test_segments_capped_at_cores_on_a_small_host(catalog: HardwareCatalog) -> None:
-    # DL380e Gen8: 2 x 8 cores; Type 3 asks for 32. With swap enough for gp_vmem (its DIMM slots are full) memory
-    # does not bind.
+def test_study_000_runs_one_instance_per_disk_on_its_small_hosts(catalog: HardwareCatalog) -> None:
+    """DL380e Gen8: 2 x 8 cores, 16 SATA disks in 2 VMs. Type 3 (2 queries) takes 32 x 16 / 48 = 10 on its cores (5
+    per VM); 8 hard disks per VM carry one primary each, and 5 would load them unevenly: 4 per VM, 4 primaries and
+    4 mirrors on 8 disks, the study's own 8 primaries + 8 mirrors per host on 16 disks. With swap enough for gp_vmem
+    memory does not bind."""
     r = size(sample("study-000-vsphere", workload={"concurrent_queries": 2}, platform={"swap_gib": 96}), catalog)
-    assert r.design.primary_segments_per_host == 16
-    # at the study's 96 GiB (46 GiB per VM) gp_vmem_protect_limit's floor with a host down binds first
+    assert r.design.primary_segments_per_host == figure("gp_vsphere_000", "primary_segments_per_host") == 8
+    assert r.design.mirror_segments_per_host == figure("gp_vsphere_000", "mirror_segments_per_host")
+    text = next(x.text for x in r.rationale if x.decision == "Primary segments per host")
+    assert "min(32 x 16 / 48, 16) = 10" in text and "one instance per volume" in text and "hard disks" in text
+    # at the study's 96 GiB (46 GiB per VM) gp_vmem_protect_limit's floor with a host down still allows as many
     r = size(sample("study-000-vsphere", workload={"concurrent_queries": 2}), catalog)
-    assert r.design.primary_segments_per_host < 16
+    assert r.design.primary_segments_per_host <= 8
     assert r.design.gp_vmem_protect_limit_mb >= figure("sizing_rules", "gp_vmem_protect_limit_floor_mb")
 
 

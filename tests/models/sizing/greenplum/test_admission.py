@@ -13,7 +13,7 @@ from models.calibration_data import figure
 from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, Platform
 from models.sizing.engine import size
-from models.sizing.greenplum import evaluation, metrics, segments
+from models.sizing.greenplum import evaluation, metrics, segments, volumes
 from models.sizing.greenplum import memory as gp_memory
 from models.sizing.greenplum.candidates import Candidates, enumerate_candidates
 from models.sizing.greenplum.context import needed_tb
@@ -59,8 +59,11 @@ def test_primaries_are_what_cores_and_memory_allow_at_the_admitted_reports(
     admitted = _admitted(w, c, sp.primaries_per_host)
     block = w.mirror_block_hosts
     by_memory = int(segments.for_memory(np.array([memory]), swap, admitted, policy, block, sp.by_cores)[0])
-    # never below what the cores, the drives and memory at the admitted count allow
-    assert p >= min(int(sp.by_cores[0]), int(sp.by_drives[0]), by_memory)
+    # never below what the cores, the drives and memory at the admitted count allow, spread evenly over the 8 drives
+    most = min(int(sp.by_cores[0]), int(sp.by_drives[0]), by_memory)
+    even = volumes.even_on_volumes(np.array([most]), np.array([most]), np.array([8]), w.mirrors)
+    assert p >= int(even[0])
+    assert bool(volumes.is_even(np.array([p]), np.array([8]), w.mirrors)[0]) or p < 4
     assert 1 <= admitted <= queries
     acting = int(segments.acting_for(policy, sp.primaries_per_host, block)[0])
     # each admitted report keeps the default statement_mem with a host down (one alone may not, on tiny memory)

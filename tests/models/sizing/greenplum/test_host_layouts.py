@@ -57,7 +57,9 @@ def test_a_chunks_context_per_host_layout_is_that_of_every_row(
     w = (GreenplumOltp(clients=queries, **common) if oltp  # type: ignore[arg-type]
          else GreenplumAnalytics(concurrent_queries=queries, **common))  # type: ignore[arg-type]
     plat = Platform(hypervisor_reserve_gib=reserve)
-    groups = segments.host_layouts(chunk)
+    # the evaluation's groups: a host but its drive model, split where hard disks and flash share one (the primaries
+    # differ: one per spindle)
+    groups = segments.by_spindles(segments.host_layouts(chunk), chunk.spinning)
     assert groups is not None
     primaries, vms = segments.counts(w, chunk, plat, groups)
     rows_p, rows_v = segments.counts(w, chunk, plat, None)

@@ -115,12 +115,14 @@ def test_a_capex_budget_comes_before_part_warnings_when_only_warned_parts_keep_i
 def test_the_price_of_the_preference_is_said_and_holds_when_that_server_is_named(
         catalog: HardwareCatalog, size_once: SizeOnce, case: str) -> None:
     """Where a cheaper design meeting every target raises a part warning, the rationale names it with its capex;
-    naming that server sizes it at that capex (or less) with that warning; elsewhere nothing is claimed."""
+    naming that server and its drives sizes it at that capex (or less) with that warning; elsewhere nothing is
+    claimed."""
     name, changes = RECOMMENDED[case]
     s = sample(name, **changes)
     r = size_once(s)
     [why] = [x for x in r.rationale if x.decision == "Recommended parts"]
-    said = re.search(r"The cheapest design meeting every target, \d+ segment hosts of (.+?), costs ([\d,]+) ", why.text)
+    said = re.search(r"The cheapest design meeting every target, \d+ segment hosts of (.+?) with (\d+) x (.+?),"
+                     r" costs ([\d,]+) ", why.text)
     cheaper = []
     for server in catalog.current(catalog.servers):
         try:
@@ -135,6 +137,9 @@ def test_the_price_of_the_preference_is_said_and_holds_when_that_server_is_named
         return
     assert said is not None, (why.text, [(c, s.id) for c, s, _ in cheaper])
     server = next(sv for sv in catalog.current(catalog.servers) if f"{sv.vendor} {sv.model}" == said.group(1))
-    named = size_once(_pinned(s, server.id))
-    assert named.totals.capex <= float(said.group(2).replace(",", "")) + 1
+    drive = next(d for d in catalog.current(catalog.drives) if f"{d.vendor} {d.model}" == said.group(3))
+    pinned = _pinned(s, server.id)  # the server, its drive and their count, as the rationale names them
+    named = size_once(pinned.model_copy(update={"platform": pinned.platform.model_copy(
+        update={"drive_id": drive.id, "drives_per_host": int(said.group(2))})}))
+    assert named.totals.capex <= float(said.group(4).replace(",", "")) + 1
     assert _meets(named) and set(_part_warnings(named)) - set(_part_warnings(r))

@@ -23,9 +23,18 @@ R7625 = "dell-r7625-24x-u3-2x-epyc-9654"  # 2 x 96 cores
 U3 = "micron-9400-pro-7680gb-u3"
 
 
-def test_tier_counts_scale_with_cores_beyond_the_reference_host() -> None:
-    assert segments.for_cores(16, np.array([16, 48, 96, 192])).tolist() == [16, 16, 32, 64]
-    assert segments.for_cores(8, np.array([2, 4, 48, 96])).tolist() == [2, 4, 8, 16]
+def test_one_cores_rule_below_and_above_the_reference_host() -> None:
+    """A tier is cores per primary on the 48-core reference host, on every host: Type 3 (32) gave 16 on 16 cores and
+    32 on 32 (one per core) but 43 on 64 and 64 on 96 (1.5 per core); now 1.5 cores per primary throughout."""
+    type3 = segments.for_cores(32, np.array([16, 32, 48, 64, 96]))
+    assert type3.tolist() == [10, 21, 32, 42, 64]
+    assert segments.for_cores(16, np.array([16, 48, 96, 192])).tolist() == [5, 16, 32, 64]
+    assert segments.for_cores(8, np.array([2, 4, 48, 96])).tolist() == [1, 1, 8, 16]
+    cores = np.arange(1, 400)
+    for tier in (8, 16, 32):
+        p = segments.for_cores(tier, cores)
+        assert np.all(np.diff(p) >= 0) and np.all(p <= np.maximum(cores, 1))
+        assert np.all(cores[p > 1] / p[p > 1] >= 48 / tier)  # never fewer cores per primary than the reference
 
 
 def test_a_96_core_host_runs_twice_the_reference_primaries(catalog: HardwareCatalog) -> None:
@@ -35,12 +44,17 @@ def test_a_96_core_host_runs_twice_the_reference_primaries(catalog: HardwareCata
     assert "16 x 96 / 48" in text
 
 
-def test_dual_96_core_on_vsphere_spreads_evenly_over_the_vms(catalog: HardwareCatalog) -> None:
+def test_dual_96_core_on_vsphere_spreads_evenly_over_the_vms_and_their_drives(catalog: HardwareCatalog) -> None:
+    """Type 2 on 192 cores asks 64 (32 per VM); each VM's 12 drives carry 24 evenly (2 per volume), not 32
+    (3/3/3/3/3/3/3/3/2/2/2/2): the design runs 48 and says the drive count within the bays that carries 64."""
     plat = {"server_id": R7625, "drive_id": U3, "deployment": "vsphere", "drives_per_host": 24}
     r = size(sample("retail-dw-gen5", platform=plat, targets={}), catalog)
     d = r.design
-    assert d.primary_segments_per_host == 64 and d.vms_per_host == 2
-    assert all(vm.primary_segments == 32 for vm in d.hosts[0].vms)
+    assert d.primary_segments_per_host == 48 and d.vms_per_host == 2
+    assert all(vm.primary_segments == 24 and vm.data_drives == 12 for vm in d.hosts[0].vms)
+    w = next(x for x in r.warnings if x.code == "segments-off-tier")
+    assert "give 64 primary segments per host (32 per VM)" in w.text and "carry 64 evenly: 16 (" in w.text
+    assert w.field == "platform.drives_per_host"
 
 
 def test_few_drives_bound_the_primaries(catalog: HardwareCatalog) -> None:
@@ -111,15 +125,16 @@ def test_a_chunk_plans_each_server_layout_once_with_every_row_as_if_alone(
        start=st.integers(0, 5000))
 def test_a_chunks_scan_rates_per_layout_are_those_of_every_row(catalog: HardwareCatalog, queries: int, ratio: float,
                                                                nics: int, start: int) -> None:
-    """The full-scan kernel of a chunk with its CPU rate computed once per (server, drive count, deployment) gives
-    the rates, the network bound and the seconds of the kernel computed row by row, bit for bit."""
+    """The full-scan kernel of a chunk with its CPU rate computed once per (server, drive count, deployment, RAID
+    level, hard disk or flash: the primaries' inputs) gives the rates, the network bound and the seconds of the
+    kernel computed row by row, bit for bit."""
     from models.sizing.greenplum import metrics
     from models.sizing.parts import NetworkChoice
 
     c = enumerate_candidates(catalog.servers, catalog.drives, ["bare-metal", "vsphere"], ["none", "raid5", "raid10"])
     chunk = c.take(np.arange(start, min(start + 4096, len(c))))
     w = GreenplumAnalytics(data_tb=50, concurrent_queries=queries, compression_ratio=ratio)
-    layouts = segments.server_layouts(chunk)
+    layouts = segments.by_spindles(segments.host_layouts(chunk), chunk.spinning)
     assert layouts is not None
     primaries, vms = segments.counts(w, chunk, None, layouts)
     net = NetworkChoice(catalog.nics[0], nics)
