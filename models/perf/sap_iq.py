@@ -293,6 +293,7 @@ class Away:
 
     cpu_speed: float = 1.0
     caches: CacheFit | None = None
+    cpu_doublings: float | None = None  # the CPU's distance in generations (None: the base clock's)
 
 
 def _away(nodes: FloatArray, cores: FloatArray, streams: FloatArray, prm: dict[str, FloatArray], away: Away
@@ -301,8 +302,8 @@ def _away(nodes: FloatArray, cores: FloatArray, streams: FloatArray, prm: dict[s
     times the cache factor (1 without caches)."""
     nd = np.broadcast(nodes, cores, streams).nd
     data = None if away.caches is None else away.caches.data_tb
-    sd = np.vectorize(lambda n, c, s: sap_iq_fit.band_sd(n, c / away.cpu_speed, away.cpu_speed, s, data),
-                      otypes=[float])(nodes, cores, streams)
+    sd = np.vectorize(lambda n, c, s: sap_iq_fit.band_sd(n, c / away.cpu_speed, away.cpu_speed, s, data,
+                                                         away.cpu_doublings), otypes=[float])(nodes, cores, streams)
     out: FloatArray = np.exp(_column(prm["z"], nd) * sd)
     if away.caches is not None:
         if np.size(nodes) != 1 or np.size(streams) != 1:
@@ -458,8 +459,8 @@ def predict_iq(
         raise ValueError("predict_iq takes one query_streams value; use predict_throughput_metric for arrays")
     prm = _params(samples, seed)
     data = None if away.caches is None else away.caches.data_tb
-    sd = np.vectorize(lambda n_, c_: sap_iq_fit.band_sd(n_, c_ / away.cpu_speed, away.cpu_speed, float(s), data),
-                      otypes=[float])(n, c)
+    sd = np.vectorize(lambda n_, c_: sap_iq_fit.band_sd(n_, c_ / away.cpu_speed, away.cpu_speed, float(s), data,
+                                                        away.cpu_doublings), otypes=[float])(n, c)
     factor = 1.0
     if away.caches is not None:
         p = _nominal()
@@ -467,7 +468,8 @@ def predict_iq(
                                                         p["p_temp"]))[0])
     binding = binding_resource(m, float(s), dqp_network_gbps)
     dists = () if np.size(n) != 1 or np.size(c) != 1 else tuple(sap_iq_fit.distances(
-        float(np.ravel(n)[0]), float(np.ravel(c)[0]) / away.cpu_speed, away.cpu_speed, float(s), data).items())
+        float(np.ravel(n)[0]), float(np.ravel(c)[0]) / away.cpu_speed, away.cpu_speed, float(s), data,
+        away.cpu_doublings).items())
     return IqPrediction(
         power=_to_estimate(_power_samples(m, n, c, prm, away), "QppH@Size"),
         throughput=_to_estimate(_throughput_samples(m, n, s, c, prm, away), "QthH@Size"),

@@ -23,8 +23,9 @@ refused (`models.sizing.sap_iq`).
 Band (the rule `models.perf.bands.extrapolation_sd`, as PostgreSQL TPS uses it)
 -------------------------------------------------------------------------------
 Each doubling of distance from study 003's point adds `band_sd_per_doubling` relative sd, in quadrature over:
-nodes (4), vCPUs per node (14), per-core speed (the study's 2.9 GHz E5-2690), streams (the nearer of the
-measured 1 and 6) and the data (300 GB; the metrics are normalised by it, an assumption the study tests at
+nodes (4), vCPUs per node (14), the CPU (the larger of the base clock's distance from the study's 2.9 GHz and,
+for a CPU with a SPECrate2017_int_base score, its per-core score's from the E5-2690's stand-in), streams (the
+nearer of the measured 1 and 6) and the data (300 GB; the metrics are normalised by it, an assumption the study tests at
 one size).
 """
 
@@ -103,9 +104,10 @@ def cache_factor(c: CacheFit, nodes: float, streams: float, p_main: ArrayLike, p
     return out
 
 
-def distances(nodes: float, vcpus: float, cpu_speed: float, streams: float, data_tb: float | None
-              ) -> dict[str, float]:
-    """Doublings from study 003's point in each dimension the band widens with.
+def distances(nodes: float, vcpus: float, cpu_speed: float, streams: float, data_tb: float | None,
+              cpu_doublings: float | None = None) -> dict[str, float]:
+    """Doublings from study 003's point in each dimension the band widens with (`cpu_doublings`: the CPU's
+    distance in generations where the caller knows it, else the base clock's).
 
     >>> d = distances(4, 14, 1.0, 6, 0.3)
     >>> sorted(d.items())
@@ -117,13 +119,14 @@ def distances(nodes: float, vcpus: float, cpu_speed: float, streams: float, data
     return {
         "nodes": doublings(nodes, _f("servers")),
         "vcpus": doublings(vcpus, _f("vm_vcpus")),
-        "cpu": doublings(cpu_speed, 1.0),
+        "cpu": doublings(cpu_speed, 1.0) if cpu_doublings is None else cpu_doublings,
         "streams": min(doublings(streams, s) for s in measured),
         "data": 0.0 if data_tb is None else doublings(data_tb * GB_PER_TB, _f("scale_factor_gb")),
     }
 
 
-def band_sd(nodes: float, vcpus: float, cpu_speed: float, streams: float, data_tb: float | None) -> float:
+def band_sd(nodes: float, vcpus: float, cpu_speed: float, streams: float, data_tb: float | None,
+            cpu_doublings: float | None = None) -> float:
     """The extrapolation part of the relative sd: `band_sd_per_doubling` per doubling, in quadrature.
 
     >>> band_sd(4, 14, 1.0, 6, 0.3)
@@ -131,5 +134,5 @@ def band_sd(nodes: float, vcpus: float, cpu_speed: float, streams: float, data_t
     >>> round(band_sd(1, 14, 1.0, 8, None), 3)  # one node, 8 streams: 2 and 0.42 doublings
     0.204
     """
-    return extrapolation_sd(_f("band_sd_per_doubling"), distances(nodes, vcpus, cpu_speed, streams,
-                                                                   data_tb).values())
+    return extrapolation_sd(_f("band_sd_per_doubling"), distances(nodes, vcpus, cpu_speed, streams, data_tb,
+                                                                   cpu_doublings).values())

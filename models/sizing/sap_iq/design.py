@@ -55,6 +55,7 @@ from models.sizing.sap_iq.node import (
     STUDY,
     IqOption,
     Node,
+    cpu_doublings,
     hypervisor_reserve,
     node_shape,
     node_vcpus,
@@ -389,7 +390,7 @@ def _explain(
     sap_iq_caches.check_floor(scenario, w, nodes, node, caches)
     cache_group = dataclasses.replace(cache_group, settings=(*start_parameters(w.query_streams),
                                                              *cache_group.settings))
-    away = sap_iq.Away(node.speed, sap_iq_caches.fit(caches, main_tb))
+    away = sap_iq.Away(node.speed, sap_iq_caches.fit(caches, main_tb), cpu_doublings(server))
     pred = sap_iq.predict_iq(choice.mode, nodes, w.query_streams, node.eff,
                              dqp_network_gbps=net.nic.speed_gbps if net.nic else None, away=away)
     st = (_vsan_storage(o.vsan, nodes, server, stored_tb, net) if o.vsan is not None

@@ -8,7 +8,9 @@ import math
 from dataclasses import dataclass
 
 from models.calibration_data import figure
+from models.estate import socket_score
 from models.hardware import Server
+from models.perf.bands import doublings
 from models.scenario import Scenario
 from models.sizing.rules import hypervisor_reserve_gib, vm_memory_gib
 from models.sizing.shared_storage import VsanLayout
@@ -31,6 +33,17 @@ def node_vcpus(server: Server, vsphere: bool) -> int:
     if not vsphere:
         return server.cores_total
     return max(1, math.floor(server.cores_total * vcpu_share() + 1e-9))
+
+
+def cpu_doublings(server: Server) -> float:
+    """How many doublings the server's CPU lies from the study's E5-2690, for the band: the larger of the base
+    clock's distance and, where the CPU has a SPECrate2017_int_base score, its per-core score's from the study CPU's
+    stand-in (`study_cpu_specrate_per_core`)."""
+    clock = doublings(speed_factor(server), 1.0)
+    score = socket_score(server.cpu.model)
+    if score is None or server.cpu.cores <= 0:
+        return clock
+    return max(clock, doublings(score / server.cpu.cores, figure(STUDY, "study_cpu_specrate_per_core")))
 
 
 def speed_factor(server: Server) -> float:

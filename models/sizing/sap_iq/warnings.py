@@ -18,7 +18,7 @@ from models.sizing.sap_iq.rules import DqpChoice
 
 STUDY = "sapiq_dqp_003"
 VS = "vsan_storage"
-AWAY = {"nodes": "nodes", "vcpus": "vCPUs per node", "cpu": "per-core speed", "streams": "streams",
+AWAY = {"nodes": "nodes", "vcpus": "vCPUs per node", "cpu": "CPU generation", "streams": "streams",
         "data": "data"}  # the dimensions `sap_iq_fit.distances` measures, as the warning names them
 
 

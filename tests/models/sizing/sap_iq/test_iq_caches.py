@@ -137,3 +137,20 @@ def test_any_multiplex_sizes_or_is_refused_on_its_memory(nodes: int, memory: int
     t = r.estimates["throughput_metric"] if streams > 1 else r.estimates["power_metric"]
     assert 0 < t.p10 <= t.p50 <= t.p90
     assert r.design.segment_hosts == nodes
+
+
+def test_a_newer_cpu_lies_further_from_the_study_than_its_base_clock_says(catalog: HardwareCatalog) -> None:
+    """The band's CPU distance is the larger of the base clock's and, for a scored CPU, its per-core
+    SPECrate2017_int_base's from the study CPU's stand-in; the study's own E5-2690 (unscored) is 0 away."""
+    from models.estate import socket_score
+    from models.sizing.sap_iq.node import cpu_doublings, speed_factor
+
+    study = catalog.server("dell-r720xd-2x-e5-2690")
+    assert cpu_doublings(study) == pytest.approx(0.0)
+    scored = [s for s in catalog.servers if socket_score(s.cpu.model) is not None]
+    assert scored
+    for s in scored:
+        clock = bands.doublings(speed_factor(s), 1.0)
+        per_core = bands.doublings(socket_score(s.cpu.model) / s.cpu.cores,  # type: ignore[operator]
+                                   figure(STUDY, "study_cpu_specrate_per_core"))
+        assert cpu_doublings(s) == pytest.approx(max(clock, per_core))
