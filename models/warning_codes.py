@@ -13,6 +13,9 @@ that every code a sizing raises has one, worded, not the code with its case chan
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, Literal
+
 WARNING_TITLES: dict[str, str] = {
     # targets and checks (models/sizing/targets.py, gp_verdicts.py)
     "target-missed": "Target not met",
@@ -96,3 +99,43 @@ WARNING_TITLES: dict[str, str] = {
 def warning_title(code: str) -> str:
     """The title of a registered warning code (KeyError for one not declared here)."""
     return WARNING_TITLES[code]
+
+
+Severity = Literal["info", "warning", "critical"]
+
+
+@dataclass(frozen=True, slots=True)
+class Warning:
+    """Something to review before the design is quoted.
+
+    `code` is stable (tests and scripts match it) and declared with its title in `models.warning_codes`;
+    `severity` says how much it matters
+    (critical: the design misses what was asked; info: worth knowing, nothing to change); `field` is the
+    JSON path of the scenario field it concerns (a `models.field_words.FIELDS` path), or `SCENARIO_WIDE`.
+    Neither has a default, so a new producer has to say both (the GUI marks the field, the PDF orders by severity).
+    """
+
+    code: str
+    text: str
+    severity: Severity
+    field: str | None
+    # what only the team reads, after `text`: catalog ids and what to do in refarch (the customer edition of a
+    # report leaves it out, `text` reads whole without it)
+    internal: str = ""
+
+    def __post_init__(self) -> None:
+        if self.code not in WARNING_TITLES:  # every code has a title a customer reads, declared once
+            raise ValueError(f"warning code {self.code!r} is not declared in models.warning_codes")
+
+    @property
+    def full_text(self) -> str:
+        """The text with its internal part: what the window, the CLI and the internal edition print."""
+        return f"{self.text} {self.internal}" if self.internal else self.text
+
+    @property
+    def title(self) -> str:
+        """What the report, the form and the CLI print above the text: "No host left for a vSAN rebuild"."""
+        return WARNING_TITLES[self.code]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "text": self.full_text, "severity": self.severity, "field": self.field}

@@ -13,12 +13,10 @@ from app.export.pdf_compare import option_letter
 from app.export.report import default_title
 from app.formatting import money_figure
 from app.views.compare import compare_rows_by_kind
-from models.field_words import field_label
 from models.scenario import Scenario
-from models.sizing.result import SizingResult, Warning
+from models.sizing.result import SizingResult
 from models.vocabulary import kind_label
 
-SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
 TOTAL_LABELS = {ONE_TIME: "One-time total (capex)", PER_YEAR: "Per-year total (subscriptions and support)",
                 GRAND: "BOM total, first year"}
 
@@ -55,11 +53,6 @@ def option_name(i: int, s: Scenario) -> str:
 
 def report_title(scenarios: Sequence[Scenario]) -> str:
     return default_title(scenarios)
-
-
-def warning_heading(w: Warning) -> str:
-    """"Target not met (Max full-scan time (s))": the warning's title and the field it concerns."""
-    return f"{w.title} ({field_label(w.field)})" if w.field else w.title
 
 
 @dataclass(frozen=True)

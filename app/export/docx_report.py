@@ -23,16 +23,10 @@ from docx.table import Table
 
 from app.export.atomic import atomic_write
 from app.export.bom import BomTable, bom_table
-from app.export.deliverable_rows import (
-    SEVERITY_ORDER,
-    bom_summary,
-    compare_tables,
-    option_name,
-    report_title,
-    warning_heading,
-)
+from app.export.deliverable_rows import bom_summary, compare_tables, option_name, report_title
 from app.formatting import long_date
 from app.views.design import FactRow, Group, design_rows, rows_of
+from app.views.edition import Audience, Edition, warning_rows
 from app.views.summary import EstimateRow, estimate_rows, kpi_rows, rack_rows
 from models.references import ReferenceList, readable
 from models.scenario import Scenario
@@ -48,8 +42,9 @@ GROUP_HEADINGS: dict[Group, str] = {"hosts": "Hosts", "drives": "Drives and capa
 
 
 def render_docx(results: Sequence[SizingResult], scenarios: Sequence[Scenario], path: str | Path, *,
-                title: str | None = None, report_date: date | None = None) -> None:
-    """Write the report of `results` (one per scenario, same order) to `path` as DOCX, whole or not at all.
+                title: str | None = None, report_date: date | None = None, audience: Audience = "internal") -> None:
+    """Write the report of `results` (one per scenario, same order) to `path` as DOCX, whole or not at all;
+    `audience` chooses the edition (`app.views.edition`: the customer's warnings leave out their internal part).
     Raises `app.export.atomic.ExportError` when `path` cannot be written."""
     if not results or len(results) != len(scenarios):
         raise ValueError("render_docx needs one scenario per result, and at least one")
@@ -64,7 +59,7 @@ def render_docx(results: Sequence[SizingResult], scenarios: Sequence[Scenario], 
         if not single:
             doc.add_page_break()  # type: ignore[no-untyped-call]
             doc.add_heading(option_name(i, s), level=1)
-        _scenario(doc, r, s, refs, level=1 if single else 2)
+        _scenario(doc, (r, s), refs, Edition(audience), level=1 if single else 2)
     if len(refs):
         doc.add_heading("References", level=1)
         for n, ref in refs.entries():
@@ -109,7 +104,9 @@ def _comparison(doc: DocxDocument, results: Sequence[SizingResult], scenarios: S
         _grid(doc, t.head, t.rows, numeric=t.figure_columns)
 
 
-def _scenario(doc: DocxDocument, r: SizingResult, s: Scenario, refs: ReferenceList, level: int) -> None:
+def _scenario(doc: DocxDocument, design: tuple[SizingResult, Scenario], refs: ReferenceList, edition: Edition,
+              level: int) -> None:
+    r, s = design
     doc.add_heading("Executive summary", level=level)
     _grid(doc, ["Key figure", "Value", ""], [[k.label, k.text, k.note] for k in kpi_rows(r)], numeric={1},
           widths=(0.34, 0.28))
@@ -133,10 +130,12 @@ def _scenario(doc: DocxDocument, r: SizingResult, s: Scenario, refs: ReferenceLi
     doc.add_heading("Warnings", level=level)
     if not r.warnings:
         doc.add_paragraph("refarch raised no warnings for this design.")
-    for w in sorted(r.warnings, key=lambda w: SEVERITY_ORDER[w.severity]):
+    else:
+        _muted(doc, edition.warnings_intro())
+    for row in warning_rows(r.warnings):
         p = doc.add_paragraph(style="List Bullet")
-        p.add_run(warning_heading(w)).bold = True
-        p.add_run(f": {readable(w.text, refs)}")
+        p.add_run(row.heading).bold = True
+        p.add_run(f": {readable(edition.warning_text(row), refs)}")
 
 
 def _estimates(doc: DocxDocument, rows: Sequence[EstimateRow]) -> None:

@@ -31,6 +31,7 @@ from app.export.pdf_styles import (
     facts_table_style,
     grid_table_style,
 )
+from app.views.edition import Edition
 from models.references import ReferenceList
 
 Cell: TypeAlias = str | Flowable | list[Flowable]
@@ -83,6 +84,7 @@ class Ctx:
     width: float = FRAME_W
     # one numbered reference list per document: every section cites into it ("[2] Table 3"), the last page lists it
     refs: ReferenceList = field(default_factory=ReferenceList)
+    edition: Edition = field(default_factory=Edition)  # who the report is for: what it shows (app.views.edition)
 
     @property
     def max_figure_height(self) -> float:

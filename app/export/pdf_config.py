@@ -83,10 +83,12 @@ def file_rows(files: Sequence[ConfigFile]) -> list[tuple[str, str]]:
 def config_appendix(ctx: Ctx, results: Sequence[SizingResult], scenarios: Sequence[Scenario]) -> list[Flowable]:
     st = ctx.styles
     out: list[Flowable] = [*ctx.section("Appendix: deployment configuration", 90 * mm)]
+    how = " as refarch config (or File > Export > Configuration files) writes them" if ctx.edition.internal else \
+        " in the configuration files that come with this design"
     out.append(ctx.p(
-        "The settings each design fixes, as refarch config (or File > Export > Configuration files) writes them: "
-        "every file line carries its reason and source, with the same values as this report. Operating-system, "
-        "BIOS and guest settings come from the studies' best practices and are listed in the files.", st.body))
+        f"The settings each design fixes,{how}: every file line carries its reason and source, with the same values "
+        "as this report. Operating-system, BIOS and guest settings come from the studies' best practices and are "
+        "listed in the files.", st.body))
     for r, s in zip(results, scenarios, strict=True):
         if len(results) > 1:
             out.append(ctx.heading(s.name, extra_depth=1))

@@ -18,8 +18,8 @@ from app.export.pdf_sections import cost_tiles
 from app.export.pdf_styles import ACCENT, ZEBRA, TableCommand
 from app.export.pdf_toc import OnePassToc
 from app.formatting import long_date, money, power, value
+from app.views.edition import ModelRow
 from app.views.ownership import ownership
-from models.model_card import ModelCard
 from models.references import readable
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
@@ -95,8 +95,11 @@ def toc(ctx: Ctx) -> list[Flowable]:
     return [Para("Contents", st.h1), Spacer(1, 4), t, PageBreak()]
 
 
-def appendix(ctx: Ctx, cards: Sequence[ModelCard]) -> list[Flowable]:
+def appendix(ctx: Ctx, models: Sequence[ModelRow]) -> list[Flowable]:
+    """The models and their fit: in the customer edition only the ones the report's designs are estimated with,
+    by title; the internal edition lists every model with its id under the title."""
     st = ctx.styles
+    shown = ctx.edition.models(models)
     out: list[Flowable] = [*ctx.section("Appendix: models and their fit", 110 * mm)]
     out.append(ctx.p(
         "refarch estimates performance with models calibrated on published studies. For each model: the points it "
@@ -108,14 +111,16 @@ def appendix(ctx: Ctx, cards: Sequence[ModelCard]) -> list[Flowable]:
     w = ctx.width
     rows: list[list[Cell]] = []
     extra: list[TableCommand] = []
-    for c in cards:
+    for model in shown:
+        c = model.card
         i = len(rows) + 1
         sources = "; ".join(ctx.refs.marks("; ".join(c.sources))) if c.sources else ""
         fitted = c.fitted_text(sources)
         checked = ctx.text(readable(c.validation, ctx.refs)) if c.validation else \
             "<i>nothing outside the fit</i>"
-        name = ctx.fitted(c.name, w * 0.2 - 8, max_size=7.5, min_size=5.5, style=st.cell_bold,
-                          color=st.cell_bold.textColor)  # a model name on one line, never broken mid-word
+        name: list[Flowable] = [ctx.p(model.title, st.cell_bold)]
+        if ctx.edition.internal:  # the model's id on one line, never broken mid-word
+            name.append(ctx.fitted(model.model_id, w * 0.2 - 8, max_size=6.5, min_size=5.0))
         rows.append([name, ctx.p(fitted, st.cell), ctx.p(c.in_sample_text(), st.cell),
                      ctx.m(checked, st.cell)])
         detail: list[Flowable] = [ctx.p(readable(c.description, ctx.refs), st.cell)]

@@ -55,7 +55,8 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
             sub += f"{row.part_kind} · {origin} · {row.price_as_of}"
             if row.note:
                 sub += f" · {row.note}"
-            sub += f" · id {row.part_id}"
+            if ctx.edition.internal:  # the catalog id is the team's; the customer orders by part number
+                sub += f" · id {row.part_id}"
             part = [ctx.p(row.description, st.cell), ctx.fitted(sub, widths[0] - 8)]
             ext = line_amount(row.extended, row.recurring)
             disc = f"{row.discount_pct:g}" if row.discount_pct else ""

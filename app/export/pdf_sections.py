@@ -30,6 +30,7 @@ from app.formatting import (
     value,
 )
 from app.views.design import database_rows
+from app.views.edition import warning_rows
 from app.views.ownership import ownership
 from models.field_words import field_info, field_label
 from models.money import cents, total
@@ -54,9 +55,6 @@ def plural(n: int, word: str) -> str:
     if n == 1:
         return f"1 {word}"
     return f"{n} {word[:-1] + 'ies' if word.endswith('y') else word + 'es' if word.endswith('s') else word + 's'}"
-
-
-SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
 
 
 def warning_title(w: Warning) -> str:
@@ -254,11 +252,9 @@ def executive_summary(ctx: Ctx, r: SizingResult, s: Scenario, warnings_section: 
                   f"between P10 and P90). Binding resource: <b>{ctx.text(binding_label(r.binding_resource))}</b>.",
                   st.body), estimates_table(ctx, r, s)]
     if r.warnings:
-        n = len(r.warnings)
         out += [Spacer(1, 8), ctx.callout([ctx.m(
-            f"<b>{n} warning{'s' if n != 1 else ''} to review</b> before this design is quoted "
-            f"(section {warnings_section}): " + "; ".join(ctx.text(warning_title(w)) for w in r.warnings) + ".",
-            st.warning)])]
+            f"<b>{ctx.text(ctx.edition.warnings_callout(len(r.warnings), warnings_section))}</b>: "
+            + "; ".join(ctx.text(warning_title(w)) for w in r.warnings) + ".", st.warning)])]
     else:
         out += [Spacer(1, 8), ctx.callout([ctx.p("refarch raised no warnings for this design.",
                                                  st.warning)], color=GOOD, fill=GOOD_FILL)]
@@ -369,11 +365,9 @@ def warnings_section(ctx: Ctx, r: SizingResult) -> list[Flowable]:
         out.append(ctx.callout([ctx.p("refarch raised no warnings for this design.", st.warning)],
                                color=GOOD, fill=GOOD_FILL))
         return out
-    out.append(ctx.p("Review these with the customer before quoting: each is a rule of a reference architecture "
-                     "or study that the design does not fully meet, or a limit of the models.", st.body))
-    for wn in sorted(r.warnings, key=lambda w: SEVERITY_ORDER[w.severity]):
-        title = warning_title(wn)
-        out += [ctx.callout([ctx.m(f"<b>{ctx.text(title)}</b>", st.warning),
-                             ctx.p(readable(wn.text, ctx.refs), st.warning)]),
+    out.append(ctx.p(ctx.edition.warnings_intro(), st.body))
+    for row in warning_rows(r.warnings):
+        out += [ctx.callout([ctx.m(f"<b>{ctx.text(row.heading)}</b>", st.warning),
+                             ctx.p(readable(ctx.edition.warning_text(row), ctx.refs), st.warning)]),
                 Spacer(1, 5)]
     return out

@@ -27,6 +27,7 @@ from app.export.atomic import atomic_write
 from app.export.bom import bom_table
 from app.export.deliverable_rows import bom_summary, compare_tables, option_name, report_title
 from app.formatting import label_forms, long_date
+from app.views.edition import Audience
 from app.views.summary import RackRow, estimate_rows, kpi_rows, rack_rows
 from models.scenario import Scenario
 from models.sizing.result import RackLayout, SizingResult
@@ -52,9 +53,10 @@ SLOT_COLOURS = {  # fill and edge by slot kind, as the PDF's rack drawing
 
 
 def render_pptx(results: Sequence[SizingResult], scenarios: Sequence[Scenario], path: str | Path, *,
-                title: str | None = None, report_date: date | None = None) -> None:
+                title: str | None = None, report_date: date | None = None, audience: Audience = "internal") -> None:
     """Write the deck of `results` (one per scenario, same order) to `path` as PPTX, whole or not at all.
-    Raises `app.export.atomic.ExportError` when `path` cannot be written."""
+    Both editions (`audience`) are the same deck: it holds no catalog or model id, warning or instruction to the
+    team. Raises `app.export.atomic.ExportError` when `path` cannot be written."""
     if not results or len(results) != len(scenarios):
         raise ValueError("render_pptx needs one scenario per result, and at least one")
     deck = Presentation()

@@ -45,6 +45,7 @@ from app.export.pdf_styles import make_styles
 from app.export.pdf_toc import OnePassToc
 from app.formatting import long_date
 from app.views.compare import chart_series
+from app.views.edition import Audience, Edition, model_rows
 from models.model_card import ModelCard
 from models.references import ReferenceList
 from models.scenario import Scenario
@@ -82,13 +83,16 @@ def render_report(
     cards: Sequence[ModelCard] | None = None,
     title: str | None = None,
     report_date: date | None = None,
+    audience: Audience = "internal",
 ) -> None:
     """Write the report for `results` (one per scenario, same order) to `path`.
 
     `growth[i]` is the buy-as-you-grow plan of scenario i (`models.whatif.growth`), or None to leave it out;
     `curves[i]` the main estimate against host count (`models.sizing.curves.main_metric_curve`), or None;
-    `cards` default to `models.perf.cards.all_cards()`. Raises `models.tasks.Cancelled` when `cancelled()` turns
-    True (nothing written) and `app.export.atomic.ExportError` when `path` cannot be written.
+    `cards` default to `models.perf.cards.all_cards()`; `audience` chooses the edition (`app.views.edition`): the
+    customer's leaves out catalog and model ids, instructions to the team and the models no design uses.
+    Raises `models.tasks.Cancelled` when `cancelled()` turns True (nothing written) and
+    `app.export.atomic.ExportError` when `path` cannot be written.
     """
     if not results or len(results) != len(scenarios):
         raise ValueError("render_report needs one scenario per result, and at least one")
@@ -112,7 +116,8 @@ def render_report(
     when = report_date or date.today()
     numbering = Numbering()
     refs = ReferenceList()
-    top = Ctx(styles, numbering, depth=0, refs=refs)
+    edition = Edition(audience)
+    top = Ctx(styles, numbering, depth=0, refs=refs, edition=edition)
     single = len(results) == 1
     doc_title = title or default_title(scenarios)
     pen = Pen(fonts)
@@ -123,7 +128,7 @@ def render_report(
     tick()
 
     for i, (r, s) in enumerate(zip(results, scenarios, strict=True)):
-        ctx = top if single else Ctx(styles, numbering, depth=1, refs=refs)
+        ctx = top if single else Ctx(styles, numbering, depth=1, refs=refs, edition=edition)
         if not single:
             story += [PageBreak(), top.heading(f"Option {option_letter(i)}: {s.name}", header=_header(s))]
         story += _scenario_story(ctx, pen, r, s, growth[i] if growth is not None else None,
@@ -134,7 +139,7 @@ def render_report(
         from models.perf.cards import all_cards
 
         cards = all_cards()
-    story += appendix(top, cards)
+    story += appendix(top, model_rows(cards, scenarios))
     story += config_appendix(top, results, scenarios)
     story += references_section(top)
     tick()

@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QActionGroup, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog
 
 from app.editing.fields import problem_text
 from app.gui.workers import Job, JobRunner
 from app.services import project_files as files
+from app.views.edition import Audience
 from models.hardware import HardwareCatalog
 from models.problems import Problem
 from models.scenario import Scenario
@@ -42,19 +43,22 @@ TITLES: dict[str, str] = {
 
 
 def run_export(kind: ExportKind, scenarios: list[Scenario], catalog: HardwareCatalog, path: Path,
-               cancel: threading.Event, progress: Progress) -> tuple[Path, list[str]]:
+               cancel: threading.Event, progress: Progress, audience: Audience = "customer") -> tuple[Path, list[str]]:
     """The export use case of `app.services` (the same as `refarch report` / `refarch config`): the path
-    written and the notes (what the report left out and why)."""
+    written and the notes (what the report left out and why). `audience`: the edition of a report (PDF, DOCX,
+    PPTX), as `refarch report --audience`."""
     from app.services import config_export, report
 
     if kind == "config":  # the folder was checked (and confirmed if not empty) by the caller
         config_export.export_config(scenarios[0], catalog, path, force=True, cancelled=cancel.is_set)
         return path, []
     if kind == "pdf":
-        _, notes = report.export_report(scenarios, catalog, path, progress=progress, cancelled=cancel.is_set)
+        _, notes = report.export_report(scenarios, catalog, path, audience=audience, progress=progress,
+                                        cancelled=cancel.is_set)
         return path, notes
     if kind == "docx" or kind == "pptx":
-        return report.export_editable(scenarios, catalog, path, kind, progress=progress, cancelled=cancel.is_set), []
+        return report.export_editable(scenarios, catalog, path, kind, progress=progress, cancelled=cancel.is_set,
+                                      audience=audience), []
     return report.export_bom(scenarios, catalog, path, kind, progress=progress, cancelled=cancel.is_set), []
 
 
@@ -69,6 +73,7 @@ class Exporter(QObject):
         self.last_notes: list[str] = []  # what the last report left out and why (the growth plan)
         self.target: Path | None = None  # what the running export writes
         self.target_existed = False
+        self.audience: Audience = "customer"  # File > Export > Edition: who the reports are for
         self.ask_path: Callable[[ExportKind, str], Path | None] = self._dialog_path
         self.confirm_overwrite: Callable[[Path], bool] = self._confirm_overwrite
 
@@ -130,8 +135,9 @@ class Exporter(QObject):
         self.dialog.setMinimumDuration(300)  # quick BOM exports finish before it would flash up
         self.dialog.setValue(0)
         self.dialog.canceled.connect(self.cancel)
+        audience = self.audience
         self.job = self.runner.start(
-            lambda cancel, progress: run_export(kind, scenarios, catalog, path, cancel, progress),
+            lambda cancel, progress: run_export(kind, scenarios, catalog, path, cancel, progress, audience),
             self._done, self._failed, on_progress=self._progress, on_cancelled=self._cancelled,
         )
         return True
@@ -210,4 +216,21 @@ def add_menu(window: MainWindow, file_menu: QMenu) -> Exporter:
             else "Exports the scenarios selected in the list, or the current one")
         action.triggered.connect(lambda _c=False, k=kind: exporter.export(k))
         window.menu_actions[f"export_{kind}"] = action
+    _edition_menu(window, menu, exporter)
     return exporter
+
+
+def _edition_menu(window: MainWindow, menu: QMenu, exporter: Exporter) -> None:
+    """File > Export > Edition: the customer's (no catalog or model ids, no instructions to the team, only the
+    models the designs use) or the internal one (everything), for the PDF, Word and PowerPoint exports."""
+    editions = menu.addMenu("E&dition of reports")
+    group = QActionGroup(editions)
+    group.setExclusive(True)
+    for audience, text in (("customer", "&Customer (no ids, no internal notes)"),
+                           ("internal", "&Internal (everything)")):
+        action = editions.addAction(text)
+        action.setCheckable(True)
+        action.setChecked(audience == exporter.audience)
+        group.addAction(action)
+        action.triggered.connect(lambda _c=False, a=audience: setattr(exporter, "audience", a))
+        window.menu_actions[f"edition_{audience}"] = action

@@ -567,7 +567,7 @@ class ResultsView(QWidget):
                                      f"{r.binding_resource}")
         n_warn = len(r.warnings)
         self.cards["risk"].set(str(n_warn), "none" if not n_warn else "to review",
-                               "\n".join(readable(w.text, refs) for w in r.warnings))
+                               "\n".join(readable(w.full_text, refs) for w in r.warnings))
         self.cards["risk"].setProperty("alert", n_warn > 0)
         self.cards["risk"].style().unpolish(self.cards["risk"])
         self.cards["risk"].style().polish(self.cards["risk"])
@@ -580,7 +580,7 @@ class ResultsView(QWidget):
         self._fill_databases(r)
         self.diagram.set_hosts(d.hosts, d.deployment, self.describe)
         if r.warnings:
-            items = "".join(f"<li><b>{html.escape(w.title)}</b>: {html.escape(readable(w.text, refs))}</li>"
+            items = "".join(f"<li><b>{html.escape(w.title)}</b>: {html.escape(readable(w.full_text, refs))}</li>"
                             for w in r.warnings[:4])
             more = f"<li>… and {n_warn - 4} more (Warnings tab)</li>" if n_warn > 4 else ""
             self.warn_box.setText(f"<b>{n_warn} warning{'s' if n_warn > 1 else ''}</b><ul style='margin:2px 0 0 -20px'>"
@@ -706,7 +706,7 @@ class ResultsView(QWidget):
         self.rationale.resizeRowsToContents()
         self.warnings.setRowCount(len(r.warnings))
         for row, w in enumerate(r.warnings):
-            text = readable(w.text, refs)
+            text = readable(w.full_text, refs)
             title = w.title + (f" ({field_label(w.field)})" if w.field else "")
             critical = w.severity == "critical"
             self.warnings.setItem(row, 0, _cell(title, bold=critical, tooltip=f"{w.code} ({w.severity})"))

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 from app.services import sizing
 from app.services.errors import ServiceError
+from app.views.edition import Audience
 from models.hardware import HardwareCatalog
 from models.problems import Problem
 from models.scenario import Scenario
@@ -113,13 +114,15 @@ def write_report(
     docx: Path | None = None,
     pptx: Path | None = None,
     title: str | None = None,
+    audience: Audience = "internal",
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> list[Path]:
     """The PDF (and the BOM files, the DOCX report and the PPTX deck when asked) as one set: each rendered into a
     hidden temporary file beside its target, and all renamed over their targets only once every one is complete,
     so a failure or a cancel at any point leaves every target as it was (never a new PDF beside an old BOM). The
-    paths written, in that order."""
+    paths written, in that order. `audience`: the edition of the PDF, the DOCX and the PPTX (`app.views.edition`);
+    the BOM files are procurement's and the same in both."""
     from app.export import ExportError, render_report
     from app.export.atomic import atomic_write
 
@@ -132,7 +135,7 @@ def write_report(
         with contextlib.ExitStack() as stack:  # each atomic_write renames its file when the whole block succeeds
             staged = stack.enter_context(atomic_write(pdf))
             render_report(inputs.results, inputs.scenarios, staged, progress, cancelled, growth=inputs.growth,
-                          curves=inputs.curves, title=title)
+                          curves=inputs.curves, title=title, audience=audience)
             for path, fmt in boms:
                 check_cancelled(cancelled)
                 current = path
@@ -140,7 +143,7 @@ def write_report(
             for path, kind in editable:
                 check_cancelled(cancelled)
                 current = path
-                _write_editable(inputs, kind, stack.enter_context(atomic_write(path)), title)
+                _write_editable(inputs, kind, stack.enter_context(atomic_write(path)), title, audience)
     except (ExportError, OSError) as exc:
         raise ServiceError("cannot write the report", [Problem(str(current), str(exc))]) from None
     except ServiceError as exc:
@@ -148,16 +151,17 @@ def write_report(
     return [pdf, *(path for path, _ in boms), *(path for path, _ in editable)]
 
 
-def _write_editable(inputs: ReportInputs, kind: EditableFormat, staged: Path, title: str | None) -> None:
+def _write_editable(inputs: ReportInputs, kind: EditableFormat, staged: Path, title: str | None,
+                    audience: Audience) -> None:
     """The report as DOCX or the short deck as PPTX (`app.export.docx_report`, `app.export.pptx_deck`)."""
     if kind == "pptx":
         from app.export.pptx_deck import render_pptx
 
-        render_pptx(inputs.results, inputs.scenarios, staged, title=title)
+        render_pptx(inputs.results, inputs.scenarios, staged, title=title, audience=audience)
     else:
         from app.export.docx_report import render_docx
 
-        render_docx(inputs.results, inputs.scenarios, staged, title=title)
+        render_docx(inputs.results, inputs.scenarios, staged, title=title, audience=audience)
 
 
 def write_bom(results: Sequence[SizingResult], scenarios: Sequence[Scenario], path: Path, fmt: BomFormat) -> Path:
@@ -190,7 +194,7 @@ def export_bom(scenarios: Sequence[Scenario], catalog: HardwareCatalog, path: Pa
 
 def export_editable(scenarios: Sequence[Scenario], catalog: HardwareCatalog, path: Path, kind: EditableFormat,
                     labels: Sequence[str] | None = None, progress: Progress | None = None,
-                    cancelled: IsCancelled | None = None) -> Path:
+                    cancelled: IsCancelled | None = None, audience: Audience = "internal") -> Path:
     """Size every scenario, then write the report as DOCX or the short deck as PPTX alone (File > Export in the
     window; `refarch report --docx/--pptx` writes them with the PDF)."""
     from app.export import ExportError
@@ -200,7 +204,7 @@ def export_editable(scenarios: Sequence[Scenario], catalog: HardwareCatalog, pat
                for i, (s, label) in enumerate(zip(scenarios, names, strict=True))]
     check_cancelled(cancelled)
     try:
-        _write_editable(ReportInputs(list(scenarios), results, None, []), kind, path, None)
+        _write_editable(ReportInputs(list(scenarios), results, None, []), kind, path, None, audience)
     except (ExportError, OSError) as exc:
         raise ServiceError("cannot write the report", [Problem(str(path), str(exc))]) from None
     return path
@@ -209,12 +213,12 @@ def export_editable(scenarios: Sequence[Scenario], catalog: HardwareCatalog, pat
 def export_report(scenarios: Sequence[Scenario], catalog: HardwareCatalog, pdf: Path, *,
                   labels: Sequence[str] | None = None, with_growth: bool = True, title: str | None = None,
                   bom_csv: Path | None = None, bom_xlsx: Path | None = None,
-                  docx: Path | None = None, pptx: Path | None = None,
+                  docx: Path | None = None, pptx: Path | None = None, audience: Audience = "internal",
                   progress: Progress | None = None, cancelled: IsCancelled | None = None,
                   ) -> tuple[list[Path], list[str]]:
     """Size for the report, then write it: the paths written and the notes (what was left out and why)."""
     inputs = size_for_report(scenarios, catalog, labels, with_growth=with_growth,
                              progress=part_progress(progress, 0, 2), cancelled=cancelled)
     written = write_report(inputs, pdf, bom_csv=bom_csv, bom_xlsx=bom_xlsx, docx=docx, pptx=pptx, title=title,
-                           progress=part_progress(progress, 1, 2), cancelled=cancelled)
+                           audience=audience, progress=part_progress(progress, 1, 2), cancelled=cancelled)
     return written, inputs.notes

@@ -18,7 +18,7 @@ from models.perf import (
     scan_load_cards,
     usl_calibration,
 )
-from models.perf.usl_calibration import CALIBRATED_WORKLOADS, Workload
+from models.perf.usl_calibration import CALIBRATED_WORKLOADS, Workload, curve_words
 
 
 def _usl_factory(workload: Workload) -> CardFactory:
@@ -49,3 +49,44 @@ CARD_FACTORIES: tuple[CardFactory, ...] = (
 def all_cards(catalog: HardwareCatalog | None = None) -> list[ModelCard]:
     """Every card, sorted by name."""
     return sorted((build(f, catalog) for f in CARD_FACTORIES), key=lambda c: c.name)
+
+
+# Each card in a reader's words: a customer's document names a model by its title, never by its id.
+TITLES: dict[str, str] = {
+    "gp-cost-power": "Power and energy of the hosts",
+    "gp-dw-throughput": "Greenplum analytics: report queries per hour",
+    "gp-scan-load-roofline": "Greenplum full-scan time and load rate",
+    "gp6-oltp-through-size": "Greenplum 6 OLTP: sized throughput against the study's clusters",
+    "pg-memory-overcommit": "PostgreSQL on vSphere: memory overcommitment",
+    "pg-shared-buffers": "PostgreSQL: throughput against shared_buffers",
+    "pg-tps": "PostgreSQL: transactions per second of a database VM",
+    "pg-working-sets": "PostgreSQL: working sets against clients",
+    "sap-iq-dqp": "SAP IQ multiplex: TPC-H power and throughput",
+    **{f"usl-{w}": f"Scalability curve, {curve_words(w)}" for w in CALIBRATED_WORKLOADS},
+}
+
+# The cards whose models estimate a workload kind's figures ("{mix}": the Greenplum OLTP mix the design runs);
+# every kind's power and energy come from the cost and power model.
+_USED_BY_KIND: dict[str, tuple[str, ...]] = {
+    "greenplum-analytics": ("gp-scan-load-roofline", "gp-dw-throughput"),
+    "greenplum-oltp": ("usl-gp6-{mix}", "gp6-oltp-through-size"),
+    "postgres-consolidation": ("pg-memory-overcommit", "pg-shared-buffers", "pg-working-sets", "pg-tps",
+                               "usl-pg92-select"),
+    "sap-iq-multiplex": ("sap-iq-dqp",),
+}
+
+
+def title(card: ModelCard) -> str:
+    """The card's model in a reader's words (its name where no title is declared)."""
+    return TITLES.get(card.name, card.name)
+
+
+def used_by(kind: str, mix: str | None = None) -> tuple[str, ...]:
+    """The names of the cards whose models a design of workload `kind` (an OLTP design of `mix`) is estimated with.
+
+    >>> used_by("greenplum-oltp", "update")
+    ('usl-gp6-update', 'gp6-oltp-through-size', 'gp-cost-power')
+    >>> "sap-iq-dqp" in used_by("greenplum-analytics")
+    False
+    """
+    return (*(n.format(mix=mix or "tpcb") for n in _USED_BY_KIND.get(kind, ())), "gp-cost-power")

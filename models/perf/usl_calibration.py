@@ -39,6 +39,20 @@ Workload = Literal[
     "pg92-select",
 ]
 CALIBRATED_WORKLOADS: tuple[Workload, ...] = get_args(Workload)
+_MIX_WORDS = {"tpcb": "TPC-B", "select": "single-row selects", "update": "single-row updates",
+              "insert": "single-row inserts"}
+
+
+def curve_words(workload: Workload) -> str:
+    """The curve in a reader's words, never its id.
+
+    >>> curve_words("gp6-tpcb"), curve_words("pg92-select")
+    ('Greenplum 6, TPC-B', 'vPostgres 9.2, pgbench selects')
+    """
+    if workload == "pg92-select":
+        return "vPostgres 9.2, pgbench selects"
+    release, mix = workload.split("-", 1)
+    return f"Greenplum {release[2:]}, {_MIX_WORDS[mix]}"
 
 
 # A stated range in a calibration point is read as a 90 % interval (+-1.645 sd).
@@ -190,7 +204,8 @@ def usl_card(
     return ModelCard(
         name=f"usl-{workload}",
         description=(
-            f"Universal Scalability Law for {workload}: X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1))"
+            f"Universal Scalability Law for {curve_words(workload)}: X(N) = lambda N / (1 + sigma (N-1)"
+            " + kappa N (N-1))"
             + (", with Greenplum 6 hardware scaling X_H(N) = r X(N/r)" if workload.startswith("gp6") else "")
         ),
         parameters={

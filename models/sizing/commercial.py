@@ -98,9 +98,9 @@ def price_warnings(lines: Sequence[BomLine], scenario: Scenario, catalog: Hardwa
         # parts by name, as the customer reads them in the BOM (the catalog id is for the catalog editor)
         shown = ", ".join(f"{_part_name(pid, catalog)} ({when})" for when, pid in old[:4]) + (
             " ..." if len(old) > 4 else "")
-        out.append(Warning("price-old", f"{len(old)} BOM part(s) have prices older than {months} months: {shown}. "
-                                        "Ask for a current quote before this goes to the customer.",
-                           "warning", "commercial.price_max_age_months"))
+        out.append(Warning("price-old", f"{len(old)} BOM part(s) have prices older than {months} months: {shown}.",
+                           "warning", "commercial.price_max_age_months",
+                           "Ask for a current quote before this goes to the customer."))
     estimates = sorted({ln.part_id for ln in lines if ln.price_basis == "estimate"})
     if estimates:
         share = total(ln.extended_price for ln in lines if ln.price_basis == "estimate")
@@ -114,8 +114,8 @@ def price_warnings(lines: Sequence[BomLine], scenario: Scenario, catalog: Hardwa
     for rate in catalog.rates.used(foreign, c.currency):
         if age_months(rate.as_of) > months:
             out.append(Warning("rate-old", f"The {rate.currency} exchange rate is from {rate.as_of}, older than "
-                                           f"{months} months: update it (refarch catalog rates set "
-                                           f"{rate.currency} USD_PER_UNIT).", "warning", "commercial.currency"))
+                                           f"{months} months.", "warning", "commercial.currency",
+                               f"Update it: refarch catalog rates set {rate.currency} USD_PER_UNIT."))
     return out
 
 

@@ -168,10 +168,10 @@ def unknown_slot_warnings(design: Design, catalog: HardwareCatalog) -> list[Warn
         if server.pcie_slots is None:
             out.append(Warning(
                 "nic-slots-unknown",
-                f"NIC slots not checked: the catalog has no PCIe slot count for {server.vendor} {server.model}"
-                f" ({server.id}); confirm that {design.nics_per_host} add-in NIC(s) per host fit its risers, or"
-                " record its PCIe slots in the catalog (`refarch catalog seed` brings the bundled servers' counts"
-                " into a catalog seeded before them).",
+                f"NIC slots not checked: the PCIe slot count of {server.vendor} {server.model} is not known;"
+                f" confirm that {design.nics_per_host} add-in NIC(s) per host fit its risers.",
                 "info", "platform.server_id",
+                f"Record the PCIe slots of {server.id} in the catalog (`refarch catalog seed` brings the bundled"
+                " servers' counts into a catalog seeded before them).",
             ))
     return out

@@ -18,7 +18,8 @@ from models.sizing.iq_result import IqMultiplex as IqMultiplex  # moved there; n
 from models.sizing.settings import GreenplumSettings, SettingGroup
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS, RAIDS, raid_label
-from models.warning_codes import WARNING_TITLES
+from models.warning_codes import Severity as Severity  # re-exported: producers import both from here
+from models.warning_codes import Warning as Warning
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -77,38 +78,8 @@ class UsedValue:
         return not isinstance(self.value, NotUsed)
 
 
-Severity = Literal["info", "warning", "critical"]
 SCENARIO_WIDE: Final[None] = None  # a warning's field when it concerns the design as a whole, no one input
 TargetStatus = Literal["met", "missed", "unreachable"]
-
-
-@dataclass(frozen=True, slots=True)
-class Warning:
-    """Something to review before the design is quoted.
-
-    `code` is stable (tests and scripts match it) and declared with its title in `models.warning_codes`;
-    `severity` says how much it matters
-    (critical: the design misses what was asked; info: worth knowing, nothing to change); `field` is the
-    JSON path of the scenario field it concerns (a `models.field_words.FIELDS` path), or `SCENARIO_WIDE`.
-    Neither has a default, so a new producer has to say both (the GUI marks the field, the PDF orders by severity).
-    """
-
-    code: str
-    text: str
-    severity: Severity
-    field: str | None
-
-    def __post_init__(self) -> None:
-        if self.code not in WARNING_TITLES:  # every code has a title a customer reads, declared once
-            raise ValueError(f"warning code {self.code!r} is not declared in models.warning_codes")
-
-    @property
-    def title(self) -> str:
-        """What the report, the form and the CLI print above the text: "No host left for a vSAN rebuild"."""
-        return WARNING_TITLES[self.code]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "text": self.text, "severity": self.severity, "field": self.field}
 
 
 @dataclass(frozen=True, slots=True)

@@ -238,12 +238,12 @@ def vsan_entitlement(lic: Licence, cores: int, raw_tb: float) -> list[Warning]:
                                              " includes vSAN (vSphere Foundation, Cloud Foundation).",
                         "warning", "commercial.licence_ids")]
     if lic.vsan_gib_per_core is None:
-        return [Warning("vsan-capacity-licence", f"The catalog does not record how much vSAN capacity {lic.model}"
-                                                 f" includes: confirm that it covers the {raw_tib:,.1f} TiB of raw"
+        return [Warning("vsan-capacity-licence", f"How much vSAN capacity {lic.model} includes is not recorded:"
+                                                 f" confirm that it covers the {raw_tib:,.1f} TiB of raw"
                                                  " capacity the vSAN datastore claims, or add a vSAN capacity"
-                                                 " licence to the quote (`refarch catalog seed` brings the bundled"
-                                                 " vSphere editions' entitlements into a catalog seeded before"
-                                                 " them).", "warning", "commercial.licence_ids")]
+                                                 " licence to the quote.", "warning", "commercial.licence_ids",
+                        "`refarch catalog seed` brings the bundled vSphere editions' entitlements into a catalog"
+                        " seeded before them.")]
     included_tib = lic.vsan_gib_per_core * cores / 1024.0
     if raw_tib <= included_tib + 1e-9:
         return []

@@ -19,6 +19,7 @@ from app.cli.catalog_access import load_catalog
 from app.cli.errors import CliError, service_errors
 from app.cli.scenario_files import add_scenario_option, read_inputs
 from app.formatting import significant
+from app.views.edition import AUDIENCES
 
 if TYPE_CHECKING:
     from models.scenario import Scenario
@@ -43,6 +44,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--energy-price", type=float, metavar="P",
                    help="energy price per kWh in the BOM currency (default: each scenario's assumptions)")
     p.add_argument("--title", help="the report title (default: the scenario name, or 'Design options')")
+    p.add_argument("--audience", choices=AUDIENCES, default="customer",
+                   help="customer (default): no catalog or model ids, no instructions to the team, only the models"
+                   " the designs use; internal: everything (the PDF, DOCX and PPTX alike)")
     p.add_argument("--no-growth", action="store_true", help="leave out the year-by-year growth plan")
     p.set_defaults(handler=_run)
 
@@ -78,7 +82,7 @@ def _run(args: argparse.Namespace) -> int:
         for note in sized.notes:
             print(f"refarch: note: {note}", file=sys.stderr)
         written = report.write_report(sized, pdf, bom_csv=csv, bom_xlsx=xlsx, docx=docx, pptx=pptx,
-                                     title=args.title)
+                                     title=args.title, audience=args.audience)
     for w in written:
         print(f"wrote {w}")
     return 0

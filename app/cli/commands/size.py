@@ -98,7 +98,7 @@ def render_text(r: SizingResult) -> str:
     lines += [f"  - {x.decision}: {x.text} [{x.source_text}]" for x in r.rationale]
     if r.warnings:
         lines += ["", "Warnings"]
-        lines += [f"  ! {w.title} [{w.code}]: {w.text}" for w in r.warnings]
+        lines += [f"  ! {w.title} [{w.code}]: {w.full_text}" for w in r.warnings]
     return "\n".join(lines)
 
 

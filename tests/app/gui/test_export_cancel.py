@@ -50,9 +50,9 @@ def _hold(monkeypatch: pytest.MonkeyPatch, ready: Callable[[], bool]) -> list[He
     real_run = export_actions.run_export
 
     def run_export(kind: Any, scenarios: Any, catalog: Any, path: Path, cancel: threading.Event,
-                   progress: Any) -> Any:
+                   progress: Any, audience: Any = "customer") -> Any:
         held.append(HeldCancel(cancel, ready))
-        return real_run(kind, scenarios, catalog, path, held[-1], progress)  # type: ignore[arg-type]
+        return real_run(kind, scenarios, catalog, path, held[-1], progress, audience)  # type: ignore[arg-type]
 
     monkeypatch.setattr(export_actions, "run_export", run_export)
     return held

@@ -162,7 +162,10 @@ def test_a_server_without_a_slot_count_says_its_nics_were_not_checked(catalog: H
     assert len(notes) == 1, notes
     (note,) = notes
     assert (note.severity, note.field) == ("info", "platform.server_id")
-    assert server_id in note.text and "2 add-in NIC(s)" in note.text and note.text.startswith("NIC slots not checked")
+    assert "2 add-in NIC(s)" in note.text and note.text.startswith("NIC slots not checked")
+    # the customer reads the server by its name; its catalog id and what to do in the catalog are the team's
+    assert server_id not in note.text and "ASG-1115S-NE316R" in note.text and server_id in note.internal
+    assert server_id in note.full_text and server_id in note.to_dict()["text"]
     assert r.design.nics_per_host == 2
     known = size(scenario, catalog)
     assert not [w for w in known.warnings if w.code == "nic-slots-unknown"]
