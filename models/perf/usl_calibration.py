@@ -186,7 +186,8 @@ def usl_card(
             "The study prints only peaks; the curve points are an assumed shape around them "
             "(derivations in gp6_oltp_004.json), so the in-sample fit says little about the real curve "
             "below the peak: treat low-client predictions as indicative. What a sized design gives at the"
-            " study's figures (its hosts, its Monte Carlo P50) is the card gp6-oltp-through-size."
+            " study's figures (its hosts, its Monte Carlo P50) is the card of the Greenplum 6 OLTP throughput as"
+            " sized against the study's clusters."
         )
     extra.update(more_extra or {})
     notes.extend(more_notes)
