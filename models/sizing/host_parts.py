@@ -189,11 +189,16 @@ def _rack_lines(g: _Group, catalog: HardwareCatalog, out: HostParts) -> list[Bom
     return lines
 
 
-def _service_lines(g: _Group, catalog: HardwareCatalog) -> list[BomLine]:
-    service = choose_accessory(catalog, g.server, "installation")
-    if service is None:
-        return []
-    return [bom.line(g.role, service, 1, g.hosts, "installation", bom.Terms("services", note="optional, per server"))]
+def _service_lines(groups: Sequence[_Group], catalog: HardwareCatalog) -> list[BomLine]:
+    """One installation line per service, over every server it installs (its roles in the note)."""
+    by_service: dict[str, tuple[Accessory, list[_Group]]] = {}
+    for g in groups:
+        service = choose_accessory(catalog, g.server, "installation")
+        if service is not None:
+            by_service.setdefault(service.id, (service, []))[1].append(g)
+    return [bom.line("installation", service, 1, sum(g.hosts for g in served), "installation", bom.Terms(
+        "services", note="optional, per server: " + ", ".join(f"{g.hosts} {g.role}(s)" for g in served)))
+        for service, served in by_service.values()]
 
 
 def _groups(lines: Sequence[BomLine], catalog: HardwareCatalog, raid_by_role: dict[str, str]) -> list[_Group]:
@@ -220,8 +225,8 @@ def plan(lines: Sequence[BomLine], catalog: HardwareCatalog, scenario: Scenario,
         if g is None or ln is not g.lines[-1]:
             continue  # the controller, rails, cords and service follow the group's last own line
         out.lines += _controller_lines(g, catalog, out) + _rack_lines(g, catalog, out)
-        if scenario.commercial.installation_services:
-            out.lines += _service_lines(g, catalog)
+    if scenario.commercial.installation_services:
+        out.lines += _service_lines(list(groups.values()), catalog)
     if groups:
         out.rationale.append(_rationale(out.lines))
     return out
