@@ -115,6 +115,9 @@ class ServerRecord(PartTable):
     # Migration 0005; NULL: unknown.
     pcie_slots: Mapped[int | None] = mapped_column(Integer, nullable=True)
     memory_type: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # Migration 0010; NULL: unknown.
+    pcie_gen: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    drive_link_gbps: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class DriveRecord(PartTable):
@@ -129,6 +132,7 @@ class DriveRecord(PartTable):
     random_read_iops: Mapped[float] = mapped_column(Float)
     random_write_iops: Mapped[float] = mapped_column(Float)
     watts: Mapped[float] = mapped_column(Float)
+    link_gbps: Mapped[float | None] = mapped_column(Float, nullable=True)  # migration 0010; NULL: unknown or NVMe
 
 
 class NicRecord(PartTable):
@@ -138,6 +142,9 @@ class NicRecord(PartTable):
     ports: Mapped[int]
     speed_gbps: Mapped[float] = mapped_column(Float)
     watts: Mapped[float] = mapped_column(Float)
+    # Migration 0010; NULL: unknown.
+    pcie_gen: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    pcie_lanes: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class DimmRecord(PartTable):

@@ -98,6 +98,9 @@ def date_in_range(value: date) -> date:
 Count = Annotated[int, BeforeValidator(_no_bool), Field(gt=0)]
 CountOrZero = Annotated[int, BeforeValidator(_no_bool), Field(ge=0)]
 Positive = Annotated[float, BeforeValidator(_no_bool), Field(gt=0)]
+PcieGen = Annotated[int, BeforeValidator(_no_bool), Field(ge=1, le=7)]  # PCI Express 1.0 to 7.0
+PcieLanes = Annotated[int, BeforeValidator(_no_bool), Field(ge=1, le=32)]
+LinkGbps = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, le=100)]  # SATA 1.5-6, SAS 3-24 Gbit/s
 # Stored as NUMERIC(14, 4): rounding here keeps SQLite (which would keep every digit) and
 # PostgreSQL (which rounds) returning the same price.
 Money = Annotated[float, BeforeValidator(_no_bool), Field(ge=0, lt=1e10), AfterValidator(lambda v: round(v, 4))]
@@ -166,6 +169,9 @@ class ServerRow(PartRow):
     # Schema revision 0005; absent or empty: unknown (never guessed). PCIe add-in slots bound the NICs per host.
     pcie_slots: Count | None = None
     memory_type: MemoryTypeName | None = None
+    # Revision 0010; empty: unknown. The PCIe generation of its slots, the SAS/SATA line rate of its drive controller.
+    pcie_gen: PcieGen | None = None
+    drive_link_gbps: LinkGbps | None = None
 
     @field_validator("max_w")
     @classmethod
@@ -185,12 +191,16 @@ class DriveRow(PartRow):
     random_read_iops: Positive
     random_write_iops: Positive
     watts: Positive
+    link_gbps: LinkGbps | None = None  # revision 0010: a SAS/SATA drive's line rate; empty: unknown or NVMe
 
 
 class NicRow(PartRow):
     ports: Count
     speed_gbps: Positive
     watts: Positive
+    # Revision 0010; empty: unknown. The card's host interface, e.g. PCIe 4.0 x16.
+    pcie_gen: PcieGen | None = None
+    pcie_lanes: PcieLanes | None = None
 
 
 class DimmRow(PartRow):

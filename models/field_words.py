@@ -143,6 +143,11 @@ FIELDS: dict[str, FieldInfo] = {
         choices=(("raid1-ftt1", "RAID-1 mirror, FTT=1 (3+ hosts)"), ("raid5-ftt1", "RAID-5 erasure coding (4+ hosts)"),
                  ("raid6-ftt2", "RAID-6 erasure coding, FTT=2 (6+ hosts)")),
     ),
+    "workload.vsan_architecture": FieldInfo(
+        "vSAN architecture", help="Disk groups of a flash cache and SAS/SATA capacity drives (OSA), or one tier of"
+        " NVMe devices (ESA); empty: the cheaper the server allows",
+        choices=(("osa", "Original (OSA): cache + capacity"), ("esa", "Express (ESA): NVMe only")),
+    ),
     "workload.san_price_per_tb": FieldInfo("SAN price", "per usable TB", "External SAN price per usable TB"),
     "workload.san_currency": FieldInfo("SAN currency", help="ISO 4217 code of the SAN price"),
     "workload.writer_nodes": FieldInfo("Writer nodes", help="Nodes that load data besides the coordinator"),

@@ -105,6 +105,10 @@ class Server(PartBase):
     pcie_slots: int | None = field(default=None, kw_only=True)
     # The DRAM generation its DIMM slots take; None: unknown, so any catalog DIMM may be added.
     memory_type: str | None = field(default=None, kw_only=True)
+    # Revision 0010. The PCI Express generation of its slots (2-5) and the SAS/SATA line rate of its drive controller
+    # and backplane (Gbit/s: 6, 12, 24); None: unknown, not checked.
+    pcie_gen: int | None = field(default=None, kw_only=True)
+    drive_link_gbps: float | None = field(default=None, kw_only=True)
 
     def takes(self, dimm: Dimm) -> bool:
         """Whether the DIMM fits this server's slots: same DRAM generation (unknown on the server: not checked)."""
@@ -134,6 +138,15 @@ class Server(PartBase):
     def accepts(self, drive: Drive) -> bool:
         return drive.form_factor in BAY_ACCEPTS.get(self.data_bay_form_factor, frozenset())
 
+    def of_its_generation(self, drive: Drive) -> bool:
+        """Whether the drive's link is no faster than the server's: a SAS/SATA drive's line rate within the drive
+        controller's, an NVMe drive's PCIe generation within the slots' (either unknown: not checked). A faster
+        drive would run at the server's rate, and its vendor does not list it for the server."""
+        if drive.interface.startswith("NVMe"):
+            gen = drive_pcie_gen(drive)
+            return self.pcie_gen is None or gen is None or gen <= self.pcie_gen
+        return self.drive_link_gbps is None or drive.link_gbps is None or drive.link_gbps <= self.drive_link_gbps
+
 
 DriveMedia = Literal["nvme", "ssd", "hdd"]
 # No spinning disk reaches even 1,000 random IOPS; every flash device in the catalog is far above 5,000.
@@ -150,6 +163,9 @@ class Drive(PartBase):
     random_read_iops: float
     random_write_iops: float
     watts: float
+    # Revision 0010: a SAS/SATA drive's line rate (Gbit/s: 6, 12, 24); None for NVMe (its interface names the PCIe
+    # generation) and where unknown.
+    link_gbps: float | None = field(default=None, kw_only=True)
 
     @property
     def media(self) -> DriveMedia:
@@ -173,11 +189,23 @@ def is_spinning(random_read_iops: float) -> bool:
     return random_read_iops < FLASH_MIN_IOPS
 
 
+def drive_pcie_gen(drive: Drive) -> int | None:
+    """The PCIe generation of an NVMe drive's interface ("NVMe Gen4": 4); None for SAS and SATA.
+
+    >>> drive_pcie_gen(Drive("d", "v", "m", 1.0, "USD", date(2026, 1, 1), "s", "NVMe Gen5", "U.2", 7.68, 1, 1, 1, 1, 1))
+    5
+    """
+    return int(drive.interface.removeprefix("NVMe Gen")) if drive.interface.startswith("NVMe Gen") else None
+
+
 @dataclass(frozen=True, slots=True)
 class Nic(PartBase):
     ports: int
     speed_gbps: float
     watts: float
+    # Revision 0010: the card's PCI Express generation and lanes (its host interface, e.g. PCIe 4.0 x16); None: unknown.
+    pcie_gen: int | None = field(default=None, kw_only=True)
+    pcie_lanes: int | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,8 @@ WARNING_TITLES: dict[str, str] = {
     "licensed-cores-idle": "Licensed cores without work",
     "san-unpriced": "External SAN not priced",
     "nic-slots-unknown": "Server PCIe slots unknown",  # the text starts "NIC slots not checked: ..."
+    "nic-slot-slower": "NIC faster than the server's PCIe slots",
+    "drive-link-faster": "Drive faster than the server's controller",
     # Greenplum hosts and settings (gp_explain.py, gp_density.py, gp_memory.py, oltp_advice.py)
     "numa-multi-socket": "Segments cross NUMA nodes",
     "segments-off-tier": "Segment tier and data drives do not fit",

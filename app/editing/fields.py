@@ -108,6 +108,7 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         _w("postgres_version", "int"),
         _w("shared_storage", "choice", recommend_choice=True, only=("vsan", "local")),
         _w("vsan_policy", "choice"),
+        _w("vsan_architecture", "choice", recommend_choice=True),
     ),
     "sap-iq-multiplex": (
         _DATA,

@@ -46,7 +46,8 @@ _NUMERIC = {
     "dimm_slots", "data_bays", "os_drives", "psu_w", "idle_w", "max_w", "capacity_tb", "seq_read_mb_s",
     "seq_write_mb_s", "random_read_iops", "random_write_iops", "watts", "ports", "speed_gbps", "size_gib",
     "speed_mt_s", "uplink_ports", "uplink_speed_gbps", "reach_m", "max_kw", "outlets", "min_cores_per_cpu",
-    "min_units", "pct_of_hardware", "pcie_slots", "vsan_gib_per_core",
+    "min_units", "pct_of_hardware", "pcie_slots", "vsan_gib_per_core", "pcie_gen", "pcie_lanes", "drive_link_gbps",
+    "link_gbps",
 }
 
 
@@ -82,7 +83,8 @@ def header_of(column: str) -> str:
             return f"{base.replace('_', ' ').capitalize()} ({unit})"
     special = {"id": "Id", "price_as_of": "Price as of", "cpu_id": "CPU id", "numa_nodes_per_socket": "NUMA/socket",
                "random_read_iops": "Random read IOPS", "random_write_iops": "Random write IOPS",
-               "pcie_slots": "PCIe slots", "vsan_gib_per_core": "vSAN GiB per core"}
+               "pcie_slots": "PCIe slots", "vsan_gib_per_core": "vSAN GiB per core", "pcie_gen": "PCIe generation",
+               "pcie_lanes": "PCIe lanes", "drive_link_gbps": "Drive link (Gb/s)", "link_gbps": "Link (Gb/s)"}
     return special.get(column, column.replace("_", " ").capitalize())
 
 

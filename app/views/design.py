@@ -27,6 +27,7 @@ from app.formatting import (
     shared_buffers_differ,
     vm_size,
 )
+from models.field_words import FIELDS
 from models.references import reference_parts
 from models.sizing.result import Design, HostFailure, HostLayout, SizingResult, Survivor
 from models.vocabulary import deployment_label, greenplum_release_label, raid_label
@@ -171,6 +172,9 @@ def _drive_rows(r: SizingResult) -> Iterator[FactRow]:
     raid = f" ({raid_label(d.raid)})" if d.raid else ""
     yield FactRow("data_drives_per_host", "Data drives per host", no_data_drives(d)
                   or f"{d.data_drives_per_host}{raid}", group="drives")
+    if d.vsan_architecture:
+        yield FactRow("vsan_architecture", "vSAN architecture", dict(FIELDS["workload.vsan_architecture"].choices)
+                      .get(d.vsan_architecture, d.vsan_architecture), group="drives")
     if d.raw_capacity_tb:  # none on hosts whose data lives on a SAN
         yield FactRow("raw_capacity", "Raw capacity (worker hosts)", d.raw_capacity_tb, "TB", group="drives")
     if d.usable_capacity_tb:

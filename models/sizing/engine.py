@@ -13,7 +13,7 @@ from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolida
 from models.sizing import commercial
 from models.sizing.idle_cores import Work, idle_core_warnings
 from models.sizing.part_filter import allowed, filter_problems
-from models.sizing.parts import SizingInputError, resolve, unknown_slot_warnings
+from models.sizing.parts import SizingInputError, generation_warnings, resolve, unknown_slot_warnings
 from models.sizing.result import SizingResult, Warning
 from models.sizing.targets import check_targets
 from models.sizing.values_used import values_used
@@ -102,6 +102,8 @@ def _size(
 
         warnings += tuple(oltp_warnings(scenario, result))
     warnings += tuple(unknown_slot_warnings(result.design, catalog))
+    if isinstance(w, PostgresConsolidation):  # the kind whose part choice keeps to the server's generation
+        warnings += tuple(generation_warnings(result.design, catalog))
     warnings += tuple(idle_core_warnings(result, _work(scenario, result), priced))
     if isinstance(w, GreenplumAnalytics | GreenplumOltp) and w.mirrors and w.mirroring != "group":
         warnings += _mirroring_cost(scenario, result, priced, converted.left_out, cancelled)

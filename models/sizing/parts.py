@@ -12,6 +12,8 @@ from models.scenario import Scenario
 from models.sizing.result import Design, Rationale, Warning
 from models.sizing.rules import RULES, cite
 
+LINKS = "hardware_links"
+
 
 class SizingInputError(ValueError):
     """The scenario names parts the catalog does not have, or parts that cannot work together."""
@@ -99,9 +101,44 @@ def taking_nics(servers: list[Server], nics: int) -> list[Server]:
 
 
 def candidate_drives(catalog: HardwareCatalog, parts: ResolvedParts, server: Server) -> list[Drive]:
+    """The named drive where the server's bays take it, else every current drive its bays take whose link is of
+    the server's generation (`Server.of_its_generation`); a server older than every current drive (a 2010 server
+    with a 6 Gb/s SAS controller) takes the catalog's drives of its own generation, history included."""
     if parts.drive:
         return [parts.drive] if server.accepts(parts.drive) else []
-    return [d for d in current(catalog.drives, catalog) if server.accepts(d)]
+    return drives_of_its_generation(catalog, server)
+
+
+def drives_of_its_generation(catalog: HardwareCatalog, server: Server) -> list[Drive]:
+    """The current drives the server's bays take whose link is of its generation, else (an older server) the
+    catalog's drives of its generation, history included."""
+    fitting = [d for d in catalog.drives if server.accepts(d) and server.of_its_generation(d)]
+    return current(fitting, catalog) or fitting
+
+
+def pcie_gbps(gen: int, lanes: int) -> float:
+    """What `lanes` PCIe lanes of generation `gen` carry, Gbit/s each way (PCI-SIG base specifications: transfer
+    rate less the line encoding): a dual 100 GbE card needs 200.
+
+    >>> round(pcie_gbps(2, 16), 1), round(pcie_gbps(3, 16), 1), round(pcie_gbps(4, 16), 1)
+    (64.0, 126.0, 252.1)
+    """
+    return figure(LINKS, f"pcie_gen{gen}_gbps_per_lane") * lanes
+
+
+def slot_gbps(server: Server, nic: Nic) -> float | None:
+    """What the server's slot carries for the card: the card's lanes at the slower of the two PCIe generations;
+    None where either generation or the lanes are unknown."""
+    if server.pcie_gen is None or nic.pcie_gen is None or nic.pcie_lanes is None:
+        return None
+    return pcie_gbps(min(server.pcie_gen, nic.pcie_gen), nic.pcie_lanes)
+
+
+def carries(server: Server, nic: Nic) -> bool:
+    """Whether the server's PCIe slot carries every port of the card at line rate (unknown: not checked): a dual
+    100 GbE card in a PCIe 2.0 server would run at a third of its rate."""
+    slot = slot_gbps(server, nic)
+    return slot is None or slot >= nic.ports * nic.speed_gbps - 1e-9
 
 
 @dataclass(frozen=True)
@@ -174,4 +211,33 @@ def unknown_slot_warnings(design: Design, catalog: HardwareCatalog) -> list[Warn
                 f"Record the PCIe slots of {server.id} in the catalog (`refarch catalog seed` brings the bundled"
                 " servers' counts into a catalog seeded before them).",
             ))
+    return out
+
+
+def generation_warnings(design: Design, catalog: HardwareCatalog) -> list[Warning]:
+    """Parts a scenario named that are faster than the server can run them (refarch never picks such parts itself):
+    a NIC whose ports the server's PCIe slot cannot carry at line rate, a drive whose link outruns the server's
+    drive controller (it runs at the server's rate)."""
+    if design.server_id not in catalog:
+        return []
+    server = catalog.server(design.server_id)
+    out: list[Warning] = []
+    nic = catalog.get(design.nic_id) if design.nic_id and design.nic_id in catalog else None
+    slot = slot_gbps(server, nic) if isinstance(nic, Nic) else None
+    if isinstance(nic, Nic) and slot is not None and not carries(server, nic):
+        out.append(Warning(
+            "nic-slot-slower",
+            f"{nic.vendor} {nic.model} needs {nic.ports * nic.speed_gbps:g} Gbit/s for its {nic.ports} ports; the"
+            f" PCIe {server.pcie_gen}.0 slots of {server.vendor} {server.model} carry {slot:.0f} Gbit/s to its"
+            f" {nic.pcie_lanes} lanes (PCIe {nic.pcie_gen}.0 card), so its ports cannot all run at line rate (refarch"
+            " picks only cards the slot carries).", "warning", "platform.nic_id"))
+    drive = catalog.get(design.drive_id) if design.drive_id and design.drive_id in catalog else None
+    if isinstance(drive, Drive) and not server.of_its_generation(drive):
+        rate = (f"PCIe {server.pcie_gen}.0" if drive.interface.startswith("NVMe")
+                else f"{server.drive_link_gbps:g} Gb/s drive controller")
+        out.append(Warning(
+            "drive-link-faster",
+            f"{drive.vendor} {drive.model} ({drive.interface}{f' {drive.link_gbps:g} Gb/s' if drive.link_gbps else ''})"
+            f" runs at the {rate} of {server.vendor} {server.model}, a drive of a later generation than the server"
+            " (refarch picks only drives of the server's generation).", "warning", "platform.drive_id"))
     return out

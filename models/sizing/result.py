@@ -302,6 +302,7 @@ class Design:
     # product settings (gpconfig, postgresql.conf, SAP IQ switches...) with reason and source: see settings.py
     settings: tuple[SettingGroup, ...] = ()
     host_failure: HostFailure | None = None  # PostgreSQL on vSphere: the worst single-host failure, simulated
+    vsan_architecture: str | None = None  # PostgreSQL on vSAN: "osa" (disk groups) or "esa" (one NVMe tier)
 
     @property
     def worker_hosts(self) -> int:
@@ -316,8 +317,7 @@ class Design:
     def to_dict(self) -> dict[str, Any]:
         d = plain_dict(self)  # asdict's dict, without deep-copying its ~200,000 leaves on an estate of thousands
         d["vm"] = plain_dict(self.vm) if self.vm else None
-        if self.host_failure is None:  # only vSphere database designs simulate one
-            del d["host_failure"]
+        d = {k: v for k, v in d.items() if v is not None or k not in ("host_failure", "vsan_architecture")}  # PG only
         d["worker_hosts"] = self.worker_hosts
         d["total_hosts"] = self.total_hosts
         return d

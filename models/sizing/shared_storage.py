@@ -92,6 +92,9 @@ class VsanLayout:
     disk_groups_per_host: int
     raw_tb: float  # capacity tier of the whole cluster
     usable_tb: float  # what the virtual disks may take: raw less slack, divided by the policy's copies
+    # "osa": disk groups, `cache_drive` in front of each; "esa": one storage pool of NVMe devices per host, no cache
+    # tier (disk_groups_per_host 0, cache_drive the capacity device itself, not priced again)
+    architecture: str = "osa"
 
     @property
     def drives_per_host(self) -> int:
@@ -121,10 +124,72 @@ def vsan_layout(
     caches = [d for d in cache_choices if is_flash(d) and d.capacity_tb >= cache_per_group_tb]
     if not caches:
         return None
-    cache = min(caches, key=lambda d: (d.price, -d.capacity_tb))
+    cache = min(caches, key=lambda d: (d.price, d.capacity_tb))  # the cheapest, then the smallest that holds it
     raw_tb = hosts * cap_per_host * capacity.capacity_tb
     usable = raw_tb * (1.0 - figure(DS, "slack_fraction")) / policy_factor(policy)
     return VsanLayout(hosts, policy, capacity, cap_per_host, cache, groups, raw_tb, usable)
+
+
+def esa_policy_factor(policy: str, hosts: int) -> float:
+    """Raw capacity a policy consumes per TB stored on vSAN ESA: RAID-1 as OSA (2x), RAID-5 adapts to the cluster
+    (2+1 on 3-5 hosts, 4+1 from 6), RAID-6 4+2 (1.5x).
+
+    >>> [esa_policy_factor("raid5-ftt1", n) for n in (3, 5, 6)], esa_policy_factor("raid1-ftt1", 3)
+    ([1.5, 1.5, 1.25], 2.0)
+    """
+    if policy != "raid5-ftt1":
+        return policy_factor(policy)
+    wide = hosts >= figure(DS, "vsan_esa_raid5_wide_min_hosts")
+    return figure(DS, "vsan_esa_raid5_wide_factor" if wide else "vsan_esa_raid5_narrow_factor")
+
+
+def esa_min_hosts(policy: str) -> int:
+    """The fewest hosts a policy places its components on with vSAN ESA (RAID-5 2+1 needs three).
+
+    >>> [esa_min_hosts(p) for p in ("raid1-ftt1", "raid5-ftt1", "raid6-ftt2")]
+    [3, 3, 6]
+    """
+    return int(figure(DS, "vsan_esa_raid5_min_hosts")) if policy == "raid5-ftt1" else policy_min_hosts(policy)
+
+
+def esa_host_short(cores: int, memory_gib: float) -> str:
+    """What keeps a host out of vSAN ESA (VMware's host minimums), or "" when it meets them.
+
+    >>> esa_host_short(16, 384.0)
+    '16 cores (at least 32) and 384 GiB (at least 512)'
+    >>> esa_host_short(32, 768.0)
+    ''
+    """
+    short = []
+    if cores < figure(DS, "vsan_esa_min_host_cores"):
+        short.append(f"{cores} cores (at least {figure(DS, 'vsan_esa_min_host_cores'):g})")
+    if memory_gib < figure(DS, "vsan_esa_min_host_memory_gib"):
+        short.append(f"{memory_gib:g} GiB (at least {figure(DS, 'vsan_esa_min_host_memory_gib'):g})")
+    return " and ".join(short)
+
+
+def esa_layout(stored_tb: float, policy: str, hosts: int, device: Drive, bays: int,
+               min_per_host: int = 1) -> VsanLayout | None:
+    """One storage pool of NVMe devices per host holding `stored_tb` (vSAN ESA: every device caches and stores),
+    or None when the device is not NVMe or the bays cannot hold it; `hosts` below the policy's minimum is raised.
+
+    >>> from datetime import date
+    >>> nvme = Drive("n", "v", "3.84TB", 650.0, "USD", date(2026, 1, 1), "s", "NVMe Gen4", "U.2", 3.84, 1, 1, 1, 1, 1)
+    >>> lay = esa_layout(0.006, "raid1-ftt1", 3, nvme, 10)
+    >>> lay.capacity_per_host, lay.disk_groups_per_host, round(lay.raw_tb, 2), lay.architecture
+    (1, 0, 11.52, 'esa')
+    """
+    if not device.interface.startswith("NVMe"):
+        return None
+    hosts = max(hosts, esa_min_hosts(policy))
+    factor = esa_policy_factor(policy, hosts)
+    raw = stored_tb * factor / (1.0 - figure(DS, "slack_fraction"))
+    per_host = max(1, min_per_host, math.ceil(raw / hosts / device.capacity_tb - 1e-9))
+    if per_host > bays:
+        return None
+    raw_tb = hosts * per_host * device.capacity_tb
+    usable = raw_tb * (1.0 - figure(DS, "slack_fraction")) / factor
+    return VsanLayout(hosts, policy, device, per_host, device, 0, raw_tb, usable, "esa")
 
 
 def write_penalty(policy: str) -> float:

@@ -101,6 +101,10 @@ def _postgres_values(scenario: Scenario, w: PostgresConsolidation, result: Sizin
             yield UsedValue(f"workload.databases[{i}].peak_tps", sized_tps[db.name], "TPS",
                             (cite("dbt2_new_orders_per_client_s"), cite("tpcc_new_order_share")),
                             f"estimated from {db.peak_clients} clients")
+    if w.vsan_architecture is None:
+        arch = result.design.vsan_architecture
+        yield UsedValue("workload.vsan_architecture", arch if arch else NotUsed("not used: local datastores"),
+                        basis="the cheaper layout the server allows" if arch else "")
     if w.host_memory_available_gib is None:
         host = result.design.memory_gib_per_host
         yield UsedValue("workload.host_memory_available_gib", host - hypervisor_reserve(scenario, host), "GiB",

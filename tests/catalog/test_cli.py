@@ -43,7 +43,8 @@ def test_list_table_by_kind(catalog_url: str, capsys: pytest.CaptureFixture[str]
     header = next(line for line in lines if line.startswith("id "))
     assert header.split() == ["id", "vendor", "model", "part_number", "rack_u", "sockets", "cpu_id", "cores_total",
                               "memory_gib",
-                              "data_bays", "data_bay_form_factor", "pcie_slots", "memory_type", "max_w", "price",
+                              "data_bays", "data_bay_form_factor", "pcie_slots", "memory_type", "pcie_gen",
+                                  "drive_link_gbps", "max_w", "price",
                               "currency"]
     row = next(line for line in lines if line.startswith("r760-2s"))
     assert " 64 " in row and "xeon-gold-6430" in row

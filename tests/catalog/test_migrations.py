@@ -18,6 +18,7 @@ from catalog.errors import CatalogMigrationError, CatalogOpenError
 from catalog.migrate import MIGRATIONS_DIR, ensure_schema, head_revision, read_state
 from catalog.orm import CATALOG_TABLES, Base
 from catalog.store import CatalogStore
+from models.hardware import Drive, Nic, Server
 
 
 def _state(url: str) -> tuple[frozenset[str], str | None]:
@@ -340,3 +341,35 @@ def test_an_upgrade_from_0004_keeps_every_row_and_leaves_slots_and_memory_types_
         server = store.get("srv-a")
         assert (server.pcie_slots, server.memory_type) == (8, "DDR5")
         assert store.get("dimm-a").memory_type == "DDR5"
+
+
+def test_an_upgrade_from_0009_leaves_pcie_generations_and_link_rates_unknown(catalog_url: str) -> None:
+    """A 0009 catalog's server, drive and NIC upgrade with their PCIe generation, drive link and lanes NULL
+    (unknown: not checked), read back as None, and can then be set."""
+    _upgrade_to(catalog_url, "refarch_0009")
+    common = _COMMON_VALUES
+    cols = "vendor, model, part_number, price, currency, price_as_of, source, price_basis, user_edited, " \
+           "version, created_at, updated_at"
+    _run_sql(
+        catalog_url,
+        f"INSERT INTO cpus (id, {cols}, cores, threads, base_ghz, tdp_w) "
+        f"VALUES ('cpu-b', 'Intel', 'Xeon E5620', '', 390, 'USD', {common}, 4, 8, 2.4, 80)",
+        f"INSERT INTO servers (id, {cols}, form_factor, rack_u, sockets, cpu_id, numa_nodes_per_socket, "
+        f"memory_gib, dimm_slots, data_bays, data_bay_form_factor, os_drives, psu_w, idle_w, max_w) "
+        f"VALUES ('srv-b', 'HP', 'ProLiant ML350 G6', '', 3350, 'USD', {common}, 'tower', 5, 2, 'cpu-b', 1, "
+        f"12, 18, 8, 'SFF', 0, 750, 130, 300)",
+        f"INSERT INTO drives (id, {cols}, interface, form_factor, capacity_tb, seq_read_mb_s, seq_write_mb_s, "
+        f"random_read_iops, random_write_iops, watts) VALUES ('drv-b', 'Intel', 'SSD 520 240GB', '', 300, 'USD', "
+        f"{common}, 'SATA', 'SFF', 0.24, 550, 520, 50000, 80000, 0.85)",
+        f"INSERT INTO nics (id, {cols}, ports, speed_gbps, watts) "
+        f"VALUES ('nic-b', 'Broadcom', '57810 2x10GbE', '', 600, 'USD', {common}, 2, 10, 8)",
+    )
+    with CatalogStore.open(catalog_url, seed=False) as store:
+        server, drive, nic = store.get("srv-b"), store.get("drv-b"), store.get("nic-b")
+        assert isinstance(server, Server) and isinstance(drive, Drive) and isinstance(nic, Nic)
+        assert (server.pcie_gen, server.drive_link_gbps, drive.link_gbps, nic.pcie_gen, nic.pcie_lanes) == (None,) * 5
+        store.update(replace(server, pcie_gen=2, drive_link_gbps=6.0))
+        store.update(replace(nic, pcie_gen=2, pcie_lanes=8))
+        server, nic = store.get("srv-b"), store.get("nic-b")
+        assert isinstance(server, Server) and isinstance(nic, Nic) and (server.pcie_gen, nic.pcie_lanes) == (2, 8)
+    assert _state(catalog_url)[1] == head_revision()

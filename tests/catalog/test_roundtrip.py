@@ -49,7 +49,7 @@ def test_export_of_one_kind_has_only_its_columns() -> None:
     write_csv([part_to_row(p) for p in _parts_of(small_seed_rows()) if isinstance(p, Nic)], buffer)
     header = buffer.getvalue().splitlines()[0].split(",")
     assert header == ["id", "kind", "vendor", "model", "part_number", "price", "currency", "price_as_of", "source",
-                      "price_basis", "ports", "speed_gbps", "watts"]
+                      "price_basis", "ports", "speed_gbps", "watts", "pcie_gen", "pcie_lanes"]
 
 
 def _parts_of(rows: list[dict[str, object]]) -> list[Part]:

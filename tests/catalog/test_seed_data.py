@@ -61,6 +61,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "max_w",
         "pcie_slots",
         "memory_type",
+        "pcie_gen",
+        "drive_link_gbps",
     ),
     "drive": (
         "interface",
@@ -71,8 +73,9 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "random_read_iops",
         "random_write_iops",
         "watts",
+        "link_gbps",
     ),
-    "nic": ("ports", "speed_gbps", "watts"),
+    "nic": ("ports", "speed_gbps", "watts", "pcie_gen", "pcie_lanes"),
     "dimm": ("size_gib", "speed_mt_s", "memory_type"),
     "switch": ("ports", "speed_gbps", "uplink_ports", "uplink_speed_gbps", "rack_u", "watts"),
     "cable": ("medium", "speed_gbps", "reach_m", "watts"),
@@ -89,7 +92,8 @@ OPTIONAL = {"price_basis"}  # absent: from the source's words
 MAY_BE_ZERO = {"os_drives", "uplink_ports", "watts", "rack_u", "min_cores_per_cpu", "min_units", "pct_of_hardware",
                "vsan_gib_per_core", "amps"}
 # Revision 0005/0006 columns: null means unknown (not read from a spec sheet), never a guess.
-MAY_BE_UNKNOWN = {"pcie_slots", "memory_type", "vsan_gib_per_core"}
+MAY_BE_UNKNOWN = {"pcie_slots", "memory_type", "vsan_gib_per_core", "pcie_gen", "drive_link_gbps", "link_gbps",
+                  "pcie_lanes"}
 # Free software and support priced as a share of hardware have no unit price.
 PRICE_MAY_BE_ZERO = {"licence", "support"}
 # A part with no public list price carries none (0, to be quoted), and its source says so.

@@ -17,7 +17,7 @@ from models.calibration_data import figure
 from models.hardware import Drive
 from models.sizing.postgres.placement import HOURS, HostPlan
 from models.sizing.rules import drives_valid_for_raid, raid_capacity_factor
-from models.sizing.shared_storage import VsanLayout, vsan_layout, write_penalty
+from models.sizing.shared_storage import VsanLayout, esa_layout, vsan_layout, write_penalty
 from models.vocabulary import RAIDS
 
 DS = "pg_tuning_docs"
@@ -103,13 +103,20 @@ def cluster_storage(hosts: list[HostPlan]) -> HostStorage:
 
 
 def vsan_for(storage: HostStorage, policy: str, hosts: int, drive: Drive, flash: list[Drive], bays: int,
-             requested: int | None) -> VsanLayout | None:
-    """Disk groups holding the DATA and WAL disks and serving the busiest hour's I/O at the policy's write penalty."""
+             requested: int | None, archs: frozenset[str] = frozenset({"osa", "esa"})) -> VsanLayout | None:
+    """The vSAN layout holding the DATA and WAL disks and serving the busiest hour's I/O at the policy's write
+    penalty: an NVMe drive as vSAN ESA's one tier (no cache device in front of NVMe), a SAS/SATA drive in OSA disk
+    groups behind the cheapest flash cache device that holds its share (the same model may cache); None where the
+    drive's architecture is not in `archs`."""
     busy = figure(DS, "storage_busy_max")
     load = (storage.read_iops / max(drive.random_read_iops, 1e-9)
             + storage.write_iops * write_penalty(policy) / max(drive.random_write_iops, 1e-9))
     bw = storage.wal_mb_s * write_penalty(policy) / max(drive.seq_write_mb_s, 1e-9)
     per_host_for_io = math.ceil(max(load, bw) / busy / hosts - 1e-9)
-    caches = [d for d in flash if d.id != drive.id] or flash
-    return vsan_layout(storage.capacity_gb / GB_PER_TB, policy, hosts, drive, caches, bays,
-                       max(per_host_for_io, requested or 1))
+    least = max(per_host_for_io, requested or 1)
+    if drive.interface.startswith("NVMe"):
+        return esa_layout(storage.capacity_gb / GB_PER_TB, policy, hosts, drive, bays, least) if "esa" in archs \
+            else None
+    if "osa" not in archs:
+        return None
+    return vsan_layout(storage.capacity_gb / GB_PER_TB, policy, hosts, drive, flash, bays, least)

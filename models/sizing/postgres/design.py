@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import NoReturn
 
 from models.calibration_data import figure, point
-from models.hardware import HardwareCatalog, Server
+from models.hardware import HardwareCatalog
 from models.percent import percent
 from models.perf import cost_power, memory
 from models.problems import Problem
@@ -24,25 +24,26 @@ from models.sizing.parts import (
     NetworkChoice,
     ResolvedParts,
     SizingInputError,
-    candidate_drives,
     candidate_servers,
-    choose_nic,
-    current,
-    nics_per_host,
 )
 from models.sizing.postgres import throughput
 from models.sizing.postgres import warnings as pg_warnings
+from models.sizing.postgres.choice import (
+    ESA_SHORT,
+    architectures,
+    cheapest_local,
+    cheapest_vsan,
+    esa_refusal,
+    host_network,
+    nic_of,
+    vsan_sources,
+    vsan_words,
+)
 from models.sizing.postgres.config import PgConfig, PgVmInputs, drive_kind, postgres_config
 from models.sizing.postgres.datastore import (
     DS,
     GB_PER_TB,
-    VS,
-    HostStorage,
-    cluster_storage,
-    drives_for,
-    host_storage,
     raid_write_penalty,
-    vsan_for,
 )
 from models.sizing.postgres.limits import (
     CLUSTER_WORDS,
@@ -53,11 +54,9 @@ from models.sizing.postgres.limits import (
     larger_than_any_host,
     largest_working_set,
     physical_memory,
-    vsan_nic,
 )
 from models.sizing.postgres.placement import (
     HA_RESTARTS,
-    HostPlan,
     PgVm,
     VmCache,
     clients_per_vcpu,
@@ -87,67 +86,12 @@ from models.sizing.rules import (
     cite,
     raid_capacity_factor,
 )
-from models.sizing.shared_storage import is_flash, policy_min_hosts, write_penalty
+from models.sizing.shared_storage import esa_host_short, esa_min_hosts, policy_min_hosts, write_penalty
 from models.sizing.software import Licensing
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS, SHARE, SHARE_OF_BASELINE
 
-MAX_EXTRA_STORAGE_HOSTS = 64  # hosts added only for vSAN capacity before a server is given up
-
 DATABASE_HOST = "database host"  # the role of every database host's BOM lines; each layout adds its number
-
-
-def _cheapest_vsan(
-    scenario: Scenario, w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts, server: Server,
-    vms: list[PgVm], hosts: list[HostPlan], net: NetworkChoice,
-) -> Packing | None:
-    """The cheapest capacity drive for one vSAN datastore over `server` hosts; when no drive fits the bays of the
-    hosts the VMs need, hosts are added (up to MAX_EXTRA_STORAGE_HOSTS) until one does."""
-    available = host_memory(scenario, w, server)[1]  # as the caller packed `hosts` on
-    flash = [d for d in current(catalog.drives, catalog) if server.accepts(d) and is_flash(d)]
-    whole = cluster_storage(hosts)
-    drives = candidate_drives(catalog, parts, server)
-    best: Packing | None = None
-    for n in range(len(hosts), min(len(hosts) + MAX_EXTRA_STORAGE_HOSTS, cluster_max_hosts(True)) + 1):
-        spread = hosts if n == len(hosts) else pack_hosts(
-            vms, server.cores_total, available, ha_failures(w), server.numa_nodes, server.cores_per_numa_node, n)
-        if spread is None:
-            continue
-        found = False
-        storage: list[HostStorage] | None = None  # each host's, taken once for every drive that is cheaper
-        for drive in drives:
-            lay = vsan_for(whole, w.vsan_policy, len(spread), drive, flash, server.data_bays,
-                           scenario.platform.drives_per_host)
-            if lay is None:
-                continue
-            found = True
-            per_host = lay.capacity_per_host * drive.price + lay.disk_groups_per_host * lay.cache_drive.price
-            capex = len(spread) * (server.price + per_host + net.price_per_host)
-            if best is None or capex < best.capex:
-                storage = storage if storage is not None else [host_storage(h) for h in spread]
-                best = Packing(server, drive, spread, storage, lay.drives_per_host, available, capex, lay)
-        if found:
-            break
-    return best
-
-
-def _cheapest_local(
-    scenario: Scenario, catalog: HardwareCatalog, parts: ResolvedParts, server: Server, hosts: list[HostPlan],
-    available: float, net: NetworkChoice, raid: str,
-) -> Packing | None:
-    """The cheapest drive for each host's local datastore at `raid`: every host gets the drive count its busiest
-    host needs."""
-    storage = [host_storage(h) for h in hosts]
-    best: Packing | None = None
-    for drive in candidate_drives(catalog, parts, server):
-        counts = [drives_for(s, drive, raid, scenario.platform.drives_per_host, server.data_bays) for s in storage]
-        if any(c is None for c in counts):
-            continue
-        per_host = max(c for c in counts if c is not None)
-        capex = len(hosts) * (server.price + per_host * drive.price + net.price_per_host)
-        if best is None or capex < best.capex:
-            best = Packing(server, drive, hosts, storage, per_host, available, capex)
-    return best
 
 
 def _rank(scenario: Scenario, catalog: HardwareCatalog, p: Packing) -> tuple[float, float]:
@@ -165,15 +109,20 @@ def size_postgres(
 ) -> SizingResult:
     """The cheapest server and drive that hold the database VMs on hosts (with HA when asked) and their storage."""
     vsan = (w.shared_storage or ("vsan" if w.vsphere_ha else "local")) == "vsan"
-    nic, nic_why = vsan_nic(catalog, parts) if vsan else choose_nic(catalog, parts)
-    net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
     raid = f"vsan-{w.vsan_policy}" if vsan else (scenario.platform.raid or "raid10")
     fill = figure(DOCS, "gp_capacity_max_fill")
     best: Packing | None = None
     best_rank = (math.inf, math.inf)
     too_small: list[str] = []
     sized = VmCache()  # a VM sized on one server is reused on the others where it comes out the same
-    for server in candidate_servers(catalog, parts, net.nics_per_host):
+    nets_of: dict[str, dict[str, tuple[NetworkChoice, Rationale | None]]] = {}
+    for server in candidate_servers(catalog, parts, scenario.platform.nics_per_host or 1):
+        archs = architectures(w, scenario, server)
+        if not archs:
+            too_small.append(f"{server.id}: {ESA_SHORT} ({esa_host_short(server.cores_total, server.memory_gib)})")
+            continue
+        nets = nets_of[server.id] = {a: host_network(catalog, parts, server, scenario.platform.nics_per_host, a)
+                                     for a in archs}
         host_mem, available = host_memory(scenario, w, server)
         if available <= 0:
             too_small.append(f"{server.id}: {host_mem:g} GiB leaves nothing after the hypervisor reserve")
@@ -186,9 +135,10 @@ def size_postgres(
             too_small.append(f"{server.id}: VM {big.name} ({big.memory_gib:g} GiB) against the host's"
                              f" {physical:,.0f} GiB after the hypervisor reserve")
             continue
+        least = min((esa_min_hosts(w.vsan_policy) if a == "esa" else policy_min_hosts(w.vsan_policy))
+                    for a in archs) if vsan else 1
         hosts = pack_hosts(vms, server.cores_total, available, ha_failures(w), server.numa_nodes,
-                           server.cores_per_numa_node, policy_min_hosts(w.vsan_policy) if vsan else 1,
-                           cluster_max_hosts(vsan))
+                           server.cores_per_numa_node, least, cluster_max_hosts(vsan))
         if hosts is None and all(v.resident_peak_gib <= available and v.vcpus <= server.cores_total for v in vms):
             too_small.append(f"{server.id}: the VMs need more than the {cluster_max_hosts(vsan)} hosts of"
                              f" {CLUSTER_WORDS[vsan]}")
@@ -199,17 +149,20 @@ def size_postgres(
                              f" {big.vcpus} vCPU) against {available:,.0f} GiB available and {server.cores_total}"
                              " cores")
             continue
-        found = (_cheapest_vsan(scenario, w, catalog, parts, server, vms, hosts, net) if vsan
-                 else _cheapest_local(scenario, catalog, parts, server, hosts, available, net, raid))
+        found = (cheapest_vsan(scenario, w, catalog, parts, server, vms, hosts, {a: n for a, (n, _) in nets.items()})
+                 if vsan else
+                 cheapest_local(scenario, catalog, parts, server, hosts, available, nets["local"][0], raid))
         if found is not None and (rank := _rank(scenario, catalog, found)) < best_rank:  # the first: below inf
             best, best_rank = found, rank
+    if best is None and too_small and all(ESA_SHORT in t for t in too_small):
+        raise SizingInputError([esa_refusal(too_small)])
     if best is None:
         _refuse(w, catalog, parts, scenario, too_small, vsan)
     physical = physical_memory(scenario, best.server)[1]
     if physical > best.available_gib:  # memory made available below the host's: NUMA nodes are the host's own
         s = best.server
         best = replace(best, hosts=pinned(best.hosts, s.numa_nodes, s.cores_per_numa_node, physical / s.numa_nodes))
-    return _explain(scenario, catalog, w, best, net, nic_why, raid)
+    return _explain(scenario, catalog, w, best, nic_of(nets_of[best.server.id], best), raid)
 
 
 def _refuse(w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts, scenario: Scenario,
@@ -259,11 +212,7 @@ def _storage_rationale(w: PostgresConsolidation, p: Packing, raid: str) -> Ratio
     named = pg_warnings.some_of(estimated, len(w.databases))
     if lay is not None:
         penalty = write_penalty(lay.policy)
-        where = (f"one vSAN datastore across the {len(p.hosts)} hosts (policy {lay.policy}: VMs of a failed host"
-                 f" restart on the others with their disks; at least {policy_min_hosts(lay.policy)} hosts), per host"
-                 f" {lay.disk_groups_per_host} disk group(s) of 1 x {lay.cache_drive.model} cache in front of"
-                 f" {lay.capacity_per_host} x {drive.capacity_tb:g} TB {drive.model} in all,"
-                 f" {percent(figure(VS, 'slack_fraction'))} slack kept free")
+        where = vsan_words(lay, len(p.hosts))
     else:
         penalty = raid_write_penalty(raid)
         where = f"each host's local {raid} datastore of {p.drives_per_host} x {drive.capacity_tb:g} TB {drive.model}"
@@ -278,7 +227,8 @@ def _storage_rationale(w: PostgresConsolidation, p: Packing, raid: str) -> Ratio
            " carry): state each database's peak"
            " throughput (TPS) for a tighter design." if estimated else ""),
         "001_8432df66bbca52f5.txt, Performance Best Practices; "
-        f"{point(DS, 'raid_write_penalty_mirror').source.cite()};"
+        + (f"{vsan_sources(lay)}; " if lay is not None else "")
+        + f"{point(DS, 'raid_write_penalty_mirror').source.cite()};"
         f" {point(DS, 'dbt2_new_orders_per_client_s').source.cite()}",
     )
 
@@ -445,7 +395,7 @@ def _bom(scenario: Scenario, p: Packing, net: NetworkChoice) -> tuple[list[BomLi
     server, drive = p.server, p.drive
     lines = bom.host_lines(DATABASE_HOST, len(p.hosts), bom.HostBuild(server, drive, _capacity_drives(p), net.nic,
                                                                       net.nics_per_host))
-    if p.vsan is not None:
+    if p.vsan is not None and p.vsan.disk_groups_per_host:  # OSA's cache devices; ESA has no cache tier
         lines.insert(2, bom.line(DATABASE_HOST, p.vsan.cache_drive, p.vsan.disk_groups_per_host, len(p.hosts),
                                  "drive"))
     power = len(p.hosts) * float(cost_power.host_power_w(
@@ -460,11 +410,11 @@ def _explain(
     catalog: HardwareCatalog,
     w: PostgresConsolidation,
     p: Packing,
-    net: NetworkChoice,
     nic_why: Rationale | None,
     raid: str,
 ) -> SizingResult:
     """The result of the chosen packing: design, estimates, BOM, rationale and warnings."""
+    net = p.net
     host_mem = float(scenario.platform.memory_gib or p.server.memory_gib)
     oc = overcommit(p)
     configs = _configs(p, w, [r > 0 for r in oc.rates])
@@ -484,7 +434,8 @@ def _explain(
     lines, totals = _bom(scenario, p, net)
     return SizingResult(
         scenario_name=scenario.name,
-        design=replace(_design(w, p, net, raid, host_mem, oc, configs, first_ratio), host_failure=hf),
+        design=replace(_design(w, p, net, raid, host_mem, oc, configs, first_ratio), host_failure=hf,
+                       vsan_architecture=p.vsan.architecture if p.vsan is not None else None),
         estimates=estimates, binding_resource="memory",
         bom=tuple(lines), totals=totals, rationale=tuple(rationale),
         warnings=tuple(pg_warnings.warnings(w, p, oc, raid, configs, hf, estimates["performance_preserved"].p50)

@@ -12,11 +12,14 @@ import numpy as np
 from models.hardware import Drive, Server
 from models.perf import memory
 from models.scenario import PostgresConsolidation
+from models.sizing.parts import NetworkChoice
 from models.sizing.postgres.config import PgConfig
 from models.sizing.postgres.datastore import HostStorage
 from models.sizing.postgres.placement import HostPlan, PgVm, Restart, bin_sums, restart
 from models.sizing.result import HostFailure, Survivor
 from models.sizing.shared_storage import VsanLayout
+
+NO_NETWORK = NetworkChoice(None, 0)
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,7 @@ class Packing:
     available_gib: float
     capex: float
     vsan: VsanLayout | None = None
+    net: NetworkChoice = NO_NETWORK  # each host's network cards
 
 
 @dataclass(frozen=True)
