@@ -123,3 +123,13 @@ def test_greenplum_6_names_the_master_mdw_unless_told_otherwise(sized: Any) -> N
     assert "-s smdw" in own.get("greenplum/gpinitsystem.sh").text  # the standby keeps the release's name
     seven = sized(_scenario("greenplum-analytics", "7", "hdd"))[1]
     assert "COORDINATOR_HOSTNAME=cdw" in seven.get("greenplum/gpinitsystem_config").text
+
+
+def test_every_seed_drive_has_the_media_its_datasheet_names(catalog: HardwareCatalog) -> None:
+    """The scheduler's input: NVMe by interface; SAS/SATA flash by its random IOPS, which the model names bear out
+    (an SSD says so, a spinning disk gives its RPM or says HDD)."""
+    for d in catalog.drives:
+        spinning = bool(re.search(r"\b(HDD|\d+(\.\d)?K\b)", d.model))
+        expected = "nvme" if d.interface.startswith("NVMe") else "hdd" if spinning else "ssd"
+        assert d.media == expected, (d.id, d.media)
+    assert {d.media for d in catalog.drives} == {"nvme", "ssd", "hdd"}
