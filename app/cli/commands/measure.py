@@ -5,12 +5,14 @@
     refarch measure fit-usl FILE                                        the USL fitted to a sweep (also `fit-usl`)
 
 The tool that wrote a file is detected from its content; a damaged, truncated or foreign file is refused whole,
-naming the line (exit 2). Profiles live in the catalog, so a shared PostgreSQL catalog shares them.
+naming the line (exit 2). With --plan, a measured figure that misses the plan's threshold exits 1 (the profile is
+stored). Profiles live in the catalog, so a shared PostgreSQL catalog shares them.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -22,6 +24,7 @@ from app.views.measurements import profile_lines
 
 if TYPE_CHECKING:
     from catalog.store import CatalogStore
+    from models.measurements.plan import Check
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -85,7 +88,7 @@ def _import(args: argparse.Namespace) -> int:
         print_json({"name": report.name, "created": report.created, "added": list(report.added),
                     "replaced": list(report.replaced), "kinds": {f.file_name: f.measurement.kind for f in files}}
                    | ({"checks": [c.to_dict() for c in checks]} if checks is not None else {}))
-        return 0
+        return _verdict(checks)
     verb = "created" if report.created else "updated"
     kinds = ", ".join(f"{f.file_name} ({f.measurement.kind})" for f in files)
     print(f"{verb} measurement profile {report.name!r} in {where}: {kinds}"
@@ -96,7 +99,18 @@ def _import(args: argparse.Namespace) -> int:
                              "result": {True: "pass", False: "FAIL", None: "not measured"}[c.passed],
                              "detail": c.detail} for c in checks],
                            ["check", "threshold", "measured", "result", "detail"]))
-    return 0
+    return _verdict(checks)
+
+
+def _verdict(checks: list[Check] | None) -> int:
+    """1 when a measured figure misses the plan's threshold (the profile is stored either way: the files are good,
+    the hardware is not), said on stderr so a script's log shows it; 0 when every measured check passes."""
+    failed = [c for c in checks or [] if c.passed is False]
+    if not failed:
+        return 0
+    print(f"refarch: {len(failed)} of {len(checks or [])} checks of the validation plan failed: "
+          + "; ".join(c.what for c in failed), file=sys.stderr)
+    return 1
 
 
 def _list(args: argparse.Namespace) -> int:
