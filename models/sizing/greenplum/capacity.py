@@ -14,7 +14,7 @@ the landing area a scenario input (% of U; the docs give no figure, so 0 by defa
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -128,18 +128,29 @@ def candidates_tb(workload: GpWorkload, c: Candidates, primaries: IntArray, admi
     layouts let what depends on them alone be computed once per layout (the same numbers)."""
     if admitted is None:
         admitted = segments.admitted(workload, c.memory_gib, c.virtualized, c.numa_nodes, primaries, platform)
-    used = held_drives(workload, c, primaries)
+    used = held_drives(workload, c, primaries, ctx.layouts if ctx is not None else None)
     if ctx is None or ctx.layouts is None:
         drives = c.drives_per_host if used is None else used
         return user_capacity_per_host_tb(workload, c.capacity_tb, drives, c.raid_code, primaries, admitted)
     return _per_layout_tb(workload, c, primaries, admitted, ctx, ctx.layouts, used)
 
 
-def held_drives(workload: GpWorkload, c: Candidates, primaries: IntArray) -> IntArray | None:
-    """Per candidate, the data drives holding an instance (`volumes.used_drives`); None where all of them do."""
-    vms = np.where(c.virtualized, c.numa_nodes, 1).astype(np.int64)
-    used = used_drives(c.drives_per_host, vms, primaries, c.raid_code, workload.mirrors)
-    return None if bool(np.all(used == c.drives_per_host)) else used
+def held_drives(workload: GpWorkload, c: Candidates, primaries: IntArray,
+                layouts: tuple[IntArray, IntArray] | None = None) -> IntArray | None:
+    """Per candidate, the data drives holding an instance (`volumes.used_drives`); None where all of them do.
+    `layouts`: `segments.HostLayouts` of the candidates (one drive count, RAID level and primaries each), when the
+    caller has them: found once per group."""
+    rows = layouts[0] if isinstance(layouts, segments.HostLayouts) else None
+
+    def pick(a: NDArray[Any]) -> NDArray[Any]:
+        return a if rows is None else a[rows]
+
+    vms = np.where(pick(c.virtualized), pick(c.numa_nodes), 1).astype(np.int64)
+    drives = pick(c.drives_per_host)
+    used = used_drives(drives, vms, pick(primaries), pick(c.raid_code), workload.mirrors)
+    if bool(np.all(used == drives)):
+        return None
+    return used if layouts is None or rows is None else used.take(layouts[1])
 
 
 def _per_layout_tb(workload: GpWorkload, c: Candidates, primaries: IntArray, admitted: ArrayLike | None,

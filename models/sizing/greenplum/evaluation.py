@@ -244,8 +244,11 @@ def _evaluate_with(sc: SearchContext, c: Candidates, extra_memory_price: FloatAr
     extra_mem = np.broadcast_to(np.asarray(extra_memory_price, dtype=float), (n,))
     # a host but its drive: the segments, the scan's CPU, RAID factors, capacity
     layouts = segments.by_spindles(segments.host_layouts(c), c.spinning) if layouts is None else layouts
-    sp = segments.fitted(workload, c, platform, layouts)
-    primaries, vms = sp.primaries_per_host, sp.vms_per_host
+    if isinstance(layouts, segments.HostLayouts):  # one drive kind and RAID level per group: once per group
+        primaries, vms, off_tier = segments.by_layout(workload, c, platform, layouts)
+    else:
+        sp = segments.fitted(workload, c, platform, layouts)
+        primaries, vms, off_tier = sp.primaries_per_host, sp.vms_per_host, sp.off_tier
     need = sc.need_tb
     ctx = dataclasses.replace(metrics.GpContext.of(workload, c, primaries, vms, net, need, layouts, platform),
                               coordinator_cores=coord.cores)
@@ -263,7 +266,7 @@ def _evaluate_with(sc: SearchContext, c: Candidates, extra_memory_price: FloatAr
     capex, power, rack = _totals(c, net, utilization, extra_mem, Held(coord, drives, counts, etl if some_etl else None),
                                  layouts)
     meets: dict[str, BoolArray] = {CAPACITY: hosts >= h_cap}
-    fixed = gp_part_warnings.fixed(workload, c, layouts) + sp.off_tier  # a flag: 0 or 1 more
+    fixed = gp_part_warnings.fixed(workload, c, layouts) + off_tier  # a flag: 0 or 1 more
     meets.update(_target_checks(workload, targets, {**perf, "capex": capex, "power_w": power, "rack_u": rack}))
     return Evaluated(
         candidates=c,

@@ -35,6 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.calibration_data import figure, point
+from models.hardware import FLASH_MIN_IOPS
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
 from models.sizing.greenplum.candidates import Candidates
 from models.sizing.greenplum.memory import admitted_queries
@@ -267,16 +268,33 @@ def _plan(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform:
         b = _host_bounds(workload, c, platform, None)
     else:
         b = _host_bounds(workload, c, platform, layouts[0]).take(layouts[1])
+    return _fit(workload, b, c.drives_per_host, c.spinning, c.raid_code)
+
+
+def _fit(workload: GreenplumAnalytics | GreenplumOltp, b: _HostBounds, drives: IntArray, spinning: NDArray[np.bool_],
+         raid_codes: IntArray) -> SegmentPlan:
+    """The plan of hosts with bounds `b` and these data drives, hard disks where `spinning`, at these RAID levels."""
     vms = b.vms
-    drives_unit = c.drives_per_host // vms
-    by_drives = np.maximum(for_drives(drives_unit, c.spinning), 1)
+    drives_unit = drives // vms
+    by_drives = np.maximum(for_drives(drives_unit, spinning), 1)
     hard = np.minimum(np.minimum(b.memory_unit, b.cores_unit), by_drives)
-    volumes = data_volumes(drives_unit, c.raid_code)
+    volumes = data_volumes(drives_unit, raid_codes)
     soft = np.maximum(b.by_cores // vms, 1)
     unit = even_on_volumes(soft, hard, volumes, workload.mirrors)
     wanted = np.maximum(np.minimum(soft, hard), 1)
     off = (unit != wanted) | ~is_even(unit, volumes, workload.mirrors)
     return SegmentPlan(unit * vms, vms, b.by_cores, by_drives * vms, b.memory_unit * vms, volumes, off, wanted * vms)
+
+
+def by_layout(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, platform: Platform | None,
+              layouts: HostLayouts) -> tuple[IntArray, IntArray, NDArray[np.bool_]]:
+    """Primaries and VMs per host and `SegmentPlan.off_tier` of candidates whose `layouts` hold one server, drive
+    count, deployment, RAID level and drive kind each (`by_spindles` of `host_layouts`): the whole plan once per
+    group and spread, the same numbers as `plan`."""
+    rep, which = layouts
+    one = _fit(workload, _host_bounds(workload, c, platform, rep), c.drives_per_host[rep],
+               c.drive_random_read_iops[rep] < FLASH_MIN_IOPS, c.raid_code[rep])
+    return one.primaries_per_host.take(which), one.vms_per_host.take(which), one.off_tier.take(which)
 
 
 def server_layouts(c: Candidates) -> tuple[IntArray, IntArray] | None:

@@ -138,3 +138,22 @@ def test_shared_spindles_slow_the_scan_flash_and_one_stream_per_disk_do_not(cata
     assert shares[HDD, "raid10"] < shares[HDD, "none"] < 1.0 == shares[NVME, "raid10"]
     assert drive_share.scan_share(_cands(catalog, SAS_SERVER, HDD, 8, "bare-metal", "none", 48), np.array([8]),
                                   np.array([1])) is None  # one primary per disk
+
+
+@settings(max_examples=8, deadline=None)
+@given(queries=st.integers(1, 60), mirroring=st.sampled_from(["group", "spread"]), start=st.integers(0, 6000))
+def test_the_evaluations_groups_give_the_plan_of_every_row(catalog: HardwareCatalog, queries: int, mirroring: str,
+                                                          start: int) -> None:
+    """A chunk of hard disks and flash, bare metal and vSphere, three RAID levels: the plan found once per group
+    (server, drive count, deployment, RAID level, drive kind) equals the plan of each row, primaries, VMs and the
+    off-tier flag alike; the groups hold one drive kind each."""
+    c = enumerate_candidates(catalog.servers, catalog.drives, ["bare-metal", "vsphere"], ["none", "raid5", "raid10"])
+    chunk = c.take(np.arange(start, min(start + 4096, len(c))))
+    groups = segments.by_spindles(segments.host_layouts(chunk), chunk.spinning)
+    assert groups is not None and isinstance(groups, segments.HostLayouts)
+    assert np.array_equal(chunk.spinning, chunk.spinning[groups.rep][groups.which])
+    w = GreenplumAnalytics(data_tb=20, concurrent_queries=queries, mirroring=mirroring)  # type: ignore[arg-type]
+    primaries, vms, off = segments.by_layout(w, chunk, None, groups)
+    rows = segments.plan(w, chunk)
+    assert np.array_equal(primaries, rows.primaries_per_host) and np.array_equal(vms, rows.vms_per_host)
+    assert np.array_equal(off, rows.off_tier)
