@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from statistics import NormalDist
 
 import numpy as np
@@ -69,12 +69,13 @@ class PgTps:
     wal_tps: float = math.inf
 
 
-def _calibration_points() -> list[tuple[float, float, float]]:
+@cache  # read for every band: a sizing inverts the rate for each database and server
+def _calibration_points() -> tuple[tuple[float, float, float], ...]:
     """(CPU per-core score, vCPUs, clients) of study 001's point and of every fitted published run."""
     study = study_specrate_per_core()
-    return [(study, calibration_vcpus(), calibration_clients())] + [
+    return ((study, calibration_vcpus(), calibration_clients()), *(
         (r.inputs.specrate_per_core or study, float(r.inputs.vcpus), float(r.inputs.clients))
-        for r in published_runs("fit")]
+        for r in published_runs("fit")))
 
 
 def _distances_at(cpu: float, vcpus: float, clients: float) -> dict[str, float]:
@@ -100,6 +101,7 @@ def band_sd(x: PgTpsInputs) -> float:
     return extrapolation_sd(figure(DS, "band_sd_per_doubling"), distances(x).values())
 
 
+@cache
 def _in_sample_sd() -> float:
     """The CPU rate's relative sd at a calibration point: Tables 5/6 range, CPU stand-in range, fit residual."""
     parts = (point_relative_sd(point(DS, "notpm_per_pcpu")),
@@ -155,9 +157,16 @@ def vcpus_for_tps(tps: float, x: PgTpsInputs, confidence: str, most: int) -> flo
     top = float(min(most, x.clients))  # clients beyond the vCPUs keep no more of them busy
     if reach(top) < tps:
         return float(most)
-    if reach(1.0) >= tps:
-        return tps / reach(1.0)
-    lo, hi = 1.0, top
+    one = reach(1.0)
+    if one >= tps:
+        return tps / one
+    n = min(top, tps / one)  # the rate grows nearly in proportion to n: scale n by the rate still missing
+    for _ in range(8):
+        got = reach(n)
+        if abs(got - tps) <= 1e-4 * tps:
+            return n
+        n = min(top, max(1.0, n * tps / got))
+    lo, hi = 1.0, top  # not settled (a rate near the USL's peak): halve the interval instead
     while hi - lo > 1e-3:  # reach grows with n up to the USL's peak, which lies beyond `most` here
         mid = (lo + hi) / 2.0
         lo, hi = (mid, hi) if reach(mid) < tps else (lo, mid)
