@@ -21,7 +21,7 @@ PGTune, study 001); none is a literal here.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from models.calibration_data import figure, point
@@ -366,3 +366,13 @@ def postgres_config(vm: PgVmInputs) -> PgConfig:
         raise AssertionError(f"shared_buffers ratio {sb.ratio} lies in the double-buffering dip")
     reserve = next(s for s in out if s.name == "huge_pages").value == "try" and not vm.overcommitted
     return PgConfig(SettingGroup("postgresql", vm.name, tuple(out)), tuple(notes), tuple(advice), reserve)
+
+
+def config_of(vm: PgVmInputs, alike: dict[PgVmInputs, PgConfig]) -> PgConfig:
+    """`postgres_config(vm)`, taken from a VM's alike in all but the name where `alike` holds one (an estate repeats
+    VM shapes): the values, reasons, notes and advice never name the VM, only the group's target does."""
+    key = replace(vm, name="")
+    base = alike.get(key)
+    if base is None:
+        base = alike[key] = postgres_config(key)
+    return replace(base, group=replace(base.group, target=vm.name))

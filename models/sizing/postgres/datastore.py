@@ -15,7 +15,8 @@ import numpy as np
 
 from models.calibration_data import figure
 from models.hardware import Drive
-from models.sizing.postgres.placement import HOURS, HostPlan
+from models.sizing.postgres.placement import HostPlan
+from models.sizing.postgres.quick_place import HOURS
 from models.sizing.rules import drives_valid_for_raid, raid_capacity_factor
 from models.sizing.shared_storage import VsanLayout, esa_layout, vsan_layout, write_penalty
 from models.vocabulary import RAIDS

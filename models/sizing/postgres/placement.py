@@ -30,11 +30,11 @@ from models.perf import measured, memory
 from models.scenario import PgDatabase, PostgresConsolidation
 from models.sizing.postgres import quick_place
 from models.sizing.postgres.config import memory_for_connections_gib
+from models.sizing.postgres.quick_place import HOURS, BinSums, bin_sums
 from models.sizing.postgres.storage import GIB_PER_GB, DbIo, database_io, load_profile, tps_per_client
 from models.sizing.postgres.tps_vcpus import HostCpu, storage_margin, tps_vcpus
 from models.sizing.result import DatabaseDisks, PlacedVm
 
-HOURS = 24
 RULES = "sizing_rules"
 DS = "pg_tuning_docs"
 MIN_VM_GIB = 2.0  # a guest OS and PostgreSQL with room for shared_buffers
@@ -303,9 +303,14 @@ def _placing_order(vms: list[PgVm]) -> list[PgVm]:
     return sorted(vms, key=lambda v: (-v.resident_peak_gib, -v.cpu_peak, v.name))
 
 
-def _place_quick(vms: list[PgVm], hosts: int, cores: float, mem: float) -> list[list[PgVm]] | None:
-    """`_place`, testing the hosts one at a time in the order its arg-min ranks them (`quick_place`)."""
-    return quick_place.place(_placing_order(vms), np.zeros((hosts, HOURS)), np.zeros((hosts, HOURS)), cores, mem)
+def _place_quick(vms: list[PgVm], hosts: int, cores: float, mem: float) -> tuple[list[list[PgVm]], BinSums] | None:
+    """`_place`, testing the hosts one at a time in the order its arg-min ranks them (`quick_place`), with each host's
+    hourly sums as the placement added them up (`bin_sums` of the bins, the same additions in the same order)."""
+    cpu, res = np.zeros((hosts, HOURS)), np.zeros((hosts, HOURS))
+    bins = quick_place.place(_placing_order(vms), cpu, res, cores, mem)
+    if bins is None:
+        return None
+    return bins, BinSums(cpu, res, np.array([sum(v.memory_gib for v in b) for b in bins], dtype=float))
 
 
 def _place(vms: list[PgVm], hosts: int, cores: float, mem: float) -> list[list[PgVm]] | None:
@@ -369,8 +374,11 @@ def pack_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: int, nodes
     if max_hosts is not None and first > max_hosts:
         return None  # the busiest hour alone needs more hosts than the cluster holds: no placement to try
     for h in range(first, last if max_hosts is None else min(last, max_hosts + 1)):
-        bins = _place_quick(vms, h, cores, available_gib)
-        if bins is not None and (not failures or survives_failures(bins, failures, cores, available_gib)):
+        placed = _place_quick(vms, h, cores, available_gib)
+        if placed is None:
+            continue
+        bins, sums = placed
+        if not failures or survives_failures(bins, failures, cores, available_gib, sums):
             node_mem = available_gib / nodes
             return [HostPlan(tuple(b), _numa(b, nodes, node_cores, node_mem)) for b in bins]
     return None
@@ -394,35 +402,20 @@ def pinned(hosts: list[HostPlan], nodes: int, node_cores: int, node_mem_gib: flo
     return [HostPlan(h.vms, _numa(list(h.vms), nodes, node_cores, node_mem_gib)) for h in hosts]
 
 
-def survives_failures(bins: list[list[PgVm]], failures: int, cores: float, mem: float) -> bool:
+def survives_failures(bins: list[list[PgVm]], failures: int, cores: float, mem: float,
+                      sums: BinSums | None = None) -> bool:
     """vSphere HA admission control for `failures` hosts: after any `failures` hosts fail, every one of their VMs
     restarts on a survivor (`restart`). Two failures: every pair of hosts, or of the MAX_PAIR_HOSTS most loaded
     ones in a larger cluster (the pairs that strand VMs are the loaded ones)."""
     if len(bins) <= failures:
         return False
-    sums = bin_sums(bins)
+    sums = sums if sums is not None else bin_sums(bins)
     if failures == 1:
         return all(not _restarted_quick(bins, (i,), cores, mem, sums)[1] for i in range(len(bins)))
     load = [float(r.max()) for r in sums.res]
     loaded = sorted(range(len(bins)), key=lambda i: (-load[i], i))[:MAX_PAIR_HOSTS]
     return all(not _restarted_quick(bins, pair, cores, mem, sums)[1]
                for pair in itertools.combinations(sorted(loaded), failures))
-
-
-@dataclass(frozen=True)
-class BinSums:
-    """Per host of a placement: its VMs' CPU and resident GiB summed hour by hour, and their configured GiB; taken
-    once for every failure simulated on the placement rather than once per failure."""
-
-    cpu: np.ndarray  # hosts x HOURS
-    res: np.ndarray  # hosts x HOURS
-    configured: np.ndarray  # hosts
-
-
-def bin_sums(bins: list[list[PgVm]]) -> BinSums:
-    return BinSums(np.array([sum((v.cpu_by_hour for v in b), np.zeros(HOURS)) for b in bins]).reshape(-1, HOURS),
-                   np.array([sum((v.resident_by_hour for v in b), np.zeros(HOURS)) for b in bins]).reshape(-1, HOURS),
-                   np.array([sum(v.memory_gib for v in b) for b in bins], dtype=float))
 
 
 @dataclass(frozen=True)

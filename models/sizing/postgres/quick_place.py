@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,6 +24,23 @@ if TYPE_CHECKING:
     from models.sizing.postgres.placement import PgVm
 
 SLACK = 1e-9  # the tolerance the array versions compare with
+HOURS = 24
+
+
+@dataclass(frozen=True)
+class BinSums:
+    """Per host of a placement: its VMs' CPU and resident GiB summed hour by hour, and their configured GiB; taken
+    once for every failure simulated on the placement rather than once per failure."""
+
+    cpu: np.ndarray  # hosts x HOURS
+    res: np.ndarray  # hosts x HOURS
+    configured: np.ndarray  # hosts
+
+
+def bin_sums(bins: Sequence[Sequence[PgVm]]) -> BinSums:
+    return BinSums(np.array([sum((v.cpu_by_hour for v in b), np.zeros(HOURS)) for b in bins]).reshape(-1, HOURS),
+                   np.array([sum((v.resident_by_hour for v in b), np.zeros(HOURS)) for b in bins]).reshape(-1, HOURS),
+                   np.array([sum(v.memory_gib for v in b) for b in bins], dtype=float))
 
 
 class _Hosts:

@@ -15,7 +15,8 @@ from models.scenario import PostgresConsolidation
 from models.sizing.parts import NetworkChoice
 from models.sizing.postgres.config import PgConfig
 from models.sizing.postgres.datastore import HostStorage
-from models.sizing.postgres.placement import HostPlan, PgVm, Restart, bin_sums, restart
+from models.sizing.postgres.placement import HostPlan, PgVm, Restart, restart
+from models.sizing.postgres.quick_place import bin_sums
 from models.sizing.result import HostFailure, Survivor
 from models.sizing.shared_storage import VsanLayout
 

@@ -190,3 +190,18 @@ def test_memory_cards_meet_target() -> None:
         assert card.residuals
         assert card.mape_pct <= 5.0
         assert card.note
+
+
+def test_performance_preserved_over_arrays_has_each_scalar_calls_bits() -> None:
+    """The PostgreSQL design reads the curve for every VM in one array call: each element is the scalar value."""
+    import numpy as np
+
+    from models.perf.memory import performance_preserved
+
+    rng = np.random.default_rng(7)
+    rates = np.concatenate([rng.uniform(0.0, 0.999, 400), [0.0, 0.2, 0.55, 0.69, 0.999]])
+    ratios = np.concatenate([rng.uniform(0.05, 0.95, 400), [0.25, 0.75, 0.4, 0.1, 0.9]])
+    for scheme in ("vm-per-database", "shared-instance"):
+        vector = performance_preserved(rates, scheme, ratios)
+        scalar = [float(performance_preserved(float(r), scheme, float(s))) for r, s in zip(rates, ratios, strict=True)]
+        assert np.asarray(vector).tobytes() == np.array(scalar).tobytes()

@@ -53,3 +53,16 @@ def test_repeated_database_names_are_named_once_each_in_a_large_estate() -> None
     data["databases"] = [dict(d.model_dump(), name=f"n{i % 2_995}") for i in range(3_000) for d in _dbs()[:1]]
     with pytest.raises(ValidationError, match=r"repeated: n0, n1, n2, n3, n4\b"):
         type(sample("pg-consolidation").workload).model_validate(data)
+
+
+def test_a_config_taken_from_a_vm_alike_is_the_config_of_the_vm() -> None:
+    from models.sizing.postgres.config import PgVmInputs, config_of, postgres_config
+
+    alike: dict[PgVmInputs, object] = {}
+    shapes = [(m, c, cl, d, oc, k) for m in (4.0, 9.0, 64.0) for c in (2, 8) for cl in (12, 300) for d in (True, False)
+              for oc in (False, True) for k in ("ssd", "hdd")]
+    for i in range(3):  # each shape under three names: the second and third come from the first
+        for m, c, cl, d, oc, k in shapes:
+            vm = PgVmInputs(f"vm-{i}-{m}-{c}-{cl}", m, c, cl, d, oc, k, 6, 250.0 * c)  # type: ignore[arg-type]
+            assert config_of(vm, alike) == postgres_config(vm)  # type: ignore[arg-type]
+    assert len(alike) == len(shapes)
