@@ -52,10 +52,10 @@ _TIERS = {  # the tier an architect sets: its label and the study's count
 }
 
 
-def segments_for_concurrency(concurrent_queries: int, physical_cores: int, chosen_tier: str | None = None
-                             ) -> SegmentChoice:
-    """Primary segments per host (a count) for `concurrent_queries` (queries running at once) on a host
-    of `physical_cores` (cores, not threads): the study-002 concurrency tiers, capped at the cores.
+def segments_for_concurrency(concurrent_queries: int, chosen_tier: str | None = None) -> SegmentChoice:
+    """Primary segments per host (a count) for `concurrent_queries` (queries running at once) on study 002's
+    48-core reference host: the study-002 concurrency tiers. A host of other cores runs the tier's cores per
+    primary (`greenplum.segments.for_cores`, the one rule across core counts).
     `chosen_tier` ("type-1", "type-2", "type-3"): the tier an architect set, which the study leaves to them
     ("consultation with an experienced Greenplum architect"), in place of the one the concurrency gives.
 
@@ -65,11 +65,11 @@ def segments_for_concurrency(concurrent_queries: int, physical_cores: int, chose
     per host, several times the cores of any host in the catalog, while 16 keeps it
     near the Type 2 load the study validated.
 
-    >>> c = segments_for_concurrency(20, 64); (c.primaries_per_host, c.tier)
+    >>> c = segments_for_concurrency(20); (c.primaries_per_host, c.tier)
     (16, 'Type 2 (10-30 concurrent queries)')
-    >>> segments_for_concurrency(2, 24).primaries_per_host  # Type 3's 32, capped at 24 physical cores
-    24
-    >>> c = segments_for_concurrency(31, 64, "type-2"); (c.primaries_per_host, c.tier)
+    >>> segments_for_concurrency(2).primaries_per_host  # Type 3
+    32
+    >>> c = segments_for_concurrency(31, "type-2"); (c.primaries_per_host, c.tier)
     (16, 'Type 2 (10-30 concurrent queries)')
     >>> c.rationale.text.split(":")[0]
     '31 concurrent queries is Type 1 (more than 30 concurrent queries) by the study; Type 2 is set'
@@ -101,13 +101,7 @@ def segments_for_concurrency(concurrent_queries: int, physical_cores: int, chose
             f" The study gives no tier for {gap} queries; {type3} segments would run {type3 * concurrent_queries}+"
             f" query processes per host, so the Type 2 count is used."
         )
-    chosen = tiered
-    source = cite(RULES, pid)
-    if tiered > physical_cores:
-        chosen = physical_cores
-        text += f" Capped at the host's {physical_cores} physical cores (segments should almost never exceed cores)."
-        source += "; " + cite(RULES, "segments_not_above_cores")
-    return SegmentChoice(chosen, tier, Rationale("Primary segments per host", text, source))
+    return SegmentChoice(tiered, tier, Rationale("Primary segments per host", text, cite(RULES, pid)))
 
 
 # --- Capacity (Greenplum capacity planning) ----------------------------------------

@@ -61,8 +61,8 @@ def reference_cores() -> int:
 def tier_choice(workload: GreenplumAnalytics | GreenplumOltp) -> SegmentChoice:
     """Study 002's tier for the workload (the architect's `segment_tier` where set), before the host's cores."""
     if isinstance(workload, GreenplumAnalytics):
-        return segments_for_concurrency(workload.concurrent_queries, 10**6, workload.segment_tier)
-    return segments_for_concurrency(10**6, 10**6)
+        return segments_for_concurrency(workload.concurrent_queries, workload.segment_tier)
+    return segments_for_concurrency(10**6)
 
 
 def tier_primaries(workload: GreenplumAnalytics | GreenplumOltp) -> int:

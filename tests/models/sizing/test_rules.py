@@ -16,23 +16,27 @@ from models.sizing import rules
     [(1, 32), (5, 32), (6, 16), (9, 16), (10, 16), (20, 16), (30, 16), (31, 8), (500, 8)],
 )
 def test_segments_follow_the_study_002_tiers(queries: int, expected: int) -> None:
-    assert rules.segments_for_concurrency(queries, physical_cores=96).primaries_per_host == expected
+    assert rules.segments_for_concurrency(queries).primaries_per_host == expected
 
 
-def test_segments_never_exceed_physical_cores() -> None:
-    choice = rules.segments_for_concurrency(2, physical_cores=16)
-    assert choice.primaries_per_host == 16
-    assert "Capped" in choice.rationale.text
+def test_the_tier_is_the_reference_hosts_and_the_cores_rule_is_stated_once() -> None:
+    """The tier is a count on the 48-core reference host; a host's cores act through segments.for_cores alone
+    (one rule: the tier's cores per primary), so no second cap hides in the tier."""
+    from models.sizing.greenplum import segments
+
+    choice = rules.segments_for_concurrency(2)
+    assert choice.primaries_per_host == 32 and "Capped" not in choice.rationale.text
+    assert segments.for_cores(choice.primaries_per_host, np.array([16.0, 48.0])).tolist() == [10, 32]
 
 
 def test_the_6_to_9_gap_is_explained() -> None:
-    text = rules.segments_for_concurrency(7, 96).rationale.text
+    text = rules.segments_for_concurrency(7).rationale.text
     assert "6-9" in text and "Type 2" in text
 
 
 def test_every_segment_rationale_cites_study_002() -> None:
     for q in (1, 7, 20, 100):
-        assert "002_feb9b45e1f157a35.txt" in rules.segments_for_concurrency(q, 64).rationale.source_text
+        assert "002_feb9b45e1f157a35.txt" in rules.segments_for_concurrency(q).rationale.source_text
 
 
 def test_capacity_formula_with_and_without_mirrors() -> None:
