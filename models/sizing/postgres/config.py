@@ -149,6 +149,9 @@ class PgVmInputs:
     wal_mb_per_checkpoint: float  # WAL written in one checkpoint_timeout at peak (see storage)
     conventional: bool = False
     version: int = 17  # PostgreSQL major release (workload.postgres_version)
+    # where the DATA disk lives: each host's "local" datastore, the cluster's "vsan" datastore (`data_drives` then
+    # counts the capacity disks holding one copy set of a VM disk), or an external "san" (platform.datastore_iops)
+    datastore: str = "local"
 
 
 def _mb(gib: float) -> int:
@@ -316,20 +319,45 @@ def _huge_pages(vm: PgVmInputs, sb_mb: int) -> Setting:
 
 
 def _planner_io_settings(vm: PgVmInputs) -> list[Setting]:
-    """What the planner assumes of the storage, by drive type: random read cost and concurrent I/O requests."""
-    rpc = f("random_page_cost_hdd") if vm.drive == "hdd" else f("random_page_cost_ssd")
-    per_drive = f("eio_drives_per_request")
-    eio = (max(1, int(vm.data_drives * per_drive)) if vm.drive == "hdd"
-           else int(f(f"effective_io_concurrency_{vm.drive}")))
+    """What the planner assumes of the storage the design builds: the cost of a random page read against a
+    sequential one, and the I/O requests one session may keep in flight.
+
+    >>> def planner(drive, datastore, drives=4):
+    ...     c = postgres_config(PgVmInputs("v", 8, 4, 20, True, False, drive, drives, 100.0, datastore=datastore))
+    ...     return c.get("random_page_cost").value, c.get("effective_io_concurrency").value
+    >>> planner("nvme", "local"), planner("hdd", "local"), planner("ssd", "vsan"), planner("hdd", "vsan", 2)
+    ((1.1, 1000), (4.0, 4), (1.1, 300), (4.0, 2))
+    >>> planner("hdd", "san")
+    (1.1, 300)
+    """
+    flash = vm.drive != "hdd" or vm.datastore == "san"
+    rpc_id = "random_page_cost_ssd" if flash else "random_page_cost_hdd"
+    if vm.datastore == "san":
+        where = "an external array (platform.datastore_iops)"
+        eio_id, eio = "effective_io_concurrency_san", int(f("effective_io_concurrency_san"))
+        eio_why = f"concurrent I/O requests {where} serves across its controllers and drives (PGTune's SAN figure)"
+    elif vm.datastore == "vsan" and flash:
+        where = "an all-flash vSAN datastore"
+        eio_id, eio = "effective_io_concurrency_san", int(f("effective_io_concurrency_san"))
+        eio_why = (f"{where} is network storage over the flash devices of every host: as many requests in flight"
+                   " as a SAN takes (PGTune's SAN figure)")
+    elif not flash:
+        where = ("a hybrid vSAN datastore, whose reads the flash read cache misses go to spinning capacity disks"
+                 if vm.datastore == "vsan" else f"the {vm.data_drives} spinning disks of each host's datastore")
+        eio_id, eio = "eio_drives_per_request", max(1, int(vm.data_drives * f("eio_drives_per_request")))
+        eio_why = (f"one concurrent request per spinning disk: the {vm.data_drives} capacity disks holding a VM"
+                   " disk's copies" if vm.datastore == "vsan" else
+                   f"one concurrent request per drive of the {vm.data_drives} spinning disks behind the datastore")
+    else:
+        where = f"local {vm.drive.upper()} drives"
+        eio_id, eio = f"effective_io_concurrency_{vm.drive}", int(f(f"effective_io_concurrency_{vm.drive}"))
+        eio_why = f"concurrent I/O requests {where} serve"
+    rpc_why = (f"{where}: a random page read costs little more than a sequential one" if flash
+               else f"{where}: a random read costs a seek, the default 4.0")
+    rpc_src = f"{cite(rpc_id)}; {cite('random_page_cost_flash_docs')}" if flash else cite(rpc_id)
     return [
-        Setting("random_page_cost", rpc, "",
-                "spinning disks: the default 4.0" if vm.drive == "hdd"
-                else f"{vm.drive.upper()} storage reads randomly nearly as fast as sequentially",
-                cite("random_page_cost_hdd" if vm.drive == "hdd" else "random_page_cost_ssd")),
-        Setting("effective_io_concurrency", eio, "",
-                f"one concurrent request per drive of the {vm.data_drives} spinning disks behind the datastore"
-                if vm.drive == "hdd" else f"concurrent I/O requests {vm.drive.upper()} storage serves",
-                cite("eio_drives_per_request") if vm.drive == "hdd" else cite(f"effective_io_concurrency_{vm.drive}")),
+        Setting("random_page_cost", f(rpc_id), "", rpc_why, rpc_src),
+        Setting("effective_io_concurrency", eio, "", eio_why, cite(eio_id)),
     ]
 
 

@@ -88,7 +88,7 @@ from models.sizing.rules import (
     cite,
     raid_capacity_factor,
 )
-from models.sizing.shared_storage import esa_host_short, esa_min_hosts, policy_min_hosts, write_penalty
+from models.sizing.shared_storage import esa_host_short, esa_min_hosts, policy_factor, policy_min_hosts, write_penalty
 from models.sizing.software import Licensing
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS, SHARE, SHARE_OF_BASELINE
@@ -191,16 +191,20 @@ def _refuse(w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedP
     )])
 
 
-def _configs(p: Packing, w: PostgresConsolidation, overcommitted: list[bool]) -> list[PgConfig]:
+def _configs(p: Packing, w: PostgresConsolidation, overcommitted: list[bool], external: bool) -> list[PgConfig]:
+    """Each VM's postgresql.conf; the planner's storage is the datastore the design builds (`external`: the stated
+    platform.datastore_iops of an array), on vSAN the capacity disks holding a VM disk's copies."""
     kind = drive_kind(p.drive)
+    datastore = "san" if external else "vsan" if p.vsan is not None else "local"
+    drives = round(policy_factor(p.vsan.policy)) if p.vsan is not None else p.drives_per_host
     out = []
     alike: dict[PgVmInputs, PgConfig] = {}
     for hi, host in enumerate(p.hosts):
         for vm in host.vms:
             out.append(config_of(PgVmInputs(
                 vm.name, vm.memory_gib, vm.vcpus, vm.clients_at_once, len(vm.databases) == 1, overcommitted[hi],
-                kind, p.drives_per_host, sum(io.wal_mb_per_checkpoint for io in vm.io),
-                w.shared_buffers_policy == "conventional", w.postgres_version,
+                kind, drives, sum(io.wal_mb_per_checkpoint for io in vm.io),
+                w.shared_buffers_policy == "conventional", w.postgres_version, datastore,
             ), alike))
     return out
 
@@ -422,7 +426,7 @@ def _explain(
     net = p.net
     host_mem = float(scenario.platform.memory_gib or p.server.memory_gib)
     oc = overcommit(p)
-    configs = _configs(p, w, [r > 0 for r in oc.rates])
+    configs = _configs(p, w, [r > 0 for r in oc.rates], scenario.platform.datastore_iops is not None)
     by_vm = {c.group.target: c for c in configs}
     estimates, first_ratio = _performance(w, p, by_vm, oc)
     tps = throughput.vm_throughput(scenario, p, by_vm)
