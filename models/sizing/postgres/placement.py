@@ -151,6 +151,10 @@ class _Demand:
     demand: np.ndarray
     needed: float
 
+    @cached_property
+    def resident_peak(self) -> float:  # read by every server candidate's VM of these databases
+        return float(self.resident.max())
+
 
 def _demand(dbs: tuple[PgDatabase, ...], host: HostCpu) -> _Demand:
     clients = _clients_by_hour(dbs)
@@ -189,7 +193,7 @@ def make_vm(name: str, dbs: tuple[PgDatabase, ...], host: HostCpu, w: PostgresCo
         need = cache.demands[dkey] = _demand(dbs, host)
     ecs = figure(DS, "effective_cache_size_ratio")
     vcpus = w.vm_vcpus or int(min(host.cores, max(2, math.ceil(need.needed - 1e-9))))
-    mem = w.vm_memory_gib or max(MIN_VM_GIB, float(math.ceil(float(need.resident.max()) / ecs)))
+    mem = w.vm_memory_gib or max(MIN_VM_GIB, float(math.ceil(need.resident_peak / ecs)))
     if w.vm_memory_gib is None and room_gib is not None:
         key = (need.at_once, vcpus, len(dbs) == 1, w.shared_buffers_policy == "conventional", float(mem), room_gib)
         if key not in cache.memory:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from models.sizing.postgres.placement import PgVm
 
 SLACK = 1e-9  # the tolerance the array versions compare with
+_top = np.maximum.reduce  # ndarray.max() without its Python wrapper: the same maximum
 HOURS = 24
 
 
@@ -47,7 +48,8 @@ class _Hosts:
     """Each host's hourly CPU and resident sums and their busiest hours, for a VM's fit test."""
 
     def __init__(self, cpu: np.ndarray, res: np.ndarray, cores: float, mem: float) -> None:
-        self.cpu, self.res = cpu, res
+        self.cpu: list[np.ndarray] = list(cpu)  # row views: a sum added to one adds to the caller's array
+        self.res: list[np.ndarray] = list(res)
         self.cpu_max: list[float] = [float(x) for x in cpu.max(axis=1)] if len(cpu) else []
         self.res_max: list[float] = [float(x) for x in res.max(axis=1)] if len(res) else []
         self.cores_limit, self.mem_limit = cores + SLACK, mem + SLACK
@@ -56,14 +58,15 @@ class _Hosts:
         if (self.cpu_max[i] + vm.cpu_peak <= self.cores_limit
                 and self.res_max[i] + vm.resident_peak_gib <= self.mem_limit):
             return True
-        return bool((self.cpu[i] + vm.cpu_by_hour).max() <= self.cores_limit
-                    and (self.res[i] + vm.resident_by_hour).max() <= self.mem_limit)
+        return bool(_top(self.cpu[i] + vm.cpu_by_hour) <= self.cores_limit
+                    and _top(self.res[i] + vm.resident_by_hour) <= self.mem_limit)
 
     def add(self, i: int, vm: PgVm) -> None:
-        self.cpu[i] += vm.cpu_by_hour
-        self.res[i] += vm.resident_by_hour
-        self.cpu_max[i] = float(self.cpu[i].max())
-        self.res_max[i] = float(self.res[i].max())
+        cpu, res = self.cpu[i], self.res[i]
+        np.add(cpu, vm.cpu_by_hour, out=cpu)  # `+=`, without the operator's dispatch
+        np.add(res, vm.resident_by_hour, out=res)
+        self.cpu_max[i] = float(_top(cpu))
+        self.res_max[i] = float(_top(res))
 
 
 def _first_fitting(heap: list[tuple[float, int]], hosts: _Hosts, vm: PgVm) -> int | None:

@@ -73,3 +73,14 @@ def test_restarts_go_where_the_array_version_sends_them(seed: int) -> None:
         stranded += bool(plain[1])
     assert stranded  # some failures strand VMs: the "none fits" branch is compared too
     assert bin_sums(bins).res.tobytes() == sums.res.tobytes()  # the placement's sums are left as they were
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_hosts_storage_summed_in_one_call_is_the_storage_summed_vm_by_vm(seed: int) -> None:
+    from models.sizing.postgres.datastore import host_storage, host_storage_each
+    from models.sizing.postgres.placement import HostPlan
+
+    vms = _vms(200 + seed, 80)
+    for plan in (HostPlan(tuple(vms), ()), HostPlan(tuple(vms[:1]), ()), HostPlan((), ()),
+                 HostPlan(tuple(reversed(vms[10:50])), ())):
+        assert host_storage(plan) == host_storage_each(plan)
