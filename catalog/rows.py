@@ -260,7 +260,7 @@ class SupportRow(PartRow):
         return pct
 
 
-_INTERFACES = ("SAS", "SATA", "NVMe")
+_INTERFACES = ("SAS", "SATA", "NVMe", "M.2")  # M.2: a boot module carrying M.2 boot drives
 _RAID_NAMES = ("raid0", "raid1", "raid5", "raid6", "raid10", "raid50", "raid60")
 
 
@@ -275,7 +275,7 @@ def _listed(value: str, allowed: tuple[str, ...], what: str) -> str:
 class ControllerRow(PartRow):
     """Schema revision 0009: a storage controller or HBA."""
 
-    interfaces: Text  # comma-separated: SAS, SATA, NVMe
+    interfaces: Text  # comma-separated: SAS, SATA, NVMe; M.2 for a boot module
     raid_levels: Annotated[str, Field(max_length=200)] = ""  # comma-separated RAID levels; "" for an HBA
     max_drives: Count
     applies_to: Text  # a server vendor, or "*"

@@ -113,15 +113,33 @@ def boot_lines(groups: Sequence[HostGroup], catalog: HardwareCatalog, commercial
         drive = min(choice, key=lambda d: (d.price, -d.capacity_tb))
         why = (f" The cheapest M.2 (else SATA) drive of {min_gb:g} GB or more: the ESXi system volumes take up to"
                f" {figure(DOCS, 'esxi_system_storage_max_gb'):g} GB, and the rest holds logs and core dumps.")
+    modules: list[str] = []
     for g in wanted:
         n = g.server.os_drives
         note = "boot, mirrored" if n == 2 else "boot"
         # its own kind: boot devices are not data drives (drive counts, vSAN cache/capacity read "drive" lines)
         out.lines.append(bom.line(g.role, drive, n, g.hosts, "boot-drive", bom.Terms(note=note)))
+        module = boot_module(catalog, g.server) if drive.form_factor == "M.2" else None
+        if module is not None:
+            modules.append(f"{module.vendor} {module.model}")
+            mode = "RAID 1 in hardware" if module.builds("raid1") and n == 2 else "passed through"
+            # its own kind, as the boot drives': "controller" lines are the data drives' controllers
+            out.lines.append(bom.line(g.role, module, math.ceil(n / module.max_drives), g.hosts, "boot-module",
+                                      bom.Terms(note=f"boot module for the {n} M.2 drive(s), {mode}")))
     out.rationale.append(Rationale(
         "Boot drives", f"{drive.vendor} {drive.model} as each server's boot device(s), as many as its OS drive "
-        f"slots (two: a mirrored pair, so a failed boot device does not take the host down).{why}",
+        f"slots (two: a mirrored pair, so a failed boot device does not take the host down).{why}"
+        + (f" M.2 drives sit on the server vendor's boot module ({', '.join(sorted(set(modules)))})." if modules
+           else ""),
         "catalog" + (f"; {point(DOCS, 'boot_drive_min_tb').source.cite()}" if why else "")))
+
+
+def boot_module(catalog: HardwareCatalog, server: Server) -> Controller | None:
+    """The server vendor's module its M.2 boot drives sit on (Dell BOSS, HPE NS204i), the cheapest; None where the
+    catalog has none for the vendor (M.2 slots on the board)."""
+    own = [c for c in catalog.current(catalog.controllers)
+           if c.drives_interface("M.2") and c.applies_to.lower() == server.vendor.lower()]
+    return min(own, key=lambda c: (c.price, c.id)) if own else None
 
 
 # --- network ----------------------------------------------------------------------------------------
@@ -262,8 +280,11 @@ def pack(groups: Sequence[HostGroup], rack_u: int, budget_w: float, fabric: Fabr
 
 
 def _with_boot_power(groups: list[HostGroup], out: Infrastructure, catalog: HardwareCatalog) -> list[HostGroup]:
-    """The host groups with their boot drives' draw added: boot drives count against the rack power budget."""
-    boot_w = {ln.role: ln.qty_per_host * _watts(catalog, ln.part_id) for ln in out.lines}
+    """The host groups with their boot drives' (and boot modules') draw added: they count against the rack power
+    budget."""
+    boot_w: dict[str, float] = {}
+    for ln in out.lines:
+        boot_w[ln.role] = boot_w.get(ln.role, 0.0) + ln.qty_per_host * _watts(catalog, ln.part_id)
     return [HostGroup(g.role, g.server, g.hosts, g.peak_w_per_host + boot_w.get(g.role, 0.0), g.ports_per_host,
                       g.speed_gbps) for g in groups]
 

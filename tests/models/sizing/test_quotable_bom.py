@@ -209,3 +209,24 @@ def test_base_dimms_match_the_seed_servers_stated_build_where_it_fills_every_cha
         assert base is not None and (base[1], base[0].size_gib) == (int(stated[1]), int(stated[2])), server.id
         checked += 1
     assert checked >= 20
+
+
+def test_m2_boot_drives_sit_on_the_vendors_boot_module_which_draws_rack_power(catalog: HardwareCatalog) -> None:
+    """Dell and HPE put the mirrored M.2 boot pair on a boot module (BOSS-N1, NS204i) that builds RAID 1; a vendor
+    with none in the catalog (M.2 slots on the board) gets none; the module's watts count in the rack."""
+    dell = infrastructure.plan(_servers(catalog, 4), catalog, Commercial())
+    (module,) = [ln for ln in dell.lines if ln.kind == "boot-module"]
+    boot = next(ln for ln in dell.lines if ln.kind == "boot-drive")
+    part = catalog.get(module.part_id)
+    assert part.vendor == "Dell" and part.builds("raid1") and module.hosts == 4  # type: ignore[union-attr]
+    assert module.qty_per_host == math.ceil(boot.qty_per_host / part.max_drives)  # type: ignore[union-attr]
+    server = catalog.server(R670)
+    peak = sum(s.peak_w for r in dell.racks for s in r.slots if s.kind == "server")
+    drive_w = catalog.get(boot.part_id).watts * boot.qty_per_host  # type: ignore[union-attr]
+    nic_w = catalog.nic("nvidia-connectx-6-lx-2x25gbe").watts
+    assert peak == pytest.approx(4 * (server.max_w + nic_w + drive_w + part.watts))  # type: ignore[union-attr]
+    acme = dataclasses.replace(server, vendor="Acme")
+    others = HardwareCatalog((*(p for p in catalog.parts if p.id != R670), acme), catalog.rates)
+    lines = bom.host_lines("segment host", 4, bom.HostBuild(acme, nic=catalog.nic("nvidia-connectx-6-lx-2x25gbe"),
+                                                            nics=1))
+    assert not [ln for ln in infrastructure.plan(lines, others, Commercial()).lines if ln.kind == "boot-module"]
