@@ -11,7 +11,8 @@ import contextlib
 import csv
 import io
 import json
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal, TextIO, get_args
 
@@ -69,14 +70,22 @@ def parse_json(text: str, name: str = "<json>") -> list[SourceRow]:
 
 
 def parse_csv(text: str, name: str = "<csv>", decimal: Separator | None = None) -> list[SourceRow]:
-    reader = csv.reader(io.StringIO(text, newline=""))
+    rows = list(csv_rows(io.StringIO(text, newline=""), name))
+    sep = csv_separator(rows, name, decimal)
+    return [with_numbers(r, sep) for r in rows]
+
+
+def csv_rows(lines: Iterable[str], name: str) -> Iterator[SourceRow]:
+    """The rows of a catalog CSV as written (numbers still text), numbered from 1, each with the line it starts on;
+    blank lines skipped, cells past the header's kept together under EXTRA_CELLS for validation to name."""
+    reader = csv.reader(lines)
     try:
         header = next(reader, None)
         if header is None:
             raise CatalogFileError(f"{name}: empty file")
         columns = [c.strip() for c in header]
         _check_header(columns, name)
-        rows: list[SourceRow] = []
+        number = 0
         last_line = reader.line_num
         for cells in reader:
             start, last_line = last_line + 1, reader.line_num
@@ -86,10 +95,10 @@ def parse_csv(text: str, name: str = "<csv>", decimal: Separator | None = None) 
             values: dict[str, Any] = dict(zip(columns, map(file_input.restore_spreadsheet_text, cells), strict=False))
             if len(cells) > len(columns):
                 values[EXTRA_CELLS] = ",".join(cells[len(columns):])
-            rows.append(SourceRow(len(rows) + 1, values, line=start))
+            number += 1
+            yield SourceRow(number, values, line=start)
     except csv.Error as exc:
         raise CatalogFileError(f"{name}: not valid CSV at line {reader.line_num}: {exc}") from None
-    return _numbers_read(rows, name, decimal)
 
 
 def _numeric(annotation: Any) -> bool:
@@ -100,24 +109,41 @@ NUMERIC_COLUMNS = frozenset(name for model in ROW_MODELS.values() for name, info
                             if _numeric(info.annotation))
 
 
-def _numbers_read(rows: list[SourceRow], name: str, decimal: Separator | None) -> list[SourceRow]:
-    """The rows with each number cell read with the file's decimal separator (`catalog.numbers`); a cell that
-    is no such number is left as written for validation to name."""
-    cells = [NumberCell(r.line or r.number, column, value, "line") for r in rows for column, value in r.values.items()
-             if column in NUMERIC_COLUMNS and isinstance(value, str) and value.strip()]
+def csv_separator(rows: Iterable[SourceRow], name: str, decimal: Separator | None) -> Separator:
+    """The decimal separator of a CSV's number cells (`catalog.numbers.detect`: `decimal` when given, else the one
+    the cells show), in one pass over `rows`; CatalogFileError when the cells cannot tell it."""
+    cells = (NumberCell(r.line or r.number, column, value, "line") for r in rows for column, value in r.values.items()
+             if column in NUMERIC_COLUMNS and isinstance(value, str) and value.strip())
     found = detect(cells, decimal)
     if found.separator is None:
         raise CatalogFileError(f"{name}: the decimal separator cannot be told: {found.summary()}")
-    sep = found.separator
-    out: list[SourceRow] = []
-    for r in rows:
-        values = dict(r.values)
-        for column, value in r.values.items():
-            if column in NUMERIC_COLUMNS and isinstance(value, str) and value.strip():
-                with contextlib.suppress(NumberFormatError):
-                    values[column] = str(parse_number(value, sep))
-        out.append(SourceRow(r.number, values, line=r.line))
-    return out
+    return found.separator
+
+
+# Cells written plainly ("-12", "500.0" with '.'; "1234" with either) read as themselves: `parse_number` gives the
+# same text back (str(Decimal("500.0")) == "500.0"), so the common cell skips it (a big file's import reads every
+# cell on each of its passes)
+_PLAIN = {".": re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?"), ",": re.compile(r"-?(?:0|[1-9]\d*)")}
+
+
+def with_numbers(r: SourceRow, sep: Separator) -> SourceRow:
+    """The row with each number cell read with the file's decimal separator; a cell that is no such number is left
+    as written for validation to name.
+
+    >>> with_numbers(SourceRow(1, {"price": " 1.234,5", "watts": "12", "model": "1,5"}), ",").values
+    {'price': '1234.5', 'watts': '12', 'model': '1,5'}
+    """
+    values = dict(r.values)
+    plain = _PLAIN[sep]
+    for column, value in r.values.items():
+        if column in NUMERIC_COLUMNS and isinstance(value, str) and value.strip():
+            text = value.strip()
+            if plain.fullmatch(text):
+                values[column] = text
+                continue
+            with contextlib.suppress(NumberFormatError):
+                values[column] = str(parse_number(value, sep))
+    return SourceRow(r.number, values, line=r.line)
 
 
 def _check_header(columns: list[str], name: str) -> None:

@@ -404,12 +404,13 @@ class CatalogStore:
             for cpus in (True, False):  # CPUs first: servers refer to them
                 batch: builtins.list[ValidRow] = []
                 for src in rows():
+                    if (validation.declared_kind(src) == "cpu") != cpus:
+                        continue  # the other pass's row, validated there (each row is validated once per pass)
                     valid = validation.validate_one(src, declared, existing, replace=replace, problems=[])
                     if valid is None:
                         raise CatalogWriteError(f"{source or 'the file'} changed while it was imported; nothing "
                                                 "was imported: import it again")
-                    if (valid.kind == "cpu") == cpus:
-                        batch.append(valid)
+                    batch.append(valid)
                     if len(batch) >= WRITE_BATCH:
                         recorded += self._write_batch(session, batch, existing, change_set, added, replaced,
                                                       confirm_outliers)

@@ -1,4 +1,4 @@
-"""A catalog JSON file read one part at a time, so an import's memory does not grow with the file.
+"""A catalog file (JSON, or CSV) read one part at a time, so an import's memory does not grow with the file.
 
 The whole-file reader (`catalog.files.read_file`) holds every row as a Python dict: about 4x the file's size before
 validation, 9x at its peak. Here the list's items are found one after the other in a window of the file
@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from catalog.errors import CatalogFileError
+from catalog.files import csv_rows, csv_separator, with_numbers
+from catalog.numbers import Separator
 from catalog.validation import SourceRow
 from models import file_input
 from models.file_input import CATALOG_MAX_BYTES
@@ -121,3 +123,42 @@ def _item(window: _Window, decoder: json.JSONDecoder, number: int) -> dict[str, 
     if not isinstance(item, dict):
         raise CatalogFileError(f"{window.path}: item {number} is a {type(item).__name__}, not an object")
     return item
+
+
+def csv_file_separator(path: Path, decimal: Separator | None = None) -> Separator:
+    """A CSV catalog file's decimal separator (`decimal` when given), read in one pass over its rows; the file's own
+    problems (not a regular file, too large, not UTF-8 text, not CSV, a header without id and kind) as
+    CatalogFileError first, as the whole-file reader gives them."""
+    return csv_separator(_csv_source_rows(path), str(path), decimal)
+
+
+def iter_csv_rows(path: Path, sep: Separator) -> Iterator[SourceRow]:
+    """The parts of a CSV catalog file, numbered from 1 with the line each starts on, their numbers read with `sep`
+    (`csv_file_separator`), one at a time: what `catalog.files.read_file` gives, holding one line at a time."""
+    for row in _csv_source_rows(path):
+        yield with_numbers(row, sep)
+
+
+def _csv_source_rows(path: Path) -> Iterator[SourceRow]:
+    check_file(path)
+    try:
+        fh = path.open(encoding="utf-8-sig", newline="")
+    except OSError as exc:
+        raise CatalogFileError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    with fh:
+        yield from csv_rows(_text_lines(fh, path), str(path))
+
+
+def _text_lines(fh: Any, path: Path) -> Iterator[str]:
+    """The file's lines, refused as the whole-file reader refuses it: bytes that are not UTF-8, a NUL byte."""
+    at = 0
+    try:
+        for line in fh:
+            if "\x00" in line:
+                raise CatalogFileError(f"{path}: not a catalog file in text form (NUL byte at character "
+                                       f"{at + line.index(chr(0))})")
+            at += len(line)
+            yield line
+    except UnicodeDecodeError as exc:
+        raise CatalogFileError(f"{path}: not a catalog file in UTF-8 text ({exc.reason}); save it as UTF-8 "
+                               "CSV") from None

@@ -77,7 +77,7 @@ def validate_rows(
     result = Validation()
     declared: dict[str, tuple[str, int]] = {}  # id -> (declared kind, first row): for duplicates, cpu refs
     for src in sources:
-        part_id, kind = src.part_id, _declared_kind(src)
+        part_id, kind = src.part_id, declared_kind(src)
         if part_id is not None:
             if part_id in declared:
                 result.problems.append(_problem(src, "id", f"duplicate id '{part_id}' (first on row "
@@ -89,7 +89,7 @@ def validate_rows(
         if checked is not None:
             result.rows.append(ValidRow(src, checked[0], checked[1]))
         # References are checked even when other fields are bad: every problem in one pass.
-        kind = next((k for k in PART_KINDS if k == _declared_kind(src)), None)
+        kind = next((k for k in PART_KINDS if k == declared_kind(src)), None)
         if kind is not None and src.part_id is not None:
             _check_against_catalog(src, kind, src.part_id, existing, replace, result.problems)
         if kind == "server":
@@ -104,7 +104,7 @@ def declared_ids(rows: Iterable[SourceRow]) -> tuple[dict[str, tuple[str, int]],
     declared: dict[str, tuple[str, int]] = {}
     problems: list[RowProblem] = []
     for src in rows:
-        part_id, kind = src.part_id, _declared_kind(src)
+        part_id, kind = src.part_id, declared_kind(src)
         if part_id is None:
             continue
         if part_id in declared:
@@ -118,7 +118,7 @@ def validate_one(src: SourceRow, declared: Mapping[str, tuple[str, int]], existi
                  replace: bool, problems: list[RowProblem]) -> ValidRow | None:
     """One row checked as `validate_rows` checks it, given the whole file's `declared` ids (`declared_ids`)."""
     checked = _check_one(src, problems)
-    kind = next((k for k in PART_KINDS if k == _declared_kind(src)), None)
+    kind = next((k for k in PART_KINDS if k == declared_kind(src)), None)
     if kind is not None and src.part_id is not None:
         _check_against_catalog(src, kind, src.part_id, existing, replace, problems)
     if kind == "server":
@@ -130,7 +130,8 @@ def _problem(src: SourceRow, field_name: str, message: str, in_catalog: bool = F
     return RowProblem(src.number, field_name, message, src.line, src.part_id, in_catalog)
 
 
-def _declared_kind(src: SourceRow) -> str | None:
+def declared_kind(src: SourceRow) -> str | None:
+    """The kind a row says it is, as validation reads it (None: none given)."""
     kind = src.values.get("kind")
     return kind.strip().lower() if isinstance(kind, str) and kind.strip() else None
 
@@ -149,7 +150,7 @@ def _cleaned(values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _check_one(src: SourceRow, problems: list[RowProblem]) -> tuple[PartKind, RowModel] | None:
-    raw_kind = _declared_kind(src)
+    raw_kind = declared_kind(src)
     if raw_kind is None:
         problems.append(_problem(src, "kind", f"missing; expected one of {', '.join(PART_KINDS)}"))
         return None

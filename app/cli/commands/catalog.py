@@ -317,27 +317,25 @@ def _list(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from catalog.errors import CatalogError, InvalidRowsError
-    from catalog.files import detect_format, read_file
-    from catalog.streaming import iter_json_rows
+    from catalog.files import detect_format
+    from catalog.streaming import csv_file_separator, iter_csv_rows, iter_json_rows
 
-    # A JSON file is read one part at a time (memory does not grow with the file); a CSV needs its numbers read
-    # together for the decimal separator (catalog.numbers) and is read whole.
-    streamed = detect_format(args.file, "") == "json" or (args.file.suffix.lower() not in (".csv", ".json")
-                                                          and _starts_like_json(args.file))
+    # The file is read one part at a time, several times over (its ids, every row validated, the writes), so memory
+    # does not grow with it; a CSV's decimal separator is read from all its number cells first (catalog.numbers).
+    json_file = detect_format(args.file, "") == "json" or (args.file.suffix.lower() not in (".csv", ".json")
+                                                           and _starts_like_json(args.file))
     try:
-        rows = None if streamed else read_file(args.file, args.decimal)
-        if streamed:
+        if json_file:
             next(iter_json_rows(args.file), None)  # the file's own problems first, before the catalog is opened
+        else:
+            sep = csv_file_separator(args.file, args.decimal)
     except CatalogError as exc:
         raise CliError(str(exc)) from None
     with _opened(args) as store:
         try:
-            if rows is None:
-                report = store.import_stream(lambda: iter_json_rows(args.file), replace=args.replace,
-                                             source=str(args.file), confirm_outliers=args.confirm_outliers)
-            else:
-                report = store.import_rows(rows, replace=args.replace, source=str(args.file),
-                                           confirm_outliers=args.confirm_outliers)
+            report = store.import_stream((lambda: iter_json_rows(args.file)) if json_file else
+                                         (lambda: iter_csv_rows(args.file, sep)), replace=args.replace,
+                                         source=str(args.file), confirm_outliers=args.confirm_outliers)
         except InvalidRowsError as exc:
             hint = ""
             if not args.replace and any(p.in_catalog for p in exc.problems):
