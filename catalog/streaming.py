@@ -29,13 +29,20 @@ _SPACE = re.compile(r"[ \t\r\n]*")
 
 
 def check_file(path: Path) -> None:
-    """A regular file within the catalog size limit, or CatalogFileError saying why not."""
+    """A regular file within the catalog size limit, or CatalogFileError saying why not (in the words of the
+    whole-file reader, `models.file_input.read_bytes`)."""
     try:
         info = os.stat(path)
+    except FileNotFoundError:
+        raise CatalogFileError(f"{path}: no such file") from None
     except OSError as exc:
         raise CatalogFileError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise CatalogFileError(f"{path}: is a directory, not a catalog file")
+    if stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode):
+        raise CatalogFileError(f"{path}: is a pipe or socket, not a regular file")
     if not stat.S_ISREG(info.st_mode):
-        raise CatalogFileError(f"{path}: not a regular file")
+        raise CatalogFileError(f"{path}: is a device or other special file, not a regular file")
     if info.st_size > CATALOG_MAX_BYTES:
         raise CatalogFileError(f"{path}: is {info.st_size:,} bytes; the limit for a catalog file is "
                                f"{CATALOG_MAX_BYTES:,} bytes")
