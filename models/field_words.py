@@ -214,6 +214,7 @@ FIELDS: dict[str, FieldInfo] = {
     "commercial.purchase": FieldInfo(
         "Purchases", choices=(("upfront", "All up front"), ("as-you-grow", "As the data grows"))),
     "commercial.rack_cost_per_year": FieldInfo("Rack space cost per rack per year", "project currency"),
+    "commercial.host_operations_per_year": FieldInfo("Operations cost per host per year", "project currency"),
     "commercial.optimize_for": FieldInfo(
         "Design minimises", choices=(("capex", "Capex"), ("tco", "Cost of ownership"))),
 }

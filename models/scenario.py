@@ -353,9 +353,16 @@ class Commercial(_Strict):
     purchase: Literal["upfront", "as-you-grow"] = Field(
         default="upfront", description="buy for the horizon now, or add hosts in the year growth needs them"
     )
-    rack_cost_per_year: float = Field(default=0.0, ge=0, le=10_000_000, description="space cost per rack per year")
+    rack_cost_per_year: float | None = Field(
+        default=None, ge=0, le=10_000_000, description="space cost per rack per year; empty: the rack's power budget"
+        " at a published colocation rate per kW (resources/calibration/tco_defaults.json); 0 counts none")
+    host_operations_per_year: float | None = Field(
+        default=None, ge=0, le=10_000_000, description="operations staff cost per host per year; empty: an"
+        " administrator's published mean wage over the servers one runs (resources/calibration/tco_defaults.json);"
+        " 0 counts none")
     optimize_for: Literal["capex", "tco"] = Field(
-        default="capex", description="what the recommended design minimises (size and the optimizer)")
+        default="tco", description="what the recommended design minimises (size and the optimizer): the cost of"
+        " ownership over tco_years by default, or capex")
 
     @field_validator("discounts_pct")
     @classmethod

@@ -14,9 +14,10 @@ from app.export.bom import GRAND, ONE_TIME, PER_YEAR, BomTable
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_doc import Para
 from app.export.pdf_styles import SUB_FILL, TOTAL_FILL, grid_table_style
-from app.formatting import converted_from, line_amount, money, number, power_with_watts
+from app.formatting import converted_from, line_amount, money, money_figure, number, power_with_watts
 from app.views.compare import compare_rows
 from models.scenario import Scenario
+from models.sizing import running_costs
 from models.sizing.result import SizingResult
 from models.vocabulary import METRICS
 from models.whatif import GrowthYear
@@ -100,6 +101,17 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
     return out
 
 
+def _default_note(s: Scenario, field: str, which: int, ctx: Ctx) -> str:
+    """" (the default: a published colocation rate per kW, [n] ...; an estimate the scenario can replace)" where the
+    scenario left the running cost empty; "" where it set it (0 included: the user said none)."""
+    if getattr(s.commercial, field) is not None:
+        return ""
+    what = ("the rack's power budget at a published colocation rate per kW" if which == 0 else
+            "an administrator's published mean wage over the servers one runs")
+    return f" (by default: {what}, {ctx.refs.mark(running_costs.sources()[which])}; an estimate to replace with " \
+           "the customer's own figure)"
+
+
 def _rates_block(ctx: Ctx, r: SizingResult, cur: str) -> list[Flowable]:
     st = ctx.styles
     if not r.exchange_rates:
@@ -154,20 +166,22 @@ def cost_section(ctx: Ctx, r: SizingResult, s: Scenario, chart: Flowable | None,
     out.append(ctx.facts(rows, label_w=200))
     if r.tco:
         w = ctx.width
-        tco_rows = [[f"Year {y.year}", str(y.hosts), money(y.hardware, ""), money(y.licences, ""),
-                     money(y.support, ""), money(y.energy, ""), money(y.space, ""), money(y.total, ""),
-                     money(y.cumulative, "")] for y in r.tco]
+        tco_rows = [[f"Year {y.year}", str(y.hosts), *(money_figure(x, cents=False) for x in (
+                     y.hardware, y.licences, y.support, y.energy, y.space, y.operations, y.total, y.cumulative))]
+                    for y in r.tco]
         how = ("hardware bought in year 1 for the whole horizon" if s.commercial.purchase == "upfront" else
                "hosts bought in the year the data growth needs them")
         out += [ctx.heading(f"Cost of ownership, year by year ({cur})", 1),
-                ctx.p(f"Purchases ({how}), licences (perpetual in the year bought, subscriptions every year), "
-                      f"support, energy at PUE {a.pue:g} and rack space at "
-                      f"{money(s.commercial.rack_cost_per_year, cur)} per rack per year. No discounting or price "
-                      "drift.", st.muted),
-                ctx.grid(["Year", "Hosts", "Hardware", "Licences", "Support", "Energy", "Space", "Total",
-                          "Cumulative"], tco_rows,
-                         [w * 0.08, w * 0.07, w * 0.13, w * 0.13, w * 0.11, w * 0.11, w * 0.1, w * 0.13, w * 0.14],
-                         numeric=(1, 2, 3, 4, 5, 6, 7, 8))]
+                ctx.m(f"Purchases ({how}), licences (perpetual in the year bought, subscriptions every year), "
+                      f"support, energy at PUE {a.pue:g}, rack space at {ctx.text(money(t.space_per_rack_year, cur))}"
+                      f" per rack per year{ctx.text(_default_note(s, 'rack_cost_per_year', 0, ctx))} and operations"
+                      f" at {ctx.text(money(t.operations_per_host_year, cur))} per host per year"
+                      f"{ctx.text(_default_note(s, 'host_operations_per_year', 1, ctx))}, in whole {ctx.text(cur)}."
+                      " No discounting or price drift.", st.muted),
+                ctx.grid(["Year", "Hosts", "Hardware", "Licences", "Support", "Energy", "Space", "Operations",
+                          "Total", "Cumulative"], tco_rows,
+                         [w * 0.07, w * 0.07, w * 0.11, w * 0.11, w * 0.09, w * 0.085, w * 0.085, w * 0.12, w * 0.12,
+                          w * 0.14], numeric=(1, 2, 3, 4, 5, 6, 7, 8, 9))]
     eff = efficiency_rows(r)
     if eff:
         rates = [METRICS[m].rate_label.lower() for m in sorted(r.estimates) if m in METRICS and METRICS[m].rate_label]

@@ -174,12 +174,14 @@ def cost_tiles(r: SizingResult) -> list[tuple[str, str, str]]:
 
 
 def ownership_sentence(r: SizingResult) -> str:
-    """"Its first year costs X with subscriptions, support, energy and rack space; over the 5-year horizon, Y."
+    """"Its first year costs X with subscriptions, support, energy, rack space and operations; over the 5-year
+    horizon, Y."
     (markup): the cost of ownership next to the price, so the one-time figure is never read as the whole cost."""
     o = ownership(r)
     cur = o.currency
     return (f"Its first year costs <b>{money(o.first_year, cur)}</b> with subscriptions and support "
-            f"({money(o.recurring_per_year, cur)} a year), energy and rack space; over the {o.years}-year planning "
+            f"({money(o.recurring_per_year, cur)} a year), energy, rack space and operations; over the {o.years}-year"
+            " planning "
             f"horizon it costs <b>{money(o.tco, cur)}</b> to own. ")
 
 

@@ -330,7 +330,7 @@ class ResultsView(QWidget):
 
     def _build_ownership_tab(self) -> None:
         """Cost of ownership and racks."""
-        self.tco = _table(["Year", "Hosts", "Hardware", "Licences", "Support", "Energy", "Space", "Total",
+        self.tco = _table(["Year", "Hosts", "Hardware", "Licences", "Support", "Energy", "Space", "Operations", "Total",
                            "Cumulative"])
         # nine columns share the panel's width (sized to their contents they ran past it and hid the cumulative)
         self.tco.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
@@ -676,11 +676,11 @@ class ResultsView(QWidget):
         # are in each cell's tooltip and in the report
         scale = 1000.0 if any(abs(y.cumulative) >= 1e6 for y in r.tco) else 1.0
         for row, y in enumerate(r.tco):
-            amounts = (y.hardware, y.licences, y.support, y.energy, y.space, y.total, y.cumulative)
+            amounts = (y.hardware, y.licences, y.support, y.energy, y.space, y.operations, y.total, y.cumulative)
             for c, v in enumerate((f"Year {y.year}", str(y.hosts), *(money_figure(x / scale, cents=False)
                                                                       for x in amounts))):
                 exact = money(amounts[c - 2], t.currency) if c >= 2 else ""
-                self.tco.setItem(row, c, _cell(v, right=c > 0, bold=c == 7, tooltip=exact))
+                self.tco.setItem(row, c, _cell(v, right=c > 0, bold=c == 8, tooltip=exact))
         t_ = self.tco  # tall enough for every year (up to ten) without a scroll bar
         rows_px = sum(t_.rowHeight(i) for i in range(min(t_.rowCount(), 10)))
         t_.setMinimumHeight(t_.horizontalHeader().height() + rows_px + 2 * t_.frameWidth() + 2)
@@ -688,7 +688,7 @@ class ResultsView(QWidget):
         self.tco_note.setText(
             f"Cost of ownership over {t.tco_years} years in {'thousands of ' if scale > 1 else ''}"
             f"{html.escape(t.currency)}: purchases, licences, support, "
-            f"energy (with the scenario PUE) and rack space, year by year."
+            f"energy (with the scenario PUE), rack space and the hosts' operations, year by year."
             + (f" Converted at {html.escape(rates)}." if rates else " No currency conversion was needed."))
         self.rack_view.set_racks(r.racks)
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.formatting import DASH, bare, estimate_range, money, number, power, rack_power, unit_text, value
+from app.views.ownership import ownership
 from models.sizing.result import RackLayout, SizingResult
 from models.vocabulary import KINDS, TARGETS, metric_label, target_of_metric
 
@@ -20,7 +21,7 @@ from models.vocabulary import KINDS, TARGETS, metric_label, target_of_metric
 class KpiRow:
     """One key figure: `text` is the value as printed, with its currency or unit; `note` qualifies it."""
 
-    key: str  # stable: "capex", "recurring_per_year", "tco", "power", "hosts", "main_estimate"
+    key: str  # stable: "capex", "first_year", "recurring_per_year", "tco", "power", "hosts", "main_estimate"
     label: str
     text: str
     note: str = ""
@@ -52,12 +53,15 @@ def kpi_rows(r: SizingResult) -> list[KpiRow]:
     d, t = r.design, r.totals
     cur = t.currency
     rows = [KpiRow("capex", "Capex (one-time)", money(t.capex, cur, cents=False), f"{len(r.bom)} BOM lines")]
+    if r.tco:  # year 1 of the TCO, as the PDF's cover and summary give it (`app.views.ownership`)
+        rows.append(KpiRow("first_year", "First year", money(ownership(r).first_year, cur, cents=False),
+                           "capex and a year of subscriptions, support, energy, space and operations"))
     if t.recurring_per_year:
         rows.append(KpiRow("recurring_per_year", "Subscriptions and support",
                            f"{money(t.recurring_per_year, cur, cents=False)} /yr", "every year"))
     if t.tco_years and t.tco:
         rows.append(KpiRow("tco", f"Cost of ownership, {t.tco_years} years", money(t.tco, cur, cents=False),
-                           "capex, subscriptions, support and energy"))
+                           "capex, subscriptions, support, energy, space and operations"))
     rows.append(KpiRow("power", "Power", power(t.power_w), f"{t.kwh_per_year:,.0f} kWh/year"))
     worker = worker_word(r)
     rows.append(KpiRow("hosts", "Hosts · rack space", f"{d.total_hosts} · {t.rack_u} U",

@@ -16,7 +16,7 @@ from models.hardware import HardwareCatalog
 from models.money import MissingRateError, cents, total
 from models.perf import cost_power
 from models.scenario import Scenario
-from models.sizing import host_parts, infrastructure, software
+from models.sizing import host_parts, infrastructure, running_costs, software
 from models.sizing.result import SCENARIO_WIDE, BomLine, Rationale, SizingResult, TcoYear, Totals, Warning
 
 
@@ -47,12 +47,16 @@ def state_of(result: SizingResult, scenario: Scenario) -> YearState:
     )
 
 
-def tco_rows(states: Sequence[YearState], years: int, rack_cost_per_year: float) -> list[TcoYear]:
-    """Year 1..`years`: year y holds states[y-1] (the last state repeats); purchases are the increase.
+def tco_rows(states: Sequence[YearState], years: int, rack_cost_per_year: float,
+             host_cost_per_year: float = 0.0) -> list[TcoYear]:
+    """Year 1..`years`: year y holds states[y-1] (the last state repeats); purchases are the increase; each year
+    its racks' space and its hosts' operations.
 
     >>> s = YearState(4, 1000.0, 100.0, 50.0, 20.0, 10.0, 1)
     >>> [(r.year, r.hardware, r.licences, r.total, r.cumulative) for r in tco_rows([s], 2, 5.0)]
     [(1, 1000.0, 150.0, 1185.0, 1185.0), (2, 0.0, 50.0, 85.0, 1270.0)]
+    >>> [(r.operations, r.total) for r in tco_rows([s], 1, 5.0, 100.0)]  # 4 hosts x 100
+    [(400.0, 1585.0)]
     """
     rows: list[TcoYear] = []
     bought_hw = bought_perp = 0.0
@@ -64,9 +68,10 @@ def tco_rows(states: Sequence[YearState], years: int, rack_cost_per_year: float)
         bought_hw, bought_perp = max(bought_hw, s.hardware_to_date), max(bought_perp, s.perpetual_to_date)
         licences = total((perp, s.annual_licences))
         space = cents(s.racks * rack_cost_per_year)
-        year_total = total((hw, licences, s.support, s.energy, space))
+        operations = cents(s.hosts * host_cost_per_year)
+        year_total = total((hw, licences, s.support, s.energy, space, operations))
         cumulative = total((cumulative, year_total))
-        rows.append(TcoYear(y, hw, licences, s.support, s.energy, space, year_total, cumulative, s.hosts))
+        rows.append(TcoYear(y, hw, licences, s.support, s.energy, space, year_total, cumulative, s.hosts, operations))
     return rows
 
 
@@ -229,6 +234,8 @@ def complete(result: SizingResult, scenario: Scenario, catalog: HardwareCatalog,
         capex=capex, power_w=round(power_w, 1), rack_u=int(rack_u), currency=c.currency,
         kwh_per_year=round(kwh, 1), energy_cost_3y=cents(energy_year * 3), recurring_per_year=recurring,
         energy_cost_per_year=energy_year, racks=len(infra.racks), tco_years=c.tco_years, list_total=list_total,
+        space_per_rack_year=running_costs.rack_cost_per_year(scenario, catalog.rates),
+        operations_per_host_year=running_costs.host_cost_per_year(scenario, catalog.rates),
     )
     done = dataclasses.replace(
         result, bom=tuple(lines), totals=totals, racks=tuple(infra.racks),
@@ -239,7 +246,7 @@ def complete(result: SizingResult, scenario: Scenario, catalog: HardwareCatalog,
 
 
 def with_tco(result: SizingResult, states: Sequence[YearState], scenario: Scenario) -> SizingResult:
-    c = scenario.commercial
-    rows = tco_rows(states, c.tco_years, c.rack_cost_per_year)
+    c, t = scenario.commercial, result.totals
+    rows = tco_rows(states, c.tco_years, t.space_per_rack_year, t.operations_per_host_year)
     totals = dataclasses.replace(result.totals, tco=rows[-1].cumulative if rows else 0.0)
     return dataclasses.replace(result, tco=tuple(rows), totals=totals)

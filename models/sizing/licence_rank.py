@@ -5,7 +5,7 @@ vSphere per core per year), so a server with fewer, faster cores can be far chea
 price. Each option is ranked on what the scenario minimises (`commercial.optimize_for`):
 
 * "capex": the hosts' hardware plus the perpetual licences (bought once: `Totals.capex` counts them);
-* "tco": that plus `commercial.tco_years` years of subscriptions.
+* "tco": that plus `commercial.tco_years` years of subscriptions and of the hosts' operations.
 
 The licences are those the BOM quotes for the option's hosts (`software.licence_cost`, the choice
 `software.licence_lines` makes). Left out of the ranking, as they follow the host count rather than the server's
@@ -18,7 +18,7 @@ import dataclasses
 
 from models.hardware import Server
 from models.scenario import Scenario
-from models.sizing import software
+from models.sizing import running_costs, software
 from models.sizing.infrastructure import HostGroup
 from models.sizing.result import Rationale
 
@@ -39,22 +39,23 @@ def ranked_cost(basis: software.Licensing, hosts: HostGroup, hardware: float, vm
     ...              applies_to="os", min_cores_per_cpu=0, min_units=0)
     >>> sc = Scenario.model_validate({"name": "x", "workload": {"kind": "sap-iq-multiplex", "data_tb": 10,
     ...                               "query_streams": 4}, "platform": {"deployment": "bare-metal"},
-    ...                               "commercial": {"tco_years": 4}})
+    ...                               "commercial": {"tco_years": 4, "optimize_for": "capex"}})
     >>> cat = HardwareCatalog((srv, db, os))
     >>> three = HostGroup("IQ node", srv, 3, 0.0, 0, 0.0)
     >>> ranked_cost(software.Licensing(sc, cat, 10.0), three, 5000.0, 0)  # 5,000 + 3 x 32 cores x 100
     14600.0
     >>> tco = sc.model_copy(update={"commercial": sc.commercial.model_copy(update={"optimize_for": "tco"})})
-    >>> ranked_cost(software.Licensing(tco, cat, 10.0), three, 5000.0, 0)  # + 4 years x 3 hosts x 10
-    14720.0
+    >>> ranked_cost(software.Licensing(tco, cat, 10.0), three, 5000.0, 0)  # + 4 years x 3 hosts x (10 + 2,947)
+    50084.0
     """
     scenario = basis.scenario
     if scenario.platform.deployment == "vsphere":
         basis = dataclasses.replace(basis, guests={hosts.role: vms})
     once, yearly = software.licence_cost(basis, [hosts])
     cost = hardware + once
-    if scenario.commercial.optimize_for == "tco":
-        cost += scenario.commercial.tco_years * yearly
+    if scenario.commercial.optimize_for == "tco":  # and the hosts' operations, which the TCO counts per host
+        ops = hosts.hosts * running_costs.host_cost_per_year(scenario, basis.catalog.rates)
+        cost += scenario.commercial.tco_years * (yearly + ops)
     return cost
 
 
@@ -63,7 +64,7 @@ def words(scenario: Scenario) -> str:
     c = scenario.commercial
     if c.optimize_for == "tco":
         return (f"{c.tco_years}-year cost of ownership (the hosts' hardware and perpetual licences plus {c.tco_years}"
-                " years of subscriptions)")
+                " years of subscriptions and of the hosts' operations)")
     return "capex including licences (the hosts' hardware and the perpetual licences bought with it)"
 
 

@@ -339,6 +339,8 @@ class Totals:
     tco_years: int = 0
     tco: float = 0.0  # the sum of the TCO rows
     list_total: float = 0.0  # the BOM (first year) at list prices, before discounts
+    space_per_rack_year: float = 0.0  # what the TCO counts for one rack's space a year (models.sizing.running_costs)
+    operations_per_host_year: float = 0.0  # and for one host's operations a year
 
     @property
     def bom_total(self) -> float:
@@ -363,6 +365,7 @@ class TcoYear:
     total: float
     cumulative: float
     hosts: int
+    operations: float = 0.0  # the hosts' operations staff time that year
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from models.calibration_data import point
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, SapIqMultiplex, Scenario
+from models.sizing import running_costs
 from models.sizing.result import Design, NotUsed, SizingResult, UsedValue, data_elsewhere
 from models.sizing.rules import RULES, hypervisor_reserve_gib
 
@@ -45,7 +46,20 @@ def values_used(scenario: Scenario, result: SizingResult) -> tuple[UsedValue, ..
         out.append(UsedValue("workload.shared_storage", _storage(result.design)))
     if isinstance(w, SapIqMultiplex):
         out += _sap_iq_values(w, result)
+    out += _running_costs(scenario, result)
     return tuple(out)
+
+
+def _running_costs(scenario: Scenario, result: SizingResult) -> Iterator[UsedValue]:
+    """The rack space and operations a year the cost of ownership counted where the scenario left them empty."""
+    c, t = scenario.commercial, result.totals
+    rack, host = running_costs.sources()
+    if c.rack_cost_per_year is None:
+        yield UsedValue("commercial.rack_cost_per_year", t.space_per_rack_year, t.currency, (rack,),
+                        f"the rack's {c.rack_power_kw:g} kW budget at a published colocation rate")
+    if c.host_operations_per_year is None:
+        yield UsedValue("commercial.host_operations_per_year", t.operations_per_host_year, t.currency, (host,),
+                        "an administrator's published mean wage over the servers one runs")
 
 
 def _platform_values(scenario: Scenario, result: SizingResult) -> Iterator[UsedValue]:

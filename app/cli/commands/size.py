@@ -74,10 +74,11 @@ def render_text(r: SizingResult) -> str:
         lines += ["", f"Cost of ownership over {t.tco_years} years ({t.currency})"]
         tco = [{"year": y.year, "hosts": y.hosts, "hardware": money_figure(y.hardware),
                 "licences": money_figure(y.licences), "support": money_figure(y.support),
-                "energy": money_figure(y.energy), "space": money_figure(y.space), "total": money_figure(y.total),
+                "energy": money_figure(y.energy), "space": money_figure(y.space),
+                "operations": money_figure(y.operations), "total": money_figure(y.total),
                 "cumulative": money_figure(y.cumulative)} for y in r.tco]
         lines.append(format_table(tco, ["year", "hosts", "hardware", "licences", "support", "energy", "space",
-                                        "total", "cumulative"]))
+                                        "operations", "total", "cumulative"]))
     if r.racks:
         lines += ["", "Racks"]
         for rack in r.racks:

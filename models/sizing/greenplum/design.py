@@ -12,7 +12,7 @@ from models.hardware import HardwareCatalog, Server
 from models.percent import percent
 from models.problems import Problem
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
-from models.sizing import commercial
+from models.sizing import commercial, running_costs
 from models.sizing.greenplum import evaluation, part_warnings, settle
 from models.sizing.greenplum import shortlist as gp_shortlist
 from models.sizing.greenplum import tco as gp_tco
@@ -261,7 +261,7 @@ class Ranking:
         return Ranking(f"{scenario.commercial.tco_years}-year cost of ownership",
                        lambda ev: gp_tco.approx_tco(ev, space.servers, scenario, catalog, offers),
                        lambda ev: gp_tco.tco_floor(ev, space.servers, scenario, catalog, offers),
-                       gp_tco.FloorGain(scenario, offers))
+                       gp_tco.FloorGain(scenario, offers, running_costs.host_cost_per_year(scenario, catalog.rates)))
 
     def full(self, r: SizingResult) -> float:
         """The ranked cost of a completed design (full BOM)."""

@@ -1,10 +1,10 @@
 """The approximate cost of ownership of every Greenplum candidate: what a search ranks on when the scenario
 minimises TCO (`commercial.optimize_for = "tco"`, `size` and `optimize` alike).
 
-Capex plus `commercial.tco_years` of licences, support and energy, per candidate, in the catalog's (project)
-currency. Network and racks are left out: they follow the host count and are priced exactly, with the full
-BOM, on the few candidates the search re-ranks. Where per-core database licences dominate, this order differs
-from the capex order: fewer, larger cores can cost more in hardware and far less over the years.
+Capex plus `commercial.tco_years` of licences, support, energy and the hosts' operations, per candidate, in the
+catalog's (project) currency. Network, racks and rack space are left out: they follow the host count and are priced
+exactly, with the full BOM, on the few candidates the search re-ranks. Where per-core database licences dominate,
+this order differs from the capex order: fewer, larger cores can cost more in hardware and far less over the years.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from models.hardware import HardwareCatalog, Licence, Server
 from models.perf import cost_power
 from models.scenario import Scenario
-from models.sizing import software
+from models.sizing import running_costs, software
 from models.sizing.greenplum import evaluation
 from models.sizing.greenplum.candidates import Candidates
 from models.sizing.greenplum.context import needed_tb
@@ -61,7 +61,8 @@ def _tco(ev: evaluation.Evaluated, servers: list[Server], scenario: Scenario, ca
     if com.support:
         yearly += _support(ev, servers, hosts, catalog)
     energy = ev.power_w * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
-    return ev.capex + once + com.tco_years * (yearly + energy)
+    operations = hosts * running_costs.host_cost_per_year(scenario, catalog.rates)
+    return ev.capex + once + com.tco_years * (yearly + energy + operations)
 
 
 @dataclass(frozen=True)
@@ -72,18 +73,20 @@ class FloorGain:
 
     scenario: Scenario
     offers: Offers
+    host_per_year: float = 0.0  # one host's operations a year (`running_costs.host_cost_per_year`)
 
     def __call__(self, c1: Candidates, hosts: int, etl: int, more: int, capex: float, watts: float) -> float:
         """The growth of candidate `c1` (one, with `hosts` segment and ETL hosts, `etl` of them ETL hosts) with
         `more` segment hosts adding `capex` and `watts`: their capex, the licences' least cost over the horizon
-        at the hosts then (no less than before), their energy; support, which only grows, is left out."""
+        at the hosts then (no less than before), their energy and operations; support, which only grows, is left
+        out."""
         scenario, offers = self.scenario, self.offers
         com, a = scenario.commercial, scenario.assumptions
         n = float(hosts + coordinator_count())
         once, yearly = _licences(c1, np.array([n, n + more]), np.array([float(etl)] * 2), scenario, offers, True)
         licences = float(once[1] - once[0]) + com.tco_years * float(yearly[1] - yearly[0])
         energy = watts * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
-        return capex + max(licences, 0.0) + com.tco_years * energy
+        return capex + max(licences, 0.0) + com.tco_years * (energy + more * self.host_per_year)
 
 
 def _licences(c: Candidates, hosts: FloatArray, etl: FloatArray, scenario: Scenario, offers: Offers,

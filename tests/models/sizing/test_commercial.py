@@ -16,6 +16,7 @@ from models.money import ExchangeRates, Rate, cents, total
 from models.scenario import Commercial
 from models.sizing import bom, infrastructure
 from models.sizing.engine import SizingInputError, size
+from models.sizing.result import SizingResult
 from tests.models.sizing.conftest import sample
 
 SAMPLES = ("retail-dw-gen5", "gp-oltp", "pg-consolidation", "sap-iq", "study-000-vsphere")
@@ -143,7 +144,7 @@ def test_tco_rows_add_up(catalog: HardwareCatalog, purchase: str) -> None:
     assert [y.year for y in r.tco] == list(range(1, 7))
     running = 0.0
     for y in r.tco:
-        assert y.total == total((y.hardware, y.licences, y.support, y.energy, y.space))
+        assert y.total == total((y.hardware, y.licences, y.support, y.energy, y.space, y.operations))
         running = total((running, y.total))
         assert y.cumulative == running
     assert r.totals.tco == r.tco[-1].cumulative
@@ -193,3 +194,32 @@ def test_the_tco_objective_never_costs_more_over_the_horizon_than_the_capex_one(
     assert by_tco.objective == "tco"
     assert by_tco.best_sizing.totals.tco <= by_capex.best_sizing.totals.tco
     assert not any(w.code.startswith("target-unmet") for w in by_tco.best_sizing.warnings)
+
+
+def test_rack_space_and_operations_count_at_their_sourced_defaults_unless_the_scenario_sets_them(
+        catalog: HardwareCatalog) -> None:
+    """Left empty, a rack costs its power budget at the published colocation rate and a host an administrator's
+    wage over the servers one runs, in the project currency (here a 12 kW rack budget, in EUR); 0 counts none; a
+    figure the scenario sets is taken as it is. Every year counts them on its racks and hosts."""
+    from models.calibration_data import figure
+
+    def sized(**commercial: object) -> SizingResult:
+        c = Commercial(currency="EUR", rack_power_kw=12, tco_years=3, **commercial)  # type: ignore[arg-type]
+        return size(sample("retail-dw-dual-socket-sas").model_copy(update={"commercial": c}), catalog)
+
+    eur = catalog.rates.rate("USD", "EUR")
+    default = sized()
+    t = default.totals
+    assert t.space_per_rack_year == cents(12 * figure("tco_defaults", "colocation_usd_per_kw_month") * 12 * eur)
+    assert t.operations_per_host_year == cents(figure("tco_defaults", "host_operations_usd_per_year") * eur)
+    for y in default.tco:
+        assert y.space == cents(t.racks * t.space_per_rack_year) and y.space > 0
+        assert y.operations == cents(y.hosts * t.operations_per_host_year) and y.operations > 0
+    none = sized(rack_cost_per_year=0, host_operations_per_year=0)
+    assert all(y.space == 0 and y.operations == 0 for y in none.tco)
+    assert none.totals.tco < default.totals.tco
+    own = sized(rack_cost_per_year=1234.5, host_operations_per_year=100)
+    assert own.tco[0].space == cents(own.totals.racks * 1234.5) and own.tco[0].operations == own.tco[0].hosts * 100
+    used = {u.field: u for u in default.values_used}
+    assert used["commercial.host_operations_per_year"].value == t.operations_per_host_year
+    assert "commercial.rack_cost_per_year" not in {u.field for u in own.values_used}

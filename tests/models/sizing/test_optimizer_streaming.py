@@ -37,6 +37,9 @@ def _same(point: DesignPoint | None, ref: RefPoint | None) -> None:
 
 
 def _check(scenario: Scenario, catalog: HardwareCatalog, chunk: int) -> RefResult:
+    # the reference is the capex search: the scenario minimises capex (the default objective is TCO)
+    scenario = scenario.model_copy(update={"commercial": scenario.commercial.model_copy(
+        update={"optimize_for": "capex"})})
     ref = reference_optimize(scenario, catalog, pareto_limit=10**6)
     got = optimize(scenario, catalog, pareto_limit=10**6, chunk=chunk)
     assert (got.evaluated, got.feasible) == (ref.evaluated, ref.feasible)

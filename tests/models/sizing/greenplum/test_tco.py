@@ -140,7 +140,8 @@ def test_etl_hosts_take_the_os_licence_but_not_the_database_licence(catalog: Har
     """gpfdist hosts run no Greenplum: the BOM licenses them for the OS only (`software.UNLICENSED_ROLES`), and the
     approximate TCO the searches rank on counts them the same way (before: a per-core Greenplum licence for every
     ETL host, so candidates needing more ETL hosts were ranked dearer than the BOM prices them)."""
-    s = sample("retail-dw-gen5", platform=FREE, commercial={"licence_ids": [licence], "support": False},
+    s = sample("retail-dw-gen5", platform=FREE, commercial={"licence_ids": [licence], "support": False,
+                                                            "host_operations_per_year": 0},
                assumptions={"energy_price_per_kwh": 0.0})
     servers, drives = current(catalog.servers, catalog)[:4], current(catalog.drives, catalog)[:4]
     space = search_space(s, s.workload, catalog, resolve(s, catalog), Choices(servers, drives,  # type: ignore[arg-type]
