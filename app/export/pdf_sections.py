@@ -305,12 +305,23 @@ def workload_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
         ("Energy price", f"{a.energy_price_per_kwh:g} {r.totals.currency} per kWh"),
         ("Data-centre PUE", f"{a.pue:g}"),
         ("Average utilisation for energy", f"{a.utilization_pct:g} %"),
+        *((field_label(f"commercial.{name}"), _running_cost(s, r, name, used))
+          for name in ("rack_cost_per_year", "host_operations_per_year")),
         ("Prepared by", s.prepared_by or "–"),
     ])]
     if s.notes.strip():
         out.append(ctx.heading("Notes", 1))
         out += [ctx.p(par, st.body) for par in s.notes.split("\n") if par.strip()]
     return out
+
+
+def _running_cost(s: Scenario, r: SizingResult, name: str, used: dict[str, UsedValue]) -> str:
+    """A running cost the TCO counts: the scenario's figure, or the sourced default it left empty ("by default")."""
+    given = getattr(s.commercial, name)
+    if given is not None:
+        return f"{money(given, r.totals.currency)}" + (" (none counted)" if given == 0 else "")
+    default = used.get(f"commercial.{name}")
+    return f"{used_text(default)}, by default (see the cost of ownership)" if default is not None else "–"
 
 
 # --- Performance ---------------------------------------------------------------------------------------------
