@@ -163,7 +163,8 @@ def vsan_sources(lay: VsanLayout) -> str:
     """The VMware documents the layout follows."""
     ids: tuple[str, ...]
     if lay.architecture == "esa":
-        ids = ("vsan_esa_single_tier", "vsan_esa_min_host_cores", "vsan_esa_raid5_narrow_factor")
+        ids = ("vsan_esa_single_tier", "vsan_esa_min_host_cores",
+               *(("vsan_esa_raid5_narrow_factor",) if lay.policy == "raid5-ftt1" else ()))
     else:
         ids = ("cache_ratio_of_consumed", "slack_fraction")
     return "; ".join(dict.fromkeys(point(VS, i).source.cite() for i in ids))
