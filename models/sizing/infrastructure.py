@@ -239,11 +239,13 @@ def pack(groups: Sequence[HostGroup], rack_u: int, budget_w: float, fabric: Fabr
     leaf, per_switch, spine, spines, mgmt = fabric.leaf, fabric.per_switch, fabric.spine, fabric.spines, fabric.mgmt
     racks = [_RackFill(spines=spines)]
     first = groups[0]
-    host_u = first.server.rack_u + (2 * leaf.rack_u if leaf else 0) + pdu_u
-    host_w = first.peak_w_per_host + (2 * leaf.watts if leaf else 0.0)
+    # a rack of spines (with or without a host) has its management switch too
+    mgmt_u, mgmt_w = (mgmt.rack_u, mgmt.watts) if mgmt is not None else (0, 0.0)
+    host_u = first.server.rack_u + (2 * leaf.rack_u if leaf else 0) + pdu_u + mgmt_u
+    host_w = first.peak_w_per_host + (2 * leaf.watts if leaf else 0.0) + mgmt_w
     if spine is not None and spines and (spines * spine.rack_u + host_u > rack_u
                                          or spines * spine.watts + host_w > budget_w):
-        per_rack = max(1, min((rack_u - pdu_u) // spine.rack_u, int(budget_w // spine.watts)))
+        per_rack = max(1, min((rack_u - pdu_u - mgmt_u) // spine.rack_u, int((budget_w - mgmt_w) // spine.watts)))
         racks = [_RackFill(spines=min(per_rack, spines - i)) for i in range(0, spines, per_rack)]
         racks.append(_RackFill())
 

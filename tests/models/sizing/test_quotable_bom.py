@@ -230,3 +230,18 @@ def test_m2_boot_drives_sit_on_the_vendors_boot_module_which_draws_rack_power(ca
     lines = bom.host_lines("segment host", 4, bom.HostBuild(acme, nic=catalog.nic("nvidia-connectx-6-lx-2x25gbe"),
                                                             nics=1))
     assert not [ln for ln in infrastructure.plan(lines, others, Commercial()).lines if ln.kind == "boot-module"]
+
+
+@pytest.mark.parametrize(("hosts", "kw"), [(65, 6.0), (60, 3.0), (120, 9.5)])
+def test_racks_of_spines_keep_their_management_switch_within_the_power_budget(catalog: HardwareCatalog, hosts: int,
+                                                                              kw: float) -> None:
+    """Spines that do not fit beside a host get racks of their own; each such rack holds a management switch too,
+    and the budget counts it (a 6 kW budget once drew 6.05 kW: the spines filled it before the switch came)."""
+    server, nic = catalog.server("dell-r7625-24x-u3-2x-epyc-9654"), catalog.nic("nvidia-connectx-7-2x100gbe")
+    lines = bom.host_lines("segment host", hosts, bom.HostBuild(server, nic=nic, nics=1))
+    out = infrastructure.plan(lines, catalog, Commercial(rack_power_kw=kw))
+    assert any(s.role == "spine switch" for r in out.racks for s in r.slots)
+    for rack in out.racks:
+        servers = sum(1 for s in rack.slots if s.kind == "server")
+        assert rack.peak_kw <= rack.budget_kw + 1e-6 or servers == 1, (rack.name, rack.peak_kw)
+        assert sum(1 for s in rack.slots if s.role == "management switch") >= 1
