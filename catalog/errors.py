@@ -89,6 +89,16 @@ class CatalogFileError(CatalogError):
     """A catalog file that cannot be read at all (missing, not CSV/JSON, wrong shape)."""
 
 
+class UndecidedSeparatorError(CatalogFileError):
+    """A file whose number cells do not tell its decimal separator (or tell two): read again with one given (the
+    CLI's --decimal, the window's question). `why` names the cells, without the CLI's option."""
+
+    def __init__(self, name: str, why: str, nothing_imported: bool = False) -> None:
+        self.why = why
+        done = "; nothing was imported" if nothing_imported else ""
+        super().__init__(f"{name}: the decimal separator cannot be told{done}: {why} (give --decimal . or --decimal ,)")
+
+
 class PartInUseError(CatalogError):
     """Deleting a part that other parts still reference (a CPU that servers use)."""
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal, TextIO, get_args
 
-from catalog.errors import CatalogFileError
+from catalog.errors import CatalogFileError, UndecidedSeparatorError
 from catalog.numbers import NumberCell, NumberFormatError, Separator, detect, parse_number, written
 from catalog.rows import ROW_MODELS, columns_for
 from catalog.validation import EXTRA_CELLS, SourceRow
@@ -116,7 +116,7 @@ def csv_separator(rows: Iterable[SourceRow], name: str, decimal: Separator | Non
              if column in NUMERIC_COLUMNS and isinstance(value, str) and value.strip())
     found = detect(cells, decimal)
     if found.separator is None:
-        raise CatalogFileError(f"{name}: the decimal separator cannot be told: {found.summary()}")
+        raise UndecidedSeparatorError(name, found.summary())
     return found.separator
 
 

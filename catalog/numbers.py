@@ -14,7 +14,7 @@ the file tells, or the evidence disagrees, the file is refused naming each such 
 ','
 >>> print(detect([NumberCell(2, "unit_price", "1,234")]).problems[0])  # doctest: +NORMALIZE_WHITESPACE
 row 2, column unit_price: '1,234' reads as 1234 or as 1.234; nothing else in the file shows
-its decimal separator (give --decimal . or --decimal ,)
+its decimal separator
 """
 
 from __future__ import annotations
@@ -158,14 +158,14 @@ def detect(cells: Iterable[NumberCell], given: Separator | None = None) -> Detec
     if len(evidence) == 2:
         comma, point = evidence[","], evidence["."]
         return Detected(None, [f"the file writes numbers two ways: {comma.where} '{comma.text.strip()}' has ',' "
-                               f"as its decimal separator, {point.where} '{point.text.strip()}' has '.' (give "
-                               "--decimal . or --decimal , and correct the cells that do not follow it)"])
+                               f"as its decimal separator, {point.where} '{point.text.strip()}' has '.' (correct "
+                               "the cells that do not follow the separator you give)"])
     if evidence:
         return Detected(next(iter(evidence)))
     if either:
         return Detected(None, [
             f"{c.where}: '{c.text.strip()}' reads as {parse_number(c.text, '.')} or as {parse_number(c.text, ',')}; "
-            "nothing else in the file shows its decimal separator (give --decimal . or --decimal ,)"
+            "nothing else in the file shows its decimal separator"
             for c in either])
     return Detected(".")
 

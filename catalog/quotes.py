@@ -21,7 +21,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from catalog.errors import CatalogFileError
+from catalog.errors import CatalogFileError, UndecidedSeparatorError
 from catalog.numbers import NumberCell, NumberFormatError, Separator, detect, parse_number
 from models.file_input import MAX_INT_DIGITS, TABLE_MAX_BYTES, FileInputError, decode_text, read_bytes
 from models.hardware import Part
@@ -180,8 +180,7 @@ def read_quote(path: Path, decimal: Separator | None = None) -> tuple[list[Quote
              if isinstance(v := raw(r, key), str) and v]
     found = detect(texts, decimal)
     if found.separator is None:
-        raise CatalogFileError(f"{path}: the decimal separator cannot be told; nothing was imported: "
-                               + found.summary())
+        raise UndecidedSeparatorError(str(path), found.summary(), nothing_imported=True)
     sep = found.separator
     for n, r in body:
         part, desc = cell(r, "part"), cell(r, "description")

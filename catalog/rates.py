@@ -20,7 +20,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from catalog.errors import CatalogFileError, InvalidRowsError, RowProblem
+from catalog.errors import CatalogFileError, InvalidRowsError, RowProblem, UndecidedSeparatorError
 from catalog.numbers import NumberCell, NumberFormatError, Separator, detect, parse_number, written
 from catalog.orm import RateRecord
 from catalog.rows import Currency, IsoDate, LongText, _no_bool
@@ -167,7 +167,7 @@ def with_numbers_read(rows: list[dict[str, Any]], path: Path | str, decimal: Sep
              if isinstance(v := r.get("usd_per_unit"), str) and v.strip()]
     found = detect(cells, decimal)
     if found.separator is None:
-        raise CatalogFileError(f"{path}: the decimal separator cannot be told: " + found.summary())
+        raise UndecidedSeparatorError(str(path), found.summary())
     out: list[dict[str, Any]] = []
     for row in rows:
         value = row.get("usd_per_unit")

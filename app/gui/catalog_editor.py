@@ -38,8 +38,9 @@ from app.gui.catalog_models import CatalogTableModel, RowState, SortSpec, Source
 from app.gui.hardware_picker import parts_in_order
 from app.gui.workers import Job, JobRunner
 from app.services.catalog_source import CatalogSource
-from catalog.errors import CatalogError, InvalidRowsError, OutlierRowsError
+from catalog.errors import CatalogError, InvalidRowsError, OutlierRowsError, UndecidedSeparatorError
 from catalog.files import FileFormat, read_file, render
+from catalog.numbers import Separator
 from catalog.rows import part_to_row
 from catalog.store import ImportReport
 from models.hardware import PART_KINDS, HardwareCatalog, PartKind
@@ -72,6 +73,17 @@ def _ask_open(parent: QWidget) -> str | None:
     return name or None
 
 
+def _ask_separator(parent: QWidget, name: str, why: str) -> Separator | None:
+    """Which decimal separator a file whose cells do not tell it uses (None: do not import)."""
+    box = QMessageBox(QMessageBox.Icon.Question, "Decimal separator",
+                      f"{Path(name).name}: {why}\n\nWhich decimal separator does the file use?", parent=parent)
+    point = box.addButton("Decimal point (1,234.5)", QMessageBox.ButtonRole.AcceptRole)
+    comma = box.addButton("Decimal comma (1.234,5)", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    return "." if box.clickedButton() is point else "," if box.clickedButton() is comma else None
+
+
 def _ask_save(parent: QWidget) -> str | None:
     name, _ = QFileDialog.getSaveFileName(parent, "Export the catalog", "catalog.csv", "CSV (*.csv);;JSON (*.json)")
     return name or None
@@ -88,6 +100,7 @@ class CatalogEditor(QWidget):
         self.source = source
         self.ask_open: OpenFileFn = _ask_open
         self.ask_save: SaveFileFn = _ask_save
+        self.ask_separator: Callable[[QWidget, str, str], Separator | None] = _ask_separator
         self.models: dict[PartKind, CatalogTableModel] = {}
         self.views: dict[PartKind, QTableView] = {}
         self.proxies: dict[PartKind, QSortFilterProxyModel] = {}
@@ -350,9 +363,11 @@ class CatalogEditor(QWidget):
             self.progress.setFormat(f"{text} %v of %m")
         return show
 
-    def import_file(self, path: str | None = None, *, confirm_outliers: bool = False) -> bool:
+    def import_file(self, path: str | None = None, *, confirm_outliers: bool = False,
+                    decimal: Separator | None = None) -> bool:
         """Start importing a file on a worker thread; True when it started (the result shows in the banner). Prices
-        far from the catalog's are refused first and written only once the user confirms them (`_imported`)."""
+        far from the catalog's are refused first and written only once the user confirms them, and a file whose
+        cells do not tell their decimal separator is read again with the one the user names (`_imported`)."""
         if self.source.store is None or self.job is not None:
             return False
         name = path or self.ask_open(self)
@@ -363,7 +378,7 @@ class CatalogEditor(QWidget):
 
         def work(cancel: threading.Event, progress: Progress) -> _Imported | CatalogError:
             try:
-                rows = read_file(Path(name))
+                rows = read_file(Path(name), decimal)
                 if cancel.is_set():
                     raise Cancelled()
                 report = store.import_rows(rows, replace=replace, progress=progress, cancelled=cancel.is_set,
@@ -381,7 +396,7 @@ class CatalogEditor(QWidget):
                 return exc
 
         self._begin(f"Importing {Path(name).name}…")
-        self.job = self.jobs.start(work, lambda result: self._imported(name, result), bulk=True,
+        self.job = self.jobs.start(work, lambda result: self._imported(name, result, decimal), bulk=True,
                                    on_failed=lambda problems: self._failed("Import failed", problems,
                                                                            self.importFinished),
                                    on_progress=self._on_progress(f"Importing {Path(name).name}:"),
@@ -389,10 +404,19 @@ class CatalogEditor(QWidget):
                                                                       "nothing was imported.", self.importFinished))
         return True
 
-    def _imported(self, name: str, result: _Imported | CatalogError) -> None:
+    def _imported(self, name: str, result: _Imported | CatalogError, decimal: Separator | None = None) -> None:
         self._end()
         if isinstance(result, OutlierRowsError) and self._confirm_outliers(name, result):
-            self.import_file(name, confirm_outliers=True)
+            self.import_file(name, confirm_outliers=True, decimal=decimal)
+            return
+        if isinstance(result, UndecidedSeparatorError) and decimal is None:
+            chosen = self.ask_separator(self, name, result.why)
+            if chosen is not None:
+                self.import_file(name, decimal=chosen)
+                return
+            self._say("error", html.escape(f"{Path(name).name}: the decimal separator cannot be told: {result.why}; "
+                                           "nothing was imported."))
+            self.importFinished.emit(False)
             return
         if isinstance(result, InvalidRowsError):
             lines = result.lines()

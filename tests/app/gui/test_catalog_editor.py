@@ -297,3 +297,31 @@ def test_a_price_far_from_the_catalogs_is_written_only_once_confirmed(  # type: 
     assert finished.args == [confirm]
     price = next(p.price for p in source.snapshot.of_kind("nic") if p.id == "acme-4x25")
     assert price == (900_000 if confirm else 900)
+
+
+@pytest.mark.parametrize(("chosen", "price"), [(",", 1234.0), (".", 1.234), (None, None)])
+def test_a_file_that_does_not_tell_its_decimal_separator_is_read_with_the_one_the_user_names(  # type: ignore[no-untyped-def]
+        editor: CatalogEditor, source: CatalogSource, tmp_path: Path, qtbot, chosen: str | None,
+        price: float | None) -> None:
+    """'1.234' reads as 1234 with a decimal comma and 1.234 with a point, and nothing else in the file tells: the
+    window asks (the CLI's --decimal) and imports with the answer; cancelled, nothing is imported and it says why."""
+    path = tmp_path / "nics.csv"
+    with path.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(NEW_NIC))
+        writer.writeheader()
+        writer.writerow({**NEW_NIC, "price": "1.234"})
+    asked: list[str] = []
+
+    def ask(parent: object, name: str, why: str) -> str | None:
+        asked.append(why)
+        return chosen
+
+    editor.ask_separator = ask  # type: ignore[assignment]
+    with qtbot.waitSignal(editor.importFinished, timeout=20_000) as finished:
+        assert editor.import_file(str(path))
+    assert len(asked) == 1 and "'1.234' reads as" in asked[0]
+    assert finished.args == [chosen is not None]
+    stored = [p.price for p in source.snapshot.of_kind("nic") if p.id == "acme-4x25"]
+    assert stored == ([] if price is None else [pytest.approx(price)])
+    if chosen is None:
+        assert "decimal separator cannot be told" in editor.message.text()
