@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TypeAlias
 
 from reportlab.lib import colors
@@ -35,6 +36,17 @@ from app.views.edition import Edition
 from models.references import ReferenceList
 
 Cell: TypeAlias = str | Flowable | list[Flowable]
+
+
+FIGURE_MIN_PT = 5.5  # the smallest a figure in a table prints before its short form takes its place
+
+
+@cache
+def _sized(base: ParagraphStyle, size: float) -> ParagraphStyle:
+    """`base` at `size` points (one style per size, so paragraphs of one figure share their parse)."""
+    if size == base.fontSize:
+        return base
+    return ParagraphStyle(f"{base.name}-{size:.1f}", parent=base, fontSize=size, leading=base.leading)
 
 
 def fitting_size(s: str, font: str, width: float, fonts: ReportFonts, max_size: float, min_size: float,
@@ -207,6 +219,17 @@ class Ctx:
         """
         return KeepTogether([*before, chart, Spacer(1, 2), Para(self.text(caption), self.styles.caption),
                              Spacer(1, 6)])
+
+    def number_cell(self, s: str, width: float, short: str | None = None, bold: bool = False) -> Para:
+        """A figure in a cell `width` wide, right-aligned and on one line: the font shrinks (to 5.5 pt at least)
+        until it fits, and where even that would wrap `short` (its k / M form) is printed instead."""
+        base = self.styles.cell_num_bold if bold else self.styles.cell_num
+        room = width - 8  # the cell's padding
+        size = fitting_size(s, base.fontName, room, self.fonts, base.fontSize, FIGURE_MIN_PT)
+        if short is not None and string_width(s, base.fontName, size, self.fonts) > room:
+            s = short
+            size = fitting_size(s, base.fontName, room, self.fonts, base.fontSize, FIGURE_MIN_PT)
+        return Para(self.text(s), _sized(base, round(size, 1)))
 
     def fitted(self, s: str, width: float, max_size: float = 7.5, min_size: float = 5.2,
                style: ParagraphStyle | None = None, color: colors.Color = MUTED) -> Para:

@@ -7,6 +7,7 @@ carry, so the grand total printed here is the one procurement gets in the spread
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table
 
@@ -14,7 +15,7 @@ from app.export.bom import GRAND, ONE_TIME, PER_YEAR, BomTable
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_doc import Para
 from app.export.pdf_styles import SUB_FILL, TOTAL_FILL, grid_table_style
-from app.formatting import converted_from, line_amount, money, money_figure, number, power_with_watts
+from app.formatting import converted_from, line_amount, money, money_figure, money_short, number, power_with_watts
 from app.views.compare import compare_rows
 from models.scenario import Scenario
 from models.sizing import running_costs
@@ -59,15 +60,16 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
             if ctx.edition.internal:  # the catalog id is the team's; the customer orders by part number
                 sub += f" · id {row.part_id}"
             part = [ctx.p(row.description, st.cell), ctx.fitted(sub, widths[0] - 8)]
-            ext = line_amount(row.extended, row.recurring)
             disc = f"{row.discount_pct:g}" if row.discount_pct else ""
-            data.append([part, ctx.p(str(row.qty_per_host), st.cell_num), ctx.p(str(row.hosts), st.cell_num),
-                         ctx.p(str(row.qty), st.cell_num), ctx.p(line_amount(row.list_unit_price), st.cell_num),
-                         ctx.p(disc, st.cell_num), ctx.p(line_amount(row.unit_price), st.cell_num),
-                         ctx.p(ext, st.cell_num)])
+            # every figure on one line: the font shrinks to fit its column, else its k / M form is printed
+            figures = [(f"{row.qty_per_host:,}", None), (f"{row.hosts:,}", None), (f"{row.qty:,}", None),
+                       _amount(row.list_unit_price), (disc, None), _amount(row.unit_price),
+                       _amount(row.extended, row.recurring)]
+            data.append([part, *(ctx.number_cell(text, widths[k + 1], short)
+                                 for k, (text, short) in enumerate(figures))])
         elif row.kind == "subtotal":
             data.append([ctx.p(f"Subtotal {row.role}", st.cell_bold), "", "", "", "", "", "",
-                         ctx.p(line_amount(row.extended), st.cell_num_bold)])
+                         ctx.number_cell(_amount(row.extended)[0], widths[7], _amount(row.extended)[1], bold=True)])
             cmds += [("SPAN", (0, i), (6, i)), ("LINEABOVE", (0, i), (-1, i), 0.6, st.h1.textColor)]
         else:
             label = {ONE_TIME: "One-time total (capex)", PER_YEAR: "Per-year total (subscriptions and support)",
@@ -99,6 +101,13 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
         out += _rates_block(ctx, result, cur)
         out += _racks_block(ctx, result)
     return out
+
+
+def _amount(amount: float | Decimal | None, recurring: bool = False) -> tuple[str, str | None]:
+    """A BOM amount as its column prints it (cents, "/yr") and its k / M form for a column too narrow for it."""
+    if amount is None:
+        return line_amount(amount), None
+    return line_amount(amount, recurring), money_short(float(amount), "") + (" /yr" if recurring else "")
 
 
 def _default_note(s: Scenario, field: str, which: int, ctx: Ctx) -> str:
@@ -159,9 +168,10 @@ def cost_section(ctx: Ctx, r: SizingResult, s: Scenario, chart: Flowable | None,
         ("BOM at list prices (first year)", money(t.list_total, cur)),
         (f"Power at {a.utilization_pct:g} % average utilisation", power_with_watts(t.power_w)),
         ("Rack space", f"{t.racks} rack(s), {t.rack_u} U"),
-        (f"Energy per year (PUE {a.pue:g})", f"{t.kwh_per_year:,.0f} kWh, {money(t.energy_cost_per_year, cur)}"),
+        (f"Energy per year (PUE {a.pue:g})",
+         f"{t.kwh_per_year:,.0f} kWh, {money(t.energy_cost_per_year, cur, cents=False)}"),
         ("Energy price", f"{a.energy_price_per_kwh:g} {cur} per kWh"),
-        (f"Cost of ownership over {t.tco_years} years", money(t.tco, cur)),
+        (f"Cost of ownership over {t.tco_years} years", money(t.tco, cur, cents=False)),
     ]
     out.append(ctx.facts(rows, label_w=200))
     if r.tco:
@@ -173,9 +183,10 @@ def cost_section(ctx: Ctx, r: SizingResult, s: Scenario, chart: Flowable | None,
                "hosts bought in the year the data growth needs them")
         out += [ctx.heading(f"Cost of ownership, year by year ({cur})", 1),
                 ctx.m(f"Purchases ({how}), licences (perpetual in the year bought, subscriptions every year), "
-                      f"support, energy at PUE {a.pue:g}, rack space at {ctx.text(money(t.space_per_rack_year, cur))}"
+                      f"support, energy at PUE {a.pue:g}, rack space at"
+                      f" {ctx.text(money(t.space_per_rack_year, cur, cents=False))}"
                       f" per rack per year{ctx.text(_default_note(s, 'rack_cost_per_year', 0, ctx))} and operations"
-                      f" at {ctx.text(money(t.operations_per_host_year, cur))} per host per year"
+                      f" at {ctx.text(money(t.operations_per_host_year, cur, cents=False))} per host per year"
                       f"{ctx.text(_default_note(s, 'host_operations_per_year', 1, ctx))}, in whole {ctx.text(cur)}."
                       " No discounting or price drift.", st.muted),
                 ctx.grid(["Year", "Hosts", "Hardware", "Licences", "Support", "Energy", "Space", "Operations",
@@ -199,7 +210,8 @@ def cost_section(ctx: Ctx, r: SizingResult, s: Scenario, chart: Flowable | None,
                          "costs at today's list prices (re-sized by the engine year by year).", st.body))
         w = ctx.width
         g_rows = [[f"Year {y.year}", number(y.data_tb), number(y.data_on_disk_tb), str(y.hosts),
-                   money(y.capex_expansion, cur), money(y.capex_total, cur)] for y in growth]
+                   money(y.capex_expansion, cur, cents=False), money(y.capex_total, cur, cents=False)]
+                  for y in growth]
         block.append(ctx.grid(["Year", "Data (TB)", "On disk (TB)", "Worker hosts", "Expansion", "Installed total"],
                             g_rows, [w * 0.12, w * 0.14, w * 0.14, w * 0.14, w * 0.23, w * 0.23],
                             numeric=(1, 2, 3, 4, 5)))

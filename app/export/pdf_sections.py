@@ -179,10 +179,10 @@ def ownership_sentence(r: SizingResult) -> str:
     (markup): the cost of ownership next to the price, so the one-time figure is never read as the whole cost."""
     o = ownership(r)
     cur = o.currency
-    return (f"Its first year costs <b>{money(o.first_year, cur)}</b> with subscriptions and support "
+    return (f"Its first year costs <b>{money(o.first_year, cur, cents=False)}</b> with subscriptions and support "
             f"({money(o.recurring_per_year, cur)} a year), energy, rack space and operations; over the {o.years}-year"
             " planning "
-            f"horizon it costs <b>{money(o.tco, cur)}</b> to own. ")
+            f"horizon it costs <b>{money(o.tco, cur, cents=False)}</b> to own. ")
 
 
 def recommendation(ctx: Ctx, r: SizingResult, s: Scenario) -> str:

@@ -108,3 +108,26 @@ def test_the_window_s_export_writes_the_edition_chosen(design: tuple[Scenario, S
         path = tmp_path / f"{audience}.docx"
         run_export("docx", [s], catalog, path, threading.Event(), lambda d, t: None, audience)
         assert (SERVER in docx_text(path)) == (audience == "internal")
+
+
+def test_large_bom_figures_print_on_one_line(design: tuple[Scenario, SizingResult], tmp_path: Path) -> None:
+    """A quantity of 13,984 and a yearly line of 11.5 M (a per-core subscription on a large cluster) fit their
+    columns: read back line by line, each figure is whole (it printed "1398" over "4" and "11,507,940.1" over
+    "0 /yr")."""
+    import dataclasses
+    import shutil
+    import subprocess
+
+    s, r = design
+    i = next(k for k, ln in enumerate(r.bom) if ln.kind == "licence" and ln.recurring)
+    big = dataclasses.replace(r.bom[i], qty_per_host=13_984, hosts=1, unit_price=822.93, list_unit_price=822.93)
+    r2 = dataclasses.replace(r, bom=(*r.bom[:i], big, *r.bom[i + 1:]))
+    render_report([r2], [s], tmp_path / "big.pdf", audience="customer")
+    exe = shutil.which("pdftotext")
+    if exe is None:
+        lines = pdf_text(tmp_path / "big.pdf").splitlines()
+    else:
+        lines = subprocess.run([exe, "-layout", str(tmp_path / "big.pdf"), "-"], capture_output=True, text=True,
+                               check=True).stdout.splitlines()
+    row = [ln for ln in lines if "13,984" in ln]
+    assert row and f"{13_984 * 82293 / 100:,.2f} /yr" in row[0], row  # 11,507,853.12

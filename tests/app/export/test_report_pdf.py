@@ -394,7 +394,7 @@ def test_cover_and_summary_put_the_cost_of_ownership_up_front(single: tuple[Path
         assert f"{t.capex:,.0f} {cur}" in page
         assert "First year" in page and f"{first:,.0f} {cur}" in page
         assert f"{t.tco_years}-year TCO" in page and f"{t.tco:,.0f} {cur}" in page
-    assert f"over the {t.tco_years}-year planning horizon it costs {t.tco:,.2f} {cur} to own" in summary
+    assert f"over the {t.tco_years}-year planning horizon it costs {t.tco:,.0f} {cur} to own" in summary
     assert f"{t.recurring_per_year:,.2f} {cur} a year" in summary
 
 
