@@ -48,20 +48,21 @@ def worker_word(r: SizingResult) -> str:
 
 
 def kpi_rows(r: SizingResult) -> list[KpiRow]:
-    """The key figures in the order the cover and the summary show them; the cost over the horizon only when the
+    """The key figures in the order the cover and the summary show them (running costs: subscriptions, support,
+    energy, rack space and operations); the cost over the horizon only when the
     engine counted one, the main estimate only when the design has one."""
     d, t = r.design, r.totals
     cur = t.currency
     rows = [KpiRow("capex", "Capex (one-time)", money(t.capex, cur, cents=False), f"{len(r.bom)} BOM lines")]
     if r.tco:  # year 1 of the TCO, as the PDF's cover and summary give it (`app.views.ownership`)
         rows.append(KpiRow("first_year", "First year", money(ownership(r).first_year, cur, cents=False),
-                           "capex and a year of subscriptions, support, energy, space and operations"))
+                           "capex + a year of running costs"))
     if t.recurring_per_year:
         rows.append(KpiRow("recurring_per_year", "Subscriptions and support",
                            f"{money(t.recurring_per_year, cur, cents=False)} /yr", "every year"))
     if t.tco_years and t.tco:
         rows.append(KpiRow("tco", f"Cost of ownership, {t.tco_years} years", money(t.tco, cur, cents=False),
-                           "capex, subscriptions, support, energy, space and operations"))
+                           "capex + running costs"))
     rows.append(KpiRow("power", "Power", power(t.power_w), f"{t.kwh_per_year:,.0f} kWh/year"))
     worker = worker_word(r)
     rows.append(KpiRow("hosts", "Hosts · rack space", f"{d.total_hosts} · {t.rack_u} U",
