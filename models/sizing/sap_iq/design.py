@@ -311,9 +311,8 @@ def _cache_settings(node_memory_gib: float) -> tuple[sap_iq_rules.CacheSplit, Se
 
 
 def _rationale(w: SapIqMultiplex, server: Server, nodes: int, node: Node, choice: sap_iq_rules.DqpChoice,
-               caches: sap_iq_rules.CacheSplit, main_tb: float, stored_tb: float,
-               pred: sap_iq.IqPrediction) -> list[Rationale]:
-    """Why the DQP mode, the dbspace sizes, the node count with its roles and per-core speed, and the caches."""
+               main_tb: float, stored_tb: float) -> list[Rationale]:
+    """Why the DQP mode, the dbspace sizes, and the node count with its roles and per-core speed."""
     _, writers, readers = _roles(w, nodes)
     node_desc = (f"is a VM with {node.vcpus} vCPUs ({percent(vcpu_share())} of the host cores, as study 003 gave its"
                  " VMs)"
@@ -342,9 +341,14 @@ def _rationale(w: SapIqMultiplex, server: Server, nodes: int, node: Node, choice
             f" {int(figure(STUDY, 'vm_vcpus'))} in the study.",
             f"{_cite('vm_vcpus')}; {_cite('cpu_base_ghz')}",
         ),
-        Rationale("IQ caches", f"{caches.reason} {sap_iq_caches.explain(w, nodes, caches, main_tb, pred)}",
-                  f"{caches.source}; {_cite('cache_miss_slowdown_main')}; {_cite('temp_cache_floor_share')}"),
     ]
+
+
+def _caches_rationale(w: SapIqMultiplex, nodes: int, caches: sap_iq_rules.CacheSplit, main_tb: float,
+                      pred: sap_iq.IqPrediction) -> Rationale:
+    """Why the caches, and what they hold of what the data and the streams need."""
+    return Rationale("IQ caches", f"{caches.reason} {sap_iq_caches.explain(w, nodes, caches, main_tb, pred)}",
+                     f"{caches.source}; {_cite('cache_miss_slowdown_main')}; {_cite('temp_cache_floor_share')}")
 
 
 def _design(scenario: Scenario, w: SapIqMultiplex, o: IqOption, node: Node, st: _SharedStorage,
@@ -397,7 +401,8 @@ def _explain(
           else _san_storage(w, o, server, stored_tb, net))
     failure = sap_iq_failure.node_failure(w, o, choice.mode, node.eff, pred, net.nic.speed_gbps if net.nic else None,
                                           node.vsphere, away)
-    rationale = [*_rationale(w, server, nodes, node, choice, caches, main_tb, stored_tb, pred), st.rationale,
+    rationale = [*_rationale(w, server, nodes, node, choice, main_tb, stored_tb),
+                 _caches_rationale(w, nodes, caches, main_tb, pred), st.rationale,
                  sap_iq_failure.rationale(failure),
                  licence_rank.rationale(scenario, server, "gives the query streams their cores" if not o.capped
                                         else "gives the streams the most cores the node limit allows")]
