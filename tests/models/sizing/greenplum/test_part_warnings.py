@@ -4,9 +4,11 @@ one the sized design reports."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,7 +17,8 @@ from models.calibration_data import figure
 from models.hardware import HardwareCatalog
 from models.scenario import GreenplumAnalytics, Scenario
 from models.sizing.engine import SizingInputError, size
-from models.sizing.greenplum import density, part_warnings
+from models.sizing.greenplum import density, part_warnings, segments
+from models.sizing.greenplum.candidates import enumerate_candidates
 from models.sizing.result import SizingResult
 from tests.models.sizing.conftest import SizeOnce, sample
 
@@ -93,6 +96,12 @@ def test_the_count_the_search_ranks_on_is_what_the_design_reports(
     running = r.greenplum.resource_group_concurrency
     if density.density(s.workload, srv, d.segment_hosts, d.memory_gib_per_host, d.data_needed_tb, running).short:
         expected.append("density-low")
+    # the design's own host (its drives, RAID level and memory): do its drives carry what the tier, cores and memory
+    # give evenly?
+    c = enumerate_candidates([srv], [catalog.drive(d.drive_id)], [d.deployment], [d.raid], d.data_drives_per_host)
+    c = dataclasses.replace(c, memory_gib=np.full(len(c), float(d.memory_gib_per_host)))
+    if bool(segments.plan(s.workload, c, s.platform).off_tier[0]):
+        expected.append("segments-off-tier")
     assert _part_warnings(r) == expected
 
 
