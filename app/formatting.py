@@ -17,7 +17,7 @@ from models.uncertainty import Estimate
 from models.vocabulary import KINDS, SHARE_UNITS
 
 if TYPE_CHECKING:
-    from models.sizing.result import Design, SizingResult, VmLayout
+    from models.sizing.result import Design, PriceStatus, SizingResult, VmLayout
 
 
 def data_elsewhere(d: Design) -> str | None:
@@ -228,6 +228,20 @@ def line_amount(amount: float | Decimal | None, recurring: bool = False) -> str:
     ('1,234.50', '99.00 /yr')
     """
     return money_figure(amount) + (" /yr" if recurring else "")
+
+
+# A BOM line whose price is not its own prints what it is, never 0.00 (which procurement would read as free)
+PRICE_WORDS: dict[PriceStatus, str] = {"included": "incl.", "on_quote": "on quote"}
+
+
+def priced_amount(amount: float | Decimal | None, status: PriceStatus, recurring: bool = False) -> str:
+    """A BOM line's price as `line_amount` prints it, or "incl." for a part priced inside another line (a server's
+    CPUs) and "on quote" for one the vendor's quote prices.
+
+    >>> priced_amount(0, "included"), priced_amount(0, "on_quote"), priced_amount(0, "priced")
+    ('incl.', 'on quote', '0.00')
+    """
+    return PRICE_WORDS.get(status) or line_amount(amount, recurring)
 
 
 def converted_from(amount: float | Decimal | None, currency: str, rate: float | None) -> str:

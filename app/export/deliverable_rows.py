@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from app.export.bom import GRAND, ONE_TIME, PER_YEAR, BomTable
 from app.export.pdf_compare import option_letter
 from app.export.report import default_title
-from app.formatting import money_figure
+from app.formatting import PRICE_WORDS, money_figure
 from app.views.compare import compare_rows_by_kind
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
@@ -24,10 +24,11 @@ TOTAL_LABELS = {ONE_TIME: "One-time total (capex)", PER_YEAR: "Per-year total (s
 @dataclass(frozen=True)
 class BomGroupRow:
     """One group of the BOM (a host role, network, racks and power, licences, support) or one of its totals;
-    `amount` in the table's currency, cents shown, "/yr" on a group whose every line recurs."""
+    `amount` in the table's currency, cents shown, "/yr" on a group whose every line recurs, "on quote" on a group
+    none of whose lines has a price of its own yet."""
 
     label: str
-    lines: str  # how many BOM lines the group holds; "" on a total
+    lines: str  # how many BOM lines the group holds ("7 (2 on quote)"); "" on a total
     amount: str
     total: bool = False
 
@@ -38,8 +39,12 @@ def bom_summary(table: BomTable) -> list[BomGroupRow]:
     for sub in table.subtotals:
         lines = [ln for ln in table.lines if ln.group == sub.group]
         yearly = bool(lines) and all(ln.recurring for ln in lines)
-        rows.append(BomGroupRow(sub.group[:1].upper() + sub.group[1:], str(len(lines)),
-                                money_figure(sub.extended) + (" /yr" if yearly else "")))
+        quoted = sum(ln.price_status == "on_quote" for ln in lines)
+        count = str(len(lines)) + (f" ({quoted} on quote)" if quoted else "")
+        amount = money_figure(sub.extended) + (" /yr" if yearly else "")
+        if quoted and all(ln.price_status != "priced" for ln in lines):
+            amount = PRICE_WORDS["on_quote"]  # nothing in the group has a price of its own yet: never "0.00"
+        rows.append(BomGroupRow(sub.group[:1].upper() + sub.group[1:], count, amount))
     rows += [BomGroupRow(TOTAL_LABELS[label], "", money_figure(amount), total=True)
              for label, amount in ((ONE_TIME, table.one_time_total), (PER_YEAR, table.per_year_total),
                                    (GRAND, table.grand_total))]

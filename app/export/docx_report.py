@@ -151,7 +151,7 @@ def _bom(doc: DocxDocument, table: BomTable, level: int) -> None:
     summary = bom_summary(table)
     _grid(doc, ["Group", "Lines", f"Amount ({table.currency})"],
           [[g.label, g.lines, g.amount] for g in summary], numeric={1, 2},
-          bold={i for i, g in enumerate(summary) if g.total}, widths=(0.55, 0.15))
+          bold={i for i, g in enumerate(summary) if g.total}, widths=(0.48, 0.22))
 
 
 def _pairs(doc: DocxDocument, pairs: Sequence[tuple[str, str]]) -> None:

@@ -15,11 +15,21 @@ from app.export.bom import GRAND, ONE_TIME, PER_YEAR, BomTable
 from app.export.pdf_blocks import Ctx
 from app.export.pdf_doc import Para
 from app.export.pdf_styles import SUB_FILL, TOTAL_FILL, grid_table_style
-from app.formatting import converted_from, line_amount, money, money_figure, money_short, number, power_with_watts
+from app.formatting import (
+    PRICE_WORDS,
+    converted_from,
+    line_amount,
+    money,
+    money_figure,
+    money_short,
+    number,
+    power_with_watts,
+)
 from app.views.compare import compare_rows
+from app.views.ownership import ownership
 from models.scenario import Scenario
 from models.sizing import running_costs
-from models.sizing.result import SizingResult
+from models.sizing.result import PriceStatus, SizingResult
 from models.vocabulary import METRICS
 from models.whatif import GrowthYear
 
@@ -61,10 +71,12 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
                 sub += f" · id {row.part_id}"
             part = [ctx.p(row.description, st.cell), ctx.fitted(sub, widths[0] - 8)]
             disc = f"{row.discount_pct:g}" if row.discount_pct else ""
-            # every figure on one line: the font shrinks to fit its column, else its k / M form is printed
+            # every figure on one line: the font shrinks to fit its column, else its k / M form is printed;
+            # "incl." or "on quote" for a part with no price of its own (never 0.00)
             figures = [(f"{row.qty_per_host:,}", None), (f"{row.hosts:,}", None), (f"{row.qty:,}", None),
-                       _amount(row.list_unit_price), (disc, None), _amount(row.unit_price),
-                       _amount(row.extended, row.recurring)]
+                       _amount(row.list_unit_price, status=row.price_status), (disc, None),
+                       _amount(row.unit_price, status=row.price_status),
+                       _amount(row.extended, row.recurring, row.price_status)]
             data.append([part, *(ctx.number_cell(text, widths[k + 1], short)
                                  for k, (text, short) in enumerate(figures))])
         elif row.kind == "subtotal":
@@ -93,7 +105,8 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
         ctx.p(f"Everything to build {table.scenario}: hosts by role, network, racks and power, software licences "
               f"and support. Net prices in {cur} after discounts; each line shows its catalog price basis "
               f"({basis_text}), any conversion and the price date (prices as of {table.price_date}). "
-              "Lines marked /yr recur every year. The CSV and XLSX exports carry the same lines and totals.",
+              f"Lines marked /yr recur every year.{_status_legend(table)} The CSV and XLSX exports carry the same "
+              "lines and totals.",
               st.body),
         t,
     ]
@@ -103,11 +116,24 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
     return out
 
 
-def _amount(amount: float | Decimal | None, recurring: bool = False) -> tuple[str, str | None]:
-    """A BOM amount as its column prints it (cents, "/yr") and its k / M form for a column too narrow for it."""
+def _amount(amount: float | Decimal | None, recurring: bool = False,
+            status: PriceStatus = "priced") -> tuple[str, str | None]:
+    """A BOM amount as its column prints it (cents, "/yr") and its k / M form for a column too narrow for it; the
+    status's word for a line priced in another line or on quote."""
+    if status in PRICE_WORDS:
+        return PRICE_WORDS[status], None
     if amount is None:
         return line_amount(amount), None
     return line_amount(amount, recurring), money_short(float(amount), "") + (" /yr" if recurring else "")
+
+
+def _status_legend(table: BomTable) -> str:
+    """What "incl." and "on quote" mean, for those the table prints."""
+    statuses = {r.price_status for r in table.lines}
+    words = [w for s, w in (("included", "“incl.” is priced in the server's line"),
+                            ("on_quote", "“on quote” has no public price and is left out of the totals until the "
+                                         "vendor's quote prices it")) if s in statuses]
+    return f" A part marked {' and one marked '.join(words)}." if words else ""
 
 
 def _default_note(s: Scenario, field: str, which: int, ctx: Ctx) -> str:
@@ -162,8 +188,9 @@ def cost_section(ctx: Ctx, r: SizingResult, s: Scenario, chart: Flowable | None,
     a = s.assumptions
     cur = t.currency
     out: list[Flowable] = [*ctx.section("Cost and power")]
+    quote = ownership(r).quote_clause
     rows = [
-        ("Capex (one-time, net)", money(t.capex, cur)),
+        ("Capex (one-time, net)", money(t.capex, cur) + (f" ({quote})" if quote else "")),
         ("Subscriptions and support per year", money(t.recurring_per_year, cur)),
         ("BOM at list prices (first year)", money(t.list_total, cur)),
         (f"Power at {a.utilization_pct:g} % average utilisation", power_with_watts(t.power_w)),

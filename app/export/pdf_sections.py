@@ -154,8 +154,11 @@ def capex_sentence(r: SizingResult) -> str:
     text = (f"It costs <b>{money(r.totals.capex, cur)}</b> up front: {money(hardware, cur)} hardware and"
             f" {money(licences, cur)} perpetual licences" if licences else
             f"The hardware costs <b>{money(r.totals.capex, cur)}</b>")
-    return text + (f", net of discounts ({money(at_list, cur)} at list prices)," if at_list > r.totals.capex
-                   else " at list prices")
+    quote = ownership(r).quote_clause
+    tail = f" ({quote})" if quote else ""  # parts with no price yet are in no figure: say so beside the capex
+    if at_list > r.totals.capex:
+        return text + f", net of discounts ({money(at_list, cur)} at list prices){tail},"
+    return text + f" at list prices{tail}"
 
 
 def capex_tile(r: SizingResult) -> str:
@@ -167,7 +170,8 @@ def cost_tiles(r: SizingResult) -> list[tuple[str, str, str]]:
     """The cost of ownership as three KPI tiles: capex, the first year and the total over the horizon (N stated)."""
     o = ownership(r)
     cur = o.currency
-    return [(capex_tile(r), money(o.capex, cur, cents=False), "one-time"),
+    once = "one-time" + (f", {o.quote_clause}" if o.quote_clause else "")
+    return [(capex_tile(r), money(o.capex, cur, cents=False), once),
             ("First year", money(o.first_year, cur, cents=False),
              f"incl. {money_short(o.recurring_per_year, cur)}/year subscriptions and support"),
             (o.horizon, money(o.tco, cur, cents=False), f"over the {o.years}-year planning horizon")]

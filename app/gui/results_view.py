@@ -37,12 +37,12 @@ from app.formatting import (
     estimate_p50,
     estimate_range,
     is_fraction,
-    line_amount,
     money,
     money_figure,
     money_short,
     number,
     power,
+    priced_amount,
     unit_text,
 )
 from app.gui.chart_view import ChartView
@@ -637,8 +637,9 @@ class ResultsView(QWidget):
                 tip = f"catalog id {b.part_id} ({b.part_kind}), {origin}, price as of {b.price_as_of}" + (
                     f"; {b.note}" if b.note else "")
                 cells = [b.group, b.description or b.part_id, b.part_number, str(b.qty_per_host), str(b.hosts),
-                         str(b.qty), line_amount(b.list_unit_price), f"{b.discount_pct:g}" if b.discount_pct else "",
-                         line_amount(b.unit_price), line_amount(b.extended, b.recurring), origin]
+                         str(b.qty), priced_amount(b.list_unit_price, b.price_status),
+                         f"{b.discount_pct:g}" if b.discount_pct else "", priced_amount(b.unit_price, b.price_status),
+                         priced_amount(b.extended, b.price_status, b.recurring), origin]
                 for c, text in enumerate(cells):
                     self.bom.setItem(row, c, _cell(text, right=3 <= c <= 9, tooltip=tip if c in (1, 2) else ""))
             else:

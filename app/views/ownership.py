@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from models.sizing import bom
 from models.sizing.result import SizingResult
 
 
@@ -22,6 +23,13 @@ class Ownership:
     tco: float  # the cumulative cost of ownership over `years`
     years: int  # the planning horizon, commercial.tco_years
     currency: str
+    parts_on_quote: int = 0  # parts with no price yet (the vendor's quote prices them): in none of the figures
+
+    @property
+    def quote_clause(self) -> str:
+        """"excludes 6 parts priced on quote", or "" when every part has its price: said beside the capex."""
+        n = self.parts_on_quote
+        return f"excludes {n} part{'s' if n != 1 else ''} priced on quote" if n else ""
 
     @property
     def horizon(self) -> str:
@@ -34,4 +42,4 @@ def ownership(r: SizingResult) -> Ownership:
     t = r.totals
     first = r.tco[0].total if r.tco else t.bom_total
     return Ownership(capex=t.capex, recurring_per_year=t.recurring_per_year, first_year=first, tco=t.tco,
-                     years=t.tco_years or len(r.tco), currency=t.currency)
+                     years=t.tco_years or len(r.tco), currency=t.currency, parts_on_quote=bom.parts_on_quote(r.bom))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -9,7 +10,7 @@ from models.hardware import Cable, Dimm, Drive, Licence, Nic, PartBase, Pdu, Rac
 from models.money import cents
 from models.perf import cost_power
 from models.scenario import Scenario
-from models.sizing.result import BomLine, Totals
+from models.sizing.result import BomLine, PriceStatus, Totals
 
 
 def _with_specs(model: str, *specs: str) -> str:
@@ -60,12 +61,43 @@ def describe(part: PartBase) -> str:
 @dataclass(frozen=True)
 class Terms:
     """How a line is priced and grouped beyond its part and counts: its BOM category, whether it recurs yearly, a
-    note, and `unit_price` for a computed price (e.g. a share of the hardware) in place of the part's."""
+    note, `unit_price` for a computed price (e.g. a share of the hardware) in place of the part's, and `included`
+    for a part priced inside another line (a server's CPUs and base DIMMs: unit price 0, status "included")."""
 
     category: str = "compute"
     recurring: bool = False
     note: str = ""
     unit_price: float | None = None
+    included: bool = False
+
+
+# Licences and support at 0 are free (open-source editions, support the licence includes); hardware at 0 is a part
+# the catalog found no public price for (its source says so) and the vendor's quote must price
+PRICED_AT_ZERO = ("software", "support")
+
+
+def price_status(part: PartBase, terms: Terms) -> PriceStatus:
+    """How the line's price reads: included in another line, on quote (hardware the catalog has no price for), or
+    priced.
+
+    >>> from datetime import date
+    >>> rails = Cable("r", "V", "Rails", 0.0, "USD", date(2026, 1, 1), "no public list price", medium="copper",
+    ...               speed_gbps=1, reach_m=1, watts=0)
+    >>> price_status(rails, COMPUTE), price_status(rails, Terms(included=True, unit_price=0.0))
+    ('on_quote', 'included')
+    >>> price_status(rails, Terms("software")), price_status(rails, Terms(unit_price=12.0))
+    ('priced', 'priced')
+    """
+    if terms.included:
+        return "included"
+    if terms.unit_price is None and part.price == 0 and terms.category not in PRICED_AT_ZERO:
+        return "on_quote"
+    return "priced"
+
+
+def parts_on_quote(lines: Sequence[BomLine]) -> int:
+    """The distinct parts the BOM lists with no price of their own yet (each to be priced by the vendor's quote)."""
+    return len({ln.part_id for ln in lines if ln.price_status == "on_quote"})
 
 
 COMPUTE = Terms()
@@ -99,6 +131,7 @@ def line(role: str, part: PartBase, qty_per_host: int, hosts: int, kind: str, te
         fx_rate=origin.rate if origin else 1.0,
         note=terms.note,
         part_number=part.part_number,
+        price_status=price_status(part, terms),
     )
 
 

@@ -126,12 +126,11 @@ def price_warnings(lines: Sequence[BomLine], scenario: Scenario, catalog: Hardwa
 
 def _unpriced(lines: Sequence[BomLine], catalog: HardwareCatalog) -> list[Warning]:
     """Hardware lines whose catalog part has no price (none is public): the quote must price them."""
-    free = sorted({ln.part_id for ln in lines if ln.unit_price == 0 and ln.category not in ("software", "support")
-                   and ln.part_id in catalog and catalog.get(ln.part_id).price == 0})
+    free = sorted({ln.part_id for ln in lines if ln.price_status == "on_quote"})
     if not free:
         return []
     shown = ", ".join(_part_name(pid, catalog) for pid in free[:4]) + (" ..." if len(free) > 4 else "")
-    return [Warning("price-missing", f"{len(free)} BOM part(s) have no public list price and are listed at 0: "
+    return [Warning("price-missing", f"{len(free)} BOM part(s) have no public list price and are listed on quote: "
                                      f"{shown}. Import the vendor's quote for them (refarch catalog quote) before "
                                      "the totals go to the customer.", "warning", SCENARIO_WIDE)]
 

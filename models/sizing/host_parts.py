@@ -133,7 +133,7 @@ class _Group:
 
 def _cto_lines(g: _Group, catalog: HardwareCatalog) -> list[BomLine]:
     """The server's CPUs and base DIMMs as lines of their own, priced in the server line."""
-    free = bom.Terms(note=IN_SERVER_PRICE, unit_price=0.0)
+    free = bom.Terms(note=IN_SERVER_PRICE, unit_price=0.0, included=True)
     cpu = catalog.get(g.server.cpu.id) if g.server.cpu.id in catalog else g.server.cpu
     out = [bom.line(g.role, cpu, g.server.sockets, g.hosts, "cpu", free)]
     added = next((catalog.get(ln.part_id) for ln in g.lines if ln.kind == "dimm" and ln.part_id in catalog), None)
@@ -144,7 +144,7 @@ def _cto_lines(g: _Group, catalog: HardwareCatalog) -> list[BomLine]:
         # its own kind: the base DIMMs come with the server ("dimm" lines are the ones a design adds)
         out.append(bom.line(g.role, dimm, n, g.hosts, "base-dimm", bom.Terms(
             note=f"base memory, {IN_SERVER_PRICE}; {n + extra} of {g.server.dimm_slots} slots with the added DIMMs,"
-                 f" {(n + extra) // g.server.sockets} per socket", unit_price=0.0)))
+                 f" {(n + extra) // g.server.sockets} per socket", unit_price=0.0, included=True)))
     return out
 
 

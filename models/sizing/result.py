@@ -111,6 +111,10 @@ class TargetCheck:
                 "binding": self.binding or None, "hosts_for_achievable": self.hosts_for_achievable}
 
 
+# How a BOM line's price reads: its own, inside another line's, or to come from the vendor's quote
+PriceStatus = Literal["priced", "included", "on_quote"]
+
+
 @dataclass(frozen=True, slots=True)
 class BomLine:
     role: str  # "segment host", "coordinator host", "ETL host", "database host", "IQ node"
@@ -133,6 +137,9 @@ class BomLine:
     fx_rate: float = 1.0  # project-currency units per source_currency unit
     note: str = ""  # how the quantity was counted (licence minimums, boot mirror, ...)
     part_number: str = ""  # the vendor's SKU / manufacturer part number ("" when the catalog does not know it)
+    # priced: unit_price is the part's price; included: priced inside another line (a server's CPUs and base DIMMs);
+    # on_quote: no public price, the vendor's quote prices it (unit_price 0 until then, and out of every total)
+    price_status: PriceStatus = "priced"
 
     @property
     def qty(self) -> int:
@@ -167,6 +174,7 @@ class BomLine:
             "source_unit_price": self.source_unit_price if self.source_unit_price is not None else self.unit_price,
             "fx_rate": self.fx_rate,
             "note": self.note,
+            "price_status": self.price_status,
         }
 
 

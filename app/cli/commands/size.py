@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 from app.cli.catalog_access import load_catalog
 from app.cli.output import format_table, print_json
 from app.cli.scenario_files import add_scenario_option, print_each, read_inputs, size_or_fail
-from app.formatting import bare, money, money_figure, number, power, rack_power, rate, unit_text
+from app.formatting import bare, money, money_figure, number, power, priced_amount, rack_power, rate, unit_text
 from app.views.design import DATABASE_COLUMNS, database_rows, design_rows
+from app.views.ownership import ownership
 from models.vocabulary import deployment_label, kind_label, metric_label
 
 if TYPE_CHECKING:
@@ -57,9 +58,10 @@ def render_text(r: SizingResult) -> str:
     rows = [
         {"kind": b.kind, "role": b.role, "part": b.description, "part number": b.part_number or "-",
          "qty/host": b.qty_per_host, "hosts": b.hosts,
-         f"list ({cur})": money_figure(b.list_unit_price if b.list_unit_price is not None else b.unit_price),
-         f"net ({cur})": money_figure(b.unit_price),
-         f"extended ({cur})": money_figure(b.extended_price) + (" /yr" if b.recurring else ""),
+         f"list ({cur})": priced_amount(b.list_unit_price if b.list_unit_price is not None else b.unit_price,
+                                        b.price_status),
+         f"net ({cur})": priced_amount(b.unit_price, b.price_status),
+         f"extended ({cur})": priced_amount(b.extended_price, b.price_status, b.recurring),
          "basis": b.price_basis + (f" {b.source_currency}" if b.source_currency not in ("", b.currency) else ""),
          "catalog id": b.part_id}
         for b in r.bom
@@ -67,7 +69,9 @@ def render_text(r: SizingResult) -> str:
     lines.append(format_table(rows, ["kind", "role", "part", "part number", "qty/host", "hosts", f"list ({cur})",
                                      f"net ({cur})", f"extended ({cur})", "basis", "catalog id"]))
     t = r.totals
-    lines += ["", f"Capex {money(t.capex, t.currency)}   Recurring {money(t.recurring_per_year, t.currency)}/year"
+    quote = ownership(r).quote_clause
+    capex = money(t.capex, t.currency) + (f" ({quote})" if quote else "")
+    lines += ["", f"Capex {capex}   Recurring {money(t.recurring_per_year, t.currency)}/year"
               f"   (BOM {money(t.bom_total, t.currency)}; at list prices {money(t.list_total, t.currency)})",
               f"Power {power(t.power_w)}   Racks {t.racks} ({t.rack_u} U)   Energy {number(t.kwh_per_year)} kWh/year"]
     if r.tco:

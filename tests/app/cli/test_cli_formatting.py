@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.cli.main import main
-from app.formatting import money, money_figure
+from app.formatting import money, priced_amount
 
 SAMPLES = Path(__file__).resolve().parents[3] / "resources" / "samples"
 
@@ -30,5 +30,5 @@ def test_size_text_shows_the_bom_total_as_app_formatting_writes_it(
     bom = text.split("Bill of materials\n", 1)[1]
     header = bom.splitlines()[0]
     assert f"extended ({cur})" in header and f"net ({cur})" in header
-    for line in data["bom"]:
-        assert money_figure(line["extended_price"]) in bom
+    for line in data["bom"]:  # "incl." or "on quote" for a part with no price of its own, never "0.00"
+        assert priced_amount(line["extended_price"], line["price_status"]) in bom
