@@ -523,7 +523,8 @@ class ResultsView(QWidget):
         o = ownership(r)
         cur = o.currency
         self.cards["capex"].set(money_short(o.capex, cur), f"1st year {money_short(o.first_year, cur)}",
-                                f"One-time {money(o.capex, cur, cents=False)}; the first year "
+                                f"One-time {money(o.capex, cur, cents=False)}"
+                                + (f" ({o.quote_clause})" if o.quote_clause else "") + "; the first year "
                                 f"{money(o.first_year, cur, cents=False)} with subscriptions and support, "
                                 "energy and rack space")
         self.cards["tco"].title.setText(o.horizon.upper())

@@ -53,9 +53,9 @@ def kpi_rows(r: SizingResult) -> list[KpiRow]:
     engine counted one, the main estimate only when the design has one."""
     d, t = r.design, r.totals
     cur = t.currency
-    quote = ownership(r).quote_clause
+    # what the capex leaves out (parts priced on quote) matters more than its line count, and a tile holds one
     rows = [KpiRow("capex", "Capex (one-time)", money(t.capex, cur, cents=False),
-                   f"{len(r.bom)} BOM lines" + (f"; {quote}" if quote else ""))]
+                   ownership(r).quote_clause or f"{len(r.bom)} BOM lines")]
     if r.tco:  # year 1 of the TCO, as the PDF's cover and summary give it (`app.views.ownership`)
         rows.append(KpiRow("first_year", "First year", money(ownership(r).first_year, cur, cents=False),
                            "capex + a year of running costs"))

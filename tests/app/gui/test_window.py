@@ -288,6 +288,7 @@ def test_a_result_kept_while_an_input_is_invalid_is_marked_on_every_card(qtbot, 
 def test_the_cards_give_capex_the_first_year_and_the_cost_of_ownership(window: MainWindow) -> None:
     """The window's headline says what the design costs to own over the stated horizon, not its price alone."""
     from app.formatting import money_short
+    from app.views.ownership import ownership
 
     r = _result(window)
     t = r.totals
@@ -297,3 +298,5 @@ def test_the_cards_give_capex_the_first_year_and_the_cost_of_ownership(window: M
     assert tco.title.text() == f"{t.tco_years}-YEAR TCO"
     assert tco.value.text() == money_short(t.tco, t.currency)
     assert money_short(t.recurring_per_year, t.currency) in tco.sub.text()
+    quote = ownership(r).quote_clause  # the parts with no price yet, which the capex leaves out
+    assert quote and f"({quote})" in capex.toolTip()
