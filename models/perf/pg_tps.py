@@ -221,7 +221,7 @@ def card() -> ModelCard:
         },
         residuals=tuple(fit_rows),
         sources=(point(DS, "notpm_per_pcpu").source.cite(), point(DS, "study_cpu_specrate_per_core").source.cite(),
-                 point(DOCS, "tpcc_new_order_share").source.cite(), published_runs("fit")[0].source,
+                 point(DOCS, "tpcc_new_order_share").source.cite(), published_runs("fit")[0].document,
                  point(DOCS, "wal_flushes_per_commit").source.cite()),
         note=(
             f"Band rule: relative sd = in-sample (Tables 5/6 range, CPU stand-in range, the fit's rms log residual "

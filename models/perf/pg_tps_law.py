@@ -149,6 +149,7 @@ class PublishedRun:
     low: float
     high: float
     source: str  # the document and file the figure is quoted from
+    document: str  # the document alone (its reference key), as a customer reads it cited
 
 
 def _run(p: Point) -> PublishedRun:
@@ -161,7 +162,7 @@ def _run(p: Point) -> PublishedRun:
         working_set_gib=figure(RUNS, str(c["data_point"])) * GIB_PER_GB, specrate_per_core=spec, storage_iops=iops)
     label = f"{c['instance']}, {c['vcpus']} vCPU, {c['ram_gb']} GiB, {figure(RUNS, str(c['data_point'])):g} GB"
     return PublishedRun(p.id, str(c["role"]), label, inputs, p.value, p.low or p.value, p.high or p.value,
-                        p.source.cite())
+                        p.source.cite(), p.source.file)
 
 
 @cache

@@ -138,8 +138,8 @@ def _sap_iq_values(w: SapIqMultiplex, result: SizingResult) -> Iterator[UsedValu
     if w.temp_to_main_ratio is None:
         yield UsedValue("workload.temp_to_main_ratio", point(STUDY, "temp_to_main_dbspace_ratio").value,
                         source=(_cite(STUDY, "temp_to_main_dbspace_ratio"),
-                                _cite(STUDY, "temp_store_size_vendor_rule")),
-                        basis="the SAP IQ study's dbspace layout; SAP states no fixed ratio")
+                                _cite(STUDY, "temp_store_size_vendor_rule")))  # the study by title; the rationale
+        # says SAP states no fixed ratio
     if w.san_price_per_tb is None:
         yield UsedValue("workload.san_price_per_tb", NotUsed("not used: the data is on vSAN") if
                         d.raid.startswith("vsan") else NotUsed("not priced: the SAN is left out of the BOM"))

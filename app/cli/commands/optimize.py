@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--top", type=int, default=10, help="Pareto designs to show (default 10)")
     p.add_argument("--objective", choices=("capex", "tco"), default=None,
                    help="minimise capex or the N-year cost of ownership (default: the scenario's "
-                        "commercial.optimize_for, else capex)")
+                        "commercial.optimize_for, else tco)")
     p.set_defaults(handler=_run)
 
 

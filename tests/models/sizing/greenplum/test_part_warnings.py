@@ -128,6 +128,8 @@ def test_the_price_of_the_preference_is_said_and_holds_when_that_server_is_named
     claimed."""
     name, changes = RECOMMENDED[case]
     s = sample(name, **changes)
+    # ranked on capex, as this test reads the rationale's figure (cost of ownership, the default, is the next test's)
+    s = s.model_copy(update={"commercial": s.commercial.model_copy(update={"optimize_for": "capex"})})
     r = size_once(s)
     [why] = [x for x in r.rationale if x.decision == "Recommended parts"]
     said = re.search(r"The cheapest design meeting every target, \d+ segment hosts of (.+?) with (\d+) x (.+?),"
