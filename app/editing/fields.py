@@ -182,9 +182,9 @@ ASSUMPTION_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec(("commercial", "tco_years"), "int"),
     FieldSpec(("commercial", "purchase"), "choice"),
     FieldSpec(("commercial", "rack_power_kw"), "float"),
-    FieldSpec(("commercial", "rack_cost_per_year"), "float", optional=True, placeholder="published colocation rate"),
+    FieldSpec(("commercial", "rack_cost_per_year"), "float", optional=True, placeholder="Recommend"),
     FieldSpec(("commercial", "host_operations_per_year"), "float", optional=True,
-              placeholder="published admin wage / 30 hosts"),
+              placeholder="Recommend"),
     FieldSpec(("commercial", "price_max_age_months"), "int"),
     FieldSpec(("commercial", "optimize_for"), "choice"),
 )
