@@ -149,8 +149,7 @@ def estimates_flowable(pen: Pen, result: SizingResult, scenario: Scenario, width
         top = max(hi, target or 0.0, mid) or 1.0
         unit = unit_text(e.unit)
         title = f"{metric_label(name)}{f' ({unit})' if unit else ''}:  P50 {sig(mid)}   P10–P90 {sig(lo)} – {sig(hi)}"
-        rows.append((title, lo, mid, hi, target, Scale(0, top * 1.12, x0, x1),
-                     nice_ticks(0, top * 1.12, int((x1 - x0) / 55) + 1)))
+        rows.append((title, lo, mid, hi, target, *_estimate_axis(pen, top * 1.12, width, x0)))
     height = row_h * len(rows)
 
     def paint(c: Canvas) -> None:
@@ -167,6 +166,21 @@ def estimates_flowable(pen: Pen, result: SizingResult, scenario: Scenario, width
             dot(c, xs(mid), band_mid, 3.5, ACCENT, WHITE, 1.2)
 
     return Chart(width, height, paint)
+
+
+def _estimate_axis(pen: Pen, hi: float, width: float, margin: float) -> tuple[Scale, list[float]]:
+    """0..`hi` across a chart `width` wide and its ticks: the scale `margin` in from each side or, where it is
+    wider, half the widest tick label, so a label centred on the first or last tick stays on the chart; as few
+    ticks as it takes for the labels to stand 6 pt apart, whatever the values."""
+    most = int((width - 2 * margin) / 55) + 1
+    while True:
+        ticks = nice_ticks(0, hi, most)
+        label_w = max(pen.width(thousands_text(t), 7.5) for t in ticks)
+        inset = max(margin, label_w / 2)
+        xs = Scale(0, hi, inset, width - inset)
+        if len(ticks) < 3 or xs(ticks[1]) - xs(ticks[0]) >= label_w + 6:
+            return xs, ticks
+        most = len(ticks) - 1
 
 
 def _drawable(e: Estimate) -> bool:

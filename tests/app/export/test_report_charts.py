@@ -83,6 +83,12 @@ def _charts(sized: Sized, catalog: HardwareCatalog) -> Iterator[tuple[str, Chart
         curve = curve_points(s, catalog, r)
         if len(curve) > 1:
             yield f"{path.name} curve", curve_flowable(pen, r, s, curve, FRAME_W)
+    s, r = sized("retail-dw-gen5.json")
+    for k in (7.3e3, 9.1e6, 4.4e9):  # values far from the samples': the widest tick labels sit on the chart too
+        scaled = {n: Estimate(e.p10 * k, e.p50 * k, e.p90 * k, e.unit) for n, e in r.estimates.items()}
+        est = estimates_flowable(pen, dataclasses.replace(r, estimates=scaled), s, FRAME_W)
+        assert est is not None
+        yield f"estimates x {k:g}", est
     pairs = [sized(p.name) for p in SCENARIO_FILES]
     gp = [(s, r) for s, r in pairs if r.design.kind == pairs[0][1].design.kind][:1] * 5
     long_names = ["A", "B", "Retail DW — a long option name 東京", "D", "E"]
