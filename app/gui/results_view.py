@@ -79,12 +79,15 @@ class Status:
     engine_missing: str | None = None
 
 
+FIT_PT = (14.0, 13.0, 12.0, 11.0, 10.0, 9.0)  # a card's figure: the stylesheet's size, down to the smallest
+
+
 class KpiCard(QFrame):
     def __init__(self, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("kpi")
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(12, 8, 12, 8)
+        self._lay = lay = QVBoxLayout(self)
+        lay.setContentsMargins(8, 8, 8, 8)  # six cards share the results' width: 8 px a side, not 12, for the figure
         lay.setSpacing(1)
         self.title = QLabel(title.upper())
         self.title.setObjectName("kpiTitle")
@@ -123,7 +126,22 @@ class KpiCard(QFrame):
         self.value.setText(value)
         self.sub.setText(sub)
         self.setToolTip(plain_tooltip(tooltip))  # part names and ids come from the catalog
+        self.hold_whole_text()
         self._fit_value()
+
+    def hold_whole_text(self) -> None:
+        """The card no narrower than its figure at the smallest size `_fit_value` takes and the longest word of
+        its title and note (they wrap only at spaces): the row gives it that much before sharing out the rest by
+        stretch, so a long figure ("1.21 M USD", "24.07 M EUR") is never cut, whatever the value."""
+        self.ensurePolished()
+        font = QFont(self.value.font())
+        font.setPointSizeF(FIT_PT[-1])
+        need = QFontMetrics(font).horizontalAdvance(self.value.text())
+        for label in (self.title, self.sub):
+            label.ensurePolished()
+            need = max([need, *(label.fontMetrics().horizontalAdvance(w) for w in label.text().split())])
+        m = self._lay.contentsMargins()
+        self.setMinimumWidth(need + m.left() + m.right() + 2 * self.frameWidth() + 2)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -135,7 +153,7 @@ class KpiCard(QFrame):
         if width <= 0:
             return
         font = QFont(self.value.font())
-        for pt in (14.0, 13.0, 12.0, 11.0, 10.0, 9.0):
+        for pt in FIT_PT:
             font.setPointSizeF(pt)
             if QFontMetrics(font).horizontalAdvance(self.value.text()) <= width:
                 break
@@ -219,8 +237,9 @@ class ResultsView(QWidget):
             "metric": KpiCard("Main estimate"),
             "risk": KpiCard("Warnings"),
         }
-        # widths by what each card must show: the main estimate carries its range
-        for card, stretch in zip(self.cards.values(), (5, 6, 6, 6, 7, 5), strict=True):
+        # widths by what each card must show: each at least its figure and longest word (KpiCard.hold_whole_text),
+        # the rest to the money and the main estimate with its range (a host or warning count is short)
+        for card, stretch in zip(self.cards.values(), (2, 6, 6, 5, 7, 2), strict=True):
             cards.addWidget(card, stretch)
 
         self.tabs = QTabWidget()

@@ -16,12 +16,26 @@ def test_kpi_cards_show_their_whole_text_at_1280x720(qtbot, window: MainWindow) 
     window.resize(1280, 720)
     for _ in range(3):
         QApplication.processEvents()
+    _assert_cards_whole(window)
+    cards = window.results.cards  # figures longer than the sample's: a billion in money, thousands of hosts
+    cards["capex"].set("1,234.57 M EUR", "1st year 2,345.68 M EUR")
+    cards["tco"].set("9,876.54 M EUR", "1,234.57 M EUR/year recurring")
+    cards["hosts"].set("12,345", "12,000 seg. + 345 coord.")
+    for _ in range(3):
+        QApplication.processEvents()
+    _assert_cards_whole(window)
+    assert window.width() == 1280  # the cards' minimum widths never widen the window
+
+
+def _assert_cards_whole(window: MainWindow) -> None:
     for name, card in window.results.cards.items():
         v = card.value
         assert v.fontMetrics().horizontalAdvance(v.text()) <= v.contentsRect().width(), (name, v.text())
         for label in (card.title, card.sub):
             if label.text():
                 assert label.heightForWidth(label.width()) <= label.height() + 1, (name, label.text())
+                assert all(label.fontMetrics().horizontalAdvance(w) <= label.contentsRect().width()
+                           for w in label.text().split()), (name, label.text())
 
 
 def test_compare_headers_are_not_cut(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
