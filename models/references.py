@@ -48,11 +48,12 @@ class Reference:
     authors: str
     publisher: str
     year: str
+    detail: str = ""  # printed in brackets after the title in the list: the kind of document, a section, an address
 
     def entry(self) -> str:
-        """The reference-list line: authors, title, publisher, year (authors left out when not given)."""
+        """The reference-list line: authors, title (detail), publisher, year (authors left out when not given)."""
         parts = [self.authors] if self.authors else []
-        parts += [self.title, self.publisher, self.year]
+        parts += [f"{self.title} ({self.detail})" if self.detail else self.title, self.publisher, self.year]
         return ". ".join(p.rstrip(".") for p in parts if p) + "."
 
 
@@ -70,7 +71,7 @@ def registry() -> dict[str, Reference]:
     raw = json.loads((resources.files("resources") / "references.json").read_text(encoding="utf-8"))
     out: dict[str, Reference] = {}
     for r in raw["references"]:
-        ref = Reference(r["key"], r["kind"], r["title"], r["authors"], r["publisher"], r["year"])
+        ref = Reference(r["key"], r["kind"], r["title"], r["authors"], r["publisher"], r["year"], r.get("detail", ""))
         if ref.key in out:
             raise ValueError(f"resources/references.json: duplicate key {ref.key!r}")
         out[ref.key] = ref

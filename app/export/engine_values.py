@@ -17,12 +17,11 @@ from models.vocabulary import raid_label
 
 def title_of(source: str) -> str:
     """The title of the document a reference ("study file, locator") names (`resources/references.json`), without
-    the kind of document it ends with ("(Performance Study)"): a placeholder has little room."""
+    its detail (the kind of document, "Performance Study"): a placeholder has little room."""
     found = reference_for(source)
     if found is None:
         return "the calibration data"  # never a file name in front of a user
-    title = found[0].title
-    return title.rsplit(" (", 1)[0] if title.endswith(")") else title
+    return found[0].title
 
 
 def _num(v: float, unit: str = "") -> str:
