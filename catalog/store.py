@@ -384,14 +384,23 @@ class CatalogStore:
         source: str | None = None,
         progress: Callable[[int, int], None] | None = None,
         confirm_outliers: bool = True,
+        cancelled: Callable[[], bool] | None = None,
     ) -> ImportReport:
         """`import_rows` for a file too large to hold: `rows()` gives the file's rows afresh on each call and the
         file is gone over four times (its ids; every row validated; CPUs written; the other parts written) holding
-        one batch of rows at a time. All or nothing as `import_rows`: every problem listed, or one transaction."""
+        one batch of rows at a time. All or nothing as `import_rows`: every problem listed, or one transaction;
+        `cancelled()` turning True (checked between passes and batches) raises ImportCancelled, nothing written."""
+
+        def check() -> None:
+            if cancelled is not None and cancelled():
+                raise ImportCancelled("import cancelled; nothing was imported")
+
         with self._session() as session:
             seen = self._existing_kinds(session)
         declared, problems = validation.declared_ids(rows())
+        check()
         self._check_stream(rows, declared, seen, replace, problems)
+        check()
         total = len(declared)
         with self._session(write=True) as session:
             existing = self._existing_kinds(session)
@@ -412,6 +421,7 @@ class CatalogStore:
                                                 "was imported: import it again")
                     batch.append(valid)
                     if len(batch) >= WRITE_BATCH:
+                        check()
                         recorded += self._write_batch(session, batch, existing, change_set, added, replaced,
                                                       confirm_outliers)
                         batch = []

@@ -132,6 +132,15 @@ def _item(window: _Window, decoder: json.JSONDecoder, number: int) -> dict[str, 
     return item
 
 
+def starts_like_json(path: Path) -> bool:
+    """Whether a file with no .csv/.json extension starts like JSON (`[` or `{` after blanks and a BOM)."""
+    try:
+        with path.open("rb") as fh:
+            return fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"[", b"{")
+    except OSError:
+        return False
+
+
 def csv_file_separator(path: Path, decimal: Separator | None = None) -> Separator:
     """A CSV catalog file's decimal separator (`decimal` when given), read in one pass over its rows; the file's own
     problems (not a regular file, too large, not UTF-8 text, not CSV, a header without id and kind) as

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,10 +39,12 @@ from app.gui.hardware_picker import parts_in_order
 from app.gui.workers import Job, JobRunner
 from app.services.catalog_source import CatalogSource
 from catalog.errors import CatalogError, InvalidRowsError, OutlierRowsError, UndecidedSeparatorError
-from catalog.files import FileFormat, read_file, render
+from catalog.files import FileFormat, detect_format, render
 from catalog.numbers import Separator
 from catalog.rows import part_to_row
 from catalog.store import ImportReport
+from catalog.streaming import csv_file_separator, iter_csv_rows, iter_json_rows, starts_like_json
+from catalog.validation import SourceRow
 from models.hardware import PART_KINDS, HardwareCatalog, PartKind
 from models.problems import Problem
 from models.tasks import Cancelled, Progress
@@ -378,11 +380,19 @@ class CatalogEditor(QWidget):
 
         def work(cancel: threading.Event, progress: Progress) -> _Imported | CatalogError:
             try:
-                rows = read_file(Path(name), decimal)
+                # read a part at a time, several passes over the file (catalog.streaming), so a big file's import
+                # does not hold it whole; the file's own problems come first, before the catalog is touched
+                path = Path(name)
+                if detect_format(path, "") == "json" or (path.suffix.lower() != ".csv" and starts_like_json(path)):
+                    next(iter_json_rows(path), None)
+                    rows: Callable[[], Iterator[SourceRow]] = lambda: iter_json_rows(path)  # noqa: E731
+                else:
+                    sep = csv_file_separator(path, decimal)
+                    rows = lambda: iter_csv_rows(path, sep)  # noqa: E731
                 if cancel.is_set():
                     raise Cancelled()
-                report = store.import_rows(rows, replace=replace, progress=progress, cancelled=cancel.is_set,
-                                           source=str(name), confirm_outliers=confirm_outliers)
+                report = store.import_stream(rows, replace=replace, progress=progress, cancelled=cancel.is_set,
+                                             source=str(name), confirm_outliers=confirm_outliers)
                 # the tables' rows and the sizing snapshot are read and built here too: the UI thread only swaps
                 # them in (100,000 rows built there stalled it for half a second)
                 states = {kind: (row_states(store.versioned_rows(kind), columns, order), order)

@@ -318,12 +318,12 @@ def _list(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     from catalog.errors import CatalogError, InvalidRowsError
     from catalog.files import detect_format
-    from catalog.streaming import csv_file_separator, iter_csv_rows, iter_json_rows
+    from catalog.streaming import csv_file_separator, iter_csv_rows, iter_json_rows, starts_like_json
 
     # The file is read one part at a time, several times over (its ids, every row validated, the writes), so memory
     # does not grow with it; a CSV's decimal separator is read from all its number cells first (catalog.numbers).
     json_file = detect_format(args.file, "") == "json" or (args.file.suffix.lower() not in (".csv", ".json")
-                                                           and _starts_like_json(args.file))
+                                                           and starts_like_json(args.file))
     try:
         if json_file:
             next(iter_json_rows(args.file), None)  # the file's own problems first, before the catalog is opened
@@ -351,14 +351,6 @@ def _import(args: argparse.Namespace) -> int:
     print(f"imported {report.total} part{'s' if report.total != 1 else ''} into {where}"
           + (f": {counts}" if counts else "") + (f" ({replaced} replaced)" if replaced else ""))
     return 0
-
-
-def _starts_like_json(path: Path) -> bool:
-    try:
-        with path.open("rb") as fh:
-            return fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"[", b"{")
-    except OSError:
-        return False
 
 
 def _export(args: argparse.Namespace) -> int:

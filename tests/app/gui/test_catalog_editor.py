@@ -240,7 +240,7 @@ def test_an_import_that_fails_on_a_bug_says_so_and_ends(editor: CatalogEditor, s
     def broken(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("disk gone")
 
-    monkeypatch.setattr(source.store, "import_rows", broken)
+    monkeypatch.setattr(source.store, "import_stream", broken)  # the window's import streams the file
     path = tmp_path / "nics.json"
     path.write_text(json.dumps([NEW_NIC]))
     with qtbot.waitSignal(editor.importFinished, timeout=30_000) as finished:
