@@ -16,12 +16,29 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from models.sizing.postgres.placement import PgVm
+
+class _Placed(Protocol):
+    """What placing reads of a VM (`placement.PgVm` has it): its hourly load, its memory and its name."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def memory_gib(self) -> float: ...
+    @property
+    def cpu_by_hour(self) -> np.ndarray: ...
+    @property
+    def resident_by_hour(self) -> np.ndarray: ...
+    @property
+    def cpu_peak(self) -> float: ...
+    @property
+    def resident_peak_gib(self) -> float: ...
+
+
+PgVm = TypeVar("PgVm", bound=_Placed)  # the VMs come back as the type they went in (placement.PgVm)
 
 SLACK = 1e-9  # the tolerance the array versions compare with
 _top = np.maximum.reduce  # ndarray.max() without its Python wrapper: the same maximum
