@@ -354,6 +354,10 @@ def warnings(doc: dict[str, Any]) -> tuple[Warning, ...]:
     field_ = "platform.measurements"
     a, b = doc["modelled_design"], doc["measured_design"]
     changed = [f"segment hosts {a['segment_hosts']} -> {b['segment_hosts']}"]
+    if a["data_drives_per_host"] != b["data_drives_per_host"]:  # slow drives may be met with more of them
+        changed.append(f"data drives per host {a['data_drives_per_host']} -> {b['data_drives_per_host']}")
+    if a.get("capex") is not None and b.get("capex") is not None and a["capex"] != b["capex"]:
+        changed.append(f"capex {number(a['capex'])} -> {number(b['capex'])}")
     if a["p50"] is not None and b["p50"] is not None:
         changed.append(f"{a['main_metric']} P50 {number(a['p50'])} -> {number(b['p50'])} {b['unit']}")
     if a["binding_resource"] != b["binding_resource"]:
