@@ -132,8 +132,12 @@ def _item(window: _Window, decoder: json.JSONDecoder, number: int) -> dict[str, 
     return item
 
 
-def starts_like_json(path: Path) -> bool:
-    """Whether a file with no .csv/.json extension starts like JSON (`[` or `{` after blanks and a BOM)."""
+def is_json_file(path: Path) -> bool:
+    """A catalog file to read as JSON: named .json, or with neither extension and starting like JSON (`[` or `{`
+    after blanks and a BOM); else CSV."""
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".json"):
+        return suffix == ".json"
     try:
         with path.open("rb") as fh:
             return fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"[", b"{")

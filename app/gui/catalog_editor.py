@@ -39,11 +39,11 @@ from app.gui.hardware_picker import parts_in_order
 from app.gui.workers import Job, JobRunner
 from app.services.catalog_source import CatalogSource
 from catalog.errors import CatalogError, InvalidRowsError, OutlierRowsError, UndecidedSeparatorError
-from catalog.files import FileFormat, detect_format, render
+from catalog.files import FileFormat, render
 from catalog.numbers import Separator
 from catalog.rows import part_to_row
 from catalog.store import ImportReport
-from catalog.streaming import csv_file_separator, iter_csv_rows, iter_json_rows, starts_like_json
+from catalog.streaming import csv_file_separator, is_json_file, iter_csv_rows, iter_json_rows
 from catalog.validation import SourceRow
 from models.hardware import PART_KINDS, HardwareCatalog, PartKind
 from models.problems import Problem
@@ -383,7 +383,7 @@ class CatalogEditor(QWidget):
                 # read a part at a time, several passes over the file (catalog.streaming), so a big file's import
                 # does not hold it whole; the file's own problems come first, before the catalog is touched
                 path = Path(name)
-                if detect_format(path, "") == "json" or (path.suffix.lower() != ".csv" and starts_like_json(path)):
+                if is_json_file(path):
                     next(iter_json_rows(path), None)
                     rows: Callable[[], Iterator[SourceRow]] = lambda: iter_json_rows(path)  # noqa: E731
                 else:

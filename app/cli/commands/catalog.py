@@ -317,13 +317,11 @@ def _list(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from catalog.errors import CatalogError, InvalidRowsError
-    from catalog.files import detect_format
-    from catalog.streaming import csv_file_separator, iter_csv_rows, iter_json_rows, starts_like_json
+    from catalog.streaming import csv_file_separator, is_json_file, iter_csv_rows, iter_json_rows
 
     # The file is read one part at a time, several times over (its ids, every row validated, the writes), so memory
     # does not grow with it; a CSV's decimal separator is read from all its number cells first (catalog.numbers).
-    json_file = detect_format(args.file, "") == "json" or (args.file.suffix.lower() not in (".csv", ".json")
-                                                           and starts_like_json(args.file))
+    json_file = is_json_file(args.file)
     try:
         if json_file:
             next(iter_json_rows(args.file), None)  # the file's own problems first, before the catalog is opened
