@@ -182,10 +182,11 @@ def _rack_lines(g: _Group, catalog: HardwareCatalog, out: HostParts) -> list[Bom
             note=f"one per {g.server.psu_w:g} W power supply ({amps:.1f} A at full load, cord rated {cord.amps:g} A)")))
     missing = [what for what, part in (("rail kit", rails), (f"power cord rated {amps:.1f} A or more", cord))
                if part is None]
-    if missing:
-        out.warnings.append(Warning("no-accessory", f"The catalog has no {' or '.join(missing)} for "
-                                                    f"{g.server.vendor} {g.server.model}: not in the BOM (refarch "
-                                                    "catalog seed brings the bundled ones).", "warning", SCENARIO_WIDE))
+    said = Warning("no-accessory", f"The catalog has no {' or '.join(missing)} for {g.server.vendor} "
+                   f"{g.server.model}: not in the BOM (refarch catalog seed brings the bundled ones).", "warning",
+                   SCENARIO_WIDE)
+    if missing and said not in out.warnings:  # said once per server, whatever the roles it plays
+        out.warnings.append(said)
     return lines
 
 

@@ -245,3 +245,18 @@ def test_racks_of_spines_keep_their_management_switch_within_the_power_budget(ca
         servers = sum(1 for s in rack.slots if s.kind == "server")
         assert rack.peak_kw <= rack.budget_kw + 1e-6 or servers == 1, (rack.name, rack.peak_kw)
         assert sum(1 for s in rack.slots if s.role == "management switch") >= 1
+
+
+def test_a_server_playing_two_roles_is_warned_of_missing_accessories_once(catalog: HardwareCatalog) -> None:
+    """Segment and coordinator hosts on one server: the catalog's missing rails and cords are said once, not per
+    role (the window listed the same warning twice)."""
+    server = dataclasses.replace(catalog.server(R670), vendor="Acme")
+    parts = [p for p in catalog.parts
+             if not (isinstance(p, Accessory) and p.applies_to == "*") and p.id != R670] + [server]
+    cat = HardwareCatalog(tuple(parts), catalog.rates)
+    build = bom.HostBuild(server, catalog.drive("kioxia-pm7-r-7680gb-sas-sff"), 10,
+                          catalog.nic("nvidia-connectx-6-lx-2x25gbe"), 1)
+    lines = [*bom.host_lines("segment host", 4, build), *bom.host_lines("coordinator", 2, build)]
+    out = host_parts.plan(lines, cat, _r670("kioxia-pm7-r-7680gb-sas-sff"),
+                          {"segment host": "none", "coordinator": "raid1"})
+    assert len([w for w in out.warnings if w.code == "no-accessory"]) == 1
