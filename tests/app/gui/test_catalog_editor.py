@@ -20,6 +20,14 @@ NEW_NIC = {
 }
 
 
+def _write_nic(path: Path, row: dict[str, str]) -> None:
+    """A catalog CSV of one NIC row, as a spreadsheet writes it."""
+    with path.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(NEW_NIC))
+        writer.writeheader()
+        writer.writerow(row)
+
+
 @pytest.fixture
 def source(tmp_path: Path):  # type: ignore[no-untyped-def]
     src = CatalogSource.open(f"sqlite:///{tmp_path / 'catalog.sqlite'}")
@@ -46,10 +54,7 @@ def test_the_label_says_which_database_is_in_use(editor: CatalogEditor, tmp_path
 
 def test_an_imported_row_shows_in_its_table(editor: CatalogEditor, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "nics.csv"
-    with path.open("w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(NEW_NIC))
-        writer.writeheader()
-        writer.writerow(NEW_NIC)
+    _write_nic(path, NEW_NIC)
     with qtbot.waitSignal(editor.importFinished, timeout=30_000) as finished:
         assert editor.import_file(str(path))  # returns at once: the import runs on a worker thread
     assert finished.args == [True]
@@ -212,10 +217,7 @@ def test_the_history_view_shows_an_import_and_reverts_it(editor: CatalogEditor, 
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REFARCH_USER", "dana")
     path = tmp_path / "nics.csv"
-    with path.open("w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(NEW_NIC))
-        writer.writeheader()
-        writer.writerow(NEW_NIC)
+    _write_nic(path, NEW_NIC)
     with qtbot.waitSignal(editor.importFinished, timeout=20_000):
         assert editor.import_file(str(path))
     before = editor.models["nic"].rowCount()
@@ -273,16 +275,10 @@ def test_a_price_far_from_the_catalogs_is_written_only_once_confirmed(  # type: 
     from PySide6.QtWidgets import QMessageBox
 
     path = tmp_path / "nics.csv"
-    with path.open("w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(NEW_NIC))
-        writer.writeheader()
-        writer.writerow(NEW_NIC)
+    _write_nic(path, NEW_NIC)
     with qtbot.waitSignal(editor.importFinished, timeout=20_000):
         assert editor.import_file(str(path))
-    with path.open("w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(NEW_NIC))
-        writer.writeheader()
-        writer.writerow({**NEW_NIC, "price": "900000"})
+    _write_nic(path, {**NEW_NIC, "price": "900000"})
     asked: list[str] = []
 
     def answer(*args: object) -> QMessageBox.StandardButton:
@@ -306,10 +302,7 @@ def test_a_file_that_does_not_tell_its_decimal_separator_is_read_with_the_one_th
     """'1.234' reads as 1234 with a decimal comma and 1.234 with a point, and nothing else in the file tells: the
     window asks (the CLI's --decimal) and imports with the answer; cancelled, nothing is imported and it says why."""
     path = tmp_path / "nics.csv"
-    with path.open("w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(NEW_NIC))
-        writer.writeheader()
-        writer.writerow({**NEW_NIC, "price": "1.234"})
+    _write_nic(path, {**NEW_NIC, "price": "1.234"})
     asked: list[str] = []
 
     def ask(parent: object, name: str, why: str) -> str | None:
