@@ -43,12 +43,13 @@ def read_file(path: Path, decimal: Separator | None = None) -> list[SourceRow]:
         text = file_input.read_text(path, max_bytes=CATALOG_MAX_BYTES, what="catalog file",
                                     hint="save it as UTF-8 CSV")
     except file_input.FileInputError as exc:
-        raise CatalogFileError(_reason(exc)) from None
+        raise CatalogFileError(file_error_text(exc)) from None
     fmt = detect_format(path, text)
     return parse_json(text, str(path)) if fmt == "json" else parse_csv(text, str(path), decimal)
 
 
-def _reason(exc: file_input.FileInputError) -> str:
+def file_error_text(exc: file_input.FileInputError) -> str:
+    """A file's problems as one CatalogFileError text: `PATH: reason; ...` (file-wide reasons without a path)."""
     shown = "; ".join(str(p) if p.path != "file" else p.message for p in exc.problems[:5])
     more = f"; and {len(exc.problems) - 5} more" if len(exc.problems) > 5 else ""
     return f"{exc.name}: {shown}{more}"
@@ -58,7 +59,7 @@ def parse_json(text: str, name: str = "<json>") -> list[SourceRow]:
     try:
         data = file_input.parse_json(text, name)
     except file_input.FileInputError as exc:
-        raise CatalogFileError(_reason(exc)) from None
+        raise CatalogFileError(file_error_text(exc)) from None
     if not isinstance(data, list):
         raise CatalogFileError(f"{name}: expected a JSON list of parts, got a {type(data).__name__}")
     rows = []

@@ -10,15 +10,13 @@ validate, write) holding one window and one batch of rows.
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from catalog.errors import CatalogFileError
-from catalog.files import csv_rows, csv_separator, with_numbers
+from catalog.files import csv_rows, csv_separator, file_error_text, with_numbers
 from catalog.numbers import Separator
 from catalog.validation import SourceRow
 from models import file_input
@@ -29,23 +27,12 @@ _SPACE = re.compile(r"[ \t\r\n]*")
 
 
 def check_file(path: Path) -> None:
-    """A regular file within the catalog size limit, or CatalogFileError saying why not (in the words of the
-    whole-file reader, `models.file_input.read_bytes`)."""
+    """A regular file within the catalog size limit, or CatalogFileError saying why not: the whole-file reader's
+    check (`models.file_input.check_path`), made before the file is opened for streaming."""
     try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        raise CatalogFileError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise CatalogFileError(f"{path}: cannot read it: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise CatalogFileError(f"{path}: is a directory, not a catalog file")
-    if stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode):
-        raise CatalogFileError(f"{path}: is a pipe or socket, not a regular file")
-    if not stat.S_ISREG(info.st_mode):
-        raise CatalogFileError(f"{path}: is a device or other special file, not a regular file")
-    if info.st_size > CATALOG_MAX_BYTES:
-        raise CatalogFileError(f"{path}: is {info.st_size:,} bytes; the limit for a catalog file is "
-                               f"{CATALOG_MAX_BYTES:,} bytes")
+        file_input.check_path(path, max_bytes=CATALOG_MAX_BYTES, what="catalog file")
+    except file_input.FileInputError as exc:
+        raise CatalogFileError(file_error_text(exc)) from None
 
 
 class _Window:

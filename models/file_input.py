@@ -61,6 +61,53 @@ def _file_problem(name: str, message: str) -> FileInputError:
     return FileInputError(name, [Problem("file", message)])
 
 
+def _os_refusal(name: str, exc: OSError, what: str) -> FileInputError:
+    """Why a path cannot be opened or looked at, in the words every reader uses."""
+    if isinstance(exc, FileNotFoundError):
+        return _file_problem(name, "no such file")
+    if isinstance(exc, IsADirectoryError):
+        return _file_problem(name, f"is a directory, not a {what}")
+    if exc.errno == errno.ENXIO:  # a socket or a FIFO opened in some modes
+        return _file_problem(name, "is a pipe or socket, not a regular file")
+    return _file_problem(name, f"cannot read it: {exc.strerror or exc}")
+
+
+def check_regular(info: os.stat_result, name: str, *, max_bytes: int, what: str = "file") -> None:
+    """FileInputError unless `info` (a stat) is a regular file of at most `max_bytes`: the one check every reader
+    makes before reading, the whole-file one (`read_bytes`) and the streamed ones alike.
+
+    >>> check_regular(os.stat("/dev/null"), "/dev/null", max_bytes=10)
+    Traceback (most recent call last):
+    ...
+    models.file_input.FileInputError: /dev/null: file: is a device or other special file, not a regular file
+    """
+    if stat.S_ISDIR(info.st_mode):
+        raise _file_problem(name, f"is a directory, not a {what}")
+    if stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode):
+        raise _file_problem(name, "is a pipe or socket, not a regular file")
+    if not stat.S_ISREG(info.st_mode):
+        raise _file_problem(name, "is a device or other special file, not a regular file")
+    if info.st_size > max_bytes:
+        raise _file_problem(name, f"is {info.st_size:,} bytes; the limit for a {what} is {max_bytes:,} bytes")
+
+
+def check_path(path: Path | str, *, max_bytes: int, what: str = "file") -> None:
+    """`check_regular` on a path, without opening it (a reader that streams the file opens it after): a missing
+    file, a folder, a pipe, a device or a file above `max_bytes` is FileInputError in `read_bytes`'s words.
+
+    >>> check_path("/no/such/catalog.json", max_bytes=10, what="catalog file")
+    Traceback (most recent call last):
+    ...
+    models.file_input.FileInputError: /no/such/catalog.json: file: no such file
+    """
+    name = str(path)
+    try:
+        info = os.stat(name)
+    except OSError as exc:
+        raise _os_refusal(name, exc, what) from None
+    check_regular(info, name, max_bytes=max_bytes, what=what)
+
+
 def read_bytes(path: Path | str, *, max_bytes: int, what: str = "file") -> bytes:
     """The bytes of a regular file of at most `max_bytes`, or FileInputError saying why not.
 
@@ -73,24 +120,10 @@ def read_bytes(path: Path | str, *, max_bytes: int, what: str = "file") -> bytes
     try:
         # O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever before we can fstat it.
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except FileNotFoundError:
-        raise _file_problem(name, "no such file") from None
-    except IsADirectoryError:
-        raise _file_problem(name, f"is a directory, not a {what}") from None
     except OSError as exc:
-        if exc.errno == errno.ENXIO:  # a socket or a FIFO opened in some modes
-            raise _file_problem(name, "is a pipe or socket, not a regular file") from None
-        raise _file_problem(name, f"cannot read it: {exc.strerror or exc}") from None
+        raise _os_refusal(name, exc, what) from None
     try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise _file_problem(name, f"is a directory, not a {what}")
-        if stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode):
-            raise _file_problem(name, "is a pipe or socket, not a regular file")
-        if not stat.S_ISREG(info.st_mode):
-            raise _file_problem(name, "is a device or other special file, not a regular file")
-        if info.st_size > max_bytes:
-            raise _file_problem(name, f"is {info.st_size:,} bytes; the limit for a {what} is {max_bytes:,} bytes")
+        check_regular(os.fstat(fd), name, max_bytes=max_bytes, what=what)
         chunks: list[bytes] = []
         size = 0
         while size <= max_bytes:  # bounded even if the file grows while we read it

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -156,3 +157,32 @@ def test_a_plainly_written_number_reads_as_the_number_parser_reads_it(text: str,
     with contextlib.suppress(NumberFormatError):
         expected = str(parse_number(text, sep))
     assert with_numbers(SourceRow(1, {"price": text}), sep).values["price"] == expected
+
+
+@pytest.mark.parametrize("case", ["missing", "folder", "pipe", "device", "too large", "symlink loop"])
+def test_the_streamed_readers_refuse_a_path_in_the_whole_file_readers_words(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str) -> None:
+    """One check (models.file_input.check_path) for both: the same message for each path neither can read."""
+    import catalog.files as files_module
+    import catalog.streaming as streaming_module
+    path = tmp_path / "catalog.json"
+    if case == "folder":
+        path.mkdir()
+    elif case == "pipe":
+        os.mkfifo(path)
+    elif case == "device":
+        path = Path("/dev/null")
+    elif case == "too large":
+        path.write_text("[]" + " " * 40, encoding="utf-8")
+        monkeypatch.setattr(files_module, "CATALOG_MAX_BYTES", 20)
+        monkeypatch.setattr(streaming_module, "CATALOG_MAX_BYTES", 20)
+    elif case == "symlink loop":
+        path.symlink_to(tmp_path / "catalog.json")
+    messages = []
+    for read in (read_file, lambda p: list(iter_json_rows(p)), lambda p: list(iter_csv_rows(p, ".")),
+                 csv_file_separator):
+        with pytest.raises(CatalogFileError) as caught:
+            read(path)
+        messages.append(str(caught.value))
+    assert len(set(messages)) == 1, messages
+    assert messages[0].startswith(f"{path}: ")
