@@ -28,9 +28,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import Literal, cast, get_args
 
-RefKind = Literal["study", "vendor-doc", "standard"]
+RefKind = Literal["study", "vendor-doc", "standard", "published-benchmark", "third-party"]
 
 # Citations that name no document: what the user entered, and what the catalog says about a part.
 INPUT_SOURCES: dict[str, str] = {
@@ -69,9 +69,24 @@ class Citation:
 @cache
 def registry() -> dict[str, Reference]:
     raw = json.loads((resources.files("resources") / "references.json").read_text(encoding="utf-8"))
+    return parse_registry(raw["references"])
+
+
+def parse_registry(rows: Iterable[dict[str, str]]) -> dict[str, Reference]:
+    """References by key; a repeated key or a kind outside `RefKind` is refused, naming the key.
+
+    >>> parse_registry([{"key": "k", "kind": "blog", "title": "t", "authors": "", "publisher": "p", "year": "y"}])
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: resources/references.json: 'k' has kind 'blog', not one of study, vendor-doc, standard, ...
+    """
     out: dict[str, Reference] = {}
-    for r in raw["references"]:
-        ref = Reference(r["key"], r["kind"], r["title"], r["authors"], r["publisher"], r["year"], r.get("detail", ""))
+    for r in rows:
+        if r["kind"] not in get_args(RefKind):
+            raise ValueError(f"resources/references.json: {r['key']!r} has kind {r['kind']!r}, not one of "
+                             + ", ".join(get_args(RefKind)))
+        ref = Reference(r["key"], cast(RefKind, r["kind"]), r["title"], r["authors"], r["publisher"], r["year"],
+                        r.get("detail", ""))
         if ref.key in out:
             raise ValueError(f"resources/references.json: duplicate key {ref.key!r}")
         out[ref.key] = ref

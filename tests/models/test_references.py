@@ -61,3 +61,24 @@ def test_registry_entries_are_complete() -> None:
     for ref in registry().values():
         assert ref.title and ref.publisher and ref.year, ref.key
         assert ".txt" not in ref.entry()
+
+
+def test_a_document_that_publishes_benchmark_runs_is_a_published_benchmark_not_vendor_documentation() -> None:
+    """The published pgbench runs the throughput model is fitted and checked on come from a third party's benchmark
+    (ClickHouse's PostgresBench measures other vendors' services): no such document is filed as a vendor's own."""
+    runs = [p for p in dataset("pg_published_runs").points if "role" in p.source.cite() or "role" in p.conditions]
+    assert runs
+    for p in runs:
+        found = citations(p.source.cite())[0].reference
+        assert found is not None and found.kind == "published-benchmark", (p.id, found)
+
+
+def test_every_reference_kind_is_one_the_registry_knows_and_an_unknown_one_is_refused() -> None:
+    from typing import get_args
+
+    from models.references import RefKind, parse_registry
+    assert {ref.kind for ref in registry().values()} <= set(get_args(RefKind))
+    row = {"key": "x", "kind": "vendor-doc", "title": "t", "authors": "", "publisher": "p", "year": "2020"}
+    assert parse_registry([row])["x"].kind == "vendor-doc"
+    with pytest.raises(ValueError, match="'x' has kind 'white paper'"):
+        parse_registry([{**row, "kind": "white paper"}])
