@@ -125,8 +125,9 @@ def price_warnings(lines: Sequence[BomLine], scenario: Scenario, catalog: Hardwa
 
 
 def _unpriced(lines: Sequence[BomLine], catalog: HardwareCatalog) -> list[Warning]:
-    """Hardware lines whose catalog part has no price (none is public): the quote must price them."""
-    free = sorted({ln.part_id for ln in lines if ln.price_status == "on_quote"})
+    """Hardware lines whose catalog part has no price (none is public): the quote must price them. A line priced
+    outside the catalog (an external SAN's price per TB) has its own warning naming the field that prices it."""
+    free = sorted({ln.part_id for ln in lines if ln.price_status == "on_quote" and ln.part_id in catalog})
     if not free:
         return []
     shown = ", ".join(_part_name(pid, catalog) for pid in free[:4]) + (" ..." if len(free) > 4 else "")

@@ -284,9 +284,11 @@ def _san_storage(w: SapIqMultiplex, o: IqOption, server: Server, stored_tb: floa
     )
     lines = bom.host_lines(IQ_NODE, nodes, bom.HostBuild(server, nic=net.nic, nics=net.nics_per_host))
     price = w.san_price_per_tb or 0.0
-    # a SAN priced in another currency is converted with the rest of the BOM (sizing.commercial)
+    # a SAN priced in another currency is converted with the rest of the BOM (sizing.commercial); unpriced, the line
+    # reads "on quote" (never 0.00) and the capex says it leaves the array out
     lines.append(BomLine("shared storage", "external-san", f"External SAN array, usable TB for the IQ"
-                         f" dbspaces ({o.san_tb:g} TB)", math.ceil(o.san_tb), 1, price, w.san_currency, "storage"))
+                         f" dbspaces ({o.san_tb:g} TB)", math.ceil(o.san_tb), 1, price, w.san_currency, "storage",
+                         price_status="on_quote" if w.san_price_per_tb is None else "priced"))
     warnings = []
     if w.san_price_per_tb is None:
         # the field is named by the warning's field (the form marks it, the report titles it), not by its JSON path

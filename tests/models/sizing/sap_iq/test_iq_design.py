@@ -235,3 +235,27 @@ def test_the_small_vm_warning_names_only_what_falls_short_of_study_003(
     assert ("GiB VMs" in w.text) == low_memory, w.text
     assert ("cores per query stream, below" in w.text) == cores_short, w.text
     assert w.field == ("platform.memory_gib" if low_memory else "workload.nodes")
+
+
+def test_an_unpriced_san_is_on_quote_and_the_capex_says_it_leaves_it_out(catalog: HardwareCatalog) -> None:
+    """An array with no price per TB is a BOM line on quote (never 0.00) that the capex names as left out; once
+    priced (in another currency than the project's) it is priced and the capex counts it."""
+    from app.formatting import priced_amount
+    from app.views.ownership import ownership
+
+    plat = {"deployment": "bare-metal", "drive_id": None}
+    work = {"data_tb": 37, "query_streams": 4}
+    unpriced = size(sample("sap-iq", platform=plat, workload=work, commercial={"currency": "EUR"}), catalog)
+    san = next(b for b in unpriced.bom if b.role == "shared storage")
+    assert san.price_status == "on_quote" and priced_amount(san.extended_price, san.price_status) == "on quote"
+    before = ownership(unpriced)
+    assert before.parts_on_quote >= 1 and "priced on quote" in before.quote_clause
+    # its own warning names the field that prices it; the catalog's price-missing warning does not name it again
+    assert "san-unpriced" in {w.code for w in unpriced.warnings}
+    assert not any("external-san" in w.text for w in unpriced.warnings if w.code == "price-missing")
+    priced = size(sample("sap-iq", platform=plat, workload={**work, "san_price_per_tb": 640, "san_currency": "GBP"},
+                         commercial={"currency": "EUR"}), catalog)
+    san_priced = next(b for b in priced.bom if b.role == "shared storage")
+    assert san_priced.price_status == "priced" and san_priced.unit_price > 0
+    assert ownership(priced).parts_on_quote == before.parts_on_quote - 1
+    assert priced.totals.capex == pytest.approx(unpriced.totals.capex + san_priced.extended_price, abs=0.01)
