@@ -433,6 +433,12 @@ class SizingResult:
     values_used: tuple[UsedValue, ...] = ()
     workload_key: str = field(default="", compare=False, repr=False)  # the work asked (models.sizing.workload_key)
 
+    def __post_init__(self) -> None:
+        # One rule for the whole result: a warning two producers (or two roles of one server) raise alike is said
+        # once, in the order first raised; the reader counts findings, not repetitions.
+        if len(set(self.warnings)) != len(self.warnings):
+            object.__setattr__(self, "warnings", tuple(dict.fromkeys(self.warnings)))
+
     def check(self, target: str) -> TargetCheck | None:
         """The verdict on `target` (a field of `Scenario.targets`), None when the scenario does not set it."""
         return next((c for c in self.target_checks if c.target == target), None)

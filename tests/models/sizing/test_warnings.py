@@ -198,3 +198,12 @@ def test_every_code_written_in_the_models_has_a_title() -> None:
                     assert isinstance(code, ast.JoinedStr), (path, ast.unparse(code))  # an f-string: covered above
     assert len(written) > 40  # the walk found the producers
     assert written <= set(WARNING_TITLES), sorted(written - set(WARNING_TITLES))
+
+
+@pytest.mark.parametrize("name", ["retail-dw-gen5", "pg-consolidation", "sap-iq"])
+def test_a_result_says_each_warning_once_whoever_raised_it_twice(catalog: HardwareCatalog, name: str) -> None:
+    # the rule sits on the result, not on each producer: a warning raised twice (two roles, two producers) reads once
+    r = size(sample(name, targets={"max_capex": 1.0}), catalog)
+    assert r.warnings and len(set(r.warnings)) == len(r.warnings)
+    doubled = dataclasses.replace(r, warnings=r.warnings + r.warnings[:1] + r.warnings)
+    assert doubled.warnings == r.warnings  # same findings, same order, nothing repeated
