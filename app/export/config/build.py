@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.export.config.ansible import add_ansible
 from app.export.config.bundle import ConfigBundle, ConfigFile, comment, header, one_line
-from app.export.config.design_values import cluster_setting, release
+from app.export.config.design_values import cluster_setting, coordinator_word, release
 from app.export.config.gp_layout import segment_units
 from app.export.config.greenplum import add_greenplum, mirror_mode_problem
 from app.export.config.linux import GREENPLUM_KINDS, add_linux
@@ -57,7 +57,8 @@ def readme(bundle: ConfigBundle, result: SizingResult, naming: Naming) -> str:
     d = result.design
     lines = header("README.txt: the configuration refarch generated for this design", result.scenario_name)
     lines += [f"Scenario: {one_line(result.scenario_name)}", f"Kind: {d.kind} ({d.deployment})",
-              f"Server: {d.server_id}   Hosts: {d.worker_hosts} worker + {d.coordinator_hosts} coordinator",
+              f"Server: {d.server_id}   Hosts: {d.worker_hosts} worker + {d.coordinator_hosts}"
+              f" {coordinator_word(result) if d.kind in GREENPLUM_KINDS else 'coordinator'}",
               *([f"Release: {greenplum_release_label(d.greenplum_version)} (settings, naming and OS files follow"
                  " its documentation)"] if d.greenplum_version else []),
               "", "Files:"]

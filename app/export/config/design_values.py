@@ -6,6 +6,7 @@ design does not carry is reported as missing, never filled in here.
 
 from __future__ import annotations
 
+from app.export.config.static_data import deploy_data
 from models.sizing.result import SizingResult
 from models.sizing.settings import Setting, SettingGroup
 
@@ -43,3 +44,8 @@ def fmt_value(value: object) -> str:
 def release(result: SizingResult) -> str:
     """The Greenplum release a design is configured for; Greenplum 6 (the default) when it states none."""
     return result.design.greenplum_version or "6"
+
+
+def coordinator_word(result: SizingResult) -> str:
+    """What the release's documentation calls the coordinator: 'master' on Greenplum 6, 'coordinator' from 7 on."""
+    return str(deploy_data("greenplum")["releases"][release(result)].get("coordinator_word", "coordinator"))

@@ -6,7 +6,7 @@ import re
 import shlex
 
 from app.export.config.bundle import Comments, ConfigBundle, comment, header
-from app.export.config.design_values import cluster_setting, fmt_value, release, setting_groups
+from app.export.config.design_values import cluster_setting, coordinator_word, fmt_value, release, setting_groups
 from app.export.config.gp_layout import SegmentUnit, segment_units, spread
 from app.export.config.naming import Naming
 from app.export.config.os_fit import PortPlan, port_plan
@@ -58,13 +58,14 @@ def gpinitsystem_config(result: SizingResult, units: list[SegmentUnit], naming: 
     rel = deploy_data("greenplum")["releases"][release(result)]
     var = rel["prefix"]
     named = "names_reason" in rel and "coordinator_host" not in naming.explicit
-    lines += [*comment(f"Coordinator host. {rel['prefix_reason']}" + (f" {rel['names_reason']}" if named else ""),
+    w = coordinator_word(result)
+    lines += [*comment(f"{w.capitalize()} host. {rel['prefix_reason']}" + (f" {rel['names_reason']}" if named else ""),
                        rel["prefix_source"] + (f"; {rel['names_source']}" if named else "")),
               _var(f"{var}_HOSTNAME", naming.render("coordinator_host")),
-              *comment("Coordinator data directory (the catalog only, on the coordinator's RAID 1 pair).", DOCS),
+              *comment(f"{w.capitalize()} data directory (the catalog only, on the {w}'s RAID 1 pair).", DOCS),
               _var(f"{var}_DIRECTORY", naming.render("coordinator_dir"))]
     e = init["COORDINATOR_PORT"]
-    lines += [*comment(e["reason"], e["source"]), _var(f"{var}_PORT", e["value"])]
+    lines += [*comment(e["reason"].replace("{coordinator}", w), e["source"]), _var(f"{var}_PORT", e["value"])]
     for name in ("TRUSTED_SHELL", "ENCODING"):
         e = init[name]
         lines += [*comment(e["reason"], e["source"]), _var(name, e["value"])]
@@ -122,9 +123,10 @@ def hostfile_segments(result: SizingResult, units: list[SegmentUnit]) -> str:
 def hostfile_all(result: SizingResult, units: list[SegmentUnit], naming: Naming) -> str:
     lines = header("hostfile_all: every Greenplum host, for gpssh-exkeys -f and gpssh -f", result.scenario_name)
     d = result.design
-    roles = [(naming.render("coordinator_host"), "coordinator")]
+    w = coordinator_word(result)
+    roles = [(naming.render("coordinator_host"), w)]
     if d.coordinator_hosts > 1:
-        roles.append((naming.render("standby_coordinator_host"), "standby coordinator"))
+        roles.append((naming.render("standby_coordinator_host"), f"standby {w}"))
     for name, role in roles:
         lines += [f"# {role}: holds the catalog only, no user data (RAID 1 pair)", name]
     for u in units:
@@ -143,7 +145,7 @@ def gpinitsystem_script(result: SizingResult, naming: Naming) -> str:
     why = "Create the cluster from gpinitsystem_config and the segment host file"
     if d.coordinator_hosts > 1:
         args += ["-s", naming.render("standby_coordinator_host")]
-        why += "; -s adds the standby coordinator"
+        why += f"; -s adds the standby {coordinator_word(result)}"
     if mode is not None and (d.mirror_segments_per_host or 0) > 0:
         flag = MIRROR_FLAGS.get(str(mode.value))
         if flag:
@@ -186,8 +188,9 @@ def gpconfig_script(result: SizingResult) -> str:
     groups = setting_groups(result, "greenplum")
     cluster = [s for g in groups if g.target != "coordinator" for s in g.settings]
     coordinator = {s.name: s for g in groups if g.target == "coordinator" for s in g.settings}
+    w = coordinator_word(result)
     lines = ["#!/usr/bin/env bash",
-             *header("gpconfig.sh: the server parameters the design sets (run as gpadmin on the coordinator)",
+             *header(f"gpconfig.sh: the server parameters the design sets (run as gpadmin on the {w})",
                      result.scenario_name)]
     lines += [*comment("Stop at the first error.", "GNU Bash manual, The Set Builtin"), "set -euo pipefail"]
     why = Comments()
@@ -197,8 +200,8 @@ def gpconfig_script(result: SizingResult) -> str:
         lines += why(s.reason, s.source)
         c = coordinator.pop(s.name, None)
         if c is not None:
-            lines += comment(f"Coordinator value (-m): {c.reason}" if c.reason != s.reason else
-                             "-m gives the coordinator its own value.", c.source)
+            lines += comment(f"{w.capitalize()} value (-m): {c.reason}" if c.reason != s.reason else
+                             f"-m gives the {w} its own value.", c.source)
             cmd += f" -m {shlex.quote(_gpconfig_value(c.name, c.value, c.unit, plain))}"
         if s.name in gucs["skip_validation"]:
             lines += comment(gucs["skip_validation_reason"], gucs["skip_validation_source"])
@@ -212,11 +215,18 @@ def gpconfig_script(result: SizingResult) -> str:
     for s in (s for g in setting_groups(result, "greenplum-not-set") for s in g.settings):
         lines += [*comment(s.reason, s.source),
                   f"# gpconfig -c {s.name} -v {shlex.quote(_gpconfig_value(s.name, s.value, s.unit, plain))}"]
-    lines += [*comment("Parameters such as gp_vmem_protect_limit, gp_resource_manager and max_connections take"
-                       " effect only after a restart.", "vendor_docs: Greenplum Database Reference Guide,"
-                       " Server Configuration Parameters"),
-              "gpstop -ar"]
-    return "\n".join(lines)
+    return "\n".join(lines + _restart(gucs, [s.name for s in cluster] + list(coordinator)))
+
+
+def _restart(gucs: dict[str, object], written: list[str]) -> list[str]:
+    """The restart the parameters written need, naming them; a reload when none needs a restart."""
+    restart = [n for n in written if n in gucs["restart"]]  # type: ignore[operator]
+    if not restart:
+        return [*comment(str(gucs["reload_reason"]).capitalize() + ".", str(gucs["reload_source"])), "gpstop -u"]
+    names = restart[0] if len(restart) == 1 else ", ".join(restart[:-1]) + " and " + restart[-1]
+    verb = "takes" if len(restart) == 1 else "take"
+    return [*comment(f"{names} {verb} effect only after a restart: {gucs['restart_reason']}.",
+                     str(gucs["restart_source"])), "gpstop -ar"]
 
 
 def resource_groups_sql(result: SizingResult) -> str | None:
@@ -267,14 +277,16 @@ def pgbouncer_ini(result: SizingResult) -> str | None:
         return None
     pgb = deploy_data("greenplum")["pgbouncer"]
     port = next(e["value"] for e in deploy_data("greenplum")["init"] if e["name"] == "COORDINATOR_PORT")
-    lines = header("pgbouncer.ini: the connection pooler in front of the coordinator (run on the coordinator host)",
+    w = coordinator_word(result)
+    lines = header(f"pgbouncer.ini: the connection pooler in front of the {w} (run on the {w} host)",
                    result.scenario_name, ";")
-    lines += [*comment(pgb["about_reason"], pgb["about_source"], ";"), "[databases]",
-              *comment(pgb["databases_reason"], pgb["databases_source"], ";"), f"* = host=127.0.0.1 port={port}",
+    lines += [*comment(pgb["about_reason"].replace("{coordinator}", w), pgb["about_source"], ";"), "[databases]",
+              *comment(pgb["databases_reason"].replace("{coordinator}", w), pgb["databases_source"], ";"),
+              f"* = host=127.0.0.1 port={port}",
               "", "[pgbouncer]"]
     why = Comments(";")
     for s in (s for g in groups for s in g.settings):
         lines += [*why(s.reason, s.source), f"{s.name} = {fmt_value(s.value)}"]
     for e in pgb["static"]:
-        lines += [*why(e["reason"], e["source"]), f"{e['name']} = {e['value']}"]
+        lines += [*why(e["reason"].replace("{coordinator}", w), e["source"]), f"{e['name']} = {e['value']}"]
     return "\n".join(lines)

@@ -6,7 +6,7 @@ import shlex
 from typing import Any
 
 from app.export.config.bundle import Comments, ConfigBundle, comment, header
-from app.export.config.design_values import cluster_setting, release, setting_groups
+from app.export.config.design_values import cluster_setting, coordinator_word, release, setting_groups
 from app.export.config.os_fit import Line, Role, limits_lines, overcommit, roles, sysctl_lines
 from app.export.config.static_data import deploy_data
 from models.sizing.result import SizingResult
@@ -201,7 +201,7 @@ def add_linux(bundle: ConfigBundle, result: SizingResult, mounts: tuple[str, ...
     kind = result.design.kind
     if kind in GREENPLUM_KINDS:
         for role in roles(result):
-            suffix = "" if role.name.startswith("segment") else "-coordinator"
+            suffix = "" if role.name.startswith("segment") else f"-{coordinator_word(result)}"
             bundle.add(f"os/sysctl{suffix}.conf", sysctl_conf(result, role),
                        f"kernel parameters for every {role.name} ({release_label(result)} installation guide)")
             bundle.add(f"os/limits{suffix}.conf", limits_conf(result, role),

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from app.export.config.design_values import cluster_setting, release, setting_groups
+from app.export.config.design_values import cluster_setting, coordinator_word, release, setting_groups
 from app.export.config.static_data import deploy_data
 from models.sizing.result import HostLayout, SizingResult
 
@@ -34,7 +34,7 @@ class Line:
 class Role:
     """The hosts one sysctl.conf is for: their memory, instances per host and each instance's max_connections."""
 
-    name: str  # "segment host", "segment VM", "coordinator host"
+    name: str  # "segment host", "segment VM", "coordinator host" ("master host" on Greenplum 6)
     memory_gib: float
     instances: int
     max_connections: int
@@ -80,7 +80,8 @@ def roles(result: SizingResult) -> list[Role]:
     coord = _layout(result, "coordinator host")
     if coord is not None:
         memory = coord.vms[0].memory_gib if coord.vms and d.deployment == "vsphere" else coord.memory_gib
-        out.append(Role("coordinator host", memory, 1, _max_connections(result, "coordinator") or seg_conn))
+        out.append(Role(f"{coordinator_word(result)} host", memory, 1,
+                        _max_connections(result, "coordinator") or seg_conn))
     return out
 
 
@@ -159,8 +160,8 @@ def _semaphores(result: SizingResult, role: Role) -> Line:
 def _port_range(result: SizingResult) -> Line:
     p = port_plan(result)
     g = guide()["ports"]
-    why = (f"{g['reason']} The design uses the coordinator port {p.coordinator}, primaries from PORT_BASE"
-           f" {p.port_base} and mirrors from MIRROR_PORT_BASE {p.mirror_port_base}, up to {p.highest}.")
+    why = (f"{g['reason']} The design uses the {coordinator_word(result)} port {p.coordinator}, primaries from"
+           f" PORT_BASE {p.port_base} and mirrors from MIRROR_PORT_BASE {p.mirror_port_base}, up to {p.highest}.")
     return Line(f"net.ipv4.ip_local_port_range = {p.range_low} {p.range_high}", why, guide_source(result, g["source"]))
 
 
@@ -207,7 +208,7 @@ def limits_lines(result: SizingResult, role: Role) -> list[Line]:
     proc_src = f"{src}; {lim['nproc_source']}"
     nofile, file_why, file_src = int(lim["nofile"]), lim["reason"], src
     clients = _pgbouncer(result, "max_client_conn") + _pgbouncer(result, "default_pool_size")
-    if role.name == "coordinator host" and clients:
+    if not role.name.startswith("segment") and clients:
         nofile = max(nofile, clients)
         file_why = (f"{file_why} PgBouncer on this host holds a descriptor per client and per server connection"
                     f" ({clients:,}): the guide's {int(lim['nofile']):,} or that, whichever is larger.")

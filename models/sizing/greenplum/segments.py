@@ -45,7 +45,6 @@ from models.sizing.rules import RULES, SegmentChoice, gp_vmem_mb, segments_for_c
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
-GP002 = "gp_nvme_ra_002"
 DOCS = "vendor_docs"
 MB_PER_GIB = 1024.0
 
@@ -79,7 +78,7 @@ def for_cores(tier: int, cores: FloatArray | float) -> IntArray:
     [10, 21, 32, 42, 64]
     """
     c = np.asarray(cores, dtype=float)
-    scaled = np.minimum(np.floor(tier * c / reference_cores()), c)
+    scaled = np.minimum(np.floor(tier * c / reference_cores()), c * figure(RULES, "segments_not_above_cores"))
     primaries: NDArray[np.int64] = np.maximum(scaled, 1).astype(np.int64)
     return primaries
 
@@ -413,7 +412,7 @@ def rationale(workload: GreenplumAnalytics | GreenplumOltp, host: HostSegments) 
     run = running_floor(workload)
     queries = workload.concurrent_queries if isinstance(workload, GreenplumAnalytics) else 10**6
     src = "; ".join((seg.rationale.source_text, _cite(RULES, "segments_more_cores_help_concurrency"),
-                     _cite(GP002, "max_primaries_per_core"), _cite(RULES, "segments_max_primaries_per_data_drive"),
+                     _cite(RULES, "segments_not_above_cores"), _cite(RULES, "segments_max_primaries_per_data_drive"),
                      _cite(RULES, "segments_max_primaries_per_spindle"),
                      _cite(RULES, "segments_even_over_data_volumes"),
                      _cite(DOCS, "gp_statement_mem_default_mb"), _cite(RULES, "gp_vmem_protect_limit_floor_mb"))

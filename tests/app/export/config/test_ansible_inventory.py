@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.export.config.design_values import coordinator_word
 from app.export.config.gp_layout import segment_units
 from app.export.config.naming import Naming
 from tests.app.export.config.conftest import ConfigOf
@@ -34,11 +35,12 @@ def test_inventory_groups_every_host(name: str, config_of: ConfigOf) -> None:
         assert (int(h["primaries"]), int(h["mirrors"])) == (u.primaries, u.mirrors)
         assert h["data_mounts"].split(",") == list(u.mounts)
         assert ("physical_host" in h) == (result.design.deployment == "vsphere")
-    assert len(g["coordinator"]) == 1 and ("standby" in g) == (result.design.coordinator_hosts > 1)
-    assert [c["host"] for c in g["greenplum:children"]] == ["coordinator", *(["standby"] if "standby" in g else []),
+    word = coordinator_word(result)  # both samples are Greenplum 6: its master
+    assert word == "master" and len(g[word]) == 1 and ("standby" in g) == (result.design.coordinator_hosts > 1)
+    assert [c["host"] for c in g["greenplum:children"]] == [word, *(["standby"] if "standby" in g else []),
                                                             "segments"]
     paths = {f.path for f in bundle.files}
-    for h in g["segments"] + g["coordinator"]:
+    for h in g["segments"] + g[word]:
         assert h["sysctl_file"] in paths and h["limits_file"] in paths
     assert {v["host"].split("=")[0] for v in g["greenplum:vars"]} >= {"greenplum_release", "gpadmin_user"}
 

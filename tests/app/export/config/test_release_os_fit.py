@@ -111,7 +111,7 @@ def test_greenplum_7_family_dialect(sized_variant: Sized, version: str, memory: 
 def test_shared_memory_dirty_and_min_free_follow_the_host_memory(sized_variant: Sized) -> None:
     result, bundle = sized_variant("gp-oltp.json", {})
     for role in roles(result):
-        path = "os/sysctl.conf" if role.name.startswith("segment") else "os/sysctl-coordinator.conf"
+        path = "os/sysctl.conf" if role.name.startswith("segment") else "os/sysctl-master.conf"  # Greenplum 6
         s = _sysctl(bundle.get(path).text)
         pages = int(role.memory_gib * 1024 ** 3) // 4096
         assert int(s["kernel.shmall"]) == pages // 2 and int(s["kernel.shmmax"]) == pages // 2 * 4096
@@ -174,7 +174,7 @@ def test_pgbouncer_ini_for_sessions_beyond_max_connections(sized_variant: Sized)
     assert values["max_client_conn"] == "20000" and int(values["default_pool_size"]) == coord - 3
     assert values["pool_mode"] == "transaction" and values["listen_port"] == "6432"
     assert "connection-pooler" in {w.code for w in result.warnings}
-    limits = bundle.get("os/limits-coordinator.conf").text
+    limits = bundle.get("os/limits-master.conf").text
     assert "* hard nofile 524288" in limits  # 20,000 clients fit the guide's descriptors
     _, small = sized_variant("retail-dw-gen5.json", {"concurrent_queries": 20})
     assert "greenplum/pgbouncer.ini" not in [f.path for f in small.files]
