@@ -44,6 +44,13 @@ def profile_lines(doc: dict[str, Any], format_table: Table = plain_table) -> lis
         out += ["", f"network ({net['mode']}): {number(net['link_mb_s'], 4)} MB/s per link (median), slowest "
                     f"{number(net['slowest_link_mb_s'], 4)}"]
         out += [f"  no good (below 0.9 x the fastest): {link}" for link in net["no_good_links"]]
+    for f in doc["files"]:
+        if f.get("tps_rel_sd") is not None:
+            lo, hi = f["interval_tps_p10_p90"]
+            out += ["", f"{f['file']}: {number(f['tps'], 4)} TPS over {f['intervals']} intervals of "
+                        f"{f['interval_s']} s; the whole intervals vary {100 * f['tps_rel_sd']:.1f} % (relative sd), "
+                        f"P10-P90 {number(lo, 4)}-{number(hi, 4)} TPS: a Greenplum OLTP fit on this profile takes "
+                        "that spread as its points' uncertainty"]
     for s in doc["sweeps"]:
         out += ["", f"{s['tool']} sweep, {s['mix']} ({s['unit']} at {', '.join(f'{c:g}' for c in s['clients'])} "
                     "clients)"]

@@ -10,13 +10,16 @@ rate is compared with the modelled rate of that design:
   with another drive count or drive keeps the measured share of its datasheet rate (sequential rates add up
   over a host's data drives; the other rooflines still cap them);
 - network: gpcheckperf's median link (one TCP stream between two hosts) against one port's line rate of the
-  design's NIC; the ratio scales the interconnect (each port carries the measured link rate);
+  design's NIC; each port of a design's NIC then carries the measured link rate, up to that NIC's line rate
+  (`measured.port_mb_s`, read where a design's interconnect enters the models), whichever NIC the design has;
 - memory (stream): reported beside the model, which has no memory-bandwidth term (the scan rate per core is
   calibrated on the studies), with the slow hosts named; it changes nothing;
-- a pgbench or HammerDB sweep of a Greenplum OLTP mix: its fitted USL replaces the study's curve (TPC-B sort of
-  -> tpcb, select only -> select, simple update -> update), placed at the capacity ratio of the cluster it ran
-  on: the profile's hosts (those gpcheckperf names) on the profile's server with the first design's coordinator;
-  without them the first design's cluster. A sweep that does not place its peak is used and flagged;
+- a sweep standing for a Greenplum OLTP mix (`models.measurements.mixes`: pgbench of the same builtin, TPC-B sort
+  of -> tpcb, select only -> select, simple update -> update; else for tpcb a HammerDB TPROC-C sweep as TPM / 60):
+  its fitted USL replaces study 004's curve, placed at the capacity ratio of the cluster it ran on: the profile's
+  hosts (those gpcheckperf names) on the profile's server with the first design's coordinator; without them the
+  first design's cluster. Its P10-P90 takes the runs' interval spread from `--aggregate-interval` logs where the
+  profile has them. A sweep that does not place its peak is used and flagged;
 - PostgreSQL: a HammerDB TPROC-C (or pgbench) sweep's single-client rate and its peak per logical CPU of the
   profile's server replace study 001's rates per client and per vCPU;
 - another processor: a measured core counts as SPECrate2017_int_base-per-core ratio design cores (`cpu_speed_ratio`,
@@ -33,6 +36,7 @@ from typing import Any
 
 from models.hardware import HardwareCatalog
 from models.measurements.hammerdb import HammerdbSweep
+from models.measurements.mixes import HAMMERDB_STANDS_FOR, MixSweep, oltp_sweeps, steadiness
 from models.measurements.profile import (
     MeasurementProfile,
     host_rates,
@@ -44,14 +48,11 @@ from models.perf import gp_oltp
 from models.perf.measured import MeasuredCurve, PgRates, ScanFactors
 from models.perf.scan_load import MB_S_PER_GBPS, raid_factors
 from models.perf.scan_load_fit import fitted_params
-from models.perf.usl import UslFitError, fit_usl
+from models.perf.usl import UslFit, UslFitError, fit_usl
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, Scenario
 from models.sizing.postgres import clients_per_vcpu, study_tps_per_client
 from models.sizing.result import Design, SizingResult, Warning
 from models.vocabulary import OLTP_MIXES, OltpMix
-
-PGBENCH_MIXES = {"<builtin: TPC-B (sort of)>": "tpcb", "<builtin: select only>": "select",
-                 "<builtin: simple update>": "update"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +120,7 @@ def plan(scenario: Scenario, profiles: Sequence[MeasurementProfile], before: Siz
     modelled = modelled_rates(before.design, catalog) if gp else {}
     resources: list[Resource] = []
     factors: dict[str, float] = {}
+    link_mb_s: float | None = None
     no_good: list[str] = []
     for prof in profiles:
         for key, r in host_rates(prof).items():
@@ -135,6 +137,7 @@ def plan(scenario: Scenario, profiles: Sequence[MeasurementProfile], before: Siz
             m = modelled.get("network")
             if m:
                 factors["network"] = net.link_mb_s / m
+                link_mb_s = net.link_mb_s
             resources.append(Resource("network", "MB/s per link", m, net.link_mb_s, f"{prof.name}: {net.source}",
                                       _change_text("network", bool(m)), bool(m)))
             no_good += [f"{a} -> {b}" for a, b in net.no_good]
@@ -143,7 +146,7 @@ def plan(scenario: Scenario, profiles: Sequence[MeasurementProfile], before: Siz
     oltp_resources += pg_resources
     notes += pg_notes
     scan = ScanFactors(factors.get("disk_read", 1.0), factors.get("disk_write", 1.0),
-                       factors.get("network", 1.0)) if factors else None
+                       link_mb_s) if factors else None
     if not gp and resources:
         notes = (*notes, "this workload kind's model has no per-host disk or network rate: the measured rates are "
                          "reported, not used")
@@ -156,35 +159,58 @@ def _change_text(key: str, used: bool) -> str:
                 else "not used: the design has no such modelled rate")
     return {"disk_read": "drive read efficiency x measured / modelled (scans)",
             "disk_write": "drive write efficiency x measured / modelled (loads)",
-            "network": "interconnect rate x measured / modelled (scans)"}[key]
+            "network": "each port of the design's NIC carries the measured link rate, up to its line rate (scans "
+                       "and loads)"}[key]
 
 
 def _oltp_curves(scenario: Scenario, profiles: Sequence[MeasurementProfile], before: SizingResult,
                  catalog: HardwareCatalog) -> tuple[dict[str, MeasuredCurve], list[Resource], tuple[str, ...]]:
+    """The first sweep standing for the scenario's Greenplum OLTP mix (`mixes.oltp_sweeps`: pgbench of the same
+    builtin, else for tpcb HammerDB TPROC-C TPM / 60), fitted to the USL with the runs' steadiness as the points'
+    uncertainty where the profile has `--aggregate-interval` logs."""
     w = scenario.workload
     if not isinstance(w, GreenplumOltp):
         return {}, [], ()
     for prof in profiles:
-        for sweep in sweeps(prof):
-            if sweep.tool != "pgbench" or PGBENCH_MIXES.get(sweep.mix) != w.mix or len(set(sweep.clients)) < 3:
+        for sweep in oltp_sweeps(prof, w.mix):
+            fitted = _fit_sweep(sweep, prof)
+            if fitted is None:
                 continue
-            try:
-                fit = fit_usl(sweep.clients, sweep.throughput, unit="TPS", label=f"{prof.name} {sweep.mix}")
-            except UslFitError:
-                continue
+            fit, band = fitted
             ratio, where = _measured_cluster_ratio(w.mix, prof, before, catalog)
             study = gp_oltp.predict_tps(w.mix, w.clients, *_cluster(before, catalog), n=0).estimate.p50
-            curve = MeasuredCurve(fit, ratio, f"{prof.name}: {', '.join(sweep.sources)}")
+            curve = MeasuredCurve(fit, ratio, f"{prof.name}: {sweep.what} ({', '.join(sweep.sources)})")
             with_measured = _predicted_with(w.mix, curve, w.clients, before, catalog)
             flag = "" if fit.peak_placed else (
                 f"; the sweep stops at {fit.max_clients:g} clients before its fitted peak: beyond that the curve "
                 "is extrapolated")
             res = Resource("oltp_tps", f"TPS at {w.clients:g} clients on the first design", study, with_measured,
-                           curve.source, f"the measured {sweep.mix} USL replaces the study's {w.mix} curve, scaled "
-                           f"from {where}{flag}")
+                           curve.source, f"the measured {sweep.what} USL replaces the study's {w.mix} curve "
+                           f"({sweep.mapping}), scaled from {where}; {band}{flag}")
             return {w.mix: curve}, [res], ()
-    return {}, [], (f"no pgbench sweep of the {w.mix} mix with 3 or more client counts in the profiles: the study's "
-                    "curve stays",)
+    return {}, [], (f"no pgbench sweep of the {w.mix} mix" + (" nor HammerDB TPROC-C sweep" if
+                    w.mix == HAMMERDB_STANDS_FOR else " (HammerDB TPROC-C stands for tpcb only)")
+                    + " with 3 or more client counts in the profiles: the study's curve stays",)
+
+
+def _fit_sweep(sweep: MixSweep, prof: MeasurementProfile) -> tuple[UslFit, str] | None:
+    """The sweep's USL fit and where its P10-P90 comes from; None for a sweep too short or that does not fit."""
+    if len(set(sweep.clients)) < 3:
+        return None
+    try:
+        fit = fit_usl(sweep.clients, sweep.tps, unit="TPS", label=f"{prof.name} {sweep.what}")
+        steady = steadiness(prof)
+        if steady is None:
+            return fit, ("P10-P90 from the fit's residual scatter (no pgbench --aggregate-interval log in the "
+                         "profile)")
+        rel = max(steady.rel_sd, fit.rms_relative_error)
+        fit = fit_usl(sweep.clients, sweep.tps, rel_sd=rel, unit="TPS", label=f"{prof.name} {sweep.what}")
+    except UslFitError:
+        return None
+    return fit, (f"P10-P90 from a {rel:.1%} relative uncertainty per point: the larger of the runs' interval "
+                 f"spread ({steady.source}: {steady.rel_sd:.1%} over {steady.intervals} intervals, "
+                 f"{number(steady.tps_p10)}-{number(steady.tps_p90)} TPS P10-P90) and the fit's residuals "
+                 f"({fit.rms_relative_error:.1%})")
 
 
 def _pg_rates(scenario: Scenario, profiles: Sequence[MeasurementProfile], catalog: HardwareCatalog,

@@ -127,6 +127,25 @@ class PgbenchAggregateLog:
         n = sum(i.transactions for i in self.intervals)
         return sum(i.latency_sum_us for i in self.intervals) / n / 1000.0 if n else None
 
+    def steady_tps(self) -> list[float]:
+        """TPS of each interval after the first (ramp-up), the last left out (pgbench writes it when the run ends,
+        possibly part of an interval).
+
+        >>> log = PgbenchAggregateLog(10, tuple(AggregateInterval(t, n, 0, 0, 0) for t, n in
+        ...     ((0, 50), (10, 100), (20, 120), (30, 10))))
+        >>> log.steady_tps()
+        [10.0, 12.0]
+        """
+        return [i.transactions / self.interval_s for i in self.intervals[1:-1]]
+
+    @property
+    def tps_rel_sd(self) -> float | None:
+        """Standard deviation over mean of `steady_tps` (None with fewer than three such intervals)."""
+        tps = self.steady_tps()
+        if len(tps) < 3 or statistics.fmean(tps) <= 0:
+            return None
+        return statistics.stdev(tps) / statistics.fmean(tps)
+
 
 def looks_like_aggregate_log(lines: list[Line]) -> bool:
     first = next((ln.text.strip() for ln in lines if ln.text.strip()), "")

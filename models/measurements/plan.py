@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from models.hardware import HardwareCatalog
-from models.measurements.calibration import PGBENCH_MIXES, modelled_rates
+from models.measurements.calibration import modelled_rates
 from models.measurements.gpcheckperf import MIB_S_TO_MB_S
-from models.measurements.profile import MeasurementProfile, host_rates, network_rates, no_good_fraction, sweeps
+from models.measurements.mixes import oltp_sweeps
+from models.measurements.profile import MeasurementProfile, host_rates, network_rates, no_good_fraction
 from models.perf.usl import UslFitError, fit_usl
 from models.scenario import GreenplumOltp, Scenario
 from models.sizing.result import SizingResult
@@ -31,8 +32,10 @@ def thresholds(scenario: Scenario, result: SizingResult, catalog: HardwareCatalo
     rates = modelled_rates(d, catalog) if d.kind.startswith("greenplum") else {}
     f = result.measured.scan if result.measured is not None else None
     if f is not None:  # a design sized on measurements assumes the measured rates: those are what to confirm
-        scale = {"disk_read": f.drive_read, "disk_write": f.drive_write, "network": f.network}
-        rates = {k: v * scale[k] for k, v in rates.items()}
+        scale = {"disk_read": f.drive_read, "disk_write": f.drive_write}
+        rates = {k: v * scale[k] if k in scale else v for k, v in rates.items()}
+        if "network" in rates and f.link_mb_s is not None:  # each port at the measured link, up to its line rate
+            rates["network"] = min(rates["network"], f.link_mb_s)
     doc: dict[str, Any] = {
         "scenario": scenario.name, "segment_hosts": d.segment_hosts, "server": d.server_id,
         "data_drives_per_host": d.data_drives_per_host, "tolerance": no_good_fraction(),
@@ -94,24 +97,24 @@ def check(plan: dict[str, Any], profile: MeasurementProfile) -> list[Check]:
 
 def _oltp_check(oltp: dict[str, Any], profile: MeasurementProfile) -> Check:
     what = f"TPS at {oltp['clients']:g} clients ({oltp['mix']})"
-    for s in sweeps(profile):
-        if s.tool == "pgbench" and PGBENCH_MIXES.get(s.mix) == oltp["mix"]:
-            at = [t for c, t in zip(s.clients, s.throughput, strict=True) if c == oltp["clients"]]
-            if at:
-                got = max(at)
-                how = "measured at the design's clients"
-            elif len(set(s.clients)) >= 3:
-                try:
-                    got = float(fit_usl(s.clients, s.throughput).throughput(float(oltp["clients"])))
-                except UslFitError:
-                    continue
-                how = "the sweep's USL fit at the design's clients (not measured there)"
-            else:
+    for s in oltp_sweeps(profile, oltp["mix"]):
+        at = [t for c, t in zip(s.clients, s.tps, strict=True) if c == oltp["clients"]]
+        if at:
+            got = max(at)
+            how = f"{s.what} measured at the design's clients"
+        elif len(set(s.clients)) >= 3:
+            try:
+                got = float(fit_usl(s.clients, s.tps).throughput(float(oltp["clients"])))
+            except UslFitError:
                 continue
-            return Check(what, oltp["tps_p10"], got, got >= oltp["tps_p10"],
-                         f"{how}; passes at the design's P10 or above (P50 {oltp['tps_p50']:,.0f}, "
-                         f"P90 {oltp['tps_p90']:,.0f})")
-    return Check(what, oltp["tps_p10"], None, None, f"no pgbench sweep of the {oltp['mix']} mix in the profile")
+            how = f"the {s.what} sweep's USL fit at the design's clients (not measured there)"
+        else:
+            continue
+        return Check(what, oltp["tps_p10"], got, got >= oltp["tps_p10"],
+                     f"{how}; passes at the design's P10 or above (P50 {oltp['tps_p50']:,.0f}, "
+                     f"P90 {oltp['tps_p90']:,.0f})")
+    return Check(what, oltp["tps_p10"], None, None, f"no pgbench sweep of the {oltp['mix']} mix in the profile"
+                 + (" nor HammerDB TPROC-C sweep" if oltp["mix"] == "tpcb" else ""))
 
 
 def gpcheckperf_mib_s(mb_s: float) -> float:

@@ -182,8 +182,11 @@ def summary(profile: MeasurementProfile) -> dict[str, Any]:
         if isinstance(data, PgbenchSweep | HammerdbSweep):
             item["runs"] = len(data.runs) if isinstance(data, PgbenchSweep) else len(data.steps)
         if isinstance(data, PgbenchAggregateLog):
+            steady = data.steady_tps()
+            deciles = statistics.quantiles(steady, n=10, method="inclusive") if len(steady) >= 2 else None
             item.update(interval_s=data.interval_s, intervals=len(data.intervals), tps=data.tps,
-                        latency_ms=data.latency_ms)
+                        latency_ms=data.latency_ms, tps_rel_sd=data.tps_rel_sd,
+                        interval_tps_p10_p90=[deciles[0], deciles[-1]] if deciles else None)
         files.append(item)
     net = network_rates(profile)
     return {

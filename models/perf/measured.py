@@ -4,8 +4,9 @@ A scenario that names measurement profiles (`platform.measurements`) is sized in
 
 - `ScanFactors` multiply the scan/load parameters every Greenplum estimate reads (`default_params`,
   `sampled_params`): `drive_read` and `drive_write` the drives' efficiency (the share of their datasheet rate a
-  host delivers), `network` the interconnect (as `motion_fraction / network`: the same bytes over a link that
-  carries `network` times the modelled line rate);
+  host delivers); `link_mb_s`, the measured rate of one link, is what each port of a design's NIC carries, up to
+  that NIC's own line rate (`port_mb_s`): relative to the design's NIC, whichever it is, not to the NIC the
+  measurement was compared with;
 - `MeasuredCurve`s replace the study's USL curve of a Greenplum OLTP mix (`gp_oltp`), scaled from the measured
   cluster to a design by the same capacity ratio the study curve is scaled by.
 
@@ -32,7 +33,7 @@ class ScanFactors:
 
     drive_read: float = 1.0
     drive_write: float = 1.0
-    network: float = 1.0
+    link_mb_s: float | None = None  # MB/s one measured link carries (None: the links were not measured)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,5 +123,20 @@ def applied(params: ScanParams) -> ScanParams:
         params,
         drive_read_efficiency=params.drive_read_efficiency * f.drive_read,
         drive_write_efficiency=params.drive_write_efficiency * f.drive_write,
-        motion_fraction=params.motion_fraction / f.network,
     )
+
+
+def port_mb_s(line_rate_mb_s: float) -> float:
+    """What one port of line rate `line_rate_mb_s` carries: the measured link rate, up to the port's line rate,
+    inside a sizing on measured links; the line rate otherwise.
+
+    >>> port_mb_s(12_500.0)
+    12500.0
+    >>> with measured(ScanFactors(link_mb_s=1_139.0)):
+    ...     port_mb_s(12_500.0), port_mb_s(1_250.0), port_mb_s(125.0)
+    (1139.0, 1139.0, 125.0)
+    """
+    f = _SCAN.get()
+    if f is None or f.link_mb_s is None:
+        return line_rate_mb_s
+    return min(line_rate_mb_s, f.link_mb_s)

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from models.calibration_data import figure
 from models.hardware import Drive, HardwareCatalog, Nic, P, Server, UnknownPartError
+from models.perf import measured
+from models.perf.scan_load import MB_S_PER_GBPS
 from models.problems import Problem
 from models.scenario import Scenario
 from models.sizing.result import Design, Rationale, Warning
@@ -153,6 +155,15 @@ class NetworkChoice:
     @property
     def gbps_per_host(self) -> float:
         return self.nic.speed_gbps * self.ports if self.nic else 0.0
+
+    @property
+    def model_gbps_per_host(self) -> float:
+        """The interconnect the performance models take: each port at its line rate, or inside a sizing on
+        measured links at the measured link rate up to that (`measured.port_mb_s`), this NIC's own."""
+        if not self.nic:
+            return 0.0
+        line_mb_s = self.nic.speed_gbps * MB_S_PER_GBPS
+        return measured.port_mb_s(line_mb_s) / MB_S_PER_GBPS * self.ports
 
     @property
     def price_per_host(self) -> float:

@@ -401,7 +401,9 @@ def _load_assumption(workload: GpWorkload, ctx: metrics.GpContext, p: _Pick, est
     cluster = metrics.gp_ranges(workload, ctx, p.hosts, evaluation.MAX_ETL_HOSTS)[0]["load_tb_per_hour"]
     text = (f"No load target, so no ETL host is sized: the load estimate ({load.p50:,.1f} TB/h at P50) assumes the"
             f" files come from one gpfdist host outside this BOM with the segment hosts' network"
-            f" ({p.net.gbps_per_host:g} Gbit/s)")
+            f" ({p.net.gbps_per_host:g} Gbit/s"
+            + (f"; {p.net.model_gbps_per_host:.3g} Gbit/s at the measured link rate"
+               if p.net.model_gbps_per_host != p.net.gbps_per_host else "") + ")")
     if cluster.p50 > load.p50 * 1.01:
         text += (f", which bounds it; the {p.hosts} segment hosts themselves take {cluster.p50:,.1f} TB/h with"
                  " enough gpfdist hosts. Set a load target to size the ETL hosts.")

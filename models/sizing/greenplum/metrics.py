@@ -104,7 +104,7 @@ class GpContext:
             raid_read_factor=read_f,
             raid_write_factor=write_f,
             cores_per_host=c.cores_total,
-            network_gbps_per_host=np.broadcast_to(float(net.gbps_per_host), (n,)),
+            network_gbps_per_host=np.broadcast_to(float(net.model_gbps_per_host), (n,)),
             virtualized=c.virtualized.astype(float),
             numa_local=numa_local,
             primary_segments_per_host=primaries.astype(float),

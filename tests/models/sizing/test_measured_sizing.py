@@ -94,13 +94,32 @@ def test_a_profile_the_catalog_lacks_is_named(catalog: HardwareCatalog) -> None:
 
 def test_measured_factors_apply_only_inside_the_block() -> None:
     before = scan_load_fit.default_params()
-    with measured(ScanFactors(drive_read=0.5, network=0.25)):
+    with measured(ScanFactors(drive_read=0.5, link_mb_s=1_000.0)):
         inside = scan_load_estimates.sampled_params()
         assert scan_load_fit.default_params().drive_read_efficiency == before.drive_read_efficiency * 0.5
-        assert scan_load_fit.default_params().motion_fraction == before.motion_fraction / 0.25
+        assert scan_load_fit.default_params().motion_fraction == before.motion_fraction  # links: per NIC, below
     after = scan_load_estimates.sampled_params()
     assert scan_load_fit.default_params() is before
     assert (inside.drive_read_efficiency == after.drive_read_efficiency * 0.5).all()
+
+
+@pytest.mark.parametrize("nic_id", ["intel-x710-da2-2x10gbe", "nvidia-connectx-6-lx-2x25gbe",
+                                    "nvidia-connectx-7-2x100gbe"])
+def test_measured_links_are_what_each_port_of_the_designs_own_nic_carries(catalog: HardwareCatalog,
+                                                                          nic_id: str) -> None:
+    """The measured link rate stands for one port of whichever NIC a design has, up to its line rate: not a ratio
+    to the NIC it was first compared with, carried to another NIC."""
+    from models.sizing.parts import NetworkChoice
+
+    nic = catalog.nic(nic_id)
+    net = NetworkChoice(nic, 1)
+    line = nic.speed_gbps * 125.0  # MB/s per port
+    assert net.model_gbps_per_host == net.gbps_per_host  # outside a sizing on measurements: the line rate
+    for link in (0.5 * line, 1_139.0, 2.0 * line):
+        with measured(ScanFactors(link_mb_s=link)):
+            assert net.model_gbps_per_host * 125.0 == pytest.approx(nic.ports * min(link, line))
+    with measured(ScanFactors(drive_read=0.5)):  # disks measured, links not: the line rate
+        assert net.model_gbps_per_host == net.gbps_per_host
 
 
 def test_growth_and_the_estimate_curve_of_a_measured_design_use_its_measured_rates(
