@@ -72,15 +72,18 @@ def used_values(result: SizingResult) -> dict[str, UsedValue]:
 
 
 def estimated_tps_source() -> str:
-    """Where an empty peak TPS comes from, by title: the rate per client the engine multiplies the clients by."""
-    from models.sizing.postgres import cite, tps_per_client
+    """Where an empty peak TPS comes from, by title: the throughput model's rate for the database's clients."""
+    from models.sizing.postgres import cite, clients_per_vcpu
 
-    return (f"{_num(tps_per_client())} TPS per client, the zero-think-time DBT-2 rate of"
-            f" {title_of(cite('dbt2_new_orders_per_client_s'))} (an upper bound)")
+    study = title_of(cite("notpm_per_pcpu", "pg_tps_model"))
+    return (f"the PostgreSQL throughput model's rate for its clients on the design's processor: the median CPU"
+            f" rate of the vCPUs they take at {_num(clients_per_vcpu())} per vCPU ({study}'s rate per core, scaled by"
+            " SPECrate2017_int_base per core and a factor fitted on published pgbench runs), the rate a stated peak"
+            " TPS is sized on")
 
 
 def estimated_tps_cites() -> tuple[str, str]:
-    """The sources of that rate: the study's per-client New-Order rate and the TPC-C mix share it is divided by."""
+    """The sources of that rate: the study's rate per core and the published runs the rate factor is fitted on."""
     from models.sizing.postgres import cite
 
-    return cite("dbt2_new_orders_per_client_s"), cite("tpcc_new_order_share")
+    return cite("notpm_per_pcpu", "pg_tps_model"), cite("pgbench_rds_m5_4vcpu_100gb", "pg_published_runs")

@@ -50,7 +50,7 @@ from models.perf.scan_load import MB_S_PER_GBPS, raid_factors
 from models.perf.scan_load_fit import fitted_params
 from models.perf.usl import UslFit, UslFitError, fit_usl
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, Scenario
-from models.sizing.postgres import clients_per_vcpu, study_tps_per_client
+from models.sizing.postgres import model_rates
 from models.sizing.result import Design, SizingResult, Warning
 from models.vocabulary import OLTP_MIXES, OltpMix
 
@@ -234,12 +234,14 @@ def _pg_rates(scenario: Scenario, profiles: Sequence[MeasurementProfile], catalo
             if cpus:
                 per_vcpu = fit.peak_throughput / cpus / speed  # a design vCPU does 1 / speed measured vCPUs' work
             source = f"{prof.name}: {tool} {mix}"
-            rows = [Resource("pg_tps_per_client", "TPS per client", study_tps_per_client(), fit.lam, source,
-                             f"the measured single-client rate replaces study 001's DBT-2 client rate ({mix})")]
+            per_client_model, per_vcpu_model = model_rates(catalog.server(before.design.server_id))
+            rows = [Resource("pg_tps_per_client", "TPS per client", per_client_model, fit.lam, source,
+                             f"the measured single-client rate replaces the throughput model's rate per client"
+                             f" ({mix})")]
             if per_vcpu is not None:
-                rows.append(Resource("pg_tps_per_vcpu", "TPS per vCPU", clients_per_vcpu() * study_tps_per_client(),
+                rows.append(Resource("pg_tps_per_vcpu", "TPS per vCPU", per_vcpu_model,
                                      per_vcpu, source, f"the sweep's peak over the {cpus} logical CPUs of "
-                                     f"{prof.server_id} replaces study 001's rate per vCPU"
+                                     f"{prof.server_id} replaces the throughput model's rate per vCPU"
                                      + (f" ({why})" if why else "")
                                      + ("" if fit.peak_placed else "; the sweep stops before its peak: "
                                         "extrapolated")))

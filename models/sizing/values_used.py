@@ -113,7 +113,8 @@ def _postgres_values(scenario: Scenario, w: PostgresConsolidation, result: Sizin
     for i, db in enumerate(w.databases):
         if db.peak_tps is None and db.name in sized_tps:
             yield UsedValue(f"workload.databases[{i}].peak_tps", sized_tps[db.name], "TPS",
-                            (cite("dbt2_new_orders_per_client_s"), cite("tpcc_new_order_share")),
+                            (cite("notpm_per_pcpu", "pg_tps_model"), cite("pgbench_rds_m5_4vcpu_100gb",
+                                                                          "pg_published_runs")),
                             f"estimated from {db.peak_clients} clients")
     if w.vsan_architecture is None:
         arch = result.design.vsan_architecture

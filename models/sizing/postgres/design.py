@@ -61,7 +61,6 @@ from models.sizing.postgres.placement import (
     HA_RESTARTS,
     PgVm,
     VmCache,
-    clients_per_vcpu,
     ha_failures,
     pack_hosts,
     pinned,
@@ -70,8 +69,7 @@ from models.sizing.postgres.placement import (
     shared_split,
 )
 from models.sizing.postgres.state import Overcommit, Packing, host_failure, overcommit
-from models.sizing.postgres.storage import tps_per_client
-from models.sizing.postgres.tps_vcpus import host_cpu
+from models.sizing.postgres.tps_vcpus import clients_per_vcpu, host_cpu, model_rates
 from models.sizing.result import (
     BomLine,
     Design,
@@ -229,14 +227,16 @@ def _storage_rationale(w: PostgresConsolidation, p: Packing, raid: str) -> Ratio
         f" database at the {percent(figure(DOCS, 'gp_capacity_max_fill'))} fill limit plus 2x max_wal_size of WAL, and"
         " IOPS for the busiest hour (data pages written back once per checkpoint at most, one WAL flush per"
         f" commit, write penalty {penalty:g}) at most {percent(figure(DS, 'storage_busy_max'))} busy."
-        + (f" Transactions for {named} are estimated at {tps_per_client():.0f} per client per"
-           " second (study 001's zero-think-time DBT-2 clients, an upper bound; at most what the VM's vCPUs"
-           " carry): state each database's peak"
-           " throughput (TPS) for a tighter design." if estimated else ""),
+        + (f" Transactions for {named} are estimated at what their clients drive by the throughput model on the"
+           f" {p.server.cpu.vendor} {p.server.cpu.model}: the median CPU rate of the vCPUs the clients take at"
+           f" {clients_per_vcpu():g} per vCPU (study 001's zero-think-time clients), about"
+           f" {model_rates(p.server)[0]:,.0f} per client per second, at most what the VM's vCPUs carry; the same rate"
+           " a stated peak is sized on. State each database's peak throughput (TPS) for a tighter design."
+           if estimated else ""),
         "001_8432df66bbca52f5.txt, Performance Best Practices; "
         + (f"{vsan_sources(lay)}; " if lay is not None else "")
-        + f"{point(DS, 'raid_write_penalty_mirror').source.cite()};"
-        f" {point(DS, 'dbt2_new_orders_per_client_s').source.cite()}",
+        + f"{point(DS, 'raid_write_penalty_mirror').source.cite()}"
+        + (f"; {point('pg_tps_model', 'notpm_per_pcpu').source.cite()}" if estimated else ""),
     )
 
 

@@ -26,13 +26,20 @@ from functools import cached_property
 import numpy as np
 
 from models.calibration_data import figure, point
-from models.perf import measured, memory
+from models.perf import memory
 from models.scenario import PgDatabase, PostgresConsolidation
 from models.sizing.postgres import quick_place
 from models.sizing.postgres.config import memory_for_connections_gib
 from models.sizing.postgres.quick_place import HOURS, BinSums, bin_sums
-from models.sizing.postgres.storage import GIB_PER_GB, DbIo, database_io, load_profile, tps_per_client
-from models.sizing.postgres.tps_vcpus import HostCpu, storage_margin, tps_vcpus
+from models.sizing.postgres.storage import GIB_PER_GB, DbIo, database_io, load_profile
+from models.sizing.postgres.tps_vcpus import (
+    HostCpu,
+    clients_per_vcpu,
+    clients_tps,
+    storage_margin,
+    tps_vcpus,
+    vcpus_tps,
+)
 from models.sizing.result import DatabaseDisks, PlacedVm
 
 RULES = "sizing_rules"
@@ -51,11 +58,8 @@ class PgVm:
     clients_at_once: int  # most clients connected at the same hour
     io: tuple[DbIo, ...]
     vcpus_needed: float = 0.0  # vCPUs its clients and stated transaction rates take at the busiest hour
-
-    @property
-    def tps_reachable(self) -> float:
-        """Transactions/s its vCPUs carry at study 001's rate per vCPU."""
-        return self.vcpus * tps_per_vcpu()
+    tps_reachable: float = 0.0  # median TPS its vCPUs carry for its clients on the host's CPU (`vcpus_tps`)
+    clients_tps: float = 0.0  # median TPS its clients at once would drive there (`clients_tps`)
 
     @cached_property
     def resident_peak_gib(self) -> float:  # taken once: every placement and failure sorts the VMs by it
@@ -71,22 +75,6 @@ class PgVm:
         by every datastore a server candidate is sized with."""
         return tuple((io.data_read_iops * loads, io.write_iops * loads, io.wal_mb_s * loads)
                      for db, io in zip(self.databases, self.io, strict=True) for loads in (load_profile(db),))
-
-
-def clients_per_vcpu() -> float:
-    return figure(RULES, "pg_clients_per_vcpu")
-
-
-def tps_per_vcpu() -> float:
-    """DBT-2 transactions/s one vCPU carried in study 001: 10 zero-think-time clients per vCPU, each at its rate.
-
-    >>> round(tps_per_vcpu())
-    609
-    """
-    m = measured.pg_rates()
-    if m is not None and m.tps_per_vcpu is not None:  # a measured sweep on a known host: its rate per vCPU
-        return m.tps_per_vcpu
-    return clients_per_vcpu() * tps_per_client()
 
 
 def vsphere_max_hosts() -> int:
@@ -130,15 +118,18 @@ def _clients_by_hour(dbs: tuple[PgDatabase, ...]) -> np.ndarray:
     return _hourly(dbs, lambda d: d.peak_clients)
 
 
-def _estimated_caps(dbs: tuple[PgDatabase, ...], vcpus: int) -> dict[str, float]:
-    """The most each database without a stated rate can run: what the VM's vCPUs carry at study 001's rate per
-    vCPU, less the stated rates, shared by clients. Equal to clients x 61/s when the vCPUs follow the clients;
-    below it when the VM is capped (the host's cores, vm_vcpus), so storage is not sized for a rate it never runs.
+def _rates(dbs: tuple[PgDatabase, ...], carried: float, host: HostCpu) -> dict[str, float]:
+    """The busiest-hour rate each database is sized for: a stated peak as it is; an unstated one at what its clients
+    drive by the throughput model on the host's CPU (`clients_tps`), at most its share by clients of what the VM
+    carries (`carried`) less the stated rates, so storage is not sized for a rate the VM never runs (the host's cores
+    or vm_vcpus capping it).
     """
     estimated = [d for d in dbs if d.peak_tps is None]
     clients = sum(d.peak_clients for d in estimated)
-    room = max(0.0, vcpus * tps_per_vcpu() - sum(d.peak_tps for d in dbs if d.peak_tps is not None))
-    return {d.name: room * d.peak_clients / clients for d in estimated} if clients else {}
+    room = max(0.0, carried - sum(d.peak_tps for d in dbs if d.peak_tps is not None))
+    out = {d.name: d.peak_tps for d in dbs if d.peak_tps is not None}
+    out.update({d.name: min(clients_tps(d.peak_clients, host), room * d.peak_clients / clients) for d in estimated})
+    return out
 
 
 @dataclass(frozen=True)
@@ -172,7 +163,8 @@ class VmCache:
 
     demands: dict[tuple[tuple[int, ...], HostCpu | None], _Demand] = field(default_factory=dict)
     memory: dict[tuple[int, int, bool, bool, float, float], float] = field(default_factory=dict)
-    vms: dict[tuple[str, tuple[int, ...], HostCpu | None, int, float, float], PgVm] = field(default_factory=dict)
+    vms: dict[tuple[str, tuple[int, ...], HostCpu | None, float | None, int, float, float], PgVm] = field(
+        default_factory=dict)
 
 
 def _demand_key(dbs: tuple[PgDatabase, ...], host: HostCpu) -> tuple[tuple[int, ...], HostCpu | None]:
@@ -199,10 +191,10 @@ def make_vm(name: str, dbs: tuple[PgDatabase, ...], host: HostCpu, w: PostgresCo
         if key not in cache.memory:
             cache.memory[key] = memory_for_connections_gib(*key[:4], mem, room_gib)
         mem = cache.memory[key]
-    vm = cache.vms.get((name, ids, on, vcpus, float(mem), fill))
+    vkey = (name, ids, on, host.specrate_per_core, vcpus, float(mem), fill)  # the CPU sets unstated rates too
+    vm = cache.vms.get(vkey)
     if vm is None:
-        vm = cache.vms[(name, ids, on, vcpus, float(mem), fill)] = _sized_vm(name, dbs, need, (vcpus, host), float(mem),
-                                                                             fill)
+        vm = cache.vms[vkey] = _sized_vm(name, dbs, need, (vcpus, host), float(mem), fill)
     return vm
 
 
@@ -212,11 +204,13 @@ def _sized_vm(name: str, dbs: tuple[PgDatabase, ...], need: _Demand, on: tuple[i
     its share of the cache; a stated rate's reads with the margin that meets it at the confidence asked."""
     vcpus, host = on
     cache = mem * figure(DS, "effective_cache_size_ratio")
-    caps = _estimated_caps(dbs, vcpus)
+    carried = vcpus_tps(vcpus, need.at_once, host)
+    rates = _rates(dbs, carried, host)
     margin = storage_margin(vcpus, need.at_once, host)
     io = tuple(database_io(d, cache * d.working_set_gb / max(sum(x.working_set_gb for x in dbs), 1e-12), fill,
-                           caps.get(d.name), margin if d.peak_tps is not None else 1.0) for d in dbs)
-    return PgVm(name, dbs, vcpus, mem, np.minimum(need.demand, vcpus), need.resident, need.at_once, io, need.needed)
+                           rates[d.name], margin if d.peak_tps is not None else 1.0) for d in dbs)
+    return PgVm(name, dbs, vcpus, mem, np.minimum(need.demand, vcpus), need.resident, need.at_once, io, need.needed,
+                carried, clients_tps(need.at_once, host))
 
 
 def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, host: HostCpu, fill: float,

@@ -2,8 +2,8 @@
 
 Per database at its busiest hour (upper bounds; the figures are in `pg_tuning_docs.json`):
 
-* tps: given, or peak clients x the DBT-2 rate one zero-think-time client drove in study 001
-  (27.4 New-Orders/s, New-Order being 45 % of the TPC-C mix): about 61 transactions/s per client.
+* tps: given, or what the database's clients drive by the throughput model on the server's CPU (the CPU rate of the
+  vCPUs they take at study 001's clients per vCPU, `tps_vcpus.clients_tps`), at most its share of what its VM carries.
 * row changes/s = tps x writes per transaction (pgbench default: 5 statements, 60 % UPDATE and
   20 % INSERT = 4, study 001's description of the benchmark).
 * data-file writes/s: each changed page is written back once per checkpoint at most, so
@@ -27,7 +27,6 @@ from functools import cache
 import numpy as np
 
 from models.calibration_data import figure, point
-from models.perf import measured
 from models.perf.pg_tps_law import page_reads_per_txn
 from models.scenario import PgDatabase
 
@@ -42,20 +41,6 @@ def f(point_id: str) -> float:
 
 def cite(point_id: str, dataset: str = DS) -> str:
     return point(dataset, point_id).source.cite()
-
-
-def tps_per_client() -> float:
-    """Transactions/s one zero-think-time DBT-2 client drove in study 001 (an upper bound per client); inside a
-    sizing on measurements the measured sweep's single-client rate (`models.perf.measured.PgRates`)."""
-    m = measured.pg_rates()
-    if m is not None:
-        return m.tps_per_client
-    return study_tps_per_client()
-
-
-def study_tps_per_client() -> float:
-    """Study 001's rate per client, whatever a sizing on measurements uses."""
-    return f("dbt2_new_orders_per_client_s") / f("tpcc_new_order_share")
 
 
 def default_writes_per_txn() -> float:
@@ -131,21 +116,17 @@ def max_wal_size_mb(wal_mb_per_checkpoint: float) -> int:
     return int(max(f("max_wal_size_oltp_mb"), math.ceil(wal_mb_per_checkpoint / 1024.0) * 1024))
 
 
-def database_io(db: PgDatabase, cache_gib: float, fill: float, tps_cap: float | None = None,
-                read_margin: float = 1.0) -> DbIo:
-    """Peak I/O of one database whose VM caches `cache_gib` (effective_cache_size share of its working set);
-    an estimated rate is at most `tps_cap` (its share of what the VM's vCPUs carry), a stated one is kept;
-    `read_margin` scales its reads (a stated rate met at P90 needs more than its median reads).
+def database_io(db: PgDatabase, cache_gib: float, fill: float, tps: float, read_margin: float = 1.0) -> DbIo:
+    """Peak I/O of one database at `tps` transactions/s (its stated peak, or the rate its VM estimates for it) whose
+    VM caches `cache_gib` (effective_cache_size share of its working set); `read_margin` scales its reads (a stated
+    rate met at P90 needs more than its median reads).
 
     >>> from models.scenario import PgDatabase
-    >>> io = database_io(PgDatabase(name="a", size_gb=3, peak_clients=30, working_set_gb=1, peak_tps=1000), 3.0, 0.7)
-    >>> round(io.data_write_iops), round(io.wal_write_iops), io.data_read_iops
-    (452, 1000, 0.0)
+    >>> io = database_io(PgDatabase(name="a", size_gb=3, peak_clients=30, working_set_gb=1), 3.0, 0.7, 1000.0)
+    >>> round(io.data_write_iops), round(io.wal_write_iops), io.data_read_iops, io.tps_estimated
+    (452, 1000, 0.0, True)
     """
     estimated = db.peak_tps is None
-    tps = db.peak_tps if db.peak_tps is not None else db.peak_clients * tps_per_client()
-    if estimated and tps_cap is not None:
-        tps = min(tps, tps_cap)
     writes = db.writes_per_txn if db.writes_per_txn is not None else default_writes_per_txn()
     changes = tps * writes
     page_kb = f("page_size_kb")

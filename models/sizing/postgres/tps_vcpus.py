@@ -1,19 +1,27 @@
-"""The vCPUs a database's stated peak TPS takes on a server's CPU, at the confidence the scenario asks.
+"""The vCPUs a database's stated peak TPS takes on a server's CPU, at the confidence the scenario asks, and the rate
+an unstated peak is estimated at.
 
 The throughput model (`models.perf.pg_tps`) is inverted on its CPU rate: study 001's rate per core x the rate
 factor fitted on published pgbench runs x SPECrate2017_int_base per core x the USL over vCPUs; at P90 the band's
 P10, which nine runs in ten reach. A sizing on a measured pgbench sweep takes the sweep's rate per vCPU instead.
+
+A database without a stated peak runs at what its clients drive by the same model (`clients_tps`): the CPU rate, on
+the server's CPU, of the vCPUs its clients take at study 001's clients per vCPU (zero-think-time clients keep them
+busy), the median; a sizing on a measured sweep takes the sweep's rate per client.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
+from models.calibration_data import figure
 from models.estate import socket_score
 from models.hardware import Server
 from models.perf import measured, pg_tps
 from models.perf.pg_tps import PgTpsInputs, vcpus_for_tps
+from models.perf.pg_tps_law import fitted
 from models.scenario import PgDatabase
 
 
@@ -57,3 +65,51 @@ def _model_vcpus(tps: float, clients: int, host: HostCpu) -> float:
     x = PgTpsInputs(vcpus=1, clients=clients, cache_gib=0.0, working_set_gib=0.0,
                     specrate_per_core=host.specrate_per_core)
     return vcpus_for_tps(tps, x, host.confidence, host.cores)
+
+
+def clients_per_vcpu() -> float:
+    """Study 001's zero-think-time clients per vCPU (its consolidation VMs: 30 clients on 3 vCPUs)."""
+    return figure("sizing_rules", "pg_clients_per_vcpu")
+
+
+def vcpus_tps(vcpus: float, clients: float, host: HostCpu) -> float:
+    """Median TPS `vcpus` vCPUs carry for `clients` zero-think-time clients on `host`'s CPU: the throughput model's
+    CPU rate (the one stated peaks are sized on); in a sizing on a measured sweep, the sweep's rate per vCPU (or its
+    rate per client x study 001's clients per vCPU where the sweep's host is unknown).
+
+    >>> h = HostCpu(64, 8.08)  # twice the study CPU stand-in's SPECrate2017_int_base per core
+    >>> round(vcpus_tps(6, 60, h) / vcpus_tps(3, 30, h), 2), round(vcpus_tps(3, 30, h) / vcpus_tps(3, 30, HostCpu(64)))
+    (2.0, 2)
+    """
+    m = measured.pg_rates()
+    if m is not None:
+        return vcpus * (m.tps_per_vcpu if m.tps_per_vcpu is not None else clients_per_vcpu() * m.tps_per_client)
+    return _cpu_rate(float(vcpus), max(1, round(clients)), host.specrate_per_core)
+
+
+def clients_tps(clients: float, host: HostCpu) -> float:
+    """Median TPS `clients` zero-think-time clients drive on `host`'s CPU: the model's CPU rate of the vCPUs they take
+    at study 001's clients per vCPU (`vcpus_tps`); in a sizing on a measured sweep, clients x its rate per client.
+
+    >>> round(clients_tps(30, HostCpu(8)) / 30)  # study 001's 30 clients on its 3 vCPUs: the model's rate per client
+    163
+    """
+    m = measured.pg_rates()
+    if m is not None:
+        return clients * m.tps_per_client
+    return vcpus_tps(clients / clients_per_vcpu(), clients, host)
+
+
+@functools.lru_cache(maxsize=16_384)  # an estate repeats VM shapes; the rate is a few look-ups and a USL
+def _cpu_rate(vcpus: float, clients: int, specrate_per_core: float | None) -> float:
+    x = PgTpsInputs(vcpus=max(1, math.ceil(vcpus)), clients=clients, cache_gib=0.0, working_set_gib=0.0,
+                    specrate_per_core=specrate_per_core)
+    return fitted().cpu_median(x, vcpus)
+
+
+def model_rates(server: Server) -> tuple[float, float]:
+    """(TPS per client, TPS per vCPU) the throughput model gives on `server`'s CPU at study 001's calibration point
+    (30 clients on 3 vCPUs): what a measured sweep's rates replace. Outside a sizing on measurements."""
+    clients = figure("pg_vfabric_001", "t2_high_clients")
+    per_client = clients_tps(clients, host_cpu(server, "P50")) / clients
+    return per_client, per_client * clients_per_vcpu()

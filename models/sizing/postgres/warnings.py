@@ -10,8 +10,9 @@ import math
 from models.percent import percent
 from models.scenario import PostgresConsolidation
 from models.sizing.postgres.config import PgConfig
-from models.sizing.postgres.placement import PgVm, clients_per_vcpu, tps_per_vcpu
+from models.sizing.postgres.placement import PgVm
 from models.sizing.postgres.state import Overcommit, Packing
+from models.sizing.postgres.tps_vcpus import clients_per_vcpu
 from models.sizing.result import HostFailure, Warning
 from models.sizing.shared_storage import POLICIES, policy_min_hosts
 
@@ -128,7 +129,7 @@ def _small_vms(vms: list[PgVm]) -> list[Warning]:
     """VMs with fewer vCPUs than their clients take at study 001's clients per vCPU, or less memory than their
     working set."""
     small = [f"{vm.name} ({vm.vcpus} vCPU for {vm.clients_at_once} clients: about {percent(_cpu_kept(vm))} of the"
-             f" throughput they would drive, {vm.tps_reachable:,.0f} of {_clients_tps(vm):,.0f} transactions/s)"
+             f" throughput they would drive, {vm.tps_reachable:,.0f} of {vm.clients_tps:,.0f} transactions/s)"
              for vm in vms if vm.vcpus < math.ceil(vm.clients_at_once / clients_per_vcpu() - 1e-9)]
     short_cpu = bool(small)  # the field to mark: the VM size when cores are short, else the VM memory
     small += [f"{vm.name} ({vm.memory_gib:g} GiB for a {vm.resident_peak_gib:,.1f} GiB working set)" for vm in vms
@@ -143,15 +144,11 @@ def _small_vms(vms: list[PgVm]) -> list[Warning]:
     )]
 
 
-def _clients_tps(vm: PgVm) -> float:
-    """Transactions/s the VM's clients connected at once drive at study 001's rate per vCPU (10 clients a vCPU)."""
-    return vm.clients_at_once / clients_per_vcpu() * tps_per_vcpu()
-
-
 def _cpu_kept(vm: PgVm) -> float:
     """The share of its clients' throughput a VM with fewer vCPUs than they take keeps: CPU-bound zero-think-time
-    clients (study 001's DBT-2) run at its vCPUs' rate."""
-    return min(1.0, vm.tps_reachable / max(_clients_tps(vm), 1e-9))
+    clients (study 001's DBT-2) run at its vCPUs' rate; both rates the throughput model's medians on the host's CPU
+    (the rate stated peaks are sized on)."""
+    return min(1.0, vm.tps_reachable / max(vm.clients_tps, 1e-9))
 
 
 def some_of(names: list[str], of: int) -> str:

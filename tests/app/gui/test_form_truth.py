@@ -254,7 +254,7 @@ def test_every_empty_field_names_the_value_the_engine_used(  # type: ignore[no-u
     assert "platform.memory_gib" in seen and "platform.drives_per_host" in seen
 
 
-def test_a_databases_peak_tps_is_typed_in_its_cell_or_shows_the_estimate(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+def test_a_databases_peak_tps_is_typed_in_its_cell_or_shows_the_estimate(qtbot, window: MainWindow, seed) -> None:  # type: ignore[no-untyped-def]
     """The databases table has the peak TPS the engine sizes each VM's vCPUs from: empty, the cell shows in grey
     the rate the engine estimated; typed, the scenario carries it and the VM grows; cleared, the estimate is back."""
     from PySide6.QtCore import Qt
@@ -262,7 +262,7 @@ def test_a_databases_peak_tps_is_typed_in_its_cell_or_shows_the_estimate(qtbot, 
 
     from app.editing.fields import PG_DATABASE_COLUMNS
     from app.gui.workload_form import PLACEHOLDER_ROLE
-    from models.sizing.postgres import tps_per_client
+    from models.sizing.postgres import clients_tps, host_cpu
 
     window.add_scenario()
     uid = window.current_uid
@@ -276,7 +276,7 @@ def test_a_databases_peak_tps_is_typed_in_its_cell_or_shows_the_estimate(qtbot, 
     col = [key for key, _, _ in PG_DATABASE_COLUMNS].index("peak_tps")
     db = scenario.workload.databases[0]  # type: ignore[union-attr]
     assert db.peak_tps is None
-    estimate = db.peak_clients * tps_per_client()
+    estimate = clients_tps(db.peak_clients, host_cpu(seed.server(result.design.server_id), "P50"))
     cell = table.item(0, col)
     assert cell.text() == "" and _numbers(cell.data(PLACEHOLDER_ROLE)) == [pytest.approx(estimate, abs=0.5)]
     assert "Left empty" in cell.toolTip() and "VMware vFabric Postgres" in cell.toolTip()  # the source, by title

@@ -169,10 +169,12 @@ def test_a_hammerdb_sweep_replaces_study_001s_postgres_rates(catalog: HardwareCa
     rows = {r["resource"]: r for r in result.calibration["resources"]}
     # HammerDB TPM / 60 fitted: lambda is the one-virtual-user rate (3,000 TPM in the fixture = 50 TPS)
     assert rows["pg_tps_per_client"]["measured"] == pytest.approx(50.0, rel=0.01)
-    assert rows["pg_tps_per_client"]["modelled"] == pytest.approx(60.93, rel=1e-3)
+    from models.sizing.postgres import model_rates
+
+    per_client, per_vcpu = model_rates(catalog.server(server))  # the throughput model's rates on the design's CPU
+    assert rows["pg_tps_per_client"]["modelled"] == pytest.approx(per_client, rel=1e-6)
+    assert rows["pg_tps_per_vcpu"]["modelled"] == pytest.approx(per_vcpu, rel=1e-6)
     threads = catalog.server(server).threads_total
     assert "logical CPUs" in rows["pg_tps_per_vcpu"]["changes"] and str(threads) in rows["pg_tps_per_vcpu"]["changes"]
     assert result.design != plain.design  # the databases' estimated TPS, so their WAL, follow the measured rate
-    from models.sizing.postgres import tps_per_client
-
-    assert tps_per_client() == pytest.approx(60.93, rel=1e-3)  # outside the sizing: study 001's
+    assert model_rates(catalog.server(server)) == (per_client, per_vcpu)  # outside the sizing: the model's again

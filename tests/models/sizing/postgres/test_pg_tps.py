@@ -11,6 +11,8 @@ from models.sizing.engine import size
 from models.sizing.postgres.storage import GIB_PER_GB, database_io
 from tests.models.sizing.conftest import sample
 
+R6625 = "dell-r6625-10x-u3-2x-epyc-9354"
+R670 = "dell-r670-10x-u3-2x-xeon-6740e"
 DBS = [{"name": "ledger", "size_gb": 40, "peak_clients": 40, "working_set_gb": 4.0, "peak_tps": 500.0},
        {"name": "archive", "size_gb": 900, "peak_clients": 40, "working_set_gb": 600.0, "peak_tps": 3000.0}]
 
@@ -67,7 +69,7 @@ def test_storage_is_sized_for_a_stated_rate_at_the_confidence_asked(catalog: Har
         assert disk.tps_binding == "storage IOPS" and not [w for w in r.warnings if w.code == "pg-tps-short"]
     miss = 1 - 24.0 / (200.0 * GIB_PER_GB)
     for margin in (1.0, 1.3):  # the reads the model's storage bound counts, with a P90 rate's margin
-        io = database_io(PgDatabase(**db[0]), 24.0, 0.7, read_margin=margin)  # type: ignore[arg-type]
+        io = database_io(PgDatabase(**db[0]), 24.0, 0.7, 300.0, read_margin=margin)  # type: ignore[arg-type]
         assert io.data_read_iops == pytest.approx(300.0 * page_reads_per_txn() * miss * margin)
 
 
@@ -78,3 +80,61 @@ def test_a_p90_rate_reads_with_the_storage_band_as_margin() -> None:
     # IOPS enough for the rate's reads times the margin: the band's P10 of the storage bound reaches the rate
     rate = pg_tps(x, samples=2_000).iops_tps / margin
     assert pg_tps(x, samples=2_000).estimate.p10 == pytest.approx(rate, rel=0.06)
+
+
+UNSTATED = [{"name": "claims", "size_gb": 80, "peak_clients": 90, "working_set_gb": 6.0}]
+
+
+def _estimated(r: object) -> dict[str, object]:
+    return {d.database: d for v in r.vms for d in v.disks}  # type: ignore[attr-defined]
+
+
+def test_an_unstated_peak_is_what_the_throughput_model_gives_its_clients_on_the_designs_cpu(
+        catalog: HardwareCatalog) -> None:
+    """A database with no stated peak is sized (its WAL and IOPS) on the rate the same model reports its VM carries:
+    90 clients take 9 vCPUs at study 001's 10 per vCPU, and the estimate lies at the VM's P50 (was 90 x 61 = 5,484
+    TPS, DBT-2 units, far below the band of the VM the design reports)."""
+    from models.sizing.postgres import clients_tps, host_cpu
+
+    r = size(sample("pg-consolidation", workload={"databases": UNSTATED}, platform={"server_id": R6625}), catalog)
+    (vm,) = r.vms
+    (disk,) = vm.disks
+    assert vm.vcpus == 9 and disk.tps_binding == "CPU"
+    assert disk.peak_tps == pytest.approx(clients_tps(90, host_cpu(catalog.server(R6625), "P50")), abs=0.1)
+    assert disk.tps_p10 < disk.peak_tps < disk.tps_p90
+    assert disk.peak_tps == pytest.approx(disk.tps_p50, rel=0.05)  # the band's median, up to Monte Carlo noise
+    assert disk.wal_write_iops == pytest.approx(disk.peak_tps, rel=1e-3)  # one WAL flush per commit, at that rate
+
+
+def test_a_faster_processor_raises_an_unstated_peak_by_its_specrate_per_core(catalog: HardwareCatalog) -> None:
+    """The CPU enters an unstated peak as it enters a stated one: SPECrate2017_int_base per core, EPYC 9354 against
+    Xeon 6740E (11.7 against 5.5 per core in the benchmark table); study 001's rate per client ignored the CPU."""
+    from models.estate import socket_score
+
+    peaks = {}
+    for server in (R6625, R670):
+        r = size(sample("pg-consolidation", workload={"databases": UNSTATED}, platform={"server_id": server}), catalog)
+        peaks[server] = _estimated(r)["claims"].peak_tps  # type: ignore[attr-defined]
+    per_core = {s: socket_score(catalog.server(s).cpu.model) / catalog.server(s).cpu.cores  # type: ignore[operator]
+                for s in (R6625, R670)}
+    assert peaks[R6625] / peaks[R670] == pytest.approx(per_core[R6625] / per_core[R670], rel=1e-4)  # 0.1 TPS
+
+
+def test_the_small_vm_warning_counts_in_the_rate_the_design_reports(catalog: HardwareCatalog) -> None:
+    """A stated 4-vCPU VM for 120 clients: the warning's 'A of B transactions/s' are the throughput model's (A the
+    rate the VM's row reports at P50, B what the clients drive on the same CPU), not study 001's 609 per vCPU."""
+    import re
+
+    from models.sizing.postgres import clients_tps, host_cpu
+
+    dbs = [{"name": "desk", "size_gb": 30, "peak_clients": 120, "working_set_gb": 3.0}]
+    r = size(sample("pg-consolidation", workload={"databases": dbs, "vm_vcpus": 4}, platform={"server_id": R6625}),
+             catalog)
+    (warn,) = [w for w in r.warnings if w.code == "small-vm"]
+    kept, got, full = re.search(r"about (\d+) % of the throughput they would drive, ([\d,]+) of ([\d,]+)",
+                                warn.text).groups()  # type: ignore[union-attr]
+    reached, drive = float(got.replace(",", "")), float(full.replace(",", ""))
+    (disk,) = r.vms[0].disks
+    assert reached == pytest.approx(disk.tps_p50, rel=0.05)
+    assert drive == pytest.approx(clients_tps(120, host_cpu(catalog.server(R6625), "P50")), abs=1)
+    assert int(kept) == round(100 * reached / drive) and int(kept) < 40  # 4 of the 12 vCPUs the clients take
