@@ -88,6 +88,10 @@ FIELDS: dict[str, FieldInfo] = {
         "Segment hosts at least", help="The fewest segment hosts the design gets (a cluster already built, or a"
         " study's); more when the data or a target needs them",
     ),
+    "workload.coordinator_on_segment_host": FieldInfo(
+        "Coordinator on a segment host", help="The coordinator runs on the first segment host and shares its cores:"
+        " no coordinator host and no standby (a test or study cluster); production keeps it apart",
+    ),
     "workload.mix": FieldInfo(
         "Transaction mix",
         choices=(("tpcb", "TPC-B like"), ("select", "Select only"), ("update", "Update"), ("insert", "Insert")),

@@ -102,6 +102,10 @@ class GreenplumOltp(_Mirrored):
         default=None, ge=1, le=1000, description="the fewest segment hosts: a cluster already built, or a study's;"
         " more when the data or a target needs them"
     )
+    coordinator_on_segment_host: bool = Field(
+        default=False, description="the coordinator runs on the first segment host and shares its cores (no"
+        " coordinator host, no standby): a test or study cluster, as study 004's one 192-core environment"
+    )
     data_tb: float = Field(gt=0, le=100_000)
     compression_ratio: float = Field(default=1.0, ge=1, le=50)
     growth_pct_per_year: float = Field(default=0.0, ge=0, le=500)

@@ -59,6 +59,7 @@ WARNING_TITLES: dict[str, str] = {
     "memory-below-base": "Memory below the server's base configuration",
     "density-low": "Few cores or little memory per TB on disk",
     "single-segment-host": "One segment host only",
+    "coordinator-on-segment-host": "Coordinator on a segment host",
     "no-redundancy": "Neither mirrors nor RAID",
     "few-data-drives": "Fewer data drives than the reference",
     "network-below-minimum": "Network slower than the minimum",

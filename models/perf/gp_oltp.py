@@ -34,6 +34,7 @@ BINDING_COORDINATOR = "coordinator CPU"
 BINDING_SEGMENT_CPU = "segment CPU"
 BINDING_SEGMENT_WRITES = "segment hosts (WAL flush / lock capacity)"
 BINDING_CLIENTS = "the clients (each runs one transaction at a time)"
+BINDING_SHARED_HOST = "CPU of the segment host running the coordinator"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +138,21 @@ def _capacity_ratios(
     return r_coord, segment_hosts / sc.ref_segment_hosts, BINDING_SEGMENT_WRITES
 
 
+def _combined(mix: str, r_coord: Any, r_other: Any, pooled: bool) -> Any:
+    """The cluster's capacity ratio from its coordinator's and its segments' (`_capacity_ratios`): the smaller, on
+    separate hosts; with the coordinator on a segment host (`pooled`), a select's coordinator work and that host's
+    share of the segment work take turns on the same cores, so the work per transaction adds up there:
+    1 / r = 1 / r_coord + 1 / r_seg (on one host, the cores' total TPS whatever the coordinator's share). Writes are
+    bound by the segment hosts' WAL and locks, not their CPU, so their ratio stays the smaller of the two.
+
+    >>> float(_combined("select", 2.0, 2.0, True)), float(_combined("select", 2.0, 2.0, False))
+    (1.0, 2.0)
+    """
+    if pooled and mix == "select":
+        return r_coord * r_other / (r_coord + r_other)
+    return np.minimum(r_coord, r_other)
+
+
 def _checked_cluster(
     mix: OltpMix,
     n: int,
@@ -163,7 +179,7 @@ def _checked_cluster(
 
 
 def _tps_range(
-    mix: OltpMix, nc: FloatArray, cc: FloatArray, hh: FloatArray, ss: FloatArray, n: int, seed: int
+    mix: OltpMix, nc: FloatArray, cc: FloatArray, hh: FloatArray, ss: FloatArray, n: int, seed: int, pooled: bool
 ) -> Estimate:
     """P10/P50/P90 TPS over `n` draws of the USL parameters (their covariance) and of the coordinator's share of
     a select's CPU (its assumed range), all broadcast in one array of n x the input shape."""
@@ -174,7 +190,7 @@ def _tps_range(
     rc, ro, _ = _capacity_ratios(mix, cc[None, ...], hh[None, ...], ss[None, ...], f.reshape(shape))
     x = _scaled_usl(
         nc[None, ...],
-        np.minimum(rc, ro) / r_ref,
+        _combined(mix, rc, ro, pooled) / r_ref,
         d[:, 0].reshape(shape),
         d[:, 1].reshape(shape),
         d[:, 2].reshape(shape),
@@ -191,8 +207,10 @@ def predict_tps(
     segment_cores_per_host: ArrayLike,
     n: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
+    pooled: bool = False,
 ) -> TpsPrediction:
-    """Greenplum 6 pgbench-style TPS for `mix` at `clients` on the given cluster.
+    """Greenplum 6 pgbench-style TPS for `mix` at `clients` on the given cluster (`pooled`: the coordinator runs on
+    a segment host of S cores, C = S, see `_combined`).
 
     X_H(N) = r * X_ref(N / r), with X_ref the GP6 USL calibration (5-host GCP cluster) and
 
@@ -214,16 +232,17 @@ def predict_tps(
     nc, cc, hh, ss = _checked_cluster(mix, n, clients, coordinator_cores, segment_hosts, segment_cores_per_host)
     ref, r_ref = _reference(mix)
     r_coord, r_other, other_name = _capacity_ratios(mix, cc, hh, ss, _gp6_scaling().share.value)
-    r = np.minimum(r_coord, r_other) / r_ref
+    r = _combined(mix, r_coord, r_other, pooled) / r_ref
     central = _scaled_usl(nc, r, ref.lam, ref.sigma, ref.kappa)
-    binding_arr = np.where(r_coord <= r_other, BINDING_COORDINATOR, other_name)
+    binding_arr = np.where(r_coord <= r_other, BINDING_COORDINATOR, other_name) if not (pooled and mix == "select") \
+        else np.full(r.shape, BINDING_SHARED_HOST)
     first = str(binding_arr.flat[0])
     binding: Any = first if np.all(binding_arr == first) else binding_arr
     peak = r * ref.peak_clients
     if n == 0:
         est = Estimate(as_output(central), as_output(central), as_output(central), "TPS")
     else:
-        est = _tps_range(mix, nc, cc, hh, ss, n, seed)
+        est = _tps_range(mix, nc, cc, hh, ss, n, seed, pooled)
     return TpsPrediction(est, binding, as_output(peak), as_output(r))
 
 
@@ -294,6 +313,7 @@ class TpsCurve:
     n: int = DEFAULT_SAMPLES
     seed: int = DEFAULT_SEED
     measured: measured.MeasuredCurve | None = None
+    pooled: bool = False  # the coordinator on a segment host (`_combined`)
     _known: dict[int, float] = field(default_factory=dict, repr=False)
     _flat_from: int = field(default=0, repr=False)  # from this count on every draw binds on the coordinator
 
@@ -319,6 +339,8 @@ class TpsCurve:
         (each ratio is a product and quotient of positive numbers by the host count: rounding keeps it
         non-decreasing in the count, so it holds at every larger count too); 0 when too far to matter."""
         r_coord = self._r_coord()
+        if self.pooled and self.mix == "select":
+            return 0  # the shared host's work grows with every count: never flat
         if self.mix == "select":
             need = r_coord * self._d.ref_peak / (self._d.k_seg * self.segment_cores)
         else:
@@ -348,21 +370,22 @@ class TpsCurve:
     def _compute(self, hosts: FloatArray) -> FloatArray:
         d = self._d
         hh = hosts[None, :]
-        r = np.minimum(self._r_coord(), self._r_other(hh)) / d.r_ref
+        r = _combined(self.mix, self._r_coord(), self._r_other(hh), self.pooled) / d.r_ref
         x = _scaled_usl(np.full(hh.shape, self.clients), r, d.lam, d.sigma, d.kappa)
         return np.asarray(percentiles(x, self.q, axis=0), dtype=float)
 
 
-def curve(mix: OltpMix, clients: float, coordinator_cores: float, segment_cores: float, q: float) -> TpsCurve:
+def curve(mix: OltpMix, clients: float, coordinator_cores: float, segment_cores: float, q: float,
+          pooled: bool = False) -> TpsCurve:
     """The curve of one cluster at percentile `q` (kept: a shortlist settles many candidates on the same one),
     from the measured sweep of `mix` inside a sizing on measurements."""
-    return _curve(mix, clients, coordinator_cores, segment_cores, q, measured.oltp_curve(mix))
+    return _curve(mix, clients, coordinator_cores, segment_cores, q, measured.oltp_curve(mix), pooled)
 
 
 @lru_cache(maxsize=256)
 def _curve(mix: OltpMix, clients: float, coordinator_cores: float, segment_cores: float, q: float,
-           curve: measured.MeasuredCurve | None) -> TpsCurve:
-    return TpsCurve(mix, clients, coordinator_cores, segment_cores, q, measured=curve)
+           curve: measured.MeasuredCurve | None, pooled: bool) -> TpsCurve:
+    return TpsCurve(mix, clients, coordinator_cores, segment_cores, q, measured=curve, pooled=pooled)
 
 
 def forget_curves() -> None:

@@ -30,13 +30,15 @@ SAMPLES = ("study-004-gp6-oltp", "study-004-192-core")
 @dataclass(frozen=True)
 class StudyCluster:
     """One of the study's clusters as a sample scenario builds it: the server of every host (the coordinator is
-    the segment hosts' server, as with no throughput target), the segment hosts and the clients."""
+    the segment hosts' server, as with no throughput target, or runs on the segment host: `pooled`), the segment
+    hosts and the clients."""
 
     sample: str
     server_id: str
     segment_hosts: int
     clients: int
     mixes: tuple[OltpMix, ...]  # the mixes the study measured on it
+    pooled: bool = False  # the sample's workload.coordinator_on_segment_host
 
 
 @cache
@@ -48,7 +50,7 @@ def study_clusters() -> tuple[StudyCluster, ...]:
         w = raw["workload"]
         mixes: tuple[OltpMix, ...] = OLTP_MIXES if name == SAMPLES[0] else ("select",)
         out.append(StudyCluster(name, raw["platform"]["server_id"], int(w["min_segment_hosts"]), int(w["clients"]),
-                                mixes))
+                                mixes, bool(w.get("coordinator_on_segment_host", False))))
     return tuple(out)
 
 
@@ -68,7 +70,7 @@ def size_tps(cluster: StudyCluster, mix: OltpMix, cores: float) -> tuple[int, fl
     """(clients, P50 TPS) at the top of the curve over the study's client counts, as `size` estimates it."""
     best = (0, -1.0)
     for n in study_clients(mix, cluster.clients):
-        p50 = float(predict_tps(mix, n, cores, cluster.segment_hosts, cores).estimate.p50)
+        p50 = float(predict_tps(mix, n, cores, cluster.segment_hosts, cores, pooled=cluster.pooled).estimate.p50)
         if p50 > best[1]:
             best = (n, p50)
     return best
@@ -107,10 +109,12 @@ def study_004_card(catalog: HardwareCatalog | None = None) -> ModelCard:
             " draws and the hosts refarch builds on), not accuracy on other hardware. The study's VM sizes are an"
             " image absent from its text: the 4-host sample's hosts are the catalog size nearest below the"
             " master the single-select figures imply (the hardware-scaling check of the single-select scalability"
-            " curve), and the study's"
-            " one-machine environment (master and segments on the same cores) is built as a coordinator and one"
-            " segment host of half its cores each, which the draws of the coordinator's CPU share bind on one side"
-            " or the other where the one machine pooled its cores."
+            " curve), and the study's 192-core environment is read as one machine whose cores the master and the"
+            " segments share (the study does not say how many machines): one 192-core segment host running the"
+            " coordinator (coordinator_on_segment_host), where a select's coordinator and segment work add up on the"
+            " same cores whatever the coordinator's share: its capacity is the study's figure by construction, and"
+            " its residual is the select curve's shape at the sample's clients alone. Built instead as a coordinator"
+            " and a segment host of half the cores each, its P50 falls short: each draw of the share binds one half."
             + ("" if catalog is not None else " Built without a catalog: the hosts' cores are unknown, no residuals.")
         ),
         extra={"through_size": rows},

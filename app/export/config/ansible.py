@@ -7,6 +7,7 @@ from __future__ import annotations
 from app.export.config.bundle import ConfigBundle, comment, header
 from app.export.config.design_values import coordinator_word, release
 from app.export.config.gp_layout import SegmentUnit
+from app.export.config.greenplum import coordinator_host
 from app.export.config.naming import Naming
 from app.export.config.static_data import deploy_data
 from models.sizing.result import SizingResult
@@ -19,7 +20,10 @@ def inventory(result: SizingResult, units: list[SegmentUnit], naming: Naming) ->
     lines += comment(a["reason"], a["source"])
     w = coordinator_word(result)  # the group, the OS files and the variable as the release names the role
     files = f"sysctl_file=os/sysctl-{w}.conf limits_file=os/limits-{w}.conf"
-    lines += ["", f"[{w}]", f"{naming.render('coordinator_host')} {files}"]
+    if result.design.coordinator_hosts:
+        lines += ["", f"[{w}]", f"{naming.render('coordinator_host')} {files}"]
+    else:  # the coordinator runs on the first segment host: that host is in both groups
+        lines += ["", f"[{w}]", f"{units[0].hostname} sysctl_file=os/sysctl.conf limits_file=os/limits.conf"]
     if result.design.coordinator_hosts > 1:
         lines += ["", "[standby]", f"{naming.render('standby_coordinator_host')} {files}"]
     lines += ["", *comment(a["segments_reason"], a["segments_source"]), "[segments]"]
@@ -30,7 +34,7 @@ def inventory(result: SizingResult, units: list[SegmentUnit], naming: Naming) ->
     children = [w, *(["standby"] if result.design.coordinator_hosts > 1 else []), "segments"]
     lines += ["", "[greenplum:children]", *children, "", *comment(a["vars_reason"], a["vars_source"]),
               "[greenplum:vars]", f"greenplum_release={release(result)}", f"gpadmin_user={a['user']}",
-              f"{w}_host={naming.render('coordinator_host')}"]
+              f"{w}_host={coordinator_host(result, units, naming)}"]
     return "\n".join(lines)
 
 

@@ -35,6 +35,11 @@ def _range_note(p: PortPlan) -> str:
             " os/sysctl.conf), as the installation guide's Port Settings require.")
 
 
+def coordinator_host(result: SizingResult, units: list[SegmentUnit], naming: Naming) -> str:
+    """The coordinator's host name: its own host's, or the first segment host's where the design runs it there."""
+    return naming.render("coordinator_host") if result.design.coordinator_hosts or not units else units[0].hostname
+
+
 def gpinitsystem_config(result: SizingResult, units: list[SegmentUnit], naming: Naming) -> str:
     d = result.design
     init = {e["name"]: e for e in deploy_data("greenplum")["init"]}
@@ -59,10 +64,15 @@ def gpinitsystem_config(result: SizingResult, units: list[SegmentUnit], naming: 
     var = rel["prefix"]
     named = "names_reason" in rel and "coordinator_host" not in naming.explicit
     w = coordinator_word(result)
-    lines += [*comment(f"{w.capitalize()} host. {rel['prefix_reason']}" + (f" {rel['names_reason']}" if named else ""),
-                       rel["prefix_source"] + (f"; {rel['names_source']}" if named else "")),
-              _var(f"{var}_HOSTNAME", naming.render("coordinator_host")),
-              *comment(f"{w.capitalize()} data directory (the catalog only, on the {w}'s RAID 1 pair).", DOCS),
+    own = d.coordinator_hosts > 0
+    named = named and own
+    where = "" if own else f" The design runs the {w} on the first segment host, {units[0].hostname} (no {w} host)."
+    lines += [*comment(f"{w.capitalize()} host. {rel['prefix_reason']}" + (f" {rel['names_reason']}" if named else "")
+                       + where, rel["prefix_source"] + (f"; {rel['names_source']}" if named else "")),
+              _var(f"{var}_HOSTNAME", coordinator_host(result, units, naming)),
+              *comment(f"{w.capitalize()} data directory (the catalog only, "
+                       + (f"on the {w}'s RAID 1 pair)." if own else f"on {units[0].hostname} beside its segments)."),
+                       DOCS),
               _var(f"{var}_DIRECTORY", naming.render("coordinator_dir"))]
     e = init["COORDINATOR_PORT"]
     lines += [*comment(e["reason"].replace("{coordinator}", w), e["source"]), _var(f"{var}_PORT", e["value"])]
@@ -127,7 +137,7 @@ def hostfile_all(result: SizingResult, units: list[SegmentUnit], naming: Naming)
     roles = [(naming.render("coordinator_host"), w)]
     if d.coordinator_hosts > 1:
         roles.append((naming.render("standby_coordinator_host"), f"standby {w}"))
-    for name, role in roles:
+    for name, role in roles if d.coordinator_hosts else []:  # else the master runs on segment host 1, listed below
         lines += [f"# {role}: holds the catalog only, no user data (RAID 1 pair)", name]
     for u in units:
         lines += [f"# segment host {u.n}", u.hostname]

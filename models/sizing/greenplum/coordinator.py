@@ -15,9 +15,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from models.calibration_data import point
 from models.hardware import Drive, Server
+from models.sizing.result import Rationale, Warning
+from models.sizing.rules import coordinator_count
 
 FloatArray = NDArray[np.float64]
+OLTP = "gp6_oltp_004"
+DOCS = "vendor_docs"
 
 
 @dataclass(frozen=True)
@@ -60,3 +65,39 @@ def coordinator_options(servers: list[Server], drives: list[Drive], drives_per_h
             kept.append((server, drive))
             most = server.cores_total
     return CoordinatorOptions(tuple(s for s, _ in kept), tuple(d for _, d in kept))
+
+
+def coordinator_hosts(workload: object) -> int:
+    """Coordinator hosts of a design: the active one and its standby (`rules.coordinator_count`), none where the
+    scenario runs the coordinator on a segment host (`GreenplumOltp.coordinator_on_segment_host`)."""
+    return 0 if getattr(workload, "coordinator_on_segment_host", False) else coordinator_count()
+
+
+def on_segment_host(cores: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The coordinator on a segment host, per candidate: its cores (the host's: it shares them) and the price, draw
+    and height it adds (none: no host of its own)."""
+    return cores, np.zeros(len(cores))
+
+
+def on_segment_host_why(server: Server, primaries: int) -> tuple[Rationale, Warning]:
+    """Why the design has no coordinator host, and what that costs the cluster."""
+    why = Rationale(
+        "Coordinator on a segment host",
+        f"As the scenario states, the coordinator runs on the first segment host ({server.vendor} {server.model},"
+        f" {server.cores_total} cores) beside its {primaries} primaries, with no standby: no coordinator host is"
+        " built. A select's coordinator work and that host's share of the segment work take turns on its cores, so"
+        " the TPS estimate adds the two per transaction on that host (1 / r = 1 / r_coordinator + 1 / r_segments)"
+        " instead of taking the smaller of two separate hosts; write mixes stay bound by the segment hosts' WAL and"
+        " locks. The Greenplum OLTP study's 192-core environment ran its master and 18 segments on 192 cores this"
+        " way (refarch's reading of the study; its text does not say whether on one machine).",
+        f"{point(OLTP, 'env192_select_tps').source.cite()};"
+        f" {point(DOCS, 'gp_coordinator_dedicated_cpu').source.cite()}",
+    )
+    warn = Warning(
+        "coordinator-on-segment-host",
+        "The coordinator shares the first segment host's cores and memory and has no standby: the Greenplum"
+        " documentation asks for a fast, dedicated CPU for it, and losing that host stops the cluster. Keep it for"
+        " a test cluster or to reproduce a study; a production design keeps the coordinator on its own hosts.",
+        "warning", "workload.coordinator_on_segment_host",
+    )
+    return why, warn

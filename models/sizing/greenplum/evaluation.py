@@ -24,7 +24,7 @@ from models.sizing.greenplum import part_warnings as gp_part_warnings
 from models.sizing.greenplum.bisection import remembered, smallest_meeting
 from models.sizing.greenplum.candidates import Candidates
 from models.sizing.greenplum.context import Fixed, GpWorkload, SearchContext
-from models.sizing.greenplum.coordinator import CoordinatorOptions
+from models.sizing.greenplum.coordinator import CoordinatorOptions, on_segment_host
 from models.sizing.greenplum.fast.scan_hosts import scan_hosts
 from models.sizing.greenplum.hosts import MAX_SEGMENT_HOSTS as MAX_SEGMENT_HOSTS  # moved there; named here as before
 from models.sizing.greenplum.hosts import MIN_MARGINAL_GAIN as MIN_MARGINAL_GAIN
@@ -220,6 +220,9 @@ def evaluate(sc: SearchContext, c: Candidates, extra_memory_price: FloatArray | 
             coord = option_host(coordinators, k, len(c), sc.net, sc.utilization)
         return _evaluate_with(sc, c, extra_memory_price, fixed, coord, layouts)
 
+    if isinstance(sc.workload, GreenplumOltp) and sc.workload.coordinator_on_segment_host:
+        cores, none = on_segment_host(c.cores_total)  # no coordinator host: nothing priced, drawn or racked for it
+        return _evaluate_with(sc, c, extra_memory_price, fixed, CoordinatorHost(cores, none, none, none), layouts)
     if not isinstance(sc.workload, GreenplumOltp) or coordinators is None or not len(coordinators):
         return one(None)
     if sc.targets.limit("min_tps", sc.workload) is None:  # no TPS asked for: the segment server coordinates, never less

@@ -14,6 +14,7 @@ from models.sizing.greenplum import capacity, density, evaluation, metrics, mirr
 from models.sizing.greenplum import memory as gp_memory
 from models.sizing.greenplum import volumes as gp_volumes
 from models.sizing.greenplum.context import needed_tb
+from models.sizing.greenplum.coordinator import coordinator_hosts, on_segment_host_why
 from models.sizing.greenplum.design_settings import greenplum_settings
 from models.sizing.greenplum.search import Search
 from models.sizing.greenplum.verdicts import implicit_service_level, search_verdicts, stop_rationale
@@ -23,7 +24,6 @@ from models.sizing.rules import (
     DOCS,
     RULES,
     cite,
-    coordinator_count,
     coordinator_drive_count,
     coordinator_rationale,
     hypervisor_reserve_gib,
@@ -95,7 +95,7 @@ def explain(scenario: Scenario, workload: GpWorkload, found: Search, i: int, fea
                                      bool(ev.out_of_reach))
     dense_why, dense_warnings = density.density_check(workload, server, p.hosts, p.memory_gib, p.need_tb, running)
     rationale, warnings = rationale + dense_why, warnings + dense_warnings
-    coordinators = coordinator_count()
+    coordinators = coordinator_hosts(workload)
     rationale += _network_and_hosts_rationale(p, coordinators, warnings)
 
     single = c.take(np.array([i]))
@@ -359,6 +359,10 @@ def _network_and_hosts_rationale(p: _Pick, coordinators: int, warnings: list[War
             warnings.append(Warning("network-ports", f"{net.ports} port(s) per host; at least 2 are advised.",
                                     "warning", "platform.nics_per_host"))
     # no else: search_space refuses a Greenplum scenario when the catalog has no NIC
+    if not coordinators:
+        why, warning = on_segment_host_why(p.server, p.primaries)
+        warnings.append(warning)
+        return [*out, why]
     out.append(coordinator_rationale(coordinators, coordinator_drive_count(), f"{p.coord_drive.capacity_tb:g} TB"))
     if not p.coordinator:
         out.append(Rationale(
@@ -422,10 +426,11 @@ def _design(
         HostLayout("segment host", p.hosts, server.id, server.sockets, server.numa_nodes_per_socket,
                    server.cores_per_numa_node, p.memory_gib, p.drives, drive.id, p.raid, layout.vms, net.ports,
                    speed),
+    ) + (() if not coordinators else (
         HostLayout("coordinator host", coordinators, cs.id, cs.sockets, cs.numa_nodes_per_socket,
                    cs.cores_per_numa_node, float(cs.memory_gib), coordinator_drive_count(), p.coord_drive.id,
                    "raid1", (VmLayout(None, cs.cores_total, float(cs.memory_gib), 2),), net.ports, speed),
-    )
+    ))
     return Design(
         kind=workload.kind,
         deployment=scenario.platform.deployment,

@@ -194,7 +194,8 @@ def gp_tps(ctx: GpContext, hosts: IntArray, workload: GreenplumOltp) -> FloatArr
     from models.perf import gp_oltp  # OLTP only: analytics sizing never loads it
 
     pred = gp_oltp.predict_tps(
-        workload.mix, workload.clients, ctx.coordinator_cores, np.asarray(hosts, dtype=float), ctx.segment_cores, n=0
+        workload.mix, workload.clients, ctx.coordinator_cores, np.asarray(hosts, dtype=float), ctx.segment_cores, n=0,
+        pooled=workload.coordinator_on_segment_host,
     )
     return np.asarray(pred.estimate.p50, dtype=float)
 
@@ -299,6 +300,7 @@ def gp_ranges(
         float(ctx.coordinator_cores[0]),
         float(hosts),
         float(ctx.segment_cores[0]),
+        pooled=workload.coordinator_on_segment_host,
     )
     return {"tps": pred.estimate}, str(pred.binding_resource)
 
@@ -388,7 +390,8 @@ def at_confidence(
 
         # `gp_oltp.predict_tps`'s estimate at the percentile, from the cluster's curve (each count computed once)
         tps = gp_oltp.curve(workload.mix, float(workload.clients), float(ctx.coordinator_cores[0]),
-                                  float(ctx.segment_cores[0]), percentile("tps", confidence))
+                            float(ctx.segment_cores[0]), percentile("tps", confidence),
+                            workload.coordinator_on_segment_host)
         return {"tps": tps.at(np.asarray(hosts, dtype=np.int64).ravel())}
     shape = replace(ctx.with_counts(h, e))
     params = scan_load_estimates.sampled_params()

@@ -331,7 +331,7 @@ def _binding_at(workload: GpWorkload, ctx: metrics.GpContext, hosts: int, limits
         from models.perf import gp_oltp  # OLTP only: analytics sizing never loads it
 
         pred = gp_oltp.predict_tps(workload.mix, workload.clients, float(ctx.coordinator_cores[0]), float(hosts),
-                                   float(ctx.segment_cores[0]), n=0)
+                                   float(ctx.segment_cores[0]), n=0, pooled=workload.coordinator_on_segment_host)
         binding = str(np.asarray(pred.binding_resource).ravel()[0])
         beyond = limits.get("tps", 0.0) > float(gp_oltp.client_ceiling_tps(workload.mix, workload.clients))
         return gp_oltp.BINDING_CLIENTS if beyond and binding != gp_oltp.BINDING_COORDINATOR else binding

@@ -21,7 +21,7 @@ from models.sizing import running_costs, software
 from models.sizing.greenplum import evaluation
 from models.sizing.greenplum.candidates import Candidates
 from models.sizing.greenplum.context import needed_tb
-from models.sizing.rules import coordinator_count
+from models.sizing.greenplum.coordinator import coordinator_hosts
 
 FloatArray = NDArray[np.float64]
 
@@ -55,7 +55,7 @@ def tco_floor(ev: evaluation.Evaluated, servers: list[Server], scenario: Scenari
 def _tco(ev: evaluation.Evaluated, servers: list[Server], scenario: Scenario, catalog: HardwareCatalog,
          offers: Offers | None, over_the_horizon: bool) -> FloatArray:
     com, a = scenario.commercial, scenario.assumptions
-    hosts = (ev.segment_hosts + coordinator_count() + ev.etl_hosts).astype(float)
+    hosts = (ev.segment_hosts + coordinator_hosts(scenario.workload) + ev.etl_hosts).astype(float)
     offers = offers if offers is not None else licence_offers(scenario, catalog)
     once, yearly = _licences(ev.candidates, hosts, ev.etl_hosts.astype(float), scenario, offers, over_the_horizon)
     if com.support:
@@ -82,7 +82,7 @@ class FloorGain:
         out."""
         scenario, offers = self.scenario, self.offers
         com, a = scenario.commercial, scenario.assumptions
-        n = float(hosts + coordinator_count())
+        n = float(hosts + coordinator_hosts(scenario.workload))
         once, yearly = _licences(c1, np.array([n, n + more]), np.array([float(etl)] * 2), scenario, offers, True)
         licences = float(once[1] - once[0]) + com.tco_years * float(yearly[1] - yearly[0])
         energy = watts * a.pue * cost_power.HOURS_PER_YEAR / 1000.0 * a.energy_price_per_kwh
