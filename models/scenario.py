@@ -251,6 +251,11 @@ class SapIqMultiplex(_Strict):
     vsan_policy: Literal["raid1-ftt1", "raid5-ftt1", "raid6-ftt2"] = Field(
         default="raid1-ftt1", description="vSAN storage policy: mirroring (3+ hosts) or erasure coding (4+ / 6+)"
     )
+    vsan_architecture: Literal["osa", "esa"] | None = Field(
+        default=None, description="vSAN Original Storage Architecture (disk groups: a flash cache device in front of"
+        " SAS/SATA capacity drives) or Express Storage Architecture (one tier of NVMe devices; hosts of 32+ cores,"
+        " 512+ GB and 25 GbE); null: the cheaper the server allows"
+    )
     san_price_per_tb: float | None = Field(
         default=None, ge=0, le=1_000_000, description="external SAN price per usable TB"
     )

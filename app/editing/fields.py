@@ -120,6 +120,7 @@ WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         _w("nodes", "int", optional=True, placeholder="Recommend"),
         _w("shared_storage", "choice", recommend_choice=True, only=("vsan", "san")),
         _w("vsan_policy", "choice"),
+        _w("vsan_architecture", "choice", recommend_choice=True),
         _w("writer_nodes", "int", optional=True, placeholder="Recommend"),
         _w("temp_to_main_ratio", "float", optional=True, placeholder="Recommend"),
         _w("san_price_per_tb", "float", optional=True, placeholder="not priced"),

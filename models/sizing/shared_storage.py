@@ -24,9 +24,12 @@ from typing import Literal
 
 from models.calibration_data import figure, point
 from models.hardware import Drive
+from models.problems import Problem
 
 DS = "vsan_storage"
 STUDY = "sapiq_dqp_003"
+ESA_SHORT = "below vSAN ESA's host minimums"
+DEVICES_FIELD = "platform.drives_per_host"
 
 VsanPolicy = Literal["raid1-ftt1", "raid5-ftt1", "raid6-ftt2"]
 POLICIES: dict[str, tuple[str, str, int, str]] = {
@@ -177,19 +180,96 @@ def esa_layout(stored_tb: float, policy: str, hosts: int, device: Drive, bays: i
     >>> nvme = Drive("n", "v", "3.84TB", 650.0, "USD", date(2026, 1, 1), "s", "NVMe Gen4", "U.2", 3.84, 1, 1, 1, 1, 1)
     >>> lay = esa_layout(0.006, "raid1-ftt1", 3, nvme, 10)
     >>> lay.capacity_per_host, lay.disk_groups_per_host, round(lay.raw_tb, 2), lay.architecture
-    (1, 0, 11.52, 'esa')
+    (2, 0, 23.04, 'esa')
     """
     if not device.interface.startswith("NVMe"):
         return None
     hosts = max(hosts, esa_min_hosts(policy))
     factor = esa_policy_factor(policy, hosts)
     raw = stored_tb * factor / (1.0 - figure(DS, "slack_fraction"))
-    per_host = max(1, min_per_host, math.ceil(raw / hosts / device.capacity_tb - 1e-9))
+    per_host = max(esa_min_devices(), min_per_host, math.ceil(raw / hosts / device.capacity_tb - 1e-9))
     if per_host > bays:
         return None
     raw_tb = hosts * per_host * device.capacity_tb
     usable = raw_tb * (1.0 - figure(DS, "slack_fraction")) / factor
     return VsanLayout(hosts, policy, device, per_host, device, 0, raw_tb, usable, "esa")
+
+
+def esa_min_devices() -> int:
+    """The fewest NVMe devices one vSAN ESA host's storage pool is laid out with (vsan_storage.json says where the
+    figure stands: a refarch assumption until the ReadyNode profile table is cited).
+
+    >>> esa_min_devices()
+    2
+    """
+    return int(figure(DS, "vsan_esa_min_devices_per_host"))
+
+
+def vsan_architectures(asked: str | None, cores: int, memory_gib: float, nic_gbps: float | None = None
+                       ) -> tuple[str, ...]:
+    """The vSAN architectures a host may take: the one asked for, else both, less ESA where the host is below its
+    core and memory minimums or (`nic_gbps` given: a card chosen before the layout) its network minimum.
+
+    >>> vsan_architectures(None, 64, 1024.0), vsan_architectures(None, 16, 1024.0), vsan_architectures("esa", 64, 1024)
+    (('osa', 'esa'), ('osa',), ('esa',))
+    >>> vsan_architectures(None, 64, 1024.0, nic_gbps=10.0)
+    ('osa',)
+    """
+    slow = nic_gbps is not None and nic_gbps < figure(DS, "vsan_esa_min_gbps")
+    return tuple(a for a in ((asked,) if asked else ("osa", "esa"))
+                 if a == "osa" or not (esa_host_short(cores, memory_gib) or slow))
+
+
+def fewest_hosts(policy: str, archs: tuple[str, ...]) -> int:
+    """The fewest hosts `policy` places its components on in any of `archs` (ESA's RAID-5 2+1 needs three).
+
+    >>> fewest_hosts("raid5-ftt1", ("osa",)), fewest_hosts("raid5-ftt1", ("osa", "esa"))
+    (4, 3)
+    """
+    return min((esa_min_hosts(policy) if a == "esa" else policy_min_hosts(policy)) for a in archs)
+
+
+def layout_for(stored_tb: float, policy: str, hosts: int, drive: Drive, cache_choices: list[Drive], bays: int,
+               least: int, archs: tuple[str, ...] | frozenset[str]) -> VsanLayout | None:
+    """The one vSAN rule every workload lays its datastore out by: an NVMe drive as vSAN ESA's single tier (every
+    device caches and stores: never NVMe capacity behind a cache device), a SAS/SATA drive in OSA disk groups behind
+    a flash cache device; None where the drive's architecture is not in `archs`, or (ESA) where `least`, the
+    devices asked for per host, is below ESA's per-host minimum: the design never lays out fewer than it says.
+
+    >>> from datetime import date
+    >>> nvme = Drive("n", "v", "3.84TB", 650.0, "USD", date(2026, 1, 1), "s", "NVMe Gen4", "U.2", 3.84, 1, 1, 1, 1, 1)
+    >>> layout_for(1.0, "raid1-ftt1", 3, nvme, [], 10, 1, ("osa",)) is None
+    True
+    >>> layout_for(1.0, "raid1-ftt1", 3, nvme, [nvme], 10, 1, ("osa", "esa")).disk_groups_per_host
+    0
+    """
+    if drive.interface.startswith("NVMe"):
+        return esa_layout(stored_tb, policy, hosts, drive, bays, least) if "esa" in archs else None
+    if "osa" not in archs:
+        return None
+    return vsan_layout(stored_tb, policy, hosts, drive, cache_choices, bays, least)
+
+
+def esa_devices_problem(requested: int | None, asked: str | None, drive: Drive | None) -> Problem | None:
+    """`platform.drives_per_host` below the devices a vSAN ESA host is laid out with, where ESA is the only
+    architecture left (asked for, or an NVMe drive named): the field named with its limit (the design never silently
+    lays out more than was asked; with OSA still open, OSA takes the count)."""
+    esa_only = asked == "esa" or (drive is not None and drive.interface.startswith("NVMe"))
+    if not esa_only or requested is None or requested >= esa_min_devices():
+        return None
+    src = point(DS, "vsan_esa_min_devices_per_host").source
+    return Problem(DEVICES_FIELD, f"{requested} NVMe device(s) per host is below the {esa_min_devices()} a vSAN ESA"
+                   f" host's storage pool is laid out with (refarch assumption; {src.cite()}); give at least"
+                   f" {esa_min_devices()}, vsan_architecture 'osa' with SAS/SATA drives, or leave it empty")
+
+
+def esa_refusal(too_small: list[str]) -> Problem:
+    """vSAN ESA asked for where no server that could be chosen meets its host minimums."""
+    return Problem("workload.vsan_architecture",
+                   f"vSAN ESA needs hosts of at least {figure(DS, 'vsan_esa_min_host_cores'):g} cores and"
+                   f" {figure(DS, 'vsan_esa_min_host_memory_gib'):g} GiB"
+                   f" ({point(DS, 'vsan_esa_min_host_cores').source.cite()}); no server that could be chosen has"
+                   f" them ({'; '.join(too_small[:3])}): choose 'osa', or a server that meets them")
 
 
 def write_penalty(policy: str) -> float:

@@ -143,7 +143,11 @@ def _sap_iq_values(w: SapIqMultiplex, result: SizingResult) -> Iterator[UsedValu
         # says SAP states no fixed ratio
     if w.san_price_per_tb is None:
         yield UsedValue("workload.san_price_per_tb", NotUsed("not used: the data is on vSAN") if
-                        d.raid.startswith("vsan") else NotUsed("not priced: the SAN is left out of the BOM"))
+                        d.raid.startswith("vsan") else NotUsed("not priced: the SAN is on quote, out of the capex"))
+    if w.vsan_architecture is None:
+        yield UsedValue("workload.vsan_architecture", d.vsan_architecture if d.vsan_architecture else
+                        NotUsed("not used: the dbspaces are on an external SAN"),
+                        basis="the cheaper layout the server allows" if d.vsan_architecture else "")
 
 
 def _storage(d: Design) -> str:

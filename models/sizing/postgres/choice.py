@@ -16,7 +16,6 @@ from __future__ import annotations
 from models.calibration_data import figure, point
 from models.hardware import HardwareCatalog, Server
 from models.percent import percent
-from models.problems import Problem
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing.parts import (
     LINKS,
@@ -35,14 +34,14 @@ from models.sizing.postgres.state import Packing
 from models.sizing.result import Rationale
 from models.sizing.shared_storage import (
     VsanLayout,
-    esa_host_short,
+    esa_min_devices,
     esa_min_hosts,
     esa_policy_factor,
     is_flash,
     policy_min_hosts,
+    vsan_architectures,
 )
 
-ESA_SHORT = "below vSAN ESA's host minimums"
 MAX_EXTRA_STORAGE_HOSTS = 64  # hosts added only for vSAN capacity before a server is given up
 
 # the network speed each kind of datastore needs, and what needs it
@@ -56,9 +55,8 @@ def architectures(w: PostgresConsolidation, scenario: Scenario, server: Server) 
     `workload.vsan_architecture` is empty) less ESA where the host is below its minimums."""
     if (w.shared_storage or ("vsan" if w.vsphere_ha else "local")) != "vsan":
         return ("local",)
-    asked = (w.vsan_architecture,) if w.vsan_architecture else ("osa", "esa")
-    memory = float(scenario.platform.memory_gib or server.memory_gib)
-    return tuple(a for a in asked if a == "osa" or not esa_host_short(server.cores_total, memory))
+    return vsan_architectures(w.vsan_architecture, server.cores_total,
+                              float(scenario.platform.memory_gib or server.memory_gib))
 
 
 def host_network(catalog: HardwareCatalog, parts: ResolvedParts, server: Server, requested: int | None,
@@ -149,8 +147,9 @@ def vsan_words(lay: VsanLayout, hosts: int) -> str:
     drive = lay.capacity_drive
     if lay.architecture == "esa":
         return text + (f"{esa_min_hosts(lay.policy)} hosts), vSAN ESA: per host one storage pool of"
-                       f" {lay.capacity_per_host} x {drive.capacity_tb:g} TB {drive.model} NVMe, each device both cache"
-                       f" and capacity (no cache tier), {percent(figure(VS, 'slack_fraction'))} slack kept free;"
+                       f" {lay.capacity_per_host} x {drive.capacity_tb:g} TB {drive.model} NVMe (at least"
+                       f" {esa_min_devices()}, a refarch assumption), each device both cache and capacity (no cache"
+                       f" tier), {percent(figure(VS, 'slack_fraction'))} slack kept free;"
                        f" raw capacity at {esa_policy_factor(lay.policy, hosts):g}x for the policy on {hosts} hosts")
     return text + (f"{policy_min_hosts(lay.policy)} hosts), vSAN OSA: per host {lay.disk_groups_per_host} disk"
                    f" group(s) of 1 x {lay.cache_drive.model} cache in front of {lay.capacity_per_host} x"
@@ -163,17 +162,8 @@ def vsan_sources(lay: VsanLayout) -> str:
     """The VMware documents the layout follows."""
     ids: tuple[str, ...]
     if lay.architecture == "esa":
-        ids = ("vsan_esa_single_tier", "vsan_esa_min_host_cores",
+        ids = ("vsan_esa_single_tier", "vsan_esa_min_host_cores", "vsan_esa_min_devices_per_host",
                *(("vsan_esa_raid5_narrow_factor",) if lay.policy == "raid5-ftt1" else ()))
     else:
         ids = ("cache_ratio_of_consumed", "slack_fraction")
     return "; ".join(dict.fromkeys(point(VS, i).source.cite() for i in ids))
-
-
-def esa_refusal(too_small: list[str]) -> Problem:
-    """vSAN ESA asked for where no server that could be chosen meets its host minimums."""
-    return Problem("workload.vsan_architecture",
-                   f"vSAN ESA needs hosts of at least {figure(VS, 'vsan_esa_min_host_cores'):g} cores and"
-                   f" {figure(VS, 'vsan_esa_min_host_memory_gib'):g} GiB"
-                   f" ({point(VS, 'vsan_esa_min_host_cores').source.cite()}); no server that could be chosen has"
-                   f" them ({'; '.join(too_small[:3])}): choose 'osa', or a server that meets them")

@@ -18,7 +18,7 @@ from models.hardware import Drive
 from models.sizing.postgres.placement import HostPlan
 from models.sizing.postgres.quick_place import HOURS
 from models.sizing.rules import drives_valid_for_raid, raid_capacity_factor
-from models.sizing.shared_storage import VsanLayout, esa_layout, vsan_layout, write_penalty
+from models.sizing.shared_storage import VsanLayout, layout_for, write_penalty
 from models.vocabulary import RAIDS
 
 DS = "pg_tuning_docs"
@@ -129,9 +129,4 @@ def vsan_for(storage: HostStorage, policy: str, hosts: int, drive: Drive, flash:
     bw = storage.wal_mb_s * write_penalty(policy) / max(drive.seq_write_mb_s, 1e-9)
     per_host_for_io = math.ceil(max(load, bw) / busy / hosts - 1e-9)
     least = max(per_host_for_io, requested or 1)
-    if drive.interface.startswith("NVMe"):
-        return esa_layout(storage.capacity_gb / GB_PER_TB, policy, hosts, drive, bays, least) if "esa" in archs \
-            else None
-    if "osa" not in archs:
-        return None
-    return vsan_layout(storage.capacity_gb / GB_PER_TB, policy, hosts, drive, flash, bays, least)
+    return layout_for(storage.capacity_gb / GB_PER_TB, policy, hosts, drive, flash, bays, least, archs)

@@ -31,11 +31,9 @@ from models.sizing.parts import (
 from models.sizing.postgres import throughput
 from models.sizing.postgres import warnings as pg_warnings
 from models.sizing.postgres.choice import (
-    ESA_SHORT,
     architectures,
     cheapest_local,
     cheapest_vsan,
-    esa_refusal,
     host_network,
     nic_of,
     vsan_sources,
@@ -86,7 +84,15 @@ from models.sizing.rules import (
     cite,
     raid_capacity_factor,
 )
-from models.sizing.shared_storage import esa_host_short, esa_min_hosts, policy_factor, policy_min_hosts, write_penalty
+from models.sizing.shared_storage import (
+    ESA_SHORT,
+    esa_devices_problem,
+    esa_host_short,
+    esa_refusal,
+    fewest_hosts,
+    policy_factor,
+    write_penalty,
+)
 from models.sizing.software import Licensing
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS, SHARE, SHARE_OF_BASELINE
@@ -110,6 +116,8 @@ def size_postgres(
     """The cheapest server and drive that hold the database VMs on hosts (with HA when asked) and their storage."""
     vsan = (w.shared_storage or ("vsan" if w.vsphere_ha else "local")) == "vsan"
     raid = f"vsan-{w.vsan_policy}" if vsan else (scenario.platform.raid or "raid10")
+    if vsan and (few := esa_devices_problem(scenario.platform.drives_per_host, w.vsan_architecture, parts.drive)):
+        raise SizingInputError([few])
     fill = figure(DOCS, "gp_capacity_max_fill")
     best: Packing | None = None
     best_rank = (math.inf, math.inf)
@@ -135,8 +143,7 @@ def size_postgres(
             too_small.append(f"{server.id}: VM {big.name} ({big.memory_gib:g} GiB) against the host's"
                              f" {physical:,.0f} GiB after the hypervisor reserve")
             continue
-        least = min((esa_min_hosts(w.vsan_policy) if a == "esa" else policy_min_hosts(w.vsan_policy))
-                    for a in archs) if vsan else 1
+        least = fewest_hosts(w.vsan_policy, archs) if vsan else 1
         hosts = pack_hosts(vms, server.cores_total, available, ha_failures(w), server.numa_nodes,
                            server.cores_per_numa_node, least, cluster_max_hosts(vsan))
         if hosts is None and all(v.resident_peak_gib <= available and v.vcpus <= server.cores_total for v in vms):

@@ -13,13 +13,12 @@
 from __future__ import annotations
 
 import dataclasses
-import math
-from dataclasses import dataclass
+from typing import NoReturn
 
 import numpy as np
 
 from models.calibration_data import figure, point
-from models.hardware import CURRENT_WITHIN_YEARS, Drive, HardwareCatalog, Server
+from models.hardware import HardwareCatalog, Server
 from models.percent import percent
 from models.perf import cost_power, sap_iq
 from models.problems import Problem
@@ -36,14 +35,12 @@ from models.sizing.parts import (
     nics_per_host,
 )
 from models.sizing.result import (
-    BomLine,
     Design,
     HostLayout,
     IqMultiplex,
     Rationale,
     SizingResult,
     VmLayout,
-    Warning,
 )
 from models.sizing.rules import data_needed_tb
 from models.sizing.sap_iq import caches as sap_iq_caches
@@ -63,16 +60,18 @@ from models.sizing.sap_iq.node import (
     vcpu_share,
 )
 from models.sizing.sap_iq.start import start_parameters
+from models.sizing.sap_iq.storage import IQ_NODE, SharedStorage, cache_choices, san_storage, vsan_storage
 from models.sizing.settings import Setting, SettingGroup
 from models.sizing.shared_storage import (
-    POLICIES,
-    VsanLayout,
+    ESA_SHORT,
+    esa_devices_problem,
+    esa_host_short,
+    esa_refusal,
+    fewest_hosts,
     is_flash,
-    policy_factor,
-    policy_min_hosts,
-    raw_needed_tb,
+    layout_for,
     san_usable_tb,
-    vsan_layout,
+    vsan_architectures,
     vsan_max_hosts,
 )
 from models.sizing.software import Licensing
@@ -80,7 +79,6 @@ from models.sizing.software import Licensing
 VS = "vsan_storage"
 MIB_PER_GIB = 1024
 MAX_NODES = 128  # the tool's bound on a multiplex (workload.nodes' limit): answers stay bounded
-IQ_NODE = "IQ node"  # the role of every node's BOM lines; the layouts show the coordinator, writers and readers
 
 
 def _cite(pid: str, ds: str = STUDY) -> str:
@@ -122,16 +120,32 @@ def node_limit(storage: str) -> int:
     return vsan_max_hosts() if storage == "vsan" else MAX_NODES
 
 
-def _check_inputs(scenario: Scenario, w: SapIqMultiplex, storage: str) -> None:
+def _open_architectures(scenario: Scenario, w: SapIqMultiplex, parts: ResolvedParts) -> tuple[str, ...]:
+    """The vSAN architectures the named parts leave open: ESA takes an NVMe drive and a server at its minimums,
+    OSA a SAS/SATA drive (OSA when nothing is left, for the host count the refusal names)."""
+    archs: tuple[str, ...] = (w.vsan_architecture,) if w.vsan_architecture else ("osa", "esa")
+    if parts.drive is not None:
+        archs = tuple(a for a in archs if (a == "esa") == parts.drive.interface.startswith("NVMe"))
+    if parts.server is not None:
+        memory = float(scenario.platform.memory_gib or parts.server.memory_gib)
+        archs = tuple(a for a in archs if a in vsan_architectures(None, parts.server.cores_total, memory))
+    return archs or ("osa",)
+
+
+def _check_inputs(scenario: Scenario, w: SapIqMultiplex, storage: str, parts: ResolvedParts) -> None:
     problems: list[Problem] = []
+    least = fewest_hosts(w.vsan_policy, _open_architectures(scenario, w, parts))
+    few = esa_devices_problem(scenario.platform.drives_per_host, w.vsan_architecture, parts.drive)
+    if storage == "vsan" and few is not None:
+        problems.append(few)
     if w.nodes is not None and w.nodes > node_limit(storage):
         problems.append(Problem("workload.nodes", f"{w.nodes} nodes exceed the {node_limit(storage)} hosts of one vSAN"
                                 f" cluster ({_cite('vsan_max_hosts_per_cluster', VS)}); give at most"
                                 f" {node_limit(storage)}, or shared_storage 'san'"))
-    if storage == "vsan" and w.nodes is not None and w.nodes < policy_min_hosts(w.vsan_policy):
-        problems.append(Problem("workload.nodes", f"{w.nodes} is below the {policy_min_hosts(w.vsan_policy)} hosts"
-                                f" the vSAN policy {w.vsan_policy} needs to survive a host failure; give at least"
-                                f" {policy_min_hosts(w.vsan_policy)}, another vsan_policy, or shared_storage 'san'"))
+    if storage == "vsan" and w.nodes is not None and w.nodes < least:
+        problems.append(Problem("workload.nodes", f"{w.nodes} is below the {least} hosts the vSAN policy"
+                                f" {w.vsan_policy} needs to survive a host failure; give at least {least}, another"
+                                " vsan_policy, or shared_storage 'san'"))
     if w.nodes is not None and w.writer_nodes is not None and w.writer_nodes > w.nodes - 1:
         problems.append(Problem("workload.writer_nodes", f"{w.writer_nodes} writers need at least"
                                 f" {w.writer_nodes + 1} nodes (one is the coordinator); nodes is {w.nodes}"))
@@ -144,13 +158,14 @@ def size_sap_iq(
 ) -> SizingResult:
     _check_memory(scenario)
     storage = _storage_kind(scenario, workload)
-    _check_inputs(scenario, workload, storage)
+    _check_inputs(scenario, workload, storage, parts)
     vsphere = scenario.platform.deployment == "vsphere"
     nic, nic_why = choose_nic(catalog, parts)
     net = NetworkChoice(nic, nics_per_host(nic, scenario.platform.nics_per_host))
     main_tb = _need_tb(workload)
     stored_tb = main_tb * (1.0 + _temp_ratio(workload))
     options: list[IqOption] = []
+    too_small: list[str] = []  # servers below vSAN ESA's minimums where only ESA was asked for
     limit = node_limit(storage)
     for server in candidate_servers(catalog, parts, net.nics_per_host):
         eff = node_vcpus(server, vsphere) * speed_factor(server)
@@ -167,6 +182,11 @@ def size_sap_iq(
             options.append(IqOption(floor_nodes * (server.price + net.price_per_host) + san_tb * price, server,
                                     floor_nodes, None, san_tb, needed, floor_nodes * eff))
             continue
+        archs = _host_architectures(scenario, workload, server, net)
+        if not archs:
+            too_small.append(f"{server.id}: {ESA_SHORT} ({esa_host_short(server.cores_total, server.memory_gib)}"
+                             f" or a {net.nic.speed_gbps if net.nic else 0:g} GbE card)")
+            continue
         flash = [d for d in catalog.drives if server.accepts(d) and is_flash(d)]
         # the drives asked for per host, else as many as the policy's stripe width spreads a replica over
         capacity_floor = scenario.platform.drives_per_host or int(figure(STUDY, "vsan_stripe_width"))
@@ -174,22 +194,18 @@ def size_sap_iq(
         for drive in capacity:
             if not server.accepts(drive):
                 continue
-            start = max(floor_nodes, policy_min_hosts(workload.vsan_policy))
+            start = max(floor_nodes, fewest_hosts(workload.vsan_policy, archs))
             last = start if workload.nodes is not None else limit
             for n in range(start, last + 1):
-                lay = vsan_layout(stored_tb, workload.vsan_policy, n, drive, _cache_choices(flash, drive),
-                                  server.data_bays, capacity_floor)
+                lay = layout_for(stored_tb, workload.vsan_policy, n, drive, cache_choices(flash, drive),
+                                 server.data_bays, capacity_floor, archs)
                 if lay is not None:
                     per_host = lay.capacity_per_host * drive.price + lay.disk_groups_per_host * lay.cache_drive.price
                     options.append(IqOption(lay.hosts * (server.price + per_host + net.price_per_host), server,
                                             lay.hosts, lay, 0.0, needed, lay.hosts * eff))
                     break
     if not options:
-        what = ("no server and drive in the catalog hold the main and temp dbspaces in vSAN disk groups (1 flash"
-                " cache device and up to 7 capacity drives per group, up to 5 groups per host) within their bays"
-                if storage == "vsan" else "no server in the catalog")
-        raise SizingInputError([Problem("platform", what + (f" on {workload.nodes} nodes" if workload.nodes
-                                                            else f" on up to {limit} nodes"))])
+        _refuse(workload, storage, too_small, limit)
     best = min((dataclasses.replace(o, cost=licence_rank.ranked_cost(
         Licensing(scenario, catalog, round(stored_tb, 3), vsan=o.vsan is not None),
         HostGroup(IQ_NODE, o.server, o.nodes, 0.0, 0, 0.0), o.capex, o.nodes if vsphere else 0)) for o in options),
@@ -197,105 +213,29 @@ def size_sap_iq(
     return _explain(scenario, workload, best, storage, main_tb, stored_tb, net, nic_why)
 
 
-def _cache_choices(flash: list[Drive], capacity: Drive) -> list[Drive]:
-    """Flash cache devices one could buy alongside `capacity`: priced within the catalog's currency window of it
-    (a 2014 capacity drive pairs with a 2014 SSD, as in study 003), another model than the capacity drive."""
-    def years(d: Drive) -> float:
-        return abs((d.price_as_of - capacity.price_as_of).days) / 365.25
+def _host_architectures(scenario: Scenario, w: SapIqMultiplex, server: Server, net: NetworkChoice) -> tuple[str, ...]:
+    """The vSAN architectures `server`'s hosts may take with the card chosen (ESA: core, memory, 25 GbE minimums)."""
+    return vsan_architectures(w.vsan_architecture, server.cores_total,
+                              float(scenario.platform.memory_gib or server.memory_gib),
+                              net.nic.speed_gbps if net.nic else 0.0)
 
-    same_era = [d for d in flash if years(d) <= CURRENT_WITHIN_YEARS]
-    return [d for d in same_era if d.id != capacity.id] or same_era
+
+def _refuse(w: SapIqMultiplex, storage: str, too_small: list[str], limit: int) -> NoReturn:
+    """No server and drive hold the dbspaces: ESA asked for on servers below its minimums names the architecture;
+    else the platform, with the layouts tried."""
+    if too_small and w.vsan_architecture == "esa":
+        raise SizingInputError([esa_refusal(too_small)])
+    what = ("no server and drive in the catalog hold the main and temp dbspaces in vSAN OSA disk groups (1 flash"
+            " cache device and up to 7 SAS/SATA capacity drives per group, up to 5 groups per host) or an ESA"
+            " storage pool of NVMe devices within their bays" if storage == "vsan" else "no server in the catalog")
+    raise SizingInputError([Problem("platform", what + (f" on {w.nodes} nodes" if w.nodes
+                                                        else f" on up to {limit} nodes"))])
 
 
 def _roles(w: SapIqMultiplex, nodes: int) -> tuple[int, int, int]:
     writers = w.writer_nodes if w.writer_nodes is not None else (1 if nodes >= 3 else 0)
     writers = min(writers, nodes - 1)
     return 1, writers, nodes - 1 - writers
-
-
-@dataclass(frozen=True)
-class _SharedStorage:
-    """What the shared dbspace storage adds to the design: its reason, settings, parts, capacity and power."""
-
-    rationale: Rationale
-    settings: tuple[SettingGroup, ...]
-    drive_id: str | None
-    drives_per_node: int  # capacity drives, as layouts and the design count them
-    raid: str
-    raw_tb: float
-    usable_tb: float
-    lines: list[BomLine]  # the IQ nodes' lines with their drives, then any shared-storage line
-    drive_w: float  # per node, for the power estimate
-    drives_for_power: int  # multiplier of drive_w (1: drive_w already covers every drive)
-    warnings: list[Warning]
-
-
-def _vsan_storage(lay: VsanLayout, nodes: int, server: Server, stored_tb: float, net: NetworkChoice) -> _SharedStorage:
-    """vSAN disk groups under the storage policy: the policy's copies and minimum hosts, the cache in front of
-    the capacity drives (study 003's layout), and the policy settings the dbspace disks get."""
-    ftt, method = POLICIES[lay.policy][2], POLICIES[lay.policy][3]
-    rationale = Rationale(
-        "Shared storage (vSAN)",
-        f"vSAN policy {lay.policy} ({method}, failures to tolerate {ftt}) stores x{policy_factor(lay.policy):.2f}"
-        f" and needs at least {policy_min_hosts(lay.policy)} hosts; with"
-        f" {percent(figure(VS, 'slack_fraction'))} slack kept free, {stored_tb:,.2f} TB of dbspaces need"
-        f" {raw_needed_tb(stored_tb, lay.policy):,.1f} TB raw. Per host: {lay.disk_groups_per_host} disk group(s),"
-        f" each 1 x {lay.cache_drive.model} cache ({figure(STUDY, 'vsan_ssd_read_cache_pct'):g} % read cache /"
-        f" {figure(STUDY, 'vsan_ssd_write_buffer_pct'):g} % write buffer, at least"
-        f" {percent(figure(VS, 'cache_ratio_of_consumed'))} of consumed capacity) in front of up to"
-        f" {figure(STUDY, 'vsan_hdd_per_disk_group_max'):g} capacity drives: {lay.capacity_per_host} x"
-        f" {lay.capacity_drive.capacity_tb:g} TB {lay.capacity_drive.model}. Raw {lay.raw_tb:,.1f} TB holds"
-        f" {lay.usable_tb:,.1f} TB of dbspaces.",
-        f"{_cite('slack_fraction', VS)}; {_cite('raid1_ftt1_min_hosts', VS)}; {_cite('vsan_ssd_read_cache_pct')};"
-        f" {_cite('vsan_hdd_per_disk_group_max')}",
-    )
-    policy = SettingGroup("vsan-policy", "iq-dbspaces", (
-        Setting("hostFailuresToTolerate", ftt, "", f"the dbspaces stay available through {ftt} host failure(s)",
-                _cite("vsan_host_failures_to_tolerate")),
-        Setting("replicaPreference", method, "", f"policy {lay.policy}", _cite(POLICIES[lay.policy][0], VS)),
-        Setting("stripeWidth", int(min(figure(STUDY, "vsan_stripe_width"), lay.capacity_per_host)), "",
-                f"spread each replica over several capacity drives (study 003 best practice); each host has"
-                f" {lay.capacity_per_host} capacity drive(s) in {lay.disk_groups_per_host} disk group(s)"
-                + ("" if lay.capacity_per_host >= figure(STUDY, "vsan_stripe_width") else
-                   f", fewer than the study's {figure(STUDY, 'vsan_stripe_width'):g} (platform.drives_per_host),"
-                   " so the stripe is as wide as the drives"), _cite("vsan_stripe_width")),
-        Setting("proportionalCapacity", int(figure(STUDY, "vsan_proportional_capacity_pct")), "",
-                "thick-provision the dbspace disks", _cite("vsan_proportional_capacity_pct")),
-    ))
-    # layouts and the design count the capacity drives; the cache devices are their own BOM line
-    lines = bom.host_lines(IQ_NODE, nodes, bom.HostBuild(server, lay.capacity_drive, lay.capacity_per_host,
-                                                         net.nic, net.nics_per_host))
-    lines.insert(2, bom.line(IQ_NODE, lay.cache_drive, lay.disk_groups_per_host, nodes, "drive"))
-    drive_w = lay.capacity_per_host * lay.capacity_drive.watts + lay.disk_groups_per_host * lay.cache_drive.watts
-    return _SharedStorage(rationale, (policy,), lay.capacity_drive.id, lay.capacity_per_host, f"vsan-{lay.policy}",
-                          lay.raw_tb, lay.usable_tb, lines, drive_w, 1, [])
-
-
-def _san_storage(w: SapIqMultiplex, o: IqOption, server: Server, stored_tb: float,
-                 net: NetworkChoice) -> _SharedStorage:
-    """An external SAN shared by every node, as one priced (or flagged unpriced) BOM line of usable TB."""
-    nodes = o.nodes
-    rationale = Rationale(
-        "Shared storage (SAN)",
-        f"The dbspaces live on an external SAN shared by all {nodes} nodes: {stored_tb:,.2f} TB of LUNs at"
-        f" most {percent(figure(VS, 'san_fill_max'))} full = {o.san_tb:,.1f} TB usable on the array (its own RAID"
-        " protects against drive failures; multipath to every node).",
-        _cite("san_fill_max", VS),
-    )
-    lines = bom.host_lines(IQ_NODE, nodes, bom.HostBuild(server, nic=net.nic, nics=net.nics_per_host))
-    price = w.san_price_per_tb or 0.0
-    # a SAN priced in another currency is converted with the rest of the BOM (sizing.commercial); unpriced, the line
-    # reads "on quote" (never 0.00) and the capex says it leaves the array out
-    lines.append(BomLine("shared storage", "external-san", f"External SAN array, usable TB for the IQ"
-                         f" dbspaces ({o.san_tb:g} TB)", math.ceil(o.san_tb), 1, price, w.san_currency, "storage",
-                         price_status="on_quote" if w.san_price_per_tb is None else "priced"))
-    warnings = []
-    if w.san_price_per_tb is None:
-        # the field is named by the warning's field (the form marks it, the report titles it), not by its JSON path
-        warnings.append(Warning("san-unpriced", "The external SAN has no price: capex leaves it out; get a quote"
-                                                " from the storage vendor and enter its price per usable TB.",
-                                "warning", "workload.san_price_per_tb"))
-    return _SharedStorage(rationale, (), None, 0, "external-san", 0.0, o.san_tb, lines, 0.0, 0, warnings)
 
 
 def _cache_settings(node_memory_gib: float) -> tuple[sap_iq_rules.CacheSplit, SettingGroup]:
@@ -353,7 +293,7 @@ def _caches_rationale(w: SapIqMultiplex, nodes: int, caches: sap_iq_rules.CacheS
                      f"{caches.source}; {_cite('cache_miss_slowdown_main')}; {_cite('temp_cache_floor_share')}")
 
 
-def _design(scenario: Scenario, w: SapIqMultiplex, o: IqOption, node: Node, st: _SharedStorage,
+def _design(scenario: Scenario, w: SapIqMultiplex, o: IqOption, node: Node, st: SharedStorage,
             net: NetworkChoice, choice: sap_iq_rules.DqpChoice, caches: sap_iq_rules.CacheSplit) -> Design:
     """The design as the result reports it: one layout per role (coordinator, writers, readers), one VM each (the
     caller adds its settings and the dbspace size)."""
@@ -374,7 +314,7 @@ def _design(scenario: Scenario, w: SapIqMultiplex, o: IqOption, node: Node, st: 
         vm=vm if node.vsphere else None, raw_capacity_tb=round(st.raw_tb, 3), usable_capacity_tb=round(st.usable_tb, 3),
         nics_per_host=net.nics_per_host, network_gbps_per_host=net.gbps_per_host,
         dqp_mode=choice.mode, iq_main_cache_gib=round(float(caches.main_cache_gib), 1),
-        iq_temp_cache_gib=round(float(caches.temp_cache_gib), 1), hosts=layouts,
+        iq_temp_cache_gib=round(float(caches.temp_cache_gib), 1), hosts=layouts, vsan_architecture=st.architecture,
     )
 
 
@@ -399,8 +339,8 @@ def _explain(
     away = sap_iq.Away(node.speed, sap_iq_caches.fit(caches, main_tb), cpu_doublings(server))
     pred = sap_iq.predict_iq(choice.mode, nodes, w.query_streams, node.eff,
                              dqp_network_gbps=net.nic.speed_gbps if net.nic else None, away=away)
-    st = (_vsan_storage(o.vsan, nodes, server, stored_tb, net) if o.vsan is not None
-          else _san_storage(w, o, server, stored_tb, net))
+    st = (vsan_storage(o.vsan, nodes, server, stored_tb, net) if o.vsan is not None
+          else san_storage(w, o, server, stored_tb, net))
     failure = sap_iq_failure.node_failure(w, o, choice.mode, node.eff, pred, net.nic.speed_gbps if net.nic else None,
                                           node.vsphere, away)
     rationale = [*_rationale(w, server, nodes, node, choice, main_tb, stored_tb),

@@ -52,7 +52,10 @@ def test_sap_iq_on_a_san_records_the_study_ratio_and_a_san_it_does_not_price(cat
                                    "dqp_mode": None})
     r = size(s, catalog)
     used = {u.field: u for u in r.values_used}
-    assert used["workload.san_price_per_tb"].value == NotUsed("not priced: the SAN is left out of the BOM")
+    assert used["workload.san_price_per_tb"].value == NotUsed("not priced: the SAN is on quote, out of the capex")
+    assert used["workload.vsan_architecture"].value == NotUsed("not used: the dbspaces are on an external SAN")
+    on_vsan = {u.field: u for u in size(sample("sap-iq"), catalog).values_used}
+    assert on_vsan["workload.vsan_architecture"].value == "osa"  # study 003's 900 GB SAS drives: disk groups
     ratio = used["workload.temp_to_main_ratio"]
     assert ratio.value == point("sapiq_dqp_003", "temp_to_main_dbspace_ratio").value and ratio.source
     assert used["workload.dqp_mode"].value == r.design.dqp_mode

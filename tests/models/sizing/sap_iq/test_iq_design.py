@@ -13,7 +13,14 @@ from models.sizing.parts import SizingInputError
 from models.sizing.result import SizingResult
 from models.sizing.sap_iq.design import node_limit
 from models.sizing.sap_iq.streams import node_cap
-from models.sizing.shared_storage import is_flash, policy_factor, policy_min_hosts
+from models.sizing.shared_storage import (
+    esa_min_devices,
+    esa_min_hosts,
+    esa_policy_factor,
+    is_flash,
+    policy_factor,
+    policy_min_hosts,
+)
 from tests.models.sizing.conftest import sample
 
 SLACK = figure("vsan_storage", "slack_fraction")
@@ -26,10 +33,19 @@ def _stored(r: SizingResult) -> float:
 def _check_vsan(r: SizingResult, catalog: HardwareCatalog, policy: str = "raid1-ftt1") -> None:
     d = r.design
     assert d.raid == f"vsan-{policy}"
+    drive_lines = [b for b in r.bom if b.kind == "drive"]
+    if d.vsan_architecture == "esa":  # one tier of NVMe devices: no cache line, ESA's hosts and RAID-5 scheme
+        assert [b.part_id for b in drive_lines] == [d.drive_id]
+        assert catalog.drive(d.drive_id or "").interface.startswith("NVMe")
+        assert d.segment_hosts >= esa_min_hosts(policy) and d.data_drives_per_host >= esa_min_devices()
+        factor = esa_policy_factor(policy, d.segment_hosts)
+        assert d.raw_capacity_tb * (1 - SLACK) >= _stored(r) * factor - 1e-6
+        return
+    assert d.vsan_architecture == "osa"
     assert d.segment_hosts >= policy_min_hosts(policy)  # FTT=1 mirroring never below 3 hosts
     # raw covers main + temp at the policy's copies with the slack kept free
     assert d.raw_capacity_tb * (1 - SLACK) >= _stored(r) * policy_factor(policy) - 1e-6
-    drive_lines = [b for b in r.bom if b.kind == "drive"]
+    assert not catalog.drive(d.drive_id or "").interface.startswith("NVMe")  # no NVMe capacity behind a cache
     cache = [b for b in drive_lines if is_flash(catalog.drive(b.part_id)) and b.part_id != d.drive_id]
     capacity = [b for b in drive_lines if b.part_id == d.drive_id]
     assert len(cache) == 1 and len(capacity) == 1
