@@ -4,8 +4,8 @@ A misread decimal separator moves a number by 100x or 1000x; a price list is nev
 So a new price or rate far from the part's or the currency's previous one, or beyond what any catalog part or
 currency costs, is listed and not written; `--confirm-outliers` (or the window's confirmation) writes it.
 
->>> far(12.5, 1250.0), far(100.0, 140.0), far(0.0, 5.0)
-(True, False, True)
+>>> far(12.5, 1250.0), far(100.0, 140.0), far(0.0, 5.0), far(312.5, 3125.0), far(0.3, 0.03)
+(True, False, True, True, True)
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import math
 
 from models.money import ExchangeRates, MissingRateError
 
-# A price or rate moving by more than this factor either way since its previous value is asked about.
+# A price or rate moving by this factor or more either way since its previous value is asked about: a digit typed
+# one place off (3125 for 312.5) moves it by exactly 10x, the commonest slip.
 PRICE_FAR_FACTOR = 10.0
 RATE_FAR_FACTOR = 3.0
 # A single catalog part (a server, a licence pack) costing more than this in US dollars is asked about.
@@ -23,11 +24,11 @@ CONFIRM_HINT = "check the decimal separator, or use --confirm-outliers to write 
 
 
 def far(previous: float, new: float, factor: float = PRICE_FAR_FACTOR) -> bool:
-    """`new` is more than `factor` times `previous`, or less than 1/`factor` of it (a zero and a non-zero
-    are always far; two zeros are not)."""
+    """`new` is `factor` times `previous` or more, or 1/`factor` of it or less (a zero and a non-zero are always
+    far; two zeros are not). The bound is kept within float rounding (0.3 / 10 is 0.03 written, not 0.0299...)."""
     if previous <= 0 or new <= 0:
         return (previous <= 0) != (new <= 0)
-    return abs(math.log(new / previous)) > math.log(factor)
+    return abs(math.log(new / previous)) >= math.log(factor) * (1 - 1e-12)
 
 
 def _money(amount: float) -> str:
@@ -53,7 +54,7 @@ def price_outlier(old_price: float, old_currency: str, new_price: float, new_cur
     if far(old_same, new_price):
         was = f"{_money(old_price)} {old_currency}" + (f" ({_money(old_same)} {new_currency})"
                                                        if old_currency != new_currency else "")
-        return (f"{_money(new_price)} {new_currency} is more than {PRICE_FAR_FACTOR:g}x away from the previous price "
+        return (f"{_money(new_price)} {new_currency} is {PRICE_FAR_FACTOR:g}x or more away from the previous price "
                 f"{was}")
     return None
 
@@ -61,6 +62,6 @@ def price_outlier(old_price: float, old_currency: str, new_price: float, new_cur
 def rate_outlier(currency: str, old: float | None, new: float) -> str | None:
     """Why a new exchange rate needs confirming, or None."""
     if old is not None and far(old, new, RATE_FAR_FACTOR):
-        return (f"{currency} at {new:.6g} USD is more than {RATE_FAR_FACTOR:g}x away from the previous rate "
+        return (f"{currency} at {new:.6g} USD is {RATE_FAR_FACTOR:g}x or more away from the previous rate "
                 f"{old:.6g} USD")
     return None

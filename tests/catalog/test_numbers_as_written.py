@@ -91,6 +91,32 @@ def test_a_price_far_from_the_previous_one_needs_confirming(nics: CatalogStore, 
     assert nics.get("nic-small").price == 1250.0
 
 
+@pytest.mark.parametrize(("part", "cell", "kept"), [("nic-small", "120", 12.0), ("nic-big", "120", 1200.0),
+                                                 ("nic-small", "11,99", None)])
+def test_a_digit_typed_one_place_off_needs_confirming(nics: CatalogStore, tmp_path: Path, part: str, cell: str,
+                                                      kept: float | None) -> None:
+    """12 EUR quoted as 120 (or 1,200 as 120) is exactly 10x: the commonest slip, asked about like 100x (it went
+    through when only more than 10x was); a price just inside the factor is written."""
+    quote = _quote(tmp_path / "q.csv", f'{part},1,"{cell}",EUR')
+    if kept is None:
+        nics.apply_quote(quote, WHEN)
+        assert nics.get(part).price == 11.99
+        return
+    with pytest.raises(InvalidRowsError, match="--confirm-outliers") as caught:
+        nics.apply_quote(quote, WHEN)
+    assert part in caught.value.lines()[0] and "10x or more away" in caught.value.lines()[0]
+    assert nics.get(part).price == kept
+
+
+def test_a_rate_moved_by_exactly_the_factor_needs_confirming(nics: CatalogStore) -> None:
+    row = {"currency": "EUR", "usd_per_unit": 3.24, "as_of": "2026-11-02", "source": "typo"}  # 3 x 1.08
+    with pytest.raises(InvalidRowsError, match="--confirm-outliers") as caught:
+        nics.import_rates([row])
+    assert "EUR at 3.24 USD is 3x or more away" in caught.value.lines()[0]
+    nics.import_rates([{**row, "usd_per_unit": 3.2}])
+    assert nics.rates().rate("EUR", "USD") == 3.2
+
+
 def test_a_price_beyond_any_part_needs_confirming_even_for_a_new_currency(nics: CatalogStore, tmp_path: Path) -> None:
     with pytest.raises(InvalidRowsError) as caught:
         nics.apply_quote(_quote(tmp_path / "q.csv", "nic-big,1,9000000,USD"), WHEN)
@@ -101,7 +127,7 @@ def test_a_far_rate_needs_confirming(nics: CatalogStore) -> None:
     row = {"currency": "EUR", "usd_per_unit": 108, "as_of": "2026-11-02", "source": "typo"}
     with pytest.raises(InvalidRowsError, match="--confirm-outliers") as caught:
         nics.import_rates([row])
-    assert "usd_per_unit: EUR at 108 USD is more than 3x away from the previous rate 1.08" in caught.value.lines()[0]
+    assert "usd_per_unit: EUR at 108 USD is 3x or more away from the previous rate 1.08" in caught.value.lines()[0]
     assert nics.rates().rate("EUR", "USD") == 1.08
     nics.import_rates([row], confirm_outliers=True)
     assert nics.rates().rate("EUR", "USD") == 108
@@ -185,7 +211,7 @@ def test_cli_quote_ambiguity_is_exit_2_and_decimal_applies(tmp_path: Path, capsy
     err = capsys.readouterr().err
     assert "line 2, column unit_price" in err and "Traceback" not in err
     assert main(["--db", db, "catalog", "quote", str(quote), "--date", "2026-11-20", "--decimal", ","]) == 2
-    assert "10x away" in capsys.readouterr().err  # 1.234 USD against 610 USD
+    assert "10x or more away" in capsys.readouterr().err  # 1.234 USD against 610 USD
     assert main(["--db", db, "catalog", "quote", str(quote), "--date", "2026-11-20", "--decimal", ".",
                  "--confirm-outliers"]) == 0
     assert "1 part(s) now at the quoted price" in capsys.readouterr().out
@@ -207,7 +233,7 @@ def test_cli_import_replace_with_a_far_price_needs_confirming(tmp_path: Path, ca
         path.write_text(",".join(changed) + "\n" + ",".join(str(v) for v in changed.values()) + "\n", encoding="utf-8")
     assert main(["--db", db, "catalog", "import", str(path), "--replace"]) == 2
     err = capsys.readouterr().err
-    assert "price(s) look wrong" in err and "cx6-25g-2p" in err and "10x away from the previous price" in err
+    assert "price(s) look wrong" in err and "cx6-25g-2p" in err and "10x or more away from the previous price" in err
     assert main(["--db", db, "catalog", "import", str(path), "--replace", "--confirm-outliers"]) == 0
     capsys.readouterr()
     assert main(["--db", db, "catalog", "list", "--format", "json"]) == 0
