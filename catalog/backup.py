@@ -18,6 +18,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import sys
 import tempfile
 from collections.abc import Iterator
 from datetime import date, datetime
@@ -29,6 +30,7 @@ from sqlalchemy import Connection, Date, DateTime, Engine, Integer, Table, delet
 from catalog.errors import CatalogFileError, CatalogWriteError
 from catalog.migrate import VERSION_TABLE, read_state
 from catalog.orm import CATALOG_TABLES, Base
+from models import file_input
 
 DUMP_FORMAT = "refarch-catalog-backup"
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -110,11 +112,11 @@ def backup_json(engine: Engine, target: Path) -> dict[str, int]:
 
 def kind_of_file(path: Path) -> str:
     """'sqlite' or 'json', by the file's first bytes; CatalogFileError for anything else."""
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(len(SQLITE_MAGIC))
-    except OSError as exc:
-        raise CatalogFileError(f"cannot read the backup {path}: {exc.strerror or exc}") from None
+    try:  # a regular file only: a pipe would block the read, a device never end it
+        head = file_input.read_head(path, len(SQLITE_MAGIC), max_bytes=sys.maxsize, what="catalog backup")
+    except file_input.FileInputError as exc:
+        reason = exc.problems[0].message.removeprefix("cannot read it: ")
+        raise CatalogFileError(f"cannot read the backup {path}: {reason}") from None
     if head == SQLITE_MAGIC:
         return "sqlite"
     if head.lstrip()[:1] == b"{":

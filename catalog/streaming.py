@@ -121,15 +121,15 @@ def _item(window: _Window, decoder: json.JSONDecoder, number: int) -> dict[str, 
 
 def is_json_file(path: Path) -> bool:
     """A catalog file to read as JSON: named .json, or with neither extension and starting like JSON (`[` or `{`
-    after blanks and a BOM); else CSV."""
+    after blanks and a BOM); else CSV (also a path that is no regular file: the reader then says why)."""
     suffix = path.suffix.lower()
     if suffix in (".csv", ".json"):
         return suffix == ".json"
     try:
-        with path.open("rb") as fh:
-            return fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"[", b"{")
-    except OSError:
+        head = file_input.read_head(path, 4096, max_bytes=CATALOG_MAX_BYTES, what="catalog file")
+    except file_input.FileInputError:
         return False
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"[", b"{")
 
 
 def csv_file_separator(path: Path, decimal: Separator | None = None) -> Separator:

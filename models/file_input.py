@@ -108,6 +108,40 @@ def check_path(path: Path | str, *, max_bytes: int, what: str = "file") -> None:
     check_regular(info, name, max_bytes=max_bytes, what=what)
 
 
+def _open_regular(name: str, *, max_bytes: int, what: str) -> int:
+    """A descriptor open on `name`, checked to be a regular file of at most `max_bytes` (closed on a refusal)."""
+    try:
+        # O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever before we can fstat it.
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise _os_refusal(name, exc, what) from None
+    try:
+        check_regular(os.fstat(fd), name, max_bytes=max_bytes, what=what)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_head(path: Path | str, size: int, *, max_bytes: int, what: str = "file") -> bytes:
+    """At most the first `size` bytes of a file `read_bytes` would read, with the same refusals: what a reader
+    that tells a file's format by its start looks at (a plain open() of a pipe would wait forever).
+
+    >>> read_head("/dev/zero", 4, max_bytes=10)
+    Traceback (most recent call last):
+    ...
+    models.file_input.FileInputError: /dev/zero: file: is a device or other special file, not a regular file
+    """
+    name = str(path)
+    fd = _open_regular(name, max_bytes=max_bytes, what=what)
+    try:
+        return os.read(fd, size)
+    except OSError as exc:
+        raise _file_problem(name, f"cannot read it: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
 def read_bytes(path: Path | str, *, max_bytes: int, what: str = "file") -> bytes:
     """The bytes of a regular file of at most `max_bytes`, or FileInputError saying why not.
 
@@ -117,13 +151,8 @@ def read_bytes(path: Path | str, *, max_bytes: int, what: str = "file") -> bytes
     models.file_input.FileInputError: /dev/zero: file: is a device or other special file, not a regular file
     """
     name = str(path)
+    fd = _open_regular(name, max_bytes=max_bytes, what=what)
     try:
-        # O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever before we can fstat it.
-        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except OSError as exc:
-        raise _os_refusal(name, exc, what) from None
-    try:
-        check_regular(os.fstat(fd), name, max_bytes=max_bytes, what=what)
         chunks: list[bytes] = []
         size = 0
         while size <= max_bytes:  # bounded even if the file grows while we read it

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,28 @@ def test_a_fifo_or_device_is_refused(tmp_path: Path, capsys: pytest.CaptureFixtu
     for path in (str(fifo), "/dev/zero"):
         assert main(["--db", f"sqlite:///{tmp_path / 'c.db'}", "catalog", "import", path]) == 2
         assert "not a regular file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["catalog", "import"], ["catalog", "restore"], ["fit-usl"]])
+def test_a_pipe_without_a_writer_is_refused_at_once_by_every_reader(tmp_path: Path, command: list[str],
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A FIFO named without .json/.csv: the catalog import (which looks at a file's start to tell JSON from CSV),
+    the restore (SQLite or JSON dump, by the first bytes) and fit-usl (pgbench, HammerDB or CSV) opened it with a
+    plain open() to look, which waits for a writer forever: the command hung (the window's import too). The call
+    runs in a thread; a writer is let in only if it has not returned within 20 s, and that fails the test."""
+    fifo = tmp_path / "incoming"
+    os.mkfifo(fifo)
+    codes: list[int] = []
+    call = threading.Thread(target=lambda: codes.append(
+        main(["--db", f"sqlite:///{tmp_path / 'c.db'}", *command, str(fifo)])), daemon=True)
+    call.start()
+    call.join(20)
+    hung = call.is_alive()
+    if hung:  # free the reader: a writer that closes at once ends its read
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        call.join(20)
+    assert not hung, f"{command} waited for a writer on {fifo}"
+    assert codes == [2] and "is a pipe or socket, not a regular file" in capsys.readouterr().err
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:

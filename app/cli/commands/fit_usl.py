@@ -52,15 +52,14 @@ def add_fit_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], nam
 
 def _is_points_csv(path: Path) -> bool:
     """Whether the file is the plain clients,throughput CSV: its start bears no mark of pgbench or HammerDB."""
-    from models.file_input import FileInputError
+    from models.file_input import TABLE_MAX_BYTES, FileInputError, read_head
     from models.measurements.detect import detect_kind
     from models.measurements.lines import numbered_lines
 
     try:
-        with path.open("rb") as f:
-            head = f.read(65_536).decode("utf-8", "replace").lstrip("\ufeff")
+        head = read_head(path, 65_536, max_bytes=TABLE_MAX_BYTES).decode("utf-8", "replace").lstrip("\ufeff")
         detect_kind(numbered_lines(head, path.name), path.name)
-    except (OSError, FileInputError):
+    except FileInputError:
         return True  # no tool's mark (or unreadable): the CSV reader says what it needs
     return False
 
