@@ -406,9 +406,10 @@ def queries_per_hour(
 
     qph = 3600 x H x min(drives, cpu(min(c P, C)), network) / (scan_fraction x data x 1e6)
 
-    Calibrated on 002's single-stream 5.7x and concurrent (15 streams) 4.2x ratios. Not
-    modelled: seek-bound slowdowns of many concurrent streams on spinning drives, spills,
-    memory limits, queueing in resource groups.
+    Calibrated on 002's single-stream 5.7x and concurrent (15 streams) 4.2x ratios (flash). The
+    sizing lowers the drives' read factor for concurrent streams on spinning drives
+    (`models.sizing.greenplum.drive_share`). Not modelled: spills, memory limits, queueing in
+    resource groups.
     """
     p = params
     c = np.maximum(as_array(concurrent_queries), 1.0)

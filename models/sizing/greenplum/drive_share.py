@@ -10,10 +10,14 @@ Flash has no head to position. Study 000's own advice is the same physics: "a si
 reduce randomization of sequential I/O streams".
 
 The studies' calibrated shapes run one stream per disk or fewer, so the fit is unchanged (share 1), and so do
-designs on hard disks without RAID (one primary per spindle, `volumes.per_drive`).
+designs on hard disks without RAID (one primary per spindle, `volumes.per_drive`) for one scan. Reports running at
+once each read their own stream from every disk, so the queries/h estimate counts their streams together
+(`Spindles.concurrent_factor`): one primary per spindle still pays a positioning per run once two reports run.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,9 +53,43 @@ def streaming_share(streams: FloatArray, run_mb: FloatArray, seq_mb_s: FloatArra
     return share
 
 
-def scan_share(c: Candidates, primaries: IntArray, vms: IntArray) -> FloatArray | None:
-    """Per candidate, the share of its data drives' streaming rate a scan of its primaries gets (see the module);
-    None where every candidate gets all of it (flash, or one stream per hard disk)."""
+@dataclass(frozen=True)
+class Spindles:
+    """Per candidate, what the streams on its hard disks depend on (`spindles`): one report's streams per disk, the
+    run each request reads, the disk's sequential rate and random-read IOPS, and whether it spins."""
+
+    streams: FloatArray
+    run_mb: FloatArray
+    seq_mb_s: FloatArray
+    iops: FloatArray
+    spinning: NDArray[np.bool_]
+
+    def share(self, reports: FloatArray | float = 1.0) -> FloatArray:
+        """The share of its disks' rate a scan keeps while `reports` run at once: their streams interleave on the
+        same disks, `reports` x one report's streams per disk (1 on flash)."""
+        many = self.streams * np.maximum(np.asarray(reports, dtype=float), 1.0)
+        out: FloatArray = np.where(self.spinning, streaming_share(many, self.run_mb, self.seq_mb_s, self.iops), 1.0)
+        return out
+
+    def concurrent_factor(self, reports: FloatArray | float) -> FloatArray:
+        """The share `reports` concurrent reports keep relative to one report's (what `scan_share` already counts):
+        one stream per disk streams at full rate, several pay a head positioning per run, however many they are.
+        Below: one primary per hard disk, alone and with 20 reports; flash; two primaries per hard disk.
+
+        >>> s = Spindles(np.array([1.0, 1.0, 1.0, 2.0]), np.full(4, 8.4), np.full(4, 200.0), np.full(4, 300.0),
+        ...              np.array([True, True, False, True]))
+        >>> s.concurrent_factor(np.array([1.0, 20.0, 20.0, 20.0])).round(3).tolist()
+        [1.0, 0.926, 1.0, 1.0]
+        """
+        out: FloatArray = self.share(reports) / self.share(1.0)
+        return out
+
+    def take(self, idx: IntArray) -> Spindles:
+        return Spindles(self.streams[idx], self.run_mb[idx], self.seq_mb_s[idx], self.iops[idx], self.spinning[idx])
+
+
+def spindles(c: Candidates, primaries: IntArray, vms: IntArray) -> Spindles | None:
+    """The candidates' disk streams (see the module); None where no candidate has a hard disk."""
     spinning = c.spinning
     if not np.any(spinning):
         return None
@@ -60,9 +98,14 @@ def scan_share(c: Candidates, primaries: IntArray, vms: IntArray) -> FloatArray 
     raid = c.raid_code != raid_code("none")
     volumes = data_volumes(drives, c.raid_code)
     streams = np.where(raid, unit, unit / np.maximum(volumes, 1)).astype(float)
-    if not np.any(spinning & (streams > 1.0)):
-        return None
     run_mb = readahead_mb() / np.where(raid, np.maximum(drives, 1), 1)
-    disk = streaming_share(streams, run_mb, c.seq_read_mb_s, c.drive_random_read_iops)
-    share: FloatArray = np.where(spinning, disk, 1.0)
-    return share
+    return Spindles(streams, run_mb, c.seq_read_mb_s, c.drive_random_read_iops, spinning)
+
+
+def scan_share(c: Candidates, primaries: IntArray, vms: IntArray) -> FloatArray | None:
+    """Per candidate, the share of its data drives' streaming rate a scan of its primaries gets (see the module);
+    None where every candidate gets all of it (flash, or one stream per hard disk)."""
+    s = spindles(c, primaries, vms)
+    if s is None or not np.any(s.spinning & (s.streams > 1.0)):
+        return None
+    return s.share()

@@ -69,6 +69,7 @@ class GpContext:
     layouts: tuple[IntArray, IntArray] | None = None
     # analytics: the reports each candidate's resource group runs at once (the rest queue; `segments.admitted`)
     queries: FloatArray | None = None
+    spindles: drive_share.Spindles | None = None  # hard disks' streams (None: no candidate has one)
 
     @classmethod
     def of(
@@ -113,7 +114,8 @@ class GpContext:
             mirrored=float(workload.mirrors),
             compression_ratio=float(workload.compression_ratio),
         )
-        return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total, layouts, queries)
+        return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total, layouts, queries,
+                   drive_share.spindles(c, primaries, vms))
 
     @functools.cached_property
     def full_scan(self) -> FullScan:
@@ -129,7 +131,7 @@ class GpContext:
         shape = scan_load.ClusterShape(**{f.name: pick(getattr(self.shape, f.name)) for f in fields(self.shape)})
         queries = None if self.queries is None else self.queries[idx]
         return GpContext(shape, self.data_on_disk_tb, self.coordinator_cores[idx], self.segment_cores[idx],
-                         queries=queries)
+                         queries=queries, spindles=None if self.spindles is None else self.spindles.take(idx))
 
     @overload
     def running(self, workload: GreenplumAnalytics) -> FloatArray | int: ...
@@ -147,6 +149,14 @@ class GpContext:
         etl_arr = self.shape.etl_hosts if etl is None else np.asarray(etl, dtype=float)
         return replace(self.shape, segment_hosts=np.asarray(hosts, dtype=float), etl_hosts=etl_arr)
 
+    def concurrent(self, shape: scan_load.ClusterShape, workload: GreenplumAnalytics) -> scan_load.ClusterShape:
+        """`shape` as the reports running at once read it: on hard disks their streams interleave on every disk,
+        so each keeps `drive_share.Spindles.concurrent_factor` of the rate one report's scan gets."""
+        if self.spindles is None:
+            return shape
+        factor = self.spindles.concurrent_factor(np.asarray(self.running(workload), dtype=float))
+        return replace(shape, raid_read_factor=shape.raid_read_factor * factor)
+
 
 def gp_full_scan_s(ctx: GpContext, hosts: IntArray, idx: IntArray | None = None) -> FloatArray:
     """Full-scan seconds of the candidates (`idx` of them, when given) at `hosts`: `scan_load.full_scan_seconds`
@@ -161,7 +171,7 @@ def gp_load_tb_per_hour(ctx: GpContext, hosts: IntArray, etl: IntArray) -> Float
 
 def gp_queries_per_hour(ctx: GpContext, hosts: IntArray, workload: GreenplumAnalytics) -> FloatArray:
     return scan_load.queries_per_hour(
-        ctx.with_counts(hosts),
+        ctx.concurrent(ctx.with_counts(hosts), workload),
         ctx.data_on_disk_tb,
         ctx.running(workload),
         workload.scan_fraction_pct / 100.0,
@@ -286,8 +296,10 @@ def gp_ranges(
     if isinstance(workload, GreenplumAnalytics):
         scan, binding = scan_load_estimates.estimate_full_scan(scalar, ctx.data_on_disk_tb)
         load, _ = scan_load_estimates.estimate_load(scalar)
+        read = float(np.asarray(ctx.concurrent(shape, workload).raid_read_factor).ravel()[0])
         qph, _ = scan_load_estimates.estimate_queries_per_hour(
-            scalar, ctx.data_on_disk_tb, float(np.asarray(ctx.running(workload)).ravel()[0]),
+            replace(scalar, raid_read_factor=read), ctx.data_on_disk_tb,
+            float(np.asarray(ctx.running(workload)).ravel()[0]),
             workload.scan_fraction_pct / 100.0,
         )
         return {"full_scan_s": scan, "load_tb_per_hour": load, "queries_per_hour": qph,
@@ -402,7 +414,8 @@ def at_confidence(
         out["load_tb_per_hour"] = scan_load.load_tb_per_hour(shape, params).value
     if only is None or "queries_per_hour" in only or "report_s" in only:
         out["queries_per_hour"] = scan_load.queries_per_hour(
-            shape, ctx.data_on_disk_tb, ctx.running(workload), workload.scan_fraction_pct / 100.0, params
+            ctx.concurrent(shape, workload), ctx.data_on_disk_tb, ctx.running(workload),
+            workload.scan_fraction_pct / 100.0, params
         ).value
         out["report_s"] = report_seconds(out["queries_per_hour"], workload.concurrent_queries)
     return {k: percentiles(np.asarray(v, dtype=float), percentile(k, confidence), axis=1) for k, v in out.items()}
