@@ -139,6 +139,13 @@ def _money(v: float | None) -> Decimal | None:
     return None if v is None else Decimal(str(v)).quantize(CENT)
 
 
+def _group_status(lines: list[BomLine]) -> PriceStatus:
+    """A group's subtotal reads "on quote" where no line of it has a price of its own yet (an unpriced external SAN
+    alone in its group), never 0.00; else it is the sum of its priced lines."""
+    quoted = any(ln.price_status == "on_quote" for ln in lines)
+    return "on_quote" if quoted and all(ln.price_status != "priced" for ln in lines) else "priced"
+
+
 def bom_table(result: SizingResult, customer: str = "") -> BomTable:
     """The BOM of one result, grouped (host roles, then network, racks, software, support), with subtotals,
     the one-time total (capex), the per-year total and the BOM total."""
@@ -166,7 +173,8 @@ def bom_table(result: SizingResult, customer: str = "") -> BomTable:
                 source_price=ln.source_unit_price if ln.source_unit_price is not None else ln.unit_price,
                 source_currency=ln.source_currency or ln.currency, fx_rate=ln.fx_rate, note=ln.note, group=group,
                 part_number=ln.part_number, price_status=ln.price_status))
-        rows.append(BomRow("subtotal", group, sub, currency, group=group))
+        rows.append(BomRow("subtotal", group, sub, currency, group=group,
+                           price_status=_group_status([x for x in result.bom if group_of(x) == group])))
     rows.append(BomRow("total", "", once, currency, label=ONE_TIME))
     rows.append(BomRow("total", "", yearly, currency, label=PER_YEAR))
     rows.append(BomRow("total", "", once + yearly, currency, label=GRAND))

@@ -64,7 +64,7 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
                 origin += f" · {converted_from(row.source_price, row.source_currency, row.fx_rate)}"
             # vendor part number first (what procurement orders by); refarch's catalog id last, in small print
             sub = f"P/N {row.part_number} · " if row.part_number else ""
-            sub += f"{row.part_kind} · {origin} · {row.price_as_of}"
+            sub += " · ".join(x for x in (row.part_kind, origin, row.price_as_of) if x)  # a SAN has no price date
             if row.note:
                 sub += f" · {row.note}"
             if ctx.edition.internal:  # the catalog id is the team's; the customer orders by part number
@@ -80,8 +80,9 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
             data.append([part, *(ctx.number_cell(text, widths[k + 1], short)
                                  for k, (text, short) in enumerate(figures))])
         elif row.kind == "subtotal":
+            text, short = _amount(row.extended, status=row.price_status)
             data.append([ctx.p(f"Subtotal {row.role}", st.cell_bold), "", "", "", "", "", "",
-                         ctx.number_cell(_amount(row.extended)[0], widths[7], _amount(row.extended)[1], bold=True)])
+                         ctx.number_cell(text, widths[7], short, bold=True)])
             cmds += [("SPAN", (0, i), (6, i)), ("LINEABOVE", (0, i), (-1, i), 0.6, st.h1.textColor)]
         else:
             label = {ONE_TIME: "One-time total (capex)", PER_YEAR: "Per-year total (subscriptions and support)",

@@ -670,7 +670,8 @@ class ResultsView(QWidget):
                 # the label spans the columns left of the amount: "Subtotal database host" no longer widens
                 # the group column, and the part names keep the room
                 self.bom.setSpan(row, 0, 1, 9)
-                self.bom.setItem(row, 9, _cell(money(b.extended, b.currency), right=True, bold=True))
+                self.bom.setItem(row, 9, _cell(priced_amount(b.extended, b.price_status) if b.price_status != "priced"
+                                               else money(b.extended, b.currency), right=True, bold=True))
         self.bom.resizeRowsToContents()
         self.totals.setText(
             f"<b>Capex {html.escape(money(t.capex, t.currency))}</b> + "

@@ -29,6 +29,7 @@ from app.formatting import (
 )
 from models.field_words import FIELDS
 from models.references import reference_parts
+from models.sizing.iq_result import StreamsBound
 from models.sizing.result import Design, HostFailure, HostLayout, SizingResult, Survivor
 from models.vocabulary import deployment_label, greenplum_release_label, raid_label
 
@@ -63,8 +64,8 @@ class FactRow:
 def design_rows(r: SizingResult) -> list[FactRow]:
     """Every fact the design has, in reading order: the hosts and their memory settings, the drives, the network.
     A fact the design has no use for is left out (no "0 TB raw" on hosts whose data is on a SAN)."""
-    return [*_host_rows(r), *_setting_rows(r.design), *_drive_rows(r), *_network_rows(r),
-            *_failure_rows(r.design.host_failure)]
+    return [*_host_rows(r), *_streams_rows(r.iq.streams_bound if r.iq else None), *_setting_rows(r.design),
+            *_drive_rows(r), *_network_rows(r), *_failure_rows(r.design.host_failure)]
 
 
 def rows_of(rows: list[FactRow], group: Group) -> list[FactRow]:
@@ -210,6 +211,20 @@ def _roles(d: Design) -> list[HostLayout]:
 def _other_roles(d: Design) -> list[HostLayout]:
     """The roles besides the worker hosts' (coordinators, IQ writers and readers)."""
     return [h for h in _roles(d) if not d.hosts or h.bom_role != d.hosts[0].bom_role]
+
+
+def _streams_rows(sb: StreamsBound | None) -> Iterator[FactRow]:
+    """SAP IQ query streams beyond what refarch grows a multiplex to: the nodes their study-003 share of cores needs,
+    where the design stops, and the best it achieves there with what binds (as a Greenplum target out of reach)."""
+    if sb is None:
+        return
+    yield FactRow("streams_bound.nodes_needed", "Nodes the streams' share needs", sb.nodes_needed,
+                  note=f"for {sb.streams:,} streams at the {sb.cores_per_stream_needed:.1f} study-equivalent cores"
+                       f" per stream the SAP IQ study measured; the design stops at {sb.hosts_for_achievable}"
+                       " (refarch's cap)")
+    yield FactRow("streams_bound.achievable", "Best achievable at the cap", sb.achievable,
+                  note=f"{sb.unit} (P50) on {sb.hosts_for_achievable} nodes, {sb.cores_per_stream:.1f} study-equivalent"
+                       f" cores per stream; binding: {sb.binding}")
 
 
 SHOWN_SURVIVORS = 6  # survivors listed one by one; the rest, where nothing restarted onto them, in one row

@@ -20,6 +20,7 @@ from app.export import bom_table, write_bom_csv, write_bom_xlsx
 from app.export.bom import COLUMNS
 from app.export.deliverable_rows import bom_summary
 from app.export.docx_report import render_docx
+from app.export.pdf_money import _amount as pdf_amount
 from app.export.report import render_report
 from app.views.ownership import ownership
 from app.views.summary import kpi_rows
@@ -136,3 +137,21 @@ def test_a_design_with_every_price_says_nothing_of_quotes(catalog: HardwareCatal
                                 for p in catalog.parts], catalog.rates)
     r = size(s, every)
     assert ownership(r).quote_clause == "" and "on quote" not in render_text(r)
+
+
+def test_an_unpriced_san_group_subtotals_on_quote(catalog: HardwareCatalog) -> None:
+    """SAP IQ on bare metal with no SAN price: the array's group holds only a line on quote, so its subtotal reads
+    "on quote" in the table every renderer takes and as the PDF writes it (never "Subtotal shared storage 0.00");
+    the capex beside it says it leaves the array out. Priced, the subtotal is its amount again."""
+    data = json.loads((SAMPLES / "sap-iq.json").read_text())
+    data["workload"].update({"data_tb": 11, "query_streams": 3})
+    data["platform"] = {"deployment": "bare-metal", "raid": "none"}
+    s = parse_scenario(data, "test")
+    r = size(s, catalog)
+    sub = next(row for row in bom_table(r).subtotals if row.group == "shared storage")
+    assert sub.price_status == "on_quote" and pdf_amount(sub.extended, status=sub.price_status)[0] == "on quote"
+    assert ownership(r).quote_clause in render_text(r)
+    data["workload"]["san_price_per_tb"] = 450
+    priced = size(parse_scenario(data, "test"), catalog)
+    assert next(row for row in bom_table(priced).subtotals if row.group == "shared storage").price_status == "priced"
+    assert ownership(priced).parts_on_quote == ownership(r).parts_on_quote - 1  # the array, now priced

@@ -4,7 +4,7 @@ states the range of its VMs' shared_buffers."""
 
 from __future__ import annotations
 
-from app.formatting import gib
+from app.formatting import gib, number
 from app.views.design import DATABASE_COLUMNS, FactRow, database_rows, design_rows, rows_of
 from models.hardware import HardwareCatalog
 from models.references import reference_parts
@@ -96,3 +96,20 @@ def test_each_database_gets_a_row_with_what_its_vm_carries_for_it(seed: Hardware
     assert rows["archive"].binding == "storage IOPS" and rows["archive"].short  # 600 GB far beyond 32 GiB
     assert not rows["ledger"].short
     assert database_rows(size(sample("retail-dw-gen5"), seed)) == []  # no databases table for Greenplum
+
+
+def test_runaway_iq_streams_show_the_nodes_they_need_and_the_best_at_the_cap(seed: HardwareCatalog) -> None:
+    """1,200 streams on 8 TB, parts free: the streams' share needs more nodes than the design stops at, and the rows
+    every renderer prints give those nodes and the best achievable there (its unit, what binds) from the result's
+    streams_bound; 5 streams, where the share is kept, have neither row."""
+    r = size(sample("sap-iq", workload={"data_tb": 8, "query_streams": 1200},
+                    platform={"server_id": None, "drive_id": None, "nic_id": None}), seed)
+    sb = r.iq.streams_bound if r.iq else None
+    assert sb is not None and sb.nodes_needed > sb.hosts_for_achievable == r.design.segment_hosts
+    rows = {f.key: f for f in rows_of(design_rows(r), "hosts")}
+    needed, best = rows["streams_bound.nodes_needed"], rows["streams_bound.achievable"]
+    assert needed.value == sb.nodes_needed and f"stops at {sb.hosts_for_achievable}" in needed.text
+    assert best.value == sb.achievable and isinstance(best.value, float)
+    assert best.text.startswith(number(sb.achievable)) and sb.unit in best.text and sb.binding in best.text
+    kept = size(sample("sap-iq", workload={"data_tb": 8, "query_streams": 5}), seed)
+    assert not any(f.key.startswith("streams_bound") for f in design_rows(kept))
