@@ -12,8 +12,8 @@ rate is compared with the modelled rate of that design:
 - network: gpcheckperf's median link (one TCP stream between two hosts) against one port's line rate of the
   design's NIC; each port of a design's NIC then carries the measured link rate, up to that NIC's line rate
   (`measured.port_mb_s`, read where a design's interconnect enters the models), whichever NIC the design has;
-- memory (stream): reported beside the model, which has no memory-bandwidth term (the scan rate per core is
-  calibrated on the studies), with the slow hosts named; it changes nothing;
+- memory (stream): checked, not sized on (`STREAM_CHECKED_ONLY` gives why: no model has a memory-bandwidth term,
+  and gpcheckperf's single Copy rate per host is a uniformity check, not a host's bandwidth); slow hosts named;
 - a sweep standing for a Greenplum OLTP mix (`models.measurements.mixes`: pgbench of the same builtin, TPC-B sort
   of -> tpcb, select only -> select, simple update -> update; else for tpcb a HammerDB TPROC-C sweep as TPM / 60):
   its fitted USL replaces study 004's curve, placed at the capacity ratio of the cluster it ran on: the profile's
@@ -153,10 +153,18 @@ def plan(scenario: Scenario, profiles: Sequence[MeasurementProfile], before: Siz
     return Plan(names, scan, oltp, (*resources, *oltp_resources), pg, tuple(no_good), notes)
 
 
+STREAM_CHECKED_ONLY = (
+    "checked only, not sized on: no refarch model has a memory-bandwidth term (the Greenplum scan and load rates per "
+    "core are fitted on studies 000 and 002 with the memory traffic inside them; Greenplum OLTP and PostgreSQL on "
+    "transaction rates), and gpcheckperf's stream test is a check that memory does not hold the CPU back "
+    "(Greenplum Database Utility Guide, gpcheckperf, Description, Memory Bandwidth Test (stream)), read from one "
+    "STREAM Copy rate per host whose thread count the output does not give, so not a host's bandwidth to set "
+    "against its cores; what it checks here: each host against the fastest (slow hosts named)")
+
+
 def _change_text(key: str, used: bool) -> str:
     if not used:
-        return ("not modelled: reported only (the scan rate per core is calibrated on the studies)" if key == "memory"
-                else "not used: the design has no such modelled rate")
+        return STREAM_CHECKED_ONLY if key == "memory" else "not used: the design has no such modelled rate"
     return {"disk_read": "drive read efficiency x measured / modelled (scans)",
             "disk_write": "drive write efficiency x measured / modelled (loads)",
             "network": "each port of the design's NIC carries the measured link rate, up to its line rate (scans "
@@ -402,9 +410,10 @@ def warnings(doc: dict[str, Any]) -> tuple[Warning, ...]:
                                                        f"{number(r['modelled'])} ({r['source']}); {r['changes']}",
                                "warning", field_))
     for name, hosts in doc["slow_hosts"].items():
+        then = ("the design runs at the slowest host's rate" if name != "memory" else
+                "memory bandwidth is checked, not sized on: find why before go-live")
         out.append(Warning("measured-slow-hosts", f"{name}: {', '.join(hosts)} below {doc['tolerance']['low']:g} x "
-                                                  "the fastest host; the design runs at the slowest host's rate",
-                           "warning", field_))
+                                                  f"the fastest host; {then}", "warning", field_))
     if doc["no_good_links"]:
         out.append(Warning("measured-no-good-links", f"gpcheckperf calls {', '.join(doc['no_good_links'])} no good "
                                                      "(below 0.9 x the fastest link): fix before go-live; the design "

@@ -58,6 +58,10 @@ def test_gen5_on_slow_disks_and_10gbe_needs_more_hosts_and_says_why(catalog: Har
     assert net["modelled"] == 12_500 and net["ratio"] == pytest.approx(net["measured"] / 12_500)
     memory = next(r for r in cal["resources"] if r["resource"] == "memory")
     assert memory["applied"] is False and memory["modelled"] is None
+    assert memory["changes"].startswith("checked only, not sized on: no refarch model has a memory-bandwidth term")
+    from app.views.calibration import rows
+
+    assert next(r.verdict for r in rows(cal) if r.resource == "Memory (stream)") == "checked only"
     said = {w.code: w.text for w in result.warnings}
     assert f"segment hosts {before['segment_hosts']} -> {after['segment_hosts']}" in said["measured-design"]
     if after["data_drives_per_host"] != before["data_drives_per_host"]:
@@ -178,3 +182,26 @@ def test_a_hammerdb_sweep_replaces_study_001s_postgres_rates(catalog: HardwareCa
     assert "logical CPUs" in rows["pg_tps_per_vcpu"]["changes"] and str(threads) in rows["pg_tps_per_vcpu"]["changes"]
     assert result.design != plain.design  # the databases' estimated TPS, so their WAL, follow the measured rate
     assert model_rates(catalog.server(server)) == (per_client, per_vcpu)  # outside the sizing: the model's again
+
+
+def test_a_slow_memory_host_is_named_as_checked_not_as_the_designs_rate(catalog: HardwareCatalog,
+                                                                        size_once: SizeOnce) -> None:
+    """gpcheckperf's stream is checked across hosts: a slow one is a fault to find, not a rate the design runs at."""
+    from models.measurements import calibration
+
+    text = (FIXTURES / "gpcheckperf_slow_disks_10gbe.txt").read_text(encoding="utf-8")
+    text = (text.replace("stream tot bandwidth (MB/s): 56422.48", "stream tot bandwidth (MB/s): 55177.66")
+            .replace("stream min bandwidth (MB/s): 9244.82 [sdw6]", "stream min bandwidth (MB/s): 8000.00 [sdw6]")
+            .replace("stream bandwidth (MB/s): 9244.82 [sdw6]", "stream bandwidth (MB/s): 8000.00 [sdw6]"))
+    now = datetime(2026, 11, 29, tzinfo=UTC)
+    prof = MeasurementProfile("mem", None, now, (ProfileFile("g.txt", now, parse_measurement(text, "g.txt")),))
+    s = parse_scenario(scenario("retail-dw-gen5.json", platform__measurements=["mem"]))
+    before = size_once(parse_scenario(scenario("retail-dw-gen5.json")))
+    p = calibration.plan(s, [prof], before, catalog)
+    memory = next(r for r in p.resources if r.name == "memory")
+    assert memory.slow == ("sdw6",) and not memory.applied and p.scan is not None
+    doc = calibration.report(p, before, before)
+    said = [w.text for w in calibration.warnings(doc) if w.code == "measured-slow-hosts"]
+    assert any(t.startswith("memory: sdw6 below 0.9 x the fastest host; memory bandwidth is checked, not sized on")
+               for t in said)
+    assert not any("memory" in t and "slowest host's rate" in t for t in said)
