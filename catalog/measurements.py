@@ -17,7 +17,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from catalog.errors import CatalogError
-from catalog.orm import MeasurementFileRecord, MeasurementProfileRecord, ServerRecord
+from catalog.orm import DriveRecord, MeasurementFileRecord, MeasurementProfileRecord, ServerRecord
 from models.file_input import FileInputError
 from models.measurements.detect import Measurement, parse_measurement
 from models.measurements.profile import MeasurementProfile, ProfileFile
@@ -57,8 +57,35 @@ def checked_name(name: str) -> str:
     return cleaned
 
 
-def import_files(session: Session, name: str, files: Sequence[ImportedFile], server_id: str | None) -> ProfileImport:
-    """Add `files` to profile `name` (created if new); a file of the same name replaces the stored one."""
+@dataclass(frozen=True, slots=True)
+class MeasuredDrives:
+    """The measured hosts' data drives: how many per host, and which catalog drive (None: not said)."""
+
+    per_host: int
+    drive_id: str | None = None
+
+
+MAX_DRIVES_PER_HOST = 1_000  # far above any server's bays: a typo, not a server
+
+
+def _checked_drives(session: Session, drives: MeasuredDrives, server_id: str | None) -> None:
+    server = session.get(ServerRecord, server_id) if server_id is not None else None
+    limit = server.data_bays if server is not None and server.data_bays > 0 else MAX_DRIVES_PER_HOST
+    if not 1 <= drives.per_host <= limit:
+        where = f"the {server_id} server's data bays" if server is not None and server.data_bays > 0 else "the limit"
+        raise CatalogError(f"--drives: the data drives per measured host must be 1-{limit} ({where}), got "
+                           f"{drives.per_host}")
+    if drives.drive_id is not None and session.get(DriveRecord, drives.drive_id) is None:
+        ids = list(session.scalars(select(DriveRecord.id)))
+        close = difflib.get_close_matches(drives.drive_id, ids, n=3, cutoff=0.4)
+        raise CatalogError(f"--drive: no drive {drives.drive_id!r} in the catalog"
+                           + (f"; did you mean {', '.join(close)}?" if close else ""))
+
+
+def import_files(session: Session, name: str, files: Sequence[ImportedFile], server_id: str | None,
+                 drives: MeasuredDrives | None = None) -> ProfileImport:
+    """Add `files` to profile `name` (created if new); a file of the same name replaces the stored one. `drives`
+    (the measured hosts' data drives) replaces what the profile said of them."""
     name = checked_name(name)
     if server_id is not None and session.get(ServerRecord, server_id) is None:
         ids = list(session.scalars(select(ServerRecord.id)))
@@ -67,11 +94,15 @@ def import_files(session: Session, name: str, files: Sequence[ImportedFile], ser
                                                                          if close else ""))
     profile = session.get(MeasurementProfileRecord, name)
     created = profile is None
+    if drives is not None:
+        _checked_drives(session, drives, server_id if server_id is not None or profile is None else profile.server_id)
     if profile is None:
         profile = MeasurementProfileRecord(name=name, server_id=server_id, created_at=datetime.now(UTC))
         session.add(profile)
     elif server_id is not None:
         profile.server_id = server_id
+    if drives is not None:
+        profile.data_drives, profile.drive_id = drives.per_host, drives.drive_id
     session.flush()
     stored = set(session.scalars(select(MeasurementFileRecord.file_name).where(MeasurementFileRecord.profile == name)))
     for f in files:
@@ -105,7 +136,8 @@ def load_profile(session: Session, name: str) -> MeasurementProfile:
             raise CatalogError(f"measurement profile {name!r}: the stored file {row.file_name} no longer reads "
                                f"({exc}); import it again or delete the profile") from None
         files.append(ProfileFile(row.file_name, _aware(row.imported_at), measurement))
-    return MeasurementProfile(record.name, record.server_id, _aware(record.created_at), tuple(files))
+    return MeasurementProfile(record.name, record.server_id, _aware(record.created_at), tuple(files),
+                              record.data_drives, record.drive_id)
 
 
 def delete_profile(session: Session, name: str) -> None:

@@ -268,6 +268,9 @@ class MeasurementProfileRecord(Base):
     # The catalog server the hosts are (not a foreign key: deleting a server must not erase what was measured).
     server_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    # The measured hosts' data drives per host and which catalog drive (migration 0011; None: not said).
+    data_drives: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    drive_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
 
 
 class MeasurementFileRecord(Base):

@@ -553,10 +553,11 @@ class CatalogStore:
             return measurements.load_profile(session, name)
 
     def import_measurements(self, name: str, files: Iterable[measurements.ImportedFile],
-                            server_id: str | None = None) -> measurements.ProfileImport:
+                            server_id: str | None = None,
+                            drives: measurements.MeasuredDrives | None = None) -> measurements.ProfileImport:
         """Store parsed files under profile `name` in one transaction (all or nothing)."""
         with self._session(write=True) as session:
-            return measurements.import_files(session, name, builtins.list(files), server_id)
+            return measurements.import_files(session, name, builtins.list(files), server_id, drives)
 
     def delete_measurement_profile(self, name: str) -> None:
         with self._session(write=True) as session:

@@ -27,7 +27,10 @@ def plain_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> st
 def profile_lines(doc: dict[str, Any], format_table: Table = plain_table) -> list[str]:
     """The `measure show` table text of a profile document."""
     out = [f"measurement profile {doc['name']}" + (f" (server {doc['server']})" if doc["server"] else ""),
-           f"hosts: {', '.join(doc['hosts']) or 'not named in the files'}", ""]
+           f"hosts: {', '.join(doc['hosts']) or 'not named in the files'}",
+           "data drives per host: " + (f"{doc['data_drives_per_host']} x {doc['drive'] or '(drive not said)'}"
+                                       if doc.get("data_drives_per_host") else
+                                       "not said (disk rates are compared with the first design's drives)"), ""]
     out.append(format_table([{"file": f["file"], "kind": f["kind"],
                               "measured": (f["measured_at"] or "")[:19].replace("T", " "),
                               "imported": f["imported_at"][:19].replace("T", " ")} for f in doc["files"]],

@@ -96,20 +96,51 @@ class Plan:
     notes: tuple[str, ...] = field(default=())
 
 
-def modelled_rates(design: Design, catalog: HardwareCatalog) -> dict[str, float]:
-    """The model's per-host disk read and write (MB/s) and one port's line rate (MB/s) of a Greenplum design."""
+def modelled_rates(design: Design, catalog: HardwareCatalog, drives: int | None = None,
+                   drive_id: str | None = None) -> dict[str, float]:
+    """The model's per-host disk read and write (MB/s) and one port's line rate (MB/s) of a Greenplum design; with
+    `drives` (and `drive_id`) the disk rates of that many of that drive in the design's RAID level and deployment
+    (the measured hosts' configuration), else of the design's own."""
     out: dict[str, float] = {}
     p = fitted_params()
     virt = 1.0 + float(p.virt_overhead_seq) if design.deployment != "bare-metal" else 1.0
-    if design.drive_id is not None and design.data_drives_per_host:
-        drive = catalog.drive(design.drive_id)
-        rf, wf = (float(x) for x in raid_factors(design.raid, design.data_drives_per_host))
-        n = design.data_drives_per_host
+    drive_id = drive_id or design.drive_id
+    n = drives or design.data_drives_per_host
+    if drive_id is not None and n:
+        drive = catalog.drive(drive_id)
+        rf, wf = (float(x) for x in raid_factors(design.raid, n))
         out["disk_read"] = n * drive.seq_read_mb_s * float(p.drive_read_efficiency) * rf / virt
         out["disk_write"] = n * drive.seq_write_mb_s * float(p.drive_write_efficiency) * wf / virt
     if design.nic_id is not None:
         out["network"] = catalog.nic(design.nic_id).speed_gbps * MB_S_PER_GBPS
     return out
+
+
+def measured_hosts_rates(prof: MeasurementProfile, design: Design, catalog: HardwareCatalog
+                         ) -> tuple[dict[str, float], str]:
+    """The modelled disk rates of the measured hosts' own configuration and that configuration in words: the
+    profile's data drives per host and drive (`measure import --drives N --drive ID`) in the first design's RAID
+    level and deployment; what the profile does not say is the first design's, and the words say so."""
+    d_id = prof.drive_id if prof.drive_id is not None and prof.drive_id in catalog else None
+    n = prof.data_drives or design.data_drives_per_host
+    drive = d_id or design.drive_id
+    if drive is None or not n:
+        return {}, ""
+    words = f"{n} x {_drive_name(catalog, drive)} per host, RAID {design.raid}"
+    if prof.data_drives is None:
+        how = (f"the first design's {words}: the profile does not say its hosts' drives (refarch measure import "
+               "--drives N --drive ID)")
+    elif d_id is None:
+        how = (f"the measured hosts' {words} (the drive taken to be the first design's: the profile names none"
+               f"{'' if prof.drive_id is None else ' in this catalog'}; the first design's RAID level)")
+    else:
+        how = f"the measured hosts' {words} (the first design's RAID level)"
+    return modelled_rates(design, catalog, n, drive), how
+
+
+def _drive_name(catalog: HardwareCatalog, drive_id: str) -> str:
+    d = catalog.drive(drive_id)
+    return f"{d.vendor} {d.model}"
 
 
 def plan(scenario: Scenario, profiles: Sequence[MeasurementProfile], before: SizingResult,
@@ -123,15 +154,17 @@ def plan(scenario: Scenario, profiles: Sequence[MeasurementProfile], before: Siz
     link_mb_s: float | None = None
     no_good: list[str] = []
     for prof in profiles:
+        on, basis = measured_hosts_rates(prof, before.design, catalog) if gp else ({}, "")
         for key, r in host_rates(prof).items():
             if any(x.name == key for x in resources):
                 continue  # the first profile naming a resource gives it
-            m = modelled.get(key)
+            m = on.get(key)
             use = key in ("disk_read", "disk_write") and m is not None
             if use and m:
-                factors[key] = r.design_mb_s / m
+                factors[key] = r.design_mb_s / m  # the measured share of the drives' modelled rate
             resources.append(Resource(key, "MB/s per host", m, r.design_mb_s, f"{prof.name}: {r.source}",
-                                      _change_text(key, use), use, r.slow_hosts))
+                                      _change_text(key, use) + (f"; compared on {basis}" if use else ""), use,
+                                      r.slow_hosts))
         net = network_rates(prof)
         if net is not None and not any(x.name == "network" for x in resources):
             m = modelled.get("network")

@@ -62,6 +62,8 @@ class MeasurementProfile:
     server_id: str | None
     created_at: datetime
     files: tuple[ProfileFile, ...]
+    data_drives: int | None = None  # data drives per measured host (None: not said)
+    drive_id: str | None = None  # the catalog drive they are (None: not said)
 
     @property
     def hosts(self) -> tuple[str, ...]:
@@ -192,6 +194,8 @@ def summary(profile: MeasurementProfile) -> dict[str, Any]:
     return {
         "name": profile.name,
         "server": profile.server_id,
+        "data_drives_per_host": profile.data_drives,
+        "drive": profile.drive_id,
         "created_at": profile.created_at.isoformat(),
         "hosts": list(profile.hosts),
         "files": files,

@@ -68,3 +68,22 @@ def test_delete_removes_the_profile_and_its_files(store: CatalogStore) -> None:
 def test_profile_names_are_checked(store: CatalogStore, name: str) -> None:
     with pytest.raises(CatalogError, match="1-80 printable characters"):
         store.import_measurements(name, [imported("hammerdb_sweep.csv")])
+
+
+def test_the_measured_hosts_drives_are_kept_and_checked(seeded_store: CatalogStore, catalog_url: str) -> None:
+    from catalog.measurements import MeasuredDrives
+
+    server = seeded_store.list("server")[0]
+    drive = seeded_store.list("drive")[0].id
+    files = [imported("gpcheckperf_dsN_D.txt")]
+    bays = server.data_bays  # type: ignore[attr-defined]
+    with pytest.raises(CatalogError, match=rf"--drives: the data drives per measured host must be 1-{bays} "):
+        seeded_store.import_measurements("lab", files, server.id, MeasuredDrives(bays + 1, drive))
+    with pytest.raises(CatalogError, match="--drive: no drive 'nope' in the catalog"):
+        seeded_store.import_measurements("lab", files, server.id, MeasuredDrives(2, "nope"))
+    assert seeded_store.measurement_profile_names() == []  # refused whole
+    seeded_store.import_measurements("lab", files, server.id, MeasuredDrives(bays, drive))
+    seeded_store.import_measurements("lab", [imported("hammerdb_sweep.csv")])  # more files: the drives stay
+    with CatalogStore.open(catalog_url, seed=False) as again:
+        p = again.measurement_profile("lab")
+    assert (p.data_drives, p.drive_id, len(p.files)) == (bays, drive, 2)

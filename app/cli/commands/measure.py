@@ -35,6 +35,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--name", required=True, help="the profile's name (a new one is created; an existing one "
                                                  "gains the files, a file of the same name replaced)")
     p.add_argument("--server", metavar="SERVER_ID", help="the catalog server the measured hosts are")
+    p.add_argument("--drives", type=int, metavar="N", help="data drives per measured host: the disk rates are "
+                                                          "compared with the model on this many drives")
+    p.add_argument("--drive", metavar="DRIVE_ID", help="the catalog drive the measured hosts' data drives are "
+                                                       "(with --drives)")
     p.add_argument("--plan", metavar="DIR", help="a validation plan (refarch validate-plan): check the profile "
                                                  "against its thresholds after the import")
     _format(p)
@@ -75,13 +79,17 @@ def _import(args: argparse.Namespace) -> int:
 
     from app.services.measurements import read_files
     from app.services.validation_plan import read_plan
+    from catalog.measurements import MeasuredDrives
     from models.measurements.plan import check
 
+    if args.drive is not None and args.drives is None:
+        raise CliError("--drive needs --drives N (the data drives per measured host)")
+    drives = MeasuredDrives(args.drives, args.drive) if args.drives is not None else None
     with service_errors():
         plan = read_plan(Path(args.plan)) if args.plan else None  # before storing: a bad plan stores nothing
         files = read_files(args.files)
     with _opened(args) as store:
-        report = store.import_measurements(args.name, files, args.server)
+        report = store.import_measurements(args.name, files, args.server, drives)
         where = store.url_display
         checks = check(plan, store.measurement_profile(report.name)) if plan is not None else None
     if args.format == "json":

@@ -109,3 +109,17 @@ def test_size_on_a_stored_profile_gains_calibration(db: str, tmp_path: Path,
     path.write_text(json.dumps(doc), encoding="utf-8")
     code, _, err = run(capsys, "--db", db, "size", str(path))
     assert code == 2 and "platform.measurements[0]: no measurement profile 'slow-10gb'" in err
+
+
+def test_drive_without_a_count_and_a_count_of_none_are_exit_2(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    f = str(FIXTURES / "gpcheckperf_dsN_D.txt")
+    code, _, err = run(capsys, "--db", db, "measure", "import", f, "--name", "x", "--drive",
+                       "samsung-pm1743-3840gb-e3s")
+    assert code == 2 and "--drive needs --drives N" in err
+    code, _, err = run(capsys, "--db", db, "measure", "import", f, "--name", "x", "--drives", "0")
+    assert code == 2 and "--drives: the data drives per measured host must be 1-1000" in err
+    code, out, _ = run(capsys, "--db", db, "measure", "import", f, "--name", "x", "--drives", "8", "--drive",
+                       "samsung-pm1743-3840gb-e3s")
+    assert code == 0
+    code, out, _ = run(capsys, "--db", db, "measure", "show", "x")
+    assert "data drives per host: 8 x samsung-pm1743-3840gb-e3s" in out

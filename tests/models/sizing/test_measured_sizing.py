@@ -205,3 +205,31 @@ def test_a_slow_memory_host_is_named_as_checked_not_as_the_designs_rate(catalog:
     assert any(t.startswith("memory: sdw6 below 0.9 x the fastest host; memory bandwidth is checked, not sized on")
                for t in said)
     assert not any("memory" in t and "slowest host's rate" in t for t in said)
+
+
+@pytest.mark.parametrize(("drives", "drive"), [(None, None), (4, None), (16, None), (8, "dell-900gb-sas-10k-sff")])
+def test_the_disk_ratio_is_taken_on_the_measured_hosts_own_drives(catalog: HardwareCatalog, size_once: SizeOnce,
+                                                                 drives: int | None, drive: str | None) -> None:
+    """The measured MB/s per host is set against the model of the hosts that were measured (their drive count and
+    drive), not of the first design, so the ratio is the measured share of those drives' modelled rate."""
+    from dataclasses import replace
+
+    from models.measurements import calibration
+
+    before = size_once(parse_scenario(scenario("retail-dw-gen5.json")))
+    d = before.design
+    prof = replace(profile("slow", "gpcheckperf_slow_disks_10gbe.txt"), data_drives=drives, drive_id=drive)
+    s = parse_scenario(scenario("retail-dw-gen5.json", platform__measurements=["slow"]))
+    p = calibration.plan(s, [prof], before, catalog)
+    read = next(r for r in p.resources if r.name == "disk_read")
+    on = catalog.drive(drive or d.drive_id)  # type: ignore[arg-type]
+    n = drives or d.data_drives_per_host
+    # bare metal, no RAID: drives x datasheet x the fitted read efficiency (1.0)
+    assert read.modelled == pytest.approx(n * on.seq_read_mb_s)
+    assert read.ratio == pytest.approx(735.51 * 1.048576 / (n * on.seq_read_mb_s))
+    assert p.scan is not None and p.scan.drive_read == pytest.approx(read.ratio)
+    assert f"{n} x {on.vendor} {on.model} per host" in read.changes
+    if drives is None:
+        assert "the profile does not say its hosts' drives" in read.changes
+    else:
+        assert "the measured hosts'" in read.changes
