@@ -40,9 +40,10 @@ from models.sizing.pareto import ParetoFront, Points, pareto_indices, pick_first
 from models.sizing.part_filter import allowed, filter_problems
 from models.sizing.parts import SizingInputError, current, resolve
 from models.sizing.result import SizingResult
+from models.sizing.searched import Searched
 from models.sizing.targets import estimate_at
 from models.tasks import IsCancelled, Progress, check_cancelled
-from models.vocabulary import CAPACITY, DEPLOYMENTS, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
+from models.vocabulary import CAPACITY, KINDS, METRICS, RAID_LEVELS, TARGETS, target_words
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ class OptimizationResult:
     pareto: list[DesignPoint]
     unmet: dict[str, str] = field(default_factory=dict)  # target -> closest candidate, when nothing is feasible
     objective: str = "capex"
+    kept: tuple[str, ...] = ()  # what the search kept as the scenario names it, in words
 
     def best_scenario(self, base: Scenario) -> Scenario | None:
         if self.best is None:
@@ -117,9 +119,13 @@ def optimize(
     pareto_limit: int = 200,
     objective: str | None = None,
     chunk: int = SEARCH_CHUNK,
+    any_deployment: bool = False,
 ) -> OptimizationResult:
     """The cheapest feasible design by `objective`: "capex" (the BOM's one-time cost) or "tco" (N-year cost of
     ownership, `commercial.tco_years`); None takes the scenario's `commercial.optimize_for`.
+
+    The search keeps the RAID level the scenario names (`platform.raid`; null: every level) and its deployment
+    (`any_deployment`: bare metal and vSphere both), as `size` does, and says so (`OptimizationResult.kept`).
 
     Every candidate streams through the evaluation in chunks; the running best (`greenplum.pick`'s order),
     the cheapest feasible rows the settling reads, the Pareto front (`models.sizing.pareto`), the closest
@@ -134,15 +140,16 @@ def optimize(
     if problems := filter_problems(scenario, catalog):
         raise SizingInputError(problems)
     catalog = allowed(scenario, catalog)  # `size` of each reported design narrows to this same object again
-    space = _space(scenario, catalog)
+    search = Searched.of(scenario, any_deployment)
+    space = _space(scenario, catalog, search)
     state = _streamed(space, catalog, objective, chunk, progress, cancelled)
     sizer = SizedDesigns(scenario, catalog, cancelled)
     pareto = sized_front(_settled_front(state.pareto(pareto_limit), space, state.main, state.higher), sizer,
                          state.main, state.higher)
-    return _picked(state, space, objective, pareto, sizer)
+    return dataclasses.replace(_picked(state, space, objective, pareto, sizer), kept=search.kept)
 
 
-def _space(scenario: Scenario, catalog: HardwareCatalog) -> SearchSpace:
+def _space(scenario: Scenario, catalog: HardwareCatalog, searched: Searched) -> SearchSpace:
     """Every candidate of the catalog, refused up front (naming the count) when one run would not finish."""
     workload = scenario.workload
     if not isinstance(workload, GreenplumAnalytics | GreenplumOltp):
@@ -151,7 +158,8 @@ def _space(scenario: Scenario, catalog: HardwareCatalog) -> SearchSpace:
         raise SizingInputError([Problem("catalog", "empty (no servers or no drives): seed or import a catalog first")])
     parts = resolve(scenario, catalog)
     servers, drives = current(catalog.servers, catalog), current(catalog.drives, catalog)
-    space = search_space(scenario, workload, catalog, parts, Choices(servers, drives, DEPLOYMENTS, RAID_LEVELS, None))
+    space = search_space(scenario, workload, catalog, parts, Choices(servers, drives, searched.deployments,
+                                                                      searched.raids, None))
     total = space.count()
     if total > MAX_CANDIDATES:
         raise SearchTooLarge([Problem(

@@ -221,6 +221,7 @@ class OptimizerDialog(QDialog):
                 f"{b.drives_per_host} × {html.escape(part_name(self.catalog, b.drive_id))}, "
                 f"{deployment_label(b.deployment)}, {raid_label(b.raid)}: {money(b.capex, currency, cents=False)}, "
                 f"{label} {number(b.main_value)}."
+                + "".join(f" {html.escape(t[0].upper() + t[1:])}." for t in result.kept)
             )
         self._fill(result)
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def optimize(scenario: Scenario, catalog: HardwareCatalog, objective: str | None = None, label: str | None = None,
              progress: Progress | None = None, cancelled: IsCancelled | None = None,
-             pareto_limit: int = 200) -> OptimizationResult:
+             pareto_limit: int = 200, any_deployment: bool = False) -> OptimizationResult:
     """`models.optimizer.optimize`; input it refuses raises `ServiceError("cannot optimize <label>", problems)`."""
     from app.services import sizing
     from models import optimizer
@@ -29,6 +29,6 @@ def optimize(scenario: Scenario, catalog: HardwareCatalog, objective: str | None
     try:
         with using(measured):
             return optimizer.optimize(scenario, catalog, progress=progress, cancelled=cancelled, objective=objective,
-                                      pareto_limit=pareto_limit)
+                                      pareto_limit=pareto_limit, any_deployment=any_deployment)
     except SizingInputError as exc:
         raise ServiceError(f"cannot optimize {label or scenario.name}", exc.problems) from None

@@ -27,6 +27,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--objective", choices=("capex", "tco"), default=None,
                    help="minimise capex or the N-year cost of ownership (default: the scenario's "
                         "commercial.optimize_for, else tco)")
+    p.add_argument("--any-deployment", action="store_true",
+                   help="try bare metal and vSphere both (default: the scenario's platform.deployment); the RAID level"
+                        " is the scenario's platform.raid, every level where it is null")
     p.set_defaults(handler=_run)
 
 
@@ -47,7 +50,8 @@ def _run(args: argparse.Namespace) -> int:
     for n, i in enumerate(inputs):
         try:
             # each reported front design is fully sized (`size`): only the --top shown ones
-            result = optimize(i.scenario, catalog, args.objective, i.label, pareto_limit=args.top)
+            result = optimize(i.scenario, catalog, args.objective, i.label, pareto_limit=args.top,
+                              any_deployment=args.any_deployment)
         except ServiceError as exc:
             if len(inputs) > 1 and not args.scenario_names:  # a whole project: optimize what can be, say what not
                 print(f"refarch: note: {i.label} left out: {'; '.join(str(p) for p in exc.problems)}", file=sys.stderr)
@@ -72,10 +76,14 @@ def _report(args: argparse.Namespace, scenario: Scenario, result: OptimizationRe
     report: dict[str, object] = {
         "scenario": scenario.name, "main_metric": result.main_metric, "evaluated": result.evaluated,
         "feasible": result.feasible, "best": best_json, "pareto": [p.to_dict() for p in result.pareto[: args.top]],
-        "unmet": result.unmet, "objective": result.objective, "currency": scenario.commercial.currency}
+        "unmet": result.unmet, "objective": result.objective, "currency": scenario.commercial.currency,
+        "kept": list(result.kept)}
     if args.format == "json":
         return report
     print(f"Evaluated {number(result.evaluated)} candidate designs; {number(result.feasible)} meet every target.")
+    for text in result.kept:
+        hint = " (--any-deployment tries bare metal and vSphere)" if text.startswith("deployment") else ""
+        print(f"  {text[0].upper()}{text[1:]}{hint}.")
     if result.best is None:
         print("No feasible design. Targets no candidate meets:")
         for text in result.unmet.values():

@@ -98,7 +98,7 @@ def test_size_on_a_stored_profile_gains_calibration(db: str, tmp_path: Path,
     assert (measured["segment_hosts"], measured["data_drives_per_host"]) != \
         (modelled["segment_hosts"], modelled["data_drives_per_host"])
     assert measured["capex"] > modelled["capex"]
-    # the search on the same rates (it also tries the RAID levels `size`'s rule does not) finds that design or one
+    # the search on the same rates (at the RAID level and deployment the scenario names) finds that design or one
     # of lower cost of ownership, on the measured server
     code, out, err = run(capsys, "--db", db, "optimize", str(path), "--format", "json", "--top", "1")
     assert code == 0, err

@@ -108,6 +108,9 @@ def test_optimize_json_shape(capsys: pytest.CaptureFixture[str], db: str) -> Non
     assert data["evaluated"] >= data["feasible"] > 0
     assert data["best"]["totals"]["capex"] > 0 and "server_id" in data["best"]["platform"]
     assert 0 < len(data["pareto"]) <= 3
+    # the sample names RAID none on bare metal: every design shown keeps both, and the output says so
+    assert {(p["raid"], p["deployment"]) for p in data["pareto"]} == {("none", "bare-metal")}
+    assert [k.split(" kept")[0] for k in data["kept"]] == ["RAID level none", "deployment bare-metal"]
 
 
 def test_growth_and_sensitivity(capsys: pytest.CaptureFixture[str], db: str) -> None:

@@ -50,8 +50,9 @@ def _brute_force(scenario: Scenario, cat: HardwareCatalog) -> float:
 
 
 def test_optimizer_matches_brute_force_through_size(small: HardwareCatalog) -> None:
-    scenario = sample("retail-dw-gen5", targets={"max_full_scan_s": 900})
-    result = optimize(scenario, small)
+    # RAID left free (null) and both deployments asked for: the optimizer searches what the brute force tries
+    scenario = sample("retail-dw-gen5", targets={"max_full_scan_s": 900}, platform={"raid": None})
+    result = optimize(scenario, small, any_deployment=True)
     assert result.best is not None and result.best_sizing is not None
     assert result.best_sizing.totals.capex == pytest.approx(_brute_force(scenario, small), abs=0.01)
     # the best design fed back to size gives the same numbers
@@ -123,6 +124,27 @@ def _judged_key(r: SizingResult) -> tuple[int, float]:
     return len(part_warnings.raised(w.code for w in r.warnings)), r.totals.capex
 
 
+def test_a_named_raid_level_and_deployment_are_kept_and_said(small: HardwareCatalog) -> None:
+    """A scenario naming RAID 10 on vSphere: every design the optimizer reports (the pick and its front) is RAID 10 on
+    vSphere and the result says both were kept; with the RAID level left null and any deployment it searches more
+    candidates and the front is no longer bound to them."""
+    s = sample("retail-dw-gen5", workload={"data_tb": 24, "concurrent_queries": 7}, targets={},
+               platform={"server_id": None, "drive_id": None, "drives_per_host": None, "raid": "raid10",
+                         "deployment": "vsphere"})
+    kept = optimize(s, small, pareto_limit=20)
+    assert kept.best is not None and kept.best_sizing is not None
+    assert {(p.raid, p.deployment) for p in [kept.best, *kept.pareto]} == {("raid10", "vsphere")}
+    assert kept.best_sizing.design.raid == "raid10"
+    assert any("raid10" in t and "platform.raid" in t for t in kept.kept)
+    assert any("deployment vsphere" in t for t in kept.kept)
+    free = optimize(s.model_copy(update={"platform": s.platform.model_copy(update={"raid": None})}), small,
+                    pareto_limit=20, any_deployment=True)
+    assert free.kept == ()
+    assert free.evaluated > kept.evaluated
+    assert free.best is not None and free.best_sizing is not None
+    assert free.best_sizing.totals.capex <= kept.best_sizing.totals.capex + 0.01
+
+
 @pytest.mark.parametrize(("workload", "targets"), [
     # 400 TB for 50 reports, no target: every cheapest design raises a density warning (HDD hosts with few cores),
     # so a shortlist ranked on capex alone held only designs the judge refused
@@ -133,7 +155,8 @@ def _judged_key(r: SizingResult) -> tuple[int, float]:
 def test_the_pick_does_not_depend_on_the_front_shown_and_is_no_dearer_than_size(
     catalog: HardwareCatalog, workload: dict[str, float], targets: dict[str, float]
 ) -> None:
-    """The optimizer searches every deployment and RAID level, a superset of what `size` searches for the same
+    """The optimizer searches every server, drive and drive count at the RAID level and deployment the scenario
+    names, a superset of what `size` searches for the same
     scenario with its parts left free: its pick, in the order both judge by (part warnings, then full capex), is
     never worse than size's, and how many Pareto designs are displayed (`--top`) never changes it."""
     s = sample("retail-dw-gen5", workload=workload, targets=targets,

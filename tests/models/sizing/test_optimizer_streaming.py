@@ -36,12 +36,18 @@ def _same(point: DesignPoint | None, ref: RefPoint | None) -> None:
     assert {k: getattr(point, k) for k in ref.__dataclass_fields__} == dataclasses.asdict(ref)
 
 
+def _free(scenario: Scenario) -> Scenario:
+    """The scenario with its RAID level left to the search (null), as the reference searches every level."""
+    return scenario.model_copy(update={"platform": scenario.platform.model_copy(update={"raid": None})})
+
+
 def _check(scenario: Scenario, catalog: HardwareCatalog, chunk: int) -> RefResult:
-    # the reference is the capex search: the scenario minimises capex (the default objective is TCO)
-    scenario = scenario.model_copy(update={"commercial": scenario.commercial.model_copy(
-        update={"optimize_for": "capex"})})
+    # the reference is the capex search: the scenario minimises capex (the default objective is TCO); it searches
+    # every deployment and RAID level
+    scenario = _free(scenario.model_copy(update={"commercial": scenario.commercial.model_copy(
+        update={"optimize_for": "capex"})}))
     ref = reference_optimize(scenario, catalog, pareto_limit=10**6)
-    got = optimize(scenario, catalog, pareto_limit=10**6, chunk=chunk)
+    got = optimize(scenario, catalog, pareto_limit=10**6, chunk=chunk, any_deployment=True)
     assert (got.evaluated, got.feasible) == (ref.evaluated, ref.feasible)
     _same(got.best, ref.best)
     assert len(got.pareto) == len(ref.pareto)
@@ -79,7 +85,8 @@ def test_a_search_too_large_is_refused_before_it_runs(catalog: HardwareCatalog,
     monkeypatch.setattr(opt, "MAX_CANDIDATES", 1000)
     evaluated: list[int] = []
     with pytest.raises(opt.SearchTooLarge) as info:
-        optimize(sample("retail-dw-gen5"), catalog, progress=lambda done, total: evaluated.append(done))
+        optimize(_free(sample("retail-dw-gen5")), catalog, progress=lambda done, total: evaluated.append(done),
+                 any_deployment=True)
     assert not evaluated
     total = reference_optimize(sample("retail-dw-gen5"), catalog).evaluated
     problem = str(info.value.problems[0])
