@@ -14,7 +14,7 @@ Equal cost goes to the layout with less raw capacity.
 from __future__ import annotations
 
 from models.calibration_data import figure, point
-from models.hardware import HardwareCatalog, Server
+from models.hardware import Drive, HardwareCatalog, Server
 from models.percent import percent
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing.parts import (
@@ -27,7 +27,14 @@ from models.sizing.parts import (
     drives_of_its_generation,
     nics_per_host,
 )
-from models.sizing.postgres.datastore import VS, cluster_storage, drives_for, host_storage, vsan_for
+from models.sizing.postgres.datastore import (
+    VS,
+    HostStorage,
+    cluster_storage,
+    drives_for,
+    host_storage,
+    vsan_for,
+)
 from models.sizing.postgres.limits import cluster_max_hosts, host_memory
 from models.sizing.postgres.placement import HostPlan, PgVm, ha_failures, pack_hosts
 from models.sizing.postgres.state import Packing
@@ -41,6 +48,7 @@ from models.sizing.shared_storage import (
     policy_min_hosts,
     vsan_architectures,
 )
+from models.vocabulary import RAIDS
 
 MAX_EXTRA_STORAGE_HOSTS = 64  # hosts added only for vSAN capacity before a server is given up
 
@@ -118,21 +126,45 @@ def cheapest_vsan(scenario: Scenario, w: PostgresConsolidation, catalog: Hardwar
 
 def cheapest_local(scenario: Scenario, catalog: HardwareCatalog, parts: ResolvedParts, server: Server,
                    hosts: list[HostPlan], available: float, net: NetworkChoice, raid: str) -> Packing | None:
-    """The cheapest drive for each host's local datastore at `raid`, then the least raw capacity: every host gets
-    the drive count its busiest host needs."""
+    """The cheapest drive and count for each host's local datastore at `raid`, then the least raw capacity: every host
+    gets the drive count its busiest host needs. RAID 10 also takes its two-drive form, RAID 1 (one mirrored pair:
+    the same write penalty and usable half), where two drives hold and serve every host: a small estate gets two
+    small SSDs where four or more disks were the floor."""
     storage = [host_storage(h) for h in hosts]
     best: Packing | None = None
     best_raw = 0.0
     for drive in candidate_drives(catalog, parts, server):
-        counts = [drives_for(s, drive, raid, scenario.platform.drives_per_host, server.data_bays) for s in storage]
-        if any(c is None for c in counts):
-            continue
-        per_host = max(c for c in counts if c is not None)
-        capex = len(hosts) * (server.price + per_host * drive.price + net.price_per_host)
-        raw = per_host * drive.capacity_tb
-        if best is None or (capex, raw) < (best.capex, best_raw):
-            best, best_raw = Packing(server, drive, hosts, storage, per_host, available, capex, net=net), raw
+        for level in local_levels(raid):
+            per_host = local_drives(storage, drive, level, scenario.platform.drives_per_host, server.data_bays,
+                                    pair_only=level != raid)
+            if per_host is None:
+                continue
+            capex = len(hosts) * (server.price + per_host * drive.price + net.price_per_host)
+            raw = per_host * drive.capacity_tb
+            if best is None or (capex, raw) < (best.capex, best_raw):
+                best, best_raw = Packing(server, drive, hosts, storage, per_host, available, capex, net=net,
+                                         raid=level), raw
     return best
+
+
+def local_levels(raid: str) -> tuple[str, ...]:
+    """The RAID levels a local datastore asked at `raid` may be built at: RAID 10 and its two-drive form, RAID 1.
+
+    >>> local_levels("raid10"), local_levels("raid5")
+    (('raid10', 'raid1'), ('raid5',))
+    """
+    return (raid, "raid1") if raid == "raid10" else (raid,)
+
+
+def local_drives(storage: list[HostStorage], drive: Drive, level: str, requested: int | None, bays: int,
+                 pair_only: bool = False) -> int | None:
+    """The drives per host at `level` the busiest host needs (`pair_only`: one mirrored pair or nothing), None where
+    none do."""
+    counts = [drives_for(s, drive, level, requested, bays) for s in storage]
+    if any(c is None for c in counts):
+        return None
+    per_host = max(c for c in counts if c is not None)
+    return per_host if not pair_only or per_host == RAIDS["raid1"].min_drives else None
 
 
 def nic_of(nets: dict[str, tuple[NetworkChoice, Rationale | None]], p: Packing) -> Rationale | None:

@@ -95,7 +95,7 @@ from models.sizing.shared_storage import (
 )
 from models.sizing.software import Licensing
 from models.uncertainty import Estimate
-from models.vocabulary import KINDS, SHARE, SHARE_OF_BASELINE
+from models.vocabulary import KINDS, RAIDS, SHARE, SHARE_OF_BASELINE
 
 DATABASE_HOST = "database host"  # the role of every database host's BOM lines; each layout adds its number
 
@@ -169,7 +169,7 @@ def size_postgres(
     if physical > best.available_gib:  # memory made available below the host's: NUMA nodes are the host's own
         s = best.server
         best = replace(best, hosts=pinned(best.hosts, s.numa_nodes, s.cores_per_numa_node, physical / s.numa_nodes))
-    return _explain(scenario, catalog, w, best, nic_of(nets_of[best.server.id], best), raid)
+    return _explain(scenario, catalog, w, best, nic_of(nets_of[best.server.id], best), best.raid or raid)
 
 
 def _refuse(w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts, scenario: Scenario,
@@ -228,6 +228,9 @@ def _storage_rationale(w: PostgresConsolidation, p: Packing, raid: str) -> Ratio
     else:
         penalty = raid_write_penalty(raid)
         where = f"each host's local {raid} datastore of {p.drives_per_host} x {drive.capacity_tb:g} TB {drive.model}"
+        if raid == "raid1" and p.drives_per_host == RAIDS["raid1"].min_drives:
+            where += (" (one mirrored pair, RAID 10's two-drive form: the same write penalty and half the raw capacity"
+                      " usable; two drives hold the disks and serve the busiest hour, so no more are bought)")
     return Rationale(
         "Storage",
         f"Each VM gets a DATA and a WAL virtual disk (study 001 best practice) on {where}: capacity for every"

@@ -34,6 +34,7 @@ class Packing:
     capex: float
     vsan: VsanLayout | None = None
     net: NetworkChoice = NO_NETWORK  # each host's network cards
+    raid: str | None = None  # the local datastore's RAID level as built (RAID 1: RAID 10's two-drive form); vSAN: None
 
 
 @dataclass(frozen=True)

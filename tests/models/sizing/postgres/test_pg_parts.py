@@ -124,3 +124,41 @@ def test_values_used_names_the_architecture_chosen(catalog: HardwareCatalog) -> 
     scenario = sample("pg-consolidation", workload={"databases": _dbs([7.0, 12.0])})
     used = {u.field: u for u in size(scenario, catalog).values_used}
     assert used["workload.vsan_architecture"].value in ("osa", "esa")
+
+
+def _local(size_once: SizeOnce, dbs: list[dict[str, Any]], **platform: Any) -> SizingResult:
+    return _size(size_once, dbs, shared_storage="local", platform={"raid": "raid10", **platform})
+
+
+def test_a_small_local_estate_takes_one_mirrored_pair(size_once: SizeOnce, catalog: HardwareCatalog) -> None:
+    """6.5 GB over three databases on local RAID 10: two SSDs hold the disks and serve the busiest hour, so each host
+    gets one mirrored pair (RAID 1, RAID 10's two-drive form) and says why; on the same server no drive it takes at
+    RAID 10 (four or more: hard disks for IOPS, the SSD at its floor) costs less, and the pair holds the data."""
+    dbs = _dbs([3, 2.5, 1], clients=10)
+    r = _local(size_once, dbs)
+    d = r.design
+    assert (d.raid, d.data_drives_per_host) == ("raid1", 2)
+    assert d.usable_capacity_tb >= d.data_needed_tb
+    storage = next(x for x in r.rationale if x.decision == "Storage")
+    assert "two-drive form" in storage.text and "raid1 datastore of 2 x" in storage.text
+    assert [(b.qty_per_host, b.hosts) for b in r.bom if b.kind == "drive" and b.role == "database host"] == [
+        (2, d.segment_hosts)]
+    server = catalog.server(d.server_id)
+    takes = [x for x in catalog.current(catalog.drives) if server.accepts(x) and server.of_its_generation(x)]
+    assert len(takes) > 1
+    for drive in takes:
+        try:
+            alt = _local(size_once, dbs, server_id=server.id, drive_id=drive.id, drives_per_host=None)
+        except SizingInputError:  # drives too slow for the busiest hour in the bays: no design to compare
+            continue
+        if alt.design.raid == "raid10":
+            assert alt.design.data_drives_per_host >= 4 and alt.totals.capex >= r.totals.capex, drive.id
+
+
+def test_hard_disks_that_two_cannot_serve_stay_raid10(size_once: SizeOnce) -> None:
+    """A small estate, 2 clients each, pinned to 16 TB hard disks in LFF bays: two spindles do not
+    serve the busiest hour's writes at the mirror's penalty, so RAID 10 keeps an even count of four or more."""
+    r = _local(size_once, _dbs([2.5, 1.5, 3.5], clients=2), server_id="lenovo-sr655-v3-12x-lff-1x-epyc-9124",
+               drive_id="seagate-exos-x16-16tb-sas-lff")
+    assert r.design.raid == "raid10"
+    assert r.design.data_drives_per_host >= 4 and r.design.data_drives_per_host % 2 == 0
