@@ -151,6 +151,8 @@ class Server(PartBase):
 DriveMedia = Literal["nvme", "ssd", "hdd"]
 # No spinning disk reaches even 1,000 random IOPS; every flash device in the catalog is far above 5,000.
 FLASH_MIN_IOPS = 5_000.0
+# A line rate in Gb/s as MB/s (decimal units, as NICs and drives are sold); one constant for every model.
+MB_S_PER_GBPS = 125.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import figure
+from models.hardware import MB_S_PER_GBPS
 from models.vocabulary import RAID_LEVELS, RAIDS
 
 FloatArray = NDArray[np.float64]
@@ -67,9 +68,8 @@ GP002 = "gp_nvme_ra_002"
 STUDY_000 = "000_b2a3159111482e98.txt"
 STUDY_002 = "002_feb9b45e1f157a35.txt"
 
-# Unit conversions (not study figures): decimal TB -> MB, Gb/s -> MB/s, hours.
+# Unit conversions (not study figures): decimal TB -> MB, hours (Gb/s -> MB/s: models.hardware.MB_S_PER_GBPS).
 MB_PER_TB = 1e6
-MB_S_PER_GBPS = 125.0
 S_PER_HOUR = 3600.0
 
 BINDING_NAMES: tuple[str, ...] = ("drives", "cpu", "network", "loader")

@@ -6,9 +6,8 @@ import math
 from dataclasses import dataclass
 
 from models.calibration_data import figure
-from models.hardware import Drive, HardwareCatalog, Nic, P, Server, UnknownPartError
+from models.hardware import MB_S_PER_GBPS, Drive, HardwareCatalog, Nic, P, Server, UnknownPartError
 from models.perf import measured
-from models.perf.scan_load import MB_S_PER_GBPS
 from models.problems import Problem
 from models.scenario import Scenario
 from models.sizing.result import Design, Rationale, Warning
