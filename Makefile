@@ -16,13 +16,15 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/refarch
 
-# The doctests of models, app and catalog run too (the window's modules import Qt: offscreen). The alembic
-# migration scripts are left out: they run only inside alembic's own context, which importing them lacks.
+# The suite runs on up to 4 worker processes (pytest-xdist; one per core, CI has 2), each module's tests on one
+# worker so a module's shared fixtures are built once. The doctests of models, app and catalog run too (the
+# window's modules import Qt: offscreen). The alembic migration scripts are left out: they run only inside
+# alembic's own context, which importing them lacks.
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/ruff check .
 	QT_QPA_PLATFORM=offscreen $(BIN)/lint-imports
 	$(BIN)/mypy
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadscope
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q --doctest-modules models app catalog \
 		--ignore=catalog/migrations
 
