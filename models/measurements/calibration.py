@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.hardware import HardwareCatalog
+from models.hardware import MB_S_PER_GBPS, HardwareCatalog
 from models.measurements.hammerdb import HammerdbSweep
 from models.measurements.mixes import HAMMERDB_STANDS_FOR, MixSweep, oltp_sweeps, steadiness
 from models.measurements.profile import (
@@ -46,7 +46,7 @@ from models.measurements.profile import (
 )
 from models.perf import gp_oltp
 from models.perf.measured import MeasuredCurve, PgRates, ScanFactors
-from models.perf.scan_load import MB_S_PER_GBPS, raid_factors
+from models.perf.scan_load import raid_factors
 from models.perf.scan_load_fit import fitted_params
 from models.perf.usl import UslFit, UslFitError, fit_usl
 from models.scenario import GreenplumAnalytics, GreenplumOltp, PostgresConsolidation, Scenario

@@ -33,13 +33,13 @@ import numpy as np
 
 from models.calibration_data import figure, point
 from models.fit_cache import disk_cached
+from models.hardware import MB_S_PER_GBPS
 from models.model_card import Residual
 from models.perf import measured
 from models.perf.scan_load import (
     GP000,
     GP002,
     MB_PER_TB,
-    MB_S_PER_GBPS,
     S_PER_HOUR,
     ClusterShape,
     FloatArray,
