@@ -19,6 +19,7 @@ from models.scenario import (
     SapIqMultiplex,
     Scenario,
 )
+from models.sizing.continuous import continuous_main
 from models.sizing.engine import size
 from models.sizing.result import SizingResult
 from models.tasks import IsCancelled
@@ -374,6 +375,10 @@ class SensitivityBar:
     low_hosts: int = 0  # worker hosts of the design at -delta, the base and +delta: whole hosts, so bars move in steps
     base_hosts: int = 0
     high_hosts: int = 0
+    # the main estimate on each design's continuous host count (`models.continuous_hosts`; None: does not apply)
+    low_main_continuous: float | None = None
+    base_main_continuous: float | None = None
+    high_main_continuous: float | None = None
 
     @property
     def swing(self) -> float:
@@ -441,9 +446,12 @@ def sensitivity(
     base_main = base_result.estimates[main].p50 if main in base_result.estimates else float("nan")
     bars: list[SensitivityBar] = []
 
-    def run(s: Scenario, cat: HardwareCatalog) -> tuple[float, float, int]:
+    base_cont = continuous_main(base_result, scenario.workload)
+
+    def run(s: Scenario, cat: HardwareCatalog) -> tuple[float, float, int, float | None]:
         r = size(s, cat, cancelled=cancelled)
-        return r.totals.capex, r.estimates[main].p50 if main in r.estimates else float("nan"), r.design.worker_hosts
+        return (r.totals.capex, r.estimates[main].p50 if main in r.estimates else float("nan"), r.design.worker_hosts,
+                continuous_main(r, s.workload))
 
     w = scenario.workload
     for label, field in _workload_inputs(w).items():
@@ -451,17 +459,17 @@ def sensitivity(
             continue
         lo = base.model_copy(update={"workload": w.model_copy(update={field: _scaled_value(w, field, 1 - delta)})})
         hi = base.model_copy(update={"workload": w.model_copy(update={field: _scaled_value(w, field, 1 + delta)})})
-        (lc, lm, lh), (hc, hm, hh) = run(lo, catalog), run(hi, catalog)
+        (lc, lm, lh, lk), (hc, hm, hh, hk) = run(lo, catalog), run(hi, catalog)
         bars.append(SensitivityBar(label, lc, hc, lm, hm, base_result.totals.capex, base_main, lh,
-                                   base_result.design.worker_hosts, hh))
+                                   base_result.design.worker_hosts, hh, lk, base_cont, hk))
     priced = (("drive price", base_result.design.drive_id), ("server price", base_result.design.server_id))
     for label, part_id in priced:
         if part_id is None:
             continue
         part = catalog.get(part_id)
         if isinstance(part, Drive | Server):
-            (lc, lm, lh) = run(base, _scaled_catalog(catalog, part_id, 1 - delta))
-            (hc, hm, hh) = run(base, _scaled_catalog(catalog, part_id, 1 + delta))
+            (lc, lm, lh, lk) = run(base, _scaled_catalog(catalog, part_id, 1 - delta))
+            (hc, hm, hh, hk) = run(base, _scaled_catalog(catalog, part_id, 1 + delta))
             bars.append(SensitivityBar(label, lc, hc, lm, hm, base_result.totals.capex, base_main, lh,
-                                       base_result.design.worker_hosts, hh))
+                                       base_result.design.worker_hosts, hh, lk, base_cont, hk))
     return sorted(bars, key=lambda b: -b.swing)

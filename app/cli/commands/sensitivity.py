@@ -37,15 +37,25 @@ def _run(args: argparse.Namespace) -> int:
                         "bars": [b.to_dict() for b in bars]})
         else:
             cur = result.totals.currency
+            cont = any(b.base_main_continuous is not None for b in bars)
             rows = [{"input": b.input + (" *" if b.host_rounding else ""), "low_capex": money(b.low_capex, cur),
                      "high_capex": money(b.high_capex, cur), "capex_swing": money(b.swing, cur),
                      "low_main": number(b.low_main), "high_main": number(b.high_main),
+                     "low_cont": _maybe(b.low_main_continuous), "high_cont": _maybe(b.high_main_continuous),
                      "hosts": f"{b.low_hosts} / {b.base_hosts} / {b.high_hosts}"} for b in bars]
             note = ("\n* whole hosts decide this bar: both ends move the estimate the same way from the base because"
                     " the host count steps (hosts: low / base / high)") if any(b.host_rounding for b in bars) else ""
+            if cont:
+                note += (f"\nlow_cont / high_cont: the main estimate on each design's continuous host count (what the"
+                         f" data or the target needs, not whole hosts; base {number(bars[0].base_main_continuous)})")
             out.append(f"Main estimate: {result.main_metric}; each input -{number(args.delta_pct)} % / "
                        f"+{number(args.delta_pct)} %; every bar is a whole design (host counts are whole)\n"
                        + format_table(rows, ["input", "low_capex", "high_capex", "capex_swing", "low_main",
-                                             "high_main", "hosts"]) + note)
+                                             "high_main", *(["low_cont", "high_cont"] if cont else []), "hosts"])
+                       + note)
     print_each(out, print_json if args.format == "json" else print, [i.scenario.name for i in inputs])
     return 0
+
+
+def _maybe(value: float | None) -> str:
+    return "-" if value is None else number(value)
