@@ -326,9 +326,9 @@ def _planner_io_settings(vm: PgVmInputs) -> list[Setting]:
     ...     c = postgres_config(PgVmInputs("v", 8, 4, 20, True, False, drive, drives, 100.0, datastore=datastore))
     ...     return c.get("random_page_cost").value, c.get("effective_io_concurrency").value
     >>> planner("nvme", "local"), planner("hdd", "local"), planner("ssd", "vsan"), planner("hdd", "vsan", 2)
-    ((1.1, 1000), (4.0, 4), (1.1, 300), (4.0, 2))
+    ((1.1, 254), (4.0, 4), (1.1, 254), (4.0, 2))
     >>> planner("hdd", "san")
-    (1.1, 300)
+    (1.1, 254)
     """
     flash = vm.drive != "hdd" or vm.datastore == "san"
     rpc_id = "random_page_cost_ssd" if flash else "random_page_cost_hdd"
@@ -357,8 +357,33 @@ def _planner_io_settings(vm: PgVmInputs) -> list[Setting]:
     rpc_src = f"{cite(rpc_id)}; {cite('random_page_cost_flash_docs')}" if flash else cite(rpc_id)
     return [
         Setting("random_page_cost", f(rpc_id), "", rpc_why, rpc_src),
-        Setting("effective_io_concurrency", eio, "", eio_why, cite(eio_id)),
+        io_concurrency(vm.version, eio, eio_why, cite(eio_id)),
     ]
+
+
+def io_concurrency(version: int, wanted: int, why: str, source: str) -> Setting:
+    """effective_io_concurrency: what the storage serves (`wanted`), at most what the VM's PVSCSI virtual disk queues
+    at once (the requests beyond it wait in the guest and add latency, not throughput) and PostgreSQL's limit; the
+    reason gives the release's default.
+
+    >>> s = io_concurrency(18, 1000, "local NVMe", "src")
+    >>> s.value, "capped at 254" in s.reason, "default for PostgreSQL 18 is 16" in s.reason
+    (254, True, True)
+    >>> io_concurrency(16, 2, "two disks", "src").value, "is 1)" in io_concurrency(16, 2, "two disks", "src").reason
+    (2, True)
+    """
+    queue = int(f("pvscsi_disk_queue_depth"))
+    value = min(wanted, queue, int(f("effective_io_concurrency_max")))
+    default_id = ("effective_io_concurrency_default_18" if version >= 18
+                  else "effective_io_concurrency_default_before_18")
+    capped = (f"; capped at {queue}, the requests the VM's PVSCSI virtual disk queues at once (the Linux driver's"
+              f" default and the most a PVSCSI disk takes): {wanted} in flight would wait in the guest's queue and add"
+              " latency, not throughput" if value < wanted else
+              f"; within the {queue} requests the VM's PVSCSI virtual disk queues at once")
+    return Setting("effective_io_concurrency", value, "",
+                   f"{why}{capped} (the default for PostgreSQL {version} is {int(f(default_id))})",
+                   f"{source}; {cite('pvscsi_disk_queue_depth')}; {cite('pvscsi_disk_queue_depth_max')};"
+                   f" {cite(default_id)}")
 
 
 def postgres_config(vm: PgVmInputs) -> PgConfig:

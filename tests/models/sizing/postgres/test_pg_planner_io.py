@@ -34,6 +34,11 @@ def _sized(size_once: SizeOnce, n: int, platform: dict[str, Any] | None = None, 
     return size_once(sample("pg-consolidation", workload={"databases": dbs, **workload}, **more))
 
 
+def _queued(eio_id: str) -> int:
+    """The storage's figure within what a PVSCSI virtual disk queues at once."""
+    return min(int(figure(DS, eio_id)), int(figure(DS, "pvscsi_disk_queue_depth")))
+
+
 def _check(r: SizingResult, rpc: float, eio: int, words: str) -> None:
     for cost, conc in _planner(r):
         assert (cost.value, conc.value) == (rpc, eio), (cost, conc)
@@ -44,7 +49,7 @@ def _check(r: SizingResult, rpc: float, eio: int, words: str) -> None:
 def test_an_all_flash_vsan_datastore_is_network_storage(size_once: SizeOnce) -> None:
     r = _sized(size_once, 9, vsan_architecture="esa")
     assert r.design.vsan_architecture == "esa"
-    _check(r, figure(DS, "random_page_cost_ssd"), int(figure(DS, "effective_io_concurrency_san")), "all-flash vSAN")
+    _check(r, figure(DS, "random_page_cost_ssd"), _queued("effective_io_concurrency_san"), "all-flash vSAN")
 
 
 def test_a_hybrid_vsan_datastore_reads_from_spinning_disks(size_once: SizeOnce) -> None:
@@ -59,7 +64,7 @@ def test_a_hybrid_vsan_datastore_reads_from_spinning_disks(size_once: SizeOnce) 
 
 def test_an_external_array_is_planned_as_a_san(size_once: SizeOnce) -> None:
     r = _sized(size_once, 4, platform={"datastore_iops": 15000, "datastore_latency_ms": 0.8})
-    _check(r, figure(DS, "random_page_cost_ssd"), int(figure(DS, "effective_io_concurrency_san")), "external array")
+    _check(r, figure(DS, "random_page_cost_ssd"), _queued("effective_io_concurrency_san"), "external array")
 
 
 @pytest.mark.parametrize("server_id", ["hpe-ml350-g6-2x-e5620", "dell-r670-10x-u3-2x-xeon-6740e"])
@@ -67,5 +72,31 @@ def test_local_datastores_follow_their_drives(size_once: SizeOnce, server_id: st
     """Local RAID on a 2010 server (its own era's SATA SSDs) and on an NVMe server: the drive type's figures."""
     r = _sized(size_once, 3, platform={"server_id": server_id}, shared_storage="local")
     media = "nvme" if "NVMe" in next(x.description for x in r.bom if x.part_id == r.design.drive_id) else "ssd"
-    _check(r, figure(DS, "random_page_cost_ssd"), int(figure(DS, f"effective_io_concurrency_{media}")),
+    _check(r, figure(DS, "random_page_cost_ssd"), _queued(f"effective_io_concurrency_{media}"),
            f"local {media.upper()}")
+
+
+@pytest.mark.parametrize("version", [15, 18])
+def test_no_value_exceeds_the_virtual_disk_queue_and_the_reason_names_the_release_default(
+        size_once: SizeOnce, version: int) -> None:
+    """Six databases on local NVMe (a 1,000-request figure), then an external array (300): every VM's value is within
+    the requests its PVSCSI virtual disk queues at once, a capped one says so with the figure it was capped from, and
+    each reason gives the default of the PostgreSQL release asked for (1 before 18, 16 from 18)."""
+    queue = int(figure(DS, "pvscsi_disk_queue_depth"))
+    default = int(figure(DS, "effective_io_concurrency_default_18" if version >= 18
+                         else "effective_io_concurrency_default_before_18"))
+    capped = 0
+    for r in (_sized(size_once, 6, platform={"server_id": "dell-r670-10x-u3-2x-xeon-6740e"}, shared_storage="local",
+                     postgres_version=version),
+              _sized(size_once, 6, platform={"datastore_iops": 40000, "datastore_latency_ms": 0.5},
+                     postgres_version=version)):
+        settings = [conc for _, conc in _planner(r)]
+        assert settings
+        for conc in settings:
+            assert 0 < int(conc.value) <= queue
+            assert f"default for PostgreSQL {version} is {default})" in conc.reason
+            if "capped at" in conc.reason:
+                capped += 1
+                assert int(conc.value) == queue and "PVSCSI" in conc.reason
+            assert "Linux kernel" in conc.source and not unresolved(conc.source)
+    assert capped  # not vacuous: local NVMe's figure is above the queue
