@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from models.calibration_data import figure
+from models.calibration_data import figure, point
 from models.model_card import ModelCard, Residual
+from models.percent import percent
 from models.perf import sap_iq_fit
 from models.perf.sap_iq import (
     CORE_SCALING_EXPONENT,
@@ -104,8 +105,17 @@ def _note() -> str:
         "doublings away: 0.20 relative sd. Caches (study-derived): the main caches of all nodes against the "
         f"main store (the study's held {1 - sap_iq_fit.study_main_miss():.1%} of its 300 GB) and the temp cache "
         f"per stream ({sap_iq_fit.temp_need_gib(1, 1):.1f} GiB in the study) give the factor "
-        "(1 + p x 0.634) / (1 + p x main miss), at most 1, times 1 / (1 + p x temp shortfall), p = 1.0 "
-        "(0.5-2.0, assumed: the study ran one memory size); below 1/8 of the temp cache the streams need the "
-        "design is refused. The text's '18% drop' and '31.6% less time' are ratios taken against the "
+        "(1 + p x 0.634) / (1 + p x main miss), at most 1, times 1 / (1 + p x temp shortfall). Assumed, as neither "
+        f"the study nor SAP's documentation gives them (SAP's says only that a buffer cache too small thrashes): p = "
+        f"{figure(DATASET, 'cache_miss_slowdown_main'):g} ({point(DATASET, 'cache_miss_slowdown_main').low:g}-"
+        f"{point(DATASET, 'cache_miss_slowdown_main').high:g}; the study ran one memory size); below "
+        f"{percent(figure(DATASET, 'temp_cache_floor_share'), 1)} of the temp cache the streams need the design is "
+        "refused "
+        f"(SAP IQ's own guard is per statement: HASH_THRASHING_PERCENT, "
+        f"{figure(DATASET, 'hash_thrashing_percent_default'):g} %); a multiplex grows for its streams to at most "
+        f"{figure(DATASET, 'servers') * 2 ** figure(DATASET, 'max_cluster_doublings_for_streams'):g} nodes (refarch's "
+        f"cap; SAP sets no maximum, its sizing architect's example has "
+        f"{figure(DATASET, 'multiplex_nodes_sap_example'):g}). "
+        "The text's '18% drop' and '31.6% less time' are ratios taken against the "
         "network-transfer figure (Table 3: -15.5 % power, -24.0 % interval relative to storage-transfer)."
     )

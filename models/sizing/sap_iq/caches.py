@@ -89,8 +89,10 @@ def warnings(w: SapIqMultiplex, nodes: int, caches: CacheSplit, main_tb: float,
                     " or more nodes win it back.", "warning", FIELD)]
 
 
-def explain(w: SapIqMultiplex, nodes: int, caches: CacheSplit, main_tb: float, pred: sap_iq.IqPrediction) -> str:
-    """What the caches hold against what the data and the streams need, and the metrics' factor."""
+def explain(w: SapIqMultiplex, nodes: int, caches: CacheSplit, main_tb: float, pred: sap_iq.IqPrediction,
+            why: str = "") -> str:
+    """What the caches hold against what the data and the streams need, and the metrics' factor; `why` in place of
+    the short word on what is assumed (the rationale gives `assumed()` whole)."""
     main_miss, temp_short = sap_iq_fit.misses(fit(caches, main_tb), nodes, w.query_streams)
     need = sap_iq_fit.temp_need_gib(nodes, w.query_streams)
     return (
@@ -99,6 +101,20 @@ def explain(w: SapIqMultiplex, nodes: int, caches: CacheSplit, main_tb: float, p
         f" each node's {float(caches.temp_cache_gib):,.1f} GiB temp cache holds {percent(1 - temp_short)} of the"
         f" {need:,.1f} GiB its share of {w.query_streams} stream(s) needs at the study's"
         f" {sap_iq_fit.temp_need_gib(1, 1):,.1f} GiB per stream. Together they put the metrics at"
-        f" {percent(pred.cache_factor)} of what the study's cache ratios give (study-derived ratios; the cost of a"
-        " miss is an assumption, see the sap-iq-dqp model card)."
+        f" {percent(pred.cache_factor)} of what the study's cache ratios give (study-derived ratios"
+        + (f"). {why}" if why else "; the cost of a miss is an assumption, see the sap-iq-dqp model card).")
+    )
+
+
+def assumed() -> str:
+    """What SAP's documentation does not give, said where the caches are explained: the cost of a miss and the
+    floor below which refarch refuses a multiplex, beside SAP IQ's own per-statement guard."""
+    miss = point(STUDY, "cache_miss_slowdown_main")
+    return (
+        f"Refarch assumptions, as SAP's documentation gives neither: a main-cache miss adds {miss.value:g} x the time"
+        f" of a hit (sampled {miss.low or miss.value:g}-{miss.high or miss.value:g}), and a multiplex whose temp caches"
+        f" hold less than {percent(figure(STUDY, 'temp_cache_floor_share'), 1)} of what its streams need is refused;"
+        " SAP IQ's own guard is per statement, rolling one back once"
+        f" {figure(STUDY, 'hash_thrashing_percent_default'):g} % of its disk I/Os are hash paging"
+        " (HASH_THRASHING_PERCENT). See the sap-iq-dqp model card."
     )

@@ -289,8 +289,10 @@ def _rationale(w: SapIqMultiplex, server: Server, nodes: int, node: Node, choice
 def _caches_rationale(w: SapIqMultiplex, nodes: int, caches: sap_iq_rules.CacheSplit, main_tb: float,
                       pred: sap_iq.IqPrediction) -> Rationale:
     """Why the caches, and what they hold of what the data and the streams need."""
-    return Rationale("IQ caches", f"{caches.reason} {sap_iq_caches.explain(w, nodes, caches, main_tb, pred)}",
-                     f"{caches.source}; {_cite('cache_miss_slowdown_main')}; {_cite('temp_cache_floor_share')}")
+    why = sap_iq_caches.explain(w, nodes, caches, main_tb, pred, sap_iq_caches.assumed())
+    return Rationale("IQ caches", f"{caches.reason} {why}",
+                     f"{caches.source}; {_cite('cache_miss_slowdown_main')}; {_cite('temp_cache_floor_share')};"
+                     f" {_cite('hash_thrashing_percent_default')}")
 
 
 def _design(scenario: Scenario, w: SapIqMultiplex, o: IqOption, node: Node, st: SharedStorage,

@@ -27,7 +27,10 @@ def rule() -> str:
     return (f"refarch grows a multiplex for its query streams to at most {node_cap()} nodes, {doublings:g} doublings of"
             f" study 003's {figure(STUDY, 'servers'):g} (where the cluster size alone widens the band by"
             f" {doublings * figure(STUDY, 'band_sd_per_doubling'):.1f} relative sd, and the largest Virtual SAN"
-            f" cluster of the study's release) ({point(STUDY, 'max_cluster_doublings_for_streams').source.cite()})")
+            f" cluster of the study's release) ({point(STUDY, 'max_cluster_doublings_for_streams').source.cite()}):"
+            " a refarch assumption, not a product limit (SAP sets no maximum on a multiplex's secondary nodes, and its"
+            f" sizing architect works through a multiplex of {figure(STUDY, 'multiplex_nodes_sap_example'):g} nodes:"
+            f" {point(STUDY, 'multiplex_nodes_sap_example').source.cite()})")
 
 
 def bound(w: SapIqMultiplex, o: IqOption, pred: sap_iq.IqPrediction) -> StreamsBound | None:

@@ -154,3 +154,25 @@ def test_a_newer_cpu_lies_further_from_the_study_than_its_base_clock_says(catalo
         per_core = bands.doublings(socket_score(s.cpu.model) / s.cpu.cores,  # type: ignore[operator]
                                    figure(STUDY, "study_cpu_specrate_per_core"))
         assert cpu_doublings(s) == pytest.approx(max(clock, per_core))
+
+
+def test_what_sap_does_not_give_is_stated_as_refarch_assumptions(catalog: HardwareCatalog) -> None:
+    """The cost of a miss, the temp-cache floor and the 32-node cap are refarch's, not SAP's: the caches' reason and
+    the capped-nodes warning say so with the figures of the calibration file (and SAP IQ's own per-statement guard
+    and the 40-node multiplex SAP's sizing architect works through), each source resolving; the model card too."""
+    from models.percent import percent
+    from models.perf.sap_iq_card import card
+    from models.references import unresolved
+
+    r = size(sample("sap-iq", workload={"data_tb": 14, "query_streams": 900},
+                    platform={"server_id": None, "drive_id": None, "nic_id": None}), catalog)
+    why = next(x for x in r.rationale if x.decision == "IQ caches")
+    floor, guard = figure(STUDY, "temp_cache_floor_share"), figure(STUDY, "hash_thrashing_percent_default")
+    assert "Refarch assumptions" in why.text and percent(floor, 1) in why.text and f"{guard:g} %" in why.text
+    assert f"adds {figure(STUDY, 'cache_miss_slowdown_main'):g} x the time of a hit" in why.text
+    assert not unresolved(why.source) and any("Troubleshooting" in s for s in why.source)
+    capped = next(w for w in r.warnings if w.code == "nodes-capped")
+    assert "refarch assumption, not a product limit" in capped.text
+    assert f"{figure(STUDY, 'multiplex_nodes_sap_example'):g} nodes" in capped.text
+    note = card().note
+    assert all(s in note for s in ("Assumed", percent(floor, 1), "refarch's cap", "HASH_THRASHING_PERCENT"))
