@@ -6,13 +6,38 @@ say what that fit can and cannot show.
 
 from __future__ import annotations
 
+import math
+from statistics import NormalDist
+
+from models.calibration_data import figure
 from models.model_card import ModelCard
+from models.perf import gp_bands
 from models.perf.scan_load import STUDY_000, STUDY_002, ScanParams, default_scan_fraction
 from models.perf.scan_load_fit import calibration
 
 
 def _card_params(p: ScanParams) -> dict[str, float]:
     return {k: round(v, 6) for k, v in p.as_floats().items()}
+
+
+def band_rule(queries: bool) -> str:
+    """The band rule in words, with its figures and one worked distance (`models.perf.gp_bands`)."""
+    per = figure(gp_bands.GP000, "band_sd_per_doubling")
+    hosts = figure(gp_bands.GP000, "segment_hosts")
+    streams = figure(gp_bands.GP002, "tpcds_streams")
+    far = float(gp_bands.queries_sd(1.0, 16 * hosts, 4 * streams) if queries else gp_bands.scan_sd(1.0, 16 * hosts))
+    z90 = NormalDist().inv_cdf(0.9)
+    also = (f", and the queries running at once against study 002's single stream and {streams:g} concurrent streams"
+            if queries else "")
+    return (" Band rule: each Monte Carlo draw is multiplied by exp(z x sd), z ~ N(0, 1),"
+            f" sd = {per:g} per doubling of distance from the calibration clusters, in quadrature over the CPU"
+            " (SPECrate2017_int_base per core against its generation's calibrated processor: study 000's Xeon E5-2470"
+            " by its stand-in, study 002's EPYC 9454P;"
+            f" none for a processor without a score), the segment hosts against the studies' {hosts:g}{also}; a time is"
+            " divided by the factor. sd is 0 at a calibration point, so an extrapolated design never gets the in-sample"
+            f" band. E.g. {16 * hosts:g} hosts on a processor one doubling from its generation's"
+            f"{f', {4 * streams:g} queries at once' if queries else ''}: sd {far:.2f}, which alone puts P10 and P90 at"
+            f" x{math.exp(-z90 * far):.2f} and x{math.exp(z90 * far):.2f} of the median.")
 
 
 def scan_load_card() -> ModelCard:
@@ -40,6 +65,7 @@ def scan_load_card() -> ModelCard:
             "primaries are assumptions (study 002 does not state them); scan work is the derived 3.65 TB fact "
             "table, not the 6 TB database, and assumes heap bytes per row equal load-file bytes per row. "
             "Absolute Gen5 rates rest on these assumptions; 002 gives only ratios."
+            + band_rule(queries=False)
         ),
         extra={"rms_log_residual_000": fit.rms_000},
     )
@@ -73,6 +99,7 @@ def dw_throughput_card() -> ModelCard:
             "primaries on 16 cores for the previous appliance. Absolute queries/h is not calibrated by any "
             "study (002 reports ratios only): it rests on 000's per-core scan rate and the scan-fraction "
             "assumption. Concurrent streams on spinning drives lose sequential efficiency; not modelled."
+            + band_rule(queries=True)
         ),
         extra={"rms_log_residual_002": fit.rms_002_dw},
     )

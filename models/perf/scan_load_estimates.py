@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from models.fit_cache import disk_cached
-from models.perf import measured
+from models.perf import gp_bands, measured
 from models.perf.scan_load import (
     BINDING_NAMES,
     ClusterShape,
@@ -50,8 +50,18 @@ def sampled_params(n: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED) -> ScanPa
     return measured.applied(_sampled_params(n, seed))
 
 
-def _estimate(result: RooflineResult) -> tuple[Estimate, str]:
+def samples_of(params: ScanParams) -> int:
+    """How many Monte Carlo samples the parameters hold (1 for point values)."""
+    return max(int(np.size(getattr(params, f.name))) for f in fields(params))
+
+
+def _estimate(result: RooflineResult, spread_sd: float = 0.0, time: bool = False) -> tuple[Estimate, str]:
+    """P10/P50/P90 and the binding at P50; `spread_sd`: the band's extrapolation part (`gp_bands.spread`, a rate
+    multiplied, a time divided), 0 at a calibration point."""
     values = np.asarray(result.value, dtype=float)
+    if spread_sd > 0.0:
+        widen = gp_bands.spread(spread_sd, values.size).reshape(values.shape)
+        values = values / widen if time else values * widen
     est = Estimate.from_samples(values, result.unit)
     at_median = int(np.argmin(np.abs(values - est.p50)))
     return est, BINDING_NAMES[int(np.asarray(result.binding).flat[at_median])]
@@ -65,19 +75,21 @@ def _check_scalar(shape: ClusterShape) -> None:
 
 
 def estimate_full_scan(
-    shape_scalar: ClusterShape, data_on_disk_tb: float, n: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED
+    shape_scalar: ClusterShape, data_on_disk_tb: float, n: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
+    spread_sd: float = 0.0,
 ) -> tuple[Estimate, str]:
-    """P10/P50/P90 of `full_scan_seconds` over `param_distributions()` (seeded), and the binding resource at P50."""
+    """P10/P50/P90 of `full_scan_seconds` over `param_distributions()` (seeded), and the binding resource at P50;
+    `spread_sd` widens the band with the distance from the calibration (`gp_bands`)."""
     _check_scalar(shape_scalar)
-    return _estimate(full_scan_seconds(shape_scalar, data_on_disk_tb, sampled_params(n, seed)))
+    return _estimate(full_scan_seconds(shape_scalar, data_on_disk_tb, sampled_params(n, seed)), spread_sd, time=True)
 
 
 def estimate_load(
-    shape_scalar: ClusterShape, n: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED
+    shape_scalar: ClusterShape, n: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED, spread_sd: float = 0.0,
 ) -> tuple[Estimate, str]:
     """P10/P50/P90 of `load_tb_per_hour` and the binding resource at P50."""
     _check_scalar(shape_scalar)
-    return _estimate(load_tb_per_hour(shape_scalar, sampled_params(n, seed)))
+    return _estimate(load_tb_per_hour(shape_scalar, sampled_params(n, seed)), spread_sd)
 
 
 def estimate_queries_per_hour(
@@ -87,12 +99,13 @@ def estimate_queries_per_hour(
     scan_fraction: float | None = None,
     n: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
+    spread_sd: float = 0.0,
 ) -> tuple[Estimate, str]:
     """P10/P50/P90 of `queries_per_hour` and the binding resource at P50 (scan_fraction defaults to 000's)."""
     _check_scalar(shape_scalar)
     frac = default_scan_fraction() if scan_fraction is None else scan_fraction
     return _estimate(
-        queries_per_hour(shape_scalar, data_on_disk_tb, concurrent_queries, frac, sampled_params(n, seed))
+        queries_per_hour(shape_scalar, data_on_disk_tb, concurrent_queries, frac, sampled_params(n, seed)), spread_sd
     )
 
 

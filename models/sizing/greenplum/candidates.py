@@ -16,7 +16,10 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from models.calibration_data import figure
+from models.estate import socket_score
 from models.hardware import BAY_ACCEPTS, FLASH_MIN_IOPS, Drive, Server
+from models.perf import gp_bands
 from models.sizing.rules import drives_valid_for_raid
 from models.vocabulary import raid_code
 
@@ -45,6 +48,7 @@ class Candidates:
     max_w: FloatArray
     rack_u: FloatArray
     cpu_generation: FloatArray  # 0: the study-000 era CPUs the scan model was fitted on, 1: the study-002 era
+    cpu_doublings: FloatArray  # the CPU's distance from its generation's calibrated one, for the band (`gp_bands`)
     # drive attributes
     capacity_tb: FloatArray
     seq_read_mb_s: FloatArray
@@ -289,7 +293,7 @@ class Tables:
 
     SERVER_ATTRS: ClassVar[tuple[str, ...]] = (
         "cores_total", "threads_total", "sockets", "numa_nodes", "memory_gib", "price", "idle_w", "max_w", "rack_u")
-    SERVER_COLUMNS: ClassVar[tuple[str, ...]] = (*SERVER_ATTRS, "cpu_generation")
+    SERVER_COLUMNS: ClassVar[tuple[str, ...]] = (*SERVER_ATTRS, "cpu_generation", "cpu_doublings")
     DRIVE_ATTRS: ClassVar[tuple[str, ...]] = ("capacity_tb", "seq_read_mb_s", "seq_write_mb_s", "price", "watts",
                                                "random_read_iops")
 
@@ -303,6 +307,7 @@ class Tables:
 
         server = [table(servers, a) for a in cls.SERVER_ATTRS]
         server.append(np.array([cpu_generation(s) for s in servers] or [0.0]))
+        server.append(np.array([cpu_doublings(s) for s in servers] or [0.0]))
         if memory_gib is not None and len(servers):
             server[cls.SERVER_ATTRS.index("memory_gib")] = np.asarray(memory_gib, dtype=float)
         server += [np.asarray(row, dtype=float) if len(servers) else np.zeros(1) for row in extra]
@@ -362,6 +367,7 @@ class Tables:
             max_w=s["max_w"],
             rack_u=s["rack_u"],
             cpu_generation=s["cpu_generation"],
+            cpu_doublings=s["cpu_doublings"],
             capacity_tb=d["capacity_tb"],
             seq_read_mb_s=d["seq_read_mb_s"],
             seq_write_mb_s=d["seq_write_mb_s"],
@@ -378,3 +384,15 @@ CPU_GENERATION_SPLIT_YEAR = 2016
 
 def cpu_generation(server: Server) -> float:
     return 0.0 if server.cpu.price_as_of.year < CPU_GENERATION_SPLIT_YEAR else 1.0
+
+
+GEN5_CPU = "EPYC 9454P"  # study 002's Gen5 reference processor (gp_nvme_ra_002, gen5_cores_per_host's quote)
+
+
+def cpu_doublings(server: Server) -> float:
+    """Doublings of the server's SPECrate2017_int_base per core from its generation's calibrated processor (the band
+    widens with them, `gp_bands.cpu_doublings`); 0 for a processor the benchmark table has not got."""
+    score, ref = socket_score(server.cpu.model), socket_score(GEN5_CPU)
+    per_core = None if score is None or server.cpu.cores <= 0 else score / server.cpu.cores
+    gen5 = None if ref is None else ref / figure("gp_nvme_ra_002", "gen5_cores_per_host")
+    return gp_bands.cpu_doublings(per_core, cpu_generation(server), gen5)

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from models.percentiles import percentiles
-from models.perf import cost_power, scan_load, scan_load_estimates
+from models.perf import cost_power, gp_bands, scan_load, scan_load_estimates
 from models.perf.scan_load_fit import default_params
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform, Targets
 from models.sizing.greenplum import drive_share, segments
@@ -70,6 +70,7 @@ class GpContext:
     # analytics: the reports each candidate's resource group runs at once (the rest queue; `segments.admitted`)
     queries: FloatArray | None = None
     spindles: drive_share.Spindles | None = None  # hard disks' streams (None: no candidate has one)
+    cpu_doublings: FloatArray | None = None  # each candidate's CPU's distance from the calibration's (the band)
 
     @classmethod
     def of(
@@ -115,7 +116,7 @@ class GpContext:
             compression_ratio=float(workload.compression_ratio),
         )
         return cls(shape, data_on_disk_tb, c.cores_total, c.cores_total, layouts, queries,
-                   drive_share.spindles(c, primaries, vms))
+                   drive_share.spindles(c, primaries, vms), c.cpu_doublings)
 
     @functools.cached_property
     def full_scan(self) -> FullScan:
@@ -130,8 +131,10 @@ class GpContext:
 
         shape = scan_load.ClusterShape(**{f.name: pick(getattr(self.shape, f.name)) for f in fields(self.shape)})
         queries = None if self.queries is None else self.queries[idx]
+        cpu = None if self.cpu_doublings is None else self.cpu_doublings[idx]
         return GpContext(shape, self.data_on_disk_tb, self.coordinator_cores[idx], self.segment_cores[idx],
-                         queries=queries, spindles=None if self.spindles is None else self.spindles.take(idx))
+                         queries=queries, spindles=None if self.spindles is None else self.spindles.take(idx),
+                         cpu_doublings=cpu)
 
     @overload
     def running(self, workload: GreenplumAnalytics) -> FloatArray | int: ...
@@ -144,6 +147,10 @@ class GpContext:
         if not isinstance(workload, GreenplumAnalytics):
             return None
         return workload.concurrent_queries if self.queries is None else self.queries
+
+    def cpu(self) -> float:
+        """The (first) candidate's CPU distance in doublings from the calibration's, for the band (0 unknown)."""
+        return 0.0 if self.cpu_doublings is None else float(np.ravel(self.cpu_doublings)[0])
 
     def with_counts(self, hosts: IntArray, etl: IntArray | None = None) -> scan_load.ClusterShape:
         etl_arr = self.shape.etl_hosts if etl is None else np.asarray(etl, dtype=float)
@@ -294,13 +301,15 @@ def gp_ranges(
         **{f.name: float(np.asarray(getattr(shape, f.name)).ravel()[0]) for f in fields(shape)}
     )
     if isinstance(workload, GreenplumAnalytics):
-        scan, binding = scan_load_estimates.estimate_full_scan(scalar, ctx.data_on_disk_tb)
-        load, _ = scan_load_estimates.estimate_load(scalar)
+        running = float(np.asarray(ctx.running(workload)).ravel()[0])
+        sd_scan = float(gp_bands.scan_sd(ctx.cpu(), hosts))
+        sd_qph = float(gp_bands.queries_sd(ctx.cpu(), hosts, running))
+        scan, binding = scan_load_estimates.estimate_full_scan(scalar, ctx.data_on_disk_tb, spread_sd=sd_scan)
+        load, _ = scan_load_estimates.estimate_load(scalar, spread_sd=sd_scan)
         read = float(np.asarray(ctx.concurrent(shape, workload).raid_read_factor).ravel()[0])
         qph, _ = scan_load_estimates.estimate_queries_per_hour(
-            replace(scalar, raid_read_factor=read), ctx.data_on_disk_tb,
-            float(np.asarray(ctx.running(workload)).ravel()[0]),
-            workload.scan_fraction_pct / 100.0,
+            replace(scalar, raid_read_factor=read), ctx.data_on_disk_tb, running,
+            workload.scan_fraction_pct / 100.0, spread_sd=sd_qph,
         )
         return {"full_scan_s": scan, "load_tb_per_hour": load, "queries_per_hour": qph,
                 "report_s": report_estimate(qph, workload.concurrent_queries)}, binding
@@ -407,16 +416,19 @@ def at_confidence(
         return {"tps": tps.at(np.asarray(hosts, dtype=np.int64).ravel())}
     shape = replace(ctx.with_counts(h, e))
     params = scan_load_estimates.sampled_params()
+    n = scan_load_estimates.samples_of(params)
+    widen = gp_bands.spread(gp_bands.scan_sd(ctx.cpu(), h.ravel()), n)  # the band's extrapolation part (`gp_ranges`)
     out = {}
     if only is None or "full_scan_s" in only:
-        out["full_scan_s"] = scan_load.full_scan_seconds(shape, ctx.data_on_disk_tb, params).value
+        out["full_scan_s"] = scan_load.full_scan_seconds(shape, ctx.data_on_disk_tb, params).value / widen
     if only is None or "load_tb_per_hour" in only:
-        out["load_tb_per_hour"] = scan_load.load_tb_per_hour(shape, params).value
+        out["load_tb_per_hour"] = scan_load.load_tb_per_hour(shape, params).value * widen
     if only is None or "queries_per_hour" in only or "report_s" in only:
+        running = ctx.running(workload)
         out["queries_per_hour"] = scan_load.queries_per_hour(
-            ctx.concurrent(shape, workload), ctx.data_on_disk_tb, ctx.running(workload),
+            ctx.concurrent(shape, workload), ctx.data_on_disk_tb, running,
             workload.scan_fraction_pct / 100.0, params
-        ).value
+        ).value * gp_bands.spread(gp_bands.queries_sd(ctx.cpu(), h.ravel(), np.ravel(running)[:1]), n)
         out["report_s"] = report_seconds(out["queries_per_hour"], workload.concurrent_queries)
     return {k: percentiles(np.asarray(v, dtype=float), percentile(k, confidence), axis=1) for k, v in out.items()}
 
