@@ -195,3 +195,54 @@ def fitted() -> TpsLaw:
     logs = [math.log(law.median(r.inputs) / r.tps) for r in runs]
     fit_sd = math.sqrt(sum(v * v for v in logs) / max(len(logs) - 2, 1))
     return replace(law, fit_sd=fit_sd)
+
+
+@dataclass(frozen=True, slots=True)
+class ContentionCheck:
+    """Whether the data support USL contention over vCPUs: the fit as it is, the published runs alone, and the
+    contention that would make the CPU-only 4 -> 16 vCPU ratio what an IOPS-capped published pair shows."""
+
+    cpu_4_to_16: float  # the fitted law's CPU-only ratio
+    runs_only_sigma: float  # sigma and rms log residual fitted on the published runs alone
+    runs_only_rms: float
+    forced_ratio: float  # the published pair's 4 -> 16 ratio taken as if it were CPU contention
+    forced_sigma: float
+    forced_rms_runs: float  # rms over the fitted runs with that sigma (rate factor and kappa refitted)
+    forced_rms_all: float  # the same with study 001's curve
+    pairs: tuple[tuple[str, float, float], ...]  # (4 -> 16 vCPU pair, published ratio, model ratio) for every pair
+
+
+def _pairs() -> list[tuple[str, PublishedRun, PublishedRun]]:
+    """Published runs of one service and data size at 4 and 16 vCPUs (fitted and held out), in file order."""
+    runs = [r for r in published_runs() if r.role != "outside"]
+    by_key = {r.id.replace("_4vcpu_", "_Nvcpu_").replace("_16vcpu_", "_Nvcpu_"): r for r in runs if r.inputs.vcpus == 4}
+    return [(f"{by_key[k].label.split(', ')[0]} to 16 vCPU ({r.label.split(', ')[-1]})", by_key[k], r)
+            for r in runs if r.inputs.vcpus == 16 for k in (r.id.replace("_16vcpu_", "_Nvcpu_"),) if k in by_key]
+
+
+def _rms(values: list[float]) -> float:
+    return math.sqrt(sum(v * v for v in values) / len(values))
+
+
+@disk_cached
+def contention_check() -> ContentionCheck:
+    """The fit over vCPUs checked: free on the published runs alone, and with the contention sigma that turns the
+    first fitted IOPS-capped pair's ratio into CPU scaling (X(16)/X(4) = 4 (1 + 3 sigma) / (1 + 15 sigma))."""
+    from scipy.optimize import least_squares
+
+    law, runs = fitted(), published_runs("fit")
+
+    def runs_res(t: list[float]) -> list[float]:
+        x = TpsLaw(t[1], t[2], math.exp(t[0]), 0.0, 0)
+        return [math.log(x.median(r.inputs) / r.tps) for r in runs]
+
+    free = least_squares(runs_res, [0.0, 0.01, 1e-4], bounds=([-5.0, 0.0, 0.0], [5.0, 1.0, 0.1]))
+    _, low, high = next(p for p in _pairs() if p[1].role == "fit" and p[2].inputs.storage_iops is not None)
+    ratio = high.tps / low.tps
+    sigma = (4.0 - ratio) / (15.0 * ratio - 12.0)
+    forced = least_squares(lambda t: runs_res([t[0], sigma, t[1]]), [0.0, 1e-4], bounds=([-5.0, 0.0], [5.0, 0.1]))
+    both = least_squares(lambda t: _residuals([t[0], sigma, t[1]]), [0.0, 1e-4], bounds=([-5.0, 0.0], [5.0, 0.1]))
+    pairs = tuple((n, b.tps / a.tps, law.median(b.inputs) / law.median(a.inputs)) for n, a, b in _pairs())
+    return ContentionCheck(
+        usl_relative(16, law.sigma, law.kappa) / usl_relative(4, law.sigma, law.kappa), float(free.x[1]),
+        _rms(list(free.fun)), ratio, sigma, _rms(list(forced.fun)), _rms(list(both.fun)), pairs)
