@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import figure
+from models.fit_cache import disk_cached
 from models.uncertainty import DEFAULT_SEED, rng
 
 FloatArray = NDArray[np.float64]
@@ -69,9 +70,16 @@ def queries_sd(cpu: ArrayLike, hosts: ArrayLike, running: ArrayLike) -> FloatArr
     return np.asarray(figure(GP000, "band_sd_per_doubling") * np.hypot(base, streams))
 
 
+@disk_cached
+def _draw(n: int, seed: int) -> FloatArray:
+    """The band's seeded standard normal draw, kept on disk beside the fits (`models.fit_cache`): a sizing that finds
+    it does not import numpy.random."""
+    return rng(seed + SPREAD_SEED_OFFSET).standard_normal(n)
+
+
 @cache
 def _z(n: int, seed: int) -> FloatArray:
-    z = rng(seed + SPREAD_SEED_OFFSET).standard_normal(n)
+    z = np.array(_draw(n, seed), dtype=float)
     z.setflags(write=False)
     return z
 
