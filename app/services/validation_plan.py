@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from app.export.config.bundle import one_line
 from app.services import sizing
 from app.services.errors import ServiceError
 from models.hardware import HardwareCatalog
@@ -89,9 +90,9 @@ def _data_dirs(r: SizingResult) -> list[str]:
 
 
 def _gpcheckperf(r: SizingResult) -> str:
-    dirs = " ".join(f"-d {d}" for d in _data_dirs(r))
+    dirs, name = " ".join(f"-d {d}" for d in _data_dirs(r)), one_line(r.scenario_name)  # a comment's one line
     return f"""#!/bin/sh
-# Validation plan for {r.scenario_name}: run as gpadmin on the coordinator, with GPHOME set and the keys exchanged
+# Validation plan for {name}: run as gpadmin on the coordinator, with GPHOME set and the keys exchanged
 # (gpssh-exkeys -f hosts/segment_hosts). Edit the data directories to the hosts' data mount points.
 set -e
 cd "$(dirname "$0")"
@@ -151,7 +152,7 @@ def _readme(s: Scenario, r: SizingResult, plan: dict[str, Any]) -> str:
         rows.append(f"| {o['mix']} TPS at {o['clients']:g} clients | P10 {o['tps_p10']:,.0f} / P50 "
                     f"{o['tps_p50']:,.0f} / P90 {o['tps_p90']:,.0f} | the design's estimate | >= P10 |")
     table = "\n".join(["| what | threshold | the design's assumption | passes when |", "|---|---|---|---|", *rows])
-    return f"""# Validation plan: {s.name}
+    return f"""# Validation plan: {one_line(s.name)}
 
 The design ({r.design.segment_hosts} segment hosts of {r.design.server_id}, {r.design.data_drives_per_host} data
 drives each) rests on the rates below. Measure them on the delivered hosts before go-live; each threshold is the

@@ -6,9 +6,11 @@ as comment lines above the setting itself, wrapped so the files stay readable.
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.export.config.static_data import cite
 
@@ -68,17 +70,31 @@ class Comments:
         return comment(reason, source, self.mark)
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# C0 and C1 controls, Unicode line and paragraph separators, and the bidirectional controls that make an editor show
+# a line's text in another order than a shell or a parser reads it ("Trojan Source", CVE-2021-42574)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_JSON_RAW = re.compile(r"[\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")  # json escapes C0 itself
 
 
 def one_line(text: str) -> str:
     """Free text (a scenario, customer or part name, a warning) made safe for one line of a generated text file:
     control characters, line breaks above all, written as escapes.
 
-    >>> one_line("Acme\\n# rm -rf /\\x1b[2J")
-    'Acme\\\\n# rm -rf /\\\\x1b[2J'
+    >>> one_line("Acme\\n# rm -rf /\\x1b[2J"), one_line("Acme \\u202eevil")
+    ('Acme\\\\n# rm -rf /\\\\x1b[2J', 'Acme \\\\u202eevil')
     """
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def json_text(data: Any) -> str:
+    """JSON for a generated file, names readable as written (not ASCII escapes) but every character `one_line`
+    escapes written as a JSON escape: `json.dumps` leaves C1 controls, line separators and bidirectional controls
+    as they are.
+
+    >>> json_text({"name": "Acme \\u202eevil\\x1b"})
+    '{\\n  "name": "Acme \\\\u202eevil\\\\u001b"\\n}'
+    """
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, indent=2, ensure_ascii=False))
 
 
 def header(title: str, scenario_name: str, mark: str = "#") -> list[str]:

@@ -7,11 +7,10 @@ Sizes the design does not state (OS disk, DATA/WAL disks) stay null and the scri
 
 from __future__ import annotations
 
-import json
 from importlib import resources
 from typing import Any
 
-from app.export.config.bundle import ConfigBundle, comment, header
+from app.export.config.bundle import ConfigBundle, comment, header, json_text
 from app.export.config.design_values import fmt_value, setting_groups
 from app.export.config.gp_layout import SegmentUnit
 from app.export.config.naming import Naming
@@ -329,7 +328,7 @@ def powercli(result: SizingResult, doc: dict[str, Any]) -> str:
 def add_vsphere(bundle: ConfigBundle, result: SizingResult, vms: list[dict[str, Any]],
                 rules: list[dict[str, Any]], policies: list[dict[str, Any]]) -> dict[str, Any]:
     doc = spec(result, vms, rules, policies)
-    bundle.add("vsphere/vms.json", json.dumps(doc, indent=2, ensure_ascii=False),
+    bundle.add("vsphere/vms.json", json_text(doc),
                "the VM specification (checked against the JSON Schema beside it)")
     bundle.add("vsphere/vms.schema.json", schema_text(), "JSON Schema of the VM specification")
     bundle.add("vsphere/create-vms.ps1", powercli(result, doc), "PowerCLI script creating the VMs and DRS rules")

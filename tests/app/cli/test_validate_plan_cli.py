@@ -92,3 +92,23 @@ def test_a_plan_is_refused_for_a_non_greenplum_design_or_a_full_folder(
     code, _, err = run(capsys, "--db", db, "measure", "import", str(FIXTURES / "hammerdb_v3.log"), "--name", "h",
                        "--plan", str(tmp_path / "full"))
     assert code == 2 and "cannot read the validation plan" in err
+
+
+def test_names_with_control_characters_stay_on_their_line_in_every_plan_file(
+        db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """gpcheckperf.sh copied the scenario's name into its first comment as it was: a name 'DW<newline>rm -rf ~' made
+    the script run `rm -rf ~`, and the README's heading took the newline and the terminal escape too."""
+    data = json.loads((SAMPLES / "gp-oltp.json").read_text(encoding="utf-8"))
+    data["name"] = "DW\nrm -rf ~ \x1b[2J\r\u202eevil"
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps(data), encoding="utf-8")
+    out_dir = tmp_path / "plan"
+    code, _, err = run(capsys, "--db", db, "validate-plan", str(scenario), "-o", str(out_dir))
+    assert code == 0, err
+    for path in (p for p in out_dir.rglob("*") if p.is_file()):
+        text = path.read_text(encoding="utf-8")
+        assert not any(c in text for c in "\x1b\r\u202e"), path
+        assert not any(line.lstrip().startswith("rm -rf") for line in text.splitlines()), path
+    assert "# Validation plan for DW\\nrm -rf ~ \\x1b[2J\\r\\u202eevil: run as gpadmin" in (
+        out_dir / "gpcheckperf.sh").read_text(encoding="utf-8")
+    assert "# Validation plan: DW\\nrm -rf ~" in (out_dir / "README.md").read_text(encoding="utf-8")

@@ -74,7 +74,7 @@ def test_force_replaces_the_bundle_s_files_and_keeps_the_others(tmp_path: Path) 
 def test_the_readme_escapes_control_characters_in_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The tester's case: the bundle's README copied newlines from names."""
     data = json.loads((SAMPLES / "sap-iq.json").read_text(encoding="utf-8"))
-    data["name"] = "IQ\nrm -rf / \x1b[2J"
+    data["name"] = "IQ\nrm -rf / \x1b[2J\u202e"  # U+202E: text shown right to left from there
     scenario = tmp_path / "s.json"
     scenario.write_text(json.dumps(data), encoding="utf-8")
     out = tmp_path / "out"
@@ -82,7 +82,7 @@ def test_the_readme_escapes_control_characters_in_names(tmp_path: Path, capsys: 
     for path in out.rglob("*"):
         if path.is_file():
             text = path.read_text(encoding="utf-8")
-            assert "\x1b" not in text, path
+            assert "\x1b" not in text and "\u202e" not in text, path
             assert not any(line.startswith("rm -rf") for line in text.splitlines()), path
     readme = next(out.rglob("README.txt")).read_text(encoding="utf-8")
-    assert "Scenario: IQ\\nrm -rf / \\x1b[2J" in readme
+    assert "Scenario: IQ\\nrm -rf / \\x1b[2J\\u202e" in readme
