@@ -256,8 +256,9 @@ def _conflict(session: Session, rc: RowChangeRecord) -> RowProblem | None:
                            .where(RowChangeRecord.row_id == rc.row_id, RowChangeRecord.kind == rc.kind,
                                   RowChangeRecord.change_set_id > rc.change_set_id))
     by = f" by change {later}" if later is not None else " outside the recorded history"
-    state = "deleted" if now is None else f"now at version {version}" if version is not None else "changed"
-    return RowProblem(0, rc.kind, f"{rc.row_id} was {state}{by}; revert that first, or edit it by hand",
+    state = "deleted" if now is None else "changed"
+    at = f" (now at version {version})" if now is not None and version is not None else ""
+    return RowProblem(0, rc.kind, f"{rc.row_id} was {state}{by}{at}; revert that first, or edit it by hand",
                       None, rc.row_id)
 
 

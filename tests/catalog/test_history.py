@@ -85,7 +85,7 @@ def test_a_revert_never_overwrites_a_newer_change(filled: CatalogStore, tmp_path
     edit = filled.change_sets()[0].id
     with pytest.raises(InvalidRowsError) as caught:
         filled.revert(quote)
-    assert any(f"{NIC} was now at version {read.version + 1} by change {edit}" in line
+    assert any(f"{NIC} was changed by change {edit} (now at version {read.version + 1})" in line
                for line in caught.value.lines())
     assert filled.get("nvme-7.68").price == 1500  # nothing written: the other row kept the quote too
     filled.revert(edit)  # newest first: the edit, then the quote
