@@ -229,7 +229,7 @@ class _Stream:
         self.any_met: dict[str, bool] = {}
         self.closest: dict[str, tuple[float, int, str]] = {}  # target -> (key value, index, message)
         self.tco: Callable[[greenplum.Evaluated], NDArray[np.float64]] | None = None
-        self.tco_shortlist: list[tuple[int, float, int, DesignPoint]] = []  # (part warnings, cost, index), feasible
+        self.tco_shortlist: list[tuple[float, int, DesignPoint]] = []  # (cost, index, design), feasible
         self.rerank = TCO_RERANK
         self._rows = np.zeros(0, dtype=np.int64)
 
@@ -275,42 +275,38 @@ class _Stream:
         return self._rows
 
     def _shortlist(self, offset: int, ev: greenplum.Evaluated, feasible: NDArray[np.int64], low: Lowest) -> None:
-        """The feasible candidates of `rerank` different servers in the judge's order (`judged`): fewest part
-        warnings, then the lowest approximate cost, ties to the earlier; each server's first alone, as `size`
-        shortlists (`gp_settle.settled_shortlist`).
-
-        The search ranks on the hosts' cost while the judge ranks on the full BOM, whose switches and racks follow
-        each server's size and power: one server's drive variants filled the list, and on cost alone designs the
-        judge refuses for their part warnings did, so the pick fell to whatever the displayed Pareto front held
-        (`--top` changed the answer)."""
+        """The feasible candidates of `rerank` different servers by the lowest approximate cost (the judge's first
+        term, `judge_key`), ties to the earlier; each server's first alone, as `size` shortlists: one server's drive
+        variants filled the list (`--top` changed the answer). Part warnings come after the costs in the judge's
+        order, so they keep no cheaper design off the list."""
         assert self.tco is not None
         tco = self.tco(ev)
         every = feasible.size == len(ev.candidates)  # every row feasible: the columns as they are, no gather
-        warned, cost = (ev.part_warnings, tco) if every else (ev.part_warnings[feasible], tco[feasible])
-        if len(self.tco_shortlist) >= self.rerank and not np.isnan(self.tco_shortlist[-1][1]):
-            # a full list in (warnings, cost, index) order: a later row enters only strictly before its last
-            w_last, c_last = self.tco_shortlist[-1][:2]
-            fewest, cheapest = low if tco is ev.capex else lowest(warned, cost)  # `low`: the capex's
-            if fewest > w_last or (fewest == w_last and cheapest >= c_last):
-                return  # the usual chunk: the minima show no row comes before the last (a NaN minimum rules none out)
-            before = np.flatnonzero((warned < w_last) | ((warned == w_last) & (cost < c_last)))  # few rows
-            feasible, warned, cost = feasible[before], warned[before], cost[before]
+        cost = tco if every else tco[feasible]
+        if len(self.tco_shortlist) >= self.rerank and not np.isnan(self.tco_shortlist[-1][0]):
+            # a full list in (cost, index) order: a later row enters only strictly before its last
+            c_last = self.tco_shortlist[-1][0]
+            cheapest = low[1] if tco is ev.capex else float(cost.min())  # `low`: the capex's
+            if cheapest >= c_last:
+                return  # the usual chunk: the minimum shows no row comes before the last (a NaN minimum rules none out)
+            before = np.flatnonzero(cost < c_last)  # few rows
+            feasible, cost = feasible[before], cost[before]
         server = ev.candidates.server_idx if feasible.size == len(ev.candidates) else ev.candidates.server_idx[feasible]
-        best = first_per_server(server, warned, cost)  # a chunk's rows come grouped by server: no sort of them all
+        none = np.zeros(cost.size, dtype=np.int64)  # no warnings term: cost first
+        best = first_per_server(server, none, cost)  # a chunk's rows come grouped by server: no sort of them all
         if best is not None:
-            top = feasible[best[np.lexsort((best, cost[best], warned[best]))[:self.rerank]]]
+            top = feasible[best[np.lexsort((best, cost[best]))[:self.rerank]]]
         else:
-            order = feasible[np.lexsort((cost, warned))]  # stable: ties keep the earlier candidate
+            order = feasible[np.argsort(cost, kind="stable")]  # stable: ties keep the earlier candidate
             _, first = np.unique(ev.candidates.server_idx[order], return_index=True)  # each server's best
             top = order[np.sort(first)[:self.rerank]]
-        merged = self.tco_shortlist + [(int(ev.part_warnings[i]), float(tco[i]), offset + int(i),
-                                        self.point(ev, int(i))) for i in top]
-        merged.sort(key=lambda t: (t[0], t[1], t[2]))
+        merged = self.tco_shortlist + [(float(tco[i]), offset + int(i), self.point(ev, int(i))) for i in top]
+        merged.sort(key=lambda t: (t[0], t[1]))
         seen: set[str] = set()
         kept = []
         for entry in merged:
-            if entry[3].server_id not in seen:
-                seen.add(entry[3].server_id)
+            if entry[2].server_id not in seen:
+                seen.add(entry[2].server_id)
                 kept.append(entry)
         self.tco_shortlist = kept[:self.rerank]
 
@@ -410,22 +406,27 @@ def sized_front(points: list[DesignPoint], sizer: SizedDesigns, main: str, highe
     return [out[i] for i in keep]
 
 
+def judge_key(r: SizingResult, objective: str, main: str, higher: bool, confidence: str
+              ) -> tuple[float, float, float, int]:
+    """How the optimizer ranks a sized design: its BOM's capex (or TCO), then the other cost, then the main estimate
+    at `confidence` (better first), then its part warnings (fewer first)."""
+    t = r.totals
+    value = estimate_at(r.estimates[main], main, confidence)
+    return (*((t.tco, t.capex) if objective == "tco" else (t.capex, t.tco)), -value if higher else value,
+            len(greenplum.raised_part_warnings(w.code for w in r.warnings)))
+
+
 def judged(sizer: SizedDesigns, objective: str, best: DesignPoint, best_sized: SizingResult,
            shortlist: list[DesignPoint], front: list[DesignPoint]) -> tuple[DesignPoint, SizingResult]:
-    """The pick by the full sizing (`sizer`: the scenario's sizings, shared): the settled pick, the shortlist and the
-    feasible front designs are sized and the design that meets every target once sized with the fewest part warnings
-    (the advisories `size` ranks by: a multi-socket bare-metal host, memory below the reference, low density), then
-    the lowest full capex (or TCO), is taken. A tie there goes to the lower other cost (TCO for capex, capex for TCO:
-    two deployments of the same hardware cost the same to buy, but vSphere's licences every year), then to the
-    better main estimate, then to the earlier."""
+    """The pick by the full sizing (`sizer`: the scenario's sizings, shared): of the settled pick, the shortlist and
+    the feasible front designs that meet every target once sized, the first by `judge_key` (BOM capex or TCO, the
+    figure the table shows; ties to the lower other cost, as vSphere's licences make the same hardware dearer to own,
+    then the better main estimate, then fewer part warnings, which the design still states), then the earlier."""
     scenario = sizer.scenario
     main, higher = _main(scenario.workload)  # type: ignore[arg-type]
 
-    def cost(r: SizingResult) -> tuple[int, float, float, float]:
-        t = r.totals
-        main_value = estimate_at(r.estimates[main], main, scenario.targets.confidence)
-        return (len(greenplum.raised_part_warnings(w.code for w in r.warnings)),
-                *((t.tco, t.capex) if objective == "tco" else (t.capex, t.tco)), -main_value if higher else main_value)
+    def cost(r: SizingResult) -> tuple[float, float, float, int]:
+        return judge_key(r, objective, main, higher, scenario.targets.confidence)
 
     for cand in [*shortlist, *(p for p in front if p.feasible)]:
         r_i = sizer(cand)
