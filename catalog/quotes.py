@@ -25,6 +25,7 @@ from catalog.errors import CatalogFileError, UndecidedSeparatorError
 from catalog.numbers import NumberCell, NumberFormatError, Separator, detect, parse_number
 from models.file_input import MAX_INT_DIGITS, TABLE_MAX_BYTES, FileInputError, decode_text, read_bytes
 from models.hardware import Part
+from models.pricing import quote_source
 
 # A workbook is a zip: a 50 MB file can unpack to gigabytes of sheet XML (a "zip bomb"), so the unpacked size
 # is bounded too, and so are the rows and columns read (a vendor quote is tens of lines, a few columns).
@@ -257,7 +258,7 @@ def match(lines: Iterable[QuoteLine], parts: Iterable[Part]) -> QuoteMatch:
 def commercial_fields(line: QuoteLine, file_name: str, when: date) -> dict[str, Any]:
     """The fields a quote line sets on its part; every other field (the specs) is left as it is."""
     return {"price": line.unit_price, "currency": line.currency, "price_as_of": when, "price_basis": "quote",
-            "source": f"quote {file_name} {when.isoformat()}"}
+            "source": quote_source(file_name, when)}
 
 
 def learned_part_number(line: QuoteLine, part: Part) -> str | None:

@@ -45,6 +45,7 @@ from models.hardware import (
     Switch,
     kind_of,
 )
+from models.pricing import quoted_in
 
 # Bays take these; a drive may also be M.2 (boot devices), which no data bay takes.
 BayFormFactor = Literal["LFF", "SFF", "U.2", "U.3", "E3.S", "E1.S"]
@@ -126,13 +127,15 @@ class PartRow(BaseModel):
     currency: Currency
     price_as_of: IsoDate
     source: LongText
-    # Absent in older files: a source that says "estimate" is one, anything else a list price.
+    # Absent in older files: a source the quote import wrote ("quote FILE DATE") is a quote, one that says
+    # "estimate" is one, anything else a list price.
     price_basis: Literal["list", "quote", "estimate"] | None = None
 
     @model_validator(mode="after")
     def _basis_from_source(self) -> PartRow:
         if self.price_basis is None:
-            basis = "estimate" if "estimate" in self.source.lower() else "list"
+            basis = "quote" if quoted_in(self.source) else \
+                "estimate" if "estimate" in self.source.lower() else "list"
             object.__setattr__(self, "price_basis", basis)
         return self
 

@@ -11,12 +11,14 @@ summed as if they were in the project currency); `left_out` names them.
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date
 
-from models.hardware import HardwareCatalog, Part, PriceOrigin, Server
+from models.hardware import HardwareCatalog, Part, PartBase, PriceOrigin, Server
 from models.money import MissingRateError, cents
 
 
@@ -95,3 +97,37 @@ def _convert_all(catalog: HardwareCatalog, currency: str, discounts: Mapping[str
         except MissingRateError:
             left_out[part.id] = part.currency
     return Converted(HardwareCatalog(tuple(parts), catalog.rates, currency), left_out)
+
+
+# How the catalog's quote import records a part's source: "quote FILE DATE"
+_QUOTE_SOURCE = re.compile(r"quote (\S.* \d{4}-\d{2}-\d{2})")
+
+
+def quote_source(file_name: str, when: date) -> str:
+    """The source the catalog's quote import writes on a part it prices.
+
+    >>> quote_source("Dell-4711.csv", date(2026, 11, 20))
+    'quote Dell-4711.csv 2026-11-20'
+    """
+    return f"quote {file_name} {when.isoformat()}"
+
+
+def quoted_in(source: str) -> str:
+    """The quote (file and date) a source `quote_source` wrote names; "" for any other source.
+
+    >>> quoted_in("quote Dell-4711.csv 2026-11-20"), quoted_in("quote 12"), quoted_in("Dell list price")
+    ('Dell-4711.csv 2026-11-20', '', '')
+    """
+    m = _QUOTE_SOURCE.fullmatch(source)
+    return m.group(1) if m else ""
+
+
+def quote_of(part: PartBase) -> str:
+    """The vendor quote a quoted part's price comes from ("FILE DATE", as the quote import recorded it); "" for a
+    list price, an estimate or a quote the catalog does not name.
+
+    >>> def p(basis, source): return PartBase("p", "v", "m", 1.0, "USD", date(2026, 1, 1), source, price_basis=basis)
+    >>> quote_of(p("quote", "quote Dell-4711.csv 2026-11-20")), quote_of(p("list", "quote x.csv 2026-01-01"))
+    ('Dell-4711.csv 2026-11-20', '')
+    """
+    return quoted_in(part.source) if part.price_basis == "quote" else ""

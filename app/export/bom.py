@@ -30,7 +30,7 @@ RowKind = Literal["line", "subtotal", "total"]
 # Parts by name and vendor part number (what procurement orders by); refarch's own catalog id last.
 COLUMNS = (
     "Row", "Role", "Description", "Part number", "Kind", "Qty per host", "Hosts", "Qty", "List unit price",
-    "Discount %", "Unit price", "Extended price", "Currency", "Per year", "Price basis", "Price status",
+    "Discount %", "Unit price", "Extended price", "Currency", "Per year", "Price basis", "Quote", "Price status",
     "Catalog price", "Catalog currency", "Rate", "Price as of", "Note", "Catalog id",
 )
 # "Price status" keeps the unit price a number: priced, included (in the server's price) or on quote (0 until the
@@ -72,6 +72,7 @@ class BomRow:
     group: str = ""  # the group heading the line sits under (a host role, or Network, Racks and power, ...)
     part_number: str = ""  # the vendor's SKU; "" when the catalog does not know it
     price_status: PriceStatus = "priced"  # included: in another line's price; on_quote: the quote prices it
+    quote: str = ""  # price basis "quote": the vendor quote the price comes from (file and date)
 
     def cells(self) -> list[object]:
         """The row under COLUMNS, numbers as numbers (None for empty cells)."""
@@ -80,7 +81,7 @@ class BomRow:
         status = STATUS_CELLS[self.price_status] if self.kind == "line" else ""
         return [label, self.role, self.description, self.part_number, self.part_kind, self.qty_per_host,
                 self.hosts, self.qty, self.list_unit_price, self.discount_pct, self.unit_price, self.extended,
-                self.currency, per_year, self.price_basis, status, self.source_price, self.source_currency,
+                self.currency, per_year, self.price_basis, self.quote, status, self.source_price, self.source_currency,
                 self.fx_rate, self.price_as_of, self.note, self.part_id]
 
 
@@ -172,7 +173,7 @@ def bom_table(result: SizingResult, customer: str = "") -> BomTable:
                 discount_pct=ln.discount_pct, recurring=ln.recurring, price_basis=ln.price_basis,
                 source_price=ln.source_unit_price if ln.source_unit_price is not None else ln.unit_price,
                 source_currency=ln.source_currency or ln.currency, fx_rate=ln.fx_rate, note=ln.note, group=group,
-                part_number=ln.part_number, price_status=ln.price_status))
+                part_number=ln.part_number, price_status=ln.price_status, quote=ln.quote))
         rows.append(BomRow("subtotal", group, sub, currency, group=group,
                            price_status=_group_status([x for x in result.bom if group_of(x) == group])))
     rows.append(BomRow("total", "", once, currency, label=ONE_TIME))
@@ -326,7 +327,7 @@ def write_bom_xlsx(tables: Sequence[BomTable], path: str | Path,
     head_fill = PatternFill("solid", fgColor="1F2933")
     sub_fill = PatternFill("solid", fgColor="EEF2F6")
     total_fill = PatternFill("solid", fgColor="D0E2FF")
-    widths = (12, 18, 60, 22, 8, 13, 8, 8, 16, 10, 16, 18, 10, 9, 11, 12, 14, 10, 10, 12, 40, 30)
+    widths = (12, 18, 60, 22, 8, 13, 8, 8, 16, 10, 16, 18, 10, 9, 11, 24, 12, 14, 10, 10, 12, 40, 30)
     for k, t in enumerate(tables):
         ws = wb.create_sheet(sheet_title(t.scenario, taken))
         for i, (key, val) in enumerate(t.header(), start=1):

@@ -59,12 +59,13 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
                 data.append([ctx.m(f"<b>{title}</b>", st.cell), "", "", "", "", "", "", ""])
                 cmds += [("SPAN", (0, i), (-1, i)), ("BACKGROUND", (0, i), (-1, i), SUB_FILL)]
                 i += 1
-            origin = BASIS_MARK.get(row.price_basis, "?")
+            origin = BASIS_MARK.get(row.price_basis, "?") + (f" {row.quote}" if row.quote else "")
             if row.source_currency and row.source_currency != cur:
                 origin += f" · {converted_from(row.source_price, row.source_currency, row.fx_rate)}"
             # vendor part number first (what procurement orders by); refarch's catalog id last, in small print
             sub = f"P/N {row.part_number} · " if row.part_number else ""
-            sub += " · ".join(x for x in (row.part_kind, origin, row.price_as_of) if x)  # a SAN has no price date
+            # a SAN has no price date; a quote carries its own
+            sub += " · ".join(x for x in (row.part_kind, origin, "" if row.quote else row.price_as_of) if x)
             if row.note:
                 sub += f" · {row.note}"
             if ctx.edition.internal:  # the catalog id is the team's; the customer orders by part number
@@ -99,8 +100,8 @@ def bom_section(ctx: Ctx, table: BomTable, result: SizingResult | None = None) -
         style.add(*c)
     t.setStyle(style)
     bases = sorted({r.price_basis for r in table.lines})
-    basis_text = ", ".join({"list": "L list price", "quote": "Q quoted", "estimate": "E estimate"}.get(b, b)
-                           for b in bases)
+    marks = {"list": "L list price", "quote": "Q quoted, with the quote and its date", "estimate": "E estimate"}
+    basis_text = ", ".join(marks.get(b, b) for b in bases)
     out: list[Flowable] = [
         *ctx.section("Bill of materials"),
         ctx.p(f"Everything to build {table.scenario}: hosts by role, network, racks and power, software licences "

@@ -651,8 +651,9 @@ class ResultsView(QWidget):
         self.bom.setRowCount(len(table.rows))
         for row, b in enumerate(table.rows):
             if b.kind == "line":
-                origin = b.price_basis + (f", {converted_from(b.source_price, b.source_currency, b.fx_rate)}"
-                                          if b.source_currency != b.currency else "")
+                origin = b.price_basis + (f" {b.quote}" if b.quote else "") + (
+                    f", {converted_from(b.source_price, b.source_currency, b.fx_rate)}"
+                    if b.source_currency != b.currency else "")
                 # the catalog id only in the tooltip: the table shows the part by name and vendor part number
                 tip = f"catalog id {b.part_id} ({b.part_kind}), {origin}, price as of {b.price_as_of}" + (
                     f"; {b.note}" if b.note else "")

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from models import pricing
 from models.hardware import Cable, Dimm, Drive, Licence, Nic, PartBase, Pdu, Rack, Server, Support, Switch
 from models.money import cents
 from models.perf import cost_power
@@ -132,6 +133,7 @@ def line(role: str, part: PartBase, qty_per_host: int, hosts: int, kind: str, te
         note=terms.note,
         part_number=part.part_number,
         price_status=price_status(part, terms),
+        quote=pricing.quote_of(part),
     )
 
 

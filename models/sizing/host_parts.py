@@ -12,6 +12,7 @@ For every group of hosts the BOM lists (its `server` line), after the sizer's ow
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -131,7 +132,14 @@ class _Group:
     lines: tuple[BomLine, ...]  # the role's own lines
 
 
-def _cto_lines(g: _Group, catalog: HardwareCatalog) -> list[BomLine]:
+def _in_server(ln: BomLine, server_line: BomLine) -> BomLine:
+    """A line priced in the server's line takes that line's price basis, date and quote: its price is the
+    server's (a quoted server's CPUs are quoted with it)."""
+    return dataclasses.replace(ln, price_basis=server_line.price_basis, price_as_of=server_line.price_as_of,
+                               quote=server_line.quote)
+
+
+def _cto_lines(g: _Group, catalog: HardwareCatalog, server_line: BomLine) -> list[BomLine]:
     """The server's CPUs and base DIMMs as lines of their own, priced in the server line."""
     free = bom.Terms(note=IN_SERVER_PRICE, unit_price=0.0, included=True)
     cpu = catalog.get(g.server.cpu.id) if g.server.cpu.id in catalog else g.server.cpu
@@ -145,7 +153,7 @@ def _cto_lines(g: _Group, catalog: HardwareCatalog) -> list[BomLine]:
         out.append(bom.line(g.role, dimm, n, g.hosts, "base-dimm", bom.Terms(
             note=f"base memory, {IN_SERVER_PRICE}; {n + extra} of {g.server.dimm_slots} slots with the added DIMMs,"
                  f" {(n + extra) // g.server.sockets} per socket", unit_price=0.0, included=True)))
-    return out
+    return [_in_server(ln, server_line) for ln in out]
 
 
 def _controller_lines(g: _Group, catalog: HardwareCatalog, out: HostParts) -> list[BomLine]:
@@ -222,7 +230,7 @@ def plan(lines: Sequence[BomLine], catalog: HardwareCatalog, scenario: Scenario,
         out.lines.append(ln)
         g = groups.get(ln.role)
         if g is not None and ln.kind == "server":
-            out.lines += _cto_lines(g, catalog)  # the CPUs and base DIMMs right after the chassis
+            out.lines += _cto_lines(g, catalog, ln)  # the CPUs and base DIMMs right after the chassis
         if g is None or ln is not g.lines[-1]:
             continue  # the controller, rails, cords and service follow the group's last own line
         out.lines += _controller_lines(g, catalog, out) + _rack_lines(g, catalog, out)

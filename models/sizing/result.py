@@ -140,6 +140,7 @@ class BomLine:
     # priced: unit_price is the part's price; included: priced inside another line (a server's CPUs and base DIMMs);
     # on_quote: no public price, the vendor's quote prices it (unit_price 0 until then, and out of every total)
     price_status: PriceStatus = "priced"
+    quote: str = ""  # price_basis "quote": the vendor quote the price comes from (its file and date)
 
     @property
     def qty(self) -> int:
@@ -168,6 +169,7 @@ class BomLine:
             "category": self.category,
             "recurring": self.recurring,
             "price_basis": self.price_basis,
+            "quote": self.quote,
             "list_unit_price": self.list_unit_price if self.list_unit_price is not None else self.unit_price,
             "discount_pct": self.discount_pct,
             "source_currency": self.source_currency or self.currency,

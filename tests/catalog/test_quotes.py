@@ -205,3 +205,14 @@ def test_a_quote_fills_the_part_number_a_part_lacks_and_keeps_a_known_one(seeded
 
 def _accessory(common: dict[str, object]) -> dict[str, object]:
     return {k: (date.fromisoformat(str(v)) if k == "price_as_of" else v) for k, v in common.items()}
+
+
+def test_a_row_without_a_basis_whose_source_the_quote_import_wrote_reads_as_quoted(store: CatalogStore) -> None:
+    """A catalog file written before price_basis existed (or edited by hand without it): the source a quote import
+    writes ('quote FILE DATE') reads as a quote, a source saying estimate as one, any other as a list price."""
+    base = {"vendor": "V", "model": "M", "currency": "EUR", "price_as_of": "2026-11-01", "kind": "nic", "price": 400,
+            "ports": 2, "speed_gbps": 25, "watts": 12}
+    store.import_rows([{**base, "id": "q", "model": "Q", "source": "quote acme-q7.csv 2026-11-20"},
+                       {**base, "id": "e", "model": "E", "source": "price: estimate from a reseller"},
+                       {**base, "id": "l", "model": "L", "source": "quote 12 of the vendor's list"}])
+    assert [store.get(i).price_basis for i in ("q", "e", "l")] == ["quote", "estimate", "list"]
