@@ -226,6 +226,7 @@ class ControllerRecord(PartTable):
     max_drives: Mapped[int]
     applies_to: Mapped[str] = mapped_column(String(200))
     watts: Mapped[float] = mapped_column(Float)
+    servers: Mapped[str] = mapped_column(String(500), server_default="")  # migration 0012; "": not known
 
 
 class AccessoryRecord(PartTable):

@@ -283,6 +283,9 @@ class ControllerRow(PartRow):
     max_drives: Count
     applies_to: Text  # a server vendor, or "*"
     watts: Positive
+    # Revision 0012: the server models it is made for, comma-separated ("PowerEdge R670, PowerEdge R770"; "Gen11"
+    # names every ProLiant Gen11), "*" any server's PCIe slot; empty: not known (taken, and said so).
+    servers: Annotated[str, Field(max_length=500)] = ""
 
     @field_validator("interfaces")
     @classmethod

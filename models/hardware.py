@@ -292,13 +292,15 @@ class Support(PartBase):
 class Controller(PartBase):
     """A storage controller or HBA for a server's data bays: the drive interfaces it drives (comma-separated,
     e.g. "SAS,SATA,NVMe" for a tri-mode card), the RAID levels it builds in hardware ("" for an HBA that passes
-    drives through), the drives one card connects and the server vendor it fits ("*": any)."""
+    drives through), the drives one card connects and the server vendor it fits ("*": any); `servers` (revision
+    0012) the server models it is made for ("*": any server's PCIe slot, "": not known; `sizing.controller_fit`)."""
 
     interfaces: str
     raid_levels: str
     max_drives: int
     applies_to: str
     watts: float
+    servers: str = field(default="", kw_only=True)
 
     def drives_interface(self, interface: str) -> bool:
         """Whether it connects drives of `interface` ("NVMe Gen4" counts as NVMe)."""

@@ -39,6 +39,7 @@ WARNING_TITLES: dict[str, str] = {
     "no-pdu": "PDUs not priced",
     "no-cable": "Cables and optics not priced",
     "no-controller": "Storage controller not in the BOM",
+    "controller-fit": "Storage controller not stated for the server",
     "no-accessory": "Rails or power cords not in the BOM",
     "racks-unbounded": "Racks not laid out",
     "rack-power": "Rack power budget exceeded",

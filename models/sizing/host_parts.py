@@ -21,7 +21,7 @@ from typing import TypeVar
 from models.calibration_data import figure, point
 from models.hardware import Accessory, Controller, Dimm, Drive, HardwareCatalog, Server
 from models.scenario import Scenario
-from models.sizing import bom
+from models.sizing import bom, controller_fit
 from models.sizing.infrastructure import PSUS_PER_HOST
 from models.sizing.result import SCENARIO_WIDE, BomLine, Rationale, Warning
 from models.vocabulary import RAIDS
@@ -101,17 +101,27 @@ def _for_vendor(parts: Sequence[FitPart], vendor: str) -> list[FitPart]:
     return own or [p for p in parts if p.applies_to == "*"]
 
 
+def controller_choice(catalog: HardwareCatalog, server: Server, interface: str, raid: str
+                      ) -> tuple[Controller | None, controller_fit.Choice]:
+    """The cheapest controller for the drives among those that fit the server best (`controller_fit.candidates`:
+    the vendor's made for it, else the vendor's of unknown fit, else standard adapters): one that builds `raid` in
+    hardware for a RAID level; for none or vSAN an HBA that passes the drives through, else a RAID card in
+    pass-through mode."""
+    cards = [c for c in catalog.current(catalog.controllers) if c.drives_interface(interface)]
+    in_hardware = raid in RAIDS and raid != "none"
+    if in_hardware:
+        cards = [c for c in cards if c.builds(raid)]
+    choice = controller_fit.candidates(cards, server)
+
+    def key(c: Controller) -> tuple[bool, float, int, str]:  # for no RAID an HBA first, then the cheapest
+        return in_hardware or bool(c.raid_levels), c.price, -c.max_drives, c.id
+
+    return (min(choice.cards, key=key) if choice.cards else None), choice
+
+
 def choose_controller(catalog: HardwareCatalog, server: Server, interface: str, raid: str) -> Controller | None:
-    """The server vendor's (else any vendor's) cheapest controller for the drives: one that builds `raid` in
-    hardware for a RAID level, an HBA that passes drives through for none or vSAN (a RAID card in pass-through
-    mode when the vendor has no HBA)."""
-    fit = [c for c in catalog.current(catalog.controllers) if c.drives_interface(interface)]
-    if raid in RAIDS and raid != "none":
-        fit = [c for c in fit if c.builds(raid)]
-    else:
-        fit = [c for c in fit if not c.raid_levels] or fit
-    pool = _for_vendor(fit, server.vendor)
-    return min(pool, key=lambda c: (c.price, -c.max_drives, c.id)) if pool else None
+    """`controller_choice`'s card."""
+    return controller_choice(catalog, server, interface, raid)[0]
 
 
 def choose_accessory(catalog: HardwareCatalog, server: Server, use: str, amps: float = 0.0) -> Accessory | None:
@@ -163,19 +173,46 @@ def _controller_lines(g: _Group, catalog: HardwareCatalog, out: HostParts) -> li
         return []
     interface = next(d.interface for _, d in wired if isinstance(d, Drive))
     count = sum(ln.qty_per_host for ln, _ in wired)
-    card = choose_controller(catalog, g.server, interface, g.raid)
+    card, choice = controller_choice(catalog, g.server, interface, g.raid)
     if card is None:
         out.warnings.append(Warning("no-controller", f"The catalog has no {interface} controller for {g.server.vendor}"
-                                                     f" {g.server.model}: the {g.role}s' drive controller is not in "
-                                                     "the BOM (refarch catalog seed brings the bundled ones).",
-                                    "warning", SCENARIO_WIDE))
+                                                     f" {g.server.model}" + _others(choice, g.server) + f": the "
+                                                     f"{g.role}s' drive controller is not in the BOM.", "warning",
+                                    SCENARIO_WIDE, internal="refarch catalog seed brings the bundled ones."))
         return []
+    said = _fit_warning(choice, card, g)
+    if said is not None:
+        out.warnings.append(said)
     cards = math.ceil(count / card.max_drives)
     mode = (f"builds {RAIDS[g.raid].label}" if card.raid_levels and g.raid in RAIDS and g.raid != "none"
             else "passes the drives through")
     out.watts += cards * g.hosts * card.watts
     return [bom.line(g.role, card, cards, g.hosts, "controller", bom.Terms(
         note=f"{count} {interface} drives per host, {card.max_drives} per card; {mode}"))]
+
+
+def _others(choice: controller_fit.Choice, server: Server) -> str:
+    return f" (its {server.vendor} controllers are made for other servers)" if choice.vendor_has_cards else ""
+
+
+def _fit_warning(choice: controller_fit.Choice, card: Controller, g: _Group) -> Warning | None:
+    """What the BOM's controller leaves to check: a vendor card whose servers the catalog does not state, or a
+    standard adapter where the vendor's own cards are made for other servers."""
+    server = f"{g.server.vendor} {g.server.model}"
+    # no role in the text: a server playing two roles on the same card is said once
+    if choice.how == "unknown":
+        return Warning("controller-fit", f"The {card.vendor} {card.model} in the {server} is listed although the "
+                                         "catalog does not state which servers it is made for: confirm it fits this "
+                                         "server before ordering.", "warning", SCENARIO_WIDE,
+                       internal="Its servers field in the catalog is empty: set it once the vendor's documents "
+                                "list the servers (refarch catalog import).")
+    if choice.how == "standard" and choice.vendor_has_cards:
+        return Warning("controller-fit", f"The catalog has no {g.server.vendor} controller made for the {server}"
+                                         f"{_others(choice, g.server)}: its drives are on the {card.vendor} "
+                                         f"{card.model}, a standard PCIe adapter; ask {g.server.vendor} for this "
+                                         "server's controller or confirm it supports the adapter.", "warning",
+                       SCENARIO_WIDE)
+    return None
 
 
 def _rack_lines(g: _Group, catalog: HardwareCatalog, out: HostParts) -> list[BomLine]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from models.calibration_data import figure, point
 from models.hardware import Cable, Controller, Drive, HardwareCatalog, Nic, Server, Switch
 from models.scenario import Commercial
-from models.sizing import bom, management
+from models.sizing import bom, controller_fit, management
 from models.sizing.rack_choice import RackChoice, rack_choice
 from models.sizing.result import SCENARIO_WIDE, BomLine, RackLayout, RackSlot, Rationale, Warning
 
@@ -137,8 +137,8 @@ def boot_lines(groups: Sequence[HostGroup], catalog: HardwareCatalog, commercial
 def boot_module(catalog: HardwareCatalog, server: Server) -> Controller | None:
     """The server vendor's module its M.2 boot drives sit on (Dell BOSS, HPE NS204i), the cheapest; None where the
     catalog has none for the vendor (M.2 slots on the board)."""
-    own = [c for c in catalog.current(catalog.controllers)
-           if c.drives_interface("M.2") and c.applies_to.lower() == server.vendor.lower()]
+    own = [c for c in catalog.current(catalog.controllers) if c.drives_interface("M.2")
+           and c.applies_to.lower() == server.vendor.lower() and controller_fit.fit(c, server) != "other"]
     return min(own, key=lambda c: (c.price, c.id)) if own else None
 
 

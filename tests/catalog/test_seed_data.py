@@ -83,7 +83,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "pdu": ("outlets", "max_kw", "rack_u"),
     "licence": ("metric", "term", "applies_to", "min_cores_per_cpu", "min_units", "vsan_gib_per_core"),
     "support": ("basis", "pct_of_hardware", "applies_to"),
-    "controller": ("interfaces", "raid_levels", "max_drives", "applies_to", "watts"),
+    "controller": ("interfaces", "raid_levels", "max_drives", "applies_to", "watts", "servers"),
     "accessory": ("use", "applies_to", "rack_u", "amps"),
 }
 OPTIONAL = {"price_basis"}  # absent: from the source's words
@@ -535,3 +535,12 @@ def test_every_vsphere_edition_with_a_vsan_entitlement_cites_it(entries: list[En
         if e["applies_to"] == "vsphere" and e["vsan_gib_per_core"] is not None and "vSAN" not in e["source"]:
             problems.append(f"{e['id']}: vSAN {e['vsan_gib_per_core']} GiB per core without its source")
     assert not problems, "\n".join(problems)
+
+
+def test_every_controller_says_which_servers_it_is_made_for_and_where_that_comes_from(entries: list[Entry]) -> None:
+    """A vendor's controller fits its platform's servers only (revision 0012): each seed controller lists them, or
+    "*" for a standard adapter, or leaves them empty, and its source says which and from where."""
+    for e in (e for e in entries if e["kind"] == "controller"):
+        assert "; servers: " in e["source"], e["id"]
+        if e["servers"] == "*":
+            assert e["applies_to"] == "*", e["id"]

@@ -47,7 +47,7 @@ TABLE_COLUMNS: Mapping[PartKind, tuple[str, ...]] = {
     "support": ("id", "vendor", "model", "part_number", "basis", "pct_of_hardware", "applies_to", "price",
                 "currency", "price_basis"),
     "controller": ("id", "vendor", "model", "part_number", "interfaces", "raid_levels", "max_drives", "applies_to",
-                   "price", "currency", "price_basis"),
+                   "servers", "price", "currency", "price_basis"),
     "accessory": ("id", "vendor", "model", "part_number", "use", "applies_to", "rack_u", "amps", "price",
                   "currency", "price_basis"),
 }

@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from models.hardware import Accessory, HardwareCatalog, Switch
+from models.hardware import Accessory, Controller, HardwareCatalog, Switch
 from models.scenario import Commercial, Scenario
-from models.sizing import bom, host_parts, infrastructure, management
+from models.sizing import bom, controller_fit, host_parts, infrastructure, management
 from models.sizing.result import BomLine, SizingResult
 from tests.models.sizing.conftest import SizeOnce, sample
 
@@ -34,10 +34,12 @@ def test_an_r670_with_sas_drives_lists_a_controller_a_management_switch_rails_an
         size_once: SizeOnce, catalog: HardwareCatalog) -> None:
     r = size_once(_r670("kioxia-pm7-r-7680gb-sas-sff"))
     hosts = next(ln.hosts for ln in r.bom if ln.role == "segment host" and ln.kind == "server")
-    # SAS drives in U.3 tri-mode bays hang off a controller: no RAID on the segment hosts, so a pass-through HBA
+    # SAS drives in U.3 tri-mode bays hang off a controller: no RAID on the segment hosts, so the drives pass
+    # through the Dell card made for the R670 (its HBA's servers are not stated in the catalog)
     (hba,) = _role(r, "segment host", "controller")
     card = catalog.get(hba.part_id)
-    assert not card.raid_levels and card.vendor == "Dell" and hba.hosts == hosts  # type: ignore[union-attr]
+    assert isinstance(card, Controller) and controller_fit.fit(card, catalog.server(R670)) == "made-for"
+    assert card.vendor == "Dell" and hba.hosts == hosts and "passes the drives through" in hba.note
     # the coordinators' mirrored pair is RAID 1 in hardware: a RAID controller with its part number
     (raid,) = _role(r, "coordinator host", "controller")
     assert catalog.get(raid.part_id).builds("raid1") and raid.part_number  # type: ignore[union-attr]
@@ -165,9 +167,13 @@ def test_a_small_management_switch_is_doubled_in_a_full_rack(catalog: HardwareCa
 def test_controller_choice_follows_drives_raid_and_vendor(catalog: HardwareCatalog) -> None:
     dell = catalog.server(R670)
     assert host_parts.choose_controller(catalog, dell, "SAS", "raid10").builds("raid10")  # type: ignore[union-attr]
-    assert not host_parts.choose_controller(catalog, dell, "SATA", "none").raid_levels  # type: ignore[union-attr]
-    # vSAN must see the drives: a pass-through HBA
-    assert not host_parts.choose_controller(catalog, dell, "SAS", "vsan-raid5-ftt1").raid_levels  # type: ignore[union-attr]
+    # no RAID, or vSAN that must see the drives: an HBA made for the server before a RAID card passing them through
+    hba = HardwareCatalog.of([dataclasses.replace(p, servers="PowerEdge R670") if p.id == "dell-hba465i-front" else p
+                              for p in catalog.parts], catalog.rates)
+    assert not host_parts.choose_controller(hba, dell, "SATA", "none").raid_levels  # type: ignore[union-attr]
+    assert not host_parts.choose_controller(hba, dell, "SAS", "vsan-raid5-ftt1").raid_levels  # type: ignore[union-attr]
+    passing = host_parts.choose_controller(catalog, dell, "SAS", "none")
+    assert passing is not None and controller_fit.fit(passing, dell) == "made-for"
     lonely = dataclasses.replace(dell, vendor="Acme")
     assert host_parts.choose_controller(catalog, lonely, "SAS", "raid5").applies_to == "*"  # type: ignore[union-attr]
 
