@@ -154,6 +154,23 @@ def number(value: float | None, digits: int = 3) -> str:
     return f"{v:,.{decimals}f}"
 
 
+def number_short(value: float | None) -> str:
+    """A figure for a column too narrow for `number`'s: millions and thousands as M and k, a whole number below as it
+    is, anything else to two significant digits.
+
+    >>> number_short(7_792_267), number_short(25_452), number_short(0.0000412345), number_short(596)
+    ('7.79 M', '25 k', '0.000041', '596')
+    """
+    if value is None or not math.isfinite(float(value)):
+        return DASH
+    a = abs(float(value))
+    if a >= 1e6:
+        return f"{value / 1e6:,.2f} M"
+    if a >= 1e4:
+        return f"{value / 1e3:,.0f} k"
+    return number(value, 2)
+
+
 def significant(v: float | None, digits: int = 6) -> str:
     """A fitted, measured or typed figure to `digits` significant digits, trailing zeros dropped: the CLI's model
     parameters, USL fits and exchange rates, and the values its error messages quote back.

@@ -6,7 +6,7 @@ compared per workload kind, a warning's heading, an option's name. Built from th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.export.bom import GRAND, ONE_TIME, PER_YEAR, BomTable
 from app.export.pdf_compare import option_letter
@@ -69,6 +69,10 @@ class CompareTable:
     head: list[str]
     rows: list[list[str]]
     verdict: bool  # the last column names the best option (two options or more)
+    # the rows with each figure in its short form (k / M, two significant digits) for columns too narrow for it,
+    # and the options' letters (a narrow table heads its columns by letter and names the options above it)
+    short_rows: list[list[str]] = field(default_factory=list)
+    letters: list[str] = field(default_factory=list)
 
     @property
     def figure_columns(self) -> set[int]:
@@ -86,11 +90,14 @@ def compare_tables(results: Sequence[SizingResult], scenarios: Sequence[Scenario
         rows = [row for row in all_rows if rates or row.per is None]
         names = [f"{option_letter(i)}" for i in idx]
         options = [f"{n}: {scenarios[i].name}" for n, i in zip(names, idx, strict=True)]
+        short = [[row.heading, *(row.text(p, short=True) for p in range(len(idx)))] for row in rows]
         if len(idx) == 1:  # the only option of its workload: its figures, no "Best" to name
             out.append(CompareTable(kind_label(kind), ["", *options], [[row.heading, *row.texts] for row in rows],
-                                    verdict=False))
+                                    verdict=False, short_rows=short, letters=names))
             continue
         head = ["", *options, "Best"]
-        body = [[row.heading, *row.texts, row.verdict_text(names) if row.scored else ""] for row in rows]
-        out.append(CompareTable(kind_label(kind), head, body, verdict=True))
+        verdicts = [row.verdict_text(names) if row.scored else "" for row in rows]
+        body = [[row.heading, *row.texts, v] for row, v in zip(rows, verdicts, strict=True)]
+        out.append(CompareTable(kind_label(kind), head, body, verdict=True,
+                                short_rows=[[*s, v] for s, v in zip(short, verdicts, strict=True)], letters=names))
     return out

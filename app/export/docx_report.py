@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from typing import cast
 
 from docx import Document
 from docx.document import Document as DocxDocument
@@ -24,6 +25,7 @@ from docx.table import Table
 from app.export.atomic import atomic_write
 from app.export.bom import BomTable, bom_table
 from app.export.deliverable_rows import bom_summary, compare_tables, option_name, report_title
+from app.export.fonts import report_fonts, string_width
 from app.formatting import long_date
 from app.views.design import FactRow, Group, design_rows, rows_of
 from app.views.edition import Audience, Edition, warning_rows
@@ -101,7 +103,44 @@ def _comparison(doc: DocxDocument, results: Sequence[SizingResult], scenarios: S
     doc.add_heading("Options compared", level=1)
     for t in compare_tables(results, scenarios):
         doc.add_heading(t.kind, level=2)
-        _grid(doc, t.head, t.rows, numeric=t.figure_columns)
+        # the options named above the table, its columns headed by letter: a figure column stays wide enough
+        _muted(doc, "; ".join(t.head[1:1 + len(t.letters)]))
+        head = [t.head[0], *t.letters, *(["Best"] if t.verdict else [])]
+        shares = [COMPARE_LABEL_SHARE] + ([COMPARE_BEST_SHARE] if t.verdict else [])
+        figure_share = (1 - sum(shares)) / len(t.letters)
+        widths = [COMPARE_LABEL_SHARE, *([figure_share] * len(t.letters)), *shares[1:]]
+        table = _grid(doc, head, fitted_rows(t.rows, t.short_rows, t.figure_columns,
+                                             figure_share * TEXT_WIDTH / EMU_PER_PT), numeric=t.figure_columns,
+                      widths=widths)
+        for row in table.rows:
+            for cell in row.cells:
+                for run in (r for para in cell.paragraphs for r in para.runs):
+                    run.font.size = Pt(FIGURE_PT)
+
+
+COMPARE_LABEL_SHARE, COMPARE_BEST_SHARE = 0.25, 0.13  # of the text width: the measure's column, the best's
+EMU_PER_PT = 12_700
+CELL_PADDING_PT = 14.0  # Word's default cell margins, 0.19 cm each side, and room for the renderer's own font
+FIGURE_PT = 9.0  # the compare table's size
+
+
+def fitted_rows(rows: Sequence[Sequence[str]], short: Sequence[Sequence[str]], columns: set[int], width_pt: float
+                ) -> list[list[str]]:
+    """`rows` with each figure of `columns` in its short form (`short`, the same shape) where it would not fit
+    `width_pt` on one line, measured in the report's sans font (wider than Word's default, so it errs on the side of
+    the short form).
+
+    >>> fitted_rows([["Capex", "2,794,330", "27,949,320"]], [["Capex", "2.79 M", "27.95 M"]], {1, 2}, 65.0)
+    [['Capex', '2,794,330', '27.95 M']]
+    """
+    fonts = report_fonts()
+    room = width_pt - CELL_PADDING_PT
+
+    def fits(text: str) -> bool:
+        return string_width(text, fonts.regular, FIGURE_PT, fonts) <= room
+
+    return [[text if j not in columns or not short or fits(text) else short[i][j] for j, text in enumerate(r)]
+            for i, r in enumerate(rows)]
 
 
 def _scenario(doc: DocxDocument, design: tuple[SizingResult, Scenario], refs: ReferenceList, edition: Edition,
@@ -178,7 +217,7 @@ def _widths(table: Table, shares: Sequence[float]) -> None:
 
 
 def _grid(doc: DocxDocument, head: Sequence[str], rows: Sequence[Sequence[str]], *, numeric: set[int],
-          bold: set[int] | None = None, widths: Sequence[float] = ()) -> None:
+          bold: set[int] | None = None, widths: Sequence[float] = ()) -> Table:
     """A table with a head row; `widths` gives the leading columns' shares of the text width (the others share
     the rest), by default a third for the first column."""
     table = doc.add_table(rows=1, cols=len(head))
@@ -200,6 +239,7 @@ def _grid(doc: DocxDocument, head: Sequence[str], rows: Sequence[Sequence[str]],
     lead = list(widths) or [0.34]
     rest = (1 - sum(lead)) / max(1, len(head) - len(lead))
     _widths(table, [lead[j] if j < len(lead) else rest for j in range(len(head))])
+    return cast(Table, table)
 
 
 def _muted(doc: DocxDocument, text: str) -> None:

@@ -220,10 +220,12 @@ class Ctx:
         return KeepTogether([*before, chart, Spacer(1, 2), Para(self.text(caption), self.styles.caption),
                              Spacer(1, 6)])
 
-    def number_cell(self, s: str, width: float, short: str | None = None, bold: bool = False) -> Para:
+    def number_cell(self, s: str, width: float, short: str | None = None, bold: bool = False,
+                    style: ParagraphStyle | None = None) -> Para:
         """A figure in a cell `width` wide, right-aligned and on one line: the font shrinks (to 5.5 pt at least)
-        until it fits, and where even that would wrap `short` (its k / M form) is printed instead."""
-        base = self.styles.cell_num_bold if bold else self.styles.cell_num
+        until it fits, and where even that would wrap `short` (its k / M form) is printed instead. `style`: another
+        right-aligned style to start from (a smaller line under the figure)."""
+        base = style or (self.styles.cell_num_bold if bold else self.styles.cell_num)
         room = width - 8  # the cell's padding
         size = fitting_size(s, base.fontName, room, self.fonts, base.fontSize, FIGURE_MIN_PT)
         if short is not None and string_width(s, base.fontName, size, self.fonts) > room:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Spacer
 
 from app.export.pdf_blocks import Ctx
-from app.export.pdf_styles import GOOD, GOOD_FILL
+from app.export.pdf_styles import GOOD, GOOD_FILL, MUTED
 from app.views.compare import CompareRow, compare_rows_by_kind
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
@@ -151,6 +152,8 @@ def _table(ctx: Ctx, rows: Sequence[CompareRow], positions: Sequence[int], group
     metric_w = w * 0.3
     col_w = (w - metric_w) / max(len(group), 3)  # one or two options do not stretch across the page
     header = ["Metric"] + [option_letter(i) for i in group]
+    small = ParagraphStyle("compare-range", parent=st.cell_num, fontSize=6.3, leading=7.6)
+    muted = ParagraphStyle("compare-delta", parent=small, textColor=MUTED)
     body: list[list[object]] = []
     extra: list[tuple[object, ...]] = []
     for row in rows:
@@ -161,13 +164,13 @@ def _table(ctx: Ctx, rows: Sequence[CompareRow], positions: Sequence[int], group
                                                                  if row.unit else ""), st.cell)]
         for col, p in enumerate(positions, start=1):
             mark = " ✓" if row.winner == p else ""
-            text = f"<b>{ctx.text(row.text(p))}{mark}</b>" if mark else ctx.text(row.text(p))
-            rng, delta = row.range_text(p), row.delta_text(p)
-            if rng:
-                text += f"<br/><font size=6.3>{ctx.text(rng)}</font>"
-            if delta:
-                text += f"<br/><font size=6.3 color='#616e7c'>{ctx.text(delta)}</font>"
-            cells.append(ctx.m(text, st.cell_num))
+            # every figure on one line of its own: the font shrinks to fit the column, else its k / M form
+            lines = [ctx.number_cell(row.text(p) + mark, col_w, row.text(p, short=True) + mark, bold=bool(mark))]
+            for text, short, style in ((row.range_text(p), row.range_text(p, short=True), small),
+                                       (row.delta_text(p), row.delta_text(p, short=True), muted)):
+                if text:
+                    lines.append(ctx.number_cell(text, col_w, short, style=style))
+            cells.append(lines)
             if mark:
                 extra.append(("BACKGROUND", (col, j), (col, j), GOOD_FILL))
         body.append(cells)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.charts.data import ComparisonSeries
-from app.formatting import DASH, is_fraction, money_figure, number, unit_text
+from app.formatting import DASH, is_fraction, money_figure, money_short, number, number_short, unit_text
 from models.sizing.result import SizingResult
 
 if TYPE_CHECKING:
@@ -57,34 +57,37 @@ class CompareRow:
     def best(self) -> int | None:
         return self.winner
 
-    def figure(self, v: float | None) -> str:
-        """One figure of this row: money in whole units, anything else to three significant digits."""
+    def figure(self, v: float | None, short: bool = False) -> str:
+        """One figure of this row: money in whole units (`short`: in k or M for a narrow column, "24.07 M"),
+        anything else to three significant digits."""
         if v is None:
             return DASH
-        return money_figure(v, cents=False) if self.is_money else number(v)
+        if self.is_money:
+            return money_short(v, "") if short else money_figure(v, cents=False)
+        return number_short(v) if short else number(v)
 
     @property
     def texts(self) -> tuple[str, ...]:
         return tuple(self.figure(v) for v in self.values)
 
-    def text(self, i: int) -> str:
-        return self.figure(self.values[i])
+    def text(self, i: int, short: bool = False) -> str:
+        return self.figure(self.values[i], short)
 
-    def range_text(self, i: int) -> str:
+    def range_text(self, i: int, short: bool = False) -> str:
         """Option `i`'s P10-P90 range ("270–330"), or "" where it has none or no spread."""
         if self.low is None or self.high is None:
             return ""
         lo, hi = self.low[i], self.high[i]
         if lo is None or hi is None or lo == hi or self.values[i] is None:
             return ""
-        return f"{self.figure(lo)}–{self.figure(hi)}"
+        return f"{self.figure(lo, short)}–{self.figure(hi, short)}"
 
-    def delta_text(self, i: int) -> str:
+    def delta_text(self, i: int, short: bool = False) -> str:
         """Option `i` against the first, in the row's unit ("+1,200", "−3.5"); "" for the first or no change."""
         base, v = self.values[0], self.values[i]
         if i == 0 or base is None or v is None or v == base:
             return ""
-        return ("+" if v > base else "−") + self.figure(abs(v - base))
+        return ("+" if v > base else "−") + self.figure(abs(v - base), short)
 
     def verdict_text(self, names: Sequence[str]) -> str:
         """The "Best" column: the winning option's name, or "no clear winner (why)"."""
