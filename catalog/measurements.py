@@ -73,12 +73,11 @@ def _checked_drives(session: Session, drives: MeasuredDrives, server_id: str | N
     limit = server.data_bays if server is not None and server.data_bays > 0 else MAX_DRIVES_PER_HOST
     if not 1 <= drives.per_host <= limit:
         where = f"the {server_id} server's data bays" if server is not None and server.data_bays > 0 else "the limit"
-        raise CatalogError(f"--drives: the data drives per measured host must be 1-{limit} ({where}), got "
-                           f"{drives.per_host}")
+        raise CatalogError(f"data drives per measured host: must be 1-{limit} ({where}), got {drives.per_host}")
     if drives.drive_id is not None and session.get(DriveRecord, drives.drive_id) is None:
         ids = list(session.scalars(select(DriveRecord.id)))
         close = difflib.get_close_matches(drives.drive_id, ids, n=3, cutoff=0.4)
-        raise CatalogError(f"--drive: no drive {drives.drive_id!r} in the catalog"
+        raise CatalogError(f"measured hosts' drive: no drive {drives.drive_id!r} in the catalog"
                            + (f"; did you mean {', '.join(close)}?" if close else ""))
 
 

@@ -26,11 +26,13 @@ from PySide6.QtWidgets import (
     QListWidget,
     QPlainTextEdit,
     QPushButton,
+    QSpinBox,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
+from app.gui.plain_text import plain_tooltip
 from app.services.catalog_source import CatalogSource
 from app.services.errors import ServiceError
 from app.services.measurements import profile_document, read_files
@@ -38,15 +40,18 @@ from app.views.measurements import profile_lines
 from catalog.errors import CatalogError
 
 FILE_FILTER = "Tool output (*.txt *.log *.out *.csv);;All files (*)"
-# (paths, profile name, server id or None), or None when the user cancels; tests replace it
-AskImport = Callable[[QWidget, Sequence[str], str], tuple[list[str], str, str | None] | None]
+# (paths, profile name, server id or None[, (data drives per host, drive id or None) or None]), or None when the
+# user cancels; tests replace it
+Drives = tuple[int, str | None]
+Asked = tuple[list[str], str, str | None] | tuple[list[str], str, str | None, Drives | None]
+AskImport = Callable[[QWidget, Sequence[str], str], Asked | None]
 
 
 class ImportDialog(QDialog):
     """The profile name and the catalog server the measured hosts are, for the files chosen."""
 
     def __init__(self, parent: QWidget | None, files: Sequence[str], servers: Sequence[tuple[str, str]],
-                 name: str) -> None:
+                 name: str, drives: Sequence[tuple[str, str]] = ()) -> None:
         super().__init__(parent)
         self.setWindowTitle("Import measurements")
         form = QFormLayout(self)
@@ -60,6 +65,17 @@ class ImportDialog(QDialog):
         for sid, label in servers:
             self.server.addItem(label, sid)
         form.addRow("Measured on server", self.server)
+        self.drives = QSpinBox()
+        self.drives.setRange(0, 1000)
+        self.drives.setSpecialValueText("(not said)")
+        self.drives.setToolTip(plain_tooltip("Data drives per measured host: the measured disk rates are compared "
+                                             "with the model of this many drives. Not said: the first design's."))
+        form.addRow("Data drives per host", self.drives)
+        self.drive = QComboBox()
+        self.drive.addItem("(not said)", None)
+        for did, label in drives:
+            self.drive.addItem(label, did)
+        form.addRow("Data drive", self.drive)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -143,14 +159,18 @@ class MeasurementsPage(QWidget):
         self.details.setPlainText("\n".join(profile_lines(doc)))
 
     # -- writing ----------------------------------------------------------------------------------------------
-    def import_files(self, paths: Sequence[str], name: str, server: str | None) -> bool:
-        """Read and store `paths` under `name` (all or none); True when stored, the problems shown when not."""
+    def import_files(self, paths: Sequence[str], name: str, server: str | None, drives: Drives | None = None) -> bool:
+        """Read and store `paths` under `name` (all or none), with the measured hosts' data drives when said; True
+        when stored, the problems shown when not."""
+        from catalog.measurements import MeasuredDrives
+
         store = self.source.store
         if store is None:
             return False
         try:
             files = read_files(paths)
-            report = store.import_measurements(name, files, server)
+            report = store.import_measurements(name, files, server,
+                                               MeasuredDrives(*drives) if drives is not None else None)
         except ServiceError as exc:
             self._say("error", "\n".join([exc.message, *(str(p) for p in exc.problems)]))
             return False
@@ -186,16 +206,19 @@ class MeasurementsPage(QWidget):
     def _delete_clicked(self) -> None:
         self.delete_selected()
 
-    def _dialog_import(self, parent: QWidget, _files: Sequence[str], name: str
-                       ) -> tuple[list[str], str, str | None] | None:
+    def _dialog_import(self, parent: QWidget, _files: Sequence[str], name: str) -> Asked | None:
         files, _ = QFileDialog.getOpenFileNames(parent, "Import measurements", "", FILE_FILTER)
         if not files:
             return None
-        servers = [(s.id, f"{s.vendor} {s.model}") for s in self.source.snapshot.servers]
-        dialog = ImportDialog(parent, files, servers, name or Path(files[0]).stem)
+        snap = self.source.snapshot
+        servers = [(s.id, f"{s.vendor} {s.model}") for s in snap.servers]
+        drives = [(d.id, f"{d.vendor} {d.model}") for d in snap.drives]
+        dialog = ImportDialog(parent, files, servers, name or Path(files[0]).stem, drives)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
-        return list(files), dialog.name.text(), dialog.server.currentData()
+        n = dialog.drives.value()  # 0: not said
+        said: Drives | None = (n, dialog.drive.currentData()) if n else None
+        return list(files), dialog.name.text(), dialog.server.currentData(), said
 
     def _say(self, kind: str, text: str) -> None:
         """A message above the list (plain text: each line on its own)."""

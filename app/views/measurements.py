@@ -36,7 +36,7 @@ def profile_lines(doc: dict[str, Any], format_table: Table = plain_table) -> lis
                               "imported": f["imported_at"][:19].replace("T", " ")} for f in doc["files"]],
                             ["file", "kind", "measured", "imported"]))
     if doc["per_host"]:
-        out += ["", "per-host rates (MB/s; the design uses the slowest host)"]
+        out += ["", "per-host rates (MB/s; the design uses the slowest host's disk rates; memory is checked only)"]
         out.append(format_table([{"resource": k, "design": number(v["design_mb_s"], 4),
                                   "slowest host": v["slowest_host"], "fastest": number(v["fastest_mb_s"], 4),
                                   "mean": number(v["mean_mb_s"], 4), "hosts": v["hosts"] or "",
@@ -52,8 +52,8 @@ def profile_lines(doc: dict[str, Any], format_table: Table = plain_table) -> lis
             lo, hi = f["interval_tps_p10_p90"]
             out += ["", f"{f['file']}: {number(f['tps'], 4)} TPS over {f['intervals']} intervals of "
                         f"{f['interval_s']} s; the whole intervals vary {100 * f['tps_rel_sd']:.1f} % (relative sd), "
-                        f"P10-P90 {number(lo, 4)}-{number(hi, 4)} TPS: a Greenplum OLTP fit on this profile takes "
-                        "that spread as its points' uncertainty"]
+                        f"P10-P90 {number(lo, 4)}-{number(hi, 4)} TPS",
+                    "  a Greenplum OLTP fit on this profile takes that spread as its points' uncertainty"]
     for s in doc["sweeps"]:
         out += ["", f"{s['tool']} sweep, {s['mix']} ({s['unit']} at {', '.join(f'{c:g}' for c in s['clients'])} "
                     "clients)"]
@@ -65,6 +65,9 @@ def profile_lines(doc: dict[str, Any], format_table: Table = plain_table) -> lis
                        f"{100 * usl['rms_relative_error']:.1f} %")
         if s["note"]:
             out.append(f"  note: {s['note']}")
+        if s["tool"] == "hammerdb":
+            out.append("  sizing: Greenplum OLTP (tpcb) and PostgreSQL compare TPM / 60 (the database's transactions "
+                       "a second) with TPS, not NOPM")
     return out
 
 

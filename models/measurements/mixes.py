@@ -53,7 +53,7 @@ def oltp_sweeps(profile: MeasurementProfile, mix: str) -> list[MixSweep]:
     """The profile's sweeps that stand for `mix`: pgbench of the same builtin first, then (tpcb only) HammerDB
     TPROC-C as TPM / 60."""
     out = [MixSweep("pgbench", f"pgbench {s.mix}", s.clients, s.throughput,
-                    f"pgbench {s.mix} TPS against study 004's {mix} TPS (the same builtin script)", s.sources)
+                    f"TPS against study 004's {mix} TPS: the same builtin script", s.sources)
            for s in sweeps(profile) if s.tool == "pgbench" and PGBENCH_MIXES.get(s.mix) == mix]
     if mix != HAMMERDB_STANDS_FOR:
         return out
@@ -65,8 +65,8 @@ def oltp_sweeps(profile: MeasurementProfile, mix: str) -> list[MixSweep]:
         out.append(MixSweep(
             "HammerDB", "HammerDB TPROC-C TPM / 60", tuple(float(s.virtual_users) for s in steps),
             tuple(float(s.tpm or 0.0) / SECONDS_PER_MINUTE for s in steps),
-            "HammerDB TPROC-C TPM / 60 (database commits and rollbacks a second, pgbench's unit; NOPM, new orders "
-            f"alone, not compared) against study 004's {mix} TPS: TPROC-C is the read-write mix, heavier per "
+            "TPM / 60 is the database's commits and rollbacks a second, pgbench's unit, set against study 004's "
+            f"{mix} TPS (NOPM, new orders alone, is not compared); TPROC-C is the read-write mix, heavier per "
             "transaction than TPC-B, so conservative", (pf.file_name,)))
     return out
 

@@ -77,9 +77,9 @@ def test_the_measured_hosts_drives_are_kept_and_checked(seeded_store: CatalogSto
     drive = seeded_store.list("drive")[0].id
     files = [imported("gpcheckperf_dsN_D.txt")]
     bays = server.data_bays  # type: ignore[attr-defined]
-    with pytest.raises(CatalogError, match=rf"--drives: the data drives per measured host must be 1-{bays} "):
+    with pytest.raises(CatalogError, match=rf"data drives per measured host: must be 1-{bays} "):
         seeded_store.import_measurements("lab", files, server.id, MeasuredDrives(bays + 1, drive))
-    with pytest.raises(CatalogError, match="--drive: no drive 'nope' in the catalog"):
+    with pytest.raises(CatalogError, match="measured hosts' drive: no drive 'nope' in the catalog"):
         seeded_store.import_measurements("lab", files, server.id, MeasuredDrives(2, "nope"))
     assert seeded_store.measurement_profile_names() == []  # refused whole
     seeded_store.import_measurements("lab", files, server.id, MeasuredDrives(bays, drive))

@@ -84,6 +84,8 @@ def _import(args: argparse.Namespace) -> int:
 
     if args.drive is not None and args.drives is None:
         raise CliError("--drive needs --drives N (the data drives per measured host)")
+    if args.drives is not None and args.drives < 1:
+        raise CliError(f"--drives (data drives per measured host) must be at least 1, got {args.drives}")
     drives = MeasuredDrives(args.drives, args.drive) if args.drives is not None else None
     with service_errors():
         plan = read_plan(Path(args.plan)) if args.plan else None  # before storing: a bad plan stores nothing

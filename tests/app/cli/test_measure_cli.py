@@ -117,7 +117,9 @@ def test_drive_without_a_count_and_a_count_of_none_are_exit_2(db: str, capsys: p
                        "samsung-pm1743-3840gb-e3s")
     assert code == 2 and "--drive needs --drives N" in err
     code, _, err = run(capsys, "--db", db, "measure", "import", f, "--name", "x", "--drives", "0")
-    assert code == 2 and "--drives: the data drives per measured host must be 1-1000" in err
+    assert code == 2 and "--drives (data drives per measured host) must be at least 1, got 0" in err
+    code, _, err = run(capsys, "--db", db, "measure", "import", f, "--name", "x", "--drives", "1001")
+    assert code == 2 and "data drives per measured host: must be 1-1000 (the limit), got 1001" in err
     code, out, _ = run(capsys, "--db", db, "measure", "import", f, "--name", "x", "--drives", "8", "--drive",
                        "samsung-pm1743-3840gb-e3s")
     assert code == 0

@@ -98,3 +98,29 @@ def test_the_estimates_tab_shows_measured_against_modelled(qtbot, seed) -> None:
     plain = size(parse_scenario(json.loads((samples / "retail-dw-gen5.json").read_text(encoding="utf-8"))), seed)
     view.show_result(plain, scenario, Status())
     assert view.calibration.isHidden()
+
+
+def test_the_measured_hosts_drives_go_with_the_import(page: MeasurementsPage, source: CatalogSource) -> None:
+    """The window's import says the measured hosts' data drives as `measure import --drives --drive` does, and a
+    count beyond the server's bays is refused, nothing stored, in words without a command-line option."""
+    files = [str(FIXTURES / "gpcheckperf_dsN_D.txt")]
+    server = source.snapshot.servers[0]
+    drive = source.snapshot.drives[0].id
+    page.ask_import = lambda *_: (files, "lab", server.id, (server.data_bays + 1, drive))
+    page.import_button.click()
+    assert page.profiles.count() == 0 and "data drives per measured host: must be 1-" in page.message.text()
+    assert "--" not in page.message.text()
+    page.ask_import = lambda *_: (files, "lab", server.id, (2, drive))
+    page.import_button.click()
+    assert f"data drives per host: 2 x {drive}" in page.details.toPlainText()
+    store = source.store
+    assert store is not None and store.measurement_profile("lab").data_drives == 2
+
+
+def test_the_import_dialog_asks_for_the_drives(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from app.gui.measurements_page import ImportDialog
+
+    d = ImportDialog(None, ["a.txt"], [("s1", "Server 1")], "lab", [("d1", "Drive 1")])
+    qtbot.addWidget(d)
+    assert d.drives.value() == 0 and d.drives.specialValueText() == "(not said)"
+    assert [d.drive.itemData(i) for i in range(d.drive.count())] == [None, "d1"]
