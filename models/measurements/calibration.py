@@ -97,7 +97,7 @@ class Plan:
 
 
 def modelled_rates(design: Design, catalog: HardwareCatalog, drives: int | None = None,
-                   drive_id: str | None = None) -> dict[str, float]:
+                   drive_id: str | None = None, raid: str | None = None) -> dict[str, float]:
     """The model's per-host disk read and write (MB/s) and one port's line rate (MB/s) of a Greenplum design; with
     `drives` (and `drive_id`) the disk rates of that many of that drive in the design's RAID level and deployment
     (the measured hosts' configuration), else of the design's own."""
@@ -108,7 +108,7 @@ def modelled_rates(design: Design, catalog: HardwareCatalog, drives: int | None 
     n = drives or design.data_drives_per_host
     if drive_id is not None and n:
         drive = catalog.drive(drive_id)
-        rf, wf = (float(x) for x in raid_factors(design.raid, n))
+        rf, wf = (float(x) for x in raid_factors(raid or design.raid, n))
         out["disk_read"] = n * drive.seq_read_mb_s * float(p.drive_read_efficiency) * rf / virt
         out["disk_write"] = n * drive.seq_write_mb_s * float(p.drive_write_efficiency) * wf / virt
     if design.nic_id is not None:
@@ -126,16 +126,21 @@ def measured_hosts_rates(prof: MeasurementProfile, design: Design, catalog: Hard
     drive = d_id or design.drive_id
     if drive is None or not n:
         return {}, ""
-    words = f"{n} x {_drive_name(catalog, drive)} per host, RAID {design.raid}"
+    raid, raid_words = design.raid, "the first design's RAID level"
+    try:
+        raid_factors(raid, n)
+    except ValueError as exc:  # the measured hosts cannot be in the first design's level: their RAID is not said
+        raid, raid_words = "none", f"no RAID: {exc}, the measured hosts have {n}"
+    words = f"{n} x {_drive_name(catalog, drive)} per host, RAID {raid}"
     if prof.data_drives is None:
         how = (f"the first design's {words}: the profile does not say its hosts' drives (refarch measure import "
                "--drives N --drive ID)")
     elif d_id is None:
         how = (f"the measured hosts' {words} (the drive taken to be the first design's: the profile names none"
-               f"{'' if prof.drive_id is None else ' in this catalog'}; the first design's RAID level)")
+               f"{'' if prof.drive_id is None else ' in this catalog'}; {raid_words})")
     else:
-        how = f"the measured hosts' {words} (the first design's RAID level)"
-    return modelled_rates(design, catalog, n, drive), how
+        how = f"the measured hosts' {words} ({raid_words})"
+    return modelled_rates(design, catalog, n, drive, raid), how
 
 
 def _drive_name(catalog: HardwareCatalog, drive_id: str) -> str:

@@ -233,3 +233,23 @@ def test_the_disk_ratio_is_taken_on_the_measured_hosts_own_drives(catalog: Hardw
         assert "the profile does not say its hosts' drives" in read.changes
     else:
         assert "the measured hosts'" in read.changes
+
+
+def test_measured_hosts_too_few_for_the_first_designs_raid_level_are_compared_without_raid(
+        catalog: HardwareCatalog, size_once: SizeOnce) -> None:
+    """Two measured drives cannot be the first design's RAID 5: compared on no RAID, said so, not a refusal."""
+    from dataclasses import replace
+
+    from models.measurements import calibration
+
+    plain = size_once(parse_scenario(scenario("retail-dw-gen5.json")))
+    raid5 = replace(plain, design=replace(plain.design, raid="raid5"))  # the plan reads the first design only
+    prof = replace(profile("slow", "gpcheckperf_slow_disks_10gbe.txt"), data_drives=2)
+    s = parse_scenario(scenario("retail-dw-gen5.json", platform__raid="raid5", platform__measurements=["slow"]))
+    p = calibration.plan(s, [prof], raid5, catalog)
+    read = next(r for r in p.resources if r.name == "disk_read")
+    drive = catalog.drive(raid5.design.drive_id)  # type: ignore[arg-type]
+    assert read.modelled == pytest.approx(2 * drive.seq_read_mb_s)  # no RAID factor
+    assert f"2 x {drive.vendor} {drive.model} per host, RAID none" in read.changes
+    assert "no RAID: RAID-5 needs at least 3 drives, the measured hosts have 2" in read.changes
+
