@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.export.config.ansible import add_ansible
 from app.export.config.bundle import ConfigBundle, ConfigFile, comment, header, one_line
 from app.export.config.design_values import cluster_setting, coordinator_word, release
-from app.export.config.gp_layout import segment_units
+from app.export.config.gp_layout import instance_dirs, segment_units
 from app.export.config.greenplum import add_greenplum, mirror_mode_problem
 from app.export.config.linux import GREENPLUM_KINDS, add_linux
 from app.export.config.naming import Naming, for_release
@@ -33,7 +33,8 @@ def build_config(result: SizingResult, naming: Naming | None = None) -> ConfigBu
         naming = for_release(naming, deploy_data("greenplum")["releases"][release(result)].get("names", {}))
         units = add_greenplum(bundle, result, naming)
         add_ansible(bundle, result, units, naming)
-        add_linux(bundle, result, units[0].mounts if units else None, units[0].drives if units else 0)
+        add_linux(bundle, result, units[0].mounts if units else None, units[0].drives if units else 0,
+                  instance_dirs(units[0], naming) if units else ())
         if vsphere:
             mode = cluster_setting(result, "greenplum-init", "mirror_mode")
             block = cluster_setting(result, "greenplum-init", "mirror_block_hosts")

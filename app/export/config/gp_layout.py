@@ -78,3 +78,15 @@ def spread(dirs_per_unit: int, mounts: tuple[str, ...], naming: Naming, key: str
     ['/data3/mirror', '/data4/mirror']
     """
     return [naming.render(key, mount=mounts[(start + i) % len(mounts)]) for i in range(dirs_per_unit)]
+
+
+def instance_dirs(unit: SegmentUnit, naming: Naming) -> tuple[str, ...]:
+    """The primary and mirror directories of one segment host (VM), each once, in gpinitsystem_config's order.
+
+    >>> u = SegmentUnit(1, "sdw1", 1, "sdw1", None, None, 8, 64.0, 2, ("/data1", "/data2"), 2, 2, ("sdw1-1",))
+    >>> instance_dirs(u, Naming())
+    ('/data1/primary', '/data2/primary', '/data1/mirror', '/data2/mirror')
+    """
+    dirs = spread(unit.primaries, unit.mounts, naming, "primary_dir")
+    dirs += spread(unit.mirrors, unit.mounts, naming, "mirror_dir", unit.primaries)
+    return tuple(dict.fromkeys(dirs))

@@ -44,7 +44,8 @@ def limits_conf(result: SizingResult, role: Role) -> str:
                  " domain '*' covers gpadmin)", result, limits_lines(result, role))
 
 
-def data_disks_script(result: SizingResult, mounts: tuple[str, ...], drives: int, what: str) -> str:
+def data_disks_script(result: SizingResult, mounts: tuple[str, ...], drives: int, what: str,
+                      instance_dirs: tuple[str, ...] = ()) -> str:
     """Make, mount and tune the data volumes of one host or VM (devices are given on the command line)."""
     fs = deploy_data("linux")["greenplum_data_fs"]
     raid = result.design.raid
@@ -77,6 +78,11 @@ def data_disks_script(result: SizingResult, mounts: tuple[str, ...], drives: int
               *["  " + c for c in comment(fs["readahead_reason"], fs["readahead_source"])],
               f'  /sbin/blockdev --setra {fs["readahead_sectors"]} "$dev"',
               *_scheduler_lines(result, fs)]
+    if instance_dirs:
+        quoted = " ".join(shlex.quote(d) for d in instance_dirs)
+        user = deploy_data("greenplum")["ansible"]["user"]
+        lines += [*comment(fs["dirs_reason"], fs["dirs_source"]), f"mkdir -p {quoted}",
+                  f"chown {user}:{user} {quoted}"]
     return "\n".join(lines)
 
 
@@ -197,7 +203,8 @@ def guest_settings(result: SizingResult) -> str:
     return "\n".join(lines)
 
 
-def add_linux(bundle: ConfigBundle, result: SizingResult, mounts: tuple[str, ...] | None, drives: int) -> None:
+def add_linux(bundle: ConfigBundle, result: SizingResult, mounts: tuple[str, ...] | None, drives: int,
+              instance_dirs: tuple[str, ...] = ()) -> None:
     kind = result.design.kind
     if kind in GREENPLUM_KINDS:
         for role in roles(result):
@@ -216,7 +223,7 @@ def add_linux(bundle: ConfigBundle, result: SizingResult, mounts: tuple[str, ...
                        "cgroup v2 for resource groups (gp_resource_manager=group-v2)")
         if mounts:
             what = "segment VM" if result.design.deployment == "vsphere" else "segment host"
-            bundle.add("os/data-disks.sh", data_disks_script(result, mounts, drives, what),
+            bundle.add("os/data-disks.sh", data_disks_script(result, mounts, drives, what, instance_dirs),
                        "XFS data volumes: mount options, read-ahead, I/O scheduler", executable=True)
     if result.design.deployment == "vsphere":
         bundle.add("os/guest-settings.txt", guest_settings(result), "Linux guest boot parameters and drivers")

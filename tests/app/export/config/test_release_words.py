@@ -74,3 +74,23 @@ def test_the_restart_names_only_the_parameters_the_script_sets(catalog: Hardware
     assert not named & unset  # Greenplum 6 under resource groups leaves gp_vmem_protect_limit unset: never named
     assert {"gp_resource_manager", "max_connections"} <= named
     assert ("gp_vmem_protect_limit" in named) == ("gp_vmem_protect_limit" in set_here)
+
+
+@pytest.mark.parametrize(("sample_name", "workload"), [
+    ("study-000-vsphere.json", {}), ("gp-oltp.json", {"mirrors": False}),
+    ("retail-dw-dual-socket-sas.json", {"greenplum_version": "7"})])
+def test_data_disks_create_every_instance_directory_for_gpadmin(catalog: HardwareCatalog, sample_name: str,
+                                                               workload: dict[str, Any]) -> None:
+    """The installation guide's data storage areas: each DATA_DIRECTORY and MIRROR_DATA_DIRECTORY entry exists and
+    belongs to gpadmin before gpinitsystem runs (VMs, no mirrors, hard disks and Greenplum 7 alike)."""
+    data = sample_json(sample_name)
+    data["workload"].update(workload)
+    bundle = build_config(size(Scenario.model_validate(data), catalog))
+    init = bundle.get("greenplum/gpinitsystem_config").text
+    named = {d for ln in init.splitlines() if ln.startswith("declare -a ")
+             for d in ln.split("=(", 1)[1].rstrip(")").split()}
+    script = bundle.get("os/data-disks.sh").text.splitlines()
+    made = next(ln for ln in script if ln.startswith("mkdir -p ")).split()[2:]
+    owned = next(ln for ln in script if ln.startswith("chown ")).split()
+    assert named and set(made) == named and len(made) == len(named)
+    assert owned[1] == "gpadmin:gpadmin" and set(owned[2:]) == named
