@@ -674,8 +674,10 @@ class ResultsView(QWidget):
                 self.bom.setItem(row, 9, _cell(priced_amount(b.extended, b.price_status) if b.price_status != "priced"
                                                else money(b.extended, b.currency), right=True, bold=True))
         self.bom.resizeRowsToContents()
+        excludes = ownership(r).quote_clause  # parts on quote are in no figure: the capex says so
         self.totals.setText(
-            f"<b>Capex {html.escape(money(t.capex, t.currency))}</b> + "
+            f"<b>Capex {html.escape(money(t.capex, t.currency))}</b>"
+            + (f" ({html.escape(excludes)})" if excludes else "") + " + "
             f"<b>{html.escape(money(t.recurring_per_year, t.currency))}/year</b> &nbsp;·&nbsp; "
             f"{t.tco_years}-year TCO {html.escape(money(t.tco, t.currency))} &nbsp;·&nbsp; "
             f"{html.escape(power(t.power_w))} &nbsp;·&nbsp; {t.racks} rack(s), {t.rack_u} U &nbsp;·&nbsp; "

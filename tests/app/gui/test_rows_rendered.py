@@ -62,3 +62,22 @@ def test_the_design_tab_lists_each_databases_tps_from_the_view_rows(qtbot, seed:
     assert shown == [row.cells() for row in rows]
     assert [t.horizontalHeaderItem(c).text() for c in range(t.columnCount())] == list(DATABASE_COLUMNS)
     assert t.isVisibleTo(view) == bool(rows) == (name == "pg-consolidation")
+
+
+def test_the_window_shows_runaway_streams_and_an_unpriced_san_as_the_rows_say(  # type: ignore[no-untyped-def]
+        qtbot, seed: HardwareCatalog) -> None:
+    """SAP IQ on bare metal, 700 streams on 9 TB and no SAN price: the Design tab shows the streams_bound rows, the
+    BOM tab's SAN subtotal reads "on quote" (not 0.00) and its capex says what it leaves out."""
+    from app.views.ownership import ownership
+
+    s = sample("sap-iq", workload={"data_tb": 9, "query_streams": 700},
+               platform={"deployment": "bare-metal", "server_id": None, "drive_id": None, "nic_id": None})
+    r = size(s, seed)
+    view = ResultsView()
+    qtbot.addWidget(view)
+    view.show_result(r, s, Status())
+    facts = html.unescape(view.facts.text())
+    assert "Best achievable at the cap" in facts and "Nodes the streams' share needs" in facts
+    subtotal = [i for i in range(view.bom.rowCount()) if view.bom.item(i, 0).text() == "Subtotal shared storage"]
+    assert len(subtotal) == 1 and view.bom.item(subtotal[0], 9).text() == "on quote"
+    assert ownership(r).quote_clause in html.unescape(view.totals.text())
