@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from models.calibration_data import figure
+from models.calibration_data import figure, point
 from models.hardware import MB_S_PER_GBPS, Drive, HardwareCatalog, Nic, P, Server, UnknownPartError
 from models.perf import measured
 from models.problems import Problem
@@ -169,24 +169,64 @@ class NetworkChoice:
         return self.nic.price * self.nics_per_host if self.nic else 0.0
 
 
-def choose_nic(catalog: HardwareCatalog, parts: ResolvedParts) -> tuple[Nic | None, Rationale | None]:
-    """The named NIC, else the cheapest per port at the recommended speed, else at the minimum speed."""
+def carried_nics(catalog: HardwareCatalog, servers: list[Server]) -> list[Nic]:
+    """The cards whose every port each of `servers` carries at line rate in its PCIe slot (`carries`): current ones,
+    else the catalog's (an older server takes the cards of its own generation); none where no card suits them all."""
+    fits = [n for n in catalog.nics if all(carries(s, n) for s in servers)]
+    return current(fits, catalog) or fits
+
+
+def pick_nic(nics: list[Nic], floor_gbps: float) -> tuple[Nic | None, bool]:
+    """The one NIC rule of every workload kind, over cards the server's slots carry (`carried_nics`): the lowest price
+    per port among those at `floor_gbps` or faster (True), else the fastest below it (False); None for no card.
+
+    >>> from datetime import date
+    >>> def nic(i, gbps, price): return Nic(i, "v", i, price, "USD", date(2026, 1, 1), "s", 2, gbps, 10.0)
+    >>> [(n.id if n else None, ok) for n, ok in (pick_nic([nic("a", 25, 300), nic("b", 100, 800)], 25),
+    ...                                          pick_nic([nic("a", 25, 300), nic("c", 10, 100)], 100))]
+    [('a', True), ('a', False)]
+    """
+    if not nics:
+        return None, False
+    fast = [n for n in nics if n.speed_gbps >= floor_gbps]
+    if fast:
+        return min(fast, key=lambda n: (n.price / n.ports, n.price)), True
+    return max(nics, key=lambda n: (n.speed_gbps, -n.price)), False
+
+
+def slot_words(servers: list[Server]) -> tuple[str, str]:
+    """', in a PCIe N.0 slot that carries its ports at line rate' and the PCI-SIG source, where the servers' PCIe
+    generation is known (the oldest of them)."""
+    gens = [s.pcie_gen for s in servers if s.pcie_gen is not None]
+    if not gens:
+        return "", ""
+    gen = min(gens)
+    return (f", in a PCIe {gen}.0 slot that carries its ports at line rate",
+            f"; {point(LINKS, f'pcie_gen{gen}_gbps_per_lane').source.cite()}")
+
+
+def choose_nic(catalog: HardwareCatalog, parts: ResolvedParts, servers: list[Server] | None = None
+               ) -> tuple[Nic | None, Rationale | None]:
+    """The named NIC, else (`pick_nic`) among the cards every server that may be chosen carries at line rate (the
+    named one, else `servers`, else every current one) the cheapest per port at the recommended speed, else at the
+    minimum speed, else the fastest."""
     if parts.nic:
         return parts.nic, None
-    nics = current(catalog.nics, catalog)
+    servers = [parts.server] if parts.server else (servers or current(catalog.servers, catalog))
+    nics = carried_nics(catalog, servers) or current(catalog.nics, catalog)
     if not nics:
         return None, None
-    recommended = figure(RULES, "network_recommended_gbps")
-    minimum = figure(RULES, "network_min_gbps")
-    for floor, why in ((recommended, "recommended"), (minimum, "minimum")):
-        fast = [n for n in nics if n.speed_gbps >= floor]
-        if fast:
-            nic = min(fast, key=lambda n: (n.price / n.ports, n.price))
-            text = f"{nic.vendor} {nic.model}: the lowest price per port at the {why} {floor:g} GbE."
-            return nic, Rationale("NIC", text, cite(RULES, "network_recommended_gbps"))
-    nic = max(nics, key=lambda n: (n.speed_gbps, -n.price))
-    return nic, Rationale("NIC", f"{nic.model}: the fastest NIC in the catalog (below {minimum:g} GbE).",
-                          f"catalog; {cite(RULES, 'network_min_gbps')}")
+    slot, slot_src = slot_words(servers)
+    for key, why in (("network_recommended_gbps", "recommended"), ("network_min_gbps", "minimum")):
+        nic, met = pick_nic(nics, figure(RULES, key))
+        if nic is not None and met:
+            text = f"{nic.vendor} {nic.model}: the lowest price per port at the {why} {figure(RULES, key):g} GbE{slot}."
+            return nic, Rationale("NIC", text, cite(RULES, "network_recommended_gbps") + slot_src)
+    nic, _ = pick_nic(nics, math.inf)
+    assert nic is not None
+    return nic, Rationale("NIC", f"{nic.model}: the fastest NIC the servers carry (below"
+                          f" {figure(RULES, 'network_min_gbps'):g} GbE){slot}.",
+                          f"catalog; {cite(RULES, 'network_min_gbps')}{slot_src}")
 
 
 def nics_per_host(nic: Nic | None, requested: int | None) -> int:

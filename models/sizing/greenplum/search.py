@@ -133,7 +133,7 @@ def search_space(scenario: Scenario, workload: GpWorkload, catalog: HardwareCata
     Greenplum's minimum asks for, whatever `choices.min_drives_per_host` says), ready to be evaluated."""
     servers, drives, deployments = list(choices.servers), list(choices.drives), choices.deployments
     plat = scenario.platform
-    nic, nic_why = choose_nic(catalog, parts)
+    nic, nic_why = choose_nic(catalog, parts, servers)  # a card every candidate server's slot carries at line rate
     if nic is None:
         # Greenplum moves data between segments over the interconnect: without a NIC no scan, load or motion
         # estimate exists, and a cluster without one cannot be built, so it is never priced.

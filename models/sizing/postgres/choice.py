@@ -18,14 +18,14 @@ from models.hardware import Drive, HardwareCatalog, Server
 from models.percent import percent
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing.parts import (
-    LINKS,
     NetworkChoice,
     ResolvedParts,
     candidate_drives,
-    carries,
-    current,
+    carried_nics,
     drives_of_its_generation,
     nics_per_host,
+    pick_nic,
+    slot_words,
 )
 from models.sizing.postgres.datastore import (
     VS,
@@ -69,26 +69,21 @@ def architectures(w: PostgresConsolidation, scenario: Scenario, server: Server) 
 
 def host_network(catalog: HardwareCatalog, parts: ResolvedParts, server: Server, requested: int | None,
                  arch: str) -> tuple[NetworkChoice, Rationale | None]:
-    """The named card, else the lowest price per port at the speed `arch` needs among the cards whose ports the
-    server's slot carries at line rate (current ones first, else the catalog's of the server's generation), else the
-    fastest such card below that speed."""
+    """The named card, else (`parts.pick_nic`, the rule of every kind) the lowest price per port at the speed `arch`
+    needs among the cards whose ports the server's slot carries at line rate (current ones first, else the catalog's
+    of the server's generation), else the fastest such card below that speed."""
     if parts.nic:
         return NetworkChoice(parts.nic, nics_per_host(parts.nic, requested)), None
-    fits = [n for n in catalog.nics if carries(server, n)]
-    nics = current(fits, catalog) or fits
-    if not nics:
-        return NetworkChoice(None, 0), None
     point_id, what = FLOORS[arch]
     floor = figure(VS, point_id)
-    fast = [n for n in nics if n.speed_gbps >= floor]
-    nic = min(fast, key=lambda n: (n.price / n.ports, n.price)) if fast else max(
-        nics, key=lambda n: (n.speed_gbps, -n.price))
+    nic, fast = pick_nic(carried_nics(catalog, [server]), floor)
+    if nic is None:
+        return NetworkChoice(None, 0), None
     why = (f"{nic.vendor} {nic.model}: the lowest price per port at the {floor:g} GbE {what}" if fast else
            f"{nic.vendor} {nic.model}: the fastest card the server takes, below the {floor:g} GbE {what}")
-    slot = f", in a PCIe {server.pcie_gen}.0 slot that carries its ports at line rate" if server.pcie_gen else ""
+    slot, slot_src = slot_words([server])
     return NetworkChoice(nic, nics_per_host(nic, requested)), Rationale(
-        "NIC", why + slot + ".", point(VS, point_id).source.cite() + (
-            f"; {point(LINKS, f'pcie_gen{server.pcie_gen}_gbps_per_lane').source.cite()}" if server.pcie_gen else ""))
+        "NIC", why + slot + ".", point(VS, point_id).source.cite() + slot_src)
 
 
 def cheapest_vsan(scenario: Scenario, w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts,
