@@ -1,5 +1,5 @@
 """Greenplum bands that widen with extrapolation: the rule of `models.perf.bands` (PostgreSQL TPS and SAP IQ use it
-too) applied to the scan / load / queries-per-hour roofline.
+too) applied to the scan / load / queries-per-hour roofline and to the OLTP model.
 
 Each estimate's Monte Carlo samples are multiplied by exp(z x sd), z ~ N(0, 1) (one seeded draw, median 1, so the P50
 hardly moves) and sd = `band_sd_per_doubling` x the distance in doublings from the nearest calibration point,
@@ -8,7 +8,9 @@ added in quadrature over:
 * scan, load and queries per hour (`gp_vsphere_000`, `gp_nvme_ra_002`): the CPU (SPECrate2017_int_base per core against
   its generation's calibrated processor: study 000's Xeon E5-2470 by its stand-in, study 002's EPYC 9454P; a processor
   without a score counts as its generation's, as the roofline does), the segment hosts (both studies' clusters: 4),
-  and for queries per hour the queries running at once (study 002's single stream and 15 concurrent streams).
+  and for queries per hour the queries running at once (study 002's single stream and 15 concurrent streams);
+* OLTP TPS (`gp6_oltp_004`): the segment hosts (study 004's 4), on the segment side's capacity (a cluster bound by
+  its coordinator is not made less certain by hosts it does not use), and the clients outside the measured 10-200.
 
 At a calibration point sd = 0 and the band is the in-sample one; a rate is multiplied, a time (a full scan) divided.
 """
@@ -27,6 +29,7 @@ from models.uncertainty import DEFAULT_SEED, rng
 FloatArray = NDArray[np.float64]
 GP000 = "gp_vsphere_000"
 GP002 = "gp_nvme_ra_002"
+GP004 = "gp6_oltp_004"
 SPREAD_SEED_OFFSET = 33  # the band's own stream of the seeded draws (not a study figure)
 
 
@@ -68,6 +71,34 @@ def queries_sd(cpu: ArrayLike, hosts: ArrayLike, running: ArrayLike) -> FloatArr
     streams = np.minimum(_log2_dist(running, 1.0), _log2_dist(running, figure(GP002, "tpcds_streams")))
     base = scan_sd(cpu, hosts) / figure(GP000, "band_sd_per_doubling")
     return np.asarray(figure(GP000, "band_sd_per_doubling") * np.hypot(base, streams))
+
+
+def oltp_hosts_sd(hosts: ArrayLike) -> FloatArray:
+    """The OLTP model's extrapolation sd over segment hosts (study 004's 4): it widens the segment side's capacity,
+    which the host count scales, not a coordinator-bound cluster's rate (more hosts never lower a percentile).
+
+    >>> float(oltp_hosts_sd(4)), round(float(oltp_hosts_sd(16)), 2)
+    (0.0, 0.2)
+    """
+    return np.asarray(figure(GP004, "band_sd_per_doubling") * _log2_dist(hosts, figure(GP004, "segment_hosts")))
+
+
+def oltp_clients_sd(clients: ArrayLike) -> FloatArray:
+    """The OLTP model's extrapolation sd over clients outside study 004's measured 10-200 (0 inside): it widens the
+    whole rate.
+
+    >>> float(oltp_clients_sd(100)), round(float(oltp_clients_sd(800)), 2), round(float(oltp_clients_sd(5)), 2)
+    (0.0, 0.2, 0.1)
+    """
+    lo, hi = figure(GP004, "clients_min"), figure(GP004, "clients_max")
+    c = np.asarray(clients, dtype=float)
+    away = np.where(c < lo, _log2_dist(c, lo), np.where(c > hi, _log2_dist(c, hi), 0.0))
+    return np.asarray(figure(GP004, "band_sd_per_doubling") * away)
+
+
+def z_draw(n: int, seed: int = DEFAULT_SEED) -> FloatArray:
+    """The band's seeded standard normal draw of `n` (read-only; the same for every design)."""
+    return _z(n, seed)
 
 
 @disk_cached

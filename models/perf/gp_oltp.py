@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike, NDArray
 from models.calibration_data import Point, point
 from models.model_card import ModelCard
 from models.percentiles import percentiles
-from models.perf import measured
+from models.perf import gp_bands, measured
 from models.perf.usl import UslFit, as_output, positive_array, usl
 from models.perf.usl_calibration import calibrated, usl_card
 from models.uncertainty import DEFAULT_SAMPLES, DEFAULT_SEED, Estimate, FloatArray, from_point, rng
@@ -188,13 +188,14 @@ def _tps_range(
     f = from_point(_gp6_scaling().share).sample(n, rng(seed + 1))
     shape = (-1,) + (1,) * nc.ndim
     rc, ro, _ = _capacity_ratios(mix, cc[None, ...], hh[None, ...], ss[None, ...], f.reshape(shape))
+    z = gp_bands.z_draw(n, seed).reshape(shape)  # the band's extrapolation part (`gp_bands`)
     x = _scaled_usl(
         nc[None, ...],
-        _combined(mix, rc, ro, pooled) / r_ref,
+        _combined(mix, rc, ro * np.exp(z * gp_bands.oltp_hosts_sd(hh[None, ...])), pooled) / r_ref,
         d[:, 0].reshape(shape),
         d[:, 1].reshape(shape),
         d[:, 2].reshape(shape),
-    )
+    ) * np.exp(z * gp_bands.oltp_clients_sd(nc[None, ...]))
     p10, p50, p90 = percentiles(x, [10.0, 50.0, 90.0], axis=0)
     return Estimate(as_output(p10), as_output(p50), as_output(p90), "TPS")
 
@@ -328,14 +329,19 @@ class TpsCurve:
         return r
 
     def _r_other(self, hosts: FloatArray) -> FloatArray:
-        """The segment side's capacity ratio per draw (rows) and host count (columns), as `_capacity_ratios`."""
+        """The segment side's capacity ratio per draw (rows) and host count (columns), as `_capacity_ratios`, widened
+        with the distance from the study's host count as `_tps_range` widens it."""
+        z = gp_bands.z_draw(self.n, self.seed).reshape(-1, 1)
         if self.mix == "select":
             r: FloatArray = self._d.k_seg * hosts * self.segment_cores / self._d.ref_peak
-            return r
-        return hosts / _gp6_scaling().ref_segment_hosts
+        else:
+            r = np.broadcast_to(hosts / _gp6_scaling().ref_segment_hosts, (self.n, np.shape(hosts)[-1]))
+        widened: FloatArray = r * np.exp(z * gp_bands.oltp_hosts_sd(hosts))
+        return widened
 
     def _coordinator_bound_from(self) -> int:
-        """The fewest hosts at which every draw's segment ratio reaches its coordinator ratio, checked exactly
+        """The fewest hosts (or, where the band's widening spreads the draws apart, a count found by doubling) at
+        which every draw's segment ratio reaches its coordinator ratio, checked exactly
         (each ratio is a product and quotient of positive numbers by the host count: rounding keeps it
         non-decreasing in the count, so it holds at every larger count too); 0 when too far to matter."""
         r_coord = self._r_coord()
@@ -353,6 +359,10 @@ class TpsCurve:
             if bool(np.all(self._r_other(np.array([[float(h)]])) >= r_coord)):
                 return h
             h += 1
+        while h < 1e7:  # the band's widening (`_r_other`) moves the draws' bounds apart: a count where all bind
+            h *= 2
+            if bool(np.all(self._r_other(np.array([[float(h)]])) >= r_coord)):
+                return h
         return 0
 
     def at(self, hosts: IntArray) -> FloatArray:
@@ -371,7 +381,9 @@ class TpsCurve:
         d = self._d
         hh = hosts[None, :]
         r = _combined(self.mix, self._r_coord(), self._r_other(hh), self.pooled) / d.r_ref
-        x = _scaled_usl(np.full(hh.shape, self.clients), r, d.lam, d.sigma, d.kappa)
+        clients = np.full(hh.shape, self.clients)
+        x = _scaled_usl(clients, r, d.lam, d.sigma, d.kappa) * np.exp(
+            gp_bands.z_draw(self.n, self.seed).reshape(-1, 1) * gp_bands.oltp_clients_sd(clients))
         return np.asarray(percentiles(x, self.q, axis=0), dtype=float)
 
 

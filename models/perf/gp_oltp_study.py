@@ -17,9 +17,10 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from models.calibration_data import Point, dataset, point
+from models.calibration_data import Point, dataset, figure, point
 from models.hardware import HardwareCatalog, Server
 from models.model_card import ModelCard, Residual
+from models.perf import gp_bands
 from models.perf.gp_oltp import predict_tps
 from models.vocabulary import OLTP_MIXES, OltpMix
 
@@ -76,6 +77,20 @@ def size_tps(cluster: StudyCluster, mix: OltpMix, cores: float) -> tuple[int, fl
     return best
 
 
+def _band_rule() -> str:
+    """The OLTP band rule in words (`models.perf.gp_bands`), with its figures."""
+    per = figure(_DS, "band_sd_per_doubling")
+    hosts, lo, hi = figure(_DS, "segment_hosts"), figure(_DS, "clients_min"), figure(_DS, "clients_max")
+    far = float(gp_bands.oltp_hosts_sd(16 * hosts))
+    return (f" Band rule: {per:g} relative sd per doubling of distance from the study's {hosts:g} segment hosts widens"
+            " the segment side's capacity (a cluster its coordinator binds is not made less certain by hosts it does"
+            f" not use, and more hosts never lower a percentile), and {per:g} per doubling of clients outside the"
+            " measured"
+            f" {lo:g}-{hi:g} widens the whole rate, each draw times exp(z x sd), z ~ N(0, 1); 0 at the study's"
+            f" cluster, so an extrapolated design never gets the in-sample band ({16 * hosts:g} segment hosts: sd"
+            f" {far:.2f} on the segment side).")
+
+
 def study_004_card(catalog: HardwareCatalog | None = None) -> ModelCard:
     """The card; without a catalog (the hosts' cores unknown) it carries no residuals and says so."""
     residuals: list[Residual] = []
@@ -116,6 +131,7 @@ def study_004_card(catalog: HardwareCatalog | None = None) -> ModelCard:
             " its residual is the select curve's shape at the sample's clients alone. Built instead as a coordinator"
             " and a segment host of half the cores each, its P50 falls short: each draw of the share binds one half."
             + ("" if catalog is not None else " Built without a catalog: the hosts' cores are unknown, no residuals.")
+            + _band_rule()
         ),
         extra={"through_size": rows},
         validation="",

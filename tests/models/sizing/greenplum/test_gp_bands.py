@@ -58,3 +58,17 @@ def test_the_p90_a_design_is_sized_at_is_the_widened_band(catalog: HardwareCatal
     check = next(c for c in r.target_checks if c.metric == "full_scan_s")
     assert check.status == "met" and check.estimate == pytest.approx(r.estimates["full_scan_s"].p90, rel=1e-9)
     assert r.estimates["full_scan_s"].p90 <= 600 < r.estimates["full_scan_s"].p90 * 1.2
+
+
+def test_an_oltp_cluster_far_from_study_004s_has_a_wider_band_than_the_studys_own() -> None:
+    """TPC-B on study 004's 4 segment hosts at 100 clients (inside its measured 10-200) keeps the in-sample band;
+    32 segment hosts at 1,600 clients, the segment side binding, three doublings out in each, a wider one; a
+    coordinator-bound select cluster is not made less certain by segment hosts it does not use."""
+    from models.perf.gp_oltp import predict_tps
+
+    near = predict_tps("tpcb", 100, 512, 4, 32, n=400).estimate
+    far = predict_tps("tpcb", 1_600, 512, 32, 32, n=400).estimate
+    assert float(gp_bands.oltp_hosts_sd(4)) == 0.0 and float(gp_bands.oltp_clients_sd(100)) == 0.0
+    assert far.p90 / far.p10 > 1.3 * (near.p90 / near.p10)
+    small, big = (predict_tps("select", 100, 8, h, 64, n=400).estimate for h in (16, 64))
+    assert big.p10 == pytest.approx(small.p10) and big.p90 == pytest.approx(small.p90)  # the coordinator binds both
