@@ -70,6 +70,7 @@ from models.measurements.profile import MeasurementProfile
 from models.money import ExchangeRates
 
 WRITE_BATCH = 5_000  # rows per INSERT statement during an import: progress and cancel points
+LOAD_BATCH = 2_000  # records the ORM builds at a time when reading a kind (never every one of a big catalog at once)
 
 
 class _Raced(CatalogError):
@@ -890,7 +891,7 @@ class CatalogStore:
             if kind == "cpu":
                 found: builtins.list[Part] = builtins.list(cpus.values())
             else:
-                records = session.scalars(select(RECORDS[kind]))
+                records = session.scalars(select(RECORDS[kind]).execution_options(yield_per=LOAD_BATCH))
                 found = [part_from_fields(kind, r.catalog_fields(), cpus) for r in records]
             parts += sorted(found, key=lambda p: p.id)
         return parts

@@ -186,3 +186,28 @@ def test_the_streamed_readers_refuse_a_path_in_the_whole_file_readers_words(
         messages.append(str(caught.value))
     assert len(set(messages)) == 1, messages
     assert messages[0].startswith(f"{path}: ")
+
+
+def _read_transient(tmp_path: Path, count: int) -> int:
+    """Bytes allocated while reading a kind's rows beyond what the rows kept take."""
+    with CatalogStore.open(f"sqlite:///{tmp_path / f'read-{count}.sqlite'}", seed=False) as store:
+        store.import_rows(_nics(count))
+        tracemalloc.start()
+        try:
+            rows = store.versioned_rows("nic")
+            kept, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert len(rows) == count
+    return peak - kept
+
+
+def test_reading_a_kind_builds_its_records_a_batch_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a big import the window reads every row back for its tables (versioned_rows) and the sizing snapshot:
+    the ORM built every record of the kind at once, beside the parts and rows made from them. A 100 MB catalog JSON
+    (345,594 NICs) imported in the window peaked at 1,441 MiB, 270 MiB of it the import. Measured here as the
+    allocation beyond the rows returned, per extra part: about 800 bytes with every record alive, about 270 (the
+    parts the rows are made from) a batch at a time."""
+    monkeypatch.setattr(store_module, "LOAD_BATCH", 100)
+    small, big = _read_transient(tmp_path, 600), _read_transient(tmp_path, 1_200)
+    assert (big - small) / 600 < 500, (small, big)
