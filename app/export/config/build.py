@@ -5,8 +5,8 @@ from __future__ import annotations
 from app.export.config.ansible import add_ansible
 from app.export.config.bundle import ConfigBundle, ConfigFile, comment, header, one_line
 from app.export.config.design_values import cluster_setting, coordinator_word, release
-from app.export.config.gp_layout import instance_dirs, segment_units
-from app.export.config.greenplum import add_greenplum, mirror_mode_problem
+from app.export.config.gp_layout import SegmentUnit, instance_dirs, segment_units
+from app.export.config.greenplum import add_greenplum, coordinator_host, mirror_mode_problem
 from app.export.config.linux import GREENPLUM_KINDS, add_linux
 from app.export.config.naming import Naming, for_release
 from app.export.config.postgres import add_postgres, vm_names
@@ -34,7 +34,7 @@ def build_config(result: SizingResult, naming: Naming | None = None) -> ConfigBu
         units = add_greenplum(bundle, result, naming)
         add_ansible(bundle, result, units, naming)
         add_linux(bundle, result, units[0].mounts if units else None, units[0].drives if units else 0,
-                  instance_dirs(units[0], naming) if units else ())
+                  instance_dirs(units[0], naming) if units else (), _coordinator_dir(result, units, naming))
         if vsphere:
             mode = cluster_setting(result, "greenplum-init", "mirror_mode")
             block = cluster_setting(result, "greenplum-init", "mirror_block_hosts")
@@ -52,6 +52,15 @@ def build_config(result: SizingResult, naming: Naming | None = None) -> ConfigBu
             add_vsphere(bundle, result, sap_iq_vms(result, naming), [], vsan_policies(result))
     bundle.files.insert(0, ConfigFile("README.txt", readme(bundle, result, naming) + "\n", False, "this index"))
     return bundle
+
+
+def _coordinator_dir(result: SizingResult, units: list[SegmentUnit], naming: Naming
+                     ) -> tuple[str, tuple[str, ...]]:
+    """The coordinator's data directory and the hosts it is made on: the coordinator's and the standby's."""
+    hosts = [coordinator_host(result, units, naming)]
+    if result.design.coordinator_hosts > 1:
+        hosts.append(naming.render("standby_coordinator_host"))
+    return naming.render("coordinator_dir"), tuple(hosts)
 
 
 def readme(bundle: ConfigBundle, result: SizingResult, naming: Naming) -> str:

@@ -154,12 +154,22 @@ def cgroups_conf(result: SizingResult) -> str | None:
     return "\n".join(lines)
 
 
-def host_settings(result: SizingResult) -> str:
-    """The installation guide's host settings that are not sysctl or limits lines, as a checklist with commands."""
+def host_settings(result: SizingResult, coordinator_dir: tuple[str, tuple[str, ...]] | None = None) -> str:
+    """The installation guide's host settings that are not sysctl or limits lines, as a checklist with commands;
+    then the coordinator's data directory on its hosts (`coordinator_dir`: the directory and the host names)."""
     lines = header(f"host-settings.txt: {release_label(result)} host settings beyond sysctl.conf and limits.conf"
                    " (every host)", result.scenario_name)
-    for i, e in enumerate(deploy_data("linux")["greenplum_host_settings"], start=1):
+    items = deploy_data("linux")["greenplum_host_settings"]
+    for i, e in enumerate(items, start=1):
         lines += ["", f"[ ] {i}. {e['what']}: {e['command']}", *comment(e["reason"], e["source"], "   ")]
+    if coordinator_dir:
+        path, hosts = coordinator_dir
+        user = deploy_data("greenplum")["ansible"]["user"]
+        c = deploy_data("linux")["greenplum_coordinator_dir"]
+        w = coordinator_word(result)
+        lines += ["", f"[ ] {len(items) + 1}. The {w}'s data directory, on {' and '.join(hosts)} only:"
+                  f" mkdir -p {shlex.quote(path)} && chown {user}:{user} {shlex.quote(path)}",
+                  *comment(c["reason"].replace("coordinator", w), c["source"], "   ")]
     return "\n".join(lines)
 
 
@@ -204,7 +214,7 @@ def guest_settings(result: SizingResult) -> str:
 
 
 def add_linux(bundle: ConfigBundle, result: SizingResult, mounts: tuple[str, ...] | None, drives: int,
-              instance_dirs: tuple[str, ...] = ()) -> None:
+              instance_dirs: tuple[str, ...] = (), coordinator_dir: tuple[str, tuple[str, ...]] | None = None) -> None:
     kind = result.design.kind
     if kind in GREENPLUM_KINDS:
         for role in roles(result):
@@ -213,7 +223,8 @@ def add_linux(bundle: ConfigBundle, result: SizingResult, mounts: tuple[str, ...
                        f"kernel parameters for every {role.name} ({release_label(result)} installation guide)")
             bundle.add(f"os/limits{suffix}.conf", limits_conf(result, role),
                        f"open files and processes for every {role.name}")
-        bundle.add("os/host-settings.txt", host_settings(result), "THP, RemoveIPC, sshd threshold, MTU (checklist)")
+        bundle.add("os/host-settings.txt", host_settings(result, coordinator_dir),
+                   "THP, RemoveIPC, sshd threshold, MTU, the coordinator's directory (checklist)")
         cgroups = cgroups_conf(result)
         if cgroups:
             bundle.add("os/cgconfig-gpdb.conf", cgroups, "cgroups for resource groups (gp_resource_manager=group)")

@@ -94,3 +94,23 @@ def test_data_disks_create_every_instance_directory_for_gpadmin(catalog: Hardwar
     owned = next(ln for ln in script if ln.startswith("chown ")).split()
     assert named and set(made) == named and len(made) == len(named)
     assert owned[1] == "gpadmin:gpadmin" and set(owned[2:]) == named
+
+
+@pytest.mark.parametrize(("version", "workload"), [("6", {}), ("7", {}),
+                                                   ("6", {"coordinator_on_segment_host": True, "mirrors": False})])
+def test_the_coordinator_directory_is_made_on_its_hosts(catalog: HardwareCatalog, version: str,
+                                                        workload: dict[str, Any]) -> None:
+    """The directory gpinitsystem_config names for the master (coordinator), on the hosts that run it: its own and
+    the standby's, or the first segment host where the coordinator shares it."""
+    bundle = _bundle(catalog, version, **workload)
+    init = dict(ln.split("=", 1) for ln in bundle.get("greenplum/gpinitsystem_config").text.splitlines()
+                if "=" in ln and not ln.startswith(("#", "declare")))
+    prefix = "MASTER" if version == "6" else "COORDINATOR"
+    item = next(ln for ln in bundle.get("os/host-settings.txt").text.splitlines() if "data directory, on" in ln)
+    path = init[f"{prefix}_DIRECTORY"]
+    assert item.endswith(f"mkdir -p {path} && chown gpadmin:gpadmin {path}")
+    hosts = item.split(", on ", 1)[1].split(" only:")[0].split(" and ")
+    assert hosts[0] == init[f"{prefix}_HOSTNAME"]
+    command = bundle.get("greenplum/gpinitsystem.sh").text.splitlines()[-1]
+    standby = command.split(" -s ")[1].split()[:1] if " -s " in command else []
+    assert hosts[1:] == standby
