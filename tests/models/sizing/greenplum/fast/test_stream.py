@@ -15,6 +15,8 @@ from models import pricing
 from models.hardware import Drive, HardwareCatalog, Server
 from models.optimizer import _space
 from models.sizing.greenplum.fast.stream import CheapestFeasible, RunningBest, first_per_server, lowest
+from models.sizing.searched import Searched
+from models.vocabulary import DEPLOYMENTS, RAID_LEVELS
 from tests.models.sizing.conftest import sample
 
 CASES = {
@@ -23,6 +25,9 @@ CASES = {
     "none feasible": {"targets": {"max_full_scan_s": 1, "max_capex": 1000}},
 }
 
+
+# every deployment and RAID level, whatever the sample names: the widest space the reducers must handle
+EVERYTHING = Searched(DEPLOYMENTS, RAID_LEVELS, ())
 
 def _twice(catalog: HardwareCatalog) -> HardwareCatalog:
     """Every server and drive twice at the same price: rows tying on every key but the index, across chunks."""
@@ -40,7 +45,7 @@ def test_the_reducers_equal_the_whole_array_order(case: str, k: int, ties: bool,
     scenario = sample("retail-dw-gen5", **CASES[case])
     catalog = _twice(catalog) if ties else catalog
     priced = pricing.in_currency(catalog, scenario.commercial.currency, scenario.commercial.discounts_pct).catalog
-    chunks = list(_space(scenario, priced).chunks(997))
+    chunks = list(_space(scenario, priced, EVERYTHING).chunks(997))
     best, cheapest = RunningBest(), CheapestFeasible(k=k)
     for offset, ev in chunks:
         feasible = np.flatnonzero(ev.feasible)
