@@ -272,6 +272,17 @@ def esa_refusal(too_small: list[str]) -> Problem:
                    f" them ({'; '.join(too_small[:3])}): choose 'osa', or a server that meets them")
 
 
+def least_raw_needed_tb(stored_tb: float, policy: str) -> float:
+    """The least raw capacity any vSAN layout of the policy takes for `stored_tb`: the OSA or ESA copies, whichever
+    are fewer at any host count, with the slack kept free.
+
+    >>> [round(least_raw_needed_tb(10.0, p), 2) for p in ("raid1-ftt1", "raid5-ftt1", "raid6-ftt2")]
+    [28.57, 17.86, 21.43]
+    """
+    factor = min(policy_factor(policy), esa_policy_factor(policy, 1), esa_policy_factor(policy, vsan_max_hosts()))
+    return stored_tb * factor / (1.0 - figure(DS, "slack_fraction"))
+
+
 def write_penalty(policy: str) -> float:
     """Back-end I/Os per guest write: every copy for mirroring, read-modify-write of data and parity for erasure
     coding (RAID-5: 2 reads + 2 writes, RAID-6: 3 + 3).

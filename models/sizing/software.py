@@ -130,9 +130,7 @@ def licence_choice(basis: Licensing, groups: Sequence[HostGroup]) -> tuple[list[
     chosen: list[Licence] = []
     missing: list[str] = []
     for product in products(scenario):
-        offers = [lic for lic in catalog.current(catalog.licences) if lic.applies_to == product]
-        if product == "vsphere" and basis.vsan:
-            offers = [lic for lic in offers if lic.vsan_gib_per_core != 0] or offers
+        offers = licence_offers(basis, product)
         if not offers:
             missing.append(product)
             continue
@@ -141,7 +139,16 @@ def licence_choice(basis: Licensing, groups: Sequence[HostGroup]) -> tuple[list[
     return chosen, missing
 
 
-def _licensed_groups(lic: Licence, groups: Sequence[HostGroup]) -> list[HostGroup]:
+def licence_offers(basis: Licensing, product: str) -> list[Licence]:
+    """The catalog's current licences of `product` a design may be quoted with: on a vSAN datastore, the vSphere
+    editions that include vSAN where the catalog has one."""
+    offers = [lic for lic in basis.catalog.current(basis.catalog.licences) if lic.applies_to == product]
+    if product == "vsphere" and basis.vsan:
+        offers = [lic for lic in offers if lic.vsan_gib_per_core != 0] or offers
+    return offers
+
+
+def licensed_groups(lic: Licence, groups: Sequence[HostGroup]) -> list[HostGroup]:
     """The hosts a licence counts: the OS and vSphere run on every host, the database product not on ETL hosts."""
     return list(groups) if lic.applies_to in EVERY_HOST_PRODUCTS else [g for g in groups if g.role not in
                                                                         UNLICENSED_ROLES]
@@ -170,7 +177,7 @@ def licence_cost(basis: Licensing, groups: Sequence[HostGroup]) -> tuple[float, 
     chosen, _ = licence_choice(basis, groups)
     once = yearly = 0.0
     for lic in chosen:
-        cost = cents(lic.price * units(lic, _licensed_groups(lic, groups), basis.data_tb, basis.guests)[0])
+        cost = cents(lic.price * units(lic, licensed_groups(lic, groups), basis.data_tb, basis.guests)[0])
         if lic.term == "perpetual":
             once += cost
         else:
@@ -194,7 +201,7 @@ def licence_lines(basis: Licensing, groups: Sequence[HostGroup]
            else "the cheapest catalog licence for each product the design runs")
     perpetual: list[str] = []
     for lic in chosen:
-        n, how = units(lic, _licensed_groups(lic, groups), basis.data_tb, basis.guests)
+        n, how = units(lic, licensed_groups(lic, groups), basis.data_tb, basis.guests)
         if lic.applies_to == "vsphere" and basis.vsan:
             warnings.extend(vsan_entitlement(lic, n, basis.vsan_raw_tb))
         lines.append(bom.line("software", lic, n, 1, "licence",

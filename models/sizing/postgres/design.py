@@ -8,7 +8,6 @@ all and explains the result.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import NoReturn
 
@@ -21,7 +20,6 @@ from models.perf import cost_power, memory
 from models.problems import Problem
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing import bom, licence_rank
-from models.sizing.infrastructure import HostGroup
 from models.sizing.parts import (
     NetworkChoice,
     ResolvedParts,
@@ -31,10 +29,6 @@ from models.sizing.parts import (
 from models.sizing.postgres import throughput
 from models.sizing.postgres import warnings as pg_warnings
 from models.sizing.postgres.choice import (
-    architectures,
-    cheapest_local,
-    cheapest_vsan,
-    host_network,
     nic_of,
     vsan_sources,
     vsan_words,
@@ -49,8 +43,6 @@ from models.sizing.postgres.limits import (
     CLUSTER_WORDS,
     below_working_sets,
     cluster_limit_source,
-    cluster_max_hosts,
-    host_memory,
     larger_than_any_host,
     largest_working_set,
     physical_memory,
@@ -58,14 +50,11 @@ from models.sizing.postgres.limits import (
 from models.sizing.postgres.placement import (
     HA_RESTARTS,
     PgVm,
-    VmCache,
-    ha_failures,
-    pack_hosts,
     pinned,
     placed_vms,
-    plan_vms,
     shared_split,
 )
+from models.sizing.postgres.search import DATABASE_HOST, Ask, cheapest, rank
 from models.sizing.postgres.state import Overcommit, Packing, host_failure, overcommit
 from models.sizing.postgres.tps_vcpus import clients_per_vcpu, host_cpu, model_rates
 from models.sizing.result import (
@@ -84,30 +73,9 @@ from models.sizing.rules import (
     cite,
     raid_capacity_factor,
 )
-from models.sizing.shared_storage import (
-    ESA_SHORT,
-    esa_devices_problem,
-    esa_host_short,
-    esa_refusal,
-    fewest_hosts,
-    policy_factor,
-    write_penalty,
-)
-from models.sizing.software import Licensing
+from models.sizing.shared_storage import ESA_SHORT, esa_devices_problem, esa_refusal, policy_factor, write_penalty
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS, RAIDS, SHARE, SHARE_OF_BASELINE
-
-DATABASE_HOST = "database host"  # the role of every database host's BOM lines; each layout adds its number
-
-
-def _rank(scenario: Scenario, catalog: HardwareCatalog, p: Packing) -> tuple[float, float]:
-    """Servers whose cores give every VM the vCPUs its clients and transaction rates take come first, by capex incl.
-    licences (or N-year cost of ownership: `licence_rank`); when none does, the one short by the fewest vCPUs."""
-    short = sum(max(0, math.ceil(vm.vcpus_needed - 1e-9) - vm.vcpus) for h in p.hosts for vm in h.vms)
-    basis = Licensing(scenario, catalog, round(sum(s.capacity_gb for s in p.storage) / GB_PER_TB, 3),
-                      vsan=p.vsan is not None)
-    return (float(short), licence_rank.ranked_cost(basis, HostGroup(DATABASE_HOST, p.server, len(p.hosts), 0.0, 0, 0.0),
-                                                   p.capex, sum(len(h.vms) for h in p.hosts)))
 
 
 def size_postgres(
@@ -118,49 +86,9 @@ def size_postgres(
     raid = f"vsan-{w.vsan_policy}" if vsan else (scenario.platform.raid or "raid10")
     if vsan and (few := esa_devices_problem(scenario.platform.drives_per_host, w.vsan_architecture, parts.drive)):
         raise SizingInputError([few])
-    fill = figure(DOCS, "gp_capacity_max_fill")
-    best: Packing | None = None
-    best_rank = (math.inf, math.inf)
-    too_small: list[str] = []
-    sized = VmCache()  # a VM sized on one server is reused on the others where it comes out the same
-    nets_of: dict[str, dict[str, tuple[NetworkChoice, Rationale | None]]] = {}
-    for server in candidate_servers(catalog, parts, scenario.platform.nics_per_host or 1):
-        archs = architectures(w, scenario, server)
-        if not archs:
-            too_small.append(f"{server.id}: {ESA_SHORT} ({esa_host_short(server.cores_total, server.memory_gib)})")
-            continue
-        nets = nets_of[server.id] = {a: host_network(catalog, parts, server, scenario.platform.nics_per_host, a)
-                                     for a in archs}
-        host_mem, available = host_memory(scenario, w, server)
-        if available <= 0:
-            too_small.append(f"{server.id}: {host_mem:g} GiB leaves nothing after the hypervisor reserve")
-            continue
-        vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes,
-                       host_cpu(server, scenario.targets.confidence), fill, grow_for_connections=True, cache=sized)
-        physical = physical_memory(scenario, server)[1]
-        big = max(vms, key=lambda v: v.memory_gib)
-        if big.memory_gib > physical + 1e-9:  # vRAM beyond the host's own memory: no overcommit makes it fit
-            too_small.append(f"{server.id}: VM {big.name} ({big.memory_gib:g} GiB) against the host's"
-                             f" {physical:,.0f} GiB after the hypervisor reserve")
-            continue
-        least = fewest_hosts(w.vsan_policy, archs) if vsan else 1
-        hosts = pack_hosts(vms, server.cores_total, available, ha_failures(w), server.numa_nodes,
-                           server.cores_per_numa_node, least, cluster_max_hosts(vsan))
-        if hosts is None and all(v.resident_peak_gib <= available and v.vcpus <= server.cores_total for v in vms):
-            too_small.append(f"{server.id}: the VMs need more than the {cluster_max_hosts(vsan)} hosts of"
-                             f" {CLUSTER_WORDS[vsan]}")
-            continue
-        if hosts is None:
-            big = max(vms, key=lambda v: v.resident_peak_gib)
-            too_small.append(f"{server.id}: VM {big.name} ({big.resident_peak_gib:,.1f} GiB working set,"
-                             f" {big.vcpus} vCPU) against {available:,.0f} GiB available and {server.cores_total}"
-                             " cores")
-            continue
-        found = (cheapest_vsan(scenario, w, catalog, parts, server, vms, hosts, {a: n for a, (n, _) in nets.items()})
-                 if vsan else
-                 cheapest_local(scenario, catalog, parts, server, hosts, available, nets["local"][0], raid))
-        if found is not None and (rank := _rank(scenario, catalog, found)) < best_rank:  # the first: below inf
-            best, best_rank = found, rank
+    ask = Ask(scenario, w, catalog, parts, vsan, raid, figure(DOCS, "gp_capacity_max_fill"))
+    found = cheapest(ask, candidate_servers(catalog, parts, scenario.platform.nics_per_host or 1))
+    best, too_small = found.best, found.too_small
     if best is None and too_small and all(ESA_SHORT in t for t in too_small):
         raise SizingInputError([esa_refusal(too_small)])
     if best is None:
@@ -169,7 +97,7 @@ def size_postgres(
     if physical > best.available_gib:  # memory made available below the host's: NUMA nodes are the host's own
         s = best.server
         best = replace(best, hosts=pinned(best.hosts, s.numa_nodes, s.cores_per_numa_node, physical / s.numa_nodes))
-    return _explain(scenario, catalog, w, best, nic_of(nets_of[best.server.id], best), best.raid or raid)
+    return _explain(scenario, catalog, w, best, nic_of(found.nets_of[best.server.id], best), best.raid or raid)
 
 
 def _refuse(w: PostgresConsolidation, catalog: HardwareCatalog, parts: ResolvedParts, scenario: Scenario,
@@ -446,7 +374,7 @@ def _explain(
     if oc.rate > 0:
         rationale.insert(4, _overcommit_kept(w, oc, estimates["performance_preserved"].p50))
     rationale.append(licence_rank.rationale(scenario, p.server, "holds the VMs with the vCPUs they need"
-                                            if _rank(scenario, catalog, p)[0] == 0 else
+                                            if rank(scenario, catalog, p)[0] == 0 else
                                             "leaves the VMs short by the fewest vCPUs"))
     if nic_why:
         rationale.append(nic_why)

@@ -13,12 +13,23 @@ from models.problems import Problem
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing.parts import ResolvedParts, candidate_servers, choose_nic, current
 from models.sizing.postgres.datastore import DS, VS
-from models.sizing.postgres.placement import make_vm, plan_vms, vsphere_max_hosts
+from models.sizing.postgres.placement import make_vm, plan_vms
 from models.sizing.postgres.storage import GIB_PER_GB
 from models.sizing.postgres.tps_vcpus import host_cpu
 from models.sizing.result import Rationale
 from models.sizing.rules import DOCS, hypervisor_reserve_gib
 from models.sizing.shared_storage import vsan_max_hosts
+
+
+def vsphere_max_hosts() -> int:
+    """The most hosts one vSphere cluster holds (VMware configuration maximums, as VMware Validated Design plans):
+    vSphere HA restarts a failed host's VMs only within its cluster, so a consolidation needing more hosts is
+    several clusters, each sized on its own.
+
+    >>> vsphere_max_hosts()
+    64
+    """
+    return int(figure(DS, "vsphere_max_hosts_per_cluster"))
 
 
 def host_memory(scenario: Scenario, w: PostgresConsolidation, server: Server) -> tuple[float, float]:

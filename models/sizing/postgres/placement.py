@@ -77,17 +77,6 @@ class PgVm:
                      for db, io in zip(self.databases, self.io, strict=True) for loads in (load_profile(db),))
 
 
-def vsphere_max_hosts() -> int:
-    """The most hosts one vSphere cluster holds (VMware configuration maximums, as VMware Validated Design plans):
-    vSphere HA restarts a failed host's VMs only within its cluster, so a consolidation needing more hosts is
-    several clusters, each sized on its own.
-
-    >>> vsphere_max_hosts()
-    64
-    """
-    return int(figure(DS, "vsphere_max_hosts_per_cluster"))
-
-
 def _vcpus_by_hour(dbs: tuple[PgDatabase, ...], host: HostCpu) -> np.ndarray:
     """vCPUs the databases take per hour: their clients at 10 per vCPU, or the vCPUs their stated transaction
     rate takes on the host's CPU when that is more."""
@@ -350,6 +339,18 @@ def _numa(vms: list[PgVm], nodes: int, node_cores: int, node_mem: float) -> tupl
     return tuple(out[v.name] for v in vms)
 
 
+def least_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: int, min_hosts: int = 1) -> int:
+    """The host count `pack_hosts` tries first: the busiest hour's CPU and resident memory over whole hosts, plus
+    one host per HA failure, and at least `min_hosts` (raised to vSphere HA's minimum where `ha`). No packing of
+    the VMs takes fewer hosts, so a server's cost at this count bounds its cost from below (`search`)."""
+    total_cpu = sum((v.cpu_by_hour for v in vms), np.zeros(HOURS)).max()
+    total_res = sum((v.resident_by_hour for v in vms), np.zeros(HOURS)).max()
+    low = max(1, math.ceil(total_cpu / cores - 1e-9), math.ceil(total_res / available_gib - 1e-9))
+    if ha:
+        min_hosts = max(min_hosts, int(figure(DS, "ha_min_hosts")) + ha - 1)
+    return int(max(low + ha, min_hosts))
+
+
 def pack_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: int, nodes: int, node_cores: int,
                min_hosts: int = 1, max_hosts: int | None = None) -> list[HostPlan] | None:
     """The fewest hosts holding every VM on its highest hourly sums, with room for vSphere HA to restart the VMs
@@ -362,12 +363,9 @@ def pack_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: int, nodes
     if not vms or any(v.vcpus > cores or v.resident_peak_gib > available_gib for v in vms):
         return None
     failures = int(ha)
-    total_cpu = sum((v.cpu_by_hour for v in vms), np.zeros(HOURS)).max()
-    total_res = sum((v.resident_by_hour for v in vms), np.zeros(HOURS)).max()
-    low = max(1, math.ceil(total_cpu / cores - 1e-9), math.ceil(total_res / available_gib - 1e-9))
     if failures:
         min_hosts = max(min_hosts, int(figure(DS, "ha_min_hosts")) + failures - 1)
-    first = max(low + failures, min_hosts)
+    first = least_hosts(vms, cores, available_gib, failures, min_hosts)
     last = max(len(vms) + 2 + failures, min_hosts + 1)
     if max_hosts is not None and first > max_hosts:
         return None  # the busiest hour alone needs more hosts than the cluster holds: no placement to try

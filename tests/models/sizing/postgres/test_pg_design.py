@@ -17,12 +17,12 @@ from models.scenario import PgDatabase, PostgresConsolidation
 from models.sizing.engine import size
 from models.sizing.parts import SizingInputError
 from models.sizing.postgres.config import PgVmInputs, postgres_config, shared_buffers_rule
+from models.sizing.postgres.limits import vsphere_max_hosts
 from models.sizing.postgres.placement import (
     clients_per_vcpu,
     pack_hosts,
     plan_vms,
     survives_failures,
-    vsphere_max_hosts,
 )
 from models.sizing.postgres.storage import database_io
 from models.sizing.postgres.tps_vcpus import HostCpu, clients_tps, host_cpu, tps_vcpus, vcpus_tps
