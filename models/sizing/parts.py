@@ -207,12 +207,13 @@ def slot_words(servers: list[Server]) -> tuple[str, str]:
 
 def choose_nic(catalog: HardwareCatalog, parts: ResolvedParts, servers: list[Server] | None = None
                ) -> tuple[Nic | None, Rationale | None]:
-    """The named NIC, else (`pick_nic`) among the cards every server that may be chosen carries at line rate (the
-    named one, else `servers`, else every current one) the cheapest per port at the recommended speed, else at the
-    minimum speed, else the fastest."""
+    """The named NIC, else (`pick_nic`) among the cards every server that may be chosen carries at line rate
+    (`servers`, the ones searched: the optimizer's whole catalog even where the scenario names one; else the named
+    one, else every current one) the cheapest per port at the recommended speed, else at the minimum speed, else the
+    fastest."""
     if parts.nic:
         return parts.nic, None
-    servers = [parts.server] if parts.server else (servers or current(catalog.servers, catalog))
+    servers = servers or ([parts.server] if parts.server else current(catalog.servers, catalog))
     nics = carried_nics(catalog, servers) or current(catalog.nics, catalog)
     if not nics:
         return None, None

@@ -54,3 +54,20 @@ def test_greenplum_takes_a_card_its_slots_carry(size_once: SizeOnce, catalog: Ha
 def test_sap_iq_takes_a_card_its_slots_carry(size_once: SizeOnce, catalog: HardwareCatalog) -> None:
     r = size_once(sample("sap-iq", platform={"server_id": DL380E_GEN8, "nic_id": None}))
     _check(r, catalog, figure("sizing_rules", "network_min_gbps"))
+
+
+def test_a_search_chooses_the_card_for_the_servers_it_searches(catalog: HardwareCatalog) -> None:
+    """A scenario naming a PCIe 3.0 server, searched over every current server (as the optimizer does): the card is
+    one every searched server carries at 100 GbE, not the 25 GbE card the named server alone would take."""
+    from models.sizing.greenplum.candidates import Choices
+    from models.sizing.greenplum.search import search_space
+    from models.sizing.parts import resolve
+
+    s = _free("retail-dw-gen5", R720XD, data_tb=8, concurrent_queries=4)
+    servers = catalog.current(catalog.servers)
+    assert R720XD not in {x.id for x in servers}
+    space = search_space(s, s.workload, catalog, resolve(s, catalog),  # type: ignore[arg-type]
+                         Choices(servers, catalog.current(catalog.drives), ("bare-metal",), ("none",), None))
+    nic = space.net.nic
+    assert nic is not None and nic.speed_gbps >= figure("sizing_rules", "network_recommended_gbps")
+    assert all(carries(x, nic) for x in space.servers)
