@@ -98,7 +98,8 @@ def larger_than_any_host(
     fill = figure(DOCS, "gp_capacity_max_fill")
     out = []
     for i, db in enumerate(w.databases):
-        vm = make_vm(f"vm-{db.name}", (db,), host_cpu(biggest, scenario.targets.confidence), w, fill)
+        vm = make_vm(f"vm-{db.name}", (db,), host_cpu(biggest, scenario.targets.confidence,
+                                                            scenario.platform.datastore_latency_ms), w, fill)
         if vm.memory_gib <= most_gib:
             continue
         clients_gib = vm.resident_peak_gib - db.working_set_gb * GIB_PER_GB

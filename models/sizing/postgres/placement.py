@@ -36,6 +36,7 @@ from models.sizing.postgres.tps_vcpus import (
     HostCpu,
     clients_per_vcpu,
     clients_tps,
+    commit_bound_tps,
     storage_margin,
     tps_vcpus,
     vcpus_tps,
@@ -107,17 +108,19 @@ def _clients_by_hour(dbs: tuple[PgDatabase, ...]) -> np.ndarray:
     return _hourly(dbs, lambda d: d.peak_clients)
 
 
-def _rates(dbs: tuple[PgDatabase, ...], carried: float, host: HostCpu) -> dict[str, float]:
+def _rates(dbs: tuple[PgDatabase, ...], carried: float, host: HostCpu, caches: dict[str, float]) -> dict[str, float]:
     """The busiest-hour rate each database is sized for: a stated peak as it is; an unstated one at what its clients
     drive by the throughput model on the host's CPU (`clients_tps`), at most its share by clients of what the VM
     carries (`carried`) less the stated rates, so storage is not sized for a rate the VM never runs (the host's cores
-    or vm_vcpus capping it).
+    or vm_vcpus capping it), and at most what its clients commit where the datastore states its latency
+    (`commit_bound_tps`, with `caches`: each database's share of the VM's cache, GiB).
     """
     estimated = [d for d in dbs if d.peak_tps is None]
     clients = sum(d.peak_clients for d in estimated)
     room = max(0.0, carried - sum(d.peak_tps for d in dbs if d.peak_tps is not None))
     out = {d.name: d.peak_tps for d in dbs if d.peak_tps is not None}
-    out.update({d.name: min(clients_tps(d.peak_clients, host), room * d.peak_clients / clients) for d in estimated})
+    out.update({d.name: min(clients_tps(d.peak_clients, host), room * d.peak_clients / clients,
+                            commit_bound_tps(d, caches[d.name], host)) for d in estimated})
     return out
 
 
@@ -152,8 +155,8 @@ class VmCache:
 
     demands: dict[tuple[tuple[int, ...], HostCpu | None], _Demand] = field(default_factory=dict)
     memory: dict[tuple[int, int, bool, bool, float, float], float] = field(default_factory=dict)
-    vms: dict[tuple[str, tuple[int, ...], HostCpu | None, float | None, int, float, float], PgVm] = field(
-        default_factory=dict)
+    vms: dict[tuple[str, tuple[int, ...], HostCpu | None, tuple[float | None, float | None], int, float, float],
+              PgVm] = field(default_factory=dict)
 
 
 def _demand_key(dbs: tuple[PgDatabase, ...], host: HostCpu) -> tuple[tuple[int, ...], HostCpu | None]:
@@ -180,7 +183,7 @@ def make_vm(name: str, dbs: tuple[PgDatabase, ...], host: HostCpu, w: PostgresCo
         if key not in cache.memory:
             cache.memory[key] = memory_for_connections_gib(*key[:4], mem, room_gib)
         mem = cache.memory[key]
-    vkey = (name, ids, on, host.specrate_per_core, vcpus, float(mem), fill)  # the CPU sets unstated rates too
+    vkey = (name, ids, on, (host.specrate_per_core, host.latency_ms), vcpus, float(mem), fill)  # unstated rates
     vm = cache.vms.get(vkey)
     if vm is None:
         vm = cache.vms[vkey] = _sized_vm(name, dbs, need, (vcpus, host), float(mem), fill)
@@ -194,10 +197,11 @@ def _sized_vm(name: str, dbs: tuple[PgDatabase, ...], need: _Demand, on: tuple[i
     vcpus, host = on
     cache = mem * figure(DS, "effective_cache_size_ratio")
     carried = vcpus_tps(vcpus, need.at_once, host)
-    rates = _rates(dbs, carried, host)
+    caches = {d.name: cache * d.working_set_gb / max(sum(x.working_set_gb for x in dbs), 1e-12) for d in dbs}
+    rates = _rates(dbs, carried, host, caches)
     margin = storage_margin(vcpus, need.at_once, host)
-    io = tuple(database_io(d, cache * d.working_set_gb / max(sum(x.working_set_gb for x in dbs), 1e-12), fill,
-                           rates[d.name], margin if d.peak_tps is not None else 1.0) for d in dbs)
+    io = tuple(database_io(d, caches[d.name], fill, rates[d.name], margin if d.peak_tps is not None else 1.0)
+               for d in dbs)
     return PgVm(name, dbs, vcpus, mem, np.minimum(need.demand, vcpus), need.resident, need.at_once, io, need.needed,
                 carried, clients_tps(need.at_once, host))
 

@@ -137,7 +137,8 @@ def plan(ask: Ask, server: Server, sized: VmCache) -> Option | str:
     if available <= 0:
         return f"{server.id}: {host_mem:g} GiB leaves nothing after the hypervisor reserve"
     vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes,
-                   host_cpu(server, scenario.targets.confidence), ask.fill, grow_for_connections=True, cache=sized)
+                   host_cpu(server, scenario.targets.confidence, scenario.platform.datastore_latency_ms), ask.fill,
+                   grow_for_connections=True, cache=sized)
     physical = physical_memory(scenario, server)[1]
     big = max(vms, key=lambda v: v.memory_gib)
     if big.memory_gib > physical + 1e-9:  # vRAM beyond the host's own memory: no overcommit makes it fit

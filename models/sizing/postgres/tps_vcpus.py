@@ -21,7 +21,7 @@ from models.estate import socket_score
 from models.hardware import Server
 from models.perf import measured, pg_tps
 from models.perf.pg_tps import PgTpsInputs, vcpus_for_tps
-from models.perf.pg_tps_law import fitted
+from models.perf.pg_tps_law import bounds, fitted
 from models.scenario import PgDatabase
 
 
@@ -33,12 +33,14 @@ class HostCpu:
     cores: int
     specrate_per_core: float | None = None
     confidence: str = "P50"
+    latency_ms: float | None = None  # platform.datastore_latency_ms: a read's and a WAL flush's (None: not bounded)
 
 
-def host_cpu(server: Server, confidence: str) -> HostCpu:
-    """The server as VM sizing sees it: cores, SPECrate2017_int_base per core (None: not in the table), confidence."""
+def host_cpu(server: Server, confidence: str, latency_ms: float | None = None) -> HostCpu:
+    """The server as VM sizing sees it: cores, SPECrate2017_int_base per core (None: not in the table), confidence and
+    the stated datastore latency."""
     score = socket_score(server.cpu.model)
-    return HostCpu(server.cores_total, None if score is None else score / server.cpu.cores, confidence)
+    return HostCpu(server.cores_total, None if score is None else score / server.cpu.cores, confidence, latency_ms)
 
 
 def tps_vcpus(d: PgDatabase, host: HostCpu) -> float:
@@ -85,6 +87,25 @@ def vcpus_tps(vcpus: float, clients: float, host: HostCpu) -> float:
     if m is not None:
         return vcpus * (m.tps_per_vcpu if m.tps_per_vcpu is not None else clients_per_vcpu() * m.tps_per_client)
     return _cpu_rate(float(vcpus), max(1, round(clients)), host.specrate_per_core)
+
+
+def commit_bound_tps(d: PgDatabase, cache_gib: float, host: HostCpu) -> float:
+    """The most a database's clients commit where the datastore states its latency: the throughput model's storage
+    latency and WAL flush bounds (`pg_tps_law.bounds`: each client waits for its missed reads and its commit's
+    flush); inf where no latency is stated.
+
+    >>> from models.scenario import PgDatabase
+    >>> d = PgDatabase(name="a", size_gb=10, peak_clients=8, working_set_gb=1)
+    >>> commit_bound_tps(d, 4.0, HostCpu(16)), round(commit_bound_tps(d, 4.0, HostCpu(16, latency_ms=2.0)))
+    (inf, 4000)
+    """
+    if host.latency_ms is None:
+        return math.inf
+    x = PgTpsInputs(vcpus=1, clients=max(1, d.peak_clients), cache_gib=cache_gib,
+                    working_set_gib=d.working_set_gb * 1e9 / 2**30, storage_latency_ms=host.latency_ms,
+                    wal_flush_ms=host.latency_ms)
+    b = bounds(x)
+    return min(b.latency, b.wal)
 
 
 def clients_tps(clients: float, host: HostCpu) -> float:

@@ -138,3 +138,20 @@ def test_the_small_vm_warning_counts_in_the_rate_the_design_reports(catalog: Har
     assert reached == pytest.approx(disk.tps_p50, rel=0.05)
     assert drive == pytest.approx(clients_tps(120, host_cpu(catalog.server(R6625), "P50")), abs=1)
     assert int(kept) == round(100 * reached / drive) and int(kept) < 40  # 4 of the 12 vCPUs the clients take
+
+
+def test_an_unstated_peak_on_a_slow_log_device_is_what_its_clients_can_commit(catalog: HardwareCatalog) -> None:
+    """Six clients on external storage of 8 ms a flush: each commits at most once per flush (group commit), so the
+    database is sized for 6 / 0.008 = 750 TPS of WAL and writes, not for the CPU rate of its vCPUs (the model's WAL
+    bound, which also binds the rate its VM reports)."""
+    from models.calibration_data import figure
+
+    dbs = [{"name": "ledger", "size_gb": 40, "peak_clients": 6, "working_set_gb": 2.0}]
+    r = size(sample("pg-consolidation", workload={"databases": dbs},
+                    platform={"server_id": R6625, "datastore_iops": 50_000.0, "datastore_latency_ms": 8.0}), catalog)
+    (disk,) = r.vms[0].disks
+    wal = 6 / (figure("pg_tuning_docs", "wal_flushes_per_commit") * 8.0 / 1000.0)
+    assert disk.peak_tps == pytest.approx(wal, abs=0.1) and disk.wal_write_iops == pytest.approx(wal, rel=1e-3)
+    assert disk.tps_binding == "WAL flush" and disk.tps_p10 < disk.peak_tps < disk.tps_p90
+    fast = size(sample("pg-consolidation", workload={"databases": dbs}, platform={"server_id": R6625}), catalog)
+    assert fast.vms[0].disks[0].peak_tps > 3 * wal  # the same clients without a stated latency: the CPU rate
