@@ -164,6 +164,38 @@ def _demand_key(dbs: tuple[PgDatabase, ...], host: HostCpu) -> tuple[tuple[int, 
     return tuple(map(id, dbs)), (host if any(d.peak_tps is not None for d in dbs) else None)
 
 
+@dataclass(frozen=True)
+class VmShape:
+    """A VM before its I/O is sized (`sized`): its databases, vCPUs and memory, and what they take hour by hour; the
+    hourly CPU and memory, the vCPUs needed and the peaks are those of the VM it sizes to."""
+
+    name: str
+    databases: tuple[PgDatabase, ...]
+    vcpus: int
+    memory_gib: float
+    need: _Demand
+    host: HostCpu
+    fill: float
+    key: tuple[str, tuple[int, ...], HostCpu | None, tuple[float | None, float | None], int, float, float]  # `VmCache`
+
+    @property
+    def vcpus_needed(self) -> float:
+        return self.need.needed
+
+    @property
+    def resident_peak_gib(self) -> float:
+        return self.need.resident_peak
+
+    @property
+    def cpu_by_hour(self) -> np.ndarray:
+        busy: np.ndarray = np.minimum(self.need.demand, self.vcpus)  # as `_sized_vm` sets it
+        return busy
+
+    @property
+    def resident_by_hour(self) -> np.ndarray:
+        return self.need.resident
+
+
 def make_vm(name: str, dbs: tuple[PgDatabase, ...], host: HostCpu, w: PostgresConsolidation, fill: float,
             room_gib: float | None = None, cache: VmCache | None = None) -> PgVm:
     """The VM of `dbs`. `room_gib`: the most memory it may grow to so that each of its clients gets its own
@@ -171,6 +203,12 @@ def make_vm(name: str, dbs: tuple[PgDatabase, ...], host: HostCpu, w: PostgresCo
     size (the host-limit checks, which ask what the working sets alone need). `cache`: VMs already sized for the
     same workload, reused where the vCPUs and memory come out the same."""
     cache = cache if cache is not None else VmCache()
+    return sized(shape_of(name, dbs, host, w, fill, room_gib, cache), cache)
+
+
+def shape_of(name: str, dbs: tuple[PgDatabase, ...], host: HostCpu, w: PostgresConsolidation, fill: float,
+             room_gib: float | None, cache: VmCache) -> VmShape:
+    """`make_vm`'s VM before its I/O is sized: its vCPUs and memory."""
     ids, on = dkey = _demand_key(dbs, host)
     need = cache.demands.get(dkey)
     if need is None:
@@ -184,9 +222,15 @@ def make_vm(name: str, dbs: tuple[PgDatabase, ...], host: HostCpu, w: PostgresCo
             cache.memory[key] = memory_for_connections_gib(*key[:4], mem, room_gib)
         mem = cache.memory[key]
     vkey = (name, ids, on, (host.specrate_per_core, host.latency_ms), vcpus, float(mem), fill)  # unstated rates
-    vm = cache.vms.get(vkey)
+    return VmShape(name, dbs, vcpus, float(mem), need, host, fill, vkey)
+
+
+def sized(shape: VmShape, cache: VmCache) -> PgVm:
+    """The VM of `shape` with each database's I/O, sized once per `VmCache` key."""
+    vm = cache.vms.get(shape.key)
     if vm is None:
-        vm = cache.vms[vkey] = _sized_vm(name, dbs, need, (vcpus, host), float(mem), fill)
+        vm = cache.vms[shape.key] = _sized_vm(shape.name, shape.databases, shape.need, (shape.vcpus, shape.host),
+                                              shape.memory_gib, shape.fill)
     return vm
 
 
@@ -208,6 +252,13 @@ def _sized_vm(name: str, dbs: tuple[PgDatabase, ...], need: _Demand, on: tuple[i
 
 def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, host: HostCpu, fill: float,
              grow_for_connections: bool = False, cache: VmCache | None = None) -> list[PgVm]:
+    """The VMs of `plan_shapes`, each with its I/O sized (`sized`)."""
+    cache = cache if cache is not None else VmCache()
+    return [sized(s, cache) for s in plan_shapes(w, node_cores, node_mem_gib, host, fill, grow_for_connections, cache)]
+
+
+def plan_shapes(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, host: HostCpu, fill: float,
+                grow_for_connections: bool, cache: VmCache) -> list[VmShape]:
     """One VM per database, or the databases in shared VMs. Shared VMs are split, first-fit, only where one VM would
     not hold its databases: their working sets beyond the stated vm_memory_gib (else a NUMA node's memory), or, with
     vm_vcpus left free, their clients beyond a NUMA node's cores. A stated vm_vcpus is kept (the design warns with
@@ -215,7 +266,7 @@ def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, hos
     each of its clients has a connection. `cache`: the VMs sized for this workload on other servers (`make_vm`)."""
     room = node_mem_gib if grow_for_connections else None
     if w.placement == "vm-per-database":
-        return [make_vm(f"vm-{d.name}", (d,), host, w, fill, room, cache) for d in w.databases]
+        return [shape_of(f"vm-{d.name}", (d,), host, w, fill, room, cache) for d in w.databases]
     limit_gib = w.vm_memory_gib or node_mem_gib
     limit_vcpus = math.inf if w.vm_vcpus is not None else node_cores
     groups: list[list[PgDatabase]] = []
@@ -227,7 +278,7 @@ def plan_vms(w: PostgresConsolidation, node_cores: int, node_mem_gib: float, hos
                 break
         else:
             groups.append([db])
-    return [make_vm(f"shared-vm-{i + 1}", tuple(g), host, w, fill, room, cache) for i, g in enumerate(groups)]
+    return [shape_of(f"shared-vm-{i + 1}", tuple(g), host, w, fill, room, cache) for i, g in enumerate(groups)]
 
 
 def _shared_need(dbs: tuple[PgDatabase, ...], host: HostCpu) -> tuple[float, int]:
@@ -281,15 +332,6 @@ class HostPlan:
         return sum(v.resident_peak_gib for v in self.vms)
 
 
-def _fitting(vm: PgVm, cpu: np.ndarray, res: np.ndarray, cores: float, mem: float) -> np.ndarray:
-    """Per host (rows of `cpu` and `res`, hour by hour): whether `vm` fits its highest hourly sums; one array
-    operation over every host, so a placement costs VMs x one pass rather than VMs x hosts Python checks."""
-    cpu_ok: np.ndarray = (cpu + vm.cpu_by_hour).max(axis=1) <= cores + 1e-9
-    mem_ok: np.ndarray = (res + vm.resident_by_hour).max(axis=1) <= mem + 1e-9
-    both: np.ndarray = np.logical_and(cpu_ok, mem_ok)
-    return both
-
-
 def _placing_order(vms: list[PgVm]) -> list[PgVm]:
     return sorted(vms, key=lambda v: (-v.resident_peak_gib, -v.cpu_peak, v.name))
 
@@ -302,30 +344,6 @@ def _place_quick(vms: list[PgVm], hosts: int, cores: float, mem: float) -> tuple
     if bins is None:
         return None
     return bins, BinSums(cpu, res, np.array([sum(v.memory_gib for v in b) for b in bins], dtype=float))
-
-
-def _place(vms: list[PgVm], hosts: int, cores: float, mem: float) -> list[list[PgVm]] | None:
-    """Largest VM first onto the least-loaded host whose hourly sums still fit (spreads the VMs)."""
-    bins: list[list[PgVm]] = [[] for _ in range(hosts)]
-    cpu = np.zeros((hosts, HOURS))
-    res = np.zeros((hosts, HOURS))
-    cpu_max = np.zeros(hosts)  # each host's busiest hour, kept as its row changes
-    res_max = np.zeros(hosts)
-    for vm in _placing_order(vms):
-        # every host's busiest hour plus the VM's fits: then each hour does (rounding is monotone), no sum needed
-        fits = np.logical_and(cpu_max + vm.cpu_peak <= cores + 1e-9, res_max + vm.resident_peak_gib <= mem + 1e-9)
-        if not fits.all():
-            fits = _fitting(vm, cpu, res, cores, mem)
-        if not fits.any():
-            return None
-        # the least-loaded fitting host, the lowest index on a tie
-        i = int(np.argmin(np.where(fits, res_max / mem + cpu_max / cores, np.inf)))
-        bins[i].append(vm)
-        cpu[i] += vm.cpu_by_hour
-        res[i] += vm.resident_by_hour
-        cpu_max[i] = cpu[i].max()
-        res_max[i] = res[i].max()
-    return bins
 
 
 def _numa(vms: list[PgVm], nodes: int, node_cores: int, node_mem: float) -> tuple[int | None, ...]:
@@ -343,7 +361,7 @@ def _numa(vms: list[PgVm], nodes: int, node_cores: int, node_mem: float) -> tupl
     return tuple(out[v.name] for v in vms)
 
 
-def least_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: int, min_hosts: int = 1) -> int:
+def least_hosts(vms: list[PgVm] | list[VmShape], cores: int, available_gib: float, ha: int, min_hosts: int = 1) -> int:
     """The host count `pack_hosts` tries first: the busiest hour's CPU and resident memory over whole hosts, plus
     one host per HA failure, and at least `min_hosts` (raised to vSphere HA's minimum where `ha`). No packing of
     the VMs takes fewer hosts, so a server's cost at this count bounds its cost from below (`search`)."""
@@ -456,29 +474,6 @@ def _restarted_quick(bins: list[list[PgVm]], failed: tuple[int, ...], cores: flo
 
 def _restart_order(bins: list[list[PgVm]], failed: tuple[int, ...]) -> list[PgVm]:
     return sorted((vm for i in failed for vm in bins[i]), key=lambda v: (-v.resident_peak_gib, v.name))
-
-
-def _restarted(bins: list[list[PgVm]], failed: tuple[int, ...], cores: float, mem: float,
-               sums: BinSums) -> tuple[list[tuple[PgVm, int]], tuple[str, ...]]:
-    """`restart`'s choices alone: each restarted VM with the host it went to, in the order HA restarts them, and
-    the VMs stranded; admission control asks only whether any is stranded, without copying the cluster's hosts."""
-    alive = np.array([i not in failed for i in range(len(bins))])
-    cpu = np.where(alive[:, None], sums.cpu, 0.0)
-    res = np.where(alive[:, None], sums.res, 0.0)
-    configured = np.where(alive, sums.configured, 0.0)
-    onto: list[tuple[PgVm, int]] = []
-    stranded: list[str] = []
-    for vm in _restart_order(bins, failed):
-        fits = np.logical_and(_fitting(vm, cpu, res, cores, mem), alive)
-        if not fits.any():
-            stranded.append(vm.name)
-            continue
-        k = int(np.argmax(np.where(fits, mem - configured, -np.inf)))  # the most free; the lowest on a tie
-        configured[k] += vm.memory_gib
-        onto.append((vm, k))
-        cpu[k] += vm.cpu_by_hour
-        res[k] += vm.resident_by_hour
-    return onto, tuple(stranded)
 
 
 def placed_vms(hosts: list[HostPlan]) -> tuple[PlacedVm, ...]:

@@ -1,5 +1,5 @@
-"""The placement and restart loops of `placement` one host at a time: what `placement._place` and
-`placement._restarted` choose, without an array pass over every host for every VM.
+"""The placement and restart loops of `placement` one host at a time: what `array_place._place` and
+`array_place._restarted` choose, without an array pass over every host for every VM.
 
 Both loops pick, for each VM, the first host in some order among those where the VM fits hour by hour: the least
 loaded (`_place`: lowest `res_max / mem + cpu_max / cores`, the lowest index on a tie) or the one with the most memory
@@ -103,7 +103,7 @@ def _first_fitting(heap: list[tuple[float, int]], hosts: _Hosts, vm: PgVm) -> in
 
 def place(order: Sequence[PgVm], cpu: np.ndarray, res: np.ndarray, cores: float,
           mem: float) -> list[list[PgVm]] | None:
-    """`placement._place` on VMs already in its order and empty hosts (`cpu`, `res`: zeros, hosts x hours, filled in
+    """`array_place._place` on VMs already in its order and empty hosts (`cpu`, `res`: zeros, hosts x hours, filled in
     place): each VM onto the least-loaded host where it fits."""
     hosts = len(cpu)
     bins: list[list[PgVm]] = [[] for _ in range(hosts)]
@@ -121,7 +121,7 @@ def place(order: Sequence[PgVm], cpu: np.ndarray, res: np.ndarray, cores: float,
 
 def restarted(moving: Sequence[PgVm], alive: Sequence[bool], cpu: np.ndarray, res: np.ndarray,
               configured: Sequence[float], cores: float, mem: float) -> tuple[list[tuple[PgVm, int]], tuple[str, ...]]:
-    """`placement._restarted` on the failed hosts' VMs already in its order, the survivors' sums (`cpu`, `res`: rows
+    """`array_place._restarted` on the failed hosts' VMs already in its order, the survivors' sums (`cpu`, `res`: rows
     per host, changed in place) and configured GiB: each onto the survivor with the most memory left unconfigured
     where it fits."""
     state = _Hosts(cpu, res, cores, mem)

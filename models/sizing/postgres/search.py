@@ -2,12 +2,14 @@
 simulated) with the cheapest datastore, ranked on vCPUs short first, then the cost the scenario minimises (`rank`).
 
 `cheapest_each` packs every candidate in turn. `cheapest` gives the same answer packing fewer: it plans every
-candidate's VMs first (VMs are sized once per workload and shared, `VmCache`), bounds each candidate's rank from
-below without packing (`lower_rank`: its VMs' vCPUs short exactly, and the cost of the fewest hosts any packing
-takes, `placement.least_hosts`, with the server and its cheapest network card and the least licences,
-`licence_rank.least_cost`), then packs them in the order of their bounds and stops at the first bound above the best
-rank found. A candidate is skipped only where its bound is strictly above a rank already found, so the winner, and
-the first of several equal ones, is the plain loop's (tests/models/sizing/postgres/test_pg_search.py compares both).
+candidate's VMs first, their vCPUs and memory only (`placement.VmShape`: what they take hour by hour; their I/O,
+which the CPU's rate sets, is sized when the candidate is packed), bounds each candidate's rank from below without
+packing (`lower_rank`: its VMs' vCPUs short exactly, and the cost of the fewest hosts any packing takes,
+`placement.least_hosts`, with the server and its cheapest network card, the least its data drives cost and the least
+licences, `licence_rank.least_cost`), then packs them in the order of their bounds and stops at the first bound above
+the best rank found. A candidate is skipped only where its bound is strictly above a rank already found, so the
+winner, and the first of several equal ones, is the plain loop's (tests/models/sizing/postgres/test_pg_search.py
+compares both).
 """
 
 from __future__ import annotations
@@ -23,8 +25,18 @@ from models.sizing.parts import NetworkChoice, ResolvedParts, candidate_drives
 from models.sizing.postgres.choice import architectures, cheapest_local, cheapest_vsan, host_network
 from models.sizing.postgres.datastore import GB_PER_TB
 from models.sizing.postgres.limits import CLUSTER_WORDS, cluster_max_hosts, host_memory, physical_memory
-from models.sizing.postgres.placement import PgVm, VmCache, ha_failures, least_hosts, pack_hosts, plan_vms
+from models.sizing.postgres.placement import (
+    PgVm,
+    VmCache,
+    VmShape,
+    ha_failures,
+    least_hosts,
+    pack_hosts,
+    plan_shapes,
+    sized,
+)
 from models.sizing.postgres.state import Packing
+from models.sizing.postgres.storage import disks_floor_gb
 from models.sizing.postgres.tps_vcpus import host_cpu
 from models.sizing.result import Rationale
 from models.sizing.shared_storage import (
@@ -60,13 +72,17 @@ class Ask:
 
 @dataclass(frozen=True)
 class Option:
-    """One candidate server with its VMs planned: ready to pack."""
+    """One candidate server with its VMs planned (their I/O sized when they are packed, once per `VmCache`)."""
 
     server: Server
     nets: Nets
     available: float
-    vms: list[PgVm]
+    shapes: list[VmShape]
     least: int  # the fewest hosts its datastore takes (vSAN's policy minimum)
+    sized: VmCache
+
+    def vms(self) -> list[PgVm]:
+        return [sized(s, self.sized) for s in self.shapes]
 
 
 @dataclass(frozen=True)
@@ -89,7 +105,7 @@ def rank(scenario: Scenario, catalog: HardwareCatalog, p: Packing) -> tuple[floa
                                                                         0, 0.0), p.capex, len(vms)))
 
 
-def vcpus_short(vms: list[PgVm]) -> float:
+def vcpus_short(vms: list[PgVm] | list[VmShape]) -> float:
     """vCPUs the VMs lack for their clients and stated rates, summed: where they are placed does not change it."""
     return float(sum(max(0, math.ceil(vm.vcpus_needed - 1e-9) - vm.vcpus) for vm in vms))
 
@@ -98,25 +114,26 @@ def lower_rank(ask: Ask, o: Option) -> tuple[float, float]:
     """A rank no packing of the option's VMs beats: its vCPUs short, and `licence_rank.least_cost` of its fewest
     hosts, each at the server's price and its cheapest network card, with the least its data drives cost
     (`least_drive_cost`), on no TB of data."""
-    hosts = least_hosts(o.vms, o.server.cores_total, o.available, ha_failures(ask.w), o.least)
+    hosts = least_hosts(o.shapes, o.server.cores_total, o.available, ha_failures(ask.w), o.least)
     net = min(n.price_per_host for n, _ in o.nets.values())
     group = HostGroup(DATABASE_HOST, o.server, hosts, 0.0, 0, 0.0)
     hardware = hosts * (o.server.price + net) + least_drive_cost(ask, o, hosts)
     cost = licence_rank.least_cost(Licensing(ask.scenario, ask.catalog, 0.0, vsan=ask.vsan), group, hardware,
-                                   len(o.vms))
-    return vcpus_short(o.vms), cost * (1.0 - BOUND_SLACK)
+                                   len(o.shapes))
+    return vcpus_short(o.shapes), cost * (1.0 - BOUND_SLACK)
 
 
 def least_drive_cost(ask: Ask, o: Option, hosts: int) -> float:
     """The least the data drives of a packing on `hosts` or more hosts cost: the raw capacity the VMs' DATA and WAL
-    disks take (a local RAID datastore at least the disks, each host holding its own; vSAN the policy's copies and
-    slack, `least_raw_needed_tb`) on the candidate drive of the lowest price per TB. A vSAN layout spreads its
+    disks take at the least (`storage.disks_floor_gb`; a local RAID datastore at least the disks, each host holding
+    its own; vSAN the policy's copies and slack, `least_raw_needed_tb`) on the candidate drive of the lowest price per
+    TB. A vSAN layout spreads its
     drives over the policy's fewest hosts where the packing has fewer, and the BOM counts the packing's hosts: only
     that share is counted (a share that only grows with the hosts)."""
     drives = [d for d in candidate_drives(ask.catalog, ask.parts, o.server) if d.capacity_tb > 0]
     if not drives:
         return 0.0
-    stored_tb = sum(io.data_disk_gb + io.wal_disk_gb for vm in o.vms for io in vm.io) / GB_PER_TB
+    stored_tb = sum(disks_floor_gb(d, ask.fill) for s in o.shapes for d in s.databases) / GB_PER_TB
     raw_tb = stored_tb
     if ask.vsan:
         policy = ask.w.vsan_policy
@@ -136,22 +153,22 @@ def plan(ask: Ask, server: Server, sized: VmCache) -> Option | str:
     host_mem, available = host_memory(scenario, w, server)
     if available <= 0:
         return f"{server.id}: {host_mem:g} GiB leaves nothing after the hypervisor reserve"
-    vms = plan_vms(w, server.cores_per_numa_node, available / server.numa_nodes,
-                   host_cpu(server, scenario.targets.confidence, scenario.platform.datastore_latency_ms), ask.fill,
-                   grow_for_connections=True, cache=sized)
+    vms = plan_shapes(w, server.cores_per_numa_node, available / server.numa_nodes,
+                      host_cpu(server, scenario.targets.confidence, scenario.platform.datastore_latency_ms), ask.fill,
+                      True, sized)
     physical = physical_memory(scenario, server)[1]
     big = max(vms, key=lambda v: v.memory_gib)
     if big.memory_gib > physical + 1e-9:  # vRAM beyond the host's own memory: no overcommit makes it fit
         return (f"{server.id}: VM {big.name} ({big.memory_gib:g} GiB) against the host's {physical:,.0f} GiB after"
                 " the hypervisor reserve")
     least = fewest_hosts(w.vsan_policy, archs) if ask.vsan else 1
-    return Option(server, nets, available, vms, least)
+    return Option(server, nets, available, vms, least, sized)
 
 
 def pack(ask: Ask, o: Option) -> Packing | str | None:
     """The option's cheapest packing with its datastore, why its hosts cannot hold the VMs, or None where no drive
     builds the datastore."""
-    server, vms, available = o.server, o.vms, o.available
+    server, vms, available = o.server, o.vms(), o.available
     hosts = pack_hosts(vms, server.cores_total, available, ha_failures(ask.w), server.numa_nodes,
                        server.cores_per_numa_node, o.least, cluster_max_hosts(ask.vsan))
     if hosts is None and all(v.resident_peak_gib <= available and v.vcpus <= server.cores_total for v in vms):

@@ -116,6 +116,19 @@ def max_wal_size_mb(wal_mb_per_checkpoint: float) -> int:
     return int(max(f("max_wal_size_oltp_mb"), math.ceil(wal_mb_per_checkpoint / 1024.0) * 1024))
 
 
+def disks_floor_gb(db: PgDatabase, fill: float) -> float:
+    """The least DATA and WAL virtual disks `database_io` gives `db` at any rate: its data at the fill limit and WAL of
+    the smallest max_wal_size.
+
+    >>> from models.scenario import PgDatabase
+    >>> db = PgDatabase(name="a", size_gb=3, peak_clients=30, working_set_gb=1)
+    >>> io = database_io(db, 3.0, 0.7, 1000.0)
+    >>> disks_floor_gb(db, 0.7) <= io.data_disk_gb + io.wal_disk_gb
+    True
+    """
+    return db.size_gb / fill + max_wal_size_mb(0.0) * f("wal_soft_limit_factor") / 1024.0 / GIB_PER_GB
+
+
 def database_io(db: PgDatabase, cache_gib: float, fill: float, tps: float, read_margin: float = 1.0) -> DbIo:
     """Peak I/O of one database at `tps` transactions/s (its stated peak, or the rate its VM estimates for it) whose
     VM caches `cache_gib` (effective_cache_size share of its working set); `read_margin` scales its reads (a stated

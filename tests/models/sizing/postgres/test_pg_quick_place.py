@@ -8,11 +8,10 @@ import random
 import pytest
 
 from models.scenario import PgDatabase
+from models.sizing.postgres.array_place import _place, _restarted
 from models.sizing.postgres.placement import (
     PgVm,
-    _place,
     _place_quick,
-    _restarted,
     _restarted_quick,
     bin_sums,
     make_vm,
