@@ -176,4 +176,8 @@ def test_a_plateau_is_reached_by_the_design_itself(catalog: HardwareCatalog) -> 
     check = r.check("min_tps")
     assert check is not None and check.hosts_for_achievable is not None and check.achievable is not None
     assert check.hosts_for_achievable <= r.design.segment_hosts + 1
-    assert check.achievable <= r.estimates["tps"].p50 * (1 + evaluation.MIN_MARGINAL_GAIN) + 1e-9
+    # the design stops where one more host gains under g = MIN_MARGINAL_GAIN, and the hosts for the achievable are
+    # the fewest within g of it: at most one host past the design, so achievable <= P50 x (1 + g) / (1 - g) (the
+    # widened segment side approaches the coordinator's plateau slowly, so the plateau may lie a hair above)
+    g = evaluation.MIN_MARGINAL_GAIN
+    assert check.achievable <= r.estimates["tps"].p50 * (1 + g) / (1 - g) + 1e-9
