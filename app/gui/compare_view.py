@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.chart_view import ChartView
-from app.services.compare import CompareRow, chart_series, clear_difference_pct, compare_rows_by_kind
+from app.services.compare import CompareRow, chart_series, clear_difference_pct, compare_rows_by_kind, unranked
 from models.sizing.result import SizingResult
 from models.vocabulary import kind_label, kind_short_label
 
@@ -235,4 +235,10 @@ class CompareView(QWidget):
         if any(len(idx) > 1 for _, idx, _ in groups):
             parts.append("Green marks the best value in a row; no option wins when their P10–P90 ranges overlap or"
                          f" they differ by {clear_difference_pct():g} % or less.")
+        # as the PDF says it: an option sized for other work is shown beside the others, never ranked against them
+        others = [have[idx[i]][0] for _, idx, _ in groups if len(idx) > 1
+                  for i in unranked([have[j][1] for j in idx])]
+        if others:
+            parts.append("Not ranked: sized for other work (data, concurrency or targets) than the other options of"
+                         f" its workload: {', '.join(others)}.")
         self.hint.setText(" ".join(parts))

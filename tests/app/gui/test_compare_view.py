@@ -107,3 +107,19 @@ def test_options_inside_the_noise_have_no_winner(  # type: ignore[no-untyped-def
         if cr in estimates:  # 1 % more data: P10-P90 ranges overlap, so no estimate wins
             assert cr.winner is None and best.text().replace("\n", " ").startswith("no clear winner"), cr.label
     assert not {row for row, cr in enumerate(panel.rows) if cr in estimates} & set(_green_columns(panel))
+
+
+def test_an_option_sized_for_other_work_is_named_as_not_ranked(  # type: ignore[no-untyped-def]
+        qtbot, seed: HardwareCatalog, settings: QSettings, tmp_path: Path) -> None:
+    # two answers to one question (same data, reports and targets; bare metal or vSphere) and a lab bed a tenth
+    # the size: the lab bed's low capex must not read as beaten by a "Best" it was never ranked for
+    project = Project(name="Lab beside", scenarios=[
+        Scenario(name="DW metal", workload=GreenplumAnalytics(data_tb=20, concurrent_queries=10)),
+        Scenario(name="DW vSphere", workload=GreenplumAnalytics(data_tb=20, concurrent_queries=10),
+                 platform=Platform(deployment="vsphere")),
+        Scenario(name="Lab bed", workload=GreenplumAnalytics(data_tb=2, concurrent_queries=10)),
+    ])
+    win = _window(qtbot, seed, settings, tmp_path, project)
+    hint = win.compare.hint.text()
+    assert "Not ranked" in hint and "Lab bed" in hint.split("Not ranked", 1)[1]
+    assert "DW metal" not in hint.split("Not ranked", 1)[1] and "DW vSphere" not in hint.split("Not ranked", 1)[1]
