@@ -127,7 +127,8 @@ def greenplum_dialect(
         Setting("min_cost", int(figure(DOCS, "gp7_rg_min_cost_default")), "", text, source),
     ))
     kept = tuple(Setting(s.name, "group-v2", "", text, source) if s.name == "gp_resource_manager" else
-                 _vmem_enforced(s, version) if s.name == VMEM else s
+                 _vmem_enforced(s, version) if s.name == VMEM else
+                 _share_kept(s, version) if s.name in ("statement_mem", "max_statement_mem") else s
                  for s in cluster.settings if s.name != "gp_resource_group_memory_limit")
     out = tuple(SettingGroup(g.product, g.target, kept) if g is cluster else new_rg if g is rg else g for g in groups)
     return out, Rationale("Resource groups of the release", text, source)
@@ -169,6 +170,17 @@ def _vmem_enforced(s: Setting, version: str) -> Setting:
     """gp_vmem_protect_limit on the Greenplum 7 line: enforced under resource groups too, so it stays set."""
     why = f"{s.reason} {_release(version)} enforces it under resource groups as well as resource queues, so it is set."
     return Setting(s.name, s.value, s.unit, why, f"{s.source}; {_cite('gp7_vmem_protect_limit_both_managers')}")
+
+
+def _share_kept(s: Setting, version: str) -> Setting:
+    """statement_mem and max_statement_mem on the Greenplum 7 line: their reason derives rg_perseg_mem with Greenplum
+    6's gp_resource_group_memory_limit, which the release no longer has; say that the share is kept as refarch's
+    bound."""
+    why = (f"{s.reason} {_release(version)} has neither gp_resource_group_memory_limit nor MEMORY_SPILL_RATIO (a query"
+           " gets its group's memory / CONCURRENCY): refarch keeps Greenplum 6's default share in rg_perseg_mem as its"
+           f" own bound on the groups' memory (a refarch rule, not the release's), below the 0.9 x {VMEM} the release"
+           " enforces under resource groups.")
+    return Setting(s.name, s.value, s.unit, why, s.source)
 
 
 SCHEDULER_GUIDE = {"6": "gp6", "7": "gp7", "warehousepg-7": "gp7", "cloudberry-2": "cloudberry2"}  # whose table
