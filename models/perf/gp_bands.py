@@ -96,11 +96,6 @@ def oltp_clients_sd(clients: ArrayLike) -> FloatArray:
     return np.asarray(figure(GP004, "band_sd_per_doubling") * away)
 
 
-def z_draw(n: int, seed: int = DEFAULT_SEED) -> FloatArray:
-    """The band's seeded standard normal draw of `n` (read-only; the same for every design)."""
-    return _z(n, seed)
-
-
 @disk_cached
 def _draw(n: int, seed: int) -> FloatArray:
     """The band's seeded standard normal draw, kept on disk beside the fits (`models.fit_cache`): a sizing that finds
@@ -109,7 +104,8 @@ def _draw(n: int, seed: int) -> FloatArray:
 
 
 @cache
-def _z(n: int, seed: int) -> FloatArray:
+def z_draw(n: int, seed: int = DEFAULT_SEED) -> FloatArray:
+    """The band's seeded standard normal draw of `n` (read-only; the same for every design)."""
     z = np.array(_draw(n, seed), dtype=float)
     z.setflags(write=False)
     return z
@@ -123,4 +119,4 @@ def spread(sd: ArrayLike, n: int, seed: int = DEFAULT_SEED) -> FloatArray:
     ((2, 2000), 1.0, 1.0, True)
     """
     sd_arr = np.asarray(sd, dtype=float)
-    return np.asarray(np.exp(sd_arr[..., None] * _z(n, seed)))
+    return np.asarray(np.exp(sd_arr[..., None] * z_draw(n, seed)))
