@@ -5,7 +5,8 @@ Rules, in the order they depend on each other:
 * shared_buffers: 75 % of VM memory only where study 001 measured it paying (a VM dedicated to
   one database, memory not overcommitted, VM no larger than the study's VMs); otherwise the
   PostgreSQL documentation's 25 % (more than 40 % is "unlikely" to help). Never 45-55 %.
-* effective_cache_size 3/4 of memory, maintenance_work_mem 1/16 (capped), work_mem from what
+* effective_cache_size shared_buffers plus PGTune's page cache share of the rest (3/4 of memory at PGTune's 1/4
+  shared_buffers), maintenance_work_mem 1/16 (capped), work_mem from what
   shared_buffers leaves over (max_connections + workers) x 3: the PGTune OLTP rules.
 * max_connections covers the peak clients plus the superuser slots; when the memory left
   cannot give every connection the work_mem floor, a transaction pooler is suggested and
@@ -386,27 +387,43 @@ def io_concurrency(version: int, wanted: int, why: str, source: str) -> Setting:
                    f" {cite(default_id)}")
 
 
+def effective_cache_size(ram_mb: int, sb_mb: int) -> Setting:
+    """shared_buffers plus the OS page cache a query can count on: the page cache's share of the memory beyond
+    shared_buffers is PGTune's (its 3/4 of memory over its 1/4 shared_buffers), so a PGTune-sized shared_buffers gets
+    PGTune's 3/4 and a larger one (study 001's 75 %) keeps page cache on top instead of collapsing onto it.
+
+    >>> effective_cache_size(8192, 2048).value, effective_cache_size(6144, 4608).value
+    (6144, 5632)
+    """
+    share = f("ecs_page_cache_share")
+    value = sb_mb + math.floor((ram_mb - sb_mb) * share)
+    return Setting("effective_cache_size", value, "MB",
+                   f"shared_buffers ({sb_mb} MB) plus the OS page cache of PostgreSQL's data files:"
+                   f" {percent(share)} of the {ram_mb - sb_mb} MB beyond shared_buffers, PGTune's page cache share"
+                   f" ({percent(f('effective_cache_size_ratio'))} of memory with"
+                   f" {percent(f('pgtune_shared_buffers_ratio'))} shared_buffers); {percent(value / ram_mb)} of"
+                   " VM memory. A planner estimate only: it allocates nothing",
+                   f"{cite('ecs_page_cache_share')}; {cite('effective_cache_size_ratio')};"
+                   f" {cite('pgtune_shared_buffers_ratio')}")
+
+
 def postgres_config(vm: PgVmInputs) -> PgConfig:
     """The postgresql.conf values of one VM, each with reason and source.
 
     >>> c = postgres_config(PgVmInputs("vm-a", 4, 3, 30, True, False, "ssd", 2, 100.0))
     >>> c.get("shared_buffers").value, c.get("effective_cache_size").value, c.get("max_connections").value
-    (3072, 3072, 33)
+    (3072, 3754, 33)
     """
     if vm.memory_gib <= 0 or vm.vcpus < 1 or vm.peak_clients < 1:
         raise ValueError("a database VM needs memory > 0, at least 1 vCPU and 1 client")
     ram_mb = _mb(vm.memory_gib)
     sb = shared_buffers_rule(vm.memory_gib, vm.dedicated, vm.overcommitted, vm.conventional)
     sb_mb = math.floor(ram_mb * sb.ratio)
-    ecs = f("effective_cache_size_ratio")
     par = parallel(vm.vcpus)
     max_conn, connections, notes, advice = _max_connections(vm, ram_mb, sb_mb, par.worker_processes)
     out = [
         Setting("shared_buffers", sb_mb, "MB", f"{percent(sb.ratio)} of {vm.memory_gib:g} GiB: {sb.reason}", sb.source),
-        Setting("effective_cache_size", int(ram_mb * ecs), "MB",
-                f"{percent(ecs)} of VM memory: shared_buffers plus the OS page cache a query can count on;"
-                " the VM memory is sized so this covers the databases' working sets",
-                cite("effective_cache_size_ratio")),
+        effective_cache_size(ram_mb, sb_mb),
         connections,
         *_memory_settings(vm, ram_mb, sb_mb, max_conn, par),
         *par.settings,

@@ -193,7 +193,8 @@ def _rationale(
             f"{len(all_vms)} VM(s) ({w.placement}) for {len(w.databases)} database(s); vCPUs cover the clients"
             f" connected at once at {clients_per_vcpu():g} clients per vCPU, and a stated peak TPS at"
             f" {confidence} on the {p.server.cpu.model}'s cores (the throughput model's CPU rate); memory is sized so"
-            f" effective_cache_size ({percent(figure(DS, 'effective_cache_size_ratio'))} of it) holds the working sets"
+            f" {percent(figure(DS, 'effective_cache_size_ratio'))} of it (PGTune's effective_cache_size share) holds"
+            " the working sets"
             f" plus the per-client memory, and grown (within a NUMA node) until each client has a connection at the"
             f" {figure(DS, 'work_mem_min_mb'):g} MB work_mem floor, so a pooler is asked for only where even that"
             " cannot hold them. VMs are pinned to one NUMA node where their vCPUs and memory fit one."
@@ -367,7 +368,7 @@ def _explain(
     configs = _configs(p, w, [r > 0 for r in oc.rates], scenario.platform.datastore_iops is not None)
     by_vm = {c.group.target: c for c in configs}
     estimates, first_ratio = _performance(w, p, by_vm, oc)
-    tps = throughput.vm_throughput(scenario, p, by_vm)
+    tps = throughput.vm_throughput(scenario, p)
     estimates["tps"] = throughput.total(tps)
     hf = host_failure(w, p, by_vm)
     rationale = _rationale(w, p, by_vm[_first_vm(p).name], oc, raid, hf, scenario.targets.confidence)

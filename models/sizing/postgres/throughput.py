@@ -17,10 +17,10 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from models.calibration_data import figure
 from models.estate import socket_score
 from models.perf.pg_tps import PgTps, PgTpsInputs, pg_tps
 from models.scenario import Scenario
-from models.sizing.postgres.config import PgConfig
 from models.sizing.postgres.placement import PgVm
 from models.sizing.postgres.state import Packing
 from models.sizing.postgres.storage import GIB_PER_GB
@@ -28,6 +28,7 @@ from models.sizing.result import DatabaseDisks, PlacedVm, Warning
 from models.uncertainty import Estimate
 
 FIELD = "workload.databases"
+DOCS = "pg_tuning_docs"
 
 
 def specrate_per_core(p: Packing) -> float | None:
@@ -45,9 +46,11 @@ def _host_iops(scenario: Scenario, p: Packing) -> float:
     return drives * p.drive.random_read_iops
 
 
-def vm_inputs(scenario: Scenario, p: Packing, vm: PgVm, iops_share: float, config: PgConfig) -> PgTpsInputs:
+def vm_inputs(scenario: Scenario, p: Packing, vm: PgVm, iops_share: float) -> PgTpsInputs:
     """The VM as the throughput model sees it; `iops_share`: its share of its host's datastore IOPS."""
-    cache_gib = float(config.get("effective_cache_size").value) / 1024.0
+    # the cache the throughput law was calibrated with (pg_tps_law: RAM x PGTune's effective_cache_size share), not
+    # the setting, which also counts the page cache beyond a study-sized shared_buffers
+    cache_gib = vm.memory_gib * figure(DOCS, "effective_cache_size_ratio")
     ws_gib = sum(d.working_set_gb for d in vm.databases) * GIB_PER_GB
     return PgTpsInputs(
         vcpus=vm.vcpus, clients=max(1, vm.clients_at_once), cache_gib=cache_gib, working_set_gib=ws_gib,
@@ -57,7 +60,7 @@ def vm_inputs(scenario: Scenario, p: Packing, vm: PgVm, iops_share: float, confi
     )
 
 
-def vm_throughput(scenario: Scenario, p: Packing, by_vm: dict[str, PgConfig]) -> dict[str, PgTps]:
+def vm_throughput(scenario: Scenario, p: Packing) -> dict[str, PgTps]:
     """Each VM's TPS and binding resource, by VM name. A VM's share of its host's IOPS is its share of the reads the
     host's VMs miss their caches for at their peaks (the datastore serves whoever asks; the storage was sized on
     their sum), by vCPUs where no VM misses."""
@@ -67,7 +70,7 @@ def vm_throughput(scenario: Scenario, p: Packing, by_vm: dict[str, PgConfig]) ->
         total, host_vcpus = sum(reads.values()), sum(vm.vcpus for vm in h.vms)
         for vm in h.vms:
             share = reads[vm.name] / total if total > 0 else vm.vcpus / max(host_vcpus, 1)
-            out[vm.name] = pg_tps(vm_inputs(scenario, p, vm, share, by_vm[vm.name]))
+            out[vm.name] = pg_tps(vm_inputs(scenario, p, vm, share))
     return out
 
 
