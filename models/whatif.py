@@ -19,7 +19,7 @@ from models.scenario import (
     SapIqMultiplex,
     Scenario,
 )
-from models.sizing.continuous import continuous_main
+from models.sizing.continuous import Continuous, continuous
 from models.sizing.engine import size
 from models.sizing.result import SizingResult
 from models.tasks import IsCancelled
@@ -363,6 +363,9 @@ def growth(
 # --- Sensitivity ---------------------------------------------------------------------------------------
 
 
+Rounding = Literal["continuous", "whole"]  # `SensitivityBar.rounding`
+
+
 @dataclass(frozen=True)
 class SensitivityBar:
     input: str
@@ -375,10 +378,20 @@ class SensitivityBar:
     low_hosts: int = 0  # worker hosts of the design at -delta, the base and +delta: whole hosts, so bars move in steps
     base_hosts: int = 0
     high_hosts: int = 0
-    # the main estimate on each design's continuous host count (`models.continuous_hosts`; None: does not apply)
+    # each end's main estimate P50 on its design's continuous host count (`models.sizing.continuous`) and that count;
+    # None where the kind has none (SAP IQ nodes, PostgreSQL VMs): `rounding` says so
     low_main_continuous: float | None = None
     base_main_continuous: float | None = None
     high_main_continuous: float | None = None
+    low_hosts_continuous: float | None = None
+    base_hosts_continuous: float | None = None
+    high_hosts_continuous: float | None = None
+
+    @property
+    def rounding(self) -> Rounding:
+        """"continuous": the *_continuous values take the whole-host step out; "whole": the kind has no continuous
+        count, so every end is a design of whole hosts (nodes, VMs) and a step in them can decide the bar."""
+        return "whole" if self.base_main_continuous is None else "continuous"
 
     @property
     def swing(self) -> float:
@@ -398,7 +411,8 @@ class SensitivityBar:
         return same_side and len({self.low_hosts, self.base_hosts, self.high_hosts}) > 1
 
     def to_dict(self) -> dict[str, Any]:
-        return {**dataclasses.asdict(self), "capex_swing": self.swing, "host_rounding": self.host_rounding}
+        return {**dataclasses.asdict(self), "capex_swing": self.swing, "host_rounding": self.host_rounding,
+                "rounding": self.rounding}
 
 
 def _workload_inputs(w: object) -> dict[str, str]:
@@ -446,12 +460,20 @@ def sensitivity(
     base_main = base_result.estimates[main].p50 if main in base_result.estimates else float("nan")
     bars: list[SensitivityBar] = []
 
-    base_cont = continuous_main(base_result, scenario.workload)
+    base_cont = continuous(scenario, catalog, base_result)
 
-    def run(s: Scenario, cat: HardwareCatalog) -> tuple[float, float, int, float | None]:
+    def run(s: Scenario, cat: HardwareCatalog) -> tuple[float, float, int, Continuous | None]:
         r = size(s, cat, cancelled=cancelled)
         return (r.totals.capex, r.estimates[main].p50 if main in r.estimates else float("nan"), r.design.worker_hosts,
-                continuous_main(r, s.workload))
+                continuous(s, cat, r))
+
+    def bar(label: str, low: tuple[float, float, int, Continuous | None],
+            high: tuple[float, float, int, Continuous | None]) -> SensitivityBar:
+        (lc, lm, lh, lk), (hc, hm, hh, hk) = low, high
+        ends = (lk, base_cont, hk)
+        return SensitivityBar(label, lc, hc, lm, hm, base_result.totals.capex, base_main, lh,
+                              base_result.design.worker_hosts, hh, *(None if e is None else e.main for e in ends),
+                              *(None if e is None else e.hosts for e in ends))
 
     w = scenario.workload
     for label, field in _workload_inputs(w).items():
@@ -459,17 +481,13 @@ def sensitivity(
             continue
         lo = base.model_copy(update={"workload": w.model_copy(update={field: _scaled_value(w, field, 1 - delta)})})
         hi = base.model_copy(update={"workload": w.model_copy(update={field: _scaled_value(w, field, 1 + delta)})})
-        (lc, lm, lh, lk), (hc, hm, hh, hk) = run(lo, catalog), run(hi, catalog)
-        bars.append(SensitivityBar(label, lc, hc, lm, hm, base_result.totals.capex, base_main, lh,
-                                   base_result.design.worker_hosts, hh, lk, base_cont, hk))
+        bars.append(bar(label, run(lo, catalog), run(hi, catalog)))
     priced = (("drive price", base_result.design.drive_id), ("server price", base_result.design.server_id))
     for label, part_id in priced:
         if part_id is None:
             continue
         part = catalog.get(part_id)
         if isinstance(part, Drive | Server):
-            (lc, lm, lh, lk) = run(base, _scaled_catalog(catalog, part_id, 1 - delta))
-            (hc, hm, hh, hk) = run(base, _scaled_catalog(catalog, part_id, 1 + delta))
-            bars.append(SensitivityBar(label, lc, hc, lm, hm, base_result.totals.capex, base_main, lh,
-                                       base_result.design.worker_hosts, hh, lk, base_cont, hk))
+            bars.append(bar(label, run(base, _scaled_catalog(catalog, part_id, 1 - delta)),
+                            run(base, _scaled_catalog(catalog, part_id, 1 + delta))))
     return sorted(bars, key=lambda b: -b.swing)

@@ -7,6 +7,7 @@ the design, every point through the same estimators `size` uses.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -66,28 +67,56 @@ def main_metric_curve(
     return points
 
 
-def _greenplum_curve(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult, counts: list[int],
-                     progress: Progress | None, cancelled: IsCancelled | None) -> list[tuple[int, Estimate]]:
+def design_context(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult
+                   ) -> tuple[greenplum.GpContext, int] | None:
+    """The performance context of a Greenplum design's hardware (its server, drives, memory, network and, for OLTP,
+    its coordinator's cores) and the fewest segment hosts its mirroring policy builds; None without a data drive."""
     w = scenario.workload
-    assert isinstance(w, GreenplumAnalytics | GreenplumOltp)  # `curve` sends the Greenplum kinds here
+    assert isinstance(w, GreenplumAnalytics | GreenplumOltp)  # the Greenplum kinds only
     d = result.design
     if d.drive_id is None:
-        return []
+        return None
     c = greenplum.enumerate_candidates(
         [catalog.server(d.server_id)], [catalog.drive(d.drive_id)], [d.deployment], [d.raid], d.data_drives_per_host
     )
     if len(c) == 0:
-        return []
+        return None
     c = dataclasses.replace(c.take(np.array([0])), memory_gib=np.array([d.memory_gib_per_host]))
     primaries, vms = greenplum.primaries_per_host(w, c, scenario.platform)
     net = NetworkChoice(catalog.nic(d.nic_id) if d.nic_id else None, d.nics_per_host)
     ctx = greenplum.GpContext.of(w, c, primaries, vms, net, greenplum.needed_tb(w), platform=scenario.platform)
-    floor = int(greenplum.min_hosts(w, primaries // vms)[0])
+    coordinator = [h for h in d.hosts if h.role == "coordinator host"]
+    if isinstance(w, GreenplumOltp) and coordinator:  # OLTP: the coordinator's own cores (it may bind)
+        cores = np.array([float(catalog.server(coordinator[0].server_id).cores_total)])
+        ctx = dataclasses.replace(ctx, coordinator_cores=cores)
+    return ctx, int(greenplum.min_hosts(w, primaries // vms)[0])
+
+
+def design_estimates(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult, counts: Sequence[int]
+                     ) -> tuple[int, list[dict[str, Estimate]]] | None:
+    """A Greenplum design's fewest hosts (`design_context`) and every estimate of it at each of `counts` hosts (its
+    ETL hosts as they are); None where the model cannot rebuild it."""
+    w = scenario.workload
+    built = design_context(scenario, catalog, result)
+    if built is None or not isinstance(w, GreenplumAnalytics | GreenplumOltp):
+        return None
+    ctx, floor = built
+    return floor, [greenplum.gp_ranges(w, ctx, h, result.design.etl_hosts)[0] for h in counts]
+
+
+def _greenplum_curve(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult, counts: list[int],
+                     progress: Progress | None, cancelled: IsCancelled | None) -> list[tuple[int, Estimate]]:
+    w = scenario.workload
+    assert isinstance(w, GreenplumAnalytics | GreenplumOltp)  # `curve` sends the Greenplum kinds here
+    built = design_context(scenario, catalog, result)
+    if built is None:
+        return []
+    ctx, floor = built
     points = []
     for i, h in enumerate(counts):
         check_cancelled(cancelled)
         if h >= floor:
-            points.append((h, greenplum.gp_ranges(w, ctx, h, d.etl_hosts)[0][result.main_metric]))
+            points.append((h, greenplum.gp_ranges(w, ctx, h, result.design.etl_hosts)[0][result.main_metric]))
         if progress is not None:
             progress(i + 1, len(counts))
     return points
