@@ -145,13 +145,14 @@ class Ctx:
         t.setStyle(facts_table_style())
         return t
 
-    def grid(self, header: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequence[float],
+    def grid(self, header: Sequence[str | Flowable], rows: Sequence[Sequence[Cell]], widths: Sequence[float],
              numeric: Sequence[int] = (), extra: Sequence[TableCommand] = (), zebra: bool = True,
              repeat: bool = True) -> Table:
-        """A table with a dark header row; string cells are escaped, `numeric` columns right-aligned."""
+        """A table with a dark header row; string cells are escaped, `numeric` columns right-aligned (a header given
+        as a flowable is used as it is)."""
         s = self.styles
-        head = [Para(self.text(h), s.cell_head_num if i in numeric else s.cell_head) for i, h in
-                enumerate(header)]
+        head = [h if isinstance(h, Flowable) else Para(self.text(h), s.cell_head_num if i in numeric else s.cell_head)
+                for i, h in enumerate(header)]
         body = [[c if isinstance(c, Flowable | list) else Para(self.text(c), s.cell_num if i in numeric
                                                                     else s.cell)
                  for i, c in enumerate(row)] for row in rows]

@@ -7,6 +7,7 @@ stays in the configuration files (`refarch config`, one file per VM); the report
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from reportlab.platypus import Flowable, Spacer
 
 from app.export.config.design_values import fmt_value
+from app.export.fonts import string_width
 from app.export.pdf_blocks import Cell, Ctx
 from models.references import readable
 from models.sizing.settings import Setting, SettingGroup
@@ -21,6 +23,7 @@ from models.sizing.settings import Setting, SettingGroup
 COMPACT_FROM = 12  # targets of one product from which the settings are shown as rules and a value table
 MAX_VALUE_ROWS = 120  # distinct value rows shown; beyond, each varying setting's range
 NAMES_SHOWN = 3
+CELL_PADDING = 8.0  # points: the grid's left and right padding of a cell (4 + 4)
 
 
 @dataclass(frozen=True)
@@ -103,12 +106,87 @@ def compact_table(ctx: Ctx, product: str, where: str, groups: Sequence[SettingGr
     rows = value_rows(groups, varying)
     out.append(Spacer(1, 6))
     if len(rows) <= MAX_VALUE_ROWS:
-        widths = [w * 0.28] + [w * 0.72 / len(varying)] * len(varying)
-        headers = list(varying)
-        out.append(ctx.grid(["VMs", *headers], [[_targets_text(r.targets), *r.values] for r in rows], widths,
-                            numeric=tuple(range(1, len(varying) + 1))))
+        out += value_tables(ctx, groups, varying, rows)
     else:
         out.append(ctx.p(f"The {len(rows)} VMs' values differ too finely for a table: lowest – median – highest of"
                          " each; every VM's values are in its configuration file.", st.body))
         out.append(ctx.grid(["Setting", "Lowest – median – highest"], _ranges(groups, varying), [w * 0.3, w * 0.7]))
+    return out
+
+
+def unit_of(groups: Sequence[SettingGroup], name: str) -> str:
+    """The unit every target's value of setting `name` carries ("" when they differ or have none): said once, in the
+    column's header, rather than in every cell."""
+    units = {s.unit for g in groups if (s := g.get(name)) is not None}
+    return units.pop() if len(units) == 1 else ""
+
+
+def header_lines(name: str, unit: str, width: float, font: str, size: float) -> list[str]:
+    """A setting's name broken after its underscores into lines of at most `width` points (a part wider than that on
+    a line of its own), then its unit in brackets: never inside a word.
+
+    >>> header_lines("max_parallel_maintenance_workers", "", 60, "Helvetica-Bold", 7.5)
+    ['max_parallel_', 'maintenance_', 'workers']
+    >>> header_lines("shared_buffers", "MB", 200, "Helvetica-Bold", 7.5)
+    ['shared_buffers', '(MB)']
+    """
+    lines: list[str] = []
+    for part in re.findall(r"[^_]*_|[^_]+$", name):
+        if lines and string_width(lines[-1] + part, font, size) <= width:
+            lines[-1] += part
+        else:
+            lines.append(part)
+    return lines + ([f"({unit})"] if unit else [])
+
+
+def column_need(name: str, unit: str, values: Sequence[str], ctx: Ctx) -> float:
+    """The narrowest width (points) a value column takes without breaking a value or a part of its header."""
+    head, cell = ctx.styles.cell_head_num, ctx.styles.cell_num
+    parts = [*re.findall(r"[^_]*_|[^_]+$", name), f"({unit})" if unit else ""]
+    widest = max([string_width(p, head.fontName, head.fontSize, ctx.fonts) for p in parts]
+                 + [string_width(v, cell.fontName, cell.fontSize, ctx.fonts) for v in values])
+    return widest + CELL_PADDING + 1.0
+
+
+def packed(needs: Sequence[float], room: float) -> list[list[int]]:
+    """Consecutive columns in as few tables as fit `room` points each, in order (a column wider than the room alone).
+
+    >>> packed([30, 40, 50, 20], 100), packed([120, 10], 100), packed([], 100)
+    ([[0, 1], [2, 3]], [[0], [1]], [])
+    """
+    tables: list[list[int]] = []
+    used = room
+    for i, need in enumerate(needs):
+        if tables and used + need <= room:
+            tables[-1].append(i)
+            used += need
+        else:
+            tables.append([i])
+            used = need
+    return tables
+
+
+def value_tables(ctx: Ctx, groups: Sequence[SettingGroup], varying: Sequence[str],
+                 rows: Sequence[ValueRow]) -> list[Flowable]:
+    """The values of the varying settings per row of alike VMs, in as many tables side by side in the text as the
+    page's width needs: each column as wide as its widest value and header part, the unit in the header."""
+    st, w = ctx.styles, ctx.width
+    first = w * 0.28
+    units = [unit_of(groups, n) for n in varying]
+    columns = [[v.removesuffix(f" {u}") if u else v for v in (r.values[i] for r in rows)]
+               for i, u in enumerate(units)]
+    needs = [column_need(n, u, c, ctx) for n, u, c in zip(varying, units, columns, strict=True)]
+    tables = packed(needs, w - first)
+    out: list[Flowable] = []
+    for k, idx in enumerate(tables):
+        spare = (w - first - sum(needs[i] for i in idx)) / len(idx)
+        widths = [first] + [needs[i] + max(spare, 0.0) for i in idx]
+        head = st.cell_head_num
+        headers = [ctx.m("<br/>".join(ctx.text(line) for line in header_lines(
+            varying[i], units[i], widths[j + 1] - CELL_PADDING, head.fontName, head.fontSize)), head)
+            for j, i in enumerate(idx)]
+        if k:
+            out += [Spacer(1, 6), ctx.p(f"The same VMs ({k + 1} of {len(tables)}): their other settings.", st.small)]
+        body = [[_targets_text(r.targets), *(columns[i][n] for i in idx)] for n, r in enumerate(rows)]
+        out.append(ctx.grid(["VMs", *headers], body, widths, numeric=tuple(range(1, len(idx) + 1))))
     return out

@@ -9,12 +9,16 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from reportlab.platypus import Table
 
 from app.cli.main import main
 from app.editing.templates import scenario_template
 from app.export.config.bundle import ConfigFile
+from app.export.fonts import report_fonts, string_width
+from app.export.pdf_blocks import Ctx, Numbering
 from app.export.pdf_config import file_rows
-from app.export.pdf_settings_matrix import split, value_rows
+from app.export.pdf_settings_matrix import CELL_PADDING, split, value_rows, value_tables
+from app.export.pdf_styles import make_styles
 from models.scenario import parse_scenario, scenario_to_json
 from models.sizing.settings import Setting, SettingGroup
 
@@ -31,6 +35,30 @@ def test_settings_alike_share_a_row_and_constant_ones_are_said_once() -> None:
     rows = value_rows(groups, ["shared_buffers", "work_mem"])
     assert [(r.targets, r.values) for r in rows] == [(("a", "c"), ("1024 MB", "4 MB")), (("b",), ("1024 MB", "8 MB")),
                                                      (("d",), ("2048 MB", "4 MB"))]
+
+
+def test_many_varying_settings_never_break_a_value_or_a_name_part_and_say_the_unit_once() -> None:
+    # eleven settings that differ per VM, five-digit values: one table of eleven columns broke 15360 into 1536/0
+    names = [f"setting_number_{i}_of_the_postgresql_conf" for i in range(11)]
+    groups = [SettingGroup("postgresql", f"vm-{v}", tuple(Setting(n, 15360 + 7 * v + i, "MB", "r", "s")
+                                                         for i, n in enumerate(names))) for v in range(5)]
+    same, varying = split(groups)
+    assert (same, varying) == ([], names)
+    rows = value_rows(groups, varying)
+    ctx = Ctx(make_styles(report_fonts()), Numbering())
+    tables = [t for t in value_tables(ctx, groups, varying, rows) if isinstance(t, Table)]
+    shown = ["".join(t._cellvalues[0][c].text.split("<br/>")[:-1]) for t in tables for c in range(1, len(t._colWidths))]
+    assert len(tables) > 1 and shown == names  # every setting once, in the design's order
+    cell, head = ctx.styles.cell_num, ctx.styles.cell_head_num
+    for t in tables:
+        assert sum(t._colWidths) <= ctx.width + 0.01
+        for col, width in enumerate(t._colWidths[1:], start=1):
+            values = [t._cellvalues[r][col].text for r in range(1, len(rows) + 1)]
+            assert all(v.isdigit() for v in values)  # the unit is in the header, not in every cell
+            assert max(string_width(v, cell.fontName, cell.fontSize) for v in values) + CELL_PADDING <= width
+            lines = t._cellvalues[0][col].text.split("<br/>")
+            assert lines[-1] == "(MB)" and "".join(lines[:-1]) in names
+            assert all(string_width(x, head.fontName, head.fontSize) + CELL_PADDING <= width for x in lines)
 
 
 def test_files_of_one_kind_per_vm_are_one_row_once_there_are_many() -> None:
