@@ -18,7 +18,7 @@ from typing import NoReturn
 import numpy as np
 
 from models.calibration_data import figure, point
-from models.hardware import HardwareCatalog, Server
+from models.hardware import Drive, HardwareCatalog, Server
 from models.percent import percent
 from models.perf import cost_power, sap_iq
 from models.problems import Problem
@@ -60,10 +60,19 @@ from models.sizing.sap_iq.node import (
     vcpu_share,
 )
 from models.sizing.sap_iq.start import start_parameters
-from models.sizing.sap_iq.storage import IQ_NODE, SharedStorage, cache_choices, san_storage, vsan_storage
+from models.sizing.sap_iq.storage import (
+    IQ_NODE,
+    SharedStorage,
+    cache_choices,
+    carries_vsan,
+    network_floor,
+    san_storage,
+    vsan_storage,
+)
 from models.sizing.settings import Setting, SettingGroup
 from models.sizing.shared_storage import (
     ESA_SHORT,
+    VsanLayout,
     esa_devices_problem,
     esa_host_short,
     esa_refusal,
@@ -166,6 +175,7 @@ def size_sap_iq(
     stored_tb = main_tb * (1.0 + _temp_ratio(workload))
     options: list[IqOption] = []
     too_small: list[str] = []  # servers below vSAN ESA's minimums where only ESA was asked for
+    slow: list[VsanLayout] = []  # layouts whose vSAN traffic the chosen card is too slow for
     limit = node_limit(storage)
     for server in candidate_servers(catalog, parts, net.nics_per_host):
         eff = node_vcpus(server, vsphere) * speed_factor(server)
@@ -191,26 +201,53 @@ def size_sap_iq(
         # the drives asked for per host, else as many as the policy's stripe width spreads a replica over
         capacity_floor = scenario.platform.drives_per_host or int(figure(STUDY, "vsan_stripe_width"))
         capacity = [parts.drive] if parts.drive else candidate_drives(catalog, parts, server)
+        start = max(floor_nodes, fewest_hosts(workload.vsan_policy, archs))
+        hosts = range(start, (start if workload.nodes is not None else limit) + 1)
         for drive in capacity:
-            if not server.accepts(drive):
+            lay = _first_layout(workload, server, drive, cache_choices(flash, drive), hosts, (stored_tb,
+                                                                                              capacity_floor), archs)
+            if lay is None:
                 continue
-            start = max(floor_nodes, fewest_hosts(workload.vsan_policy, archs))
-            last = start if workload.nodes is not None else limit
-            for n in range(start, last + 1):
-                lay = layout_for(stored_tb, workload.vsan_policy, n, drive, cache_choices(flash, drive),
-                                 server.data_bays, capacity_floor, archs)
-                if lay is not None:
-                    per_host = lay.capacity_per_host * drive.price + lay.disk_groups_per_host * lay.cache_drive.price
-                    options.append(IqOption(lay.hosts * (server.price + per_host + net.price_per_host), server,
-                                            lay.hosts, lay, 0.0, needed, lay.hosts * eff))
-                    break
+            if not carries_vsan(lay, net):  # the card was chosen before the layout: the layout must run on it
+                slow.append(lay)
+                continue
+            per_host = lay.capacity_per_host * drive.price + lay.disk_groups_per_host * lay.cache_drive.price
+            options.append(IqOption(lay.hosts * (server.price + per_host + net.price_per_host), server,
+                                    lay.hosts, lay, 0.0, needed, lay.hosts * eff))
     if not options:
+        _refuse_slow(parts, net, slow)
         _refuse(workload, storage, too_small, limit)
     best = min((dataclasses.replace(o, cost=licence_rank.ranked_cost(
         Licensing(scenario, catalog, round(stored_tb, 3), vsan=o.vsan is not None),
         HostGroup(IQ_NODE, o.server, o.nodes, 0.0, 0, 0.0), o.capex, o.nodes if vsphere else 0)) for o in options),
         key=IqOption.rank)
     return _explain(scenario, workload, best, storage, main_tb, stored_tb, net, nic_why)
+
+
+def _first_layout(w: SapIqMultiplex, server: Server, drive: Drive, cache: list[Drive], hosts: range,
+                  need: tuple[float, int], archs: tuple[str, ...]) -> VsanLayout | None:
+    """The layout of `drive` on the fewest of `hosts` that holds the dbspaces (`need`: stored TB, the capacity drives
+    asked for per host), or None where the server does not take the drive or no host count does."""
+    if not server.accepts(drive):
+        return None
+    for n in hosts:
+        lay = layout_for(need[0], w.vsan_policy, n, drive, cache, server.data_bays, need[1], archs)
+        if lay is not None:
+            return lay
+    return None
+
+
+def _refuse_slow(parts: ResolvedParts, net: NetworkChoice, slow: list[VsanLayout]) -> None:
+    """Refuses a design whose only layouts need a faster network than the card chosen (nothing when none does)."""
+    if not slow:
+        return
+    floor, pid, what = min((network_floor(lay) for lay in slow), key=lambda t: t[0])
+    card = f"the {net.nic.speed_gbps:g} GbE {net.nic.model}" if net.nic else "no network card"
+    field = "platform.nic_id" if parts.nic else "catalog"
+    fix = ("name a card of at least" if parts.nic else "add a card of at least") + f" {floor:g} GbE"
+    raise SizingInputError([Problem(field, f"{card} is below the host bandwidth every vSAN layout found needs: {what}"
+                                           f" datastore needs at least {floor:g} GbE per host ({_cite(pid, VS)});"
+                                           f" {fix}, or shared_storage 'san'")])
 
 
 def _host_architectures(scenario: Scenario, w: SapIqMultiplex, server: Server, net: NetworkChoice) -> tuple[str, ...]:

@@ -27,6 +27,7 @@ from models.sizing.shared_storage import (
     esa_min_devices,
     esa_min_hosts,
     esa_policy_factor,
+    is_flash,
     policy_factor,
     policy_min_hosts,
     raw_needed_tb,
@@ -124,12 +125,44 @@ def _policy_settings(lay: VsanLayout) -> SettingGroup:
     ))
 
 
+def network_floor(lay: VsanLayout) -> tuple[float, str, str]:
+    """The host bandwidth (Gbit/s) the layout's vSAN traffic needs, its point and what needs it: ESA 25, OSA 10 for
+    all-flash, 1 (dedicated) for hybrid (VMware vSAN 8 Planning and Deployment, Networking Requirements for vSAN).
+
+    >>> from datetime import date
+    >>> def drive(iops): return Drive("d", "v", "d", 1.0, "USD", date(2026, 1, 1), "s", "SAS", "2.5in", 4, 1, 1, iops,
+    ...                               1, 1)
+    >>> def lay(iops, arch="osa"): return VsanLayout(3, "raid1-ftt1", drive(iops), 4, drive(90000), 1, 1, 1, arch)
+    >>> [network_floor(lay(*a))[0] for a in ((90000,), (150,), (90000, "esa"))]
+    [10.0, 1.0, 25.0]
+    """
+    if lay.architecture == "esa":
+        return figure(VS, "vsan_esa_min_gbps"), "vsan_esa_min_gbps", "vSAN ESA"
+    if is_flash(lay.capacity_drive):
+        return figure(VS, "vsan_osa_all_flash_min_gbps"), "vsan_osa_all_flash_min_gbps", "an all-flash vSAN OSA"
+    return figure(VS, "vsan_osa_hybrid_min_gbps"), "vsan_osa_hybrid_min_gbps", "a hybrid vSAN OSA"
+
+
+def carries_vsan(lay: VsanLayout, net: NetworkChoice) -> bool:
+    """Whether each host's card runs at the bandwidth the layout's vSAN traffic needs (`network_floor`)."""
+    return net.nic is not None and net.nic.speed_gbps >= network_floor(lay)[0]
+
+
+def _network_words(lay: VsanLayout, net: NetworkChoice) -> tuple[str, str]:
+    floor, pid, what = network_floor(lay)
+    speed = net.nic.speed_gbps if net.nic else 0.0
+    return (f" The vSAN traffic (writes to every copy, resyncs after a failure) runs on each host's {speed:g} GbE"
+            f" ports: {what} datastore needs at least {floor:g} GbE per host"
+            f"{' dedicated to vSAN' if pid == 'vsan_osa_hybrid_min_gbps' else ''}.", _cite(pid, VS))
+
+
 def vsan_storage(lay: VsanLayout, nodes: int, server: Server, stored_tb: float, net: NetworkChoice) -> SharedStorage:
     """vSAN under the storage policy: OSA disk groups behind their cache devices, or an ESA storage pool per host,
-    and the policy settings the dbspace disks get."""
+    and the policy settings the dbspace disks get; the network it needs (`network_floor`)."""
     words, sources = (_esa_words if lay.architecture == "esa" else _osa_words)(lay, stored_tb)
+    net_words, net_source = _network_words(lay, net)
     rationale = Rationale("Shared storage (vSAN)", f"{words} Raw {lay.raw_tb:,.1f} TB holds {lay.usable_tb:,.1f} TB"
-                          " of dbspaces.", sources)
+                          f" of dbspaces.{net_words}", f"{sources}; {net_source}")
     # layouts and the design count the capacity drives; OSA's cache devices are their own BOM line (ESA has none)
     lines = bom.host_lines(IQ_NODE, nodes, bom.HostBuild(server, lay.capacity_drive, lay.capacity_per_host,
                                                          net.nic, net.nics_per_host))
