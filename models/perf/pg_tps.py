@@ -18,6 +18,7 @@ The binding resource is whichever of CPU, storage IOPS, storage latency and WAL 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from functools import cache, lru_cache
 from statistics import NormalDist
@@ -26,6 +27,7 @@ import numpy as np
 
 from models.calibration_data import figure, point
 from models.model_card import HeldOut, ModelCard, Residual
+from models.percentiles import percentiles
 from models.perf.bands import distance, doublings, extrapolation_sd
 from models.perf.pg_tps_law import (
     CPU,
@@ -34,6 +36,7 @@ from models.perf.pg_tps_law import (
     IOPS,
     LATENCY,
     WAL,
+    Bounds,
     PgTpsInputs,
     PublishedRun,
     bounds,
@@ -51,7 +54,7 @@ from models.perf.usl_calibration import point_relative_sd
 from models.uncertainty import Estimate, rng
 
 __all__ = ["CPU", "IOPS", "LATENCY", "WAL", "PgTps", "PgTpsInputs", "band_sd", "card", "distances", "miss_share",
-           "page_reads_per_txn", "pg_tps", "storage_margin", "tps_per_core", "vcpus_for_tps"]
+           "page_reads_per_txn", "pg_tps", "pg_tps_many", "storage_margin", "tps_per_core", "vcpus_for_tps"]
 
 SAMPLES = 4_000
 UNIT = "TPS"
@@ -79,7 +82,9 @@ def _calibration_points() -> tuple[tuple[float, float, float], ...]:
         for r in published_runs("fit")))
 
 
+@lru_cache(maxsize=4_096)  # read three times a band; an estate's VMs share a few hundred shapes
 def _distances_at(cpu: float, vcpus: float, clients: float) -> dict[str, float]:
+    """The distances to the nearest calibration point (cached: callers copy or only read it)."""
     near = min((
         {"cpu": doublings(cpu, c), "vcpus": doublings(vcpus, v), "clients": doublings(clients, n)}
         for c, v, n in _calibration_points()), key=lambda d: sum(x * x for x in d.values()))
@@ -93,7 +98,7 @@ def distances(x: PgTpsInputs) -> dict[str, float]:
     >>> d["vcpus"], d["clients"], d["cpu"]
     (0.0, 0.0, 0.0)
     """
-    return _distances_at(x.specrate_per_core or study_specrate_per_core(), float(x.vcpus), float(x.clients))
+    return dict(_distances_at(x.specrate_per_core or study_specrate_per_core(), float(x.vcpus), float(x.clients)))
 
 
 def band_sd(x: PgTpsInputs) -> float:
@@ -125,19 +130,79 @@ def pg_tps(x: PgTpsInputs, samples: int = SAMPLES, seed: int = 20_140_601) -> Pg
     >>> 1.0 < b.estimate.p50 / a.estimate.p50 <= 4.0, a.binding
     (True, 'CPU')
     """
+    band = _band(x)
+    cpu = band.cpu_p50 * np.exp(rng(seed).normal(0.0, band.cpu_sd, samples))
+    storage = band.least * np.exp(rng(seed + 1).normal(0.0, band.storage_sd, samples))
+    return band.tps(Estimate.from_samples(np.minimum(cpu, storage), UNIT))
+
+
+BLOCK = 256  # inputs whose samples `pg_tps_many` holds at once: 256 x 4,000 draws, 8 MB an array
+
+
+def pg_tps_many(xs: Iterable[PgTpsInputs], samples: int = SAMPLES, seed: int = 20_140_601) -> dict[PgTpsInputs, PgTps]:
+    """`pg_tps` of each distinct input, bit for bit, for an estate's thousands of VMs: numpy's
+    `normal(0, sd, n)` is sd x its `standard_normal(n)` from the same seed, so the draws are made once and scaled
+    for each input, and the percentiles of up to BLOCK inputs are read in one call (row by row the same
+    arithmetic). tests/models/perf/test_pg_tps_many.py holds them equal.
+
+    >>> x = PgTpsInputs(vcpus=4, clients=200, cache_gib=12, working_set_gib=10)
+    >>> pg_tps_many([x, x], samples=500) == {x: pg_tps(x, samples=500)}
+    True
+    """
+    bands: dict[PgTpsInputs, _Band] = {}
+    for x in xs:
+        if x not in bands:
+            bands[x] = _band(x)
+    z_cpu, z_storage = _standard_normal(seed, samples), _standard_normal(seed + 1, samples)
+    out: dict[PgTpsInputs, PgTps] = {}
+    items = list(bands.items())
+    for start in range(0, len(items), BLOCK):
+        block = [b for _, b in items[start:start + BLOCK]]
+        cpu = np.array([b.cpu_p50 for b in block])[:, None] * np.exp(np.array([b.cpu_sd for b in block])[:, None]
+                                                                     * z_cpu)
+        storage = np.array([b.least for b in block])[:, None] * np.exp(
+            np.array([b.storage_sd for b in block])[:, None] * z_storage)
+        p10, p50, p90 = percentiles(np.minimum(cpu, storage), [10.0, 50.0, 90.0], axis=1)
+        for k, (x, b) in enumerate(items[start:start + BLOCK]):
+            out[x] = b.tps(Estimate(float(p10[k]), float(p50[k]), float(p90[k]), UNIT))
+    return out
+
+
+@cache
+def _standard_normal(seed: int, samples: int) -> np.ndarray:
+    z = rng(seed).standard_normal(samples)
+    z.flags.writeable = False  # shared by every call
+    return z
+
+
+@dataclass(frozen=True, slots=True)
+class _Band:
+    """What a VM's band is drawn from: the CPU rate's median and relative sd, the least other bound's median and
+    relative sd, what binds at the medians, every bound and the distance from calibration."""
+
+    cpu_p50: float
+    cpu_sd: float
+    least: float
+    storage_sd: float
+    binding: str
+    bounds: Bounds
+    distance: float
+
+    def tps(self, estimate: Estimate) -> PgTps:
+        b = self.bounds
+        return PgTps(estimate, self.binding, self.cpu_p50, b.iops, b.latency, b.miss, self.distance, b.wal)
+
+
+def _band(x: PgTpsInputs) -> _Band:
     if x.vcpus < 1 or x.clients < 1:
         raise ValueError(f"vcpus ({x.vcpus}) and clients ({x.clients}) must be at least 1")
     law = fitted()
     cpu_p50 = law.cpu_median(x)
-    cpu = cpu_p50 * np.exp(rng(seed).normal(0.0, _cpu_sd(x, float(x.vcpus)), samples))
     b = bounds(x)
     least, kind = b.least()
     # the storage and commit bounds extrapolate as far as the CPU rate does: the same band rule widens them
-    storage = least * np.exp(rng(seed + 1).normal(0.0, math.hypot(law.fit_sd, band_sd(x)), samples))
-    tps = np.minimum(cpu, storage)
-    binding = CPU if cpu_p50 <= least else kind
-    dist = distance(distances(x).values())
-    return PgTps(Estimate.from_samples(tps, UNIT), binding, cpu_p50, b.iops, b.latency, b.miss, dist, b.wal)
+    return _Band(cpu_p50, _cpu_sd(x, float(x.vcpus)), least, math.hypot(law.fit_sd, band_sd(x)),
+                 CPU if cpu_p50 <= least else kind, b, distance(distances(x).values()))
 
 
 def vcpus_for_tps(tps: float, x: PgTpsInputs, confidence: str, most: int) -> float:

@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from models.calibration_data import figure
 from models.estate import socket_score
-from models.perf.pg_tps import PgTps, PgTpsInputs, pg_tps
+from models.perf.pg_tps import PgTps, PgTpsInputs, pg_tps_many
 from models.scenario import Scenario
 from models.sizing.postgres.placement import PgVm
 from models.sizing.postgres.state import Packing
@@ -46,16 +46,16 @@ def _host_iops(scenario: Scenario, p: Packing) -> float:
     return drives * p.drive.random_read_iops
 
 
-def vm_inputs(scenario: Scenario, p: Packing, vm: PgVm, iops_share: float) -> PgTpsInputs:
-    """The VM as the throughput model sees it; `iops_share`: its share of its host's datastore IOPS."""
+def vm_inputs(scenario: Scenario, specrate: float | None, host_iops: float, vm: PgVm, iops_share: float) -> PgTpsInputs:
+    """The VM as the throughput model sees it on a CPU of `specrate` per core (`specrate_per_core`), with
+    `iops_share` of its host's datastore IOPS (`host_iops`)."""
     # the cache the throughput law was calibrated with (pg_tps_law: RAM x PGTune's effective_cache_size share), not
     # the setting, which also counts the page cache beyond a study-sized shared_buffers
     cache_gib = vm.memory_gib * figure(DOCS, "effective_cache_size_ratio")
     ws_gib = sum(d.working_set_gb for d in vm.databases) * GIB_PER_GB
     return PgTpsInputs(
         vcpus=vm.vcpus, clients=max(1, vm.clients_at_once), cache_gib=cache_gib, working_set_gib=ws_gib,
-        specrate_per_core=specrate_per_core(p),
-        storage_iops=_host_iops(scenario, p) * iops_share,
+        specrate_per_core=specrate, storage_iops=host_iops * iops_share,
         storage_latency_ms=scenario.platform.datastore_latency_ms, wal_flush_ms=scenario.platform.datastore_latency_ms,
     )
 
@@ -63,15 +63,17 @@ def vm_inputs(scenario: Scenario, p: Packing, vm: PgVm, iops_share: float) -> Pg
 def vm_throughput(scenario: Scenario, p: Packing) -> dict[str, PgTps]:
     """Each VM's TPS and binding resource, by VM name. A VM's share of its host's IOPS is its share of the reads the
     host's VMs miss their caches for at their peaks (the datastore serves whoever asks; the storage was sized on
-    their sum), by vCPUs where no VM misses."""
-    out: dict[str, PgTps] = {}
+    their sum), by vCPUs where no VM misses. The model is read once for every distinct VM (`pg_tps_many`)."""
+    specrate, host_iops = specrate_per_core(p), _host_iops(scenario, p)
+    inputs: dict[str, PgTpsInputs] = {}
     for h in p.hosts:
         reads = {vm.name: sum(io.data_read_iops for io in vm.io) for vm in h.vms}
         total, host_vcpus = sum(reads.values()), sum(vm.vcpus for vm in h.vms)
         for vm in h.vms:
             share = reads[vm.name] / total if total > 0 else vm.vcpus / max(host_vcpus, 1)
-            out[vm.name] = pg_tps(vm_inputs(scenario, p, vm, share))
-    return out
+            inputs[vm.name] = vm_inputs(scenario, specrate, host_iops, vm, share)
+    tps = pg_tps_many(inputs.values())
+    return {name: tps[x] for name, x in inputs.items()}
 
 
 def total(tps: dict[str, PgTps]) -> Estimate:
