@@ -95,7 +95,7 @@ def render_text(r: SizingResult) -> str:
     if d.settings:
         lines += ["", "Settings (refarch config writes them as files)"]
         for g in d.settings:
-            values = ", ".join(f"{s.name}={s.value}{(' ' + s.unit) if s.unit else ''}" for s in g.settings)
+            values = ", ".join(f"{s.name}={_value(s.value)}{(' ' + s.unit) if s.unit else ''}" for s in g.settings)
             lines.append(f"  {g.product} [{g.target}]: {values}")
     if r.calibration is not None:
         lines += calibration_lines(r.calibration)
@@ -105,6 +105,11 @@ def render_text(r: SizingResult) -> str:
         lines += ["", "Warnings"]
         lines += [f"  ! {w.title} [{w.code}]: {w.full_text}" for w in r.warnings]
     return "\n".join(lines)
+
+
+def _value(value: object) -> object:
+    """A setting's value as the product reads it: booleans on/off (gpconfig, postgresql.conf), as the PDF has them."""
+    return ("on" if value else "off") if isinstance(value, bool) else value
 
 
 def calibration_lines(cal: dict[str, Any]) -> list[str]:

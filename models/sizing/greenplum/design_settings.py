@@ -223,6 +223,7 @@ def for_release(result: SizingResult, workload: GreenplumAnalytics | GreenplumOl
     if oltp is not None:  # into the cluster's gpconfig group, after the memory and connection settings
         settings = tuple(SettingGroup(g.product, g.target, (*g.settings, *oltp.settings))
                          if g.product == "greenplum" and g.target == "cluster" else g for g in settings)
+        settings = _onto_coordinator(settings, oltp_coordinator_settings(version))
     design = dataclasses.replace(result.design, settings=settings, greenplum_version=version)
     return dataclasses.replace(result, design=design, rationale=result.rationale + ((why,) if why else ()))
 
@@ -261,6 +262,39 @@ def oltp_settings(mix: str, version: str) -> SettingGroup | None:
                            " whole cluster. Greenplum 6 refuses the value without gpconfig --skipvalidation.",
                            ckpt.source.cite()))
     return SettingGroup("greenplum", "cluster", tuple(out))
+
+
+ORCA_DOC = {"6": "gp6_orca_short_query_regression", "7": "gp7_orca_short_query_regression",
+            "warehousepg-7": "gp7_orca_short_query_regression",
+            "cloudberry-2": "cloudberry2_orca_short_query_regression"}
+
+
+def oltp_coordinator_settings(version: str) -> tuple[Setting, ...]:
+    """What study 004 ran that the coordinator alone sets: the Postgres planner (optimizer off). The study's
+    Greenplum 6 was built without GPORCA, so the TPS curves a design is scaled from were planned by the Postgres
+    planner; every release since ships optimizer on, and its documentation lists short running queries and DML
+    among GPORCA's performance regressions.
+
+    >>> [(s.name, s.value) for s in oltp_coordinator_settings("7")]
+    [('optimizer', False)]
+    """
+    study = point(OLTP_STUDY, "built_without_orca")
+    why = ("The TPS this design is sized on is scaled from study 004, whose Greenplum 6 was built without GPORCA"
+           " (configure --disable-orca): every statement was planned by the Postgres planner. The release's default,"
+           " optimizer on, plans each statement with GPORCA, whose documentation lists short running queries and DML"
+           " among its performance regressions. Off, the workload's statements are planned as in the study; a"
+           " database or session that runs analytic queries can turn it back on (ALTER DATABASE name SET optimizer ="
+           " on). A reload (gpstop -u) applies it.")
+    return (Setting("optimizer", not bool(study.value), "", why,
+                    f"{study.source.cite()}; {_cite(ORCA_DOC[version])}"),)
+
+
+def _onto_coordinator(groups: tuple[SettingGroup, ...], extra: tuple[Setting, ...]) -> tuple[SettingGroup, ...]:
+    """`extra` added to the coordinator's gpconfig group (after its own values), or as that group."""
+    if not any(g.product == "greenplum" and g.target == "coordinator" for g in groups):
+        return (*groups, SettingGroup("greenplum", "coordinator", extra))
+    return tuple(SettingGroup(g.product, g.target, (*g.settings, *extra))
+                 if g.product == "greenplum" and g.target == "coordinator" else g for g in groups)
 
 
 def _release(version: str) -> str:

@@ -158,10 +158,27 @@ def test_oltp_settings_of_study_004(sized_variant: Sized, mix: str, version: str
     assert ("gpconfig -c checkpoint_segments -v 2 --skipvalidation" in cmds) == (version == "6")
 
 
+@pytest.mark.parametrize(("mix", "version", "flag"), [("select", "cloudberry-2", "--coordinatoronly"),
+                                                     ("insert", "6", "--masteronly")])
+def test_oltp_plans_with_the_postgres_planner_as_study_004_did(sized_variant: Sized, mix: str, version: str,
+                                                                flag: str) -> None:
+    """Study 004's Greenplum 6 was built --disable-orca: an OLTP design turns GPORCA off on the coordinator only
+    (gpconfig's coordinator flag of the release), citing the study's build and the release's GPORCA limitations."""
+    result, bundle = sized_variant("gp-oltp.json", {"mix": mix, "greenplum_version": version, "clients": 64})
+    cmds = [ln for ln in bundle.get("greenplum/gpconfig.sh").text.splitlines() if ln.startswith("gpconfig")]
+    assert [c for c in cmds if " optimizer " in c] == [f"gpconfig -c optimizer -v off {flag}"]
+    coordinator = [g for g in result.design.settings if g.product == "greenplum" and g.target == "coordinator"]
+    optimizer = coordinator[0].get("optimizer")
+    assert optimizer is not None and optimizer.value is False
+    assert "1.2 Greenplum Information" in optimizer.source and "Performance Regressions" in optimizer.source
+    assert ("Cloudberry" in optimizer.source) == (version == "cloudberry-2")
+
+
 def test_analytics_get_no_oltp_settings(sized_variant: Sized) -> None:
     _, bundle = sized_variant("retail-dw-gen5.json", {"greenplum_version": "7"})
     text = bundle.get("greenplum/gpconfig.sh").text
     assert "gp_enable_global_deadlock_detector" not in text and "checkpoint_segments" not in text
+    assert "-c optimizer" not in text  # GPORCA stays on for the analytics it is built for
 
 
 def test_pgbouncer_ini_for_sessions_beyond_max_connections(sized_variant: Sized) -> None:
