@@ -365,8 +365,18 @@ def least_hosts(vms: list[PgVm] | list[VmShape], cores: int, available_gib: floa
     """The host count `pack_hosts` tries first: the busiest hour's CPU and resident memory over whole hosts, plus
     one host per HA failure, and at least `min_hosts` (raised to vSphere HA's minimum where `ha`). No packing of
     the VMs takes fewer hosts, so a server's cost at this count bounds its cost from below (`search`)."""
-    total_cpu = sum((v.cpu_by_hour for v in vms), np.zeros(HOURS)).max()
-    total_res = sum((v.resident_by_hour for v in vms), np.zeros(HOURS)).max()
+    return hosts_for(busiest(vms), cores, available_gib, ha, min_hosts)
+
+
+def busiest(vms: list[PgVm] | list[VmShape]) -> tuple[float, float]:
+    """The highest hourly sums of the VMs' CPU (cores) and resident GiB."""
+    return (float(sum((v.cpu_by_hour for v in vms), np.zeros(HOURS)).max()),
+            float(sum((v.resident_by_hour for v in vms), np.zeros(HOURS)).max()))
+
+
+def hosts_for(peaks: tuple[float, float], cores: int, available_gib: float, ha: int, min_hosts: int) -> int:
+    """`least_hosts` of VMs whose busiest hours take `peaks` (`busiest`)."""
+    total_cpu, total_res = peaks
     low = max(1, math.ceil(total_cpu / cores - 1e-9), math.ceil(total_res / available_gib - 1e-9))
     if ha:
         min_hosts = max(min_hosts, int(figure(DS, "ha_min_hosts")) + ha - 1)

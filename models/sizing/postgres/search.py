@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 from models.hardware import HardwareCatalog, Server
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing import licence_rank
 from models.sizing.infrastructure import HostGroup
 from models.sizing.parts import NetworkChoice, ResolvedParts, candidate_drives
+from models.sizing.postgres.alike import AlikeSets, Planned, alike_sets, plan_alike, sized_alike
 from models.sizing.postgres.choice import architectures, cheapest_local, cheapest_vsan, host_network
 from models.sizing.postgres.datastore import GB_PER_TB
 from models.sizing.postgres.limits import CLUSTER_WORDS, cluster_max_hosts, host_memory, physical_memory
@@ -30,13 +32,11 @@ from models.sizing.postgres.placement import (
     VmCache,
     VmShape,
     ha_failures,
-    least_hosts,
+    hosts_for,
     pack_hosts,
     plan_shapes,
-    sized,
 )
 from models.sizing.postgres.state import Packing
-from models.sizing.postgres.storage import disks_floor_gb
 from models.sizing.postgres.tps_vcpus import host_cpu
 from models.sizing.result import Rationale
 from models.sizing.shared_storage import (
@@ -69,6 +69,11 @@ class Ask:
     raid: str
     fill: float
 
+    @cached_property
+    def sets(self) -> AlikeSets:
+        """The workload's sets of alike databases (`alike`), found once for every candidate."""
+        return alike_sets(self.w.databases)
+
 
 @dataclass(frozen=True)
 class Option:
@@ -77,12 +82,16 @@ class Option:
     server: Server
     nets: Nets
     available: float
-    shapes: list[VmShape]
+    planned: Planned
     least: int  # the fewest hosts its datastore takes (vSAN's policy minimum)
     sized: VmCache
 
+    @property
+    def shapes(self) -> list[VmShape]:
+        return self.planned.shapes
+
     def vms(self) -> list[PgVm]:
-        return [sized(s, self.sized) for s in self.shapes]
+        return sized_alike(self.planned, self.sized)
 
 
 @dataclass(frozen=True)
@@ -114,13 +123,13 @@ def lower_rank(ask: Ask, o: Option) -> tuple[float, float]:
     """A rank no packing of the option's VMs beats: its vCPUs short, and `licence_rank.least_cost` of its fewest
     hosts, each at the server's price and its cheapest network card, with the least its data drives cost
     (`least_drive_cost`), on no TB of data."""
-    hosts = least_hosts(o.shapes, o.server.cores_total, o.available, ha_failures(ask.w), o.least)
+    hosts = hosts_for(o.planned.busiest(), o.server.cores_total, o.available, ha_failures(ask.w), o.least)
     net = min(n.price_per_host for n, _ in o.nets.values())
     group = HostGroup(DATABASE_HOST, o.server, hosts, 0.0, 0, 0.0)
     hardware = hosts * (o.server.price + net) + least_drive_cost(ask, o, hosts)
     cost = licence_rank.least_cost(Licensing(ask.scenario, ask.catalog, 0.0, vsan=ask.vsan), group, hardware,
-                                   len(o.shapes))
-    return vcpus_short(o.shapes), cost * (1.0 - BOUND_SLACK)
+                                   len(o.planned))
+    return o.planned.short_vcpus(), cost * (1.0 - BOUND_SLACK)
 
 
 def least_drive_cost(ask: Ask, o: Option, hosts: int) -> float:
@@ -133,7 +142,7 @@ def least_drive_cost(ask: Ask, o: Option, hosts: int) -> float:
     drives = [d for d in candidate_drives(ask.catalog, ask.parts, o.server) if d.capacity_tb > 0]
     if not drives:
         return 0.0
-    stored_tb = sum(disks_floor_gb(d, ask.fill) for s in o.shapes for d in s.databases) / GB_PER_TB
+    stored_tb = o.planned.stored_gb(ask.fill) / GB_PER_TB
     raw_tb = stored_tb
     if ask.vsan:
         policy = ask.w.vsan_policy
@@ -143,8 +152,9 @@ def least_drive_cost(ask: Ask, o: Option, hosts: int) -> float:
     return max(0.0, raw_tb - DRIVE_SLACK_TB) * min(d.price / d.capacity_tb for d in drives)
 
 
-def plan(ask: Ask, server: Server, sized: VmCache) -> Option | str:
-    """The server's VMs and network cards, or why the server cannot take them (its id and the reason)."""
+def plan(ask: Ask, server: Server, sized: VmCache, alike: bool = True) -> Option | str:
+    """The server's VMs and network cards, or why the server cannot take them (its id and the reason). `alike`: the
+    VMs planned once per set of alike databases (`alike.plan_alike`), else one by one (`placement.plan_shapes`)."""
     scenario, w = ask.scenario, ask.w
     archs = architectures(w, scenario, server)
     if not archs:
@@ -153,12 +163,13 @@ def plan(ask: Ask, server: Server, sized: VmCache) -> Option | str:
     host_mem, available = host_memory(scenario, w, server)
     if available <= 0:
         return f"{server.id}: {host_mem:g} GiB leaves nothing after the hypervisor reserve"
-    vms = plan_shapes(w, server.cores_per_numa_node, available / server.numa_nodes,
-                      host_cpu(server, scenario.targets.confidence, scenario.platform.datastore_latency_ms), ask.fill,
-                      True, sized)
+    node = (server.cores_per_numa_node, available / server.numa_nodes)
+    host = host_cpu(server, scenario.targets.confidence, scenario.platform.datastore_latency_ms)
+    vms = (plan_alike(w, node, host, ask.fill, True, sized, ask.sets) if alike else
+           Planned.each(plan_shapes(w, *node, host, ask.fill, True, sized)))
     physical = physical_memory(scenario, server)[1]
-    big = max(vms, key=lambda v: v.memory_gib)
-    if big.memory_gib > physical + 1e-9:  # vRAM beyond the host's own memory: no overcommit makes it fit
+    if vms.most_gib() > physical + 1e-9:  # vRAM beyond the host's own memory: no overcommit makes it fit
+        big = vms.largest()
         return (f"{server.id}: VM {big.name} ({big.memory_gib:g} GiB) against the host's {physical:,.0f} GiB after"
                 " the hypervisor reserve")
     least = fewest_hosts(w.vsan_policy, archs) if ask.vsan else 1
@@ -192,7 +203,7 @@ def cheapest_each(ask: Ask, servers: list[Server]) -> Found:
     too_small: list[str] = []
     nets_of: dict[str, Nets] = {}
     for server in servers:
-        o = plan(ask, server, sized)
+        o = plan(ask, server, sized, alike=False)
         if isinstance(o, str):
             too_small.append(o)
             continue
