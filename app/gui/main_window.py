@@ -158,8 +158,8 @@ class MainWindow(ProjectFileActions, QMainWindow):
         design.setStretchFactor(0, 0)
         design.setStretchFactor(1, 1)
         design.setSizes([380, 780])
-        self.form.setMinimumWidth(340)
-        self.results.setMinimumWidth(560)
+        self.form.setMinimumWidth(320)
+        self.results.setMinimumWidth(540)
 
         self.views = QTabWidget()
         self.views.setObjectName("views")
@@ -189,7 +189,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
         outer.setStretchFactor(0, 0)
         outer.setStretchFactor(1, 1)
         outer.setSizes([240, 1160])
-        self.scenarios.setMinimumWidth(210)
+        self.scenarios.setMinimumWidth(130)
         self.setCentralWidget(outer)
 
         self.catalog_label = QLabel()

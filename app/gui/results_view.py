@@ -193,6 +193,26 @@ def _cell(text: str, right: bool = False, bold: bool = False, tooltip: str = "")
     return item
 
 
+FACT_PADDING_PX = (10, 28)  # right padding of a fact's label cell and of its value cell (facts_html)
+
+
+def facts_min_width(design: Sequence[FactRow], font: QFont, columns: int = 2) -> int:
+    """The narrowest width (pixels) the facts' table takes without cutting a word: each label and value column as
+    wide as its longest word ("2,734.1 TB", a part number), with the padding between them (not the last column's,
+    which is blank). The Design tab scrolls sideways below that width rather than clipping the right-hand column."""
+    bold = QFont(font)
+    bold.setBold(True)
+    plain_m, bold_m = QFontMetrics(font), QFontMetrics(bold)
+    rows = (len(design) + columns - 1) // columns
+    total = -FACT_PADDING_PX[1]
+    for c in range(columns):
+        facts = design[c * rows:(c + 1) * rows]
+        total += max((plain_m.horizontalAdvance(w) for f in facts for w in f.label.split()), default=0)
+        total += max((bold_m.horizontalAdvance(w) for f in facts for w in f.text.split()), default=0)
+        total += sum(FACT_PADDING_PX)
+    return max(total, 0)
+
+
 def facts_html(design: Sequence[FactRow], columns: int = 2) -> str:
     """The design's facts (`app.views.design`) as a table of label and value pairs, in columns."""
     facts = [(f.label, f.text) for f in design]
@@ -204,8 +224,9 @@ def facts_html(design: Sequence[FactRow], columns: int = 2) -> str:
             i = c * rows + r
             if i < len(facts):
                 k, v = facts[i]
-                tds.append(f"<td style='color:#616e7c; padding:2px 10px 2px 0'>{html.escape(k)}</td>"
-                           f"<td style='color:#1f2933; padding:2px 28px 2px 0'><b>{html.escape(v)}</b></td>")
+                pad_label, pad_value = FACT_PADDING_PX
+                tds.append(f"<td style='color:#616e7c; padding:2px {pad_label}px 2px 0'>{html.escape(k)}</td>"
+                           f"<td style='color:#1f2933; padding:2px {pad_value}px 2px 0'><b>{html.escape(v)}</b></td>")
         cells.append("<tr>" + "".join(tds) + "</tr>")
     return "<table cellspacing='0'>" + "".join(cells) + "</table>"
 
@@ -295,7 +316,7 @@ class ResultsView(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         scroll.setWidget(overview)
         self.tabs.addTab(scroll, "Design")
 
@@ -513,6 +534,7 @@ class ResultsView(QWidget):
         computing = status is not None and status.computing
         self.facts.setText("<span style='color:#616e7c'>Sizing…</span>" if computing else
                            "<span style='color:#616e7c'>No result yet.</span>")
+        self.facts.setMinimumWidth(0)
         self.diagram.set_hosts((), "bare-metal", message="Sizing…" if computing else "No design yet")
         self.databases.setRowCount(0)
         for w in (self.databases_label, self.databases):
@@ -597,6 +619,8 @@ class ResultsView(QWidget):
         d = r.design
         n_warn = len(r.warnings)
         self.facts.setText(facts_html(design_rows(r)))
+        self.facts.ensurePolished()
+        self.facts.setMinimumWidth(facts_min_width(design_rows(r), self.facts.font()))
         self._fill_databases(r)
         self.diagram.set_hosts(d.hosts, d.deployment, self.describe)
         if r.warnings:

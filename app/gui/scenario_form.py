@@ -65,7 +65,7 @@ def _scroll_page(*groups: QWidget) -> QScrollArea:
     area.setWidgetResizable(True)
     area.setWidget(inner)
     area.setFrameShape(QScrollArea.Shape.NoFrame)
-    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
     return area
 
 

@@ -36,3 +36,31 @@ def test_remember_then_place_reopens_the_window_where_it_was(window: MainWindow,
                                                                g.height() + 400))
     floor = window.minimumSizeHint()
     assert window.width() == max(expected[2], floor.width()) and window.height() == max(expected[3], floor.height())
+
+
+
+def test_the_window_fits_a_1024_pixel_screen(window: MainWindow) -> None:
+    # the three panes' minimums summed to 1,122 pixels: ~100 pixels of the window off a 1024x768 screen
+    assert window.minimumSizeHint().width() <= 1024 - FRAME[0]
+
+
+def test_the_design_facts_are_never_narrower_than_their_longest_words(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QFont, QFontMetrics
+    from PySide6.QtWidgets import QScrollArea
+
+    from app.gui.results_view import facts_min_width
+    from app.views.design import FactRow, design_rows
+
+    facts = window.results.facts
+    rows = design_rows(window.results.result)  # type: ignore[arg-type]
+    assert facts.minimumWidth() == facts_min_width(rows, facts.font()) > 0
+    part_number = "MZ3LO3T8HCJR-00A07-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"  # one word: it cannot wrap
+    bold = QFont(facts.font())
+    bold.setBold(True)
+    with_it = facts_min_width([*rows, FactRow("drive", "Drive", f"2 x {part_number}")], facts.font())
+    assert with_it >= QFontMetrics(bold).horizontalAdvance(part_number) and with_it > facts.minimumWidth()
+    area = facts.parentWidget()
+    while not isinstance(area, QScrollArea):
+        area = area.parentWidget()
+    assert area.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAsNeeded  # below it, the tab scrolls
