@@ -154,6 +154,15 @@ def number(value: float | None, digits: int = 3) -> str:
     return f"{v:,.{decimals}f}"
 
 
+def fractional_count(value: float | None) -> str:
+    """A host count that need not be whole (the tornado's continuous count) to two decimals.
+
+    >>> fractional_count(88.6900553), fractional_count(2.0), fractional_count(None)
+    ('88.69', '2.00', '–')
+    """
+    return DASH if value is None or not math.isfinite(float(value)) else f"{float(value):,.2f}"
+
+
 def number_short(value: float | None) -> str:
     """A figure for a column too narrow for `number`'s: millions and thousands as M and k, a whole number below as it
     is, anything else to two significant digits.

@@ -8,7 +8,8 @@ from app.cli.catalog_access import load_catalog
 from app.cli.errors import CliError, service_errors
 from app.cli.output import format_table, print_json
 from app.cli.scenario_files import add_scenario_option, print_each, read_inputs
-from app.formatting import money, number, significant
+from app.formatting import number, significant
+from app.views.sensitivity import SensitivityView, sensitivity_view
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,26 +37,23 @@ def _run(args: argparse.Namespace) -> int:
             out.append({"scenario": scenario.name, "main_metric": result.main_metric, "delta_pct": args.delta_pct,
                         "bars": [b.to_dict() for b in bars]})
         else:
-            cur = result.totals.currency
-            cont = any(b.base_main_continuous is not None for b in bars)
-            rows = [{"input": b.input + (" *" if b.host_rounding else ""), "low_capex": money(b.low_capex, cur),
-                     "high_capex": money(b.high_capex, cur), "capex_swing": money(b.swing, cur),
-                     "low_main": number(b.low_main), "high_main": number(b.high_main),
-                     "low_cont": _maybe(b.low_main_continuous), "high_cont": _maybe(b.high_main_continuous),
-                     "hosts": f"{b.low_hosts} / {b.base_hosts} / {b.high_hosts}"} for b in bars]
-            note = ("\n* whole hosts decide this bar: both ends move the estimate the same way from the base because"
-                    " the host count steps (hosts: low / base / high)") if any(b.host_rounding for b in bars) else ""
-            if cont:
-                note += (f"\nlow_cont / high_cont: the main estimate on each design's continuous host count (what the"
-                         f" data or the target needs, not whole hosts; base {number(bars[0].base_main_continuous)})")
-            out.append(f"Main estimate: {result.main_metric}; each input -{number(args.delta_pct)} % / "
-                       f"+{number(args.delta_pct)} %; every bar is a whole design (host counts are whole)\n"
-                       + format_table(rows, ["input", "low_capex", "high_capex", "capex_swing", "low_main",
-                                             "high_main", *(["low_cont", "high_cont"] if cont else []), "hosts"])
-                       + note)
+            out.append(_text(sensitivity_view(result, bars, args.delta_pct)))
     print_each(out, print_json if args.format == "json" else print, [i.scenario.name for i in inputs])
     return 0
 
 
-def _maybe(value: float | None) -> str:
-    return "-" if value is None else number(value)
+def _text(v: SensitivityView) -> str:
+    """The tornado as a table: whole-host ends, the continuous ends beside them (or the statement of rounding)."""
+    rows = [{"input": r.input + (" *" if r.host_rounding else ""), "low_capex": r.low_capex, "high_capex": r.high_capex,
+             "capex_swing": r.capex_swing, "low_main": r.low_main, "high_main": r.high_main,
+             "low_cont": r.low_continuous, "high_cont": r.high_continuous, "hosts": r.hosts,
+             "hosts_cont": r.hosts_continuous} for r in v.rows]
+    columns = ["input", "low_capex", "high_capex", "capex_swing", "low_main", "high_main",
+               *(["low_cont", "high_cont"] if v.continuous else []), "hosts", *(["hosts_cont"] if v.continuous else [])]
+    base = f"base {v.base_main} on {v.base_hosts}" + (f", {v.base_continuous} on {v.base_hosts_continuous} continuous"
+                                                      if v.continuous else "")
+    head = (f"Main estimate: {v.metric} ({v.metric_label}, {v.unit} P50; {base}); each input"
+            f" -{number(v.delta_pct)} % / +{number(v.delta_pct)} %; every bar's ends are whole designs")
+    notes = [n for n in (v.step_note, ("low_cont / high_cont, hosts_cont: " if v.continuous else "") + v.rounding_note)
+             if n]
+    return "\n".join([head, format_table(rows, columns), *notes])

@@ -117,7 +117,9 @@ def test_growth_and_sensitivity(capsys: pytest.CaptureFixture[str], db: str) -> 
     code, out, _ = run(capsys, "--db", db, "growth", str(SAMPLES / "retail-dw-gen5.json"), "--format", "json")
     assert code == 0 and len(json.loads(out)["years"]) == 4
     code, out, _ = run(capsys, "--db", db, "sensitivity", str(SAMPLES / "retail-dw-gen5.json"), "--format", "json")
-    assert code == 0 and json.loads(out)["bars"]
+    bars = json.loads(out)["bars"]
+    assert code == 0 and bars and all(b["rounding"] == "continuous" for b in bars)
+    assert all(b["base_hosts"] - 1 < b["base_hosts_continuous"] <= b["base_hosts"] for b in bars)
     code, _, err = run(capsys, "--db", db, "sensitivity", str(SAMPLES / "retail-dw-gen5.json"), "--delta-pct", "0")
     assert code == 2 and "--delta-pct" in err
 
@@ -199,7 +201,7 @@ def test_compare_growth_sensitivity_optimize_take_a_project(capsys: pytest.Captu
     code, out, _ = run(capsys, "--db", db, "growth", str(PROJECT), *picks, "--format", "json")
     assert code == 0 and [g["scenario"] for g in json.loads(out)] == GP_NAMES
     code, out, _ = run(capsys, "--db", db, "sensitivity", str(PROJECT), "--scenario", GP_NAMES[0])
-    assert code == 0 and "Main estimate" in out
+    assert code == 0 and "Main estimate" in out and "hosts_cont" in out and "\nlow_cont / high_cont, hosts_cont:" in out
     code, out, err = run(capsys, "--db", db, "optimize", str(PROJECT), "--format", "json", "--top", "1")
     assert code == 0
     assert {r["scenario"] for r in json.loads(out)} <= set(PROJECT_NAMES)
