@@ -103,3 +103,4 @@ class GreenplumSettings:
     max_prepared_transactions: int
     pooled_sessions: int = 0  # client sessions PgBouncer takes beyond max_connections (0: no pooler)
     pool_size: int = 0  # server connections PgBouncer opens to the coordinator
+    coordinator_on_host: int = 0  # coordinator instances a segment host runs beside its primaries (1: the first one)

@@ -38,6 +38,23 @@ class Role:
     memory_gib: float
     instances: int
     max_connections: int
+    coordinator_connections: int = 0  # the coordinator instance the role's first host also runs (0: none)
+    coordinator_word: str = "coordinator"  # "master" on Greenplum 6
+
+    def instance_connections(self) -> list[int]:
+        """max_connections of every instance on the busiest host of the role: its segments, and the coordinator where
+        it shares the host."""
+        return [self.max_connections] * self.instances + (
+            [self.coordinator_connections] if self.coordinator_connections else [])
+
+    def runs(self) -> str:
+        """What the busiest host of the role runs, in words ("8 instance(s) at max_connections 1,250 and the master
+        at 250 (on the first host)")."""
+        out = f"{self.instances} instance(s) at max_connections {self.max_connections:,}"
+        if self.coordinator_connections:
+            out += (f" and, on the first {self.name}, the {self.coordinator_word} at max_connections"
+                    f" {self.coordinator_connections:,}")
+        return out
 
 
 @dataclass(frozen=True)
@@ -76,13 +93,20 @@ def roles(result: SizingResult) -> list[Role]:
     if seg is not None and seg.vms:
         vm = seg.vms[0]
         name = "segment VM" if d.deployment == "vsphere" else "segment host"
-        out.append(Role(name, vm.memory_gib, vm.primary_segments + vm.mirror_segments, seg_conn))
+        shared = _max_connections(result, "coordinator") if coordinator_on_segment_host(result) else 0
+        out.append(Role(name, vm.memory_gib, vm.primary_segments + vm.mirror_segments, seg_conn, shared,
+                        coordinator_word(result)))
     coord = _layout(result, "coordinator host")
     if coord is not None:
         memory = coord.vms[0].memory_gib if coord.vms and d.deployment == "vsphere" else coord.memory_gib
         out.append(Role(f"{coordinator_word(result)} host", memory, 1,
                         _max_connections(result, "coordinator") or seg_conn))
     return out
+
+
+def coordinator_on_segment_host(result: SizingResult) -> bool:
+    """The coordinator runs on the first segment host (no coordinator host of its own)."""
+    return result.design.kind == "greenplum-oltp" and result.design.coordinator_hosts == 0
 
 
 def _max_connections(result: SizingResult, target: str) -> int:
@@ -136,9 +160,8 @@ def _shared_memory(result: SizingResult, role: Role) -> list[Line]:
 def semaphore_sets(role: Role) -> int:
     """Semaphore sets the role's instances allocate at start (PostgreSQL 9.4's SEMMNI formula per instance)."""
     s = guide()["semaphores"]
-    slots = role.max_connections + int(s["autovacuum_max_workers"]) + int(s["max_worker_processes"]) \
-        + int(s["fixed_slots"])
-    return role.instances * math.ceil(slots / int(s["per_set"]))
+    workers = int(s["autovacuum_max_workers"]) + int(s["max_worker_processes"]) + int(s["fixed_slots"])
+    return sum(math.ceil((conn + workers) / int(s["per_set"])) for conn in role.instance_connections())
 
 
 def _semaphores(result: SizingResult, role: Role) -> Line:
@@ -151,9 +174,8 @@ def _semaphores(result: SizingResult, role: Role) -> Line:
     need = semaphore_sets(role)
     semmni_fit = max(semmni, need)
     semmns_fit = max(semmns, semmsl * semmni_fit)
-    why = (f"{s['reason']} The {role.name} runs {role.instances} instance(s) at max_connections"
-           f" {role.max_connections:,}: {need:,} sets, so SEMMNI {semmni_fit:,} (the guide's {semmni:,} when that is"
-           f" more, leaving room for other programs) and SEMMNS {semmns_fit:,}.")
+    why = (f"{s['reason']} The {role.name} runs {role.runs()}: {need:,} sets, so SEMMNI {semmni_fit:,} (the"
+           f" guide's {semmni:,} when that is more, leaving room for other programs) and SEMMNS {semmns_fit:,}.")
     return Line(f"kernel.sem = {semmsl} {semmns_fit} {semopm} {semmni_fit}", why, f"{guide_src}; {s['source']}")
 
 
@@ -194,9 +216,8 @@ def nproc(role: Role) -> int:
     """Processes gpadmin may run: the guide's floor, or every instance's connections and workers."""
     lim = guide()["limits"]
     s = guide()["semaphores"]
-    per_instance = role.max_connections + int(s["autovacuum_max_workers"]) + int(s["max_worker_processes"]) \
-        + int(lim["aux_processes"])
-    return max(int(lim["nproc"]), role.instances * per_instance)
+    workers = int(s["autovacuum_max_workers"]) + int(s["max_worker_processes"]) + int(lim["aux_processes"])
+    return max(int(lim["nproc"]), sum(conn + workers for conn in role.instance_connections()))
 
 
 def limits_lines(result: SizingResult, role: Role) -> list[Line]:
@@ -204,13 +225,16 @@ def limits_lines(result: SizingResult, role: Role) -> list[Line]:
     src = guide_source(result, lim["source"])
     procs = nproc(role)
     proc_why = (f"{lim['nproc_reason']} The {role.name}: {role.instances} instance(s) x (max_connections"
-                f" {role.max_connections:,} + workers) -> {procs:,}.")
+                f" {role.max_connections:,} + workers)"
+                + (f" + the {role.coordinator_word} (max_connections {role.coordinator_connections:,} + workers) on the"
+                   f" first {role.name}" if role.coordinator_connections else "") + f" -> {procs:,}.")
     proc_src = f"{src}; {lim['nproc_source']}"
     nofile, file_why, file_src = int(lim["nofile"]), lim["reason"], src
     clients = _pgbouncer(result, "max_client_conn") + _pgbouncer(result, "default_pool_size")
-    if not role.name.startswith("segment") and clients:
+    if (not role.name.startswith("segment") or role.coordinator_connections) and clients:
         nofile = max(nofile, clients)
-        file_why = (f"{file_why} PgBouncer on this host holds a descriptor per client and per server connection"
+        where = f"the first {role.name}" if role.coordinator_connections else "this host"
+        file_why = (f"{file_why} PgBouncer on {where} holds a descriptor per client and per server connection"
                     f" ({clients:,}): the guide's {int(lim['nofile']):,} or that, whichever is larger.")
         file_src = f"{src}; {PGBOUNCER_FDS}"
     return [Line(f"* soft nofile {nofile}", file_why, file_src),

@@ -88,7 +88,9 @@ def on_segment_host_why(server: Server, primaries: int) -> tuple[Rationale, Warn
         " built. A select's coordinator work and that host's share of the segment work take turns on its cores, so"
         " the TPS estimate adds the two per transaction on that host (1 / r = 1 / r_coordinator + 1 / r_segments)"
         " instead of taking the smaller of two separate hosts; write mixes stay bound by the segment hosts' WAL and"
-        " locks. The Greenplum OLTP study's 192-core environment ran its master and 18 segments on 192 cores this"
+        " locks. Its instance is counted on that host beside the primaries: in the memory plan (see"
+        " gp_vmem_protect_limit and Resource groups) and in the semaphores and processes of sysctl.conf and"
+        " limits.conf. The Greenplum OLTP study's 192-core environment ran its master and 18 segments on 192 cores this"
         " way (refarch's reading of the study; its text does not say whether on one machine).",
         f"{point(OLTP, 'env192_select_tps').source.cite()};"
         f" {point(DOCS, 'gp_coordinator_dedicated_cpu').source.cite()}",

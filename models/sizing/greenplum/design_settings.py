@@ -81,7 +81,7 @@ DEFAULT_GROUP = "default_group"
 
 
 def greenplum_dialect(
-    groups: tuple[SettingGroup, ...], version: str
+    groups: tuple[SettingGroup, ...], version: str, coordinator_on_host: bool = False
 ) -> tuple[tuple[SettingGroup, ...], Rationale | None]:
     """The Greenplum 6 settings restated for `version`: Greenplum 7 and its forks drop gp_resource_group_memory_limit
     and MEMORY_SPILL_RATIO, run resource groups on cgroup v2 (group-v2) and cap default_group's CPU at 20 % unless
@@ -99,7 +99,7 @@ def greenplum_dialect(
     'gp_vmem_protect_limit on Greenplum 6'
     """
     if version not in GP7_FAMILY:
-        return vmem_not_set(groups)
+        return vmem_not_set(groups, coordinator_on_host)
     cluster = next(g for g in groups if g.product == "greenplum" and g.target == "cluster")
     stmt = cluster.get("statement_mem")
     rg = next(g for g in groups if g.product == "greenplum-resource-group" and g.target == DEFAULT_GROUP)
@@ -138,7 +138,8 @@ VMEM = "gp_vmem_protect_limit"
 NOT_SET = "greenplum-not-set"  # parameters the design leaves at their default, each with why (commented in gpconfig.sh)
 
 
-def vmem_not_set(groups: tuple[SettingGroup, ...]) -> tuple[tuple[SettingGroup, ...], Rationale | None]:
+def vmem_not_set(groups: tuple[SettingGroup, ...], coordinator_on_host: bool = False
+                 ) -> tuple[tuple[SettingGroup, ...], Rationale | None]:
     """Greenplum 6 with resource groups: gp_vmem_protect_limit moves out of the gpconfig settings into the
     parameters left unset, with the documentation's reason (it is enforced only under resource queues; each segment's
     memory is then gp_resource_group_memory_limit's share). Nothing changes where it is not set or not under groups.
@@ -157,7 +158,9 @@ def vmem_not_set(groups: tuple[SettingGroup, ...]) -> tuple[tuple[SettingGroup, 
     text = (f"Not set: Greenplum 6 enforces {VMEM} only under resource queues and ignores it when resource groups"
             " are active, as they are here (gp_resource_manager=group); each segment's memory is"
             " gp_resource_group_memory_limit's share of the host, rg_perseg_mem (see Resource groups). The value"
-            f" resource queues would take, gp_vmem / max_acting_primary_segments = {vmem.value:,} MB, stays the bound"
+            " resource queues would take, gp_vmem / max_acting_primary_segments"
+            + (" (plus the coordinator on the first segment host)" if coordinator_on_host else "")
+            + f" = {vmem.value:,} MB, stays the bound"
             " statement_mem is checked against.")
     source = f"{_cite('gp6_vmem_protect_limit_queues_only')}; {_cite('gp6_vmem_protect_limit_ignored_by_groups')}"
     kept = SettingGroup(cluster.product, cluster.target, tuple(s for s in cluster.settings if s.name != VMEM))
@@ -216,7 +219,8 @@ def for_release(result: SizingResult, workload: GreenplumAnalytics | GreenplumOl
     gp_vmem_protect_limit), with the OLTP settings of study 004 for a transactional workload and, on bare metal, the
     I/O scheduler of the data drives (`drive`)."""
     version = workload.greenplum_version
-    settings, why = greenplum_dialect(result.design.settings, version)
+    shared = isinstance(workload, GreenplumOltp) and workload.coordinator_on_segment_host
+    settings, why = greenplum_dialect(result.design.settings, version, shared)
     if drive is not None and result.design.deployment == "bare-metal":
         settings = (*settings, io_scheduler(drive.media, version))
     oltp = oltp_settings(workload.mix, version) if isinstance(workload, GreenplumOltp) else None

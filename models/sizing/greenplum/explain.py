@@ -243,7 +243,7 @@ def _host_layout(
         ram_for_vmem, plat.swap_gib, per_unit_primaries, fo.acting_primaries, concurrency, concurrency,
         gp_memory.MirrorLayout(policy, workload.mirror_block_hosts if policy == "block" else None,
                                p.virtual and policy is not None),
-        short_statements=isinstance(workload, GreenplumOltp),
+        gp_memory.OltpHost(workload.coordinator_on_segment_host) if isinstance(workload, GreenplumOltp) else None,
     )
     rationale.extend(plan.rationale)
     warnings.extend(plan.warnings)

@@ -97,6 +97,19 @@ class MemoryPlan:
     warnings: tuple[Warning, ...]
 
 
+class OltpHost(NamedTuple):
+    """A transactional workload's segment host: its statements need little memory, and (`coordinator_here`) the
+    coordinator may run on it beside its primaries (`GreenplumOltp.coordinator_on_segment_host`)."""
+
+    coordinator_here: bool = False
+
+    @property
+    def extra_instances(self) -> int:
+        """Instances the host runs beyond its primaries and mirrors: the coordinator, counted as one more of the
+        host's segments (Greenplum 6 divides the host's resource-group memory by primaries + coordinator)."""
+        return int(figure(DOCS, "gp_rg_host_segments_coordinator")) if self.coordinator_here else 0
+
+
 class MirrorLayout(NamedTuple):
     """How a design's mirrors are laid out, as its settings record it: the mirroring policy ("group", "spread",
     "block"; None without mirrors), the block size of block mirroring, and whether a primary's VM and its mirror's
@@ -115,23 +128,25 @@ def memory_plan(
     concurrency: int,
     sessions: int,
     mirrors: MirrorLayout,
-    short_statements: bool = False,
+    oltp: OltpHost | None = None,
 ) -> MemoryPlan:
     """Every memory and connection setting of a segment host (VM on vSphere), argued.
 
     `concurrency` is what runs at once (concurrent queries, or OLTP clients); `sessions` what
-    connects to the coordinator. `short_statements` (OLTP): the statements need little memory, so a
-    statement_mem below Greenplum's default is no spill risk and is not warned about.
+    connects to the coordinator. `oltp` (a transactional workload): short statements, no spill warning; a coordinator
+    on the host (`OltpHost`) makes gp_vmem_protect_limit and rg_perseg_mem divide by one instance more.
     """
     mirroring, block_hosts, anti_affinity = mirrors
-    vmem_limit = int(float(gp_vmem_mb(ram_gib, swap_gib)) // max(acting_primaries, 1))
+    short_statements = oltp is not None
+    instances = max(acting_primaries, 1) + (oltp.extra_instances if oltp is not None else 0)
+    vmem_limit = int(float(gp_vmem_mb(ram_gib, swap_gib)) // instances)
     requested = max(int(concurrency), 1)
     # reports: the resource group runs what memory gives the default statement_mem, the rest queue
-    c = requested if short_statements else int(admitted_queries(ram_gib, swap_gib, acting_primaries, requested))
+    c = requested if short_statements else int(admitted_queries(ram_gib, swap_gib, instances, requested))
     coord, pooled = coordinator_connections(sessions, None if short_statements else c)
     by_pool = c > coord - SUPERUSER_RESERVED
     c = min(c, coord - SUPERUSER_RESERVED)  # a pooler in front runs no more at once than it has server connections
-    stmt = statement_mem_mb(ram_gib, swap_gib, acting_primaries, c, vmem_limit)
+    stmt = statement_mem_mb(ram_gib, swap_gib, instances, c, vmem_limit)
     settings = GreenplumSettings(
         mirroring=mirroring,
         mirror_block_hosts=block_hosts,
@@ -145,7 +160,7 @@ def memory_plan(
         vm_overcommit_ratio=int(figure(DOCS, "vm_overcommit_ratio_pct")),
         resource_group_concurrency=c,
         memory_spill_ratio=0,
-        rg_perseg_mem_mb=int(rg_perseg_mem_mb(ram_gib, swap_gib, acting_primaries)),
+        rg_perseg_mem_mb=int(rg_perseg_mem_mb(ram_gib, swap_gib, instances)),
         statement_mem_mb=stmt,
         max_statement_mem_mb=max(int(ram_gib * MB_PER_GIB // c), stmt),
         max_connections_coordinator=coord,
@@ -153,11 +168,12 @@ def memory_plan(
         max_prepared_transactions=coord,
         pooled_sessions=sessions if pooled else 0,
         pool_size=coord - SUPERUSER_RESERVED if pooled else 0,
+        coordinator_on_host=instances - max(acting_primaries, 1),
     )
     why = (_vmem_rationale(ram_gib, swap_gib, settings),
            _resource_group_rationale(ram_gib, swap_gib, settings, requested, by_pool),
            _connections_rationale(sessions, settings))
-    warnings = _warnings(settings, rg_perseg_mem_mb(ram_gib, swap_gib, acting_primaries))
+    warnings = _warnings(settings, rg_perseg_mem_mb(ram_gib, swap_gib, instances))
     pooler = pooler_warning(settings)
     if pooler is not None:
         warnings = (*warnings, dataclasses.replace(pooler, field="workload.clients") if short_statements else pooler)
@@ -183,24 +199,48 @@ def coordinator_connections(sessions: int, admitted: int | None) -> tuple[int, b
     return coord, sessions + SUPERUSER_RESERVED > coord
 
 
+def host_instances(s: GreenplumSettings) -> int:
+    """Instances sharing a segment host's memory in the worst case: its acting primaries, and the coordinator where
+    it runs on the host."""
+    return max(s.max_acting_primary_segments, 1) + s.coordinator_on_host
+
+
+def _coordinator_words(s: GreenplumSettings, what: str) -> tuple[str, str]:
+    """How a divisor's instances read with the coordinator on the host ("9 (the 8 acting primaries and the
+    coordinator)"), and the sentence that says why; the primaries alone and no sentence without it."""
+    acting = s.max_acting_primary_segments
+    if not s.coordinator_on_host:
+        return f"{acting} active primaries", ""
+    return (f"{host_instances(s)} instances (the {acting} active primaries and the coordinator)",
+            f" The first segment host also runs the coordinator: {what}. Every segment host takes that host's"
+            " values (the settings are cluster-wide).")
+
+
 def _vmem_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings) -> Rationale:
     large = ram_gib >= figure(DOCS, "gp_vmem_large_ram_threshold_gb")
     divisor = figure(DOCS, "gp_vmem_divisor_large_ram" if large else "gp_vmem_divisor_small_ram")
     reserve = figure(DOCS, "gp_vmem_os_reserve_gb")
     fraction = figure(DOCS, "gp_vmem_os_reserve_ram_fraction")
+    _, why = _coordinator_words(s, "gpconfig gives its instance the same gp_vmem_protect_limit as each"
+                                       " primary, so refarch divides gp_vmem by one instance more (a refarch rule:"
+                                       " the documentation's formula counts primaries only)")
     return Rationale(
         "gp_vmem_protect_limit",
         f"gp_vmem = ((SWAP {swap_gib:g} + RAM {ram_gib:g}) - ({reserve:g} + {fraction:g} x RAM)) / {divisor:g}"
         f" = {float(gp_vmem_mb(ram_gib, swap_gib)):,.0f} MB, divided by the {s.max_acting_primary_segments}"
         " primaries a segment host runs after the worst host failure (max_acting_primary_segments)"
-        f" = {s.gp_vmem_protect_limit_mb:,} MB.",
-        f"{_cite('gp_vmem_os_reserve_gb')}; {_cite('gp_vmem_max_acting_primaries')}",
+        + (f" plus the coordinator ({host_instances(s)} instances)" if s.coordinator_on_host else "")
+        + f" = {s.gp_vmem_protect_limit_mb:,} MB." + why,
+        f"{_cite('gp_vmem_os_reserve_gb')}; {_cite('gp_vmem_max_acting_primaries')}"
+        + (f"; {_cite('gp_rg_host_segments_coordinator')}" if s.coordinator_on_host else ""),
     )
 
 
 def _resource_group_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings, requested: int,
                               by_pool: bool = False) -> Rationale:
-    per_seg = rg_perseg_mem_mb(ram_gib, swap_gib, s.max_acting_primary_segments)
+    per_seg = rg_perseg_mem_mb(ram_gib, swap_gib, host_instances(s))
+    count, coordinator = _coordinator_words(s, "Greenplum counts the coordinator as one more of that host's"
+                                               " segments and divides the host's resource-group memory among them all")
     c = s.resource_group_concurrency
     admission = ""
     if by_pool:
@@ -220,17 +260,29 @@ def _resource_group_rationale(ram_gib: float, swap_gib: float, s: GreenplumSetti
         "Resource groups",
         f"gp_resource_manager=group with vm.overcommit_memory={s.vm_overcommit_memory} and vm.overcommit_ratio="
         f"{s.vm_overcommit_ratio}: rg_perseg_mem = (({ram_gib:g} GiB x {s.vm_overcommit_ratio}/100 + {swap_gib:g} GiB)"
-        f" x {s.gp_resource_group_memory_limit:g}) / {s.max_acting_primary_segments} active primaries ="
+        f" x {s.gp_resource_group_memory_limit:g}) / {count} ="
         f" {per_seg:,.0f} MB per segment with a host down. The default resource group runs CONCURRENCY={c} with"
         f" MEMORY_SPILL_RATIO={s.memory_spill_ratio}, so each query gets statement_mem = min({per_seg:,.0f},"
         f" {figure(DOCS, 'gp_statement_mem_formula'):g} x {s.gp_vmem_protect_limit_mb:,}) / {c} ="
         f" {s.statement_mem_mb:,} MB per segment before it spills (max_statement_mem {s.max_statement_mem_mb:,} MB)."
-        + admission,
+        + admission + coordinator + _commit_limit_words(ram_gib, swap_gib, s, per_seg),
         f"{_cite('gp_rg_perseg_mem_formula')}; {_cite('gp_resource_group_memory_limit_default')};"
         f" {_cite('vm_overcommit_ratio_pct')}; {_cite('gp_statement_mem_formula')}"
         + (f"; {_cite('gp_statement_mem_default_mb')}; {_cite('gp_resource_group_queuing_timeout_default_s')}"
-           if admission and not by_pool else ""),
+           if admission and not by_pool else "")
+        + (f"; {_cite('gp_rg_host_segments_coordinator')}" if s.coordinator_on_host else ""),
     )
+
+
+def _commit_limit_words(ram_gib: float, swap_gib: float, s: GreenplumSettings, per_seg: float) -> str:
+    """With the coordinator on the host: what its instance and the primaries take of the kernel's commit limit."""
+    if not s.coordinator_on_host:
+        return ""
+    commit = (ram_gib * s.vm_overcommit_ratio / 100.0 + swap_gib) * MB_PER_GIB
+    n = host_instances(s)
+    return (f" The {n} instances take {n} x {per_seg:,.0f} = {n * per_seg:,.0f} MB, the"
+            f" {s.gp_resource_group_memory_limit:g} share of the commit limit vm.overcommit_memory="
+            f"{s.vm_overcommit_memory} enforces (RAM x {s.vm_overcommit_ratio}/100 + SWAP = {commit:,.0f} MB).")
 
 
 def queue_warning(s: GreenplumSettings, requested: int, queries_per_hour: float, memory_helps: bool = True

@@ -38,7 +38,7 @@ from models.calibration_data import figure, point
 from models.hardware import FLASH_MIN_IOPS
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
 from models.sizing.greenplum.candidates import Candidates
-from models.sizing.greenplum.memory import admitted_queries
+from models.sizing.greenplum.memory import OltpHost, admitted_queries
 from models.sizing.greenplum.volumes import data_volumes, even_on_volumes, fewest_even, for_drives, is_even, per_drive
 from models.sizing.result import Rationale
 from models.sizing.rules import RULES, SegmentChoice, gp_vmem_mb, segments_for_concurrency
@@ -151,10 +151,11 @@ def vmem_floor_mb() -> float:
 
 def for_memory(
     ram_gib: FloatArray, swap_gib: float, concurrency: int | None, policy: str | None, block_hosts: int | None,
-    cap: IntArray,
+    cap: IntArray, extra_instances: int = 0,
 ) -> IntArray:
     """The most primaries per segment host (VM) that keep, after the worst failure, gp_vmem_protect_limit at
-    its floor and (with a `concurrency`) each query the default statement_mem.
+    its floor and (with a `concurrency`) each query the default statement_mem; `extra_instances` (a coordinator on
+    the host) share the same memory beside the acting primaries (`memory.OltpHost`).
 
     gp_vmem_protect_limit = gp_vmem / acting, and statement_mem = min(rg_perseg_mem, 0.9 x
     gp_vmem_protect_limit) / concurrency, where both terms are a host constant divided by the acting
@@ -173,6 +174,7 @@ def for_memory(
                        figure(DOCS, "gp_statement_mem_formula") * vmem)
         most_acting = np.minimum(
             most_acting, np.floor(k / (max(concurrency, 1) * figure(DOCS, "gp_statement_mem_default_mb"))))
+    most_acting = most_acting - extra_instances
     p = np.asarray(cap, dtype=np.int64).copy()
     for _ in range(64):  # acting() is monotone in p: step down where it is too high (at most a few steps)
         over = (acting_for(policy, p, block_hosts) > most_acting) & (p > 1)
@@ -253,8 +255,9 @@ def _host_bounds(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, pl
     policy = (workload.mirroring if workload.mirrors else None)
     ram = segment_vm_memory_gib(memory_gib, vms, virtualized, plat)
     # memory's own limit (up to the cores), so the rationale's "by memory" is what memory allows, not another cap
+    coordinator = OltpHost(workload.coordinator_on_segment_host) if isinstance(workload, GreenplumOltp) else None
     mem_unit = for_memory(ram, plat.swap_gib, running_floor(workload), policy, workload.mirror_block_hosts,
-                          cores_unit)
+                          cores_unit, coordinator.extra_instances if coordinator else 0)
     return _HostBounds(vms, by_cores, cores_unit, mem_unit)
 
 

@@ -8,7 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.sizing.greenplum.design_settings import greenplum_settings
-from models.sizing.greenplum.memory import SUPERUSER_RESERVED, MirrorLayout, admitted_queries, memory_plan
+from models.sizing.greenplum.memory import (
+    SUPERUSER_RESERVED,
+    MirrorLayout,
+    OltpHost,
+    admitted_queries,
+    memory_plan,
+)
 
 DEFAULT = 250  # Greenplum's coordinator default (vendor_docs gp_max_connections_coordinator_default)
 
@@ -30,7 +36,7 @@ def test_a_hundred_thousand_reports_keep_max_connections_bounded() -> None:
 
 
 def test_oltp_clients_beyond_the_default_are_pooled_and_run_no_more_at_once() -> None:
-    plan = memory_plan(384, 0, 8, 16, 5000, 5000, MirrorLayout("spread", None, False), short_statements=True)
+    plan = memory_plan(384, 0, 8, 16, 5000, 5000, MirrorLayout("spread", None, False), OltpHost())
     s = plan.settings
     assert s.max_connections_coordinator == DEFAULT and s.pooled_sessions == 5000
     assert s.resource_group_concurrency == DEFAULT - SUPERUSER_RESERVED == s.pool_size
@@ -47,7 +53,7 @@ def test_few_sessions_need_no_pooler() -> None:
 @given(st.integers(1, 100_000), st.sampled_from([64, 192, 768]), st.integers(2, 48), st.booleans())
 def test_connections_never_exceed_what_runs_plus_reserve(sessions: int, ram: int, primaries: int, oltp: bool) -> None:
     s = memory_plan(ram, 0, primaries, 2 * primaries, sessions, sessions, MirrorLayout("group", None, False),
-                    short_statements=oltp).settings
+                    OltpHost() if oltp else None).settings
     assert s.max_connections_coordinator == max(DEFAULT, min(sessions, s.resource_group_concurrency)
                                                 + SUPERUSER_RESERVED)
     assert (s.pooled_sessions > 0) == (sessions + SUPERUSER_RESERVED > s.max_connections_coordinator)
