@@ -201,7 +201,7 @@ def complete(result: SizingResult, scenario: Scenario, catalog: HardwareCatalog,
     c = scenario.commercial
     a = scenario.assumptions
     built = host_parts.plan(result.bom, catalog, scenario, raid_by_role(result))
-    infra = infrastructure.plan(built.lines, catalog, c)
+    infra = infrastructure.plan(built.lines, catalog, c, scenario.platform.deployment == "vsphere")
     warnings: list[Warning] = built.warnings + infra.warnings
     lines = in_project_currency(built.lines + infra.lines, catalog, c.currency, warnings)
     groups = infrastructure.host_groups(lines, catalog)

@@ -92,7 +92,7 @@ def boot_min_tb() -> float:
 
 
 def boot_lines(groups: Sequence[HostGroup], catalog: HardwareCatalog, commercial: Commercial,
-               out: Infrastructure) -> None:
+               out: Infrastructure, hypervisor: bool = True) -> None:
     wanted = [g for g in groups if g.server.os_drives > 0]
     if not wanted:
         return
@@ -101,8 +101,7 @@ def boot_lines(groups: Sequence[HostGroup], catalog: HardwareCatalog, commercial
     if commercial.boot_drive_id:
         drive = catalog.drive(commercial.boot_drive_id)
     else:
-        least_tb = boot_min_tb()  # looked up once, not once per drive of the catalog
-        pool = [d for d in catalog.current(catalog.drives) if d.capacity_tb >= least_tb]
+        pool = [d for d in catalog.current(catalog.drives) if d.capacity_tb * 1000 >= min_gb]  # min_gb: looked up once
         m2 = [d for d in pool if d.form_factor == "M.2"]
         choice = m2 or [d for d in pool if d.interface == "SATA"]
         if not choice:
@@ -111,8 +110,10 @@ def boot_lines(groups: Sequence[HostGroup], catalog: HardwareCatalog, commercial
                                         "warning", "commercial.boot_drive_id"))
             return
         drive = min(choice, key=lambda d: (d.price, -d.capacity_tb))
+        gb = figure(DOCS, "esxi_system_storage_max_gb")  # bare metal boots Linux: say so, keep ESXi's drive class
         why = (f" The cheapest M.2 (else SATA) drive of {min_gb:g} GB or more: the ESXi system volumes take up to"
-               f" {figure(DOCS, 'esxi_system_storage_max_gb'):g} GB, and the rest holds logs and core dumps.")
+               f" {gb:g} GB{'' if hypervisor else ' (the class taken for every host: here it holds a Linux install)'},"
+               " and the rest holds logs and core dumps.")
     modules: list[str] = []
     for g in wanted:
         n = g.server.os_drives
@@ -342,24 +343,24 @@ def _pack_with_spines(groups: list[HostGroup], rc: RackChoice, fabric: Fabric, u
     return filled, fabric
 
 
-def plan(lines: Sequence[BomLine], catalog: HardwareCatalog, commercial: Commercial) -> Infrastructure:
-    """Boot drives, the leaf/spine and management networks, racks and PDUs around the hosts the BOM lists."""
+def plan(lines: Sequence[BomLine], catalog: HardwareCatalog, c: Commercial, esxi: bool = True) -> Infrastructure:
+    """Boot drives (for ESXi, else a Linux install), the leaf/spine and management networks, racks and PDUs."""
     out = Infrastructure()
     groups = host_groups(lines, catalog)
     if not groups:
         return out
-    boot_lines(groups, catalog, commercial, out)
+    boot_lines(groups, catalog, c, out, esxi)
     groups = _with_boot_power(groups, out, catalog)
-    leaf, per_switch, uplinks = _leaf_choice(groups, catalog, commercial, out)
-    rc = rack_choice(catalog, commercial, out.warnings)
-    mgmt = management.choose(catalog) if commercial.network else None
-    if commercial.network and mgmt is None:
+    leaf, per_switch, uplinks = _leaf_choice(groups, catalog, c, out)
+    rc = rack_choice(catalog, c, out.warnings)
+    mgmt = management.choose(catalog) if c.network else None
+    if c.network and mgmt is None:
         out.warnings.append(Warning("no-switch", "The catalog has no 1 GbE management switch: the servers' BMC ports "
                                                  "are not networked in the BOM (refarch catalog seed brings one).",
                                     "warning", "commercial.network"))
     try:
         filled, fabric = _pack_with_spines(groups, rc, Fabric(leaf, per_switch, mgmt=mgmt), uplinks, catalog,
-                                           commercial, out)
+                                           c, out)
     except ValueError:
         out.warnings.append(Warning("racks-unbounded", f"The design needs more than {MAX_RACKS} racks: racks and "
                                                        "network are not laid out.", "warning", SCENARIO_WIDE))

@@ -84,3 +84,31 @@ def test_the_rule_follows_the_figure_not_a_copy_of_it(
                           dataclasses.replace(base, id="m2-500", capacity_tb=0.5, price=900.0)])
     assert {ln.part_id for ln in _drives(out)} == {"m2-500"}
     assert "500 GB or more" in out.rationale[0].text
+
+
+@pytest.mark.parametrize("hypervisor", [True, False])
+def test_the_reason_names_the_os_the_boot_drive_carries(catalog: HardwareCatalog, hypervisor: bool) -> None:
+    """A bare-metal host boots Linux: its reason says so, rather than sizing it for ESXi volumes it never holds."""
+    server = next(s for s in catalog.servers if s.os_drives == 2)
+    out = Infrastructure()
+    boot_lines([HostGroup("segment host", server, 2, server.max_w, 2, 100.0)], catalog, Commercial(), out,
+               hypervisor)
+    why = next(r for r in out.rationale if r.decision == "Boot drives").text
+    assert ("Linux install" in why) is not hypervisor
+    assert f"{boot_min_tb() * 1000:g} GB or more" in why
+
+
+def test_a_bare_metal_design_says_linux_and_a_vsphere_one_esxi(catalog: HardwareCatalog) -> None:
+    import json
+    from pathlib import Path
+
+    from models.scenario import Scenario
+    from models.sizing.engine import size  # whole path: the deployment reaches the reason
+
+    samples = Path(__file__).resolve().parents[3] / "resources" / "samples"
+    texts = {}
+    for name in ("retail-dw-gen5", "pg-consolidation"):
+        sc = Scenario.model_validate(json.loads((samples / f"{name}.json").read_text(encoding="utf-8")))
+        why = next(r for r in size(sc, catalog).rationale if r.decision == "Boot drives").text
+        texts[sc.platform.deployment] = why
+    assert "Linux install" in texts["bare-metal"] and "Linux install" not in texts["vsphere"]
