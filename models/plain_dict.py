@@ -6,6 +6,10 @@ after a dispatch of its own, and reads each class's fields again for every insta
 field names once and returns those leaves directly; every other value goes the way `asdict` takes it (named tuples,
 lists, tuples and dicts rebuilt, anything else deep-copied). tests/models/sizing/test_plain_dict.py holds it equal to
 `asdict` on sizing results of every kind.
+
+A tuple met again as the same object (an estate's VMs of one shape share one tuple of settings: 60 tuples for
+10,000 VMs) is converted once and the converted tuple shared: the result equals `asdict`'s, but where the dataclasses
+shared a tuple the result shares it too. The result is read (written as JSON), never changed.
 """
 
 from __future__ import annotations
@@ -25,18 +29,23 @@ def _names(cls: type) -> tuple[str, ...]:
     return names
 
 
-def _plain(obj: Any) -> Any:
+def _plain(obj: Any, tuples: dict[int, tuple[tuple[Any, ...], tuple[Any, ...]]]) -> Any:
     cls = type(obj)
     if cls in _ATOMS:
         return obj
     if hasattr(cls, "__dataclass_fields__"):
-        return {name: _plain(getattr(obj, name)) for name in _names(cls)}
+        return {name: _plain(getattr(obj, name), tuples) for name in _names(cls)}
+    if cls is tuple:  # keyed by identity, holding the tuple: its id is not reused while the memo lives
+        hit = tuples.get(id(obj))
+        if hit is None:
+            hit = tuples[id(obj)] = (obj, tuple([_plain(v, tuples) for v in obj]))
+        return hit[1]
     if isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        return cls(*[_plain(v) for v in obj])
+        return cls(*[_plain(v, tuples) for v in obj])
     if isinstance(obj, list | tuple):
-        return cls(_plain(v) for v in obj)
+        return cls(_plain(v, tuples) for v in obj)
     if isinstance(obj, dict):
-        return cls((_plain(k), _plain(v)) for k, v in obj.items())
+        return cls((_plain(k, tuples), _plain(v, tuples)) for k, v in obj.items())
     return copy.deepcopy(obj)
 
 
@@ -49,5 +58,5 @@ def plain_dict(obj: Any) -> dict[str, Any]:
     """
     if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
         raise TypeError("plain_dict() should be called on dataclass instances")
-    out: dict[str, Any] = _plain(obj)
+    out: dict[str, Any] = _plain(obj, {})
     return out

@@ -5,7 +5,8 @@ The standard library's C encoder takes no indent (Python 3.11), so an indented d
 chain: a generator per nesting level, each string yielded up through every level, and `json.dump` writes each one
 to the stream (a PostgreSQL consolidation of 10,000 databases prints 5 million pieces, some 80 MB). Here each value
 appends its pieces to one list, and a dict of scalars (a setting, a disk, a BOM line) that appears again at the
-same depth is encoded once: an estate repeats the same settings for VMs of one shape.
+same depth is encoded once, and so is a list of such dicts met again as the same object at the same depth: an
+estate's VMs of one shape share one list of settings (`models.plain_dict` shares what the design shares).
 
 Equal to `json.dumps` for data without cycles (tests/app/cli/test_json_text.py compares them on sizing results and
 on every kind of value); it leaves out only `json`'s cycle check, as refarch's outputs are trees.
@@ -76,6 +77,8 @@ class _Encoder:
         self.write = write
         self.parts: list[str] = []
         self.leaves: dict[tuple[int, tuple[type, ...], tuple[tuple[object, object], ...]], str] = {}
+        # (depth, id) -> (the list, its text): holding the list keeps its id from being reused by another
+        self.lists: dict[tuple[int, int], tuple[object, str]] = {}
 
     def value(self, o: object, level: int) -> None:
         text = _scalar(o)
@@ -92,6 +95,22 @@ class _Encoder:
         if not o:
             self.parts.append("[]")
             return
+        hit = self.lists.get((level, id(o)))
+        if hit is not None:
+            self.parts.append(hit[1])
+            return
+        if all(type(item) is dict and item and _LEAVES.issuperset(map(type, item.values())) for item in o):
+            outer, write = self.parts, self.write
+            self.parts, self.write = [], None  # the list's own text, whole
+            self._items(o, level)
+            text = "".join(self.parts)
+            self.parts, self.write = outer, write
+            self.lists[(level, id(o))] = (o, text)
+            outer.append(text)
+            return
+        self._items(o, level)
+
+    def _items(self, o: list[Any] | tuple[Any, ...], level: int) -> None:
         inner = "\n" + INDENT * (level + 1)
         parts = self.parts
         parts.append("[" + inner)

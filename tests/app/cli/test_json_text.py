@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.cli import json_text
 from app.cli.output import _default, print_json
@@ -82,3 +84,45 @@ def test_a_sizing_result_is_printed_as_json_dumps_prints_it(name: str, catalog: 
     monkeypatch.setattr(json_text, "FLUSH_PIECES", 50)  # written out in many pieces
     print_json(result, out)
     assert out.getvalue() == _reference(result) + "\n"
+
+
+_scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False) | st.text(max_size=4)
+_flat = st.dictionaries(st.sampled_from(["name", "value", "unit", "reason"]), _scalars, min_size=1)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.lists(_flat, min_size=1, max_size=3), min_size=1, max_size=4),
+       st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2)), max_size=12))
+def test_lists_met_again_as_the_same_object_are_written_as_json_dumps_writes_them(
+        pool: list[list[dict[str, Any]]], picks: list[tuple[int, int]]) -> None:
+    """Lists of flat dicts (a VM's settings) placed as the same objects at one to three depths, beside lists equal
+    to them but not the same, and a list changed between two writes."""
+    tree: list[Any] = []
+    for which, depth in picks:
+        item: Any = pool[which % len(pool)]
+        for _ in range(depth):
+            item = {"settings": item, "deeper": [item]}
+        tree.append(item)
+    tree.append([dict(d) for d in pool[0]])  # equal, not the same
+    assert json_text.dumps(tree, _default) == _reference(tree)
+    pool[0].append({"name": "added"})
+    assert json_text.dumps(tree, _default) == _reference(tree)
+
+
+def test_a_list_made_anew_by_default_is_not_taken_for_another() -> None:
+    """`default` returns a new list of flat dicts each time: each is written as itself (were one freed, its id could
+    come back as the next one's)."""
+    class Fresh:
+        count = 0
+
+    def default(o: object) -> object:
+        if isinstance(o, Fresh):
+            Fresh.count += 1
+            return [{"n": Fresh.count}]
+        return _default(o)
+
+    obj = [Fresh() for _ in range(50)]
+    Fresh.count = 0
+    reference = json.dumps(obj, indent=2, default=default, ensure_ascii=False)
+    Fresh.count = 0
+    assert json_text.dumps(obj, default) == reference

@@ -74,3 +74,17 @@ def test_a_class_is_refused_as_asdict_refuses_it() -> None:
 def test_a_designs_dict_is_asdicts(name: str, size_once: SizeOnce) -> None:
     design = size_once(sample(name)).design
     _same(plain_dict(design), dataclasses.asdict(design))
+
+
+def test_a_tuple_shared_by_several_dataclasses_is_converted_once_and_equal_everywhere() -> None:
+    """Three VMs' groups share one tuple of settings (an estate's VMs of one shape), a fourth has an equal tuple of
+    its own, a fifth another; each comes out as asdict gives it, and the shared tuple's copy is shared."""
+    shared = (Inner(1, ("a", 2.5)), Inner(None))
+    equal = (Inner(1, ("a", 2.5)), Inner(None))
+    other = (Inner(2, ("b",)), Inner(True))
+    groups = [Inner(f"vm{i}", shared) for i in range(3)] + [Inner("vm3", equal), Inner("vm4", other)]
+    obj = Outer(Inner(0, tuple(groups)), [shared, other], {"s": shared}, Pair(shared, equal))
+    out = plain_dict(obj)
+    _same(out, dataclasses.asdict(obj))
+    ys = [g["y"] for g in out["inner"]["y"]]
+    assert ys[0] is ys[1] is ys[2] is out["items"][0] is out["mapping"]["s"] and ys[3] is not ys[0]
