@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shlex
 
+from app.export.config import gp_block
 from app.export.config.bundle import Comments, ConfigBundle, comment, header
 from app.export.config.design_values import cluster_setting, coordinator_word, fmt_value, release, setting_groups
 from app.export.config.gp_layout import SegmentUnit, segment_units, spread
@@ -84,11 +85,16 @@ def gpinitsystem_config(result: SizingResult, units: list[SegmentUnit], naming: 
     mode = cluster_setting(result, "greenplum-init", "mirror_mode")
     if u.mirrors and mode is not None and str(mode.value) == "block":
         e = init["MIRROR_PORT_BASE"]
-        lines += [*comment(f"{e['reason']} {_range_note(ports)}", e["source"]),
-                  _var("MIRROR_PORT_BASE", str(ports.mirror_port_base))]
-        lines += [*comment(f"Block mirroring has no gpinitsystem flag: the cluster is initialised without mirrors"
-                           f" and gpaddmirrors -i adds them in blocks (see gpinitsystem.sh). The {u.mirrors} mirror"
-                           " directories per host, for that file:", mode.source if mode else DOCS),
+        how = (f"gpinitsystem.sh runs gpinitsystem -I {gp_block.INPUT_FILE}, which places every primary and mirror"
+               " in its block" if gp_block.block_size(result, units) else
+               "the cluster is initialised without mirrors and gpaddmirrors -i adds them in blocks (see"
+               " gpinitsystem.sh)")
+        lines += [*comment(f"{e['reason']} {_range_note(ports)} Block mirroring has no gpinitsystem flag: {how}."
+                           " Left as comments: with MIRROR_PORT_BASE set and no MIRROR_DATA_DIRECTORY, gpinitsystem"
+                           " -c stops ('Number of primary directories does not match number of mirror"
+                           f" directories'). The {u.mirrors} mirror directories per host:",
+                           f"{e['source']}; {gp_block.SOURCE}"),
+                  f"# MIRROR_PORT_BASE={ports.mirror_port_base}",
                   "# MIRROR_DATA_DIRECTORY: "
                   + " ".join(spread(u.mirrors, u.mounts, naming, "mirror_dir", u.primaries))]
     elif u.mirrors:
@@ -151,8 +157,13 @@ def gpinitsystem_script(result: SizingResult, naming: Naming) -> str:
                                              result.scenario_name)]
     lines += [*comment("Stop at the first error.", "GNU Bash manual, The Set Builtin"), "set -euo pipefail",
               *comment("Run beside gpinitsystem_config and the host files.", DOCS), 'cd "$(dirname "$0")"']
-    args = ["gpinitsystem", "-c", "gpinitsystem_config", "-h", "hostfile_gpinitsystem"]
-    why = "Create the cluster from gpinitsystem_config and the segment host file"
+    units = segment_units(d, naming)
+    blocks = gp_block.block_size(result, units)
+    args = ["gpinitsystem", "-c", "gpinitsystem_config", "-h", "hostfile_gpinitsystem"] if blocks is None else \
+        ["gpinitsystem", "-I", gp_block.INPUT_FILE]
+    why = "Create the cluster from gpinitsystem_config and the segment host file" if blocks is None else \
+        (f"Create the cluster from {gp_block.INPUT_FILE}, which lists every instance with its host, port and"
+         " directory (the values of gpinitsystem_config, written out)")
     if d.coordinator_hosts > 1:
         args += ["-s", naming.render("standby_coordinator_host")]
         why += f"; -s adds the standby {coordinator_word(result)}"
@@ -161,14 +172,19 @@ def gpinitsystem_script(result: SizingResult, naming: Naming) -> str:
         if flag:
             args.append(flag)
             why += f"; {flag}: {mode.reason.rstrip('.')}"
+        elif blocks is not None:
+            why += (f"; mirroring mode block has no gpinitsystem flag, so the file places each host's mirrors on the"
+                    f" other hosts of its block of {blocks} segment hosts (consecutive hosts of"
+                    " hostfile_gpinitsystem)")
         else:
-            blocks = cluster_setting(result, "greenplum-init", "mirror_block_hosts")
-            size = f" of {blocks.value} segment hosts" if blocks else ""
+            size_set = cluster_setting(result, "greenplum-init", "mirror_block_hosts")
+            size = f" of {size_set.value} segment hosts" if size_set else ""
             why += (f"; mirroring mode {mode.value} has no gpinitsystem flag: the cluster starts without mirrors;"
                     f" then generate a template with gpaddmirrors -o, place each host's mirrors on the other hosts"
                     f" of its block{size} (consecutive hosts of hostfile_gpinitsystem) and run gpaddmirrors -i")
-    lines += [*comment(why + ".", mode.source if mode else DOCS), " ".join(args)]
-    problem = mirror_mode_problem(result, segment_units(result.design, naming))
+    src = mode.source if mode else DOCS
+    lines += [*comment(why + ".", src if blocks is None else f"{gp_block.SOURCE}; {src}"), " ".join(args)]
+    problem = mirror_mode_problem(result, units)
     if problem:
         lines[-1:-1] = comment("WARNING: " + problem + ".", "Greenplum Database Utility Guide, gpinitsystem")
     return "\n".join(lines)
@@ -267,6 +283,10 @@ def add_greenplum(bundle: ConfigBundle, result: SizingResult, naming: Naming) ->
     bundle.add("greenplum/hostfile_gpinitsystem", hostfile_segments(result, units),
                "segment hosts (one line per interface address)")
     bundle.add("greenplum/hostfile_all", hostfile_all(result, units, naming), "every host, for gpssh-exkeys")
+    if gp_block.block_size(result, units) is not None:
+        bundle.add(f"greenplum/{gp_block.INPUT_FILE}",
+                   gp_block.input_config(result, units, naming, coordinator_host(result, units, naming)),
+                   "gpinitsystem -I input: every primary and mirror placed in its block (block mirroring)")
     bundle.add("greenplum/gpinitsystem.sh", gpinitsystem_script(result, naming),
                "the gpinitsystem command with the mirroring flag", executable=True)
     bundle.add("greenplum/gpconfig.sh", gpconfig_script(result), "gpconfig commands for every parameter the"
