@@ -175,6 +175,9 @@ def check_commercial_ids(scenario: Scenario, catalog: HardwareCatalog, left_out:
     named += [(f"platform.{f}", getattr(plat, f), k) for f, k in
               (("server_id", "server"), ("drive_id", "drive"), ("nic_id", "nic")) if getattr(plat, f)]
     problems: list[Problem] = []
+    if left_out and c.currency not in catalog.rates.currencies:  # no part in another currency can be priced
+        problems.append(Problem("commercial.currency", _no_rate(c.currency, catalog, len(left_out))))
+        raise SizingInputError(problems)
     for where, part_id, kind in named:
         if part_id in left_out:
             problems.append(Problem(where, f"{part_id} is priced in {left_out[part_id]} and the rate table has no "
@@ -188,6 +191,19 @@ def check_commercial_ids(scenario: Scenario, catalog: HardwareCatalog, left_out:
                 problems.append(Problem(where, str(exc)))
     if problems:
         raise SizingInputError(problems)
+
+
+def _no_rate(currency: str, catalog: HardwareCatalog, parts: int) -> str:
+    """Why a project currency the rate table lacks cannot be sized in: every part priced in another is left out,
+    which would otherwise read as an empty catalog.
+
+    >>> _no_rate("XYZ", HardwareCatalog(()), 160).split(": ")[0]
+    'no exchange rate for XYZ in the rate table (it has USD)'
+    """
+    known = ", ".join(catalog.rates.currencies)
+    return (f"no exchange rate for {currency} in the rate table (it has {known}): the {parts:,} catalog parts priced"
+            f" in another currency cannot be compared in {currency}; choose one of those currencies or add its rate"
+            f" (refarch catalog rates set {currency} USD_PER_UNIT)")
 
 
 def _size_design(

@@ -89,6 +89,20 @@ def _target_cores(args: argparse.Namespace) -> int:
     return int(cpu.cores)
 
 
+def _check_rate(args: argparse.Namespace) -> None:
+    """A --currency the catalog's rate table lacks is refused: the template would not size (every part priced in
+    another currency is left out)."""
+    if args.currency is None or args.currency == "USD" or len(args.currency) != 3 or not args.currency.isupper():
+        return  # USD is the table's pivot; a malformed code is refused by the scenario's own check
+    from app.cli.catalog_access import load_catalog
+
+    known = load_catalog(args.db).rates.currencies
+    if args.currency not in known:
+        raise CliError(f"--currency {args.currency}: no exchange rate for it in the catalog's rate table (it has"
+                       f" {', '.join(known)}); add one first (refarch catalog rates set {args.currency}"
+                       " USD_PER_UNIT) or choose one of those")
+
+
 def _inventory(args: argparse.Namespace) -> list[dict[str, Any]] | None:
     if args.databases is None:
         return None
@@ -113,6 +127,7 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
         raise CliError(f"give one of --databases, --rvtools and --liveoptics (got {', '.join(sources)})")
     if sources and args.kind != "postgres-consolidation":
         raise CliError(f"--{sources[0]} is for postgres-consolidation: the databases or VMs to consolidate")
+    _check_rate(args)
     databases = _inventory(args)
     said = ""
     if args.rvtools is not None or args.liveoptics is not None:

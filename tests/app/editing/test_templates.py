@@ -54,6 +54,18 @@ def test_new_prints_refuses_to_overwrite_and_names_a_bad_currency(tmp_path: Path
     assert "commercial.currency: must be a three-letter ISO 4217" in capsys.readouterr().err
 
 
+def test_new_refuses_a_currency_the_rate_table_lacks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the template was written and then failed to size: "no server in the catalog" (IQ), "no servers or no drives"
+    db = ["--db", f"sqlite:///{tmp_path / 'c.sqlite'}"]
+    out = tmp_path / "nok.json"
+    assert main([*db, "new", "sap-iq-multiplex", "--currency", "NOK", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--currency NOK: no exchange rate for it" in err and "EUR" in err and "rates set NOK" in err
+    assert not out.exists()
+    assert main([*db, "new", "sap-iq-multiplex", "--currency", "SEK", "-o", str(out)]) == 0  # one the table has
+    assert load_scenario(out).commercial.currency == "SEK"
+
+
 def test_new_takes_what_a_projects_scenarios_agree_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     gp = GreenplumAnalytics(data_tb=10, concurrent_queries=5)
     agreed = Scenario.model_validate({"name": "a", "customer": "Acme", "workload": gp.model_dump(),
