@@ -23,6 +23,7 @@ from models.sizing import greenplum
 from models.sizing.engine import size
 from models.sizing.greenplum import (
     SEARCH_CHUNK,
+    BomFloor,
     CheapestFeasible,
     Choices,
     Lowest,
@@ -106,8 +107,8 @@ class SearchTooLarge(SizingInputError):
 
 
 TCO_RERANK = 6  # exact TCO (full BOM) of this many candidates with the lowest approximate TCO
-# Full capex (`size`: switches, cables, racks, PDUs) of this many feasible candidates with the lowest host capex:
-# what the search leaves out follows the host count, so the full cheapest sits among the few cheapest by hosts.
+# Full capex (`size`: switches, cables, racks, PDUs) of this many feasible candidates with the lowest host capex plus
+# controllers and management switches (`bom_floor`): what is left out follows the host count.
 CAPEX_RERANK = 6
 
 
@@ -177,12 +178,11 @@ def _streamed(space: SearchSpace, catalog: HardwareCatalog, objective: str, chun
     scenario = space.scenario
     main, higher = _main(space.workload)
     state = _Stream(main, higher, space.servers, space.drives)  # the servers whose slots hold the memory
+    floor = BomFloor.of(catalog, space.servers, space.drives, space.workload, scenario.commercial.network)
     if objective == "tco":
-        state.tco = lambda ev: approx_tco(ev, space.servers, scenario, catalog)
-        state.rerank = TCO_RERANK
+        state.tco, state.rerank = (lambda ev: approx_tco(ev, space.servers, scenario, catalog) + floor(ev)), TCO_RERANK
     else:
-        state.tco = lambda ev: ev.capex
-        state.rerank = CAPEX_RERANK
+        state.tco, state.rerank = (lambda ev: ev.capex + floor(ev)), CAPEX_RERANK
     for offset, ev in space.chunks(chunk, progress, cancelled):
         state.add(offset, ev)
     return state
@@ -208,7 +208,6 @@ def _picked(state: _Stream, space: SearchSpace, objective: str, pareto: list[Des
     best, best_sized = judged(sizer, objective, best, sizer(best), [cand for *_, cand in state.tco_shortlist], pareto)
     return OptimizationResult(main, higher, state.evaluated, state.feasible, best, best_sized,
                               pick_first(best, pareto), objective=objective)
-
 
 
 _PAYLOAD = ("server_idx", "drive_idx", "drives_per_host", "virtualized", "raid_code", "segment_hosts", "rack_u",
@@ -280,15 +279,16 @@ class _Stream:
         variants filled the list (`--top` changed the answer). Part warnings come after the costs in the judge's
         order, so they keep no cheaper design off the list."""
         assert self.tco is not None
+        full = len(self.tco_shortlist) >= self.rerank and not np.isnan(self.tco_shortlist[-1][0])
+        if full and low[1] >= self.tco_shortlist[-1][0]:
+            return  # the usual chunk: every cost is the capex or more (`low`: the least), none comes before the last
         tco = self.tco(ev)
         every = feasible.size == len(ev.candidates)  # every row feasible: the columns as they are, no gather
         cost = tco if every else tco[feasible]
-        if len(self.tco_shortlist) >= self.rerank and not np.isnan(self.tco_shortlist[-1][0]):
-            # a full list in (cost, index) order: a later row enters only strictly before its last
+        if full:  # a full list in (cost, index) order: a later row enters only strictly before its last
             c_last = self.tco_shortlist[-1][0]
-            cheapest = low[1] if tco is ev.capex else float(cost.min())  # `low`: the capex's
-            if cheapest >= c_last:
-                return  # the usual chunk: the minimum shows no row comes before the last (a NaN minimum rules none out)
+            if float(cost.min()) >= c_last:
+                return  # the minimum shows no row comes before the last (a NaN minimum rules none out)
             before = np.flatnonzero(cost < c_last)  # few rows
             feasible, cost = feasible[before], cost[before]
         server = ev.candidates.server_idx if feasible.size == len(ev.candidates) else ev.candidates.server_idx[feasible]

@@ -10,10 +10,11 @@ only these names (the import-linter contracts in pyproject.toml); its modules ar
 * the search space: `search_space` / `SearchSpace` over the parts `Choices` combines, streamed in
   `SEARCH_CHUNK`s, the streamed reducers (`RunningBest`, `CheapestFeasible`, `Lowest`, `lowest`,
   `first_per_server`), the settling of the pick (`settle_designs`, `settled_pick`, `settled_pool`), the
-  approximate TCO (`approx_tco`), the part warnings a design raises (`raised_part_warnings`) and the segment
-  tier a workload gets (`tier_choice`).
+  approximate TCO (`approx_tco`) and the BOM's controllers and management switches at least (`BomFloor`), the
+  part warnings a design raises (`raised_part_warnings`) and the segment tier a workload gets (`tier_choice`).
 """
 
+from models.sizing.greenplum.bom_floor import BomFloor
 from models.sizing.greenplum.candidates import Choices, enumerate_candidates
 from models.sizing.greenplum.context import needed_tb
 from models.sizing.greenplum.design import size_greenplum
@@ -43,6 +44,7 @@ from models.sizing.greenplum.tco import approx_tco
 
 __all__ = [
     "SEARCH_CHUNK",
+    "BomFloor",
     "CheapestFeasible",
     "Choices",
     "Evaluated",
