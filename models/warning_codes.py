@@ -109,6 +109,23 @@ Severity = Literal["info", "warning", "critical"]
 
 
 @dataclass(frozen=True, slots=True)
+class MeasuredRange:
+    """One input of a design against the range the studies measured it over (an "extrapolated" warning's rows):
+    `name` in words, `field` the scenario path that sets it (None: the design derives it), `value` the design's."""
+
+    name: str
+    field: str | None
+    value: float
+    low: float
+    high: float
+    unit: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "field": self.field, "value": self.value, "low": self.low, "high": self.high,
+                "unit": self.unit}
+
+
+@dataclass(frozen=True, slots=True)
 class Warning:
     """Something to review before the design is quoted.
 
@@ -126,6 +143,8 @@ class Warning:
     # what only the team reads, after `text`: catalog ids and what to do in refarch (the customer edition of a
     # report leaves it out, `text` reads whole without it)
     internal: str = ""
+    # "extrapolated": each input outside what the studies measured, with the measured range
+    ranges: tuple[MeasuredRange, ...] = ()
 
     def __post_init__(self) -> None:
         if self.code not in WARNING_TITLES:  # every code has a title a customer reads, declared once
@@ -142,4 +161,8 @@ class Warning:
         return WARNING_TITLES[self.code]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "text": self.full_text, "severity": self.severity, "field": self.field}
+        out: dict[str, Any] = {"code": self.code, "text": self.full_text, "severity": self.severity,
+                               "field": self.field}
+        if self.ranges:
+            out["ranges"] = [r.to_dict() for r in self.ranges]
+        return out

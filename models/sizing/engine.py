@@ -101,6 +101,12 @@ def _size(
         from models.sizing.greenplum import oltp_warnings
 
         warnings += tuple(oltp_warnings(scenario, result))
+    if isinstance(w, GreenplumAnalytics | GreenplumOltp):
+        from models.sizing.greenplum import extrapolation_warning
+
+        drive = priced.drive(result.design.drive_id) if result.design.drive_id else None
+        extra = extrapolation_warning(w, result, drive)
+        warnings += (extra,) if extra is not None else ()
     warnings += tuple(unknown_slot_warnings(result.design, catalog))
     if isinstance(w, PostgresConsolidation):  # the kind whose part choice keeps to the server's generation
         warnings += tuple(generation_warnings(result.design, catalog))

@@ -3,7 +3,8 @@
 Outside this package only `models.sizing.engine`, `models.sizing.curves` and `models.optimizer` import it, and
 only these names (the import-linter contracts in pyproject.toml); its modules are its own business:
 
-* sizing a scenario: `size_greenplum` (the explained design) and `oltp_warnings` (OLTP beyond what was measured);
+* sizing a scenario: `size_greenplum` (the explained design), `oltp_warnings` (OLTP beyond what was measured) and
+  `extrapolation_warning` (inputs outside the studies' measured ranges);
 * evaluating candidates: `enumerate_candidates`, `evaluate` / `Evaluated` / `pick`, the per-candidate sizing
   figures (`needed_tb`, `primaries_per_host`, `min_hosts`, `capacity_per_host`, `min_data_drives`), the
   performance context and estimates (`GpContext`, `gp_ranges`, `gp_full_scan_s`);
@@ -27,6 +28,7 @@ from models.sizing.greenplum.evaluation import (
     pick,
     primaries_per_host,
 )
+from models.sizing.greenplum.extrapolation import extrapolation_warning
 from models.sizing.greenplum.fast.stream import CheapestFeasible, Lowest, RunningBest, first_per_server, lowest
 from models.sizing.greenplum.metrics import GpContext, gp_full_scan_s, gp_ranges
 from models.sizing.greenplum.oltp_advice import oltp_warnings
@@ -57,6 +59,7 @@ __all__ = [
     "capacity_per_host",
     "enumerate_candidates",
     "evaluate",
+    "extrapolation_warning",
     "first_per_server",
     "gp_full_scan_s",
     "gp_ranges",
