@@ -293,11 +293,23 @@ def databases_from_text(text: str, table_keys: Sequence[str], source: str = "pas
     rows = [r for r in rows if not _is_blank(r)]
     if not rows:
         raise InventoryError(source, [Problem("clipboard", "no rows to paste")])
-    looks_like_header = any(_split_header(str(c or ""))[0] in _KNOWN for c in rows[0])
-    if looks_like_header:
+    if _is_header(rows[0]):
         return databases_from_rows(rows, source, row_word="pasted row")
     return databases_from_rows(rows, source, headings=table_headings(table_keys[: max(len(r) for r in rows)]),
                                row_word="pasted row")
+
+
+def _is_header(cells: Sequence[object]) -> bool:
+    return any(_split_header(str(c or ""))[0] in _KNOWN for c in cells)
+
+
+def has_header(text: str) -> bool:
+    """True when copied rows start with a header row refarch reads (`Database`, `Size (GB)`, ...)."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    try:
+        return bool(first) and _is_header(csv_rows(first, "clipboard", "\t" if "\t" in first else ",")[0])
+    except TableFileError:  # not CSV: no header either (the paste itself names what is wrong)
+        return False
 
 
 def paste_into(existing: Sequence[dict[str, Any]], pasted: list[dict[str, Any]], at: int | None,
@@ -318,3 +330,64 @@ def paste_into(existing: Sequence[dict[str, Any]], pasted: list[dict[str, Any]],
         raise InventoryError(source, [Problem("file", f"{len(merged):,} databases; a scenario holds at most"
                                                       f" {MAX_DATABASES:,}")])
     return merged
+
+
+def paste_cells(existing: Sequence[dict[str, Any]], text: str, at: tuple[int, int], table_keys: Sequence[str],
+                source: str = "pasted cells") -> list[dict[str, Any]]:
+    """The databases after pasting a block of cells (no header) at (row, column) of the table, column > 0, as a
+    spreadsheet pastes: each pasted cell replaces the cell it lands on and the rest of each row is kept (a value
+    pasted into Peak clients changes that database's clients). The block must land on existing rows and columns;
+    every bad cell is named with its pasted row and the column's header, and nothing is changed.
+
+    >>> rows = [{"name": "a", "size_gb": 1.0, "peak_clients": 5, "working_set_gb": 1.0}]
+    >>> paste_cells(rows, "42", (0, 2), ["name", "size_gb", "peak_clients", "working_set_gb"])
+    [{'name': 'a', 'size_gb': 1.0, 'peak_clients': 42, 'working_set_gb': 1.0}]
+    """
+    row, col = at
+    cells = csv_rows(text, source, "\t" if "\t" in text else ",")
+    while cells and _is_blank(cells[-1]):
+        cells.pop()
+    if not cells:
+        raise InventoryError(source, [Problem("clipboard", "no cells to paste")])
+    width = max(len(c) for c in cells)
+    problems: list[Problem] = []
+    if col + width > len(table_keys):
+        problems.append(Problem("clipboard", f"{width} columns pasted from column {col + 1}: the table has"
+                                             f" {len(table_keys)} columns"))
+    if row + len(cells) > len(existing):
+        problems.append(Problem("clipboard", f"{len(cells)} rows pasted from row {row + 1}: the table has"
+                                             f" {len(existing)}; to add databases, paste whole rows in the"
+                                             " Database column"))
+    if problems:
+        raise InventoryError(source, problems)
+    headings = table_headings(table_keys[col:col + width])
+    merged = [dict(r) for r in existing]
+    for n, line in enumerate(cells, start=1):
+        label, target = f"pasted row {n}", merged[row + n - 1]
+        for i, heading in headings.items():
+            raw = line[i] if i < len(line) else None
+            try:
+                value = _cell(heading, raw)
+            except ValueError:
+                problems.append(Problem(f"{label}, {heading.header!r}",
+                                        f"must be {_HOW[heading.column.parse]} (got {raw!r})"))
+                continue
+            if value is None:
+                target.pop(heading.column.key, None)
+            else:
+                target[heading.column.key] = value
+        problems += _database_problems(target, label)
+    if problems:
+        raise InventoryError(source, problems)
+    return merged
+
+
+def _database_problems(data: dict[str, Any], label: str) -> list[Problem]:
+    """What makes one database of the table invalid, each named by its row and the column's words."""
+    try:
+        PgDatabase.model_validate(data)
+    except ValidationError as exc:
+        words = {c.key: c.names[0] for c in COLUMNS}
+        return [Problem(f"{label}, {words.get(field, field)!r}", p.message) for p in problems_of(exc)
+                if (field := p.path.split(".")[0].split("[")[0])]
+    return []

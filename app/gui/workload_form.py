@@ -114,7 +114,8 @@ class DatabasesTable(QWidget):
             "Replace the databases with an inventory (CSV or XLSX, one row each): the header names the columns"
             " name, size, peak clients, working set (sizes with their unit, as 'Size (GB)'), and optionally peak"
             " TPS and busy hours (as 9-17). Ctrl+V in the table pastes rows copied from a spreadsheet from the"
-            " current row down. A bad row is named and nothing is imported; Undo takes an import back."))
+            " current row down, or, right of the Database column, cells into the cells from the current one. A bad"
+            " row is named and nothing is imported; Undo takes an import back."))
         self.import_button.clicked.connect(self._import_dialog)
         self.estate_button = QPushButton("Import VMs…")
         self.estate_button.setToolTip(plain_tooltip(
@@ -285,12 +286,18 @@ class DatabasesTable(QWidget):
 
     def paste_text(self, text: str) -> bool:
         """Rows copied from a spreadsheet replace the rows from the current one down (a copied header row says
-        which columns they are; without one they are the table's, sizes in GB)."""
-        from app.editing.inventory import InventoryError, databases_from_text, paste_into
+        which columns they are; without one they are the table's, sizes in GB); cells without a header pasted right
+        of the Database column replace the cells they land on, as a spreadsheet pastes."""
+        from app.editing.inventory import InventoryError, databases_from_text, has_header, paste_cells, paste_into
 
         at = self.table.currentRow() if self.table.currentRow() >= 0 else None
+        keys = [key for key, _, _ in PG_DATABASE_COLUMNS]
         try:
-            pasted = databases_from_text(text, [key for key, _, _ in PG_DATABASE_COLUMNS])
+            if at is not None and self.table.currentColumn() > 0 and not has_header(text):
+                rows = paste_cells(self._rows, text, (at, self.table.currentColumn()), keys)
+                self.replaced.emit(("workload", "databases"), rows, "Pasted cells")
+                return self._said("Pasted cells.")
+            pasted = databases_from_text(text, keys)
             rows = paste_into(self._rows, pasted, at)
         except InventoryError as exc:
             return self._refused("Nothing pasted", exc.lines())

@@ -9,7 +9,15 @@ import openpyxl
 import pytest
 
 from app.cli.main import main
-from app.editing.inventory import InventoryError, databases_from_rows, databases_from_text, paste_into, read_inventory
+from app.editing.inventory import (
+    InventoryError,
+    databases_from_rows,
+    databases_from_text,
+    has_header,
+    paste_cells,
+    paste_into,
+    read_inventory,
+)
 from app.services.sizing import size
 from catalog.seed import seed_catalog
 from models.scenario import load_scenario
@@ -115,6 +123,31 @@ def test_a_paste_replaces_rows_from_the_current_one_down_and_refuses_a_clash() -
     with pytest.raises(InventoryError) as info:
         paste_into(existing, [{**pasted[0], "name": "a"}], 1)
     assert info.value.lines() == ["pasted row 1, name: 'a' is already the name of database 1"]
+
+
+def test_cells_pasted_right_of_the_name_replace_the_cells_they_land_on_and_keep_the_rest() -> None:
+    # a value copied into Peak clients was read as a whole database named '42' and refused
+    existing = [{"name": "erp", "size_gb": 500.0, "peak_clients": 150, "working_set_gb": 90.0, "busy_hours": [9]},
+                {"name": "crm", "size_gb": 60.0, "peak_clients": 60, "working_set_gb": 12.0, "peak_tps": 800.0},
+                {"name": "hr", "size_gb": 20.0, "peak_clients": 10, "working_set_gb": 4.0}]
+    one = paste_cells(existing, "75\n", (1, 2), TABLE)
+    assert one[1] == {**existing[1], "peak_clients": 75} and one[0] == existing[0] and one[2] == existing[2]
+    block = paste_cells(existing, "1,250\t200\r\n30\t70\r\n", (0, 1), TABLE)  # size and clients of erp and crm
+    assert [(r["size_gb"], r["peak_clients"]) for r in block[:2]] == [(1250.0, 200), (30.0, 70)]
+    assert block[1]["peak_tps"] == 800.0 and block[0]["busy_hours"] == [9]  # what the block does not cover stays
+    cleared = paste_cells(existing, "13\t\n", (1, 3), TABLE)  # an empty cell empties an optional one
+    assert cleared[1]["working_set_gb"] == 13.0 and "peak_tps" not in cleared[1]
+    with pytest.raises(InventoryError) as info:
+        paste_cells(existing, "5\t0\nx\t4\n", (1, 2), TABLE)
+    assert info.value.lines() == ["pasted row 1, 'working set': must be greater than 0 (got 0.0)",
+                                  "pasted row 2, 'peak clients': must be a whole number (got 'x')"]
+    with pytest.raises(InventoryError) as info:
+        paste_cells(existing, "1\n2\n3\n", (1, 2), TABLE)
+    assert info.value.lines() == ["clipboard: 3 rows pasted from row 2: the table has 3; to add databases, paste"
+                                  " whole rows in the Database column"]
+    with pytest.raises(InventoryError):
+        paste_cells(existing, "1\t2\t3\t4\n", (0, 2), TABLE)  # four columns from the third of five
+    assert has_header("Database\tSize (GB)\nerp\t5\n") and not has_header("75\n") and not has_header("")
 
 
 def test_new_refuses_databases_for_another_kind_and_names_a_bad_file(tmp_path: Path,

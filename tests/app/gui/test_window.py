@@ -277,6 +277,26 @@ def test_databases_pasted_or_imported_into_the_table_all_or_nothing(  # type: ig
     assert [d["name"] for d in window.doc.entry(uid).draft["workload"]["databases"]] == ["orders", "crm", "erp"]  # type: ignore[arg-type]
 
 
+def test_a_value_pasted_into_a_cell_of_the_databases_table_sets_that_cell(  # type: ignore[no-untyped-def]
+        qtbot, window: MainWindow) -> None:
+    from PySide6.QtGui import QGuiApplication, QKeySequence
+    from PySide6.QtTest import QTest
+
+    window.menu_actions["add_postgres-consolidation"].trigger()
+    uid = window.current_uid
+    table = window.form.workload.databases
+    before = [dict(d) for d in window.doc.entry(uid).draft["workload"]["databases"]]  # type: ignore[arg-type]
+    table.table.setCurrentCell(2, 2)  # the third database's Peak clients
+    QGuiApplication.clipboard().setText("42\n")
+    table.table.setFocus()
+    QTest.keySequence(table.table, QKeySequence(QKeySequence.StandardKey.Paste))
+    after = window.doc.entry(uid).draft["workload"]["databases"]  # type: ignore[arg-type]
+    assert after == [*before[:2], {**before[2], "peak_clients": 42}] and table.table.item(2, 2).text() == "42"
+    assert window.doc.entry(uid).valid  # type: ignore[arg-type]
+    window.doc.undo_stack.undo()
+    assert window.doc.entry(uid).draft["workload"]["databases"] == before  # type: ignore[arg-type]
+
+
 def test_a_result_kept_while_an_input_is_invalid_is_marked_on_every_card(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
     cards = window.results.cards.values()
     assert not any(c.property("stale") for c in cards) and not any(c.stale_tag.isVisible() for c in cards)
