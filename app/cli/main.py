@@ -24,6 +24,8 @@ from app.cli.errors import CliError
 PYDANTIC_PLUGINS_VAR = "PYDANTIC_DISABLE_PLUGINS"  # read by pydantic.plugin._loader
 CODE_CACHE_VAR = "REFARCH_CODE_CACHE"
 GLOBAL_HELP = "refarch: size reference architectures for Greenplum, PostgreSQL and SAP IQ."
+# New container objects between two young-generation collections in a refarch process (Python's default: 700)
+GC_YOUNG_THRESHOLD = 100_000
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -100,6 +102,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # back with the process, atexit handlers and the final flush of stdout run as before (objects left in
         # reference cycles are not finalized at exit, which Python does not promise either).
         atexit.register(gc.freeze)  # registered first, so it runs after every other atexit handler
+        # The cyclic collector runs every 700 new container objects by default, and every tenth run of it over the
+        # older ones too: sizing an estate of 10,000 databases makes millions and spent 0.56 s of its 4.6 s CPU in
+        # some 1,000 collections that freed under 1,000 objects (refarch's results are trees, not cycles); at
+        # 100,000 it runs about 20 times (0.11 s). Memory a cycle holds is freed later, never lost.
+        gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
         # pydantic looks for plugins when it builds its first model by reading the entry points of every installed
         # distribution (importlib.metadata): ~40 ms of `refarch size`'s CPU. refarch uses none; a user's own
         # setting of the variable stands.
