@@ -41,11 +41,13 @@ from app.export.pdf_sections import (
     warnings_section,
     workload_section,
 )
+from app.export.pdf_sensitivity import sensitivity_section
 from app.export.pdf_styles import make_styles
 from app.export.pdf_toc import OnePassToc
 from app.formatting import long_date
 from app.views.compare import chart_series
 from app.views.edition import Audience, Edition, model_rows
+from app.views.sensitivity import SensitivityView
 from models.model_card import ModelCard
 from models.references import ReferenceList
 from models.scenario import Scenario
@@ -57,7 +59,8 @@ from models.whatif import GrowthYear
 __all__ = ["render_report"]
 
 # the sections of one scenario, in order; the executive summary points forward to "warnings"
-SECTIONS = ("summary", "workload", "design", "bom", "cost", "performance", "measurements", "rationale", "warnings")
+SECTIONS = ("summary", "workload", "design", "bom", "cost", "performance", "sensitivity", "measurements", "rationale",
+            "warnings")
 
 
 def _header(s: Scenario) -> str:
@@ -80,6 +83,7 @@ def render_report(
     *,
     growth: Sequence[Sequence[GrowthYear] | None] | None = None,
     curves: Sequence[Sequence[tuple[int, Estimate]] | None] | None = None,
+    sensitivity: Sequence[SensitivityView | None] | None = None,
     cards: Sequence[ModelCard] | None = None,
     title: str | None = None,
     report_date: date | None = None,
@@ -89,6 +93,7 @@ def render_report(
 
     `growth[i]` is the buy-as-you-grow plan of scenario i (`models.whatif.growth`), or None to leave it out;
     `curves[i]` the main estimate against host count (`models.sizing.curves.main_metric_curve`), or None;
+    `sensitivity[i]` its tornado (`app.views.sensitivity`), or None to leave the section out;
     `cards` default to `models.perf.cards.all_cards()`; `audience` chooses the edition (`app.views.edition`): the
     customer's leaves out catalog and model ids, instructions to the team and the models no design uses.
     Raises `models.tasks.Cancelled` when `cancelled()` turns True (nothing written) and
@@ -100,6 +105,8 @@ def render_report(
         raise ValueError("growth needs one entry (or None) per result")
     if curves is not None and len(curves) != len(results):
         raise ValueError("curves needs one entry (or None) per result")
+    if sensitivity is not None and len(sensitivity) != len(results):
+        raise ValueError("sensitivity needs one entry (or None) per result")
     path = Path(path)
     total = len(results) + 3
     done = 0
@@ -132,7 +139,8 @@ def render_report(
         if not single:
             story += [PageBreak(), top.heading(f"Option {option_letter(i)}: {s.name}", header=_header(s))]
         story += _scenario_story(ctx, pen, r, s, growth[i] if growth is not None else None,
-                                 curves[i] if curves is not None else None)
+                                 curves[i] if curves is not None else None,
+                                 sensitivity[i] if sensitivity is not None else None)
         tick()
 
     if cards is None:
@@ -182,8 +190,10 @@ def _build(path: Path, story: list[Flowable], fonts: ReportFonts, scenarios: lis
 
 
 def _scenario_story(ctx: Ctx, pen: Pen, r: SizingResult, s: Scenario, growth: Sequence[GrowthYear] | None,
-                    curve: Sequence[tuple[int, Estimate]] | None = None) -> list[Flowable]:
-    sections = SECTIONS if r.calibration is not None else tuple(x for x in SECTIONS if x != "measurements")
+                    curve: Sequence[tuple[int, Estimate]] | None = None, tornado: SensitivityView | None = None
+                    ) -> list[Flowable]:
+    left_out = {"measurements"} if r.calibration is None else set()
+    sections = tuple(x for x in SECTIONS if x not in left_out | ({"sensitivity"} if tornado is None else set()))
     warnings_no = ctx.numbering.peek(ctx.depth, ahead=sections.index("warnings") + 1)
     cost_chart = cost_flowable(pen, r, ctx.width) if r.bom else None
     est_chart = estimates_flowable(pen, r, s, ctx.width)
@@ -198,6 +208,7 @@ def _scenario_story(ctx: Ctx, pen: Pen, r: SizingResult, s: Scenario, growth: Se
     story += bom_section(ctx, table, r)
     story += cost_section(ctx, r, s, cost_chart, growth, growth_chart)
     story += performance_section(ctx, r, s, est_chart, curve_chart)
+    story += sensitivity_section(ctx, tornado) if tornado is not None else []
     story += measurements_section(ctx, r)  # only when the scenario names measurement profiles
     story += rationale_section(ctx, r)
     story += warnings_section(ctx, r)

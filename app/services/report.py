@@ -28,6 +28,7 @@ from models.tasks import IsCancelled, Progress, check_cancelled, part_progress
 from models.uncertainty import Estimate
 
 if TYPE_CHECKING:
+    from app.views.sensitivity import SensitivityView
     from models.whatif import GrowthYear
 
 BomFormat = Literal["csv", "xlsx"]
@@ -43,6 +44,7 @@ class ReportInputs:
     growth: list[list[GrowthYear] | None] | None  # None: the growth section was not asked for
     curves: list[list[tuple[int, Estimate]]]
     notes: list[str] = field(default_factory=list)
+    sensitivity: list[SensitivityView | None] | None = None  # None: the sensitivity section was not asked for
 
 
 def check_outputs(paths: Sequence[Path]) -> None:
@@ -68,10 +70,12 @@ def size_for_report(
     labels: Sequence[str] | None = None,
     *,
     with_growth: bool = True,
+    with_sensitivity: bool = False,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
 ) -> ReportInputs:
-    """Size every scenario, then its growth plan and its estimate curve, under the one error policy above.
+    """Size every scenario, then its growth plan and its estimate curve (and, when asked, its tornado: each main
+    input +-`SENSITIVITY_DELTA`, a dozen sizings each), under the one error policy above.
 
     `labels` name the scenarios in problems and notes (the CLI's file names; default: the scenario names)."""
     scenarios = list(scenarios)
@@ -88,7 +92,28 @@ def size_for_report(
             plans.append(_growth(s, catalog, r, label, notes, cancelled))
         curves.append(sizing.curve_points(s, catalog, r, part_progress(progress, len(scenarios) + i, parts),
                                           cancelled))
-    return ReportInputs(scenarios, results, plans, curves, notes)
+    tornadoes = [_tornado(s, catalog, r, label, notes, cancelled)
+                 for s, r, label in zip(scenarios, results, names, strict=True)] if with_sensitivity else None
+    return ReportInputs(scenarios, results, plans, curves, notes, tornadoes)
+
+
+SENSITIVITY_DELTA = 0.2  # the report's tornado: each main input 20 % lower and higher, as `refarch sensitivity`
+
+
+def _tornado(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult, label: str, notes: list[str],
+             cancelled: IsCancelled | None) -> SensitivityView | None:
+    from app.views.sensitivity import sensitivity_view
+    from models.perf.measured import using
+    from models.sizing.engine import SizingInputError
+    from models.whatif import sensitivity
+
+    try:
+        with using(result.measured):
+            bars = sensitivity(scenario, catalog, SENSITIVITY_DELTA, result, cancelled)
+    except (SizingInputError, ValueError) as exc:  # the report is still useful without it; say why
+        notes.append(f"{label}: sensitivity left out ({exc})")
+        return None
+    return sensitivity_view(result, bars, SENSITIVITY_DELTA * 100)
 
 
 def _growth(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult, label: str, notes: list[str],
@@ -135,7 +160,7 @@ def write_report(
         with contextlib.ExitStack() as stack:  # each atomic_write renames its file when the whole block succeeds
             staged = stack.enter_context(atomic_write(pdf))
             render_report(inputs.results, inputs.scenarios, staged, progress, cancelled, growth=inputs.growth,
-                          curves=inputs.curves, title=title, audience=audience)
+                          curves=inputs.curves, sensitivity=inputs.sensitivity, title=title, audience=audience)
             for path, fmt in boms:
                 check_cancelled(cancelled)
                 current = path
@@ -211,13 +236,14 @@ def export_editable(scenarios: Sequence[Scenario], catalog: HardwareCatalog, pat
 
 
 def export_report(scenarios: Sequence[Scenario], catalog: HardwareCatalog, pdf: Path, *,
-                  labels: Sequence[str] | None = None, with_growth: bool = True, title: str | None = None,
+                  labels: Sequence[str] | None = None, with_growth: bool = True, with_sensitivity: bool = False,
+                  title: str | None = None,
                   bom_csv: Path | None = None, bom_xlsx: Path | None = None,
                   docx: Path | None = None, pptx: Path | None = None, audience: Audience = "internal",
                   progress: Progress | None = None, cancelled: IsCancelled | None = None,
                   ) -> tuple[list[Path], list[str]]:
     """Size for the report, then write it: the paths written and the notes (what was left out and why)."""
-    inputs = size_for_report(scenarios, catalog, labels, with_growth=with_growth,
+    inputs = size_for_report(scenarios, catalog, labels, with_growth=with_growth, with_sensitivity=with_sensitivity,
                              progress=part_progress(progress, 0, 2), cancelled=cancelled)
     written = write_report(inputs, pdf, bom_csv=bom_csv, bom_xlsx=bom_xlsx, docx=docx, pptx=pptx, title=title,
                            audience=audience, progress=part_progress(progress, 1, 2), cancelled=cancelled)

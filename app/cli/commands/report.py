@@ -48,6 +48,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="customer (default): no catalog or model ids, no instructions to the team, only the models"
                    " the designs use; internal: everything (the PDF, DOCX and PPTX alike)")
     p.add_argument("--no-growth", action="store_true", help="leave out the year-by-year growth plan")
+    p.add_argument("--sensitivity", action="store_true",
+                   help="add each design's tornado: capex and main estimate for +-20 %% on each main input, on whole"
+                   " and continuous host counts (a dozen sizings per scenario)")
     p.set_defaults(handler=_run)
 
 
@@ -78,7 +81,8 @@ def _run(args: argparse.Namespace) -> int:
     with service_errors():
         report.check_outputs([p for p in (pdf, csv, xlsx, docx, pptx) if p is not None])
         catalog = load_catalog(args.db)
-        sized = report.size_for_report(scenarios, catalog, [i.label for i in inputs], with_growth=not args.no_growth)
+        sized = report.size_for_report(scenarios, catalog, [i.label for i in inputs], with_growth=not args.no_growth,
+                                       with_sensitivity=args.sensitivity)
         for note in sized.notes:
             print(f"refarch: note: {note}", file=sys.stderr)
         written = report.write_report(sized, pdf, bom_csv=csv, bom_xlsx=xlsx, docx=docx, pptx=pptx,
