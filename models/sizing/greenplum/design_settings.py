@@ -14,6 +14,7 @@ from models.hardware import Drive, DriveMedia
 from models.percent import percent
 from models.scenario import GreenplumAnalytics, GreenplumOltp
 from models.sizing.greenplum.memory import MemoryPlan
+from models.sizing.greenplum.releases import gp7_family, group_memory_keyword, release_name
 from models.sizing.result import Rationale, SizingResult
 from models.sizing.settings import Setting, SettingGroup
 
@@ -74,7 +75,6 @@ def greenplum_settings(plan: MemoryPlan, mirror_why: Rationale | None = None) ->
     return tuple(groups)
 
 
-GP7_FAMILY = ("7", "cloudberry-2", "warehousepg-7")  # resource groups as Greenplum 7 redesigned them
 GP7_DOC = "Greenplum Database 7 Administrator Guide, About Changes to Resource Groups in Greenplum 7"
 CLOUDBERRY_SRC = "Apache Cloudberry 2 source, src/backend/commands/resgroupcmds.c (getResgroupOptionType: memory_quota)"
 DEFAULT_GROUP = "default_group"
@@ -83,52 +83,50 @@ DEFAULT_GROUP = "default_group"
 def greenplum_dialect(
     groups: tuple[SettingGroup, ...], version: str, coordinator_on_host: bool = False
 ) -> tuple[tuple[SettingGroup, ...], Rationale | None]:
-    """The Greenplum 6 settings restated for `version`: Greenplum 7 and its forks drop gp_resource_group_memory_limit
+    """The settings restated in `version`'s dialect: Greenplum 7 and its forks drop gp_resource_group_memory_limit
     and MEMORY_SPILL_RATIO, run resource groups on cgroup v2 (group-v2) and cap default_group's CPU at 20 % unless
     told otherwise; memory per group is MEMORY_LIMIT in MB per segment (MEMORY_QUOTA in Apache Cloudberry 2), and a
-    query gets MEMORY_LIMIT / CONCURRENCY, so MEMORY_LIMIT = statement_mem x CONCURRENCY keeps the per-query
-    memory the plan sized. Greenplum 6 keeps its settings but gp_vmem_protect_limit (`vmem_not_set`).
+    query gets MEMORY_LIMIT / CONCURRENCY, so MEMORY_LIMIT = statement_mem x CONCURRENCY, statement_mem being the
+    release's own 0.9 x gp_vmem_protect_limit / CONCURRENCY (`memory.memory_plan` with the version, whose reason
+    the memory lines keep). Greenplum 6 keeps its settings but gp_vmem_protect_limit (`vmem_not_set`).
 
     >>> from models.sizing.greenplum.memory import MirrorLayout, memory_plan
-    >>> plan = memory_plan(512, 32, 16, 32, 20, 20, MirrorLayout("group", None, False))
+    >>> plan = memory_plan(512, 32, 16, 32, 20, 20, MirrorLayout("group", None, False), version="7")
     >>> g, why = greenplum_dialect(greenplum_settings(plan), "7")
     >>> rg = [x for x in g if x.product == "greenplum-resource-group"][0]
     >>> [(s.name, s.value) for s in rg.settings]
-    [('concurrency', 20), ('cpu_max_percent', 100), ('cpu_weight', 100), ('memory_limit', 11600), ('min_cost', 0)]
+    [('concurrency', 20), ('memory_limit', 12560), ('cpu_max_percent', 100), ('cpu_weight', 100), ('min_cost', 0)]
     >>> greenplum_dialect(greenplum_settings(plan), "6")[1].decision
     'gp_vmem_protect_limit on Greenplum 6'
     """
-    if version not in GP7_FAMILY:
+    if not gp7_family(version):
         return vmem_not_set(groups, coordinator_on_host)
     cluster = next(g for g in groups if g.product == "greenplum" and g.target == "cluster")
     stmt = cluster.get("statement_mem")
     rg = next(g for g in groups if g.product == "greenplum-resource-group" and g.target == DEFAULT_GROUP)
     conc = rg.get("concurrency")
     assert stmt is not None and conc is not None  # greenplum_settings states both
-    memory_name = "memory_quota" if version == "cloudberry-2" else "memory_limit"
-    memory_mb = int(stmt.value) * int(conc.value)
+    word = group_memory_keyword(version)
     cpu = int(figure(DOCS, "gp7_rg_cpu_max_percent_max"))
-    text = (f"{_release(version)} resource groups: gp_resource_manager=group-v2 (cgroup v2, the default of Enterprise"
-            f" Linux 9; 'group' on cgroup v1 hosts); gp_resource_group_memory_limit and MEMORY_SPILL_RATIO no longer"
-            f" exist. {DEFAULT_GROUP} runs CONCURRENCY={conc.value} with {memory_name.upper()}={memory_mb:,} MB per"
-            f" segment = statement_mem {stmt.value:,} MB x {conc.value}, so each query gets the same"
-            f" {memory_name.upper()} / CONCURRENCY = {stmt.value:,} MB the memory plan sized; CPU_MAX_PERCENT={cpu}"
+    text = (f"{release_name(version)} resource groups: gp_resource_manager=group-v2 (cgroup v2, the default of"
+            " Enterprise Linux 9; 'group' on cgroup v1 hosts); gp_resource_group_memory_limit and MEMORY_SPILL_RATIO"
+            f" no longer exist. {DEFAULT_GROUP} runs CONCURRENCY={conc.value} with {word}="
+            f"{int(stmt.value) * int(conc.value):,} MB per segment (see Resource groups); CPU_MAX_PERCENT={cpu}"
             f" lifts the {figure(DOCS, 'gp7_default_group_cpu_max_percent'):g} % cap the release gives"
             f" {DEFAULT_GROUP}, so the workload uses every core the sizing counts; CPU_WEIGHT and MIN_COST stay at"
             " their defaults.")
     source = (f"{GP7_DOC}; {_cite('gp7_rg_cpu_max_percent_max')}; {_cite('gp7_default_group_cpu_max_percent')};"
-              f" {_cite('gp7_rg_cpu_weight_default')}; {_cite('gp7_rg_min_cost_default')}"
-              + (f"; {CLOUDBERRY_SRC}" if version == "cloudberry-2" else ""))
-    new_rg = SettingGroup("greenplum-resource-group", DEFAULT_GROUP, (
-        Setting("concurrency", conc.value, "", text, source),
+              f" {_cite('gp7_rg_cpu_weight_default')}; {_cite('gp7_rg_min_cost_default')}")
+    memory_source = stmt.source + (f"; {CLOUDBERRY_SRC}" if version == "cloudberry-2" else "")
+    new_rg = SettingGroup("greenplum-resource-group", DEFAULT_GROUP, (  # memory after CONCURRENCY: one reason
+        conc,
+        Setting(word.lower(), int(stmt.value) * int(conc.value), "", stmt.reason, memory_source),
         Setting("cpu_max_percent", cpu, "", text, source),
         Setting("cpu_weight", int(figure(DOCS, "gp7_rg_cpu_weight_default")), "", text, source),
-        Setting(memory_name, memory_mb, "", text, source),
         Setting("min_cost", int(figure(DOCS, "gp7_rg_min_cost_default")), "", text, source),
     ))
     kept = tuple(Setting(s.name, "group-v2", "", text, source) if s.name == "gp_resource_manager" else
-                 _vmem_enforced(s, version) if s.name == VMEM else
-                 _share_kept(s, version) if s.name in ("statement_mem", "max_statement_mem") else s
+                 _vmem_enforced(s, version) if s.name == VMEM else s
                  for s in cluster.settings if s.name != "gp_resource_group_memory_limit")
     out = tuple(SettingGroup(g.product, g.target, kept) if g is cluster else new_rg if g is rg else g for g in groups)
     return out, Rationale("Resource groups of the release", text, source)
@@ -171,19 +169,9 @@ def vmem_not_set(groups: tuple[SettingGroup, ...], coordinator_on_host: bool = F
 
 def _vmem_enforced(s: Setting, version: str) -> Setting:
     """gp_vmem_protect_limit on the Greenplum 7 line: enforced under resource groups too, so it stays set."""
-    why = f"{s.reason} {_release(version)} enforces it under resource groups as well as resource queues, so it is set."
+    why = (f"{s.reason} {release_name(version)} enforces it under resource groups as well as resource queues, so it"
+           " is set.")
     return Setting(s.name, s.value, s.unit, why, f"{s.source}; {_cite('gp7_vmem_protect_limit_both_managers')}")
-
-
-def _share_kept(s: Setting, version: str) -> Setting:
-    """statement_mem and max_statement_mem on the Greenplum 7 line: their reason derives rg_perseg_mem with Greenplum
-    6's gp_resource_group_memory_limit, which the release no longer has; say that the share is kept as refarch's
-    bound."""
-    why = (f"{s.reason} {_release(version)} has neither gp_resource_group_memory_limit nor MEMORY_SPILL_RATIO (a query"
-           " gets its group's memory / CONCURRENCY): refarch keeps Greenplum 6's default share in rg_perseg_mem as its"
-           f" own bound on the groups' memory (a refarch rule, not the release's), below the 0.9 x {VMEM} the release"
-           " enforces under resource groups.")
-    return Setting(s.name, s.value, s.unit, why, s.source)
 
 
 SCHEDULER_GUIDE = {"6": "gp6", "7": "gp7", "warehousepg-7": "gp7", "cloudberry-2": "cloudberry2"}  # whose table
@@ -202,7 +190,7 @@ def io_scheduler(media: DriveMedia, version: str) -> SettingGroup:
     """
     p = point(DOCS, f"{SCHEDULER_GUIDE[version]}_io_scheduler_{'other' if media == 'hdd' else media}")
     now, el7 = str(p.conditions["scheduler"]), str(p.conditions["scheduler_el7"])
-    guide = "Greenplum 7" if version == "warehousepg-7" else _release(version)
+    guide = "Greenplum 7" if version == "warehousepg-7" else release_name(version)
     why = (f"The data drives are {MEDIA_WORDS[media]}: the {guide} installation guide's I/O scheduler for them is"
            f" {now}" + (f" ({el7} on RHEL 7's single-queue kernels)" if el7 != now else "")
            + (" (WarehousePG 7 follows Greenplum 7's guide)" if version == "warehousepg-7" else "")
@@ -299,11 +287,6 @@ def _onto_coordinator(groups: tuple[SettingGroup, ...], extra: tuple[Setting, ..
         return (*groups, SettingGroup("greenplum", "coordinator", extra))
     return tuple(SettingGroup(g.product, g.target, (*g.settings, *extra))
                  if g.product == "greenplum" and g.target == "coordinator" else g for g in groups)
-
-
-def _release(version: str) -> str:
-    return {"7": "Greenplum 7", "cloudberry-2": "Apache Cloudberry 2", "warehousepg-7": "WarehousePG 7"}.get(
-        version, f"Greenplum {version}")
 
 
 def _cite(pid: str) -> str:

@@ -244,6 +244,7 @@ def _host_layout(
         gp_memory.MirrorLayout(policy, workload.mirror_block_hosts if policy == "block" else None,
                                p.virtual and policy is not None),
         gp_memory.OltpHost(workload.coordinator_on_segment_host) if isinstance(workload, GreenplumOltp) else None,
+        version=workload.greenplum_version,
     )
     rationale.extend(plan.rationale)
     warnings.extend(plan.warnings)

@@ -14,6 +14,11 @@ All of it is sized for the worst single host failure: the acting primaries of `m
   the requested as keep Greenplum's default statement_mem each; Greenplum queues the rest
   (Administrator Guide, Using Resource Groups, Transaction Concurrency Limit), and `queue_warning`
   says how many wait and what waiting adds to a query's response time.
+* Greenplum 7 and its forks (`releases.GP7_FAMILY`) have no gp_resource_group_memory_limit share: they enforce
+  gp_vmem_protect_limit on every segment instance under resource groups too, a group's memory is MEMORY_LIMIT in MB
+  on each segment and a query gets MEMORY_LIMIT / CONCURRENCY. There the groups' memory is the Reference Guide's 0.9 x
+  gp_vmem_protect_limit: statement_mem = 0.9 x gp_vmem_protect_limit / concurrency and MEMORY_LIMIT = statement_mem x
+  CONCURRENCY (`segment_pool_mb`, `memory_gp7`).
 * max_connections: Greenplum's default on the coordinator, raised only to what runs at once (the reports the
   resource group admits) plus the superuser slots; sessions beyond go through PgBouncer (`coordinator_connections`,
   `pooler_warning`); segments 5 x the coordinator, max_prepared_transactions = the coordinator's max_connections.
@@ -29,6 +34,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import figure, point
+from models.sizing.greenplum.memory_gp7 import Admission, resource_group_rationale_7
+from models.sizing.greenplum.releases import gp7_family
 from models.sizing.result import Rationale, Warning
 from models.sizing.rules import RULES, gp_vmem_mb
 from models.sizing.settings import GreenplumSettings
@@ -44,40 +51,62 @@ def _cite(pid: str) -> str:
 
 
 def statement_mem_mb(
-    ram_gib: float, swap_gib: float, acting_primaries: int, concurrency: int, vmem_limit_mb: float | None = None
+    ram_gib: float, swap_gib: float, acting_primaries: int, concurrency: int, vmem_limit_mb: float | None = None,
+    version: str = "6",
 ) -> int:
     """Memory one query gets on each segment before it spills, with the stated concurrency running.
 
-    >>> statement_mem_mb(512, 32, 32, 20)
-    580
+    >>> statement_mem_mb(512, 32, 32, 20), statement_mem_mb(512, 32, 32, 20, version="7")
+    (580, 628)
     >>> statement_mem_mb(512, 32, 32, 40) <= statement_mem_mb(512, 32, 32, 20)
     True
     """
-    per_seg = rg_perseg_mem_mb(ram_gib, swap_gib, acting_primaries)
     limit = vmem_limit_mb if vmem_limit_mb is not None else float(gp_vmem_mb(ram_gib, swap_gib)) / max(
         acting_primaries, 1
     )
-    c = max(int(concurrency), 1)
-    return int(min(per_seg, limit * figure(DOCS, "gp_statement_mem_formula")) // c)
+    pool = float(segment_pool_mb(ram_gib, swap_gib, acting_primaries, limit, version))
+    return int(pool // max(int(concurrency), 1))
 
 
-def admitted_queries(ram_gib: ArrayLike, swap_gib: float, acting_primaries: ArrayLike, requested: int
-                     ) -> NDArray[np.int64]:
+def segment_pool_mb(ram_gib: ArrayLike, swap_gib: float, acting_primaries: ArrayLike, vmem_limit_mb: ArrayLike,
+                    version: str = "6") -> NDArray[np.float64]:
+    """The memory the resource groups give queries on one segment (MB), at `acting_primaries` per host: Greenplum 6
+    the smaller of rg_perseg_mem and 0.9 x gp_vmem_protect_limit; the Greenplum 7 line (no host share any more)
+    0.9 x gp_vmem_protect_limit, the release's statement_mem estimate. Vectorised like `admitted_queries`.
+
+    >>> round(float(segment_pool_mb(1024, 32, 32, 27276)), 1), round(float(segment_pool_mb(1024, 32, 32, 27276,
+    ...                                                                                   "7")), 1)
+    (22507.5, 24548.4)
+    """
+    limit = np.asarray(vmem_limit_mb, dtype=float)
+    if gp7_family(version):
+        gp7: NDArray[np.float64] = limit * figure(DOCS, "gp7_statement_mem_formula")
+        return gp7
+    ram = np.asarray(ram_gib, dtype=float)
+    acting = np.maximum(np.asarray(acting_primaries, dtype=float), 1.0)
+    ratio = figure(DOCS, "vm_overcommit_ratio_pct") / 100.0
+    per_seg = (ram * ratio + swap_gib) * figure(DOCS, "gp_resource_group_memory_limit_default") * MB_PER_GIB / acting
+    out: NDArray[np.float64] = np.minimum(per_seg, limit * figure(DOCS, "gp_statement_mem_formula"))
+    return out
+
+
+def admitted_queries(ram_gib: ArrayLike, swap_gib: float, acting_primaries: ArrayLike, requested: int,
+                     version: str = "6") -> NDArray[np.int64]:
     """Queries the resource group runs at once (its CONCURRENCY): as many of the `requested` as keep each at
     Greenplum's default statement_mem on every segment with `acting_primaries` per host, at least one; the
     rest wait in the group's queue. Vectorised over hosts (the optimizer's candidates).
 
     >>> admitted_queries(np.array([512.0, 512.0, 64.0]), 32, np.array([16, 2, 16]), 2000).tolist()
     [185, 1486, 23]
+    >>> admitted_queries(np.array([512.0, 512.0, 64.0]), 32, np.array([16, 2, 16]), 2000, "7").tolist()
+    [201, 1609, 23]
     >>> admitted_queries(512.0, 32, 16, 20).tolist()  # memory enough: every query runs
     20
     """
-    ram = np.asarray(ram_gib, dtype=float)
     acting = np.maximum(np.asarray(acting_primaries, dtype=float), 1.0)
-    ratio = figure(DOCS, "vm_overcommit_ratio_pct") / 100.0
-    per_seg = (ram * ratio + swap_gib) * figure(DOCS, "gp_resource_group_memory_limit_default") * MB_PER_GIB / acting
+    ram = np.asarray(ram_gib, dtype=float)
     limit = np.floor_divide(np.asarray(gp_vmem_mb(ram, swap_gib), dtype=float), acting)  # as `memory_plan` rounds
-    pool = np.minimum(per_seg, limit * figure(DOCS, "gp_statement_mem_formula"))
+    pool = segment_pool_mb(ram, swap_gib, acting, limit, version)
     fits = np.floor(pool / figure(DOCS, "gp_statement_mem_default_mb"))
     out: NDArray[np.int64] = np.clip(fits, 1, max(int(requested), 1)).astype(np.int64)
     return out
@@ -129,12 +158,15 @@ def memory_plan(
     sessions: int,
     mirrors: MirrorLayout,
     oltp: OltpHost | None = None,
+    *,
+    version: str = "6",
 ) -> MemoryPlan:
     """Every memory and connection setting of a segment host (VM on vSphere), argued.
 
     `concurrency` is what runs at once (concurrent queries, or OLTP clients); `sessions` what
     connects to the coordinator. `oltp` (a transactional workload): short statements, no spill warning; a coordinator
-    on the host (`OltpHost`) makes gp_vmem_protect_limit and rg_perseg_mem divide by one instance more.
+    on the host (`OltpHost`) makes gp_vmem_protect_limit and rg_perseg_mem divide by one instance more. `version`:
+    the release's resource-group memory rule (`segment_pool_mb`).
     """
     mirroring, block_hosts, anti_affinity = mirrors
     short_statements = oltp is not None
@@ -142,11 +174,11 @@ def memory_plan(
     vmem_limit = int(float(gp_vmem_mb(ram_gib, swap_gib)) // instances)
     requested = max(int(concurrency), 1)
     # reports: the resource group runs what memory gives the default statement_mem, the rest queue
-    c = requested if short_statements else int(admitted_queries(ram_gib, swap_gib, instances, requested))
+    c = requested if short_statements else int(admitted_queries(ram_gib, swap_gib, instances, requested, version))
     coord, pooled = coordinator_connections(sessions, None if short_statements else c)
     by_pool = c > coord - SUPERUSER_RESERVED
     c = min(c, coord - SUPERUSER_RESERVED)  # a pooler in front runs no more at once than it has server connections
-    stmt = statement_mem_mb(ram_gib, swap_gib, instances, c, vmem_limit)
+    stmt = statement_mem_mb(ram_gib, swap_gib, instances, c, vmem_limit, version)
     settings = GreenplumSettings(
         mirroring=mirroring,
         mirror_block_hosts=block_hosts,
@@ -170,16 +202,30 @@ def memory_plan(
         pool_size=coord - SUPERUSER_RESERVED if pooled else 0,
         coordinator_on_host=instances - max(acting_primaries, 1),
     )
-    why = (_vmem_rationale(ram_gib, swap_gib, settings),
-           _resource_group_rationale(ram_gib, swap_gib, settings, requested, by_pool),
-           _connections_rationale(sessions, settings))
-    warnings = _warnings(settings, rg_perseg_mem_mb(ram_gib, swap_gib, instances))
+    why, warnings = _argued(ram_gib, swap_gib, settings, sessions, Admission(requested, by_pool, version))
     pooler = pooler_warning(settings)
     if pooler is not None:
         warnings = (*warnings, dataclasses.replace(pooler, field="workload.clients") if short_statements else pooler)
     if short_statements:
         warnings = tuple(w for w in warnings if w.code != "low-statement-mem")
     return MemoryPlan(settings, why, warnings)
+
+
+def _argued(ram_gib: float, swap_gib: float, s: GreenplumSettings, sessions: int, a: Admission
+            ) -> tuple[tuple[Rationale, ...], tuple[Warning, ...]]:
+    """`memory_plan`'s reasons (memory per segment, the release's resource groups, connections) and its memory
+    warnings, in the release's rule (`segment_pool_mb`)."""
+    n = host_instances(s)
+    if gp7_family(a.version):
+        count, coordinator = _coordinator_words(s, "gpconfig gives its instance the same gp_vmem_protect_limit as"
+                                                   " each primary, so the group's memory is taken once more on it")
+        groups = resource_group_rationale_7(ram_gib, s, a, count, coordinator)
+        pool = float(segment_pool_mb(ram_gib, swap_gib, n, s.gp_vmem_protect_limit_mb, a.version))
+    else:
+        groups = _resource_group_rationale(ram_gib, swap_gib, s, a.requested, a.by_pool)
+        pool = rg_perseg_mem_mb(ram_gib, swap_gib, n)
+    why = (_vmem_rationale(ram_gib, swap_gib, s), groups, _connections_rationale(sessions, s))
+    return why, _warnings(s, pool)
 
 
 def coordinator_connections(sessions: int, admitted: int | None) -> tuple[int, bool]:

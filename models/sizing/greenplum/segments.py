@@ -38,7 +38,7 @@ from models.calibration_data import figure, point
 from models.hardware import FLASH_MIN_IOPS
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Platform
 from models.sizing.greenplum.candidates import Candidates
-from models.sizing.greenplum.memory import OltpHost, admitted_queries
+from models.sizing.greenplum.memory import OltpHost, admitted_queries, segment_pool_mb
 from models.sizing.greenplum.volumes import data_volumes, even_on_volumes, fewest_even, for_drives, is_even, per_drive
 from models.sizing.result import Rationale
 from models.sizing.rules import RULES, SegmentChoice, gp_vmem_mb, segments_for_concurrency
@@ -141,7 +141,7 @@ def admitted_raw(workload: GreenplumAnalytics | GreenplumOltp, memory_gib: Float
     policy = workload.mirroring if workload.mirrors else None
     acting = acting_for(policy, np.maximum(np.asarray(primaries, dtype=np.int64) // vms, 1),
                         workload.mirror_block_hosts)
-    return admitted_queries(ram, plat.swap_gib, acting, workload.concurrent_queries)
+    return admitted_queries(ram, plat.swap_gib, acting, workload.concurrent_queries, workload.greenplum_version)
 
 
 def vmem_floor_mb() -> float:
@@ -151,14 +151,15 @@ def vmem_floor_mb() -> float:
 
 def for_memory(
     ram_gib: FloatArray, swap_gib: float, concurrency: int | None, policy: str | None, block_hosts: int | None,
-    cap: IntArray, extra_instances: int = 0,
+    cap: IntArray, extra_instances: int = 0, version: str = "6",
 ) -> IntArray:
     """The most primaries per segment host (VM) that keep, after the worst failure, gp_vmem_protect_limit at
     its floor and (with a `concurrency`) each query the default statement_mem; `extra_instances` (a coordinator on
     the host) share the same memory beside the acting primaries (`memory.OltpHost`).
 
     gp_vmem_protect_limit = gp_vmem / acting, and statement_mem = min(rg_perseg_mem, 0.9 x
-    gp_vmem_protect_limit) / concurrency, where both terms are a host constant divided by the acting
+    gp_vmem_protect_limit) / concurrency (0.9 x gp_vmem_protect_limit / concurrency on the Greenplum 7 line,
+    `memory.segment_pool_mb`), where both terms are a host constant divided by the acting
     primaries, so the bound is the largest p with acting(p) <= gp_vmem / floor and acting(p) <= K /
     (concurrency x 125 MB). OLTP (`concurrency` None) keeps only the first: short statements need little.
 
@@ -168,10 +169,7 @@ def for_memory(
     vmem = gp_vmem_mb(ram_gib, swap_gib)
     most_acting = np.floor(vmem / vmem_floor_mb())
     if concurrency is not None:
-        ratio = figure(DOCS, "vm_overcommit_ratio_pct") / 100.0
-        share = figure(DOCS, "gp_resource_group_memory_limit_default")
-        k = np.minimum((ram_gib * ratio + swap_gib) * share * MB_PER_GIB,
-                       figure(DOCS, "gp_statement_mem_formula") * vmem)
+        k = segment_pool_mb(ram_gib, swap_gib, 1, vmem, version)  # the pool of one acting primary = the host's
         most_acting = np.minimum(
             most_acting, np.floor(k / (max(concurrency, 1) * figure(DOCS, "gp_statement_mem_default_mb"))))
     most_acting = most_acting - extra_instances
@@ -257,7 +255,7 @@ def _host_bounds(workload: GreenplumAnalytics | GreenplumOltp, c: Candidates, pl
     # memory's own limit (up to the cores), so the rationale's "by memory" is what memory allows, not another cap
     coordinator = OltpHost(workload.coordinator_on_segment_host) if isinstance(workload, GreenplumOltp) else None
     mem_unit = for_memory(ram, plat.swap_gib, running_floor(workload), policy, workload.mirror_block_hosts,
-                          cores_unit, coordinator.extra_instances if coordinator else 0)
+                          cores_unit, coordinator.extra_instances if coordinator else 0, workload.greenplum_version)
     return _HostBounds(vms, by_cores, cores_unit, mem_unit)
 
 

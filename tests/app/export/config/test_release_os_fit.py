@@ -95,8 +95,8 @@ def test_greenplum_7_family_dialect(sized_variant: Sized, version: str, memory: 
     stmt = next(s for g in result.design.settings if g.target == "cluster" and g.product == "greenplum"
                 for s in g.settings if s.name == "statement_mem")
     assert int(values[memory]) == int(stmt.value) * int(values["CONCURRENCY"])
-    # its reason derives the share with Greenplum 6's parameter: the 7 line must not read as if it had it
-    assert "has neither gp_resource_group_memory_limit" in stmt.reason and "refarch rule" in stmt.reason
+    # the release's own rule: no Greenplum 6 share (rg_perseg_mem) in the derivation, memory named per segment
+    assert "rg_perseg_mem" not in stmt.reason and f"{memory} is memory in MB on each segment" in stmt.reason
     assert values["CPU_MAX_PERCENT"] == "100" and "MEMORY_SPILL_RATIO" not in values
     assert ("MEMORY_LIMIT" in values) == (memory == "MEMORY_LIMIT")
     gpconfig = "\n".join(ln for ln in bundle.get("greenplum/gpconfig.sh").text.splitlines() if ln.startswith("gp"))
