@@ -11,7 +11,7 @@ function gives on the VMs one by one (`placement.plan_shapes`, `placement.busies
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
@@ -40,6 +40,11 @@ class AlikeSets:
     of: tuple[int, ...]
     names: tuple[str, ...]
     singles: tuple[tuple[PgDatabase], ...]
+    stored: dict[float, float] = field(default_factory=dict)  # `Planned.stored_gb` by fill: the same on every server
+
+    @cached_property
+    def index(self) -> np.ndarray:
+        return np.asarray(self.of, dtype=np.intp)
 
 
 def alike_sets(dbs: list[PgDatabase]) -> AlikeSets:
@@ -60,6 +65,7 @@ class Planned:
     of: tuple[int, ...]
     names: tuple[str, ...]
     databases: tuple[tuple[PgDatabase, ...], ...]
+    sets: AlikeSets | None = None  # the sets, where the VMs are the workload's databases one by one
 
     @classmethod
     def each(cls, shapes: list[VmShape]) -> Planned:
@@ -94,7 +100,7 @@ class Planned:
     def busiest(self) -> tuple[float, float]:
         """`placement.busiest` of the VMs: the highest hourly sums of their CPU and resident GiB, each summed VM by
         VM in their order (an array reduced along the VMs adds row after row, as the plain sum does)."""
-        of = np.asarray(self.of, dtype=np.intp)
+        of = self.sets.index if self.sets is not None else np.asarray(self.of, dtype=np.intp)
         cpu = np.array([r.cpu_by_hour for r in self.reps])[of]
         res = np.array([r.resident_by_hour for r in self.reps])[of]
         return float(np.add.reduce(cpu, axis=0).max()), float(np.add.reduce(res, axis=0).max())
@@ -107,9 +113,14 @@ class Planned:
 
     def stored_gb(self, fill: float) -> float:
         """The least DATA and WAL GB of every database (`storage.disks_floor_gb`), added database by database in
-        the VMs' order."""
+        the VMs' order; taken once for every server where the VMs are the databases one by one."""
+        if self.sets is not None and fill in self.sets.stored:
+            return self.sets.stored[fill]
         floors = [tuple(disks_floor_gb(d, fill) for d in r.databases) for r in self.reps]
-        return sum([x for k in self.of for x in floors[k]])
+        total: float = sum([x for k in self.of for x in floors[k]])
+        if self.sets is not None:
+            self.sets.stored[fill] = total
+        return total
 
 
 def plan_alike(w: PostgresConsolidation, node: tuple[int, float], host: HostCpu, fill: float,
@@ -120,7 +131,7 @@ def plan_alike(w: PostgresConsolidation, node: tuple[int, float], host: HostCpu,
         return Planned.each(plan_shapes(w, *node, host, fill, grow_for_connections, cache))
     room = node[1] if grow_for_connections else None
     reps = tuple(shape_of(sets.names[i], sets.singles[i], host, w, fill, room, cache) for i in sets.firsts)
-    return Planned(reps, sets.of, sets.names, sets.singles)
+    return Planned(reps, sets.of, sets.names, sets.singles, sets)
 
 
 def sized_alike(planned: Planned, cache: VmCache) -> list[PgVm]:
@@ -129,17 +140,28 @@ def sized_alike(planned: Planned, cache: VmCache) -> list[PgVm]:
     vms = [sized(r, cache) for r in planned.reps]
     for vm in vms:  # taken once per set: every VM of the set carries them (`_renamed`)
         _ = vm.resident_peak_gib, vm.cpu_peak, vm.io_by_hour
-    return [vms[k] if vms[k].databases is dbs else _renamed(vms[k], name, dbs)
-            for k, name, dbs in zip(planned.of, planned.names, planned.databases, strict=True)]
-
-
-_IO_FIGURES = tuple(f.name for f in fields(DbIo) if f.name != "name")
+    out = []
+    for i, (k, name, dbs) in enumerate(zip(planned.of, planned.names, planned.databases, strict=True)):
+        vm = vms[k]
+        if vm.databases is not dbs:  # named once per sized VM: another server whose set's VM is the same takes it
+            named = cache.renamed.get((id(vm), i))
+            if named is None:
+                named = cache.renamed[(id(vm), i)] = _renamed(vm, name, dbs)
+            vm = named
+        out.append(vm)
+    return out
 
 
 def _renamed(vm: PgVm, name: str, dbs: tuple[PgDatabase, ...]) -> PgVm:
     """`vm` under another name and databases alike its own: every field, and each figure it has taken of them (its
     peaks and hourly I/O: the same values), without a field-by-field `dataclasses.replace`."""
     out: PgVm = object.__new__(PgVm)
-    io = tuple(DbIo(d.name, *(getattr(x, f) for f in _IO_FIGURES)) for x, d in zip(vm.io, dbs, strict=True))
+    io = tuple(_io_named(x, d.name) for x, d in zip(vm.io, dbs, strict=True))
     out.__dict__.update(vm.__dict__, name=name, databases=dbs, io=io)
     return out
+
+
+def _io_named(x: DbIo, name: str) -> DbIo:
+    """`x` under `name` (every figure named: a figure DbIo gains and this leaves out fails to construct)."""
+    return DbIo(name, x.tps, x.tps_estimated, x.data_write_iops, x.data_read_iops, x.wal_write_iops, x.wal_mb_s,
+                x.wal_mb_per_checkpoint, x.data_disk_gb, x.wal_disk_gb)

@@ -157,6 +157,7 @@ class VmCache:
     memory: dict[tuple[int, int, bool, bool, float, float], float] = field(default_factory=dict)
     vms: dict[tuple[str, tuple[int, ...], HostCpu | None, tuple[float | None, float | None], int, float, float],
               PgVm] = field(default_factory=dict)
+    renamed: dict[tuple[int, int], PgVm] = field(default_factory=dict)  # `alike.sized_alike`: (id of a VM of `vms`, i)
 
 
 def _demand_key(dbs: tuple[PgDatabase, ...], host: HostCpu) -> tuple[tuple[int, ...], HostCpu | None]:
@@ -188,8 +189,7 @@ class VmShape:
 
     @property
     def cpu_by_hour(self) -> np.ndarray:
-        busy: np.ndarray = np.minimum(self.need.demand, self.vcpus)  # as `_sized_vm` sets it
-        return busy
+        return np.minimum(self.need.demand, self.vcpus)  # type: ignore[no-any-return]  # as `_sized_vm` sets it
 
     @property
     def resident_by_hour(self) -> np.ndarray:
@@ -336,11 +336,12 @@ def _placing_order(vms: list[PgVm]) -> list[PgVm]:
     return sorted(vms, key=lambda v: (-v.resident_peak_gib, -v.cpu_peak, v.name))
 
 
-def _place_quick(vms: list[PgVm], hosts: int, cores: float, mem: float) -> tuple[list[list[PgVm]], BinSums] | None:
-    """`_place`, testing the hosts one at a time in the order its arg-min ranks them (`quick_place`), with each host's
-    hourly sums as the placement added them up (`bin_sums` of the bins, the same additions in the same order)."""
+def _place_quick(order: list[PgVm], hosts: int, cores: float, mem: float) -> tuple[list[list[PgVm]], BinSums] | None:
+    """`_place` of the VMs in its order (`_placing_order`, sorted once for every host count tried), testing the hosts
+    one at a time in the order its arg-min ranks them (`quick_place`), with each host's hourly sums as the placement
+    added them up (`bin_sums` of the bins, the same additions in the same order)."""
     cpu, res = np.zeros((hosts, HOURS)), np.zeros((hosts, HOURS))
-    bins = quick_place.place(_placing_order(vms), cpu, res, cores, mem)
+    bins = quick_place.place(order, cpu, res, cores, mem)
     if bins is None:
         return None
     return bins, BinSums(cpu, res, np.array([sum(v.memory_gib for v in b) for b in bins], dtype=float))
@@ -401,8 +402,9 @@ def pack_hosts(vms: list[PgVm], cores: int, available_gib: float, ha: int, nodes
     last = max(len(vms) + 2 + failures, min_hosts + 1)
     if max_hosts is not None and first > max_hosts:
         return None  # the busiest hour alone needs more hosts than the cluster holds: no placement to try
+    order = _placing_order(vms)
     for h in range(first, last if max_hosts is None else min(last, max_hosts + 1)):
-        placed = _place_quick(vms, h, cores, available_gib)
+        placed = _place_quick(order, h, cores, available_gib)
         if placed is None:
             continue
         bins, sums = placed
