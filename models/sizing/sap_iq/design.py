@@ -65,6 +65,7 @@ from models.sizing.sap_iq.storage import (
     SharedStorage,
     cache_choices,
     carries_vsan,
+    esa_floor,
     network_floor,
     san_storage,
     vsan_storage,
@@ -175,7 +176,7 @@ def size_sap_iq(
     stored_tb = main_tb * (1.0 + _temp_ratio(workload))
     options: list[IqOption] = []
     too_small: list[str] = []  # servers below vSAN ESA's minimums where only ESA was asked for
-    slow: list[VsanLayout] = []  # layouts whose vSAN traffic the chosen card is too slow for
+    slow: list[tuple[float, str, str]] = []  # the network floors of layouts the chosen card is too slow for
     limit = node_limit(storage)
     for server in candidate_servers(catalog, parts, net.nics_per_host):
         eff = node_vcpus(server, vsphere) * speed_factor(server)
@@ -194,8 +195,7 @@ def size_sap_iq(
             continue
         archs = _host_architectures(scenario, workload, server, net)
         if not archs:
-            too_small.append(f"{server.id}: {ESA_SHORT} ({esa_host_short(server.cores_total, server.memory_gib)}"
-                             f" or a {net.nic.speed_gbps if net.nic else 0:g} GbE card)")
+            _shut_out(scenario, server, too_small, slow)
             continue
         flash = [d for d in catalog.drives if server.accepts(d) and is_flash(d)]
         # the drives asked for per host, else as many as the policy's stripe width spreads a replica over
@@ -209,7 +209,7 @@ def size_sap_iq(
             if lay is None:
                 continue
             if not carries_vsan(lay, net):  # the card was chosen before the layout: the layout must run on it
-                slow.append(lay)
+                slow.append(network_floor(lay))
                 continue
             per_host = lay.capacity_per_host * drive.price + lay.disk_groups_per_host * lay.cache_drive.price
             options.append(IqOption(lay.hosts * (server.price + per_host + net.price_per_host), server,
@@ -222,6 +222,16 @@ def size_sap_iq(
         HostGroup(IQ_NODE, o.server, o.nodes, 0.0, 0, 0.0), o.capex, o.nodes if vsphere else 0)) for o in options),
         key=IqOption.rank)
     return _explain(scenario, workload, best, storage, main_tb, stored_tb, net, nic_why)
+
+
+def _shut_out(scenario: Scenario, server: Server, too_small: list[str], slow: list[tuple[float, str, str]]) -> None:
+    """Why `server`, with only ESA asked for, takes no layout: below ESA's host minimums (`too_small`), else its card,
+    chosen before the layout, below ESA's network (`slow`)."""
+    short = esa_host_short(server.cores_total, float(scenario.platform.memory_gib or server.memory_gib))
+    if short:
+        too_small.append(f"{server.id}: {ESA_SHORT} ({short})")
+    else:
+        slow.append(esa_floor())
 
 
 def _first_layout(w: SapIqMultiplex, server: Server, drive: Drive, cache: list[Drive], hosts: range,
@@ -237,17 +247,19 @@ def _first_layout(w: SapIqMultiplex, server: Server, drive: Drive, cache: list[D
     return None
 
 
-def _refuse_slow(parts: ResolvedParts, net: NetworkChoice, slow: list[VsanLayout]) -> None:
-    """Refuses a design whose only layouts need a faster network than the card chosen (nothing when none does)."""
+def _refuse_slow(parts: ResolvedParts, net: NetworkChoice, slow: list[tuple[float, str, str]]) -> None:
+    """Refuses a design whose only layouts need a faster network than the card chosen (`slow`: their floors, as
+    `network_floor` gives them); nothing when none does."""
     if not slow:
         return
-    floor, pid, what = min((network_floor(lay) for lay in slow), key=lambda t: t[0])
+    floor, pid, what = min(slow, key=lambda t: t[0])
     card = f"the {net.nic.speed_gbps:g} GbE {net.nic.model}" if net.nic else "no network card"
     field = "platform.nic_id" if parts.nic else "catalog"
     fix = ("name a card of at least" if parts.nic else "add a card of at least") + f" {floor:g} GbE"
-    raise SizingInputError([Problem(field, f"{card} is below the host bandwidth every vSAN layout found needs: {what}"
-                                           f" datastore needs at least {floor:g} GbE per host ({_cite(pid, VS)});"
-                                           f" {fix}, or shared_storage 'san'")])
+    other = ", vsan_architecture 'osa'" if pid == "vsan_esa_min_gbps" else ""
+    raise SizingInputError([Problem(field, f"{card} is below the {floor:g} GbE per host {what} datastore needs"
+                                           f" ({_cite(pid, VS)}), the least of the vSAN layouts the servers take;"
+                                           f" {fix}{other}, or shared_storage 'san'")])
 
 
 def _host_architectures(scenario: Scenario, w: SapIqMultiplex, server: Server, net: NetworkChoice) -> tuple[str, ...]:

@@ -137,10 +137,15 @@ def network_floor(lay: VsanLayout) -> tuple[float, str, str]:
     [10.0, 1.0, 25.0]
     """
     if lay.architecture == "esa":
-        return figure(VS, "vsan_esa_min_gbps"), "vsan_esa_min_gbps", "vSAN ESA"
+        return esa_floor()
     if is_flash(lay.capacity_drive):
         return figure(VS, "vsan_osa_all_flash_min_gbps"), "vsan_osa_all_flash_min_gbps", "an all-flash vSAN OSA"
     return figure(VS, "vsan_osa_hybrid_min_gbps"), "vsan_osa_hybrid_min_gbps", "a hybrid vSAN OSA"
+
+
+def esa_floor() -> tuple[float, str, str]:
+    """vSAN ESA's host bandwidth (Gbit/s), its point and what needs it (`network_floor`'s ESA term)."""
+    return figure(VS, "vsan_esa_min_gbps"), "vsan_esa_min_gbps", "vSAN ESA"
 
 
 def carries_vsan(lay: VsanLayout, net: NetworkChoice) -> bool:

@@ -66,3 +66,14 @@ def test_a_named_1gbe_card_keeps_a_hybrid_layout_only(with_1gbe: HardwareCatalog
     assert r.design.nic_id == SLOW
     assert with_1gbe.drive(r.design.drive_id or "").media == "hdd"
     assert network_floor(_layout(r, with_1gbe))[0] <= 1.0
+
+
+def test_esa_on_hosts_at_its_minimums_with_a_10gbe_card_names_the_card_not_the_hosts(catalog: HardwareCatalog) -> None:
+    """Before, the refusal said no server met ESA's 32 cores and 512 GiB (each server 'below vSAN ESA's host
+    minimums ( or a 10 GbE card)'), though servers meeting them were refused for the card alone."""
+    ten = next(p for p in catalog.parts if isinstance(p, Nic) and p.speed_gbps == 10 and p.price_as_of.year > 2020)
+    with pytest.raises(SizingInputError) as e:
+        _iq(catalog, {"nic_id": ten.id, "drive_id": "micron-7450-pro-3840gb-u3"}, data_tb=4, query_streams=2,
+            vsan_architecture="esa")
+    (p,) = e.value.problems
+    assert p.path == "platform.nic_id" and "25 GbE per host vSAN ESA" in p.message and "cores" not in p.message
