@@ -124,12 +124,36 @@ def suggestion(root: type[BaseModel], loc: Sequence[str | int]) -> str | None:
         chain.append((_concrete(done, [root]), models))
     siblings = sorted({name for m in models for name in m.model_fields})
     close = difflib.get_close_matches(key, siblings, n=1, cutoff=SIBLING_CUTOFF)
+    own = _text([*chain[-1][0], key])
     for prefix, ancestors in reversed(chain):
         same = [p for p in _leaves(ancestors, ()) if p[-1] == key]
-        if same:
-            return _text([*prefix, *min(same, key=len)])
+        if same and (meant := _text([*prefix, *min(same, key=len)])) != own:  # not itself, in another kind
+            return meant
     if close:
         return _text([*chain[-1][0], close[0]])
-    names = {p[-1]: p for p in _leaves([root], ())}
+    names = {p[-1]: p for p in _leaves([root], ()) if _text(p) != own}
     distant = difflib.get_close_matches(key, list(names), n=1, cutoff=DISTANT_CUTOFF)
     return _text(names[distant[0]]) if distant else None
+
+
+def kinds_with(root: type[BaseModel], loc: Sequence[str | int]) -> tuple[str, list[str]]:
+    """For an unknown key right under a tagged union member (a workload of one kind): that kind, and the other kinds
+    that have a field of that name (("greenplum-analytics", ["postgres-consolidation"]) for `databases`).
+
+    >>> from models.scenario import Scenario
+    >>> kinds_with(Scenario, ("workload", "greenplum-analytics", "databases"))
+    ('greenplum-analytics', ['postgres-consolidation'])
+    >>> kinds_with(Scenario, ("workload", "greenplum-analytics", "xyzzy"))
+    ('greenplum-analytics', [])
+    """
+    if len(loc) < 2 or isinstance(loc[-2], int):
+        return "", []
+    models: list[type[BaseModel]] = [root]
+    for item in loc[:-2]:
+        models = _step(models, item)
+    tag = loc[-2]
+    if any(tag in m.model_fields for m in models):
+        return "", []  # a field, not a tag
+    others = [str(m.model_fields["kind"].default) for m in models if "kind" in m.model_fields
+              and m.model_fields["kind"].default != tag and loc[-1] in m.model_fields]
+    return str(tag), sorted(others)

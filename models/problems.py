@@ -78,11 +78,14 @@ def _message(err: Mapping[str, Any], tags: Collection[str], root: type[BaseModel
         tag = given.get("kind") if isinstance(given, dict) else given
         return f"unknown kind {tag!r}; allowed: {', '.join(tags)}"
     if kind == "extra_forbidden":
-        from models.field_names import suggestion  # difflib, only when a file has an unknown key
+        from models.field_names import kinds_with, suggestion  # difflib, only when a file has an unknown key
 
         meant = suggestion(root, tuple(err["loc"])) if root is not None else None
         if meant is not None:
             return f"unknown field; did you mean {meant}? ({FIELDS_REFERENCE})"
+        kind, others = kinds_with(root, tuple(err["loc"])) if root is not None else ("", [])
+        if others:
+            return f"a field of {' and '.join(others)} workloads, not of {kind} ({FIELDS_REFERENCE})"
         return f"unknown field (check the spelling; {FIELDS_REFERENCE})"
     if kind == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") in PATTERN_WORDS:
         return f"must be {PATTERN_WORDS[err['ctx']['pattern']]} (got {given!r})"

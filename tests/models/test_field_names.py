@@ -19,6 +19,8 @@ from models.scenario import Project, Scenario, ScenarioFileError, parse_project,
     (Project, ("scenarios", 3, "tco_years"), "scenarios[3].commercial.tco_years"),
     (Scenario, ("qqqq",), None),
     (Scenario, ("workload", "greenplum-analytics", "xyzzy"), None),
+    (Scenario, ("workload", "greenplum-analytics", "databases"), None),  # was itself: another kind's field
+    (Scenario, ("workload", "sap-iq-multiplex", "mirrors"), None),
 ])
 def test_suggestion(root: type[Scenario] | type[Project], loc: tuple[str | int, ...], meant: str | None) -> None:
     assert suggestion(root, loc) == meant
@@ -37,3 +39,13 @@ def test_parsed_files_carry_the_hint_on_the_problem() -> None:
     assert [str(p) for p in info.value.problems] == [
         "scenarios[0].targets.max_capx: unknown field; did you mean scenarios[0].targets.max_capex? (the fields"
         " are listed by `refarch schema` and in docs/SCENARIO.md)"]
+
+
+def test_a_field_of_another_workload_kind_says_which_kind_has_it() -> None:
+    # "workload.databases: unknown field; did you mean workload.databases?" suggested the field itself
+    with pytest.raises(ScenarioFileError) as info:
+        parse_scenario({"name": "s", "workload": {"kind": "sap-iq-multiplex", "data_tb": 5, "query_streams": 4,
+                                                 "mirrors": True}})
+    assert [str(p) for p in info.value.problems] == [
+        "workload.mirrors: a field of greenplum-analytics and greenplum-oltp workloads, not of sap-iq-multiplex (the"
+        " fields are listed by `refarch schema` and in docs/SCENARIO.md)"]
