@@ -20,10 +20,11 @@ from app.export.pdf_toc import OnePassToc
 from app.formatting import long_date, money, power, value
 from app.views.edition import ModelRow
 from app.views.ownership import ownership
+from app.views.summary import headline
 from models.references import readable
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
-from models.vocabulary import deployment_label, kind_label, metric_label
+from models.vocabulary import deployment_label, kind_label
 
 
 def cover(ctx: Ctx, title: str, results: Sequence[SizingResult], scenarios: Sequence[Scenario],
@@ -57,11 +58,12 @@ def cover(ctx: Ctx, title: str, results: Sequence[SizingResult], scenarios: Sequ
     if single:
         r = results[0]
         t, d = r.totals, r.design
-        main = r.estimates.get(r.main_metric)
+        head = headline(r)
         tiles = [("Power", power(t.power_w), f"{t.kwh_per_year:,.0f} kWh/year"),
                  ("Hosts", str(d.total_hosts), f"{t.rack_u} U")]
-        if main is not None:
-            tiles.append((metric_label(r.main_metric), value(main.p50, main.unit), "P50 estimate"))
+        if head is not None:
+            tiles.append((head.label, value(head.estimate.p50, head.estimate.unit),
+                          f"P50 estimate · bound by {head.binding}"))
         out += [ctx.kpis(cost_tiles(r)), Spacer(1, 6), ctx.kpis(tiles)]
     else:
         out.append(_options_table(ctx, results, scenarios))

@@ -32,18 +32,13 @@ from app.formatting import (
 from app.views.design import database_rows
 from app.views.edition import warning_rows
 from app.views.ownership import ownership
+from app.views.summary import binding_label, headline, headline_metric
 from models.field_words import field_info, field_label
 from models.money import cents, total
 from models.references import readable
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing.result import SizingResult, UsedValue, Warning
 from models.vocabulary import KINDS, TARGETS, deployment_label, kind_label, metric_label, raid_label, target_of_metric
-
-BINDING_LABELS = {"cpu": "CPU", "drives": "drives (storage bandwidth)", "memory": "memory", "network": "network"}
-
-
-def binding_label(name: str) -> str:
-    return BINDING_LABELS.get(name, name)
 
 
 def worker_role(r: SizingResult) -> str:
@@ -210,17 +205,19 @@ def recommendation(ctx: Ctx, r: SizingResult, s: Scenario) -> str:
     text += capex_sentence(r) + (f" and draws <b>{power(t.power_w)}</b> ({t.kwh_per_year:,.0f} kWh a year with PUE"
                                  f" {s.assumptions.pue:g}). ")
     text += ownership_sentence(r)
-    main = r.estimates.get(r.main_metric)
-    if main is not None:
-        text += (f"Its {_in_sentence(metric_label(r.main_metric))} is estimated at <b>{value(main.p50, main.unit)}</b>"
+    head = headline(r)
+    if head is not None:
+        main = head.estimate
+        text += (f"Its {_in_sentence(head.label)} is estimated at <b>{value(main.p50, main.unit)}</b>"
                  f" (P10–P90: {estimate_range(main)}); ")
-    text += f"the binding resource is <b>{t_(binding_label(r.binding_resource))}</b>."
+    text += f"the binding resource is <b>{t_(head.binding if head else binding_label(r.binding_resource))}</b>."
     return text
 
 
 def estimates_table(ctx: Ctx, r: SizingResult, s: Scenario) -> Flowable:
     rows: list[list[Cell]] = []
-    names = sorted(r.estimates, key=lambda n: (n != r.main_metric, n))
+    lead = headline_metric(r)
+    names = sorted(r.estimates, key=lambda n: (n != lead, n))
     for name in names:
         e = r.estimates[name]
         target_text, status = "–", "–"
@@ -231,7 +228,7 @@ def estimates_table(ctx: Ctx, r: SizingResult, s: Scenario) -> Flowable:
         if target is not None and goal is not None:
             target_text = f"{'≤' if target.bound == 'max' else '≥'} {number(goal)}"
             status = target_status(r, target.name)
-        label = metric_label(name) + (" (main)" if name == r.main_metric else "")
+        label = metric_label(name) + (" (main)" if name == lead else "")
         rows.append([label, bare(e.p10, e.unit), bare(e.p50, e.unit), bare(e.p90, e.unit), unit_text(e.unit),
                      target_text, status_cell(ctx, status) if status != "–" else status])
     w = ctx.width
@@ -244,15 +241,15 @@ def executive_summary(ctx: Ctx, r: SizingResult, s: Scenario, warnings_section: 
     st = ctx.styles
     d, t = r.design, r.totals
     out: list[Flowable] = [ctx.heading("Executive summary"), ctx.m(recommendation(ctx, r, s), st.lead)]
-    main = r.estimates.get(r.main_metric)
+    head = headline(r)
     tiles = [
         ("Power", power(t.power_w), f"{t.kwh_per_year:,.0f} kWh/year"),
         ("Hosts · rack", f"{d.total_hosts} · {t.rack_u} U",
          f"{d.segment_hosts} {worker_role(r)}s" if d.segment_hosts != 1 else f"1 {worker_role(r)}"),
     ]
-    if main is not None:
-        tiles.append((metric_label(r.main_metric) + " (P50)", value(main.p50, main.unit),
-                      f"P10–P90 {estimate_range(main)}"))
+    if head is not None:
+        tiles.append((head.label + " (P50)", value(head.estimate.p50, head.estimate.unit),
+                      f"P10–P90 {estimate_range(head.estimate)} · bound by {head.binding}"))
     out += [Spacer(1, 2), ctx.kpis(cost_tiles(r)), Spacer(1, 6), ctx.kpis(tiles), Spacer(1, 10)]
     out += [ctx.m("<b>Headline estimates</b> with their P10–P90 range (80 % of the simulated outcomes lie "
                   f"between P10 and P90). Binding resource: <b>{ctx.text(binding_label(r.binding_resource))}</b>.",

@@ -52,6 +52,7 @@ from app.gui.rack_view import RackElevation
 from app.services.sizing import Curve
 from app.views.design import DATABASE_COLUMNS, FactRow, database_rows, design_rows
 from app.views.ownership import ownership
+from app.views.summary import headline, headline_metric
 from models.field_words import field_label
 from models.references import ReferenceList, readable
 from models.scenario import Scenario
@@ -589,9 +590,10 @@ class ResultsView(QWidget):
         racks = f" ({t.rack_u / 42:.1f} racks of 42 U)" if t.rack_u > 42 else ""
         self.cards["power"].set(power(t.power_w), f"{t.rack_u} U · {number(t.kwh_per_year / 1000)} MWh/y",
                                 f"{t.rack_u} U{racks}; {number(t.kwh_per_year)} kWh a year at the assumed load")
-        main = r.estimates.get(r.main_metric)
-        if main is not None:
-            self.cards["metric"].title.setText(metric_label(r.main_metric).upper())
+        head = headline(r)  # the metric the scenario's target names, else the kind's main one
+        if head is not None:
+            main = head.estimate
+            self.cards["metric"].title.setText(head.label.upper())
             band = estimate_range(main)
             spread = band == "no spread"
             if is_fraction(main.unit):  # a share reads as a percentage: "100 %", "of baseline throughput" under it
@@ -604,9 +606,8 @@ class ResultsView(QWidget):
             else:  # a long unit goes under the number, not beside it
                 value = number(main.p50)
                 sub = f"{main.unit} · " + (band if spread else f"P10–P90 {band.removesuffix(main.unit)}")
-            self.cards["metric"].set(value, sub,
-                                     f"{metric_label(r.main_metric)}: {estimate_p50(main)}; binding resource: "
-                                     f"{r.binding_resource}")
+            self.cards["metric"].set(value, f"{sub} · {head.binding}",
+                                     f"{head.label}: {estimate_p50(main)}; binding resource: {head.binding}")
         n_warn = len(r.warnings)
         self.cards["risk"].set(str(n_warn), "none" if not n_warn else "to review",
                                "\n".join(readable(w.full_text, refs) for w in r.warnings))
@@ -652,8 +653,9 @@ class ResultsView(QWidget):
     def _fill_estimates(self, r: SizingResult) -> None:
         """The Estimates tab: the table, the binding resource, measured against modelled."""
         self.estimates.setRowCount(len(r.estimates))
-        for row, (name, est) in enumerate(sorted(r.estimates.items(), key=lambda kv: kv[0] != r.main_metric)):
-            is_main = name == r.main_metric
+        lead = headline_metric(r)
+        for row, (name, est) in enumerate(sorted(r.estimates.items(), key=lambda kv: kv[0] != lead)):
+            is_main = name == lead
             self.estimates.setItem(row, 0, _cell(metric_label(name), bold=is_main, tooltip=name))
             # shares in percent, like everywhere else: "100" with the unit "% of baseline throughput"
             band = estimate_range(est)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from app.formatting import DASH, bare, estimate_range, money, number, power, rack_power, unit_text, value
 from app.views.ownership import ownership
 from models.sizing.result import RackLayout, SizingResult
+from models.uncertainty import Estimate
 from models.vocabulary import KINDS, TARGETS, metric_label, target_of_metric
 
 
@@ -40,6 +41,46 @@ class EstimateRow:
     target: str  # "≤ 600", or DASH when no target applies
     status: str  # "met", "missed", "unreachable", "not checked", or DASH
     main: bool = False
+
+
+BINDING_LABELS = {"cpu": "CPU", "drives": "drives (storage bandwidth)", "memory": "memory", "network": "network"}
+
+
+def binding_label(name: str) -> str:
+    """A binding resource as a reader names it ("drives (storage bandwidth)" for "drives")."""
+    return BINDING_LABELS.get(name, name)
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The estimate a result's headline leads with: the metric the scenario's target bounds (a report response time
+    when the target is one), else the kind's main metric; with the resource that binds it."""
+
+    metric: str
+    label: str
+    estimate: Estimate
+    binding: str  # as a reader names it: the target check's binding resource, else the design's
+    target: str = ""  # the target field it answers ("max_report_s"), "" for the kind's main metric
+
+
+def headline_metric(r: SizingResult) -> str:
+    """The metric the headline leads with: of the targets judged on an estimate of the design, the first one not
+    met, else the first one; the kind's main metric when no target bounds an estimate."""
+    judged = [c for c in r.target_checks if c.metric in r.estimates]
+    if not judged:
+        return r.main_metric
+    return min(judged, key=lambda c: c.met).metric  # a stable min: the first not met, else the first
+
+
+def headline(r: SizingResult) -> Headline | None:
+    """The headline estimate of `r` (None when the design estimates neither a targeted metric nor its main one)."""
+    metric = headline_metric(r)
+    est = r.estimates.get(metric)
+    if est is None:
+        return None
+    check = next((c for c in r.target_checks if c.metric == metric), None)
+    binding = (check.binding if check is not None and check.binding else r.binding_resource)
+    return Headline(metric, metric_label(metric), est, binding_label(binding), check.target if check else "")
 
 
 def worker_word(r: SizingResult) -> str:
@@ -69,10 +110,11 @@ def kpi_rows(r: SizingResult) -> list[KpiRow]:
     worker = worker_word(r)
     rows.append(KpiRow("hosts", "Hosts · rack space", f"{d.total_hosts} · {t.rack_u} U",
                        f"{d.segment_hosts} {worker}{'s' if d.segment_hosts != 1 else ''}"))
-    main = r.estimates.get(r.main_metric)
-    if main is not None:
-        rows.append(KpiRow("main_estimate", f"{metric_label(r.main_metric)} (P50)", value(main.p50, main.unit),
-                           f"P10–P90 {estimate_range(main)}"))
+    head = headline(r)
+    if head is not None:
+        main = head.estimate
+        rows.append(KpiRow("main_estimate", f"{head.label} (P50)", value(main.p50, main.unit),
+                           f"P10–P90 {estimate_range(main)}; bound by {head.binding}"))
     return rows
 
 
@@ -88,7 +130,8 @@ def estimate_rows(r: SizingResult, targets: object) -> list[EstimateRow]:
     """Every estimate, the main one first: P10, P50 and P90 in its unit, the target (the limit the engine judged,
     else the scenario's `targets`) and the verdict."""
     rows = []
-    for name in sorted(r.estimates, key=lambda n: (n != r.main_metric, n)):
+    lead = headline_metric(r)
+    for name in sorted(r.estimates, key=lambda n: (n != lead, n)):
         e = r.estimates[name]
         target_text, status = DASH, DASH
         target = target_of_metric(name)
@@ -98,7 +141,7 @@ def estimate_rows(r: SizingResult, targets: object) -> list[EstimateRow]:
             target_text = f"{'≤' if target.bound == 'max' else '≥'} {number(goal)}"
             status = target_status(r, target.name)
         rows.append(EstimateRow(name, metric_label(name), bare(e.p10, e.unit), bare(e.p50, e.unit),
-                                bare(e.p90, e.unit), unit_text(e.unit), target_text, status, name == r.main_metric))
+                                bare(e.p90, e.unit), unit_text(e.unit), target_text, status, name == lead))
     return rows
 
 
