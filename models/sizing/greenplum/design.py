@@ -389,12 +389,16 @@ def _recommended_why(result: SizingResult, feasible: bool, rank: Ranking) -> Rat
     raised = part_warnings.raised(w.code for w in result.warnings)
     pool = "designs meeting every target" if feasible else "candidates (none meets every target)"
     if raised:
+        near = "" if feasible else ", comes nearest the targets out of reach,"
         text = (f"Every one of the {pool} raises a warning about its parts; this one raises the fewest"
-                f" ({'; '.join(part_warnings.WORDS[c] for c in raised)}) at the lowest {rank.words}. The rules"
+                f" ({'; '.join(part_warnings.WORDS[c] for c in raised)}){near} at the lowest {rank.words}. The rules"
                 f" checked: {rules}.")
     else:
+        nearest = "" if feasible else (
+            " the nearest the targets out of reach (the worst ratio of value to target; within"
+            f" {percent(evaluation.MIN_MARGINAL_GAIN, 1)} of each other counts as equally near), then")
         text = (f"Of the {pool}, those whose parts satisfy the rules refarch cites ({rules}) are preferred to"
-                f" cheaper ones that do not; among them, the lowest {rank.words}.")
+                f" cheaper ones that do not; among them,{nearest} the lowest {rank.words}.")
     return Rationale("Recommended parts", text, part_warnings.SOURCES)
 
 

@@ -70,6 +70,9 @@ class Evaluated:
     # count removes (`gp_part_warnings.fixed`): the recommender prefers fewer before cheaper
     part_warnings: IntArray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     part_warnings_fixed: IntArray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    # per candidate: how far it falls short of its targets (`hosts.shortfall_steps`; 0: meets them), so that of
+    # designs none of which meets a target the nearest is recommended, not merely the cheapest
+    shortfall: IntArray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     @classmethod
     def concat(cls, parts: list[Evaluated], candidates: Candidates) -> Evaluated:
@@ -95,6 +98,7 @@ class Evaluated:
             coordinator_idx=cat("coordinator_idx"),
             part_warnings=cat("part_warnings"),
             part_warnings_fixed=cat("part_warnings_fixed"),
+            shortfall=cat("shortfall"),
         )
 
     def take(self, index: IntArray) -> Evaluated:
@@ -270,7 +274,8 @@ def _evaluate_with(sc: SearchContext, c: Candidates, extra_memory_price: FloatAr
                                  layouts)
     meets: dict[str, BoolArray] = {CAPACITY: hosts >= h_cap}
     fixed = gp_part_warnings.fixed(workload, c, layouts) + off_tier  # a flag: 0 or 1 more
-    meets.update(_target_checks(workload, targets, {**perf, "capex": capex, "power_w": power, "rack_u": rack}))
+    values = {**perf, "capex": capex, "power_w": power, "rack_u": rack}
+    meets.update(_target_checks(workload, targets, values))
     return Evaluated(
         candidates=c,
         segment_hosts=hosts,
@@ -290,6 +295,7 @@ def _evaluate_with(sc: SearchContext, c: Candidates, extra_memory_price: FloatAr
         part_warnings=gp_part_warnings.count(workload, c, counts, need, fixed, ctx.queries),
         part_warnings_fixed=fixed,
         coordinator_idx=np.broadcast_to(np.int64(coord.option), (n,)),  # one value: a read-only view, no column
+        shortfall=gp_hosts.shortfall_steps(workload, targets, values),
     )
 
 
@@ -423,10 +429,11 @@ def pick(ev: Evaluated) -> tuple[int, bool]:
     """Index of the feasible candidate raising the fewest part warnings, then the cheapest (ties: fewer hosts,
     fewer drives); else the nearest.
 
-    The nearest design is the one that fails the fewest targets, then the same order.
+    The nearest design is the one that fails the fewest targets, then raises the fewest part warnings, then falls
+    shortest of the targets (`shortfall`), then the same order.
     """
     feasible = ev.feasible
-    order_keys = (ev.candidates.drives_per_host, ev.segment_hosts, ev.capex, ev.part_warnings)
+    order_keys = (ev.candidates.drives_per_host, ev.segment_hosts, ev.capex, ev.shortfall, ev.part_warnings)
     if np.any(feasible):
         idx = np.flatnonzero(feasible)
         best = idx[np.lexsort(tuple(k[idx] for k in order_keys))[0]]

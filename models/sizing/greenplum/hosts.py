@@ -13,7 +13,7 @@ from models.calibration_data import figure
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Targets
 from models.sizing.greenplum.bisection import Probe, Values, smallest_meeting
 from models.sizing.rules import RULES
-from models.vocabulary import METRICS
+from models.vocabulary import METRICS, targets_for
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -150,3 +150,30 @@ def _stopped(values: Values, limits: dict[str, float] | None) -> Probe:
         return stops_helping(values(h, idx), values(h + 1, idx), h, limits)
 
     return stopped
+
+
+def shortfall_steps(workload: GreenplumAnalytics | GreenplumOltp, targets: Targets,
+                    values: dict[str, NDArray[np.float64]]) -> NDArray[np.int64]:
+    """How far each design falls short of its targets: the worst ratio of value to limit over the targets set (limit
+    to value for a minimum), in steps of MIN_MARGINAL_GAIN (what one more host must gain to be added); 0 where every
+    target is met. Of designs missing a target, fewer steps is nearer: within one step they count as equally near.
+
+    >>> from models.scenario import parse_scenario
+    >>> s = parse_scenario({"name": "doc", "workload": {"kind": "greenplum-analytics", "data_tb": 10,
+    ...                                                 "concurrent_queries": 20},
+    ...                     "targets": {"max_full_scan_s": 100}}, "doc")
+    >>> shortfall_steps(s.workload, s.targets, {"full_scan_s": np.array([90.0, 100.4, 101.0, 200.0])}).tolist()
+    [0, 1, 2, 139]
+    """
+    worst = np.ones(len(next(iter(values.values()))))
+    for target in targets_for(workload.kind):
+        limit = targets.limit(target.name, workload)
+        if limit is None or target.metric not in values:
+            continue
+        v = np.asarray(values[target.metric], dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = v / limit if target.bound == "max" else limit / v
+        worst = np.maximum(worst, np.where(np.isnan(ratio), np.inf, ratio))
+    with np.errstate(divide="ignore"):
+        steps = np.ceil(np.log(worst) / np.log1p(MIN_MARGINAL_GAIN) - 1e-9)
+    return np.where(np.isfinite(steps), np.maximum(steps, 0), np.iinfo(np.int32).max).astype(np.int64)

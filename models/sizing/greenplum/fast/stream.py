@@ -4,7 +4,8 @@ The search hands out (offset, evaluated chunk) pairs; each reducer keeps only wh
 so memory is bounded by one chunk whatever the catalog's size. `RunningBest` is `evaluation.pick`
 over everything seen: of the designs meeting every target, the one raising the fewest part warnings
 (`part_warnings`), then the cheapest (ties: fewer hosts, fewer drives, earlier candidate), or, when none
-does, the one missing the fewest targets, then the same order.
+does, the one missing the fewest targets, then the fewest part warnings, then the nearest them (`shortfall`), then
+the same order.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 
 from models.sizing.greenplum import evaluation
 
-BestKey = tuple[int, int, float, int, int, int]  # misses, part warnings, capex, hosts, drives, candidate index
+BestKey = tuple[int, int, int, float, int, int, int]  # misses, part warnings, shortfall, capex, hosts, drives, index
 # a chunk's feasible rows' fewest part warnings and lowest capex (NaN where a capex is NaN), found once for every
 # reducer: their first test (can any row come before what they hold?) reads these two minima alone
 Lowest = tuple[int, float]
@@ -53,12 +54,15 @@ class RunningBest:
             tied = np.flatnonzero(misses == misses.min())
         warned = ev.part_warnings if tied.size == n else ev.part_warnings[tied]  # every row: no gather
         tied = tied[warned == warned.min()]
+        short = ev.shortfall if tied.size == n else ev.shortfall[tied]
+        tied = tied[short == short.min()]
         capex = ev.capex if tied.size == n else ev.capex[tied]
         if not np.all(np.isnan(capex)):
             tied = tied[capex == np.nanmin(capex)]
         keys = (tied, ev.candidates.drives_per_host[tied], ev.segment_hosts[tied], ev.capex[tied], misses[tied])
         j = int(tied[np.lexsort(keys)[0]])
-        key: BestKey = (int(misses[j]), int(ev.part_warnings[j]), float(ev.capex[j]), int(ev.segment_hosts[j]),
+        key: BestKey = (int(misses[j]), int(ev.part_warnings[j]), int(ev.shortfall[j]), float(ev.capex[j]),
+                        int(ev.segment_hosts[j]),
                         int(ev.candidates.drives_per_host[j]), offset + j)
         if self.key is None or key < self.key:
             self.key, self.row, self.index = key, ev.take(np.array([j])), offset + j
@@ -78,7 +82,7 @@ class RunningBest:
         fewest, cheapest = low
         if fewest != self.key[1]:
             return fewest > self.key[1]
-        return cheapest > self.key[2]
+        return cheapest > self.key[3]  # a feasible row falls short of nothing: its shortfall is 0, as held
 
 
 @dataclass

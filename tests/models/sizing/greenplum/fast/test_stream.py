@@ -1,6 +1,6 @@
 """The streamed reducers keep what the whole-array orders give: `RunningBest` the first row by (misses, part
-warnings, capex, hosts, drives, index), `CheapestFeasible` the first k feasible rows by (part warnings, capex,
-hosts, drives, index), whatever the chunking (their screens skip chunks, never rows that belong)."""
+warnings, shortfall, capex, hosts, drives, index), `CheapestFeasible` the first k feasible rows by (part warnings,
+capex, hosts, drives, index), whatever the chunking (their screens skip chunks, never rows that belong)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,8 @@ def test_the_reducers_equal_the_whole_array_order(case: str, k: int, ties: bool,
     drives = np.concatenate([e.candidates.drives_per_host for _, e in chunks])
     misses = np.concatenate([sum((~met).astype(np.int64) for met in e.meets.values()) for _, e in chunks])
     index = np.arange(drives.size)
-    order = np.lexsort((index, drives, cat("segment_hosts"), cat("capex"), cat("part_warnings"), misses))
+    order = np.lexsort((index, drives, cat("segment_hosts"), cat("capex"), cat("shortfall"), cat("part_warnings"),
+                        misses))
     assert best.index == int(order[0])
     feasible = order[misses[order] == 0][:k]
     if case == "none feasible":
