@@ -154,6 +154,24 @@ def wait_until_idle(window: object, timeout_s: float = SCREENSHOT_TIMEOUT_S) -> 
     return False
 
 
+def _show_tornado(window: object, timeout_s: float = SCREENSHOT_TIMEOUT_S) -> None:
+    """The Sensitivity tab of the scenario on screen, its tornado computed (for `--view sensitivity`)."""
+    from PySide6.QtCore import QThreadPool
+    from PySide6.QtWidgets import QApplication
+
+    from app.gui.main_window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    tab = window.results.sensitivity
+    window.results.tabs.setCurrentWidget(tab)
+    window.run_tornado()
+    deadline = time.monotonic() + timeout_s
+    while tab.job is not None and time.monotonic() < deadline:
+        QApplication.processEvents()
+        QThreadPool.globalInstance().waitForDone(20)
+    QApplication.processEvents()
+
+
 def render_screenshot(window: object, out: Path, view: str = "main",
                       size: tuple[int, int] = SCREENSHOT_SIZE) -> None:
     from PySide6.QtWidgets import QApplication
@@ -163,8 +181,10 @@ def render_screenshot(window: object, out: Path, view: str = "main",
     assert isinstance(window, MainWindow)
     window.resize(*size)
     window.show()
-    window.show_view(view)
+    window.show_view("main" if view == "sensitivity" else view)
     wait_until_idle(window)
+    if view == "sensitivity":
+        _show_tornado(window)
     window._refresh_compare()
     for _ in range(5):  # let charts and layouts settle after the last result
         QApplication.processEvents()

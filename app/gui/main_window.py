@@ -304,6 +304,7 @@ class MainWindow(ProjectFileActions, QMainWindow):
         self.coordinator.resultReady.connect(self._on_result)
         self.coordinator.sizingFailed.connect(self._on_failed)
         self.coordinator.curveReady.connect(self._on_curve)
+        self.results.sensitivity.requested.connect(self.run_tornado)
         self.coordinator.busyChanged.connect(self._on_busy)
         self.views.currentChanged.connect(self._refresh_compare)
         self.views.currentChanged.connect(self._build_catalog_editor_when_shown)
@@ -492,6 +493,15 @@ class MainWindow(ProjectFileActions, QMainWindow):
 
     def _on_failed(self, uid: str, _problems: list[str]) -> None:
         self._on_result(uid)
+
+    def run_tornado(self) -> None:
+        """The Sensitivity tab's tornado of the design on screen (as it was sized), in the background."""
+        from app.gui.sensitivity_tab import start_tornado
+
+        uid, c = self.current_uid, self.coordinator
+        if uid is None or uid not in c.results or self.source is None:
+            return
+        start_tornado(self.results.sensitivity, c.runner, c.result_inputs[uid], self.source.snapshot, c.results[uid])
 
     def _on_curve(self, uid: str) -> None:
         if uid == self.current_uid:

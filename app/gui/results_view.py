@@ -49,6 +49,7 @@ from app.gui.chart_view import ChartView
 from app.gui.host_diagram import HostDiagram
 from app.gui.plain_text import plain_tooltip
 from app.gui.rack_view import RackElevation
+from app.gui.sensitivity_tab import SensitivityTab
 from app.services.sizing import Curve
 from app.views.design import DATABASE_COLUMNS, FactRow, database_rows, design_rows
 from app.views.ownership import ownership
@@ -272,6 +273,8 @@ class ResultsView(QWidget):
         self._build_cost_tab()
         self._build_ownership_tab()
         self._build_reasons_tab()
+        self.sensitivity = SensitivityTab()  # the tornado, on request (main_window runs it)
+        self.tabs.addTab(self.sensitivity, "Sensitivity")
         self.warnings = _table(["Warning", "Details"], stretch=1)
         self.warnings.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.tabs.addTab(self.warnings, "Warnings")
@@ -432,6 +435,8 @@ class ResultsView(QWidget):
         self.result, self.scenario = result, scenario
         self.heading.setText(html.escape(scenario.name) if scenario else "")
         self._show_status(status)
+        if changed:  # a tornado belongs to the design it was computed for
+            self.sensitivity.reset(enabled=result is not None)
         if result is None:
             self._show_empty(status)
             return

@@ -12,6 +12,7 @@ from models.sizing.result import SizingResult
 from models.tasks import IsCancelled
 
 if TYPE_CHECKING:
+    from app.views.sensitivity import SensitivityView
     from models.whatif import GrowthYear, SensitivityBar
 
 
@@ -43,3 +44,19 @@ def sensitivity(scenario: Scenario, catalog: HardwareCatalog, delta: float, labe
             return result, bars(scenario, catalog, delta, result, cancelled)
     except SizingInputError as exc:
         raise ServiceError(f"cannot vary the inputs of {label or scenario.name}", exc.problems) from None
+
+
+def tornado_view(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult, delta: float,
+                 cancelled: IsCancelled | None = None) -> SensitivityView:
+    """The tornado of a design already sized (the window's Sensitivity tab, the report's section) as view rows:
+    -delta / +delta on each main input, whole and continuous host counts (`app.views.sensitivity`)."""
+    from app.views.sensitivity import sensitivity_view
+    from models.perf.measured import using
+    from models.sizing.parts import SizingInputError
+    from models.whatif import sensitivity as bars
+
+    try:
+        with using(result.measured):
+            return sensitivity_view(result, bars(scenario, catalog, delta, result, cancelled), delta * 100)
+    except SizingInputError as exc:
+        raise ServiceError(f"cannot vary the inputs of {scenario.name}", exc.problems) from None

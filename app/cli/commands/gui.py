@@ -6,7 +6,7 @@ import argparse
 
 from app.cli.errors import CliError
 
-VIEWS = ("main", "compare", "catalog")
+VIEWS = ("main", "compare", "catalog", "sensitivity")  # sensitivity: main, its tornado computed and shown
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
