@@ -114,7 +114,10 @@ def right_size(vm: ObservedVm, how: RightSizing) -> RightSized:
     ratio, why = _cpu_ratio(vm, how)
     if vm.cpu_used_mhz is None or not vm.core_mhz:
         vcpus = vm.vcpus
-        notes.append(f"{vm.name}: CPU use not observed, kept its {vm.vcpus} vCPUs")
+        why_kept = "CPU use not observed" if vm.cpu_used_mhz is None else (
+            f"CPU use observed ({vm.cpu_used_mhz:,.0f} MHz) but not the clock of its host's cores (the export"
+            " has no row for its host)")
+        notes.append(f"{vm.name}: {why_kept}, kept its {vm.vcpus} vCPUs")
     else:
         busy_cores = vm.cpu_used_mhz / vm.core_mhz
         vcpus = max(1, math.ceil(busy_cores * ratio * how.comfort - 1e-9))

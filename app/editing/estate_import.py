@@ -40,6 +40,10 @@ class EstateImport:
         return self.summary + "".join(f" {n}." for n in self.notes[:NOTES_SHOWN])
 
 
+def _vms(n: int) -> str:
+    return f"{n} VM" if n == 1 else f"{n} VMs"
+
+
 def import_estate(path: Path, source: Source, comfort: float = COMFORT_DEFAULT, statistic: Statistic = "peak",
                   target_cpu: str = "", target_cores: int | None = None) -> EstateImport:
     """The powered-on, non-template VMs of the export at `path` as databases, right-sized at `comfort` x their
@@ -63,6 +67,7 @@ def import_estate(path: Path, source: Source, comfort: float = COMFORT_DEFAULT, 
         observed = f"each VM's {statistic} over the collection"
     where = f"{SOURCES[source]} {path.name}"
     sized = [right_size(vm, RightSizing(comfort, target_cpu, target_cores, where)) for vm in estate.vms]
-    summary = (f"From the {where}: {len(sized)} powered-on VMs, right-sized at {significant(comfort)} x {observed};"
-               f" {estate.powered_off} powered-off VMs and {estate.templates} templates left out.")
+    summary = (f"From the {where}: {_vms(len(sized))} powered on, right-sized at {significant(comfort)} x {observed};"
+               f" {_vms(estate.powered_off)} not powered on and {estate.templates}"
+               f" template{'' if estate.templates == 1 else 's'} left out.")
     return EstateImport([s.database for s in sized], summary, tuple(n for s in sized for n in s.notes))

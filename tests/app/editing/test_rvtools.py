@@ -31,7 +31,7 @@ def test_a_12_vm_export_becomes_a_consolidation_that_sizes(tmp_path: Path, capsy
     scenario = load_scenario(out)
     dbs = {d.name: d for d in scenario.workload.databases}  # type: ignore[union-attr]
     assert sorted(dbs) == sorted([f"pg{i:02d}" for i in range(9)] + ["quiet"])  # powered off and template left out
-    assert "1 powered-off VMs and 1 templates left out" in scenario.notes
+    assert "10 VMs powered on" in scenario.notes and "1 VM not powered on and 1 template left out" in scenario.notes
     pg03 = dbs["pg03"]  # 4,200 MHz on 2.1 GHz Gold 6130 cores: 2 busy cores
     ratio = (socket_score("Xeon Gold 6130") / 16) / (socket_score("EPYC 9354") / 32)  # type: ignore[operator]
     expected_vcpus = -(-2 * ratio * 1.5 // 1)
@@ -48,6 +48,25 @@ def test_a_12_vm_export_becomes_a_consolidation_that_sizes(tmp_path: Path, capsy
     assert len(result.vms) == 10 and result.design.total_hosts >= 2
     small = next(v for v in result.vms if v.databases == ("pg03",))
     assert small.vcpus < 8  # right-sized below the 8 vCPUs it has today
+
+
+def test_an_export_without_its_hosts_says_the_cpu_use_was_seen_but_not_the_core_clock(tmp_path: Path) -> None:
+    # without vHost every VM read "CPU use not observed" though vCPU's Overall had been read
+    import openpyxl
+
+    from app.editing.estate_import import import_estate
+
+    export = write_rvtools(tmp_path / "RVTools_export_all.xlsx", [Vm("busy", overall_mhz=5200.0),
+                                                                  Vm("idle", overall_mhz=None)])
+    wb = openpyxl.load_workbook(export)
+    del wb["vHost"]
+    wb.save(export)
+    done = import_estate(export, "rvtools", 1.5)
+    assert [d["name"] for d in done.databases] == ["busy", "idle"]
+    assert done.notes[0] == ("busy: CPU use observed (5,200 MHz) but not the clock of its host's cores (the export has"
+                             " no row for its host), kept its 4 vCPUs")
+    assert done.notes[1] == "idle: CPU use not observed, kept its 4 vCPUs"
+    assert "2 VMs powered on" in done.summary and "0 VMs not powered on and 0 templates left out" in done.summary
 
 
 def test_a_bad_export_is_named_by_sheet_row_and_column(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -55,7 +55,7 @@ def test_an_rvtools_export_replaces_the_databases_and_a_bad_one_changes_nothing(
     pg03 = next(d for d in _databases(window) if d["name"] == "pg03")
     assert pg03["current"]["vcpus"] == 8  # type: ignore[index]  # the VM as it is, for the report
     assert "right-sized at 1.5 x" in table.import_message.text()
-    assert "1 powered-off VMs and 1 templates left out" in table.import_message.text()
+    assert "1 VM not powered on and 1 template left out" in table.import_message.text()
     qtbot.waitUntil(lambda: not window.coordinator.busy(), timeout=60_000)
     assert len(window.coordinator.results[window.current_uid].vms) == 10  # type: ignore[index]
     _shoot(window, "estate-imported.png")
