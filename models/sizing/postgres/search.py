@@ -28,6 +28,7 @@ from models.sizing.postgres.choice import architectures, cheapest_local, cheapes
 from models.sizing.postgres.datastore import GB_PER_TB
 from models.sizing.postgres.limits import CLUSTER_WORDS, cluster_max_hosts, host_memory, physical_memory
 from models.sizing.postgres.placement import (
+    HostPlan,
     PgVm,
     VmCache,
     VmShape,
@@ -73,6 +74,12 @@ class Ask:
     def sets(self) -> AlikeSets:
         """The workload's sets of alike databases (`alike`), found once for every candidate."""
         return alike_sets(self.w.databases)
+
+    @cached_property
+    def packed(self) -> dict[tuple[object, ...], tuple[list[PgVm], list[HostPlan] | None]]:
+        """`pack_hosts` by its VMs' identities and the hosts' figures, with the VMs (kept: no other VM takes an
+        identity while its entry lives): servers of the same CPU and memory share their VMs, and pack them once."""
+        return {}
 
 
 @dataclass(frozen=True)
@@ -180,8 +187,12 @@ def pack(ask: Ask, o: Option) -> Packing | str | None:
     """The option's cheapest packing with its datastore, why its hosts cannot hold the VMs, or None where no drive
     builds the datastore."""
     server, vms, available = o.server, o.vms(), o.available
-    hosts = pack_hosts(vms, server.cores_total, available, ha_failures(ask.w), server.numa_nodes,
-                       server.cores_per_numa_node, o.least, cluster_max_hosts(ask.vsan))
+    figures = (server.cores_total, available, ha_failures(ask.w), server.numa_nodes, server.cores_per_numa_node,
+               o.least, cluster_max_hosts(ask.vsan))
+    key = (tuple(map(id, vms)), *figures)
+    if key not in ask.packed:
+        ask.packed[key] = (vms, pack_hosts(vms, *figures))
+    hosts = None if (packed := ask.packed[key][1]) is None else list(packed)
     if hosts is None and all(v.resident_peak_gib <= available and v.vcpus <= server.cores_total for v in vms):
         return (f"{server.id}: the VMs need more than the {cluster_max_hosts(ask.vsan)} hosts of"
                 f" {CLUSTER_WORDS[ask.vsan]}")

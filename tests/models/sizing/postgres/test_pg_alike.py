@@ -4,6 +4,7 @@ the same bits."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import operator
 from typing import Any
@@ -20,6 +21,7 @@ from models.sizing.parts import candidate_servers
 from models.sizing.postgres import search
 from models.sizing.postgres.alike import Planned, alike_key, alike_sets, plan_alike, sized_alike
 from models.sizing.postgres.placement import VmCache, VmShape, _Demand, busiest, plan_shapes, sized
+from models.sizing.postgres.state import Packing
 from models.sizing.postgres.storage import disks_floor_gb
 from models.sizing.postgres.tps_vcpus import HostCpu
 from models.sizing.rules import DOCS
@@ -159,3 +161,34 @@ def test_an_estate_of_repeated_databases_finds_what_the_plain_loop_finds(workloa
     ask = _ask(scenario, few)
     servers = candidate_servers(few, ask.parts, 1)
     assert _what(search.cheapest(ask, servers)) == _what(search.cheapest_each(ask, servers))
+
+
+def _option(ask: search.Ask, server: Server, cache: VmCache) -> search.Option:
+    o = search.plan(ask, server, cache)
+    assert isinstance(o, search.Option), o
+    return o
+
+
+def _layout(p: object) -> tuple[object, ...]:
+    if not isinstance(p, Packing):
+        return (p,)  # a reason, or None: no drive builds the datastore
+    return (p.server.cores_total, p.drive.id, p.drives_per_host, p.capex, p.vsan, p.storage,
+            [[v.name for v in h.vms] for h in p.hosts], [h.numa_nodes for h in p.hosts])
+
+
+def test_a_server_of_the_same_figures_takes_the_packing_it_would_find_alone(few: HardwareCatalog) -> None:
+    dbs = [{"name": f"t{i}", "size_gb": 40 + 10 * (i % 4), "peak_clients": 8 + i % 5, "working_set_gb": 3 + i % 3,
+            "busy_hours": [i % 24]} for i in range(40)]
+    scenario = sample("pg-consolidation", workload={"databases": dbs})
+    ask, cache = _ask(scenario, few), VmCache()
+    packs = (s for s in candidate_servers(few, ask.parts, 1) if isinstance(o := search.plan(_ask(scenario, few), s,
+                                                                                   VmCache()), search.Option)
+             and isinstance(search.pack(_ask(scenario, few), o), Packing))  # servers that hold the VMs
+    server = next(packs)
+    other = next(s for s in packs if s.cores_total != server.cores_total)
+    twin = dataclasses.replace(server, id=f"{server.id}-twin")
+    packed = [search.pack(ask, _option(ask, s, cache)) for s in (server, other, twin)]
+    assert len(ask.packed) == 2  # the twin's VMs are the server's, packed once
+    for s, p in zip((server, other, twin), packed, strict=True):
+        alone = _ask(scenario, few)
+        assert _layout(p) == _layout(search.pack(alone, _option(alone, s, VmCache()))), s.id
