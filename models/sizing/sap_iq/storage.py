@@ -149,15 +149,17 @@ def esa_floor() -> tuple[float, str, str]:
 
 
 def carries_vsan(lay: VsanLayout, net: NetworkChoice) -> bool:
-    """Whether each host's card runs at the bandwidth the layout's vSAN traffic needs (`network_floor`)."""
-    return net.nic is not None and net.nic.speed_gbps >= network_floor(lay)[0]
+    """Whether each host's card runs at the bandwidth the layout's vSAN traffic needs (`network_floor`); with no card
+    at all (a catalog without one: the design already warns that its network is unpriced) nothing rules a layout out,
+    and the rationale names the speed the card added must have."""
+    return net.nic is None or net.nic.speed_gbps >= network_floor(lay)[0]
 
 
 def _network_words(lay: VsanLayout, net: NetworkChoice) -> tuple[str, str]:
     floor, pid, what = network_floor(lay)
-    speed = net.nic.speed_gbps if net.nic else 0.0
-    return (f" The vSAN traffic (writes to every copy, resyncs after a failure) runs on each host's {speed:g} GbE"
-            f" ports: {what} datastore needs at least {floor:g} GbE per host"
+    ports = f"each host's {net.nic.speed_gbps:g} GbE ports" if net.nic else "the card each host still needs"
+    return (f" The vSAN traffic (writes to every copy, resyncs after a failure) runs on {ports}:"
+            f" {what} datastore needs at least {floor:g} GbE per host"
             f"{' dedicated to vSAN' if pid == 'vsan_osa_hybrid_min_gbps' else ''}.", _cite(pid, VS))
 
 

@@ -6,6 +6,7 @@ the card's field and the floor."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
@@ -77,3 +78,16 @@ def test_esa_on_hosts_at_its_minimums_with_a_10gbe_card_names_the_card_not_the_h
             vsan_architecture="esa")
     (p,) = e.value.problems
     assert p.path == "platform.nic_id" and "25 GbE per host vSAN ESA" in p.message and "cores" not in p.message
+
+
+@pytest.mark.parametrize("drive", ["samsung-pm1653-3840gb-sas-sff", "seagate-exos-10e2400-2400gb-sas-sff"])
+def test_a_catalog_without_cards_still_sizes_and_names_the_speed_the_card_needs(
+        catalog: HardwareCatalog, drive: str) -> None:
+    """No card to check against (a catalog without NICs; the design warns its network is unpriced): the layout is
+    not ruled out, and the vSAN reason names the speed the card added must have, not '0 GbE ports'."""
+    bare = HardwareCatalog.of([p for p in catalog.parts if not isinstance(p, Nic)], catalog.rates)
+    r = _iq(bare, {"drive_id": drive}, data_tb=4, query_streams=2, vsan_architecture="osa")
+    floor, _, what = network_floor(_layout(r, bare))
+    words = next(x for x in r.rationale if x.decision == "Shared storage (vSAN)").text
+    assert r.design.nic_id is None and re.search(r"(?<![\d.])0 GbE", words) is None
+    assert f"the card each host still needs: {what} datastore needs at least {floor:g} GbE per host" in words
