@@ -45,6 +45,7 @@ from app.export.pdf_plot import (
     y_axis,
 )
 from app.formatting import is_fraction, money_short, unit_text
+from app.views.summary import headline_metric
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.uncertainty import Estimate
@@ -136,9 +137,10 @@ def estimates_flowable(pen: Pen, result: SizingResult, scenario: Scenario, width
     """One row per estimate (each on its own scale): the P10-P90 band, the P50 dot, and the target if any."""
     est = result.estimates
     names = [n for n in est if not is_fraction(est[n].unit) and _drawable(est[n])]
-    if result.main_metric in names:  # the main estimate first
-        names.remove(result.main_metric)
-        names.insert(0, result.main_metric)
+    lead = headline_metric(result)
+    if lead in names:  # the headline estimate first
+        names.remove(lead)
+        names.insert(0, lead)
     if not names:
         return None
     row_h, x0, x1 = 58.0, 8.0, width - 8.0
@@ -200,7 +202,8 @@ def curve_flowable(pen: Pen, result: SizingResult, scenario: Scenario, points: S
     lo = [min(e.p10, e.p90) for _, e in ordered]
     hi = [max(e.p10, e.p90) for _, e in ordered]
     unit = unit_text(ordered[0][1].unit)
-    target = _target_value(scenario, result.main_metric)
+    lead = headline_metric(result)
+    target = _target_value(scenario, lead)
     marker = curve_marker(hosts, p50, result.design.worker_hosts, unit)
     height, bottom, top_y = 215.0, 30.0, 211.0
     ymax = max([*hi, *p50, target or 0.0]) * 1.05 or 1.0
@@ -210,7 +213,7 @@ def curve_flowable(pen: Pen, result: SizingResult, scenario: Scenario, points: S
     x0, x1 = 16 + tick_room(pen, yticks, thousands_text), width - 6
     xs = Scale(hosts[0] - margin, hosts[-1] + margin, x0, x1)
     xticks = nice_ticks(xs.lo, xs.hi, int((x1 - x0) / 45) + 1, integer=True)
-    ylabel = metric_label(result.main_metric) + (f" ({unit})" if unit else "")
+    ylabel = metric_label(lead) + (f" ({unit})" if unit else "")
     keys = [Key("P10-P90", BAND, alpha=0.55), Key("P50", ACCENT, "dotline")]
     keys += [Key("target", TARGET, "dashed")] if target is not None else []
     where = _legend_corner(pen, keys, xs, ys, hosts, [*lo, *hi, *p50], marker)

@@ -450,7 +450,7 @@ class ResultsView(QWidget):
         if result is None:
             self.curve_chart.set_builder(None)
             return
-        metric = result.main_metric
+        metric = headline_metric(result)
         if curve is not None:
             target = self._target_for(metric)
             bound = target_of_metric(metric)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.services.errors import ServiceError
+from app.views.summary import headline_metric
 from models.hardware import HardwareCatalog
 from models.problems import ROOT, Problem
 from models.scenario import Scenario
@@ -48,13 +49,14 @@ def size(scenario: Scenario, catalog: HardwareCatalog, progress: Progress | None
 
 def curve_points(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult,
                  progress: Progress | None = None, cancelled: IsCancelled | None = None) -> list[tuple[int, Estimate]]:
-    """(hosts, estimate of the main metric) around the design's host count (`models.sizing.curves`)."""
+    """(hosts, estimate of the headline metric: the one the scenario's target names, else the main one) around the
+    design's host count (`models.sizing.curves`)."""
     from models.perf.measured import using
     from models.sizing import curves
 
     with using(result.measured):  # a design sized on measurements: its curve on the same measured rates
         return curves.main_metric_curve(scenario, catalog, curves.host_counts(result.design.segment_hosts),
-                                        result, progress, cancelled)
+                                        result, progress, cancelled, headline_metric(result))
 
 
 def estimate_curve(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult,
@@ -68,7 +70,7 @@ def _curve(result: SizingResult, points: list[tuple[int, Estimate]]) -> Curve | 
         return None
     points = sorted(points, key=lambda p: p[0])
     return Curve(
-        metric=result.main_metric,
+        metric=headline_metric(result),
         unit=points[0][1].unit,
         hosts=tuple(n for n, _ in points),
         p10=tuple(e.p10 for _, e in points),

@@ -38,22 +38,25 @@ def main_metric_curve(
     result: SizingResult | None = None,
     progress: Progress | None = None,
     cancelled: IsCancelled | None = None,
+    metric: str | None = None,
 ) -> list[tuple[int, Estimate]]:
-    """(hosts, estimate of the scenario's main metric) for each count; empty for kinds without such a curve.
+    """(hosts, estimate of `metric`, the result's main metric when None) for each count; empty for kinds without
+    such a curve.
 
     One Monte Carlo estimate per count: `progress(done, len(counts))` after each, and `cancelled()`
     checked before each (`models.tasks`)."""
     result = result or size(scenario, catalog, cancelled=cancelled)
+    metric = metric or result.main_metric
     w = scenario.workload
     if isinstance(w, GreenplumAnalytics | GreenplumOltp):
-        points = _greenplum_curve(scenario, catalog, result, counts, progress, cancelled)
+        points = _greenplum_curve(scenario, catalog, (result, metric), counts, progress, cancelled)
     elif isinstance(w, SapIqMultiplex):
         points = []
         for i, n in enumerate(counts):
             check_cancelled(cancelled)
             copy = scenario.model_copy(update={"workload": w.model_copy(update={"nodes": n})})
             try:
-                est = size(copy, catalog, cancelled=cancelled).estimates.get(result.main_metric)
+                est = size(copy, catalog, cancelled=cancelled).estimates.get(metric)
             except SizingInputError:
                 est = None  # too few nodes to hold the data: not a point of the curve
             if est is not None:
@@ -104,8 +107,10 @@ def design_estimates(scenario: Scenario, catalog: HardwareCatalog, result: Sizin
     return floor, [greenplum.gp_ranges(w, ctx, h, result.design.etl_hosts)[0] for h in counts]
 
 
-def _greenplum_curve(scenario: Scenario, catalog: HardwareCatalog, result: SizingResult, counts: list[int],
+def _greenplum_curve(scenario: Scenario, catalog: HardwareCatalog, of: tuple[SizingResult, str], counts: list[int],
                      progress: Progress | None, cancelled: IsCancelled | None) -> list[tuple[int, Estimate]]:
+    """`of`: the design and the metric drawn."""
+    result, metric = of
     w = scenario.workload
     assert isinstance(w, GreenplumAnalytics | GreenplumOltp)  # `curve` sends the Greenplum kinds here
     built = design_context(scenario, catalog, result)
@@ -116,7 +121,7 @@ def _greenplum_curve(scenario: Scenario, catalog: HardwareCatalog, result: Sizin
     for i, h in enumerate(counts):
         check_cancelled(cancelled)
         if h >= floor:
-            points.append((h, greenplum.gp_ranges(w, ctx, h, result.design.etl_hosts)[0][result.main_metric]))
+            points.append((h, greenplum.gp_ranges(w, ctx, h, result.design.etl_hosts)[0][metric]))
         if progress is not None:
             progress(i + 1, len(counts))
     return points

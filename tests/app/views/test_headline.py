@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.formatting import value
+from app.services.sizing import estimate_curve
 from app.views.summary import binding_label, estimate_rows, headline, headline_metric, kpi_rows
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
@@ -19,16 +20,16 @@ from models.sizing.result import SizingResult
 SAMPLES = Path(__file__).resolve().parents[3] / "resources" / "samples"
 
 
-def _sized(seed: HardwareCatalog, targets: dict[str, float]) -> SizingResult:
+def _scenario(targets: dict[str, float]) -> Scenario:
     data = json.loads((SAMPLES / "retail-dw-dual-socket-sas.json").read_text())
     data["targets"] = targets
     data["workload"]["data_tb"] = 8  # a small cluster: quick to size
-    return size(Scenario.model_validate(data), seed)
+    return Scenario.model_validate(data)
 
 
 @pytest.fixture(scope="module")
 def report(seed: HardwareCatalog) -> SizingResult:
-    return _sized(seed, {"max_report_s": 900})
+    return size(_scenario({"max_report_s": 900}), seed)
 
 
 def test_a_report_target_leads_the_headline_with_the_report_response_time(report: SizingResult) -> None:
@@ -57,3 +58,10 @@ def test_the_target_not_met_leads_and_an_unreachable_one_names_its_own_binding(r
     assert head is not None and (head.metric, head.binding) == ("report_s", binding_label("network"))
     both_met = dataclasses.replace(report, target_checks=(scan, check))
     assert headline_metric(both_met) == "full_scan_s"  # all met: the first judged
+
+
+def test_the_host_count_curve_draws_the_headline_metric(report: SizingResult, seed: HardwareCatalog) -> None:
+    curve = estimate_curve(_scenario({"max_report_s": 900}), seed, report)
+    assert curve is not None and curve.metric == "report_s"
+    at = curve.hosts.index(report.design.segment_hosts)
+    assert curve.p50[at] == pytest.approx(report.estimates["report_s"].p50, rel=0.02)
