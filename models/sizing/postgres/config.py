@@ -22,10 +22,12 @@ PGTune, study 001); none is a literal here.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from operator import attrgetter
 from typing import Literal
 
 from models.calibration_data import figure, point
+from models.fast_replace import replacer
 from models.hardware import Drive
 from models.percent import percent, percent_range
 from models.sizing.postgres.release import Parallel, parallel, release_settings
@@ -438,11 +440,16 @@ def postgres_config(vm: PgVmInputs) -> PgConfig:
     return PgConfig(SettingGroup("postgresql", vm.name, tuple(out)), tuple(notes), tuple(advice), reserve)
 
 
-def config_of(vm: PgVmInputs, alike: dict[PgVmInputs, PgConfig]) -> PgConfig:
+def config_of(vm: PgVmInputs, alike: dict[tuple[object, ...], PgConfig]) -> PgConfig:
     """`postgres_config(vm)`, taken from a VM's alike in all but the name where `alike` holds one (an estate repeats
     VM shapes): the values, reasons, notes and advice never name the VM, only the group's target does."""
-    key = replace(vm, name="")
+    key = _shape(vm)
     base = alike.get(key)
     if base is None:
-        base = alike[key] = postgres_config(key)
-    return replace(base, group=replace(base.group, target=vm.name))
+        base = alike[key] = postgres_config(replace(vm, name=""))
+    return _with_group(base, _with_target(base.group, vm.name))
+
+
+_shape = attrgetter(*(f.name for f in fields(PgVmInputs) if f.name != "name"))  # every input but the name
+_with_group = replacer(PgConfig, "group")
+_with_target = replacer(SettingGroup, "target")

@@ -131,7 +131,7 @@ def _configs(p: Packing, w: PostgresConsolidation, overcommitted: list[bool], ex
     datastore = "san" if external else "vsan" if p.vsan is not None else "local"
     drives = round(policy_factor(p.vsan.policy)) if p.vsan is not None else p.drives_per_host
     out = []
-    alike: dict[PgVmInputs, PgConfig] = {}
+    alike: dict[tuple[object, ...], PgConfig] = {}
     for hi, host in enumerate(p.hosts):
         for vm in host.vms:
             out.append(config_of(PgVmInputs(
@@ -389,7 +389,6 @@ def _explain(
         warnings=tuple(pg_warnings.warnings(w, p, oc, raid, configs, hf, estimates["performance_preserved"].p50)
                        + throughput.short_warnings(p, tps, scenario.targets.confidence)),
         main_metric=KINDS[w.kind].main_metric,
-        vms=throughput.with_tps(tuple(
-            replace(v, memory_reservation_gib=v.memory_gib if by_vm[v.name].reserve_memory else 0.0)
-            for v in placed_vms(p.hosts)), p, tps),
+        vms=throughput.with_tps(placed_vms(p.hosts), p, tps,
+                                lambda v: v.memory_gib if by_vm[v.name].reserve_memory else 0.0),
     )

@@ -15,10 +15,11 @@ The design's `tps` estimate sums the VMs' percentiles (the same draws for every 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from collections.abc import Callable
 
 from models.calibration_data import figure
 from models.estate import socket_score
+from models.fast_replace import replacer
 from models.perf.pg_tps import PgTps, PgTpsInputs, pg_tps_many
 from models.scenario import Scenario
 from models.sizing.postgres.placement import PgVm
@@ -87,17 +88,27 @@ def _share(vm: PgVm, name: str) -> float:
     return clients[name] / max(sum(clients.values()), 1)
 
 
-def with_tps(placed: tuple[PlacedVm, ...], p: Packing, tps: dict[str, PgTps]) -> tuple[PlacedVm, ...]:
-    """The placed VMs with each database's share of its VM's TPS in the database table."""
+_with_tps = replacer(DatabaseDisks, "tps_p10", "tps_p50", "tps_p90", "tps_binding")
+_with_disks = replacer(PlacedVm, "disks", "memory_reservation_gib")
+
+
+def with_tps(placed: tuple[PlacedVm, ...], p: Packing, tps: dict[str, PgTps],
+             reserved: Callable[[PlacedVm], float] | None = None) -> tuple[PlacedVm, ...]:
+    """The placed VMs with each database's share of its VM's TPS in the database table and, given `reserved`, the
+    memory reservation it gives each VM."""
     vms = {vm.name: vm for h in p.hosts for vm in h.vms}
-
-    def disk(vm: PgVm, d: DatabaseDisks) -> DatabaseDisks:
-        t, s = tps[vm.name], _share(vm, d.database)
+    out = []
+    for v in placed:
+        vm, t = vms[v.name], tps[v.name]
         e = t.estimate
-        return replace(d, tps_p10=round(e.p10 * s, 1), tps_p50=round(e.p50 * s, 1), tps_p90=round(e.p90 * s, 1),
-                       tps_binding=t.binding)
-
-    return tuple(replace(v, disks=tuple(disk(vms[v.name], d) for d in v.disks)) for v in placed)
+        clients = {d.name: d.peak_clients for d in vm.databases}  # `_share`, summed once a VM
+        total = max(sum(clients.values()), 1)
+        disks = []
+        for d in v.disks:
+            s = clients[d.database] / total
+            disks.append(_with_tps(d, round(e.p10 * s, 1), round(e.p50 * s, 1), round(e.p90 * s, 1), t.binding))
+        out.append(_with_disks(v, tuple(disks), v.memory_reservation_gib if reserved is None else reserved(v)))
+    return tuple(out)
 
 
 def short_warnings(p: Packing, tps: dict[str, PgTps], confidence: str) -> list[Warning]:
