@@ -142,8 +142,10 @@ BLOCK = 256  # inputs whose samples `pg_tps_many` holds at once: 256 x 4,000 dra
 def pg_tps_many(xs: Iterable[PgTpsInputs], samples: int = SAMPLES, seed: int = 20_140_601) -> dict[PgTpsInputs, PgTps]:
     """`pg_tps` of each distinct input, bit for bit, for an estate's thousands of VMs: numpy's
     `normal(0, sd, n)` is sd x its `standard_normal(n)` from the same seed, so the draws are made once and scaled
-    for each input, and the percentiles of up to BLOCK inputs are read in one call (row by row the same
-    arithmetic). tests/models/perf/test_pg_tps_many.py holds them equal.
+    for each input; the band depends on four figures only (the CPU rate's median and sd, the least other bound and
+    its sd), so inputs alike in them (VMs whose caches hold their working sets, differing in their IOPS share) share
+    one band; the percentiles of up to BLOCK bands are read in one call (row by row the same arithmetic).
+    tests/models/perf/test_pg_tps_many.py holds them equal.
 
     >>> x = PgTpsInputs(vcpus=4, clients=200, cache_gib=12, working_set_gib=10)
     >>> pg_tps_many([x, x], samples=500) == {x: pg_tps(x, samples=500)}
@@ -153,19 +155,17 @@ def pg_tps_many(xs: Iterable[PgTpsInputs], samples: int = SAMPLES, seed: int = 2
     for x in xs:
         if x not in bands:
             bands[x] = _band(x)
+    draws = list(dict.fromkeys(b.draw for b in bands.values()))  # (cpu_p50, cpu_sd, least, storage_sd)
     z_cpu, z_storage = _standard_normal(seed, samples), _standard_normal(seed + 1, samples)
-    out: dict[PgTpsInputs, PgTps] = {}
-    items = list(bands.items())
-    for start in range(0, len(items), BLOCK):
-        block = [b for _, b in items[start:start + BLOCK]]
-        cpu = np.array([b.cpu_p50 for b in block])[:, None] * np.exp(np.array([b.cpu_sd for b in block])[:, None]
-                                                                     * z_cpu)
-        storage = np.array([b.least for b in block])[:, None] * np.exp(
-            np.array([b.storage_sd for b in block])[:, None] * z_storage)
+    estimates: dict[tuple[float, float, float, float], Estimate] = {}
+    for start in range(0, len(draws), BLOCK):
+        block = np.array(draws[start:start + BLOCK])
+        cpu = block[:, 0:1] * np.exp(block[:, 1:2] * z_cpu)
+        storage = block[:, 2:3] * np.exp(block[:, 3:4] * z_storage)
         p10, p50, p90 = percentiles(np.minimum(cpu, storage), [10.0, 50.0, 90.0], axis=1)
-        for k, (x, b) in enumerate(items[start:start + BLOCK]):
-            out[x] = b.tps(Estimate(float(p10[k]), float(p50[k]), float(p90[k]), UNIT))
-    return out
+        for k, draw in enumerate(draws[start:start + BLOCK]):
+            estimates[draw] = Estimate(float(p10[k]), float(p50[k]), float(p90[k]), UNIT)
+    return {x: b.tps(estimates[b.draw]) for x, b in bands.items()}
 
 
 @cache
@@ -187,6 +187,11 @@ class _Band:
     binding: str
     bounds: Bounds
     distance: float
+
+    @property
+    def draw(self) -> tuple[float, float, float, float]:
+        """What the samples are drawn from (positive medians, so no -0.0 stands for 0.0)."""
+        return (self.cpu_p50, self.cpu_sd, self.least, self.storage_sd)
 
     def tps(self, estimate: Estimate) -> PgTps:
         b = self.bounds

@@ -40,3 +40,15 @@ def test_blocks_and_the_full_draw_give_each_vm_its_own_figures(monkeypatch: pyte
 def test_an_input_the_model_refuses_is_refused_at_once_too() -> None:
     with pytest.raises(ValueError, match="vcpus"):
         pg_tps.pg_tps_many([PgTpsInputs(vcpus=0, clients=4, cache_gib=1.0, working_set_gib=1.0)])
+
+
+def test_vms_alike_but_in_their_iops_share_share_a_band_and_keep_their_own_figures() -> None:
+    """Caches that hold the working sets: no read reaches storage, so the IOPS share changes nothing; beside them
+    VMs that miss their caches, whose IOPS share binds."""
+    held = [PgTpsInputs(vcpus=4, clients=40, cache_gib=8.0, working_set_gib=6.0, storage_iops=100.0 * k)
+            for k in range(1, 6)]
+    missed = [PgTpsInputs(vcpus=4, clients=40, cache_gib=2.0, working_set_gib=6.0, storage_iops=100.0 * k)
+              for k in range(1, 6)]
+    many = pg_tps.pg_tps_many(held + missed, samples=N)
+    assert many == {x: pg_tps.pg_tps(x, samples=N) for x in held + missed}
+    assert len({many[x].estimate for x in held}) == 1 and len({many[x].estimate for x in missed}) == 5
