@@ -437,14 +437,25 @@ def shortfall(name: str, values: Mapping[str, FloatArray], i: int, t: Targets) -
     """A performance target's shortfall in words at row `i` of `values` (the metrics at the confidence), e.g.
     "full scan 742 s vs 600 s"; None for a target that bounds no performance metric."""
     if name == "max_full_scan_s":
-        return f"full scan {values['full_scan_s'][i]:,.0f} s vs {t.max_full_scan_s:,.0f} s"
+        return f"full scan {values['full_scan_s'][i]:,.0f} s vs {_limit(t.max_full_scan_s)} s"
     if name == "min_load_tb_per_hour":
         return f"load {values['load_tb_per_hour'][i]:,.2f} TB/h vs {t.min_load_tb_per_hour:,.2f}"
     if name == "max_report_s":
         report = float(values["report_s"][i]) if "report_s" in values else float("nan")
-        return f"report {report:,.0f} s vs {t.max_report_s:,.0f} s"
+        return f"report {report:,.0f} s vs {_limit(t.max_report_s)} s"
     if name == "min_queries_per_hour":
-        return f"{values['queries_per_hour'][i]:,.0f} queries/h vs {t.min_queries_per_hour:,.0f}"
+        return f"{values['queries_per_hour'][i]:,.0f} queries/h vs {_limit(t.min_queries_per_hour)}"
     if name == "min_tps":
-        return f"{values['tps'][i]:,.0f} TPS"
+        return f"{values['tps'][i]:,.0f} TPS" + (f" vs {_limit(t.min_tps)}" if t.min_tps is not None else "")
     return None
+
+
+def _limit(value: float | None) -> str:
+    """A target's limit as stated: whole numbers grouped, a limit below 10 with its decimals (a 0.5 s target is
+    not '0 s').
+
+    >>> _limit(600.0), _limit(0.5), _limit(2.25), _limit(1.0), _limit(12_500.4)
+    ('600', '0.5', '2.25', '1', '12,500')
+    """
+    v = float(value or 0.0)
+    return f"{v:,.0f}" if abs(v) >= 10 or v.is_integer() else f"{v:.3g}"

@@ -4,9 +4,11 @@ more than one marginal-gain step (MIN_MARGINAL_GAIN) better than the free design
 
 from __future__ import annotations
 
+import numpy as np
+
 from models.hardware import HardwareCatalog
 from models.sizing.engine import size
-from models.sizing.greenplum import evaluation
+from models.sizing.greenplum import evaluation, metrics
 from tests.models.sizing.conftest import sample
 
 # single-socket servers of 16, 48, 64 and 96 cores (no NUMA part warning), from the seed catalog
@@ -31,3 +33,13 @@ def test_an_unreachable_target_gets_the_nearest_design(catalog: HardwareCatalog)
     assert free >= max(pinned.values()) / (1 + evaluation.MIN_MARGINAL_GAIN)
     # not the cheapest that misses: the 16-core server, picked before on its price, reaches far less
     assert pinned[PINNED[0]] < free / 2 and chosen != PINNED[0]
+
+
+def test_a_shortfall_states_the_target_as_set() -> None:
+    """A sub-second or fractional target is printed as stated (it printed 'vs 0 s'), and a TPS shortfall names
+    its target."""
+    t = sample("retail-dw-gen5", targets={"max_report_s": 0.5, "max_full_scan_s": 2.5}).targets
+    assert metrics.shortfall("max_report_s", {"report_s": np.array([270.4])}, 0, t) == "report 270 s vs 0.5 s"
+    assert metrics.shortfall("max_full_scan_s", {"full_scan_s": np.array([9.0])}, 0, t) == "full scan 9 s vs 2.5 s"
+    oltp = sample("gp-oltp", targets={"min_tps": 1_000_000}).targets
+    assert metrics.shortfall("min_tps", {"tps": np.array([37_150.0])}, 0, oltp) == "37,150 TPS vs 1,000,000"
