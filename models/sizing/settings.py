@@ -104,3 +104,4 @@ class GreenplumSettings:
     pooled_sessions: int = 0  # client sessions PgBouncer takes beyond max_connections (0: no pooler)
     pool_size: int = 0  # server connections PgBouncer opens to the coordinator
     coordinator_on_host: int = 0  # coordinator instances a segment host runs beside its primaries (1: the first one)
+    greenplum_version: str = "6"  # the release the values are for; its words (master or coordinator) in the reasons

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import posixpath
 import shlex
 from typing import Any
 
 from app.export.config.bundle import Comments, ConfigBundle, comment, header
 from app.export.config.design_values import cluster_setting, coordinator_word, release, setting_groups
-from app.export.config.os_fit import Line, Role, limits_lines, overcommit, roles, sysctl_lines
+from app.export.config.os_fit import Line, Role, guide, limits_lines, overcommit, roles, sysctl_lines
 from app.export.config.static_data import deploy_data
 from models.sizing.result import SizingResult
 from models.vocabulary import greenplum_release_label
@@ -162,15 +163,33 @@ def host_settings(result: SizingResult, coordinator_dir: tuple[str, tuple[str, .
     items = deploy_data("linux")["greenplum_host_settings"]
     for i, e in enumerate(items, start=1):
         lines += ["", f"[ ] {i}. {e['what']}: {e['command']}", *comment(e["reason"], e["source"], "   ")]
+    n = len(items)
+    user = deploy_data("greenplum")["ansible"]["user"]
+    core = core_dir(result)
+    if core:
+        c = deploy_data("linux")["greenplum_core_dir"]
+        n += 1
+        path = shlex.quote(core)
+        lines += ["", f"[ ] {n}. {c['what']}: mkdir -p {path} && chown {user}:{user} {path}"
+                  f" && chmod {c['mode']} {path}",
+                  *comment(c["reason"].format(dir=core, user=user, mode=c["mode"]), c["source"], "   ")]
     if coordinator_dir:
         path, hosts = coordinator_dir
-        user = deploy_data("greenplum")["ansible"]["user"]
         c = deploy_data("linux")["greenplum_coordinator_dir"]
         w = coordinator_word(result)
-        lines += ["", f"[ ] {len(items) + 1}. The {w}'s data directory, on {' and '.join(hosts)} only:"
+        lines += ["", f"[ ] {n + 1}. The {w}'s data directory, on {' and '.join(hosts)} only:"
                   f" mkdir -p {shlex.quote(path)} && chown {user}:{user} {shlex.quote(path)}",
-                  *comment(c["reason"].replace("coordinator", w), c["source"], "   ")]
+                  *comment(c["reason"].format(role=w), c["source"].format(role=w), "   ")]
     return "\n".join(lines)
+
+
+def core_dir(result: SizingResult) -> str | None:
+    """The directory sysctl.conf's kernel.core_pattern writes core files to on `result`'s release (None where the
+    release's guide sets no absolute pattern): host-settings.txt creates it."""
+    rel = release(result)
+    pattern = next((str(e["value"]) for e in guide()["sysctl"]
+                    if e["name"] == "kernel.core_pattern" and rel in e.get("releases", (rel,))), "")
+    return posixpath.dirname(pattern) if pattern.startswith("/") else None
 
 
 def bios_checklist(result: SizingResult) -> str:
@@ -224,7 +243,8 @@ def add_linux(bundle: ConfigBundle, result: SizingResult, mounts: tuple[str, ...
             bundle.add(f"os/limits{suffix}.conf", limits_conf(result, role),
                        f"open files and processes for every {role.name}")
         bundle.add("os/host-settings.txt", host_settings(result, coordinator_dir),
-                   "THP, RemoveIPC, sshd threshold, MTU, the coordinator's directory (checklist)")
+                   "THP, RemoveIPC, sshd threshold, MTU, the core file directory, the"
+                   f" {coordinator_word(result)}'s directory (checklist)")
         cgroups = cgroups_conf(result)
         if cgroups:
             bundle.add("os/cgconfig-gpdb.conf", cgroups, "cgroups for resource groups (gp_resource_manager=group)")

@@ -14,7 +14,7 @@ from models.hardware import Drive, DriveMedia
 from models.percent import percent
 from models.scenario import GreenplumAnalytics, GreenplumOltp
 from models.sizing.greenplum.memory import MemoryPlan
-from models.sizing.greenplum.releases import gp7_family, group_memory_keyword, release_name
+from models.sizing.greenplum.releases import gp7_family, group_memory_keyword, release_name, role_word
 from models.sizing.result import Rationale, SizingResult
 from models.sizing.settings import Setting, SettingGroup
 
@@ -157,7 +157,7 @@ def vmem_not_set(groups: tuple[SettingGroup, ...], coordinator_on_host: bool = F
             " are active, as they are here (gp_resource_manager=group); each segment's memory is"
             " gp_resource_group_memory_limit's share of the host, rg_perseg_mem (see Resource groups). The value"
             " resource queues would take, gp_vmem / max_acting_primary_segments"
-            + (" (plus the coordinator on the first segment host)" if coordinator_on_host else "")
+            + (f" (plus the {role_word('6')} on the first segment host)" if coordinator_on_host else "")
             + f" = {vmem.value:,} MB, stays the bound"
             " statement_mem is checked against.")
     source = f"{_cite('gp6_vmem_protect_limit_queues_only')}; {_cite('gp6_vmem_protect_limit_ignored_by_groups')}"

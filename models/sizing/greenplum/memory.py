@@ -35,7 +35,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from models.calibration_data import figure, point
 from models.sizing.greenplum.memory_gp7 import Admission, resource_group_rationale_7
-from models.sizing.greenplum.releases import gp7_family
+from models.sizing.greenplum.releases import gp7_family, role_word
 from models.sizing.result import Rationale, Warning
 from models.sizing.rules import RULES, gp_vmem_mb
 from models.sizing.settings import GreenplumSettings
@@ -165,9 +165,8 @@ def memory_plan(
 
     `concurrency` is what runs at once (concurrent queries, or OLTP clients); `sessions` what
     connects to the coordinator. `oltp` (a transactional workload): short statements, no spill warning; a coordinator
-    on the host (`OltpHost`) makes gp_vmem_protect_limit and rg_perseg_mem divide by one instance more. `version`:
-    the release's resource-group memory rule (`segment_pool_mb`).
-    """
+    on the host (`OltpHost`) makes gp_vmem_protect_limit and rg_perseg_mem divide by one instance more; `version`
+    gives the release's memory rule (`segment_pool_mb`) and words."""
     mirroring, block_hosts, anti_affinity = mirrors
     short_statements = oltp is not None
     instances = max(acting_primaries, 1) + (oltp.extra_instances if oltp is not None else 0)
@@ -201,6 +200,7 @@ def memory_plan(
         pooled_sessions=sessions if pooled else 0,
         pool_size=coord - SUPERUSER_RESERVED if pooled else 0,
         coordinator_on_host=instances - max(acting_primaries, 1),
+        greenplum_version=version,
     )
     why, warnings = _argued(ram_gib, swap_gib, settings, sessions, Admission(requested, by_pool, version))
     pooler = pooler_warning(settings)
@@ -254,11 +254,11 @@ def host_instances(s: GreenplumSettings) -> int:
 def _coordinator_words(s: GreenplumSettings, what: str) -> tuple[str, str]:
     """How a divisor's instances read with the coordinator on the host ("9 (the 8 acting primaries and the
     coordinator)"), and the sentence that says why; the primaries alone and no sentence without it."""
-    acting = s.max_acting_primary_segments
+    acting, w = s.max_acting_primary_segments, role_word(s.greenplum_version)
     if not s.coordinator_on_host:
         return f"{acting} active primaries", ""
-    return (f"{host_instances(s)} instances (the {acting} active primaries and the coordinator)",
-            f" The first segment host also runs the coordinator: {what}. Every segment host takes that host's"
+    return (f"{host_instances(s)} instances (the {acting} active primaries and the {w})",
+            f" The first segment host also runs the {w}: {what}. Every segment host takes that host's"
             " values (the settings are cluster-wide).")
 
 
@@ -275,7 +275,8 @@ def _vmem_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings) -> Ra
         f"gp_vmem = ((SWAP {swap_gib:g} + RAM {ram_gib:g}) - ({reserve:g} + {fraction:g} x RAM)) / {divisor:g}"
         f" = {float(gp_vmem_mb(ram_gib, swap_gib)):,.0f} MB, divided by the {s.max_acting_primary_segments}"
         " primaries a segment host runs after the worst host failure (max_acting_primary_segments)"
-        + (f" plus the coordinator ({host_instances(s)} instances)" if s.coordinator_on_host else "")
+        + (f" plus the {role_word(s.greenplum_version)} ({host_instances(s)} instances)" if s.coordinator_on_host
+           else "")
         + f" = {s.gp_vmem_protect_limit_mb:,} MB." + why,
         f"{_cite('gp_vmem_os_reserve_gb')}; {_cite('gp_vmem_max_acting_primaries')}"
         + (f"; {_cite('gp_rg_host_segments_coordinator')}" if s.coordinator_on_host else ""),
@@ -285,7 +286,8 @@ def _vmem_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings) -> Ra
 def _resource_group_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings, requested: int,
                               by_pool: bool = False) -> Rationale:
     per_seg = rg_perseg_mem_mb(ram_gib, swap_gib, host_instances(s))
-    count, coordinator = _coordinator_words(s, "Greenplum counts the coordinator as one more of that host's"
+    count, coordinator = _coordinator_words(s, f"Greenplum counts the {role_word(s.greenplum_version)} as one more"
+                                               " of that host's"
                                                " segments and divides the host's resource-group memory among them all")
     c = s.resource_group_concurrency
     admission = ""
@@ -368,13 +370,14 @@ def queue_warning(s: GreenplumSettings, requested: int, queries_per_hour: float,
 
 def _connections_rationale(sessions: int, s: GreenplumSettings) -> Rationale:
     default = figure(DOCS, "gp_max_connections_coordinator_default")
-    pooled = (f" The {sessions:,} sessions exceed it: PgBouncer on the coordinator takes them (max_client_conn"
+    w = role_word(s.greenplum_version)
+    pooled = (f" The {sessions:,} sessions exceed it: PgBouncer on the {w} takes them (max_client_conn"
               f" {s.pooled_sessions:,}) and runs them over {s.pool_size:,} server connections in transaction mode;"
-              " every connection the coordinator holds costs a backend on each primary and semaphores, and more than"
+              f" every connection the {w} holds costs a backend on each primary and semaphores, and more than"
               " run at once would only wait in the resource group's queue." if s.pooled_sessions else "")
     return Rationale(
         "Connections",
-        f"max_connections {s.max_connections_coordinator} on the coordinator (Greenplum's default {default:g}, or"
+        f"max_connections {s.max_connections_coordinator} on the {w} (Greenplum's default {default:g}, or"
         f" what runs at once ({s.resource_group_concurrency:,}) plus {SUPERUSER_RESERVED} reserved for superusers"
         f" when more), {s.max_connections_segment} on segments ({figure(DOCS, 'gp_max_connections_segment_factor'):g}"
         f" x), max_prepared_transactions {s.max_prepared_transactions}." + pooled,
@@ -387,10 +390,11 @@ def pooler_warning(s: GreenplumSettings) -> Warning | None:
     """Sessions beyond max_connections: PgBouncer is part of the design (os and greenplum/pgbouncer.ini)."""
     if not s.pooled_sessions:
         return None
+    w = role_word(s.greenplum_version)
     return Warning(
         "connection-pooler",
-        f"{s.pooled_sessions:,} sessions are more than the coordinator's max_connections"
-        f" ({s.max_connections_coordinator:,}): clients must connect through PgBouncer on the coordinator"
+        f"{s.pooled_sessions:,} sessions are more than the {w}'s max_connections"
+        f" ({s.max_connections_coordinator:,}): clients must connect through PgBouncer on the {w}"
         f" (greenplum/pgbouncer.ini), which runs them over {s.pool_size:,} server connections in transaction mode;"
         " session state (SET, temporary tables, session advisory locks) does not survive between transactions.",
         "warning", "workload.concurrent_queries",

@@ -58,11 +58,12 @@ def test_the_memory_plan_divides_by_the_primaries_and_the_coordinator(full: tupl
     assert (acting + 1) * s.rg_perseg_mem_mb <= commit_mb * s.gp_resource_group_memory_limit
     assert acting * s.rg_perseg_mem_mb > 0 and s.statement_mem_mb < a.statement_mem_mb
     why = {r.decision: r.text for r in shared.rationale}
-    assert "coordinator" in why["Resource groups"] and "commit limit" in why["Resource groups"]
-    assert f"plus the coordinator ({acting + 1} instances)" in why["gp_vmem_protect_limit"]
-    assert "plus the coordinator" in why["gp_vmem_protect_limit on Greenplum 6"]
+    # Greenplum 6 (the default release) calls it the master
+    assert "the master" in why["Resource groups"] and "commit limit" in why["Resource groups"]
+    assert f"plus the master ({acting + 1} instances)" in why["gp_vmem_protect_limit"]
+    assert "plus the master" in why["gp_vmem_protect_limit on Greenplum 6"]
     assert "memory plan" in why["Coordinator on a segment host"]
-    assert "coordinator" not in {r.decision: r.text for r in apart.rationale}["Resource groups"]
+    assert "master" not in {r.decision: r.text for r in apart.rationale}["Resource groups"]
 
 
 def test_a_coordinator_that_crosses_the_vmem_floor_takes_a_primary_off(catalog: HardwareCatalog) -> None:
