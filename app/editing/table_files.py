@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -72,6 +73,52 @@ def csv_rows(text: str, name: str, delimiter: str = ",") -> Rows:
     return rows
 
 
+EUROPEAN_NUMBER = re.compile(r"-?\d{1,3}(\.\d{3})*,\d+|-?\d+,\d+")  # 1.234,5 or 0,25: a decimal comma
+DOT_GROUPED = re.compile(r"-?\d{1,3}(\.\d{3})+")  # 1.234: a thousand and some, or one and a bit
+
+
+def csv_delimiter(text: str) -> str:
+    """The separator of CSV text, from its first line: a tab or a semicolon when the line has one and no comma
+    (Excel saves CSV with semicolons where the comma is the decimal mark), else a comma.
+
+    >>> csv_delimiter("Name;Size (GB)"), csv_delimiter("Name,Size (GB)"), csv_delimiter("Name;Size (GB),x")
+    (';', ',', ',')
+    """
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if "\t" in first:
+        return "\t"
+    return ";" if ";" in first and "," not in first else ","
+
+
+def decimal_commas(rows: Rows, name: str) -> Rows:
+    """The cells of a semicolon-separated table with their decimal commas read as points ("1.234,5" -> "1234.5",
+    "0,25" -> "0.25"); a number grouped with dots alone ("1.234") is refused, naming its row and column: it reads
+    as 1234 or as 1.234.
+
+    >>> decimal_commas([["Size (TB)"], ["1.234,5"], ["0,25"], ["7"]], "f.csv")
+    [['Size (TB)'], ['1234.5'], ['0.25'], ['7']]
+    """
+    problems: list[Problem] = []
+    out: Rows = []
+    header = rows[0] if rows else []
+    for n, row in enumerate(rows, start=1):
+        cells: list[object] = []
+        for c, cell in enumerate(row):
+            text = str(cell).strip() if isinstance(cell, str) else ""
+            if EUROPEAN_NUMBER.fullmatch(text):
+                cell = text.replace(".", "").replace(",", ".")
+            elif n > 1 and DOT_GROUPED.fullmatch(text):
+                column = header[c] if c < len(header) else c + 1
+                problems.append(Problem(f"row {n}, {column!r}", f"{text!r} reads as {text.replace('.', '')} or as"
+                                        f" {text}: a semicolon-separated file takes a decimal comma; write it without"
+                                        " the thousands dot"))
+            cells.append(cell)
+        out.append(cells)
+    if problems:
+        raise TableFileError(name, problems)
+    return out
+
+
 def _unpacked_size(data: bytes, name: str) -> int:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
@@ -121,6 +168,9 @@ def read_table(path: Path, what: str, sheets: Sequence[str] | None = None) -> di
         data = read_bytes(path, max_bytes=TABLE_MAX_BYTES, what=what)
         if path.suffix.lower() in XLSX_SUFFIXES:
             return workbook_sheets(data, name, sheets)
-        return {"": csv_rows(decode_text(data, name, what=what, hint="save it as a UTF-8 CSV"), name)}
+        text = decode_text(data, name, what=what, hint="save it as a UTF-8 CSV")
+        delimiter = csv_delimiter(text)
+        rows = csv_rows(text, name, delimiter)
+        return {"": decimal_commas(rows, name) if delimiter == ";" else rows}
     except FileInputError as exc:
         raise TableFileError(name, list(exc.problems)) from None

@@ -74,6 +74,22 @@ def _problems(rows: list[list[object]]) -> list[str]:
     return info.value.lines()
 
 
+def test_a_semicolon_csv_with_decimal_commas_reads_as_excel_wrote_it(tmp_path: Path) -> None:
+    # Excel in a German or French locale saves CSV with ';' and decimal commas: it was read as one column
+    semi = tmp_path / "inventar.csv"
+    semi.write_text("Datenbank;Size (TB);Peak clients;Working set (GiB);Peak TPS\n"
+                    "erp;1,5;120;64;2.500\nhr;0,02;10;2,5;\n".replace("Datenbank", "Database"), encoding="utf-8")
+    with pytest.raises(InventoryError) as info:  # 2.500: two and a half, or two thousand five hundred?
+        read_inventory(semi)
+    assert info.value.lines() == ["row 2, 'Peak TPS': '2.500' reads as 2500 or as 2.500: a semicolon-separated file"
+                                  " takes a decimal comma; write it without the thousands dot"]
+    semi.write_text(semi.read_text(encoding="utf-8").replace("2.500", "2500,0"), encoding="utf-8")
+    assert read_inventory(semi) == [
+        {"name": "erp", "size_gb": 1500.0, "peak_clients": 120, "working_set_gb": pytest.approx(64 * 2**30 / 1e9),
+         "peak_tps": 2500.0},
+        {"name": "hr", "size_gb": 20.0, "peak_clients": 10, "working_set_gb": pytest.approx(2.5 * 2**30 / 1e9)}]
+
+
 def test_every_bad_row_is_named_with_its_column_and_nothing_is_imported() -> None:
     header = ["Name", "Size (GB)", "Peak clients", "Working set (GB)", "Busy hours"]
     assert _problems([header, ["a", 10, 5, 2, ""], ["b", 0, 5, 2, ""], ["c", 10, 2.5, 2, ""], ["a", 10, 5, 2, "25"],
