@@ -84,6 +84,7 @@ WARNING_TITLES: dict[str, str] = {
     "small-vm": "VMs small for their load",
     # SAP IQ (sizing/sap_iq/warnings.py, failure.py)
     "extrapolated": "Outside the measured range",
+    "p90-band": "P90 sizing set by the extrapolation band",
     "nodes-capped": "Node count capped",
     "vsan-cluster-size": "vSAN cluster larger than studied",
     "iq-caches-short": "IQ caches short of the data and streams",

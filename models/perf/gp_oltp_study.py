@@ -82,7 +82,9 @@ def _band_rule() -> str:
     per = figure(_DS, "band_sd_per_doubling")
     hosts, lo, hi = figure(_DS, "segment_hosts"), figure(_DS, "clients_min"), figure(_DS, "clients_max")
     far = float(gp_bands.oltp_hosts_sd(16 * hosts))
-    return (f" Band rule: {per:g} relative sd per doubling of distance from the study's {hosts:g} segment hosts widens"
+    return (" Band rule (a refarch assumption, not fitted to any study: the study measures one cluster, so nothing in"
+            f" it says how fast the error grows away from it): {per:g} relative sd per doubling of distance from the"
+            f" study's {hosts:g} segment hosts widens"
             " the segment side's capacity (a cluster its coordinator binds is not made less certain by hosts it does"
             f" not use, and more hosts never lower a percentile), and {per:g} per doubling of clients outside the"
             " measured"

@@ -29,7 +29,9 @@ def band_rule(queries: bool) -> str:
     z90 = NormalDist().inv_cdf(0.9)
     also = (f", and the queries running at once against study 002's single stream and {streams:g} concurrent streams"
             if queries else "")
-    return (" Band rule: each Monte Carlo draw is multiplied by exp(z x sd), z ~ N(0, 1),"
+    return (" Band rule (a refarch assumption, not fitted to any study: the studies measure a few clusters, so nothing"
+            " in them says how fast the error grows away from them): each Monte Carlo draw is multiplied by"
+            " exp(z x sd), z ~ N(0, 1),"
             f" sd = {per:g} per doubling of distance from the calibration clusters, in quadrature over the CPU"
             " (SPECrate2017_int_base per core against its generation's calibrated processor: study 000's Xeon E5-2470"
             " by its stand-in, study 002's EPYC 9454P;"

@@ -102,11 +102,12 @@ def _size(
 
         warnings += tuple(oltp_warnings(scenario, result))
     if isinstance(w, GreenplumAnalytics | GreenplumOltp):
-        from models.sizing.greenplum import extrapolation_warning
+        from models.sizing.greenplum import cpu_doublings, extrapolation_warning, p90_band_warning
 
         drive = priced.drive(result.design.drive_id) if result.design.drive_id else None
         extra = extrapolation_warning(w, result, drive)
-        warnings += (extra,) if extra is not None else ()
+        band = p90_band_warning(scenario, result, checks, cpu_doublings(priced.server(result.design.server_id)))
+        warnings += tuple(x for x in (extra, band) if x is not None)
     warnings += tuple(unknown_slot_warnings(result.design, catalog))
     if isinstance(w, PostgresConsolidation):  # the kind whose part choice keeps to the server's generation
         warnings += tuple(generation_warnings(result.design, catalog))

@@ -16,7 +16,7 @@ only these names (the import-linter contracts in pyproject.toml); its modules ar
 """
 
 from models.sizing.greenplum.bom_floor import BomFloor
-from models.sizing.greenplum.candidates import Choices, enumerate_candidates
+from models.sizing.greenplum.candidates import Choices, cpu_doublings, enumerate_candidates
 from models.sizing.greenplum.context import needed_tb
 from models.sizing.greenplum.design import size_greenplum
 from models.sizing.greenplum.evaluation import (
@@ -28,7 +28,7 @@ from models.sizing.greenplum.evaluation import (
     pick,
     primaries_per_host,
 )
-from models.sizing.greenplum.extrapolation import extrapolation_warning
+from models.sizing.greenplum.extrapolation import extrapolation_warning, p90_band_warning
 from models.sizing.greenplum.fast.stream import CheapestFeasible, Lowest, RunningBest, first_per_server, lowest
 from models.sizing.greenplum.metrics import GpContext, gp_full_scan_s, gp_ranges
 from models.sizing.greenplum.oltp_advice import oltp_warnings
@@ -57,6 +57,7 @@ __all__ = [
     "approx_tco",
     "busy_cores",
     "capacity_per_host",
+    "cpu_doublings",
     "enumerate_candidates",
     "evaluate",
     "extrapolation_warning",
@@ -68,6 +69,7 @@ __all__ = [
     "min_hosts",
     "needed_tb",
     "oltp_warnings",
+    "p90_band_warning",
     "pick",
     "primaries_per_host",
     "raised_part_warnings",

@@ -12,13 +12,17 @@ is not judged on it.
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 from models.calibration_data import figure, point
 from models.hardware import Drive
 from models.percent import percent
+from models.perf import gp_bands
 from models.references import reference_for
-from models.scenario import GreenplumAnalytics, GreenplumOltp
-from models.sizing.result import SCENARIO_WIDE, SizingResult, Warning
+from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario
+from models.sizing.result import SCENARIO_WIDE, SizingResult, TargetCheck, Warning
+from models.sizing.targets import estimate_at
+from models.vocabulary import METRICS, target_words
 from models.warning_codes import MeasuredRange
 
 GP000 = "gp_vsphere_000"
@@ -121,8 +125,8 @@ def extrapolation_warning(w: GreenplumAnalytics | GreenplumOltp, result: SizingR
     banded = "CPU speed, segment hosts and queries at once" if analytics else "segment hosts and clients"
     text = ((f"Outside what {studies} measured: {listed}." if rows else "") + media
             + f" The estimate is an extrapolation there: its P10-P90 range widens by {percent(band)} relative sd per"
-            f" doubling away from the measured points in {banded} (in quadrature); the other inputs listed do not"
-            " widen it, so the range may be too narrow.").strip()
+            f" doubling away from the measured points in {banded} (in quadrature; a refarch assumption, not fitted to"
+            " any study); the other inputs listed do not widen it, so the range may be too narrow.").strip()
     field = (rows[0].field if rows else "platform.drive_id") or SCENARIO_WIDE
     return Warning("extrapolated", text, "info", field, ranges=tuple(rows))
 
@@ -138,3 +142,38 @@ def _num(value: float) -> str:
 
 def _range_text(r: MeasuredRange) -> str:
     return _num(r.low) if r.low == r.high else f"{_num(r.low)}-{_num(r.high)}"
+
+
+Z90 = NormalDist().inv_cdf(0.9)  # the standard normal's 90th percentile (not a study figure)
+SCAN_BANDED = ("full_scan_s", "load_tb_per_hour")  # the estimates `gp_bands.scan_sd` widens
+
+
+def p90_band_warning(scenario: Scenario, result: SizingResult, checks: tuple[TargetCheck, ...], cpu: float
+                     ) -> Warning | None:
+    """Sized at P90 with a target on a scan or load estimate: how far the extrapolation band alone moves the cautious
+    end from the median at the design's hosts and `cpu` (doublings from the calibrated processor), against the whole
+    range; named as what sets the host count when it is the larger part of the range (in log-variance). None at P50,
+    at a calibration point, or without such a target."""
+    w, hosts = scenario.workload, result.design.segment_hosts
+    picked = [c for c in checks if c.metric in SCAN_BANDED and c.metric in result.estimates]
+    if not isinstance(w, GreenplumAnalytics) or scenario.targets.confidence != "P90" or not picked:
+        return None
+    sd = float(gp_bands.scan_sd(cpu, hosts))
+    check = picked[0]
+    e = result.estimates[check.metric]
+    cautious = estimate_at(e, check.metric, "P90")
+    whole = abs(math.log(max(cautious, 1e-12) / max(e.p50, 1e-12)))
+    band = Z90 * sd
+    if band <= 0 or whole <= 0:
+        return None
+    unit = METRICS[check.metric].unit
+    part = ("the band, more than the studies' measured spread, sets this host count" if band * band >= whole * whole / 2
+            else "the studies' measured spread is the larger part, the band adds to it")
+    text = (f"Sized at P90: the {target_words(check.target)} target ({_num(check.limit)} {unit}) is met at the"
+            f" cautious end of the estimate ({_num(cautious)} {unit}), not its median ({_num(e.p50)} {unit}). At"
+            f" {hosts:,} segment hosts the extrapolation band (a refarch assumption, not fitted to any study:"
+            f" {percent(figure(GP000, 'band_sd_per_doubling'))} relative sd per doubling away from the studies'"
+            f" {_num(figure(GP000, 'segment_hosts'))} segment hosts and calibrated processor) has sd {sd:.2f}, which"
+            f" alone puts that end at x{math.exp(band):.2f} of the median, of x{math.exp(whole):.2f} in all: {part}."
+            " A P50 design needs fewer hosts; measurements of the customer's own cluster would narrow the band.")
+    return Warning("p90-band", text, "warning", "targets.confidence")
