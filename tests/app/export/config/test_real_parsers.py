@@ -123,13 +123,17 @@ def test_gpconfig_sets_every_greenplum_value_of_the_design(name: str, config_of:
     for ln in script.splitlines():
         if ln.startswith("gpconfig -c "):
             parts = ln.split()
-            (got_coordinator if "--coordinatoronly" in parts else got)[parts[2]] = parts[4].strip("'")
+            # GP6 writes --masteronly, 7 and the forks --coordinatoronly (both set the coordinator alone)
+            alone = "--coordinatoronly" in parts or "--masteronly" in parts
+            (got_coordinator if alone else got)[parts[2]] = parts[4].strip("'")
             if "-m" in parts:
                 got_coordinator[parts[2]] = parts[parts.index("-m") + 1].strip("'")
     for g in setting_groups(result, "greenplum"):
         values = got_coordinator if g.target == "coordinator" else got
         for s in g.settings:
-            assert values[s.name].removesuffix(s.unit) == str(s.value), (g.target, s.name)
+            # a boolean is written as Greenplum's on/off, as postgresql.conf and gpconfig take it
+            want = ("on" if s.value else "off") if isinstance(s.value, bool) else str(s.value)
+            assert values[s.name].removesuffix(s.unit) == want, (g.target, s.name)
     assert set(got) == {s.name for g in setting_groups(result, "greenplum") if g.target != "coordinator"
                         for s in g.settings}
 
