@@ -97,6 +97,7 @@ class Planned:
         top = self.most_gib()
         return self._shape(next(i for i, k in enumerate(self.of) if self.reps[k].memory_gib == top))
 
+    @cached_property
     def busiest(self) -> tuple[float, float]:
         """`placement.busiest` of the VMs: the highest hourly sums of their CPU and resident GiB, each summed VM by
         VM in their order (an array reduced along the VMs adds row after row, as the plain sum does)."""
@@ -105,6 +106,7 @@ class Planned:
         res = np.array([r.resident_by_hour for r in self.reps])[of]
         return float(np.add.reduce(cpu, axis=0).max()), float(np.add.reduce(res, axis=0).max())
 
+    @cached_property
     def short_vcpus(self) -> float:
         """`search.vcpus_short` of the VMs: whole vCPUs, so a set's count times its own shortfall is exact."""
         counts = np.bincount(np.asarray(self.of, dtype=np.intp), minlength=len(self.reps)).tolist()

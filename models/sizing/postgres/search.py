@@ -38,7 +38,7 @@ from models.sizing.postgres.placement import (
     plan_shapes,
 )
 from models.sizing.postgres.state import Packing
-from models.sizing.postgres.tps_vcpus import host_cpu
+from models.sizing.postgres.tps_vcpus import HostCpu, host_cpu
 from models.sizing.result import Rationale
 from models.sizing.shared_storage import (
     ESA_SHORT,
@@ -74,6 +74,12 @@ class Ask:
     def sets(self) -> AlikeSets:
         """The workload's sets of alike databases (`alike`), found once for every candidate."""
         return alike_sets(self.w.databases)
+
+    @cached_property
+    def planned(self) -> dict[tuple[tuple[int, float], HostCpu], Planned]:
+        """`plan_alike` by a NUMA node's cores and memory and the host's CPU: what the VMs are planned from, so
+        servers alike in those share their VMs (and their bound's sums: `Planned`)."""
+        return {}
 
     @cached_property
     def packed(self) -> dict[tuple[object, ...], tuple[list[PgVm], list[HostPlan] | None]]:
@@ -130,13 +136,13 @@ def lower_rank(ask: Ask, o: Option) -> tuple[float, float]:
     """A rank no packing of the option's VMs beats: its vCPUs short, and `licence_rank.least_cost` of its fewest
     hosts, each at the server's price and its cheapest network card, with the least its data drives cost
     (`least_drive_cost`), on no TB of data."""
-    hosts = hosts_for(o.planned.busiest(), o.server.cores_total, o.available, ha_failures(ask.w), o.least)
+    hosts = hosts_for(o.planned.busiest, o.server.cores_total, o.available, ha_failures(ask.w), o.least)
     net = min(n.price_per_host for n, _ in o.nets.values())
     group = HostGroup(DATABASE_HOST, o.server, hosts, 0.0, 0, 0.0)
     hardware = hosts * (o.server.price + net) + least_drive_cost(ask, o, hosts)
     cost = licence_rank.least_cost(Licensing(ask.scenario, ask.catalog, 0.0, vsan=ask.vsan), group, hardware,
                                    len(o.planned))
-    return o.planned.short_vcpus(), cost * (1.0 - BOUND_SLACK)
+    return o.planned.short_vcpus, cost * (1.0 - BOUND_SLACK)
 
 
 def least_drive_cost(ask: Ask, o: Option, hosts: int) -> float:
@@ -172,8 +178,12 @@ def plan(ask: Ask, server: Server, sized: VmCache, alike: bool = True) -> Option
         return f"{server.id}: {host_mem:g} GiB leaves nothing after the hypervisor reserve"
     node = (server.cores_per_numa_node, available / server.numa_nodes)
     host = host_cpu(server, scenario.targets.confidence, scenario.platform.datastore_latency_ms)
-    vms = (plan_alike(w, node, host, ask.fill, True, sized, ask.sets) if alike else
-           Planned.each(plan_shapes(w, *node, host, ask.fill, True, sized)))
+    if not alike:
+        vms = Planned.each(plan_shapes(w, *node, host, ask.fill, True, sized))
+    elif (node, host) in ask.planned:
+        vms = ask.planned[(node, host)]
+    else:
+        vms = ask.planned[(node, host)] = plan_alike(w, node, host, ask.fill, True, sized, ask.sets)
     physical = physical_memory(scenario, server)[1]
     if vms.most_gib() > physical + 1e-9:  # vRAM beyond the host's own memory: no overcommit makes it fit
         big = vms.largest()

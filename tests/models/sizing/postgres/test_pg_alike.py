@@ -98,8 +98,8 @@ def test_alike_planning_gives_the_plain_plans_vms_and_sums(drawn: Any, host: Hos
     for a, b in zip(planned.shapes, plain, strict=True):
         _same_vm(a, b)
         assert a.key[0] == b.key[0] and a.key[2:] == b.key[2:]
-    assert planned.busiest() == busiest(plain)
-    assert planned.short_vcpus() == search.vcpus_short(plain)
+    assert planned.busiest == busiest(plain)
+    assert planned.short_vcpus == search.vcpus_short(plain)
     assert planned.stored_gb(FILL) == sum(disks_floor_gb(d, FILL) for s in plain for d in s.databases)
     assert planned.largest().name == max(plain, key=lambda v: v.memory_gib).name
 
@@ -136,7 +136,7 @@ def test_the_sets_hourly_sums_have_the_bits_of_the_vm_by_vm_sums(rows: list[list
     planned = Planned(reps, of, tuple(f"v{i}" for i in of), tuple((db,) for _ in of))
     cpu = functools.reduce(operator.add, (np.minimum(rows[-1 - k], 64) for k in of), np.zeros(24))
     res = functools.reduce(operator.add, (np.array(rows[k]) for k in of), np.zeros(24))
-    assert planned.busiest() == (float(cpu.max()), float(res.max())) == busiest(planned.shapes)
+    assert planned.busiest == (float(cpu.max()), float(res.max())) == busiest(planned.shapes)
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +188,7 @@ def test_a_server_of_the_same_figures_takes_the_packing_it_would_find_alone(few:
     other = next(s for s in packs if s.cores_total != server.cores_total)
     twin = dataclasses.replace(server, id=f"{server.id}-twin")
     packed = [search.pack(ask, _option(ask, s, cache)) for s in (server, other, twin)]
-    assert len(ask.packed) == 2  # the twin's VMs are the server's, packed once
+    assert len(ask.planned) == len(ask.packed) == 2  # the twin's VMs are the server's, planned and packed once
     for s, p in zip((server, other, twin), packed, strict=True):
         alone = _ask(scenario, few)
         assert _layout(p) == _layout(search.pack(alone, _option(alone, s, VmCache()))), s.id
