@@ -295,9 +295,10 @@ def _reachable_hosts(sc: SearchContext, ctx: metrics.GpContext, vms: IntArray, s
 
 def _best_within_cap(name: str, hosts: int, here: float, at_cap: float,
                      values: Callable[[IntArray], dict[str, FloatArray]]) -> tuple[float, int]:
-    """The best value of target `name`'s metric the candidate reaches up to MAX_SEGMENT_HOSTS (the host cap), and
-    the fewest hosts from `hosts` on that come within MIN_MARGINAL_GAIN of it (a plateau reached early, or the
-    cap itself where the metric still improves there)."""
+    """The fewest hosts from `hosts` on that come within MIN_MARGINAL_GAIN of the best value of target `name`'s
+    metric up to MAX_SEGMENT_HOSTS (the host cap: a plateau reached early, or the cap itself where the metric still
+    improves there), with the value there: the pair a DBA can size and get (the cap's own value, printed beside
+    the fewer hosts, was up to MIN_MARGINAL_GAIN better than they give)."""
     metric = TARGETS[name].metric
     lower_better = TARGETS[name].bound == "max"
     best = min(here, at_cap) if lower_better else max(here, at_cap)
@@ -309,7 +310,8 @@ def _best_within_cap(name: str, hosts: int, here: float, at_cap: float,
         gap = (v - best) if lower_better else (best - v)
         return np.asarray(gap <= MIN_MARGINAL_GAIN * abs(best))
 
-    return best, _bisect(close, hosts, MAX_SEGMENT_HOSTS)
+    fewest = _bisect(close, hosts, MAX_SEGMENT_HOSTS)
+    return float(values(np.array([fewest]))[metric][0]), fewest
 
 
 def _every(met: dict[str, BoolArray], shape: tuple[int, ...]) -> BoolArray:

@@ -5,12 +5,17 @@ of it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
+import numpy as np
 import pytest
 
 from models.calibration_data import figure
 from models.hardware import HardwareCatalog
 from models.sizing.engine import size
+from models.sizing.greenplum import evaluation, settle
+from models.vocabulary import TARGETS
 from tests.models.sizing.conftest import sample
 
 STOP = "Where the host count stops"
@@ -42,3 +47,20 @@ def test_a_target_within_reach_has_no_stop(catalog: HardwareCatalog) -> None:
     r = size(sample("retail-dw-dual-socket-sas", targets={"max_full_scan_s": 900}, workload={"data_tb": 30}), catalog)
     assert all(c.met for c in r.target_checks)
     assert not [x for x in r.rationale if x.decision == STOP]
+
+
+
+@pytest.mark.parametrize(("name", "curve"), [("max_full_scan_s", lambda h: 1000.0 / h),
+                                             ("min_queries_per_hour", lambda h: 2.0 * h)])
+def test_the_achievable_value_is_the_one_its_host_count_gives(name: str, curve: Callable[[Any], Any]) -> None:
+    """The best within the cap is reported at the fewest hosts within MIN_MARGINAL_GAIN of the cap's value, and the
+    value is the one those hosts give (it was the cap's, up to 0.5 % better than the hosts printed beside it)."""
+    metric, cap, g = TARGETS[name].metric, evaluation.MAX_SEGMENT_HOSTS, evaluation.MIN_MARGINAL_GAIN
+
+    def values(h: np.ndarray) -> dict[str, np.ndarray]:  # a linear scan time or query rate against the hosts
+        return {metric: np.asarray(curve(h.astype(float)))}
+
+    value, hosts = settle._best_within_cap(name, 200, float(curve(200.0)), float(curve(float(cap))), values)
+    best = float(curve(float(cap)))
+    assert hosts < cap and value == pytest.approx(float(curve(float(hosts))))
+    assert abs(value - best) <= g * best < abs(float(curve(float(hosts - 1))) - best)
