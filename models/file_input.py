@@ -261,6 +261,26 @@ def _walk(value: Any, path: str, depth: int, out: list[Problem]) -> Any:
     return value
 
 
+class _Refused(Exception):
+    """`_clean` met what `_walk` reports."""
+
+
+def _clean(value: Any, depth: int) -> Any:
+    """`_walk`'s value where it would report nothing, without writing the path of every value on the way (a
+    10,000-database estate has 70,000); raises _Refused where `_walk` would report something."""
+    if isinstance(value, dict):
+        if depth >= MAX_DEPTH or getattr(value, "duplicates", None):
+            raise _Refused
+        return {k: _clean(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        if depth >= MAX_DEPTH:
+            raise _Refused
+        return [_clean(v, depth + 1) for v in value]
+    if isinstance(value, _Bad):
+        raise _Refused
+    return value
+
+
 def parse_json(text: str, name: str = "<json>") -> Any:
     """Parse JSON text; FileInputError names every refused value, duplicate key or too-deep nesting.
 
@@ -284,9 +304,12 @@ def parse_json(text: str, name: str = "<json>") -> Any:
         raise _file_problem(name, f"nested deeper than {MAX_DEPTH} levels") from None
     problems: list[Problem] = []
     try:
-        clean = _walk(data, "", 0, problems)
-    except RecursionError:  # cannot happen below MAX_DEPTH; kept so no input can surface as a traceback
-        problems = [Problem("file", f"nested deeper than {MAX_DEPTH} levels")]
+        clean = _clean(data, 0)
+    except _Refused:  # something to report: `_walk` names each with its path
+        try:
+            clean = _walk(data, "", 0, problems)
+        except RecursionError:  # cannot happen below MAX_DEPTH; kept so no input can surface as a traceback
+            problems = [Problem("file", f"nested deeper than {MAX_DEPTH} levels")]
     if problems:
         raise FileInputError(name, problems)
     return clean

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models import file_input
 from models.file_input import FileInputError, load_json, parse_json, read_text
+from models.problems import Problem
 
 
 def _paths(exc: pytest.ExceptionInfo[FileInputError]) -> dict[str, str]:
@@ -85,3 +89,29 @@ def test_a_binary_file_is_not_text(tmp_path: Path) -> None:
     path.write_bytes(b"a,b\n\x00\x01")
     with pytest.raises(FileInputError, match="NUL"):
         read_text(path, max_bytes=100)
+
+
+_leaves = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(-1e6, 1e6) | st.text(max_size=3)
+_trees = st.recursive(_leaves, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+    st.sampled_from(["a", "b", "c d", "é"]), inner, max_size=3), max_leaves=12)
+
+
+@settings(max_examples=15, deadline=None)
+@given(_trees, st.sampled_from(["", "dup", "inf", "big", "deep"]))
+def test_a_file_without_problems_reads_as_the_walk_with_paths_reads_it(tree: object, spoil: str) -> None:
+    """Clean files come out as `_walk` gives them; one with a duplicate key, a non-finite or oversized number or
+    nesting too deep falls to `_walk`, which names it."""
+    text = json.dumps({"x": tree})
+    text = {"": text, "dup": text[:-1] + ', "x": 1}', "inf": text[:-1] + ', "y": Infinity}',
+            "big": text[:-1] + ', "y": ' + "9" * 5000 + "}",
+            "deep": text[:-1] + ', "y": ' + "[" * file_input.MAX_DEPTH + "]" * file_input.MAX_DEPTH + "}"}[spoil]
+    data = json.loads(text, object_pairs_hook=file_input._Object, parse_int=file_input._parse_int,
+                      parse_float=file_input._parse_float, parse_constant=file_input._parse_constant)
+    problems: list[Problem] = []
+    walked = file_input._walk(data, "", 0, problems)
+    if spoil:
+        assert problems
+        with pytest.raises(FileInputError):
+            parse_json(text)
+    else:
+        assert not problems and parse_json(text) == walked == {"x": tree}
