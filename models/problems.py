@@ -75,8 +75,12 @@ def _message(err: Mapping[str, Any], tags: Collection[str], root: type[BaseModel
     if kind == "missing" or (given is None and kind in ("float_type", "int_type", "string_type")):
         return "a value is required"
     if kind == "union_tag_invalid":
+        import difflib  # only for a file that names a kind refarch lacks
+
         tag = given.get("kind") if isinstance(given, dict) else given
-        return f"unknown kind {tag!r}; allowed: {', '.join(tags)}"
+        close = difflib.get_close_matches(str(tag), list(tags), n=1, cutoff=0.7)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        return f"unknown kind {tag!r}; {hint}allowed: {', '.join(tags)}"
     if kind == "extra_forbidden":
         from models.field_names import kinds_with, suggestion  # difflib, only when a file has an unknown key
 

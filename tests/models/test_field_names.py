@@ -49,3 +49,15 @@ def test_a_field_of_another_workload_kind_says_which_kind_has_it() -> None:
     assert [str(p) for p in info.value.problems] == [
         "workload.mirrors: a field of greenplum-analytics and greenplum-oltp workloads, not of sap-iq-multiplex (the"
         " fields are listed by `refarch schema` and in docs/SCENARIO.md)"]
+
+
+def test_a_misspelt_workload_kind_names_the_kind_it_probably_meant() -> None:
+    with pytest.raises(ScenarioFileError) as info:
+        parse_scenario({"name": "s", "workload": {"kind": "postgres-consolidaton", "databases": []}})
+    [problem] = info.value.problems
+    assert (problem.path, problem.message) == (
+        "workload.kind", "unknown kind 'postgres-consolidaton'; did you mean 'postgres-consolidation'? allowed:"
+        " greenplum-analytics, greenplum-oltp, postgres-consolidation, sap-iq-multiplex")
+    with pytest.raises(ScenarioFileError) as info:
+        parse_scenario({"name": "s", "workload": {"kind": "oracle-rac"}})
+    assert "did you mean" not in info.value.problems[0].message
