@@ -26,8 +26,8 @@ _TEMPLATE_WORKLOADS: dict[str, dict[str, Any]] = {
     ]},
 }
 
-NOTES = ("Template from refarch: replace the workload's figures with the customer's, then size it. Every field,"
-         " its unit and default: docs/SCENARIO.md (or `refarch schema`).")
+FIELDS_NOTE = "Every field, its unit and default: docs/SCENARIO.md (or `refarch schema`)."
+NOTES = f"Template from refarch: replace the workload's figures with the customer's, then size it. {FIELDS_NOTE}"
 
 
 def default_name(kind: str) -> str:

@@ -118,7 +118,7 @@ def _inventory(args: argparse.Namespace) -> list[dict[str, Any]] | None:
 
 def build(args: argparse.Namespace) -> dict[str, Any]:
     """The scenario JSON the arguments ask for, validated; CliError naming every problem otherwise."""
-    from app.editing.templates import scenario_template
+    from app.editing.templates import FIELDS_NOTE, scenario_template
     from models.scenario import ScenarioFileError, parse_scenario, scenario_to_json
 
     customer, currency = _project_defaults(args.project)
@@ -137,7 +137,8 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
                                  customer=args.customer if args.customer is not None else customer)
         if databases is not None:
             data["workload"]["databases"] = databases
-            data["notes"] = f"{said} {data['notes']}".strip()[:20_000]
+            source = said or f"Databases from the inventory {Path(args.databases).name}."
+            data["notes"] = f"{source} {FIELDS_NOTE}"[:20_000]  # the figures are the customer's: no "replace them"
             data = scenario_to_json(parse_scenario(data, "the new scenario"))
         return data
     except ScenarioFileError as exc:

@@ -43,6 +43,8 @@ def test_a_30_row_inventory_becomes_a_scenario_that_sizes(tmp_path: Path, capsys
     scenario = load_scenario(out)
     dbs = scenario.workload.databases  # type: ignore[union-attr]
     assert len(dbs) == 30 and dbs[0].name == "app00" and scenario.customer == "Acme"
+    # the figures are the customer's: no template's "replace the workload's figures", where they came from instead
+    assert scenario.notes.startswith("Databases from the inventory inventory.csv.") and "replace" not in scenario.notes
     assert dbs[1].size_gb == pytest.approx(60.0)  # 0.06 TB in decimal GB
     assert dbs[3].working_set_gb == pytest.approx(5 * 2**30 / 1e9)  # GiB converted
     assert dbs[0].busy_hours == list(range(9, 18)) and dbs[2].busy_hours is None

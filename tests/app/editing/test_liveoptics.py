@@ -64,6 +64,7 @@ def test_a_live_optics_export_becomes_a_consolidation_that_sizes(tmp_path: Path,
     scenario = load_scenario(out)
     dbs = {d.name: d for d in scenario.workload.databases}  # type: ignore[union-attr]
     assert sorted(dbs) == ["pg-a", "pg-b"] and "each VM's peak over the collection" in scenario.notes
+    assert "Template from refarch" not in scenario.notes and "docs/SCENARIO.md" in scenario.notes
     assert dbs["pg-a"].peak_clients == 30  # 2 cores busy x 1.25 -> 3 vCPUs, 10 clients each
     assert dbs["pg-a"].current is not None and dbs["pg-a"].current.iops == 3000
     assert len(size(scenario, seed_catalog(), label="lo").vms) == 2
