@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from models.field_words import FIELDS
 from models.percent import percent as _percent
+from models.release_words import role_label
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS, SHARE_UNITS
 
@@ -40,8 +41,8 @@ def host_roles(d: Design) -> str:
     2 coordinator hosts" (never "+ 0 coordinator + 0 ETL" for a kind that has none)."""
     workers = KINDS[d.kind].workers(d.worker_hosts) if d.kind in KINDS else "worker hosts"
     roles = [f"{d.worker_hosts} {workers}"]
-    roles += [counted(n, role) for n, role in ((d.coordinator_hosts, "coordinator host"), (d.etl_hosts, "ETL host"))
-              if n]
+    coordinator = role_label("coordinator host", d.greenplum_version)  # Greenplum 6: master host
+    roles += [counted(n, role) for n, role in ((d.coordinator_hosts, coordinator), (d.etl_hosts, "ETL host")) if n]
     return roles[0] if len(roles) == 1 else f"{d.total_hosts}: {' + '.join(roles)}"
 
 

@@ -22,6 +22,7 @@ from typing import Any, Literal
 from app.export.atomic import atomic_write
 from app.export.vm_settings_sheet import VmSettingsTable, sheet_name, write_sheet
 from models.file_input import FORMULA_STARTS, spreadsheet_text
+from models.release_words import role_label
 from models.sizing.result import BomLine, PriceStatus, SizingResult
 
 CENT = Decimal("0.01")
@@ -151,6 +152,7 @@ def bom_table(result: SizingResult, customer: str = "") -> BomTable:
     """The BOM of one result, grouped (host roles, then network, racks, software, support), with subtotals,
     the one-time total (capex), the per-year total and the BOM total."""
     currency = result.totals.currency
+    v = result.design.greenplum_version  # Greenplum 6 prices a master host where 7 has a coordinator host
     groups: list[str] = []
     for ln in result.bom:
         if group_of(ln) not in groups:
@@ -167,14 +169,16 @@ def bom_table(result: SizingResult, customer: str = "") -> BomTable:
             else:
                 once += ext
             rows.append(BomRow(
-                "line", ln.role, ext, ln.currency, ln.part_id, ln.description, ln.kind, ln.qty_per_host, ln.hosts,
+                "line", role_label(ln.role, v), ext, ln.currency, ln.part_id, ln.description, ln.kind, ln.qty_per_host,
+                ln.hosts,
                 ln.qty, _money(ln.unit_price), ln.price_as_of,
                 list_unit_price=_money(ln.list_unit_price if ln.list_unit_price is not None else ln.unit_price),
                 discount_pct=ln.discount_pct, recurring=ln.recurring, price_basis=ln.price_basis,
                 source_price=ln.source_unit_price if ln.source_unit_price is not None else ln.unit_price,
-                source_currency=ln.source_currency or ln.currency, fx_rate=ln.fx_rate, note=ln.note, group=group,
+                source_currency=ln.source_currency or ln.currency, fx_rate=ln.fx_rate, note=ln.note,
+                group=role_label(group, v),
                 part_number=ln.part_number, price_status=ln.price_status, quote=ln.quote))
-        rows.append(BomRow("subtotal", group, sub, currency, group=group,
+        rows.append(BomRow("subtotal", role_label(group, v), sub, currency, group=role_label(group, v),
                            price_status=_group_status([x for x in result.bom if group_of(x) == group])))
     rows.append(BomRow("total", "", once, currency, label=ONE_TIME))
     rows.append(BomRow("total", "", yearly, currency, label=PER_YEAR))

@@ -171,7 +171,7 @@ def _scenario(doc: DocxDocument, design: tuple[SizingResult, Scenario], refs: Re
         doc.add_paragraph("refarch raised no warnings for this design.")
     else:
         _muted(doc, edition.warnings_intro())
-    for row in warning_rows(r.warnings):
+    for row in warning_rows(r.warnings, r.design.greenplum_version):
         p = doc.add_paragraph(style="List Bullet")
         p.add_run(row.heading).bold = True
         p.add_run(f": {readable(edition.warning_text(row), refs)}")

@@ -13,6 +13,7 @@ from app.export.config.design_values import fmt_value
 from app.export.pdf_blocks import Cell, Ctx
 from app.export.pdf_settings_matrix import COMPACT_FROM, compact_table
 from models.references import readable
+from models.release_words import role_label
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.sizing.settings import groups_for
@@ -50,7 +51,8 @@ def _settings_table(ctx: Ctx, r: SizingResult) -> list[Flowable]:
             why: list[Flowable] = [ctx.p("As the row above." if same else readable(s.reason, ctx.refs), st.cell_small)]
             if not same:
                 why.append(ctx.m(f"<b>Source:</b> {ctx.cite(s.source)}", st.cell_small))
-            rows.append([ctx.p(f"{WHERE.get(g.product, g.product)} · {g.target}", st.cell),
+            target = role_label(g.target, r.design.greenplum_version)
+            rows.append([ctx.p(f"{WHERE.get(g.product, g.product)} · {target}", st.cell),
                          ctx.p(s.name, st.cell_bold), ctx.p(value, st.cell_num), why])
     if not rows:
         return out or [ctx.p("The design sets no product parameters.", st.body)]

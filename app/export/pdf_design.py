@@ -11,6 +11,7 @@ from app.export.host_drawing import host_drawing
 from app.export.pdf_blocks import Ctx
 from app.formatting import gib, part_description, part_with_number
 from app.views.design import design_rows, rows_of
+from models.release_words import role_label
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.vocabulary import deployment_label, kind_label, raid_label
@@ -25,7 +26,8 @@ def _host_layouts(ctx: Ctx, r: SizingResult) -> list[Flowable]:
                   "(vCPU, memory, segments, data drives); a box across the whole host is the bare-metal OS or a "
                   "VM that is not pinned. Orange marks are the data drives.", st.muted)
     for n, h in enumerate(d.hosts):
-        caption = ctx.m(f"<b>{ctx.text(h.role[:1].upper() + h.role[1:])}</b> × {h.count}: "
+        role = role_label(h.role, d.greenplum_version)
+        caption = ctx.m(f"<b>{ctx.text(role[:1].upper() + role[1:])}</b> × {h.count}: "
                         f"{ctx.text(part_description(r, h.server_id))}", st.small)
         lead = [layout_heading, intro, Spacer(1, 4)] if n == 0 else []
         # the first drawing keeps the heading and intro with it, so a heading never ends a page alone
@@ -51,7 +53,8 @@ def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
     rows = []
     for h in d.hosts:
         vms = "–" if d.deployment == "bare-metal" else str(len(h.vms))
-        rows.append([h.role, str(h.count), ctx.p(part_with_number(r, h.server_id), st.cell),
+        rows.append([role_label(h.role, d.greenplum_version), str(h.count),
+                     ctx.p(part_with_number(r, h.server_id), st.cell),
                      f"{h.sockets} × {h.numa_nodes_per_socket * h.cores_per_numa_node}",
                      gib(h.memory_gib), str(h.data_drives), raid_label(h.raid), vms])
     # "database host 1", "database host 2" are laid out one by one; the BOM prices them as "database host"
@@ -65,7 +68,8 @@ def design_section(ctx: Ctx, r: SizingResult, s: Scenario) -> list[Flowable]:
         if server is None:
             continue  # network, racks, software, support: the BOM's own groups, not hosts
         drives = sum(ln.qty_per_host for ln in lines if ln.kind == "drive")
-        rows.append([role, str(lines[0].hosts), ctx.p(server.description if server else "–", st.cell),
+        rows.append([role_label(role, d.greenplum_version), str(lines[0].hosts),
+                     ctx.p(server.description if server else "–", st.cell),
                      "–", "–", str(drives), "–", "–"])
     out.append(ctx.grid(["Role", "Hosts", "Server", "Sockets × cores", "Memory", "Data drives", "RAID", "VMs"],
                         rows, [w * 0.15, w * 0.07, w * 0.33, w * 0.11, w * 0.09, w * 0.08, w * 0.1, w * 0.07],

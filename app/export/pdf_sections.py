@@ -36,6 +36,7 @@ from app.views.summary import binding_label, headline, headline_metric
 from models.field_words import field_info, field_label
 from models.money import cents, total
 from models.references import readable
+from models.release_words import role_label
 from models.scenario import PostgresConsolidation, Scenario
 from models.sizing.result import SizingResult, UsedValue, Warning
 from models.vocabulary import KINDS, TARGETS, deployment_label, kind_label, metric_label, raid_label, target_of_metric
@@ -52,9 +53,11 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word[:-1] + 'ies' if word.endswith('y') else word + 'es' if word.endswith('s') else word + 's'}"
 
 
-def warning_title(w: Warning) -> str:
-    """"Target not met (Max full-scan time (s))": the warning's title and the field it concerns."""
-    return f"{w.title} ({field_label(w.field)})" if w.field else w.title
+def warning_title(w: Warning, version: str | None = None) -> str:
+    """"Target not met (Max full-scan time (s))": the warning's title (in the words of the Greenplum release
+    `version`) and the field it concerns."""
+    title = role_label(w.title, version)
+    return f"{title} ({field_label(w.field)})" if w.field else title
 
 
 def _in_sentence(label: str) -> str:
@@ -191,7 +194,7 @@ def recommendation(ctx: Ctx, r: SizingResult, s: Scenario) -> str:
     who = f"For {t_(s.customer)}, refarch" if s.customer else "refarch"
     parts = [f"{plural(d.segment_hosts, worker_role(r))} on {t_(part_description(r, d.server_id))}"]
     if d.coordinator_hosts:
-        parts.append(plural(d.coordinator_hosts, "coordinator host"))
+        parts.append(plural(d.coordinator_hosts, role_label("coordinator host", d.greenplum_version)))
     if d.etl_hosts:
         parts.append(plural(d.etl_hosts, "ETL host"))
     total_hosts = d.total_hosts
@@ -210,7 +213,8 @@ def recommendation(ctx: Ctx, r: SizingResult, s: Scenario) -> str:
         main = head.estimate
         text += (f"Its {_in_sentence(head.label)} is estimated at <b>{value(main.p50, main.unit)}</b>"
                  f" (P10–P90: {estimate_range(main)}); ")
-    text += f"the binding resource is <b>{t_(head.binding if head else binding_label(r.binding_resource))}</b>."
+    binding = head.binding if head else binding_label(r.binding_resource, r.design.greenplum_version)
+    text += f"the binding resource is <b>{t_(binding)}</b>."
     return text
 
 
@@ -251,13 +255,15 @@ def executive_summary(ctx: Ctx, r: SizingResult, s: Scenario, warnings_section: 
         tiles.append((head.label + " (P50)", value(head.estimate.p50, head.estimate.unit),
                       f"P10–P90 {estimate_range(head.estimate)} · bound by {head.binding}"))
     out += [Spacer(1, 2), ctx.kpis(cost_tiles(r)), Spacer(1, 6), ctx.kpis(tiles), Spacer(1, 10)]
+    binding = binding_label(r.binding_resource, r.design.greenplum_version)
     out += [ctx.m("<b>Headline estimates</b> with their P10–P90 range (80 % of the simulated outcomes lie "
-                  f"between P10 and P90). Binding resource: <b>{ctx.text(binding_label(r.binding_resource))}</b>.",
+                  f"between P10 and P90). Binding resource: <b>{ctx.text(binding)}</b>.",
                   st.body), estimates_table(ctx, r, s)]
     if r.warnings:
         out += [Spacer(1, 8), ctx.callout([ctx.m(
             f"<b>{ctx.text(ctx.edition.warnings_callout(len(r.warnings), warnings_section))}</b>: "
-            + "; ".join(ctx.text(warning_title(w)) for w in r.warnings) + ".", st.warning)])]
+            + "; ".join(ctx.text(warning_title(w, r.design.greenplum_version)) for w in r.warnings) + ".",
+            st.warning)])]
     else:
         out += [Spacer(1, 8), ctx.callout([ctx.p("refarch raised no warnings for this design.",
                                                  st.warning)], color=GOOD, fill=GOOD_FILL)]
@@ -337,7 +343,7 @@ def performance_section(
         "Each estimate is a Monte Carlo over the calibrated model's parameter uncertainty: P50 is the median, "
         "P10 and P90 bound 80 % of the outcomes. The models and their fit to the published studies are in the "
         f"appendix. The binding resource, the one that limits this design, is "
-        f"<b>{ctx.text(binding_label(r.binding_resource))}</b>.", st.body))
+        f"<b>{ctx.text(binding_label(r.binding_resource, r.design.greenplum_version))}</b>.", st.body))
     out.append(estimates_table(ctx, r, s))
     if chart is not None:
         out += [Spacer(1, 8), ctx.figure(chart, "Estimate ranges: the bar spans P10 to P90, the dot is P50, a dashed "
@@ -366,7 +372,7 @@ def rationale_section(ctx: Ctx, r: SizingResult) -> list[Flowable]:
     for x in r.rationale:
         reason: list[Flowable] = [ctx.p(readable(x.text, ctx.refs), st.cell),
                   ctx.m(f"<b>Source:</b> {ctx.cite(x.source)}", st.cell_small)]
-        rows.append([ctx.p(x.decision, st.cell_bold), reason])
+        rows.append([ctx.p(role_label(x.decision, r.design.greenplum_version), st.cell_bold), reason])
     if rows:
         out.append(ctx.grid(["Decision", "Reason and source"], rows, [w * 0.25, w * 0.75], zebra=True))
     return out
@@ -380,7 +386,7 @@ def warnings_section(ctx: Ctx, r: SizingResult) -> list[Flowable]:
                                color=GOOD, fill=GOOD_FILL))
         return out
     out.append(ctx.p(ctx.edition.warnings_intro(), st.body))
-    for row in warning_rows(r.warnings):
+    for row in warning_rows(r.warnings, r.design.greenplum_version):
         out += [ctx.callout([ctx.m(f"<b>{ctx.text(row.heading)}</b>", st.warning),
                              ctx.p(readable(ctx.edition.warning_text(row), ctx.refs), st.warning)]),
                 Spacer(1, 5)]

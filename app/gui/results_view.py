@@ -56,6 +56,7 @@ from app.views.ownership import ownership
 from app.views.summary import headline, headline_metric
 from models.field_words import field_label
 from models.references import ReferenceList, readable
+from models.release_words import role_label
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.vocabulary import KINDS, metric_label, target_of_metric
@@ -589,7 +590,7 @@ class ResultsView(QWidget):
         if extra_hosts:
             counts = [(d.segment_hosts, "seg."), (d.coordinator_hosts, "coord."), (d.etl_hosts, "ETL")]  # short: a card
             sub = " + ".join(f"{n} {what}" for n, what in counts if n)
-        details = ", ".join(f"{h.count} × {h.role}" for h in d.hosts)
+        details = ", ".join(f"{h.count} × {role_label(h.role, d.greenplum_version)}" for h in d.hosts)
         self.cards["hosts"].set(str(total_hosts), sub, details)
         self._fill_money_cards(r)
         racks = f" ({t.rack_u / 42:.1f} racks of 42 U)" if t.rack_u > 42 else ""
@@ -755,7 +756,7 @@ class ResultsView(QWidget):
         for row, why in enumerate(r.rationale):
             text = readable(why.text, refs)
             cited = refs.mark(why.source)
-            self.rationale.setItem(row, 0, _cell(why.decision, bold=True))
+            self.rationale.setItem(row, 0, _cell(role_label(why.decision, r.design.greenplum_version), bold=True))
             self.rationale.setItem(row, 1, _cell(text, tooltip=text))
             self.rationale.setItem(row, 2, _cell(cited, tooltip=cited))
         self.rationale.setColumnWidth(2, max(220, self.rationale.viewport().width() // 4))
@@ -763,7 +764,7 @@ class ResultsView(QWidget):
         self.warnings.setRowCount(len(r.warnings))
         for row, w in enumerate(r.warnings):
             text = readable(w.full_text, refs)
-            title = w.title + (f" ({field_label(w.field)})" if w.field else "")
+            title = role_label(w.title, r.design.greenplum_version) + (f" ({field_label(w.field)})" if w.field else "")
             critical = w.severity == "critical"
             self.warnings.setItem(row, 0, _cell(title, bold=critical, tooltip=f"{w.code} ({w.severity})"))
             self.warnings.setItem(row, 1, _cell(text, tooltip=text))

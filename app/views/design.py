@@ -29,6 +29,7 @@ from app.formatting import (
 )
 from models.field_words import FIELDS
 from models.references import reference_parts
+from models.release_words import role_label
 from models.sizing.iq_result import StreamsBound
 from models.sizing.result import Design, HostFailure, HostLayout, SizingResult, Survivor
 from models.vocabulary import deployment_label, greenplum_release_label, raid_label
@@ -186,7 +187,7 @@ def _drive_rows(r: SizingResult) -> Iterator[FactRow]:
                       group="drives")
     for h in _other_roles(d):
         if h.data_drives:
-            yield FactRow(f"drives.{h.bom_role}", f"{_capital(h.bom_role)} drives",
+            yield FactRow(f"drives.{h.bom_role}", f"{_capital(role_label(h.bom_role, d.greenplum_version))} drives",
                           f"{h.data_drives} × {part_with_number(r, h.drive_id)} ({raid_label(h.raid)})",
                           group="drives")
 
@@ -198,7 +199,7 @@ def _network_rows(r: SizingResult) -> Iterator[FactRow]:
         yield FactRow("nics_per_host", "Network cards per host", d.nics_per_host, group="network")
         yield FactRow("network_per_host", "Bandwidth per host", d.network_gbps_per_host, "Gbit/s", group="network")
     for h in _roles(d):
-        yield FactRow(f"ports.{h.bom_role}", f"{_capital(h.bom_role)} ports",
+        yield FactRow(f"ports.{h.bom_role}", f"{_capital(role_label(h.bom_role, d.greenplum_version))} ports",
                       f"{h.nic_ports} × {h.nic_speed_gbps:g} GbE", group="network")
 
 

@@ -37,13 +37,14 @@ class WarningRow:
     internal: str = ""
 
 
-def warning_rows(warnings: Sequence[Warning]) -> list[WarningRow]:
-    """The warnings, the most severe first."""
+def warning_rows(warnings: Sequence[Warning], version: str | None = None) -> list[WarningRow]:
+    """The warnings, the most severe first, titled in the words of the Greenplum release `version`."""
     from models.field_words import field_label
+    from models.release_words import role_label
 
-    return [WarningRow(w.code, w.severity, w.title, f"{w.title} ({field_label(w.field)})" if w.field else w.title,
-                       w.text, w.internal)
-            for w in sorted(warnings, key=lambda w: SEVERITY_ORDER[w.severity])]
+    titled = ((w, role_label(w.title, version)) for w in sorted(warnings, key=lambda w: SEVERITY_ORDER[w.severity]))
+    return [WarningRow(w.code, w.severity, t, f"{t} ({field_label(w.field)})" if w.field else t, w.text, w.internal)
+            for w, t in titled]
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from app.formatting import DASH, bare, estimate_range, money, number, power, rack_power, unit_text, value
 from app.views.ownership import ownership
+from models.release_words import role_label
 from models.sizing.result import RackLayout, SizingResult
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS, TARGETS, metric_label, target_of_metric
@@ -46,9 +47,10 @@ class EstimateRow:
 BINDING_LABELS = {"cpu": "CPU", "drives": "drives (storage bandwidth)", "memory": "memory", "network": "network"}
 
 
-def binding_label(name: str) -> str:
-    """A binding resource as a reader names it ("drives (storage bandwidth)" for "drives")."""
-    return BINDING_LABELS.get(name, name)
+def binding_label(name: str, version: str | None = None) -> str:
+    """A binding resource as a reader names it ("drives (storage bandwidth)" for "drives"; Greenplum 6's "master
+    CPU" for "coordinator CPU" on a design sized for `version` "6")."""
+    return role_label(BINDING_LABELS.get(name, name), version)
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,8 @@ def headline(r: SizingResult) -> Headline | None:
         return None
     check = next((c for c in r.target_checks if c.metric == metric), None)
     binding = (check.binding if check is not None and check.binding else r.binding_resource)
-    return Headline(metric, metric_label(metric), est, binding_label(binding), check.target if check else "")
+    return Headline(metric, metric_label(metric), est, binding_label(binding, r.design.greenplum_version),
+                    check.target if check else "")
 
 
 def worker_word(r: SizingResult) -> str:

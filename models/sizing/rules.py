@@ -315,15 +315,18 @@ def network_rationale(ports: int, speed_gbps: float) -> Rationale:
     )
 
 
-def coordinator_rationale(coordinators: int, drives: int, drive_desc: str) -> Rationale:
-    """Why the design has `coordinators` coordinator hosts (a count), each with `drives` mirrored drives.
+def coordinator_rationale(coordinators: int, drives: int, drive_desc: str, word: str = "coordinator") -> Rationale:
+    """Why the design has `coordinators` coordinator hosts (a count), each with `drives` mirrored drives; `word` is
+    what the release calls the role (Greenplum 6's "master").
 
     >>> coordinator_rationale(2, 2, "960 GB SSD").text[:70]
     '2 coordinator hosts (active and standby) with 2 x 960 GB SSD in RAID 1'
+    >>> coordinator_rationale(2, 2, "960 GB SSD", "master").text[:20]
+    '2 master hosts (acti'
     """
     return Rationale(
         "Coordinators",
-        f"{coordinators} coordinator hosts (active and standby) with {drives} x {drive_desc} in {RAIDS['raid1'].label}"
+        f"{coordinators} {word} hosts (active and standby) with {drives} x {drive_desc} in {RAIDS['raid1'].label}"
         " each;"
         " they hold the catalog only, no user data.",
         f"{cite(RULES, 'coordinator_hosts')}; {cite(RULES, 'coordinator_drives_raid1')}",

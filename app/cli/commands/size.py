@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from app.cli.catalog_access import load_catalog
@@ -11,6 +12,7 @@ from app.cli.scenario_files import add_scenario_option, print_each, read_inputs,
 from app.formatting import bare, money, money_figure, number, power, priced_amount, rack_power, rate, unit_text
 from app.views.design import DATABASE_COLUMNS, database_rows, design_rows
 from app.views.ownership import ownership
+from models.release_words import role_label
 from models.vocabulary import deployment_label, kind_label, metric_label
 
 if TYPE_CHECKING:
@@ -43,7 +45,8 @@ def render_text(r: SizingResult) -> str:
     facts = design_rows(r)
     width = max(len(f.label) for f in facts)
     lines += [f"  {f.label.ljust(width)}  {f.text}" for f in facts]
-    lines += ["", f"Estimates (P10 / P50 / P90; binding resource: {r.binding_resource})"]
+    label = partial(role_label, version=d.greenplum_version)  # Greenplum 6 says master where 7 says coordinator
+    lines += ["", f"Estimates (P10 / P50 / P90; binding resource: {label(r.binding_resource)})"]
     labels = {name: metric_label(name) for name in r.estimates}
     label_w = max((len(v) for v in labels.values()), default=0)
     for name, e in r.estimates.items():
@@ -56,7 +59,7 @@ def render_text(r: SizingResult) -> str:
     cur = r.totals.currency  # BOM prices are in the totals' currency: the column headings name it
     lines += ["", "Bill of materials"]
     rows = [
-        {"kind": b.kind, "role": b.role, "part": b.description, "part number": b.part_number or "-",
+        {"kind": b.kind, "role": label(b.role), "part": b.description, "part number": b.part_number or "-",
          "qty/host": b.qty_per_host, "hosts": b.hosts,
          f"list ({cur})": priced_amount(b.list_unit_price if b.list_unit_price is not None else b.unit_price,
                                         b.price_status),
@@ -96,14 +99,14 @@ def render_text(r: SizingResult) -> str:
         lines += ["", "Settings (refarch config writes them as files)"]
         for g in d.settings:
             values = ", ".join(f"{s.name}={_value(s.value)}{(' ' + s.unit) if s.unit else ''}" for s in g.settings)
-            lines.append(f"  {g.product} [{g.target}]: {values}")
+            lines.append(f"  {g.product} [{label(g.target)}]: {values}")
     if r.calibration is not None:
         lines += calibration_lines(r.calibration)
     lines += ["", "Rationale"]
-    lines += [f"  - {x.decision}: {x.text} [{x.source_text}]" for x in r.rationale]
+    lines += [f"  - {label(x.decision)}: {x.text} [{x.source_text}]" for x in r.rationale]
     if r.warnings:
         lines += ["", "Warnings"]
-        lines += [f"  ! {w.title} [{w.code}]: {w.full_text}" for w in r.warnings]
+        lines += [f"  ! {label(w.title)} [{w.code}]: {w.full_text}" for w in r.warnings]
     return "\n".join(lines)
 
 

@@ -16,6 +16,7 @@ from models.sizing.greenplum import volumes as gp_volumes
 from models.sizing.greenplum.context import needed_tb
 from models.sizing.greenplum.coordinator import coordinator_hosts, on_segment_host_why
 from models.sizing.greenplum.design_settings import greenplum_settings
+from models.sizing.greenplum.releases import role_word
 from models.sizing.greenplum.search import Search
 from models.sizing.greenplum.verdicts import implicit_service_level, search_verdicts, stop_rationale
 from models.sizing.parts import NetworkChoice
@@ -96,7 +97,7 @@ def explain(scenario: Scenario, workload: GpWorkload, found: Search, i: int, fea
     dense_why, dense_warnings = density.density_check(workload, server, p.hosts, p.memory_gib, p.need_tb, running)
     rationale, warnings = rationale + dense_why, warnings + dense_warnings
     coordinators = coordinator_hosts(workload)
-    rationale += _network_and_hosts_rationale(p, coordinators, warnings)
+    rationale += _network_and_hosts_rationale(p, coordinators, warnings, role_word(workload.greenplum_version))
 
     single = c.take(np.array([i]))
     ctx = metrics.GpContext.of(workload, single, ev.primaries_per_host[[i]], ev.vms_per_host[[i]], net, p.need_tb)
@@ -343,7 +344,7 @@ def _beyond_capacity(workload: GpWorkload, p: _Pick, h_cap: int, reach: bool = F
     return f"the performance targets need {p.hosts}"
 
 
-def _network_and_hosts_rationale(p: _Pick, coordinators: int, warnings: list[Warning]) -> list[Rationale]:
+def _network_and_hosts_rationale(p: _Pick, coordinators: int, warnings: list[Warning], word: str) -> list[Rationale]:
     """The interconnect, the coordinators and the ETL hosts; appends the network warnings."""
     out: list[Rationale] = []
     net = p.net
@@ -364,24 +365,25 @@ def _network_and_hosts_rationale(p: _Pick, coordinators: int, warnings: list[War
         why, warning = on_segment_host_why(p.server, p.primaries)
         warnings.append(warning)
         return [*out, why]
-    out.append(coordinator_rationale(coordinators, coordinator_drive_count(), f"{p.coord_drive.capacity_tb:g} TB"))
+    drives = f"{p.coord_drive.capacity_tb:g} TB"
+    out.append(coordinator_rationale(coordinators, coordinator_drive_count(), drives, word))
     if not p.coordinator:
         out.append(Rationale(
             "Coordinator server",
-            f"The coordinators are built on the segment hosts' server ({p.server.vendor} {p.server.model}) with their"
-            " mirrored pair of drives. The Greenplum documentation asks of the coordinator only a fast, dedicated CPU"
+            f"The {word}s are built on the segment hosts' server ({p.server.vendor} {p.server.model}) with their"
+            f" mirrored pair of drives. The Greenplum documentation asks of the {word} only a fast, dedicated CPU"
             " for query planning, connections and loading, with little disk load since it holds no user data, and"
             " gives no core or memory figure of its own; the Greenplum NVMe reference architecture builds its two"
-            " coordinator machines from its segment server, differing only in the drives. A warehouse that returns"
-            " large results through the coordinator or runs ETL and reporting tools on it needs a bigger one.",
+            f" {word} machines from its segment server, differing only in the drives. A warehouse that returns"
+            f" large results through the {word} or runs ETL and reporting tools on it needs a bigger one.",
             f"{cite(DOCS, 'gp_coordinator_dedicated_cpu')}; {cite(RULES, 'coordinator_drives_raid1')}",
         ))
     else:
         cs = p.coord_server
         out.append(Rationale(
             "Coordinator server",
-            "OLTP: every transaction passes the active coordinator, so it is sized on its own, not as a copy of a"
-            f" segment host: {cs.vendor} {cs.model} ({cs.cores_total} cores), the coordinator with which the design"
+            f"OLTP: every transaction passes the active {word}, so it is sized on its own, not as a copy of a"
+            f" segment host: {cs.vendor} {cs.model} ({cs.cores_total} cores), the {word} with which the design"
             " meets its TPS target at the lowest capex among the catalog's servers (the cheapest for each core"
             " count); with none, the one giving the most TPS.",
             point(OLTP, "coordinator_cpu_share_select").source.cite(),

@@ -43,3 +43,4 @@ def role_word(version: str) -> str:
     ('master', 'coordinator')
     """
     return "master" if version == "6" else "coordinator"
+
