@@ -368,8 +368,18 @@ def queue_warning(s: GreenplumSettings, requested: int, queries_per_hour: float,
     )
 
 
+def _segment_factor_words(version: str) -> str:
+    """'5 x', and on the Greenplum 7 line the range its Reference Guide gives, which refarch's multiple sits in."""
+    factor = figure(DOCS, "gp_max_connections_segment_factor")
+    if not gp7_family(version):
+        return f"{factor:g} x"
+    low, high = (figure(DOCS, f"gp7_max_connections_segment_factor_{e}") for e in ("min", "max"))
+    return f"{factor:g} x, within the {low:g} to {high:g} times the coordinator's the Greenplum 7 Reference Guide gives"
+
+
 def _connections_rationale(sessions: int, s: GreenplumSettings) -> Rationale:
-    default = figure(DOCS, "gp_max_connections_coordinator_default")
+    seven = gp7_family(s.greenplum_version)  # the Greenplum 7 line cites its own Reference Guide
+    default = figure(DOCS, f"gp{'7' if seven else ''}_max_connections_coordinator_default")
     w = role_word(s.greenplum_version)
     pooled = (f" The {sessions:,} sessions exceed it: PgBouncer on the {w} takes them (max_client_conn"
               f" {s.pooled_sessions:,}) and runs them over {s.pool_size:,} server connections in transaction mode;"
@@ -379,9 +389,11 @@ def _connections_rationale(sessions: int, s: GreenplumSettings) -> Rationale:
         "Connections",
         f"max_connections {s.max_connections_coordinator} on the {w} (Greenplum's default {default:g}, or"
         f" what runs at once ({s.resource_group_concurrency:,}) plus {SUPERUSER_RESERVED} reserved for superusers"
-        f" when more), {s.max_connections_segment} on segments ({figure(DOCS, 'gp_max_connections_segment_factor'):g}"
-        f" x), max_prepared_transactions {s.max_prepared_transactions}." + pooled,
-        f"{_cite('gp_max_connections_coordinator_default')}; {_cite('gp_max_connections_segment_factor')}"
+        f" when more), {s.max_connections_segment} on segments ({_segment_factor_words(s.greenplum_version)}),"
+        f" max_prepared_transactions {s.max_prepared_transactions}." + pooled,
+        (f"{_cite('gp7_max_connections_coordinator_default')}; {_cite('gp7_max_connections_segment_factor_min')}"
+         if seven else
+         f"{_cite('gp_max_connections_coordinator_default')}; {_cite('gp_max_connections_segment_factor')}")
         + ("; Greenplum Database Administrator Guide, Using the PgBouncer Connection Pooler" if pooled else ""),
     )
 

@@ -18,6 +18,7 @@ from app.export import bom_table, render_report
 from app.export.bom import bom_csv_text, write_bom_xlsx
 from app.views.design import design_rows
 from app.views.edition import warning_rows
+from models.calibration_data import figure
 from models.field_words import field_label
 from models.hardware import HardwareCatalog
 from models.scenario import Scenario
@@ -127,3 +128,23 @@ def test_greenplum_6_report_titles_read_master(sized: Sized, tmp_path: Path) -> 
     assert "Masters" in words6 and "Master server" in words6 and "2 master hosts" in words6
     assert not re.search(r"\bCoordinators\b|Coordinator server|coordinator hosts|Subtotal coordinator|"
                          r"\[coordinator\]", FIELD_NAME.sub("", words6))
+
+
+@pytest.mark.parametrize("version", ["6", "7", "warehousepg-7", "cloudberry-2"])
+def test_the_segments_connection_multiple_cites_the_releases_reference_guide(sized: Sized, version: str) -> None:
+    """Greenplum 6's guide asks 5-10 times the master's max_connections on segments, the Greenplum 7 line's 3-10
+    times the coordinator's: each design cites its own and states the range it sits in."""
+    _, r = sized(version, OWN_HOSTS)
+    why = next(x for x in r.rationale if x.decision == "Connections")
+    factor = figure("vendor_docs", "gp_max_connections_segment_factor")
+    low, high = (figure("vendor_docs", f"gp7_max_connections_segment_factor_{e}") for e in ("min", "max"))
+    assert r.design.settings and f"on segments ({factor:g} x" in why.text
+    if version == "6":
+        assert why.source_text.startswith("Greenplum Database 6 Reference Guide") and "Greenplum Database 7" not in (
+            why.source_text)
+        assert f"{low:g} to {high:g}" not in why.text
+    else:
+        assert low <= factor <= high  # refarch's multiple sits in the range the release's guide gives
+        assert f"within the {low:g} to {high:g} times the coordinator's" in why.text
+        assert why.source_text.startswith("Greenplum Database 7 Reference Guide") and "Database 6" not in (
+            why.source_text)

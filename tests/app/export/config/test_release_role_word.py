@@ -60,8 +60,9 @@ def test_greenplum_6_configuration_says_master_throughout(sized: Sized, sample: 
 
 
 def test_greenplum_7_fork_says_coordinator_where_6_says_master(sized: Sized) -> None:
-    six = sized("gp-oltp.json", "6", OLTP)[1].get("greenplum/gpconfig.sh").text
-    seven = sized("gp-oltp.json", "warehousepg-7", OLTP)[1].get("greenplum/gpconfig.sh").text
+    # the comments as read, not as wrapped at 116 characters
+    six, seven = (" ".join(ln.removeprefix("# ") for ln in sized("gp-oltp.json", v, OLTP)[1]
+                           .get("greenplum/gpconfig.sh").text.splitlines()) for v in ("6", "warehousepg-7"))
     assert "on the master (Greenplum's default" in six and "on the coordinator (Greenplum's default" in seven
     assert "PgBouncer on the master" in six and "PgBouncer on the coordinator" in seven
 
