@@ -278,9 +278,21 @@ def _survivor_note(s: Survivor) -> str:
 
 
 def _host_list(hosts: list[int]) -> str:
-    """Hosts by number: "Host 3", "Hosts 2-9" (three or more consecutive), else "Hosts 2, 5 and 7"."""
+    """Hosts by number in ascending order, three or more consecutive as a range: "Host 3", "Hosts 2-9",
+    "Hosts 2, 5 and 7", "Hosts 4-42, 45-47 and 50-61" (an estate's 54 quiet survivors in one short label).
+
+    >>> _host_list([3]), _host_list(list(range(2, 10))), _host_list([2, 3, 5]), _host_list([4, 5, 6, 9, 10, 11, 12])
+    ('Host 3', 'Hosts 2-9', 'Hosts 2, 3 and 5', 'Hosts 4-6 and 9-12')
+    """
     if len(hosts) == 1:
         return f"Host {hosts[0]}"
-    if len(hosts) > 2 and hosts == list(range(hosts[0], hosts[-1] + 1)):
-        return f"Hosts {hosts[0]}-{hosts[-1]}"
-    return f"Hosts {', '.join(str(h) for h in hosts[:-1])} and {hosts[-1]}"
+    runs: list[list[int]] = []
+    for h in hosts:
+        if runs and h == runs[-1][-1] + 1:
+            runs[-1].append(h)
+        else:
+            runs.append([h])
+    parts = [f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs]
+    text = ", ".join(parts)
+    head, _, last = text.rpartition(", ")
+    return f"Hosts {head} and {last}" if head else f"Hosts {text}"

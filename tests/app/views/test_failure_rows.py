@@ -71,3 +71,14 @@ def test_many_survivors_fold_into_one_row(seed: HardwareCatalog) -> None:
 def test_designs_without_a_simulated_failure_have_no_failure_rows(seed: HardwareCatalog) -> None:
     r = size(sample("retail-dw-gen5"), seed)
     assert r.design.host_failure is None and not rows_of(design_rows(r), "failure")
+
+
+def test_an_estates_quiet_survivors_are_one_short_label_of_ranges(seed: HardwareCatalog) -> None:
+    """61 hosts, host 1 failed: hosts 2, 3, 43, 44, 48 and 49 took VMs and have their own rows; the 54 others read as
+    ranges (was every number, a 226-character label that set the width of the whole CLI design table)."""
+    r = size(sample("pg-consolidation"), seed)
+    took = (2, 3, 43, 44, 48, 49)
+    survivors = tuple(Survivor(h, 0.3, 0.32, 1.0, ("vm-a",) if h in took else ()) for h in range(2, 62))
+    rows = _failure(replace(r, design=replace(r.design, host_failure=HostFailure(1, 1, survivors))))
+    assert rows["failure.other_hosts"].label == "Hosts 4-42, 45-47 and 50-61 after it"
+    assert [k for k in rows if k.startswith("failure.host_")] == [f"failure.host_{h}" for h in took]
