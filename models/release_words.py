@@ -12,6 +12,7 @@ from __future__ import annotations
 _MASTER_LABELS = {
     "coordinator host": "master host",
     "coordinator": "master",
+    "coord.": "master",  # the window's host card, short
     "coordinators": "masters",
     "coordinator server": "master server",
     "coordinator on a segment host": "master on a segment host",

@@ -29,7 +29,7 @@ from app.export.fonts import report_fonts, string_width
 from app.formatting import long_date
 from app.views.design import FactRow, Group, design_rows, rows_of
 from app.views.edition import Audience, Edition, warning_rows
-from app.views.summary import EstimateRow, estimate_rows, kpi_rows, rack_rows
+from app.views.summary import EstimateRow, estimate_rows, kpi_rows, rack_rows, racks_as_shown
 from models.references import ReferenceList, readable
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
@@ -164,7 +164,7 @@ def _scenario(doc: DocxDocument, design: tuple[SizingResult, Scenario], refs: Re
     if r.racks:
         doc.add_heading("Racks and power", level=level + 1)
         _grid(doc, ["Rack", "Space", "Power", "Holds, top to bottom"],
-              [[x.name, x.space, x.power, x.contents] for x in rack_rows(r.racks)], numeric={1},
+              [[x.name, x.space, x.power, x.contents] for x in rack_rows(racks_as_shown(r))], numeric={1},
               widths=(0.11, 0.11, 0.2))
     doc.add_heading("Warnings", level=level)
     if not r.warnings:

@@ -45,7 +45,7 @@ from app.export.pdf_plot import (
     y_axis,
 )
 from app.formatting import is_fraction, money_short, unit_text
-from app.views.summary import headline_metric
+from app.views.summary import bom_as_shown, headline_metric
 from models.scenario import Scenario
 from models.sizing.result import SizingResult
 from models.uncertainty import Estimate
@@ -58,7 +58,7 @@ __all__ = ["comparison_chart", "cost_flowable", "curve_flowable", "estimates_flo
 
 def cost_flowable(pen: Pen, result: SizingResult, width: float) -> Chart:
     """One bar per role stacked by part kind, its total and share at its end, the kinds' legend on the right."""
-    data = cost_chart(cost_items(result.bom), result.totals.currency)
+    data = cost_chart(cost_items(bom_as_shown(result)), result.totals.currency)
     n = len(data.roles)
     keys = [Key(k, SERIES[i % len(SERIES)]) for i, k in enumerate(data.kinds)]
     plot_h = max(n * 20.0, legend_height(len(keys), title=True))

@@ -27,6 +27,7 @@ from app.formatting import (
 )
 from app.views.compare import compare_rows
 from app.views.ownership import ownership
+from app.views.summary import racks_as_shown
 from models.scenario import Scenario
 from models.sizing import running_costs
 from models.sizing.result import PriceStatus, SizingResult
@@ -172,7 +173,7 @@ def _racks_block(ctx: Ctx, r: SizingResult) -> list[Flowable]:
     t = r.totals
     text = (f"{t.racks} rack(s), {t.rack_u} U occupied, filled host by host up to each rack's U and its peak power "
             f"budget of {r.racks[0].budget_kw:g} kW; leaf switches at the top of each rack.")
-    drawings = rack_drawings(r.racks, ctx.width, ctx.fonts)
+    drawings = rack_drawings(racks_as_shown(r), ctx.width, ctx.fonts)
     return [ctx.figure(drawings[0], "Rack elevation" + (" (first racks)" if len(drawings) > 1 else ""),
                        before=[ctx.heading("Racks and power", 1), ctx.p(text, st.body)]),
             *(ctx.figure(d, "Rack elevation (continued)") for d in drawings[1:])]

@@ -28,7 +28,7 @@ from app.export.bom import bom_table
 from app.export.deliverable_rows import bom_summary, compare_tables, option_name, report_title
 from app.formatting import label_forms, long_date
 from app.views.edition import Audience
-from app.views.summary import RackRow, estimate_rows, kpi_rows, rack_rows
+from app.views.summary import RackRow, estimate_rows, kpi_rows, rack_rows, racks_as_shown
 from models.scenario import Scenario
 from models.sizing.result import RackLayout, SizingResult
 
@@ -71,7 +71,7 @@ def render_pptx(results: Sequence[SizingResult], scenarios: Sequence[Scenario], 
         name = s.name if len(results) == 1 else option_name(i, s)
         _kpis(deck, r, s, name)
         if r.racks:
-            _racks(deck, r.racks, name)
+            _racks(deck, racks_as_shown(r), name)
         if r.bom:
             _bom(deck, r, s, name)
     with atomic_write(Path(path)) as tmp:

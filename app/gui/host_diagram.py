@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QP
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from app.formatting import number
+from models.release_words import role_label
 from models.sizing.result import HostLayout, VmLayout
 
 CARD_BG = QColor("#f8fafc")
@@ -56,6 +57,7 @@ class HostDiagram(QWidget):
         self.deployment = "bare-metal"
         self.describe: Callable[[str], str] = lambda part_id: part_id
         self.message = "No design yet"
+        self.version: str | None = None  # the Greenplum release: its word for the coordinator host on the cards
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setMinimumHeight(120)
 
@@ -65,9 +67,11 @@ class HostDiagram(QWidget):
         deployment: str,
         describe: Callable[[str], str] | None = None,
         message: str = "",
+        version: str | None = None,
     ) -> None:
         self.hosts = hosts
         self.deployment = deployment
+        self.version = version
         if describe is not None:
             self.describe = describe
         self.message = message or ("" if hosts else "The engine returned no host layout")
@@ -139,7 +143,7 @@ class HostDiagram(QWidget):
         p.setBrush(CARD_BG)
         p.drawRoundedRect(rect, 6, 6)
         base = self.font()
-        title = f"{host.count} × {host.role}"
+        title = f"{host.count} × {role_label(host.role, self.version)}"
         self._text(p, QRectF(rect.left() + PAD, rect.top() + 4, rect.width() * 0.45, 20), title, _font(base, 1.5, True),
                    INK)
         self._text(p, QRectF(rect.left() + PAD, rect.top() + 22, rect.width() - 2 * PAD, 18),

@@ -53,7 +53,7 @@ from app.gui.sensitivity_tab import SensitivityTab
 from app.services.sizing import Curve
 from app.views.design import DATABASE_COLUMNS, FactRow, database_rows, design_rows
 from app.views.ownership import ownership
-from app.views.summary import headline, headline_metric
+from app.views.summary import bom_as_shown, headline, headline_metric, racks_as_shown
 from models.field_words import field_label
 from models.references import ReferenceList, readable
 from models.release_words import role_label
@@ -588,7 +588,8 @@ class ResultsView(QWidget):
         total_hosts = d.total_hosts
         sub = f"{d.segment_hosts} {worker_role(d.kind, d.segment_hosts)}"
         if extra_hosts:
-            counts = [(d.segment_hosts, "seg."), (d.coordinator_hosts, "coord."), (d.etl_hosts, "ETL")]  # short: a card
+            coord = role_label("coord.", d.greenplum_version)  # Greenplum 6: master
+            counts = [(d.segment_hosts, "seg."), (d.coordinator_hosts, coord), (d.etl_hosts, "ETL")]  # short: a card
             sub = " + ".join(f"{n} {what}" for n, what in counts if n)
         details = ", ".join(f"{h.count} × {role_label(h.role, d.greenplum_version)}" for h in d.hosts)
         self.cards["hosts"].set(str(total_hosts), sub, details)
@@ -629,7 +630,7 @@ class ResultsView(QWidget):
         self.facts.ensurePolished()
         self.facts.setMinimumWidth(facts_min_width(design_rows(r), self.facts.font()))
         self._fill_databases(r)
-        self.diagram.set_hosts(d.hosts, d.deployment, self.describe)
+        self.diagram.set_hosts(d.hosts, d.deployment, self.describe, version=d.greenplum_version)
         if r.warnings:
             items = "".join(f"<li><b>{html.escape(w.title)}</b>: {html.escape(readable(w.full_text, refs))}</li>"
                             for w in r.warnings[:4])
@@ -715,7 +716,7 @@ class ResultsView(QWidget):
             f"{html.escape(power(t.power_w))} &nbsp;·&nbsp; {t.racks} rack(s), {t.rack_u} U &nbsp;·&nbsp; "
             f"{number(t.kwh_per_year)} kWh/year"
         )
-        bom = r.bom
+        bom = bom_as_shown(r)
 
         def cost_figure() -> Figure:
             from app.charts import cost_breakdown, cost_items
@@ -747,7 +748,7 @@ class ResultsView(QWidget):
             f"{html.escape(t.currency)}: purchases, licences, support, "
             f"energy (with the scenario PUE), rack space and the hosts' operations, year by year."
             + (f" Converted at {html.escape(rates)}." if rates else " No currency conversion was needed."))
-        self.rack_view.set_racks(r.racks)
+        self.rack_view.set_racks(racks_as_shown(r))
 
     def _fill_reasons(self, r: SizingResult, refs: ReferenceList) -> None:
         """The rationale, the warnings and the references they number."""

@@ -9,12 +9,12 @@ each figure is written once here, with its unit or its currency, by `app.formatt
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.formatting import DASH, bare, estimate_range, money, number, power, rack_power, unit_text, value
 from app.views.ownership import ownership
 from models.release_words import role_label
-from models.sizing.result import RackLayout, SizingResult
+from models.sizing.result import BomLine, RackLayout, SizingResult
 from models.uncertainty import Estimate
 from models.vocabulary import KINDS, TARGETS, metric_label, target_of_metric
 
@@ -157,6 +157,20 @@ class RackRow:
     power: str  # "13.7 kW peak of 15 kW"
     contents: str  # "16 × segment host: PowerEdge R670; 2 × leaf switch: ...; 2 0U PDUs"
     over_budget: bool = False
+
+
+def racks_as_shown(r: SizingResult) -> tuple[RackLayout, ...]:
+    """The design's racks with each slot's role in the release's words (Greenplum 6's master host): what every
+    rack renderer (window, PDF, DOCX, PPTX) draws or lists."""
+    v = r.design.greenplum_version
+    return tuple(replace(rack, slots=tuple(replace(s, role=role_label(s.role, v)) for s in rack.slots))
+                 for rack in r.racks)
+
+
+def bom_as_shown(r: SizingResult) -> tuple[BomLine, ...]:
+    """The BOM lines with their roles in the release's words, for the charts that group by role."""
+    v = r.design.greenplum_version
+    return tuple(replace(ln, role=role_label(ln.role, v)) for ln in r.bom)
 
 
 def rack_rows(racks: Sequence[RackLayout]) -> list[RackRow]:

@@ -20,6 +20,7 @@ from typing import TypeVar
 
 from models.calibration_data import figure, point
 from models.hardware import Accessory, Controller, Dimm, Drive, HardwareCatalog, Server
+from models.release_words import role_label
 from models.scenario import Scenario
 from models.sizing import bom, controller_fit
 from models.sizing.infrastructure import PSUS_PER_HOST
@@ -274,14 +275,15 @@ def plan(lines: Sequence[BomLine], catalog: HardwareCatalog, scenario: Scenario,
     if scenario.commercial.installation_services:
         out.lines += _service_lines(list(groups.values()), catalog)
     if groups:
-        out.rationale.append(_rationale(out.lines))
+        out.rationale.append(_rationale(out.lines, getattr(scenario.workload, "greenplum_version", None)))
     return out
 
 
-def _rationale(lines: Sequence[BomLine]) -> Rationale:
+def _rationale(lines: Sequence[BomLine], version: str | None) -> Rationale:
+    """Why each server is built as listed; a role in the words of the Greenplum release `version` (its master)."""
     controllers = [ln for ln in lines if ln.kind == "controller"]
     how = ("SAS and SATA drives hang off a storage controller (" + "; ".join(
-        f"{ln.role}: {ln.description}, {ln.note}" for ln in controllers) + ")") if controllers \
+        f"{role_label(ln.role, version)}: {ln.description}, {ln.note}" for ln in controllers) + ")") if controllers \
         else "The data drives need no controller (NVMe attaches to the CPUs' PCIe lanes; RAID, if any, in software)"
     return Rationale(
         "Server build",

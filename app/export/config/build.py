@@ -20,6 +20,7 @@ from app.export.config.vsphere import (
     sap_iq_vms,
     vsan_policies,
 )
+from models.release_words import role_label
 from models.sizing.result import SizingResult
 from models.vocabulary import greenplum_release_label
 
@@ -74,7 +75,8 @@ def readme(bundle: ConfigBundle, result: SizingResult, naming: Naming) -> str:
               "", "Files:"]
     width = max(len(f.path) for f in bundle.files)
     lines += [f"  {one_line(f.path).ljust(width)}  {one_line(f.what)}" for f in bundle.files]
-    problems = [f"  ! {one_line(w.title)} [{w.code}]: {one_line(w.full_text)}" for w in result.warnings]
+    problems = [f"  ! {one_line(role_label(w.title, d.greenplum_version))} [{w.code}]: {one_line(w.full_text)}"
+                for w in result.warnings]
     if d.kind in GREENPLUM_KINDS:
         problem = mirror_mode_problem(result, segment_units(d, naming))
         if problem:

@@ -79,14 +79,15 @@ def on_segment_host(cores: FloatArray) -> tuple[FloatArray, FloatArray]:
     return cores, np.zeros(len(cores))
 
 
-def on_segment_host_why(server: Server, primaries: int) -> tuple[Rationale, Warning]:
-    """Why the design has no coordinator host, and what that costs the cluster."""
+def on_segment_host_why(server: Server, primaries: int, word: str = "coordinator") -> tuple[Rationale, Warning]:
+    """Why the design has no coordinator host, and what that costs the cluster; `word` is what the release calls
+    the role (Greenplum 6's "master")."""
     why = Rationale(
         "Coordinator on a segment host",
-        f"As the scenario states, the coordinator runs on the first segment host ({server.vendor} {server.model},"
-        f" {server.cores_total} cores) beside its {primaries} primaries, with no standby: no coordinator host is"
-        " built. A select's coordinator work and that host's share of the segment work take turns on its cores, so"
-        " the TPS estimate adds the two per transaction on that host (1 / r = 1 / r_coordinator + 1 / r_segments)"
+        f"As the scenario states, the {word} runs on the first segment host ({server.vendor} {server.model},"
+        f" {server.cores_total} cores) beside its {primaries} primaries, with no standby: no {word} host is"
+        f" built. A select's {word} work and that host's share of the segment work take turns on its cores, so"
+        f" the TPS estimate adds the two per transaction on that host (1 / r = 1 / r_{word} + 1 / r_segments)"
         " instead of taking the smaller of two separate hosts; write mixes stay bound by the segment hosts' WAL and"
         " locks. Its instance is counted on that host beside the primaries: in the memory plan (see"
         " gp_vmem_protect_limit and Resource groups) and in the semaphores and processes of sysctl.conf and"
@@ -97,9 +98,9 @@ def on_segment_host_why(server: Server, primaries: int) -> tuple[Rationale, Warn
     )
     warn = Warning(
         "coordinator-on-segment-host",
-        "The coordinator shares the first segment host's cores and memory and has no standby: the Greenplum"
+        f"The {word} shares the first segment host's cores and memory and has no standby: the Greenplum"
         " documentation asks for a fast, dedicated CPU for it, and losing that host stops the cluster. Keep it for"
-        " a test cluster or to reproduce a study; a production design keeps the coordinator on its own hosts.",
+        f" a test cluster or to reproduce a study; a production design keeps the {word} on its own hosts.",
         "warning", "workload.coordinator_on_segment_host",
     )
     return why, warn

@@ -362,7 +362,7 @@ def _network_and_hosts_rationale(p: _Pick, coordinators: int, warnings: list[War
                                     "warning", "platform.nics_per_host"))
     # no else: search_space refuses a Greenplum scenario when the catalog has no NIC
     if not coordinators:
-        why, warning = on_segment_host_why(p.server, p.primaries)
+        why, warning = on_segment_host_why(p.server, p.primaries, word)
         warnings.append(warning)
         return [*out, why]
     drives = f"{p.coord_drive.capacity_tb:g} TB"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from models.calibration_data import figure, point
 from models.scenario import GreenplumOltp, Scenario
+from models.sizing.greenplum.releases import role_word
 from models.sizing.result import SCENARIO_WIDE, SizingResult, Warning
 
 DS = "gp6_oltp_004"
@@ -35,7 +36,9 @@ def oltp_warnings(scenario: Scenario, result: SizingResult) -> list[Warning]:
     predicted = est.p50 if est is not None else 0.0
     out: list[Warning] = []
     c = point(DS, f"gp6_{w.mix}_peak_tps").conditions
-    tested = f"1 coordinator + {c.get('segment_hosts')} segment hosts, {c.get('clients_min')}-{c.get('clients_max')}"
+    # the study's cluster in the words of the release the design is for (Greenplum 6: the master)
+    tested = (f"1 {role_word(w.greenplum_version)} + {c.get('segment_hosts')} segment hosts,"
+              f" {c.get('clients_min')}-{c.get('clients_max')}")
     if asked > peak or predicted > peak:
         what = f"the {asked:,.0f} TPS asked for" if asked > peak else f"the {predicted:,.0f} TPS estimated"
         # the field that asks for it: the larger of the two TPS goals (the estimate alone names none)
@@ -44,8 +47,8 @@ def oltp_warnings(scenario: Scenario, result: SizingResult) -> list[Warning]:
         out.append(Warning(
             "oltp-beyond-measured",
             f"{what.capitalize()} is beyond the ~{peak:,.0f} TPS peak study 004 measured for Greenplum 6 ({w.mix},"
-            f" {tested} clients): every transaction passes the one coordinator, so this is an extrapolation. For a"
-            " transactional load of this size consider PostgreSQL (kind postgres-consolidation).",
+            f" {tested} clients): every transaction passes the one {role_word(w.greenplum_version)}, so this is an"
+            " extrapolation. For a transactional load of this size consider PostgreSQL (kind postgres-consolidation).",
             "warning", field,
         ))
     return out

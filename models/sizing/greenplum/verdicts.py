@@ -7,8 +7,10 @@ import dataclasses
 import numpy as np
 
 from models.percent import percent
+from models.release_words import role_label
 from models.scenario import GreenplumAnalytics, GreenplumOltp, Scenario, Targets
 from models.sizing.greenplum import evaluation, metrics
+from models.sizing.greenplum.releases import role_word
 from models.sizing.result import Rationale, TargetCheck, Totals, Warning
 from models.sizing.rules import RULES, cite
 from models.sizing.targets import estimate_at, judge, target_limit
@@ -73,10 +75,11 @@ def search_verdicts(
                 best = (f"the best this hardware reaches within refarch's {evaluation.MAX_SEGMENT_HOSTS:,}-host cap"
                         f" is {achievable:,.1f} {unit_m} at {best_hosts:,} segment hosts" if best_hosts !=
                         ev.segment_hosts[i] else "more hosts would not improve it")
+                version = getattr(scenario.workload, "greenplum_version", "6")  # Greenplum 6: master
                 text = (
                     f"this design reaches {here:,.1f} {unit_m} at {ev.segment_hosts[i]:,} segment hosts, bound by"
-                    f" {binding}: {_why_stopped(ev, i)}; {best} ({shortfall}). To move it:"
-                    f" {_lever(binding, scenario, limit)}."
+                    f" {role_label(binding, version)}: {_why_stopped(ev, i)}; {best} ({shortfall}). To move it:"
+                    f" {_lever(binding, scenario, limit).replace('{coordinator}', role_word(version))}."
                 )
             check = judge(name, limit, value, unit, unreachable_text=text, confidence=confidence)
             checks.append(dataclasses.replace(check, achievable=achievable, binding=binding,
@@ -146,7 +149,7 @@ LEVERS = {
     "cpu": "more cores per segment host (a bigger CPU) or more primaries per host (a segment tier with more)",
     "network": "more interconnect bandwidth per host (faster or more NIC ports)",
     "loader": "more or faster ETL hosts",
-    "coordinator CPU": "a bigger coordinator host (more cores)",
+    "coordinator CPU": "a bigger {coordinator} host (more cores)",  # the release's word for the role
     "segment CPU": "more cores per segment host",
     "segment hosts (WAL flush / lock capacity)": "faster WAL drives on the segment hosts",
 }
