@@ -167,17 +167,26 @@ _HOW = {"size": "a number", "int": "a whole number", "float": "a number",
         "hours": "hours 0-23, as 9-12 or 9,10,11"}
 
 
+_UNREADABLE = object()  # a cell `_read` could not parse (its problem is already said)
+
+
+def _read(heading: _Heading, raw: object, label: str, problems: list[Problem]) -> Any:
+    """The cell's value (`_cell`); one that does not parse adds its problem, row and column named, and is
+    `_UNREADABLE`: read from a file or pasted, a bad cell is said the same way."""
+    try:
+        return _cell(heading, raw)
+    except ValueError:
+        problems.append(Problem(f"{label}, {heading.header!r}", f"must be {_HOW[heading.column.parse]} (got {raw!r})"))
+        return _UNREADABLE
+
+
 def _row(headings: dict[int, _Heading], cells: Sequence[object], label: str) -> tuple[dict[str, Any], list[Problem]]:
     data: dict[str, Any] = {}
     problems: list[Problem] = []
     unreadable: set[str] = set()
     for i, heading in headings.items():
-        raw = cells[i] if i < len(cells) else None
-        try:
-            value = _cell(heading, raw)
-        except ValueError:
-            problems.append(Problem(f"{label}, {heading.header!r}",
-                                    f"must be {_HOW[heading.column.parse]} (got {raw!r})"))
+        value = _read(heading, cells[i] if i < len(cells) else None, label, problems)
+        if value is _UNREADABLE:
             unreadable.add(heading.column.key)
             continue
         if value is not None:
@@ -365,12 +374,8 @@ def paste_cells(existing: Sequence[dict[str, Any]], text: str, at: tuple[int, in
     for n, line in enumerate(cells, start=1):
         label, target = f"pasted row {n}", merged[row + n - 1]
         for i, heading in headings.items():
-            raw = line[i] if i < len(line) else None
-            try:
-                value = _cell(heading, raw)
-            except ValueError:
-                problems.append(Problem(f"{label}, {heading.header!r}",
-                                        f"must be {_HOW[heading.column.parse]} (got {raw!r})"))
+            value = _read(heading, line[i] if i < len(line) else None, label, problems)
+            if value is _UNREADABLE:
                 continue
             if value is None:
                 target.pop(heading.column.key, None)
