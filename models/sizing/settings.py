@@ -105,3 +105,9 @@ class GreenplumSettings:
     pool_size: int = 0  # server connections PgBouncer opens to the coordinator
     coordinator_on_host: int = 0  # coordinator instances a segment host runs beside its primaries (1: the first one)
     greenplum_version: str = "6"  # the release the values are for; its words (master or coordinator) in the reasons
+
+    @property
+    def host_instances(self) -> int:
+        """Instances sharing a segment host's memory in the worst case: its acting primaries, and the coordinator
+        where it runs on the host."""
+        return max(self.max_acting_primary_segments, 1) + self.coordinator_on_host

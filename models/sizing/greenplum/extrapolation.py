@@ -112,15 +112,15 @@ def extrapolation_warning(w: GreenplumAnalytics | GreenplumOltp, result: SizingR
 
     The text cites the studies; `Warning.ranges` carries the rows for the JSON and the window."""
     rows = analytics_ranges(w, result, drive) if isinstance(w, GreenplumAnalytics) else oltp_ranges(w, result)
-    media = _media_words(drive) if isinstance(w, GreenplumAnalytics) else ""
+    analytics = isinstance(w, GreenplumAnalytics)  # (the line above narrows the type; the rest read the flag)
+    media = _media_words(drive) if analytics else ""
     if not rows and not media:
         return None
     rows.sort(key=_doublings, reverse=True)
     listed = "; ".join(f"{r.name} {_num(r.value)}{' ' + r.unit if r.unit else ''} (measured {_range_text(r)})"
                        for r in rows)
     studies = (f"{_title(GP000, 'segment_hosts')} and {_title(GP002, 'gen5_cores_per_host')}"
-               if isinstance(w, GreenplumAnalytics) else _title(GP004, "segment_hosts"))
-    analytics = isinstance(w, GreenplumAnalytics)
+               if analytics else _title(GP004, "segment_hosts"))
     band = figure(GP000 if analytics else GP004, "band_sd_per_doubling")
     banded = "CPU speed, segment hosts and queries at once" if analytics else "segment hosts and clients"
     text = ((f"Outside what {studies} measured: {listed}." if rows else "") + media

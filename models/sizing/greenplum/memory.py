@@ -215,7 +215,7 @@ def _argued(ram_gib: float, swap_gib: float, s: GreenplumSettings, sessions: int
             ) -> tuple[tuple[Rationale, ...], tuple[Warning, ...]]:
     """`memory_plan`'s reasons (memory per segment, the release's resource groups, connections) and its memory
     warnings, in the release's rule (`segment_pool_mb`)."""
-    n = host_instances(s)
+    n = s.host_instances
     if gp7_family(a.version):
         count, coordinator = _coordinator_words(s, "gpconfig gives its instance the same gp_vmem_protect_limit as"
                                                    " each primary, so the group's memory is taken once more on it")
@@ -245,19 +245,13 @@ def coordinator_connections(sessions: int, admitted: int | None) -> tuple[int, b
     return coord, sessions + SUPERUSER_RESERVED > coord
 
 
-def host_instances(s: GreenplumSettings) -> int:
-    """Instances sharing a segment host's memory in the worst case: its acting primaries, and the coordinator where
-    it runs on the host."""
-    return max(s.max_acting_primary_segments, 1) + s.coordinator_on_host
-
-
 def _coordinator_words(s: GreenplumSettings, what: str) -> tuple[str, str]:
     """How a divisor's instances read with the coordinator on the host ("9 (the 8 acting primaries and the
     coordinator)"), and the sentence that says why; the primaries alone and no sentence without it."""
     acting, w = s.max_acting_primary_segments, role_word(s.greenplum_version)
     if not s.coordinator_on_host:
         return f"{acting} active primaries", ""
-    return (f"{host_instances(s)} instances (the {acting} active primaries and the {w})",
+    return (f"{s.host_instances} instances (the {acting} active primaries and the {w})",
             f" The first segment host also runs the {w}: {what}. Every segment host takes that host's"
             " values (the settings are cluster-wide).")
 
@@ -275,7 +269,7 @@ def _vmem_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings) -> Ra
         f"gp_vmem = ((SWAP {swap_gib:g} + RAM {ram_gib:g}) - ({reserve:g} + {fraction:g} x RAM)) / {divisor:g}"
         f" = {float(gp_vmem_mb(ram_gib, swap_gib)):,.0f} MB, divided by the {s.max_acting_primary_segments}"
         " primaries a segment host runs after the worst host failure (max_acting_primary_segments)"
-        + (f" plus the {role_word(s.greenplum_version)} ({host_instances(s)} instances)" if s.coordinator_on_host
+        + (f" plus the {role_word(s.greenplum_version)} ({s.host_instances} instances)" if s.coordinator_on_host
            else "")
         + f" = {s.gp_vmem_protect_limit_mb:,} MB." + why,
         f"{_cite('gp_vmem_os_reserve_gb')}; {_cite('gp_vmem_max_acting_primaries')}"
@@ -285,7 +279,7 @@ def _vmem_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings) -> Ra
 
 def _resource_group_rationale(ram_gib: float, swap_gib: float, s: GreenplumSettings, requested: int,
                               by_pool: bool = False) -> Rationale:
-    per_seg = rg_perseg_mem_mb(ram_gib, swap_gib, host_instances(s))
+    per_seg = rg_perseg_mem_mb(ram_gib, swap_gib, s.host_instances)
     count, coordinator = _coordinator_words(s, f"Greenplum counts the {role_word(s.greenplum_version)} as one more"
                                                " of that host's"
                                                " segments and divides the host's resource-group memory among them all")
@@ -327,7 +321,7 @@ def _commit_limit_words(ram_gib: float, swap_gib: float, s: GreenplumSettings, p
     if not s.coordinator_on_host:
         return ""
     commit = (ram_gib * s.vm_overcommit_ratio / 100.0 + swap_gib) * MB_PER_GIB
-    n = host_instances(s)
+    n = s.host_instances
     return (f" The {n} instances take {n} x {per_seg:,.0f} = {n * per_seg:,.0f} MB, the"
             f" {s.gp_resource_group_memory_limit:g} share of the commit limit vm.overcommit_memory="
             f"{s.vm_overcommit_memory} enforces (RAM x {s.vm_overcommit_ratio}/100 + SWAP = {commit:,.0f} MB).")

@@ -50,7 +50,7 @@ def resource_group_rationale_7(ram_gib: float, s: GreenplumSettings, a: Admissio
     word = group_memory_keyword(a.version)
     share = figure(DOCS, "gp7_statement_mem_formula")
     group_mb = stmt * c
-    n = max(s.max_acting_primary_segments, 1) + s.coordinator_on_host
+    n = s.host_instances
     text = (
         f"{release_name(a.version)} (gp_resource_manager=group-v2, vm.overcommit_memory={s.vm_overcommit_memory},"
         f" vm.overcommit_ratio={s.vm_overcommit_ratio}) holds every segment instance to gp_vmem_protect_limit"
